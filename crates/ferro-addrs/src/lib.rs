@@ -1,0 +1,281 @@
+//! Typed, immutable addresses, displayed exactly as Terraform prints them.
+//!
+//! Module-local addresses (`Resource`) pair with absolute ones (`AbsResource`, carrying a
+//! `ModuleInstance` path). Today only the root module exists, but every absolute address already
+//! carries its module path so modules slot in without changing callers.
+
+mod provider;
+
+pub use provider::{AbsProviderConfig, Provider};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `count.index` / `each.key` of one instance, or none for a single-instance resource.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum InstanceKey {
+    None,
+    Int(i64),
+    Str(String),
+}
+
+impl InstanceKey {
+    pub fn is_none(&self) -> bool {
+        matches!(self, InstanceKey::None)
+    }
+}
+
+impl PartialOrd for InstanceKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for InstanceKey {
+    /// No key first, then integers numerically, then strings byte-wise (state file order).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        use InstanceKey::*;
+        match (self, other) {
+            (None, None) => std::cmp::Ordering::Equal,
+            (None, _) => std::cmp::Ordering::Less,
+            (_, None) => std::cmp::Ordering::Greater,
+            (Int(a), Int(b)) => a.cmp(b),
+            (Int(_), Str(_)) => std::cmp::Ordering::Less,
+            (Str(_), Int(_)) => std::cmp::Ordering::Greater,
+            (Str(a), Str(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl fmt::Display for InstanceKey {
+    /// `""`, `[0]`, `["key"]` (with Terraform's string escaping).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstanceKey::None => Ok(()),
+            InstanceKey::Int(i) => write!(f, "[{i}]"),
+            InstanceKey::Str(s) => write!(f, "[{}]", quote(s)),
+        }
+    }
+}
+
+/// A string in double quotes with `"`, `\` and control characters escaped.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One step of a module instance path: `module.NAME[KEY]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ModuleInstanceStep {
+    pub name: String,
+    pub key: InstanceKey,
+}
+
+/// A module instance path; empty is the root module.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub struct ModuleInstance(pub Vec<ModuleInstanceStep>);
+
+impl ModuleInstance {
+    pub fn root() -> Self {
+        ModuleInstance(Vec::new())
+    }
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for ModuleInstance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, step) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "module.{}{}", step.name, step.key)?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ResourceMode {
+    /// `data` sorts before `managed`, as in the state file.
+    Data,
+    Managed,
+}
+
+impl ResourceMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "managed",
+            ResourceMode::Data => "data",
+        }
+    }
+}
+
+/// A resource within its module: `terraform_data.a`, `data.x.y`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Resource {
+    pub mode: ResourceMode,
+    pub ty: String,
+    pub name: String,
+}
+
+impl Resource {
+    pub fn managed(ty: impl Into<String>, name: impl Into<String>) -> Self {
+        Resource { mode: ResourceMode::Managed, ty: ty.into(), name: name.into() }
+    }
+    pub fn instance(&self, key: InstanceKey) -> ResourceInstance {
+        ResourceInstance { resource: self.clone(), key }
+    }
+    /// The provider local name implied by the type: the part before the first `_`.
+    pub fn implied_provider(&self) -> &str {
+        self.ty.split('_').next().unwrap_or(&self.ty)
+    }
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mode {
+            ResourceMode::Managed => write!(f, "{}.{}", self.ty, self.name),
+            ResourceMode::Data => write!(f, "data.{}.{}", self.ty, self.name),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ResourceInstance {
+    pub resource: Resource,
+    pub key: InstanceKey,
+}
+
+impl fmt::Display for ResourceInstance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.resource, self.key)
+    }
+}
+
+/// A resource in a module instance.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AbsResource {
+    pub module: ModuleInstance,
+    pub resource: Resource,
+}
+
+impl AbsResource {
+    pub fn root(resource: Resource) -> Self {
+        AbsResource { module: ModuleInstance::root(), resource }
+    }
+    pub fn instance(&self, key: InstanceKey) -> AbsResourceInstance {
+        AbsResourceInstance {
+            module: self.module.clone(),
+            resource: self.resource.instance(key),
+        }
+    }
+}
+
+impl fmt::Display for AbsResource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.module.is_root() {
+            write!(f, "{}", self.resource)
+        } else {
+            write!(f, "{}.{}", self.module, self.resource)
+        }
+    }
+}
+
+/// A resource instance in a module instance: `module.a["x"].terraform_data.b[0]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AbsResourceInstance {
+    pub module: ModuleInstance,
+    pub resource: ResourceInstance,
+}
+
+impl AbsResourceInstance {
+    pub fn containing_resource(&self) -> AbsResource {
+        AbsResource { module: self.module.clone(), resource: self.resource.resource.clone() }
+    }
+}
+
+impl fmt::Display for AbsResourceInstance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.module.is_root() {
+            write!(f, "{}", self.resource)
+        } else {
+            write!(f, "{}.{}", self.module, self.resource)
+        }
+    }
+}
+
+/// Parse a resource instance address as typed on the command line (`a.b`, `a.b[0]`, `a.b["k"]`,
+/// `data.a.b`); root module only for now.
+pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
+    let (base, key) = match s.find('[') {
+        Some(i) => {
+            let rest = &s[i..];
+            if !rest.ends_with(']') {
+                return Err(format!("invalid instance key in {s:?}"));
+            }
+            let inner = &rest[1..rest.len() - 1];
+            let key = if let Some(q) = inner.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+                InstanceKey::Str(q.replace("\\\"", "\"").replace("\\\\", "\\"))
+            } else {
+                InstanceKey::Int(inner.parse().map_err(|_| format!("invalid instance key {inner:?}"))?)
+            };
+            (&s[..i], key)
+        }
+        None => (s, InstanceKey::None),
+    };
+    let parts: Vec<&str> = base.split('.').collect();
+    let resource = match parts.as_slice() {
+        ["data", ty, name] => Resource { mode: ResourceMode::Data, ty: ty.to_string(), name: name.to_string() },
+        [ty, name] => Resource::managed(*ty, *name),
+        _ => return Err(format!("{s:?} is not a resource instance address")),
+    };
+    if resource.ty.is_empty() || resource.name.is_empty() {
+        return Err(format!("{s:?} is not a resource instance address"));
+    }
+    Ok(AbsResource::root(resource).instance(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn displays_like_terraform() {
+        let r = AbsResource::root(Resource::managed("terraform_data", "a"));
+        assert_eq!(r.instance(InstanceKey::None).to_string(), "terraform_data.a");
+        assert_eq!(r.instance(InstanceKey::Int(3)).to_string(), "terraform_data.a[3]");
+        assert_eq!(r.instance(InstanceKey::Str("x\"y".into())).to_string(), "terraform_data.a[\"x\\\"y\"]");
+        let m = ModuleInstance(vec![ModuleInstanceStep { name: "m".into(), key: InstanceKey::Str("k".into()) }]);
+        let abs = AbsResource { module: m, resource: Resource { mode: ResourceMode::Data, ty: "t".into(), name: "n".into() } };
+        assert_eq!(abs.to_string(), "module.m[\"k\"].data.t.n");
+    }
+
+    #[test]
+    fn parses_cli_addresses() {
+        let a = parse_resource_instance("terraform_data.a[\"k\"]").unwrap();
+        assert_eq!(a.to_string(), "terraform_data.a[\"k\"]");
+        assert!(parse_resource_instance("nope").is_err());
+    }
+
+    #[test]
+    fn instance_keys_sort_like_state() {
+        let mut ks = vec![InstanceKey::Str("b".into()), InstanceKey::Int(10), InstanceKey::Int(2), InstanceKey::None];
+        ks.sort();
+        assert_eq!(ks, vec![InstanceKey::None, InstanceKey::Int(2), InstanceKey::Int(10), InstanceKey::Str("b".into())]);
+    }
+}

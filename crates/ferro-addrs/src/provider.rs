@@ -1,0 +1,122 @@
+//! Provider source addresses (`registry.terraform.io/hashicorp/null`) and provider configuration
+//! addresses (`provider["registry.terraform.io/hashicorp/null"].alias`).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const DEFAULT_REGISTRY: &str = "registry.terraform.io";
+pub const BUILTIN_HOST: &str = "terraform.io";
+
+/// A provider's fully-qualified source address: hostname/namespace/type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Provider {
+    pub hostname: String,
+    pub namespace: String,
+    pub ty: String,
+}
+
+impl Provider {
+    /// The built-in `terraform` provider: `terraform.io/builtin/terraform`.
+    pub fn builtin(ty: &str) -> Provider {
+        Provider { hostname: BUILTIN_HOST.into(), namespace: "builtin".into(), ty: ty.into() }
+    }
+    /// `registry.terraform.io/hashicorp/<ty>`, what an undeclared local name implies.
+    pub fn default_for(ty: &str) -> Provider {
+        if ty == "terraform" {
+            return Provider::builtin(ty);
+        }
+        Provider { hostname: DEFAULT_REGISTRY.into(), namespace: "hashicorp".into(), ty: ty.into() }
+    }
+    pub fn is_builtin(&self) -> bool {
+        self.hostname == BUILTIN_HOST && self.namespace == "builtin"
+    }
+    /// Parse a `source` string: `type`, `namespace/type` or `hostname/namespace/type`.
+    pub fn parse_source(s: &str) -> Result<Provider, String> {
+        let parts: Vec<&str> = s.split('/').collect();
+        let valid = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+        if !parts.iter().all(|p| valid(p)) {
+            return Err(format!("invalid provider source string {s:?}"));
+        }
+        match parts.as_slice() {
+            [ty] => Ok(Provider::default_for(&ty.to_lowercase())),
+            [ns, ty] => Ok(Provider { hostname: DEFAULT_REGISTRY.into(), namespace: ns.to_lowercase(), ty: ty.to_lowercase() }),
+            [host, ns, ty] => Ok(Provider { hostname: host.to_lowercase(), namespace: ns.to_lowercase(), ty: ty.to_lowercase() }),
+            _ => Err(format!("invalid provider source string {s:?}")),
+        }
+    }
+    /// Parse the FQN form used in state files.
+    pub fn parse_fqn(s: &str) -> Result<Provider, String> {
+        let parts: Vec<&str> = s.split('/').collect();
+        match parts.as_slice() {
+            [host, ns, ty] if !host.is_empty() && !ns.is_empty() && !ty.is_empty() => {
+                Ok(Provider { hostname: host.to_string(), namespace: ns.to_string(), ty: ty.to_string() })
+            }
+            _ => Err(format!("invalid provider address {s:?}")),
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.hostname, self.namespace, self.ty)
+    }
+}
+
+/// A provider configuration in a module: what state's `provider` field names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AbsProviderConfig {
+    /// Module path without instance keys (configurations are static per module).
+    pub module: Vec<String>,
+    pub provider: Provider,
+    pub alias: Option<String>,
+}
+
+impl AbsProviderConfig {
+    pub fn root(provider: Provider) -> Self {
+        AbsProviderConfig { module: Vec::new(), provider, alias: None }
+    }
+
+    /// Parse the state form: `[module.a.]provider["host/ns/type"][.alias]`, plus legacy
+    /// `provider.null` / `provider.aws.west` forms from 0.12 states.
+    pub fn parse(s: &str) -> Result<AbsProviderConfig, String> {
+        let mut rest = s;
+        let mut module = Vec::new();
+        while let Some(r) = rest.strip_prefix("module.") {
+            let end = r.find('.').ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
+            module.push(r[..end].to_string());
+            rest = &r[end + 1..];
+        }
+        if let Some(r) = rest.strip_prefix("provider[\"") {
+            let end = r.find("\"]").ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
+            let provider = Provider::parse_fqn(&r[..end])?;
+            let tail = &r[end + 2..];
+            let alias = match tail.strip_prefix('.') {
+                Some(a) if !a.is_empty() => Some(a.to_string()),
+                None if tail.is_empty() => None,
+                _ => return Err(format!("invalid provider configuration address {s:?}")),
+            };
+            return Ok(AbsProviderConfig { module, provider, alias });
+        }
+        if let Some(r) = rest.strip_prefix("provider.") {
+            let mut parts = r.splitn(2, '.');
+            let ty = parts.next().unwrap_or_default();
+            let alias = parts.next().map(str::to_string);
+            return Ok(AbsProviderConfig { module, provider: Provider::default_for(ty), alias });
+        }
+        Err(format!("invalid provider configuration address {s:?}"))
+    }
+}
+
+impl fmt::Display for AbsProviderConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for m in &self.module {
+            write!(f, "module.{m}.")?;
+        }
+        write!(f, "provider[\"{}\"]", self.provider)?;
+        if let Some(a) = &self.alias {
+            write!(f, ".{a}")?;
+        }
+        Ok(())
+    }
+}
+

@@ -1,0 +1,130 @@
+//! Terminal rendering: ariadne reports with file:line:col and carets, colour optional.
+
+use crate::{Diagnostic, FileId, Severity, Span};
+use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+use std::fmt::Write as _;
+
+/// Where rendering finds a file's display name and text.
+pub trait SourceLookup {
+    fn file_name(&self, file: FileId) -> String;
+    fn file_text(&self, file: FileId) -> Option<&str>;
+}
+
+/// Render all diagnostics, one after another, errors and warnings in the given order.
+pub fn render(diags: &[Diagnostic], sources: &dyn SourceLookup, color: bool) -> String {
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&render_one(d, sources, color));
+    }
+    out
+}
+
+struct Cache<'a> {
+    sources: &'a dyn SourceLookup,
+    loaded: Vec<(FileId, Source<String>)>,
+}
+
+impl ariadne::Cache<FileId> for Cache<'_> {
+    type Storage = String;
+
+    fn fetch(&mut self, id: &FileId) -> Result<&Source<String>, impl std::fmt::Debug> {
+        if let Some(pos) = self.loaded.iter().position(|(f, _)| f == id) {
+            return Ok::<_, String>(&self.loaded[pos].1);
+        }
+        let text = self.sources.file_text(*id).unwrap_or("").to_string();
+        self.loaded.push((*id, Source::from(text)));
+        Ok(&self.loaded.last().expect("just pushed").1)
+    }
+
+    fn display<'a>(&self, id: &'a FileId) -> Option<impl std::fmt::Display + 'a> {
+        Some(self.sources.file_name(*id))
+    }
+}
+
+/// Clamp a span to the text so a stale or odd span can never make rendering fail.
+fn clamp(span: Span, text: Option<&str>) -> Span {
+    let len = text.map_or(0, str::len) as u32;
+    let start = span.start.min(len);
+    let end = span.end.clamp(start, len);
+    Span { file: span.file, start, end }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Render one diagnostic. With a span: an ariadne report; without: a plain block.
+pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> String {
+    let kind = match d.severity {
+        Severity::Error => ReportKind::Error,
+        Severity::Warning => ReportKind::Warning,
+    };
+    let mut out = String::new();
+    match d.span {
+        Some(span) => {
+            let text = sources.file_text(span.file);
+            let span = clamp(span, text);
+            let config = Config::default()
+                .with_color(color)
+                .with_index_type(IndexType::Byte)
+                .with_char_set(ariadne::CharSet::Ascii);
+            let mut builder = Report::build(kind, span)
+                .with_code(&d.code)
+                .with_message(&d.summary)
+                .with_config(config);
+            let primary = match &d.address {
+                Some(a) => format!("in {a}"),
+                None => String::new(),
+            };
+            let mut label = Label::new(span);
+            if !primary.is_empty() {
+                label = label.with_message(primary);
+            }
+            builder.add_label(label);
+            for l in &d.labels {
+                let ls = clamp(l.span, sources.file_text(l.span.file));
+                builder.add_label(Label::new(ls).with_message(&l.message));
+            }
+            if !d.detail.is_empty() {
+                builder.set_note(&d.detail);
+            }
+            let mut cache = Cache { sources, loaded: Vec::new() };
+            let mut buf = Vec::new();
+            if builder.finish().write(&mut cache, &mut buf).is_err() {
+                let _ = write!(out, "{}: {}", d.code, d.summary);
+            }
+            out.push_str(&String::from_utf8_lossy(&buf));
+        }
+        None => {
+            let word = match d.severity {
+                Severity::Error => "Error",
+                Severity::Warning => "Warning",
+            };
+            let _ = writeln!(out, "[{}] {word}: {}", d.code, d.summary);
+            if let Some(a) = &d.address {
+                let _ = writeln!(out, "    in {a}");
+            }
+            if !d.detail.is_empty() {
+                for line in d.detail.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+        }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}

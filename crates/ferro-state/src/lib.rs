@@ -1,0 +1,13 @@
+//! State: what ferro believes exists, in Terraform's state format version 4.
+//!
+//! Attribute objects are kept as the raw JSON Terraform stores (encoded against the resource
+//! type's schema); decoding them into values needs the schema and happens in the planner. This
+//! keeps the state crate independent of providers and of the value model.
+
+mod codec;
+mod local;
+mod model;
+
+pub use codec::{read_state, write_state, StateError};
+pub use local::{new_lineage, LocalBackend};
+pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

@@ -1,0 +1,107 @@
+//! The in-memory state model.
+
+use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A whole state snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Version of the tool that wrote it (`terraform_version` in the file).
+    pub terraform_version: String,
+    pub serial: u64,
+    pub lineage: String,
+    /// Root module outputs.
+    pub outputs: BTreeMap<String, OutputState>,
+    /// Resources keyed by address (the file is written in Terraform's order regardless).
+    pub resources: BTreeMap<AbsResource, ResourceState>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutputState {
+    /// The value as cty JSON of its own type.
+    pub value: serde_json::Value,
+    /// The cty type JSON of the value.
+    pub ty: serde_json::Value,
+    pub sensitive: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceState {
+    pub addr: AbsResource,
+    /// The provider configuration the resource was resolved to.
+    pub provider: AbsProviderConfig,
+    pub instances: BTreeMap<InstanceKey, InstanceState>,
+}
+
+/// One resource instance: its current object and any deposed objects (create_before_destroy).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct InstanceState {
+    pub current: Option<ObjectState>,
+    /// Keyed by the 8-hex-digit deposed key.
+    pub deposed: BTreeMap<String, ObjectState>,
+}
+
+/// One remote object as recorded in state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObjectState {
+    pub tainted: bool,
+    pub schema_version: u64,
+    /// The object encoded as cty JSON against the schema's implied type (keys sorted).
+    pub attributes: serde_json::Value,
+    /// Paths of sensitive values, as Terraform writes them (`[[{"type":"get_attr","value":"x"}]]`).
+    pub sensitive_attributes: serde_json::Value,
+    /// Provider private data, base64 as stored in the file; None when empty.
+    pub private: Option<String>,
+    /// Resources this object depends on (no instance keys), sorted and de-duplicated.
+    pub dependencies: Vec<String>,
+    pub create_before_destroy: bool,
+}
+
+impl State {
+    /// A new, empty state with a fresh lineage and serial 0 (first write makes it 1).
+    pub fn new(lineage: String) -> State {
+        State {
+            terraform_version: crate::codec::WRITER_VERSION.to_string(),
+            serial: 0,
+            lineage,
+            outputs: BTreeMap::new(),
+            resources: BTreeMap::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.outputs.is_empty() && self.resources.values().all(|r| r.instances.is_empty())
+    }
+
+    /// The current object of a resource instance, if any.
+    pub fn current_object(&self, res: &AbsResource, key: &InstanceKey) -> Option<&ObjectState> {
+        self.resources.get(res)?.instances.get(key)?.current.as_ref()
+    }
+
+    /// Remove resources that have no instances left (Terraform drops them from the file).
+    pub fn prune(&mut self) {
+        for r in self.resources.values_mut() {
+            r.instances.retain(|_, i| i.current.is_some() || !i.deposed.is_empty());
+        }
+        self.resources.retain(|_, r| !r.instances.is_empty());
+    }
+
+    /// Set (or with None, remove) the current object of an instance.
+    pub fn set_current(
+        &mut self,
+        res: &AbsResource,
+        provider: &AbsProviderConfig,
+        key: &InstanceKey,
+        obj: Option<ObjectState>,
+    ) {
+        let entry = self.resources.entry(res.clone()).or_insert_with(|| ResourceState {
+            addr: res.clone(),
+            provider: provider.clone(),
+            instances: BTreeMap::new(),
+        });
+        entry.provider = provider.clone();
+        entry.instances.entry(key.clone()).or_default().current = obj;
+        self.prune();
+    }
+}

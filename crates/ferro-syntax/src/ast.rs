@@ -1,0 +1,246 @@
+//! The HCL native-syntax tree: bodies, attributes, blocks and expressions, every node with its span.
+//!
+//! The tree is a faithful picture of the source: it keeps parenthesised expressions, legacy index
+//! syntax, template parts and (beside the tree, in `Parsed::comments`) every comment. Where the
+//! parser met an error it puts `ExprKind::Error` (or skips the broken item) and carries on, so later
+//! stages always get a tree.
+
+use ferro_diag::Span;
+
+/// A whole file or the inside of a block's braces.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Body {
+    pub items: Vec<BodyItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum BodyItem {
+    Attribute(Attribute),
+    Block(Block),
+}
+
+/// `name = expr`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Attribute {
+    pub name: Ident,
+    pub expr: Expr,
+    /// From the start of the name to the end of the expression.
+    pub span: Span,
+}
+
+/// `type "label" label2 { body }`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Block {
+    pub ty: Ident,
+    pub labels: Vec<BlockLabel>,
+    pub body: Body,
+    pub open_brace: Span,
+    pub close_brace: Span,
+    /// From the start of the type name to the closing brace.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BlockLabel {
+    /// The label text (unescaped when it was quoted).
+    pub value: String,
+    pub quoted: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number literal exactly as written (`1`, `1.5`, `1e10`); ferro-value parses it.
+    Number(String),
+    /// A quoted string or heredoc, with or without interpolations.
+    Template(Template),
+    /// A bare name that starts a traversal: `var`, `local`, `count`, `each`, `aws_instance`, …
+    Variable(Ident),
+    /// `target.name`
+    GetAttr { target: Box<Expr>, name: Ident },
+    /// `target[key]`, or the legacy `target.0` form when `legacy` is set (key is a number literal).
+    Index { target: Box<Expr>, key: Box<Expr>, legacy: bool },
+    /// `target[*].a.b[0]` (full splat) or `target.*.a.b` (attribute-only legacy splat):
+    /// the steps are applied to every element of `target`.
+    Splat { target: Box<Expr>, kind: SplatKind, steps: Vec<TraversalStep> },
+    /// `name(args...)`, with `expand_final` when the last argument is followed by `...`.
+    FunctionCall { name: Ident, args: Vec<Expr>, expand_final: bool },
+    /// `[a, b, c]`
+    Tuple(Vec<Expr>),
+    /// `{ k = v, "k2" : v2, (expr) = v3 }`
+    Object(Vec<ObjectItem>),
+    /// `!x`, `-x`
+    Unary { op: UnaryOp, operand: Box<Expr> },
+    /// `a + b`, `a == b`, `a && b`, …
+    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `cond ? a : b`
+    Conditional { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    /// `[for k, v in coll : value if cond]`
+    ForTuple {
+        key_var: Option<Ident>,
+        value_var: Ident,
+        collection: Box<Expr>,
+        value: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
+    /// `{for k, v in coll : key => value... if cond}`
+    ForObject {
+        key_var: Option<Ident>,
+        value_var: Ident,
+        collection: Box<Expr>,
+        key: Box<Expr>,
+        value: Box<Expr>,
+        /// `...` after the value: group values with the same key into a list.
+        group: bool,
+        cond: Option<Box<Expr>>,
+    },
+    /// `( expr )`
+    Parens(Box<Expr>),
+    /// Placeholder where the parser could not make sense of the input (a diagnostic was emitted).
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SplatKind {
+    /// `[*]`
+    Full,
+    /// `.*`
+    Attr,
+}
+
+/// One step of a traversal after a splat.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TraversalStep {
+    GetAttr(Ident),
+    /// `[expr]` (or legacy `.0` when `legacy`).
+    Index { key: Expr, legacy: bool, span: Span },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: Expr,
+    /// `=` or `:` between key and value.
+    pub colon: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ObjectKey {
+    /// A bare identifier key, which means the literal string (`{ a = 1 }` has key "a").
+    Ident(Ident),
+    /// Any other key expression: a quoted template, a parenthesised expression, a number, ….
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Eq => "==",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::LtEq => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::GtEq => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
+        }
+    }
+}
+
+/// A quoted string or heredoc. A template without interpolations or directives has a single
+/// `Literal` part (or none, for `""`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    pub heredoc: Option<Heredoc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Heredoc {
+    /// The delimiter word, e.g. `EOT`.
+    pub marker: String,
+    /// `<<-` (leading indentation removed) rather than `<<`.
+    pub indented: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TemplatePart {
+    /// Literal text, with escapes already processed (`\n`, `$${` → `${`, …) and strip markers applied.
+    Literal { text: String, span: Span },
+    /// `${ expr }`
+    Interpolation { expr: Expr, strip_left: bool, strip_right: bool, span: Span },
+    /// `%{ if cond }…%{ else }…%{ endif }`
+    If { cond: Expr, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
+    /// `%{ for k, v in coll }…%{ endfor }`
+    For {
+        key_var: Option<Ident>,
+        value_var: Ident,
+        collection: Expr,
+        body: Vec<TemplatePart>,
+        span: Span,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `# ...`
+    Hash,
+    /// `// ...`
+    DoubleSlash,
+    /// `/* ... */`
+    Block,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Comment {
+    pub kind: CommentKind,
+    /// The comment's full text including its markers (and no trailing newline).
+    pub text: String,
+    pub span: Span,
+}

@@ -1,0 +1,18 @@
+//! The value and type model ferro shares with Terraform (cty semantics).
+//!
+//! Every value has a type; any value may be null or unknown (of a type, possibly `Dynamic`);
+//! any value may carry marks (today: sensitive). Collections are shared behind `Arc` so cloning a
+//! value is cheap.
+
+mod number;
+mod ty;
+mod value;
+
+pub mod convert;
+pub mod json;
+pub mod ops;
+pub mod unify;
+
+pub use number::Number;
+pub use ty::{ObjectType, Type};
+pub use value::{Marks, PathStep, Value, ValueKind};

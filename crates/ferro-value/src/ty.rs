@@ -1,0 +1,122 @@
+//! Types: primitives, collections, structural types and the dynamic pseudo-type.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Type {
+    String,
+    Number,
+    Bool,
+    /// The dynamic pseudo-type (`any` in type constraints): "not decided yet".
+    Dynamic,
+    List(Box<Type>),
+    Set(Box<Type>),
+    Map(Box<Type>),
+    Tuple(Vec<Type>),
+    Object(ObjectType),
+}
+
+/// An object type. `optional` is only meaningful in type constraints (`optional(T)` attributes).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub struct ObjectType {
+    pub attrs: BTreeMap<String, Type>,
+    pub optional: BTreeSet<String>,
+}
+
+impl ObjectType {
+    pub fn new(attrs: BTreeMap<String, Type>) -> Self {
+        ObjectType { attrs, optional: BTreeSet::new() }
+    }
+}
+
+impl Type {
+    pub fn list(t: Type) -> Type {
+        Type::List(Box::new(t))
+    }
+    pub fn set(t: Type) -> Type {
+        Type::Set(Box::new(t))
+    }
+    pub fn map(t: Type) -> Type {
+        Type::Map(Box::new(t))
+    }
+    pub fn object(attrs: impl IntoIterator<Item = (String, Type)>) -> Type {
+        Type::Object(ObjectType::new(attrs.into_iter().collect()))
+    }
+    pub fn empty_object() -> Type {
+        Type::Object(ObjectType::default())
+    }
+
+    pub fn is_primitive(&self) -> bool {
+        matches!(self, Type::String | Type::Number | Type::Bool)
+    }
+
+    pub fn is_collection(&self) -> bool {
+        matches!(self, Type::List(_) | Type::Set(_) | Type::Map(_))
+    }
+
+    /// The element type of a list, set or map.
+    pub fn element_type(&self) -> Option<&Type> {
+        match self {
+            Type::List(t) | Type::Set(t) | Type::Map(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// True when `Dynamic` appears anywhere inside this type.
+    pub fn has_dynamic(&self) -> bool {
+        match self {
+            Type::Dynamic => true,
+            Type::String | Type::Number | Type::Bool => false,
+            Type::List(t) | Type::Set(t) | Type::Map(t) => t.has_dynamic(),
+            Type::Tuple(ts) => ts.iter().any(Type::has_dynamic),
+            Type::Object(o) => o.attrs.values().any(Type::has_dynamic),
+        }
+    }
+
+    /// The name Terraform uses in messages: `string`, `list of string`, `object`, `tuple`, ….
+    pub fn friendly_name(&self) -> String {
+        match self {
+            Type::String => "string".into(),
+            Type::Number => "number".into(),
+            Type::Bool => "bool".into(),
+            Type::Dynamic => "dynamic".into(),
+            Type::List(t) => format!("list of {}", t.friendly_name()),
+            Type::Set(t) => format!("set of {}", t.friendly_name()),
+            Type::Map(t) => format!("map of {}", t.friendly_name()),
+            Type::Tuple(_) => "tuple".into(),
+            Type::Object(_) => "object".into(),
+        }
+    }
+
+    /// Type expression syntax as written in configuration: `list(string)`, `object({a=string})`.
+    pub fn type_expr(&self) -> String {
+        match self {
+            Type::String => "string".into(),
+            Type::Number => "number".into(),
+            Type::Bool => "bool".into(),
+            Type::Dynamic => "any".into(),
+            Type::List(t) => format!("list({})", t.type_expr()),
+            Type::Set(t) => format!("set({})", t.type_expr()),
+            Type::Map(t) => format!("map({})", t.type_expr()),
+            Type::Tuple(ts) => {
+                let inner: Vec<String> = ts.iter().map(Type::type_expr).collect();
+                format!("tuple([{}])", inner.join(", "))
+            }
+            Type::Object(o) => {
+                let inner: Vec<String> = o
+                    .attrs
+                    .iter()
+                    .map(|(k, t)| {
+                        if o.optional.contains(k) {
+                            format!("{k}=optional({})", t.type_expr())
+                        } else {
+                            format!("{k}={}", t.type_expr())
+                        }
+                    })
+                    .collect();
+                format!("object({{{}}})", inner.join(", "))
+            }
+        }
+    }
+}

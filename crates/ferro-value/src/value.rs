@@ -1,0 +1,258 @@
+//! Values: known, null or unknown, of any type, with marks.
+
+use crate::{Number, ObjectType, Type};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Marks carried by a value through every operation. Today only "sensitive".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub struct Marks(u8);
+
+impl Marks {
+    pub const NONE: Marks = Marks(0);
+    pub const SENSITIVE: Marks = Marks(1);
+
+    pub fn is_sensitive(self) -> bool {
+        self.0 & 1 != 0
+    }
+    pub fn union(self, other: Marks) -> Marks {
+        Marks(self.0 | other.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// A value. `PartialEq` is *raw* equality (same type, same shape, unknowns equal to unknowns of
+/// the same type, marks compared too); language-level `==` is [`crate::ops::equals`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub marks: Marks,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ValueKind {
+    Null(Type),
+    Unknown(Type),
+    Bool(bool),
+    Number(Number),
+    String(Arc<str>),
+    /// Element type and elements (all conforming to the element type).
+    List(Type, Arc<Vec<Value>>),
+    /// Element type and elements, kept sorted (by `Value::set_order`) and free of duplicates.
+    Set(Type, Arc<Vec<Value>>),
+    Map(Type, Arc<BTreeMap<String, Value>>),
+    Tuple(Arc<Vec<Value>>),
+    Object(Arc<BTreeMap<String, Value>>),
+}
+
+/// One step of a path into a value: an attribute name or a key/index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PathStep {
+    Attr(String),
+    /// A key: a number (list/tuple index), or a string (map key); sets use the element itself.
+    Index(Value),
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    /// A total order used to keep sets canonical and to sort map-like output. Known values sort
+    /// before unknowns and nulls; numbers numerically, strings byte-wise, false before true.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        crate::ops::set_order(self, other)
+    }
+}
+
+impl Value {
+    fn plain(kind: ValueKind) -> Value {
+        Value { kind, marks: Marks::NONE }
+    }
+
+    pub fn null(ty: Type) -> Value {
+        Value::plain(ValueKind::Null(ty))
+    }
+    pub fn unknown(ty: Type) -> Value {
+        Value::plain(ValueKind::Unknown(ty))
+    }
+    /// The wholly unknown value of dynamic type.
+    pub fn dynamic_unknown() -> Value {
+        Value::unknown(Type::Dynamic)
+    }
+    pub fn bool(b: bool) -> Value {
+        Value::plain(ValueKind::Bool(b))
+    }
+    pub fn number(n: Number) -> Value {
+        Value::plain(ValueKind::Number(n))
+    }
+    pub fn int(i: i64) -> Value {
+        Value::number(Number::from_i64(i))
+    }
+    pub fn string(s: impl Into<Arc<str>>) -> Value {
+        Value::plain(ValueKind::String(s.into()))
+    }
+    /// A list; `elem_ty` is used when `elems` is empty, otherwise it must match the elements.
+    pub fn list(elem_ty: Type, elems: Vec<Value>) -> Value {
+        Value::plain(ValueKind::List(elem_ty, Arc::new(elems)))
+    }
+    /// A set: the elements are sorted and de-duplicated here.
+    pub fn set(elem_ty: Type, mut elems: Vec<Value>) -> Value {
+        elems.sort();
+        elems.dedup();
+        Value::plain(ValueKind::Set(elem_ty, Arc::new(elems)))
+    }
+    pub fn map(elem_ty: Type, entries: BTreeMap<String, Value>) -> Value {
+        Value::plain(ValueKind::Map(elem_ty, Arc::new(entries)))
+    }
+    pub fn tuple(elems: Vec<Value>) -> Value {
+        Value::plain(ValueKind::Tuple(Arc::new(elems)))
+    }
+    pub fn object(attrs: BTreeMap<String, Value>) -> Value {
+        Value::plain(ValueKind::Object(Arc::new(attrs)))
+    }
+    pub fn empty_object() -> Value {
+        Value::object(BTreeMap::new())
+    }
+
+    pub fn with_marks(mut self, marks: Marks) -> Value {
+        self.marks = self.marks.union(marks);
+        self
+    }
+    pub fn mark_sensitive(self) -> Value {
+        self.with_marks(Marks::SENSITIVE)
+    }
+    /// This value without marks at the top level (nested values keep theirs).
+    pub fn unmarked(&self) -> Value {
+        Value { kind: self.kind.clone(), marks: Marks::NONE }
+    }
+    pub fn is_sensitive(&self) -> bool {
+        self.marks.is_sensitive()
+    }
+    /// True when this value or anything inside it carries the sensitive mark.
+    pub fn contains_sensitive(&self) -> bool {
+        if self.is_sensitive() {
+            return true;
+        }
+        self.children().any(|v| v.contains_sensitive())
+    }
+    /// Remove marks at every depth; returns the marks that were found (unioned).
+    pub fn deep_unmark(&self) -> (Value, Marks) {
+        let mut found = self.marks;
+        let kind = match &self.kind {
+            ValueKind::List(t, es) => ValueKind::List(t.clone(), Arc::new(unmark_vec(es, &mut found))),
+            ValueKind::Set(t, es) => ValueKind::Set(t.clone(), Arc::new(unmark_vec(es, &mut found))),
+            ValueKind::Tuple(es) => ValueKind::Tuple(Arc::new(unmark_vec(es, &mut found))),
+            ValueKind::Map(t, m) => ValueKind::Map(t.clone(), Arc::new(unmark_map(m, &mut found))),
+            ValueKind::Object(m) => ValueKind::Object(Arc::new(unmark_map(m, &mut found))),
+            other => other.clone(),
+        };
+        (Value::plain(kind), found)
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, ValueKind::Null(_))
+    }
+    /// True when this value itself is unknown (not: contains an unknown).
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.kind, ValueKind::Unknown(_))
+    }
+    pub fn is_known(&self) -> bool {
+        !self.is_unknown()
+    }
+    /// True when neither this value nor anything inside it is unknown.
+    pub fn is_wholly_known(&self) -> bool {
+        !self.is_unknown() && self.children().all(Value::is_wholly_known)
+    }
+
+    /// Direct children of a collection or structural value (empty for anything else).
+    pub fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
+        match &self.kind {
+            ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => Box::new(es.iter()),
+            ValueKind::Map(_, m) | ValueKind::Object(m) => Box::new(m.values()),
+            _ => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// The value's type (for null and unknown: the type they were made with).
+    pub fn ty(&self) -> Type {
+        match &self.kind {
+            ValueKind::Null(t) | ValueKind::Unknown(t) => t.clone(),
+            ValueKind::Bool(_) => Type::Bool,
+            ValueKind::Number(_) => Type::Number,
+            ValueKind::String(_) => Type::String,
+            ValueKind::List(t, _) => Type::list(t.clone()),
+            ValueKind::Set(t, _) => Type::set(t.clone()),
+            ValueKind::Map(t, _) => Type::map(t.clone()),
+            ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
+            ValueKind::Object(m) => Type::Object(ObjectType::new(
+                m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
+            )),
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match &self.kind {
+            ValueKind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn as_number(&self) -> Option<&Number> {
+        match &self.kind {
+            ValueKind::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// Elements of a list, set or tuple.
+    pub fn as_elements(&self) -> Option<&[Value]> {
+        match &self.kind {
+            ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => Some(es),
+            _ => None,
+        }
+    }
+    /// Entries of a map or attributes of an object.
+    pub fn as_entries(&self) -> Option<&BTreeMap<String, Value>> {
+        match &self.kind {
+            ValueKind::Map(_, m) | ValueKind::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+    /// An object's attribute (None when this is not an object or has no such attribute).
+    pub fn get_attr(&self, name: &str) -> Option<&Value> {
+        match &self.kind {
+            ValueKind::Object(m) => m.get(name),
+            _ => None,
+        }
+    }
+}
+
+fn unmark_vec(es: &[Value], found: &mut Marks) -> Vec<Value> {
+    es.iter()
+        .map(|e| {
+            let (v, m) = e.deep_unmark();
+            *found = found.union(m);
+            v
+        })
+        .collect()
+}
+
+fn unmark_map(m: &BTreeMap<String, Value>, found: &mut Marks) -> BTreeMap<String, Value> {
+    m.iter()
+        .map(|(k, e)| {
+            let (v, mk) = e.deep_unmark();
+            *found = found.union(mk);
+            (k.clone(), v)
+        })
+        .collect()
+}
