@@ -1,1 +1,142 @@
-//! ferro-db
+//! The analysis database shared by every front end (CLI, language server, golden tests).
+//!
+//! Inputs: one [`SourceFile`] per configuration file and a [`Workspace`] listing them with the
+//! resource schemas known from providers. Queries: [`parse`], [`file_hir`], [`module_index`],
+//! [`file_diagnostics`], [`diagnostics`]. Each query returns its own diagnostics as data.
+//!
+//! **Architecture invariant:** editing one file re-parses and re-lowers only that file; module-wide
+//! queries re-run but per-file work of other files is reused (see the incrementality test).
+
+mod index;
+mod validate;
+
+pub use index::{module_index, ItemRef, ModuleIndex};
+pub use validate::{file_diagnostics, static_value};
+
+use ferro_diag::{Diagnostic, FileId, SourceLookup};
+use ferro_hir::FileHir;
+use ferro_syntax::Parsed;
+use ferro_value::schema::Schema;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// One configuration file.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub text: String,
+    #[returns(copy)]
+    pub id: FileId,
+}
+
+/// Resource schemas by (mode, type): `("managed", "terraform_data")`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct SchemaTable {
+    pub resources: BTreeMap<(ferro_addrs::ResourceMode, String), Schema>,
+}
+
+/// The root module's files and what the analysis knows of providers.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
+    #[returns(ref)]
+    pub schemas: Arc<SchemaTable>,
+}
+
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// Parse one file.
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
+    ferro_syntax::parse_file(file.id(db), file.text(db))
+}
+
+/// Lower one file to HIR.
+#[salsa::tracked(returns(ref))]
+pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
+    ferro_hir::lower_file(file.id(db), &parse(db, file).body)
+}
+
+/// Every diagnostic of the workspace: syntax, lowering, module-wide and validation, in file order.
+#[salsa::tracked(returns(ref))]
+pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in ws.files(db) {
+        out.extend(parse(db, *f).diagnostics.iter().cloned());
+        out.extend(file_hir(db, *f).diagnostics.iter().cloned());
+    }
+    out.extend(module_index(db, ws).diagnostics.iter().cloned());
+    for f in ws.files(db) {
+        out.extend(file_diagnostics(db, ws, *f).iter().cloned());
+    }
+    out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    out
+}
+
+/// The concrete database used by the CLI and tests. Optionally logs which queries executed.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDb {
+    storage: salsa::Storage<Self>,
+    log: Arc<Mutex<Option<Vec<String>>>>,
+}
+
+#[salsa::db]
+impl salsa::Database for RootDb {}
+
+#[salsa::db]
+impl Db for RootDb {}
+
+impl RootDb {
+    /// A database that records every query execution (for incrementality tests).
+    pub fn with_logging() -> Self {
+        let log: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
+        let sink = log.clone();
+        RootDb {
+            storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                    if let Some(l) = sink.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+                        l.push(format!("{database_key:?}"));
+                    }
+                }
+            }))),
+            log,
+        }
+    }
+
+    /// Take the names of the queries executed since the last call.
+    pub fn take_log(&self) -> Vec<String> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).as_mut().map(std::mem::take).unwrap_or_default()
+    }
+}
+
+/// Rendering support: file names and texts of a workspace's files.
+pub struct Sources {
+    files: Vec<(FileId, String, String)>,
+}
+
+impl Sources {
+    pub fn new(db: &dyn Db, ws: Workspace) -> Self {
+        Sources {
+            files: ws.files(db).iter().map(|f| (f.id(db), f.path(db).clone(), f.text(db).clone())).collect(),
+        }
+    }
+
+    pub fn from_files(files: Vec<(FileId, String, String)>) -> Self {
+        Sources { files }
+    }
+}
+
+impl SourceLookup for Sources {
+    fn file_name(&self, file: FileId) -> String {
+        self.files.iter().find(|f| f.0 == file).map(|f| f.1.clone()).unwrap_or_else(|| "<unknown>".into())
+    }
+
+    fn file_text(&self, file: FileId) -> Option<&str> {
+        self.files.iter().find(|f| f.0 == file).map(|f| f.2.as_str())
+    }
+}

@@ -1,1 +1,11 @@
-//! ferro-eval
+//! Evaluation of HIR expressions with Terraform's semantics: unknowns propagate, marks
+//! (sensitive) propagate, errors are diagnostics pointing at the offending expression.
+//!
+//! The evaluator knows nothing of where referenced values come from: callers supply a [`Scope`]
+//! (the planner's scope holds planned values, the interpreter's holds applied ones).
+
+mod eval;
+mod functions;
+
+pub use eval::{eval_expr, Scope};
+pub use functions::{call_function, function_names};

@@ -1,1 +1,19 @@
-//! ferro-hir
+//! The high-level IR of a configuration: what each file declares (variables, locals, outputs,
+//! resources, provider and terraform settings) with expressions lowered into an arena.
+//!
+//! **Architecture invariant:** HIR knows nothing of state, providers or salsa. It is built per
+//! file (`lower_file`) so an edit in one file re-lowers only that file; module-wide questions
+//! (duplicate names, reference resolution) are answered in ferro-db on top of it.
+
+mod expr;
+mod items;
+mod lower;
+mod type_expr;
+
+pub use expr::{walk_references, Expr, ExprId, Reference, TemplatePart};
+pub use items::{
+    BlockBody, FileHir, HirAttr, HirBlock, Lifecycle, Local, Output, ProviderBlock, RequiredProvider, ResourceDecl,
+    Variable,
+};
+pub use lower::lower_file;
+pub use type_expr::lower_type_expr;

@@ -1,1 +1,204 @@
-//! ferro-plan
+//! The plan IR: everything apply needs, as data.
+//!
+//! A [`Plan`] lists one [`ResourceInstanceChange`] per resource instance (and deposed object)
+//! with its action, before and after values (after may hold unknowns), and an execution graph of
+//! [`Step`]s whose edges say why one step waits for another. It carries the configuration it was
+//! made from and the identity of the state it was planned against, and serialises with serde as
+//! the saved plan file.
+//!
+//! **Architecture invariant:** apply never chooses an action; it walks `graph` and performs the
+//! steps it finds there.
+
+mod file;
+
+pub use file::{read_plan_file, write_plan_file, PlanFileError};
+
+use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance};
+use ferro_state::State;
+use ferro_value::{PathStep, Value};
+use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Bumped whenever the serialised shape changes; older plan files are refused.
+pub const PLAN_FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    NoOp,
+    Create,
+    Read,
+    Update,
+    DeleteThenCreate,
+    CreateThenDelete,
+    Delete,
+}
+
+impl Action {
+    /// The `actions` list of `show -json`.
+    pub fn json_actions(self) -> &'static [&'static str] {
+        match self {
+            Action::NoOp => &["no-op"],
+            Action::Create => &["create"],
+            Action::Read => &["read"],
+            Action::Update => &["update"],
+            Action::DeleteThenCreate => &["delete", "create"],
+            Action::CreateThenDelete => &["create", "delete"],
+            Action::Delete => &["delete"],
+        }
+    }
+
+    pub fn is_replace(self) -> bool {
+        matches!(self, Action::DeleteThenCreate | Action::CreateThenDelete)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionReason {
+    ReplaceBecauseTainted,
+    ReplaceBecauseCannotUpdate,
+    ReplaceByRequest,
+}
+
+impl ActionReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionReason::ReplaceBecauseTainted => "replace_because_tainted",
+            ActionReason::ReplaceBecauseCannotUpdate => "replace_because_cannot_update",
+            ActionReason::ReplaceByRequest => "replace_by_request",
+        }
+    }
+}
+
+/// The planned change to one resource instance object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceInstanceChange {
+    pub addr: AbsResourceInstance,
+    /// For changes to deposed objects: their key.
+    pub deposed: Option<String>,
+    pub provider: AbsProviderConfig,
+    pub action: Action,
+    pub reason: Option<ActionReason>,
+    /// Prior (refreshed) value; null for create.
+    pub before: Value,
+    /// Initial planned value; null for delete. May contain unknowns.
+    pub after: Value,
+    /// Attribute paths that forced a replacement.
+    pub requires_replace: Vec<Vec<PathStep>>,
+    pub planned_private: Vec<u8>,
+    pub schema_version: u64,
+    /// Resources this object depends on (for state's `dependencies`).
+    pub dependencies: Vec<String>,
+    pub create_before_destroy: bool,
+}
+
+/// The planned change to a root module output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutputChange {
+    pub name: String,
+    pub action: Action,
+    pub before: Value,
+    /// May be unknown.
+    pub after: Value,
+    pub sensitive: bool,
+}
+
+/// One step of the execution graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// Create or update an object (for replacements: the create half). Index into `changes`.
+    Apply(usize),
+    /// Destroy an object (for replacements: the destroy half). Index into `changes`.
+    Destroy(usize),
+    /// Evaluate and record a root output (index into `outputs`).
+    Output(usize),
+    /// Completes when every apply (or destroy) step of one resource has: keeps edges linear.
+    Join,
+}
+
+/// Why an edge exists (the edge points from the step that must finish first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EdgeKind {
+    /// The later step's configuration refers to the earlier one.
+    Reference,
+    /// An explicit `depends_on`.
+    DependsOn,
+    /// Dependents are destroyed before what they depend on.
+    DestroyOrder,
+    /// Within a replacement: destroy then create (or create then destroy).
+    Replace,
+}
+
+/// The variables, configuration and state a plan was made from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigSnapshot {
+    /// (path relative to the working directory, contents) of every configuration file.
+    pub files: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateIdentity {
+    pub lineage: String,
+    pub serial: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlanMode {
+    Normal,
+    Destroy,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    pub format_version: u32,
+    pub mode: PlanMode,
+    pub config: ConfigSnapshot,
+    /// Root input variable values (defaults included).
+    pub variables: BTreeMap<String, Value>,
+    /// The state the plan was made against (refreshed), with its identity.
+    pub prior_state: State,
+    /// None when there was no state file yet.
+    pub state_identity: Option<StateIdentity>,
+    pub changes: Vec<ResourceInstanceChange>,
+    pub outputs: Vec<OutputChange>,
+    pub graph: StableDiGraph<Step, EdgeKind>,
+    /// How each configured resource is repeated (decides the shape of its value at apply).
+    pub expansions: BTreeMap<AbsResource, Expansion>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Expansion {
+    Single,
+    Count,
+    ForEach,
+}
+
+impl Plan {
+    /// True when applying would change nothing (no resource or output actions).
+    pub fn is_empty(&self) -> bool {
+        self.changes.iter().all(|c| c.action == Action::NoOp) && self.outputs.iter().all(|o| o.action == Action::NoOp)
+    }
+
+    /// Counts for the `Plan: N to add, N to change, N to destroy.` line.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let (mut add, mut change, mut destroy) = (0, 0, 0);
+        for c in &self.changes {
+            match c.action {
+                Action::Create => add += 1,
+                Action::Update => change += 1,
+                Action::Delete => destroy += 1,
+                Action::DeleteThenCreate | Action::CreateThenDelete => {
+                    add += 1;
+                    destroy += 1;
+                }
+                Action::NoOp | Action::Read => {}
+            }
+        }
+        (add, change, destroy)
+    }
+
+    /// The node of every step, for lookups.
+    pub fn step_nodes(&self) -> Vec<(NodeIndex, &Step)> {
+        self.graph.node_indices().map(|n| (n, &self.graph[n])).collect()
+    }
+}

@@ -1,1 +1,20 @@
-//! ferro-planner
+//! Planning: evaluate the configuration in dependency order against the refreshed prior state,
+//! ask providers to plan each resource instance, decide actions, and emit the plan IR.
+//!
+//! The planner owns the decisions (create, update, replace, delete, no-op); the interpreter in
+//! ferro-exec only carries them out. Module-level evaluation ([`scope::ModuleEval`]) and core's
+//! checks of provider answers ([`objchange`]) are shared with ferro-exec.
+
+pub mod config_value;
+mod graph;
+mod items;
+pub mod objchange;
+mod providers;
+pub mod scope;
+pub mod statecodec;
+mod walk;
+
+pub use graph::build_graph;
+pub use items::{item_graph, ItemGraph, ItemId};
+pub use providers::{load_providers, Providers};
+pub use walk::{plan, prepare_variables, PlanInput, PlanOptions, RawVariable};

@@ -1,1 +1,126 @@
-//! ferro-provider
+//! Providers: the [`Provider`] trait that core drives through the resource instance change
+//! lifecycle (validate → plan → apply, plus upgrade/read/import), the registry that starts
+//! providers by source address, and the built-in `terraform` provider.
+//!
+//! Requests and responses carry [`Value`]s conforming to the schema's implied type; codecs to
+//! wire formats (msgpack, JSON) belong to the plugin client, not to callers.
+
+pub mod builtin;
+mod registry;
+
+pub use registry::{ProviderRegistry, ProviderSource};
+
+use ferro_value::schema::Schema;
+use ferro_value::{PathStep, Value};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A diagnostic as a provider reports it: no source range, maybe an attribute path that core
+/// maps back to the configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderDiagnostic {
+    pub severity: Severity,
+    pub summary: String,
+    pub detail: String,
+    pub attribute: Option<Vec<PathStep>>,
+}
+
+impl ProviderDiagnostic {
+    pub fn error(summary: impl Into<String>, detail: impl Into<String>) -> Self {
+        ProviderDiagnostic { severity: Severity::Error, summary: summary.into(), detail: detail.into(), attribute: None }
+    }
+}
+
+pub fn has_errors(diags: &[ProviderDiagnostic]) -> bool {
+    diags.iter().any(|d| d.severity == Severity::Error)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProviderSchema {
+    pub provider: Schema,
+    pub resources: BTreeMap<String, Schema>,
+    pub data_sources: BTreeMap<String, Schema>,
+}
+
+pub struct PlanRequest<'a> {
+    pub type_name: &'a str,
+    pub prior_state: &'a Value,
+    pub proposed_new_state: &'a Value,
+    pub config: &'a Value,
+    pub prior_private: &'a [u8],
+}
+
+#[derive(Debug, Clone)]
+pub struct PlanResponse {
+    pub planned_state: Value,
+    pub requires_replace: Vec<Vec<PathStep>>,
+    pub planned_private: Vec<u8>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+    pub legacy_type_system: bool,
+}
+
+pub struct ApplyRequest<'a> {
+    pub type_name: &'a str,
+    pub prior_state: &'a Value,
+    pub planned_state: &'a Value,
+    pub config: &'a Value,
+    pub planned_private: &'a [u8],
+}
+
+#[derive(Debug, Clone)]
+pub struct ApplyResponse {
+    pub new_state: Value,
+    pub private: Vec<u8>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+    pub legacy_type_system: bool,
+}
+
+pub struct ReadRequest<'a> {
+    pub type_name: &'a str,
+    pub current_state: &'a Value,
+    pub private: &'a [u8],
+}
+
+#[derive(Debug, Clone)]
+pub struct ReadResponse {
+    pub new_state: Value,
+    pub private: Vec<u8>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
+pub struct UpgradeRequest<'a> {
+    pub type_name: &'a str,
+    pub version: u64,
+    /// The attributes object exactly as stored in state.
+    pub raw_json: &'a serde_json::Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct UpgradeResponse {
+    pub upgraded_state: Value,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
+/// The operations core calls on a provider. Implementations must be thread-safe: the interpreter
+/// calls them from several workers at once.
+pub trait Provider: Send + Sync {
+    fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>>;
+    fn validate_provider_config(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
+        Vec::new()
+    }
+    fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic>;
+    fn validate_resource_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic>;
+    fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse;
+    fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse;
+    fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse;
+    fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse;
+    /// Ask the provider to stop in-flight operations (Ctrl-C).
+    fn stop(&self) {}
+    /// Shut the provider down (end its process, for plugins).
+    fn close(&self) {}
+}

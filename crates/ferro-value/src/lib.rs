@@ -11,6 +11,7 @@ mod value;
 pub mod convert;
 pub mod json;
 pub mod ops;
+pub mod schema;
 pub mod unify;
 
 pub use number::Number;

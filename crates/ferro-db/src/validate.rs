@@ -1,0 +1,284 @@
+//! Static validation of one file against the module index and the known schemas: undeclared
+//! references, misplaced `count.index`/`each.*`, arguments and blocks the resource type does not
+//! have, missing required arguments, and type mismatches of values that are known statically.
+
+use crate::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
+use ferro_diag::{Diagnostic, Span};
+use ferro_eval::{eval_expr, Scope};
+use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
+use ferro_value::convert::convert;
+use ferro_value::schema::{Block, NestingMode};
+use ferro_value::{Type, Value};
+
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+    let hir = file_hir(db, file);
+    let index = module_index(db, ws);
+    let schemas = ws.schemas(db);
+    let mut v = Validator { hir, index, out: Vec::new() };
+
+    for var in &hir.variables {
+        if let Some(d) = var.default {
+            v.no_references(d, "Variables not allowed", "Variables may not be used here.");
+            if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
+                if let Err(e) = convert(&val, ty) {
+                    v.out.push(
+                        Diagnostic::error("invalid-default-value", "Invalid default value for variable")
+                            .with_detail(format!("This default value is not compatible with the variable's type constraint: {}.", e.message))
+                            .with_span_opt(hir.span(d)),
+                    );
+                }
+            }
+        }
+    }
+    for l in &hir.locals {
+        v.references(l.expr, Meta::None);
+    }
+    for o in &hir.outputs {
+        if let Some(e) = o.value {
+            v.references(e, Meta::None);
+        }
+        for (r, span) in &o.depends_on {
+            v.check_ref(r, *span, Meta::None);
+        }
+    }
+    for p in &hir.providers {
+        v.body_references(&p.body, Meta::None);
+    }
+    for r in &hir.resources {
+        let meta = match (r.count, r.for_each) {
+            (Some(_), _) => Meta::Count,
+            (_, Some(_)) => Meta::ForEach,
+            _ => Meta::None,
+        };
+        if let Some(c) = r.count {
+            v.references(c, Meta::None);
+            v.check_static(c, &Type::Number, "Invalid count argument", "The given \"count\" argument value is unsuitable");
+        }
+        if let Some(f) = r.for_each {
+            v.references(f, Meta::None);
+        }
+        for (dep, span) in &r.depends_on {
+            v.check_ref(dep, *span, Meta::None);
+        }
+        v.body_references(&r.body, meta);
+        if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
+            v.body_schema(&r.body, &schema.block, r.span);
+        }
+    }
+    v.out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Meta {
+    None,
+    Count,
+    ForEach,
+}
+
+struct Validator<'a> {
+    hir: &'a FileHir,
+    index: &'a ModuleIndex,
+    out: Vec<Diagnostic>,
+}
+
+/// The value of an expression that references nothing, when it evaluates without errors.
+pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
+    let mut has_refs = false;
+    walk_references(&hir.exprs, e, &mut |_, _| has_refs = true);
+    if has_refs {
+        return None;
+    }
+    struct NoScope;
+    impl Scope for NoScope {
+        fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
+            Ok(Value::dynamic_unknown())
+        }
+    }
+    let (v, diags) = eval_expr(hir, &NoScope, e);
+    if diags.is_empty() && v.is_wholly_known() {
+        Some(v)
+    } else {
+        None
+    }
+}
+
+impl Validator<'_> {
+    fn no_references(&mut self, e: ExprId, summary: &str, detail: &str) {
+        let mut found = Vec::new();
+        walk_references(&self.hir.exprs, e, &mut |id, _| found.push(id));
+        for id in found {
+            self.out.push(Diagnostic::error("references-not-allowed", summary).with_detail(detail).with_span_opt(self.hir.span(id)));
+        }
+    }
+
+    fn references(&mut self, e: ExprId, meta: Meta) {
+        let mut found = Vec::new();
+        walk_references(&self.hir.exprs, e, &mut |id, r| found.push((id, r.clone())));
+        for (id, r) in found {
+            let span = self.hir.span(id);
+            if let Some(span) = span {
+                self.check_ref(&r, span, meta);
+            }
+        }
+    }
+
+    fn body_references(&mut self, body: &BlockBody, meta: Meta) {
+        for a in &body.attrs {
+            self.references(a.expr, meta);
+        }
+        for b in &body.blocks {
+            self.body_references(&b.body, meta);
+        }
+    }
+
+    fn check_ref(&mut self, r: &Reference, span: Span, meta: Meta) {
+        let d = match r {
+            Reference::Var(n) if !self.index.variables.contains_key(n) => Some(
+                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(format!(
+                    "An input variable with the name {n:?} has not been declared. This variable can be declared with a variable {n:?} {{}} block."
+                )),
+            ),
+            Reference::Local(n) if !self.index.locals.contains_key(n) => Some(
+                Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
+                    .with_detail(format!("A local value with the name {n:?} has not been declared.")),
+            ),
+            Reference::Resource(res) if !self.index.resources.contains_key(res) => {
+                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "resource" };
+                Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
+                    "A {what} {:?} {:?} has not been declared in the root module.",
+                    res.ty, res.name
+                )))
+            }
+            Reference::CountIndex if meta != Meta::Count => Some(
+                Diagnostic::error("invalid-count-reference", "Reference to \"count\" in non-counted context").with_detail(
+                    "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.",
+                ),
+            ),
+            Reference::EachKey | Reference::EachValue if meta != Meta::ForEach => Some(
+                Diagnostic::error("invalid-each-reference", "Reference to \"each\" in context without for_each").with_detail(
+                    "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.",
+                ),
+            ),
+            _ => None,
+        };
+        if let Some(d) = d {
+            self.out.push(d.with_span(span));
+        }
+    }
+
+    fn check_static(&mut self, e: ExprId, ty: &Type, summary: &str, lead: &str) {
+        if let Some(v) = static_value(self.hir, e) {
+            if let Err(err) = convert(&v, ty) {
+                self.out.push(
+                    Diagnostic::error("incorrect-value-type", summary)
+                        .with_detail(format!("{lead}: {}.", err.message))
+                        .with_span_opt(self.hir.span(e)),
+                );
+            }
+        }
+    }
+
+    fn body_schema(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
+        for a in &body.attrs {
+            match schema.attributes.get(&a.name) {
+                None => {
+                    let mut detail = format!("An argument named {:?} is not expected here.", a.name);
+                    if schema.block_types.contains_key(&a.name) {
+                        detail.push_str(&format!(" Did you mean to define a block of type {:?}?", a.name));
+                    } else if let Some(s) = suggest(&a.name, schema.attributes.keys()) {
+                        detail.push_str(&format!(" Did you mean {s:?}?"));
+                    }
+                    self.out.push(Diagnostic::error("unsupported-argument", "Unsupported argument").with_detail(detail).with_span(a.name_span));
+                }
+                Some(attr) if attr.computed && !attr.optional && !attr.required => {
+                    self.out.push(
+                        Diagnostic::error("unconfigurable-attribute", "Value for unconfigurable attribute")
+                            .with_detail(format!("Can't configure a value for {:?}: its value will be decided automatically based on the result of applying this configuration.", a.name))
+                            .with_span(a.name_span),
+                    );
+                }
+                Some(attr) => {
+                    if let Some(v) = static_value(self.hir, a.expr) {
+                        if let Err(err) = convert(&v, &attr.ty) {
+                            self.out.push(
+                                Diagnostic::error("incorrect-attribute-type", "Incorrect attribute value type")
+                                    .with_detail(format!("Inappropriate value for attribute {:?}: {}.", a.name, err.message))
+                                    .with_span_opt(self.hir.span(a.expr)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for (name, attr) in &schema.attributes {
+            if attr.required && !body.attrs.iter().any(|a| &a.name == name) {
+                self.out.push(
+                    Diagnostic::error("missing-required-argument", "Missing required argument")
+                        .with_detail(format!("The argument {name:?} is required, but no definition was found."))
+                        .with_span(block_span),
+                );
+            }
+        }
+        for b in &body.blocks {
+            match schema.block_types.get(&b.ty) {
+                None => {
+                    let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
+                    if schema.attributes.contains_key(&b.ty) {
+                        detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
+                    }
+                    self.out.push(Diagnostic::error("unsupported-block-type", "Unsupported block type").with_detail(detail).with_span(b.ty_span));
+                }
+                Some(nb) => {
+                    let want_labels = usize::from(nb.nesting == NestingMode::Map);
+                    if b.labels.len() != want_labels {
+                        self.out.push(
+                            Diagnostic::error("block-labels", "Wrong number of block labels")
+                                .with_detail(format!("Blocks of type {:?} expect {want_labels} label(s).", b.ty))
+                                .with_span(b.ty_span),
+                        );
+                    }
+                    self.body_schema(&b.body, &nb.block, b.ty_span);
+                }
+            }
+        }
+        for (name, nb) in &schema.block_types {
+            let n = body.blocks.iter().filter(|b| &b.ty == name).count() as u64;
+            if nb.min_items > 0 && n < nb.min_items {
+                self.out.push(
+                    Diagnostic::error("insufficient-blocks", "Insufficient blocks")
+                        .with_detail(format!("At least {} {name:?} blocks are required.", nb.min_items))
+                        .with_span(block_span),
+                );
+            }
+            let single = matches!(nb.nesting, NestingMode::Single | NestingMode::Group);
+            if (nb.max_items > 0 && n > nb.max_items) || (single && n > 1) {
+                let extra = body.blocks.iter().filter(|b| &b.ty == name).nth(if single { 1 } else { nb.max_items as usize });
+                self.out.push(
+                    Diagnostic::error("too-many-blocks", "Too many blocks")
+                        .with_detail(format!("No more than {} {name:?} blocks are allowed.", if single { 1 } else { nb.max_items }))
+                        .with_span(extra.map(|b| b.ty_span).unwrap_or(block_span)),
+                );
+            }
+        }
+    }
+}
+
+/// A close match among `candidates` (edit distance ≤ 2), for "Did you mean …?".
+fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+    candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

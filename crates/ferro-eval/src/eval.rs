@@ -1,0 +1,573 @@
+//! The expression evaluator.
+
+use crate::functions;
+use ferro_diag::{Diagnostic, Span};
+use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
+use ferro_syntax::ast::{BinaryOp, UnaryOp};
+use ferro_value::convert::convert;
+use ferro_value::ops::{self, ArithOp, CompareOp, LogicOp};
+use ferro_value::{unify, Marks, Type, Value, ValueKind};
+use std::collections::BTreeMap;
+
+/// Supplies the values of reference roots (`var.x`, `local.y`, resources, `count.index`, …).
+pub trait Scope {
+    /// The value of `r`, or a diagnostic (the evaluator attaches the span when none is set).
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic>;
+}
+
+/// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the
+/// diagnostics say why.
+pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Diagnostic>) {
+    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new() };
+    let v = ev.eval(e);
+    (v, ev.diags)
+}
+
+struct Evaluator<'a> {
+    hir: &'a FileHir,
+    scope: &'a dyn Scope,
+    bindings: Vec<(String, Value)>,
+    splat: Vec<Value>,
+    diags: Vec<Diagnostic>,
+}
+
+fn unknown() -> Value {
+    Value::dynamic_unknown()
+}
+
+impl Evaluator<'_> {
+    fn span(&self, e: ExprId) -> Option<Span> {
+        self.hir.span(e)
+    }
+
+    fn err(&mut self, e: ExprId, summary: &str, detail: impl Into<String>) -> Value {
+        let code = summary.to_lowercase().replace([' ', '"'], "-").replace("--", "-");
+        let code = code.trim_matches('-').to_string();
+        self.diags.push(Diagnostic::error(&code, summary).with_detail(detail).with_span_opt(self.span(e)));
+        unknown()
+    }
+
+    fn eval(&mut self, e: ExprId) -> Value {
+        let hir = self.hir;
+        match &hir.exprs[e] {
+            Expr::Literal(v) => v.clone(),
+            Expr::Missing => unknown(),
+            Expr::Template(parts) => self.template(e, parts),
+            Expr::TemplateWrap(inner) => self.eval(*inner),
+            Expr::Ref(r) => match self.scope.reference(r) {
+                Ok(v) => v,
+                Err(mut d) => {
+                    if d.span.is_none() {
+                        d.span = self.span(e);
+                    }
+                    self.diags.push(d);
+                    unknown()
+                }
+            },
+            Expr::ForVar(name) => match self.bindings.iter().rev().find(|(n, _)| n == name) {
+                Some((_, v)) => v.clone(),
+                None => self.err(e, "Unknown variable", format!("There is no variable named {name:?}.")),
+            },
+            Expr::SplatElem => self.splat.last().cloned().unwrap_or_else(unknown),
+            Expr::GetAttr { target, name } => {
+                let t = self.eval(*target);
+                self.get_attr(e, &t, name)
+            }
+            Expr::Index { target, key } => {
+                let t = self.eval(*target);
+                let k = self.eval(*key);
+                self.index(e, &t, &k)
+            }
+            Expr::Splat { target, body } => {
+                let t = self.eval(*target);
+                self.splat_expr(&t, *body)
+            }
+            Expr::Call { name, args, expand_final } => self.call(e, name, args, *expand_final),
+            Expr::Tuple(items) => {
+                let vals = items.iter().map(|i| self.eval(*i)).collect();
+                Value::tuple(vals)
+            }
+            Expr::Object(items) => self.object(items),
+            Expr::Unary { op, operand } => {
+                let v = self.eval(*operand);
+                let r = match op {
+                    UnaryOp::Not => ops::not(&v),
+                    UnaryOp::Neg => ops::neg(&v),
+                };
+                r.unwrap_or_else(|err| self.err(*operand, "Invalid operand", format!("Unsuitable value for unary operand: {}.", err.message)))
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let l = self.eval(*lhs);
+                let r = self.eval(*rhs);
+                self.binary(e, *op, *lhs, *rhs, &l, &r)
+            }
+            Expr::Conditional { cond, then, otherwise } => self.conditional(*cond, *then, *otherwise),
+            Expr::For { key_var, value_var, collection, key, value, cond, group } => {
+                self.for_expr(e, key_var.as_deref(), value_var, *collection, *key, *value, *cond, *group)
+            }
+        }
+    }
+
+    fn binary(&mut self, e: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId, l: &Value, r: &Value) -> Value {
+        let res = match op {
+            BinaryOp::Eq => Ok(ops::equals(l, r)),
+            BinaryOp::NotEq => {
+                let eq = ops::equals(l, r);
+                ops::not(&eq)
+            }
+            BinaryOp::Add => ops::arith(ArithOp::Add, l, r),
+            BinaryOp::Sub => ops::arith(ArithOp::Sub, l, r),
+            BinaryOp::Mul => ops::arith(ArithOp::Mul, l, r),
+            BinaryOp::Div => ops::arith(ArithOp::Div, l, r),
+            BinaryOp::Mod => ops::arith(ArithOp::Mod, l, r),
+            BinaryOp::Lt => ops::compare(CompareOp::Lt, l, r),
+            BinaryOp::LtEq => ops::compare(CompareOp::LtEq, l, r),
+            BinaryOp::Gt => ops::compare(CompareOp::Gt, l, r),
+            BinaryOp::GtEq => ops::compare(CompareOp::GtEq, l, r),
+            BinaryOp::And => ops::logic(LogicOp::And, l, r),
+            BinaryOp::Or => ops::logic(LogicOp::Or, l, r),
+        };
+        match res {
+            Ok(v) => v,
+            Err(err) => {
+                let (at, side) = match err.operand {
+                    Some(0) => (lhs, "left operand"),
+                    Some(_) => (rhs, "right operand"),
+                    None => (e, "operation"),
+                };
+                let detail = if err.operand.is_some() {
+                    format!("Unsuitable value for {side}: {}.", err.message)
+                } else {
+                    err.message.clone()
+                };
+                let summary = if err.operand.is_some() { "Invalid operand" } else { "Operation failed" };
+                self.err(at, summary, detail)
+            }
+        }
+    }
+
+    fn template(&mut self, e: ExprId, parts: &[TemplatePart]) -> Value {
+        let mut out = String::new();
+        let mut marks = Marks::NONE;
+        let mut is_unknown = false;
+        self.template_parts(e, parts, &mut out, &mut marks, &mut is_unknown);
+        if is_unknown {
+            return Value::unknown(Type::String).with_marks(marks);
+        }
+        Value::string(out).with_marks(marks)
+    }
+
+    fn template_parts(&mut self, e: ExprId, parts: &[TemplatePart], out: &mut String, marks: &mut Marks, unk: &mut bool) {
+        for p in parts {
+            match p {
+                TemplatePart::Literal(s) => out.push_str(s),
+                TemplatePart::Interp(x) => {
+                    let v = self.eval(*x);
+                    *marks = marks.union(v.marks);
+                    if v.is_unknown() {
+                        *unk = true;
+                        continue;
+                    }
+                    if v.is_null() {
+                        self.err(*x, "Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template.");
+                        *unk = true;
+                        continue;
+                    }
+                    match convert(&v.unmarked(), &Type::String) {
+                        Ok(s) => out.push_str(s.as_str().unwrap_or_default()),
+                        Err(_) => {
+                            self.err(
+                                *x,
+                                "Invalid template interpolation value",
+                                format!("Cannot include the given value in a string template: string required, but have {}.", v.ty().friendly_name()),
+                            );
+                            *unk = true;
+                        }
+                    }
+                }
+                TemplatePart::If { cond, then, otherwise } => {
+                    let c = self.eval(*cond);
+                    *marks = marks.union(c.marks);
+                    match self.to_bool(*cond, &c, "condition") {
+                        Some(true) => self.template_parts(e, then, out, marks, unk),
+                        Some(false) => self.template_parts(e, otherwise, out, marks, unk),
+                        None => *unk = true,
+                    }
+                }
+                TemplatePart::For { key_var, value_var, collection, body } => {
+                    let coll = self.eval(*collection);
+                    *marks = marks.union(coll.marks);
+                    let Some(pairs) = self.iterate(*collection, &coll) else {
+                        *unk = true;
+                        continue;
+                    };
+                    for (k, v) in pairs {
+                        let n = self.bind(key_var.as_deref(), value_var, k, v);
+                        self.template_parts(e, body, out, marks, unk);
+                        self.bindings.truncate(self.bindings.len() - n);
+                    }
+                }
+            }
+        }
+    }
+
+    fn bind(&mut self, key_var: Option<&str>, value_var: &str, k: Value, v: Value) -> usize {
+        let mut n = 1;
+        if let Some(kv) = key_var {
+            self.bindings.push((kv.to_string(), k));
+            n += 1;
+        }
+        self.bindings.push((value_var.to_string(), v));
+        n
+    }
+
+    /// Some(b) for a known bool; None for unknown (or after reporting an error).
+    fn to_bool(&mut self, at: ExprId, v: &Value, what: &str) -> Option<bool> {
+        if v.is_unknown() {
+            return None;
+        }
+        if v.is_null() {
+            self.err(at, "Null condition", format!("The {what} value is null. Conditions must either be true or false."));
+            return None;
+        }
+        match convert(&v.unmarked(), &Type::Bool) {
+            Ok(b) if b.is_unknown() => None,
+            Ok(b) => b.as_bool(),
+            Err(_) => {
+                self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool, not {}.", v.ty().friendly_name()));
+                None
+            }
+        }
+    }
+
+    /// Key/value pairs of a collection for `for`; None when the collection is unknown or invalid.
+    fn iterate(&mut self, at: ExprId, coll: &Value) -> Option<Vec<(Value, Value)>> {
+        let marks = coll.marks;
+        let m = |v: &Value| v.clone().with_marks(marks);
+        match &coll.kind {
+            ValueKind::Unknown(_) => None,
+            ValueKind::Null(_) => {
+                self.err(at, "Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.");
+                None
+            }
+            ValueKind::List(_, es) | ValueKind::Tuple(es) => {
+                Some(es.iter().enumerate().map(|(i, v)| (Value::int(i as i64), m(v))).collect())
+            }
+            ValueKind::Set(_, es) => Some(es.iter().map(|v| (m(v), m(v))).collect()),
+            ValueKind::Map(_, es) | ValueKind::Object(es) => {
+                Some(es.iter().map(|(k, v)| (Value::string(k.as_str()), m(v))).collect())
+            }
+            _ => {
+                self.err(
+                    at,
+                    "Iteration over non-iterable value",
+                    format!("A value of type {} cannot be used as the collection in a 'for' expression.", coll.ty().friendly_name()),
+                );
+                None
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_expr(
+        &mut self,
+        e: ExprId,
+        key_var: Option<&str>,
+        value_var: &str,
+        collection: ExprId,
+        key: Option<ExprId>,
+        value: ExprId,
+        cond: Option<ExprId>,
+        group: bool,
+    ) -> Value {
+        let coll = self.eval(collection);
+        let Some(pairs) = self.iterate(collection, &coll) else { return unknown() };
+        let mut tuple_out = Vec::new();
+        let mut obj_out: BTreeMap<String, Value> = BTreeMap::new();
+        let mut grouped: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut any_unknown = false;
+        for (k, v) in pairs {
+            let n = self.bind(key_var, value_var, k, v);
+            let keep = match cond {
+                Some(c) => {
+                    let cv = self.eval(c);
+                    match self.to_bool(c, &cv, "filter") {
+                        Some(b) => b,
+                        None => {
+                            any_unknown = true;
+                            false
+                        }
+                    }
+                }
+                None => true,
+            };
+            if keep {
+                match key {
+                    None => tuple_out.push(self.eval(value)),
+                    Some(kx) => {
+                        let kv = self.eval(kx);
+                        let vv = self.eval(value);
+                        if kv.is_unknown() {
+                            any_unknown = true;
+                        } else if kv.is_null() {
+                            self.err(kx, "Invalid object key", "Key expression in 'for' expression must not produce a null value.");
+                        } else {
+                            match convert(&kv.unmarked(), &Type::String) {
+                                Ok(ks) => {
+                                    let ks = ks.as_str().unwrap_or_default().to_string();
+                                    if group {
+                                        grouped.entry(ks).or_default().push(vv);
+                                    } else if obj_out.contains_key(&ks) {
+                                        self.err(
+                                            kx,
+                                            "Duplicate object key",
+                                            format!("Two different items produced the key {ks:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key."),
+                                        );
+                                    } else {
+                                        obj_out.insert(ks, vv);
+                                    }
+                                }
+                                Err(_) => {
+                                    self.err(kx, "Invalid object key", "The key expression produced an invalid result: string required.");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            self.bindings.truncate(self.bindings.len() - n);
+        }
+        let _ = e;
+        if any_unknown {
+            return unknown();
+        }
+        match key {
+            None => Value::tuple(tuple_out),
+            Some(_) if group => Value::object(grouped.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect()),
+            Some(_) => Value::object(obj_out),
+        }
+    }
+
+    fn conditional(&mut self, cond: ExprId, then: ExprId, otherwise: ExprId) -> Value {
+        let c = self.eval(cond);
+        let choice = self.to_bool(cond, &c, "condition");
+        // Both branches are evaluated to find the result type, but only the chosen branch's
+        // errors are reported (so `x != null ? x.a : ""` works when x is null).
+        let saved = self.diags.len();
+        let t = self.eval(then);
+        let then_diags: Vec<_> = self.diags.drain(saved..).collect();
+        let f = self.eval(otherwise);
+        let else_diags: Vec<_> = self.diags.drain(saved..).collect();
+        let marks = c.marks;
+        let unified = unify::unify_values(&[t.clone(), f.clone()]);
+        match choice {
+            Some(true) => {
+                self.diags.extend(then_diags);
+                unified.map(|(_, vs)| vs[0].clone()).unwrap_or(t).with_marks(marks)
+            }
+            Some(false) => {
+                self.diags.extend(else_diags);
+                unified.map(|(_, vs)| vs[1].clone()).unwrap_or(f).with_marks(marks)
+            }
+            None => {
+                let ty = unified.map(|(t, _)| t).unwrap_or(Type::Dynamic);
+                Value::unknown(ty).with_marks(marks)
+            }
+        }
+    }
+
+    fn object(&mut self, items: &[(ExprId, ExprId)]) -> Value {
+        let mut out = BTreeMap::new();
+        let mut marks = Marks::NONE;
+        let mut any_unknown = false;
+        for (k, v) in items {
+            let kv = self.eval(*k);
+            let vv = self.eval(*v);
+            if kv.is_unknown() {
+                any_unknown = true;
+                continue;
+            }
+            if kv.is_null() {
+                self.err(*k, "Invalid object key", "Object keys must not be null.");
+                continue;
+            }
+            marks = marks.union(kv.marks);
+            match convert(&kv.unmarked(), &Type::String) {
+                Ok(s) => {
+                    out.insert(s.as_str().unwrap_or_default().to_string(), vv);
+                }
+                Err(_) => {
+                    self.err(*k, "Incorrect key type", "Can't use this value as a key: string required.");
+                }
+            }
+        }
+        if any_unknown {
+            return unknown().with_marks(marks);
+        }
+        Value::object(out).with_marks(marks)
+    }
+
+    fn get_attr(&mut self, e: ExprId, t: &Value, name: &str) -> Value {
+        let marks = t.marks;
+        match &t.kind {
+            ValueKind::Unknown(ty) => match ty {
+                ferro_value::Type::Object(o) => match o.attrs.get(name) {
+                    Some(aty) => Value::unknown(aty.clone()).with_marks(marks),
+                    None => self.err(e, "Unsupported attribute", format!("This object does not have an attribute named {name:?}.")),
+                },
+                ferro_value::Type::Map(elem) => Value::unknown((**elem).clone()).with_marks(marks),
+                _ => unknown().with_marks(marks),
+            },
+            ValueKind::Null(_) => self.err(
+                e,
+                "Attempt to get attribute from null value",
+                "This value is null, so it does not have any attributes.",
+            ),
+            ValueKind::Object(attrs) => match attrs.get(name) {
+                Some(v) => v.clone().with_marks(marks),
+                None => self.err(e, "Unsupported attribute", format!("This object does not have an attribute named {name:?}.")),
+            },
+            ValueKind::Map(_, entries) => match entries.get(name) {
+                Some(v) => v.clone().with_marks(marks),
+                None => self.err(e, "Missing map element", format!("This map does not have an element with the key {name:?}.")),
+            },
+            _ => self.err(
+                e,
+                "Unsupported attribute",
+                format!("Can't access attributes on a primitive-typed value ({}).", t.ty().friendly_name()),
+            ),
+        }
+    }
+
+    fn index(&mut self, e: ExprId, t: &Value, k: &Value) -> Value {
+        let marks = t.marks.union(k.marks);
+        if t.is_unknown() || k.is_unknown() {
+            let ty = match t.ty() {
+                Type::List(el) | Type::Map(el) => *el,
+                _ => Type::Dynamic,
+            };
+            return Value::unknown(ty).with_marks(marks);
+        }
+        if t.is_null() {
+            return self.err(e, "Attempt to index null value", "This value is null, so it does not have any indices.");
+        }
+        if k.is_null() {
+            return self.err(e, "Invalid index", "Can't use a null value as an indexing key.");
+        }
+        let key = k.unmarked();
+        match &t.kind {
+            ValueKind::List(_, es) | ValueKind::Tuple(es) => {
+                let idx = convert(&key, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
+                match idx {
+                    Some(i) if i >= 0 && (i as usize) < es.len() => es[i as usize].clone().with_marks(marks),
+                    Some(_) => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
+                    None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a number is required."),
+                }
+            }
+            ValueKind::Map(_, es) | ValueKind::Object(es) => {
+                let ks = convert(&key, &Type::String).ok();
+                match ks.as_ref().and_then(|s| s.as_str()) {
+                    Some(s) => match es.get(s) {
+                        Some(v) => v.clone().with_marks(marks),
+                        None => self.err(e, "Invalid index", format!("The given key does not identify an element in this collection value: {s:?}.")),
+                    },
+                    None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: string required."),
+                }
+            }
+            ValueKind::Set(..) => self.err(
+                e,
+                "Invalid index",
+                "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
+            ),
+            _ => self.err(e, "Invalid index", format!("This value does not have any indices ({}).", t.ty().friendly_name())),
+        }
+    }
+
+    fn splat_expr(&mut self, t: &Value, body: ExprId) -> Value {
+        let marks = t.marks;
+        let (elems, as_list) = match &t.kind {
+            ValueKind::Unknown(_) => return unknown().with_marks(marks),
+            ValueKind::Null(_) => return Value::tuple(Vec::new()).with_marks(marks),
+            ValueKind::List(_, es) | ValueKind::Set(_, es) => (es.to_vec(), true),
+            ValueKind::Tuple(es) => (es.to_vec(), false),
+            _ => (vec![t.unmarked()], false),
+        };
+        let mut out = Vec::with_capacity(elems.len());
+        for el in elems {
+            self.splat.push(el);
+            out.push(self.eval(body));
+            self.splat.pop();
+        }
+        if as_list {
+            if let Some((ty, vs)) = unify::unify_values(&out) {
+                if !out.is_empty() {
+                    return Value::list(ty, vs).with_marks(marks);
+                }
+            }
+        }
+        Value::tuple(out).with_marks(marks)
+    }
+
+    fn call(&mut self, e: ExprId, name: &str, args: &[ExprId], expand_final: bool) -> Value {
+        // `try` and `can` see errors instead of reporting them.
+        if name == "try" || name == "can" {
+            return self.try_can(e, name, args);
+        }
+        let mut vals: Vec<Value> = args.iter().map(|a| self.eval(*a)).collect();
+        if expand_final {
+            if let Some(last) = vals.pop() {
+                match last.as_elements() {
+                    Some(es) => vals.extend(es.iter().cloned()),
+                    None if last.is_unknown() => return unknown(),
+                    None => {
+                        return self.err(
+                            *args.last().unwrap_or(&e),
+                            "Invalid expanding argument value",
+                            "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        )
+                    }
+                }
+            }
+        }
+        match functions::call_function(name, &vals) {
+            Ok(v) => v,
+            Err(functions::CallError::NoSuchFunction) => self.err(
+                e,
+                "Call to unknown function",
+                format!("There is no function named {name:?}."),
+            ),
+            Err(functions::CallError::Arg(i, msg)) => {
+                let at = args.get(i).copied().unwrap_or(e);
+                self.err(at, "Invalid function argument", format!("Invalid value for argument {} of {name}: {msg}", i + 1))
+            }
+            Err(functions::CallError::Failed(msg)) => {
+                self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}."))
+            }
+        }
+    }
+
+    fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
+        if name == "can" && args.len() != 1 {
+            return self.err(e, "Invalid function argument", "Function \"can\" expects exactly one argument.");
+        }
+        for a in args {
+            let saved = self.diags.len();
+            let v = self.eval(*a);
+            let failed = self.diags.len() > saved;
+            self.diags.truncate(saved);
+            if name == "can" {
+                if !failed && !v.is_wholly_known() {
+                    return Value::unknown(Type::Bool);
+                }
+                return Value::bool(!failed);
+            }
+            if !failed {
+                if !v.is_wholly_known() {
+                    return unknown();
+                }
+                return v;
+            }
+        }
+        self.err(e, "Error in function call", "Call to function \"try\" failed: no expression succeeded.")
+    }
+}

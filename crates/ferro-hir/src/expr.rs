@@ -1,0 +1,138 @@
+//! HIR expressions: the AST's expressions with references classified (`var.x`, `local.y`,
+//! resource addresses, `count.index`, `each.*`, …) and literals turned into values.
+
+use ferro_addrs::Resource;
+use ferro_syntax::ast::{BinaryOp, UnaryOp};
+use ferro_value::Value;
+use la_arena::{Arena, Idx};
+
+pub type ExprId = Idx<Expr>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    Literal(Value),
+    /// A template with several parts; evaluates to a string.
+    Template(Vec<TemplatePart>),
+    /// A template that is exactly one interpolation (`"${x}"`): evaluates to `x` unchanged.
+    TemplateWrap(ExprId),
+    /// A reference root, e.g. `var.x` (further attribute/index steps are `GetAttr`/`Index`).
+    Ref(Reference),
+    GetAttr { target: ExprId, name: String },
+    Index { target: ExprId, key: ExprId },
+    /// `target[*]<body>`: `body` is evaluated once per element with `SplatElem` bound to it.
+    Splat { target: ExprId, body: ExprId },
+    /// The current element inside a splat body.
+    SplatElem,
+    Call { name: String, args: Vec<ExprId>, expand_final: bool },
+    Tuple(Vec<ExprId>),
+    /// Key/value pairs; identifier keys have become string literals.
+    Object(Vec<(ExprId, ExprId)>),
+    Unary { op: UnaryOp, operand: ExprId },
+    Binary { op: BinaryOp, lhs: ExprId, rhs: ExprId },
+    Conditional { cond: ExprId, then: ExprId, otherwise: ExprId },
+    /// `[for …]` (key None) or `{for …}` (key Some).
+    For {
+        key_var: Option<String>,
+        value_var: String,
+        collection: ExprId,
+        key: Option<ExprId>,
+        value: ExprId,
+        cond: Option<ExprId>,
+        group: bool,
+    },
+    /// A `for` iteration variable bound by an enclosing `for` expression or template directive.
+    ForVar(String),
+    /// Where lowering already reported an error.
+    Missing,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    Literal(String),
+    Interp(ExprId),
+    If { cond: ExprId, then: Vec<TemplatePart>, otherwise: Vec<TemplatePart> },
+    For { key_var: Option<String>, value_var: String, collection: ExprId, body: Vec<TemplatePart> },
+}
+
+/// What a reference root names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reference {
+    Var(String),
+    Local(String),
+    Resource(Resource),
+    CountIndex,
+    EachKey,
+    EachValue,
+    PathModule,
+    PathRoot,
+    PathCwd,
+    TerraformWorkspace,
+    SelfRef,
+}
+
+impl std::fmt::Display for Reference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reference::Var(n) => write!(f, "var.{n}"),
+            Reference::Local(n) => write!(f, "local.{n}"),
+            Reference::Resource(r) => write!(f, "{r}"),
+            Reference::CountIndex => f.write_str("count.index"),
+            Reference::EachKey => f.write_str("each.key"),
+            Reference::EachValue => f.write_str("each.value"),
+            Reference::PathModule => f.write_str("path.module"),
+            Reference::PathRoot => f.write_str("path.root"),
+            Reference::PathCwd => f.write_str("path.cwd"),
+            Reference::TerraformWorkspace => f.write_str("terraform.workspace"),
+            Reference::SelfRef => f.write_str("self"),
+        }
+    }
+}
+
+/// Call `f` for every reference root reachable from `root` (with the expression id where it is).
+pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &Reference)) {
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        match &exprs[id] {
+            Expr::Ref(r) => f(id, r),
+            Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+            Expr::Template(parts) => push_parts(parts, &mut stack),
+            Expr::TemplateWrap(e) => stack.push(*e),
+            Expr::GetAttr { target, .. } => stack.push(*target),
+            Expr::Index { target, key } => stack.extend([*target, *key]),
+            Expr::Splat { target, body } => stack.extend([*target, *body]),
+            Expr::Call { args, .. } | Expr::Tuple(args) => stack.extend(args.iter().copied()),
+            Expr::Object(items) => {
+                for (k, v) in items {
+                    stack.extend([*k, *v]);
+                }
+            }
+            Expr::Unary { operand, .. } => stack.push(*operand),
+            Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
+            Expr::Conditional { cond, then, otherwise } => stack.extend([*cond, *then, *otherwise]),
+            Expr::For { collection, key, value, cond, .. } => {
+                stack.push(*collection);
+                stack.push(*value);
+                stack.extend(key.iter().copied());
+                stack.extend(cond.iter().copied());
+            }
+        }
+    }
+}
+
+fn push_parts(parts: &[TemplatePart], stack: &mut Vec<ExprId>) {
+    for p in parts {
+        match p {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interp(e) => stack.push(*e),
+            TemplatePart::If { cond, then, otherwise } => {
+                stack.push(*cond);
+                push_parts(then, stack);
+                push_parts(otherwise, stack);
+            }
+            TemplatePart::For { collection, body, .. } => {
+                stack.push(*collection);
+                push_parts(body, stack);
+            }
+        }
+    }
+}

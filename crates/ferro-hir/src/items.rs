@@ -1,0 +1,124 @@
+//! What one file declares, with expressions stored in the file's arena.
+
+use crate::expr::{Expr, ExprId, Reference};
+use ferro_addrs::Resource;
+use ferro_diag::{Diagnostic, FileId, Span};
+use ferro_value::Type;
+use la_arena::{Arena, ArenaMap};
+
+/// The lowered form of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileHir {
+    pub file: Option<FileId>,
+    pub exprs: Arena<Expr>,
+    /// The way back from an expression to its source range.
+    pub spans: ArenaMap<ExprId, Span>,
+    pub variables: Vec<Variable>,
+    pub locals: Vec<Local>,
+    pub outputs: Vec<Output>,
+    pub resources: Vec<ResourceDecl>,
+    pub providers: Vec<ProviderBlock>,
+    pub required_providers: Vec<RequiredProvider>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileHir {
+    pub fn span(&self, e: ExprId) -> Option<Span> {
+        self.spans.get(e).copied()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    /// The `variable "name"` header.
+    pub span: Span,
+    pub ty: Option<Type>,
+    pub type_span: Option<Span>,
+    pub default: Option<ExprId>,
+    pub description: Option<String>,
+    pub sensitive: bool,
+    pub nullable: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    pub span: Span,
+    pub expr: ExprId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub name: String,
+    pub span: Span,
+    pub value: Option<ExprId>,
+    pub description: Option<String>,
+    pub sensitive: bool,
+    pub depends_on: Vec<(Reference, Span)>,
+}
+
+/// A generic block body (attributes and nested blocks), interpreted later against a schema.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BlockBody {
+    pub attrs: Vec<HirAttr>,
+    pub blocks: Vec<HirBlock>,
+    pub span: Option<Span>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HirAttr {
+    pub name: String,
+    pub name_span: Span,
+    pub expr: ExprId,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HirBlock {
+    pub ty: String,
+    pub ty_span: Span,
+    pub labels: Vec<String>,
+    pub body: BlockBody,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Lifecycle {
+    pub create_before_destroy: bool,
+    pub prevent_destroy: bool,
+    /// Attribute names whose configured values are ignored on update (`all` ignores everything).
+    pub ignore_changes: Vec<String>,
+    pub ignore_all_changes: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceDecl {
+    pub addr: Resource,
+    /// The `resource "type" "name"` header.
+    pub span: Span,
+    pub body: BlockBody,
+    pub count: Option<ExprId>,
+    pub for_each: Option<ExprId>,
+    pub depends_on: Vec<(Reference, Span)>,
+    /// `provider = name` or `name.alias`.
+    pub provider: Option<(String, Option<String>, Span)>,
+    pub lifecycle: Lifecycle,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderBlock {
+    pub name: String,
+    pub alias: Option<String>,
+    pub span: Span,
+    pub body: BlockBody,
+}
+
+/// An entry of `terraform { required_providers { … } }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequiredProvider {
+    pub local_name: String,
+    pub source: Option<String>,
+    pub version: Option<String>,
+    pub span: Span,
+}

@@ -1,0 +1,41 @@
+//! The saved plan file (`ferro plan -out=FILE`): a zip-free, versioned JSON document.
+//!
+//! Terraform's plan files are zip archives of protobufs that no other tool reads; ferro's are
+//! its own format (see docs/compatibility.md). The file starts with a magic header line so a
+//! Terraform plan or a random file is recognised and refused with a clear error.
+
+use crate::{Plan, PLAN_FORMAT_VERSION};
+
+const MAGIC: &str = "ferro-plan";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanFileError(pub String);
+
+impl std::fmt::Display for PlanFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub fn write_plan_file(plan: &Plan) -> Vec<u8> {
+    let mut out = format!("{MAGIC} {PLAN_FORMAT_VERSION}\n").into_bytes();
+    // Serialising our own types cannot fail: every map key is a string.
+    out.extend(serde_json::to_vec(plan).unwrap_or_default());
+    out
+}
+
+pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
+    let nl = bytes.iter().position(|b| *b == b'\n').ok_or_else(|| PlanFileError("the file is not a ferro plan file".into()))?;
+    let header = std::str::from_utf8(&bytes[..nl]).map_err(|_| PlanFileError("the file is not a ferro plan file".into()))?;
+    let mut parts = header.split(' ');
+    if parts.next() != Some(MAGIC) {
+        return Err(PlanFileError("the file is not a ferro plan file".into()));
+    }
+    let version: u32 = parts.next().and_then(|v| v.parse().ok()).unwrap_or(0);
+    if version != PLAN_FORMAT_VERSION {
+        return Err(PlanFileError(format!(
+            "the plan file has format version {version}, but this ferro reads version {PLAN_FORMAT_VERSION}; create the plan again with this version"
+        )));
+    }
+    serde_json::from_slice(&bytes[nl + 1..]).map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))
+}

@@ -1,0 +1,266 @@
+//! Core's checks of provider answers and the proposed-new-state merge
+//! (PROTOCOL_FACTS §6): `proposed_new`, `assert_plan_valid`, `assert_compatible`.
+
+use ferro_value::schema::{Block, NestingMode};
+use ferro_value::{Value, ValueKind};
+use std::collections::BTreeMap;
+
+fn attr_of(v: &Value, name: &str) -> Value {
+    v.get_attr(name).cloned().unwrap_or_else(|| Value::null(ferro_value::Type::Dynamic))
+}
+
+/// Merge configuration and prior state: computed attributes null in config keep their prior value.
+pub fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
+    if config.is_null() || config.is_unknown() {
+        return config.clone();
+    }
+    let prior = if prior.is_null() || prior.is_unknown() { schema.empty_value() } else { prior.clone() };
+    let mut out = BTreeMap::new();
+    for (name, a) in &schema.attributes {
+        let c = attr_of(config, name);
+        let p = attr_of(&prior, name);
+        let v = if a.computed && c.is_null() { p } else { c };
+        out.insert(name.clone(), v);
+    }
+    for (name, nb) in &schema.block_types {
+        let c = attr_of(config, name);
+        let p = attr_of(&prior, name);
+        let v = if c.is_unknown() {
+            c
+        } else {
+            match nb.nesting {
+                NestingMode::Single | NestingMode::Group => {
+                    if c.is_null() {
+                        c
+                    } else {
+                        proposed_new(&nb.block, &p, &c)
+                    }
+                }
+                NestingMode::List => match (&c.kind, p.as_elements()) {
+                    (ValueKind::List(t, es), pes) => Value::list(
+                        t.clone(),
+                        es.iter()
+                            .enumerate()
+                            .map(|(i, e)| match pes.and_then(|p| p.get(i)) {
+                                Some(pe) => proposed_new(&nb.block, pe, e),
+                                None => proposed_new(&nb.block, &Value::null(t.clone()), e),
+                            })
+                            .collect(),
+                    ),
+                    _ => c,
+                },
+                NestingMode::Map => match (&c.kind, p.as_entries()) {
+                    (ValueKind::Map(t, es), pes) => Value::map(
+                        t.clone(),
+                        es.iter()
+                            .map(|(k, e)| {
+                                let pe = pes.and_then(|p| p.get(k)).cloned().unwrap_or_else(|| Value::null(t.clone()));
+                                (k.clone(), proposed_new(&nb.block, &pe, e))
+                            })
+                            .collect(),
+                    ),
+                    _ => c,
+                },
+                NestingMode::Set => c,
+            }
+        };
+        out.insert(name.clone(), v);
+    }
+    Value::object(out)
+}
+
+/// Errors (as "path: message") when `planned` breaks the rules of PlanResourceChange.
+pub fn assert_plan_valid(schema: &Block, prior: &Value, config: &Value, planned: &Value) -> Vec<String> {
+    let mut errs = Vec::new();
+    plan_valid_block(schema, prior, config, planned, "", &mut errs);
+    errs
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        format!(".{name}")
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+fn plan_valid_block(schema: &Block, prior: &Value, config: &Value, planned: &Value, path: &str, errs: &mut Vec<String>) {
+    match (config.is_null(), planned.is_null()) {
+        (true, true) => return,
+        (false, true) => {
+            errs.push(format!("{}: planned for absence but config wants existence", root(path)));
+            return;
+        }
+        (true, false) => {
+            errs.push(format!("{}: planned for existence but config wants absence", root(path)));
+            return;
+        }
+        _ => {}
+    }
+    if planned.is_unknown() || config.is_unknown() {
+        return;
+    }
+    let no_prior = prior.is_null() || prior.is_unknown();
+    for (name, a) in &schema.attributes {
+        let c = attr_of(config, name);
+        let p = if no_prior { Value::null(a.ty.clone()) } else { attr_of(prior, name) };
+        let pl = attr_of(planned, name);
+        let at = join(path, name);
+        if pl == c || (!p.is_null() && !c.is_null() && pl == p) {
+            continue;
+        }
+        if c.is_null() {
+            if !a.computed && !pl.is_null() {
+                errs.push(format!("{at}: planned value for a non-computed attribute"));
+            }
+            continue;
+        }
+        if a.sensitive {
+            errs.push(format!("{at}: sensitive planned value does not match config value"));
+        } else if p.is_null() {
+            errs.push(format!("{at}: planned value {} does not match config value {}", show(&pl), show(&c)));
+        } else {
+            errs.push(format!("{at}: planned value {} does not match config value {} nor prior value {}", show(&pl), show(&c), show(&p)));
+        }
+    }
+    for (name, nb) in &schema.block_types {
+        let c = attr_of(config, name);
+        let pl = attr_of(planned, name);
+        let p = if no_prior { Value::null(pl.ty()) } else { attr_of(prior, name) };
+        let at = join(path, name);
+        if pl == c {
+            continue;
+        }
+        if c.is_unknown() {
+            errs.push(format!("{at}: planned value for unknown dynamic block"));
+            continue;
+        }
+        if pl.is_unknown() {
+            errs.push(format!("{at}: attribute representing nested block must not be unknown itself; set nested attribute values to unknown instead"));
+            continue;
+        }
+        match nb.nesting {
+            NestingMode::Single | NestingMode::Group => plan_valid_block(&nb.block, &p, &c, &pl, &at, errs),
+            NestingMode::List => {
+                let (ce, pe) = (c.as_elements().unwrap_or_default(), pl.as_elements().unwrap_or_default());
+                if ce.len() != pe.len() {
+                    errs.push(format!("{at}: block count in plan ({}) disagrees with count in config ({})", pe.len(), ce.len()));
+                    continue;
+                }
+                for (i, (cv, pv)) in ce.iter().zip(pe).enumerate() {
+                    let prv = p.as_elements().and_then(|x| x.get(i)).cloned().unwrap_or_else(|| Value::null(pv.ty()));
+                    plan_valid_block(&nb.block, &prv, cv, pv, &format!("{at}[{i}]"), errs);
+                }
+            }
+            NestingMode::Map => {
+                let (ce, pe) = (c.as_entries().cloned().unwrap_or_default(), pl.as_entries().cloned().unwrap_or_default());
+                if ce.keys().ne(pe.keys()) {
+                    errs.push(format!("{at}: block keys in plan disagree with keys in config"));
+                    continue;
+                }
+                for (k, cv) in &ce {
+                    let prv = p.as_entries().and_then(|x| x.get(k)).cloned().unwrap_or_else(|| Value::null(cv.ty()));
+                    plan_valid_block(&nb.block, &prv, cv, &pe[k], &format!("{at}[{k:?}]"), errs);
+                }
+            }
+            NestingMode::Set => {
+                if pl.as_elements().unwrap_or_default().iter().any(Value::is_unknown) {
+                    errs.push(format!("{at}: planned set element is wholly unknown"));
+                }
+            }
+        }
+    }
+}
+
+fn root(path: &str) -> String {
+    if path.is_empty() {
+        "root object".into()
+    } else {
+        path.to_string()
+    }
+}
+
+/// A short rendering of a value for error messages.
+pub fn show(v: &Value) -> String {
+    if v.is_sensitive() {
+        return "(sensitive value)".into();
+    }
+    match &v.kind {
+        ValueKind::Unknown(_) => "(unknown)".into(),
+        ValueKind::Null(_) => "null".into(),
+        _ => {
+            let (plain, _) = v.deep_unmark();
+            ferro_value::json::value_to_plain_json(&plain).to_string()
+        }
+    }
+}
+
+/// Errors when `actual` is not a valid completion of `planned`: every known planned value must
+/// be kept, unknowns may become any value of their type (used for final plans and apply results).
+pub fn assert_compatible(planned: &Value, actual: &Value) -> Vec<String> {
+    let mut errs = Vec::new();
+    compatible(planned, actual, "", &mut errs);
+    errs
+}
+
+fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String>) {
+    if planned.is_unknown() {
+        return;
+    }
+    let at = if path.is_empty() { "root object".to_string() } else { path.to_string() };
+    if actual.is_unknown() {
+        errs.push(format!("{at}: was known, but now unknown"));
+        return;
+    }
+    match (planned.is_null(), actual.is_null()) {
+        (true, true) => return,
+        (true, false) => {
+            errs.push(format!("{at}: was absent, but now present"));
+            return;
+        }
+        (false, true) => {
+            errs.push(format!("{at}: was present, but now absent"));
+            return;
+        }
+        _ => {}
+    }
+    match (&planned.kind, &actual.kind) {
+        (ValueKind::Object(pa), ValueKind::Object(aa)) | (ValueKind::Map(_, pa), ValueKind::Map(_, aa)) => {
+            for (k, pv) in pa.iter() {
+                match aa.get(k) {
+                    Some(av) => compatible(pv, av, &format!("{path}.{k}"), errs),
+                    None => errs.push(format!("{path}.{k}: element has vanished")),
+                }
+            }
+            for k in aa.keys() {
+                if !pa.contains_key(k) {
+                    errs.push(format!("{path}.{k}: new element has appeared"));
+                }
+            }
+        }
+        (ValueKind::List(_, pe) | ValueKind::Tuple(pe), ValueKind::List(_, ae) | ValueKind::Tuple(ae)) => {
+            if pe.len() != ae.len() {
+                errs.push(format!("{at}: length changed from {} to {}", pe.len(), ae.len()));
+                return;
+            }
+            for (i, (p, a)) in pe.iter().zip(ae.iter()).enumerate() {
+                compatible(p, a, &format!("{path}[{i}]"), errs);
+            }
+        }
+        (ValueKind::Set(_, pe), ValueKind::Set(_, ae)) => {
+            if ae.len() > pe.len() {
+                errs.push(format!("{at}: length changed from {} to {}", pe.len(), ae.len()));
+            }
+            if pe.iter().all(Value::is_wholly_known) && pe.len() == ae.len() && pe != ae {
+                errs.push(format!("{at}: planned set elements changed"));
+            }
+        }
+        _ => {
+            let (p, _) = planned.deep_unmark();
+            let (a, _) = actual.deep_unmark();
+            if p != a {
+                errs.push(format!("{at}: was {}, but now {}", show(planned), show(actual)));
+            }
+        }
+    }
+}

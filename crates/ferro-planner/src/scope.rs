@@ -1,0 +1,165 @@
+//! Module-level evaluation shared by planning and apply: variable values, locals evaluated on
+//! demand (memoised), and the current value of every resource as expressions see it.
+
+use ferro_addrs::{InstanceKey, Resource};
+use ferro_db::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
+use ferro_diag::Diagnostic;
+use ferro_eval::{eval_expr, Scope};
+use ferro_hir::{ExprId, Reference};
+use ferro_value::{Type, Value, ValueKind};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// How a resource's instances are keyed, which decides the shape of its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repetition {
+    Single,
+    Count,
+    ForEach,
+}
+
+/// The instance a body is evaluated for.
+#[derive(Debug, Clone, Default)]
+pub struct InstanceCtx {
+    pub count_index: Option<i64>,
+    pub each: Option<(Value, Value)>,
+}
+
+impl InstanceCtx {
+    pub fn for_key(key: &InstanceKey, each_value: Option<Value>) -> Self {
+        match key {
+            InstanceKey::None => InstanceCtx::default(),
+            InstanceKey::Int(i) => InstanceCtx { count_index: Some(*i), each: None },
+            InstanceKey::Str(s) => InstanceCtx {
+                count_index: None,
+                each: Some((Value::string(s.as_str()), each_value.unwrap_or_else(Value::dynamic_unknown))),
+            },
+        }
+    }
+}
+
+pub struct ModuleEval<'a> {
+    db: &'a dyn Db,
+    pub ws: Workspace,
+    pub index: &'a ModuleIndex,
+    pub vars: BTreeMap<String, Value>,
+    locals: Mutex<HashMap<String, Value>>,
+    /// Cache locals that still contain unknowns (planning: values only grow more known later in
+    /// apply, never during one plan walk).
+    cache_partial: bool,
+    resources: RwLock<HashMap<Resource, Value>>,
+    cwd: String,
+    in_progress: Mutex<Vec<String>>,
+}
+
+impl<'a> ModuleEval<'a> {
+    pub fn new(db: &'a dyn Db, ws: Workspace, vars: BTreeMap<String, Value>, cache_partial: bool, cwd: String) -> Self {
+        ModuleEval {
+            db,
+            ws,
+            index: module_index(db, ws),
+            vars,
+            locals: Mutex::new(HashMap::new()),
+            cache_partial,
+            resources: RwLock::new(HashMap::new()),
+            cwd,
+            in_progress: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn db(&self) -> &'a dyn Db {
+        self.db
+    }
+
+    pub fn set_resource(&self, r: Resource, v: Value) {
+        self.resources.write().unwrap_or_else(|e| e.into_inner()).insert(r, v);
+    }
+
+    /// Replace one instance's value inside a resource value in place (O(1) amortised for count,
+    /// O(log n) for for_each), so applying n instances costs O(n) in total.
+    pub fn set_instance(&self, r: &Resource, key: &InstanceKey, v: Value) {
+        let mut map = self.resources.write().unwrap_or_else(|e| e.into_inner());
+        let Some(cur) = map.get_mut(r) else {
+            return;
+        };
+        match (&mut cur.kind, key) {
+            (ValueKind::Tuple(es), InstanceKey::Int(i)) => {
+                let es = Arc::make_mut(es);
+                if let Some(slot) = es.get_mut(*i as usize) {
+                    *slot = v;
+                }
+            }
+            (ValueKind::Object(m), InstanceKey::Str(k)) => {
+                Arc::make_mut(m).insert(k.clone(), v);
+            }
+            (_, InstanceKey::None) => *cur = v,
+            _ => {}
+        }
+    }
+
+    pub fn resource_value(&self, r: &Resource) -> Option<Value> {
+        self.resources.read().unwrap_or_else(|e| e.into_inner()).get(r).cloned()
+    }
+
+    fn local(&self, name: &str) -> Result<Value, Diagnostic> {
+        if let Some(v) = self.locals.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Ok(v.clone());
+        }
+        let Some(item) = self.index.locals.get(name) else {
+            return Err(Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
+                .with_detail(format!("A local value with the name {name:?} has not been declared.")));
+        };
+        {
+            let mut stack = self.in_progress.lock().unwrap_or_else(|e| e.into_inner());
+            if stack.iter().any(|n| n == name) {
+                return Err(Diagnostic::error("cycle", "Cycle in local values")
+                    .with_detail(format!("The local value {name:?} refers to itself through other local values.")));
+            }
+            stack.push(name.to_string());
+        }
+        let hir = file_hir(self.db, item.file);
+        let local = &hir.locals[item.index];
+        let (v, diags) = self.eval(item.file, local.expr, &InstanceCtx::default());
+        self.in_progress.lock().unwrap_or_else(|e| e.into_inner()).retain(|n| n != name);
+        if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        if self.cache_partial || v.is_wholly_known() {
+            self.locals.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), v.clone());
+        }
+        Ok(v)
+    }
+
+    /// Evaluate an expression of `file` for one instance.
+    pub fn eval(&self, file: SourceFile, e: ExprId, inst: &InstanceCtx) -> (Value, Vec<Diagnostic>) {
+        let hir = file_hir(self.db, file);
+        let scope = InstanceScope { m: self, inst };
+        eval_expr(hir, &scope, e)
+    }
+}
+
+struct InstanceScope<'m, 'a> {
+    m: &'m ModuleEval<'a>,
+    inst: &'m InstanceCtx,
+}
+
+impl Scope for InstanceScope<'_, '_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        match r {
+            Reference::Var(n) => self.m.vars.get(n).cloned().ok_or_else(|| {
+                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable")
+                    .with_detail(format!("An input variable with the name {n:?} has not been declared."))
+            }),
+            Reference::Local(n) => self.m.local(n),
+            Reference::Resource(res) => Ok(self.m.resource_value(res).unwrap_or_else(Value::dynamic_unknown)),
+            Reference::CountIndex => Ok(self.inst.count_index.map(Value::int).unwrap_or_else(|| Value::unknown(Type::Number))),
+            Reference::EachKey => Ok(self.inst.each.as_ref().map(|e| e.0.clone()).unwrap_or_else(|| Value::unknown(Type::String))),
+            Reference::EachValue => Ok(self.inst.each.as_ref().map(|e| e.1.clone()).unwrap_or_else(Value::dynamic_unknown)),
+            Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
+            Reference::PathCwd => Ok(Value::string(self.m.cwd.as_str())),
+            Reference::TerraformWorkspace => Ok(Value::string("default")),
+            Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
+                .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
+        }
+    }
+}

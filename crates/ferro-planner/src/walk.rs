@@ -1,0 +1,738 @@
+//! The plan walk: variables, then every item in dependency order; resources are expanded into
+//! instances, refreshed, planned by their provider and given an action.
+
+use crate::config_value::{eval_body, mark_schema_sensitive};
+use crate::items::{item_graph, ItemId};
+use crate::objchange::{assert_plan_valid, proposed_new};
+use crate::providers::Providers;
+use crate::scope::{InstanceCtx, ModuleEval};
+use crate::statecodec::{apply_sensitive_paths, base64_decode};
+use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, Resource, ResourceMode};
+use ferro_db::{file_hir, module_index, Db, Workspace};
+use ferro_diag::{Diagnostic, Span};
+use ferro_hir::ResourceDecl;
+use ferro_plan::{
+    Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode, ResourceInstanceChange, StateIdentity,
+    PLAN_FORMAT_VERSION,
+};
+use ferro_provider::{PlanRequest, ProviderDiagnostic, ReadRequest, Severity, UpgradeRequest};
+use ferro_state::State;
+use ferro_value::convert::convert;
+use ferro_value::schema::Schema;
+use ferro_value::{json, PathStep, Type, Value, ValueKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A variable value given on the command line or in a file, before type conversion.
+#[derive(Debug, Clone)]
+pub struct RawVariable {
+    pub value: Value,
+    /// Where it came from, for messages (`-var`, a file name, an environment variable).
+    pub origin: String,
+    pub span: Option<Span>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    pub destroy: bool,
+    pub refresh: bool,
+    pub replace: Vec<AbsResourceInstance>,
+}
+
+pub struct PlanInput<'a> {
+    pub db: &'a dyn Db,
+    pub ws: Workspace,
+    pub files: Vec<(String, String)>,
+    pub state: Option<State>,
+    pub variables: BTreeMap<String, RawVariable>,
+    pub providers: &'a Providers,
+    pub options: PlanOptions,
+    pub cwd: String,
+}
+
+/// Convert raw variable values to their declared types; report missing and undeclared ones.
+pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawVariable>) -> (BTreeMap<String, Value>, Vec<Diagnostic>) {
+    let index = module_index(db, ws);
+    let mut out = BTreeMap::new();
+    let mut diags = Vec::new();
+    for (name, rv) in raw {
+        if !index.variables.contains_key(name) {
+            diags.push(
+                Diagnostic::error("undeclared-variable", "Value for undeclared variable")
+                    .with_detail(format!("A variable named {name:?} was assigned by {}, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", rv.origin))
+                    .with_span_opt(rv.span),
+            );
+        }
+    }
+    for (name, item) in &index.variables {
+        let hir = file_hir(db, item.file);
+        let var = &hir.variables[item.index];
+        let ty = var.ty.clone().unwrap_or(Type::Dynamic);
+        let (value, span) = match raw.get(name) {
+            Some(rv) => (rv.value.clone(), rv.span.or(Some(var.span))),
+            None => match var.default {
+                Some(d) => {
+                    let m = ModuleEval::new(db, ws, BTreeMap::new(), true, String::new());
+                    let (v, ds) = m.eval(item.file, d, &InstanceCtx::default());
+                    diags.extend(ds);
+                    (v, hir.span(d))
+                }
+                None => {
+                    diags.push(
+                        Diagnostic::error("missing-variable", "No value for required variable")
+                            .with_detail(format!("The root module input variable {name:?} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."))
+                            .with_span(var.span),
+                    );
+                    continue;
+                }
+            },
+        };
+        let converted = match convert(&value, &ty) {
+            Ok(v) => v,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
+                        .with_detail(format!("The given value is not suitable for var.{name}: {}.", e.message))
+                        .with_span_opt(span),
+                );
+                continue;
+            }
+        };
+        if converted.is_null() && !var.nullable {
+            diags.push(
+                Diagnostic::error("invalid-variable-value", "Required variable not set")
+                    .with_detail(format!("The variable {name:?} is required, but the given value is null."))
+                    .with_span_opt(span),
+            );
+        }
+        let v = if var.sensitive { converted.mark_sensitive() } else { converted };
+        out.insert(name.clone(), v);
+    }
+    (out, diags)
+}
+
+pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
+    let base = match d.severity {
+        Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
+        Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
+    };
+    base.with_detail(d.detail.clone()).with_address(addr).with_span_opt(span)
+}
+
+struct PriorObject {
+    value: Value,
+    private: Vec<u8>,
+    tainted: bool,
+    schema_version: u64,
+}
+
+struct Walk<'a> {
+    input: &'a PlanInput<'a>,
+    m: ModuleEval<'a>,
+    diags: Vec<Diagnostic>,
+    changes: Vec<ResourceInstanceChange>,
+    outputs: Vec<OutputChange>,
+    refreshed: State,
+    expansions: BTreeMap<AbsResource, Expansion>,
+    transitive: HashMap<Resource, BTreeSet<Resource>>,
+}
+
+/// Make a plan. Returns None (with diagnostics) when planning failed.
+pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
+    let db = input.db;
+    let ws = input.ws;
+    let (vars, mut diags) = prepare_variables(db, ws, &input.variables);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let graph = match item_graph(db, ws) {
+        Ok(g) => g,
+        Err(d) => {
+            diags.push(d);
+            return (None, diags);
+        }
+    };
+    let prior = input.state.clone().unwrap_or_else(|| State::new(String::new()));
+    let mut w = Walk {
+        input,
+        m: ModuleEval::new(db, ws, vars.clone(), true, input.cwd.clone()),
+        diags,
+        changes: Vec::new(),
+        outputs: Vec::new(),
+        refreshed: prior.clone(),
+        expansions: BTreeMap::new(),
+        transitive: HashMap::new(),
+    };
+    for item in &graph.order {
+        match item {
+            ItemId::Var(_) => {}
+            ItemId::Local(n) => {
+                let item = &w.m.index.locals[n];
+                let hir = file_hir(db, item.file);
+                let (_, ds) = w.m.eval(item.file, hir.locals[item.index].expr, &InstanceCtx::default());
+                w.diags.extend(ds);
+            }
+            ItemId::Resource(r) => {
+                let direct = graph.resource_deps.get(item).cloned().unwrap_or_default();
+                let mut all = direct.clone();
+                for d in &direct {
+                    if let Some(t) = w.transitive.get(d) {
+                        all.extend(t.iter().cloned());
+                    }
+                }
+                w.transitive.insert(r.clone(), all);
+                w.resource(r);
+            }
+            ItemId::Output(n) => w.output(n),
+        }
+    }
+    w.orphans();
+    let mut diags = std::mem::take(&mut w.diags);
+    dedup(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    w.changes.sort_by(|a, b| (a.addr.to_string(), &a.deposed).cmp(&(b.addr.to_string(), &b.deposed)));
+    let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
+    let plan = Plan {
+        format_version: PLAN_FORMAT_VERSION,
+        mode: if input.options.destroy { PlanMode::Destroy } else { PlanMode::Normal },
+        config: ConfigSnapshot { files: input.files.clone() },
+        variables: vars,
+        prior_state: w.refreshed,
+        state_identity: input.state.as_ref().map(|s| StateIdentity { lineage: s.lineage.clone(), serial: s.serial }),
+        changes: w.changes,
+        outputs: w.outputs,
+        graph: graph_ir,
+        expansions: w.expansions,
+    };
+    (Some(plan), diags)
+}
+
+fn dedup(diags: &mut Vec<Diagnostic>) {
+    let mut seen = BTreeSet::new();
+    diags.retain(|d| seen.insert((d.span, d.summary.clone(), d.detail.clone(), d.address.clone())));
+}
+
+fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    let mut cur = v;
+    for s in path {
+        cur = match (s, &cur.kind) {
+            (PathStep::Attr(a), ValueKind::Object(m)) => m.get(a)?,
+            (PathStep::Index(k), ValueKind::Map(_, m) | ValueKind::Object(m)) => m.get(k.as_str()?)?,
+            (PathStep::Index(k), ValueKind::List(_, es) | ValueKind::Tuple(es)) => es.get(k.as_number()?.to_i64()? as usize)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+impl Walk<'_> {
+    fn decl(&self, r: &Resource) -> (ferro_db::SourceFile, &ResourceDecl) {
+        let item = self.m.index.resources[r];
+        let hir = file_hir(self.input.db, item.file);
+        (item.file, &hir.resources[item.index])
+    }
+
+    fn expand(&mut self, file: ferro_db::SourceFile, decl: &ResourceDecl) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
+        let hir = file_hir(self.input.db, file);
+        if let Some(c) = decl.count {
+            let (v, ds) = self.m.eval(file, c, &InstanceCtx::default());
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds);
+            if failed {
+                return None;
+            }
+            let bad = |detail: &str| Diagnostic::error("invalid-count", "Invalid count argument").with_detail(detail.to_string()).with_span_opt(hir.span(c));
+            if !v.is_wholly_known() {
+                self.diags.push(bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on."));
+                return None;
+            }
+            if v.is_null() {
+                self.diags.push(bad("The given \"count\" argument value is null. An integer is required."));
+                return None;
+            }
+            let n = match convert(&v.unmarked(), &Type::Number).ok().and_then(|n| n.as_number().cloned()) {
+                Some(n) => n,
+                None => {
+                    self.diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
+                    return None;
+                }
+            };
+            let Some(n) = n.to_i64().filter(|_| n.is_integer()) else {
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: the count must be a whole number."));
+                return None;
+            };
+            if n < 0 {
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."));
+                return None;
+            }
+            return Some((Expansion::Count, (0..n).map(|i| (InstanceKey::Int(i), None)).collect()));
+        }
+        if let Some(f) = decl.for_each {
+            let (v, ds) = self.m.eval(file, f, &InstanceCtx::default());
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds);
+            if failed {
+                return None;
+            }
+            let bad = |detail: String| Diagnostic::error("invalid-for-each", "Invalid for_each argument").with_detail(detail).with_span_opt(hir.span(f));
+            if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
+                self.diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
+                return None;
+            }
+            if v.contains_sensitive() && v.as_entries().is_none() || v.is_sensitive() {
+                self.diags.push(bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".into()));
+                return None;
+            }
+            let keys = match &v.kind {
+                ValueKind::Null(_) => {
+                    self.diags.push(bad("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()));
+                    return None;
+                }
+                ValueKind::Map(_, m) | ValueKind::Object(m) => m.iter().map(|(k, x)| (InstanceKey::Str(k.clone()), Some(x.clone()))).collect(),
+                ValueKind::Set(_, es) => {
+                    let mut keys = Vec::new();
+                    for e in es.iter() {
+                        match e.as_str() {
+                            Some(s) => keys.push((InstanceKey::Str(s.to_string()), Some(e.clone()))),
+                            None => {
+                                self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name())));
+                                return None;
+                            }
+                        }
+                    }
+                    keys
+                }
+                _ => {
+                    self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())));
+                    return None;
+                }
+            };
+            return Some((Expansion::ForEach, keys));
+        }
+        Some((Expansion::Single, vec![(InstanceKey::None, None)]))
+    }
+
+    /// Decode, upgrade and (optionally) refresh the current object of an instance from state.
+    fn prior_object(&mut self, abs: &AbsResource, key: &InstanceKey, cfg: &AbsProviderConfig, schema: &Schema) -> Option<PriorObject> {
+        let obj = self.refreshed.current_object(abs, key)?.clone();
+        let addr = abs.instance(key.clone()).to_string();
+        let provider = self.input.providers.get(cfg)?.clone();
+        let resp = provider.upgrade_resource_state(UpgradeRequest { type_name: &abs.resource.ty, version: obj.schema_version, raw_json: &obj.attributes });
+        let mut failed = false;
+        for d in &resp.diagnostics {
+            failed |= d.severity == Severity::Error;
+            self.diags.push(provider_diag(d, &addr, None));
+        }
+        if failed {
+            return None;
+        }
+        let mut value = apply_sensitive_paths(resp.upgraded_state, &obj.sensitive_attributes);
+        let private = obj.private.as_deref().map(base64_decode).unwrap_or_default();
+        let mut private_out = private.clone();
+        if self.input.options.refresh && abs.resource.mode == ResourceMode::Managed {
+            let (plain, _) = value.deep_unmark();
+            let read = provider.read_resource(ReadRequest { type_name: &abs.resource.ty, current_state: &plain, private: &private });
+            for d in &read.diagnostics {
+                failed |= d.severity == Severity::Error;
+                self.diags.push(provider_diag(d, &addr, None));
+            }
+            if failed {
+                return None;
+            }
+            if read.new_state.is_null() {
+                // The object is gone: forget it so it is planned for creation.
+                let prov = cfg.clone();
+                self.refreshed.set_current(abs, &prov, key, None);
+                return None;
+            }
+            value = apply_sensitive_paths(read.new_state, &obj.sensitive_attributes);
+            private_out = read.private;
+            if let Ok(enc) = crate::statecodec::encode_object(schema, &value, &private_out, obj.dependencies.clone(), obj.create_before_destroy, obj.tainted) {
+                let mut enc = enc;
+                enc.sensitive_attributes = obj.sensitive_attributes.clone();
+                self.refreshed.set_current(abs, &cfg.clone(), key, Some(enc));
+            }
+        }
+        Some(PriorObject { value, private: private_out, tainted: obj.tainted, schema_version: obj.schema_version })
+    }
+
+    fn resource(&mut self, r: &Resource) {
+        let (file, decl) = self.decl(r);
+        let decl = decl.clone();
+        let abs = AbsResource::root(r.clone());
+        let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else { return };
+        let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else { return };
+        if r.mode == ResourceMode::Data {
+            self.diags.push(
+                Diagnostic::error("unsupported-data-source", "Data sources are not supported yet")
+                    .with_detail("ferro cannot read data sources yet.")
+                    .with_span(decl.span),
+            );
+            return;
+        }
+        let (expansion, keys) = if self.input.options.destroy {
+            (Expansion::Single, Vec::new())
+        } else {
+            match self.expand(file, &decl) {
+                Some(x) => x,
+                None => {
+                    self.m.set_resource(r.clone(), Value::dynamic_unknown());
+                    return;
+                }
+            }
+        };
+        if !self.input.options.destroy {
+            self.expansions.insert(abs.clone(), expansion);
+        }
+        let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        for (key, each_value) in keys {
+            let inst = InstanceCtx::for_key(&key, each_value);
+            let addr = abs.instance(key.clone());
+            let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| if d.address.is_none() { d.with_address(addr.to_string()) } else { d }));
+            if failed {
+                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                continue;
+            }
+            let prior = self.prior_object(&abs, &key, &cfg, &schema);
+            let v = self.plan_instance(&decl, &cfg, &schema, addr, config, prior, deps.clone());
+            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+        }
+        // Existing instances the configuration no longer wants are destroyed.
+        if let Some(rs) = self.refreshed.resources.get(&abs).cloned() {
+            for (key, inst) in &rs.instances {
+                if wanted.contains(key) {
+                    continue;
+                }
+                if inst.current.is_some() {
+                    if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
+                        self.push_delete(abs.instance(key.clone()), &rs.provider, &schema, prior.value, None, &decl.lifecycle);
+                    }
+                }
+            }
+        }
+        let value = match expansion {
+            Expansion::Single => instance_values.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
+            Expansion::Count => Value::tuple(instance_values.into_iter().map(|(_, v)| v).collect()),
+            Expansion::ForEach => Value::object(
+                instance_values
+                    .into_iter()
+                    .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
+                    .collect(),
+            ),
+        };
+        self.m.set_resource(r.clone(), value);
+    }
+
+    fn push_delete(&mut self, addr: AbsResourceInstance, cfg: &AbsProviderConfig, schema: &Schema, before: Value, deposed: Option<String>, lc: &ferro_hir::Lifecycle) {
+        if lc.prevent_destroy {
+            self.diags.push(
+                Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
+                    .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
+                    .with_address(addr.to_string()),
+            );
+        }
+        self.changes.push(ResourceInstanceChange {
+            addr,
+            deposed,
+            provider: cfg.clone(),
+            action: Action::Delete,
+            reason: None,
+            after: Value::null(before.ty()),
+            before,
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version: schema.version,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn plan_instance(
+        &mut self,
+        decl: &ResourceDecl,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        addr: AbsResourceInstance,
+        mut config: Value,
+        prior: Option<PriorObject>,
+        dependencies: Vec<String>,
+    ) -> Value {
+        let ty = schema.block.implied_type();
+        let addr_s = addr.to_string();
+        let Some(provider) = self.input.providers.get(cfg).cloned() else { return Value::unknown(ty) };
+        let (plain_cfg, _) = config.deep_unmark();
+        for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
+            self.diags.push(provider_diag(&d, &addr_s, Some(decl.span)));
+        }
+        if let Some(p) = &prior {
+            config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
+        }
+        let tainted = prior.as_ref().is_some_and(|p| p.tainted);
+        let by_request = self.input.options.replace.contains(&addr);
+        let prior_val = match &prior {
+            Some(p) if !tainted => p.value.clone(),
+            _ => Value::null(ty.clone()),
+        };
+        let mut resp = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, prior.as_ref().map(|p| p.private.as_slice()).unwrap_or(&[]));
+        let Some(first) = resp.take() else { return Value::unknown(ty) };
+        let (mut planned, mut private, replace_paths) = first;
+        let cbd = decl.lifecycle.create_before_destroy;
+        let (action, reason) = match &prior {
+            None => (Action::Create, None),
+            Some(_) if tainted => (replace_action(cbd), Some(ActionReason::ReplaceBecauseTainted)),
+            Some(p) => {
+                let changed: Vec<Vec<PathStep>> = replace_paths
+                    .iter()
+                    .filter(|path| value_at(&p.value, path).map(|v| v.deep_unmark().0) != value_at(&planned, path).map(|v| v.deep_unmark().0))
+                    .cloned()
+                    .collect();
+                let forced = !changed.is_empty() || by_request;
+                if forced {
+                    // Plan the replacement object as a create.
+                    let null = Value::null(ty.clone());
+                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[]) {
+                        Some((pl, pr, _)) => {
+                            planned = pl;
+                            private = pr;
+                        }
+                        None => return Value::unknown(ty),
+                    }
+                    let reason = if changed.is_empty() { ActionReason::ReplaceByRequest } else { ActionReason::ReplaceBecauseCannotUpdate };
+                    self.push_change(addr, cfg, schema, replace_action(cbd), Some(reason), p.value.clone(), planned.clone(), changed, private, dependencies, cbd);
+                    return planned;
+                }
+                if planned.deep_unmark().0 == p.value.deep_unmark().0 {
+                    (Action::NoOp, None)
+                } else {
+                    (Action::Update, None)
+                }
+            }
+        };
+        let before = prior.as_ref().map(|p| p.value.clone()).unwrap_or_else(|| Value::null(ty.clone()));
+        let _ = prior.as_ref().map(|p| p.schema_version);
+        let result = if action == Action::NoOp { before.clone() } else { planned.clone() };
+        self.push_change(addr, cfg, schema, action, reason, before, planned, Vec::new(), private, dependencies, cbd);
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_change(
+        &mut self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        action: Action,
+        reason: Option<ActionReason>,
+        before: Value,
+        after: Value,
+        requires_replace: Vec<Vec<PathStep>>,
+        planned_private: Vec<u8>,
+        dependencies: Vec<String>,
+        cbd: bool,
+    ) {
+        self.changes.push(ResourceInstanceChange {
+            addr,
+            deposed: None,
+            provider: cfg.clone(),
+            action,
+            reason,
+            before,
+            after,
+            requires_replace,
+            planned_private,
+            schema_version: schema.version,
+            dependencies,
+            create_before_destroy: cbd,
+        });
+    }
+
+    /// One PlanResourceChange call with core's checks; None after reporting errors.
+    #[allow(clippy::too_many_arguments)]
+    fn call_plan(
+        &mut self,
+        provider: &std::sync::Arc<dyn ferro_provider::Provider>,
+        schema: &Schema,
+        addr: &str,
+        decl: &ResourceDecl,
+        prior: &Value,
+        config: &Value,
+        prior_private: &[u8],
+    ) -> Option<Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)>> {
+        let (plain_cfg, cfg_marks) = config.deep_unmark();
+        let (plain_prior, _) = prior.deep_unmark();
+        let proposed = proposed_new(&schema.block, &plain_prior, &plain_cfg);
+        let resp = provider.plan_resource_change(PlanRequest {
+            type_name: &decl.addr.ty,
+            prior_state: &plain_prior,
+            proposed_new_state: &proposed,
+            config: &plain_cfg,
+            prior_private,
+        });
+        let mut failed = false;
+        for d in &resp.diagnostics {
+            failed |= d.severity == Severity::Error;
+            self.diags.push(provider_diag(d, addr, Some(decl.span)));
+        }
+        if failed {
+            return None;
+        }
+        if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
+            self.diags.push(
+                Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
+                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
+                    .with_address(addr),
+            );
+            return None;
+        }
+        if !resp.legacy_type_system {
+            let errs = assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
+            if !errs.is_empty() {
+                for e in errs {
+                    self.diags.push(
+                        Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
+                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                            .with_address(addr),
+                    );
+                }
+                return None;
+            }
+        }
+        // Sensitivity from the configuration carries over to the planned object.
+        let planned = carry_marks(&resp.planned_state, config, cfg_marks);
+        Some(Some((planned, resp.planned_private, resp.requires_replace)))
+    }
+
+    fn output(&mut self, name: &str) {
+        let item = self.m.index.outputs[name];
+        let hir = file_hir(self.input.db, item.file);
+        let o = &hir.outputs[item.index];
+        let before = self.refreshed.outputs.get(name).and_then(|os| {
+            let ty = json::type_from_json(&os.ty).ok()?;
+            json::value_from_json(&os.value, &ty).ok()
+        });
+        if self.input.options.destroy {
+            if let Some(b) = before {
+                self.outputs.push(OutputChange { name: name.to_string(), action: Action::Delete, after: Value::null(b.ty()), before: b, sensitive: o.sensitive });
+            }
+            return;
+        }
+        let Some(e) = o.value else { return };
+        let (v, ds) = self.m.eval(item.file, e, &InstanceCtx::default());
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds);
+        if failed {
+            return;
+        }
+        if v.contains_sensitive() && !o.sensitive {
+            self.diags.push(
+                Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+                    .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+                    .with_span_opt(hir.span(e)),
+            );
+            return;
+        }
+        let action = match &before {
+            None => Action::Create,
+            Some(b) if v.is_wholly_known() && b.deep_unmark().0 == v.deep_unmark().0 => Action::NoOp,
+            Some(_) => Action::Update,
+        };
+        self.outputs.push(OutputChange {
+            name: name.to_string(),
+            action,
+            before: before.unwrap_or_else(|| Value::null(Type::Dynamic)),
+            after: v,
+            sensitive: o.sensitive,
+        });
+    }
+
+    /// Resources in state that the configuration no longer declares are destroyed; so are
+    /// outputs that no longer exist.
+    fn orphans(&mut self) {
+        let configured: BTreeSet<Resource> = self.m.index.resources.keys().cloned().collect();
+        let state_resources: Vec<_> = self.refreshed.resources.values().cloned().collect();
+        for rs in state_resources {
+            if configured.contains(&rs.addr.resource) && !self.input.options.destroy {
+                continue;
+            }
+            let configured_here = configured.contains(&rs.addr.resource);
+            let Some(schema) = self.input.providers.schemas.get(&rs.provider.provider).and_then(|s| s.resources.get(&rs.addr.resource.ty)).cloned() else {
+                self.diags.push(
+                    Diagnostic::error("provider-unavailable", "Provider configuration not present")
+                        .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
+                );
+                continue;
+            };
+            let lc = if configured_here { self.decl(&rs.addr.resource).1.lifecycle.clone() } else { ferro_hir::Lifecycle::default() };
+            for (key, inst) in &rs.instances {
+                if inst.current.is_some() {
+                    if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, &schema) {
+                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, prior.value, None, &lc);
+                    }
+                }
+                for (dk, obj) in &inst.deposed {
+                    let ty = schema.block.implied_type();
+                    if let Ok(v) = json::value_from_json(&obj.attributes, &ty) {
+                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, v, Some(dk.clone()), &lc);
+                    }
+                }
+            }
+        }
+        if !self.input.options.destroy {
+            let names: Vec<String> = self.refreshed.outputs.keys().filter(|n| !self.m.index.outputs.contains_key(*n)).cloned().collect();
+            for n in names {
+                let os = &self.refreshed.outputs[&n];
+                if let Some(b) = json::type_from_json(&os.ty).ok().and_then(|t| json::value_from_json(&os.value, &t).ok()) {
+                    self.outputs.push(OutputChange { name: n, action: Action::Delete, after: Value::null(b.ty()), before: b, sensitive: os.sensitive });
+                }
+            }
+        }
+    }
+}
+
+fn replace_action(cbd: bool) -> Action {
+    if cbd {
+        Action::CreateThenDelete
+    } else {
+        Action::DeleteThenCreate
+    }
+}
+
+/// Marks on configuration attributes are carried to the same attributes of the planned object.
+fn carry_marks(planned: &Value, config: &Value, top: ferro_value::Marks) -> Value {
+    match (&planned.kind, config.as_entries()) {
+        (ValueKind::Object(pm), Some(cm)) => {
+            let mut out = (**pm).clone();
+            for (k, v) in out.iter_mut() {
+                if let Some(c) = cm.get(k) {
+                    if c.contains_sensitive() {
+                        *v = if c.is_sensitive() { v.clone().with_marks(c.marks) } else { carry_marks(v, c, ferro_value::Marks::NONE) };
+                    }
+                }
+            }
+            Value::object(out).with_marks(top)
+        }
+        _ => planned.clone().with_marks(config.marks),
+    }
+}
+
+fn apply_ignore_changes(lc: &ferro_hir::Lifecycle, config: &Value, prior: &Value) -> Value {
+    if !lc.ignore_all_changes && lc.ignore_changes.is_empty() {
+        return config.clone();
+    }
+    let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else { return config.clone() };
+    let mut out = cm.clone();
+    for (k, v) in out.iter_mut() {
+        if lc.ignore_all_changes || lc.ignore_changes.iter().any(|n| n == k) {
+            if let Some(p) = pm.get(k) {
+                *v = p.clone();
+            }
+        }
+    }
+    Value::object(out).with_marks(config.marks)
+}

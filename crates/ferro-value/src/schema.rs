@@ -1,0 +1,116 @@
+//! Provider schemas for resource types: attributes with their flags and nested blocks, and the
+//! object type a schema implies. This is the shape every resource configuration, plan and state
+//! object conforms to.
+
+use crate::{ObjectType, Type, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Attribute {
+    pub ty: Type,
+    pub description: String,
+    pub required: bool,
+    pub optional: bool,
+    pub computed: bool,
+    pub sensitive: bool,
+}
+
+impl Attribute {
+    pub fn new(ty: Type) -> Self {
+        Attribute { ty, description: String::new(), required: false, optional: false, computed: false, sensitive: false }
+    }
+    pub fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+    pub fn optional(mut self) -> Self {
+        self.optional = true;
+        self
+    }
+    pub fn computed(mut self) -> Self {
+        self.computed = true;
+        self
+    }
+    pub fn sensitive(mut self) -> Self {
+        self.sensitive = true;
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NestingMode {
+    Single,
+    Group,
+    List,
+    Set,
+    Map,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NestedBlock {
+    pub nesting: NestingMode,
+    pub block: Block,
+    pub min_items: u64,
+    pub max_items: u64,
+}
+
+/// A block schema: a resource type's top level, or a nested block type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Block {
+    pub attributes: BTreeMap<String, Attribute>,
+    pub block_types: BTreeMap<String, NestedBlock>,
+}
+
+/// A resource type's schema with its version (stored in state as `schema_version`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Schema {
+    pub version: u64,
+    pub block: Block,
+}
+
+impl Block {
+    /// The object type values of this block have (PROTOCOL_FACTS §3.8).
+    pub fn implied_type(&self) -> Type {
+        let mut attrs = BTreeMap::new();
+        for (name, a) in &self.attributes {
+            attrs.insert(name.clone(), a.ty.clone());
+        }
+        for (name, nb) in &self.block_types {
+            let inner = nb.block.implied_type();
+            let ty = match nb.nesting {
+                NestingMode::Single | NestingMode::Group => inner,
+                NestingMode::List if inner.has_dynamic() => Type::Dynamic,
+                NestingMode::List => Type::list(inner),
+                NestingMode::Set => Type::set(inner),
+                NestingMode::Map if inner.has_dynamic() => Type::Dynamic,
+                NestingMode::Map => Type::map(inner),
+            };
+            attrs.insert(name.clone(), ty);
+        }
+        Type::Object(ObjectType::new(attrs))
+    }
+
+    /// An object of this block's type with every attribute null and every block collection empty
+    /// (`Single` blocks null, `Group` blocks empty objects).
+    pub fn empty_value(&self) -> Value {
+        let mut attrs = BTreeMap::new();
+        for (name, a) in &self.attributes {
+            attrs.insert(name.clone(), Value::null(a.ty.clone()));
+        }
+        for (name, nb) in &self.block_types {
+            let inner_ty = nb.block.implied_type();
+            let v = match nb.nesting {
+                NestingMode::Single => Value::null(inner_ty),
+                NestingMode::Group => nb.block.empty_value(),
+                NestingMode::List if inner_ty.has_dynamic() => Value::tuple(Vec::new()),
+                NestingMode::List => Value::list(inner_ty, Vec::new()),
+                NestingMode::Set => Value::set(inner_ty, Vec::new()),
+                NestingMode::Map if inner_ty.has_dynamic() => Value::empty_object(),
+                NestingMode::Map => Value::map(inner_ty, BTreeMap::new()),
+            };
+            attrs.insert(name.clone(), v);
+        }
+        Value::object(attrs)
+    }
+}
