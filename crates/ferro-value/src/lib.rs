@@ -10,6 +10,7 @@ mod value;
 
 pub mod convert;
 pub mod json;
+pub mod msgpack;
 pub mod ops;
 pub mod unify;
 
