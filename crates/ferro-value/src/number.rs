@@ -15,6 +15,10 @@ pub const DIV_DIGITS: usize = 50;
 
 const BASE: u64 = 1_000_000_000;
 
+/// Largest decimal exponent accepted when parsing (keeps the canonical text of a parsed number
+/// to a sane size; cty has no such limit but nothing real comes near it).
+const MAX_EXP: i64 = 1_000_000;
+
 /// An unsigned big integer: little-endian limbs in base 10^9, no high zero limbs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 struct Big(Vec<u32>);
@@ -128,6 +132,9 @@ impl Big {
         }
         let mut acc = vec![0u64; self.0.len() + o.0.len() + 1];
         for (i, &a) in self.0.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
             let mut carry = 0u64;
             for (j, &b) in o.0.iter().enumerate() {
                 let cur = acc[i + j] + u64::from(a) * u64::from(b) + carry;
@@ -515,7 +522,7 @@ impl Number {
             let start = i;
             while i < b.len() && b[i].is_ascii_digit() {
                 exp = exp.checked_mul(10)?.checked_add(i64::from(b[i] - b'0'))?;
-                if exp > 1_000_000_000 {
+                if exp > MAX_EXP {
                     return None;
                 }
                 i += 1;
@@ -870,5 +877,8 @@ mod tests {
         assert_eq!(j, "\"1.5\"");
         let back: Number = serde_json::from_str(&j).unwrap();
         assert_eq!(back, n("1.5"));
+        assert!(Number::parse("1e2000000").is_none());
+        let big = n("1e500").add(&n("1e-500"));
+        assert_eq!(big.to_string().len(), 1002);
     }
 }

@@ -256,3 +256,26 @@ fn unmark_map(m: &BTreeMap<String, Value>, found: &mut Marks) -> BTreeMap<String
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_round_trip() {
+        let v = Value::object(
+            [
+                ("n".to_string(), Value::number(Number::parse("1e21").unwrap())),
+                ("s".to_string(), Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).mark_sensitive()),
+                ("u".to_string(), Value::unknown(Type::list(Type::Number))),
+            ]
+            .into(),
+        );
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(text.contains("\"1000000000000000000000\""));
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+        assert!(back.contains_sensitive());
+        assert!(!back.is_wholly_known());
+    }
+}
