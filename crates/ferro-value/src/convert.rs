@@ -1,4 +1,4 @@
-//! Type conversion with Terraform's rules (cty/convert): safe and unsafe conversions, structural
+//! Type conversion with Terraform's rules (cty/convert): safe and lenient conversions, structural
 //! to collection, primitives to and from string, and `optional` attributes in object constraints.
 //!
 //! Conversion is decided at the type level first ([`conversion_type`]), as cty does: when no
@@ -64,9 +64,9 @@ pub fn can_convert_safely(from: &Type, to: &Type) -> bool {
 }
 
 /// The type a value of type `from` has after conversion to `to`, when a conversion exists
-/// (`unsafe_ok` allows string to number/bool). Dynamic parts of `to` are filled from `from`;
+/// (`lenient` allows string to number/bool). Dynamic parts of `to` are filled from `from`;
 /// optional-attribute markers are dropped.
-pub fn conversion_type(from: &Type, to: &Type, unsafe_ok: bool) -> Option<Type> {
+pub fn conversion_type(from: &Type, to: &Type, lenient: bool) -> Option<Type> {
     if *to == Type::Dynamic {
         return Some(from.clone());
     }
@@ -78,35 +78,31 @@ pub fn conversion_type(from: &Type, to: &Type, unsafe_ok: bool) -> Option<Type> 
     }
     match (from, to) {
         (Type::Number | Type::Bool, Type::String) => Some(Type::String),
-        (Type::String, Type::Number | Type::Bool) if unsafe_ok => Some(to.clone()),
-        (Type::List(fe) | Type::Set(fe), Type::List(te)) => {
-            conversion_type(fe, te, unsafe_ok).map(Type::list)
-        }
-        (Type::List(fe) | Type::Set(fe), Type::Set(te)) => conversion_type(fe, te, unsafe_ok).map(Type::set),
-        (Type::Tuple(ts), Type::List(te)) => tuple_elem_type(ts, te, unsafe_ok).map(Type::list),
-        (Type::Tuple(ts), Type::Set(te)) => tuple_elem_type(ts, te, unsafe_ok).map(Type::set),
-        (Type::Map(fe), Type::Map(te)) => conversion_type(fe, te, unsafe_ok).map(Type::map),
+        (Type::String, Type::Number | Type::Bool) if lenient => Some(to.clone()),
+        (Type::List(fe) | Type::Set(fe), Type::List(te)) => conversion_type(fe, te, lenient).map(Type::list),
+        (Type::List(fe) | Type::Set(fe), Type::Set(te)) => conversion_type(fe, te, lenient).map(Type::set),
+        (Type::Tuple(ts), Type::List(te)) => tuple_elem_type(ts, te, lenient).map(Type::list),
+        (Type::Tuple(ts), Type::Set(te)) => tuple_elem_type(ts, te, lenient).map(Type::set),
+        (Type::Map(fe), Type::Map(te)) => conversion_type(fe, te, lenient).map(Type::map),
         (Type::Object(ot), Type::Map(te)) => {
             let ts: Vec<Type> = ot.attrs.values().cloned().collect();
-            tuple_elem_type(&ts, te, unsafe_ok).map(Type::map)
+            tuple_elem_type(&ts, te, lenient).map(Type::map)
         }
         (Type::Tuple(fs), Type::Tuple(ts)) => {
             if fs.len() != ts.len() {
                 return None;
             }
-            fs.iter().zip(ts).map(|(f, t)| conversion_type(f, t, unsafe_ok)).collect::<Option<Vec<_>>>().map(Type::Tuple)
+            fs.iter().zip(ts).map(|(f, t)| conversion_type(f, t, lenient)).collect::<Option<Vec<_>>>().map(Type::Tuple)
         }
-        (Type::List(fe) | Type::Set(fe), Type::Tuple(ts)) if unsafe_ok => ts
-            .iter()
-            .map(|t| conversion_type(fe, t, unsafe_ok))
-            .collect::<Option<Vec<_>>>()
-            .map(Type::Tuple),
+        (Type::List(fe) | Type::Set(fe), Type::Tuple(ts)) if lenient => {
+            ts.iter().map(|t| conversion_type(fe, t, lenient)).collect::<Option<Vec<_>>>().map(Type::Tuple)
+        }
         (Type::Object(fo), Type::Object(to_)) => {
             let mut attrs = BTreeMap::new();
             for (name, at) in &to_.attrs {
                 match fo.attrs.get(name) {
                     Some(ft) => {
-                        attrs.insert(name.clone(), conversion_type(ft, at, unsafe_ok)?);
+                        attrs.insert(name.clone(), conversion_type(ft, at, lenient)?);
                     }
                     None if to_.optional.contains(name) => {
                         attrs.insert(name.clone(), strip_optional(at));
@@ -116,10 +112,10 @@ pub fn conversion_type(from: &Type, to: &Type, unsafe_ok: bool) -> Option<Type> 
             }
             Some(Type::Object(ObjectType::new(attrs)))
         }
-        (Type::Map(fe), Type::Object(to_)) if unsafe_ok => {
+        (Type::Map(fe), Type::Object(to_)) if lenient => {
             let mut attrs = BTreeMap::new();
             for (name, at) in &to_.attrs {
-                attrs.insert(name.clone(), conversion_type(fe, at, unsafe_ok)?);
+                attrs.insert(name.clone(), conversion_type(fe, at, lenient)?);
             }
             Some(Type::Object(ObjectType::new(attrs)))
         }
@@ -129,7 +125,7 @@ pub fn conversion_type(from: &Type, to: &Type, unsafe_ok: bool) -> Option<Type> 
 
 /// The single element type structural element types `ts` convert to for a collection whose
 /// declared element type is `te` (unified when `te` is or contains Dynamic).
-fn tuple_elem_type(ts: &[Type], te: &Type, unsafe_ok: bool) -> Option<Type> {
+fn tuple_elem_type(ts: &[Type], te: &Type, lenient: bool) -> Option<Type> {
     if ts.is_empty() {
         return Some(strip_optional(te));
     }
@@ -139,17 +135,17 @@ fn tuple_elem_type(ts: &[Type], te: &Type, unsafe_ok: bool) -> Option<Type> {
         if concrete.is_empty() {
             return Some(Type::Dynamic);
         }
-        let u = unify_types(&concrete, unsafe_ok)?;
+        let u = unify_types(&concrete, lenient)?;
         if u.has_dynamic() && u != Type::Dynamic {
             return Some(u);
         }
         return if u == Type::Dynamic { None } else { Some(u) };
     }
-    let rs = ts.iter().map(|t| conversion_type(t, te, unsafe_ok)).collect::<Option<Vec<_>>>()?;
+    let rs = ts.iter().map(|t| conversion_type(t, te, lenient)).collect::<Option<Vec<_>>>()?;
     if rs.iter().all(|r| *r == rs[0]) {
         return Some(rs[0].clone());
     }
-    unify_types(&rs, unsafe_ok)
+    unify_types(&rs, lenient)
 }
 
 /// The type without optional-attribute markers (values never carry them).
@@ -159,9 +155,9 @@ pub fn strip_optional(t: &Type) -> Type {
         Type::Set(e) => Type::set(strip_optional(e)),
         Type::Map(e) => Type::map(strip_optional(e)),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_optional).collect()),
-        Type::Object(o) => Type::Object(ObjectType::new(
-            o.attrs.iter().map(|(k, v)| (k.clone(), strip_optional(v))).collect(),
-        )),
+        Type::Object(o) => {
+            Type::Object(ObjectType::new(o.attrs.iter().map(|(k, v)| (k.clone(), strip_optional(v))).collect()))
+        }
         other => other.clone(),
     }
 }
@@ -414,14 +410,8 @@ mod tests {
     #[test]
     fn collections() {
         let t = Value::tuple(vec![s("a"), Value::int(1)]);
-        assert_eq!(
-            convert(&t, &Type::list(Type::Dynamic)).unwrap(),
-            Value::list(Type::String, vec![s("a"), s("1")])
-        );
-        assert_eq!(
-            convert(&t, &Type::set(Type::String)).unwrap(),
-            Value::set(Type::String, vec![s("1"), s("a")])
-        );
+        assert_eq!(convert(&t, &Type::list(Type::Dynamic)).unwrap(), Value::list(Type::String, vec![s("a"), s("1")]));
+        assert_eq!(convert(&t, &Type::set(Type::String)).unwrap(), Value::set(Type::String, vec![s("1"), s("a")]));
         let bad = Value::tuple(vec![s("a"), Value::bool(true), s("x")]);
         let e = convert(&bad, &Type::list(Type::Number)).unwrap_err();
         assert_eq!(e.message, "element 1: number required");

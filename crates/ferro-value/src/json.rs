@@ -97,11 +97,8 @@ fn number_json(n: &Number) -> Result<J, String> {
 /// Encode against `ty`: where `ty` is Dynamic the value is wrapped `{"value": …, "type": …}`.
 /// Unknown values are an error ("value is not known"); marks are ignored.
 pub fn value_to_json(v: &Value, ty: &Type) -> Result<serde_json::Value, String> {
-    let v = if v.ty() == *ty || *ty == Type::Dynamic {
-        v.clone()
-    } else {
-        convert(v, ty).map_err(|e| e.to_string())?
-    };
+    let v =
+        if v.ty() == *ty || *ty == Type::Dynamic { v.clone() } else { convert(v, ty).map_err(|e| e.to_string())? };
     let mut path = Vec::new();
     encode(&v, ty, &mut path)
 }

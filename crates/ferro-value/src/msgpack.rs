@@ -9,11 +9,8 @@ use std::collections::BTreeMap;
 
 /// Encode `v` against `ty` (marks are ignored; strip them first where that matters).
 pub fn to_msgpack(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
-    let v = if v.ty() == *ty || *ty == Type::Dynamic {
-        v.clone()
-    } else {
-        convert(v, ty).map_err(|e| e.to_string())?
-    };
+    let v =
+        if v.ty() == *ty || *ty == Type::Dynamic { v.clone() } else { convert(v, ty).map_err(|e| e.to_string())? };
     let mut out = Vec::new();
     encode(&v, ty, &mut out)?;
     Ok(out)
@@ -477,7 +474,10 @@ mod tests {
         let point1 = to_msgpack(&Value::number(Number::parse("0.1").unwrap()), &Type::Number).unwrap();
         assert_eq!(point1, hex("a3 30 2e 31"));
         // float32 1.5, uint64, refined unknown, ext8.
-        assert_eq!(from_msgpack(&hex("ca 3f c0 00 00"), &Type::Number).unwrap(), Value::number(Number::parse("1.5").unwrap()));
+        assert_eq!(
+            from_msgpack(&hex("ca 3f c0 00 00"), &Type::Number).unwrap(),
+            Value::number(Number::parse("1.5").unwrap())
+        );
         assert_eq!(from_msgpack(&hex("cf 00 00 00 00 00 00 00 05"), &Type::Number).unwrap(), Value::int(5));
         assert_eq!(from_msgpack(&hex("c7 03 0c 81 01 c2"), &Type::String).unwrap(), Value::unknown(Type::String));
         assert_eq!(from_msgpack(&hex("d4 00 00"), &Type::Dynamic).unwrap(), Value::dynamic_unknown());

@@ -220,7 +220,11 @@ impl Big {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Repr {
     /// Normalized: `mant` has no trailing decimal zero; zero is `neg=false, exp=0`.
-    Finite { neg: bool, mant: Big, exp: i64 },
+    Finite {
+        neg: bool,
+        mant: Big,
+        exp: i64,
+    },
     PosInf,
     NegInf,
 }

@@ -106,9 +106,7 @@ pub fn not_equals(a: &Value, b: &Value) -> Value {
 fn conforms(a: &Type, b: &Type) -> bool {
     match (a, b) {
         (Type::Dynamic, _) | (_, Type::Dynamic) => true,
-        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => {
-            conforms(x, y)
-        }
+        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => conforms(x, y),
         (Type::Tuple(x), Type::Tuple(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| conforms(p, q)),
         (Type::Object(x), Type::Object(y)) => {
             x.attrs.len() == y.attrs.len()
@@ -370,7 +368,14 @@ mod tests {
     fn sets_order_and_dedup() {
         let st = Value::set(
             Type::Number,
-            vec![Value::int(3), n("1.0"), Value::int(1), Value::unknown(Type::Number), Value::null(Type::Number), n("-2.5")],
+            vec![
+                Value::int(3),
+                n("1.0"),
+                Value::int(1),
+                Value::unknown(Type::Number),
+                Value::null(Type::Number),
+                n("-2.5"),
+            ],
         );
         let es = st.as_elements().unwrap();
         assert_eq!(es.len(), 5);

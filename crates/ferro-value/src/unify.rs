@@ -16,8 +16,8 @@ pub fn unify(types: &[Type]) -> Option<Type> {
     unify_types(types, false)
 }
 
-/// Like [`unify`] but also allowing unsafe conversions (string to number or bool).
-pub fn unify_unsafe(types: &[Type]) -> Option<Type> {
+/// Like [`unify`] but also allowing lenient conversions (string to number or bool).
+pub fn unify_lenient(types: &[Type]) -> Option<Type> {
     unify_types(types, true)
 }
 
@@ -29,7 +29,7 @@ pub fn unify_values(values: &[Value]) -> Option<(Type, Vec<Value>)> {
     Some((t, converted))
 }
 
-pub(crate) fn unify_types(types: &[Type], unsafe_ok: bool) -> Option<Type> {
+pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     let first = types.first()?;
     if types.iter().all(|t| t == first) {
         return Some(first.clone());
@@ -45,31 +45,31 @@ pub(crate) fn unify_types(types: &[Type], unsafe_ok: bool) -> Option<Type> {
     let objects = count(|t| matches!(t, Type::Object(_)));
     let tuples = count(|t| matches!(t, Type::Tuple(_)));
     if maps == n {
-        return unify_elements(types, unsafe_ok).map(Type::map);
+        return unify_elements(types, lenient).map(Type::map);
     }
     if maps > 0 && maps + objects == n {
-        if let Some(t) = unify_as_map(types, unsafe_ok) {
+        if let Some(t) = unify_as_map(types, lenient) {
             return Some(t);
         }
     }
     if lists == n {
-        return unify_elements(types, unsafe_ok).map(Type::list);
+        return unify_elements(types, lenient).map(Type::list);
     }
     if sets == n {
-        return unify_elements(types, unsafe_ok).map(Type::set);
+        return unify_elements(types, lenient).map(Type::set);
     }
     if objects == n {
-        return unify_objects(types, unsafe_ok);
+        return unify_objects(types, lenient);
     }
     if tuples == n {
-        return unify_tuples(types, unsafe_ok);
+        return unify_tuples(types, lenient);
     }
     if objects > 0 && tuples > 0 {
         return None;
     }
     // General case: the first candidate everything converts to.
     for want in preference_order(types) {
-        if types.iter().all(|t| t == want || conversion_type(t, want, unsafe_ok).is_some()) {
+        if types.iter().all(|t| t == want || conversion_type(t, want, lenient).is_some()) {
             return Some(want.clone());
         }
     }
@@ -88,12 +88,12 @@ fn preference_order(types: &[Type]) -> Vec<&Type> {
     out
 }
 
-fn unify_elements(types: &[Type], unsafe_ok: bool) -> Option<Type> {
+fn unify_elements(types: &[Type], lenient: bool) -> Option<Type> {
     let elems: Vec<Type> = types.iter().filter_map(|t| t.element_type().cloned()).collect();
-    unify_types(&elems, unsafe_ok)
+    unify_types(&elems, lenient)
 }
 
-fn unify_as_map(types: &[Type], unsafe_ok: bool) -> Option<Type> {
+fn unify_as_map(types: &[Type], lenient: bool) -> Option<Type> {
     let mut elems = Vec::new();
     for t in types {
         match t {
@@ -105,10 +105,10 @@ fn unify_as_map(types: &[Type], unsafe_ok: bool) -> Option<Type> {
     if elems.is_empty() {
         return Some(Type::map(Type::Dynamic));
     }
-    unify_types(&elems, unsafe_ok).map(Type::map)
+    unify_types(&elems, lenient).map(Type::map)
 }
 
-fn unify_objects(types: &[Type], unsafe_ok: bool) -> Option<Type> {
+fn unify_objects(types: &[Type], lenient: bool) -> Option<Type> {
     let objs: Vec<&ObjectType> = types
         .iter()
         .filter_map(|t| match t {
@@ -118,17 +118,17 @@ fn unify_objects(types: &[Type], unsafe_ok: bool) -> Option<Type> {
         .collect();
     let same_names = objs.iter().all(|o| o.attrs.keys().eq(objs[0].attrs.keys()));
     if !same_names {
-        return unify_as_map(types, unsafe_ok);
+        return unify_as_map(types, lenient);
     }
     let mut attrs = BTreeMap::new();
     for name in objs[0].attrs.keys() {
         let ts: Vec<Type> = objs.iter().map(|o| o.attrs[name].clone()).collect();
-        attrs.insert(name.clone(), unify_types(&ts, unsafe_ok)?);
+        attrs.insert(name.clone(), unify_types(&ts, lenient)?);
     }
     Some(Type::Object(ObjectType::new(attrs)))
 }
 
-fn unify_tuples(types: &[Type], unsafe_ok: bool) -> Option<Type> {
+fn unify_tuples(types: &[Type], lenient: bool) -> Option<Type> {
     let tuples: Vec<&Vec<Type>> = types
         .iter()
         .filter_map(|t| match t {
@@ -143,7 +143,7 @@ fn unify_tuples(types: &[Type], unsafe_ok: bool) -> Option<Type> {
     let mut out = Vec::with_capacity(len);
     for i in 0..len {
         let ts: Vec<Type> = tuples.iter().map(|t| t[i].clone()).collect();
-        out.push(unify_types(&ts, unsafe_ok)?);
+        out.push(unify_types(&ts, lenient)?);
     }
     Some(Type::Tuple(out))
 }
@@ -179,18 +179,9 @@ mod tests {
         let t2 = Type::Tuple(vec![Type::String, Type::String]);
         assert_eq!(unify(&[t1.clone(), t2]), Some(Type::Tuple(vec![Type::String, Type::String])));
         assert_eq!(unify(&[t1, Type::Tuple(vec![Type::Number])]), None);
-        assert_eq!(
-            unify(&[Type::list(Type::Number), Type::list(Type::String)]),
-            Some(Type::list(Type::String))
-        );
-        assert_eq!(
-            unify(&[Type::list(Type::String), Type::Tuple(vec![Type::String])]),
-            Some(Type::list(Type::String))
-        );
-        assert_eq!(
-            unify(&[Type::map(Type::String), oty(&[("a", Type::Number)])]),
-            Some(Type::map(Type::String))
-        );
+        assert_eq!(unify(&[Type::list(Type::Number), Type::list(Type::String)]), Some(Type::list(Type::String)));
+        assert_eq!(unify(&[Type::list(Type::String), Type::Tuple(vec![Type::String])]), Some(Type::list(Type::String)));
+        assert_eq!(unify(&[Type::map(Type::String), oty(&[("a", Type::Number)])]), Some(Type::map(Type::String)));
     }
 
     #[test]

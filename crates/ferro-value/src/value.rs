@@ -190,9 +190,7 @@ impl Value {
             ValueKind::Set(t, _) => Type::set(t.clone()),
             ValueKind::Map(t, _) => Type::map(t.clone()),
             ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
-            ValueKind::Object(m) => Type::Object(ObjectType::new(
-                m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
-            )),
+            ValueKind::Object(m) => Type::Object(ObjectType::new(m.iter().map(|(k, v)| (k.clone(), v.ty())).collect())),
         }
     }
 
@@ -266,7 +264,10 @@ mod tests {
         let v = Value::object(
             [
                 ("n".to_string(), Value::number(Number::parse("1e21").unwrap())),
-                ("s".to_string(), Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).mark_sensitive()),
+                (
+                    "s".to_string(),
+                    Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).mark_sensitive(),
+                ),
                 ("u".to_string(), Value::unknown(Type::list(Type::Number))),
             ]
             .into(),
