@@ -448,6 +448,34 @@ mod tests {
     }
 
     #[test]
+    fn dynamic_elements_and_nested_optional() {
+        let t = Value::tuple(vec![s("a"), Value::null(Type::Dynamic), Value::dynamic_unknown()]);
+        let c = convert(&t, &Type::list(Type::Dynamic)).unwrap();
+        assert_eq!(c, Value::list(Type::String, vec![s("a"), Value::null(Type::String), Value::unknown(Type::String)]));
+        let mut ot = ObjectType::new([("a".to_string(), Type::String), ("b".to_string(), Type::Number)].into());
+        ot.optional.insert("b".into());
+        let want = Type::list(Type::Object(ot));
+        let v = Value::tuple(vec![obj(&[("a", s("x"))]), obj(&[("a", s("y")), ("b", s("2"))])]);
+        let c = convert(&v, &want).unwrap();
+        let plain = oty(&[("a", Type::String), ("b", Type::Number)]);
+        assert_eq!(
+            c,
+            Value::list(
+                plain,
+                vec![
+                    obj(&[("a", s("x")), ("b", Value::null(Type::Number))]),
+                    obj(&[("a", s("y")), ("b", Value::int(2))])
+                ]
+            )
+        );
+        let dyn_attr = oty(&[("a", Type::Dynamic)]);
+        let v = Value::tuple(vec![obj(&[("a", s("x"))]), obj(&[("a", Value::int(1))])]);
+        let c = convert(&v, &Type::list(dyn_attr)).unwrap();
+        assert_eq!(c.ty(), Type::list(oty(&[("a", Type::String)])));
+        assert_eq!(c.as_elements().unwrap()[1], obj(&[("a", s("1"))]));
+    }
+
+    #[test]
     fn objects() {
         let want = oty(&[("name", Type::String), ("port", Type::Number)]);
         let v = obj(&[("name", s("x")), ("port", s("80")), ("extra", Value::bool(true))]);

@@ -14,6 +14,6 @@ pub mod msgpack;
 pub mod ops;
 pub mod unify;
 
-pub use number::Number;
+pub use number::{Number, DIV_DIGITS};
 pub use ty::{ObjectType, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};
