@@ -10,10 +10,11 @@ mod value;
 
 pub mod convert;
 pub mod json;
+pub mod msgpack;
 pub mod ops;
 pub mod schema;
 pub mod unify;
 
-pub use number::Number;
+pub use number::{Number, DIV_DIGITS};
 pub use ty::{ObjectType, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};

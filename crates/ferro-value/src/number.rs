@@ -1,79 +1,888 @@
 //! Arbitrary-precision numbers with Terraform's (cty's) semantics.
-//! CONTRACT (to be implemented): see docs in each fn.
+//!
+//! A finite number is `sign × mantissa × 10^exp` with an arbitrary-size integer mantissa kept
+//! normalized (no trailing decimal zeros; zero is always `+0 × 10^0`), so the derived structure is
+//! canonical and equality/hashing are numeric. Addition, subtraction, multiplication and the
+//! remainder are exact; a non-terminating quotient is rounded (half to even) to
+//! [`DIV_DIGITS`] significant digits. Like cty (Go's `big.Float`), the values ±infinity exist
+//! (`1/0` is `+Inf`); NaN does not (`0/0` is an error).
 
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// Significant decimal digits kept for quotients that do not terminate.
+pub const DIV_DIGITS: usize = 50;
+
+const BASE: u64 = 1_000_000_000;
+
+/// Largest decimal exponent accepted when parsing (keeps the canonical text of a parsed number
+/// to a sane size; cty has no such limit but nothing real comes near it).
+const MAX_EXP: i64 = 1_000_000;
+
+/// An unsigned big integer: little-endian limbs in base 10^9, no high zero limbs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct Big(Vec<u32>);
+
+impl Big {
+    fn zero() -> Big {
+        Big(Vec::new())
+    }
+    fn from_u64(mut v: u64) -> Big {
+        let mut limbs = Vec::new();
+        while v > 0 {
+            limbs.push((v % BASE) as u32);
+            v /= BASE;
+        }
+        Big(limbs)
+    }
+    fn is_zero(&self) -> bool {
+        self.0.is_empty()
+    }
+    fn trim(&mut self) {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+    }
+    /// Parse a string of ASCII digits (may have leading zeros).
+    fn from_digits(digits: &[u8]) -> Big {
+        let mut limbs = Vec::with_capacity(digits.len() / 9 + 1);
+        let mut end = digits.len();
+        while end > 0 {
+            let start = end.saturating_sub(9);
+            let mut limb = 0u32;
+            for &d in &digits[start..end] {
+                limb = limb * 10 + u32::from(d - b'0');
+            }
+            limbs.push(limb);
+            end = start;
+        }
+        let mut b = Big(limbs);
+        b.trim();
+        b
+    }
+    fn to_digits(&self) -> String {
+        match self.0.split_last() {
+            None => "0".to_string(),
+            Some((top, rest)) => {
+                let mut s = top.to_string();
+                for limb in rest.iter().rev() {
+                    s.push_str(&format!("{limb:09}"));
+                }
+                s
+            }
+        }
+    }
+    fn num_digits(&self) -> usize {
+        match self.0.last() {
+            None => 0,
+            Some(top) => (self.0.len() - 1) * 9 + top.to_string().len(),
+        }
+    }
+    fn pow10(n: usize) -> Big {
+        let mut limbs = vec![0u32; n / 9];
+        limbs.push(10u32.pow((n % 9) as u32));
+        Big(limbs)
+    }
+    fn cmp(&self, o: &Big) -> Ordering {
+        if self.0.len() != o.0.len() {
+            return self.0.len().cmp(&o.0.len());
+        }
+        for (a, b) in self.0.iter().rev().zip(o.0.iter().rev()) {
+            if a != b {
+                return a.cmp(b);
+            }
+        }
+        Ordering::Equal
+    }
+    fn add(&self, o: &Big) -> Big {
+        let n = self.0.len().max(o.0.len());
+        let mut out = Vec::with_capacity(n + 1);
+        let mut carry = 0u64;
+        for i in 0..n {
+            let s = u64::from(*self.0.get(i).unwrap_or(&0)) + u64::from(*o.0.get(i).unwrap_or(&0)) + carry;
+            out.push((s % BASE) as u32);
+            carry = s / BASE;
+        }
+        if carry > 0 {
+            out.push(carry as u32);
+        }
+        Big(out)
+    }
+    /// `self - o`; requires `self >= o`.
+    fn sub(&self, o: &Big) -> Big {
+        let mut out = Vec::with_capacity(self.0.len());
+        let mut borrow = 0i64;
+        for i in 0..self.0.len() {
+            let mut d = i64::from(self.0[i]) - i64::from(*o.0.get(i).unwrap_or(&0)) - borrow;
+            if d < 0 {
+                d += BASE as i64;
+                borrow = 1;
+            } else {
+                borrow = 0;
+            }
+            out.push(d as u32);
+        }
+        let mut b = Big(out);
+        b.trim();
+        b
+    }
+    fn mul(&self, o: &Big) -> Big {
+        if self.is_zero() || o.is_zero() {
+            return Big::zero();
+        }
+        let mut acc = vec![0u64; self.0.len() + o.0.len() + 1];
+        for (i, &a) in self.0.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let mut carry = 0u64;
+            for (j, &b) in o.0.iter().enumerate() {
+                let cur = acc[i + j] + u64::from(a) * u64::from(b) + carry;
+                acc[i + j] = cur % BASE;
+                carry = cur / BASE;
+            }
+            let mut k = i + o.0.len();
+            while carry > 0 {
+                let cur = acc[k] + carry;
+                acc[k] = cur % BASE;
+                carry = cur / BASE;
+                k += 1;
+            }
+        }
+        let mut b = Big(acc.into_iter().map(|x| x as u32).collect());
+        b.trim();
+        b
+    }
+    fn mul_small(&self, m: u32) -> Big {
+        let mut out = Vec::with_capacity(self.0.len() + 1);
+        let mut carry = 0u64;
+        for &l in &self.0 {
+            let cur = u64::from(l) * u64::from(m) + carry;
+            out.push((cur % BASE) as u32);
+            carry = cur / BASE;
+        }
+        if carry > 0 {
+            out.push(carry as u32);
+        }
+        let mut b = Big(out);
+        b.trim();
+        b
+    }
+    fn divmod_small(&self, d: u32) -> (Big, u32) {
+        let mut out = vec![0u32; self.0.len()];
+        let mut rem = 0u64;
+        for i in (0..self.0.len()).rev() {
+            let cur = rem * BASE + u64::from(self.0[i]);
+            out[i] = (cur / u64::from(d)) as u32;
+            rem = cur % u64::from(d);
+        }
+        let mut b = Big(out);
+        b.trim();
+        (b, rem as u32)
+    }
+    /// Long division (decimal digit by digit). `d` must not be zero.
+    fn divmod(&self, d: &Big) -> (Big, Big) {
+        if self.cmp(d) == Ordering::Less {
+            return (Big::zero(), self.clone());
+        }
+        if d.0.len() == 1 {
+            let (q, r) = self.divmod_small(d.0[0]);
+            return (q, Big::from_u64(u64::from(r)));
+        }
+        // Multiples 1..9 of the divisor, to pick each quotient digit by comparison.
+        let multiples: Vec<Big> = (1..=9).map(|k| d.mul_small(k)).collect();
+        let digits = self.to_digits();
+        let mut q_digits = Vec::with_capacity(digits.len());
+        let mut rem = Big::zero();
+        for &c in digits.as_bytes() {
+            rem = rem.mul_small(10).add(&Big::from_u64(u64::from(c - b'0')));
+            let mut qd = 0u8;
+            for (k, m) in multiples.iter().enumerate().rev() {
+                if m.cmp(&rem) != Ordering::Greater {
+                    qd = k as u8 + 1;
+                    rem = rem.sub(m);
+                    break;
+                }
+            }
+            q_digits.push(b'0' + qd);
+        }
+        (Big::from_digits(&q_digits), rem)
+    }
+    fn to_u64(&self) -> Option<u64> {
+        let mut v: u64 = 0;
+        for &l in self.0.iter().rev() {
+            v = v.checked_mul(BASE)?.checked_add(u64::from(l))?;
+        }
+        Some(v)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    /// Normalized: `mant` has no trailing decimal zero; zero is `neg=false, exp=0`.
+    Finite {
+        neg: bool,
+        mant: Big,
+        exp: i64,
+    },
+    PosInf,
+    NegInf,
+}
 
 /// A number. Equality, ordering and hashing are numeric (1 == 1.0).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Number(String);
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Number(Repr);
 
-impl PartialEq for Number {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for Number {}
-impl std::hash::Hash for Number {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.to_string().hash(state)
-    }
-}
 impl PartialOrd for Number {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
+
 impl Ord for Number {
-    fn cmp(&self, _other: &Self) -> std::cmp::Ordering {
-        unimplemented!("numeric order")
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (&self.0, &other.0) {
+            (Repr::NegInf, Repr::NegInf) | (Repr::PosInf, Repr::PosInf) => Ordering::Equal,
+            (Repr::NegInf, _) | (_, Repr::PosInf) => Ordering::Less,
+            (_, Repr::NegInf) | (Repr::PosInf, _) => Ordering::Greater,
+            (Repr::Finite { neg: an, .. }, Repr::Finite { neg: bn, .. }) => {
+                let (sa, sb) = (self.signum(), other.signum());
+                if sa != sb {
+                    return sa.cmp(&sb);
+                }
+                if sa == 0 {
+                    return Ordering::Equal;
+                }
+                let mag = cmp_magnitude(self, other);
+                debug_assert_eq!(an, bn);
+                if *an {
+                    mag.reverse()
+                } else {
+                    mag
+                }
+            }
+        }
     }
 }
+
+fn finite_parts(n: &Number) -> (bool, &Big, i64) {
+    match &n.0 {
+        Repr::Finite { neg, mant, exp } => (*neg, mant, *exp),
+        _ => unreachable!("finite_parts on an infinity"),
+    }
+}
+
+/// Compare absolute values of two finite non-zero numbers.
+fn cmp_magnitude(a: &Number, b: &Number) -> Ordering {
+    let (_, am, ae) = finite_parts(a);
+    let (_, bm, be) = finite_parts(b);
+    // Compare orders of magnitude first (position of the leading digit).
+    let la = am.num_digits() as i64 + ae;
+    let lb = bm.num_digits() as i64 + be;
+    if la != lb {
+        return la.cmp(&lb);
+    }
+    let (x, y) = align(am, ae, bm, be);
+    x.cmp(&y)
+}
+
+/// Bring two mantissas to the common (smaller) exponent.
+fn align(am: &Big, ae: i64, bm: &Big, be: i64) -> (Big, Big) {
+    let e = ae.min(be);
+    let x = if ae > e { am.mul(&Big::pow10((ae - e) as usize)) } else { am.clone() };
+    let y = if be > e { bm.mul(&Big::pow10((be - e) as usize)) } else { bm.clone() };
+    (x, y)
+}
+
 impl std::fmt::Display for Number {
     /// Canonical decimal text as cty writes it: no exponent, minimal digits (`1`, `1.5`, `0.1`).
+    /// Infinities are written `+Inf` / `-Inf` as Go does.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match &self.0 {
+            Repr::PosInf => f.write_str("+Inf"),
+            Repr::NegInf => f.write_str("-Inf"),
+            Repr::Finite { neg, mant, exp } => {
+                let digits = mant.to_digits();
+                let mut s = String::with_capacity(digits.len() + 4);
+                if *neg {
+                    s.push('-');
+                }
+                if *exp >= 0 {
+                    s.push_str(&digits);
+                    if !mant.is_zero() {
+                        s.extend(std::iter::repeat_n('0', *exp as usize));
+                    }
+                } else {
+                    let point = digits.len() as i64 + exp;
+                    if point > 0 {
+                        s.push_str(&digits[..point as usize]);
+                        s.push('.');
+                        s.push_str(&digits[point as usize..]);
+                    } else {
+                        s.push_str("0.");
+                        s.extend(std::iter::repeat_n('0', (-point) as usize));
+                        s.push_str(&digits);
+                    }
+                }
+                f.write_str(&s)
+            }
+        }
+    }
+}
+
+impl Serialize for Number {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Number;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a decimal number string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Number, E> {
+                Number::parse(v).ok_or_else(|| E::custom(format!("invalid number {v:?}")))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Number, E> {
+                Ok(Number::from_i64(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Number, E> {
+                Ok(Number::from_u64(v))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Number, E> {
+                Number::from_f64(v).ok_or_else(|| E::custom("NaN is not a number"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Default for Number {
+    fn default() -> Self {
+        Number::zero()
+    }
+}
+
+impl std::str::FromStr for Number {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Number, String> {
+        Number::parse(s).ok_or_else(|| format!("invalid number {s:?}"))
+    }
+}
+
+impl From<i64> for Number {
+    fn from(i: i64) -> Number {
+        Number::from_i64(i)
     }
 }
 
 impl Number {
+    fn finite(neg: bool, mut mant: Big, mut exp: i64) -> Number {
+        if mant.is_zero() {
+            return Number(Repr::Finite { neg: false, mant, exp: 0 });
+        }
+        while mant.0.first() == Some(&0) {
+            mant.0.remove(0);
+            exp += 9;
+        }
+        loop {
+            let (q, r) = mant.divmod_small(10);
+            if r != 0 {
+                break;
+            }
+            mant = q;
+            exp += 1;
+        }
+        Number(Repr::Finite { neg, mant, exp })
+    }
+
+    pub fn zero() -> Number {
+        Number::finite(false, Big::zero(), 0)
+    }
+    pub fn positive_infinity() -> Number {
+        Number(Repr::PosInf)
+    }
+    pub fn negative_infinity() -> Number {
+        Number(Repr::NegInf)
+    }
+    pub fn is_infinite(&self) -> bool {
+        !matches!(self.0, Repr::Finite { .. })
+    }
+    pub fn is_zero(&self) -> bool {
+        matches!(&self.0, Repr::Finite { mant, .. } if mant.is_zero())
+    }
+    /// -1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match &self.0 {
+            Repr::PosInf => 1,
+            Repr::NegInf => -1,
+            Repr::Finite { mant, .. } if mant.is_zero() => 0,
+            Repr::Finite { neg: true, .. } => -1,
+            Repr::Finite { .. } => 1,
+        }
+    }
+
     pub fn from_i64(i: i64) -> Number {
-        Number(i.to_string())
+        Number::finite(i < 0, Big::from_u64(i.unsigned_abs()), 0)
     }
-    /// None for NaN.
-    pub fn from_f64(_f: f64) -> Option<Number> {
-        unimplemented!()
+    pub fn from_u64(u: u64) -> Number {
+        Number::finite(false, Big::from_u64(u), 0)
     }
+    /// None for NaN. Finite values become the shortest decimal that round-trips through f64
+    /// (what cty shows for a float64-precision number).
+    pub fn from_f64(f: f64) -> Option<Number> {
+        if f.is_nan() {
+            return None;
+        }
+        if f.is_infinite() {
+            return Some(if f > 0.0 { Number::positive_infinity() } else { Number::negative_infinity() });
+        }
+        Number::parse(&format!("{f}"))
+    }
+    /// The exact binary value of a finite f64, as a decimal.
+    fn exact_from_f64(f: f64) -> Option<Number> {
+        if !f.is_finite() {
+            return None;
+        }
+        if f == 0.0 {
+            return Some(Number::zero());
+        }
+        let bits = f.to_bits();
+        let neg = bits >> 63 != 0;
+        let raw_exp = ((bits >> 52) & 0x7ff) as i64;
+        let frac = bits & ((1u64 << 52) - 1);
+        let (m, e) = if raw_exp == 0 { (frac, -1074) } else { (frac | (1u64 << 52), raw_exp - 1075) };
+        let mant = Big::from_u64(m);
+        if e >= 0 {
+            let mut p = mant;
+            for _ in 0..e {
+                p = p.mul_small(2);
+            }
+            Some(Number::finite(neg, p, 0))
+        } else {
+            // m / 2^k = m * 5^k / 10^k
+            let mut p = mant;
+            for _ in 0..(-e) {
+                p = p.mul_small(5);
+            }
+            Some(Number::finite(neg, p, e))
+        }
+    }
+    /// True when this number is exactly representable as an f64 (msgpack encodes it as float64).
+    pub fn is_exact_f64(&self) -> bool {
+        if self.is_infinite() {
+            return true;
+        }
+        let f = self.to_f64();
+        Number::exact_from_f64(f).as_ref() == Some(self)
+    }
+
     /// Parse an HCL/JSON number literal or decimal string (`1`, `-2.5`, `1e10`, `1.5E-3`).
-    pub fn parse(_s: &str) -> Option<Number> {
-        unimplemented!()
+    /// Also accepts `Inf`, `+Inf`, `-Inf` (any case) like Go's `big.ParseFloat`.
+    pub fn parse(s: &str) -> Option<Number> {
+        let b = s.as_bytes();
+        let mut i = 0;
+        let mut neg = false;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            neg = b[i] == b'-';
+            i += 1;
+        }
+        let rest = &s[i..];
+        if rest.eq_ignore_ascii_case("inf") || rest.eq_ignore_ascii_case("infinity") {
+            return Some(if neg { Number::negative_infinity() } else { Number::positive_infinity() });
+        }
+        let mut digits: Vec<u8> = Vec::new();
+        let mut frac_len: i64 = 0;
+        let mut seen_digit = false;
+        while i < b.len() && b[i].is_ascii_digit() {
+            digits.push(b[i]);
+            seen_digit = true;
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                digits.push(b[i]);
+                frac_len += 1;
+                seen_digit = true;
+                i += 1;
+            }
+        }
+        if !seen_digit {
+            return None;
+        }
+        let mut exp: i64 = 0;
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            i += 1;
+            let mut eneg = false;
+            if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+                eneg = b[i] == b'-';
+                i += 1;
+            }
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                exp = exp.checked_mul(10)?.checked_add(i64::from(b[i] - b'0'))?;
+                if exp > MAX_EXP {
+                    return None;
+                }
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        if i != b.len() {
+            return None;
+        }
+        Some(Number::finite(neg, Big::from_digits(&digits), exp - frac_len))
     }
+
     /// Exact integer value when it fits in i64.
     pub fn to_i64(&self) -> Option<i64> {
-        unimplemented!()
+        if !self.is_integer() {
+            return None;
+        }
+        let (neg, mant, exp) = finite_parts(self);
+        if exp > 19 {
+            return None;
+        }
+        let v = mant.mul(&Big::pow10(exp as usize)).to_u64()?;
+        if neg {
+            if v <= i64::MAX as u64 + 1 {
+                Some((v as i64).wrapping_neg())
+            } else {
+                None
+            }
+        } else {
+            i64::try_from(v).ok()
+        }
     }
+    /// Nearest f64 (infinities map to infinities; huge values overflow to infinity).
     pub fn to_f64(&self) -> f64 {
-        unimplemented!()
+        match &self.0 {
+            Repr::PosInf => f64::INFINITY,
+            Repr::NegInf => f64::NEG_INFINITY,
+            Repr::Finite { neg, mant, exp } => {
+                let text = format!("{}{}e{}", if *neg { "-" } else { "" }, mant.to_digits(), exp);
+                text.parse::<f64>().unwrap_or(0.0)
+            }
+        }
     }
     pub fn is_integer(&self) -> bool {
-        unimplemented!()
+        match &self.0 {
+            Repr::Finite { exp, .. } => *exp >= 0,
+            _ => false,
+        }
     }
-    pub fn add(&self, _o: &Number) -> Number {
-        unimplemented!()
+    pub fn add(&self, o: &Number) -> Number {
+        match (&self.0, &o.0) {
+            (Repr::PosInf, Repr::NegInf) | (Repr::NegInf, Repr::PosInf) => {
+                // cty panics (NaN); the language reports an error before getting here.
+                Number::zero()
+            }
+            (Repr::PosInf, _) | (_, Repr::PosInf) => Number::positive_infinity(),
+            (Repr::NegInf, _) | (_, Repr::NegInf) => Number::negative_infinity(),
+            _ => {
+                let (an, am, ae) = finite_parts(self);
+                let (bn, bm, be) = finite_parts(o);
+                let (x, y) = align(am, ae, bm, be);
+                let e = ae.min(be);
+                if an == bn {
+                    Number::finite(an, x.add(&y), e)
+                } else {
+                    match x.cmp(&y) {
+                        Ordering::Equal => Number::zero(),
+                        Ordering::Greater => Number::finite(an, x.sub(&y), e),
+                        Ordering::Less => Number::finite(bn, y.sub(&x), e),
+                    }
+                }
+            }
+        }
     }
-    pub fn sub(&self, _o: &Number) -> Number {
-        unimplemented!()
+    /// Sum, or Err for opposing infinities (cty: "can't compute sum of opposing infinities").
+    pub fn checked_add(&self, o: &Number) -> Result<Number, String> {
+        if self.is_infinite() && o.is_infinite() && self.signum() != o.signum() {
+            return Err("can't compute sum of opposing infinities".into());
+        }
+        Ok(self.add(o))
     }
-    pub fn mul(&self, _o: &Number) -> Number {
-        unimplemented!()
+    pub fn sub(&self, o: &Number) -> Number {
+        self.add(&o.neg())
     }
-    /// Err on division by zero with Terraform's message.
-    pub fn div(&self, _o: &Number) -> Result<Number, String> {
-        unimplemented!()
+    /// Difference, or Err for subtracting an infinity from itself.
+    pub fn checked_sub(&self, o: &Number) -> Result<Number, String> {
+        if self.is_infinite() && o.is_infinite() && self.signum() == o.signum() {
+            return Err("can't subtract infinity from itself".into());
+        }
+        Ok(self.sub(o))
     }
-    pub fn rem(&self, _o: &Number) -> Result<Number, String> {
-        unimplemented!()
+    pub fn mul(&self, o: &Number) -> Number {
+        if self.is_infinite() || o.is_infinite() {
+            let s = self.signum() * o.signum();
+            return match s {
+                1 => Number::positive_infinity(),
+                -1 => Number::negative_infinity(),
+                _ => Number::zero(),
+            };
+        }
+        let (an, am, ae) = finite_parts(self);
+        let (bn, bm, be) = finite_parts(o);
+        Number::finite(an != bn, am.mul(bm), ae + be)
+    }
+    /// Product, or Err for zero times infinity (cty: "can't multiply zero by infinity").
+    pub fn checked_mul(&self, o: &Number) -> Result<Number, String> {
+        if (self.is_infinite() && o.is_zero()) || (self.is_zero() && o.is_infinite()) {
+            return Err("can't multiply zero by infinity".into());
+        }
+        Ok(self.mul(o))
+    }
+    /// Quotient. As in cty, a non-zero number divided by zero is an infinity of the
+    /// appropriate sign; zero by zero and infinity by infinity are errors.
+    pub fn div(&self, o: &Number) -> Result<Number, String> {
+        const NAN: &str = "can't divide zero by zero or infinity by infinity";
+        if (self.is_zero() && o.is_zero()) || (self.is_infinite() && o.is_infinite()) {
+            return Err(NAN.into());
+        }
+        let sign = if self.signum() * o.signum() < 0 || (o.is_zero() && self.signum() < 0) { -1 } else { 1 };
+        if self.is_infinite() || o.is_zero() {
+            return Ok(if sign < 0 { Number::negative_infinity() } else { Number::positive_infinity() });
+        }
+        if o.is_infinite() || self.is_zero() {
+            return Ok(Number::zero());
+        }
+        let (an, am, ae) = finite_parts(self);
+        let (bn, bm, be) = finite_parts(o);
+        // Scale the dividend so that the integer quotient has at least DIV_DIGITS + 1 digits.
+        let want = DIV_DIGITS as i64 + 2;
+        let k = (want + bm.num_digits() as i64 - am.num_digits() as i64).max(0) as usize;
+        let scaled = am.mul(&Big::pow10(k));
+        let (q, r) = scaled.divmod(bm);
+        let exp = ae - be - k as i64;
+        let neg = an != bn;
+        if r.is_zero() {
+            return Ok(Number::finite(neg, q, exp));
+        }
+        // Round to DIV_DIGITS significant digits, half to even, with the sticky remainder.
+        let nd = q.num_digits();
+        let drop = nd.saturating_sub(DIV_DIGITS);
+        let divisor = Big::pow10(drop);
+        let (mut kept, dropped) = q.divmod(&divisor);
+        let half = Big::pow10(drop).divmod_small(2).0;
+        let round_up = match dropped.cmp(&half) {
+            Ordering::Greater => true,
+            Ordering::Less => false,
+            // Exactly half of the dropped digits, but the remainder is non-zero: above half.
+            Ordering::Equal => true,
+        };
+        if round_up {
+            kept = kept.add(&Big::from_u64(1));
+        }
+        Ok(Number::finite(neg, kept, exp + drop as i64))
+    }
+    /// Remainder with the sign of the dividend (`a - b*trunc(a/b)`), computed exactly.
+    pub fn rem(&self, o: &Number) -> Result<Number, String> {
+        if o.is_zero() {
+            return Err("can't use modulo with zero and infinity".into());
+        }
+        // cty: an infinite dividend gives an infinity; an infinite divisor gives the dividend.
+        if self.is_infinite() {
+            return Ok(self.mul(o));
+        }
+        if o.is_infinite() {
+            return Ok(self.clone());
+        }
+        let (an, am, ae) = finite_parts(self);
+        let (_, bm, be) = finite_parts(o);
+        if am.is_zero() {
+            return Ok(Number::zero());
+        }
+        if ae - be > 100_000 || be - ae > 100_000 {
+            return Err("numbers too far apart in magnitude for modulo".into());
+        }
+        let (x, y) = align(am, ae, bm, be);
+        let (_, r) = x.divmod(&y);
+        Ok(Number::finite(an, r, ae.min(be)))
     }
     pub fn neg(&self) -> Number {
-        unimplemented!()
+        match &self.0 {
+            Repr::PosInf => Number::negative_infinity(),
+            Repr::NegInf => Number::positive_infinity(),
+            Repr::Finite { neg, mant, exp } => {
+                if mant.is_zero() {
+                    self.clone()
+                } else {
+                    Number(Repr::Finite { neg: !neg, mant: mant.clone(), exp: *exp })
+                }
+            }
+        }
+    }
+    pub fn abs(&self) -> Number {
+        if self.signum() < 0 {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+    /// Round toward negative infinity to an integer.
+    pub fn floor(&self) -> Number {
+        let t = self.trunc();
+        if self.signum() < 0 && &t != self {
+            t.sub(&Number::from_i64(1))
+        } else {
+            t
+        }
+    }
+    /// Round toward positive infinity to an integer.
+    pub fn ceil(&self) -> Number {
+        let t = self.trunc();
+        if self.signum() > 0 && &t != self {
+            t.add(&Number::from_i64(1))
+        } else {
+            t
+        }
+    }
+    /// Drop the fractional part (round toward zero).
+    pub fn trunc(&self) -> Number {
+        match &self.0 {
+            Repr::Finite { neg, mant, exp } if *exp < 0 => {
+                let drop = (-exp) as usize;
+                if drop > mant.num_digits() {
+                    return Number::zero();
+                }
+                let (q, _) = mant.divmod(&Big::pow10(drop));
+                Number::finite(*neg, q, 0)
+            }
+            _ => self.clone(),
+        }
+    }
+    /// `self` raised to a non-negative integer power (exact).
+    pub fn pow_int(&self, e: u32) -> Number {
+        let mut result = Number::from_i64(1);
+        let mut base = self.clone();
+        let mut e = e;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.mul(&base);
+            }
+            e >>= 1;
+            if e > 0 {
+                base = base.mul(&base);
+            }
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Number {
+        Number::parse(s).unwrap()
+    }
+
+    #[test]
+    fn display_canonical() {
+        assert_eq!(n("1").to_string(), "1");
+        assert_eq!(n("1.0").to_string(), "1");
+        assert_eq!(n("1.50").to_string(), "1.5");
+        assert_eq!(n("0.1").to_string(), "0.1");
+        assert_eq!(n("1e21").to_string(), "1000000000000000000000");
+        assert_eq!(n("-0.5").to_string(), "-0.5");
+        assert_eq!(n("-0").to_string(), "0");
+        assert_eq!(n("0.000").to_string(), "0");
+        assert_eq!(n("1.5E-3").to_string(), "0.0015");
+        assert_eq!(n("120").to_string(), "120");
+        assert_eq!(n("1000000000").to_string(), "1000000000");
+        assert_eq!(n(".5").to_string(), "0.5");
+        assert_eq!(n("1e100").to_string(), format!("1{}", "0".repeat(100)));
+        assert_eq!(n("Inf").to_string(), "+Inf");
+        assert_eq!(n("-inf").to_string(), "-Inf");
+    }
+
+    #[test]
+    fn parse_rejects() {
+        for s in ["", "-", "abc", "1e", "1x", "1.2.3", " 1", "e5", "."] {
+            assert!(Number::parse(s).is_none(), "{s}");
+        }
+    }
+
+    #[test]
+    fn arithmetic() {
+        assert_eq!(n("0.1").add(&n("0.2")).to_string(), "0.3");
+        assert_eq!(n("0.1").add(&n("0.2")), n("0.3"));
+        assert_eq!(n("5").sub(&n("7")).to_string(), "-2");
+        assert_eq!(n("1.5").mul(&n("-2")).to_string(), "-3");
+        let mut p = Number::from_i64(1);
+        for _ in 0..70 {
+            p = p.mul(&Number::from_i64(2));
+        }
+        assert_eq!(p.to_string(), "1180591620717411303424");
+        assert_eq!(Number::from_i64(2).pow_int(70), p);
+        assert_eq!(n("10").div(&n("3")).unwrap().to_string(), format!("3.{}", "3".repeat(49)));
+        assert_eq!(n("20").div(&n("3")).unwrap().to_string(), format!("6.{}7", "6".repeat(48)));
+        assert_eq!(n("1").div(&n("8")).unwrap().to_string(), "0.125");
+        assert_eq!(n("1e100").div(&n("1e-100")).unwrap().to_string(), format!("1{}", "0".repeat(200)));
+        assert_eq!(n("7").div(&n("2")).unwrap().to_string(), "3.5");
+        assert_eq!(n("-7").rem(&n("3")).unwrap().to_string(), "-1");
+        assert_eq!(n("7").rem(&n("-3")).unwrap().to_string(), "1");
+        assert_eq!(n("5.5").rem(&n("2")).unwrap().to_string(), "1.5");
+        assert_eq!(n("1e100").rem(&n("7")).unwrap().to_string(), "4");
+        assert_eq!(n("1").div(&n("0")).unwrap(), Number::positive_infinity());
+        assert_eq!(n("-1").div(&n("0")).unwrap(), Number::negative_infinity());
+        assert!(n("0").div(&n("0")).is_err());
+        assert!(n("1").rem(&n("0")).is_err());
+        assert_eq!(n("2.5").neg().to_string(), "-2.5");
+        assert_eq!(n("-2.5").floor().to_string(), "-3");
+        assert_eq!(n("-2.5").ceil().to_string(), "-2");
+        assert_eq!(n("2.5").trunc().to_string(), "2");
+    }
+
+    #[test]
+    fn ordering_and_hash() {
+        use std::collections::HashSet;
+        assert_eq!(n("1"), n("1.0"));
+        let mut h = HashSet::new();
+        h.insert(n("1"));
+        assert!(h.contains(&n("1.000")));
+        assert!(n("-2") < n("-1.5"));
+        assert!(n("0.001") < n("0.01"));
+        assert!(n("99") < n("100"));
+        assert!(n("-100") < n("-99"));
+        assert!(n("0") < n("0.0001"));
+        assert!(n("-0.0001") < n("0"));
+        assert!(Number::negative_infinity() < n("-1e100"));
+        assert!(Number::positive_infinity() > n("1e100"));
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(n("123").to_i64(), Some(123));
+        assert_eq!(n("-9223372036854775808").to_i64(), Some(i64::MIN));
+        assert_eq!(n("9223372036854775808").to_i64(), None);
+        assert_eq!(n("1.5").to_i64(), None);
+        assert_eq!(n("1e3").to_i64(), Some(1000));
+        assert_eq!(n("2.5").to_f64(), 2.5);
+        assert_eq!(Number::from_f64(0.1).unwrap().to_string(), "0.1");
+        assert_eq!(Number::from_f64(1e21).unwrap().to_string(), "1000000000000000000000");
+        assert!(Number::from_f64(f64::NAN).is_none());
+        assert!(n("2.5").is_exact_f64());
+        assert!(!n("0.1").is_exact_f64());
+        assert!(n("12345678901234567890123").is_integer());
+        assert!(!n("12345678901234567890123").is_exact_f64());
+        let j = serde_json::to_string(&n("1.5")).unwrap();
+        assert_eq!(j, "\"1.5\"");
+        let back: Number = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, n("1.5"));
+        assert!(Number::parse("1e2000000").is_none());
+        let big = n("1e500").add(&n("1e-500"));
+        assert_eq!(big.to_string().len(), 1002);
     }
 }

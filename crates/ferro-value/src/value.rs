@@ -190,9 +190,7 @@ impl Value {
             ValueKind::Set(t, _) => Type::set(t.clone()),
             ValueKind::Map(t, _) => Type::map(t.clone()),
             ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
-            ValueKind::Object(m) => Type::Object(ObjectType::new(
-                m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
-            )),
+            ValueKind::Object(m) => Type::Object(ObjectType::new(m.iter().map(|(k, v)| (k.clone(), v.ty())).collect())),
         }
     }
 
@@ -255,4 +253,30 @@ fn unmark_map(m: &BTreeMap<String, Value>, found: &mut Marks) -> BTreeMap<String
             (k.clone(), v)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_round_trip() {
+        let v = Value::object(
+            [
+                ("n".to_string(), Value::number(Number::parse("1e21").unwrap())),
+                (
+                    "s".to_string(),
+                    Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).mark_sensitive(),
+                ),
+                ("u".to_string(), Value::unknown(Type::list(Type::Number))),
+            ]
+            .into(),
+        );
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(text.contains("\"1000000000000000000000\""));
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+        assert!(back.contains_sensitive());
+        assert!(!back.is_wholly_known());
+    }
 }
