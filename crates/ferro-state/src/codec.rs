@@ -14,7 +14,7 @@
 //! `ObjectState::attributes` as a JSON object of strings; they are written back as `attributes`.
 
 use crate::json::write_indented;
-use crate::{InstanceState, ObjectState, OutputState, ResourceState, State};
+use crate::{ObjectState, OutputState, ResourceState, State};
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource, ResourceMode,
 };
