@@ -278,5 +278,12 @@ mod tests {
         // Content unchanged apart from the version: no serial bump and no rewrite.
         assert_eq!(loaded.serial, 0);
         assert_eq!(loaded.terraform_version, WRITER_VERSION);
+        assert!(fs::read_to_string(&path).unwrap().contains("\"terraform_version\": \"0.15.0\""));
+        // A real change rewrites it with ferro's version and the next serial.
+        add(&mut loaded, "a", "1");
+        b.persist(&mut loaded).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"terraform_version\": \"1.0.3\",\n  \"serial\": 1,"), "{text}");
+        assert!(d.0.join("terraform.tfstate.backup").exists());
     }
 }
