@@ -1,8 +1,31 @@
-//! Reading and writing state format version 4 (to be implemented).
-use crate::State;
+//! Reading and writing state format version 4, byte-for-byte as Terraform 1.0.x writes it.
+//!
+//! Reading goes through `serde_json::Value` and then walks the tree by hand so every error can
+//! name the exact place (`resources[2].instances[0]: ...`). Writing renders a `Value` tree in
+//! Terraform's key order and hands it to [`crate::json::write_indented`], which reproduces Go's
+//! `json.MarshalIndent` layout and string escaping.
+//!
+//! Embedded cty JSON (attribute objects, output values and types) is written with object keys
+//! sorted, recursively, as cty writes them. The one exception is the dynamic-value wrapper
+//! `{"value": ..., "type": ...}`, which cty writes value-first: an object whose keys are exactly
+//! `value` and `type` keeps the order it was stored with.
+//!
+//! Legacy `attributes_flat` objects (pre-0.12 flatmap) are accepted on read and kept in
+//! `ObjectState::attributes` as a JSON object of strings; they are written back as `attributes`.
+
+use crate::json::write_indented;
+use crate::{ObjectState, OutputState, ResourceState, State};
+use ferro_addrs::{
+    AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource, ResourceMode,
+};
+use serde_json::{Map, Number, Value};
+use std::collections::BTreeMap;
 
 /// The version string ferro writes as `terraform_version`.
 pub const WRITER_VERSION: &str = "1.0.3";
+
+/// The only state format version ferro reads and writes.
+pub const STATE_FORMAT_VERSION: u64 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StateError(pub String);
@@ -13,10 +36,548 @@ impl std::fmt::Display for StateError {
     }
 }
 
-pub fn read_state(_bytes: &[u8]) -> Result<State, StateError> {
-    unimplemented!()
+impl std::error::Error for StateError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, StateError> {
+    Err(StateError(msg.into()))
 }
 
-pub fn write_state(_state: &State) -> String {
-    unimplemented!()
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/// Parse a state file (format version 4).
+pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return err("the state file is empty");
+    }
+    let root: Value = serde_json::from_slice(bytes)
+        .map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
+    let obj = match root.as_object() {
+        Some(o) => o,
+        None => return err("the state file must contain a JSON object at the top level"),
+    };
+    let version = sniff_version(obj)?;
+    match version {
+        0..=3 => err(format!(
+            "state format version {version} is too old for ferro; upgrade it with Terraform 0.13+ first"
+        )),
+        4 => read_v4(obj),
+        _ => err(format!(
+            "the state file uses format version {version}, which is not supported by ferro (it reads version 4)"
+        )),
+    }
 }
+
+fn sniff_version(obj: &Map<String, Value>) -> Result<u64, StateError> {
+    match obj.get("version") {
+        None => err("the state file has no \"version\" key, so its format cannot be determined"),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(v) => Ok(v),
+            None => err(format!("the state file's \"version\" must be a non-negative integer, not {n}")),
+        },
+        Some(other) => err(format!(
+            "the state file's \"version\" must be a non-negative integer, not {}",
+            describe(other)
+        )),
+    }
+}
+
+/// A short description of a JSON value's kind for error messages.
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Optional string field: missing or null → None.
+fn opt_str<'a>(obj: &'a Map<String, Value>, key: &str, ctx: &str) -> Result<Option<&'a str>, StateError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => err(format!("{ctx}\"{key}\" must be a string, not {}", describe(other))),
+    }
+}
+
+fn opt_u64(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<Option<u64>, StateError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(v) => Ok(Some(v)),
+            None => err(format!("{ctx}\"{key}\" must be a non-negative integer, not {n}")),
+        },
+        Some(other) => err(format!("{ctx}\"{key}\" must be a non-negative integer, not {}", describe(other))),
+    }
+}
+
+fn opt_bool(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<bool, StateError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => err(format!("{ctx}\"{key}\" must be a boolean, not {}", describe(other))),
+    }
+}
+
+fn opt_array<'a>(obj: &'a Map<String, Value>, key: &str, ctx: &str) -> Result<&'a [Value], StateError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(a)) => Ok(a),
+        Some(other) => err(format!("{ctx}\"{key}\" must be an array, not {}", describe(other))),
+    }
+}
+
+fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
+    let terraform_version = opt_str(obj, "terraform_version", "")?.unwrap_or("").to_string();
+    if !terraform_version.is_empty() && !is_version(&terraform_version) {
+        return err(format!("invalid \"terraform_version\" {terraform_version:?}: not a version number"));
+    }
+    let serial = opt_u64(obj, "serial", "")?.unwrap_or(0);
+    let lineage = opt_str(obj, "lineage", "")?.unwrap_or("").to_string();
+
+    let mut outputs = BTreeMap::new();
+    match obj.get("outputs") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            for (name, raw) in m {
+                let ctx = format!("outputs[{}]", ferro_addrs::quote(name));
+                outputs.insert(name.clone(), read_output(raw, &ctx)?);
+            }
+        }
+        Some(other) => return err(format!("\"outputs\" must be an object, not {}", describe(other))),
+    }
+
+    let mut resources: BTreeMap<AbsResource, ResourceState> = BTreeMap::new();
+    for (ri, raw) in opt_array(obj, "resources", "")?.iter().enumerate() {
+        let ctx = format!("resources[{ri}]");
+        read_resource(raw, &ctx, &mut resources)?;
+    }
+
+    Ok(State { terraform_version, serial, lineage, outputs, resources })
+}
+
+/// Loose version-number check: `[v]N(.N)*` with optional `-pre` and `+build` suffixes.
+fn is_version(s: &str) -> bool {
+    let s = s.strip_prefix('v').unwrap_or(s);
+    let (core, rest) = match s.find(['-', '+']) {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, ""),
+    };
+    let core_ok = !core.is_empty()
+        && core.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    let rest_ok = rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+');
+    core_ok && rest_ok && (s.len() == core.len() || !rest.is_empty())
+}
+
+fn read_output(raw: &Value, ctx: &str) -> Result<OutputState, StateError> {
+    let o = match raw.as_object() {
+        Some(o) => o,
+        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+    };
+    let value = match o.get("value") {
+        Some(v) => v.clone(),
+        None => return err(format!("{ctx}: missing \"value\"")),
+    };
+    let ty = match o.get("type") {
+        Some(t) if !t.is_null() => t.clone(),
+        _ => return err(format!("{ctx}: missing \"type\"")),
+    };
+    let sensitive = opt_bool(o, "sensitive", &format!("{ctx}: "))?;
+    Ok(OutputState { value, ty, sensitive })
+}
+
+fn read_resource(
+    raw: &Value,
+    ctx: &str,
+    resources: &mut BTreeMap<AbsResource, ResourceState>,
+) -> Result<(), StateError> {
+    let o = match raw.as_object() {
+        Some(o) => o,
+        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+    };
+    let pre = format!("{ctx}: ");
+    let module = match opt_str(o, "module", &pre)? {
+        None | Some("") => ModuleInstance::root(),
+        Some(m) => parse_module_instance(m).map_err(|e| StateError(format!("{ctx}: invalid module address {m:?}: {e}")))?,
+    };
+    let mode = match opt_str(o, "mode", &pre)? {
+        Some("managed") => ResourceMode::Managed,
+        Some("data") => ResourceMode::Data,
+        Some(other) => return err(format!("{ctx}: invalid resource mode {other:?} (expected \"managed\" or \"data\")")),
+        None => return err(format!("{ctx}: missing \"mode\"")),
+    };
+    let ty = match opt_str(o, "type", &pre)? {
+        Some(t) if !t.is_empty() => t.to_string(),
+        _ => return err(format!("{ctx}: missing resource \"type\"")),
+    };
+    let name = match opt_str(o, "name", &pre)? {
+        Some(n) if !n.is_empty() => n.to_string(),
+        _ => return err(format!("{ctx}: missing resource \"name\"")),
+    };
+    let provider = match opt_str(o, "provider", &pre)? {
+        Some(p) => AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?,
+        None => return err(format!("{ctx}: missing \"provider\"")),
+    };
+    let addr = AbsResource { module, resource: Resource { mode, ty, name } };
+    let rs = resources.entry(addr.clone()).or_insert_with(|| ResourceState {
+        addr: addr.clone(),
+        provider,
+        instances: BTreeMap::new(),
+    });
+
+    for (ii, raw) in opt_array(o, "instances", &pre)?.iter().enumerate() {
+        let ictx = format!("{ctx}.instances[{ii}]");
+        let (key, deposed, obj) = read_instance(raw, &ictx)?;
+        let inst = rs.instances.entry(key).or_default();
+        match deposed {
+            None => {
+                if inst.current.is_some() {
+                    return err(format!("{ictx}: duplicate current object for {}", addr.instance(inst_key_of(raw))));
+                }
+                inst.current = Some(obj);
+            }
+            Some(dk) => {
+                if inst.deposed.contains_key(&dk) {
+                    return err(format!(
+                        "{ictx}: duplicate deposed object {dk:?} for {}",
+                        addr.instance(inst_key_of(raw))
+                    ));
+                }
+                inst.deposed.insert(dk, obj);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Re-derive an instance's key for an error message (it was already validated).
+fn inst_key_of(raw: &Value) -> InstanceKey {
+    raw.get("index_key").map(|k| read_index_key(k, "").unwrap_or(InstanceKey::None)).unwrap_or(InstanceKey::None)
+}
+
+fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
+    match v {
+        Value::Null => Ok(InstanceKey::None),
+        Value::String(s) => Ok(InstanceKey::Str(s.clone())),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                return Ok(InstanceKey::Int(i));
+            }
+            // JSON numbers are floats to Terraform; it converts them to int (truncating).
+            match n.as_f64() {
+                Some(f) if f.is_finite() && f.abs() < 9.0e18 => Ok(InstanceKey::Int(f as i64)),
+                _ => err(format!("{ctx}: invalid index_key {n}")),
+            }
+        }
+        other => err(format!("{ctx}: \"index_key\" must be a number or a string, not {}", describe(other))),
+    }
+}
+
+fn read_instance(raw: &Value, ctx: &str) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
+    let o = match raw.as_object() {
+        Some(o) => o,
+        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+    };
+    let pre = format!("{ctx}: ");
+    let key = match o.get("index_key") {
+        None => InstanceKey::None,
+        Some(v) => read_index_key(v, ctx)?,
+    };
+    let tainted = match opt_str(o, "status", &pre)? {
+        None | Some("") => false,
+        Some("tainted") => true,
+        Some(other) => return err(format!("{ctx}: invalid instance status {other:?} (only \"tainted\" is valid)")),
+    };
+    let deposed = match opt_str(o, "deposed", &pre)? {
+        None | Some("") => None,
+        Some(d) => {
+            if d.len() != 8 || !d.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return err(format!("{ctx}: invalid deposed key {d:?} (must be eight hexadecimal digits)"));
+            }
+            Some(d.to_string())
+        }
+    };
+    let schema_version = opt_u64(o, "schema_version", &pre)?.unwrap_or(0);
+    let attributes = match (o.get("attributes"), o.get("attributes_flat")) {
+        (Some(Value::Object(m)), _) => Value::Object(m.clone()),
+        (Some(Value::Null) | None, Some(Value::Object(flat))) => {
+            for (k, v) in flat {
+                if !v.is_string() {
+                    return err(format!(
+                        "{ctx}: \"attributes_flat\" value for {k:?} must be a string, not {}",
+                        describe(v)
+                    ));
+                }
+            }
+            Value::Object(flat.clone())
+        }
+        (Some(Value::Null) | None, Some(Value::Null) | None) => Value::Object(Map::new()),
+        (Some(other), _) => {
+            return err(format!("{ctx}: \"attributes\" must be an object, not {}", describe(other)))
+        }
+        (_, Some(other)) => {
+            return err(format!("{ctx}: \"attributes_flat\" must be an object, not {}", describe(other)))
+        }
+    };
+    let sensitive_attributes = match o.get("sensitive_attributes") {
+        None | Some(Value::Null) => Value::Array(Vec::new()),
+        Some(Value::Array(paths)) => {
+            for (pi, p) in paths.iter().enumerate() {
+                if !p.is_array() {
+                    return err(format!(
+                        "{ctx}: sensitive_attributes[{pi}] must be an array of path steps, not {}",
+                        describe(p)
+                    ));
+                }
+            }
+            Value::Array(paths.clone())
+        }
+        Some(other) => {
+            return err(format!("{ctx}: \"sensitive_attributes\" must be an array, not {}", describe(other)))
+        }
+    };
+    let private = match opt_str(o, "private", &pre)? {
+        None | Some("") => None,
+        Some(p) => {
+            if !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=') {
+                return err(format!("{ctx}: \"private\" is not valid base64"));
+            }
+            Some(p.to_string())
+        }
+    };
+    let mut dependencies = Vec::new();
+    for (di, d) in opt_array(o, "dependencies", &pre)?.iter().enumerate() {
+        match d {
+            Value::String(s) if !s.is_empty() => dependencies.push(s.clone()),
+            other => {
+                return err(format!(
+                    "{ctx}: dependencies[{di}] must be a resource address string, not {}",
+                    describe(other)
+                ))
+            }
+        }
+    }
+    let create_before_destroy = opt_bool(o, "create_before_destroy", &pre)?;
+    Ok((
+        key,
+        deposed,
+        ObjectState {
+            tainted,
+            schema_version,
+            attributes,
+            sensitive_attributes,
+            private,
+            dependencies,
+            create_before_destroy,
+        },
+    ))
+}
+
+/// Parse a module instance address as written in state: `module.a`, `module.a[0]`,
+/// `module.a["k"].module.b`. The empty string is the root module.
+pub fn parse_module_instance(s: &str) -> Result<ModuleInstance, String> {
+    let mut steps = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !steps.is_empty() {
+            if b[i] != b'.' {
+                return Err(format!("expected \".\" at offset {i}"));
+            }
+            i += 1;
+        }
+        if !s[i..].starts_with("module.") {
+            return Err(format!("expected \"module.\" at offset {i}"));
+        }
+        i += "module.".len();
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+            i += 1;
+        }
+        if start == i || b[start].is_ascii_digit() || b[start] == b'-' {
+            return Err(format!("expected a module name at offset {start}"));
+        }
+        let name = s[start..i].to_string();
+        let mut key = InstanceKey::None;
+        if i < b.len() && b[i] == b'[' {
+            i += 1;
+            if i < b.len() && b[i] == b'"' {
+                let (text, next) = parse_quoted(s, i)?;
+                key = InstanceKey::Str(text);
+                i = next;
+            } else {
+                let kstart = i;
+                if i < b.len() && b[i] == b'-' {
+                    i += 1;
+                }
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let digits = &s[kstart..i];
+                let n: i64 = digits.parse().map_err(|_| format!("invalid instance key at offset {kstart}"))?;
+                key = InstanceKey::Int(n);
+            }
+            if i >= b.len() || b[i] != b']' {
+                return Err(format!("expected \"]\" at offset {i}"));
+            }
+            i += 1;
+        }
+        steps.push(ModuleInstanceStep { name, key });
+    }
+    Ok(ModuleInstance(steps))
+}
+
+/// Parse a double-quoted string starting at byte `start` (the opening quote); returns the text
+/// and the offset after the closing quote.
+fn parse_quoted(s: &str, start: usize) -> Result<(String, usize), String> {
+    let mut out = String::new();
+    let mut chars = s[start + 1..].char_indices();
+    while let Some((off, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, start + 1 + off + 1)),
+            '\\' => match chars.next() {
+                Some((_, '"')) => out.push('"'),
+                Some((_, '\\')) => out.push('\\'),
+                Some((_, 'n')) => out.push('\n'),
+                Some((_, 'r')) => out.push('\r'),
+                Some((_, 't')) => out.push('\t'),
+                Some((_, 'u')) => {
+                    let mut code = 0u32;
+                    for _ in 0..4 {
+                        let d = chars.next().and_then(|(_, h)| h.to_digit(16));
+                        match d {
+                            Some(d) => code = code * 16 + d,
+                            None => return Err("invalid \\u escape in instance key".into()),
+                        }
+                    }
+                    out.push(char::from_u32(code).ok_or("invalid \\u escape in instance key")?);
+                }
+                _ => return Err("invalid escape sequence in instance key".into()),
+            },
+            c => out.push(c),
+        }
+    }
+    Err("unterminated string in instance key".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+/// Render a state as Terraform 1.0.3 writes it (`json.MarshalIndent` with two spaces, plus `\n`).
+pub fn write_state(state: &State) -> String {
+    let mut top = Map::new();
+    top.insert("version".into(), Value::Number(Number::from(STATE_FORMAT_VERSION)));
+    top.insert("terraform_version".into(), Value::String(state.terraform_version.clone()));
+    top.insert("serial".into(), Value::Number(Number::from(state.serial)));
+    top.insert("lineage".into(), Value::String(state.lineage.clone()));
+
+    let mut outputs = Map::new();
+    for (name, out) in &state.outputs {
+        let mut o = Map::new();
+        o.insert("value".into(), canonical(&out.value));
+        o.insert("type".into(), canonical(&out.ty));
+        if out.sensitive {
+            o.insert("sensitive".into(), Value::Bool(true));
+        }
+        outputs.insert(name.clone(), Value::Object(o));
+    }
+    top.insert("outputs".into(), Value::Object(outputs));
+
+    let mut rs: Vec<(&AbsResource, &ResourceState)> = state.resources.iter().collect();
+    rs.sort_by_cached_key(|(a, _)| {
+        (a.module.to_string(), a.resource.mode.as_str(), a.resource.ty.clone(), a.resource.name.clone())
+    });
+    let resources = rs.into_iter().map(|(addr, r)| write_resource(addr, r)).collect();
+    top.insert("resources".into(), Value::Array(resources));
+
+    let mut out = String::new();
+    write_indented(&mut out, &Value::Object(top));
+    out.push('\n');
+    out
+}
+
+fn write_resource(addr: &AbsResource, r: &ResourceState) -> Value {
+    let mut o = Map::new();
+    if !addr.module.is_root() {
+        o.insert("module".into(), Value::String(addr.module.to_string()));
+    }
+    o.insert("mode".into(), Value::String(addr.resource.mode.as_str().into()));
+    o.insert("type".into(), Value::String(addr.resource.ty.clone()));
+    o.insert("name".into(), Value::String(addr.resource.name.clone()));
+    o.insert("provider".into(), Value::String(r.provider.to_string()));
+    let mut instances = Vec::new();
+    for (key, inst) in &r.instances {
+        if let Some(cur) = &inst.current {
+            instances.push(write_object(key, None, cur));
+        }
+        for (dk, obj) in &inst.deposed {
+            instances.push(write_object(key, Some(dk), obj));
+        }
+    }
+    o.insert("instances".into(), Value::Array(instances));
+    Value::Object(o)
+}
+
+fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> Value {
+    let mut o = Map::new();
+    match key {
+        InstanceKey::None => {}
+        InstanceKey::Int(i) => {
+            o.insert("index_key".into(), Value::Number(Number::from(*i)));
+        }
+        InstanceKey::Str(s) => {
+            o.insert("index_key".into(), Value::String(s.clone()));
+        }
+    }
+    if obj.tainted {
+        o.insert("status".into(), Value::String("tainted".into()));
+    }
+    if let Some(d) = deposed {
+        o.insert("deposed".into(), Value::String(d.into()));
+    }
+    o.insert("schema_version".into(), Value::Number(Number::from(obj.schema_version)));
+    o.insert("attributes".into(), canonical(&obj.attributes));
+    let sens = match &obj.sensitive_attributes {
+        Value::Null => Value::Array(Vec::new()),
+        v => canonical(v),
+    };
+    o.insert("sensitive_attributes".into(), sens);
+    if let Some(p) = obj.private.as_deref().filter(|p| !p.is_empty()) {
+        o.insert("private".into(), Value::String(p.into()));
+    }
+    if !obj.dependencies.is_empty() {
+        o.insert(
+            "dependencies".into(),
+            Value::Array(obj.dependencies.iter().map(|d| Value::String(d.clone())).collect()),
+        );
+    }
+    if obj.create_before_destroy {
+        o.insert("create_before_destroy".into(), Value::Bool(true));
+    }
+    Value::Object(o)
+}
+
+/// A copy of `v` with object keys sorted recursively, except that a dynamic-value wrapper
+/// (an object with exactly the keys `value` and `type`) keeps its stored order.
+pub fn canonical(v: &Value) -> Value {
+    match v {
+        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
+        Value::Object(m) => {
+            let is_wrapper = m.len() == 2 && m.contains_key("value") && m.contains_key("type");
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            if !is_wrapper {
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), canonical(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -5,9 +5,10 @@
 //! keeps the state crate independent of providers and of the value model.
 
 mod codec;
+pub mod json;
 mod local;
 mod model;
 
-pub use codec::{read_state, write_state, StateError};
+pub use codec::{parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION, WRITER_VERSION};
 pub use local::{new_lineage, LocalBackend};
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

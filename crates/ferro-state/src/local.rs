@@ -1,23 +1,289 @@
-//! The local backend: `terraform.tfstate`, `terraform.tfstate.backup`, atomic writes (to be implemented).
+//! The local backend: `terraform.tfstate`, `terraform.tfstate.backup`, atomic writes.
+//!
+//! Behaves like Terraform's local backend (`statemgr.Filesystem`):
+//! * the first persist of a run copies the existing state file to `<path>.backup`;
+//! * the serial is bumped only when the content differs from what this backend last loaded or
+//!   persisted (serial and `terraform_version` aside); unchanged states are not rewritten;
+//! * writes go to a temporary file in the same directory which is synced and renamed over the
+//!   target, so a crash never leaves a half-written state file.
+
+use crate::codec::{read_state, write_state, WRITER_VERSION};
 use crate::{State, StateError};
-use std::path::PathBuf;
+use std::cell::RefCell;
+use std::fs;
+use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 
 pub struct LocalBackend {
     pub path: PathBuf,
+    /// Whether this backend object already handled the backup (done once per run).
+    backed_up: bool,
+    /// The content last loaded or persisted, rendered with serial 0, and its serial.
+    last: RefCell<Option<(String, u64)>>,
 }
 
 impl LocalBackend {
     pub fn new(path: PathBuf) -> Self {
-        LocalBackend { path }
+        LocalBackend { path, backed_up: false, last: RefCell::new(None) }
     }
+
+    /// Where the previous state is kept: `<path>.backup`.
+    pub fn backup_path(&self) -> PathBuf {
+        let mut p = self.path.clone().into_os_string();
+        p.push(".backup");
+        PathBuf::from(p)
+    }
+
+    /// Read the state file. A missing (or empty) file is `Ok(None)`; a broken one is an error.
     pub fn load(&self) -> Result<Option<State>, StateError> {
-        unimplemented!()
+        let bytes = match fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StateError(format!("failed to read state file {}: {e}", self.path.display()))),
+        };
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return Ok(None);
+        }
+        let state = read_state(&bytes)
+            .map_err(|e| StateError(format!("failed to load state file {}: {e}", self.path.display())))?;
+        *self.last.borrow_mut() = Some((comparable(&state), state.serial));
+        Ok(Some(state))
     }
-    pub fn persist(&mut self, _state: &mut State) -> Result<(), StateError> {
-        unimplemented!()
+
+    /// Write `state` to the state file, updating `state.serial` (and `terraform_version`) in place.
+    pub fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
+        if !self.backed_up {
+            self.write_backup()?;
+            self.backed_up = true;
+        }
+        state.terraform_version = WRITER_VERSION.to_string();
+        let content = comparable(state);
+        let last = self.last.borrow().clone();
+        if let Some((last, serial)) = &last {
+            if *last == content {
+                state.serial = *serial;
+                if self.path.exists() {
+                    return Ok(());
+                }
+            } else {
+                state.serial = state.serial.max(*serial) + 1;
+            }
+        } else {
+            state.serial += 1;
+        }
+        let text = write_state(state);
+        atomic_write(&self.path, text.as_bytes())
+            .map_err(|e| StateError(format!("failed to write state file {}: {e}", self.path.display())))?;
+        *self.last.borrow_mut() = Some((content, state.serial));
+        Ok(())
+    }
+
+    fn write_backup(&self) -> Result<(), StateError> {
+        let bytes = match fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(StateError(format!("failed to read state file {}: {e}", self.path.display()))),
+        };
+        let backup = self.backup_path();
+        atomic_write(&backup, &bytes)
+            .map_err(|e| StateError(format!("failed to write state backup {}: {e}", backup.display())))
     }
 }
 
+/// The rendered state with the serial and writer version blanked, for change detection.
+fn comparable(state: &State) -> String {
+    let mut s = state.clone();
+    s.serial = 0;
+    s.terraform_version = String::new();
+    write_state(&s)
+}
+
+/// Write `bytes` to `<path>.tmp-<pid>` in the same directory, sync it, and rename it over `path`.
+fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return result;
+    }
+    // Make the rename durable too; not every platform can sync a directory, so ignore failures.
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// A fresh lineage: 16 random bytes formatted as a UUID (8-4-4-4-12 lowercase hex).
 pub fn new_lineage() -> String {
-    unimplemented!()
+    let bytes = random_bytes();
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+fn random_bytes() -> [u8; 16] {
+    let mut buf = [0u8; 16];
+    if let Ok(mut f) = fs::File::open("/dev/urandom") {
+        if f.read_exact(&mut buf).is_ok() {
+            return buf;
+        }
+    }
+    // Fallback: hash the time, the process id and a counter.
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    for (i, chunk) in buf.chunks_mut(8).enumerate() {
+        let mut h = DefaultHasher::new();
+        (now.as_nanos(), std::process::id(), n, i).hash(&mut h);
+        chunk.copy_from_slice(&h.finish().to_le_bytes());
+    }
+    buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ObjectState, State};
+    use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};
+    use serde_json::json;
+
+    struct TempDir(PathBuf);
+    impl TempDir {
+        fn new(tag: &str) -> TempDir {
+            let p = std::env::temp_dir().join(format!("ferro-state-{tag}-{}-{}", std::process::id(), new_lineage()));
+            fs::create_dir_all(&p).unwrap();
+            TempDir(p)
+        }
+    }
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn obj(id: &str) -> ObjectState {
+        ObjectState {
+            tainted: false,
+            schema_version: 0,
+            attributes: json!({"id": id}),
+            sensitive_attributes: json!([]),
+            private: None,
+            dependencies: vec![],
+            create_before_destroy: false,
+        }
+    }
+
+    fn add(state: &mut State, name: &str, id: &str) {
+        let addr = AbsResource::root(Resource::managed("null_resource", name));
+        let p = AbsProviderConfig::root(Provider::default_for("null"));
+        state.set_current(&addr, &p, &InstanceKey::None, Some(obj(id)));
+    }
+
+    #[test]
+    fn lineage_is_uuid_shaped_and_random() {
+        let a = new_lineage();
+        let b = new_lineage();
+        assert_ne!(a, b);
+        let parts: Vec<&str> = a.split('-').collect();
+        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), vec![8, 4, 4, 4, 12]);
+        assert!(a.chars().all(|c| c == '-' || c.is_ascii_digit() || ('a'..='f').contains(&c)));
+    }
+
+    #[test]
+    fn missing_file_loads_as_none_and_garbage_is_an_error() {
+        let d = TempDir::new("missing");
+        let b = LocalBackend::new(d.0.join("terraform.tfstate"));
+        assert_eq!(b.load().unwrap(), None);
+        fs::write(&b.path, "").unwrap();
+        assert_eq!(b.load().unwrap(), None);
+        fs::write(&b.path, "{not json").unwrap();
+        assert!(b.load().unwrap_err().0.contains("not valid JSON"));
+    }
+
+    #[test]
+    fn serial_backup_and_no_rewrite() {
+        let d = TempDir::new("serial");
+        let path = d.0.join("terraform.tfstate");
+        let backup = d.0.join("terraform.tfstate.backup");
+
+        // Run 1: brand-new state.
+        let mut b = LocalBackend::new(path.clone());
+        assert!(b.load().unwrap().is_none());
+        let mut s = State::new(new_lineage());
+        b.persist(&mut s).unwrap();
+        assert_eq!(s.serial, 1);
+        assert!(!backup.exists());
+        let first = fs::read_to_string(&path).unwrap();
+        assert!(first.contains("\"serial\": 1,"));
+        // Unchanged: serial stays, file untouched.
+        b.persist(&mut s).unwrap();
+        assert_eq!(s.serial, 1);
+        add(&mut s, "a", "1");
+        b.persist(&mut s).unwrap();
+        assert_eq!(s.serial, 2);
+        add(&mut s, "b", "2");
+        b.persist(&mut s).unwrap();
+        assert_eq!(s.serial, 3);
+        assert!(!backup.exists(), "no backup when there was no file at the start");
+        let after_run1 = fs::read_to_string(&path).unwrap();
+        assert_eq!(read_state(after_run1.as_bytes()).unwrap(), s);
+
+        // Run 2: load, persist unchanged → no bump, but a backup of the original file.
+        let mut b = LocalBackend::new(path.clone());
+        let mut s2 = b.load().unwrap().unwrap();
+        assert_eq!(s2.serial, 3);
+        b.persist(&mut s2).unwrap();
+        assert_eq!(s2.serial, 3);
+        assert_eq!(fs::read_to_string(&backup).unwrap(), after_run1);
+        assert_eq!(fs::read_to_string(&path).unwrap(), after_run1);
+        // A change bumps the serial; the backup keeps the run's starting content.
+        add(&mut s2, "c", "3");
+        b.persist(&mut s2).unwrap();
+        assert_eq!(s2.serial, 4);
+        add(&mut s2, "d", "4");
+        b.persist(&mut s2).unwrap();
+        assert_eq!(s2.serial, 5);
+        assert_eq!(fs::read_to_string(&backup).unwrap(), after_run1);
+        let on_disk = read_state(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(on_disk, s2);
+        // No temporary files left behind.
+        let names: Vec<String> =
+            fs::read_dir(&d.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert!(names.iter().all(|n| !n.contains(".tmp-")), "{names:?}");
+    }
+
+    #[test]
+    fn persist_sets_writer_version() {
+        let d = TempDir::new("version");
+        let path = d.0.join("terraform.tfstate");
+        let mut s = State::new("x".into());
+        s.terraform_version = "0.15.0".into();
+        fs::write(&path, write_state(&s)).unwrap();
+        let mut b = LocalBackend::new(path.clone());
+        let mut loaded = b.load().unwrap().unwrap();
+        b.persist(&mut loaded).unwrap();
+        // Content unchanged apart from the version: no serial bump and no rewrite.
+        assert_eq!(loaded.serial, 0);
+        assert_eq!(loaded.terraform_version, WRITER_VERSION);
+        assert!(fs::read_to_string(&path).unwrap().contains("\"terraform_version\": \"0.15.0\""));
+        // A real change rewrites it with ferro's version and the next serial.
+        add(&mut loaded, "a", "1");
+        b.persist(&mut loaded).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"terraform_version\": \"1.0.3\",\n  \"serial\": 1,"), "{text}");
+        assert!(d.0.join("terraform.tfstate.backup").exists());
+    }
 }

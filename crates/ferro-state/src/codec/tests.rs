@@ -1,0 +1,429 @@
+//! Tests for the state v4 codec: byte-identical round trips, ordering, omissions, escaping, errors.
+
+use super::*;
+use ferro_addrs::Provider;
+use serde_json::json;
+
+const EXAMPLE: &str = include_str!("../../testdata/example.tfstate");
+const RICH: &str = include_str!("../../testdata/rich.tfstate");
+
+fn read(s: &str) -> State {
+    read_state(s.as_bytes()).unwrap_or_else(|e| panic!("read failed: {e}"))
+}
+
+fn read_err(s: &str) -> String {
+    match read_state(s.as_bytes()) {
+        Ok(_) => panic!("expected an error reading {s}"),
+        Err(e) => e.0,
+    }
+}
+
+fn obj(attrs: Value) -> ObjectState {
+    ObjectState {
+        tainted: false,
+        schema_version: 0,
+        attributes: attrs,
+        sensitive_attributes: json!([]),
+        private: None,
+        dependencies: vec![],
+        create_before_destroy: false,
+    }
+}
+
+fn null_provider() -> AbsProviderConfig {
+    AbsProviderConfig::root(Provider::default_for("null"))
+}
+
+/// A minimal v4 document with one resource whose single instance is `inst`.
+fn with_instances(instances: &str) -> String {
+    format!(
+        r#"{{"version":4,"serial":1,"lineage":"l","outputs":{{}},"resources":[{{"mode":"managed","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/null\"]","instances":[{instances}]}}]}}"#
+    )
+}
+
+#[test]
+fn example_round_trips_byte_identically() {
+    let s = read(EXAMPLE);
+    assert_eq!(write_state(&s), EXAMPLE);
+    assert_eq!(s.serial, 3);
+    assert_eq!(s.lineage, "f2968801-fa14-41ab-a044-224f3a4adf04");
+    assert!(s.outputs["ids"].sensitive);
+    let m = parse_module_instance("module.m[\"x\"]").unwrap();
+    let b = AbsResource { module: m, resource: Resource::managed("null_resource", "b") };
+    let o = s.current_object(&b, &InstanceKey::Str("one".into())).unwrap();
+    assert!(o.tainted && o.create_before_destroy);
+    assert_eq!(o.dependencies, vec!["null_resource.a".to_string()]);
+    assert_eq!(o.private.as_deref(), Some("bnVsbA=="));
+}
+
+#[test]
+fn rich_state_round_trips_byte_identically() {
+    let s = read(RICH);
+    assert_eq!(write_state(&s), RICH);
+    // Reading what we wrote gives the same model.
+    assert_eq!(read(&write_state(&s)), s);
+}
+
+#[test]
+fn empty_state_matches_terraform() {
+    let mut s = State::new("3a8b0a61-6a2f-2c2e-1e6a-0f0e6a4b7c11".into());
+    s.serial = 1;
+    assert_eq!(
+        write_state(&s),
+        "{\n  \"version\": 4,\n  \"terraform_version\": \"1.0.3\",\n  \"serial\": 1,\n  \"lineage\": \"3a8b0a61-6a2f-2c2e-1e6a-0f0e6a4b7c11\",\n  \"outputs\": {},\n  \"resources\": []\n}\n"
+    );
+}
+
+#[test]
+fn reordered_input_is_written_in_terraform_order() {
+    // Resources, instances and keys all out of order; unknown keys sprinkled in.
+    let input = r#"{
+      "resources": [
+        {"name": "b", "type": "t", "mode": "managed", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "each": "list",
+         "instances": [
+           {"index_key": "s", "attributes": {"z": 1, "a": {"y": 2, "b": 3}}, "schema_version": 0},
+           {"index_key": 1.0, "attributes": {}, "depends_on": ["x"]},
+           {"index_key": 0, "deposed": "00000002", "attributes": {}},
+           {"index_key": 0, "deposed": "00000001", "attributes": {}},
+           {"index_key": 0, "attributes": {}}
+         ]},
+        {"mode": "managed", "type": "t", "name": "a", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": []},
+        {"mode": "data", "type": "t", "name": "z", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": []},
+        {"module": "module.x", "mode": "data", "type": "a", "name": "a", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": []}
+      ],
+      "outputs": {"b": {"type": "string", "value": "x"}, "a": {"sensitive": false, "type": "number", "value": 1}},
+      "lineage": "l", "serial": 2, "terraform_version": "0.15.0", "version": 4, "check_results": null
+    }"#;
+    let s = read(input);
+    let out = write_state(&s);
+    let expected = r#"{
+  "version": 4,
+  "terraform_version": "0.15.0",
+  "serial": 2,
+  "lineage": "l",
+  "outputs": {
+    "a": {
+      "value": 1,
+      "type": "number"
+    },
+    "b": {
+      "value": "x",
+      "type": "string"
+    }
+  },
+  "resources": [
+    {
+      "mode": "data",
+      "type": "t",
+      "name": "z",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": []
+    },
+    {
+      "mode": "managed",
+      "type": "t",
+      "name": "a",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": []
+    },
+    {
+      "mode": "managed",
+      "type": "t",
+      "name": "b",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": [
+        {
+          "index_key": 0,
+          "schema_version": 0,
+          "attributes": {},
+          "sensitive_attributes": []
+        },
+        {
+          "index_key": 0,
+          "deposed": "00000001",
+          "schema_version": 0,
+          "attributes": {},
+          "sensitive_attributes": []
+        },
+        {
+          "index_key": 0,
+          "deposed": "00000002",
+          "schema_version": 0,
+          "attributes": {},
+          "sensitive_attributes": []
+        },
+        {
+          "index_key": 1,
+          "schema_version": 0,
+          "attributes": {},
+          "sensitive_attributes": []
+        },
+        {
+          "index_key": "s",
+          "schema_version": 0,
+          "attributes": {
+            "a": {
+              "b": 3,
+              "y": 2
+            },
+            "z": 1
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    },
+    {
+      "module": "module.x",
+      "mode": "data",
+      "type": "a",
+      "name": "a",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": []
+    }
+  ]
+}
+"#;
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn model_built_state_sorts_and_omits() {
+    let mut s = State::new("lin".into());
+    s.serial = 5;
+    let p = null_provider();
+    // Module whose string sorts before the root? No: "" sorts first. Insert in reverse order.
+    let m = parse_module_instance("module.b").unwrap();
+    let r1 = AbsResource { module: m, resource: Resource::managed("null_resource", "x") };
+    let r2 = AbsResource::root(Resource::managed("null_resource", "y"));
+    let mut o = obj(json!({"id": "1", "a": null}));
+    o.private = Some(String::new());
+    s.set_current(&r1, &p, &InstanceKey::None, Some(o));
+    s.set_current(&r2, &p, &InstanceKey::Int(3), Some(obj(json!({}))));
+    s.outputs.insert(
+        "o".into(),
+        OutputState { value: json!({"b": [1], "a": "<&>"}), ty: json!(["object", {"b": ["list", "number"], "a": "string"}]), sensitive: false },
+    );
+    let out = write_state(&s);
+    let expected = r#"{
+  "version": 4,
+  "terraform_version": "1.0.3",
+  "serial": 5,
+  "lineage": "lin",
+  "outputs": {
+    "o": {
+      "value": {
+        "a": "\u003c\u0026\u003e",
+        "b": [
+          1
+        ]
+      },
+      "type": [
+        "object",
+        {
+          "a": "string",
+          "b": [
+            "list",
+            "number"
+          ]
+        }
+      ]
+    }
+  },
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "null_resource",
+      "name": "y",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": [
+        {
+          "index_key": 3,
+          "schema_version": 0,
+          "attributes": {},
+          "sensitive_attributes": []
+        }
+      ]
+    },
+    {
+      "module": "module.b",
+      "mode": "managed",
+      "type": "null_resource",
+      "name": "x",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "a": null,
+            "id": "1"
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ]
+}
+"#;
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn module_strings_sort_as_strings() {
+    // Module instance ordering by structure would put module.a[10] after module.a[9]; Terraform
+    // sorts by the module string, so "module.a[10]" < "module.a[9]".
+    let mut s = State::new("l".into());
+    for m in ["module.a[9]", "module.a[10]", "module.a"] {
+        let addr = AbsResource { module: parse_module_instance(m).unwrap(), resource: Resource::managed("t", "n") };
+        s.set_current(&addr, &null_provider(), &InstanceKey::None, Some(obj(json!({}))));
+    }
+    let out = write_state(&s);
+    let a = out.find("\"module.a\"").unwrap();
+    let a10 = out.find("\"module.a[10]\"").unwrap();
+    let a9 = out.find("\"module.a[9]\"").unwrap();
+    assert!(a < a10 && a10 < a9, "{out}");
+}
+
+#[test]
+fn dynamic_wrapper_keeps_value_first() {
+    let v: Value = serde_json::from_str(r#"{"z": {"value": "x", "type": "string"}, "a": {"value": 1, "type": "number", "extra": 1}, "m": {"type": "t", "value": "v"}}"#).unwrap();
+    let mut out = String::new();
+    crate::json::write_compact(&mut out, &canonical(&v));
+    assert_eq!(
+        out,
+        r#"{"a":{"extra":1,"type":"number","value":1},"m":{"type":"t","value":"v"},"z":{"value":"x","type":"string"}}"#
+    );
+}
+
+#[test]
+fn parses_module_instances() {
+    let m = parse_module_instance("module.a[\"k\\\"x\"].module.b[-1].module.c_d-e").unwrap();
+    assert_eq!(m.0.len(), 3);
+    assert_eq!(m.0[0].name, "a");
+    assert_eq!(m.0[0].key, InstanceKey::Str("k\"x".into()));
+    assert_eq!(m.0[1].key, InstanceKey::Int(-1));
+    assert_eq!(m.0[2].name, "c_d-e");
+    assert_eq!(m.0[2].key, InstanceKey::None);
+    assert_eq!(m.to_string(), "module.a[\"k\\\"x\"].module.b[-1].module.c_d-e");
+    assert!(parse_module_instance("").unwrap().is_root());
+    for bad in ["module", "module.", "mod.a", "module.a[", "module.a[x]", "module.a[\"x]", "module.a.b", "module.a[0]x", "module.1a"] {
+        assert!(parse_module_instance(bad).is_err(), "{bad} should not parse");
+    }
+}
+
+#[test]
+fn escapes_strings_like_go() {
+    let mut s = State::new("l".into());
+    s.outputs.insert(
+        "x".into(),
+        OutputState {
+            value: json!("<a href=\"x\">&\u{2028}\u{2029}\u{1}\u{7f}\n\t\r\\é"),
+            ty: json!("string"),
+            sensitive: false,
+        },
+    );
+    let out = write_state(&s);
+    assert!(
+        out.contains(r#""value": "\u003ca href=\"x\"\u003e\u0026\u2028\u2029\u0001"#),
+        "{out}"
+    );
+    assert!(out.contains("\u{7f}\\n\\t\\r\\\\é\""), "{out}");
+    assert_eq!(read(&out), s);
+}
+
+#[test]
+fn index_keys_from_floats_become_ints() {
+    let s = read(&with_instances(r#"{"index_key": 2.0, "attributes": {}}, {"index_key": 1e1, "attributes": {}}"#));
+    let r = s.resources.values().next().unwrap();
+    let keys: Vec<&InstanceKey> = r.instances.keys().collect();
+    assert_eq!(keys, vec![&InstanceKey::Int(2), &InstanceKey::Int(10)]);
+    assert!(write_state(&s).contains("\"index_key\": 10,"));
+}
+
+#[test]
+fn attributes_flat_and_missing_attributes() {
+    let s = read(&with_instances(
+        r#"{"index_key": 0, "attributes_flat": {"id": "x", "tags.%": "0"}}, {"index_key": 1}"#,
+    ));
+    let r = s.resources.values().next().unwrap();
+    assert_eq!(r.instances[&InstanceKey::Int(0)].current.as_ref().unwrap().attributes, json!({"id": "x", "tags.%": "0"}));
+    assert_eq!(r.instances[&InstanceKey::Int(1)].current.as_ref().unwrap().attributes, json!({}));
+}
+
+#[test]
+fn version_errors() {
+    assert!(read_err(r#"{"serial": 1}"#).contains("no \"version\""));
+    assert!(read_err(r#"{"version": "4"}"#).contains("non-negative integer"));
+    assert!(read_err(r#"{"version": 4.5}"#).contains("non-negative integer"));
+    assert!(read_err(r#"{"version": -1}"#).contains("non-negative integer"));
+    for v in 0..=3 {
+        assert_eq!(
+            read_err(&format!(r#"{{"version": {v}}}"#)),
+            format!("state format version {v} is too old for ferro; upgrade it with Terraform 0.13+ first")
+        );
+    }
+    assert!(read_err(r#"{"version": 5, "whatever": true}"#).contains("uses format version 5, which is not supported"));
+    assert!(read_err("").contains("empty"));
+    assert!(read_err("{").contains("not valid JSON"));
+    assert!(read_err("[]").contains("JSON object"));
+}
+
+#[test]
+fn instance_errors_name_the_place() {
+    let e = read_err(&with_instances(r#"{"attributes": {}}, {"deposed": "abc", "attributes": {}}"#));
+    assert_eq!(e, "resources[0].instances[1]: invalid deposed key \"abc\" (must be eight hexadecimal digits)");
+    let e = read_err(&with_instances(r#"{"deposed": "0000000g"}"#));
+    assert!(e.contains("invalid deposed key \"0000000g\""), "{e}");
+    let e = read_err(&with_instances(r#"{"index_key": 1}, {"index_key": 1}"#));
+    assert_eq!(e, "resources[0].instances[1]: duplicate current object for t.n[1]");
+    let e = read_err(&with_instances(r#"{"deposed": "00000001"}, {"deposed": "00000001"}"#));
+    assert_eq!(e, "resources[0].instances[1]: duplicate deposed object \"00000001\" for t.n");
+    let e = read_err(&with_instances(r#"{"status": "deposed"}"#));
+    assert!(e.starts_with("resources[0].instances[0]: invalid instance status \"deposed\""), "{e}");
+    let e = read_err(&with_instances(r#"{"index_key": true}"#));
+    assert!(e.contains("\"index_key\" must be a number or a string"), "{e}");
+    let e = read_err(&with_instances(r#"{"attributes": [1]}"#));
+    assert!(e.contains("\"attributes\" must be an object"), "{e}");
+    let e = read_err(&with_instances(r#"{"schema_version": -1}"#));
+    assert!(e.contains("\"schema_version\" must be a non-negative integer"), "{e}");
+    let e = read_err(&with_instances(r#"{"dependencies": [1]}"#));
+    assert!(e.contains("dependencies[0]"), "{e}");
+}
+
+#[test]
+fn resource_errors_name_the_place() {
+    let base = r#"{"version":4,"resources":[RES]}"#;
+    let cases = [
+        (r#"{"mode":"weird","type":"t","name":"n","provider":"provider.null"}"#, "resources[0]: invalid resource mode \"weird\""),
+        (r#"{"mode":"managed","type":"t","name":"n","provider":"nope"}"#, "resources[0]: invalid provider configuration address"),
+        (r#"{"mode":"managed","type":"t","name":"n"}"#, "resources[0]: missing \"provider\""),
+        (r#"{"mode":"managed","name":"n","provider":"provider.null"}"#, "resources[0]: missing resource \"type\""),
+        (r#"{"module":"module.a[","mode":"managed","type":"t","name":"n","provider":"provider.null"}"#, "resources[0]: invalid module address \"module.a[\""),
+        (r#"7"#, "resources[0]: must be an object"),
+    ];
+    for (res, want) in cases {
+        let e = read_err(&base.replace("RES", res));
+        assert!(e.starts_with(want), "got {e:?}, want prefix {want:?}");
+    }
+    assert!(read_err(r#"{"version":4,"terraform_version":"banana"}"#).contains("terraform_version"));
+    assert!(read_err(r#"{"version":4,"outputs":{"o":{"value":1}}}"#).contains("outputs[\"o\"]: missing \"type\""));
+    assert!(read_err(r#"{"version":4,"serial":"1"}"#).contains("\"serial\" must be"));
+}
+
+#[test]
+fn legacy_provider_strings_are_accepted() {
+    let s = read(r#"{"version":4,"resources":[{"mode":"managed","type":"aws_x","name":"n","provider":"provider.aws.west","instances":[{"attributes":{}}]}]}"#);
+    let r = s.resources.values().next().unwrap();
+    assert_eq!(r.provider.to_string(), "provider[\"registry.terraform.io/hashicorp/aws\"].west");
+    assert_eq!(s.terraform_version, "");
+    assert_eq!(s.serial, 0);
+}
+
+#[test]
+fn version_strings() {
+    for ok in ["1.0.3", "0.15.0-beta1", "v1.2.3", "1.0", "1.3.0+ent"] {
+        assert!(is_version(ok), "{ok}");
+    }
+    for bad in ["x", "1..2", "1.0.", "", "1.0-", "1 .0"] {
+        assert!(!is_version(bad), "{bad}");
+    }
+}

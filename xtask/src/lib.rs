@@ -1,0 +1,3 @@
+//! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
+
+pub mod golden;
