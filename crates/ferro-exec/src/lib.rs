@@ -1,1 +1,11 @@
-//! ferro-exec
+//! The interpreter: executes a plan's graph in dependency order, independent steps concurrently
+//! (`-parallelism`), and records every completed change in state as it happens.
+//!
+//! **Architecture invariant:** it never chooses an action. For each step it re-evaluates the
+//! instance's configuration (now known), asks the provider for the final plan, checks it against
+//! the initial plan, applies, checks the result and stores it.
+
+mod run;
+mod step;
+
+pub use run::{apply, ApplyInput, Event};

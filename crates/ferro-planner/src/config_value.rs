@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 /// Evaluate `body` against `schema`; attributes not set are null, absent blocks empty/null.
 pub fn eval_body(m: &ModuleEval<'_>, file: SourceFile, body: &BlockBody, schema: &Block, inst: &InstanceCtx) -> (Value, Vec<Diagnostic>) {
-    let hir = ferro_db::file_hir(m.db(), file);
+    let hir = m.hir(file);
     let mut diags = Vec::new();
     let mut out = BTreeMap::new();
     for (name, a) in &schema.attributes {

@@ -5,7 +5,7 @@ use ferro_addrs::{InstanceKey, Resource};
 use ferro_db::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{ExprId, Reference};
+use ferro_hir::{ExprId, FileHir, Reference};
 use ferro_value::{Type, Value, ValueKind};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
@@ -38,8 +38,10 @@ impl InstanceCtx {
     }
 }
 
+/// Holds no database handle after construction (salsa databases are not `Sync`); every file's
+/// HIR and the module index are fetched up front so workers on several threads can evaluate.
 pub struct ModuleEval<'a> {
-    db: &'a dyn Db,
+    hirs: HashMap<SourceFile, &'a FileHir>,
     pub ws: Workspace,
     pub index: &'a ModuleIndex,
     pub vars: BTreeMap<String, Value>,
@@ -55,7 +57,7 @@ pub struct ModuleEval<'a> {
 impl<'a> ModuleEval<'a> {
     pub fn new(db: &'a dyn Db, ws: Workspace, vars: BTreeMap<String, Value>, cache_partial: bool, cwd: String) -> Self {
         ModuleEval {
-            db,
+            hirs: ws.files(db).iter().map(|f| (*f, file_hir(db, *f))).collect(),
             ws,
             index: module_index(db, ws),
             vars,
@@ -67,8 +69,9 @@ impl<'a> ModuleEval<'a> {
         }
     }
 
-    pub fn db(&self) -> &'a dyn Db {
-        self.db
+    /// The HIR of one of the workspace's files.
+    pub fn hir(&self, file: SourceFile) -> &'a FileHir {
+        self.hirs[&file]
     }
 
     pub fn set_resource(&self, r: Resource, v: Value) {
@@ -117,7 +120,7 @@ impl<'a> ModuleEval<'a> {
             }
             stack.push(name.to_string());
         }
-        let hir = file_hir(self.db, item.file);
+        let hir = self.hir(item.file);
         let local = &hir.locals[item.index];
         let (v, diags) = self.eval(item.file, local.expr, &InstanceCtx::default());
         self.in_progress.lock().unwrap_or_else(|e| e.into_inner()).retain(|n| n != name);
@@ -132,7 +135,7 @@ impl<'a> ModuleEval<'a> {
 
     /// Evaluate an expression of `file` for one instance.
     pub fn eval(&self, file: SourceFile, e: ExprId, inst: &InstanceCtx) -> (Value, Vec<Diagnostic>) {
-        let hir = file_hir(self.db, file);
+        let hir = self.hir(file);
         let scope = InstanceScope { m: self, inst };
         eval_expr(hir, &scope, e)
     }

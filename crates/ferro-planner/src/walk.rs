@@ -479,8 +479,10 @@ impl Walk<'_> {
             Some(p) if !tainted => p.value.clone(),
             _ => Value::null(ty.clone()),
         };
-        let mut resp = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, prior.as_ref().map(|p| p.private.as_slice()).unwrap_or(&[]));
-        let Some(first) = resp.take() else { return Value::unknown(ty) };
+        let prior_private = prior.as_ref().map(|p| p.private.clone()).unwrap_or_default();
+        let Some(first) = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, &prior_private) else {
+            return Value::unknown(ty);
+        };
         let (mut planned, mut private, replace_paths) = first;
         let cbd = decl.lifecycle.create_before_destroy;
         let (action, reason) = match &prior {
@@ -563,7 +565,7 @@ impl Walk<'_> {
         prior: &Value,
         config: &Value,
         prior_private: &[u8],
-    ) -> Option<Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)>> {
+    ) -> Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)> {
         let (plain_cfg, cfg_marks) = config.deep_unmark();
         let (plain_prior, _) = prior.deep_unmark();
         let proposed = proposed_new(&schema.block, &plain_prior, &plain_cfg);
@@ -605,7 +607,7 @@ impl Walk<'_> {
         }
         // Sensitivity from the configuration carries over to the planned object.
         let planned = carry_marks(&resp.planned_state, config, cfg_marks);
-        Some(Some((planned, resp.planned_private, resp.requires_replace)))
+        Some((planned, resp.planned_private, resp.requires_replace))
     }
 
     fn output(&mut self, name: &str) {

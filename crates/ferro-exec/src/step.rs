@@ -1,0 +1,331 @@
+//! Executing one step: final plan + apply for creates/updates, destroy for deletes, evaluation
+//! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
+
+use crate::run::Event;
+use ferro_addrs::{AbsResource, InstanceKey, Resource};
+use ferro_diag::Diagnostic;
+use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
+use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
+use ferro_planner::objchange::{assert_compatible, proposed_new};
+use ferro_planner::scope::{InstanceCtx, ModuleEval};
+use ferro_planner::statecodec::encode_object;
+use ferro_planner::Providers;
+use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, Severity};
+use ferro_state::{ObjectState, OutputState, State};
+use ferro_value::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub(crate) struct StepCtx<'a> {
+    pub plan: &'a Plan,
+    pub providers: &'a Providers,
+    pub m: &'a ModuleEval<'a>,
+    pub on_event: &'a (dyn Fn(Event) + Sync),
+    /// for_each values per resource, evaluated once.
+    pub for_each_cache: Mutex<HashMap<Resource, BTreeMap<String, Value>>>,
+}
+
+/// A change to state made by a completed step.
+pub(crate) enum Outcome {
+    SetCurrent { res: AbsResource, provider: ferro_addrs::AbsProviderConfig, key: InstanceKey, obj: Option<ObjectState> },
+    Depose { res: AbsResource, key: InstanceKey, deposed_key: String },
+    RemoveDeposed { res: AbsResource, key: InstanceKey, deposed_key: String },
+    SetOutput { name: String, out: Option<OutputState> },
+}
+
+impl Outcome {
+    pub fn apply_to(self, state: &mut State) {
+        match self {
+            Outcome::SetCurrent { res, provider, key, obj } => state.set_current(&res, &provider, &key, obj),
+            Outcome::Depose { res, key, deposed_key } => {
+                if let Some(inst) = state.resources.get_mut(&res).and_then(|r| r.instances.get_mut(&key)) {
+                    if let Some(cur) = inst.current.take() {
+                        inst.deposed.insert(deposed_key, cur);
+                    }
+                }
+            }
+            Outcome::RemoveDeposed { res, key, deposed_key } => {
+                if let Some(inst) = state.resources.get_mut(&res).and_then(|r| r.instances.get_mut(&key)) {
+                    inst.deposed.remove(&deposed_key);
+                }
+                state.prune();
+            }
+            Outcome::SetOutput { name, out } => match out {
+                Some(o) => {
+                    state.outputs.insert(name, o);
+                }
+                None => {
+                    state.outputs.remove(&name);
+                }
+            },
+        }
+    }
+}
+
+/// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
+/// step finds the same object.
+fn deposed_key_for(index: usize, addr: &str) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in addr.bytes().chain(index.to_le_bytes()) {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("{h:08x}")
+}
+
+fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
+    ferro_diag::Diagnostic {
+        severity: if d.severity == Severity::Error { ferro_diag::Severity::Error } else { ferro_diag::Severity::Warning },
+        code: "provider-error".into(),
+        summary: d.summary.clone(),
+        detail: d.detail.clone(),
+        span: None,
+        labels: Vec::new(),
+        address: Some(addr.to_string()),
+    }
+}
+
+fn id_of(v: &Value) -> Option<String> {
+    v.get_attr("id").and_then(|x| x.as_str()).map(str::to_string)
+}
+
+pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    match step {
+        Step::Join => (Vec::new(), Vec::new(), true),
+        Step::Apply(i) => apply_change(ctx, *i, &ctx.plan.changes[*i]),
+        Step::Destroy(i) => destroy_change(ctx, *i, &ctx.plan.changes[*i]),
+        Step::Output(j) => output(ctx, *j),
+    }
+}
+
+fn each_value(ctx: &StepCtx<'_>, file: ferro_db::SourceFile, decl: &ferro_hir::ResourceDecl, key: &InstanceKey) -> Option<Value> {
+    let InstanceKey::Str(k) = key else { return None };
+    let fe = decl.for_each?;
+    let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
+    if !cache.contains_key(&decl.addr) {
+        let (v, _) = ctx.m.eval(file, fe, &InstanceCtx::default());
+        let mut map = BTreeMap::new();
+        if let Some(es) = v.as_entries() {
+            for (k, x) in es {
+                map.insert(k.clone(), x.clone());
+            }
+        } else if let Some(es) = v.as_elements() {
+            for x in es {
+                if let Some(s) = x.as_str() {
+                    map.insert(s.to_string(), x.clone());
+                }
+            }
+        }
+        cache.insert(decl.addr.clone(), map);
+    }
+    cache.get(&decl.addr).and_then(|m| m.get(k).cloned())
+}
+
+fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    let addr = c.addr.to_string();
+    let res = c.addr.resource.resource.clone();
+    let abs = c.addr.containing_resource();
+    let key = c.addr.resource.key.clone();
+    let mut diags = Vec::new();
+    let fail = |mut diags: Vec<Diagnostic>, outcomes: Vec<Outcome>, d: Diagnostic| {
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        diags.push(d);
+        (outcomes, diags, false)
+    };
+    let (Some(provider), Some(schema)) = (ctx.providers.get(&c.provider), ctx.providers.resource_schema(&c.provider, &res)) else {
+        return fail(diags, Vec::new(), Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone()));
+    };
+    let Some(item) = ctx.m.index.resources.get(&res) else {
+        return fail(diags, Vec::new(), Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan applies {addr}, but its configuration is missing.")).with_address(addr.clone()));
+    };
+    let decl = &ctx.m.hir(item.file).resources[item.index];
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
+    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let failed = ds.iter().any(Diagnostic::is_error);
+    diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
+    if failed {
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        return (Vec::new(), diags, false);
+    }
+    let ty = schema.block.implied_type();
+    let create = c.action != Action::Update;
+    let prior = if create { Value::null(ty.clone()) } else { c.before.deep_unmark().0 };
+    let mut outcomes = Vec::new();
+    if c.action == Action::CreateThenDelete {
+        outcomes.push(Outcome::Depose { res: abs.clone(), key: key.clone(), deposed_key: deposed_key_for(index, &addr) });
+    }
+    let action_shown = if create { Action::Create } else { Action::Update };
+    (ctx.on_event)(Event::Started { addr: addr.clone(), action: action_shown, id: if create { None } else { id_of(&prior) } });
+    let started = Instant::now();
+    let (plain_cfg, _) = config.deep_unmark();
+    let proposed = proposed_new(&schema.block, &prior, &plain_cfg);
+    let prior_private = if create { Vec::new() } else { c.planned_private.clone() };
+    let final_plan = provider.plan_resource_change(PlanRequest {
+        type_name: &res.ty,
+        prior_state: &prior,
+        proposed_new_state: &proposed,
+        config: &plain_cfg,
+        prior_private: &prior_private,
+    });
+    let mut errored = false;
+    for d in &final_plan.diagnostics {
+        errored |= d.severity == Severity::Error;
+        diags.push(pdiag(d, &addr));
+    }
+    if errored {
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        return (outcomes, diags, false);
+    }
+    let initial = c.after.deep_unmark().0;
+    let errs = assert_compatible(&initial, &final_plan.planned_state);
+    if !errs.is_empty() && !final_plan.legacy_type_system {
+        let detail = format!(
+            "When expanding the plan for {addr} to include new values learned so far during apply, the provider produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+            errs.join("; ")
+        );
+        return fail(diags, outcomes, Diagnostic::error("provider-inconsistent-final-plan", "Provider produced inconsistent final plan").with_detail(detail).with_address(addr.clone()));
+    }
+    let resp = provider.apply_resource_change(ApplyRequest {
+        type_name: &res.ty,
+        prior_state: &prior,
+        planned_state: &final_plan.planned_state,
+        config: &plain_cfg,
+        planned_private: &final_plan.planned_private,
+    });
+    let mut errored = false;
+    for d in &resp.diagnostics {
+        errored |= d.severity == Severity::Error;
+        diags.push(pdiag(d, &addr));
+    }
+    let mut new_state = resp.new_state.clone();
+    if !new_state.is_null() && !new_state.is_wholly_known() {
+        diags.push(
+            Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
+                .with_detail(format!("After the apply operation, the provider still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository."))
+                .with_address(addr.clone()),
+        );
+        errored = true;
+        new_state = null_unknowns(&new_state);
+    }
+    if !errored && !resp.legacy_type_system {
+        let errs = assert_compatible(&final_plan.planned_state, &new_state);
+        if !errs.is_empty() {
+            diags.push(
+                Diagnostic::error("provider-inconsistent-result", "Provider produced inconsistent result after apply")
+                    .with_detail(format!("When applying changes to {addr}, the provider produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", errs.join("; ")))
+                    .with_address(addr.clone()),
+            );
+            errored = true;
+        }
+    }
+    if new_state.is_null() {
+        if !errored {
+            diags.push(
+                Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
+                    .with_detail(format!("The provider returned a null object for {addr} after {}, which is only valid for destroy.", if create { "create" } else { "update" }))
+                    .with_address(addr.clone()),
+            );
+        }
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        return (outcomes, diags, false);
+    }
+    // Carry configuration sensitivity into the stored object.
+    let marked = carry_sensitive(&new_state, &config);
+    let tainted = errored && create;
+    match encode_object(schema, &marked, &resp.private, c.dependencies.clone(), c.create_before_destroy, tainted) {
+        Ok(obj) => outcomes.push(Outcome::SetCurrent { res: abs.clone(), provider: c.provider.clone(), key: key.clone(), obj: Some(obj) }),
+        Err(e) => {
+            diags.push(Diagnostic::error("provider-invalid-result", "Provider produced invalid object").with_detail(format!("The new object for {addr} cannot be stored: {e}.")).with_address(addr.clone()));
+            errored = true;
+        }
+    }
+    ctx.m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    if errored {
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        return (outcomes, diags, false);
+    }
+    (ctx.on_event)(Event::Completed { addr, action: action_shown, id: id_of(&new_state), elapsed: started.elapsed() });
+    (outcomes, diags, true)
+}
+
+fn null_unknowns(v: &Value) -> Value {
+    use ferro_value::ValueKind;
+    match &v.kind {
+        ValueKind::Unknown(t) => Value::null(t.clone()),
+        ValueKind::Object(m) => Value::object(m.iter().map(|(k, x)| (k.clone(), null_unknowns(x))).collect()).with_marks(v.marks),
+        _ => v.clone(),
+    }
+}
+
+fn carry_sensitive(new: &Value, config: &Value) -> Value {
+    let (Some(nm), Some(cm)) = (new.as_entries(), config.as_entries()) else { return new.clone() };
+    let mut out = nm.clone();
+    for (k, v) in out.iter_mut() {
+        if cm.get(k).is_some_and(Value::contains_sensitive) {
+            *v = v.clone().mark_sensitive();
+        }
+    }
+    Value::object(out)
+}
+
+fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    let addr = c.addr.to_string();
+    let res = c.addr.resource.resource.clone();
+    let abs = c.addr.containing_resource();
+    let key = c.addr.resource.key.clone();
+    let mut diags = Vec::new();
+    let Some(provider) = ctx.providers.get(&c.provider) else {
+        diags.push(Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone()));
+        return (Vec::new(), diags, false);
+    };
+    let (prior, _) = c.before.deep_unmark();
+    let id = id_of(&prior);
+    (ctx.on_event)(Event::Started { addr: addr.clone(), action: Action::Delete, id: id.clone() });
+    let started = Instant::now();
+    let null = Value::null(prior.ty());
+    let private = c.planned_private.clone();
+    let resp = provider.apply_resource_change(ApplyRequest { type_name: &res.ty, prior_state: &prior, planned_state: &null, config: &null, planned_private: &private });
+    let mut errored = false;
+    for d in &resp.diagnostics {
+        errored |= d.severity == Severity::Error;
+        diags.push(pdiag(d, &addr));
+    }
+    if !errored && !resp.new_state.is_null() {
+        diags.push(
+            Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
+                .with_detail(format!("After applying a destroy for {addr}, the provider did not return a null object."))
+                .with_address(addr.clone()),
+        );
+        errored = true;
+    }
+    if errored {
+        (ctx.on_event)(Event::Failed { addr });
+        return (Vec::new(), diags, false);
+    }
+    let outcome = match (&c.deposed, c.action) {
+        (Some(dk), _) => Outcome::RemoveDeposed { res: abs, key, deposed_key: dk.clone() },
+        (None, Action::CreateThenDelete) => Outcome::RemoveDeposed { res: abs, key, deposed_key: deposed_key_for(index, &addr) },
+        (None, _) => Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: None },
+    };
+    (ctx.on_event)(Event::Completed { addr, action: Action::Delete, id, elapsed: started.elapsed() });
+    (vec![outcome], diags, true)
+}
+
+fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    let oc = &ctx.plan.outputs[j];
+    if oc.action == Action::Delete {
+        return (vec![Outcome::SetOutput { name: oc.name.clone(), out: None }], Vec::new(), true);
+    }
+    let Some(item) = ctx.m.index.outputs.get(&oc.name) else { return (Vec::new(), Vec::new(), true) };
+    let o = &ctx.m.hir(item.file).outputs[item.index];
+    let Some(e) = o.value else { return (Vec::new(), Vec::new(), true) };
+    let (v, diags) = ctx.m.eval(item.file, e, &InstanceCtx::default());
+    if diags.iter().any(Diagnostic::is_error) {
+        return (Vec::new(), diags, false);
+    }
+    let (plain, _) = v.deep_unmark();
+    let ty = plain.ty();
+    let out = json::value_to_json(&plain, &ty).ok().map(|value| OutputState { value, ty: json::type_to_json(&ty), sensitive: o.sensitive });
+    (vec![Outcome::SetOutput { name: oc.name.clone(), out }], diags, true)
+}

@@ -1,0 +1,139 @@
+//! The execution graph of a plan: one step per action (two for replacements), join nodes per
+//! resource so that resource-level dependencies cost edges linear in the number of instances.
+
+use ferro_addrs::{parse_resource_instance, Resource};
+use ferro_plan::{Action, EdgeKind, OutputChange, ResourceInstanceChange, Step};
+use ferro_state::State;
+use petgraph::stable_graph::{NodeIndex, StableDiGraph};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+#[derive(Default)]
+struct PerResource {
+    applies: Vec<NodeIndex>,
+    destroys: Vec<NodeIndex>,
+    apply_start: Option<NodeIndex>,
+    apply_done: Option<NodeIndex>,
+    destroy_start: Option<NodeIndex>,
+    destroy_done: Option<NodeIndex>,
+}
+
+/// Build the graph. `deps` holds each configured resource's dependencies; resources only in
+/// state take theirs from the state's recorded `dependencies`.
+pub fn build_graph(
+    changes: &[ResourceInstanceChange],
+    outputs: &[OutputChange],
+    deps: &HashMap<Resource, BTreeSet<Resource>>,
+    prior: &State,
+) -> StableDiGraph<Step, EdgeKind> {
+    let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::new();
+    let mut per: BTreeMap<Resource, PerResource> = BTreeMap::new();
+    for (i, c) in changes.iter().enumerate() {
+        let r = c.addr.resource.resource.clone();
+        let e = per.entry(r).or_default();
+        match c.action {
+            Action::NoOp | Action::Read => {}
+            Action::Create | Action::Update => e.applies.push(g.add_node(Step::Apply(i))),
+            Action::Delete => e.destroys.push(g.add_node(Step::Destroy(i))),
+            Action::DeleteThenCreate => {
+                let d = g.add_node(Step::Destroy(i));
+                let a = g.add_node(Step::Apply(i));
+                g.add_edge(d, a, EdgeKind::Replace);
+                e.destroys.push(d);
+                e.applies.push(a);
+            }
+            Action::CreateThenDelete => {
+                let a = g.add_node(Step::Apply(i));
+                let d = g.add_node(Step::Destroy(i));
+                g.add_edge(a, d, EdgeKind::Replace);
+                e.destroys.push(d);
+                e.applies.push(a);
+            }
+        }
+    }
+    // Join nodes.
+    for e in per.values_mut() {
+        if !e.applies.is_empty() {
+            let start = g.add_node(Step::Join);
+            let done = g.add_node(Step::Join);
+            for &a in &e.applies {
+                g.add_edge(start, a, EdgeKind::Reference);
+                g.add_edge(a, done, EdgeKind::Reference);
+            }
+            e.apply_start = Some(start);
+            e.apply_done = Some(done);
+        }
+        if !e.destroys.is_empty() {
+            let start = g.add_node(Step::Join);
+            let done = g.add_node(Step::Join);
+            for &d in &e.destroys {
+                g.add_edge(start, d, EdgeKind::DestroyOrder);
+                g.add_edge(d, done, EdgeKind::DestroyOrder);
+            }
+            e.destroy_start = Some(start);
+            e.destroy_done = Some(done);
+        }
+    }
+    // Dependencies of every resource that has steps: configuration first, else state.
+    let mut dep_of: BTreeMap<Resource, BTreeSet<Resource>> = BTreeMap::new();
+    for r in per.keys() {
+        let set = match deps.get(r) {
+            Some(s) => s.clone(),
+            None => state_deps(prior, r),
+        };
+        dep_of.insert(r.clone(), set);
+    }
+    for (r, ds) in &dep_of {
+        for d in ds {
+            if d == r {
+                continue;
+            }
+            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else { continue };
+            // Creates/updates wait for what they refer to.
+            if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
+                g.add_edge(done, start, EdgeKind::Reference);
+            }
+            // Dependents are destroyed first.
+            if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
+                g.add_edge(done, start, EdgeKind::DestroyOrder);
+            }
+            // A dependent that stays is updated before the object it used to need goes away.
+            if dp.apply_start.is_none() {
+                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+                    if rp.destroy_start.is_none() {
+                        g.add_edge(done, start, EdgeKind::DestroyOrder);
+                    }
+                }
+            }
+        }
+    }
+    // Outputs are evaluated once every resource step has finished.
+    if !outputs.is_empty() {
+        let all = g.add_node(Step::Join);
+        for e in per.values() {
+            for n in [e.apply_done, e.destroy_done].into_iter().flatten() {
+                g.add_edge(n, all, EdgeKind::Reference);
+            }
+        }
+        for j in 0..outputs.len() {
+            let o = g.add_node(Step::Output(j));
+            g.add_edge(all, o, EdgeKind::Reference);
+        }
+    }
+    g
+}
+
+fn state_deps(prior: &State, r: &Resource) -> BTreeSet<Resource> {
+    let mut out = BTreeSet::new();
+    for rs in prior.resources.values().filter(|rs| &rs.addr.resource == r) {
+        for inst in rs.instances.values() {
+            for obj in inst.current.iter().chain(inst.deposed.values()) {
+                for d in &obj.dependencies {
+                    if let Ok(a) = parse_resource_instance(d) {
+                        out.insert(a.resource.resource);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
