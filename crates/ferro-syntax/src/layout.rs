@@ -49,7 +49,7 @@ pub(crate) fn closer(tok: Token) -> Option<Open> {
     })
 }
 
-fn same(a: Open, b: Open) -> bool {
+pub(crate) fn same(a: Open, b: Open) -> bool {
     a == b || (a == Open::ForBrace && b == Open::Brace) || (a == Open::Brace && b == Open::ForBrace)
 }
 

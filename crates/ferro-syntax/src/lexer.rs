@@ -175,8 +175,11 @@ enum QuotedTok {
     Dir,
     #[token("%{~")]
     DirStrip,
-    #[regex(r#"([^"\\$%\n]|\\[^\n]|\$\$\{|%%\{|\$|%)+"#)]
+    #[regex(r#"([^"\\$%\n]|\\[^\n]|\$\$\{|%%\{)+"#)]
     Text,
+    #[token("$")]
+    #[token("%")]
+    Lone,
     #[regex(r"\r?\n")]
     Newline,
 }
@@ -192,8 +195,11 @@ enum HeredocTok {
     Dir,
     #[token("%{~")]
     DirStrip,
-    #[regex(r"([^$%\n]|\$\$\{|%%\{|\$|%)+\n?")]
+    #[regex(r"([^$%\n]|\$\$\{|%%\{)+\n?")]
     Text,
+    #[token("$")]
+    #[token("%")]
+    Lone,
     #[token("\n")]
     Newline,
 }
@@ -243,7 +249,7 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                     }
                     Ok(QuotedTok::Dir) => push_open(&mut out, &mut stack, Token::DirOpen, r),
                     Ok(QuotedTok::DirStrip) => push_open(&mut out, &mut stack, Token::DirOpenStrip, r),
-                    Ok(QuotedTok::Text) | Err(()) => push_text(&mut out.tokens, r),
+                    Ok(QuotedTok::Text | QuotedTok::Lone) | Err(()) => push_text(&mut out.tokens, r),
                     Ok(QuotedTok::Newline) => {
                         out.diagnostics.push(
                             Diagnostic::error("syntax-unterminated-string", "Unterminated template string")
@@ -286,7 +292,7 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                     }
                     Ok(HeredocTok::Dir) => push_open(&mut out, &mut stack, Token::DirOpen, r),
                     Ok(HeredocTok::DirStrip) => push_open(&mut out, &mut stack, Token::DirOpenStrip, r),
-                    Ok(HeredocTok::Text) | Ok(HeredocTok::Newline) | Err(()) => {
+                    Ok(HeredocTok::Text | HeredocTok::Lone | HeredocTok::Newline) | Err(()) => {
                         let nl = src[..r.end].ends_with('\n');
                         push_text(&mut out.tokens, r);
                         if nl {

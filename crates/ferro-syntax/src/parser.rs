@@ -4,7 +4,7 @@
 use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, TemplatePart};
 use crate::error::{to_diagnostic, PErr};
 use crate::expr::{expr, name, Cx, Ex};
-use crate::layout::{closer, layout, opener};
+use crate::layout::{closer, layout, opener, same, Open};
 use crate::lexer::{lex_full, Token};
 use crate::Parsed;
 use chumsky::input::ValueInput;
@@ -20,23 +20,24 @@ where
 {
     custom(move |inp| {
         let before = inp.cursor();
-        let mut depth = 0usize;
+        let mut open: Vec<Open> = Vec::new();
         let mut skipped = 0usize;
         while let Some(tok) = inp.peek() {
-            if depth == 0 {
-                if tok == Token::Newline {
-                    inp.skip();
-                    skipped += 1;
-                    break;
-                }
-                if closer(tok).is_some() && !(top && tok == Token::RBrace) {
-                    break;
-                }
+            if open.is_empty() && tok == Token::Newline {
+                inp.skip();
+                skipped += 1;
+                break;
             }
-            if opener(tok).is_some() {
-                depth += 1;
-            } else if closer(tok).is_some() {
-                depth = depth.saturating_sub(1);
+            if let Some(kind) = opener(tok) {
+                open.push(kind);
+            } else if let Some(kind) = closer(tok) {
+                match open.iter().rposition(|k| same(*k, kind)) {
+                    Some(pos) => open.truncate(pos),
+                    // A closer of something opened before this line: stop before it, except
+                    // for a stray `}` at the top level.
+                    None if !(top && tok == Token::RBrace && open.is_empty()) => break,
+                    None => {}
+                }
             }
             inp.skip();
             skipped += 1;
@@ -94,7 +95,10 @@ where
                 quoted: false,
                 span: cx.span(e.span()),
             }),
-            expr(cx).validate(move |ex: Expr, _, emitter| label_of(cx, ex, emitter)),
+            just(Token::QuoteOpen)
+                .rewind()
+                .ignore_then(expr(cx))
+                .validate(move |ex: Expr, _, emitter| label_of(cx, ex, emitter)),
         ));
         let block_body = choice((
             just(Token::LBrace)
