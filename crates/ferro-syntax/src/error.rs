@@ -114,7 +114,8 @@ fn found_text(found: Option<Token>) -> String {
 
 /// Turn a parser error into a diagnostic.
 pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
-    let span = Span::new(file, err.span.start..err.span.end);
+    let start = err.span.start.min(err.span.end);
+    let span = Span::new(file, start..err.span.end.max(start));
     if let Some(c) = err.custom {
         return Diagnostic::error(c.code, c.summary).with_detail(c.detail).with_span(span);
     }

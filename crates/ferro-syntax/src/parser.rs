@@ -62,8 +62,8 @@ where
         just(Token::RBrace).rewind().ignored(),
     ));
     let missing = any()
-        .rewind()
         .map_with(|_, e| e.span())
+        .rewind()
         .then_ignore(skip_line(false).or_not())
         .validate(move |span: SimpleSpan, _, emitter| {
             emitter.emit(PErr::custom(
@@ -198,7 +198,19 @@ fn finish(file: FileId, mut diags: Vec<Diagnostic>, errs: Vec<PErr>) -> Vec<Diag
     diags
 }
 
+/// Stack for the recursive-descent parser: nesting is capped by the layout pass, so this bounds
+/// the whole parse (debug builds need tens of KiB per nesting level). Only touched pages are used.
+const PARSER_STACK: usize = 64 << 20;
+
 pub fn parse_file(file: FileId, text: &str) -> Parsed {
+    stacker::grow(PARSER_STACK, || parse_file_inner(file, text))
+}
+
+pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    stacker::grow(PARSER_STACK, || parse_expr_inner(file, text))
+}
+
+fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let (tokens, comments, diags) = prepare(file, text);
     let cx = Cx { file, src: text };
     let eoi = SimpleSpan::from(text.len()..text.len());
@@ -208,7 +220,7 @@ pub fn parse_file(file: FileId, text: &str) -> Parsed {
     Parsed { body, comments, diagnostics: finish(file, diags, errs) }
 }
 
-pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let (tokens, _, diags) = prepare(file, text);
     let cx = Cx { file, src: text };
     let eoi = SimpleSpan::from(text.len()..text.len());
