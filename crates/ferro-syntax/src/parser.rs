@@ -33,9 +33,9 @@ where
             } else if let Some(kind) = closer(tok) {
                 match open.iter().rposition(|k| same(*k, kind)) {
                     Some(pos) => open.truncate(pos),
-                    // A closer of something opened before this line: stop before it, except
-                    // for a stray `}` at the top level.
-                    None if !(top && tok == Token::RBrace && open.is_empty()) => break,
+                    // The `}` of the enclosing block: stop before it (a stray one at the top
+                    // level is skipped). Other unmatched closers are just skipped.
+                    None if tok == Token::RBrace && !top => break,
                     None => {}
                 }
             }
