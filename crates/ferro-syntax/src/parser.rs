@@ -188,9 +188,11 @@ fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnost
 }
 
 fn finish(file: FileId, mut diags: Vec<Diagnostic>, errs: Vec<PErr>) -> Vec<Diagnostic> {
+    let mut seen: std::collections::HashSet<(Option<Span>, String)> =
+        diags.iter().map(|d| (d.span, d.code.clone())).collect();
     for e in errs {
         let d = to_diagnostic(file, e);
-        if !diags.iter().any(|o| o.span == d.span && o.code == d.code) {
+        if seen.insert((d.span, d.code.clone())) {
             diags.push(d);
         }
     }
