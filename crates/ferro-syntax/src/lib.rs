@@ -4,8 +4,13 @@
 //! Parsing never fails and never panics: it returns a tree plus diagnostics.
 
 pub mod ast;
+pub mod debug;
+mod error;
+mod expr;
+mod layout;
 mod lexer;
 mod parser;
+mod template;
 
 pub use lexer::{lex, Token};
 

@@ -1,11 +1,235 @@
-//! The chumsky parser (to be implemented).
-use crate::{ast, Parsed};
-use ferro_diag::{Diagnostic, FileId};
+//! The chumsky grammar of HCL bodies (attributes and blocks) with line-level error recovery, and
+//! the entry points that run lexer, layout pass and parser and collect the diagnostics.
 
-pub fn parse_file(_file: FileId, _text: &str) -> Parsed {
-    unimplemented!()
+use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, TemplatePart};
+use crate::error::{to_diagnostic, PErr};
+use crate::expr::{expr, name, Cx, Ex};
+use crate::layout::{closer, layout, opener, same, Open};
+use crate::lexer::{lex_full, Token};
+use crate::Parsed;
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+use ferro_diag::{Diagnostic, FileId, Span};
+
+/// Skip the rest of a broken line: tokens up to and including the next newline outside
+/// brackets, stopping before a closing brace of the enclosing block. Fails when it would skip
+/// nothing. At the top level (`top`) a stray `}` is skipped too.
+fn skip_line<'a, I>(top: bool) -> impl Parser<'a, I, (), Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    custom(move |inp| {
+        let before = inp.cursor();
+        let mut open: Vec<Open> = Vec::new();
+        let mut skipped = 0usize;
+        while let Some(tok) = inp.peek() {
+            if open.is_empty() && tok == Token::Newline {
+                inp.skip();
+                skipped += 1;
+                break;
+            }
+            if let Some(kind) = opener(tok) {
+                open.push(kind);
+            } else if let Some(kind) = closer(tok) {
+                match open.iter().rposition(|k| same(*k, kind)) {
+                    Some(pos) => open.truncate(pos),
+                    // The `}` of the enclosing block: stop before it (a stray one at the top
+                    // level is skipped). Other unmatched closers are just skipped.
+                    None if tok == Token::RBrace && !top => break,
+                    None => {}
+                }
+            }
+            inp.skip();
+            skipped += 1;
+        }
+        if skipped == 0 {
+            let span = inp.span_since(&before);
+            return Err(PErr { span, found: inp.peek(), expected: Vec::new(), custom: None });
+        }
+        Ok(())
+    })
 }
 
-pub fn parse_expr(_file: FileId, _text: &str) -> (ast::Expr, Vec<Diagnostic>) {
-    unimplemented!()
+/// After an attribute or block: a newline, the end of the file, or (without consuming it) the
+/// closing brace of the enclosing block. Otherwise report a missing newline and skip the line.
+fn line_end<'a, I>(what: &'static str) -> impl Parser<'a, I, (), Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    let ok = choice((
+        just(Token::Newline).ignored(),
+        end(),
+        just(Token::RBrace).rewind().ignored(),
+    ));
+    let missing = any()
+        .map_with(|_, e| e.span())
+        .rewind()
+        .then_ignore(skip_line(false).or_not())
+        .validate(move |span: SimpleSpan, _, emitter| {
+            emitter.emit(PErr::custom(
+                span,
+                "syntax-missing-newline",
+                if what == "argument" {
+                    "Missing newline after argument"
+                } else {
+                    "Missing newline after block definition"
+                },
+                format!(
+                    "An {what} definition must end with a newline, but more input follows on the same \
+                     line here. Put the next item on its own line."
+                ),
+            ));
+        });
+    ok.or(missing)
+}
+
+fn body<'a, I>(cx: Cx<'a>, top: bool) -> impl Parser<'a, I, Body, Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    let block = recursive(move |block| {
+        let inner_items = items(cx, block, false);
+        let label = choice((
+            just(Token::Ident).map_with(move |_, e| BlockLabel {
+                value: cx.text(e.span()).to_string(),
+                quoted: false,
+                span: cx.span(e.span()),
+            }),
+            just(Token::QuoteOpen)
+                .rewind()
+                .ignore_then(expr(cx))
+                .validate(move |ex: Expr, _, emitter| label_of(cx, ex, emitter)),
+        ));
+        let block_body = choice((
+            just(Token::LBrace)
+                .map_with(|_, e| e.span())
+                .then(inner_items)
+                .then(just(Token::RBrace).map_with(|_, e| e.span()))
+                .map(move |((open, items), close)| (items, cx.span(open), cx.span(close))),
+            just(Token::TooDeep).map_with(move |_, e| {
+                let s = cx.span(e.span());
+                (Vec::new(), s.start_point(), Span { start: s.end, ..s })
+            }),
+        ));
+        name(cx)
+            .then(label.repeated().collect::<Vec<_>>())
+            .then(block_body.labelled("block label or '{'"))
+            .then_ignore(line_end("block"))
+            .map(move |((ty, labels), (items, open_brace, close_brace))| {
+                let span = ty.span.to(close_brace);
+                let body = Body { items, span: Span { start: open_brace.end, end: close_brace.start, ..span } };
+                BodyItem::Block(Block { ty, labels, body, open_brace, close_brace, span })
+            })
+            .boxed()
+    });
+    items(cx, block, top).map_with(move |items, e| Body { items, span: cx.span(e.span()) })
+}
+
+fn items<'a, I, B>(cx: Cx<'a>, block: B, top: bool) -> impl Parser<'a, I, Vec<BodyItem>, Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    B: Parser<'a, I, BodyItem, Ex> + Clone + 'a,
+{
+    let value = expr(cx)
+        .then_ignore(line_end("argument"))
+        .recover_with(via_parser(skip_line(false).map_with(move |_, e| Expr {
+            kind: ExprKind::Error,
+            span: cx.span(e.span()),
+        })));
+    let attribute = name(cx).then_ignore(just(Token::Assign)).then(value).map(|(name, expr)| {
+        let span = name.span.to(expr.span);
+        BodyItem::Attribute(Attribute { name, expr, span })
+    });
+    let item = choice((attribute, block))
+        .map(Some)
+        .labelled("argument or block")
+        .recover_with(via_parser(skip_line(top).to(None)));
+    choice((just(Token::Newline).to(None), item))
+        .repeated()
+        .collect::<Vec<_>>()
+        .map(|v| v.into_iter().flatten().collect())
+}
+
+/// A block label written as an expression: must be a plain quoted string.
+fn label_of(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<PErr>) -> BlockLabel {
+    if let ExprKind::Template(t) = &ex.kind {
+        if t.heredoc.is_none() && t.parts.iter().all(|p| matches!(p, TemplatePart::Literal { .. })) {
+            let value = t
+                .parts
+                .iter()
+                .map(|p| match p {
+                    TemplatePart::Literal { text, .. } => text.as_str(),
+                    _ => "",
+                })
+                .collect();
+            return BlockLabel { value, quoted: true, span: ex.span };
+        }
+    }
+    let range = ex.span.range();
+    emitter.emit(PErr::custom(
+        SimpleSpan::from(range.clone()),
+        "syntax-invalid-block-label",
+        "Invalid block label",
+        "Block labels must be identifiers or plain quoted strings, without interpolations or \
+         other expressions."
+            .to_string(),
+    ));
+    BlockLabel { value: cx.src[range].to_string(), quoted: false, span: ex.span }
+}
+
+type Tokens = Vec<(Token, SimpleSpan)>;
+
+fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
+    let lexed = lex_full(file, text);
+    let mut diags = lexed.diagnostics;
+    let tokens = layout(file, text.len(), lexed.tokens, &mut diags);
+    let tokens = tokens.into_iter().map(|(t, r)| (t, SimpleSpan::from(r))).collect();
+    (tokens, lexed.comments, diags)
+}
+
+fn finish(file: FileId, mut diags: Vec<Diagnostic>, errs: Vec<PErr>) -> Vec<Diagnostic> {
+    let mut seen: std::collections::HashSet<(Option<Span>, String)> =
+        diags.iter().map(|d| (d.span, d.code.clone())).collect();
+    for e in errs {
+        let d = to_diagnostic(file, e);
+        if seen.insert((d.span, d.code.clone())) {
+            diags.push(d);
+        }
+    }
+    diags.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
+    diags
+}
+
+/// Stack for the recursive-descent parser: nesting is capped by the layout pass, so this bounds
+/// the whole parse (debug builds need tens of KiB per nesting level). Only touched pages are used.
+const PARSER_STACK: usize = 64 << 20;
+
+pub fn parse_file(file: FileId, text: &str) -> Parsed {
+    stacker::grow(PARSER_STACK, || parse_file_inner(file, text))
+}
+
+pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    stacker::grow(PARSER_STACK, || parse_expr_inner(file, text))
+}
+
+fn parse_file_inner(file: FileId, text: &str) -> Parsed {
+    let (tokens, comments, diags) = prepare(file, text);
+    let cx = Cx { file, src: text };
+    let eoi = SimpleSpan::from(text.len()..text.len());
+    let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
+    let (out, errs) = body(cx, true).then_ignore(end()).parse(input).into_output_errors();
+    let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
+    Parsed { body, comments, diagnostics: finish(file, diags, errs) }
+}
+
+fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    let (tokens, _, diags) = prepare(file, text);
+    let cx = Cx { file, src: text };
+    let eoi = SimpleSpan::from(text.len()..text.len());
+    let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
+    let nl = just(Token::Newline).repeated();
+    let parser = nl.clone().ignore_then(expr(cx)).then_ignore(nl).then_ignore(end());
+    let (out, errs) = parser.parse(input).into_output_errors();
+    let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
+    (ex, finish(file, diags, errs))
 }

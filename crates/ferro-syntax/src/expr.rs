@@ -1,0 +1,365 @@
+//! The chumsky grammar of HCL expressions and templates: operators by precedence, postfix
+//! traversals and splats, collections, for-expressions, function calls, quoted and heredoc
+//! templates.
+
+use crate::ast::*;
+use crate::error::PErr;
+use crate::lexer::Token;
+use crate::template::{self, Flavor, Piece, Tag};
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+use ferro_diag::{FileId, Span};
+
+pub(crate) type Ex = extra::Err<PErr>;
+
+/// What every grammar closure needs: the file id and the source text to slice.
+#[derive(Clone, Copy)]
+pub(crate) struct Cx<'a> {
+    pub file: FileId,
+    pub src: &'a str,
+}
+
+impl<'a> Cx<'a> {
+    pub fn span(self, s: SimpleSpan) -> Span {
+        Span::new(self.file, s.start..s.end)
+    }
+    pub fn text(self, s: SimpleSpan) -> &'a str {
+        &self.src[s.start..s.end]
+    }
+    pub fn ident(self, s: SimpleSpan) -> Ident {
+        Ident { name: self.text(s).to_string(), span: self.span(s) }
+    }
+}
+
+/// A name: any identifier-like token, keywords included (attribute names, block types, `.name`).
+pub(crate) fn name<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    select! {
+        Token::Ident = e => cx.ident(e.span()),
+        Token::For = e => cx.ident(e.span()),
+        Token::In = e => cx.ident(e.span()),
+        Token::If = e => cx.ident(e.span()),
+        Token::Else = e => cx.ident(e.span()),
+        Token::EndIf = e => cx.ident(e.span()),
+        Token::EndFor = e => cx.ident(e.span()),
+        Token::True = e => cx.ident(e.span()),
+        Token::False = e => cx.ident(e.span()),
+        Token::Null = e => cx.ident(e.span()),
+    }
+    .labelled("identifier")
+}
+
+/// A variable or iterator name: an identifier that is not `true`, `false` or `null`.
+fn var_name<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    select! {
+        Token::Ident = e => cx.ident(e.span()),
+        Token::For = e => cx.ident(e.span()),
+        Token::In = e => cx.ident(e.span()),
+        Token::If = e => cx.ident(e.span()),
+        Token::Else = e => cx.ident(e.span()),
+        Token::EndIf = e => cx.ident(e.span()),
+        Token::EndFor = e => cx.ident(e.span()),
+    }
+    .labelled("identifier")
+}
+
+#[derive(Clone)]
+enum StepKind {
+    Attr(Ident),
+    Index(Expr, bool),
+    FullSplat,
+    AttrSplat,
+}
+
+fn boxed(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+/// Apply one postfix step; traversal steps after a splat become part of the splat.
+fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: SimpleSpan) -> Expr {
+    let span = lhs.span.to(cx.span(s));
+    let kind = match (lhs.kind, step) {
+        (ExprKind::Splat { target, kind, mut steps }, StepKind::Attr(name)) => {
+            steps.push(TraversalStep::GetAttr(name));
+            ExprKind::Splat { target, kind, steps }
+        }
+        (ExprKind::Splat { target, kind, mut steps }, StepKind::Index(key, legacy))
+            if legacy || kind == SplatKind::Full =>
+        {
+            steps.push(TraversalStep::Index { key, legacy, span: cx.span(s) });
+            ExprKind::Splat { target, kind, steps }
+        }
+        (lk, step) => {
+            let target = boxed(Expr { kind: lk, span: lhs.span });
+            match step {
+                StepKind::Attr(name) => ExprKind::GetAttr { target, name },
+                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy },
+                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new() },
+                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new() },
+            }
+        }
+    };
+    Expr { kind, span }
+}
+
+fn binary(l: Expr, op: BinaryOp, r: Expr) -> Expr {
+    let span = l.span.to(r.span);
+    Expr { kind: ExprKind::Binary { op, lhs: boxed(l), rhs: boxed(r) }, span }
+}
+
+type ForHead = ((Ident, Option<Ident>), Expr);
+
+fn split_vars(((first, second), coll): ForHead) -> (Option<Ident>, Ident, Expr) {
+    match second {
+        Some(v) => (Some(first), v, coll),
+        None => (None, first, coll),
+    }
+}
+
+/// The expression grammar.
+pub(crate) fn expr<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Expr, Ex> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+{
+    recursive(move |expr| {
+        let mk = move |kind: ExprKind, s: SimpleSpan| Expr { kind, span: cx.span(s) };
+        let nl = just(Token::Newline).repeated();
+
+        let literal = select! {
+            Token::Number = e => ExprKind::Number(cx.text(e.span()).to_string()),
+            Token::True => ExprKind::Bool(true),
+            Token::False => ExprKind::Bool(false),
+            Token::Null => ExprKind::Null,
+            Token::TooDeep => ExprKind::Error,
+        }
+        .map_with(move |k, e| mk(k, e.span()));
+
+        // Templates.
+        let close = select! { Token::TemplClose => false, Token::StripClose => true };
+        let interp_open = select! { Token::InterpOpen => false, Token::InterpOpenStrip => true };
+        let dir_open = select! { Token::DirOpen => false, Token::DirOpenStrip => true };
+        let for_head = just(Token::For)
+            .ignore_then(var_name(cx))
+            .then(just(Token::Comma).ignore_then(var_name(cx)).or_not())
+            .then_ignore(just(Token::In))
+            .then(expr.clone());
+        let tag = choice((
+            just(Token::If).ignore_then(expr.clone()).map(Tag::If),
+            just(Token::Else).to(Tag::Else),
+            just(Token::EndIf).to(Tag::EndIf),
+            for_head.clone().map(|h| {
+                let (key_var, value_var, collection) = split_vars(h);
+                Tag::For { key_var, value_var, collection }
+            }),
+            just(Token::EndFor).to(Tag::EndFor),
+        ));
+        let piece = choice((
+            just(Token::TemplText).map_with(|_, e| Piece::Text(e.span())),
+            interp_open.then(expr.clone()).then(close).map_with(|((strip_left, expr), strip_right), e| {
+                Piece::Interp { expr, strip_left, strip_right, span: e.span() }
+            }),
+            dir_open.then(tag).then(close).map_with(|((strip_left, tag), strip_right), e| Piece::Tag {
+                tag,
+                strip_left,
+                strip_right,
+                span: e.span(),
+            }),
+            just(Token::TooDeep).map_with(move |_, e| Piece::Interp {
+                expr: mk(ExprKind::Error, e.span()),
+                strip_left: false,
+                strip_right: false,
+                span: e.span(),
+            }),
+        ));
+        let pieces = piece.repeated().collect::<Vec<_>>();
+        let quoted = just(Token::QuoteOpen)
+            .ignore_then(pieces.clone())
+            .then_ignore(just(Token::QuoteClose))
+            .validate(move |pieces, e, emitter| {
+                let mut errs = Vec::new();
+                let parts = template::build(cx.file, cx.src, pieces, Flavor::Quoted, &mut errs);
+                errs.into_iter().for_each(|er| emitter.emit(er));
+                mk(ExprKind::Template(Template { parts, heredoc: None }), e.span())
+            });
+        let heredoc = just(Token::HeredocOpen)
+            .map_with(|_, e| e.span())
+            .then(pieces)
+            .then_ignore(just(Token::HeredocClose))
+            .validate(move |(open, pieces), e, emitter| {
+                let head = cx.text(open).trim_end();
+                let indented = head.starts_with("<<-");
+                let marker = head.trim_start_matches("<<").trim_start_matches('-').to_string();
+                let mut errs = Vec::new();
+                let parts =
+                    template::build(cx.file, cx.src, pieces, Flavor::Heredoc { indented }, &mut errs);
+                errs.into_iter().for_each(|er| emitter.emit(er));
+                let heredoc = Some(Heredoc { marker, indented });
+                mk(ExprKind::Template(Template { parts, heredoc }), e.span())
+            });
+
+        // Collections and for-expressions.
+        let for_intro = for_head.then_ignore(just(Token::Colon));
+        let cond = just(Token::If).ignore_then(expr.clone()).or_not();
+        let for_tuple = for_intro.clone().then(expr.clone()).then(cond.clone()).map(|((h, value), cond)| {
+            let (key_var, value_var, collection) = split_vars(h);
+            ExprKind::ForTuple {
+                key_var,
+                value_var,
+                collection: boxed(collection),
+                value: boxed(value),
+                cond: cond.map(boxed),
+            }
+        });
+        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
+        let tuple = just(Token::LBracket)
+            .ignore_then(choice((for_tuple, tuple_items.map(ExprKind::Tuple))))
+            .then_ignore(just(Token::RBracket))
+            .map_with(move |k, e| mk(k, e.span()));
+
+        let key = choice((
+            name(cx)
+                .then_ignore(one_of([Token::Assign, Token::Colon]).rewind())
+                .map(ObjectKey::Ident),
+            expr.clone().map(ObjectKey::Expr),
+        ));
+        let item = key
+            .then(select! { Token::Assign => false, Token::Colon => true })
+            .then(expr.clone())
+            .map_with(move |((key, colon), value), e| ObjectItem { key, value, colon, span: cx.span(e.span()) });
+        let sep = choice((
+            just(Token::Comma).then_ignore(nl.clone()).ignored(),
+            just(Token::Newline).repeated().at_least(1).ignored(),
+        ));
+        let object_items = nl
+            .clone()
+            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>())
+            .then_ignore(nl.clone())
+            .map(ExprKind::Object);
+        let for_object = for_intro
+            .then(expr.clone())
+            .then_ignore(just(Token::FatArrow))
+            .then(expr.clone())
+            .then(just(Token::Ellipsis).or_not())
+            .then(cond)
+            .map(|((((h, key), value), group), cond)| {
+                let (key_var, value_var, collection) = split_vars(h);
+                ExprKind::ForObject {
+                    key_var,
+                    value_var,
+                    collection: boxed(collection),
+                    key: boxed(key),
+                    value: boxed(value),
+                    group: group.is_some(),
+                    cond: cond.map(boxed),
+                }
+            });
+        let object = just(Token::LBrace)
+            .ignore_then(choice((for_object, object_items)))
+            .then_ignore(just(Token::RBrace))
+            .map_with(move |k, e| mk(k, e.span()));
+
+        let parens = expr
+            .clone()
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .map_with(move |inner, e| mk(ExprKind::Parens(boxed(inner)), e.span()));
+
+        let fn_name = var_name(cx)
+            .then(just(Token::DoubleColon).ignore_then(name(cx)).repeated().collect::<Vec<_>>())
+            .map(|(first, rest)| {
+                if rest.is_empty() {
+                    return first;
+                }
+                let mut ident = first;
+                for part in rest {
+                    ident.name.push_str("::");
+                    ident.name.push_str(&part.name);
+                    ident.span = ident.span.to(part.span);
+                }
+                ident
+            });
+        let call = fn_name
+            .then_ignore(just(Token::LParen))
+            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>())
+            .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
+            .then_ignore(just(Token::RParen))
+            .map_with(move |((name, args), ell), e| {
+                mk(ExprKind::FunctionCall { name, args, expand_final: ell.is_some() }, e.span())
+            });
+        let variable = var_name(cx).map(|id| {
+            let span = id.span;
+            Expr { kind: ExprKind::Variable(id), span }
+        });
+
+        let atom = choice((literal, quoted, heredoc, tuple, object, parens, call, variable))
+            .labelled("expression")
+            .boxed();
+
+        let step = choice((
+            just(Token::Dot).then(just(Token::Star)).to(StepKind::AttrSplat),
+            just(Token::LBracket).then(just(Token::Star)).then(just(Token::RBracket)).to(StepKind::FullSplat),
+            just(Token::Dot)
+                .ignore_then(just(Token::Number).map_with(move |_, e| {
+                    mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span())
+                }))
+                .map(|k| StepKind::Index(k, true)),
+            just(Token::Dot).ignore_then(name(cx)).map(StepKind::Attr),
+            expr.clone()
+                .delimited_by(just(Token::LBracket), just(Token::RBracket))
+                .map(|k| StepKind::Index(k, false)),
+        ))
+        .map_with(|k, e| (k, e.span()));
+        let postfixed = atom.foldl(step.repeated(), move |lhs, (k, s)| apply_step(lhs, k, cx, s));
+
+        let unary_op = select! { Token::Bang => UnaryOp::Not, Token::Minus => UnaryOp::Neg }
+            .map_with(|op, e| (op, e.span()));
+        let unary = unary_op
+            .repeated()
+            .foldr(postfixed, move |(op, s), operand: Expr| {
+                let span = cx.span(s).to(operand.span);
+                Expr { kind: ExprKind::Unary { op, operand: boxed(operand) }, span }
+            })
+            .boxed();
+
+        let level = |lower: chumsky::Boxed<'a, 'a, I, Expr, Ex>, ops: &'static [(Token, BinaryOp)]| {
+            let op = any().try_map(move |t: Token, span| {
+                ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
+                    span,
+                    found: Some(t),
+                    expected: vec![crate::error::Expect::Label("operator")],
+                    custom: None,
+                })
+            });
+            lower.clone().foldl(op.then(lower).repeated(), |l, (op, r)| binary(l, op, r)).boxed()
+        };
+        use BinaryOp::*;
+        let mul = level(unary, &[(Token::Star, Mul), (Token::Slash, Div), (Token::Percent, Mod)]);
+        let add = level(mul, &[(Token::Plus, Add), (Token::Minus, Sub)]);
+        let cmp = level(add, &[(Token::Lt, Lt), (Token::LtEq, LtEq), (Token::Gt, Gt), (Token::GtEq, GtEq)]);
+        let eq = level(cmp, &[(Token::EqEq, Eq), (Token::NotEq, NotEq)]);
+        let and = level(eq, &[(Token::AndAnd, And)]);
+        let or = level(and, &[(Token::OrOr, Or)]);
+
+        or.then(
+            just(Token::Question)
+                .ignore_then(expr.clone())
+                .then_ignore(just(Token::Colon))
+                .then(expr)
+                .or_not(),
+        )
+        .map(|(cond, rest)| match rest {
+            None => cond,
+            Some((then, otherwise)) => {
+                let span = cond.span.to(otherwise.span);
+                Expr {
+                    kind: ExprKind::Conditional { cond: boxed(cond), then: boxed(then), otherwise: boxed(otherwise) },
+                    span,
+                }
+            }
+        })
+    })
+}

@@ -1,0 +1,190 @@
+//! The layout pass between lexer and parser: drops newlines where they are insignificant (inside
+//! `()`, `[]`, `${}` and `{for ...}`), closes brackets left open at the end of the file, and
+//! replaces regions nested deeper than [`MAX_DEPTH`] by a single `TooDeep` token so the recursive
+//! parser never goes deeper than that.
+
+use crate::lexer::Token;
+use ferro_diag::{Diagnostic, FileId, Span};
+use std::ops::Range;
+
+/// The deepest bracket nesting the parser accepts.
+pub const MAX_DEPTH: usize = 128;
+/// The longest run of prefix operators (`!!!!x`, `- - -x`) the parser accepts.
+pub const MAX_UNARY_RUN: usize = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Open {
+    Paren,
+    Bracket,
+    Brace,
+    ForBrace,
+    Interp,
+    Quote,
+    Heredoc,
+}
+
+pub(crate) fn opener(tok: Token) -> Option<Open> {
+    Some(match tok {
+        Token::LParen => Open::Paren,
+        Token::LBracket => Open::Bracket,
+        Token::LBrace => Open::Brace,
+        Token::InterpOpen | Token::InterpOpenStrip | Token::DirOpen | Token::DirOpenStrip => {
+            Open::Interp
+        }
+        Token::QuoteOpen => Open::Quote,
+        Token::HeredocOpen => Open::Heredoc,
+        _ => return None,
+    })
+}
+
+pub(crate) fn closer(tok: Token) -> Option<Open> {
+    Some(match tok {
+        Token::RParen => Open::Paren,
+        Token::RBracket => Open::Bracket,
+        Token::RBrace => Open::Brace,
+        Token::TemplClose | Token::StripClose => Open::Interp,
+        Token::QuoteClose => Open::Quote,
+        Token::HeredocClose => Open::Heredoc,
+        _ => return None,
+    })
+}
+
+pub(crate) fn same(a: Open, b: Open) -> bool {
+    a == b || (a == Open::ForBrace && b == Open::Brace) || (a == Open::Brace && b == Open::ForBrace)
+}
+
+pub(crate) fn layout(
+    file: FileId,
+    src_len: usize,
+    tokens: Vec<(Token, Range<usize>)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(Token, Range<usize>)> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut stack: Vec<(Open, Range<usize>)> = Vec::new();
+    let mut i = 0;
+    let mut unary_run = 0usize;
+    while i < tokens.len() {
+        let (tok, r) = tokens[i].clone();
+        if matches!(tok, Token::Bang | Token::Minus) {
+            unary_run += 1;
+            if unary_run > MAX_UNARY_RUN {
+                if unary_run == MAX_UNARY_RUN + 1 {
+                    diags.push(too_deep(file, r.clone()));
+                }
+                i += 1;
+                continue;
+            }
+        } else {
+            unary_run = 0;
+        }
+        if let Some(mut kind) = opener(tok) {
+            if stack.len() >= MAX_DEPTH {
+                let end = matching_end(&tokens, i);
+                let span_end = tokens.get(end).map_or(src_len, |t| t.1.end);
+                diags.push(too_deep(file, r.start..span_end));
+                out.push((Token::TooDeep, r.start..span_end));
+                i = end + 1;
+                continue;
+            }
+            if kind == Open::Brace {
+                let next = tokens[i + 1..].iter().find(|t| t.0 != Token::Newline);
+                let after = tokens[i + 1..].iter().filter(|t| t.0 != Token::Newline).nth(1);
+                if matches!(next, Some((Token::For, _)))
+                    && !matches!(after, Some((Token::Assign | Token::Colon, _)))
+                {
+                    kind = Open::ForBrace;
+                }
+            }
+            stack.push((kind, r.clone()));
+            out.push((tok, r));
+        } else if let Some(kind) = closer(tok) {
+            if let Some(pos) = stack.iter().rposition(|(k, _)| same(*k, kind)) {
+                stack.truncate(pos);
+            }
+            out.push((tok, r));
+        } else if tok == Token::Newline {
+            let keep = matches!(stack.last(), None | Some((Open::Brace, _)));
+            if keep {
+                out.push((tok, r));
+            }
+        } else {
+            out.push((tok, r));
+        }
+        i += 1;
+    }
+    // Close whatever is still open, innermost first.
+    let eof = src_len..src_len;
+    while let Some((kind, r)) = stack.pop() {
+        let (tok, code, summary, detail) = match kind {
+            Open::Paren => (
+                Token::RParen,
+                "syntax-unclosed-bracket",
+                "Unclosed parenthesis",
+                "There is no closing ')' for this '(' before the end of the file.",
+            ),
+            Open::Bracket => (
+                Token::RBracket,
+                "syntax-unclosed-bracket",
+                "Unclosed bracket",
+                "There is no closing ']' for this '[' before the end of the file.",
+            ),
+            Open::Brace | Open::ForBrace => (
+                Token::RBrace,
+                "syntax-unclosed-brace",
+                "Unclosed configuration block",
+                "There is no closing brace for this block before the end of the file. This may be \
+                 caused by incorrect brace nesting elsewhere in this file.",
+            ),
+            Open::Interp => (
+                Token::TemplClose,
+                "syntax-unclosed-template-sequence",
+                "Unclosed template sequence",
+                "There is no closing '}' for this template interpolation or directive before the \
+                 end of the file.",
+            ),
+            Open::Quote => (
+                Token::QuoteClose,
+                "syntax-unterminated-string",
+                "Unterminated template string",
+                "No closing quote was found for this string before the end of the file. Add the \
+                 closing '\"'.",
+            ),
+            Open::Heredoc => (
+                Token::HeredocClose,
+                "syntax-unterminated-heredoc",
+                "Unterminated template string",
+                "No closing marker was found for this heredoc before the end of the file. The \
+                 marker must appear alone on its own line.",
+            ),
+        };
+        diags.push(Diagnostic::error(code, summary).with_detail(detail).with_span(Span::new(file, r)));
+        out.push((tok, eof.clone()));
+    }
+    out
+}
+
+fn too_deep(file: FileId, r: Range<usize>) -> Diagnostic {
+    Diagnostic::error("syntax-nesting-too-deep", "Expression nested too deeply")
+        .with_detail(format!(
+            "This expression is nested more than {MAX_DEPTH} levels deep (or has more than \
+             {MAX_UNARY_RUN} prefix operators in a row), which ferro does not parse. Split it \
+             into smaller parts, for example with local values."
+        ))
+        .with_span(Span::new(file, r))
+}
+
+/// The index of the token closing the opener at `start` (or the last token when unclosed).
+fn matching_end(tokens: &[(Token, Range<usize>)], start: usize) -> usize {
+    let mut depth = 0usize;
+    for (j, (tok, _)) in tokens.iter().enumerate().skip(start) {
+        if opener(*tok).is_some() {
+            depth += 1;
+        } else if closer(*tok).is_some() {
+            depth -= 1;
+            if depth == 0 {
+                return j;
+            }
+        }
+    }
+    tokens.len() - 1
+}

@@ -1,0 +1,311 @@
+//! Turning the flat sequence of template pieces the parser reads (literal text, `${}`
+//! interpolations, `%{}` directive tags) into template parts: unescaping, heredoc indentation
+//! removal, strip markers (`~`) and directive nesting (`if`/`else`/`endif`, `for`/`endfor`).
+
+use crate::ast::{Expr, Ident, TemplatePart};
+use crate::error::PErr;
+use chumsky::span::SimpleSpan;
+use ferro_diag::{FileId, Span};
+
+/// One piece of a template as the grammar reads it.
+#[derive(Debug, Clone)]
+pub(crate) enum Piece {
+    Text(SimpleSpan),
+    Interp { expr: Expr, strip_left: bool, strip_right: bool, span: SimpleSpan },
+    Tag { tag: Tag, strip_left: bool, strip_right: bool, span: SimpleSpan },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Tag {
+    If(Expr),
+    Else,
+    EndIf,
+    For { key_var: Option<Ident>, value_var: Ident, collection: Expr },
+    EndFor,
+}
+
+impl Piece {
+    fn strips(&self) -> (bool, bool) {
+        match self {
+            Piece::Text(_) => (false, false),
+            Piece::Interp { strip_left, strip_right, .. } | Piece::Tag { strip_left, strip_right, .. } => {
+                (*strip_left, *strip_right)
+            }
+        }
+    }
+}
+
+/// How the literal text of a template is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    Quoted,
+    Heredoc { indented: bool },
+}
+
+/// Build the template parts; problems go to `errs`.
+pub(crate) fn build(
+    file: FileId,
+    src: &str,
+    pieces: Vec<Piece>,
+    flavor: Flavor,
+    errs: &mut Vec<PErr>,
+) -> Vec<TemplatePart> {
+    let indent = match flavor {
+        Flavor::Heredoc { indented: true } => min_indent(src, &pieces),
+        _ => 0,
+    };
+    // Literal texts, with escapes, indentation and strip markers applied.
+    let mut texts: Vec<Option<String>> = Vec::with_capacity(pieces.len());
+    for (i, p) in pieces.iter().enumerate() {
+        let Piece::Text(sp) = p else {
+            texts.push(None);
+            continue;
+        };
+        let raw = &src[sp.start..sp.end];
+        let dedented;
+        let raw = if indent > 0 {
+            dedented = dedent(raw, indent, i == 0);
+            dedented.as_str()
+        } else {
+            raw
+        };
+        let mut text = unescape(raw, flavor == Flavor::Quoted, sp.start, errs);
+        if i > 0 && pieces[i - 1].strips().1 {
+            text = text.trim_start().to_string();
+        }
+        if pieces.get(i + 1).is_some_and(|n| n.strips().0) {
+            text.truncate(text.trim_end().len());
+        }
+        texts.push(Some(text));
+    }
+    // Nest the directives with an explicit stack (no recursion).
+    struct Open {
+        tag: Tag,
+        start: usize,
+        then: Vec<TemplatePart>,
+        in_else: bool,
+        otherwise: Vec<TemplatePart>,
+    }
+    let mut done: Vec<TemplatePart> = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    fn target<'v>(stack: &'v mut [Open], done: &'v mut Vec<TemplatePart>) -> &'v mut Vec<TemplatePart> {
+        match stack.last_mut() {
+            Some(o) if o.in_else => &mut o.otherwise,
+            Some(o) => &mut o.then,
+            None => done,
+        }
+    }
+    let sp = |s: usize, e: usize| Span::new(file, s..e);
+    for (p, text) in pieces.into_iter().zip(texts) {
+        match p {
+            Piece::Text(s) => {
+                let text = text.unwrap_or_default();
+                if !text.is_empty() {
+                    target(&mut stack, &mut done).push(TemplatePart::Literal { text, span: sp(s.start, s.end) });
+                }
+            }
+            Piece::Interp { expr, strip_left, strip_right, span } => {
+                target(&mut stack, &mut done).push(TemplatePart::Interpolation {
+                    expr,
+                    strip_left,
+                    strip_right,
+                    span: sp(span.start, span.end),
+                });
+            }
+            Piece::Tag { tag, span, .. } => match tag {
+                Tag::If(_) | Tag::For { .. } => stack.push(Open {
+                    tag,
+                    start: span.start,
+                    then: Vec::new(),
+                    in_else: false,
+                    otherwise: Vec::new(),
+                }),
+                Tag::Else => match stack.last_mut() {
+                    Some(o) if matches!(o.tag, Tag::If(_)) && !o.in_else => o.in_else = true,
+                    _ => errs.push(mismatch(span, "else", "an \"if\" directive")),
+                },
+                Tag::EndIf | Tag::EndFor => {
+                    let is_if = matches!(tag, Tag::EndIf);
+                    let ok = stack.last().is_some_and(|o| matches!(o.tag, Tag::If(_)) == is_if);
+                    if !ok {
+                        let (word, wants) = if is_if {
+                            ("endif", "an \"if\" directive")
+                        } else {
+                            ("endfor", "a \"for\" directive")
+                        };
+                        errs.push(mismatch(span, word, wants));
+                        continue;
+                    }
+                    if let Some(o) = stack.pop() {
+                        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, span.end));
+                        target(&mut stack, &mut done).push(part);
+                    }
+                }
+            },
+        }
+    }
+    while let Some(o) = stack.pop() {
+        let end = o.otherwise.last().or(o.then.last()).map_or(o.start + 2, part_end);
+        let (word, open) = if matches!(o.tag, Tag::If(_)) { ("endif", "if") } else { ("endfor", "for") };
+        errs.push(PErr::custom(
+            SimpleSpan::from(o.start..o.start + 2),
+            "syntax-unclosed-template-directive",
+            "Unterminated template directive",
+            format!("This \"{open}\" directive has no matching \"%{{ {word} }}\" before the end of the template."),
+        ));
+        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end));
+        target(&mut stack, &mut done).push(part);
+    }
+    done
+}
+
+fn close(tag: Tag, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+    match tag {
+        Tag::For { key_var, value_var, collection } => {
+            TemplatePart::For { key_var, value_var, collection, body: then, span }
+        }
+        Tag::If(cond) => TemplatePart::If { cond, then, otherwise, span },
+        // Only if/for tags are ever opened.
+        Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal { text: String::new(), span },
+    }
+}
+
+fn part_end(p: &TemplatePart) -> usize {
+    match p {
+        TemplatePart::Literal { span, .. }
+        | TemplatePart::Interpolation { span, .. }
+        | TemplatePart::If { span, .. }
+        | TemplatePart::For { span, .. } => span.end as usize,
+    }
+}
+
+fn mismatch(span: SimpleSpan, word: &str, wants: &str) -> PErr {
+    PErr::custom(
+        span,
+        "syntax-template-directive-mismatch",
+        "Unexpected template directive",
+        format!("This \"{word}\" directive does not close {wants}: there is no matching opening directive before it."),
+    )
+}
+
+/// The smallest indentation (spaces and tabs) of the non-blank lines of a `<<-` heredoc.
+fn min_indent(src: &str, pieces: &[Piece]) -> usize {
+    let mut min = usize::MAX;
+    let mut at_line_start = true;
+    for p in pieces {
+        match p {
+            Piece::Text(sp) => {
+                let raw = &src[sp.start..sp.end];
+                for (k, line) in raw.split('\n').enumerate() {
+                    let starts_line = if k == 0 { at_line_start } else { true };
+                    if !starts_line {
+                        continue;
+                    }
+                    let n = line.len() - line.trim_start_matches([' ', '\t']).len();
+                    let last = k == raw.split('\n').count() - 1;
+                    let blank = line.trim().is_empty();
+                    // A line that continues in an interpolation counts even when its text is blank.
+                    if !blank || (last && !line.is_empty()) {
+                        min = min.min(n);
+                    }
+                }
+                at_line_start = raw.ends_with('\n');
+            }
+            _ => {
+                if at_line_start {
+                    min = 0;
+                }
+                at_line_start = false;
+            }
+        }
+    }
+    if min == usize::MAX {
+        0
+    } else {
+        min
+    }
+}
+
+/// Remove up to `n` leading spaces/tabs from every line of `raw` that starts a source line.
+fn dedent(raw: &str, n: usize, first_starts_line: bool) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for (k, line) in raw.split_inclusive('\n').enumerate() {
+        if k == 0 && !first_starts_line {
+            out.push_str(line);
+            continue;
+        }
+        let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
+        out.push_str(&line[ws.min(n)..]);
+    }
+    out
+}
+
+/// Process escapes: `$${` and `%%{` always, backslash escapes in quoted templates.
+pub(crate) fn unescape(raw: &str, quoted: bool, base: usize, errs: &mut Vec<PErr>) -> String {
+    if !raw.contains(['\\', '$', '%']) {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '$' | '%' if raw[i + 1..].starts_with(c) && raw[i + 2..].starts_with('{') => {
+                out.push(c);
+                out.push('{');
+                chars.next();
+                chars.next();
+            }
+            '\\' if quoted => {
+                let Some((_, e)) = chars.next() else {
+                    out.push('\\');
+                    break;
+                };
+                match e {
+                    'n' => out.push('\n'),
+                    'r' => out.push('\r'),
+                    't' => out.push('\t'),
+                    '"' => out.push('"'),
+                    '\\' => out.push('\\'),
+                    'u' | 'U' => {
+                        let len = if e == 'u' { 4 } else { 8 };
+                        let hex = raw.get(i + 2..i + 2 + len).unwrap_or("");
+                        let ch = (hex.len() == len && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                            .then(|| u32::from_str_radix(hex, 16).ok().and_then(char::from_u32))
+                            .flatten();
+                        match ch {
+                            Some(ch) => {
+                                out.push(ch);
+                                for _ in 0..len {
+                                    chars.next();
+                                }
+                            }
+                            None => {
+                                errs.push(bad_escape(base + i, base + i + 2, &format!("\\{e}")));
+                                out.push(e);
+                            }
+                        }
+                    }
+                    other => {
+                        let end = i + 1 + other.len_utf8();
+                        errs.push(bad_escape(base + i, base + end, &raw[i..end]));
+                        out.push(other);
+                    }
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn bad_escape(start: usize, end: usize, seq: &str) -> PErr {
+    PErr::custom(
+        SimpleSpan::from(start..end),
+        "syntax-invalid-escape",
+        "Invalid escape sequence",
+        format!(
+            "The escape sequence {seq:?} is not valid in a quoted string. The valid escapes are \
+             \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN; write \\\\ for a literal backslash."
+        ),
+    )
+}

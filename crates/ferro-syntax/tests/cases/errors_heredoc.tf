@@ -1,0 +1,4 @@
+a = 1
+b = <<EOT
+hello
+/* never closed
