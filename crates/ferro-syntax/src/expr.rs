@@ -330,7 +330,7 @@ where
                 ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
                     span,
                     found: Some(t),
-                    expected: vec![crate::error::Expect::Label("operator")],
+                    expected: crate::error::ExpectSet::label("operator"),
                     custom: None,
                 })
             });

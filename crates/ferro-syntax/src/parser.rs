@@ -44,7 +44,7 @@ where
         }
         if skipped == 0 {
             let span = inp.span_since(&before);
-            return Err(PErr { span, found: inp.peek(), expected: Vec::new(), custom: None });
+            return Err(PErr { span, found: inp.peek(), expected: Default::default(), custom: None });
         }
         Ok(())
     })
