@@ -34,6 +34,76 @@ impl From<&'static str> for Expect {
     }
 }
 
+/// Labels the grammar uses, by bit.
+const LABELS: &[&str] = &["identifier", "expression", "argument or block", "block label or '{'", "operator"];
+
+/// A set of expectations without allocation: one bit per token kind, label, end of input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ExpectSet {
+    tokens: u64,
+    labels: u8,
+    end: bool,
+}
+
+impl ExpectSet {
+    pub fn label(l: &'static str) -> Self {
+        let mut s = ExpectSet::default();
+        s.insert(Expect::Label(l));
+        s
+    }
+    fn insert(&mut self, e: Expect) {
+        match e {
+            Expect::Token(t) => self.tokens |= 1u64 << (t as u8 as u32 % 64),
+            Expect::Label(l) => {
+                if let Some(i) = LABELS.iter().position(|x| *x == l) {
+                    self.labels |= 1 << i;
+                }
+            }
+            Expect::End => self.end = true,
+            Expect::Other => {}
+        }
+    }
+    fn union(&mut self, o: ExpectSet) {
+        self.tokens |= o.tokens;
+        self.labels |= o.labels;
+        self.end |= o.end;
+    }
+    fn has_label(&self, l: &str) -> bool {
+        LABELS.iter().position(|x| *x == l).is_some_and(|i| self.labels & (1 << i) != 0)
+    }
+    fn names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in ALL_TOKENS {
+            if self.tokens & (1u64 << (*t as u8 as u32 % 64)) != 0 {
+                let n = t.describe().to_string();
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+        for (i, l) in LABELS.iter().enumerate() {
+            if self.labels & (1 << i) != 0 && !out.iter().any(|n| n == l) {
+                out.push(l.to_string());
+            }
+        }
+        if self.end {
+            out.push("the end of the input".to_string());
+        }
+        out
+    }
+}
+
+const ALL_TOKENS: &[Token] = {
+    use Token::*;
+    &[
+        Newline, Ident, Number, LBrace, RBrace, LBracket, RBracket, LParen, RParen, Assign, Colon,
+        DoubleColon, Comma, Dot, Ellipsis, Question, FatArrow, Plus, Minus, Star, Slash, Percent,
+        Bang, EqEq, NotEq, Lt, LtEq, Gt, GtEq, AndAnd, OrOr, StripClose, QuoteOpen, HeredocOpen,
+        QuoteClose, HeredocClose, TemplText, InterpOpen, DirOpen, TemplClose, For, In, If, Else,
+        EndIf, EndFor, True, False, Null,
+    ]
+};
+
 /// A finished diagnostic produced inside the grammar (by `validate`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Custom {
@@ -46,7 +116,7 @@ pub(crate) struct Custom {
 pub(crate) struct PErr {
     pub span: SimpleSpan,
     pub found: Option<Token>,
-    pub expected: Vec<Expect>,
+    pub expected: ExpectSet,
     pub custom: Option<Box<Custom>>,
 }
 
@@ -55,7 +125,7 @@ impl PErr {
         PErr {
             span,
             found: None,
-            expected: Vec::new(),
+            expected: ExpectSet::default(),
             custom: Some(Box::new(Custom { code, summary, detail })),
         }
     }
@@ -67,11 +137,7 @@ where
 {
     fn merge(mut self, other: Self) -> Self {
         if self.custom.is_none() && other.custom.is_none() {
-            for e in other.expected {
-                if !self.expected.contains(&e) {
-                    self.expected.push(e);
-                }
-            }
+            self.expected.union(other.expected);
         }
         self
     }
@@ -90,14 +156,19 @@ where
         PErr {
             span,
             found: found.map(|t| *t),
-            expected: expected.into_iter().map(Into::into).collect(),
+            expected: {
+                let mut set = ExpectSet::default();
+                expected.into_iter().for_each(|e| set.insert(e.into()));
+                set
+            },
             custom: None,
         }
     }
 
     fn label_with(&mut self, label: L) {
         if self.custom.is_none() {
-            self.expected = vec![label.into()];
+            self.expected = ExpectSet::default();
+            self.expected.insert(label.into());
         }
     }
 }
@@ -120,7 +191,7 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
         return Diagnostic::error(c.code, c.summary).with_detail(c.detail).with_span(span);
     }
     let found = found_text(err.found);
-    let has = |l: &'static str| err.expected.contains(&Expect::Label(l));
+    let has = |l: &str| err.expected.has_label(l);
     if has("argument or block") {
         let detail = if err.found == Some(Token::RBrace) {
             "This closing brace has no matching opening brace. Remove it, or check the brace \
@@ -150,18 +221,7 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
             .with_detail(format!("Expected the start of an expression, but found {found}."))
             .with_span(span);
     }
-    let mut names: Vec<String> = Vec::new();
-    for e in &err.expected {
-        let n = match e {
-            Expect::Token(t) => t.describe().to_string(),
-            Expect::Label(l) => l.to_string(),
-            Expect::End => "the end of the input".to_string(),
-            Expect::Other => continue,
-        };
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
+    let mut names = err.expected.names();
     let expected = match names.len() {
         0 => "something else".to_string(),
         1 => names.remove(0),

@@ -232,13 +232,12 @@ where
             .then(expr.clone())
             .map_with(move |((key, colon), value), e| ObjectItem { key, value, colon, span: cx.span(e.span()) });
         let sep = choice((
-            just(Token::Comma).then_ignore(nl.clone()).ignored(),
+            just(Token::Comma).then_ignore(nl).ignored(),
             just(Token::Newline).repeated().at_least(1).ignored(),
         ));
         let object_items = nl
-            .clone()
             .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>())
-            .then_ignore(nl.clone())
+            .then_ignore(nl)
             .map(ExprKind::Object);
         let for_object = for_intro
             .then(expr.clone())
@@ -330,7 +329,7 @@ where
                 ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
                     span,
                     found: Some(t),
-                    expected: vec![crate::error::Expect::Label("operator")],
+                    expected: crate::error::ExpectSet::label("operator"),
                     custom: None,
                 })
             });

@@ -44,7 +44,7 @@ where
         }
         if skipped == 0 {
             let span = inp.span_since(&before);
-            return Err(PErr { span, found: inp.peek(), expected: Vec::new(), custom: None });
+            return Err(PErr { span, found: inp.peek(), expected: Default::default(), custom: None });
         }
         Ok(())
     })
@@ -228,7 +228,7 @@ fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let eoi = SimpleSpan::from(text.len()..text.len());
     let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
     let nl = just(Token::Newline).repeated();
-    let parser = nl.clone().ignore_then(expr(cx)).then_ignore(nl).then_ignore(end());
+    let parser = nl.ignore_then(expr(cx)).then_ignore(nl).then_ignore(end());
     let (out, errs) = parser.parse(input).into_output_errors();
     let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
     (ex, finish(file, diags, errs))
