@@ -2,6 +2,8 @@
 //!
 //! `run` is the whole program as a function so golden tests can drive it in-process.
 
+pub mod render;
+
 use std::io::Write;
 use std::path::Path;
 
