@@ -1,19 +1,110 @@
 //! The `ferro` command line: argument parsing, commands, terminal output.
 //!
 //! `run` is the whole program as a function so golden tests can drive it in-process.
+//! **Architecture invariant:** this crate (with ferro-lsp and xtask) is the only one that does
+//! terminal IO or parses command lines.
 
+mod args;
+mod commands;
+mod load;
+mod output_fmt;
 pub mod render;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Where a run writes. Tests pass buffers; the binary passes the real streams.
 pub struct Io<'a> {
-    pub stdout: &'a mut dyn Write,
-    pub stderr: &'a mut dyn Write,
+    pub stdout: &'a mut (dyn Write + Send),
+    pub stderr: &'a mut (dyn Write + Send),
 }
 
+/// Settings every command shares.
+pub(crate) struct Global {
+    pub dir: PathBuf,
+    pub color: bool,
+}
+
+const USAGE: &str = "Usage: ferro [global options] <subcommand> [args]
+
+The available commands for execution are listed below.
+
+Main commands:
+  validate      Check whether the configuration is valid
+  plan          Show changes required by the current configuration
+  apply         Create or update infrastructure
+  destroy       Destroy previously-created infrastructure
+
+All other commands:
+  output        Show output values from your root module
+  show          Show the current state or a saved plan
+  state list    List resources in the state
+  version       Show the current ferro version
+
+Global options (use these before the subcommand, if any):
+  -chdir=DIR    Switch to a different working directory before executing the
+                given subcommand.
+  -help         Show this help output.
+  -no-color     Disable color output (also accepted after the subcommand).
+";
+
 /// Run `ferro ARGS...` (args exclude the program name) in `cwd`; returns the exit code.
-pub fn run(_args: &[String], _cwd: &Path, _io: &mut Io<'_>) -> i32 {
-    unimplemented!()
+pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
+    let mut dir = cwd.to_path_buf();
+    let mut color = true;
+    let mut rest: Vec<String> = Vec::new();
+    let mut i = 0;
+    // Global options come before the subcommand.
+    while i < args.len() && args[i].starts_with('-') {
+        let a = args[i].trim_start_matches('-');
+        if let Some(d) = a.strip_prefix("chdir=") {
+            dir = cwd.join(d);
+        } else if a == "chdir" && i + 1 < args.len() {
+            i += 1;
+            dir = cwd.join(&args[i]);
+        } else if a == "no-color" {
+            color = false;
+        } else if a == "help" || a == "h" {
+            let _ = io.stdout.write_all(USAGE.as_bytes());
+            return 0;
+        } else if a == "version" || a == "v" {
+            rest.push("version".into());
+        } else {
+            let _ = writeln!(io.stderr, "Error: unknown global option -{a}\n\n{USAGE}");
+            return 1;
+        }
+        i += 1;
+    }
+    rest.extend(args[i..].iter().cloned());
+    if rest.iter().any(|a| a == "-no-color" || a == "--no-color") {
+        color = false;
+        rest.retain(|a| a != "-no-color" && a != "--no-color");
+    }
+    if !dir.is_dir() {
+        let _ = writeln!(io.stderr, "Error: Invalid -chdir option: the directory {} does not exist.", dir.display());
+        return 1;
+    }
+    let g = Global { dir, color };
+    let Some(cmd) = rest.first().cloned() else {
+        let _ = io.stdout.write_all(USAGE.as_bytes());
+        return 127;
+    };
+    let cmd_args = &rest[1..];
+    match cmd.as_str() {
+        "validate" => commands::validate(&g, cmd_args, io),
+        "plan" => commands::plan(&g, cmd_args, io),
+        "apply" => commands::apply(&g, cmd_args, io, false),
+        "destroy" => commands::apply(&g, cmd_args, io, true),
+        "show" => commands::show(&g, cmd_args, io),
+        "output" => commands::output(&g, cmd_args, io),
+        "state" => commands::state(&g, cmd_args, io),
+        "version" => {
+            let _ = writeln!(io.stdout, "ferro v{}\non linux_amd64", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        other => {
+            let _ = writeln!(io.stderr, "ferro has no command named {other:?}.\n\n{USAGE}");
+            1
+        }
+    }
 }

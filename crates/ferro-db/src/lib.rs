@@ -11,6 +11,8 @@ mod index;
 mod validate;
 
 pub use index::{module_index, ItemRef, ModuleIndex};
+/// Re-exported so front ends can change inputs without depending on salsa directly.
+pub use salsa::Setter;
 pub use validate::{file_diagnostics, static_value};
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};

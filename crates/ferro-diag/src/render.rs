@@ -85,14 +85,10 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
                 .with_message(&d.summary)
                 .with_config(config);
             let primary = match &d.address {
-                Some(a) => format!("in {a}"),
-                None => String::new(),
+                Some(a) => format!("{} (in {a})", d.summary),
+                None => d.summary.clone(),
             };
-            let mut label = Label::new(span);
-            if !primary.is_empty() {
-                label = label.with_message(primary);
-            }
-            builder.add_label(label);
+            builder.add_label(Label::new(span).with_message(primary));
             for l in &d.labels {
                 let ls = clamp(l.span, sources.file_text(l.span.file));
                 builder.add_label(Label::new(ls).with_message(&l.message));

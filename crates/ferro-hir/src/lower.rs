@@ -829,3 +829,10 @@ pub(crate) fn literal_string(e: &ast::Expr) -> Option<String> {
         _ => None,
     }
 }
+
+/// Lower one expression on its own (variable files, `-var` values, `ferro console`).
+pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
+    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new() };
+    let id = cx.expr(e);
+    (cx.hir, id)
+}

@@ -1,0 +1,92 @@
+//! Terraform-style command-line flags: a single dash (a double dash is accepted too),
+//! `-name=value` or `-name value` for valued flags, `-name` or `-name=true|false` for booleans.
+
+use std::collections::BTreeMap;
+
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub bools: BTreeMap<&'static str, bool>,
+    pub values: BTreeMap<&'static str, Vec<String>>,
+    pub positional: Vec<String>,
+}
+
+impl Parsed {
+    pub fn flag(&self, name: &str) -> bool {
+        self.bools.get(name).copied().unwrap_or(false)
+    }
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values.get(name).and_then(|v| v.last()).map(String::as_str)
+    }
+    pub fn all(&self, name: &str) -> &[String] {
+        self.values.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// Parse `args` against the accepted flag names. Unknown flags are an error naming the flag.
+pub fn parse(args: &[String], bool_flags: &[&'static str], value_flags: &[&'static str]) -> Result<Parsed, String> {
+    let mut out = Parsed::default();
+    let mut i = 0;
+    let mut only_positional = false;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if only_positional || !a.starts_with('-') || a == "-" {
+            out.positional.push(a.clone());
+            continue;
+        }
+        if a == "--" {
+            only_positional = true;
+            continue;
+        }
+        let body = a.trim_start_matches('-');
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        if let Some(&n) = bool_flags.iter().find(|f| **f == name) {
+            let v = match inline.as_deref() {
+                None | Some("true") | Some("1") => true,
+                Some("false") | Some("0") => false,
+                Some(other) => return Err(format!("invalid boolean value {other:?} for -{n}")),
+            };
+            out.bools.insert(n, v);
+        } else if let Some(&n) = value_flags.iter().find(|f| **f == name) {
+            let v = match inline {
+                Some(v) => v,
+                None => {
+                    let Some(v) = args.get(i) else { return Err(format!("flag needs an argument: -{n}")) };
+                    i += 1;
+                    v.clone()
+                }
+            };
+            out.values.entry(n).or_default().push(v);
+        } else {
+            return Err(format!("flag provided but not defined: -{name}"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn single_and_double_dash() {
+        let p = parse(&s(&["-auto-approve", "--out=plan", "-var", "a=1", "-var=b=2", "file"]), &["auto-approve"], &["out", "var"]).unwrap();
+        assert!(p.flag("auto-approve"));
+        assert_eq!(p.value("out"), Some("plan"));
+        assert_eq!(p.all("var"), &["a=1".to_string(), "b=2".to_string()]);
+        assert_eq!(p.positional, vec!["file".to_string()]);
+    }
+
+    #[test]
+    fn unknown_flag_is_an_error() {
+        assert!(parse(&s(&["-nope"]), &[], &[]).unwrap_err().contains("-nope"));
+        assert!(parse(&s(&["-out"]), &[], &["out"]).is_err());
+    }
+}

@@ -1,0 +1,470 @@
+//! The commands: validate, plan, apply/destroy, show, output, state list.
+
+use crate::load::{attach_providers, collect_variables, config_diagnostics, load_files, read_config_files, read_state, Loaded};
+use crate::output_fmt::format_value;
+use crate::{args, render, Global, Io};
+use ferro_diag::{has_errors, Diagnostic};
+use ferro_exec::{ApplyInput, Event};
+use ferro_plan::{read_plan_file, write_plan_file, Action, Plan, PlanMode};
+use ferro_planner::{PlanInput, PlanOptions, Providers};
+use ferro_provider::ProviderRegistry;
+use ferro_state::{LocalBackend, State};
+use ferro_value::json;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+const PLAN_BOOLS: &[&str] = &["detailed-exitcode", "destroy", "refresh", "input", "lock", "compact-warnings", "auto-approve"];
+const PLAN_VALUES: &[&str] = &["out", "var", "var-file", "replace", "parallelism", "state", "lock-timeout"];
+
+fn print_diags(io: &mut Io<'_>, diags: &[Diagnostic], sources: &dyn ferro_diag::SourceLookup, color: bool) {
+    if diags.is_empty() {
+        return;
+    }
+    let text = ferro_diag::render(diags, sources, color);
+    let _ = io.stderr.write_all(text.as_bytes());
+}
+
+fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+    let d = Diagnostic::error("cli", summary).with_detail(detail);
+    print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);
+    1
+}
+
+/// `-var` and `-var-file` in command-line order (later ones win).
+fn var_args(raw: &[String]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let a = raw[i].trim_start_matches('-');
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (a, None),
+        };
+        if raw[i].starts_with('-') && (name == "var" || name == "var-file") {
+            let v = match inline {
+                Some(v) => Some(v),
+                None => {
+                    i += 1;
+                    raw.get(i).cloned()
+                }
+            };
+            if let Some(v) = v {
+                out.push((name == "var-file", v));
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
+    g.dir.join(p.value("state").unwrap_or("terraform.tfstate"))
+}
+
+pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["json"], &[]) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let _ = p;
+    let files = match read_config_files(&g.dir) {
+        Ok(f) => f,
+        Err(e) => return plain_error(io, "Failed to read configuration", &e),
+    };
+    let mut l = load_files(files);
+    let registry = ProviderRegistry::new();
+    let (_, mut diags) = attach_providers(&mut l, &registry, None);
+    diags.extend(config_diagnostics(&l));
+    print_diags(io, &diags, &l.sources(), g.color);
+    if has_errors(&diags) {
+        return 1;
+    }
+    let _ = writeln!(io.stdout, "Success! The configuration is valid.");
+    0
+}
+
+struct Planned {
+    loaded: Loaded,
+    providers: Providers,
+    plan: Plan,
+    registry: ProviderRegistry,
+}
+
+fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut Io<'_>) -> Result<Planned, i32> {
+    let files = match read_config_files(&g.dir) {
+        Ok(f) => f,
+        Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
+    };
+    let state = match read_state(&state_path(g, p)) {
+        Ok(s) => s,
+        Err(e) => return Err(plain_error(io, "Failed to load state", &e)),
+    };
+    let mut l = load_files(files);
+    let registry = ProviderRegistry::new();
+    let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
+    diags.extend(config_diagnostics(&l));
+    let vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    if has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+        return Err(1);
+    }
+    let mut replace = Vec::new();
+    for r in p.all("replace") {
+        match ferro_addrs::parse_resource_instance(r) {
+            Ok(addr) => replace.push(addr),
+            Err(e) => return Err(plain_error(io, "Invalid replace address", &e)),
+        }
+    }
+    let refresh = p.bools.get("refresh").copied().unwrap_or(true);
+    let input = PlanInput {
+        db: &l.db,
+        ws: l.ws,
+        files: l.files.clone(),
+        state,
+        variables: vars,
+        providers: &providers,
+        options: PlanOptions { destroy: destroy || p.flag("destroy"), refresh, replace },
+        cwd: g.dir.display().to_string(),
+    };
+    let (plan, pdiags) = ferro_planner::plan(&input);
+    diags.extend(pdiags);
+    print_diags(io, &diags, &l.sources(), g.color);
+    match plan {
+        Some(plan) if !has_errors(&diags) => Ok(Planned { loaded: l, providers, plan, registry }),
+        _ => Err(1),
+    }
+}
+
+pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    if !p.positional.is_empty() {
+        return plain_error(io, "Too many command line arguments", "The plan command expects no positional arguments; to use a different configuration directory, use -chdir.");
+    }
+    let planned = match make_plan(g, a, &p, false, io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let _ = io.stdout.write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+    if let Some(out) = p.value("out") {
+        let path = g.dir.join(out);
+        if let Err(e) = std::fs::write(&path, write_plan_file(&planned.plan)) {
+            return plain_error(io, "Failed to write plan file", &format!("The plan file {out} could not be written: {e}."));
+        }
+        let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
+    } else if !planned.plan.is_empty() {
+        let _ = write!(
+            io.stdout,
+            "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so ferro can't\nguarantee to take exactly these actions if you run \"ferro apply\" now.\n"
+        );
+    }
+    planned.registry.close_all();
+    if p.flag("detailed-exitcode") && !planned.plan.is_empty() {
+        2
+    } else {
+        0
+    }
+}
+
+fn confirm(io: &mut Io<'_>, destroy: bool) -> bool {
+    let text = if destroy {
+        "\nDo you really want to destroy all resources?\n  ferro will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  Enter a value: "
+    } else {
+        "\nDo you want to perform these actions?\n  ferro will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: "
+    };
+    let _ = io.stdout.write_all(text.as_bytes());
+    let _ = io.stdout.flush();
+    let mut line = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut line);
+    let _ = writeln!(io.stdout);
+    line.trim() == "yes"
+}
+
+pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
+    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let parallelism = match p.value("parallelism").map(str::parse::<usize>) {
+        None => 10,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => return plain_error(io, "Invalid parallelism", "The -parallelism value must be a positive whole number."),
+    };
+    let spath = state_path(g, &p);
+    let mut backend = LocalBackend::new(spath.clone());
+    let current = match backend.load() {
+        Ok(s) => s,
+        Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
+    };
+    let planned = if let Some(file) = p.positional.first() {
+        if destroy {
+            return plain_error(io, "Invalid arguments", "The destroy command does not take a plan file; use ferro plan -destroy -out=FILE and ferro apply FILE.");
+        }
+        if p.positional.len() > 1 {
+            return plain_error(io, "Too many command line arguments", "Expected at most one positional argument: the plan file.");
+        }
+        let bytes = match std::fs::read(g.dir.join(file)) {
+            Ok(b) => b,
+            Err(e) => return plain_error(io, "Failed to load plan file", &format!("Could not read {file}: {e}.")),
+        };
+        let plan = match read_plan_file(&bytes) {
+            Ok(p) => p,
+            Err(e) => return plain_error(io, "Failed to load plan file", &format!("Could not read {file}: {e}.")),
+        };
+        let now = current.as_ref().map(|s| (s.lineage.clone(), s.serial));
+        let then = plan.state_identity.as_ref().map(|s| (s.lineage.clone(), s.serial));
+        let stale = match (&now, &then) {
+            (None, None) => false,
+            (Some(n), Some(t)) => n != t,
+            (Some(_), None) => current.as_ref().is_some_and(|s| !s.is_empty()),
+            (None, Some(_)) => true,
+        };
+        if stale {
+            return plain_error(
+                io,
+                "Saved plan is stale",
+                "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
+            );
+        }
+        let mut l = load_files(plan.config.files.clone());
+        let registry = ProviderRegistry::new();
+        let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
+        diags.extend(config_diagnostics(&l));
+        if has_errors(&diags) {
+            print_diags(io, &diags, &l.sources(), g.color);
+            return 1;
+        }
+        Planned { loaded: l, providers, plan, registry }
+    } else {
+        let planned = match make_plan(g, a, &p, destroy, io) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        let _ = io.stdout.write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+        if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
+            let _ = writeln!(io.stdout, "{} cancelled.", if destroy { "Destroy" } else { "Apply" });
+            planned.registry.close_all();
+            return 1;
+        }
+        planned
+    };
+    let code = execute(g, io, &planned, &mut backend, parallelism);
+    planned.registry.close_all();
+    code
+}
+
+fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBackend, parallelism: usize) -> i32 {
+    let plan = &planned.plan;
+    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string() };
+    let counts = Mutex::new((0usize, 0usize, 0usize));
+    let out = Mutex::new(&mut *io.stdout);
+    let on_event = |e: Event| {
+        let line = match &e {
+            Event::Started { addr, action, id } => {
+                let verb = match action {
+                    Action::Create => "Creating...".to_string(),
+                    Action::Delete => format!("Destroying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
+                    _ => format!("Modifying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
+                };
+                format!("{addr}: {verb}")
+            }
+            Event::Completed { addr, action, id, elapsed } => {
+                let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+                let secs = elapsed.as_secs();
+                let idtxt = id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
+                match action {
+                    Action::Create => {
+                        c.0 += 1;
+                        format!("{addr}: Creation complete after {secs}s{idtxt}")
+                    }
+                    Action::Delete => {
+                        c.2 += 1;
+                        format!("{addr}: Destruction complete after {secs}s")
+                    }
+                    _ => {
+                        c.1 += 1;
+                        format!("{addr}: Modifications complete after {secs}s{idtxt}")
+                    }
+                }
+            }
+            Event::Failed { .. } => return,
+        };
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(o, "{line}");
+    };
+    let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
+    drop(out);
+    let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
+    print_diags(io, &diags, &planned.loaded.sources(), g.color);
+    if has_errors(&diags) {
+        return 1;
+    }
+    if plan.mode == PlanMode::Destroy {
+        let _ = write!(io.stdout, "\nDestroy complete! Resources: {destroyed} destroyed.\n");
+    } else {
+        let _ = write!(io.stdout, "\nApply complete! Resources: {added} added, {changed} changed, {destroyed} destroyed.\n");
+        print_outputs(io, &state);
+    }
+    0
+}
+
+fn decoded_outputs(state: &State) -> Vec<(String, ferro_value::Value, bool)> {
+    state
+        .outputs
+        .iter()
+        .filter_map(|(n, o)| {
+            let ty = json::type_from_json(&o.ty).ok()?;
+            let v = json::value_from_json(&o.value, &ty).ok()?;
+            Some((n.clone(), v, o.sensitive))
+        })
+        .collect()
+}
+
+fn print_outputs(io: &mut Io<'_>, state: &State) {
+    let outs = decoded_outputs(state);
+    if outs.is_empty() {
+        return;
+    }
+    let _ = write!(io.stdout, "\nOutputs:\n\n");
+    for (n, v, sensitive) in outs {
+        let text = if sensitive { "<sensitive>".to_string() } else { format_value(&v, 0) };
+        let _ = writeln!(io.stdout, "{n} = {text}");
+    }
+}
+
+pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["json"], &["state"]) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let registry = ProviderRegistry::new();
+    if let Some(file) = p.positional.first() {
+        let plan = match std::fs::read(g.dir.join(file)).map_err(|e| e.to_string()).and_then(|b| read_plan_file(&b).map_err(|e| e.to_string())) {
+            Ok(p) => p,
+            Err(e) => return plain_error(io, "Failed to read the given file as a state or plan file", &format!("{file}: {e}")),
+        };
+        let mut l = load_files(plan.config.files.clone());
+        let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
+        let text = if p.flag("json") { render::plan_json(&plan, &providers) } else { render::human_plan(&plan, &providers, g.color) };
+        let _ = io.stdout.write_all(text.as_bytes());
+        return 0;
+    }
+    let state = match read_state(&state_path(g, &p)) {
+        Ok(s) => s,
+        Err(e) => return plain_error(io, "Failed to load state", &e),
+    };
+    let Some(state) = state else {
+        if p.flag("json") {
+            let _ = writeln!(io.stdout, "{{\"format_version\":\"0.2\"}}");
+        } else {
+            let _ = writeln!(io.stdout, "No state.");
+        }
+        return 0;
+    };
+    let files = read_config_files(&g.dir).unwrap_or_default();
+    let mut l = load_files(files);
+    let (providers, _) = attach_providers(&mut l, &registry, Some(&state));
+    let text = if p.flag("json") { render::state_json(&state, &providers) } else { render::human_state(&state, &providers, g.color) };
+    let _ = io.stdout.write_all(text.as_bytes());
+    0
+}
+
+pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["json", "raw"], &["state"]) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let state = match read_state(&state_path(g, &p)) {
+        Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
+        Err(e) => return plain_error(io, "Failed to load state", &e),
+    };
+    let outs = decoded_outputs(&state);
+    if let Some(name) = p.positional.first() {
+        let Some((_, v, _)) = outs.iter().find(|(n, _, _)| n == name) else {
+            return plain_error(
+                io,
+                "Output not found",
+                &format!("The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `ferro apply`, since the state won't be updated with new output variables until that command is run."),
+            );
+        };
+        let text = if p.flag("json") {
+            json::value_to_plain_json(v).to_string()
+        } else if p.flag("raw") {
+            match v.as_str() {
+                Some(s) => s.to_string(),
+                None => match json::value_to_plain_json(v) {
+                    serde_json::Value::Number(n) => n.to_string(),
+                    serde_json::Value::Bool(b) => b.to_string(),
+                    _ => return plain_error(io, "Unsupported value for raw output", "The -raw option only supports strings, numbers, and boolean values, but this output has a complex type."),
+                },
+            }
+        } else {
+            format_value(&v.unmarked(), 0)
+        };
+        if p.flag("raw") {
+            let _ = write!(io.stdout, "{text}");
+        } else {
+            let _ = writeln!(io.stdout, "{text}");
+        }
+        return 0;
+    }
+    if p.flag("json") {
+        let mut obj = serde_json::Map::new();
+        for (n, o) in &state.outputs {
+            obj.insert(n.clone(), serde_json::json!({"sensitive": o.sensitive, "type": o.ty, "value": o.value}));
+        }
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default();
+        let _ = writeln!(io.stdout, "{text}");
+        return 0;
+    }
+    if outs.is_empty() {
+        let d = Diagnostic::warning("no-outputs", "No outputs found").with_detail(
+            "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `ferro refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `ferro console` command to assist.",
+        );
+        print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), g.color);
+        return 0;
+    }
+    for (n, v, sensitive) in outs {
+        let text = if sensitive { "<sensitive>".to_string() } else { format_value(&v, 0) };
+        let _ = writeln!(io.stdout, "{n} = {text}");
+    }
+    0
+}
+
+pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    match a.first().map(String::as_str) {
+        Some("list") => {
+            let p = match args::parse(&a[1..], &[], &["state", "id"]) {
+                Ok(p) => p,
+                Err(e) => return plain_error(io, "Invalid arguments", &e),
+            };
+            let state = match read_state(&state_path(g, &p)) {
+                Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
+                Err(e) => return plain_error(io, "Failed to load state", &e),
+            };
+            let mut rows: Vec<(String, ferro_addrs::AbsResourceInstance)> = Vec::new();
+            for rs in state.resources.values() {
+                for (k, inst) in &rs.instances {
+                    if inst.current.is_some() {
+                        let addr = rs.addr.instance(k.clone());
+                        let text = addr.to_string();
+                        let matches = p.positional.is_empty() || p.positional.iter().any(|f| text == *f || text.starts_with(&format!("{f}[")) || rs.addr.to_string() == *f);
+                        if matches {
+                            rows.push((rs.addr.to_string(), addr));
+                        }
+                    }
+                }
+            }
+            rows.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.resource.key.cmp(&b.1.resource.key)));
+            for (_, addr) in rows {
+                let _ = writeln!(io.stdout, "{addr}");
+            }
+            0
+        }
+        Some(other) => plain_error(io, "Unknown state subcommand", &format!("ferro state has no subcommand {other:?}; available: list.")),
+        None => plain_error(io, "Missing state subcommand", "Usage: ferro state list [ADDRESS...]"),
+    }
+}

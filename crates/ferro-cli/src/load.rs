@@ -1,0 +1,208 @@
+//! Loading what a command works on: the configuration files of the working directory (or a plan's
+//! snapshot) into the analysis database, providers and their schemas, variable values, and state.
+
+use ferro_db::{diagnostics, RootDb, SchemaTable, SourceFile, Sources, Workspace};
+use ferro_diag::{Diagnostic, FileId};
+use ferro_planner::{load_providers, Providers, RawVariable};
+use ferro_provider::ProviderRegistry;
+use ferro_state::State;
+use ferro_value::Value;
+use ferro_db::Setter;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+pub struct Loaded {
+    pub db: RootDb,
+    pub ws: Workspace,
+    pub files: Vec<(String, String)>,
+    /// Every file diagnostics may point into (configuration and variable files).
+    pub sources: Vec<(FileId, String, String)>,
+}
+
+impl Loaded {
+    pub fn sources(&self) -> Sources {
+        Sources::from_files(self.sources.clone())
+    }
+
+    fn add_source(&mut self, name: String, text: String) -> FileId {
+        let id = FileId(self.sources.len() as u32);
+        self.sources.push((id, name, text));
+        id
+    }
+}
+
+/// Read the `*.tf` files of `dir`, in name order.
+pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tf") && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for n in names {
+        let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
+        match String::from_utf8(bytes) {
+            Ok(t) => out.push((n, t)),
+            Err(_) => return Err(format!("the file {n} is not valid UTF-8")),
+        }
+    }
+    Ok(out)
+}
+
+/// Put configuration files into a fresh database.
+pub fn load_files(files: Vec<(String, String)>) -> Loaded {
+    let db = RootDb::default();
+    let mut sources = Vec::new();
+    let mut inputs = Vec::new();
+    for (i, (name, text)) in files.iter().enumerate() {
+        let id = FileId(i as u32);
+        sources.push((id, name.clone(), text.clone()));
+        inputs.push(SourceFile::new(&db, name.clone(), text.clone(), id));
+    }
+    let ws = Workspace::new(&db, inputs, Arc::new(SchemaTable::default()));
+    Loaded { db, ws, files, sources }
+}
+
+/// Start providers for the configuration (and state) and give the analysis their schemas.
+pub fn attach_providers(l: &mut Loaded, registry: &ProviderRegistry, state: Option<&State>) -> (Providers, Vec<Diagnostic>) {
+    let (providers, diags) = load_providers(&l.db, l.ws, registry, state);
+    l.ws.set_schemas(&mut l.db).to(Arc::new(providers.schema_table()));
+    (providers, diags)
+}
+
+/// All static diagnostics of the loaded configuration.
+pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+    diagnostics(&l.db, l.ws).clone()
+}
+
+/// Evaluate a constant expression from a variable file or `-var`.
+fn constant(l: &mut Loaded, name: &str, text: &str, origin: &str, diags: &mut Vec<Diagnostic>) -> Option<(Value, ferro_diag::Span)> {
+    let file = l.add_source(origin.to_string(), text.to_string());
+    let (expr, ds) = ferro_syntax::parse_expr(file, text);
+    if !ds.is_empty() {
+        diags.extend(ds);
+        return None;
+    }
+    let (hir, id) = ferro_hir::lower_standalone_expr(file, &expr);
+    if !hir.diagnostics.is_empty() {
+        diags.extend(hir.diagnostics.clone());
+        return None;
+    }
+    let span = hir.span(id).unwrap_or(ferro_diag::Span::new(file, 0..text.len()));
+    match ferro_db::static_value(&hir, id) {
+        Some(v) => Some((v, span)),
+        None => {
+            diags.push(
+                Diagnostic::error("invalid-variable-value", "Invalid value for variable")
+                    .with_detail(format!("The value for {name:?} must be a constant: variables, functions of references and unknown values are not allowed here."))
+                    .with_span(span),
+            );
+            None
+        }
+    }
+}
+
+/// Whether the declared type of a root variable takes `-var`/environment values literally.
+fn takes_literal(l: &Loaded, name: &str) -> bool {
+    let index = ferro_db::module_index(&l.db, l.ws);
+    match index.variables.get(name) {
+        Some(item) => {
+            let var = &ferro_db::file_hir(&l.db, item.file).variables[item.index];
+            matches!(var.ty, None | Some(ferro_value::Type::String) | Some(ferro_value::Type::Number) | Some(ferro_value::Type::Bool))
+        }
+        None => true,
+    }
+}
+
+fn load_var_file(l: &mut Loaded, path: &Path, display: &str, out: &mut BTreeMap<String, RawVariable>, diags: &mut Vec<Diagnostic>) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(Diagnostic::error("var-file", "Failed to read variables file").with_detail(format!("Given variables file {display} does not exist or cannot be read: {e}.")));
+            return;
+        }
+    };
+    let file = l.add_source(display.to_string(), text.clone());
+    let parsed = ferro_syntax::parse_file(file, &text);
+    diags.extend(parsed.diagnostics.iter().cloned());
+    for item in &parsed.body.items {
+        match item {
+            ferro_syntax::ast::BodyItem::Attribute(a) => {
+                let (hir, id) = ferro_hir::lower_standalone_expr(file, &a.expr);
+                diags.extend(hir.diagnostics.iter().cloned());
+                match ferro_db::static_value(&hir, id) {
+                    Some(v) => {
+                        out.insert(a.name.name.clone(), RawVariable { value: v, origin: format!("a variable file ({display})"), span: Some(a.expr.span) });
+                    }
+                    None => diags.push(
+                        Diagnostic::error("invalid-variable-value", "Variables not allowed")
+                            .with_detail("Variables may not be used here: values in a variable definitions file must be constants.")
+                            .with_span(a.expr.span),
+                    ),
+                }
+            }
+            ferro_syntax::ast::BodyItem::Block(b) => diags.push(
+                Diagnostic::error("unexpected-block", "Unexpected block")
+                    .with_detail("Blocks are not allowed here: a variable definitions file contains only name = value assignments.")
+                    .with_span(b.ty.span),
+            ),
+        }
+    }
+}
+
+/// Collect variable values in Terraform's precedence order (later wins): environment
+/// (`TF_VAR_name`), `terraform.tfvars`, `*.auto.tfvars` (name order), then `-var` and `-var-file`
+/// in command-line order.
+pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], diags: &mut Vec<Diagnostic>) -> BTreeMap<String, RawVariable> {
+    let mut out = BTreeMap::new();
+    let mut env: Vec<(String, String)> = std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v))).collect();
+    env.sort();
+    for (name, v) in env {
+        let index = ferro_db::module_index(&l.db, l.ws);
+        if !index.variables.contains_key(&name) {
+            continue;
+        }
+        if takes_literal(l, &name) {
+            out.insert(name.clone(), RawVariable { value: Value::string(v), origin: format!("environment variable TF_VAR_{name}"), span: None });
+        } else if let Some((val, span)) = constant(l, &name, &v, &format!("TF_VAR_{name}"), diags) {
+            out.insert(name.clone(), RawVariable { value: val, origin: format!("environment variable TF_VAR_{name}"), span: Some(span) });
+        }
+    }
+    let tfvars = dir.join("terraform.tfvars");
+    if tfvars.is_file() {
+        load_var_file(l, &tfvars, "terraform.tfvars", &mut out, diags);
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut autos: Vec<String> = entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".auto.tfvars")).collect();
+        autos.sort();
+        for n in autos {
+            load_var_file(l, &dir.join(&n), &n, &mut out, diags);
+        }
+    }
+    for (is_file, arg) in cli {
+        if *is_file {
+            load_var_file(l, &dir.join(arg), arg, &mut out, diags);
+            continue;
+        }
+        let Some((name, v)) = arg.split_once('=') else {
+            diags.push(Diagnostic::error("invalid-var", "Invalid -var option").with_detail(format!("The given -var option {arg:?} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".")));
+            continue;
+        };
+        let name = name.trim().to_string();
+        if takes_literal(l, &name) {
+            out.insert(name.clone(), RawVariable { value: Value::string(v), origin: "a -var command line option".into(), span: None });
+        } else if let Some((val, span)) = constant(l, &name, v, &format!("<value for var.{name}>"), diags) {
+            out.insert(name.clone(), RawVariable { value: val, origin: "a -var command line option".into(), span: Some(span) });
+        }
+    }
+    out
+}
+
+/// Read the state file, if there is one.
+pub fn read_state(path: &Path) -> Result<Option<State>, String> {
+    ferro_state::LocalBackend::new(path.to_path_buf()).load().map_err(|e| e.to_string())
+}
