@@ -348,7 +348,7 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         };
         let mut l = load_files(plan.config.files.clone());
         let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
-        let text = if p.flag("json") { render::plan_json(&plan, &providers) } else { render::human_plan(&plan, &providers, g.color) };
+        let text = if p.flag("json") { render::plan_json(&plan, &providers, &l.db, l.ws) } else { render::human_plan(&plan, &providers, g.color) };
         let _ = io.stdout.write_all(text.as_bytes());
         return 0;
     }

@@ -1,27 +1,238 @@
 //! Renderings of plans and states for people (Terraform's human plan format) and for tools
 //! (`show -json`).
 
-use ferro_plan::Plan;
+mod diff;
+mod json;
+mod pen;
+
+pub use json::{plan_json, state_json};
+
+use diff::DiffPrinter;
+use ferro_addrs::ResourceMode;
+use ferro_plan::{Action, ActionReason, Plan, PlanMode, ResourceInstanceChange};
+use ferro_planner::config_value::mark_schema_sensitive;
+use ferro_planner::statecodec::apply_sensitive_paths;
 use ferro_planner::Providers;
-use ferro_state::State;
+use ferro_state::{ObjectState, State};
+use ferro_value::schema::{Attribute, Block, Schema};
+use ferro_value::{Type, Value};
+use pen::{word_wrap, Pen};
+
+/// Columns prose is wrapped at (Terraform's default when the output is not a terminal).
+const COLUMNS: usize = 78;
+
+/// Decode a state object against its schema, with the sensitive marks state recorded.
+pub(crate) fn decode_object(o: &ObjectState, schema: &Schema) -> Option<Value> {
+    let v = ferro_value::json::value_from_json(&o.attributes, &schema.block.implied_type()).ok()?;
+    Some(apply_sensitive_paths(v, &o.sensitive_attributes))
+}
+
+/// Resource changes in address order (deposed objects after the current one).
+pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
+    let mut v: Vec<&ResourceInstanceChange> = plan.changes.iter().collect();
+    v.sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    v
+}
+
+fn schema_block<'a>(providers: &'a Providers, c: &ResourceInstanceChange) -> Option<&'a Block> {
+    let r = &c.addr.resource.resource;
+    let ps = providers.schemas.get(&c.provider.provider)?;
+    let s = match r.mode {
+        ResourceMode::Managed => ps.resources.get(&r.ty),
+        ResourceMode::Data => ps.data_sources.get(&r.ty),
+    }?;
+    Some(&s.block)
+}
+
+/// The three-character action symbol in front of a resource block.
+fn action_symbol(a: Action) -> &'static str {
+    match a {
+        Action::DeleteThenCreate => "[red]-[reset]/[green]+[reset]",
+        Action::CreateThenDelete => "[green]+[reset]/[red]-[reset]",
+        Action::Create => "  [green]+[reset]",
+        Action::Delete => "  [red]-[reset]",
+        Action::Read => " [cyan]<=[reset]",
+        Action::Update => "  [yellow]~[reset]",
+        Action::NoOp => "   ",
+    }
+}
+
+/// One resource instance change: the `# addr will be …` header and the block diff.
+fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> String {
+    let mut out = String::new();
+    let mut addr = c.addr.to_string();
+    if let Some(k) = &c.deposed {
+        addr = format!("{addr} (deposed object {k})");
+    }
+    let head = match c.action {
+        Action::Create => format!("[bold]  # {addr}[reset] will be created"),
+        Action::Read => format!("[bold]  # {addr}[reset] will be read during apply"),
+        Action::Update => format!("[bold]  # {addr}[reset] will be updated in-place"),
+        Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason {
+            Some(ActionReason::ReplaceBecauseTainted) => format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced"),
+            Some(ActionReason::ReplaceByRequest) => format!("[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested"),
+            _ => format!("[bold]  # {addr}[reset] must be [bold][red]replaced"),
+        },
+        Action::Delete => {
+            let mut h = format!("[bold]  # {addr}[reset] will be [bold][red]destroyed");
+            if c.deposed.is_some() {
+                h.push_str("\n  # (left over from a partially-failed replacement of this instance)");
+            }
+            h
+        }
+        Action::NoOp => format!("{addr} has no changes"),
+    };
+    out.push_str(&pen.paint(&head));
+    out.push_str(&pen.paint("[reset]\n"));
+    out.push_str(&pen.paint(action_symbol(c.action)));
+    out.push(' ');
+    let r = &c.addr.resource.resource;
+    let kw = if r.mode == ResourceMode::Managed { "resource" } else { "data" };
+    out.push_str(&format!("{kw} {} {} {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)));
+    let before = mark_schema_sensitive(schema, &c.before);
+    let after = mark_schema_sensitive(schema, &c.after);
+    let mut p = DiffPrinter::new(pen, c.action, &c.requires_replace);
+    let written = p.block_body(schema, &before, &after, 6);
+    out.push_str(&p.out);
+    if written {
+        out.push_str("\n    ");
+    }
+    out.push_str("}\n");
+    out
+}
 
 /// The human plan body: the legend, every resource change with its attribute diff, output
 /// changes, and the `Plan: N to add, N to change, N to destroy.` line (or "No changes.").
-pub fn human_plan(_plan: &Plan, _providers: &Providers, _color: bool) -> String {
-    unimplemented!()
+pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
+    let pen = Pen { color };
+    let mut out = String::new();
+    let changes: Vec<&ResourceInstanceChange> = sorted_changes(plan)
+        .into_iter()
+        .filter(|c| c.action != Action::NoOp && !(c.action == Action::Delete && c.addr.resource.resource.mode == ResourceMode::Data))
+        .collect();
+    let outputs: Vec<&ferro_plan::OutputChange> = plan.outputs.iter().filter(|o| o.action != Action::NoOp).collect();
+    if changes.is_empty() && outputs.is_empty() {
+        if plan.mode == PlanMode::Destroy {
+            out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"));
+            out.push_str(&word_wrap("Either you have not created any objects yet or the existing objects were already deleted outside of ferro.", COLUMNS));
+        } else {
+            out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"));
+            out.push_str(&word_wrap(
+                "ferro has compared your real infrastructure against your configuration and found no differences, so no changes are needed.",
+                COLUMNS,
+            ));
+        }
+        out.push('\n');
+        return out;
+    }
+    if !changes.is_empty() {
+        let has = |a: Action| changes.iter().any(|c| c.action == a);
+        let mut head = format!(
+            "\n{}\n",
+            word_wrap("ferro used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", COLUMNS)
+        );
+        let legend = [
+            (Action::Create, "create"),
+            (Action::Update, "update in-place"),
+            (Action::Delete, "destroy"),
+            (Action::DeleteThenCreate, "destroy and then create replacement"),
+            (Action::CreateThenDelete, "create replacement and then destroy"),
+            (Action::Read, "read (data resources)"),
+        ];
+        for (a, text) in legend {
+            if has(a) {
+                head.push_str(&format!("{} {text}\n", action_symbol(a)));
+            }
+        }
+        out.push_str(&pen.paint(&head));
+        out.push_str("\nferro will perform the following actions:\n\n");
+        let empty = Block::default();
+        for c in &changes {
+            let schema = schema_block(providers, c).unwrap_or(&empty);
+            out.push_str(&resource_change(c, schema, pen));
+            out.push('\n');
+        }
+        let (add, change, destroy) = plan.counts();
+        out.push_str(&pen.paint(&format!("[reset][bold]Plan:[reset] {add} to add, {change} to change, {destroy} to destroy.\n")));
+    }
+    if !outputs.is_empty() {
+        out.push_str(&pen.paint("[reset]\n[bold]Changes to Outputs:[reset]"));
+        out.push_str(&output_changes(&outputs, pen));
+        out.push('\n');
+        if changes.is_empty() {
+            out.push_str(&word_wrap(
+                "\nYou can apply this plan to save these new output values to the ferro state, without changing any real infrastructure.",
+                COLUMNS,
+            ));
+            out.push('\n');
+        }
+    }
+    out
 }
 
-/// `show -json PLANFILE`.
-pub fn plan_json(_plan: &Plan, _providers: &Providers) -> String {
-    unimplemented!()
-}
-
-/// `show -json` of a state.
-pub fn state_json(_state: &State, _providers: &Providers) -> String {
-    unimplemented!()
+/// The outputs section: outputs are printed like attributes of a block with dynamic types.
+fn output_changes(outputs: &[&ferro_plan::OutputChange], pen: Pen) -> String {
+    let mut schema = Block::default();
+    let mut old = std::collections::BTreeMap::new();
+    let mut new = std::collections::BTreeMap::new();
+    for o in outputs {
+        let mut a = Attribute::new(Type::Dynamic).optional();
+        a.sensitive = o.sensitive;
+        schema.attributes.insert(o.name.clone(), a);
+        old.insert(o.name.clone(), o.before.clone());
+        new.insert(o.name.clone(), o.after.clone());
+    }
+    let mut p = DiffPrinter::new(pen, Action::Update, &[]);
+    p.block_body(&schema, &Value::object(old), &Value::object(new), 2);
+    p.out
 }
 
 /// `show` of a state.
-pub fn human_state(_state: &State, _providers: &Providers, _color: bool) -> String {
-    unimplemented!()
+pub fn human_state(state: &State, providers: &Providers, color: bool) -> String {
+    let pen = Pen { color };
+    if state.is_empty() {
+        return "No state.\n".into();
+    }
+    let mut out = String::new();
+    for (res, rs) in &state.resources {
+        let schema = providers.schemas.get(&rs.provider.provider).and_then(|ps| match res.resource.mode {
+            ResourceMode::Managed => ps.resources.get(&res.resource.ty),
+            ResourceMode::Data => ps.data_sources.get(&res.resource.ty),
+        });
+        for (key, inst) in &rs.instances {
+            let Some(o) = &inst.current else { continue };
+            let addr = res.instance(key.clone());
+            let taint = if o.tainted { " (tainted)" } else { "" };
+            out.push_str(&format!("# {addr}:{taint}\n"));
+            let kw = if res.resource.mode == ResourceMode::Managed { "resource" } else { "data" };
+            out.push_str(&format!("{kw} {} {} {{", diff::go_quote(&res.resource.ty), diff::go_quote(&res.resource.name)));
+            match schema.and_then(|s| decode_object(o, s).map(|v| (s, v))) {
+                Some((s, v)) => {
+                    let mut p = DiffPrinter::new(pen, Action::NoOp, &[]).verbose();
+                    let v = mark_schema_sensitive(&s.block, &v);
+                    if p.block_body(&s.block, &v, &v, 2) {
+                        out.push_str(&p.out);
+                        out.push('\n');
+                    }
+                }
+                None => out.push_str("\n    # (the provider's schema for this resource type is not available)\n"),
+            }
+            out.push_str("}\n\n");
+        }
+    }
+    if !state.outputs.is_empty() {
+        out.push_str("\nOutputs:\n\n");
+        for (name, o) in &state.outputs {
+            if o.sensitive {
+                out.push_str(&format!("{name} = (sensitive value)\n"));
+                continue;
+            }
+            let v = ferro_value::json::type_from_json(&o.ty).ok().and_then(|t| ferro_value::json::value_from_json(&o.value, &t).ok());
+            match v {
+                Some(v) => out.push_str(&format!("{name} = {}\n", crate::output_fmt::format_value(&v, 0))),
+                None => out.push_str(&format!("{name} = {}\n", o.value)),
+            }
+        }
+    }
+    out
 }
