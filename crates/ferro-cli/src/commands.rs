@@ -151,7 +151,8 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let _ = io.stdout.write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
-        if let Err(e) = std::fs::write(&path, write_plan_file(&planned.plan)) {
+        let written = write_plan_file(&planned.plan).map_err(|e| e.to_string()).and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             return plain_error(io, "Failed to write plan file", &format!("The plan file {out} could not be written: {e}."));
         }
         let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");

@@ -20,6 +20,7 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     for var in &hir.variables {
         if let Some(d) = var.default {
             v.no_references(d, "Variables not allowed", "Variables may not be used here.");
+            v.check_eval(d);
             if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
                 if let Err(e) = convert(&val, ty) {
                     v.out.push(
@@ -104,6 +105,19 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
 }
 
 impl Validator<'_> {
+    /// Evaluate with every reference unknown: what fails then (operand types, unknown functions,
+    /// wrong argument counts, conversions of literals) fails for every possible input.
+    fn check_eval(&mut self, e: ExprId) {
+        struct Unknowns;
+        impl Scope for Unknowns {
+            fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
+                Ok(Value::dynamic_unknown())
+            }
+        }
+        let (_, diags) = eval_expr(self.hir, &Unknowns, e);
+        self.out.extend(diags.into_iter().filter(|d| d.severity == ferro_diag::Severity::Error));
+    }
+
     fn no_references(&mut self, e: ExprId, summary: &str, detail: &str) {
         let mut found = Vec::new();
         walk_references(&self.hir.exprs, e, &mut |id, _| found.push(id));
@@ -113,6 +127,7 @@ impl Validator<'_> {
     }
 
     fn references(&mut self, e: ExprId, meta: Meta) {
+        self.check_eval(e);
         let mut found = Vec::new();
         walk_references(&self.hir.exprs, e, &mut |id, r| found.push((id, r.clone())));
         for (id, r) in found {

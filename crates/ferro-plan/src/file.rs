@@ -17,11 +17,11 @@ impl std::fmt::Display for PlanFileError {
     }
 }
 
-pub fn write_plan_file(plan: &Plan) -> Vec<u8> {
+pub fn write_plan_file(plan: &Plan) -> Result<Vec<u8>, PlanFileError> {
     let mut out = format!("{MAGIC} {PLAN_FORMAT_VERSION}\n").into_bytes();
-    // Serialising our own types cannot fail: every map key is a string.
-    out.extend(serde_json::to_vec(plan).unwrap_or_default());
-    out
+    let body = serde_json::to_vec(plan).map_err(|e| PlanFileError(format!("the plan could not be encoded: {e}")))?;
+    out.extend(body);
+    Ok(out)
 }
 
 pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {

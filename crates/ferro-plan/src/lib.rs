@@ -10,6 +10,7 @@
 //! steps it finds there.
 
 mod file;
+mod serde_helpers;
 
 pub use file::{read_plan_file, write_plan_file, PlanFileError};
 
@@ -155,7 +156,9 @@ pub struct Plan {
     pub config: ConfigSnapshot,
     /// Root input variable values (defaults included).
     pub variables: BTreeMap<String, Value>,
-    /// The state the plan was made against (refreshed), with its identity.
+    /// The state the plan was made against (refreshed), with its identity. Stored in the plan
+    /// file as state v4 JSON text (state maps are keyed by addresses, which JSON keys cannot be).
+    #[serde(with = "serde_helpers::state_text")]
     pub prior_state: State,
     /// None when there was no state file yet.
     pub state_identity: Option<StateIdentity>,
@@ -163,6 +166,7 @@ pub struct Plan {
     pub outputs: Vec<OutputChange>,
     pub graph: StableDiGraph<Step, EdgeKind>,
     /// How each configured resource is repeated (decides the shape of its value at apply).
+    #[serde(with = "serde_helpers::map_as_pairs")]
     pub expansions: BTreeMap<AbsResource, Expansion>,
 }
 

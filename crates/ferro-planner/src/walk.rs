@@ -402,15 +402,19 @@ impl Walk<'_> {
             let v = self.plan_instance(&decl, &cfg, &schema, addr, config, prior, deps.clone());
             instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
         }
-        // Existing instances the configuration no longer wants are destroyed.
-        if let Some(rs) = self.refreshed.resources.get(&abs).cloned() {
+        // Existing instances the configuration no longer wants are destroyed, and so are objects
+        // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
+        // `orphans` plans every object in state instead.)
+        if let (false, Some(rs)) = (self.input.options.destroy, self.refreshed.resources.get(&abs).cloned()) {
             for (key, inst) in &rs.instances {
-                if wanted.contains(key) {
-                    continue;
-                }
-                if inst.current.is_some() {
+                if !wanted.contains(key) && inst.current.is_some() {
                     if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
                         self.push_delete(abs.instance(key.clone()), &rs.provider, &schema, prior.value, None, &decl.lifecycle);
+                    }
+                }
+                for (dk, obj) in &inst.deposed {
+                    if let Ok(v) = json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
+                        self.push_delete(abs.instance(key.clone()), &rs.provider, &schema, v, Some(dk.clone()), &ferro_hir::Lifecycle::default());
                     }
                 }
             }

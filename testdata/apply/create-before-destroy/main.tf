@@ -1,0 +1,7 @@
+resource "terraform_data" "a" {
+  triggers_replace = "one"
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}

@@ -1,0 +1,3 @@
+output "where" {
+  value = "in sub"
+}

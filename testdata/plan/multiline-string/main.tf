@@ -1,0 +1,6 @@
+resource "terraform_data" "a" {
+  input = <<-EOT
+    line one
+    line two
+  EOT
+}

@@ -1,0 +1,4 @@
+resource "terraform_data" "a" {
+  count    = 2
+  for_each = toset(["a"])
+}

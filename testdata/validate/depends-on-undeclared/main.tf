@@ -1,0 +1,3 @@
+resource "terraform_data" "a" {
+  depends_on = [terraform_data.ghost]
+}

@@ -1,0 +1,4 @@
+variable "count_of_things" {
+  type    = number
+  default = "many"
+}

@@ -1,0 +1,3 @@
+locals {
+  total = 1 + "apples"
+}

@@ -1,0 +1,3 @@
+locals {
+  x = nosuchfunction(1)
+}

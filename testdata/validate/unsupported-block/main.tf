@@ -1,0 +1,5 @@
+resource "terraform_data" "a" {
+  settings {
+    x = 1
+  }
+}
