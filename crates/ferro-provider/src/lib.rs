@@ -106,6 +106,36 @@ pub struct UpgradeResponse {
     pub diagnostics: Vec<ProviderDiagnostic>,
 }
 
+pub struct ReadDataRequest<'a> {
+    pub type_name: &'a str,
+    pub config: &'a Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReadDataResponse {
+    pub state: Value,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
+pub struct ImportRequest<'a> {
+    pub type_name: &'a str,
+    pub id: &'a str,
+}
+
+/// One object an import produced (a provider may return several, of different types).
+#[derive(Debug, Clone)]
+pub struct ImportedResource {
+    pub type_name: String,
+    pub state: Value,
+    pub private: Vec<u8>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ImportResponse {
+    pub imported: Vec<ImportedResource>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
 /// The operations core calls on a provider. Implementations must be thread-safe: the interpreter
 /// calls them from several workers at once.
 pub trait Provider: Send + Sync {
@@ -119,6 +149,21 @@ pub trait Provider: Send + Sync {
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse;
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse;
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse;
+    fn validate_data_source_config(&self, _type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+        Vec::new()
+    }
+    fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
+        ReadDataResponse {
+            state: Value::null(ferro_value::Type::Dynamic),
+            diagnostics: vec![ProviderDiagnostic::error("Unsupported data source", format!("This provider has no data source {:?}.", req.type_name))],
+        }
+    }
+    fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        ImportResponse {
+            imported: Vec::new(),
+            diagnostics: vec![ProviderDiagnostic::error("Resource import not supported", format!("The resource type {:?} does not support importing.", req.type_name))],
+        }
+    }
     /// Ask the provider to stop in-flight operations (Ctrl-C).
     fn stop(&self) {}
     /// Shut the provider down (end its process, for plugins).
