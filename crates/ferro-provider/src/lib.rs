@@ -6,6 +6,8 @@
 //! wire formats (msgpack, JSON) belong to the plugin client, not to callers.
 
 pub mod builtin;
+pub mod install;
+pub mod plugin;
 mod registry;
 
 pub use registry::{ProviderRegistry, ProviderSource};

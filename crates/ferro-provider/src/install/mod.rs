@@ -1,0 +1,1 @@
+//! Provider installation (placeholder while writing).

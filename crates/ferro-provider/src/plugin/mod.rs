@@ -1,0 +1,11 @@
+//! The plugin client: go-plugin handshake, tfplugin5/tfplugin6 over gRPC, and [`GrpcProvider`],
+//! which implements [`crate::Provider`] for an external provider executable.
+
+mod client;
+pub mod handshake;
+mod provider;
+pub mod proto;
+mod tls;
+
+pub use client::{PluginClient, PluginOptions};
+pub use provider::GrpcProvider;

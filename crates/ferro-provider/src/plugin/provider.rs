@@ -1,0 +1,547 @@
+//! [`GrpcProvider`]: the [`Provider`] trait over a plugin connection. Values travel as
+//! msgpack `DynamicValue`s encoded against the schema's implied type (JSON accepted in
+//! answers), the schema is fetched once and cached, and gRPC failures become diagnostics the
+//! way Terraform words them (PROTOCOL_FACTS §1.9), naming the provider and, when the process
+//! died, its last log lines.
+
+use super::client::{PluginClient, PluginOptions};
+use super::proto::common::{self as pb, DynamicValue};
+use super::proto::{schema_from_proto, v5, v6, Rpc};
+use crate::{
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest, PlanResponse, Provider,
+    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity,
+    UpgradeRequest, UpgradeResponse,
+};
+use ferro_addrs::Provider as ProviderAddr;
+use ferro_value::{PathStep, Type, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The Terraform version ferro reports to providers in Configure: the release whose behaviour
+/// it follows (PROTOCOL_FACTS' baseline).
+pub const TERRAFORM_VERSION: &str = "1.0.3";
+
+/// A provider running as a plugin process.
+pub struct GrpcProvider {
+    client: PluginClient,
+    schema: OnceLock<Result<ProviderSchema, Vec<ProviderDiagnostic>>>,
+}
+
+/// A provider-defined function's signature (protocol 5.5/6.5 and later).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionSignature {
+    pub parameters: Vec<(String, Type)>,
+    pub variadic: Option<(String, Type)>,
+    pub return_type: Type,
+    pub summary: String,
+}
+
+impl GrpcProvider {
+    /// Start the provider executable and connect.
+    pub fn start(addr: &ProviderAddr, executable: &Path, opts: &PluginOptions) -> Result<GrpcProvider, String> {
+        PluginClient::start(addr, executable, opts).map(GrpcProvider::new)
+    }
+
+    pub fn new(client: PluginClient) -> GrpcProvider {
+        GrpcProvider { client, schema: OnceLock::new() }
+    }
+
+    pub fn protocol_version(&self) -> u32 {
+        self.client.protocol_version()
+    }
+
+    fn call<Req, Resp>(&self, rpc: Rpc, req: Req) -> Result<Resp, Vec<ProviderDiagnostic>>
+    where
+        Req: prost::Message + Send + 'static,
+        Resp: prost::Message + Default + Send + 'static,
+    {
+        let v = self.client.protocol_version();
+        self.client.unary(&rpc.path(v), req).map_err(|st| vec![self.status_diagnostic(rpc, &st)])
+    }
+
+    fn status_diagnostic(&self, rpc: Rpc, st: &tonic::Status) -> ProviderDiagnostic {
+        use tonic::Code;
+        let method = rpc.method(self.client.protocol_version());
+        let addr = self.client.provider_addr();
+        let (summary, mut detail) = match st.code() {
+            Code::Unavailable => (
+                "Plugin did not respond",
+                format!("The plugin encountered an error, and failed to respond to the plugin.(*GRPCProvider).{method} call. The plugin logs may contain more details."),
+            ),
+            Code::Cancelled => ("Request cancelled", format!("The request to the plugin.(*GRPCProvider).{method} call was cancelled.")),
+            Code::Unimplemented => ("Unsupported plugin method", format!("The {method} method is not supported by this plugin.")),
+            _ => (
+                "Plugin error",
+                format!("The plugin returned an unexpected error from plugin.(*GRPCProvider).{method}: {}", st.message()),
+            ),
+        };
+        detail.push_str(&format!(" (provider {addr})"));
+        if st.code() != Code::Unimplemented {
+            match self.client.crash_report() {
+                Some(report) => {
+                    detail.push_str("\n\n");
+                    detail.push_str(&report);
+                }
+                None if st.code() == Code::Unavailable => detail.push_str(&format!(" ({})", st.message())),
+                None => {}
+            }
+        }
+        ProviderDiagnostic::error(summary, detail)
+    }
+
+    fn load_schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
+        let resp: v6::GetProviderSchemaResponse = if self.client.protocol_version() == 5 {
+            self.call::<pb::Empty, v5::GetProviderSchemaResponse>(Rpc::GetProviderSchema, pb::Empty {})?.into()
+        } else {
+            self.call(Rpc::GetProviderSchema, pb::Empty {})?
+        };
+        let diags = diagnostics_from_proto(resp.diagnostics);
+        if crate::has_errors(&diags) {
+            return Err(diags);
+        }
+        let addr = self.client.provider_addr();
+        let bad = |msg: String| vec![ProviderDiagnostic::error("Invalid provider schema", format!("Provider {addr} returned an invalid schema: {msg}."))];
+        let provider = match &resp.provider {
+            Some(s) => schema_from_proto(s, "the provider configuration").map_err(bad)?,
+            None => return Err(bad("missing provider schema".into())),
+        };
+        let mut out = ProviderSchema { provider, ..Default::default() };
+        for (name, s) in &resp.resource_schemas {
+            out.resources.insert(name.clone(), schema_from_proto(s, &format!("resource type {name:?}")).map_err(bad)?);
+        }
+        for (name, s) in &resp.data_source_schemas {
+            out.data_sources.insert(name.clone(), schema_from_proto(s, &format!("data source {name:?}")).map_err(bad)?);
+        }
+        Ok(out)
+    }
+
+    fn cached_schema(&self) -> Result<&ProviderSchema, Vec<ProviderDiagnostic>> {
+        self.schema.get_or_init(|| self.load_schema()).as_ref().map_err(Clone::clone)
+    }
+
+    fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
+        Ok(self.cached_schema()?.provider.block.implied_type())
+    }
+
+    fn resource_type(&self, type_name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        match self.cached_schema()?.resources.get(type_name) {
+            Some(s) => Ok(s.block.implied_type()),
+            None => Err(vec![ProviderDiagnostic::error(
+                "Invalid resource type",
+                format!("The provider {} does not support resource type {type_name:?}.", self.client.provider_addr()),
+            )]),
+        }
+    }
+
+    fn data_source_type(&self, type_name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        match self.cached_schema()?.data_sources.get(type_name) {
+            Some(s) => Ok(s.block.implied_type()),
+            None => Err(vec![ProviderDiagnostic::error(
+                "Invalid data source",
+                format!("The provider {} does not support data source {type_name:?}.", self.client.provider_addr()),
+            )]),
+        }
+    }
+
+    fn encode(&self, what: &str, v: &Value, ty: &Type) -> Result<DynamicValue, Vec<ProviderDiagnostic>> {
+        encode_value(v, ty).map_err(|e| {
+            vec![ProviderDiagnostic::error(
+                "Failed to encode a value for the provider",
+                format!("Cannot encode the {what} for provider {}: {e}.", self.client.provider_addr()),
+            )]
+        })
+    }
+
+    fn decode(&self, what: &str, dv: Option<&DynamicValue>, ty: &Type, diags: &mut Vec<ProviderDiagnostic>) -> Value {
+        decode_value(dv, ty).unwrap_or_else(|e| {
+            diags.push(ProviderDiagnostic::error(
+                "Provider produced an invalid value",
+                format!("Provider {} returned a {what} that does not conform to the schema: {e}. This is a bug in the provider, which should be reported in the provider's own issue tracker.", self.client.provider_addr()),
+            ));
+            Value::null(ty.clone())
+        })
+    }
+
+    /// The provider's functions (GetFunctions, protocol 5.5/6.5+); empty for older providers.
+    pub fn functions(&self) -> Result<BTreeMap<String, FunctionSignature>, Vec<ProviderDiagnostic>> {
+        let resp: pb::GetFunctionsResponse = match self.call(Rpc::GetFunctions, pb::Empty {}) {
+            Ok(r) => r,
+            Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => return Ok(BTreeMap::new()),
+            Err(d) => return Err(d),
+        };
+        let diags = diagnostics_from_proto(resp.diagnostics);
+        if crate::has_errors(&diags) {
+            return Err(diags);
+        }
+        let ty = |b: &[u8]| -> Result<Type, Vec<ProviderDiagnostic>> {
+            serde_json::from_slice(b)
+                .map_err(|e| e.to_string())
+                .and_then(|j| ferro_value::json::type_from_json(&j))
+                .map_err(|e| vec![ProviderDiagnostic::error("Invalid provider function", e)])
+        };
+        let mut out = BTreeMap::new();
+        for (name, f) in resp.functions {
+            let mut parameters = Vec::new();
+            for p in &f.parameters {
+                parameters.push((p.name.clone(), ty(&p.r#type)?));
+            }
+            let variadic = match &f.variadic_parameter {
+                Some(p) => Some((p.name.clone(), ty(&p.r#type)?)),
+                None => None,
+            };
+            let return_type = match &f.r#return {
+                Some(r) => ty(&r.r#type)?,
+                None => Type::Dynamic,
+            };
+            out.insert(name, FunctionSignature { parameters, variadic, return_type, summary: f.summary });
+        }
+        Ok(out)
+    }
+
+    /// Call a provider-defined function with arguments already converted to its parameter types.
+    pub fn call_function(&self, name: &str, args: &[(Value, Type)], return_type: &Type) -> Result<Value, String> {
+        let mut arguments = Vec::new();
+        for (v, t) in args {
+            arguments.push(encode_value(v, t)?);
+        }
+        let resp: pb::CallFunctionResponse = self
+            .call(Rpc::CallFunction, pb::CallFunctionRequest { name: name.to_string(), arguments })
+            .map_err(|d| d.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect::<Vec<_>>().join("\n"))?;
+        if let Some(e) = resp.error {
+            return Err(match e.function_argument {
+                Some(i) => format!("argument {}: {}", i + 1, e.text),
+                None => e.text,
+            });
+        }
+        decode_value(resp.result.as_ref(), return_type)
+    }
+
+    /// GetMetadata (protocol 5.4/6.4+): resource and data source type names without schemas.
+    /// `None` for providers that predate it.
+    pub fn metadata(&self) -> Option<(Vec<String>, Vec<String>)> {
+        let resp: pb::GetMetadataResponse = self.call(Rpc::GetMetadata, pb::Empty {}).ok()?;
+        Some((
+            resp.resources.into_iter().map(|r| r.type_name).collect(),
+            resp.data_sources.into_iter().map(|r| r.type_name).collect(),
+        ))
+    }
+}
+
+/// msgpack against `ty` (what Terraform always sends).
+pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
+    Ok(DynamicValue { msgpack: ferro_value::msgpack::to_msgpack(v, ty)?, json: Vec::new() })
+}
+
+/// msgpack if present, else JSON, else null (as Terraform's client does).
+pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, String> {
+    match dv {
+        Some(dv) if !dv.msgpack.is_empty() => ferro_value::msgpack::from_msgpack(&dv.msgpack, ty),
+        Some(dv) if !dv.json.is_empty() => {
+            let j: serde_json::Value = serde_json::from_slice(&dv.json).map_err(|e| format!("invalid JSON: {e}"))?;
+            ferro_value::json::value_from_json(&j, ty)
+        }
+        _ => Ok(Value::null(ty.clone())),
+    }
+}
+
+pub(crate) fn diagnostics_from_proto(ds: Vec<pb::Diagnostic>) -> Vec<ProviderDiagnostic> {
+    ds.into_iter()
+        .map(|d| ProviderDiagnostic {
+            severity: if d.severity == pb::Severity::Warning as i32 { Severity::Warning } else { Severity::Error },
+            summary: d.summary,
+            detail: d.detail,
+            attribute: d.attribute.map(path_from_proto),
+        })
+        .collect()
+}
+
+pub(crate) fn path_from_proto(p: pb::AttributePath) -> Vec<PathStep> {
+    p.steps
+        .into_iter()
+        .filter_map(|s| match s.selector? {
+            pb::Selector::AttributeName(n) => Some(PathStep::Attr(n)),
+            pb::Selector::ElementKeyString(k) => Some(PathStep::Index(Value::string(k))),
+            pb::Selector::ElementKeyInt(i) => Some(PathStep::Index(Value::int(i))),
+        })
+        .collect()
+}
+
+fn with_errors<T>(fallback: T, diags: Vec<ProviderDiagnostic>, f: impl FnOnce(T, Vec<ProviderDiagnostic>) -> T) -> T {
+    f(fallback, diags)
+}
+
+impl Provider for GrpcProvider {
+    fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
+        self.cached_schema().cloned()
+    }
+
+    fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
+        let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
+            let ty = self.provider_type()?;
+            let config = self.encode("provider configuration", config, &ty)?;
+            // v5 PrepareProviderConfig also returns a prepared config; Terraform ignores it.
+            let resp: pb::ProviderConfigResponse = self.call(Rpc::ValidateProviderConfig, pb::ProviderConfigRequest { config: Some(config) })?;
+            Ok(diagnostics_from_proto(resp.diagnostics))
+        };
+        run().unwrap_or_else(|d| d)
+    }
+
+    fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
+        let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
+            let ty = self.provider_type()?;
+            let config = self.encode("provider configuration", config, &ty)?;
+            let req = pb::ConfigureRequest { terraform_version: TERRAFORM_VERSION.to_string(), config: Some(config) };
+            let resp: pb::DiagnosticsResponse = self.call(Rpc::ConfigureProvider, req)?;
+            Ok(diagnostics_from_proto(resp.diagnostics))
+        };
+        run().unwrap_or_else(|d| d)
+    }
+
+    fn validate_resource_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic> {
+        let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
+            let ty = self.resource_type(type_name)?;
+            let config = self.encode("resource configuration", config, &ty)?;
+            let req = pb::ValidateConfigRequest { type_name: type_name.to_string(), config: Some(config) };
+            let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateResourceConfig, req)?;
+            Ok(diagnostics_from_proto(resp.diagnostics))
+        };
+        run().unwrap_or_else(|d| d)
+    }
+
+    fn validate_data_source_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic> {
+        let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
+            let ty = self.data_source_type(type_name)?;
+            let config = self.encode("data source configuration", config, &ty)?;
+            let req = pb::ValidateConfigRequest { type_name: type_name.to_string(), config: Some(config) };
+            let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateDataResourceConfig, req)?;
+            Ok(diagnostics_from_proto(resp.diagnostics))
+        };
+        run().unwrap_or_else(|d| d)
+    }
+
+    fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
+        let ty = match self.resource_type(req.type_name) {
+            Ok(t) => t,
+            Err(diagnostics) => return UpgradeResponse { upgraded_state: Value::null(Type::Dynamic), diagnostics },
+        };
+        let json = serde_json::to_vec(req.raw_json).unwrap_or_default();
+        let msg = pb::UpgradeResourceStateRequest {
+            type_name: req.type_name.to_string(),
+            version: req.version as i64,
+            raw_state: Some(pb::RawState { json, flatmap: BTreeMap::new() }),
+        };
+        match self.call::<_, pb::UpgradeResourceStateResponse>(Rpc::UpgradeResourceState, msg) {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let upgraded_state = self.decode("upgraded state", resp.upgraded_state.as_ref(), &ty, &mut diagnostics);
+                UpgradeResponse { upgraded_state, diagnostics }
+            }
+            Err(diagnostics) => UpgradeResponse { upgraded_state: Value::null(ty), diagnostics },
+        }
+    }
+
+    fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
+        let fail = |ty: Type, diagnostics| ReadResponse { new_state: Value::null(ty), private: Vec::new(), diagnostics };
+        let ty = match self.resource_type(req.type_name) {
+            Ok(t) => t,
+            Err(d) => return fail(Type::Dynamic, d),
+        };
+        let current_state = match self.encode("current state", req.current_state, &ty) {
+            Ok(v) => v,
+            Err(d) => return fail(ty, d),
+        };
+        let msg = pb::ReadResourceRequest {
+            type_name: req.type_name.to_string(),
+            current_state: Some(current_state),
+            private: req.private.to_vec(),
+            provider_meta: None,
+        };
+        match self.call::<_, pb::ReadResourceResponse>(Rpc::ReadResource, msg) {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let new_state = self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                ReadResponse { new_state, private: resp.private, diagnostics }
+            }
+            Err(d) => fail(ty, d),
+        }
+    }
+
+    fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
+        let fail = |ty: Type, diagnostics| PlanResponse {
+            planned_state: Value::null(ty),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            diagnostics,
+            legacy_type_system: false,
+        };
+        let ty = match self.resource_type(req.type_name) {
+            Ok(t) => t,
+            Err(d) => return fail(Type::Dynamic, d),
+        };
+        let encoded = (|| {
+            Ok::<_, Vec<ProviderDiagnostic>>((
+                self.encode("prior state", req.prior_state, &ty)?,
+                self.encode("proposed new state", req.proposed_new_state, &ty)?,
+                self.encode("configuration", req.config, &ty)?,
+            ))
+        })();
+        let (prior, proposed, config) = match encoded {
+            Ok(e) => e,
+            Err(d) => return fail(ty, d),
+        };
+        let msg = pb::PlanResourceChangeRequest {
+            type_name: req.type_name.to_string(),
+            prior_state: Some(prior),
+            proposed_new_state: Some(proposed),
+            config: Some(config),
+            prior_private: req.prior_private.to_vec(),
+            provider_meta: None,
+        };
+        match self.call::<_, pb::PlanResourceChangeResponse>(Rpc::PlanResourceChange, msg) {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let planned_state = self.decode("planned state", resp.planned_state.as_ref(), &ty, &mut diagnostics);
+                PlanResponse {
+                    planned_state,
+                    requires_replace: resp.requires_replace.into_iter().map(path_from_proto).collect(),
+                    planned_private: resp.planned_private,
+                    diagnostics,
+                    legacy_type_system: resp.legacy_type_system,
+                }
+            }
+            Err(d) => with_errors(fail(ty, Vec::new()), d, |mut r, d| {
+                r.diagnostics = d;
+                r
+            }),
+        }
+    }
+
+    fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
+        let fail = |ty: Type, diagnostics| ApplyResponse { new_state: Value::null(ty), private: Vec::new(), diagnostics, legacy_type_system: false };
+        let ty = match self.resource_type(req.type_name) {
+            Ok(t) => t,
+            Err(d) => return fail(Type::Dynamic, d),
+        };
+        let encoded = (|| {
+            Ok::<_, Vec<ProviderDiagnostic>>((
+                self.encode("prior state", req.prior_state, &ty)?,
+                self.encode("planned state", req.planned_state, &ty)?,
+                self.encode("configuration", req.config, &ty)?,
+            ))
+        })();
+        let (prior, planned, config) = match encoded {
+            Ok(e) => e,
+            Err(d) => return fail(ty, d),
+        };
+        let msg = pb::ApplyResourceChangeRequest {
+            type_name: req.type_name.to_string(),
+            prior_state: Some(prior),
+            planned_state: Some(planned),
+            config: Some(config),
+            planned_private: req.planned_private.to_vec(),
+            provider_meta: None,
+        };
+        match self.call::<_, pb::ApplyResourceChangeResponse>(Rpc::ApplyResourceChange, msg) {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let new_state = self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                ApplyResponse { new_state, private: resp.private, diagnostics, legacy_type_system: resp.legacy_type_system }
+            }
+            Err(d) => fail(ty, d),
+        }
+    }
+
+    fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
+        let fail = |ty: Type, diagnostics| ReadDataResponse { state: Value::null(ty), diagnostics };
+        let ty = match self.data_source_type(req.type_name) {
+            Ok(t) => t,
+            Err(d) => return fail(Type::Dynamic, d),
+        };
+        let config = match self.encode("configuration", req.config, &ty) {
+            Ok(v) => v,
+            Err(d) => return fail(ty, d),
+        };
+        let msg = pb::ReadDataSourceRequest { type_name: req.type_name.to_string(), config: Some(config), provider_meta: None };
+        match self.call::<_, pb::ReadDataSourceResponse>(Rpc::ReadDataSource, msg) {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let state = self.decode("data source state", resp.state.as_ref(), &ty, &mut diagnostics);
+                ReadDataResponse { state, diagnostics }
+            }
+            Err(d) => fail(ty, d),
+        }
+    }
+
+    fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        let msg = pb::ImportResourceStateRequest { type_name: req.type_name.to_string(), id: req.id.to_string() };
+        let resp: pb::ImportResourceStateResponse = match self.call(Rpc::ImportResourceState, msg) {
+            Ok(r) => r,
+            Err(diagnostics) => return ImportResponse { imported: Vec::new(), diagnostics },
+        };
+        let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+        let mut imported = Vec::new();
+        for r in resp.imported_resources {
+            let ty = match self.resource_type(&r.type_name) {
+                Ok(t) => t,
+                Err(d) => {
+                    diagnostics.extend(d);
+                    continue;
+                }
+            };
+            let state = self.decode("imported state", r.state.as_ref(), &ty, &mut diagnostics);
+            imported.push(ImportedResource { type_name: r.type_name, state, private: r.private });
+        }
+        ImportResponse { imported, diagnostics }
+    }
+
+    fn stop(&self) {
+        let _ = self.call::<_, pb::StopResponse>(Rpc::StopProvider, pb::Empty {});
+    }
+
+    fn close(&self) {
+        self.client.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_keep_severity_and_attribute_paths() {
+        let d = pb::Diagnostic {
+            severity: pb::Severity::Warning as i32,
+            summary: "s".into(),
+            detail: "d".into(),
+            attribute: Some(pb::AttributePath {
+                steps: vec![
+                    pb::AttributePathStep { selector: Some(pb::Selector::AttributeName("rule".into())) },
+                    pb::AttributePathStep { selector: Some(pb::Selector::ElementKeyInt(2)) },
+                    pb::AttributePathStep { selector: Some(pb::Selector::ElementKeyString("k".into())) },
+                ],
+            }),
+        };
+        let out = diagnostics_from_proto(vec![d, pb::Diagnostic { severity: 1, ..Default::default() }]);
+        assert_eq!(out[0].severity, Severity::Warning);
+        assert_eq!(
+            out[0].attribute,
+            Some(vec![PathStep::Attr("rule".into()), PathStep::Index(Value::int(2)), PathStep::Index(Value::string("k"))])
+        );
+        assert_eq!(out[1].severity, Severity::Error);
+        assert_eq!(out[1].attribute, None);
+    }
+
+    #[test]
+    fn dynamic_values_decode_msgpack_then_json_then_null() {
+        let ty = Type::object([("id".to_string(), Type::String)]);
+        let v = Value::object([("id".to_string(), Value::string("1"))].into_iter().collect());
+        let dv = encode_value(&v, &ty).unwrap();
+        assert_eq!(dv.msgpack, vec![0x81, 0xa2, b'i', b'd', 0xa1, b'1']);
+        assert_eq!(decode_value(Some(&dv), &ty).unwrap(), v);
+        let json = DynamicValue { msgpack: Vec::new(), json: br#"{"id":"1"}"#.to_vec() };
+        assert_eq!(decode_value(Some(&json), &ty).unwrap(), v);
+        assert_eq!(decode_value(Some(&DynamicValue::default()), &ty).unwrap(), Value::null(ty.clone()));
+        assert_eq!(decode_value(None, &ty).unwrap(), Value::null(ty));
+    }
+}
