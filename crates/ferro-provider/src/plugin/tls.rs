@@ -231,7 +231,9 @@ mod tests {
         assert!(p521_public_key(c.der.as_ref()).is_none());
 
         // Build a minimal certificate-shaped DER around a real P-521 key and sign with it.
-        let signing = p521::ecdsa::SigningKey::from_slice(&[7u8; 66]).unwrap();
+        let mut secret = [7u8; 66];
+        secret[0] = 0;
+        let signing = p521::ecdsa::SigningKey::from_slice(&secret).unwrap();
         let verifying = p521::ecdsa::VerifyingKey::from(&signing);
         let point = verifying.to_encoded_point(false);
         let cert = fake_cert(point.as_bytes());
