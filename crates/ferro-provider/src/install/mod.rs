@@ -1,1 +1,10 @@
-//! Provider installation (placeholder while writing).
+//! Provider installation: the CLI configuration's installation methods, local mirrors
+//! (unpacked and packed layouts), version selection, `.terraform/providers/` and the
+//! dependency lock file (`.terraform.lock.hcl`, `h1:` hashes).
+
+pub mod cliconfig;
+pub mod hash;
+mod hcl;
+pub mod lock;
+pub mod version;
+pub mod zip;

@@ -1,0 +1,88 @@
+//! Reading the small HCL files installation uses (the lock file, the CLI configuration) from
+//! ferro-syntax's AST: literal strings, lists of strings, nested blocks.
+
+use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind, ObjectKey, TemplatePart};
+
+/// Parse `text`; syntax errors become one message naming `what`.
+pub fn parse(text: &str, what: &str) -> Result<Body, String> {
+    let parsed = ferro_syntax::parse_file(ferro_diag::FileId(0), text);
+    if let Some(d) = parsed.diagnostics.iter().find(|d| d.severity == ferro_diag::Severity::Error) {
+        let line = d.span.map(|s| text.get(..s.start as usize).unwrap_or(text).matches('\n').count() + 1);
+        let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
+        return Err(format!("{what} is invalid{at}: {}. {}", d.summary, d.detail).trim_end().to_string());
+    }
+    Ok(parsed.body)
+}
+
+/// A string literal (a quoted string without interpolations).
+pub fn literal_string(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Template(t) => {
+            let mut out = String::new();
+            for p in &t.parts {
+                match p {
+                    TemplatePart::Literal { text, .. } => out.push_str(text),
+                    _ => return None,
+                }
+            }
+            Some(out)
+        }
+        ExprKind::Parens(inner) => literal_string(inner),
+        _ => None,
+    }
+}
+
+/// A list of string literals.
+pub fn string_list(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Tuple(items) => items.iter().map(literal_string).collect(),
+        _ => None,
+    }
+}
+
+/// The entries of an object constructor with literal keys: `{ "a/b" = "x", c = "y" }`.
+pub fn string_object(e: &Expr) -> Option<Vec<(String, String)>> {
+    match &e.kind {
+        ExprKind::Object(items) => items
+            .iter()
+            .map(|it| {
+                let key = match &it.key {
+                    ObjectKey::Ident(i) => i.name.clone(),
+                    ObjectKey::Expr(k) => literal_string(k)?,
+                };
+                Some((key, literal_string(&it.value)?))
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+pub fn attributes(body: &Body) -> impl Iterator<Item = &ferro_syntax::ast::Attribute> {
+    body.items.iter().filter_map(|i| match i {
+        BodyItem::Attribute(a) => Some(a),
+        BodyItem::Block(_) => None,
+    })
+}
+
+pub fn blocks(body: &Body) -> impl Iterator<Item = &ferro_syntax::ast::Block> {
+    body.items.iter().filter_map(|i| match i {
+        BodyItem::Block(b) => Some(b),
+        BodyItem::Attribute(_) => None,
+    })
+}
+
+/// Quote a string as HCL (and Go's `%q` for the characters lock files contain).
+pub fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '$' => out.push('$'),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
