@@ -1,7 +1,7 @@
 //! Reading the small HCL files installation uses (the lock file, the CLI configuration) from
 //! ferro-syntax's AST: literal strings, lists of strings, nested blocks.
 
-use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind, ObjectKey, TemplatePart};
+use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind, TemplatePart};
 
 /// Parse `text`; syntax errors become one message naming `what`.
 pub fn parse(text: &str, what: &str) -> Result<Body, String> {
@@ -40,22 +40,6 @@ pub fn string_list(e: &Expr) -> Option<Vec<String>> {
     }
 }
 
-/// The entries of an object constructor with literal keys: `{ "a/b" = "x", c = "y" }`.
-pub fn string_object(e: &Expr) -> Option<Vec<(String, String)>> {
-    match &e.kind {
-        ExprKind::Object(items) => items
-            .iter()
-            .map(|it| {
-                let key = match &it.key {
-                    ObjectKey::Ident(i) => i.name.clone(),
-                    ObjectKey::Expr(k) => literal_string(k)?,
-                };
-                Some((key, literal_string(&it.value)?))
-            })
-            .collect(),
-        _ => None,
-    }
-}
 
 pub fn attributes(body: &Body) -> impl Iterator<Item = &ferro_syntax::ast::Attribute> {
     body.items.iter().filter_map(|i| match i {
