@@ -6,33 +6,15 @@
 //! The binary comes from the shared oracle cache (`shared/tools/oracles.sh`, which downloads it
 //! through pip on first use); if that fails, the test fails.
 
+mod common;
+
+use common::null_binary;
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_provider::plugin::{GrpcProvider, PluginOptions};
 use ferro_provider::{has_errors, ApplyRequest, PlanRequest, Provider, ReadRequest, UpgradeRequest};
 use ferro_value::{PathStep, Type, Value};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
-
-fn oracle_dir() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let script = root.join("shared/tools/oracles.sh");
-    let script = if script.exists() { script } else { PathBuf::from("/work/shared/tools/oracles.sh") };
-    let out = std::process::Command::new("bash").arg(&script).output().expect("run oracles.sh");
-    assert!(out.status.success(), "oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let dir = text
-        .lines()
-        .find_map(|l| l.strip_prefix("export FERRO_ORACLES="))
-        .expect("oracles.sh prints FERRO_ORACLES");
-    PathBuf::from(dir)
-}
-
-pub fn null_binary() -> PathBuf {
-    let p = oracle_dir().join("mirror/registry.terraform.io/hashicorp/null/2.1.2/linux_amd64/terraform-provider-null_v2.1.2_x4");
-    assert!(p.is_file(), "missing {}", p.display());
-    p
-}
 
 fn null_addr() -> ProviderAddr {
     ProviderAddr::default_for("null")

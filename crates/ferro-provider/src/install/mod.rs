@@ -8,3 +8,10 @@ mod hcl;
 pub mod lock;
 pub mod version;
 pub mod zip;
+mod installer;
+pub mod source;
+
+pub use installer::{
+    display_addr, locate_dev_override, locate_installed, package_dir, providers_dir, InstallError, InstallEvent, Installer,
+    Requirement,
+};
