@@ -73,7 +73,7 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let mut l = load_files(files);
-    let registry = ProviderRegistry::new();
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
     diags.extend(config_diagnostics(&l));
     print_diags(io, &diags, &l.sources(), g.color);
@@ -101,7 +101,7 @@ fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut
         Err(e) => return Err(plain_error(io, "Failed to load state", &e)),
     };
     let mut l = load_files(files);
-    let registry = ProviderRegistry::new();
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     diags.extend(config_diagnostics(&l));
     let vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
@@ -231,7 +231,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             );
         }
         let mut l = load_files(plan.config.files.clone());
-        let registry = ProviderRegistry::new();
+        let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
         diags.extend(config_diagnostics(&l));
         if has_errors(&diags) {
@@ -341,7 +341,7 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let registry = ProviderRegistry::new();
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
     if let Some(file) = p.positional.first() {
         let plan = match std::fs::read(g.dir.join(file)).map_err(|e| e.to_string()).and_then(|b| read_plan_file(&b).map_err(|e| e.to_string())) {
             Ok(p) => p,

@@ -1,27 +1,68 @@
-//! Starting providers by source address: built-ins in process; installed plugins come later
-//! through the same trait.
+//! Starting providers by source address: built-ins in process; other providers as plugin
+//! processes from the working directory's `.terraform/providers/` (as selected and verified by
+//! `.terraform.lock.hcl`) or from the CLI configuration's `dev_overrides`.
+//!
+//! Each provider configuration (default or alias, per module) gets its own process, started
+//! lazily on first use; [`ProviderRegistry::close_all`] shuts them all down.
 
 use crate::builtin::TerraformProvider;
+use crate::install::cliconfig::CliConfig;
+use crate::install::lock::LockFile;
+use crate::install::{locate_dev_override, locate_installed};
+use crate::plugin::{GrpcProvider, PluginOptions};
 use crate::Provider;
-use ferro_addrs::Provider as ProviderAddr;
+use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Something that can start a provider given its source address.
 pub trait ProviderSource: Send + Sync {
     /// Start (or return the running instance of) the provider; Err says why it is unavailable.
     fn get(&self, addr: &ProviderAddr) -> Result<Arc<dyn Provider>, String>;
+
+    /// Start (or return) the instance for one provider configuration. Sources that do not
+    /// distinguish configurations share one instance per provider.
+    fn get_config(&self, cfg: &AbsProviderConfig) -> Result<Arc<dyn Provider>, String> {
+        self.get(&cfg.provider)
+    }
 }
 
-/// The provider source ferro uses: built-in providers, started lazily, one instance each.
+/// Where plugin providers come from.
+struct PluginSettings {
+    working_dir: PathBuf,
+    cli: Result<CliConfig, String>,
+    lock: Result<LockFile, String>,
+    options: PluginOptions,
+}
+
+/// The provider source ferro uses: built-in providers, plus (with a working directory)
+/// installed plugins, each configuration started lazily, once.
 #[derive(Default)]
 pub struct ProviderRegistry {
-    running: Mutex<BTreeMap<ProviderAddr, Arc<dyn Provider>>>,
+    running: Mutex<BTreeMap<AbsProviderConfig, Arc<dyn Provider>>>,
+    plugins: Option<PluginSettings>,
 }
 
 impl ProviderRegistry {
+    /// Built-in providers only.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Built-in providers, and plugins installed by `init` in `working_dir` (or dev_overrides
+    /// from the CLI configuration).
+    pub fn for_working_dir(working_dir: &Path) -> Self {
+        Self::with_settings(working_dir, CliConfig::load(), PluginOptions::default())
+    }
+
+    /// As [`ProviderRegistry::for_working_dir`] with an explicit CLI configuration and plugin
+    /// options (tests, embedding).
+    pub fn with_settings(working_dir: &Path, cli: Result<CliConfig, String>, options: PluginOptions) -> Self {
+        ProviderRegistry {
+            running: Mutex::new(BTreeMap::new()),
+            plugins: Some(PluginSettings { working_dir: working_dir.to_path_buf(), cli, lock: LockFile::load(working_dir), options }),
+        }
     }
 
     /// Close every provider that was started.
@@ -31,22 +72,51 @@ impl ProviderRegistry {
             p.close();
         }
     }
+
+    fn start(&self, addr: &ProviderAddr) -> Result<Arc<dyn Provider>, String> {
+        if addr.is_builtin() {
+            return if addr.ty == "terraform" {
+                Ok(Arc::new(TerraformProvider))
+            } else {
+                Err(format!("there is no built-in provider named {:?}", addr.ty))
+            };
+        }
+        let Some(s) = &self.plugins else {
+            return Err(format!(
+                "provider {addr} is not available: this ferro session runs only its built-in providers (terraform.io/builtin/terraform)"
+            ));
+        };
+        let cli = s.cli.as_ref().map_err(Clone::clone)?;
+        let exe = match cli.dev_overrides.get(addr) {
+            Some(dir) => locate_dev_override(dir, addr)?,
+            None => {
+                let lock = s.lock.as_ref().map_err(Clone::clone)?;
+                locate_installed(&s.working_dir, addr, lock)?
+            }
+        };
+        let p = GrpcProvider::start(addr, &exe, &s.options)?;
+        Ok(Arc::new(p))
+    }
 }
 
 impl ProviderSource for ProviderRegistry {
     fn get(&self, addr: &ProviderAddr) -> Result<Arc<dyn Provider>, String> {
+        self.get_config(&AbsProviderConfig::root(addr.clone()))
+    }
+
+    fn get_config(&self, cfg: &AbsProviderConfig) -> Result<Arc<dyn Provider>, String> {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = running.get(addr) {
+        if let Some(p) = running.get(cfg) {
             return Ok(p.clone());
         }
-        let p: Arc<dyn Provider> = if addr.is_builtin() && addr.ty == "terraform" {
-            Arc::new(TerraformProvider)
-        } else {
-            return Err(format!(
-                "provider {addr} is not available: ferro currently runs only its built-in providers (terraform.io/builtin/terraform)"
-            ));
-        };
-        running.insert(addr.clone(), p.clone());
+        let p = self.start(&cfg.provider)?;
+        running.insert(cfg.clone(), p.clone());
         Ok(p)
+    }
+}
+
+impl Drop for ProviderRegistry {
+    fn drop(&mut self) {
+        self.close_all();
     }
 }
