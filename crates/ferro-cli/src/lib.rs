@@ -5,6 +5,7 @@
 //! terminal IO or parses command lines.
 
 mod args;
+mod cmd_init;
 mod commands;
 mod load;
 mod output_fmt;
@@ -30,6 +31,7 @@ const USAGE: &str = "Usage: ferro [global options] <subcommand> [args]
 The available commands for execution are listed below.
 
 Main commands:
+  init          Prepare your working directory for other commands
   validate      Check whether the configuration is valid
   plan          Show changes required by the current configuration
   apply         Create or update infrastructure
@@ -91,6 +93,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
     };
     let cmd_args = &rest[1..];
     match cmd.as_str() {
+        "init" => cmd_init::init(&g, cmd_args, io),
         "validate" => commands::validate(&g, cmd_args, io),
         "plan" => commands::plan(&g, cmd_args, io),
         "apply" => commands::apply(&g, cmd_args, io, false),

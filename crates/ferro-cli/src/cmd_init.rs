@@ -1,0 +1,157 @@
+//! `ferro init`: install the providers the configuration (and state) needs from the configured
+//! installation methods into `.terraform/providers/`, and write `.terraform.lock.hcl`, with
+//! Terraform's messages.
+
+use crate::args;
+use crate::load::{load_files, read_config_files, read_state};
+use crate::{Global, Io};
+use ferro_addrs::Provider as ProviderAddr;
+use ferro_db::{file_hir, module_index};
+use ferro_diag::Diagnostic;
+use ferro_provider::install::cliconfig::CliConfig;
+use ferro_provider::install::lock::{LockFile, LOCK_FILE_NAME};
+use ferro_provider::install::version::Constraints;
+use ferro_provider::install::{display_addr, InstallEvent, Installer, Requirement};
+use std::collections::BTreeMap;
+
+pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["upgrade", "input", "backend", "get"], &[]) {
+        Ok(p) => p,
+        Err(e) => return error(io, "Invalid arguments", &e),
+    };
+    let files = match read_config_files(&g.dir) {
+        Ok(f) => f,
+        Err(e) => return error(io, "Failed to read configuration", &e),
+    };
+    let l = load_files(files);
+    let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
+
+    // Requirements: required_providers entries (source + version), providers that provider
+    // blocks and resources imply, and providers recorded in state.
+    let index = module_index(&l.db, l.ws);
+    let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (local, item) in &index.required_providers {
+        let rp = &file_hir(&l.db, item.file).required_providers[item.index];
+        let addr = match &rp.source {
+            Some(src) => match ProviderAddr::parse_source(src) {
+                Ok(a) => a,
+                Err(e) => {
+                    errors.push(Diagnostic::error("invalid-provider-source", "Invalid provider source address").with_detail(e).with_span(rp.span));
+                    continue;
+                }
+            },
+            None => ProviderAddr::default_for(local),
+        };
+        let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
+            Ok(c) => c.unwrap_or_default(),
+            Err(e) => {
+                errors.push(Diagnostic::error("invalid-version-constraint", "Invalid version constraint").with_detail(e).with_span(rp.span));
+                continue;
+            }
+        };
+        sources.insert(local.clone(), addr.clone());
+        reqs.entry(addr).or_default().merge(&constraints);
+    }
+    let implied = |local: &str| sources.get(local).cloned().unwrap_or_else(|| ProviderAddr::default_for(local));
+    for (name, _) in index.providers.keys() {
+        reqs.entry(implied(name)).or_default();
+    }
+    for (res, item) in &index.resources {
+        let decl = &file_hir(&l.db, item.file).resources[item.index];
+        let local = match &decl.provider {
+            Some((local, _, _)) => local.clone(),
+            None => res.implied_provider().to_string(),
+        };
+        reqs.entry(implied(&local)).or_default();
+    }
+    if let Some(st) = &state {
+        for r in st.resources.values() {
+            reqs.entry(r.provider.provider.clone()).or_default();
+        }
+    }
+    if !errors.is_empty() {
+        let text = ferro_diag::render(&errors, &l.sources(), g.color);
+        let _ = io.stderr.write_all(text.as_bytes());
+        return 1;
+    }
+    let reqs: Vec<Requirement> =
+        reqs.into_iter().filter(|(a, _)| !a.is_builtin()).map(|(addr, constraints)| Requirement { addr, constraints }).collect();
+
+    let _ = writeln!(io.stdout, "\nInitializing the backend...");
+    let cli = match CliConfig::load() {
+        Ok(c) => c,
+        Err(e) => return error(io, "Invalid CLI configuration", &e),
+    };
+    let old_lock = match LockFile::load(&g.dir) {
+        Ok(l) => l,
+        Err(e) => return error(io, "Failed to read the dependency lock file", &e),
+    };
+    let lock_existed = g.dir.join(LOCK_FILE_NAME).exists();
+    let mut installer = Installer::new(&g.dir, &cli);
+    installer.upgrade = p.flag("upgrade");
+    if !reqs.is_empty() {
+        let _ = writeln!(io.stdout, "\nInitializing provider plugins...");
+    }
+    let mut overrides = Vec::new();
+    let result = installer.install(&reqs, &old_lock, &mut |e| {
+        let line = match e {
+            InstallEvent::Finding { addr, constraints } if constraints.is_empty() => {
+                format!("- Finding latest version of {}...", display_addr(&addr))
+            }
+            InstallEvent::Finding { addr, constraints } => format!("- Finding {} versions matching \"{constraints}\"...", display_addr(&addr)),
+            InstallEvent::ReusingLocked { addr } => format!("- Reusing previous version of {} from the dependency lock file", display_addr(&addr)),
+            InstallEvent::UsingInstalled { addr, version } => format!("- Using previously-installed {} v{version}", display_addr(&addr)),
+            InstallEvent::Installing { addr, version } => format!("- Installing {} v{version}...", display_addr(&addr)),
+            InstallEvent::Installed { addr, version } => format!("- Installed {} v{version} (unauthenticated)", display_addr(&addr)),
+            InstallEvent::DevOverride { addr, dir } => {
+                overrides.push(format!(" - {} in {}", display_addr(&addr), dir.display()));
+                return;
+            }
+        };
+        let _ = writeln!(io.stdout, "{line}");
+    });
+    if !overrides.is_empty() {
+        let d = Diagnostic::warning("dev-overrides", "Provider development overrides are in effect").with_detail(format!(
+            "The following provider development overrides are set in the CLI configuration:\n{}\n\nSkip ferro init when using provider development overrides. It is not necessary and may error unexpectedly.",
+            overrides.join("\n")
+        ));
+        let text = ferro_diag::render(&[d], &l.sources(), g.color);
+        let _ = io.stdout.write_all(text.as_bytes());
+    }
+    let new_lock = match result {
+        Ok(lock) => lock,
+        Err(errs) => {
+            let diags: Vec<Diagnostic> = errs.into_iter().map(|e| Diagnostic::error("provider-install", e.summary).with_detail(e.detail)).collect();
+            let text = ferro_diag::render(&diags, &l.sources(), g.color);
+            let _ = io.stderr.write_all(text.as_bytes());
+            return 1;
+        }
+    };
+    if new_lock != old_lock || (!lock_existed && !new_lock.providers.is_empty()) {
+        if let Err(e) = new_lock.save(&g.dir) {
+            return error(io, "Failed to write the dependency lock file", &e);
+        }
+        if !lock_existed {
+            let _ = io.stdout.write_all(
+                b"\nferro has created a lock file .terraform.lock.hcl to record the provider\nselections it made above. Include this file in your version control repository\nso that ferro can guarantee to make the same selections by default when\nyou run \"ferro init\" in the future.\n",
+            );
+        } else {
+            let _ = io.stdout.write_all(
+                b"\nferro has made some changes to the provider dependency selections recorded\nin the .terraform.lock.hcl file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n",
+            );
+        }
+    }
+    let _ = io.stdout.write_all(
+        b"\nferro has been successfully initialized!\n\nYou may now begin working with ferro. Try running \"ferro plan\" to see\nany changes that are required for your infrastructure. All ferro commands\nshould now work.\n\nIf you ever set or change modules or backend configuration for ferro,\nrerun this command to reinitialize your working directory. If you forget, other\ncommands will detect it and remind you to do so if necessary.\n",
+    );
+    0
+}
+
+fn error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+    let d = Diagnostic::error("cli", summary).with_detail(detail);
+    let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
+    let _ = io.stderr.write_all(text.as_bytes());
+    1
+}
