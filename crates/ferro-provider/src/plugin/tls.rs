@@ -4,8 +4,11 @@
 //!
 //! Go plugins generate P-521 certificates marked as CAs, which stock rustls verification
 //! rejects (and *ring* cannot verify P-521 signatures), so the server verifier here pins the
-//! handshake's DER and checks P-521 handshake signatures with the `p521` crate; other
-//! algorithms go to rustls' own verification.
+//! handshake's DER and checks P-521 handshake signatures with the `p521` crate. Some non-Go
+//! plugins (the Python `tf` framework) serve 1024-bit RSA certificates, which Go accepts but
+//! rustls' verifiers refuse; for those the connection is limited to TLS 1.2 with PKCS#1
+//! signatures, checked with *ring*'s legacy 1024-bit algorithms. Everything else goes to
+//! rustls' own signature verification.
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
@@ -64,10 +67,16 @@ fn crypto_provider() -> Arc<CryptoProvider> {
 /// The TLS client configuration for one plugin connection: our certificate, the server's pinned.
 pub fn client_config(cert: &ClientCert, server_der: Vec<u8>) -> Result<ClientConfig, String> {
     let provider = crypto_provider();
-    let verifier = PinnedServerCert { der: server_der, algorithms: provider.signature_verification_algorithms };
+    let key_kind = pinned_key_kind(&server_der);
+    let versions: &[&rustls::SupportedProtocolVersion] = match key_kind {
+        // TLS 1.3 would need RSA-PSS, which *ring* only verifies for keys of 2048 bits and more.
+        PinnedKey::SmallRsa(_) => &[&rustls::version::TLS12],
+        _ => &[&rustls::version::TLS13, &rustls::version::TLS12],
+    };
+    let verifier = PinnedServerCert { der: server_der, key: key_kind, algorithms: provider.signature_verification_algorithms };
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(cert.key_pkcs8.clone()));
     let mut config = ClientConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+        .with_protocol_versions(versions)
         .map_err(|e| format!("cannot set up TLS for the plugin: {e}"))?
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(verifier))
@@ -81,8 +90,31 @@ pub fn client_config(cert: &ClientCert, server_der: Vec<u8>) -> Result<ClientCon
 #[derive(Debug)]
 struct PinnedServerCert {
     der: Vec<u8>,
+    key: PinnedKey,
     algorithms: WebPkiSupportedAlgorithms,
 }
+
+/// The kinds of pinned server keys that need verification rustls does not offer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PinnedKey {
+    P521,
+    /// An RSA key shorter than 2048 bits: its `RSAPublicKey` DER.
+    SmallRsa(Vec<u8>),
+    Other,
+}
+
+fn pinned_key_kind(cert_der: &[u8]) -> PinnedKey {
+    if p521_public_key(cert_der).is_some() {
+        return PinnedKey::P521;
+    }
+    match rsa_public_key(cert_der) {
+        Some((der, bits)) if bits < 2048 => PinnedKey::SmallRsa(der.to_vec()),
+        _ => PinnedKey::Other,
+    }
+}
+
+/// The PKCS#1 schemes *ring* verifies for 1024-bit keys.
+const RSA_PKCS1_SCHEMES: [SignatureScheme; 2] = [SignatureScheme::RSA_PKCS1_SHA256, SignatureScheme::RSA_PKCS1_SHA512];
 
 impl PinnedServerCert {
     fn verify(
@@ -94,6 +126,18 @@ impl PinnedServerCert {
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
         if dss.scheme == SignatureScheme::ECDSA_NISTP521_SHA512 {
             return verify_p521(message, cert.as_ref(), dss.signature());
+        }
+        if let PinnedKey::SmallRsa(key) = &self.key {
+            use ring::signature;
+            let alg: &dyn signature::VerificationAlgorithm = match dss.scheme {
+                SignatureScheme::RSA_PKCS1_SHA256 => &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
+                SignatureScheme::RSA_PKCS1_SHA512 => &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
+                _ => return Err(rustls::Error::PeerIncompatible(rustls::PeerIncompatible::NoSignatureSchemesInCommon)),
+            };
+            return signature::UnparsedPublicKey::new(alg, key)
+                .verify(message, dss.signature())
+                .map(|_| HandshakeSignatureValid::assertion())
+                .map_err(|_| rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature));
         }
         if tls13 {
             rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
@@ -138,6 +182,9 @@ impl ServerCertVerifier for PinnedServerCert {
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        if matches!(self.key, PinnedKey::SmallRsa(_)) {
+            return RSA_PKCS1_SCHEMES.to_vec();
+        }
         let mut schemes = self.algorithms.supported_schemes();
         schemes.insert(0, SignatureScheme::ECDSA_NISTP521_SHA512);
         schemes
@@ -178,8 +225,8 @@ fn der_next(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
     Some((tag, b.get(header..end)?, b.get(end..)?))
 }
 
-/// The uncompressed P-521 point of an X.509 certificate's subject public key, if it has one.
-fn p521_public_key(cert: &[u8]) -> Option<&[u8]> {
+/// The subjectPublicKeyInfo of an X.509 certificate: (algorithm contents, key bit string).
+fn subject_public_key_info(cert: &[u8]) -> Option<(&[u8], &[u8])> {
     let (0x30, cert_body, _) = der_next(cert)? else { return None };
     let (0x30, tbs, _) = der_next(cert_body)? else { return None };
     let mut rest = tbs;
@@ -193,16 +240,35 @@ fn p521_public_key(cert: &[u8]) -> Option<&[u8]> {
     }
     let (0x30, spki, _) = der_next(rest)? else { return None };
     let (0x30, alg, after_alg) = der_next(spki)? else { return None };
-    let (0x06, alg_oid, alg_rest) = der_next(alg)? else { return None };
-    let (0x06, curve_oid, _) = der_next(alg_rest)? else { return None };
-    if alg_oid != OID_EC_PUBLIC_KEY || curve_oid != OID_SECP521R1 {
-        return None;
-    }
     let (0x03, bits, _) = der_next(after_alg)? else { return None };
     match bits.split_first() {
-        Some((0, point)) => Some(point),
+        Some((0, key)) => Some((alg, key)),
         _ => None,
     }
+}
+
+/// The uncompressed P-521 point of an X.509 certificate's subject public key, if it has one.
+fn p521_public_key(cert: &[u8]) -> Option<&[u8]> {
+    let (alg, point) = subject_public_key_info(cert)?;
+    let (0x06, alg_oid, alg_rest) = der_next(alg)? else { return None };
+    let (0x06, curve_oid, _) = der_next(alg_rest)? else { return None };
+    (alg_oid == OID_EC_PUBLIC_KEY && curve_oid == OID_SECP521R1).then_some(point)
+}
+
+const OID_RSA_ENCRYPTION: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+
+/// An RSA subject public key (`RSAPublicKey` DER) and its modulus length in bits.
+fn rsa_public_key(cert: &[u8]) -> Option<(&[u8], usize)> {
+    let (alg, key) = subject_public_key_info(cert)?;
+    let (0x06, alg_oid, _) = der_next(alg)? else { return None };
+    if alg_oid != OID_RSA_ENCRYPTION {
+        return None;
+    }
+    let (0x30, seq, _) = der_next(key)? else { return None };
+    let (0x02, modulus, _) = der_next(seq)? else { return None };
+    let significant = modulus.iter().position(|&b| b != 0).map(|i| &modulus[i..])?;
+    let bits = significant.len() * 8 - significant[0].leading_zeros() as usize;
+    Some((key, bits))
 }
 
 #[cfg(test)]
