@@ -95,7 +95,45 @@ fn python_tf_provider_over_protocol_6() {
     assert!(!has_errors(&data.diagnostics), "{:?}", data.diagnostics);
     assert_eq!(data.state.get_attr("value").unwrap(), &num(42));
 
+    // Provider functions (GetFunctions / CallFunction).
+    let funcs = p.functions().expect("GetFunctions");
+    let double = &funcs["double"];
+    assert_eq!(double.parameters, vec![("n".to_string(), Type::Number)]);
+    assert_eq!(double.return_type, Type::Number);
+    assert_eq!(p.call_function("double", &[(num(21), Type::Number)], &Type::Number), Ok(num(42)));
+    assert!(p.call_function("nope", &[], &Type::Number).unwrap_err().contains("not found"));
+
     p.stop();
+    p.close();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_provider_that_dies_during_a_call_is_reported_with_its_last_words() {
+    let dir = temp_dir("protocol6-crash");
+    let exe = python_provider(&dir);
+    let addr = ProviderAddr::parse_source("example.com/ferro/pymath").unwrap();
+    let p = GrpcProvider::start(&addr, &exe, &PluginOptions { echo_logs: false, ..PluginOptions::default() }).expect("start");
+    let ty = p.schema().unwrap().resources["pymath_crash"].block.implied_type();
+    let config = obj(&[("a", num(1)), ("b", num(1)), ("sum", Value::null(Type::Number))]);
+    let null = Value::null(ty);
+    let plan = p.plan_resource_change(PlanRequest { type_name: "pymath_crash", prior_state: &null, proposed_new_state: &config, config: &config, prior_private: &[] });
+    assert!(!has_errors(&plan.diagnostics), "{:?}", plan.diagnostics);
+    let applied = p.apply_resource_change(ApplyRequest {
+        type_name: "pymath_crash",
+        prior_state: &null,
+        planned_state: &plan.planned_state,
+        config: &config,
+        planned_private: &plan.planned_private,
+    });
+    assert!(has_errors(&applied.diagnostics));
+    let d = &applied.diagnostics[0];
+    assert!(d.detail.contains("example.com/ferro/pymath"), "{d:?}");
+    assert!(d.detail.contains("exited unexpectedly"), "{d:?}");
+    assert!(d.detail.contains("the math coprocessor caught fire"), "{d:?}");
+    // Later calls fail fast with the same explanation instead of hanging.
+    let again = p.validate_resource_config("pymath_crash", &config);
+    assert!(has_errors(&again), "{again:?}");
     p.close();
     std::fs::remove_dir_all(&dir).unwrap();
 }
