@@ -25,7 +25,14 @@ pub const TERRAFORM_VERSION: &str = "1.0.3";
 /// A provider running as a plugin process.
 pub struct GrpcProvider {
     client: PluginClient,
-    schema: OnceLock<Result<ProviderSchema, Vec<ProviderDiagnostic>>>,
+    schema: OnceLock<Result<LoadedSchema, Vec<ProviderDiagnostic>>>,
+}
+
+struct LoadedSchema {
+    schema: ProviderSchema,
+    /// The encoded null `provider_meta` value when the provider declares a provider_meta
+    /// schema (Terraform then always sends one; ferro has no `provider_meta` blocks yet).
+    null_provider_meta: Option<DynamicValue>,
 }
 
 /// A provider-defined function's signature (protocol 5.5/6.5 and later).
@@ -90,7 +97,7 @@ impl GrpcProvider {
         ProviderDiagnostic::error(summary, detail)
     }
 
-    fn load_schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
+    fn load_schema(&self) -> Result<LoadedSchema, Vec<ProviderDiagnostic>> {
         let resp: v6::GetProviderSchemaResponse = if self.client.protocol_version() == 5 {
             self.call::<pb::Empty, v5::GetProviderSchemaResponse>(Rpc::GetProviderSchema, pb::Empty {})?.into()
         } else {
@@ -113,11 +120,26 @@ impl GrpcProvider {
         for (name, s) in &resp.data_source_schemas {
             out.data_sources.insert(name.clone(), schema_from_proto(s, &format!("data source {name:?}")).map_err(bad)?);
         }
-        Ok(out)
+        let null_provider_meta = match &resp.provider_meta {
+            Some(s) => {
+                let ty = schema_from_proto(s, "provider_meta").map_err(bad)?.block.implied_type();
+                Some(encode_value(&Value::null(ty.clone()), &ty).map_err(bad)?)
+            }
+            None => None,
+        };
+        Ok(LoadedSchema { schema: out, null_provider_meta })
+    }
+
+    fn loaded(&self) -> Result<&LoadedSchema, Vec<ProviderDiagnostic>> {
+        self.schema.get_or_init(|| self.load_schema()).as_ref().map_err(Clone::clone)
     }
 
     fn cached_schema(&self) -> Result<&ProviderSchema, Vec<ProviderDiagnostic>> {
-        self.schema.get_or_init(|| self.load_schema()).as_ref().map_err(Clone::clone)
+        self.loaded().map(|l| &l.schema)
+    }
+
+    fn provider_meta(&self) -> Option<DynamicValue> {
+        self.loaded().ok().and_then(|l| l.null_provider_meta.clone())
     }
 
     fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
@@ -267,10 +289,6 @@ pub(crate) fn path_from_proto(p: pb::AttributePath) -> Vec<PathStep> {
         .collect()
 }
 
-fn with_errors<T>(fallback: T, diags: Vec<ProviderDiagnostic>, f: impl FnOnce(T, Vec<ProviderDiagnostic>) -> T) -> T {
-    f(fallback, diags)
-}
-
 impl Provider for GrpcProvider {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
         self.cached_schema().cloned()
@@ -355,7 +373,7 @@ impl Provider for GrpcProvider {
             type_name: req.type_name.to_string(),
             current_state: Some(current_state),
             private: req.private.to_vec(),
-            provider_meta: None,
+            provider_meta: self.provider_meta(),
         };
         match self.call::<_, pb::ReadResourceResponse>(Rpc::ReadResource, msg) {
             Ok(resp) => {
@@ -396,7 +414,7 @@ impl Provider for GrpcProvider {
             proposed_new_state: Some(proposed),
             config: Some(config),
             prior_private: req.prior_private.to_vec(),
-            provider_meta: None,
+            provider_meta: self.provider_meta(),
         };
         match self.call::<_, pb::PlanResourceChangeResponse>(Rpc::PlanResourceChange, msg) {
             Ok(resp) => {
@@ -410,10 +428,7 @@ impl Provider for GrpcProvider {
                     legacy_type_system: resp.legacy_type_system,
                 }
             }
-            Err(d) => with_errors(fail(ty, Vec::new()), d, |mut r, d| {
-                r.diagnostics = d;
-                r
-            }),
+            Err(d) => fail(ty, d),
         }
     }
 
@@ -440,7 +455,7 @@ impl Provider for GrpcProvider {
             planned_state: Some(planned),
             config: Some(config),
             planned_private: req.planned_private.to_vec(),
-            provider_meta: None,
+            provider_meta: self.provider_meta(),
         };
         match self.call::<_, pb::ApplyResourceChangeResponse>(Rpc::ApplyResourceChange, msg) {
             Ok(resp) => {
@@ -462,7 +477,7 @@ impl Provider for GrpcProvider {
             Ok(v) => v,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::ReadDataSourceRequest { type_name: req.type_name.to_string(), config: Some(config), provider_meta: None };
+        let msg = pb::ReadDataSourceRequest { type_name: req.type_name.to_string(), config: Some(config), provider_meta: self.provider_meta() };
         match self.call::<_, pb::ReadDataSourceResponse>(Rpc::ReadDataSource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
