@@ -310,6 +310,25 @@ mod tests {
         assert!(verify_p521(b"another transcript", &cert, der.as_bytes()).is_err());
     }
 
+    #[test]
+    fn small_rsa_keys_are_recognised_by_modulus_length() {
+        let rsa_cert = |modulus_bytes: usize| {
+            let mut n = vec![0u8];
+            n.push(0xc1);
+            n.extend(std::iter::repeat_n(0x55, modulus_bytes - 1));
+            let key = tlv(0x30, &[tlv(0x02, &n), tlv(0x02, &[1, 0, 1])].concat());
+            let alg = tlv(0x30, &[tlv(0x06, OID_RSA_ENCRYPTION), tlv(0x05, &[])].concat());
+            cert_with_spki(alg, &key)
+        };
+        let small = rsa_cert(128);
+        match pinned_key_kind(&small) {
+            PinnedKey::SmallRsa(der) => assert_eq!(rsa_public_key(&small).unwrap(), (der.as_slice(), 1024)),
+            other => panic!("expected a small RSA key, got {other:?}"),
+        }
+        assert_eq!(pinned_key_kind(&rsa_cert(256)), PinnedKey::Other);
+        assert_eq!(pinned_key_kind(generate_client_cert().unwrap().der.as_ref()), PinnedKey::Other);
+    }
+
     fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
         let mut out = vec![tag];
         if content.len() < 0x80 {
@@ -325,7 +344,11 @@ mod tests {
 
     fn fake_cert(point: &[u8]) -> Vec<u8> {
         let alg = tlv(0x30, &[tlv(0x06, OID_EC_PUBLIC_KEY), tlv(0x06, OID_SECP521R1)].concat());
-        let bits = tlv(0x03, &[&[0u8][..], point].concat());
+        cert_with_spki(alg, point)
+    }
+
+    fn cert_with_spki(alg: Vec<u8>, key: &[u8]) -> Vec<u8> {
+        let bits = tlv(0x03, &[&[0u8][..], key].concat());
         let spki = tlv(0x30, &[alg, bits].concat());
         let name = tlv(0x30, &[]);
         let tbs = tlv(
