@@ -250,7 +250,17 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             planned.registry.close_all();
             return 1;
         }
-        planned
+        // Apply runs with its own provider instances, configured afresh, as Terraform does.
+        planned.registry.close_all();
+        let Planned { mut loaded, plan, .. } = planned;
+        let registry = ProviderRegistry::new();
+        let (providers, diags) = attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
+        if has_errors(&diags) {
+            print_diags(io, &diags, &loaded.sources(), g.color);
+            registry.close_all();
+            return 1;
+        }
+        Planned { loaded, providers, plan, registry }
     };
     let code = execute(g, io, &planned, &mut backend, parallelism);
     planned.registry.close_all();
@@ -267,6 +277,7 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
             Event::Started { addr, action, id } => {
                 let verb = match action {
                     Action::Create => "Creating...".to_string(),
+                    Action::Read => "Reading...".to_string(),
                     Action::Delete => format!("Destroying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
                     _ => format!("Modifying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
                 };
@@ -277,6 +288,7 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
                 let secs = elapsed.as_secs();
                 let idtxt = id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
                 match action {
+                    Action::Read => format!("{addr}: Read complete after {secs}s{idtxt}"),
                     Action::Create => {
                         c.0 += 1;
                         format!("{addr}: Creation complete after {secs}s{idtxt}")

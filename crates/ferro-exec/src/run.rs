@@ -44,7 +44,11 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
         state.lineage = ferro_state::new_lineage();
     }
     let m = ModuleEval::new(input.db, input.ws, plan.variables.clone(), false, input.cwd.clone());
-    seed_resource_values(&m, plan);
+    seed_resource_values(&m, plan, input.providers);
+    let configured = ferro_planner::configure_providers(&m, input.providers);
+    if configured.iter().any(Diagnostic::is_error) {
+        return (state, configured);
+    }
     let ctx = StepCtx { plan, providers: input.providers, m: &m, on_event, for_each_cache: Mutex::new(HashMap::new()) };
 
     let g = &plan.graph;
@@ -149,8 +153,23 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
-fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan) {
+fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
     let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> = BTreeMap::new();
+    // Data sources read while planning are in the plan's (refreshed) prior state.
+    for (abs, rs) in &plan.prior_state.resources {
+        if abs.resource.mode != ferro_addrs::ResourceMode::Data || plan.changes.iter().any(|c| c.addr.resource.resource == abs.resource) {
+            continue;
+        }
+        let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else { continue };
+        for (key, inst) in &rs.instances {
+            if let Some(obj) = &inst.current {
+                if let Ok(v) = ferro_value::json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
+                    let v = ferro_planner::statecodec::apply_sensitive_paths(v, &obj.sensitive_attributes);
+                    per.entry(abs.resource.clone()).or_default().push((key.clone(), ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v)));
+                }
+            }
+        }
+    }
     for c in &plan.changes {
         if c.deposed.is_some() || c.action == Action::Delete {
             continue;

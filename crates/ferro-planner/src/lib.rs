@@ -6,6 +6,7 @@
 //! checks of provider answers ([`objchange`]) are shared with ferro-exec.
 
 pub mod config_value;
+mod configure;
 mod graph;
 mod items;
 pub mod objchange;
@@ -14,6 +15,7 @@ pub mod scope;
 pub mod statecodec;
 mod walk;
 
+pub use configure::configure_providers;
 pub use graph::build_graph;
 pub use items::{item_graph, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
