@@ -481,3 +481,70 @@ pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         None => plain_error(io, "Missing state subcommand", "Usage: ferro state list [ADDRESS...]"),
     }
 }
+
+pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["input", "lock", "allow-missing-config"], &["var", "var-file", "state", "lock-timeout", "parallelism", "config", "provider"]) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let [addr_text, id] = p.positional.as_slice() else {
+        return plain_error(io, "Wrong number of arguments", "The import command expects two arguments: the resource address to import into and the provider-specific id of the object, e.g. ferro import aws_instance.web i-abcd1234.");
+    };
+    let addr = match ferro_addrs::parse_resource_instance(addr_text) {
+        Ok(a) => a,
+        Err(e) => return plain_error(io, "Invalid address", &e),
+    };
+    let files = match read_config_files(&g.dir) {
+        Ok(f) => f,
+        Err(e) => return plain_error(io, "Failed to read configuration", &e),
+    };
+    let mut backend = LocalBackend::new(state_path(g, &p));
+    let mut state = match backend.load() {
+        Ok(s) => s.unwrap_or_else(|| State::new(ferro_state::new_lineage())),
+        Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
+    };
+    let mut l = load_files(files);
+    let registry = ProviderRegistry::new();
+    let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
+    diags.extend(config_diagnostics(&l));
+    let raw = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    if has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+        registry.close_all();
+        return 1;
+    }
+    let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
+    diags.extend(vdiags);
+    if !has_errors(&diags) {
+        let m = ferro_planner::scope::ModuleEval::new(&l.db, l.ws, vars, true, g.dir.display().to_string());
+        diags.extend(ferro_planner::configure_providers(&m, &providers));
+    }
+    if has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+        registry.close_all();
+        return 1;
+    }
+    let out = &mut *io.stdout;
+    let mut on_event = |e: ferro_planner::ImportEvent<'_>| {
+        let line = match e {
+            ferro_planner::ImportEvent::Importing { addr, id } => format!("{addr}: Importing from ID {id:?}..."),
+            ferro_planner::ImportEvent::Prepared { addr, type_name } => format!("{addr}: Import prepared!\n  Prepared {type_name} for import"),
+            ferro_planner::ImportEvent::Refreshing { addr, id } => format!("{addr}: Refreshing state... [id={id}]"),
+        };
+        let _ = writeln!(out, "{line}");
+    };
+    diags.extend(ferro_planner::import_resource(&providers, &mut state, &addr, id, &mut on_event));
+    registry.close_all();
+    print_diags(io, &diags, &l.sources(), g.color);
+    if has_errors(&diags) {
+        return 1;
+    }
+    if let Err(e) = backend.persist(&mut state) {
+        return plain_error(io, "Failed to persist state", &e.to_string());
+    }
+    let _ = write!(
+        io.stdout,
+        "\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour ferro state and will henceforth be managed by ferro.\n\n"
+    );
+    0
+}

@@ -36,6 +36,7 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
   show          Show the current state or a saved plan
   state list    List resources in the state
@@ -98,6 +99,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "show" => commands::show(&g, cmd_args, io),
         "output" => commands::output(&g, cmd_args, io),
         "state" => commands::state(&g, cmd_args, io),
+        "import" => commands::import(&g, cmd_args, io),
         "version" => {
             let _ = writeln!(io.stdout, "ferro v{}\non linux_amd64", env!("CARGO_PKG_VERSION"));
             0

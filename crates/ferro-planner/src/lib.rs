@@ -8,6 +8,7 @@
 pub mod config_value;
 mod configure;
 mod graph;
+mod import;
 mod items;
 pub mod objchange;
 mod providers;
@@ -17,6 +18,7 @@ mod walk;
 
 pub use configure::configure_providers;
 pub use graph::build_graph;
+pub use import::{import_resource, ImportEvent};
 pub use items::{item_graph, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
 pub use walk::{plan, prepare_variables, PlanInput, PlanOptions, RawVariable};
