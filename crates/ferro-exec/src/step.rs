@@ -155,7 +155,7 @@ fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Ve
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
     }
     if errored {
         return failed(diags, None);
@@ -235,7 +235,7 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &final_plan.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
     }
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
@@ -260,7 +260,7 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
     }
     let mut new_state = resp.new_state.clone();
     if !new_state.is_null() && !new_state.is_wholly_known() {

@@ -21,4 +21,4 @@ pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
 pub use items::{item_graph, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
-pub use walk::{plan, prepare_variables, PlanInput, PlanOptions, RawVariable};
+pub use walk::{path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable};

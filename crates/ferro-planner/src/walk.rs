@@ -110,6 +110,36 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
     (out, diags)
 }
 
+/// The source range a provider's attribute path points at inside a resource body: the attribute
+/// (or nested block) it names, else the closest enclosing block.
+pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span> {
+    let (first, rest) = path.split_first()?;
+    let PathStep::Attr(name) = first else { return None };
+    if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
+        return Some(a.span);
+    }
+    let blocks: Vec<&ferro_hir::HirBlock> = body.blocks.iter().filter(|b| &b.ty == name).collect();
+    let (block, rest) = match rest.split_first() {
+        Some((PathStep::Index(k), tail)) => {
+            let chosen = match (k.as_number().and_then(|n| n.to_i64()), k.as_str()) {
+                (Some(i), _) => blocks.get(i as usize).copied(),
+                (None, Some(label)) => blocks.iter().copied().find(|b| b.labels.first().map(String::as_str) == Some(label)),
+                _ => None,
+            };
+            (chosen.or(blocks.first().copied()), tail)
+        }
+        _ => (blocks.first().copied(), rest),
+    };
+    let block = block?;
+    path_span(&block.body, rest).or(Some(block.span))
+}
+
+/// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
+pub(crate) fn resource_diag(d: &ProviderDiagnostic, addr: &str, decl: &ResourceDecl) -> Diagnostic {
+    let span = d.attribute.as_deref().and_then(|p| path_span(&decl.body, p)).unwrap_or(decl.span);
+    provider_diag(d, addr, Some(span))
+}
+
 pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
     let base = match d.severity {
         Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
@@ -464,7 +494,7 @@ impl Walk<'_> {
             }
             let (plain_cfg, cfg_marks) = config.deep_unmark();
             for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
-                self.diags.push(provider_diag(&d, &addr_s, Some(decl.span)));
+                self.diags.push(resource_diag(&d, &addr_s, decl));
             }
             if !plain_cfg.is_wholly_known() || pending {
                 let planned = planned_data_object(&schema.block, &config);
@@ -478,7 +508,7 @@ impl Walk<'_> {
             let mut errored = false;
             for d in &resp.diagnostics {
                 errored |= d.severity == Severity::Error;
-                self.diags.push(provider_diag(d, &addr_s, Some(decl.span)));
+                self.diags.push(resource_diag(d, &addr_s, decl));
             }
             if errored {
                 instance_values.push((key, Value::unknown(schema.block.implied_type())));
@@ -574,7 +604,7 @@ impl Walk<'_> {
         let Some(provider) = self.input.providers.get(cfg).cloned() else { return Value::unknown(ty) };
         let (plain_cfg, _) = config.deep_unmark();
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            self.diags.push(provider_diag(&d, &addr_s, Some(decl.span)));
+            self.diags.push(resource_diag(&d, &addr_s, decl));
         }
         if let Some(p) = &prior {
             config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
@@ -685,7 +715,7 @@ impl Walk<'_> {
         let mut failed = false;
         for d in &resp.diagnostics {
             failed |= d.severity == Severity::Error;
-            self.diags.push(provider_diag(d, addr, Some(decl.span)));
+            self.diags.push(resource_diag(d, addr, decl));
         }
         if failed {
             return None;
