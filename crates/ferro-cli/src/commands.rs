@@ -269,7 +269,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
 
 fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBackend, parallelism: usize) -> i32 {
     let plan = &planned.plan;
-    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string() };
+    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string(), cancel: Some(crate::interrupt::flag()) };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
     let on_event = |e: Event| {

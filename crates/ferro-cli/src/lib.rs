@@ -6,6 +6,7 @@
 
 mod args;
 mod commands;
+mod interrupt;
 mod load;
 mod output_fmt;
 pub mod render;

@@ -31,6 +31,9 @@ pub struct ApplyInput<'a> {
     pub providers: &'a Providers,
     pub parallelism: usize,
     pub cwd: String,
+    /// Set (by a Ctrl-C handler) to stop gracefully: no new steps start, running ones finish,
+    /// providers are asked to stop, and everything completed is in the persisted state.
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
@@ -83,9 +86,18 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
         }
         drop(done_tx);
         let mut in_flight = 0usize;
+        let mut stopping = false;
         loop {
+            let cancelled = input.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+            if cancelled && !stopping {
+                stopping = true;
+                for p in input.providers.configs.values() {
+                    p.stop();
+                }
+                diags.push(Diagnostic::error("interrupted", "Operation cancelled").with_detail("The apply was interrupted. Changes that completed before the interrupt are recorded in the state; the remaining changes were not started."));
+            }
             while let Some(n) = ready.pop_front() {
-                if failed_nodes.get(&n).copied().unwrap_or(false) {
+                if stopping || failed_nodes.get(&n).copied().unwrap_or(false) {
                     // An upstream step failed: skip this one and everything after it.
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
                         failed_nodes.insert(succ, true);
@@ -104,7 +116,11 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
             if in_flight == 0 {
                 break;
             }
-            let Ok((node, outcomes, ds, ok)) = done_rx.recv() else { break };
+            let (node, outcomes, ds, ok) = match done_rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(x) => x,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             in_flight -= 1;
             let had_outcomes = !outcomes.is_empty();
             for o in outcomes {
