@@ -9,7 +9,7 @@
 //!   `resource "aws_instance" "x"`), which also drops comments between the labels.
 
 use super::scan::{Tok, K};
-use crate::ast::{Body, BodyItem};
+use crate::ast::{Body, BodyItem, Expr, ExprKind, ObjectKey, TemplatePart, TraversalStep};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -19,6 +19,19 @@ struct Edit<'a> {
 }
 
 pub(crate) fn apply(body: &Body, toks: &mut Vec<Tok<'_>>) {
+    // hclwrite loses the key of a `[true]`, `[false]` or `[null]` step of a variable traversal
+    // when it builds its tree; Terraform's output shows the loss, so we reproduce it first.
+    let mut drops = Vec::new();
+    lost_keys_body(body, &mut drops);
+    // Each drop is `target end..index end`: everything between its brackets goes.
+    for d in drops.iter().rev() {
+        let i = toks.partition_point(|t| t.start < d.start);
+        let Some(open) = (i..toks.len()).find(|&k| toks[k].kind == K::OBrack) else { continue };
+        let close = toks.partition_point(|t| t.start < d.end.saturating_sub(1));
+        if close > open && close < toks.len() && toks[close].kind == K::CBrack {
+            toks.drain(open + 1..close);
+        }
+    }
     let mut edits = Vec::new();
     walk(body, &[], toks, &mut edits);
     edits.sort_by_key(|e| e.range.start);
@@ -98,7 +111,29 @@ fn value_expr<'a>(toks: &[Tok<'a>]) -> Option<Vec<Tok<'a>>> {
     }
     let s = inside.iter().position(|t| t.kind != K::Newline).unwrap_or(inside.len());
     let e = inside.iter().rposition(|t| t.kind != K::Newline).map_or(s, |i| i + 1);
-    Some(inside[s..e.max(s)].to_vec())
+    let trimmed = &inside[s..e.max(s)];
+    // A value left on several lines is parenthesised so it still parses (e.g. a multi-line
+    // conditional), unless it already starts and ends with parentheses.
+    let last = trimmed.len().saturating_sub(1);
+    let mut multi_line = false;
+    let (mut lead_paren, mut trail_paren) = (false, false);
+    for (i, t) in trimmed.iter().enumerate() {
+        if i == 0 && t.kind == K::OParen {
+            lead_paren = true;
+        } else if t.kind == K::Newline {
+            multi_line = true;
+        } else if i == last && t.kind == K::CParen {
+            trail_paren = true;
+        }
+    }
+    if multi_line && !(lead_paren && trail_paren) {
+        let mut wrapped = Vec::with_capacity(trimmed.len() + 2);
+        wrapped.push(Tok::synth(K::OParen, "("));
+        wrapped.extend_from_slice(trimmed);
+        wrapped.push(Tok::synth(K::CParen, ")"));
+        return Some(wrapped);
+    }
+    Some(trimmed.to_vec())
 }
 
 /// Type constraints of `variable` blocks: bare collection kinds and 0.11-style quoted types.
@@ -170,4 +205,134 @@ fn is_print(c: char) -> bool {
     !matches!(v,
         0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F
         | 0xFEFF | 0xFFF9..=0xFFFB | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF)
+}
+
+fn lost_keys_body(body: &Body, out: &mut Vec<Range<usize>>) {
+    for item in &body.items {
+        match item {
+            BodyItem::Attribute(a) => lost_keys(&a.expr, &mut Vec::new(), out),
+            BodyItem::Block(b) => lost_keys_body(&b.body, out),
+        }
+    }
+    out.sort_by_key(|r| r.start);
+}
+
+/// Whether an index key is a literal, which makes the index a static traversal step.
+fn literal_key(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Null => true,
+        ExprKind::Template(t) => t.heredoc.is_none() && t.parts.iter().all(|p| matches!(p, TemplatePart::Literal { .. })),
+        _ => false,
+    }
+}
+
+/// If `e` is a variable traversal (a name followed by attribute and literal index steps), the
+/// root name; `keys` gets the `target end..index end` ranges of its bool/null index steps.
+fn traversal<'e>(e: &'e Expr, keys: &mut Vec<Range<usize>>) -> Option<&'e str> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some(&id.name),
+        ExprKind::GetAttr { target, .. } => traversal(target, keys),
+        ExprKind::Index { target, key, legacy } if literal_key(key) => {
+            if !legacy && matches!(key.kind, ExprKind::Bool(_) | ExprKind::Null) {
+                keys.push(target.span.end as usize..e.span.end as usize);
+            }
+            traversal(target, keys)
+        }
+        _ => None,
+    }
+}
+
+fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
+    let mut keys = Vec::new();
+    if let Some(root) = traversal(e, &mut keys) {
+        if !bound.iter().any(|b| b == root) {
+            out.extend(keys);
+        }
+        return;
+    }
+    let mut go = |e: &Expr, bound: &mut Vec<String>| lost_keys(e, bound, out);
+    match &e.kind {
+        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Variable(_) | ExprKind::Error => {}
+        ExprKind::Template(t) => parts_keys(&t.parts, bound, &mut go),
+        ExprKind::GetAttr { target, .. } => go(target, bound),
+        ExprKind::Index { target, key, .. } => {
+            go(target, bound);
+            go(key, bound);
+        }
+        ExprKind::Splat { target, steps, .. } => {
+            go(target, bound);
+            for s in steps {
+                if let TraversalStep::Index { key, .. } = s {
+                    go(key, bound);
+                }
+            }
+        }
+        ExprKind::FunctionCall { args, .. } | ExprKind::Tuple(args) => args.iter().for_each(|a| go(a, bound)),
+        ExprKind::Object(items) => {
+            for it in items {
+                if let ObjectKey::Expr(k) = &it.key {
+                    go(k, bound);
+                }
+                go(&it.value, bound);
+            }
+        }
+        ExprKind::Unary { operand, .. } => go(operand, bound),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            go(lhs, bound);
+            go(rhs, bound);
+        }
+        ExprKind::Conditional { cond, then, otherwise } => {
+            go(cond, bound);
+            go(then, bound);
+            go(otherwise, bound);
+        }
+        ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+            go(collection, bound);
+            let n = bound.len();
+            bound.extend(key_var.iter().map(|k| k.name.clone()));
+            bound.push(value_var.name.clone());
+            go(value, bound);
+            if let Some(c) = cond {
+                go(c, bound);
+            }
+            bound.truncate(n);
+        }
+        ExprKind::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+            go(collection, bound);
+            let n = bound.len();
+            bound.extend(key_var.iter().map(|k| k.name.clone()));
+            bound.push(value_var.name.clone());
+            go(key, bound);
+            go(value, bound);
+            if let Some(c) = cond {
+                go(c, bound);
+            }
+            bound.truncate(n);
+        }
+        ExprKind::Parens(inner) => go(inner, bound),
+    }
+}
+
+fn parts_keys(parts: &[TemplatePart], bound: &mut Vec<String>, go: &mut dyn FnMut(&Expr, &mut Vec<String>)) {
+    for p in parts {
+        match p {
+            TemplatePart::Literal { .. } => {}
+            TemplatePart::Interpolation { expr, .. } => go(expr, bound),
+            TemplatePart::If { cond, then, otherwise, .. } => {
+                go(cond, bound);
+                parts_keys(then, bound, go);
+                if let Some(o) = otherwise {
+                    parts_keys(o, bound, go);
+                }
+            }
+            TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                go(collection, bound);
+                let n = bound.len();
+                bound.extend(key_var.iter().map(|k| k.name.clone()));
+                bound.push(value_var.name.clone());
+                parts_keys(body, bound, go);
+                bound.truncate(n);
+            }
+        }
+    }
 }

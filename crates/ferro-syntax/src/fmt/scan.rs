@@ -102,6 +102,24 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
     while pos < src.len() {
         match modes.last_mut() {
             None | Some(Mode::Main) => {
+                // Only spaces and tabs separate tokens; `\r` belongs to a following `\n`.
+                match bytes[pos] {
+                    b' ' | b'\t' => {
+                        pos += 1;
+                        continue;
+                    }
+                    b'\r' if bytes.get(pos + 1) == Some(&b'\n') => {
+                        push(&mut toks, K::Newline, pos..pos + 2);
+                        pos += 2;
+                        continue;
+                    }
+                    b'\r' => {
+                        push(&mut toks, K::Invalid, pos..pos + 1);
+                        pos += 1;
+                        continue;
+                    }
+                    _ => {}
+                }
                 // Legacy index `a.0.1` and numbers: handled by the logos lexer like the parser does.
                 let mut lx = Token::lexer(&src[pos..]);
                 let Some(res) = lx.next() else { break };
