@@ -111,7 +111,11 @@ class Gen:
             if k < 0.45:
                 out += "." + self.ident()
             elif k < 0.6:
-                out += self.sp(False) + "[" + self.sp() + self.expr(depth + 1, nl_ok, simple=True) + self.sp() + "]"
+                # Mostly number/string keys: terraform fmt drops literal true/false/null keys
+                # of variable traversals (`x[null]` becomes `x[]`), which a few files keep.
+                key = self.expr(depth + 1, nl_ok, simple=True) if self.chance(0.1) else \
+                    self.pick(["0", "1", '"k"', "count.index", "each.key"])
+                out += self.sp(False) + "[" + self.sp() + key + self.sp() + "]"
             elif k < 0.7:
                 out += "." + self.pick(["0", "1", "12"])
             elif k < 0.8:
@@ -248,14 +252,14 @@ class Gen:
             return "  " * level
         return self.pick(["", " ", "\t", "   ", "  " * (level + 1)])
 
-    def attribute(self, level, name=None, heredoc_ok=True):
+    def attribute(self, level, name=None, heredoc_ok=True, comment_ok=True):
         name = name or self.ident()
         if heredoc_ok and self.chance(0.08):
             value = self.heredoc(0)
             return self.indent(level) + name + self.sp(False) + "=" + self.sp(False) + value, True
         value = self.expr(0, False)
         line = self.indent(level) + name + self.sp(False) + "=" + self.sp(False) + value
-        if self.chance(0.2):
+        if comment_ok and self.chance(0.2):
             line += self.sp1() + self.pick(["# trailing", "// trailing", "/* trailing */", "#", "# longer trailing comment"])
         return line, False
 
@@ -279,7 +283,7 @@ class Gen:
             # empty or one-line block
             if self.chance(0.5):
                 return head + self.pick(["", " ", "  "]) + "}"
-            a, _ = self.attribute(0, heredoc_ok=False)
+            a, _ = self.attribute(0, heredoc_ok=False, comment_ok=False)
             return head + self.sp1() + a.strip(" \t") + self.sp1() + "}"
         if ty == "variable" and level == 0:
             body = self.variable_body(level + 1)

@@ -2,6 +2,7 @@
 //!
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
+//! * `fmt-oracle` records `testdata/fmt/corpus/*.tf.expected` with the reference terraform.
 
 use std::process::ExitCode;
 use xtask::golden;
@@ -10,12 +11,14 @@ const USAGE: &str = "usage: cargo xtask <subcommand>
 
 subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
+  fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("golden") => golden_cmd(&args[1..]),
+        Some("fmt-oracle") => fmt_oracle_cmd(),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -79,5 +82,34 @@ fn golden_cmd(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+fn fmt_oracle_cmd() -> ExitCode {
+    let data = golden::testdata_dir();
+    let repo = data.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let terraform = match xtask::fmt_oracle::find_terraform(&repo) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot find the reference terraform: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match xtask::fmt_oracle::record(&data.join("fmt/corpus"), &terraform) {
+        Ok((written, failed)) => {
+            for f in &failed {
+                eprintln!("terraform rejected {f}\n");
+            }
+            println!("{written} expected outputs written, {} inputs rejected by terraform", failed.len());
+            if failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot read the corpus: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

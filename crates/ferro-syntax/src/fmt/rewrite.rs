@@ -221,7 +221,13 @@ fn lost_keys_body(body: &Body, out: &mut Vec<Range<usize>>) {
 fn literal_key(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Null => true,
-        ExprKind::Template(t) => t.heredoc.is_none() && t.parts.iter().all(|p| matches!(p, TemplatePart::Literal { .. })),
+        // hclsyntax scans `$` and `%` as literal tokens of their own, and a template is a string
+        // literal only when it has exactly one literal part.
+        ExprKind::Template(t) => {
+            t.heredoc.is_none()
+                && matches!(&t.parts[..], [TemplatePart::Literal { text, .. }]
+                    if !text.is_empty() && !text.contains(['$', '%']))
+        }
         _ => false,
     }
 }
