@@ -34,6 +34,12 @@ pub fn format_file(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
     if has_errors(&parsed.diagnostics) {
         return Err(parsed.diagnostics);
     }
+    // HashiCorp's parser rejects a body that sets an argument twice, so terraform fmt does too.
+    let mut dups = Vec::new();
+    redefined(&parsed.body, &mut dups);
+    if !dups.is_empty() {
+        return Err(dups);
+    }
     let bom = if src.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
     let (mut toks, trailing) = scan::scan(&src[bom..], bom);
     rewrite::apply(&parsed.body, &mut toks);
@@ -43,4 +49,29 @@ pub fn format_file(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
         out.push('\n');
     }
     Ok(out)
+}
+
+fn redefined(body: &crate::ast::Body, out: &mut Vec<Diagnostic>) {
+    use crate::ast::BodyItem;
+    let mut seen: Vec<&crate::ast::Ident> = Vec::new();
+    for item in &body.items {
+        match item {
+            BodyItem::Attribute(a) => {
+                if let Some(prev) = seen.iter().find(|p| p.name == a.name.name) {
+                    out.push(
+                        Diagnostic::error("attribute-redefined", "Attribute redefined")
+                            .with_detail(format!(
+                                "The argument {:?} was already set. Each argument may be set only once.",
+                                a.name.name
+                            ))
+                            .with_span(a.name.span)
+                            .with_label(prev.span, "first set here"),
+                    );
+                } else {
+                    seen.push(&a.name);
+                }
+            }
+            BodyItem::Block(b) => redefined(&b.body, out),
+        }
+    }
 }
