@@ -120,6 +120,11 @@ pub fn fmt_with_stdin(g: &Global, args: &[String], stdin: &mut dyn Read, io: &mu
             return 1;
         }
     };
+    if let Some(flag) = paths.iter().find(|p| p.len() > 1 && p.starts_with('-')) {
+        // Go's flag parsing stops at the first path; a flag after it is a mistake, not a path.
+        let _ = write!(io.stderr, "The option {flag} must come before the paths to format.\n\n{HELP}");
+        return 1;
+    }
     let from_stdin = paths.len() == 1 && paths[0] == "-";
     if paths.len() > 1 && paths.iter().any(|p| p == "-") {
         let _ = write!(io.stderr, "The fmt command cannot read standard input (\"-\") together with other paths.\n\n{HELP}");

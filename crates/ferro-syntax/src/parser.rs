@@ -75,8 +75,9 @@ where
                     "Missing newline after block definition"
                 },
                 format!(
-                    "An {what} definition must end with a newline, but more input follows on the same \
-                     line here. Put the next item on its own line."
+                    "{} {what} definition must end with a newline, but more input follows on the same \
+                     line here. Put the next item on its own line.",
+                    if what == "argument" { "An" } else { "A" }
                 ),
             ));
         });
@@ -221,7 +222,9 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
     let mut diagnostics = finish(file, diags, errs);
     let before = diagnostics.len();
-    check_block_lines(text, &body, &mut diagnostics);
+    // Blocks that already have syntax errors are left alone: their spans come from recovery.
+    let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
+    check_block_lines(text, &body, &broken, &mut diagnostics);
     if diagnostics.len() > before {
         diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     }
@@ -259,9 +262,12 @@ fn rest_of_line_blank(text: &str, from: usize) -> bool {
 /// The line rules of block bodies, which the grammar leaves to this pass: a block whose first
 /// item is on the line of its `{` is a single-line block (at most one argument, closed on the
 /// same line); in a multi-line block every item ends its line, the last one included.
-fn check_block_lines(text: &str, body: &Body, diags: &mut Vec<Diagnostic>) {
+fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut Vec<Diagnostic>) {
     for item in &body.items {
         let BodyItem::Block(b) = item else { continue };
+        if broken.iter().any(|&(s, e)| s < b.span.end && e >= b.span.start) {
+            continue;
+        }
         let (open, close) = (b.open_brace.end as usize, b.close_brace.start as usize);
         if b.close_brace.start == b.close_brace.end || close > text.len() || open > close {
             // A block cut short by an earlier error.
@@ -324,6 +330,6 @@ fn check_block_lines(text: &str, body: &Body, diags: &mut Vec<Diagnostic>) {
                 );
             }
         }
-        check_block_lines(text, &b.body, diags);
+        check_block_lines(text, &b.body, broken, diags);
     }
 }
