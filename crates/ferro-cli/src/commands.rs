@@ -1,6 +1,6 @@
 //! The commands: validate, plan, apply/destroy, show, output, state list.
 
-use crate::load::{attach_providers, collect_variables, config_diagnostics, load_files, read_config_files, read_state, Loaded};
+use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir, load_files, read_config_files, read_state, Loaded};
 use crate::output_fmt::format_value;
 use crate::{args, render, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -68,11 +68,10 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
     let _ = p;
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    let mut l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
-    let mut l = load_files(files);
     let registry = ProviderRegistry::new();
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
     diags.extend(config_diagnostics(&l));
@@ -92,16 +91,15 @@ struct Planned {
 }
 
 fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut Io<'_>) -> Result<Planned, i32> {
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    let mut l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
     };
     let state = match read_state(&state_path(g, p)) {
         Ok(s) => s,
         Err(e) => return Err(plain_error(io, "Failed to load state", &e)),
     };
-    let mut l = load_files(files);
-    let registry = ProviderRegistry::new();
+        let registry = ProviderRegistry::new();
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     diags.extend(config_diagnostics(&l));
     let vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);

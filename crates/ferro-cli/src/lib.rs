@@ -5,6 +5,7 @@
 //! terminal IO or parses command lines.
 
 mod args;
+mod cmd_fmt;
 mod commands;
 mod interrupt;
 mod load;
@@ -37,6 +38,7 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  fmt           Reformat your configuration in the standard style
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
   show          Show the current state or a saved plan
@@ -94,6 +96,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
     let cmd_args = &rest[1..];
     match cmd.as_str() {
         "validate" => commands::validate(&g, cmd_args, io),
+        "fmt" => cmd_fmt::fmt(&g, cmd_args, io),
         "plan" => commands::plan(&g, cmd_args, io),
         "apply" => commands::apply(&g, cmd_args, io, false),
         "destroy" => commands::apply(&g, cmd_args, io, true),
