@@ -5,6 +5,7 @@
 //! terminal IO or parses command lines.
 
 mod args;
+pub mod cmd_console;
 mod commands;
 mod load;
 mod output_fmt;
@@ -36,6 +37,7 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  console       Try Terraform expressions at an interactive command prompt
   output        Show output values from your root module
   show          Show the current state or a saved plan
   state list    List resources in the state
@@ -97,6 +99,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "destroy" => commands::apply(&g, cmd_args, io, true),
         "show" => commands::show(&g, cmd_args, io),
         "output" => commands::output(&g, cmd_args, io),
+        "console" => cmd_console::console(&g, cmd_args, io),
         "state" => commands::state(&g, cmd_args, io),
         "version" => {
             let _ = writeln!(io.stdout, "ferro v{}\non linux_amd64", env!("CARGO_PKG_VERSION"));

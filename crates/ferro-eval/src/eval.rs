@@ -1,24 +1,29 @@
 //! The expression evaluator.
 
-use crate::functions;
-use ferro_diag::{Diagnostic, Span};
+use crate::functions::{self, CallError, FnContext};
+use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
 use ferro_syntax::ast::{BinaryOp, UnaryOp};
 use ferro_value::convert::convert;
 use ferro_value::ops::{self, ArithOp, CompareOp, LogicOp};
 use ferro_value::{unify, Marks, Type, Value, ValueKind};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Supplies the values of reference roots (`var.x`, `local.y`, resources, `count.index`, …).
 pub trait Scope {
     /// The value of `r`, or a diagnostic (the evaluator attaches the span when none is set).
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic>;
+    /// The module directory: where relative paths of file functions start.
+    fn base_dir(&self) -> &Path {
+        Path::new(".")
+    }
 }
 
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the
 /// diagnostics say why.
 pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Diagnostic>) {
-    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new() };
+    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new(), depth: 0 };
     let v = ev.eval(e);
     (v, ev.diags)
 }
@@ -29,6 +34,59 @@ struct Evaluator<'a> {
     bindings: Vec<(String, Value)>,
     splat: Vec<Value>,
     diags: Vec<Diagnostic>,
+    /// Nesting of `templatefile` calls.
+    depth: usize,
+}
+
+/// The scope of a `templatefile` template: only its variables (bound as plain names) exist.
+struct TemplateScope<'a> {
+    base: &'a Path,
+}
+
+impl Scope for TemplateScope<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        Err(Diagnostic::error("invalid-template-reference", "Invalid reference")
+            .with_detail(format!("A template can only refer to the variables passed to templatefile; {r} is not available here.")))
+    }
+    fn base_dir(&self) -> &Path {
+        self.base
+    }
+}
+
+/// Render the text of a template file with `vars` bound (the body of `templatefile`).
+pub(crate) fn eval_template_text(ctx: &FnContext<'_>, name: &str, text: &str, vars: Vec<(String, Value)>) -> functions::R<Value> {
+    // A template file is the body of a heredoc: wrap it in one with a marker the text lacks.
+    let mut marker = String::from("FERRO_TEMPLATE_END");
+    while text.lines().any(|l| l.trim() == marker) {
+        marker.push('_');
+    }
+    let (wrapped, strip_newline) = if text.ends_with('\n') || text.is_empty() {
+        (format!("<<{marker}\n{text}{marker}\n"), false)
+    } else {
+        (format!("<<{marker}\n{text}\n{marker}\n"), true)
+    };
+    let file = FileId(u32::MAX);
+    let (ast, ds) = ferro_syntax::parse_expr(file, &wrapped);
+    if let Some(d) = ds.first() {
+        return Err(functions::fail(format!("failed to parse template {name}: {}", d.summary)));
+    }
+    let names: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
+    let (hir, id) = ferro_hir::lower_expr_with_vars(file, &ast, &names);
+    if let Some(d) = hir.diagnostics.first() {
+        return Err(functions::fail(format!("{name}: {}: {}", d.summary, d.detail.clone())));
+    }
+    let scope = TemplateScope { base: ctx.base_dir };
+    let mut ev = Evaluator { hir: &hir, scope: &scope, bindings: vars, splat: Vec::new(), diags: Vec::new(), depth: ctx.depth + 1 };
+    let v = ev.eval(id);
+    if let Some(d) = ev.diags.first() {
+        return Err(functions::fail(format!("{name}: {}; {}", d.summary, d.detail.clone())));
+    }
+    if strip_newline {
+        if let Some(text) = v.as_str() {
+            return Ok(Value::string(text.strip_suffix('\n').unwrap_or(text)).with_marks(v.marks));
+        }
+    }
+    Ok(v)
 }
 
 fn unknown() -> Value {
@@ -513,6 +571,13 @@ impl Evaluator<'_> {
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
         }
+        if !functions::is_function(name) {
+            let mut detail = format!("There is no function named {name:?}.");
+            if let Some(s) = suggestion(name) {
+                detail.push_str(&format!(" Did you mean {s:?}?"));
+            }
+            return self.err(e, "Call to unknown function", detail);
+        }
         let mut vals: Vec<Value> = args.iter().map(|a| self.eval(*a)).collect();
         if expand_final {
             if let Some(last) = vals.pop() {
@@ -529,20 +594,24 @@ impl Evaluator<'_> {
                 }
             }
         }
-        match functions::call_function(name, &vals) {
+        let ctx = FnContext { base_dir: self.scope.base_dir(), console: false, depth: self.depth };
+        match functions::call_function(&ctx, name, &vals) {
             Ok(v) => v,
-            Err(functions::CallError::NoSuchFunction) => self.err(
+            Err(CallError::NoSuchFunction) => self.err(e, "Call to unknown function", format!("There is no function named {name:?}.")),
+            Err(CallError::NotEnoughArgs { expected, missing }) => self.err(
                 e,
-                "Call to unknown function",
-                format!("There is no function named {name:?}."),
+                "Not enough function arguments",
+                format!("Function {name:?} expects {expected} argument(s). Missing value for {missing:?}."),
             ),
-            Err(functions::CallError::Arg(i, msg)) => {
-                let at = args.get(i).copied().unwrap_or(e);
-                self.err(at, "Invalid function argument", format!("Invalid value for argument {} of {name}: {msg}", i + 1))
+            Err(CallError::TooManyArgs { expected }) => {
+                self.err(e, "Too many function arguments", format!("Function {name:?} expects only {expected} argument(s)."))
             }
-            Err(functions::CallError::Failed(msg)) => {
-                self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}."))
+            Err(CallError::Arg { index, param, message }) => {
+                let at = if expand_final && index + 1 >= args.len() { args.last().copied() } else { args.get(index).copied() };
+                let param = if param.is_empty() { functions::param_name(name, index) } else { param };
+                self.err(at.unwrap_or(e), "Invalid function argument", format!("Invalid value for {param:?} parameter: {message}."))
             }
+            Err(CallError::Failed(msg)) => self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}.")),
         }
     }
 
@@ -570,4 +639,31 @@ impl Evaluator<'_> {
         }
         self.err(e, "Error in function call", "Call to function \"try\" failed: no expression succeeded.")
     }
+}
+
+/// The closest function name (Levenshtein distance under 3), as HCL suggests.
+fn suggestion(name: &str) -> Option<&'static str> {
+    let mut best: Option<(&'static str, usize)> = None;
+    for cand in functions::function_names() {
+        let d = levenshtein(name, cand);
+        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((cand, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
