@@ -1,5 +1,6 @@
 //! `cargo xtask SUBCOMMAND`: repository automation.
 //!
+//! * `console-oracle` records terraform's console output for the expression corpus.
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
 
@@ -10,12 +11,34 @@ const USAGE: &str = "usage: cargo xtask <subcommand>
 
 subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
+  console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
+  bench eval                  time and count allocations of expression evaluation
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("golden") => golden_cmd(&args[1..]),
+        Some("bench") => {
+            let which = args.get(1).cloned().unwrap_or_else(|| "eval".into());
+            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["run", "--release", "-q", "-p", "ferro-bench", "--", &which])
+                .status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
+        Some("console-oracle") => match xtask::console_oracle::run() {
+            Ok(n) => {
+                println!("recorded {n} expressions in testdata/console/expected.txt");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("console-oracle: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS

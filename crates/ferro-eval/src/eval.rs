@@ -188,6 +188,23 @@ impl Evaluator<'_> {
         match res {
             Ok(v) => v,
             Err(err) => {
+                // HCL converts both operands before reporting, so both can be wrong.
+                if err.operand == Some(0) {
+                    let want = match op {
+                        BinaryOp::And | BinaryOp::Or => Some((Type::Bool, "a bool is required")),
+                        BinaryOp::Eq | BinaryOp::NotEq => None,
+                        _ => Some((Type::Number, "a number is required")),
+                    };
+                    if let Some((ty, msg)) = want {
+                        let right_bad = !r.is_unknown() && (r.is_null() || convert(&r.unmarked(), &ty).is_err());
+                        if right_bad {
+                            let detail = format!("Unsuitable value for left operand: {}.", err.message);
+                            self.err(lhs, "Invalid operand", detail);
+                            let rmsg = if r.is_null() { "argument must not be null".to_string() } else { msg.to_string() };
+                            return self.err(rhs, "Invalid operand", format!("Unsuitable value for right operand: {rmsg}."));
+                        }
+                    }
+                }
                 let (at, side) = match err.operand {
                     Some(0) => (lhs, "left operand"),
                     Some(_) => (rhs, "right operand"),
@@ -292,7 +309,11 @@ impl Evaluator<'_> {
             Ok(b) if b.is_unknown() => None,
             Ok(b) => b.as_bool(),
             Err(_) => {
-                self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool, not {}.", v.ty().friendly_name()));
+                if what == "filter" {
+                    self.err(at, "Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
+                } else {
+                    self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool."));
+                }
                 None
             }
         }
@@ -527,7 +548,7 @@ impl Evaluator<'_> {
                 match ks.as_ref().and_then(|s| s.as_str()) {
                     Some(s) => match es.get(s) {
                         Some(v) => v.clone().with_marks(marks),
-                        None => self.err(e, "Invalid index", format!("The given key does not identify an element in this collection value: {s:?}.")),
+                        None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
                     },
                     None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: string required."),
                 }

@@ -117,7 +117,7 @@ fn shape(re: &Regex) -> R<Shape> {
 fn shape_type(sh: &Shape) -> Type {
     match sh {
         Shape::Whole => Type::String,
-        Shape::List(_) => Type::list(Type::String),
+        Shape::List(k) => Type::Tuple(vec![Type::String; *k]),
         Shape::Object(names) => Type::Object(ObjectType::new(names.iter().map(|n| (n.clone(), Type::String)).collect())),
     }
 }
@@ -146,7 +146,7 @@ fn match_value(caps: &regex::Captures<'_>, sh: &Shape) -> Value {
     };
     match sh {
         Shape::Whole => group(0),
-        Shape::List(k) => Value::list(Type::String, (1..=*k).map(group).collect()),
+        Shape::List(k) => Value::tuple((1..=*k).map(group).collect()),
         Shape::Object(names) => {
             let mut m = BTreeMap::new();
             for name in names {
