@@ -188,6 +188,9 @@ impl Evaluator<'_> {
         match res {
             Ok(v) => v,
             Err(err) => {
+                if err.message == "argument must not be null" {
+                    return self.err(e, "Operation failed", "Error during operation: argument must not be null.");
+                }
                 // HCL converts both operands before reporting, so both can be wrong.
                 if err.operand == Some(0) {
                     let want = match op {
@@ -196,11 +199,12 @@ impl Evaluator<'_> {
                         _ => Some((Type::Number, "a number is required")),
                     };
                     if let Some((ty, msg)) = want {
-                        let right_bad = !r.is_unknown() && (r.is_null() || convert(&r.unmarked(), &ty).is_err());
-                        if right_bad {
+                        let right_err = if r.is_unknown() || r.is_null() { None } else { convert(&r.unmarked(), &ty).err() };
+                        if let Some(rerr) = right_err {
                             let detail = format!("Unsuitable value for left operand: {}.", err.message);
                             self.err(lhs, "Invalid operand", detail);
-                            let rmsg = if r.is_null() { "argument must not be null".to_string() } else { msg.to_string() };
+                            let _ = msg;
+                            let rmsg = rerr.message;
                             return self.err(rhs, "Invalid operand", format!("Unsuitable value for right operand: {rmsg}."));
                         }
                     }
@@ -254,7 +258,7 @@ impl Evaluator<'_> {
                             self.err(
                                 *x,
                                 "Invalid template interpolation value",
-                                format!("Cannot include the given value in a string template: string required, but have {}.", v.ty().friendly_name()),
+                                "Cannot include the given value in a string template: string required.",
                             );
                             *unk = true;
                         }
@@ -308,9 +312,9 @@ impl Evaluator<'_> {
         match convert(&v.unmarked(), &Type::Bool) {
             Ok(b) if b.is_unknown() => None,
             Ok(b) => b.as_bool(),
-            Err(_) => {
+            Err(ce) => {
                 if what == "filter" {
-                    self.err(at, "Invalid 'for' condition", "The 'if' clause value is invalid: bool required.");
+                    self.err(at, "Invalid 'for' condition", format!("The 'if' clause value is invalid: {}.", ce.message));
                 } else {
                     self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool."));
                 }
@@ -370,8 +374,13 @@ impl Evaluator<'_> {
             let keep = match cond {
                 Some(c) => {
                     let cv = self.eval(c);
+                    let before = self.diags.len();
                     match self.to_bool(c, &cv, "filter") {
                         Some(b) => b,
+                        None if self.diags.len() > before => {
+                            self.bindings.truncate(self.bindings.len() - n);
+                            return unknown();
+                        }
                         None => {
                             any_unknown = true;
                             false
@@ -539,6 +548,7 @@ impl Evaluator<'_> {
                 let idx = convert(&key, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
                 match idx {
                     Some(i) if i >= 0 && (i as usize) < es.len() => es[i as usize].clone().with_marks(marks),
+                    Some(i) if i < 0 => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence."),
                     Some(_) => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
                     None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a number is required."),
                 }
@@ -558,7 +568,7 @@ impl Evaluator<'_> {
                 "Invalid index",
                 "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
             ),
-            _ => self.err(e, "Invalid index", format!("This value does not have any indices ({}).", t.ty().friendly_name())),
+            _ => self.err(e, "Invalid index", "This value does not have any indices."),
         }
     }
 
@@ -637,12 +647,24 @@ impl Evaluator<'_> {
     }
 
     fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
-        if name == "can" && args.len() != 1 {
-            return self.err(e, "Invalid function argument", "Function \"can\" expects exactly one argument.");
+        if name == "can" && args.is_empty() {
+            return self.err(e, "Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".");
+        }
+        if name == "can" && args.len() > 1 {
+            return self.err(e, "Too many function arguments", "Function \"can\" expects only 1 argument(s).");
+        }
+        if args.is_empty() {
+            return self.err(e, "Error in function call", "Call to function \"try\" failed: at least one argument is required.");
         }
         for a in args {
             let saved = self.diags.len();
             let v = self.eval(*a);
+            // References to undeclared objects are static errors that try and can do not catch.
+            if self.diags[saved..].iter().any(|d| d.code == "undeclared-reference") {
+                let keep: Vec<_> = self.diags.drain(saved..).filter(|d| d.code == "undeclared-reference").collect();
+                self.diags.extend(keep);
+                return unknown();
+            }
             let failed = self.diags.len() > saved;
             self.diags.truncate(saved);
             if name == "can" {

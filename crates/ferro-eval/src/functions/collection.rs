@@ -105,7 +105,7 @@ pub(super) fn register(r: &mut Registry) {
         _ => Err(fail("values() requires a map as the first argument")),
     }));
     r.insert("length", func(vec![dynp("value").unknown().dynamic().marked()], None, Ret::Fixed(Type::Number), length));
-    r.insert("lookup", func(vec![dynp("inputMap").marked(), p("key", Type::String).marked()], Some(dynp("default").marked()), Ret::Computed(lookup_type), lookup));
+    r.insert("lookup", func(vec![dynp("inputMap").marked(), p("key", Type::String).marked()], Some(dynp("default").marked().null()), Ret::Computed(lookup_type), lookup));
     r.insert(
         "matchkeys",
         func(
@@ -150,7 +150,7 @@ pub(super) fn register(r: &mut Registry) {
 }
 
 fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
-    let size = whole(&a[1])?;
+    let size = whole(&a[1]).map_err(|_| fail(format!("invalid size: {WHOLE}")))?;
     if size < 0 {
         return Err(fail("the size argument must be positive"));
     }
@@ -171,9 +171,24 @@ fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
 fn coalesce_type(a: &[Value]) -> R<Type> {
     let tys: Vec<Type> = a.iter().map(Value::ty).collect();
     if tys.is_empty() {
-        return Ok(Type::Dynamic);
+        return Err(fail("all arguments must have the same type"));
     }
-    unify::unify(&tys).ok_or_else(|| fail("all arguments must have the same type"))
+    if let Some(t) = unify::unify(&tys) {
+        return Ok(t);
+    }
+    // Sequences of different lengths unify as lists of their unified element types.
+    let mut elem_tys = Vec::new();
+    for t in &tys {
+        match t {
+            Type::Tuple(ts) => elem_tys.extend(ts.iter().cloned()),
+            Type::List(e) => elem_tys.push((**e).clone()),
+            _ => return Err(fail("all arguments must have the same type")),
+        }
+    }
+    if elem_tys.is_empty() {
+        return Ok(Type::list(Type::Dynamic));
+    }
+    unify::unify(&elem_tys).map(Type::list).ok_or_else(|| fail("all arguments must have the same type"))
 }
 
 fn coalesce(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -196,7 +211,10 @@ fn coalescelist_type(a: &[Value]) -> R<Type> {
         let t = v.ty();
         match t {
             Type::List(_) | Type::Tuple(_) | Type::Dynamic => tys.push(t),
-            _ => return Err(arg_err(i, format!("first argument must be a list or tuple, not {}", t.friendly_name()))),
+            _ => {
+                let _ = i;
+                return Err(fail("coalescelist arguments must be lists or tuples"));
+            }
         }
     }
     if tys.is_empty() {
@@ -207,7 +225,7 @@ fn coalescelist_type(a: &[Value]) -> R<Type> {
 
 fn coalescelist(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if a.is_empty() {
-        return Err(fail("no parameters provided"));
+        return Err(fail("at least one argument is required"));
     }
     for v in a {
         if v.is_unknown() {
@@ -225,25 +243,21 @@ fn concat_type(a: &[Value]) -> R<Type> {
     if a.is_empty() {
         return Err(fail("at least one argument is required"));
     }
-    let mut list_ty: Option<Type> = None;
+    let mut elem_tys: Vec<Type> = Vec::new();
     let mut all_lists = true;
     for (i, v) in a.iter().enumerate() {
         match v.ty() {
-            Type::List(e) => match &list_ty {
-                None => list_ty = Some(*e),
-                Some(t) if *t == *e => {}
-                _ => all_lists = false,
-            },
+            Type::List(e) => elem_tys.push(*e),
             Type::Tuple(_) => all_lists = false,
-            Type::Set(_) => all_lists = false,
             Type::Dynamic => return Ok(Type::Dynamic),
             _ => return Err(arg_err(i, "all arguments must be lists or tuples; got ".to_string() + &v.ty().friendly_name())),
         }
     }
     if all_lists {
-        if let Some(t) = list_ty {
+        if let Some(t) = unify::unify(&elem_tys) {
             return Ok(Type::list(t));
         }
+        return Err(fail("all arguments must have the same element type"));
     }
     let mut tys = Vec::new();
     for v in a {
@@ -261,7 +275,7 @@ fn concat(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         out.extend(elems(v).iter().cloned());
     }
     match rt {
-        Type::List(e) => Ok(Value::list((**e).clone(), out)),
+        Type::List(e) => Ok(Value::list((**e).clone(), out.iter().map(|v| convert(v, e).unwrap_or_else(|_| v.clone())).collect())),
         _ => Ok(Value::tuple(out)),
     }
 }
@@ -296,7 +310,7 @@ fn element_type(a: &[Value]) -> R<Type> {
             Ok(ts[i as usize % ts.len()].clone())
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(0, "cannot read elements from ".to_string() + &a[0].ty().friendly_name())),
+        _ => Err(fail("cannot read elements from ".to_string() + &a[0].ty().friendly_name())),
     }
 }
 
@@ -314,7 +328,7 @@ fn element(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 
 fn flatten_type(a: &[Value]) -> R<Type> {
     if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
-        return Err(arg_err(0, "can only flatten lists, sets and tuples"));
+        return Err(fail("can only flatten lists, sets and tuples"));
     }
     let mut out = Vec::new();
     if !flatten_into(&a[0], &mut out) {
@@ -421,7 +435,7 @@ fn lookup_type(a: &[Value]) -> R<Type> {
             }
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(0, "the given map is not a map")),
+        _ => Err(arg_err(0, "lookup() requires a map as the first argument")),
     }
 }
 
@@ -437,7 +451,8 @@ fn lookup(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let found = match entries.get(k) {
         Some(v) => v.clone(),
         None if a.len() == 3 => a[2].clone(),
-        None => return Err(arg_err(0, format!("the given object has no attribute {k:?}"))),
+        None if matches!(m.kind, ValueKind::Object(_)) => return Err(arg_err(0, format!("the given object has no attribute {k:?}"))),
+        None => return Err(fail(format!("lookup failed to find '{k}'"))),
     };
     let found = convert(&found, rt).unwrap_or(found);
     Ok(found.with_marks(marks))

@@ -91,7 +91,7 @@ fn uuidv5(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         other => other,
     };
     let Some(ns) = parse_uuid(ns_text) else {
-        return Err(fail(format!("uuidv5() doesn't support namespace {}", s(&a[0]))));
+        return Err(fail(format!("uuidv5() doesn't support namespace {} (invalid UUID length: {})", s(&a[0]), s(&a[0]).len())));
     };
     let mut h = Sha1::new();
     h.update(&ns);
@@ -115,8 +115,10 @@ fn bcrypt_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         _ => return Err(fail(format!("bcrypt() takes no more than two arguments, but got {}", a.len()))),
     };
-    if !(4..=31).contains(&cost) {
-        return Err(fail(format!("crypto/bcrypt: cost {cost} is outside allowed range (4,31)")));
+    // Go's bcrypt uses its default cost below the minimum.
+    let cost = if cost < 4 { 10 } else { cost };
+    if cost > 31 {
+        return Err(fail(format!("error occured generating password crypto/bcrypt: cost {cost} is outside allowed range (4,31)")));
     }
     let salt = random_bytes::<16>()?;
     let parts = bcrypt::hash_with_salt(s(&a[0]).as_bytes(), cost as u32, salt).map_err(|e| fail(format!("error occured generating password {e}")))?;

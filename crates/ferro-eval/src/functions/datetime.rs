@@ -85,24 +85,24 @@ fn parse_ts(text: &str) -> Result<Time, String> {
     lit(&mut i, b'-')?;
     let month = num(&mut i, 2, "month")?;
     if !(1..=12).contains(&month) {
-        return Err(bad("month out of range"));
+        return Err(bad(format!("cannot use {:?} as month", &text[i..])));
     }
     lit(&mut i, b'-')?;
     let day = num(&mut i, 2, "day of month")?;
     lit(&mut i, b'T')?;
     let hour = num(&mut i, 2, "hour")?;
     if hour > 23 {
-        return Err(bad("hour out of range"));
+        return Err(bad(format!("cannot use {:?} as hour", &text[i..])));
     }
     lit(&mut i, b':')?;
     let min = num(&mut i, 2, "minute")?;
     if min > 59 {
-        return Err(bad("minute out of range"));
+        return Err(bad(format!("cannot use {:?} as minute", &text[i..])));
     }
     lit(&mut i, b':')?;
     let sec = num(&mut i, 2, "second")?;
     if sec > 59 {
-        return Err(bad("second out of range"));
+        return Err(bad(format!("cannot use {:?} as second", &text[i..])));
     }
     let mut nanos = 0u32;
     if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
@@ -184,8 +184,8 @@ pub(super) fn register(r: &mut Registry) {
     r.insert("plantimestamp", func(vec![], None, st(), |_, _, _| Ok(Value::string(rfc3339(&now())))));
     r.insert("formatdate", func(vec![p("format", Type::String), p("time", Type::String)], None, st(), formatdate));
     r.insert("timeadd", func(vec![p("timestamp", Type::String), p("duration", Type::String)], None, st(), |_, a, _| {
-        let t = parse_ts(s(&a[0])).map_err(|e| arg_err(0, e))?;
-        let d = parse_duration(s(&a[1])).ok_or_else(|| fail(format!("time: invalid duration {}", super::numeric::go_quote(s(&a[1])))))?;
+        let t = parse_ts(s(&a[0])).map_err(fail)?;
+        let d = parse_duration(s(&a[1])).map_err(fail)?;
         let total = t.secs as i128 * 1_000_000_000 + t.nanos as i128 + d;
         let secs = total.div_euclid(1_000_000_000) as i64;
         let nanos = total.rem_euclid(1_000_000_000) as u32;
@@ -199,43 +199,46 @@ pub(super) fn register(r: &mut Registry) {
     }));
 }
 
-/// Go's `time.ParseDuration`, in nanoseconds.
-fn parse_duration(text: &str) -> Option<i128> {
+/// Go's `time.ParseDuration`, in nanoseconds, with Go's error messages.
+fn parse_duration(text: &str) -> Result<i128, String> {
+    let invalid = || format!("time: invalid duration {}", super::numeric::go_quote(text));
     let (neg, mut rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
     if rest == "0" {
-        return Some(0);
+        return Ok(0);
     }
     if rest.is_empty() {
-        return None;
+        return Err(invalid());
     }
     let mut total: f64 = 0.0;
     while !rest.is_empty() {
         let nend = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         let numtext = &rest[..nend];
         if numtext.is_empty() || numtext == "." {
-            return None;
+            return Err(invalid());
         }
-        let x: f64 = numtext.parse().ok()?;
+        let x: f64 = numtext.parse().map_err(|_| invalid())?;
         rest = &rest[nend..];
         let uend = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
-        let unit = match &rest[..uend] {
+        let unit_text = &rest[..uend];
+        let unit = match unit_text {
             "ns" => 1.0,
             "us" | "µs" | "μs" => 1e3,
             "ms" => 1e6,
             "s" => 1e9,
             "m" => 60e9,
             "h" => 3600e9,
-            _ => return None,
+            "" => return Err(format!("time: missing unit in duration {}", super::numeric::go_quote(text))),
+            u => return Err(format!("time: unknown unit {} in duration {}", super::numeric::go_quote(u), super::numeric::go_quote(text))),
         };
         rest = &rest[uend..];
         total += x * unit;
     }
     let v = total.round() as i128;
-    Some(if neg { -v } else { v })
+    Ok(if neg { -v } else { v })
 }
 
 fn formatdate(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
@@ -316,6 +319,7 @@ fn formatdate(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
                 None => "Z".to_string(),
                 Some(o) => offset_text(Some(o), true),
             },
+            _ if tok.starts_with('Y') => return Err(arg_err(0, format!("invalid date format verb {tok:?}: year must either be \"YY\" or \"YYYY\""))),
             _ => return Err(arg_err(0, format!("invalid date format verb {tok:?}"))),
         };
         out.push_str(&piece);

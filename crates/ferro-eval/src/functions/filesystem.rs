@@ -76,11 +76,11 @@ pub(crate) fn read(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
     let full = c.resolve(&expand_home(given));
     match std::fs::read(&full) {
         Ok(b) => Ok(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(fail(format!(
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(arg_err(0, format!(
             "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
             given
         ))),
-        Err(e) => Err(fail(format!("failed to read {given}: {e}"))),
+        Err(e) => Err(arg_err(0, format!("failed to read {given}: {e}"))),
     }
 }
 

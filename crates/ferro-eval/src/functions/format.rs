@@ -62,7 +62,12 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let Some(count) = iter_len else {
         // No lists: a single-element list.
         let plain: Vec<Value> = args.iter().map(|v| v.deep_unmark().0).collect();
-        return Ok(Value::list(Type::String, vec![Value::string(format_str(fmt, &plain)?)]));
+        let text = format_str(fmt, &plain).map_err(|e| match e {
+            super::CallError::Failed(m) => fail(format!("error on format iteration 0: {m}")),
+            super::CallError::Arg { message, .. } => fail(format!("error on format iteration 0: {message}")),
+            other => other,
+        })?;
+        return Ok(Value::list(Type::String, vec![Value::string(text)]));
     };
     let mut out = Vec::with_capacity(count);
     for idx in 0..count {
@@ -80,7 +85,12 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             out.push(Value::unknown(Type::String));
             continue;
         }
-        out.push(Value::string(format_str(fmt, &row)?));
+        let text = format_str(fmt, &row).map_err(|e| match e {
+            super::CallError::Failed(m) => fail(format!("error on format iteration {idx}: {m}")),
+            super::CallError::Arg { message, .. } => fail(format!("error on format iteration {idx}: {message}")),
+            other => other,
+        })?;
+        out.push(Value::string(text));
     }
     Ok(Value::list(Type::String, out))
 }
@@ -150,7 +160,7 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
                     j += 1;
                 }
                 if !any || j >= chars.len() || chars[j].1 != ']' {
-                    return Err(arg_err(0, format!("invalid format string starting at offset {off}")));
+                    return Err(fail(format!("invalid format string starting at offset {off}")));
                 }
                 *explicit = Some(num);
                 *i = j + 1;
@@ -177,13 +187,13 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
         }
         read_index(&mut i, &mut explicit)?;
         if i >= chars.len() {
-            return Err(arg_err(0, format!("invalid format string starting at offset {off}")));
+            return Err(fail(format!("invalid format string starting at offset {off}")));
         }
         v.mode = chars[i].1;
         i += 1;
         v.raw = chars[start..i].iter().map(|(_, c)| *c).collect();
         if !"vtbdoxXeEfgGsq".contains(v.mode) {
-            return Err(arg_err(0, format!("unsupported format verb {:?} in {:?} at offset {}", v.mode, v.raw, off)));
+            return Err(fail(format!("unsupported format verb {:?} in {:?} at offset {}", v.mode, v.raw, off)));
         }
         let argnum = match explicit {
             Some(k) => k,
@@ -193,21 +203,18 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
         v.arg = argnum;
         verbs += 1;
         if argnum == 0 || argnum > args.len() {
-            return Err(arg_err(
-                0,
-                format!("not enough arguments for {:?} at {}: need index {} but have {} total", v.raw, v.offset, argnum, args.len()),
-            ));
+            return Err(fail(format!("not enough arguments for {:?} at {}: need index {} but have {} total", v.raw, v.offset, argnum, args.len())));
         }
         used_max = used_max.max(argnum);
         let arg = &args[argnum - 1];
-        let text = format_verb(&v, arg).map_err(|m| arg_err(argnum, format!("unsupported value for {:?} at {}: {m}", v.raw, v.offset)))?;
+        let text = format_verb(&v, arg).map_err(|m| fail(format!("unsupported value for {:?} at {}: {m}", v.raw, v.offset)))?;
         out.push_str(&text);
     }
     if used_max < args.len() {
         if verbs == 0 {
-            return Err(fail("too many arguments; no verbs in format string"));
+            return Err(arg_err(1, "too many arguments; no verbs in format string"));
         }
-        return Err(fail(format!("too many arguments; only {used_max} used by format string")));
+        return Err(arg_err(1, format!("too many arguments; only {used_max} used by format string")));
     }
     Ok(out)
 }
@@ -239,7 +246,7 @@ fn pad(v: &Verb, body: String, numeric_zero: bool) -> String {
 fn to_string_value(arg: &Value) -> Result<String, String> {
     match convert(arg, &Type::String) {
         Ok(sv) => Ok(s(&sv).to_string()),
-        Err(_) => Err("string required".to_string()),
+        Err(e) => Err(e.message),
     }
 }
 
@@ -257,7 +264,7 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
                 return Ok(pad(v, json::to_go_json_string(&j), false));
             }
             match &arg.kind {
-                ValueKind::Number(num) => Ok(pad(v, num.to_string(), false)),
+                ValueKind::Number(num) => Ok(format_float(&Verb { mode: 'g', prec: None, ..clone_flags(v) }, num)),
                 _ => Ok(pad(v, to_string_value(arg)?, false)),
             }
         }
@@ -273,13 +280,13 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
             Ok(pad(v, super::numeric::go_quote(&text), false))
         }
         't' => match convert(arg, &Type::Bool) {
-            Ok(b) => Ok(pad(v, b.as_bool().unwrap_or(false).to_string(), false)),
-            Err(_) => Err("bool required".into()),
+            Ok(b) => Ok(b.as_bool().unwrap_or(false).to_string()),
+            Err(e) => Err(e.message),
         },
         _ => {
             let num = match convert(arg, &Type::Number) {
                 Ok(nv) => nv.as_number().cloned().unwrap_or_default(),
-                Err(_) => return Err("number required".into()),
+                Err(e) => return Err(e.message),
             };
             match v.mode {
                 'b' | 'd' | 'o' | 'x' | 'X' => format_int(v, &num),
@@ -345,6 +352,10 @@ fn format_int(v: &Verb, num: &Number) -> Result<String, String> {
         return Ok(body);
     }
     Ok(pad(&Verb { zero: false, ..clone_verb(v) }, body, false))
+}
+
+fn clone_flags(v: &Verb) -> Verb {
+    Verb { plus: v.plus, minus: v.minus, sharp: v.sharp, space: v.space, zero: v.zero, ..clone_verb(v) }
 }
 
 fn clone_verb(v: &Verb) -> Verb {

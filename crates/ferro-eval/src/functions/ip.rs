@@ -114,9 +114,6 @@ fn cidrsubnet(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let nt = parse_cidr(s(&a[0])).map_err(fail)?;
     let newbits = int_of(&a[1])?;
     let netnum = int_of(&a[2])?;
-    if newbits > 32 {
-        return Err(fail("may not extend prefix by more than 32 bits"));
-    }
     if newbits < 0 {
         return Err(fail("value must be a whole number"));
     }

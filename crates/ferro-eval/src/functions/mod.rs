@@ -194,7 +194,8 @@ fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
     if args.len() > f.params.len() && f.var_param.is_none() {
         return Err(CallError::TooManyArgs { expected: f.params.len() });
     }
-    let param_of = |i: usize| -> &Param { f.params.get(i).or(f.var_param.as_ref()).unwrap_or(&f.params[0]) };
+    let fallback = p("", Type::Dynamic);
+    let param_of = |i: usize| -> &Param { f.params.get(i).or(f.var_param.as_ref()).unwrap_or(&fallback) };
     // HCL converts every argument to its parameter's type first.
     let mut conv = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {

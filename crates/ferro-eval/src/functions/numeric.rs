@@ -8,7 +8,10 @@ pub(super) fn register(r: &mut Registry) {
     r.insert("abs", func(vec![num().marked()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).abs()).with_marks(a[0].marks))));
     r.insert("ceil", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).ceil()))));
     r.insert("floor", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).floor()))));
-    r.insert("signum", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::int(n(&a[0]).signum() as i64))));
+    r.insert("signum", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| {
+        super::collection::whole(&a[0])?;
+        Ok(Value::int(n(&a[0]).signum() as i64))
+    }));
     r.insert("log", func(vec![num(), p("base", Type::Number)], None, Ret::Fixed(Type::Number), |_, a, _| {
         let x = n(&a[0]).to_f64();
         let b = n(&a[1]).to_f64();
@@ -17,15 +20,6 @@ pub(super) fn register(r: &mut Registry) {
     r.insert("pow", func(vec![num(), p("power", Type::Number)], None, Ret::Fixed(Type::Number), |_, a, _| {
         let x = n(&a[0]);
         let e = n(&a[1]);
-        // Exact for small whole powers (Go's math.Pow is exact there too).
-        if let Some(k) = e.to_i64() {
-            if (0..=64).contains(&k) && x.is_integer() {
-                let r = x.pow_int(k as u32);
-                if r.to_f64().abs() < 9_007_199_254_740_992.0 {
-                    return Ok(Value::number(r));
-                }
-            }
-        }
         float_result(x.to_f64().powf(e.to_f64()))
     }));
     r.insert("max", func(vec![], Some(p("numbers", Type::Number).dynamic()), Ret::Fixed(Type::Number), |_, a, _| extreme(a, true)));
@@ -59,7 +53,7 @@ fn parseint(_: &super::FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let base_n = n(&a[1]);
     let base = match base_n.to_i64() {
         Some(b) if base_n.is_integer() => b,
-        _ => return Err(arg_err(1, "base must be a whole number")),
+        _ => return Err(arg_err(1, "value must be a whole number, between -9223372036854775808 and 9223372036854775807")),
     };
     if !(2..=62).contains(&base) {
         return Err(arg_err(1, "base must be a whole number between 2 and 62 inclusive"));

@@ -87,7 +87,7 @@ pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
     Regex::new(&re2_to_rust(pattern)).map_err(|e| {
         let msg = e.to_string();
         let last = msg.lines().rev().find(|l| l.starts_with("error: ")).map(|l| l.trim_start_matches("error: ").to_string());
-        format!("invalid regular expression pattern: {}", last.unwrap_or(msg))
+        format!("invalid regexp pattern: {}", last.unwrap_or(msg))
     })
 }
 
@@ -110,7 +110,7 @@ fn shape(re: &Regex) -> R<Shape> {
         (0, 0) => Ok(Shape::Whole),
         (k, 0) => Ok(Shape::List(k)),
         (0, _) => Ok(Shape::Object(named)),
-        _ => Err(arg_err(0, "invalid regular expression pattern: cannot mix both named and unnamed capture groups")),
+        _ => Err(arg_err(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups")),
     }
 }
 

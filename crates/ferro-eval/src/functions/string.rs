@@ -12,8 +12,8 @@ fn str1(name: &'static str) -> Vec<super::Param> {
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
     let bl = || Ret::Fixed(Type::Bool);
-    r.insert("upper", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).to_uppercase()))));
-    r.insert("lower", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).to_lowercase()))));
+    r.insert("upper", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(go_upper(s(&a[0]))))));
+    r.insert("lower", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(go_lower(s(&a[0]))))));
     r.insert("trimspace", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).trim()))));
     r.insert("chomp", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).trim_end_matches(['\n', '\r'])))));
     r.insert("strrev", func(str1("str"), None, st(), |_, a, _| {
@@ -58,6 +58,24 @@ pub(super) fn register(r: &mut Registry) {
     r.insert("replace", func(vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)], None, st(), replace));
 }
 
+/// Go's `strings.ToUpper`: one-to-one case mapping (no `ß` to `SS`).
+fn go_upper(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut u = c.to_uppercase();
+            match (u.next(), u.next()) {
+                (Some(x), None) => x,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+/// Go's `strings.ToLower`: one-to-one case mapping.
+fn go_lower(text: &str) -> String {
+    text.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+}
+
 fn title(text: &str) -> String {
     // Go's strings.Title: upper-case letters that follow a separator.
     let is_sep = |c: char| {
@@ -84,18 +102,15 @@ fn title(text: &str) -> String {
 
 fn substr(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let text = s(&a[0]);
-    let mut offset = int_arg(&a[1], 1, "offset")?;
-    let mut length = int_arg(&a[2], 2, "length")?;
+    let mut offset = super::collection::whole(&a[1])?;
+    let mut length = super::collection::whole(&a[2])?;
     let gs: Vec<&str> = text.graphemes(true).collect();
     let total = gs.len() as i64;
     if offset < 0 {
-        offset += total;
-        if offset < 0 {
-            return Err(arg_err(1, "offset must be greater than or equal to the negative string length"));
-        }
+        offset = (offset + total).max(0);
     }
     if offset > total {
-        return Err(arg_err(1, "offset must not be greater than the length of the string"));
+        return Ok(Value::string(""));
     }
     if length < 0 {
         length = total - offset;
@@ -117,7 +132,7 @@ fn join(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
                 return Ok(Value::unknown(Type::String));
             }
             if e.is_null() {
-                return Err(arg_err(li + 1, format!("element {ei} is null")));
+                return Err(arg_err(li + 1, format!("element {ei} is null; cannot concatenate null values")));
             }
             parts.push(s(e));
         }

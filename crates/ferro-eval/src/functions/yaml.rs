@@ -192,6 +192,10 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
         _ => return Err("on line 1, column 1: missing start of document".into()),
     }
     let v = d.node()?;
+    // cty-yaml gives an unknown result for a document that is just null.
+    if v.is_null() {
+        return Ok(Value::dynamic_unknown());
+    }
     if let Some((Event::DocumentEnd, _)) = d.events.get(d.pos) {
         d.pos += 1;
     }
@@ -321,8 +325,6 @@ fn resolve_plain(text: &str) -> Value {
         radix(h, 16)
     } else if let Some(b) = body.strip_prefix("0b") {
         radix(b, 2)
-    } else if body.len() > 1 && body.starts_with('0') && body.chars().all(|c| c.is_ascii_digit()) {
-        radix(&body[1..], 8)
     } else if !body.is_empty() && body.chars().all(|c| c.is_ascii_digit()) {
         radix(body, 10)
     } else {
