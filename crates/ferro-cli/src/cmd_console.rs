@@ -248,6 +248,7 @@ struct ConsoleScope<'s> {
 }
 
 impl ConsoleScope<'_> {
+    #[allow(clippy::result_large_err)]
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
         if let Some(v) = self.locals.borrow().get(name) {
             return Ok(v.clone());
@@ -521,7 +522,7 @@ fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
     if color {
         let mut out = String::from("╷\n");
         for l in body {
-            out.push_str(&format!("│ {l}").trim_end().to_string());
+            out.push_str(format!("│ {l}").trim_end());
             out.push('\n');
         }
         out.push_str("╵\n");

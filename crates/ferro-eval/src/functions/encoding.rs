@@ -28,7 +28,7 @@ pub(crate) fn b64_encode(data: &[u8]) -> String {
 /// Strict standard base64 decoding (Go's `StdEncoding`, which ignores `\r` and `\n`).
 pub(crate) fn b64_decode(text: &str) -> Option<Vec<u8>> {
     let clean: Vec<u8> = text.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
-    if clean.len() % 4 != 0 {
+    if !clean.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(clean.len() / 4 * 3);
