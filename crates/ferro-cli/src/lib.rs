@@ -5,6 +5,7 @@
 //! terminal IO or parses command lines.
 
 mod args;
+pub mod cmd_console;
 mod cmd_fmt;
 mod commands;
 mod interrupt;
@@ -38,6 +39,7 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  console       Try ferro expressions at an interactive command prompt
   fmt           Reformat your configuration in the standard style
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
@@ -102,6 +104,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "destroy" => commands::apply(&g, cmd_args, io, true),
         "show" => commands::show(&g, cmd_args, io),
         "output" => commands::output(&g, cmd_args, io),
+        "console" => cmd_console::console(&g, cmd_args, io),
         "state" => commands::state(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
         "version" => {

@@ -832,7 +832,13 @@ pub(crate) fn literal_string(e: &ast::Expr) -> Option<String> {
 
 /// Lower one expression on its own (variable files, `-var` values, `ferro console`).
 pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new() };
+    lower_expr_with_vars(file, e, &[])
+}
+
+/// Lower an expression in which the bare names `vars` are bound (the template of
+/// `templatefile`, whose variables are plain names): they lower to [`Expr::ForVar`].
+pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (FileHir, ExprId) {
+    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: vars.to_vec() };
     let id = cx.expr(e);
     (cx.hir, id)
 }
