@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 
 /// `ferro console` reading the process's standard input.
 pub(crate) fn console(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    if let Some(input) = io.stdin.take() {
+        return run_console(g, a, input, false, io);
+    }
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut lock = stdin.lock();

@@ -64,6 +64,9 @@ struct Run {
 
 /// `ferro fmt`, reading `-` from the process's standard input.
 pub fn fmt(g: &Global, args: &[String], io: &mut Io<'_>) -> i32 {
+    if let Some(mut input) = io.stdin.take() {
+        return fmt_with_stdin(g, args, &mut input, io);
+    }
     fmt_with_stdin(g, args, &mut std::io::stdin(), io)
 }
 
@@ -489,7 +492,7 @@ mod tests {
             &g,
             &args,
             &mut std::io::Cursor::new(stdin.as_bytes().to_vec()),
-            &mut Io { stdout: &mut out, stderr: &mut err },
+            &mut Io { stdout: &mut out, stderr: &mut err, stdin: None },
         );
         (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
     }

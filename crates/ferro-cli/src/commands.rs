@@ -177,7 +177,14 @@ fn confirm(io: &mut Io<'_>, destroy: bool) -> bool {
     let _ = io.stdout.write_all(text.as_bytes());
     let _ = io.stdout.flush();
     let mut line = String::new();
-    let _ = std::io::stdin().lock().read_line(&mut line);
+    match io.stdin.as_mut() {
+        Some(input) => {
+            let _ = input.read_line(&mut line);
+        }
+        None => {
+            let _ = std::io::stdin().lock().read_line(&mut line);
+        }
+    }
     let _ = writeln!(io.stdout);
     line.trim() == "yes"
 }

@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 pub struct Io<'a> {
     pub stdout: &'a mut (dyn Write + Send),
     pub stderr: &'a mut (dyn Write + Send),
+    /// Standard input for commands that read it (`console`, `fmt -`, confirmation prompts);
+    /// None means the process's own standard input.
+    pub stdin: Option<&'a mut (dyn std::io::BufRead + Send)>,
 }
 
 /// Settings every command shares.

@@ -66,7 +66,7 @@ fn run_ferro(dir: &Path, expr: &str) -> (i32, String, String) {
     let mut err = Vec::new();
     let mut input = std::io::Cursor::new(format!("{expr}\n").into_bytes());
     let code = {
-        let mut io = ferro_cli::Io { stdout: &mut out, stderr: &mut err };
+        let mut io = ferro_cli::Io { stdout: &mut out, stderr: &mut err, stdin: None };
         ferro_cli::cmd_console::run_with_input(&["-no-color".to_string()], dir, &mut input, &mut io)
     };
     (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())

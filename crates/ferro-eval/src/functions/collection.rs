@@ -91,13 +91,17 @@ pub(super) fn register(r: &mut Registry) {
         Ok(Value::tuple(out))
     }));
     r.insert("index", func(vec![dynp("list"), dynp("value")], None, Ret::Fixed(Type::Number), index));
-    r.insert("keys", func(vec![dynp("inputMap").unknown()], None, Ret::Computed(keys_type), |_, a, rt| {
-        match (&a[0].kind, rt) {
+    // Keys are not secret when only values are: only the collection's own marks carry over
+    // (cty's keys parameter allows marked values).
+    r.insert("keys", func(vec![dynp("inputMap").unknown().marked()], None, Ret::Computed(keys_type), |_, a, rt| {
+        let marks = a[0].marks;
+        let out = match (&a[0].kind, rt) {
             (ValueKind::Unknown(_), _) => Ok(Value::unknown(rt.clone())),
             (ValueKind::Map(_, m), _) => Ok(Value::list(Type::String, m.keys().map(|k| Value::string(k.as_str())).collect())),
             (ValueKind::Object(m), _) => Ok(Value::tuple(m.keys().map(|k| Value::string(k.as_str())).collect())),
             _ => Err(arg_err(0, "must have map or object type")),
-        }
+        };
+        out.map(|v| v.with_marks(marks))
     }));
     r.insert("values", func(vec![dynp("mapping")], None, Ret::Computed(values_type), |_, a, _| match &a[0].kind {
         ValueKind::Map(t, m) => Ok(Value::list(t.clone(), m.values().cloned().collect())),
