@@ -16,4 +16,4 @@ pub use items::{
     Variable,
 };
 pub use lower::{lower_expr_with_vars, lower_file, lower_standalone_expr};
-pub use type_expr::lower_type_expr;
+pub use type_expr::{lower_type_expr, lower_type_expr_with_defaults};

@@ -86,6 +86,10 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
                 }
             },
         };
+        let value = match &var.defaults {
+            Some(d) => ferro_value::defaults::apply_defaults(&value, d),
+            None => value,
+        };
         let converted = match convert(&value, &ty) {
             Ok(v) => v,
             Err(e) => {
