@@ -57,6 +57,10 @@ pub(super) fn register(r: &mut Registry) {
         "templatefile",
         func(vec![p("path", Type::String), p("vars", Type::Dynamic).dynamic()], None, Ret::Fixed(Type::Dynamic), templatefile),
     );
+    r.insert(
+        "templatestring",
+        func(vec![p("template", Type::String), p("vars", Type::Dynamic).dynamic()], None, Ret::Fixed(Type::Dynamic), templatestring),
+    );
 }
 
 fn go_q(text: &str) -> String {
@@ -244,6 +248,25 @@ fn match_one(p: &[u8], t: &[u8]) -> Result<bool, String> {
         Some(b'\\') if p.len() > 1 => Ok(t.first() == Some(&p[1]) && match_one(&p[2..], &t[1..])?),
         Some(&c) => Ok(t.first() == Some(&c) && match_one(&p[1..], &t[1..])?),
     }
+}
+
+/// `templatestring(template, vars)` (Terraform 1.9): render a template held in a string value.
+fn templatestring(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let text = s(&a[0]).to_string();
+    let mut bindings = Vec::new();
+    match &a[1].kind {
+        ValueKind::Map(_, m) | ValueKind::Object(m) => {
+            for (k, v) in m.iter() {
+                bindings.push((k.clone(), v.clone()));
+            }
+        }
+        ValueKind::Unknown(_) => return Ok(Value::dynamic_unknown()),
+        _ => return Err(arg_err(1, "invalid vars value: must be a map")),
+    }
+    if c.depth > 8 {
+        return Err(fail("cannot recursively call templatestring from inside another template function"));
+    }
+    crate::eval::eval_template_text(c, "<templatestring>", &text, bindings)
 }
 
 fn templatefile(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
