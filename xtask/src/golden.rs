@@ -28,8 +28,9 @@ pub const EXPECTED: &str = "expected.txt";
 /// One script command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
-    /// `ferro ARGS...`; `line` is the command as written (echoed in the transcript).
-    Ferro { line: String, args: Vec<String> },
+    /// `ferro ARGS...`; `line` is the command as written (echoed in the transcript). With a
+    /// trailing `<<EOF`, the lines up to `EOF` are its standard input.
+    Ferro { line: String, args: Vec<String>, stdin: Option<String> },
     Cp { src: String, dst: String },
     Rm { path: String },
     /// `write PATH <<EOF` … `EOF`; content includes a final newline when non-empty.
@@ -61,7 +62,36 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
         let words = split_args(raw).map_err(fail)?;
         let (cmd, rest) = words.split_first().ok_or_else(|| fail("empty command".into()))?;
         let step = match cmd.as_str() {
-            "ferro" => Step::Ferro { line: raw.to_string(), args: rest.to_vec() },
+            "ferro" => {
+                let mut args = rest.to_vec();
+                let marker = match args.last() {
+                    Some(m) if m.starts_with("<<") && m.len() > 2 => Some(m[2..].to_string()),
+                    _ => None,
+                };
+                let stdin = match marker {
+                    None => None,
+                    Some(marker) => {
+                        args.pop();
+                        let mut content = String::new();
+                        let mut closed = false;
+                        while i < lines.len() {
+                            let l = lines[i];
+                            i += 1;
+                            if l.trim_end() == marker {
+                                closed = true;
+                                break;
+                            }
+                            content.push_str(l);
+                            content.push('\n');
+                        }
+                        if !closed {
+                            return Err(fail(format!("ferro: no closing {marker:?} line for its standard input")));
+                        }
+                        Some(content)
+                    }
+                };
+                Step::Ferro { line: raw.to_string(), args, stdin }
+            }
             "cp" => match rest {
                 [src, dst] => Step::Cp { src: src.clone(), dst: dst.clone() },
                 _ => return Err(fail("usage: cp SRC DST".into())),
@@ -464,11 +494,13 @@ pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, St
     for sl in steps {
         let at = |msg: String| format!("{SCRIPT} line {}: {msg}", sl.line);
         match &sl.step {
-            Step::Ferro { line, args } => {
+            Step::Ferro { line, args, stdin } => {
                 let mut stdout = Vec::new();
                 let mut stderr = Vec::new();
+                // Without a heredoc the command reads an empty standard input.
+                let mut input = std::io::Cursor::new(stdin.clone().unwrap_or_default().into_bytes());
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    let mut io = ferro_cli::Io { stdout: &mut stdout, stderr: &mut stderr };
+                    let mut io = ferro_cli::Io { stdout: &mut stdout, stderr: &mut stderr, stdin: Some(&mut input) };
                     cli(args, work, &mut io)
                 }));
                 let code = result.map_err(|p| at(format!("ferro panicked: {}", panic_message(p.as_ref()))))?;

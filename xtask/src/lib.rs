@@ -1,3 +1,8 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
+pub mod bench_providers;
+pub mod fmt_oracle;
+pub mod console_oracle;
 pub mod golden;
+pub mod interop;
+pub mod oracles;

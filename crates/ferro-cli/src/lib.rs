@@ -6,7 +6,10 @@
 
 mod args;
 mod cmd_init;
+pub mod cmd_console;
+mod cmd_fmt;
 mod commands;
+mod interrupt;
 mod load;
 mod output_fmt;
 pub mod render;
@@ -18,6 +21,9 @@ use std::path::{Path, PathBuf};
 pub struct Io<'a> {
     pub stdout: &'a mut (dyn Write + Send),
     pub stderr: &'a mut (dyn Write + Send),
+    /// Standard input for commands that read it (`console`, `fmt -`, confirmation prompts);
+    /// None means the process's own standard input.
+    pub stdin: Option<&'a mut (dyn std::io::BufRead + Send)>,
 }
 
 /// Settings every command shares.
@@ -38,6 +44,9 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  console       Try ferro expressions at an interactive command prompt
+  fmt           Reformat your configuration in the standard style
+  import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
   show          Show the current state or a saved plan
   state list    List resources in the state
@@ -95,12 +104,15 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
     match cmd.as_str() {
         "init" => cmd_init::init(&g, cmd_args, io),
         "validate" => commands::validate(&g, cmd_args, io),
+        "fmt" => cmd_fmt::fmt(&g, cmd_args, io),
         "plan" => commands::plan(&g, cmd_args, io),
         "apply" => commands::apply(&g, cmd_args, io, false),
         "destroy" => commands::apply(&g, cmd_args, io, true),
         "show" => commands::show(&g, cmd_args, io),
         "output" => commands::output(&g, cmd_args, io),
+        "console" => cmd_console::console(&g, cmd_args, io),
         "state" => commands::state(&g, cmd_args, io),
+        "import" => commands::import(&g, cmd_args, io),
         "version" => {
             let _ = writeln!(io.stdout, "ferro v{}\non linux_amd64", env!("CARGO_PKG_VERSION"));
             0

@@ -18,6 +18,8 @@ pub struct Loaded {
     pub files: Vec<(String, String)>,
     /// Every file diagnostics may point into (configuration and variable files).
     pub sources: Vec<(FileId, String, String)>,
+    /// Invalid character encodings found while reading the files.
+    pub encoding: Vec<Diagnostic>,
 }
 
 impl Loaded {
@@ -34,6 +36,19 @@ impl Loaded {
 
 /// Read the `*.tf` files of `dir`, in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    read_config_files_checked(dir).map(|(files, _)| files)
+}
+
+/// Read and load the configuration of `dir`; invalid UTF-8 is reported with the other static
+/// diagnostics (`config_diagnostics`).
+pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
+    let (files, encoding) = read_config_files_checked(dir)?;
+    let mut l = load_files(files);
+    l.encoding = encoding;
+    Ok(l)
+}
+
+fn read_config_files_checked(dir: &Path) -> Result<(Vec<(String, String)>, Vec<Diagnostic>), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
@@ -43,14 +58,15 @@ pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
         .collect();
     names.sort();
     let mut out = Vec::new();
-    for n in names {
+    let mut diags = Vec::new();
+    for (i, n) in names.into_iter().enumerate() {
         let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
-        match String::from_utf8(bytes) {
-            Ok(t) => out.push((n, t)),
-            Err(_) => return Err(format!("the file {n} is not valid UTF-8")),
-        }
+        // Files get FileIds in this order (see `load_files`).
+        let (text, ds) = ferro_syntax::decode_source(FileId(i as u32), &bytes);
+        diags.extend(ds);
+        out.push((n, text));
     }
-    Ok(out)
+    Ok((out, diags))
 }
 
 /// Put configuration files into a fresh database.
@@ -64,7 +80,7 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
         inputs.push(SourceFile::new(&db, name.clone(), text.clone(), id));
     }
     let ws = Workspace::new(&db, inputs, Arc::new(SchemaTable::default()));
-    Loaded { db, ws, files, sources }
+    Loaded { db, ws, files, sources, encoding: Vec::new() }
 }
 
 /// Start providers for the configuration (and state) and give the analysis their schemas.
@@ -76,7 +92,9 @@ pub fn attach_providers(l: &mut Loaded, registry: &ProviderRegistry, state: Opti
 
 /// All static diagnostics of the loaded configuration.
 pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
-    diagnostics(&l.db, l.ws).clone()
+    let mut out = l.encoding.clone();
+    out.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    out
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.

@@ -19,7 +19,7 @@ fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut out = Vec::new();
     let mut err = Vec::new();
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let code = ferro_cli::run(&args, dir, &mut ferro_cli::Io { stdout: &mut out, stderr: &mut err });
+    let code = ferro_cli::run(&args, dir, &mut ferro_cli::Io { stdout: &mut out, stderr: &mut err, stdin: None });
     (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
 }
 

@@ -22,6 +22,10 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
             v.no_references(d, "Variables not allowed", "Variables may not be used here.");
             v.check_eval(d);
             if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
+                let val = match &var.defaults {
+                    Some(defs) => ferro_value::defaults::apply_defaults(&val, defs),
+                    None => val,
+                };
                 if let Err(e) = convert(&val, ty) {
                     v.out.push(
                         Diagnostic::error("invalid-default-value", "Invalid default value for variable")

@@ -1,24 +1,29 @@
 //! The expression evaluator.
 
-use crate::functions;
-use ferro_diag::{Diagnostic, Span};
+use crate::functions::{self, CallError, FnContext};
+use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
 use ferro_syntax::ast::{BinaryOp, UnaryOp};
 use ferro_value::convert::convert;
 use ferro_value::ops::{self, ArithOp, CompareOp, LogicOp};
 use ferro_value::{unify, Marks, Type, Value, ValueKind};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Supplies the values of reference roots (`var.x`, `local.y`, resources, `count.index`, …).
 pub trait Scope {
     /// The value of `r`, or a diagnostic (the evaluator attaches the span when none is set).
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic>;
+    /// The module directory: where relative paths of file functions start.
+    fn base_dir(&self) -> &Path {
+        Path::new(".")
+    }
 }
 
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the
 /// diagnostics say why.
 pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Diagnostic>) {
-    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new() };
+    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new(), depth: 0 };
     let v = ev.eval(e);
     (v, ev.diags)
 }
@@ -29,6 +34,59 @@ struct Evaluator<'a> {
     bindings: Vec<(String, Value)>,
     splat: Vec<Value>,
     diags: Vec<Diagnostic>,
+    /// Nesting of `templatefile` calls.
+    depth: usize,
+}
+
+/// The scope of a `templatefile` template: only its variables (bound as plain names) exist.
+struct TemplateScope<'a> {
+    base: &'a Path,
+}
+
+impl Scope for TemplateScope<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        Err(Diagnostic::error("invalid-template-reference", "Invalid reference")
+            .with_detail(format!("A template can only refer to the variables passed to templatefile; {r} is not available here.")))
+    }
+    fn base_dir(&self) -> &Path {
+        self.base
+    }
+}
+
+/// Render the text of a template file with `vars` bound (the body of `templatefile`).
+pub(crate) fn eval_template_text(ctx: &FnContext<'_>, name: &str, text: &str, vars: Vec<(String, Value)>) -> functions::R<Value> {
+    // A template file is the body of a heredoc: wrap it in one with a marker the text lacks.
+    let mut marker = String::from("FERRO_TEMPLATE_END");
+    while text.lines().any(|l| l.trim() == marker) {
+        marker.push('_');
+    }
+    let (wrapped, strip_newline) = if text.ends_with('\n') || text.is_empty() {
+        (format!("<<{marker}\n{text}{marker}\n"), false)
+    } else {
+        (format!("<<{marker}\n{text}\n{marker}\n"), true)
+    };
+    let file = FileId(u32::MAX);
+    let (ast, ds) = ferro_syntax::parse_expr(file, &wrapped);
+    if let Some(d) = ds.first() {
+        return Err(functions::fail(format!("failed to parse template {name}: {}", d.summary)));
+    }
+    let names: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
+    let (hir, id) = ferro_hir::lower_expr_with_vars(file, &ast, &names);
+    if let Some(d) = hir.diagnostics.first() {
+        return Err(functions::fail(format!("{name}: {}: {}", d.summary, d.detail.clone())));
+    }
+    let scope = TemplateScope { base: ctx.base_dir };
+    let mut ev = Evaluator { hir: &hir, scope: &scope, bindings: vars, splat: Vec::new(), diags: Vec::new(), depth: ctx.depth + 1 };
+    let v = ev.eval(id);
+    if let Some(d) = ev.diags.first() {
+        return Err(functions::fail(format!("{name}: {}; {}", d.summary, d.detail.clone())));
+    }
+    if strip_newline {
+        if let Some(text) = v.as_str() {
+            return Ok(Value::string(text.strip_suffix('\n').unwrap_or(text)).with_marks(v.marks));
+        }
+    }
+    Ok(v)
 }
 
 fn unknown() -> Value {
@@ -130,6 +188,27 @@ impl Evaluator<'_> {
         match res {
             Ok(v) => v,
             Err(err) => {
+                if err.message == "argument must not be null" {
+                    return self.err(e, "Operation failed", "Error during operation: argument must not be null.");
+                }
+                // HCL converts both operands before reporting, so both can be wrong.
+                if err.operand == Some(0) {
+                    let want = match op {
+                        BinaryOp::And | BinaryOp::Or => Some((Type::Bool, "a bool is required")),
+                        BinaryOp::Eq | BinaryOp::NotEq => None,
+                        _ => Some((Type::Number, "a number is required")),
+                    };
+                    if let Some((ty, msg)) = want {
+                        let right_err = if r.is_unknown() || r.is_null() { None } else { convert(&r.unmarked(), &ty).err() };
+                        if let Some(rerr) = right_err {
+                            let detail = format!("Unsuitable value for left operand: {}.", err.message);
+                            self.err(lhs, "Invalid operand", detail);
+                            let _ = msg;
+                            let rmsg = rerr.message;
+                            return self.err(rhs, "Invalid operand", format!("Unsuitable value for right operand: {rmsg}."));
+                        }
+                    }
+                }
                 let (at, side) = match err.operand {
                     Some(0) => (lhs, "left operand"),
                     Some(_) => (rhs, "right operand"),
@@ -179,7 +258,7 @@ impl Evaluator<'_> {
                             self.err(
                                 *x,
                                 "Invalid template interpolation value",
-                                format!("Cannot include the given value in a string template: string required, but have {}.", v.ty().friendly_name()),
+                                "Cannot include the given value in a string template: string required.",
                             );
                             *unk = true;
                         }
@@ -233,8 +312,12 @@ impl Evaluator<'_> {
         match convert(&v.unmarked(), &Type::Bool) {
             Ok(b) if b.is_unknown() => None,
             Ok(b) => b.as_bool(),
-            Err(_) => {
-                self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool, not {}.", v.ty().friendly_name()));
+            Err(ce) => {
+                if what == "filter" {
+                    self.err(at, "Invalid 'for' condition", format!("The 'if' clause value is invalid: {}.", ce.message));
+                } else {
+                    self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool."));
+                }
                 None
             }
         }
@@ -291,8 +374,13 @@ impl Evaluator<'_> {
             let keep = match cond {
                 Some(c) => {
                     let cv = self.eval(c);
+                    let before = self.diags.len();
                     match self.to_bool(c, &cv, "filter") {
                         Some(b) => b,
+                        None if self.diags.len() > before => {
+                            self.bindings.truncate(self.bindings.len() - n);
+                            return unknown();
+                        }
                         None => {
                             any_unknown = true;
                             false
@@ -460,6 +548,7 @@ impl Evaluator<'_> {
                 let idx = convert(&key, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
                 match idx {
                     Some(i) if i >= 0 && (i as usize) < es.len() => es[i as usize].clone().with_marks(marks),
+                    Some(i) if i < 0 => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence."),
                     Some(_) => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
                     None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a number is required."),
                 }
@@ -469,7 +558,7 @@ impl Evaluator<'_> {
                 match ks.as_ref().and_then(|s| s.as_str()) {
                     Some(s) => match es.get(s) {
                         Some(v) => v.clone().with_marks(marks),
-                        None => self.err(e, "Invalid index", format!("The given key does not identify an element in this collection value: {s:?}.")),
+                        None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
                     },
                     None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: string required."),
                 }
@@ -479,7 +568,7 @@ impl Evaluator<'_> {
                 "Invalid index",
                 "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
             ),
-            _ => self.err(e, "Invalid index", format!("This value does not have any indices ({}).", t.ty().friendly_name())),
+            _ => self.err(e, "Invalid index", "This value does not have any indices."),
         }
     }
 
@@ -513,6 +602,13 @@ impl Evaluator<'_> {
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
         }
+        if !functions::is_function(name) {
+            let mut detail = format!("There is no function named {name:?}.");
+            if let Some(s) = suggestion(name) {
+                detail.push_str(&format!(" Did you mean {s:?}?"));
+            }
+            return self.err(e, "Call to unknown function", detail);
+        }
         let mut vals: Vec<Value> = args.iter().map(|a| self.eval(*a)).collect();
         if expand_final {
             if let Some(last) = vals.pop() {
@@ -529,30 +625,46 @@ impl Evaluator<'_> {
                 }
             }
         }
-        match functions::call_function(name, &vals) {
+        let ctx = FnContext { base_dir: self.scope.base_dir(), console: false, depth: self.depth };
+        match functions::call_function(&ctx, name, &vals) {
             Ok(v) => v,
-            Err(functions::CallError::NoSuchFunction) => self.err(
+            Err(CallError::NoSuchFunction) => self.err(e, "Call to unknown function", format!("There is no function named {name:?}.")),
+            Err(CallError::NotEnoughArgs { expected, missing }) => self.err(
                 e,
-                "Call to unknown function",
-                format!("There is no function named {name:?}."),
+                "Not enough function arguments",
+                format!("Function {name:?} expects {expected} argument(s). Missing value for {missing:?}."),
             ),
-            Err(functions::CallError::Arg(i, msg)) => {
-                let at = args.get(i).copied().unwrap_or(e);
-                self.err(at, "Invalid function argument", format!("Invalid value for argument {} of {name}: {msg}", i + 1))
+            Err(CallError::TooManyArgs { expected }) => {
+                self.err(e, "Too many function arguments", format!("Function {name:?} expects only {expected} argument(s)."))
             }
-            Err(functions::CallError::Failed(msg)) => {
-                self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}."))
+            Err(CallError::Arg { index, param, message }) => {
+                let at = if expand_final && index + 1 >= args.len() { args.last().copied() } else { args.get(index).copied() };
+                let param = if param.is_empty() { functions::param_name(name, index) } else { param };
+                self.err(at.unwrap_or(e), "Invalid function argument", format!("Invalid value for {param:?} parameter: {message}."))
             }
+            Err(CallError::Failed(msg)) => self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}.")),
         }
     }
 
     fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
-        if name == "can" && args.len() != 1 {
-            return self.err(e, "Invalid function argument", "Function \"can\" expects exactly one argument.");
+        if name == "can" && args.is_empty() {
+            return self.err(e, "Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".");
+        }
+        if name == "can" && args.len() > 1 {
+            return self.err(e, "Too many function arguments", "Function \"can\" expects only 1 argument(s).");
+        }
+        if args.is_empty() {
+            return self.err(e, "Error in function call", "Call to function \"try\" failed: at least one argument is required.");
         }
         for a in args {
             let saved = self.diags.len();
             let v = self.eval(*a);
+            // References to undeclared objects are static errors that try and can do not catch.
+            if self.diags[saved..].iter().any(|d| d.code == "undeclared-reference") {
+                let keep: Vec<_> = self.diags.drain(saved..).filter(|d| d.code == "undeclared-reference").collect();
+                self.diags.extend(keep);
+                return unknown();
+            }
             let failed = self.diags.len() > saved;
             self.diags.truncate(saved);
             if name == "can" {
@@ -570,4 +682,31 @@ impl Evaluator<'_> {
         }
         self.err(e, "Error in function call", "Call to function \"try\" failed: no expression succeeded.")
     }
+}
+
+/// The closest function name (Levenshtein distance under 3), as HCL suggests.
+fn suggestion(name: &str) -> Option<&'static str> {
+    let mut best: Option<(&'static str, usize)> = None;
+    for cand in functions::function_names() {
+        let d = levenshtein(name, cand);
+        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((cand, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

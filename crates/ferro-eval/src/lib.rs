@@ -8,4 +8,4 @@ mod eval;
 mod functions;
 
 pub use eval::{eval_expr, Scope};
-pub use functions::{call_function, function_names};
+pub use functions::{call_function, function_names, is_function, CallError, FnContext};

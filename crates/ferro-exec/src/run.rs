@@ -31,6 +31,9 @@ pub struct ApplyInput<'a> {
     pub providers: &'a Providers,
     pub parallelism: usize,
     pub cwd: String,
+    /// Set (by a Ctrl-C handler) to stop gracefully: no new steps start, running ones finish,
+    /// providers are asked to stop, and everything completed is in the persisted state.
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
@@ -44,7 +47,11 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
         state.lineage = ferro_state::new_lineage();
     }
     let m = ModuleEval::new(input.db, input.ws, plan.variables.clone(), false, input.cwd.clone());
-    seed_resource_values(&m, plan);
+    seed_resource_values(&m, plan, input.providers);
+    let configured = ferro_planner::configure_providers(&m, input.providers);
+    if configured.iter().any(Diagnostic::is_error) {
+        return (state, configured);
+    }
     let ctx = StepCtx { plan, providers: input.providers, m: &m, on_event, for_each_cache: Mutex::new(HashMap::new()) };
 
     let g = &plan.graph;
@@ -79,9 +86,18 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
         }
         drop(done_tx);
         let mut in_flight = 0usize;
+        let mut stopping = false;
         loop {
+            let cancelled = input.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+            if cancelled && !stopping {
+                stopping = true;
+                for p in input.providers.configs.values() {
+                    p.stop();
+                }
+                diags.push(Diagnostic::error("interrupted", "Operation cancelled").with_detail("The apply was interrupted. Changes that completed before the interrupt are recorded in the state; the remaining changes were not started."));
+            }
             while let Some(n) = ready.pop_front() {
-                if failed_nodes.get(&n).copied().unwrap_or(false) {
+                if stopping || failed_nodes.get(&n).copied().unwrap_or(false) {
                     // An upstream step failed: skip this one and everything after it.
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
                         failed_nodes.insert(succ, true);
@@ -100,7 +116,11 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
             if in_flight == 0 {
                 break;
             }
-            let Ok((node, outcomes, ds, ok)) = done_rx.recv() else { break };
+            let (node, outcomes, ds, ok) = match done_rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(x) => x,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             in_flight -= 1;
             let had_outcomes = !outcomes.is_empty();
             for o in outcomes {
@@ -149,8 +169,23 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
-fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan) {
+fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
     let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> = BTreeMap::new();
+    // Data sources read while planning are in the plan's (refreshed) prior state.
+    for (abs, rs) in &plan.prior_state.resources {
+        if abs.resource.mode != ferro_addrs::ResourceMode::Data || plan.changes.iter().any(|c| c.addr.resource.resource == abs.resource) {
+            continue;
+        }
+        let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else { continue };
+        for (key, inst) in &rs.instances {
+            if let Some(obj) = &inst.current {
+                if let Ok(v) = ferro_value::json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
+                    let v = ferro_planner::statecodec::apply_sensitive_paths(v, &obj.sensitive_attributes);
+                    per.entry(abs.resource.clone()).or_default().push((key.clone(), ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v)));
+                }
+            }
+        }
+    }
     for c in &plan.changes {
         if c.deposed.is_some() || c.action == Action::Delete {
             continue;

@@ -10,7 +10,7 @@ use ferro_planner::objchange::{assert_compatible, proposed_new};
 use ferro_planner::scope::{InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
-use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, Severity};
+use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
 use ferro_state::{ObjectState, OutputState, State};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -122,7 +122,71 @@ fn each_value(ctx: &StepCtx<'_>, file: ferro_db::SourceFile, decl: &ferro_hir::R
     cache.get(&decl.addr).and_then(|m| m.get(k).cloned())
 }
 
+/// A data source read that waited for apply.
+fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    let addr = c.addr.to_string();
+    let res = c.addr.resource.resource.clone();
+    let abs = c.addr.containing_resource();
+    let key = c.addr.resource.key.clone();
+    let mut diags = Vec::new();
+    let failed = |mut diags: Vec<Diagnostic>, d: Option<Diagnostic>| {
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        diags.extend(d);
+        (Vec::new(), diags, false)
+    };
+    let (Some(provider), Some(schema)) = (ctx.providers.get(&c.provider), ctx.providers.resource_schema(&c.provider, &res)) else {
+        return failed(diags, Some(Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone())));
+    };
+    let Some(item) = ctx.m.index.resources.get(&res) else {
+        return failed(diags, Some(Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan reads {addr}, but its configuration is missing.")).with_address(addr.clone())));
+    };
+    let decl = &ctx.m.hir(item.file).resources[item.index];
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
+    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let bad = ds.iter().any(Diagnostic::is_error);
+    diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
+    if bad {
+        return failed(diags, None);
+    }
+    (ctx.on_event)(Event::Started { addr: addr.clone(), action: Action::Read, id: None });
+    let started = Instant::now();
+    let (plain_cfg, _) = config.deep_unmark();
+    let resp = provider.read_data_source(ReadDataRequest { type_name: &res.ty, config: &plain_cfg });
+    let mut errored = false;
+    for d in &resp.diagnostics {
+        errored |= d.severity == Severity::Error;
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
+    }
+    if errored {
+        return failed(diags, None);
+    }
+    let state = match ferro_value::convert::convert(&resp.state, &schema.block.implied_type()) {
+        Ok(v) if v.is_wholly_known() && !v.is_null() => v,
+        _ => {
+            return failed(
+                diags,
+                Some(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!("Provider {} produced an invalid value for {addr}: the object must be known, not null, and conform to the data source's schema.", c.provider))
+                        .with_address(addr.clone()),
+                ),
+            )
+        }
+    };
+    let marked = carry_sensitive(&state, &config);
+    let obj = match encode_object(schema, &marked, &[], c.dependencies.clone(), false, false) {
+        Ok(o) => o,
+        Err(e) => return failed(diags, Some(Diagnostic::error("provider-invalid-data", "Provider produced invalid object").with_detail(format!("The object read for {addr} cannot be stored: {e}.")).with_address(addr.clone()))),
+    };
+    ctx.m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    (ctx.on_event)(Event::Completed { addr, action: Action::Read, id: id_of(&state), elapsed: started.elapsed() });
+    (vec![Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: Some(obj) }], diags, true)
+}
+
 fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    if c.action == Action::Read {
+        return read_data(ctx, c);
+    }
     let addr = c.addr.to_string();
     let res = c.addr.resource.resource.clone();
     let abs = c.addr.containing_resource();
@@ -171,7 +235,7 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &final_plan.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
     }
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
@@ -196,7 +260,7 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
     }
     let mut new_state = resp.new_state.clone();
     if !new_state.is_null() && !new_state.is_wholly_known() {
@@ -275,6 +339,10 @@ fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -
     let abs = c.addr.containing_resource();
     let key = c.addr.resource.key.clone();
     let mut diags = Vec::new();
+    if res.mode == ferro_addrs::ResourceMode::Data {
+        // Data sources are only forgotten; there is nothing to destroy.
+        return (vec![Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: None }], diags, true);
+    }
     let Some(provider) = ctx.providers.get(&c.provider) else {
         diags.push(Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone()));
         return (Vec::new(), diags, false);

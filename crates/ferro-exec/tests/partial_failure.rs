@@ -72,7 +72,17 @@ resource "terraform_data" "after" {
 
 #[test]
 fn completed_changes_survive_a_failure() {
-    let dir = std::env::temp_dir().join(format!("ferro-exec-partial-{}", std::process::id()));
+    run_case("partial", None);
+}
+
+#[test]
+fn an_interrupt_before_start_changes_nothing() {
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    run_case("interrupted", Some(&flag));
+}
+
+fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
+    let dir = std::env::temp_dir().join(format!("ferro-exec-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
 
@@ -101,11 +111,17 @@ fn completed_changes_survive_a_failure() {
     assert_eq!(planned.counts(), (3, 0, 0));
 
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
-    let apply_input = ApplyInput { db: &db, ws, plan: &planned, providers: &providers, parallelism: 4, cwd: dir.display().to_string() };
+    let apply_input = ApplyInput { db: &db, ws, plan: &planned, providers: &providers, parallelism: 4, cwd: dir.display().to_string(), cancel };
     let (state, diags) = apply(&apply_input, &mut backend, &|_| {});
 
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{diags:?}");
+    if cancel.is_some() {
+        assert_eq!(errors[0].summary, "Operation cancelled");
+        assert!(state.resources.is_empty(), "nothing was applied");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
     assert!(errors[0].summary.contains("the remote API said no") || errors[0].detail.contains("the remote API said no"), "{:?}", errors[0]);
     assert_eq!(errors[0].address.as_deref(), Some("terraform_data.bad"));
 

@@ -35,6 +35,8 @@ pub struct Variable {
     pub span: Span,
     pub ty: Option<Type>,
     pub type_span: Option<Span>,
+    /// Defaults of `optional(type, default)` attributes in `ty`, applied before conversion.
+    pub defaults: Option<ferro_value::defaults::TypeDefaults>,
     pub default: Option<ExprId>,
     pub description: Option<String>,
     pub sensitive: bool,

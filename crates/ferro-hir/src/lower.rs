@@ -4,7 +4,7 @@
 
 use crate::expr::{Expr, ExprId, Reference, TemplatePart};
 use crate::items::*;
-use crate::type_expr::lower_type_expr;
+use crate::type_expr::lower_type_expr_with_defaults;
 use ferro_addrs::{Resource, ResourceMode};
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey, SplatKind, TraversalStep};
@@ -171,6 +171,7 @@ impl Lower {
             span: Self::header_span(b),
             ty: None,
             type_span: None,
+            defaults: None,
             default: None,
             description: None,
             sensitive: false,
@@ -179,9 +180,10 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "type" => match lower_type_expr(self.file, &a.expr) {
-                        Ok(t) => {
+                    "type" => match lower_type_expr_with_defaults(self.file, &a.expr) {
+                        Ok((t, defaults)) => {
                             v.ty = Some(t);
+                            v.defaults = defaults;
                             v.type_span = Some(a.expr.span);
                         }
                         Err(d) => self.hir.diagnostics.push(d),
@@ -832,7 +834,13 @@ pub(crate) fn literal_string(e: &ast::Expr) -> Option<String> {
 
 /// Lower one expression on its own (variable files, `-var` values, `ferro console`).
 pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new() };
+    lower_expr_with_vars(file, e, &[])
+}
+
+/// Lower an expression in which the bare names `vars` are bound (the template of
+/// `templatefile`, whose variables are plain names): they lower to [`Expr::ForVar`].
+pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (FileHir, ExprId) {
+    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: vars.to_vec() };
     let id = cx.expr(e);
     (cx.hir, id)
 }

@@ -2,8 +2,9 @@
 //! lowered from syntax into `Type`.
 
 use ferro_diag::{Diagnostic, FileId};
-use ferro_syntax::ast::{Expr, ExprKind, ObjectKey};
-use ferro_value::{ObjectType, Type};
+use ferro_syntax::ast::{Expr, ExprKind, ObjectKey, TemplatePart, UnaryOp};
+use ferro_value::defaults::TypeDefaults;
+use ferro_value::{Number, ObjectType, Type, Value};
 use std::collections::BTreeMap;
 
 fn invalid(file: FileId, span: ferro_diag::Span, detail: impl Into<String>) -> Diagnostic {
@@ -15,7 +16,68 @@ fn invalid(file: FileId, span: ferro_diag::Span, detail: impl Into<String>) -> D
 
 /// Lower a type constraint; errors are diagnostics with the offending range.
 pub fn lower_type_expr(file: FileId, e: &Expr) -> Result<Type, Diagnostic> {
-    lower(file, e, false).map(|(t, _)| t)
+    lower(file, e, false).map(|l| l.ty)
+}
+
+/// Lower a type constraint together with the defaults of its `optional(type, default)`
+/// attributes (None when it has none).
+pub fn lower_type_expr_with_defaults(file: FileId, e: &Expr) -> Result<(Type, Option<TypeDefaults>), Diagnostic> {
+    lower(file, e, false).map(|l| (l.ty, l.defaults.filter(|d| !d.is_empty())))
+}
+
+/// One lowered level: the type, whether it was `optional(...)`, its default if one was given,
+/// and defaults nested inside it.
+struct Lowered {
+    ty: Type,
+    optional: bool,
+    default: Option<Value>,
+    defaults: Option<TypeDefaults>,
+}
+
+impl Lowered {
+    fn plain(ty: Type) -> Self {
+        Lowered { ty, optional: false, default: None, defaults: None }
+    }
+    fn with_element(ty: Type, inner: Option<TypeDefaults>) -> Self {
+        Lowered { ty, optional: false, default: None, defaults: inner.map(|d| TypeDefaults { element: Some(Box::new(d)), ..Default::default() }) }
+    }
+}
+
+/// The value of a literal expression (the only kind allowed as an optional attribute's default).
+fn const_value(e: &Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Null => Some(Value::null(Type::Dynamic)),
+        ExprKind::Bool(b) => Some(Value::bool(*b)),
+        ExprKind::Number(n) => Number::parse(n).map(Value::number),
+        ExprKind::Parens(inner) => const_value(inner),
+        ExprKind::Template(t) => {
+            let mut out = String::new();
+            for p in &t.parts {
+                match p {
+                    TemplatePart::Literal { text, .. } => out.push_str(text),
+                    _ => return None,
+                }
+            }
+            Some(Value::string(out))
+        }
+        ExprKind::Unary { op: UnaryOp::Neg, operand } => match const_value(operand)?.as_number() {
+            Some(n) => Some(Value::number(n.neg())),
+            None => None,
+        },
+        ExprKind::Tuple(items) => items.iter().map(const_value).collect::<Option<Vec<_>>>().map(Value::tuple),
+        ExprKind::Object(items) => {
+            let mut m = BTreeMap::new();
+            for it in items {
+                let key = match &it.key {
+                    ObjectKey::Ident(id) => id.name.clone(),
+                    ObjectKey::Expr(k) => const_value(k)?.as_str()?.to_string(),
+                };
+                m.insert(key, const_value(&it.value)?);
+            }
+            Some(Value::object(m))
+        }
+        _ => None,
+    }
 }
 
 fn keyword(e: &Expr) -> Option<&str> {
@@ -25,17 +87,17 @@ fn keyword(e: &Expr) -> Option<&str> {
     }
 }
 
-/// Returns the type and whether it was wrapped in `optional(...)` (only allowed as an object attribute).
-fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagnostic> {
+/// Lower one level; `optional(...)` is only allowed as an object attribute (`in_object`).
+fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic> {
     if let ExprKind::Parens(inner) = &e.kind {
         return lower(file, inner, in_object);
     }
     if let Some(k) = keyword(e) {
         return match k {
-            "string" => Ok((Type::String, false)),
-            "number" => Ok((Type::Number, false)),
-            "bool" => Ok((Type::Bool, false)),
-            "any" => Ok((Type::Dynamic, false)),
+            "string" => Ok(Lowered::plain(Type::String)),
+            "number" => Ok(Lowered::plain(Type::Number)),
+            "bool" => Ok(Lowered::plain(Type::Bool)),
+            "any" => Ok(Lowered::plain(Type::Dynamic)),
             "list" | "map" | "set" => Err(invalid(
                 file,
                 e.span,
@@ -59,9 +121,18 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagno
         Ok(&args[0])
     };
     match name.name.as_str() {
-        "list" => Ok((Type::list(lower(file, one_arg("list")?, false)?.0), false)),
-        "set" => Ok((Type::set(lower(file, one_arg("set")?, false)?.0), false)),
-        "map" => Ok((Type::map(lower(file, one_arg("map")?, false)?.0), false)),
+        "list" => {
+            let l = lower(file, one_arg("list")?, false)?;
+            Ok(Lowered::with_element(Type::list(l.ty), l.defaults))
+        }
+        "set" => {
+            let l = lower(file, one_arg("set")?, false)?;
+            Ok(Lowered::with_element(Type::set(l.ty), l.defaults))
+        }
+        "map" => {
+            let l = lower(file, one_arg("map")?, false)?;
+            Ok(Lowered::with_element(Type::map(l.ty), l.defaults))
+        }
         "tuple" => {
             let arg = one_arg("tuple")?;
             let ExprKind::Tuple(elems) = &arg.kind else {
@@ -69,9 +140,9 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagno
             };
             let mut tys = Vec::new();
             for el in elems {
-                tys.push(lower(file, el, false)?.0);
+                tys.push(lower(file, el, false)?.ty);
             }
-            Ok((Type::Tuple(tys), false))
+            Ok(Lowered::plain(Type::Tuple(tys)))
         }
         "object" => {
             let arg = one_arg("object")?;
@@ -80,6 +151,7 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagno
             };
             let mut attrs = BTreeMap::new();
             let mut optional = std::collections::BTreeSet::new();
+            let mut defaults = TypeDefaults::default();
             for item in items {
                 let key = match &item.key {
                     ObjectKey::Ident(id) => id.name.clone(),
@@ -92,13 +164,19 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagno
                         _ => return Err(invalid(file, k.span, "Object type attribute names must be literal names.")),
                     },
                 };
-                let (t, opt) = lower(file, &item.value, true)?;
-                if opt {
+                let l = lower(file, &item.value, true)?;
+                if l.optional {
                     optional.insert(key.clone());
                 }
-                attrs.insert(key, t);
+                if let Some(d) = l.default {
+                    defaults.attrs.insert(key.clone(), d);
+                }
+                if let Some(d) = l.defaults {
+                    defaults.children.insert(key.clone(), d);
+                }
+                attrs.insert(key, l.ty);
             }
-            Ok((Type::Object(ObjectType { attrs, optional }), false))
+            Ok(Lowered { ty: Type::Object(ObjectType { attrs, optional }), optional: false, default: None, defaults: Some(defaults) })
         }
         "optional" => {
             if !in_object {
@@ -107,7 +185,18 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<(Type, bool), Diagno
             if args.is_empty() || args.len() > 2 {
                 return Err(invalid(file, e.span, "The optional modifier requires the attribute type and, optionally, a default value."));
             }
-            Ok((lower(file, &args[0], false)?.0, true))
+            let inner = lower(file, &args[0], false)?;
+            let default = match args.get(1) {
+                None => None,
+                Some(d) => match const_value(d) {
+                    Some(v) => match ferro_value::convert::convert(&v, &ferro_value::convert::strip_optional(&inner.ty)) {
+                        Ok(_) => Some(v),
+                        Err(err) => return Err(invalid(file, d.span, format!("Invalid default value for optional attribute: {}.", err.message))),
+                    },
+                    None => return Err(invalid(file, d.span, "The default value of an optional attribute must be a literal value.")),
+                },
+            };
+            Ok(Lowered { ty: inner.ty, optional: true, default, defaults: inner.defaults })
         }
         other => Err(invalid(file, name.span, format!("Keyword {other:?} is not a valid type constructor."))),
     }

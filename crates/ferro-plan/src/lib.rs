@@ -59,6 +59,10 @@ pub enum ActionReason {
     ReplaceBecauseTainted,
     ReplaceBecauseCannotUpdate,
     ReplaceByRequest,
+    /// A data source read waits for apply because its configuration has unknown values.
+    ReadBecauseConfigUnknown,
+    /// A data source read waits for apply because something it depends on has changes pending.
+    ReadBecauseDependencyPending,
 }
 
 impl ActionReason {
@@ -67,6 +71,8 @@ impl ActionReason {
             ActionReason::ReplaceBecauseTainted => "replace_because_tainted",
             ActionReason::ReplaceBecauseCannotUpdate => "replace_because_cannot_update",
             ActionReason::ReplaceByRequest => "replace_by_request",
+            ActionReason::ReadBecauseConfigUnknown => "read_because_config_unknown",
+            ActionReason::ReadBecauseDependencyPending => "read_because_dependency_pending",
         }
     }
 }

@@ -31,8 +31,8 @@ pub fn build_graph(
         let r = c.addr.resource.resource.clone();
         let e = per.entry(r).or_default();
         match c.action {
-            Action::NoOp | Action::Read => {}
-            Action::Create | Action::Update => e.applies.push(g.add_node(Step::Apply(i))),
+            Action::NoOp => {}
+            Action::Create | Action::Update | Action::Read => e.applies.push(g.add_node(Step::Apply(i))),
             Action::Delete => e.destroys.push(g.add_node(Step::Destroy(i))),
             Action::DeleteThenCreate => {
                 let d = g.add_node(Step::Destroy(i));

@@ -6,7 +6,9 @@
 //! checks of provider answers ([`objchange`]) are shared with ferro-exec.
 
 pub mod config_value;
+mod configure;
 mod graph;
+mod import;
 mod items;
 pub mod objchange;
 mod providers;
@@ -14,7 +16,9 @@ pub mod scope;
 pub mod statecodec;
 mod walk;
 
+pub use configure::configure_providers;
 pub use graph::build_graph;
+pub use import::{import_resource, ImportEvent};
 pub use items::{item_graph, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
-pub use walk::{plan, prepare_variables, PlanInput, PlanOptions, RawVariable};
+pub use walk::{path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable};

@@ -10,12 +10,12 @@ use crate::statecodec::{apply_sensitive_paths, base64_decode};
 use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, Resource, ResourceMode};
 use ferro_db::{file_hir, module_index, Db, Workspace};
 use ferro_diag::{Diagnostic, Span};
-use ferro_hir::ResourceDecl;
+use ferro_hir::{Reference, ResourceDecl};
 use ferro_plan::{
     Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode, ResourceInstanceChange, StateIdentity,
     PLAN_FORMAT_VERSION,
 };
-use ferro_provider::{PlanRequest, ProviderDiagnostic, ReadRequest, Severity, UpgradeRequest};
+use ferro_provider::{PlanRequest, ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest};
 use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
@@ -86,6 +86,10 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
                 }
             },
         };
+        let value = match &var.defaults {
+            Some(d) => ferro_value::defaults::apply_defaults(&value, d),
+            None => value,
+        };
         let converted = match convert(&value, &ty) {
             Ok(v) => v,
             Err(e) => {
@@ -108,6 +112,36 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
         out.insert(name.clone(), v);
     }
     (out, diags)
+}
+
+/// The source range a provider's attribute path points at inside a resource body: the attribute
+/// (or nested block) it names, else the closest enclosing block.
+pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span> {
+    let (first, rest) = path.split_first()?;
+    let PathStep::Attr(name) = first else { return None };
+    if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
+        return Some(a.span);
+    }
+    let blocks: Vec<&ferro_hir::HirBlock> = body.blocks.iter().filter(|b| &b.ty == name).collect();
+    let (block, rest) = match rest.split_first() {
+        Some((PathStep::Index(k), tail)) => {
+            let chosen = match (k.as_number().and_then(|n| n.to_i64()), k.as_str()) {
+                (Some(i), _) => blocks.get(i as usize).copied(),
+                (None, Some(label)) => blocks.iter().copied().find(|b| b.labels.first().map(String::as_str) == Some(label)),
+                _ => None,
+            };
+            (chosen.or(blocks.first().copied()), tail)
+        }
+        _ => (blocks.first().copied(), rest),
+    };
+    let block = block?;
+    path_span(&block.body, rest).or(Some(block.span))
+}
+
+/// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
+pub(crate) fn resource_diag(d: &ProviderDiagnostic, addr: &str, decl: &ResourceDecl) -> Diagnostic {
+    let span = d.attribute.as_deref().and_then(|p| path_span(&decl.body, p)).unwrap_or(decl.span);
+    provider_diag(d, addr, Some(span))
 }
 
 pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
@@ -162,6 +196,12 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         expansions: BTreeMap::new(),
         transitive: HashMap::new(),
     };
+    let configured = crate::configure::configure_providers(&w.m, input.providers);
+    let failed = configured.iter().any(Diagnostic::is_error);
+    w.diags.extend(configured);
+    if failed {
+        return (None, std::mem::take(&mut w.diags));
+    }
     for item in &graph.order {
         match item {
             ItemId::Var(_) => {}
@@ -364,11 +404,9 @@ impl Walk<'_> {
         let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else { return };
         let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else { return };
         if r.mode == ResourceMode::Data {
-            self.diags.push(
-                Diagnostic::error("unsupported-data-source", "Data sources are not supported yet")
-                    .with_detail("ferro cannot read data sources yet.")
-                    .with_span(decl.span),
-            );
+            if !self.input.options.destroy {
+                self.data_resource(file, &decl, &abs, &cfg, &schema);
+            }
             return;
         }
         let (expansion, keys) = if self.input.options.destroy {
@@ -432,6 +470,104 @@ impl Walk<'_> {
         self.m.set_resource(r.clone(), value);
     }
 
+    /// A data resource: read now when its configuration is known and nothing it explicitly
+    /// depends on has changes pending; otherwise plan a read during apply.
+    fn data_resource(&mut self, file: ferro_db::SourceFile, decl: &ResourceDecl, abs: &AbsResource, cfg: &AbsProviderConfig, schema: &Schema) {
+        let r = &abs.resource;
+        let Some((expansion, keys)) = self.expand(file, decl) else {
+            self.m.set_resource(r.clone(), Value::dynamic_unknown());
+            return;
+        };
+        self.expansions.insert(abs.clone(), expansion);
+        let Some(provider) = self.input.providers.get(cfg).cloned() else { return };
+        let explicit: BTreeSet<Resource> = decl.depends_on.iter().filter_map(|(d, _)| if let Reference::Resource(x) = d { Some(x.clone()) } else { None }).collect();
+        let pending = self.changes.iter().any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
+        let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
+        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        for (key, each_value) in keys {
+            let inst = InstanceCtx::for_key(&key, each_value);
+            let addr = abs.instance(key.clone());
+            let addr_s = addr.to_string();
+            let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| if d.address.is_none() { d.with_address(addr_s.clone()) } else { d }));
+            if failed {
+                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                continue;
+            }
+            let (plain_cfg, cfg_marks) = config.deep_unmark();
+            for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
+                self.diags.push(resource_diag(&d, &addr_s, decl));
+            }
+            if !plain_cfg.is_wholly_known() || pending {
+                let planned = planned_data_object(&schema.block, &config);
+                let reason = if pending { ActionReason::ReadBecauseDependencyPending } else { ActionReason::ReadBecauseConfigUnknown };
+                let before = self.prior_data(abs, &key, schema).unwrap_or_else(|| Value::null(schema.block.implied_type()));
+                self.push_change(addr, cfg, schema, Action::Read, Some(reason), before, planned.clone(), Vec::new(), Vec::new(), deps.clone(), false);
+                instance_values.push((key, mark_schema_sensitive(&schema.block, &planned)));
+                continue;
+            }
+            let resp = provider.read_data_source(ReadDataRequest { type_name: &r.ty, config: &plain_cfg });
+            let mut errored = false;
+            for d in &resp.diagnostics {
+                errored |= d.severity == Severity::Error;
+                self.diags.push(resource_diag(d, &addr_s, decl));
+            }
+            if errored {
+                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                continue;
+            }
+            let state = match convert(&resp.state, &schema.block.implied_type()) {
+                Ok(v) if v.is_wholly_known() && !v.is_null() => v,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                            .with_detail(format!("Provider {} produced an invalid value for {addr_s}: the object must be known, not null, and conform to the data source's schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
+                            .with_address(addr_s.clone()),
+                    );
+                    instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                    continue;
+                }
+            };
+            let value = carry_marks(&state, &config, cfg_marks);
+            match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false) {
+                Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
+                Err(e) => self.diags.push(Diagnostic::error("provider-invalid-data", "Provider produced invalid object").with_detail(format!("The object read for {addr_s} cannot be stored: {e}.")).with_address(addr_s.clone())),
+            }
+            instance_values.push((key, mark_schema_sensitive(&schema.block, &value)));
+        }
+        // Instances the configuration no longer has are dropped from state (no provider call).
+        if let Some(rs) = self.refreshed.resources.get(abs).cloned() {
+            for (key, inst) in &rs.instances {
+                if !wanted.contains(key) {
+                    if let Some(obj) = &inst.current {
+                        if let Ok(v) = json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
+                            self.push_delete(abs.instance(key.clone()), &rs.provider, schema, v, None, &ferro_hir::Lifecycle::default());
+                        }
+                    }
+                }
+            }
+        }
+        let value = match expansion {
+            Expansion::Single => instance_values.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
+            Expansion::Count => Value::tuple(instance_values.into_iter().map(|(_, v)| v).collect()),
+            Expansion::ForEach => Value::object(
+                instance_values
+                    .into_iter()
+                    .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
+                    .collect(),
+            ),
+        };
+        self.m.set_resource(r.clone(), value);
+    }
+
+    /// The object a data resource had in state, if any (data sources have no upgrade step).
+    fn prior_data(&self, abs: &AbsResource, key: &InstanceKey, schema: &Schema) -> Option<Value> {
+        let obj = self.refreshed.current_object(abs, key)?;
+        json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()
+    }
+
     fn push_delete(&mut self, addr: AbsResourceInstance, cfg: &AbsProviderConfig, schema: &Schema, before: Value, deposed: Option<String>, lc: &ferro_hir::Lifecycle) {
         if lc.prevent_destroy {
             self.diags.push(
@@ -472,7 +608,7 @@ impl Walk<'_> {
         let Some(provider) = self.input.providers.get(cfg).cloned() else { return Value::unknown(ty) };
         let (plain_cfg, _) = config.deep_unmark();
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            self.diags.push(provider_diag(&d, &addr_s, Some(decl.span)));
+            self.diags.push(resource_diag(&d, &addr_s, decl));
         }
         if let Some(p) = &prior {
             config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
@@ -583,7 +719,7 @@ impl Walk<'_> {
         let mut failed = false;
         for d in &resp.diagnostics {
             failed |= d.severity == Severity::Error;
-            self.diags.push(provider_diag(d, addr, Some(decl.span)));
+            self.diags.push(resource_diag(d, addr, decl));
         }
         if failed {
             return None;
@@ -667,7 +803,15 @@ impl Walk<'_> {
                 continue;
             }
             let configured_here = configured.contains(&rs.addr.resource);
-            let Some(schema) = self.input.providers.schemas.get(&rs.provider.provider).and_then(|s| s.resources.get(&rs.addr.resource.ty)).cloned() else {
+            let is_data = rs.addr.resource.mode == ResourceMode::Data;
+            let Some(schema) = self
+                .input
+                .providers
+                .schemas
+                .get(&rs.provider.provider)
+                .and_then(|s| if is_data { s.data_sources.get(&rs.addr.resource.ty) } else { s.resources.get(&rs.addr.resource.ty) })
+                .cloned()
+            else {
                 self.diags.push(
                     Diagnostic::error("provider-unavailable", "Provider configuration not present")
                         .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
@@ -676,6 +820,12 @@ impl Walk<'_> {
             };
             let lc = if configured_here { self.decl(&rs.addr.resource).1.lifecycle.clone() } else { ferro_hir::Lifecycle::default() };
             for (key, inst) in &rs.instances {
+                if is_data {
+                    if let Some(v) = self.prior_data(&rs.addr, key, &schema) {
+                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, v, None, &lc);
+                    }
+                    continue;
+                }
                 if inst.current.is_some() {
                     if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, &schema) {
                         self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, prior.value, None, &lc);
@@ -699,6 +849,38 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// The value a data resource is planned to have when its read waits for apply: configured values
+/// as given, every computed attribute that was not set unknown (nested blocks likewise).
+pub fn planned_data_object(schema: &ferro_value::schema::Block, config: &Value) -> Value {
+    if config.is_null() || !config.is_known() {
+        return config.clone();
+    }
+    let Some(attrs) = config.as_entries() else { return config.clone() };
+    let mut out = attrs.clone();
+    for (name, a) in &schema.attributes {
+        if a.computed && out.get(name).is_none_or(Value::is_null) {
+            out.insert(name.clone(), Value::unknown(a.ty.clone()).with_marks(if a.sensitive { ferro_value::Marks::SENSITIVE } else { ferro_value::Marks::NONE }));
+        }
+    }
+    for (name, nb) in &schema.block_types {
+        if let Some(v) = out.get(name).cloned() {
+            let mapped = match (&v.kind, nb.nesting) {
+                (ValueKind::List(t, es), _) => Value::list(t.clone(), es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
+                (ValueKind::Tuple(es), _) => Value::tuple(es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
+                (ValueKind::Set(t, es), _) => Value::set(t.clone(), es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
+                (ValueKind::Map(t, m), _) => Value::map(t.clone(), m.iter().map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e))).collect()),
+                (ValueKind::Object(_), ferro_value::schema::NestingMode::Map) => {
+                    Value::object(v.as_entries().into_iter().flatten().map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e))).collect())
+                }
+                (ValueKind::Object(_), _) => planned_data_object(&nb.block, &v),
+                _ => v.clone(),
+            };
+            out.insert(name.clone(), mapped);
+        }
+    }
+    Value::object(out).with_marks(config.marks)
 }
 
 fn replace_action(cbd: bool) -> Action {

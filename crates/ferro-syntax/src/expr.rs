@@ -217,7 +217,11 @@ where
         });
         let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
         let tuple = just(Token::LBracket)
-            .ignore_then(choice((for_tuple, tuple_items.map(ExprKind::Tuple))))
+            // `[for` always starts a for expression (as in HashiCorp's parser).
+            .ignore_then(choice((
+                for_tuple,
+                none_of([Token::For]).rewind().ignore_then(tuple_items.map(ExprKind::Tuple)),
+            )))
             .then_ignore(just(Token::RBracket))
             .map_with(move |k, e| mk(k, e.span()));
 

@@ -59,6 +59,7 @@ pub(crate) fn layout(
     tokens: Vec<(Token, Range<usize>)>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(Token, Range<usize>)> {
+    nested_splats(file, &tokens, diags);
     let mut out = Vec::with_capacity(tokens.len());
     let mut stack: Vec<(Open, Range<usize>)> = Vec::new();
     let mut i = 0;
@@ -187,4 +188,42 @@ fn matching_end(tokens: &[(Token, Range<usize>)], start: usize) -> usize {
         }
     }
     tokens.len() - 1
+}
+
+/// An attribute-only splat (`a.*.b`) may only continue with `.name` and `.0` steps: a second
+/// splat inside it (`a.*.b.*`) is an error, as in HashiCorp's parser.
+fn nested_splats(file: FileId, tokens: &[(Token, Range<usize>)], diags: &mut Vec<Diagnostic>) {
+    let name_like = |t: Token| {
+        matches!(
+            t,
+            Token::Ident | Token::Number | Token::For | Token::In | Token::If | Token::Else | Token::EndIf
+                | Token::EndFor | Token::True | Token::False | Token::Null
+        )
+    };
+    let mut i = 0;
+    while i + 1 < tokens.len() {
+        if tokens[i].0 == Token::Dot && tokens[i + 1].0 == Token::Star {
+            let mut j = i + 2;
+            while j + 1 < tokens.len() && tokens[j].0 == Token::Dot {
+                if name_like(tokens[j + 1].0) {
+                    j += 2;
+                    continue;
+                }
+                if tokens[j + 1].0 == Token::Star {
+                    diags.push(
+                        Diagnostic::error("syntax-nested-splat", "Nested splat expression not allowed")
+                            .with_detail(
+                                "A splat expression (*) cannot be used inside another attribute-only splat \
+                                 expression.",
+                            )
+                            .with_span(Span::new(file, tokens[j + 1].1.clone())),
+                    );
+                }
+                break;
+            }
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 ///
 /// The variants without a logos pattern are produced by the template modes of the lexer driver.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[logos(skip r"[ \t\r\u{FEFF}]+")]
+#[logos(skip r"[ \t\u{FEFF}]+")]
 pub enum Token {
     #[regex(r"\r?\n")]
     Newline,
@@ -98,7 +98,7 @@ pub enum Token {
     #[token("\"")]
     QuoteOpen,
     /// `<<EOT` or `<<-EOT` followed by the end of the line.
-    #[regex(r"<<-?[\p{XID_Start}_][\p{XID_Continue}\-]*[ \t]*\r?\n")]
+    #[regex(r"<<-?[\p{XID_Start}_][\p{XID_Continue}\-]*\r?\n")]
     HeredocOpen,
     #[regex(r"#[^\n]*", allow_greedy = true)]
     HashComment,
@@ -273,7 +273,7 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                     let line = &src[pos..line_end];
                     let trimmed = line.trim_start_matches([' ', '\t']);
                     let trimmed_end = trimmed.trim_end_matches(['\r', ' ', '\t']);
-                    if trimmed_end == &src[marker.clone()] {
+                    if trimmed_end == &src[marker.clone()] && line_end < src.len() {
                         let start = line_end - line.len() + (line.len() - trimmed.len());
                         out.tokens.push((Token::HeredocClose, start..start + trimmed_end.len()));
                         pos = start + trimmed_end.len();
@@ -309,6 +309,18 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                     && src.as_bytes()[pos].is_ascii_digit()
                 {
                     let len = src[pos..].bytes().take_while(u8::is_ascii_digit).count();
+                    let rest = &src.as_bytes()[pos + len..];
+                    if rest.first() == Some(&b'.') && rest.get(1).is_some_and(u8::is_ascii_digit) {
+                        let more = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                        out.diagnostics.push(
+                            Diagnostic::error("syntax-invalid-legacy-index", "Invalid legacy index syntax")
+                                .with_detail(
+                                    "When using the legacy index syntax, chaining two indexes together is not \
+                                     permitted. Use the proper index syntax instead, like [0][0].",
+                                )
+                                .with_span(span(pos..pos + len + 1 + more)),
+                        );
+                    }
                     out.tokens.push((Token::Number, pos..pos + len));
                     pos += len;
                     continue;

@@ -7,11 +7,13 @@ pub mod ast;
 pub mod debug;
 mod error;
 mod expr;
+pub mod fmt;
 mod layout;
 mod lexer;
 mod parser;
 mod template;
 
+pub use fmt::format_source;
 pub use lexer::{lex, Token};
 
 use ferro_diag::{Diagnostic, FileId};
@@ -33,4 +35,30 @@ pub fn parse_file(file: FileId, text: &str) -> Parsed {
 /// Trailing input after the expression is an error.
 pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     parser::parse_expr(file, text)
+}
+
+/// Decode a file's bytes as UTF-8. Each invalid byte sequence becomes U+FFFD in the returned
+/// text and is reported (with a span on the replacement character), so a file that is not UTF-8
+/// gets diagnostics rather than a refusal to read it.
+pub fn decode_source(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    let mut text = String::with_capacity(bytes.len());
+    let mut diags = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            let at = text.len();
+            text.push('\u{FFFD}');
+            if diags.len() < 10 {
+                diags.push(
+                    Diagnostic::error("syntax-invalid-utf8", "Invalid character encoding")
+                        .with_detail(
+                            "All input files must be UTF-8 encoded, but this byte sequence is not valid \
+                             UTF-8. Ensure that UTF-8 encoding is selected in your editor.",
+                        )
+                        .with_span(ferro_diag::Span::new(file, at..text.len())),
+                );
+            }
+        }
+    }
+    (text, diags)
 }

@@ -75,8 +75,9 @@ where
                     "Missing newline after block definition"
                 },
                 format!(
-                    "An {what} definition must end with a newline, but more input follows on the same \
-                     line here. Put the next item on its own line."
+                    "{} {what} definition must end with a newline, but more input follows on the same \
+                     line here. Put the next item on its own line.",
+                    if what == "argument" { "An" } else { "A" }
                 ),
             ));
         });
@@ -219,7 +220,15 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
     let (out, errs) = body(cx, true).then_ignore(end()).parse(input).into_output_errors();
     let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
-    Parsed { body, comments, diagnostics: finish(file, diags, errs) }
+    let mut diagnostics = finish(file, diags, errs);
+    let before = diagnostics.len();
+    // Blocks that already have syntax errors are left alone: their spans come from recovery.
+    let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
+    check_block_lines(text, &body, &broken, &mut diagnostics);
+    if diagnostics.len() > before {
+        diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
+    }
+    Parsed { body, comments, diagnostics }
 }
 
 fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
@@ -232,4 +241,95 @@ fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let (out, errs) = parser.parse(input).into_output_errors();
     let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
     (ex, finish(file, diags, errs))
+}
+
+/// Whether only spaces, tabs and `/* */` comments separate `from` from the end of its line.
+fn rest_of_line_blank(text: &str, from: usize) -> bool {
+    let mut rest = &text[from.min(text.len())..];
+    loop {
+        rest = rest.trim_start_matches([' ', '\t']);
+        if let Some(after) = rest.strip_prefix("/*") {
+            match after.find("*/") {
+                Some(i) if !after[..i].contains('\n') => rest = &after[i + 2..],
+                _ => return true,
+            }
+            continue;
+        }
+        return rest.is_empty() || rest.starts_with(['\n', '\r', '#']) || rest.starts_with("//");
+    }
+}
+
+/// The line rules of block bodies, which the grammar leaves to this pass: a block whose first
+/// item is on the line of its `{` is a single-line block (at most one argument, closed on the
+/// same line); in a multi-line block every item ends its line, the last one included.
+fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut Vec<Diagnostic>) {
+    for item in &body.items {
+        let BodyItem::Block(b) = item else { continue };
+        if broken.iter().any(|&(s, e)| s < b.span.end && e >= b.span.start) {
+            continue;
+        }
+        let (open, close) = (b.open_brace.end as usize, b.close_brace.start as usize);
+        if b.close_brace.start == b.close_brace.end || close > text.len() || open > close {
+            // A block cut short by an earlier error.
+            continue;
+        }
+        let items = &b.body.items;
+        if !rest_of_line_blank(text, open) && !items.is_empty() {
+            let first = &items[0];
+            let single = |detail: &str, span: Span| {
+                Diagnostic::error("syntax-invalid-single-line-block", "Invalid single-argument block definition")
+                    .with_detail(detail)
+                    .with_span(span)
+            };
+            match first {
+                BodyItem::Block(inner) => diags.push(
+                    Diagnostic::error("syntax-argument-expected", "Argument definition required")
+                        .with_detail(format!(
+                            "A single-line block definition can contain only a single argument. If you meant \
+                             to define argument \"{}\", use an equals sign to assign it a value. To define a \
+                             nested block, place it on a line of its own within its parent block.",
+                            inner.ty.name
+                        ))
+                        .with_span(inner.ty.span),
+                ),
+                BodyItem::Attribute(a) if items.len() > 1 => {
+                    let sp = match &items[1] {
+                        BodyItem::Attribute(x) => x.span,
+                        BodyItem::Block(x) => x.span,
+                    };
+                    diags.push(single(
+                        "Single-line block syntax can include only one argument definition. To define \
+                         multiple arguments, use the multi-line block syntax with one argument definition \
+                         per line.",
+                        Span { start: a.span.end, ..sp },
+                    ));
+                }
+                BodyItem::Attribute(a) if text[a.span.end as usize..close].contains('\n') => diags.push(single(
+                    "An argument definition on the same line as its containing block creates a single-line \
+                     block definition, which must also be closed on the same line. Place the block's closing \
+                     brace immediately after the argument definition.",
+                    Span { start: a.span.start, end: a.span.end, ..b.span },
+                )),
+                BodyItem::Attribute(_) => {}
+            }
+        } else if let Some(last) = items.last() {
+            let (end, what) = match last {
+                BodyItem::Attribute(a) => (a.span.end as usize, "argument"),
+                BodyItem::Block(x) => (x.span.end as usize, "block"),
+            };
+            if end <= close && !text[end..close].contains('\n') {
+                let (summary, detail) = if what == "argument" {
+                    ("Missing newline after argument", "An argument definition must end with a newline.")
+                } else {
+                    ("Missing newline after block definition", "A block definition must end with a newline.")
+                };
+                diags.push(
+                    Diagnostic::error("syntax-missing-newline", summary)
+                        .with_detail(detail)
+                        .with_span(Span { start: b.close_brace.start, end: b.close_brace.end, ..b.span }),
+                );
+            }
+        }
+        check_block_lines(text, &b.body, broken, diags);
+    }
 }

@@ -9,6 +9,7 @@ mod ty;
 mod value;
 
 pub mod convert;
+pub mod defaults;
 pub mod json;
 pub mod msgpack;
 pub mod ops;

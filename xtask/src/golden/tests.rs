@@ -55,7 +55,7 @@ fn parses_scripts() {
     assert_eq!(
         got,
         vec![
-            (3, Step::Ferro { line: "ferro init".into(), args: vec!["init".into()] }),
+            (3, Step::Ferro { line: "ferro init".into(), args: vec!["init".into()], stdin: None }),
             (4, Step::Cp { src: "a.tf".into(), dst: "b.tf".into() }),
             (5, Step::Rm { path: "b.tf".into() }),
             (6, Step::Write { path: "sub/x.tf".into(), content: "line 1\n  indented\n\n".into() }),

@@ -273,7 +273,8 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             ch.insert("replace_paths".into(), J::Array(paths));
         }
         r.insert("change".into(), J::Object(ch));
-        if let Some(reason) = c.reason {
+        // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2).
+        if let Some(reason) = c.reason.filter(|_| c.action.is_replace()) {
             r.insert("action_reason".into(), J::String(reason.as_str().into()));
         }
         resource_changes.push(J::Object(r));

@@ -66,7 +66,15 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
     }
     let head = match c.action {
         Action::Create => format!("[bold]  # {addr}[reset] will be created"),
-        Action::Read => format!("[bold]  # {addr}[reset] will be read during apply"),
+        Action::Read => {
+            let mut h = format!("[bold]  # {addr}[reset] will be read during apply");
+            match c.reason {
+                Some(ActionReason::ReadBecauseConfigUnknown) => h.push_str("\n  # (config refers to values not yet known)"),
+                Some(ActionReason::ReadBecauseDependencyPending) => h.push_str("\n  # (depends on a resource or a module with changes pending)"),
+                _ => {}
+            }
+            h
+        }
         Action::Update => format!("[bold]  # {addr}[reset] will be updated in-place"),
         Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason {
             Some(ActionReason::ReplaceBecauseTainted) => format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced"),
@@ -87,8 +95,12 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
     out.push_str(&pen.paint(action_symbol(c.action)));
     out.push(' ');
     let r = &c.addr.resource.resource;
-    let kw = if r.mode == ResourceMode::Managed { "resource" } else { "data" };
-    out.push_str(&format!("{kw} {} {} {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)));
+    // Terraform 1.0 leaves two spaces before the brace of a data block.
+    let header = match r.mode {
+        ResourceMode::Managed => format!("resource {} {} {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)),
+        ResourceMode::Data => format!("data {} {}  {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)),
+    };
+    out.push_str(&header);
     let before = mark_schema_sensitive(schema, &c.before);
     let after = mark_schema_sensitive(schema, &c.after);
     let mut p = DiffPrinter::new(pen, c.action, &c.requires_replace);

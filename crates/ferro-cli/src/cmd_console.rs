@@ -1,0 +1,541 @@
+//! `ferro console`: evaluate expressions against the configuration and state of the working
+//! directory, printing results the way `terraform console` (1.0.3) does.
+//!
+//! Piped input (stdin not a terminal) follows Terraform's piped mode: every line is evaluated,
+//! the first error stops the run (exit 1) and only the last result is printed. On a terminal
+//! every result is printed after a `> ` prompt and errors do not end the session.
+
+use crate::load::{collect_variables, config_diagnostics, load_files, read_config_files, read_state};
+use crate::{args, Global, Io};
+use ferro_addrs::{InstanceKey, Resource};
+use ferro_db::{file_hir, module_index};
+use ferro_diag::{Diagnostic, FileId};
+use ferro_eval::{eval_expr, Scope};
+use ferro_hir::{Expr, FileHir, Reference};
+use ferro_planner::RawVariable;
+use ferro_state::State;
+use ferro_value::{json, Type, Value, ValueKind};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+
+/// `ferro console` reading the process's standard input.
+pub(crate) fn console(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    if let Some(input) = io.stdin.take() {
+        return run_console(g, a, input, false, io);
+    }
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut lock = stdin.lock();
+    run_console(g, a, &mut lock, interactive, io)
+}
+
+/// `ferro console ARGS` in `dir` with `input` as standard input (tests drive it this way).
+pub fn run_with_input(args: &[String], dir: &Path, input: &mut dyn BufRead, io: &mut Io<'_>) -> i32 {
+    let color = !args.iter().any(|a| a == "-no-color" || a == "--no-color");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "-no-color" && *a != "--no-color").cloned().collect();
+    let g = Global { dir: dir.to_path_buf(), color };
+    run_console(&g, &rest, input, false, io)
+}
+
+fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, interactive: bool, io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &[], &["var", "var-file", "state"]) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = write!(io.stderr, "{}", render_diag(&Diagnostic::error("cli", "Invalid arguments").with_detail(e), false, false));
+            return 1;
+        }
+    };
+    let session = match Session::load(g, &p, a) {
+        Ok(s) => s,
+        Err(text) => {
+            let _ = write!(io.stderr, "{text}");
+            return 1;
+        }
+    };
+    let mut last = String::new();
+    let mut line = String::new();
+    loop {
+        if interactive {
+            let _ = write!(io.stdout, "> ");
+            let _ = io.stdout.flush();
+        }
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if text == "exit" {
+            return 0;
+        }
+        if text == "help" {
+            last = HELP.trim_end().to_string();
+            if interactive {
+                let _ = writeln!(io.stdout, "{last}");
+            }
+            continue;
+        }
+        match session.eval_line(text) {
+            Ok(out) => {
+                if interactive {
+                    let _ = writeln!(io.stdout, "{out}");
+                }
+                last = out;
+            }
+            Err(diags) => {
+                for d in &diags {
+                    let _ = write!(io.stderr, "{}", render_diag(d, g.color, true));
+                }
+                if !interactive {
+                    return 1;
+                }
+            }
+        }
+    }
+    if !interactive && !last.is_empty() {
+        let _ = writeln!(io.stdout, "{last}");
+    }
+    0
+}
+
+const HELP: &str = "The Terraform console allows you to experiment with Terraform interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: \"aws_instance.foo.id\" would evaluate
+to the ID of \"aws_instance.foo\" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type \"exit\" and hit <enter>, or use Control-C or
+Control-D.
+";
+
+/// The configuration and state expressions are evaluated against.
+struct Session {
+    loaded: Option<crate::load::Loaded>,
+    vars: BTreeMap<String, Value>,
+    resources: HashMap<Resource, Value>,
+    dir: PathBuf,
+}
+
+impl Session {
+    fn load(g: &Global, p: &args::Parsed, raw: &[String]) -> Result<Session, String> {
+        let files = read_config_files(&g.dir).map_err(|e| render_diag(&Diagnostic::error("cli", "Failed to read configuration").with_detail(e), g.color, false))?;
+        let state_file = g.dir.join(p.value("state").unwrap_or("terraform.tfstate"));
+        let state = read_state(&state_file).map_err(|e| render_diag(&Diagnostic::error("cli", "Failed to load state").with_detail(e), g.color, false))?;
+        let mut session = Session { loaded: None, vars: BTreeMap::new(), resources: HashMap::new(), dir: g.dir.clone() };
+        if let Some(st) = &state {
+            session.resources = state_resources(st);
+        }
+        if files.is_empty() {
+            return Ok(session);
+        }
+        let mut l = load_files(files);
+        let mut diags = config_diagnostics(&l);
+        let mut raw_vars = collect_variables(&mut l, &g.dir, &var_args(raw), &mut diags);
+        // Unset variables are unknown in the console (Terraform allows them there).
+        let index = module_index(&l.db, l.ws);
+        for (name, item) in &index.variables {
+            let hir = file_hir(&l.db, item.file);
+            if !raw_vars.contains_key(name) && hir.variables[item.index].default.is_none() {
+                raw_vars.insert(name.clone(), RawVariable { value: Value::dynamic_unknown(), origin: "the console".into(), span: None });
+            }
+        }
+        let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw_vars);
+        diags.extend(vdiags);
+        if let Some(d) = diags.iter().find(|d| d.is_error()) {
+            return Err(render_diag(d, g.color, false));
+        }
+        session.vars = vars;
+        session.loaded = Some(l);
+        Ok(session)
+    }
+
+    fn eval_line(&self, text: &str) -> Result<String, Vec<Diagnostic>> {
+        let file = FileId(u32::MAX - 1);
+        let (ast, ds) = ferro_syntax::parse_expr(file, text);
+        if !ds.is_empty() {
+            return Err(ds);
+        }
+        let (hir, id) = ferro_hir::lower_standalone_expr(file, &ast);
+        if !hir.diagnostics.is_empty() {
+            return Err(hir.diagnostics.clone());
+        }
+        let scope = ConsoleScope { s: self, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
+        // `type(x)` is a console-only function: it shows the type of its argument.
+        if let Expr::Call { name, args, .. } = &hir.exprs[id] {
+            if name == "type" && args.len() == 1 {
+                let (v, diags) = eval_expr(&hir, &scope, args[0]);
+                if diags.iter().any(Diagnostic::is_error) {
+                    return Err(diags);
+                }
+                return Ok(format_type(&v.ty(), 0));
+            }
+        }
+        let (v, diags) = eval_expr(&hir, &scope, id);
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        Ok(format_value(&v, 0))
+    }
+}
+
+fn var_args(raw: &[String]) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let a = raw[i].trim_start_matches('-');
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (a, None),
+        };
+        if raw[i].starts_with('-') && (name == "var" || name == "var-file") {
+            let v = match inline {
+                Some(v) => Some(v),
+                None => {
+                    i += 1;
+                    raw.get(i).cloned()
+                }
+            };
+            if let Some(v) = v {
+                out.push((name == "var-file", v));
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Resource values from state: one object, a tuple (count) or an object (for_each).
+fn state_resources(st: &State) -> HashMap<Resource, Value> {
+    let mut out = HashMap::new();
+    for (addr, rs) in &st.resources {
+        if !addr.module.is_root() {
+            continue;
+        }
+        let obj = |o: &ferro_state::ObjectState| {
+            let v = json::value_from_plain_json(&o.attributes);
+            ferro_planner::statecodec::apply_sensitive_paths(v, &o.sensitive_attributes)
+        };
+        let mut single = None;
+        let mut ints = Vec::new();
+        let mut strs = BTreeMap::new();
+        for (key, inst) in &rs.instances {
+            let Some(cur) = &inst.current else { continue };
+            match key {
+                InstanceKey::None => single = Some(obj(cur)),
+                InstanceKey::Int(_) => ints.push(obj(cur)),
+                InstanceKey::Str(k) => {
+                    strs.insert(k.clone(), obj(cur));
+                }
+            }
+        }
+        let v = match single {
+            Some(v) => v,
+            None if !strs.is_empty() => Value::object(strs),
+            None => Value::tuple(ints),
+        };
+        out.insert(addr.resource.clone(), v);
+    }
+    out
+}
+
+struct ConsoleScope<'s> {
+    s: &'s Session,
+    locals: RefCell<HashMap<String, Value>>,
+    in_progress: RefCell<Vec<String>>,
+}
+
+impl ConsoleScope<'_> {
+    #[allow(clippy::result_large_err)]
+    fn local(&self, name: &str) -> Result<Value, Diagnostic> {
+        if let Some(v) = self.locals.borrow().get(name) {
+            return Ok(v.clone());
+        }
+        let undeclared = || {
+            Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
+                .with_detail(format!("A local value with the name {name:?} has not been declared."))
+        };
+        let Some(l) = &self.s.loaded else { return Err(undeclared()) };
+        let index = module_index(&l.db, l.ws);
+        let Some(item) = index.locals.get(name) else { return Err(undeclared()) };
+        if self.in_progress.borrow().iter().any(|n| n == name) {
+            return Err(Diagnostic::error("cycle", "Cycle in local values").with_detail(format!("The local value {name:?} refers to itself.")));
+        }
+        self.in_progress.borrow_mut().push(name.to_string());
+        let hir: &FileHir = file_hir(&l.db, item.file);
+        let (v, diags) = eval_expr(hir, self, hir.locals[item.index].expr);
+        self.in_progress.borrow_mut().retain(|n| n != name);
+        if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        self.locals.borrow_mut().insert(name.to_string(), v.clone());
+        Ok(v)
+    }
+
+    fn declared(&self, r: &Resource) -> bool {
+        match &self.s.loaded {
+            Some(l) => module_index(&l.db, l.ws).resources.contains_key(r),
+            None => false,
+        }
+    }
+}
+
+impl Scope for ConsoleScope<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        match r {
+            Reference::Var(n) => self.s.vars.get(n).cloned().ok_or_else(|| {
+                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(format!(
+                    "An input variable with the name {n:?} has not been declared. This variable can be declared with a variable {n:?} {{}} block."
+                ))
+            }),
+            Reference::Local(n) => self.local(n),
+            Reference::Resource(res) => {
+                if !self.declared(res) {
+                    let kind = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
+                    return Err(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
+                        "A {kind} {:?} {:?} has not been declared in the root module.",
+                        res.ty, res.name
+                    )));
+                }
+                Ok(self.s.resources.get(res).cloned().unwrap_or_else(Value::dynamic_unknown))
+            }
+            Reference::CountIndex => Err(Diagnostic::error("invalid-reference", "Reference to \"count\" in non-counted context").with_detail(
+                "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.",
+            )),
+            Reference::EachKey | Reference::EachValue => Err(Diagnostic::error("invalid-reference", "Reference to \"each\" in context without for_each").with_detail(
+                "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.",
+            )),
+            Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
+            Reference::PathCwd => Ok(Value::string(self.s.dir.display().to_string())),
+            Reference::TerraformWorkspace => Ok(Value::string("default")),
+            Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
+                .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
+        }
+    }
+    fn base_dir(&self) -> &Path {
+        &self.s.dir
+    }
+}
+
+// ---- output formatting (terraform's repl.FormatValue) ----
+
+/// A value as `terraform console` prints it.
+pub fn format_value(v: &Value, indent: usize) -> String {
+    if v.is_unknown() {
+        return "(known after apply)".into();
+    }
+    if v.is_sensitive() {
+        return "(sensitive)".into();
+    }
+    match &v.kind {
+        ValueKind::Null(t) => match t {
+            Type::Dynamic => "null".into(),
+            Type::String => "tostring(null)".into(),
+            Type::Number => "tonumber(null)".into(),
+            Type::Bool => "tobool(null)".into(),
+            Type::List(e) => format!("tolist(null) /* of {} */", e.friendly_name()),
+            Type::Set(e) => format!("toset(null) /* of {} */", e.friendly_name()),
+            Type::Map(e) => format!("tomap(null) /* of {} */", e.friendly_name()),
+            other => format!("null /* {} */", other.friendly_name()),
+        },
+        ValueKind::Unknown(_) => "(known after apply)".into(),
+        ValueKind::Bool(b) => b.to_string(),
+        ValueKind::Number(n) => n.to_string(),
+        ValueKind::String(s) => multiline(s, indent).unwrap_or_else(|| go_quote(s)),
+        ValueKind::Tuple(es) => sequence(es, indent),
+        ValueKind::List(_, es) => format!("tolist({})", sequence(es, indent)),
+        ValueKind::Set(_, es) => format!("toset({})", sequence(es, indent)),
+        ValueKind::Object(m) => mapping(m, indent),
+        ValueKind::Map(_, m) => format!("tomap({})", mapping(m, indent)),
+    }
+}
+
+fn multiline(s: &str, indent: usize) -> Option<String> {
+    let lines: Vec<&str> = s.split('\n').collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let op = if indent > 0 { "<<-" } else { "<<" };
+    let mut delim = String::from("EOT");
+    while lines.iter().any(|l| l.trim() == delim) {
+        delim.push('_');
+    }
+    let pad = " ".repeat(indent);
+    let mut out = format!("{op}{delim}");
+    for l in &lines {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str(l);
+    }
+    out.push('\n');
+    out.push_str(&pad);
+    out.push_str(&delim);
+    Some(out)
+}
+
+fn sequence(es: &[Value], indent: usize) -> String {
+    let mut out = String::from("[");
+    let inner = indent + 2;
+    for e in es {
+        out.push('\n');
+        out.push_str(&" ".repeat(inner));
+        out.push_str(&format_value(e, inner));
+        out.push(',');
+    }
+    if !es.is_empty() {
+        out.push('\n');
+        out.push_str(&" ".repeat(indent));
+    }
+    out.push(']');
+    out
+}
+
+fn mapping(m: &BTreeMap<String, Value>, indent: usize) -> String {
+    let mut out = String::from("{");
+    let inner = indent + 2;
+    for (k, e) in m {
+        out.push('\n');
+        out.push_str(&" ".repeat(inner));
+        out.push_str(&multiline(k, inner).unwrap_or_else(|| go_quote(k)));
+        out.push_str(" = ");
+        out.push_str(&format_value(e, inner));
+    }
+    if !m.is_empty() {
+        out.push('\n');
+        out.push_str(&" ".repeat(indent));
+    }
+    out.push('}');
+    out
+}
+
+fn is_go_printable(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    let u = c as u32;
+    // Format characters (category Cf) and noncharacters are not printable in Go.
+    !matches!(u, 0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xFFFE | 0xFFFF | 0xE000..=0xF8FF)
+}
+
+/// Go's `strconv.Quote`.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            c if is_go_printable(c) => out.push(c),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A type as the console's `type()` shows it.
+pub fn format_type(t: &Type, indent: usize) -> String {
+    let pad = " ".repeat(indent + 4);
+    let end = " ".repeat(indent);
+    match t {
+        Type::Object(o) => {
+            if o.attrs.is_empty() {
+                return "object({})".into();
+            }
+            let mut out = String::from("object({\n");
+            for (k, v) in &o.attrs {
+                out.push_str(&format!("{pad}{k}: {},\n", format_type(v, indent + 4)));
+            }
+            out.push_str(&format!("{end}}})"));
+            out
+        }
+        Type::Tuple(ts) => {
+            if ts.is_empty() {
+                return "tuple([])".into();
+            }
+            let mut out = String::from("tuple([\n");
+            for v in ts {
+                out.push_str(&format!("{pad}{},\n", format_type(v, indent + 4)));
+            }
+            out.push_str(&format!("{end}])"));
+            out
+        }
+        Type::List(e) => format!("list({})", format_type(e, indent)),
+        Type::Set(e) => format!("set({})", format_type(e, indent)),
+        Type::Map(e) => format!("map({})", format_type(e, indent)),
+        Type::Dynamic => "dynamic".into(),
+        other => other.type_expr(),
+    }
+}
+
+// ---- diagnostics (terraform's format.Diagnostic without source) ----
+
+/// Greedy word wrap at `width` columns (go-wordwrap).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split(' ') {
+            if line.is_empty() {
+                line.push_str(word);
+            } else if line.chars().count() + 1 + word.chars().count() > width {
+                out.push(std::mem::take(&mut line));
+                line.push_str(word);
+            } else {
+                line.push(' ');
+                line.push_str(word);
+            }
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
+    let sev = if d.is_error() { "Error" } else { "Warning" };
+    let mut body = Vec::new();
+    body.push(format!("{sev}: {}", d.summary));
+    body.push(String::new());
+    if console_input {
+        body.push("  on <console-input> line 1:".into());
+        body.push("  (source code not available)".into());
+        body.push(String::new());
+    }
+    if !d.detail.is_empty() {
+        for l in wrap(&d.detail, 77).split('\n') {
+            body.push(l.to_string());
+        }
+    }
+    if color {
+        let mut out = String::from("╷\n");
+        for l in body {
+            out.push_str(format!("│ {l}").trim_end());
+            out.push('\n');
+        }
+        out.push_str("╵\n");
+        return out;
+    }
+    let mut out = String::from("\n");
+    for l in body {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}

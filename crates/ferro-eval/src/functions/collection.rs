@@ -1,0 +1,741 @@
+//! Collection functions: alltrue, anytrue, chunklist, coalesce, coalescelist, compact, concat,
+//! contains, distinct, element, flatten, index, keys, length, lookup, matchkeys, merge, one,
+//! range, reverse, slice, sort, sum, transpose, values, zipmap.
+
+use super::{arg_err, elems, fail, func, n, p, s, FnContext, Registry, Ret, R};
+use ferro_value::convert::convert;
+use ferro_value::ops::equals;
+use ferro_value::{unify, Number, ObjectType, Type, Value, ValueKind};
+use std::collections::BTreeMap;
+
+const WHOLE: &str = "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
+
+/// A whole number as i64, or cty's gocty conversion failure.
+pub(crate) fn whole(v: &Value) -> R<i64> {
+    let x = n(v);
+    if !x.is_integer() {
+        return Err(fail(WHOLE));
+    }
+    x.to_i64().ok_or_else(|| fail(WHOLE))
+}
+
+fn dynp(name: &'static str) -> super::Param {
+    p(name, Type::Dynamic)
+}
+
+
+fn elem_type(t: &Type) -> Type {
+    t.element_type().cloned().unwrap_or(Type::Dynamic)
+}
+
+pub(super) fn register(r: &mut Registry) {
+    let lb = || p("list", Type::list(Type::Bool));
+    r.insert("alltrue", func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
+        for v in elems(&a[0]) {
+            if v.is_unknown() {
+                return Ok(Value::unknown(Type::Bool));
+            }
+            if v.is_null() || v.as_bool() == Some(false) {
+                return Ok(Value::bool(false));
+            }
+        }
+        Ok(Value::bool(true))
+    }));
+    r.insert("anytrue", func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
+        let mut unknown = false;
+        for v in elems(&a[0]) {
+            if v.is_unknown() {
+                unknown = true;
+            } else if v.as_bool() == Some(true) {
+                return Ok(Value::bool(true));
+            }
+        }
+        Ok(if unknown { Value::unknown(Type::Bool) } else { Value::bool(false) })
+    }));
+    r.insert("chunklist", func(vec![p("list", Type::list(Type::Dynamic)), p("size", Type::Number)], None, Ret::Computed(|a| Ok(Type::list(a[0].ty()))), chunklist));
+    r.insert("coalesce", func(vec![], Some(dynp("vals").null().unknown().dynamic()), Ret::Computed(coalesce_type), coalesce));
+    r.insert("coalescelist", func(vec![], Some(dynp("vals").null().unknown().dynamic()), Ret::Computed(coalescelist_type), coalescelist));
+    r.insert("compact", func(vec![p("list", Type::list(Type::String))], None, Ret::Fixed(Type::list(Type::String)), |_, a, _| {
+        let mut out = Vec::new();
+        for v in elems(&a[0]) {
+            if v.is_unknown() {
+                return Ok(Value::unknown(Type::list(Type::String)));
+            }
+            if v.is_null() || s(v).is_empty() {
+                continue;
+            }
+            out.push(v.clone());
+        }
+        Ok(Value::list(Type::String, out))
+    }));
+    r.insert("concat", func(vec![], Some(dynp("seqs")), Ret::Computed(concat_type), concat));
+    r.insert("contains", func(vec![dynp("list"), dynp("value")], None, Ret::Fixed(Type::Bool), contains));
+    r.insert("distinct", func(vec![p("list", Type::list(Type::Dynamic))], None, Ret::Computed(|a| Ok(a[0].ty())), |_, a, rt| {
+        if !a[0].is_wholly_known() {
+            return Ok(Value::unknown(rt.clone()));
+        }
+        let mut out: Vec<Value> = Vec::new();
+        for v in elems(&a[0]) {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+        Ok(Value::list(elem_type(rt), out))
+    }));
+    r.insert("element", func(vec![dynp("list"), p("index", Type::Number)], None, Ret::Computed(element_type), element));
+    r.insert("flatten", func(vec![dynp("list")], None, Ret::Computed(flatten_type), |_, a, rt| {
+        let mut out = Vec::new();
+        if !flatten_into(&a[0], &mut out) {
+            return Ok(Value::unknown(rt.clone()));
+        }
+        Ok(Value::tuple(out))
+    }));
+    r.insert("index", func(vec![dynp("list"), dynp("value")], None, Ret::Fixed(Type::Number), index));
+    // Keys are not secret when only values are: only the collection's own marks carry over
+    // (cty's keys parameter allows marked values).
+    r.insert("keys", func(vec![dynp("inputMap").unknown().marked()], None, Ret::Computed(keys_type), |_, a, rt| {
+        let marks = a[0].marks;
+        let out = match (&a[0].kind, rt) {
+            (ValueKind::Unknown(_), _) => Ok(Value::unknown(rt.clone())),
+            (ValueKind::Map(_, m), _) => Ok(Value::list(Type::String, m.keys().map(|k| Value::string(k.as_str())).collect())),
+            (ValueKind::Object(m), _) => Ok(Value::tuple(m.keys().map(|k| Value::string(k.as_str())).collect())),
+            _ => Err(arg_err(0, "must have map or object type")),
+        };
+        out.map(|v| v.with_marks(marks))
+    }));
+    r.insert("values", func(vec![dynp("mapping")], None, Ret::Computed(values_type), |_, a, _| match &a[0].kind {
+        ValueKind::Map(t, m) => Ok(Value::list(t.clone(), m.values().cloned().collect())),
+        ValueKind::Object(m) => Ok(Value::tuple(m.values().cloned().collect())),
+        _ => Err(fail("values() requires a map as the first argument")),
+    }));
+    r.insert("length", func(vec![dynp("value").unknown().dynamic().marked()], None, Ret::Fixed(Type::Number), length));
+    r.insert("lookup", func(vec![dynp("inputMap").marked(), p("key", Type::String).marked()], Some(dynp("default").marked().null()), Ret::Computed(lookup_type), lookup));
+    r.insert(
+        "matchkeys",
+        func(
+            vec![p("values", Type::list(Type::Dynamic)), p("keys", Type::list(Type::Dynamic)), p("searchset", Type::list(Type::Dynamic))],
+            None,
+            Ret::Computed(|a| Ok(a[0].ty())),
+            matchkeys,
+        ),
+    );
+    r.insert("merge", func(vec![], Some(dynp("maps").null().dynamic()), Ret::Computed(merge_type), merge));
+    r.insert("one", func(vec![dynp("list")], None, Ret::Computed(one_type), one));
+    r.insert("range", func(vec![], Some(p("params", Type::Number)), Ret::Fixed(Type::list(Type::Number)), range));
+    r.insert("reverse", func(vec![dynp("list")], None, Ret::Computed(reverse_type), |_, a, rt| {
+        let mut es: Vec<Value> = elems(&a[0]).to_vec();
+        es.reverse();
+        match rt {
+            Type::Tuple(_) => Ok(Value::tuple(es)),
+            t => Ok(Value::list(elem_type(t), es)),
+        }
+    }));
+    r.insert(
+        "slice",
+        func(vec![dynp("list"), p("start_index", Type::Number), p("end_index", Type::Number)], None, Ret::Computed(slice_type), slice),
+    );
+    r.insert("sort", func(vec![p("list", Type::list(Type::String))], None, Ret::Fixed(Type::list(Type::String)), |_, a, _| {
+        let mut out: Vec<Value> = Vec::new();
+        for (i, v) in elems(&a[0]).iter().enumerate() {
+            if v.is_unknown() {
+                return Ok(Value::unknown(Type::list(Type::String)));
+            }
+            if v.is_null() {
+                return Err(fail(format!("given list element {i} is null; a null string cannot be sorted")));
+            }
+            out.push(v.clone());
+        }
+        out.sort_by(|x, y| s(x).cmp(s(y)));
+        Ok(Value::list(Type::String, out))
+    }));
+    r.insert("sum", func(vec![dynp("list")], None, Ret::Fixed(Type::Number), sum));
+    r.insert("transpose", func(vec![p("values", Type::map(Type::list(Type::String)))], None, Ret::Fixed(Type::map(Type::list(Type::String))), transpose));
+    r.insert("zipmap", func(vec![p("keys", Type::list(Type::String)), dynp("values")], None, Ret::Computed(zipmap_type), zipmap));
+}
+
+fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let size = whole(&a[1]).map_err(|_| fail(format!("invalid size: {WHOLE}")))?;
+    if size < 0 {
+        return Err(fail("the size argument must be positive"));
+    }
+    let list_ty = elem_type(rt);
+    let et = elem_type(&list_ty);
+    let es = elems(&a[0]);
+    if !a[0].is_wholly_known() {
+        return Ok(Value::unknown(rt.clone()));
+    }
+    if es.is_empty() {
+        return Ok(Value::list(list_ty, vec![]));
+    }
+    let size = if size == 0 { es.len() } else { size as usize };
+    let chunks = es.chunks(size).map(|c| Value::list(et.clone(), c.to_vec())).collect();
+    Ok(Value::list(list_ty, chunks))
+}
+
+fn coalesce_type(a: &[Value]) -> R<Type> {
+    let tys: Vec<Type> = a.iter().map(Value::ty).collect();
+    if tys.is_empty() {
+        return Err(fail("all arguments must have the same type"));
+    }
+    if let Some(t) = unify::unify(&tys) {
+        return Ok(t);
+    }
+    // Sequences of different lengths unify as lists of their unified element types.
+    let mut elem_tys = Vec::new();
+    for t in &tys {
+        match t {
+            Type::Tuple(ts) => elem_tys.extend(ts.iter().cloned()),
+            Type::List(e) => elem_tys.push((**e).clone()),
+            _ => return Err(fail("all arguments must have the same type")),
+        }
+    }
+    if elem_tys.is_empty() {
+        return Ok(Type::list(Type::Dynamic));
+    }
+    unify::unify(&elem_tys).map(Type::list).ok_or_else(|| fail("all arguments must have the same type"))
+}
+
+fn coalesce(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    for v in a {
+        let v = convert(v, rt).map_err(|e| fail(e.message))?;
+        if v.is_unknown() {
+            return Ok(Value::unknown(rt.clone()));
+        }
+        if v.is_null() || v.as_str() == Some("") {
+            continue;
+        }
+        return Ok(v);
+    }
+    Err(fail("no non-null, non-empty-string arguments"))
+}
+
+fn coalescelist_type(a: &[Value]) -> R<Type> {
+    let mut tys = Vec::new();
+    for (i, v) in a.iter().enumerate() {
+        let t = v.ty();
+        match t {
+            Type::List(_) | Type::Tuple(_) | Type::Dynamic => tys.push(t),
+            _ => {
+                let _ = i;
+                return Err(fail("coalescelist arguments must be lists or tuples"));
+            }
+        }
+    }
+    if tys.is_empty() {
+        return Ok(Type::Dynamic);
+    }
+    Ok(unify::unify(&tys).unwrap_or(Type::Dynamic))
+}
+
+fn coalescelist(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    if a.is_empty() {
+        return Err(fail("at least one argument is required"));
+    }
+    for v in a {
+        if v.is_unknown() {
+            return Ok(Value::dynamic_unknown());
+        }
+        if v.is_null() || elems(v).is_empty() {
+            continue;
+        }
+        return Ok(v.clone());
+    }
+    Err(fail("no non-null arguments"))
+}
+
+fn concat_type(a: &[Value]) -> R<Type> {
+    if a.is_empty() {
+        return Err(fail("at least one argument is required"));
+    }
+    let mut elem_tys: Vec<Type> = Vec::new();
+    let mut all_lists = true;
+    for (i, v) in a.iter().enumerate() {
+        match v.ty() {
+            Type::List(e) => elem_tys.push(*e),
+            Type::Tuple(_) => all_lists = false,
+            Type::Dynamic => return Ok(Type::Dynamic),
+            _ => return Err(arg_err(i, "all arguments must be lists or tuples; got ".to_string() + &v.ty().friendly_name())),
+        }
+    }
+    if all_lists {
+        if let Some(t) = unify::unify(&elem_tys) {
+            return Ok(Type::list(t));
+        }
+        return Err(fail("all arguments must have the same element type"));
+    }
+    let mut tys = Vec::new();
+    for v in a {
+        if v.is_unknown() {
+            return Ok(Type::Dynamic);
+        }
+        tys.extend(elems(v).iter().map(Value::ty));
+    }
+    Ok(Type::Tuple(tys))
+}
+
+fn concat(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let mut out = Vec::new();
+    for v in a {
+        out.extend(elems(v).iter().cloned());
+    }
+    match rt {
+        Type::List(e) => Ok(Value::list((**e).clone(), out.iter().map(|v| convert(v, e).unwrap_or_else(|_| v.clone())).collect())),
+        _ => Ok(Value::tuple(out)),
+    }
+}
+
+fn contains(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    if !matches!(a[0].kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)) {
+        return Err(fail("argument must be list, tuple, or set"));
+    }
+    let mut unknown = false;
+    for v in elems(&a[0]) {
+        let eq = equals(v, &a[1]);
+        if eq.is_unknown() {
+            unknown = true;
+        } else if eq.as_bool() == Some(true) {
+            return Ok(Value::bool(true));
+        }
+    }
+    Ok(if unknown { Value::unknown(Type::Bool) } else { Value::bool(false) })
+}
+
+fn element_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::List(e) => Ok(*e),
+        Type::Tuple(ts) => {
+            if a[1].is_unknown() || ts.is_empty() {
+                return Ok(Type::Dynamic);
+            }
+            let i = whole(&a[1]).map_err(|_| fail(format!("invalid index: {WHOLE}")))?;
+            if i < 0 {
+                return Err(fail("cannot use element function with a negative index"));
+            }
+            Ok(ts[i as usize % ts.len()].clone())
+        }
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(fail("cannot read elements from ".to_string() + &a[0].ty().friendly_name())),
+    }
+}
+
+fn element(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let es = elems(&a[0]);
+    let i = whole(&a[1]).map_err(|_| fail(format!("invalid index: {WHOLE}")))?;
+    if es.is_empty() {
+        return Err(fail("cannot use element function with an empty list"));
+    }
+    if i < 0 {
+        return Err(fail("cannot use element function with a negative index"));
+    }
+    Ok(es[i as usize % es.len()].clone())
+}
+
+fn flatten_type(a: &[Value]) -> R<Type> {
+    if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
+        return Err(fail("can only flatten lists, sets and tuples"));
+    }
+    let mut out = Vec::new();
+    if !flatten_into(&a[0], &mut out) {
+        return Ok(Type::Dynamic);
+    }
+    Ok(Type::Tuple(out.iter().map(Value::ty).collect()))
+}
+
+/// Returns false when an unknown list was met (the result is then unknown).
+fn flatten_into(v: &Value, out: &mut Vec<Value>) -> bool {
+    if v.is_unknown() {
+        return false;
+    }
+    for e in elems(v) {
+        if e.is_unknown() && matches!(e.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic) {
+            return false;
+        }
+        if matches!(e.kind, ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_)) {
+            if !flatten_into(e, out) {
+                return false;
+            }
+        } else {
+            out.push(e.clone());
+        }
+    }
+    true
+}
+
+fn index(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    if !matches!(a[0].kind, ValueKind::List(..) | ValueKind::Tuple(_)) {
+        return Err(fail("argument must be a list or tuple"));
+    }
+    if !a[0].is_wholly_known() {
+        return Ok(Value::unknown(Type::Number));
+    }
+    for (i, v) in elems(&a[0]).iter().enumerate() {
+        let eq = equals(v, &a[1]);
+        if eq.is_unknown() {
+            return Ok(Value::unknown(Type::Number));
+        }
+        if eq.as_bool() == Some(true) {
+            return Ok(Value::int(i as i64));
+        }
+    }
+    Err(fail("item not found"))
+}
+
+fn keys_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::Map(_) => Ok(Type::list(Type::String)),
+        Type::Object(o) => Ok(Type::Tuple(o.attrs.keys().map(|_| Type::String).collect())),
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(0, "must have map or object type")),
+    }
+}
+
+fn values_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::Map(e) => Ok(Type::List(e)),
+        Type::Object(o) => Ok(Type::Tuple(o.attrs.values().cloned().collect())),
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(fail("values() requires a map as the first argument")),
+    }
+}
+
+fn length(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let v = &a[0];
+    let marks = v.marks;
+    let r = match (&v.kind, v.ty()) {
+        (_, Type::Dynamic) => Value::unknown(Type::Number),
+        (_, Type::Tuple(ts)) => Value::int(ts.len() as i64),
+        (_, Type::Object(o)) => Value::int(o.attrs.len() as i64),
+        (ValueKind::Unknown(_), _) => Value::unknown(Type::Number),
+        (ValueKind::String(text), _) => Value::int(super::string::grapheme_len(text) as i64),
+        (ValueKind::List(_, es) | ValueKind::Set(_, es), _) => Value::int(es.len() as i64),
+        (ValueKind::Map(_, m), _) => Value::int(m.len() as i64),
+        _ => return Err(fail("argument must be a string, a collection type, or a structural type")),
+    };
+    Ok(r.with_marks(marks))
+}
+
+fn lookup_type(a: &[Value]) -> R<Type> {
+    if a.len() < 2 || a.len() > 3 {
+        return Err(fail(format!("lookup() takes two or three arguments, got {}", a.len())));
+    }
+    let (m, _) = a[0].deep_unmark();
+    match m.ty() {
+        Type::Map(e) => {
+            if a.len() == 3 {
+                let d = a[2].deep_unmark().0.ty();
+                return Ok(unify::unify(&[(*e).clone(), d]).unwrap_or(*e));
+            }
+            Ok(*e)
+        }
+        Type::Object(o) => {
+            let (k, _) = a[1].deep_unmark();
+            if k.is_unknown() {
+                return Ok(Type::Dynamic);
+            }
+            match o.attrs.get(s(&k)) {
+                Some(t) => Ok(t.clone()),
+                None if a.len() == 3 => Ok(a[2].deep_unmark().0.ty()),
+                None => Err(arg_err(0, format!("the given object has no attribute {:?}", s(&k)))),
+            }
+        }
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(0, "lookup() requires a map as the first argument")),
+    }
+}
+
+fn lookup(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let marks = a[0].marks.union(a[1].marks);
+    let (key, _) = a[1].deep_unmark();
+    let m = &a[0];
+    if m.is_unknown() || key.is_unknown() {
+        return Ok(Value::unknown(rt.clone()).with_marks(marks));
+    }
+    let entries = m.as_entries().cloned().unwrap_or_default();
+    let k = s(&key);
+    let found = match entries.get(k) {
+        Some(v) => v.clone(),
+        None if a.len() == 3 => a[2].clone(),
+        None if matches!(m.kind, ValueKind::Object(_)) => return Err(arg_err(0, format!("the given object has no attribute {k:?}"))),
+        None => return Err(fail(format!("lookup failed to find '{k}'"))),
+    };
+    let found = convert(&found, rt).unwrap_or(found);
+    Ok(found.with_marks(marks))
+}
+
+fn matchkeys(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let (vals, keys, search) = (elems(&a[0]), elems(&a[1]), elems(&a[2]));
+    if vals.len() != keys.len() {
+        return Err(fail("length of keys and values should be equal"));
+    }
+    if !a[1].is_wholly_known() || !a[2].is_wholly_known() {
+        return Ok(Value::unknown(rt.clone()));
+    }
+    // Keys and search set are compared after unifying their types.
+    let kt = unify::unify(&[a[1].ty(), a[2].ty()]).ok_or_else(|| arg_err(1, "keys and searchset must be of the same type"))?;
+    let keys_c = convert(&a[1], &kt).map_err(|e| arg_err(1, e.message))?;
+    let search_c = convert(&a[2], &kt).map_err(|e| arg_err(2, e.message))?;
+    let _ = (keys, search);
+    let mut out = Vec::new();
+    for (i, k) in elems(&keys_c).iter().enumerate() {
+        if elems(&search_c).iter().any(|x| equals(x, k).as_bool() == Some(true)) {
+            out.push(vals[i].clone());
+        }
+    }
+    Ok(Value::list(elem_type(rt), out))
+}
+
+fn merge_type(a: &[Value]) -> R<Type> {
+    let mut all_maps = true;
+    let mut map_elem: Option<Type> = None;
+    let mut attrs: BTreeMap<String, Type> = BTreeMap::new();
+    for v in a {
+        match v.ty() {
+            Type::Dynamic => return Ok(Type::Dynamic),
+            Type::Map(e) => {
+                if v.is_null() {
+                    continue;
+                }
+                match &map_elem {
+                    None => map_elem = Some((*e).clone()),
+                    Some(t) if *t == *e => {}
+                    _ => all_maps = false,
+                }
+                if let Some(m) = v.as_entries() {
+                    for k in m.keys() {
+                        attrs.insert(k.clone(), (*e).clone());
+                    }
+                } else {
+                    return Ok(Type::Dynamic);
+                }
+            }
+            Type::Object(o) => {
+                all_maps = false;
+                for (k, t) in o.attrs {
+                    attrs.insert(k, t);
+                }
+            }
+            other => return Err(fail(format!("arguments must be maps or objects, got {:?}", other.friendly_name()))),
+        }
+    }
+    if all_maps {
+        return Ok(map_elem.map(Type::map).unwrap_or_else(Type::empty_object));
+    }
+    Ok(Type::Object(ObjectType::new(attrs)))
+}
+
+fn merge(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let mut out = BTreeMap::new();
+    for v in a {
+        if v.is_null() {
+            continue;
+        }
+        if v.is_unknown() {
+            return Ok(Value::unknown(rt.clone()));
+        }
+        if let Some(m) = v.as_entries() {
+            out.extend(m.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
+    }
+    match rt {
+        Type::Map(e) => Ok(Value::map((**e).clone(), out)),
+        _ => Ok(Value::object(out)),
+    }
+}
+
+fn one_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::List(e) | Type::Set(e) => Ok(*e),
+        Type::Tuple(ts) => match ts.len() {
+            0 => Ok(Type::Dynamic),
+            1 => Ok(ts[0].clone()),
+            _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+        },
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+    }
+}
+
+fn one(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let es = elems(&a[0]);
+    if !a[0].is_wholly_known() && es.iter().any(|e| e.is_unknown()) && es.len() <= 1 {
+        return Ok(es.first().cloned().unwrap_or_else(|| Value::unknown(rt.clone())));
+    }
+    match es.len() {
+        0 => Ok(Value::null(rt.clone())),
+        1 => Ok(es[0].clone()),
+        _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+    }
+}
+
+fn range(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let zero = Number::zero();
+    let one = Number::from_i64(1);
+    let (start, end, step) = match a.len() {
+        1 => (zero.clone(), n(&a[0]), one),
+        2 => {
+            let (st, en) = (n(&a[0]), n(&a[1]));
+            let step = if en < st { one.neg() } else { one };
+            (st, en, step)
+        }
+        3 => (n(&a[0]), n(&a[1]), n(&a[2])),
+        _ => return Err(fail("must have one, two, or three arguments")),
+    };
+    if a.len() == 3 {
+        if step > zero && end < start {
+            return Err(arg_err(0, "end must be greater than start when step is positive"));
+        }
+        if step < zero && end > start {
+            return Err(arg_err(0, "end must be less than start when step is negative"));
+        }
+    }
+    let mut out = Vec::new();
+    let mut cur = start;
+    let ascending = step >= zero;
+    while (ascending && cur < end) || (!ascending && cur > end) {
+        if out.len() >= 1024 {
+            return Err(fail("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step"));
+        }
+        out.push(Value::number(cur.clone()));
+        cur = cur.add(&step);
+    }
+    Ok(Value::list(Type::Number, out))
+}
+
+fn reverse_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::List(e) | Type::Set(e) => Ok(Type::List(e)),
+        Type::Tuple(mut ts) => {
+            ts.reverse();
+            Ok(Type::Tuple(ts))
+        }
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(0, "can only reverse list or tuple values, not ".to_string() + &a[0].ty().friendly_name())),
+    }
+}
+
+fn slice_bounds(a: &[Value]) -> R<(usize, usize)> {
+    let len = elems(&a[0]).len() as i64;
+    let st = whole(&a[1])?;
+    let en = whole(&a[2])?;
+    if st < 0 {
+        return Err(arg_err(1, "start index must not be less than zero"));
+    }
+    if en > len {
+        return Err(arg_err(2, "end index must not be greater than the length of the list"));
+    }
+    if st > en {
+        return Err(arg_err(1, "start index must not be greater than end index"));
+    }
+    Ok((st as usize, en as usize))
+}
+
+fn slice_type(a: &[Value]) -> R<Type> {
+    match a[0].ty() {
+        Type::List(e) => Ok(Type::List(e)),
+        Type::Tuple(ts) => {
+            if a[1].is_unknown() || a[2].is_unknown() {
+                return Ok(Type::Dynamic);
+            }
+            let (st, en) = slice_bounds(a)?;
+            Ok(Type::Tuple(ts[st..en].to_vec()))
+        }
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(0, "must be a list or tuple value")),
+    }
+}
+
+fn slice(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let (st, en) = slice_bounds(a)?;
+    let part = elems(&a[0])[st..en].to_vec();
+    match rt {
+        Type::List(e) => Ok(Value::list((**e).clone(), part)),
+        _ => Ok(Value::tuple(part)),
+    }
+}
+
+fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let v = &a[0];
+    if !matches!(v.kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)) {
+        return Err(arg_err(0, "cannot sum noniterable"));
+    }
+    let es = elems(v);
+    if es.is_empty() {
+        return Err(arg_err(0, "cannot sum an empty list"));
+    }
+    let mut acc = Number::zero();
+    for e in es {
+        if e.is_unknown() {
+            return Ok(Value::unknown(Type::Number));
+        }
+        if e.is_null() {
+            return Err(arg_err(0, "argument must be list, set, or tuple of number values"));
+        }
+        let x = convert(e, &Type::Number).map_err(|_| arg_err(0, "argument must be list, set, or tuple of number values"))?;
+        acc = acc.add(&n(&x));
+    }
+    Ok(Value::number(acc))
+}
+
+fn transpose(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    let Some(m) = a[0].as_entries() else { return Ok(Value::map(Type::list(Type::String), BTreeMap::new())) };
+    for (k, list) in m.iter() {
+        if !list.is_wholly_known() {
+            return Ok(Value::unknown(Type::map(Type::list(Type::String))));
+        }
+        for v in elems(list) {
+            if v.is_null() {
+                return Err(fail("input must not contain null list elements"));
+            }
+            out.entry(s(v).to_string()).or_default().push(Value::string(k.as_str()));
+        }
+    }
+    let res = out.into_iter().map(|(k, vs)| (k, Value::list(Type::String, vs))).collect();
+    Ok(Value::map(Type::list(Type::String), res))
+}
+
+fn zipmap_type(a: &[Value]) -> R<Type> {
+    match a[1].ty() {
+        Type::List(e) => Ok(Type::Map(e)),
+        Type::Tuple(ts) => {
+            if !a[0].is_wholly_known() {
+                return Ok(Type::Dynamic);
+            }
+            let ks = elems(&a[0]);
+            if ks.len() != ts.len() {
+                return Err(fail(format!("number of keys ({}) does not match number of values ({})", ks.len(), ts.len())));
+            }
+            let mut attrs = BTreeMap::new();
+            for (k, t) in ks.iter().zip(ts) {
+                if k.is_null() {
+                    return Err(arg_err(0, "keys list has null value"));
+                }
+                attrs.insert(s(k).to_string(), t);
+            }
+            Ok(Type::Object(ObjectType::new(attrs)))
+        }
+        Type::Dynamic => Ok(Type::Dynamic),
+        _ => Err(arg_err(1, "values argument must be a list or tuple value")),
+    }
+}
+
+fn zipmap(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
+    let (ks, vs) = (elems(&a[0]), elems(&a[1]));
+    if ks.len() != vs.len() {
+        return Err(fail(format!("number of keys ({}) does not match number of values ({})", ks.len(), vs.len())));
+    }
+    if !a[0].is_wholly_known() {
+        return Ok(Value::unknown(rt.clone()));
+    }
+    let mut out = BTreeMap::new();
+    for (k, v) in ks.iter().zip(vs) {
+        if k.is_null() {
+            return Err(arg_err(0, "keys list has null value"));
+        }
+        out.insert(s(k).to_string(), v.clone());
+    }
+    match rt {
+        Type::Map(e) => Ok(Value::map((**e).clone(), out)),
+        _ => Ok(Value::object(out)),
+    }
+}

@@ -1,0 +1,266 @@
+//! The built-in function library, with the calling convention of cty's `function` package and
+//! HCL's function call expression: arguments are converted to each parameter's type, nulls are
+//! refused unless a parameter allows them, an unknown argument makes the result an unknown of
+//! the function's return type unless the parameter opts in to seeing unknowns, and marks
+//! (sensitive) are taken off arguments and put back on the result.
+//!
+//! Each category of functions lives in its own module and contributes entries to the registry.
+
+mod collection;
+mod conversion;
+mod crypto;
+mod datetime;
+mod encoding;
+mod filesystem;
+mod format;
+mod ip;
+mod numeric;
+mod regex_fns;
+mod sets;
+mod string;
+mod yaml;
+
+use ferro_value::convert::convert;
+use ferro_value::{Marks, Type, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Why a call failed, in the terms HCL reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    NoSuchFunction,
+    /// Fewer arguments than parameters: the name of the first missing parameter.
+    NotEnoughArgs { expected: usize, missing: &'static str },
+    /// More arguments than parameters (and no variadic parameter).
+    TooManyArgs { expected: usize },
+    /// Argument index, parameter name and what is wrong with it.
+    Arg { index: usize, param: &'static str, message: String },
+    /// The function failed as a whole.
+    Failed(String),
+}
+
+/// An argument error without the parameter name yet (filled in by [`call_function`]).
+pub(crate) fn arg_err(index: usize, message: impl Into<String>) -> CallError {
+    CallError::Arg { index, param: "", message: message.into() }
+}
+
+pub(crate) fn fail(message: impl Into<String>) -> CallError {
+    CallError::Failed(message.into())
+}
+
+pub(crate) type R<T> = std::result::Result<T, CallError>;
+
+/// What a function may need from where it is called.
+pub struct FnContext<'a> {
+    /// The module directory: relative paths of file functions start here.
+    pub base_dir: &'a Path,
+    /// Console-only functions (`type`) are available.
+    pub console: bool,
+    /// Evaluates `templatefile` templates (set by the evaluator).
+    pub(crate) depth: usize,
+}
+
+impl FnContext<'_> {
+    pub(crate) fn resolve(&self, p: &str) -> PathBuf {
+        let path = Path::new(p);
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.base_dir.join(path)
+        }
+    }
+}
+
+/// One parameter of a function (cty `function.Parameter`).
+#[derive(Clone)]
+pub(crate) struct Param {
+    pub name: &'static str,
+    pub ty: Type,
+    pub allow_null: bool,
+    pub allow_unknown: bool,
+    pub allow_dynamic: bool,
+    pub allow_marked: bool,
+}
+
+pub(crate) fn p(name: &'static str, ty: Type) -> Param {
+    Param { name, ty, allow_null: false, allow_unknown: false, allow_dynamic: false, allow_marked: false }
+}
+
+impl Param {
+    pub fn null(mut self) -> Self {
+        self.allow_null = true;
+        self
+    }
+    pub fn unknown(mut self) -> Self {
+        self.allow_unknown = true;
+        self
+    }
+    pub fn dynamic(mut self) -> Self {
+        self.allow_dynamic = true;
+        self
+    }
+    pub fn marked(mut self) -> Self {
+        self.allow_marked = true;
+        self
+    }
+}
+
+pub(crate) type TypeFn = fn(&[Value]) -> R<Type>;
+pub(crate) type ImplFn = fn(&FnContext<'_>, &[Value], &Type) -> R<Value>;
+
+/// A function's signature and implementation (cty `function.Spec`).
+pub(crate) struct Func {
+    pub params: Vec<Param>,
+    pub var_param: Option<Param>,
+    pub ret: Ret,
+    pub imp: ImplFn,
+}
+
+/// The return type: fixed, or computed from the (converted, unmarked) arguments.
+pub(crate) enum Ret {
+    Fixed(Type),
+    Computed(TypeFn),
+}
+
+pub(crate) fn func(params: Vec<Param>, var_param: Option<Param>, ret: Ret, imp: ImplFn) -> Func {
+    Func { params, var_param, ret, imp }
+}
+
+pub(crate) type Registry = HashMap<&'static str, Func>;
+
+fn registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| {
+        let mut r = Registry::new();
+        numeric::register(&mut r);
+        string::register(&mut r);
+        regex_fns::register(&mut r);
+        format::register(&mut r);
+        collection::register(&mut r);
+        sets::register(&mut r);
+        encoding::register(&mut r);
+        filesystem::register(&mut r);
+        datetime::register(&mut r);
+        crypto::register(&mut r);
+        ip::register(&mut r);
+        conversion::register(&mut r);
+        r
+    })
+}
+
+/// Names of every built-in function, sorted (for completion and "did you mean").
+pub fn function_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = registry().keys().copied().collect();
+    names.extend(["can", "try", "type"]);
+    names.sort_unstable();
+    names
+}
+
+/// Whether `name` is a built-in function (the evaluator handles `can`, `try` and `type`).
+pub fn is_function(name: &str) -> bool {
+    registry().contains_key(name)
+}
+
+/// The parameter name for argument `i` of `name` (for error messages).
+pub(crate) fn param_name(name: &str, i: usize) -> &'static str {
+    match registry().get(name) {
+        Some(f) => f.params.get(i).or(f.var_param.as_ref()).map(|p| p.name).unwrap_or(""),
+        None => "",
+    }
+}
+
+fn marks_of(v: &Value) -> Marks {
+    let (_, m) = v.deep_unmark();
+    m
+}
+
+/// Call a built-in function with already evaluated arguments.
+pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value> {
+    let Some(f) = registry().get(name) else { return Err(CallError::NoSuchFunction) };
+    call(ctx, f, args).map_err(|e| match e {
+        CallError::Arg { index, param: "", message } => {
+            let param = f.params.get(index).or(f.var_param.as_ref()).map(|p| p.name).unwrap_or("");
+            CallError::Arg { index, param, message }
+        }
+        other => other,
+    })
+}
+
+fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
+    if args.len() < f.params.len() {
+        return Err(CallError::NotEnoughArgs { expected: f.params.len(), missing: f.params[args.len()].name });
+    }
+    if args.len() > f.params.len() && f.var_param.is_none() {
+        return Err(CallError::TooManyArgs { expected: f.params.len() });
+    }
+    let fallback = p("", Type::Dynamic);
+    let param_of = |i: usize| -> &Param { f.params.get(i).or(f.var_param.as_ref()).unwrap_or(&fallback) };
+    // HCL converts every argument to its parameter's type first.
+    let mut conv = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let prm = param_of(i);
+        match convert(a, &prm.ty) {
+            Ok(v) => conv.push(v),
+            Err(e) => return Err(arg_err(i, e.message)),
+        }
+    }
+    // Type checking (cty ReturnTypeForValues): marks off for parameters that do not see them,
+    // nulls refused, dynamic-typed arguments give a dynamic result type.
+    let mut plain = conv.clone();
+    let mut result_marks = Marks::NONE;
+    let mut dynamic_result = false;
+    for (i, v) in conv.iter().enumerate() {
+        let prm = param_of(i);
+        if !prm.allow_marked {
+            let (u, m) = v.deep_unmark();
+            result_marks = result_marks.union(m);
+            plain[i] = u;
+        }
+        if v.is_null() && !prm.allow_null {
+            return Err(arg_err(i, "argument must not be null"));
+        }
+        if v.ty() == Type::Dynamic && !prm.allow_dynamic {
+            dynamic_result = true;
+        }
+    }
+    let _ = marks_of;
+    let ret_ty = if dynamic_result {
+        Type::Dynamic
+    } else {
+        match &f.ret {
+            Ret::Fixed(t) => t.clone(),
+            Ret::Computed(tf) => tf(&plain)?,
+        }
+    };
+    for (i, v) in plain.iter().enumerate() {
+        if v.is_unknown() && !param_of(i).allow_unknown {
+            return Ok(Value::unknown(ret_ty).with_marks(result_marks));
+        }
+    }
+    let out = (f.imp)(ctx, &plain, &ret_ty)?;
+    Ok(out.with_marks(result_marks))
+}
+
+// ---- helpers shared by the function modules ----
+
+pub(crate) fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+pub(crate) fn n(v: &Value) -> ferro_value::Number {
+    v.as_number().cloned().unwrap_or_default()
+}
+
+pub(crate) fn elems(v: &Value) -> &[Value] {
+    v.as_elements().unwrap_or_default()
+}
+
+/// A whole number argument as i64 (errors name the argument).
+pub(crate) fn int_arg(v: &Value, i: usize, what: &str) -> R<i64> {
+    let num = n(v);
+    if !num.is_integer() {
+        return Err(arg_err(i, format!("{what} must be a whole number")));
+    }
+    num.to_i64().ok_or_else(|| arg_err(i, format!("{what} is out of range")))
+}

@@ -1,0 +1,359 @@
+//! YAML for `yamlencode` (the output format of go-yaml v2 as Terraform's cty-yaml drives it:
+//! double-quoted strings, literal blocks for multi-line strings, block collections, flow `[]`
+//! and `{}` for empty ones) and `yamldecode` (YAML 1.1 scalar resolution as go-yaml v2 does).
+
+use ferro_value::{Number, Type, Value, ValueKind};
+use std::collections::BTreeMap;
+use yaml_rust::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust::scanner::{Marker, TScalarStyle, TokenType};
+
+pub(crate) fn encode(v: &Value) -> String {
+    let mut out = String::new();
+    match &v.kind {
+        ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_) | ValueKind::Map(..) | ValueKind::Object(_)
+            if !is_empty_coll(v) =>
+        {
+            block(v, 0, &mut out, false);
+        }
+        _ => {
+            let (text, plain) = scalar(v, 0);
+            out.push_str(&text);
+            out.push('\n');
+            if plain {
+                out.push_str("...\n");
+            }
+        }
+    }
+    out
+}
+
+fn is_empty_coll(v: &Value) -> bool {
+    match &v.kind {
+        ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => es.is_empty(),
+        ValueKind::Map(_, m) | ValueKind::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+fn is_block(v: &Value) -> bool {
+    !is_empty_coll(v) && matches!(v.kind, ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_) | ValueKind::Map(..) | ValueKind::Object(_))
+}
+
+/// A scalar (or empty collection) as text, and whether it is a plain scalar.
+fn scalar(v: &Value, indent: usize) -> (String, bool) {
+    match &v.kind {
+        ValueKind::Null(_) | ValueKind::Unknown(_) => ("null".into(), true),
+        ValueKind::Bool(b) => (b.to_string(), true),
+        ValueKind::Number(n) => (n.to_string(), true),
+        ValueKind::String(s) => {
+            if s.contains('\n') {
+                (literal(s, indent), false)
+            } else {
+                (double_quoted(s), false)
+            }
+        }
+        ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_) => ("[]".into(), false),
+        ValueKind::Map(..) | ValueKind::Object(_) => ("{}".into(), false),
+    }
+}
+
+fn literal(s: &str, indent: usize) -> String {
+    let trailing = s.len() - s.trim_end_matches('\n').len();
+    let chomp = match trailing {
+        0 => "-",
+        1 => "",
+        _ => "+",
+    };
+    let body = if trailing == 1 { &s[..s.len() - 1] } else if trailing == 0 { s } else { &s[..s.len() - 1] };
+    let hint = if s.starts_with(' ') { "2" } else { "" };
+    let pad = " ".repeat(indent + 2);
+    let mut out = format!("|{hint}{chomp}");
+    for line in body.split('\n') {
+        out.push('\n');
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+fn is_printable(c: char) -> bool {
+    let u = c as u32;
+    u == 0x0A
+        || (0x20..=0x7E).contains(&u)
+        || u == 0x85
+        || ((0xA0..=0xD7FF).contains(&u))
+        || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
+        || (0x10000..=0x10FFFF).contains(&u)
+}
+
+fn double_quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\0' => out.push_str("\\0"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\x0b' => out.push_str("\\v"),
+            '\x0c' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '\x1b' => out.push_str("\\e"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{a0}' => out.push_str("\\_"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            c if !is_printable(c) || c == '\u{feff}' => {
+                let u = c as u32;
+                if u <= 0xFF {
+                    out.push_str(&format!("\\x{u:02X}"));
+                } else if u <= 0xFFFF {
+                    out.push_str(&format!("\\u{u:04X}"));
+                } else {
+                    out.push_str(&format!("\\U{u:08X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Emit a non-empty collection at `indent`; when `inline` the first line continues the
+/// current line (after `- `).
+fn block(v: &Value, indent: usize, out: &mut String, inline: bool) {
+    let pad = " ".repeat(indent);
+    let mut first = true;
+    let start_line = |out: &mut String, first: &mut bool| {
+        if !(*first && inline) {
+            out.push_str(&pad);
+        }
+        *first = false;
+    };
+    if let Some(es) = v.as_elements() {
+        for e in es {
+            start_line(out, &mut first);
+            out.push_str("- ");
+            if is_block(e) {
+                block(e, indent + 2, out, true);
+            } else {
+                out.push_str(&scalar(e, indent).0);
+                out.push('\n');
+            }
+        }
+    } else if let Some(m) = v.as_entries() {
+        for (k, e) in m.iter() {
+            start_line(out, &mut first);
+            out.push_str(&double_quoted(k));
+            out.push(':');
+            if is_block(e) {
+                out.push('\n');
+                let nested = if e.as_elements().is_some() { indent } else { indent + 2 };
+                block(e, nested, out, false);
+            } else {
+                out.push(' ');
+                out.push_str(&scalar(e, indent).0);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+// ---- decoding ----
+
+#[derive(Default)]
+struct Collector {
+    events: Vec<(Event, Marker)>,
+}
+
+impl MarkedEventReceiver for Collector {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        self.events.push((ev, mark));
+    }
+}
+
+pub(crate) fn decode(src: &str) -> Result<Value, String> {
+    let mut c = Collector::default();
+    let mut parser = Parser::new(src.chars());
+    if let Err(e) = parser.load(&mut c, true) {
+        let m = e.marker();
+        return Err(format!("on line {}, column {}: {}", m.line(), m.col() + 1, scan_message(&e)));
+    }
+    let mut d = Decoder { events: c.events, pos: 0, anchors: BTreeMap::new() };
+    // StreamStart
+    d.pos = 1;
+    match d.events.get(d.pos) {
+        Some((Event::DocumentStart, _)) => d.pos += 1,
+        _ => return Err("on line 1, column 1: missing start of document".into()),
+    }
+    let v = d.node()?;
+    // cty-yaml gives an unknown result for a document that is just null.
+    if v.is_null() {
+        return Ok(Value::dynamic_unknown());
+    }
+    if let Some((Event::DocumentEnd, _)) = d.events.get(d.pos) {
+        d.pos += 1;
+    }
+    if let Some((Event::DocumentStart, m)) = d.events.get(d.pos) {
+        return Err(format!("on line {}, column {}: unexpected extra content after value", m.line(), m.col() + 1));
+    }
+    Ok(v)
+}
+
+fn scan_message(e: &yaml_rust::ScanError) -> String {
+    let text = e.to_string();
+    text.split(" at line").next().unwrap_or(&text).to_string()
+}
+
+struct Decoder {
+    events: Vec<(Event, Marker)>,
+    pos: usize,
+    anchors: BTreeMap<usize, Value>,
+}
+
+impl Decoder {
+    fn node(&mut self) -> Result<Value, String> {
+        let Some((ev, mark)) = self.events.get(self.pos).cloned() else { return Err("unexpected end of document".into()) };
+        self.pos += 1;
+        let (v, anchor) = match ev {
+            Event::Scalar(text, style, anchor, tag) => (resolve(&text, style, tag.as_ref(), &mark)?, anchor),
+            Event::SequenceStart(anchor) => {
+                let mut items = Vec::new();
+                while !matches!(self.events.get(self.pos), Some((Event::SequenceEnd, _)) | None) {
+                    items.push(self.node()?);
+                }
+                self.pos += 1;
+                (Value::tuple(items), anchor)
+            }
+            Event::MappingStart(anchor) => {
+                let mut attrs = BTreeMap::new();
+                while !matches!(self.events.get(self.pos), Some((Event::MappingEnd, _)) | None) {
+                    let k = self.node()?;
+                    let v = self.node()?;
+                    let key = match &k.kind {
+                        ValueKind::String(s) => s.to_string(),
+                        ValueKind::Number(n) => n.to_string(),
+                        ValueKind::Bool(b) => b.to_string(),
+                        ValueKind::Null(_) => "null".to_string(),
+                        _ => return Err(format!("on line {}, column {}: only string keys are supported", mark.line(), mark.col() + 1)),
+                    };
+                    if key == "<<" {
+                        if let Some(m) = v.as_entries() {
+                            for (mk, mv) in m.iter() {
+                                attrs.entry(mk.clone()).or_insert_with(|| mv.clone());
+                            }
+                            continue;
+                        }
+                    }
+                    attrs.insert(key, v);
+                }
+                self.pos += 1;
+                (Value::object(attrs), anchor)
+            }
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some(v) => return Ok(v.clone()),
+                None => return Err(format!("on line {}, column {}: unknown anchor", mark.line(), mark.col() + 1)),
+            },
+            _ => return Err(format!("on line {}, column {}: did not find expected node content", mark.line(), mark.col() + 1)),
+        };
+        if anchor > 0 {
+            self.anchors.insert(anchor, v.clone());
+        }
+        Ok(v)
+    }
+}
+
+fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>, mark: &Marker) -> Result<Value, String> {
+    if let Some(TokenType::Tag(handle, suffix)) = tag {
+        let full = if handle == "!!" { format!("tag:yaml.org,2002:{suffix}") } else { format!("{handle}{suffix}") };
+        return match full.as_str() {
+            "tag:yaml.org,2002:str" => Ok(Value::string(text)),
+            "tag:yaml.org,2002:null" => Ok(Value::null(Type::Dynamic)),
+            "tag:yaml.org,2002:bool" | "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float" => {
+                let v = resolve_plain(text);
+                let ok = matches!((&v.kind, full.as_str()), (ValueKind::Bool(_), "tag:yaml.org,2002:bool") | (ValueKind::Number(_), "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float"));
+                if ok {
+                    Ok(v)
+                } else {
+                    Err(format!("on line {}, column {}: cannot decode {text:?} as {suffix}", mark.line(), mark.col() + 1))
+                }
+            }
+            "tag:yaml.org,2002:binary" => match super::encoding::b64_decode(text) {
+                Some(b) => Ok(Value::string(String::from_utf8_lossy(&b).into_owned())),
+                None => Err(format!("on line {}, column {}: cannot decode !!binary", mark.line(), mark.col() + 1)),
+            },
+            other => Err(format!("on line {}, column {}: unsupported tag {other:?}", mark.line(), mark.col() + 1)),
+        };
+    }
+    if style != TScalarStyle::Plain {
+        return Ok(Value::string(text));
+    }
+    Ok(resolve_plain(text))
+}
+
+fn resolve_plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::null(Type::Dynamic),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => return Value::bool(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => return Value::bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::number(Number::positive_infinity()),
+        "-.inf" | "-.Inf" | "-.INF" => return Value::number(Number::negative_infinity()),
+        _ => {}
+    }
+    let plain: String = text.replace('_', "");
+    let (neg, body) = match plain.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, plain.strip_prefix('+').unwrap_or(&plain)),
+    };
+    let radix = |digits: &str, base: u32| -> Option<Value> {
+        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
+            return None;
+        }
+        let mut acc = Number::zero();
+        let b = Number::from_i64(base as i64);
+        for c in digits.chars() {
+            acc = acc.mul(&b).add(&Number::from_i64(c.to_digit(base).unwrap_or(0) as i64));
+        }
+        Some(Value::number(if neg { acc.neg() } else { acc }))
+    };
+    let as_int = if let Some(h) = body.strip_prefix("0x") {
+        radix(h, 16)
+    } else if let Some(b) = body.strip_prefix("0b") {
+        radix(b, 2)
+    } else if !body.is_empty() && body.chars().all(|c| c.is_ascii_digit()) {
+        radix(body, 10)
+    } else {
+        None
+    };
+    if let Some(v) = as_int {
+        return v;
+    }
+    if is_float(body) {
+        if let Some(n) = Number::parse(&plain) {
+            return Value::number(n);
+        }
+    }
+    Value::string(text)
+}
+
+fn is_float(t: &str) -> bool {
+    // [0-9]*\.?[0-9]+([eE][-+]?[0-9]+)? (with at least one digit)
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let digits_ok = !mant.is_empty() && mant.chars().filter(|c| *c == '.').count() <= 1 && mant.chars().all(|c| c.is_ascii_digit() || c == '.') && mant.chars().any(|c| c.is_ascii_digit());
+    let exp_ok = match exp {
+        None => true,
+        Some(e) => {
+            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+        }
+    };
+    digits_ok && exp_ok
+}

@@ -1,0 +1,69 @@
+//! Configuring providers: each provider configuration's block (or an empty configuration when
+//! there is none) is evaluated against the provider's own schema, validated and passed to
+//! `configure` before any resource of that configuration is planned or applied.
+
+use crate::config_value::eval_body;
+use crate::providers::Providers;
+use crate::scope::{InstanceCtx, ModuleEval};
+use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
+use ferro_diag::Diagnostic;
+use ferro_provider::Severity;
+
+/// The provider source address a local provider name stands for in this module.
+fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
+    match m.index.required_providers.get(local) {
+        Some(item) => {
+            let rp = &m.hir(item.file).required_providers[item.index];
+            rp.source.as_deref().and_then(|s| ProviderAddr::parse_source(s).ok()).unwrap_or_else(|| ProviderAddr::default_for(local))
+        }
+        None => ProviderAddr::default_for(local),
+    }
+}
+
+/// Configure every provider configuration in `providers`; diagnostics name the configuration.
+pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (cfg, provider) in &providers.configs {
+        let Some(schema) = providers.schemas.get(&cfg.provider) else { continue };
+        let block = m.index.providers.iter().find(|((local, alias), _)| alias == &cfg.alias && fqn_of(m, local) == cfg.provider);
+        let addr = display(cfg);
+        let config = match block {
+            Some((_, item)) => {
+                let pb = &m.hir(item.file).providers[item.index];
+                let (v, ds) = eval_body(m, item.file, &pb.body, &schema.provider.block, &InstanceCtx::default());
+                let failed = ds.iter().any(Diagnostic::is_error);
+                diags.extend(ds);
+                if failed {
+                    continue;
+                }
+                (v, Some(pb.span))
+            }
+            None => (schema.provider.block.empty_value(), None),
+        };
+        let (plain, _) = config.0.deep_unmark();
+        let mut failed = false;
+        for d in provider.validate_provider_config(&plain) {
+            failed |= d.severity == Severity::Error;
+            diags.push(to_diag(&d, &addr, config.1));
+        }
+        if failed {
+            continue;
+        }
+        for d in provider.configure(&plain) {
+            diags.push(to_diag(&d, &addr, config.1));
+        }
+    }
+    diags
+}
+
+fn display(cfg: &AbsProviderConfig) -> String {
+    match &cfg.alias {
+        Some(a) => format!("provider[\"{}\"].{a}", cfg.provider),
+        None => format!("provider[\"{}\"]", cfg.provider),
+    }
+}
+
+fn to_diag(d: &ferro_provider::ProviderDiagnostic, addr: &str, span: Option<ferro_diag::Span>) -> Diagnostic {
+    let base = if d.severity == Severity::Error { Diagnostic::error("provider-config", d.summary.clone()) } else { Diagnostic::warning("provider-config", d.summary.clone()) };
+    base.with_detail(d.detail.clone()).with_span_opt(span).with_address(addr.to_string())
+}

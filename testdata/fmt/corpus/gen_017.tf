@@ -1,0 +1,3 @@
+depends_on= "a b"
+/* multi
+   line */

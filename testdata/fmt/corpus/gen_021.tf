@@ -1,0 +1,3 @@
+instance_type	= var
+/* block */
+	name =(- " x ")  < 	 ( local.in_x.tags	)

@@ -1,0 +1,7 @@
+	é_accent=<<EOT
+trailing   
+    text
+      $${esc}
+EOT
+  instance_type	= <<-EOT
+    EOT

@@ -1,0 +1,2 @@
+_under =  [ 1, ( "${  module}" )  - 42 ]
+   for_each =coalesce( )

@@ -1,0 +1,3 @@
+name=( "${  data}" 	 )?( ""< "%%{not}tab\there"):100
+a= false
+locals "web" {}

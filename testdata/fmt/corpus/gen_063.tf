@@ -1,0 +1,3 @@
+ _under=   "${each.a[  0]	}"	/* trailing */
+x1= max( )
+for_each =   !module /* trailing */

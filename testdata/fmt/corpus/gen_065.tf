@@ -1,0 +1,6 @@
+for_each= <<-EOF
+EOF
+
+
+
+my-dashed = coalesce( ) >= 	 null

@@ -1,0 +1,3 @@
+in_x   = ! ( path)
+provider "aws_instance"  /* hdr */{ 
+ }

@@ -1,0 +1,3 @@
+	_under=merge(module.ami[*] 
+	)
+ b= null

@@ -1,0 +1,3 @@
+nameé= coalesce(
+	)
+value=("${  aws_instance }" ) /count

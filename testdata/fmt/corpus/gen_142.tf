@@ -1,0 +1,3 @@
+tags= []
+lifecycle  "ünï"	"a-b"{ }
+

@@ -1,0 +1,4 @@
+name= var # trailing
+b= max( // lc
+"%{~for v in false }${v}%{~ endfor  ~}%{for k, v in false  }${v}%{ endfor }" 	 ? ([false , true ,false ,true	])  :  (null) ,tolist())  /* trailing */
+#

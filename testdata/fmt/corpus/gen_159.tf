@@ -1,0 +1,2 @@
+output "ünï"{}
+variable "" {  }

@@ -1,0 +1,3 @@
+name =module  [  "k" ].*.nameé>"${!"" ~}a$b{}"
+long_attribute_name=-format( "${count[*].ami}"  ,false ,true ...
+  )

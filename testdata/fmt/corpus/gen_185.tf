@@ -1,0 +1,2 @@
+in_x=!path
+   for_each59="${module [each.key][*] }"

@@ -1,0 +1,2 @@
+
+value	=   !(true	) # trailing

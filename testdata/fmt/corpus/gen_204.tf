@@ -1,0 +1,3 @@
+count=	"${ path.in_x[ count.index]}" /* trailing */
+tags = [ 	 data.1.in_x["name"] ]
+b=var

@@ -1,0 +1,5 @@
+tags=   "${ ("" )	}${~   ( false   ) ~}"	-   ( aws_instance )
+
+
+
+	a =   jsonencode( )

@@ -1,0 +1,6 @@
+ variable	"x" {
+  type= string
+}
+
+
+ ami=- path [ 1] /* trailing */

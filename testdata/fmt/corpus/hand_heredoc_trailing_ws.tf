@@ -1,0 +1,5 @@
+a = <<EOT
+trailing   
+	tab
+   EOT   
+bb = 2

@@ -1,0 +1,8 @@
+a = "${ var.a }${var.b}"
+b = "x ${~ var.c ~} y"
+c = "%{ for k, v in var.m ~}${k}=${v} %{ endfor ~}"
+d = "%{if var.x}yes%{else}no%{endif}"
+e = "$${escaped} %%{escaped}"
+f = "\n\t\"\\\u00e9\U0001F600"
+g = "${ {a = 1} }"
+h = "${"nested ${"deep"}"}"

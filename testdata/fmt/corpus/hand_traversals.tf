@@ -1,0 +1,10 @@
+a = var.x.y[0].z
+b = var.list[*].id
+c = var.list.*.id
+d = var.list.0.id
+e = var.map["key"]
+f = x [0]
+g = foo()[0]
+h = x[*][0]
+i = x.*.y.0
+j = aws_instance.web[count.index].id

@@ -1,0 +1,132 @@
+"""A small protocol-6 provider for interop tests, written with the Python `tf` framework.
+
+Provider `example.test/ferro/shelf` (local name `shelf`):
+
+* resource `shelf_book`:
+  - `title`  (required, changes in place)
+  - `isbn`   (required, changing it replaces the book)
+  - `id`     (computed: derived from the isbn)
+  - `label`  (computed: recomputed from the title on every change)
+  Books can be imported by id (`isbn-<isbn>`); the imported title is "imported".
+* data source `shelf_catalog`: echoes `shelf` (required) and computes `size` = its length.
+
+The provider keeps no external state: reads return what is stored in state, so every result
+is deterministic.
+"""
+
+import copy
+from typing import Optional, Type
+
+from tf import provider as p
+from tf import schema, types
+from tf.iface import Config, CreateContext, DeleteContext, ImportContext, PlanContext, ReadContext, ReadDataContext, State, UpdateContext, UpgradeContext
+from tf.runner import run_provider
+from tf.types import Unknown
+from tf.utils import Diagnostics
+
+
+class ShelfProvider(p.Provider):
+    def full_name(self) -> str:
+        return "example.test/ferro/shelf"
+
+    def get_model_prefix(self) -> str:
+        return "shelf_"
+
+    def get_provider_schema(self, diags: Diagnostics) -> schema.Schema:
+        return schema.Schema(attributes=[schema.Attribute("owner", types.String(), optional=True)])
+
+    def validate_config(self, diags: Diagnostics, config: Config):
+        if config.get("owner") == "nobody":
+            diags.add_error("Invalid owner", "The owner may not be \"nobody\".")
+
+    def configure_provider(self, diags: Diagnostics, config: Config):
+        self.owner = config.get("owner") or "anonymous"
+
+    def get_data_sources(self) -> list[Type[p.DataSource]]:
+        return [Catalog]
+
+    def get_resources(self) -> list[Type[p.Resource]]:
+        return [Book]
+
+
+def label_for(title: str) -> str:
+    return f"Book: {title}"
+
+
+class Book(p.Resource):
+    def __init__(self, provider: ShelfProvider):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "book"
+
+    @classmethod
+    def get_schema(cls) -> schema.Schema:
+        return schema.Schema(
+            attributes=[
+                schema.Attribute("title", types.String(), required=True),
+                schema.Attribute("isbn", types.String(), required=True, requires_replace=True),
+                schema.Attribute("id", types.String(), computed=True),
+                schema.Attribute("label", types.String(), computed=True),
+            ]
+        )
+
+    def create(self, ctx: CreateContext, planned: State) -> Optional[State]:
+        out = copy.deepcopy(planned)
+        out["id"] = f"isbn-{planned['isbn']}"
+        out["label"] = label_for(planned["title"])
+        return out
+
+    def read(self, ctx: ReadContext, current: State) -> Optional[State]:
+        return current
+
+    def plan(self, ctx: PlanContext, current: Optional[State], planned: State) -> Optional[State]:
+        # The label follows the title: unknown until apply whenever the title changes.
+        if current is not None and planned.get("title") != current.get("title"):
+            planned = copy.deepcopy(planned)
+            planned["label"] = Unknown
+        return planned
+
+    def update(self, ctx: UpdateContext, current: State, planned: State) -> Optional[State]:
+        out = copy.deepcopy(planned)
+        out["id"] = current["id"]
+        out["label"] = label_for(planned["title"])
+        return out
+
+    def delete(self, ctx: DeleteContext, current: State):
+        return None
+
+    def upgrade(self, ctx: UpgradeContext, version: int, old: State) -> Optional[State]:
+        return old
+
+    def import_(self, ctx: ImportContext, id: str) -> Optional[State]:
+        if not id.startswith("isbn-"):
+            ctx.diagnostics.add_error("Invalid import id", f"Book ids look like isbn-NNN, not {id!r}.")
+            return None
+        return {"id": id, "isbn": id[len("isbn-"):], "title": "imported", "label": label_for("imported")}
+
+
+class Catalog(p.DataSource):
+    def __init__(self, provider: ShelfProvider):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "catalog"
+
+    @classmethod
+    def get_schema(cls) -> schema.Schema:
+        return schema.Schema(
+            attributes=[
+                schema.Attribute("shelf", types.List(types.String()), required=True),
+                schema.Attribute("size", types.Number(), computed=True),
+            ]
+        )
+
+    def read(self, ctx: ReadDataContext, config: Config) -> Optional[State]:
+        return {"shelf": config["shelf"], "size": len(config["shelf"])}
+
+
+if __name__ == "__main__":
+    run_provider(ShelfProvider())

@@ -1,0 +1,3 @@
+locals {
+  a = max(1 2)
+}

@@ -1,0 +1,4 @@
+locals {
+  x = [[1]]
+  a = local.x.0.0
+}

@@ -1,0 +1,3 @@
+locals {
+  a = [for x in [1] x]
+}

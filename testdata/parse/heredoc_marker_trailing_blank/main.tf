@@ -1,0 +1,5 @@
+locals {
+  a = <<EOT  
+x
+EOT
+}

@@ -1,0 +1,1 @@
+resource "null_${x}" "a" {}

@@ -1,0 +1,5 @@
+locals {
+  a = "%{ else }"
+  b = "${}"
+  c = "%{ for x in [] }${x}"
+}

@@ -1,0 +1,6 @@
+locals {
+  a =
+  b = "open
+  c = 1 +
+  d = "fine"
+}

@@ -1,0 +1,7 @@
+locals {
+  a = [1 2]
+}
+
+output "x" {
+  value = { k = }
+}

@@ -1,0 +1,4 @@
+locals {
+  a = <<EOT
+hello
+}

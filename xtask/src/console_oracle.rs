@@ -1,0 +1,162 @@
+//! `cargo xtask console-oracle`: record what the reference `terraform console` (1.0.3) prints
+//! for every expression of `testdata/console/exprs.txt`, into `testdata/console/expected.txt`.
+//!
+//! Each expression runs in its own `terraform console -no-color` process (piped mode prints only
+//! the last result and stops at the first error) in a copy of `testdata/console/fixture/`,
+//! initialised once with `terraform init` when the fixture declares resources. The binary comes
+//! from `$TERRAFORM`, or from `../shared/tools/oracles.sh` (which installs it through pip).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// One recorded run: the expression, exit code, stdout and stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub expr: String,
+    pub exit: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn console_dir() -> PathBuf {
+    crate::golden::testdata_dir().join("console")
+}
+
+/// Expressions of a corpus file: one per line; blank lines and `#` comments are skipped.
+pub fn read_exprs(text: &str) -> Vec<String> {
+    text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_string).collect()
+}
+
+/// Serialise records: `>>> EXPR`, `[exit N]`, stdout lines, then `--- stderr` and its lines.
+pub fn write_records(records: &[Record]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&format!(">>> {}\n[exit {}]\n", r.expr, r.exit));
+        out.push_str(&r.stdout);
+        if !r.stdout.is_empty() && !r.stdout.ends_with('\n') {
+            out.push('\n');
+        }
+        if !r.stderr.is_empty() {
+            out.push_str("--- stderr\n");
+            out.push_str(&r.stderr);
+            if !r.stderr.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Parse what [`write_records`] wrote.
+pub fn read_records(text: &str) -> Vec<Record> {
+    let mut out: Vec<Record> = Vec::new();
+    let mut in_stderr = false;
+    for line in text.split_inclusive('\n') {
+        if let Some(e) = line.strip_prefix(">>> ") {
+            out.push(Record { expr: e.trim_end_matches('\n').to_string(), exit: 0, stdout: String::new(), stderr: String::new() });
+            in_stderr = false;
+            continue;
+        }
+        let Some(cur) = out.last_mut() else { continue };
+        if let Some(code) = line.strip_prefix("[exit ").and_then(|r| r.trim_end().strip_suffix(']')) {
+            if cur.stdout.is_empty() && !in_stderr {
+                cur.exit = code.parse().unwrap_or(-1);
+                continue;
+            }
+        }
+        if line == "--- stderr\n" {
+            in_stderr = true;
+            continue;
+        }
+        if in_stderr {
+            cur.stderr.push_str(line);
+        } else {
+            cur.stdout.push_str(line);
+        }
+    }
+    out
+}
+
+fn terraform_binary(root: &Path) -> Result<String, String> {
+    if let Ok(t) = std::env::var("TERRAFORM") {
+        return Ok(t);
+    }
+    let script = root.join("../shared/tools/oracles.sh");
+    let out = Command::new("bash").arg(&script).output().map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("export TERRAFORM=") {
+            return Ok(rest.to_string());
+        }
+        if let Some(rest) = line.strip_prefix("export TF_CLI_CONFIG_FILE=") {
+            std::env::set_var("TF_CLI_CONFIG_FILE", rest);
+        }
+    }
+    Err("set TERRAFORM to a terraform 1.0.3 binary (see shared/tools/oracles.sh)".into())
+}
+
+/// Copy the fixture to a fresh directory.
+pub fn copy_fixture(dst: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dst)?;
+    let src = console_dir().join("fixture");
+    if let Ok(entries) = std::fs::read_dir(&src) {
+        for e in entries.flatten() {
+            if e.path().is_file() {
+                std::fs::copy(e.path(), dst.join(e.file_name()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn run() -> Result<usize, String> {
+    let root = crate::golden::testdata_dir().parent().map(Path::to_path_buf).unwrap_or_default();
+    let tf = terraform_binary(&root)?;
+    // The oracle script also points provider installation at its mirror.
+    if std::env::var("TF_CLI_CONFIG_FILE").is_err() {
+        let _ = terraform_binary(&root.join("__none__"));
+    }
+    let exprs = read_exprs(&std::fs::read_to_string(console_dir().join("exprs.txt")).map_err(|e| e.to_string())?);
+    let work = std::env::temp_dir().join(format!("ferro-console-oracle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    copy_fixture(&work).map_err(|e| e.to_string())?;
+    let needs_init = std::fs::read_dir(&work)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("resource \"")));
+    if needs_init {
+        let st = Command::new(&tf).args(["init", "-no-color", "-input=false"]).current_dir(&work).output().map_err(|e| e.to_string())?;
+        if !st.status.success() {
+            return Err(format!("terraform init failed:\n{}{}", String::from_utf8_lossy(&st.stdout), String::from_utf8_lossy(&st.stderr)));
+        }
+    }
+    let mut records = Vec::new();
+    for (i, e) in exprs.iter().enumerate() {
+        let mut child = Command::new(&tf)
+            .args(["console", "-no-color"])
+            .current_dir(&work)
+            .env("HOME", "/nonexistent-home")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = writeln!(stdin, "{e}");
+        }
+        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        records.push(Record {
+            expr: e.clone(),
+            exit: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+        if (i + 1) % 50 == 0 {
+            eprintln!("{}/{}", i + 1, exprs.len());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::write(console_dir().join("expected.txt"), write_records(&records)).map_err(|e| e.to_string())?;
+    Ok(records.len())
+}

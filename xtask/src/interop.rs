@@ -1,0 +1,356 @@
+//! `cargo xtask interop`: ferro against real provider plugins, side by side with Terraform 1.0.3.
+//!
+//! Every scenario runs the same configuration steps with both tools in separate working
+//! directories and compares what a user would compare: the actions of `show -json` plans and the
+//! attributes recorded in state (ignoring values that are random by design). The state
+//! scenarios hand a state written by one tool to the other and require "no changes".
+
+use crate::oracles::Oracles;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The two tools under comparison.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tool {
+    Terraform,
+    Ferro,
+}
+
+pub struct Env {
+    pub oracles: Oracles,
+    pub ferro: PathBuf,
+    /// CLI configuration pointing provider installation at the mirror.
+    pub cli_config: PathBuf,
+    pub work: PathBuf,
+}
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Env {
+    pub fn run(&self, tool: Tool, dir: &Path, args: &[&str]) -> Output {
+        let bin = match tool {
+            Tool::Terraform => &self.oracles.terraform,
+            Tool::Ferro => &self.ferro,
+        };
+        let mut cmd = Command::new(bin);
+        cmd.args(args).current_dir(dir).env("TF_CLI_CONFIG_FILE", &self.cli_config).env("TF_IN_AUTOMATION", "1").env("CHECKPOINT_DISABLE", "1").env_remove("TF_LOG");
+        match cmd.output() {
+            Ok(o) => Output { code: o.status.code().unwrap_or(-1), stdout: String::from_utf8_lossy(&o.stdout).into_owned(), stderr: String::from_utf8_lossy(&o.stderr).into_owned() },
+            Err(e) => Output { code: -1, stdout: String::new(), stderr: format!("cannot run {}: {e}", bin.display()) },
+        }
+    }
+
+    /// Run and require the exit code.
+    pub fn expect(&self, tool: Tool, dir: &Path, args: &[&str], code: i32) -> Result<Output, String> {
+        let o = self.run(tool, dir, args);
+        if o.code != code {
+            return Err(format!("{tool:?} {} in {}: exit {} (wanted {code})\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), dir.display(), o.code, o.stdout, o.stderr));
+        }
+        Ok(o)
+    }
+}
+
+/// `(address, actions)` of every resource change in a `show -json` plan, sorted.
+pub fn plan_actions(json_text: &str) -> Result<Vec<(String, Vec<String>)>, String> {
+    let v: serde_json::Value = serde_json::from_str(json_text).map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
+    let mut out = Vec::new();
+    for rc in v.get("resource_changes").and_then(|r| r.as_array()).into_iter().flatten() {
+        let addr = rc.get("address").and_then(|a| a.as_str()).unwrap_or_default().to_string();
+        let actions = rc.pointer("/change/actions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+        out.push((addr, actions));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Attributes of every object in a state file, by address, with the named volatile
+/// attributes removed.
+pub fn state_attributes(path: &Path, volatile: &[&str]) -> Result<BTreeMap<String, serde_json::Value>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    let mut out = BTreeMap::new();
+    for r in v.get("resources").and_then(|r| r.as_array()).into_iter().flatten() {
+        let mode = r.get("mode").and_then(|x| x.as_str()).unwrap_or_default();
+        let prefix = if mode == "data" { "data." } else { "" };
+        let base = format!("{prefix}{}.{}", r.get("type").and_then(|x| x.as_str()).unwrap_or_default(), r.get("name").and_then(|x| x.as_str()).unwrap_or_default());
+        for inst in r.get("instances").and_then(|i| i.as_array()).into_iter().flatten() {
+            let key = match inst.get("index_key") {
+                Some(serde_json::Value::Number(n)) => format!("[{n}]"),
+                Some(serde_json::Value::String(s)) => format!("[{s:?}]"),
+                _ => String::new(),
+            };
+            let mut attrs = inst.get("attributes").cloned().unwrap_or(serde_json::Value::Null);
+            if let Some(m) = attrs.as_object_mut() {
+                for k in volatile {
+                    m.remove(*k);
+                }
+            }
+            out.insert(format!("{base}{key}"), attrs);
+        }
+    }
+    Ok(out)
+}
+
+/// A fresh working directory for one tool in one scenario, with `main.tf`.
+pub fn workdir(env: &Env, scenario: &str, tool: Tool, main_tf: &str) -> Result<PathBuf, String> {
+    let d = env.work.join(scenario).join(format!("{tool:?}").to_lowercase());
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
+    std::fs::write(d.join("main.tf"), main_tf).map_err(|e| e.to_string())?;
+    Ok(d)
+}
+
+fn write(dir: &Path, main_tf: &str) -> Result<(), String> {
+    std::fs::write(dir.join("main.tf"), main_tf).map_err(|e| e.to_string())
+}
+
+/// Plan with `-out`, return the `show -json` actions, then apply the saved plan.
+fn plan_apply(env: &Env, tool: Tool, dir: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    env.expect(tool, dir, &["plan", "-no-color", "-input=false", "-out=tfplan"], 0)?;
+    let shown = env.expect(tool, dir, &["show", "-json", "tfplan"], 0)?;
+    let actions = plan_actions(&shown.stdout)?;
+    env.expect(tool, dir, &["apply", "-no-color", "-input=false", "tfplan"], 0)?;
+    Ok(actions)
+}
+
+fn same<T: PartialEq + std::fmt::Debug>(what: &str, tf: &T, ferro: &T) -> Result<(), String> {
+    if tf != ferro {
+        return Err(format!("{what} differ\n  terraform: {tf:?}\n  ferro:     {ferro:?}"));
+    }
+    Ok(())
+}
+
+const NULL_HEADER: &str = r#"terraform {
+  required_providers {
+    null = {
+      source  = "hashicorp/null"
+      version = "2.1.2"
+    }
+  }
+}
+"#;
+
+fn null_config(trigger: &str, keys: &[&str]) -> String {
+    let keys = keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", ");
+    format!(
+        r#"{NULL_HEADER}
+data "null_data_source" "values" {{
+  inputs = {{
+    trigger = "{trigger}"
+  }}
+}}
+
+resource "null_resource" "counted" {{
+  count = 2
+  triggers = {{
+    index = count.index
+    value = data.null_data_source.values.outputs["trigger"]
+  }}
+}}
+
+resource "null_resource" "each" {{
+  for_each = toset([{keys}])
+  triggers = {{
+    key = each.key
+  }}
+}}
+
+data "null_data_source" "late" {{
+  inputs = {{
+    first = null_resource.counted[0].id
+  }}
+}}
+
+output "late" {{
+  value = data.null_data_source.late.outputs["first"] == null_resource.counted[0].id
+}}
+"#
+    )
+}
+
+/// `null_resource` with count, for_each and triggers, `null_data_source` read at plan time and
+/// during apply; create, replace through a trigger, shrink for_each, destroy.
+fn null_lifecycle(env: &Env) -> Result<(), String> {
+    let steps: Vec<String> = vec![null_config("one", &["a", "b"]), null_config("two", &["a", "b"]), null_config("two", &["b"])];
+    let mut results: BTreeMap<&str, Vec<(Vec<(String, Vec<String>)>, BTreeMap<String, serde_json::Value>)>> = BTreeMap::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, "null-lifecycle", tool, &steps[0])?;
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        let mut per_step = Vec::new();
+        for step in &steps {
+            write(&dir, step)?;
+            let actions = plan_apply(env, tool, &dir)?;
+            let attrs = state_attributes(&dir.join("terraform.tfstate"), &["id", "random"])?;
+            per_step.push((actions, attrs));
+        }
+        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
+        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
+        if !left.is_empty() {
+            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+        }
+        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+    }
+    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+        same(&format!("step {} plan actions", i + 1), &tf.0, &fe.0)?;
+        same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
+    }
+    Ok(())
+}
+
+/// A state written by one tool is read by the other, which plans no changes.
+fn state_exchange(env: &Env) -> Result<(), String> {
+    let config = null_config("x", &["k1", "k2"]);
+    for (writer, reader) in [(Tool::Terraform, Tool::Ferro), (Tool::Ferro, Tool::Terraform)] {
+        let name = format!("state-{writer:?}-to-{reader:?}").to_lowercase();
+        let dir = workdir(env, &name, writer, &config)?;
+        env.expect(writer, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        env.expect(writer, &dir, &["apply", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        let other = workdir(env, &name, reader, &config)?;
+        std::fs::copy(dir.join("terraform.tfstate"), other.join("terraform.tfstate")).map_err(|e| e.to_string())?;
+        env.expect(reader, &other, &["init", "-no-color", "-input=false"], 0)?;
+        env.expect(reader, &other, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0).map_err(|e| format!("state written by {writer:?} does not plan clean in {reader:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+const SHELF_HEADER: &str = r#"terraform {
+  required_providers {
+    shelf = {
+      source  = "example.test/ferro/shelf"
+      version = "1.0.0"
+    }
+  }
+}
+
+provider "shelf" {
+  owner = "interop"
+}
+"#;
+
+fn shelf_config(title: &str, isbn: &str, imported: bool) -> String {
+    let mut s = format!(
+        r#"{SHELF_HEADER}
+resource "shelf_book" "b" {{
+  title = "{title}"
+  isbn  = "{isbn}"
+}}
+
+data "shelf_catalog" "c" {{
+  shelf = [shelf_book.b.label, "other"]
+}}
+
+output "size" {{
+  value = data.shelf_catalog.c.size
+}}
+"#
+    );
+    if imported {
+        s.push_str("\nresource \"shelf_book\" \"found\" {\n  title = \"imported\"\n  isbn  = \"999\"\n}\n");
+    }
+    s
+}
+
+/// The protocol-6 provider: create, update in place, replace, import, destroy.
+fn shelf_lifecycle(env: &Env) -> Result<(), String> {
+    let steps = [shelf_config("Dune", "1", false), shelf_config("Dune Messiah", "1", false), shelf_config("Dune Messiah", "2", false)];
+    let mut results: BTreeMap<&str, Vec<(Vec<(String, Vec<String>)>, BTreeMap<String, serde_json::Value>)>> = BTreeMap::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, "shelf-lifecycle", tool, &steps[0])?;
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        let mut per_step = Vec::new();
+        for step in &steps {
+            write(&dir, step)?;
+            let actions = plan_apply(env, tool, &dir)?;
+            per_step.push((actions, state_attributes(&dir.join("terraform.tfstate"), &[])?));
+        }
+        write(&dir, &shelf_config("Dune Messiah", "2", true))?;
+        env.expect(tool, &dir, &["import", "-no-color", "-input=false", "shelf_book.found", "isbn-999"], 0)?;
+        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
+        per_step.push((Vec::new(), state_attributes(&dir.join("terraform.tfstate"), &[])?));
+        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
+        if !left.is_empty() {
+            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+        }
+        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+    }
+    let expected_actions = [
+        vec![("shelf_book.b".to_string(), vec!["create".to_string()])],
+        vec![("shelf_book.b".to_string(), vec!["update".to_string()])],
+        vec![("shelf_book.b".to_string(), vec!["delete".to_string(), "create".to_string()])],
+    ];
+    for (i, want) in expected_actions.iter().enumerate() {
+        let got: Vec<_> = results["ferro"][i].0.iter().filter(|(a, _)| !a.starts_with("data.")).cloned().collect();
+        same(&format!("step {} expected actions", i + 1), want, &got)?;
+    }
+    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+        same(&format!("step {} plan actions", i + 1), &tf.0, &fe.0)?;
+        same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
+    }
+    Ok(())
+}
+
+/// Lay out the protocol-6 test provider as a filesystem-mirror package (a wrapper script that
+/// runs it with the oracle virtualenv's Python).
+fn install_shelf(env_dir: &Path, oracles: &Oracles, repo: &Path) -> Result<PathBuf, String> {
+    let mirror = env_dir.join("mirror");
+    let pkg = mirror.join("example.test/ferro/shelf/1.0.0/linux_amd64");
+    std::fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    let script = repo.join("testdata/interop/providers/terraform-provider-shelf.py");
+    let wrapper = pkg.join("terraform-provider-shelf_v1.0.0");
+    std::fs::write(&wrapper, format!("#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n", oracles.python.display(), script.display())).map_err(|e| e.to_string())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).map_err(|e| e.to_string())?;
+    }
+    Ok(mirror)
+}
+
+/// Everything the scenarios need: the oracles, a ferro binary, a CLI configuration.
+pub fn setup(repo: &Path, ferro: PathBuf) -> Result<Env, String> {
+    let oracles = crate::oracles::ensure()?;
+    let work = std::env::temp_dir().join(format!("ferro-interop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let shelf_mirror = install_shelf(&work, &oracles, repo)?;
+    let cli_config = work.join("terraformrc");
+    std::fs::write(
+        &cli_config,
+        format!(
+            "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"registry.terraform.io/hashicorp/null\"]\n  }}\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"example.test/*/*\"]\n  }}\n}}\n",
+            oracles.mirror.display(),
+            shelf_mirror.display()
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(Env { oracles, ferro, cli_config, work })
+}
+
+pub type Scenario = (&'static str, fn(&Env) -> Result<(), String>);
+
+pub const SCENARIOS: &[Scenario] = &[("null-lifecycle", null_lifecycle), ("state-exchange", state_exchange), ("shelf-lifecycle", shelf_lifecycle)];
+
+/// Run the scenarios whose names contain `filter`; returns the failures.
+pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
+    let mut failures = Vec::new();
+    for (name, f) in SCENARIOS {
+        if filter.is_some_and(|x| !name.contains(x)) {
+            continue;
+        }
+        match f(env) {
+            Ok(()) => println!("ok      {name}"),
+            Err(e) => {
+                println!("FAIL    {name}");
+                failures.push((name.to_string(), e));
+            }
+        }
+    }
+    failures
+}
