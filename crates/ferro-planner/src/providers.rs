@@ -116,8 +116,16 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
                 }
             }
         }
-        if let Ok(p) = source.get(&cfg.provider) {
-            out.configs.insert(cfg, p);
+        // One provider instance (process, for plugins) per provider configuration.
+        match source.get_config(&cfg) {
+            Ok(p) => {
+                out.configs.insert(cfg, p);
+            }
+            Err(msg) => diags.push(
+                Diagnostic::error("provider-unavailable", "Failed to start provider")
+                    .with_detail(format!("Could not start provider {} (needed by {user}): {msg}.", cfg.provider))
+                    .with_span_opt(span),
+            ),
         }
     }
     for (res, cfg) in &out.by_resource {
