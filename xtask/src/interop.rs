@@ -160,14 +160,15 @@ resource "null_resource" "each" {{
   }}
 }}
 
+# Unknown until null_resource.counted[0] exists (its id is), so the read waits for apply.
 data "null_data_source" "late" {{
   inputs = {{
-    first = null_resource.counted[0].id
+    first = length(null_resource.counted[0].id) > 0 ? "created" : "missing"
   }}
 }}
 
 output "late" {{
-  value = data.null_data_source.late.outputs["first"] == null_resource.counted[0].id
+  value = data.null_data_source.late.outputs["first"]
 }}
 "#
     )
