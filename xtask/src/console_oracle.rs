@@ -4,7 +4,7 @@
 //! Each expression runs in its own `terraform console -no-color` process (piped mode prints only
 //! the last result and stops at the first error) in a copy of `testdata/console/fixture/`,
 //! initialised once with `terraform init` when the fixture declares resources. The binary comes
-//! from `$TERRAFORM`, or from `../shared/tools/oracles.sh` (which installs it through pip).
+//! from `$TERRAFORM`, or from `tools/fetch-oracles.sh` (which installs it through pip).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -78,22 +78,13 @@ pub fn read_records(text: &str) -> Vec<Record> {
     out
 }
 
-fn terraform_binary(root: &Path) -> Result<String, String> {
+fn terraform_binary(_root: &Path) -> Result<String, String> {
     if let Ok(t) = std::env::var("TERRAFORM") {
         return Ok(t);
     }
-    let script = root.join("../shared/tools/oracles.sh");
-    let out = Command::new("bash").arg(&script).output().map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("export TERRAFORM=") {
-            return Ok(rest.to_string());
-        }
-        if let Some(rest) = line.strip_prefix("export TF_CLI_CONFIG_FILE=") {
-            std::env::set_var("TF_CLI_CONFIG_FILE", rest);
-        }
-    }
-    Err("set TERRAFORM to a terraform 1.0.3 binary (see shared/tools/oracles.sh)".into())
+    let o = crate::oracles::ensure()?;
+    std::env::set_var("TF_CLI_CONFIG_FILE", &o.cli_config);
+    Ok(o.terraform.display().to_string())
 }
 
 /// Copy the fixture to a fresh directory.

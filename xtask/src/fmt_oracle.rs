@@ -1,31 +1,14 @@
 //! `cargo xtask fmt-oracle`: record the expected output of the formatting corpus
 //! (`testdata/fmt/corpus/*.tf` → `*.tf.expected`) by running the reference `terraform fmt`
-//! (Terraform 1.0.3, installed by `../shared/tools/oracles.sh`; `$TERRAFORM` overrides it).
+//! (Terraform 1.0.3, fetched by `tools/fetch-oracles.sh`; `$TERRAFORM` overrides it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Locate the reference terraform binary: `$TERRAFORM`, or what the oracles script installs.
-pub fn find_terraform(repo: &Path) -> Result<PathBuf, String> {
-    if let Some(t) = std::env::var_os("TERRAFORM") {
-        return Ok(PathBuf::from(t));
-    }
-    let script = std::env::var_os("FERRO_ORACLES_SCRIPT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo.join("../shared/tools/oracles.sh"));
-    let out = Command::new("bash")
-        .arg(&script)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!("{} failed ({})", script.display(), out.status));
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("export TERRAFORM=").map(|p| PathBuf::from(p.trim())))
-        .ok_or_else(|| format!("{} did not print TERRAFORM", script.display()))
+/// Locate the reference terraform binary: `$TERRAFORM`, or the one `tools/fetch-oracles.sh` installs.
+pub fn find_terraform(_repo: &Path) -> Result<PathBuf, String> {
+    crate::oracles::terraform()
 }
 
 /// Run `terraform fmt -` on `src`: the formatted text, or terraform's error output.

@@ -1,13 +1,12 @@
 //! `ferro init` then `ferro apply` / `ferro plan` with the real null provider 2.1.2 from the
-//! oracle cache's filesystem mirror (`shared/tools/oracles.sh` downloads it on first use).
+//! oracle cache's filesystem mirror (`tools/fetch-oracles.sh` downloads it on first use).
 
 use std::path::{Path, PathBuf};
 
 fn oracle_env() -> Vec<(String, String)> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tools/oracles.sh");
-    let script = if script.exists() { script } else { PathBuf::from("/work/shared/tools/oracles.sh") };
-    let out = std::process::Command::new("bash").arg(&script).output().expect("run oracles.sh");
-    assert!(out.status.success(), "oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
+    let out = std::process::Command::new("bash").arg(&script).output().expect("run tools/fetch-oracles.sh");
+    assert!(out.status.success(), "tools/fetch-oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()

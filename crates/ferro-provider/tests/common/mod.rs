@@ -5,19 +5,19 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The oracle cache directory (running `shared/tools/oracles.sh`, which downloads on first use).
+/// The oracle cache directory (running the repository's `tools/fetch-oracles.sh`, which
+/// downloads through pip on first use).
 pub fn oracle_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(run_oracles).clone()
 }
 
 fn run_oracles() -> PathBuf {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tools/oracles.sh");
-    let script = if script.exists() { script } else { PathBuf::from("/work/shared/tools/oracles.sh") };
-    let out = std::process::Command::new("bash").arg(&script).output().expect("run oracles.sh");
-    assert!(out.status.success(), "oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
+    let out = std::process::Command::new("bash").arg(&script).output().expect("run tools/fetch-oracles.sh");
+    assert!(out.status.success(), "tools/fetch-oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    let dir = text.lines().find_map(|l| l.strip_prefix("export FERRO_ORACLES=")).expect("oracles.sh prints FERRO_ORACLES");
+    let dir = text.lines().find_map(|l| l.strip_prefix("export FERRO_ORACLES=")).expect("fetch-oracles.sh prints FERRO_ORACLES");
     PathBuf::from(dir)
 }
 
