@@ -353,48 +353,43 @@ impl Walk<'_> {
         Some((Expansion::Single, vec![(InstanceKey::None, None)]))
     }
 
-    /// Decode, upgrade and (optionally) refresh the current object of an instance from state.
+    fn planner(&self) -> InstancePlanner<'_> {
+        InstancePlanner { providers: self.input.providers, options: &self.input.options, refreshed: &self.refreshed }
+    }
+
+    fn merge(&mut self, acc: Acc) {
+        self.diags.extend(acc.diags);
+        self.changes.extend(acc.changes);
+        for (abs, cfg, key, obj) in acc.sets {
+            self.refreshed.set_current(&abs, &cfg, &key, obj);
+        }
+    }
+
     fn prior_object(&mut self, abs: &AbsResource, key: &InstanceKey, cfg: &AbsProviderConfig, schema: &Schema) -> Option<PriorObject> {
-        let obj = self.refreshed.current_object(abs, key)?.clone();
-        let addr = abs.instance(key.clone()).to_string();
-        let provider = self.input.providers.get(cfg)?.clone();
-        let resp = provider.upgrade_resource_state(UpgradeRequest { type_name: &abs.resource.ty, version: obj.schema_version, raw_json: &obj.attributes });
-        let mut failed = false;
-        for d in &resp.diagnostics {
-            failed |= d.severity == Severity::Error;
-            self.diags.push(provider_diag(d, &addr, None));
-        }
-        if failed {
-            return None;
-        }
-        let mut value = apply_sensitive_paths(resp.upgraded_state, &obj.sensitive_attributes);
-        let private = obj.private.as_deref().map(base64_decode).unwrap_or_default();
-        let mut private_out = private.clone();
-        if self.input.options.refresh && abs.resource.mode == ResourceMode::Managed {
-            let (plain, _) = value.deep_unmark();
-            let read = provider.read_resource(ReadRequest { type_name: &abs.resource.ty, current_state: &plain, private: &private });
-            for d in &read.diagnostics {
-                failed |= d.severity == Severity::Error;
-                self.diags.push(provider_diag(d, &addr, None));
-            }
-            if failed {
-                return None;
-            }
-            if read.new_state.is_null() {
-                // The object is gone: forget it so it is planned for creation.
-                let prov = cfg.clone();
-                self.refreshed.set_current(abs, &prov, key, None);
-                return None;
-            }
-            value = apply_sensitive_paths(read.new_state, &obj.sensitive_attributes);
-            private_out = read.private;
-            if let Ok(enc) = crate::statecodec::encode_object(schema, &value, &private_out, obj.dependencies.clone(), obj.create_before_destroy, obj.tainted) {
-                let mut enc = enc;
-                enc.sensitive_attributes = obj.sensitive_attributes.clone();
-                self.refreshed.set_current(abs, &cfg.clone(), key, Some(enc));
-            }
-        }
-        Some(PriorObject { value, private: private_out, tainted: obj.tainted, schema_version: obj.schema_version })
+        let mut acc = Acc::default();
+        let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
+        self.merge(acc);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_change(
+        &mut self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        action: Action,
+        reason: Option<ActionReason>,
+        before: Value,
+        after: Value,
+        requires_replace: Vec<Vec<PathStep>>,
+        planned_private: Vec<u8>,
+        dependencies: Vec<String>,
+        cbd: bool,
+    ) {
+        let mut acc = Acc::default();
+        self.planner().push_change(addr, cfg, schema, action, reason, before, after, requires_replace, planned_private, dependencies, cbd, &mut acc);
+        self.merge(acc);
     }
 
     fn resource(&mut self, r: &Resource) {
@@ -426,19 +421,33 @@ impl Walk<'_> {
         let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        // Configuration values first (in order), then the provider calls of all instances at
+        // once, merged back in instance order.
+        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>)> = Vec::new();
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
             let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| if d.address.is_none() { d.with_address(addr.to_string()) } else { d }));
-            if failed {
-                instance_values.push((key, Value::unknown(schema.block.implied_type())));
-                continue;
-            }
-            let prior = self.prior_object(&abs, &key, &cfg, &schema);
-            let v = self.plan_instance(&decl, &cfg, &schema, addr, config, prior, deps.clone());
-            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+            work.push((key, addr, if failed { None } else { Some(config) }));
+        }
+        let planner = self.planner();
+        let results = parallel_map(work, PLAN_PARALLELISM, |(key, addr, config)| {
+            let mut acc = Acc::default();
+            let v = match config {
+                None => Value::unknown(schema.block.implied_type()),
+                Some(config) => {
+                    let prior = planner.prior_object(&abs, &key, &cfg, &schema, &mut acc);
+                    let v = planner.plan_instance(&decl, &cfg, &schema, addr, config, prior, deps.clone(), &mut acc);
+                    mark_schema_sensitive(&schema.block, &v)
+                }
+            };
+            (key, v, acc)
+        });
+        for (key, v, acc) in results {
+            self.merge(acc);
+            instance_values.push((key, v));
         }
         // Existing instances the configuration no longer wants are destroyed, and so are objects
         // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
@@ -592,164 +601,6 @@ impl Walk<'_> {
         });
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn plan_instance(
-        &mut self,
-        decl: &ResourceDecl,
-        cfg: &AbsProviderConfig,
-        schema: &Schema,
-        addr: AbsResourceInstance,
-        mut config: Value,
-        prior: Option<PriorObject>,
-        dependencies: Vec<String>,
-    ) -> Value {
-        let ty = schema.block.implied_type();
-        let addr_s = addr.to_string();
-        let Some(provider) = self.input.providers.get(cfg).cloned() else { return Value::unknown(ty) };
-        let (plain_cfg, _) = config.deep_unmark();
-        for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            self.diags.push(resource_diag(&d, &addr_s, decl));
-        }
-        if let Some(p) = &prior {
-            config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
-        }
-        let tainted = prior.as_ref().is_some_and(|p| p.tainted);
-        let by_request = self.input.options.replace.contains(&addr);
-        let prior_val = match &prior {
-            Some(p) if !tainted => p.value.clone(),
-            _ => Value::null(ty.clone()),
-        };
-        let prior_private = prior.as_ref().map(|p| p.private.clone()).unwrap_or_default();
-        let Some(first) = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, &prior_private) else {
-            return Value::unknown(ty);
-        };
-        let (mut planned, mut private, replace_paths) = first;
-        let cbd = decl.lifecycle.create_before_destroy;
-        let (action, reason) = match &prior {
-            None => (Action::Create, None),
-            Some(_) if tainted => (replace_action(cbd), Some(ActionReason::ReplaceBecauseTainted)),
-            Some(p) => {
-                let changed: Vec<Vec<PathStep>> = replace_paths
-                    .iter()
-                    .filter(|path| value_at(&p.value, path).map(|v| v.deep_unmark().0) != value_at(&planned, path).map(|v| v.deep_unmark().0))
-                    .cloned()
-                    .collect();
-                let forced = !changed.is_empty() || by_request;
-                if forced {
-                    // Plan the replacement object as a create.
-                    let null = Value::null(ty.clone());
-                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[]) {
-                        Some((pl, pr, _)) => {
-                            planned = pl;
-                            private = pr;
-                        }
-                        None => return Value::unknown(ty),
-                    }
-                    let reason = if changed.is_empty() { ActionReason::ReplaceByRequest } else { ActionReason::ReplaceBecauseCannotUpdate };
-                    self.push_change(addr, cfg, schema, replace_action(cbd), Some(reason), p.value.clone(), planned.clone(), changed, private, dependencies, cbd);
-                    return planned;
-                }
-                if planned.deep_unmark().0 == p.value.deep_unmark().0 {
-                    (Action::NoOp, None)
-                } else {
-                    (Action::Update, None)
-                }
-            }
-        };
-        let before = prior.as_ref().map(|p| p.value.clone()).unwrap_or_else(|| Value::null(ty.clone()));
-        let _ = prior.as_ref().map(|p| p.schema_version);
-        let result = if action == Action::NoOp { before.clone() } else { planned.clone() };
-        self.push_change(addr, cfg, schema, action, reason, before, planned, Vec::new(), private, dependencies, cbd);
-        result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn push_change(
-        &mut self,
-        addr: AbsResourceInstance,
-        cfg: &AbsProviderConfig,
-        schema: &Schema,
-        action: Action,
-        reason: Option<ActionReason>,
-        before: Value,
-        after: Value,
-        requires_replace: Vec<Vec<PathStep>>,
-        planned_private: Vec<u8>,
-        dependencies: Vec<String>,
-        cbd: bool,
-    ) {
-        self.changes.push(ResourceInstanceChange {
-            addr,
-            deposed: None,
-            provider: cfg.clone(),
-            action,
-            reason,
-            before,
-            after,
-            requires_replace,
-            planned_private,
-            schema_version: schema.version,
-            dependencies,
-            create_before_destroy: cbd,
-        });
-    }
-
-    /// One PlanResourceChange call with core's checks; None after reporting errors.
-    #[allow(clippy::too_many_arguments)]
-    fn call_plan(
-        &mut self,
-        provider: &std::sync::Arc<dyn ferro_provider::Provider>,
-        schema: &Schema,
-        addr: &str,
-        decl: &ResourceDecl,
-        prior: &Value,
-        config: &Value,
-        prior_private: &[u8],
-    ) -> Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)> {
-        let (plain_cfg, cfg_marks) = config.deep_unmark();
-        let (plain_prior, _) = prior.deep_unmark();
-        let proposed = proposed_new(&schema.block, &plain_prior, &plain_cfg);
-        let resp = provider.plan_resource_change(PlanRequest {
-            type_name: &decl.addr.ty,
-            prior_state: &plain_prior,
-            proposed_new_state: &proposed,
-            config: &plain_cfg,
-            prior_private,
-        });
-        let mut failed = false;
-        for d in &resp.diagnostics {
-            failed |= d.severity == Severity::Error;
-            self.diags.push(resource_diag(d, addr, decl));
-        }
-        if failed {
-            return None;
-        }
-        if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
-            self.diags.push(
-                Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
-                    .with_address(addr),
-            );
-            return None;
-        }
-        if !resp.legacy_type_system {
-            let errs = assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
-            if !errs.is_empty() {
-                for e in errs {
-                    self.diags.push(
-                        Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
-                            .with_address(addr),
-                    );
-                }
-                return None;
-            }
-        }
-        // Sensitivity from the configuration carries over to the planned object.
-        let planned = carry_marks(&resp.planned_state, config, cfg_marks);
-        Some((planned, resp.planned_private, resp.requires_replace))
-    }
-
     fn output(&mut self, name: &str) {
         let item = self.m.index.outputs[name];
         let hir = file_hir(self.input.db, item.file);
@@ -881,6 +732,256 @@ pub fn planned_data_object(schema: &ferro_value::schema::Block, config: &Value) 
         }
     }
     Value::object(out).with_marks(config.marks)
+}
+
+
+/// What planning one instance produced: diagnostics, changes and refreshed state objects,
+/// merged into the walk in instance order (so parallel planning stays deterministic).
+#[derive(Default)]
+struct Acc {
+    diags: Vec<Diagnostic>,
+    changes: Vec<ResourceInstanceChange>,
+    sets: Vec<(AbsResource, AbsProviderConfig, InstanceKey, Option<ferro_state::ObjectState>)>,
+}
+
+/// The read-only view of a walk that planning one resource instance needs; it is `Sync`, so the
+/// instances of one resource are planned concurrently (their provider calls overlap).
+struct InstancePlanner<'a> {
+    providers: &'a Providers,
+    options: &'a PlanOptions,
+    refreshed: &'a State,
+}
+
+impl InstancePlanner<'_> {
+    /// Decode, upgrade and (optionally) refresh the current object of an instance from state.
+    fn prior_object(&self, abs: &AbsResource, key: &InstanceKey, cfg: &AbsProviderConfig, schema: &Schema, acc: &mut Acc) -> Option<PriorObject> {
+        let obj = self.refreshed.current_object(abs, key)?.clone();
+        let addr = abs.instance(key.clone()).to_string();
+        let provider = self.providers.get(cfg)?.clone();
+        let resp = provider.upgrade_resource_state(UpgradeRequest { type_name: &abs.resource.ty, version: obj.schema_version, raw_json: &obj.attributes });
+        let mut failed = false;
+        for d in &resp.diagnostics {
+            failed |= d.severity == Severity::Error;
+            acc.diags.push(provider_diag(d, &addr, None));
+        }
+        if failed {
+            return None;
+        }
+        let mut value = apply_sensitive_paths(resp.upgraded_state, &obj.sensitive_attributes);
+        let private = obj.private.as_deref().map(base64_decode).unwrap_or_default();
+        let mut private_out = private.clone();
+        if self.options.refresh && abs.resource.mode == ResourceMode::Managed {
+            let (plain, _) = value.deep_unmark();
+            let read = provider.read_resource(ReadRequest { type_name: &abs.resource.ty, current_state: &plain, private: &private });
+            for d in &read.diagnostics {
+                failed |= d.severity == Severity::Error;
+                acc.diags.push(provider_diag(d, &addr, None));
+            }
+            if failed {
+                return None;
+            }
+            if read.new_state.is_null() {
+                // The object is gone: forget it so it is planned for creation.
+                let prov = cfg.clone();
+                acc.sets.push((abs.clone(), prov, key.clone(), None));
+                return None;
+            }
+            value = apply_sensitive_paths(read.new_state, &obj.sensitive_attributes);
+            private_out = read.private;
+            if let Ok(enc) = crate::statecodec::encode_object(schema, &value, &private_out, obj.dependencies.clone(), obj.create_before_destroy, obj.tainted) {
+                let mut enc = enc;
+                enc.sensitive_attributes = obj.sensitive_attributes.clone();
+                acc.sets.push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
+            }
+        }
+        Some(PriorObject { value, private: private_out, tainted: obj.tainted, schema_version: obj.schema_version })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn plan_instance(
+        &self,
+        decl: &ResourceDecl,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        addr: AbsResourceInstance,
+        mut config: Value,
+        prior: Option<PriorObject>,
+        dependencies: Vec<String>,
+        acc: &mut Acc,
+    ) -> Value {
+        let ty = schema.block.implied_type();
+        let addr_s = addr.to_string();
+        let Some(provider) = self.providers.get(cfg).cloned() else { return Value::unknown(ty) };
+        let (plain_cfg, _) = config.deep_unmark();
+        for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
+            acc.diags.push(resource_diag(&d, &addr_s, decl));
+        }
+        if let Some(p) = &prior {
+            config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
+        }
+        let tainted = prior.as_ref().is_some_and(|p| p.tainted);
+        let by_request = self.options.replace.contains(&addr);
+        let prior_val = match &prior {
+            Some(p) if !tainted => p.value.clone(),
+            _ => Value::null(ty.clone()),
+        };
+        let prior_private = prior.as_ref().map(|p| p.private.clone()).unwrap_or_default();
+        let Some(first) = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, &prior_private, acc) else {
+            return Value::unknown(ty);
+        };
+        let (mut planned, mut private, replace_paths) = first;
+        let cbd = decl.lifecycle.create_before_destroy;
+        let (action, reason) = match &prior {
+            None => (Action::Create, None),
+            Some(_) if tainted => (replace_action(cbd), Some(ActionReason::ReplaceBecauseTainted)),
+            Some(p) => {
+                let changed: Vec<Vec<PathStep>> = replace_paths
+                    .iter()
+                    .filter(|path| value_at(&p.value, path).map(|v| v.deep_unmark().0) != value_at(&planned, path).map(|v| v.deep_unmark().0))
+                    .cloned()
+                    .collect();
+                let forced = !changed.is_empty() || by_request;
+                if forced {
+                    // Plan the replacement object as a create.
+                    let null = Value::null(ty.clone());
+                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[], acc) {
+                        Some((pl, pr, _)) => {
+                            planned = pl;
+                            private = pr;
+                        }
+                        None => return Value::unknown(ty),
+                    }
+                    let reason = if changed.is_empty() { ActionReason::ReplaceByRequest } else { ActionReason::ReplaceBecauseCannotUpdate };
+                    self.push_change(addr, cfg, schema, replace_action(cbd), Some(reason), p.value.clone(), planned.clone(), changed, private, dependencies, cbd, acc);
+                    return planned;
+                }
+                if planned.deep_unmark().0 == p.value.deep_unmark().0 {
+                    (Action::NoOp, None)
+                } else {
+                    (Action::Update, None)
+                }
+            }
+        };
+        let before = prior.as_ref().map(|p| p.value.clone()).unwrap_or_else(|| Value::null(ty.clone()));
+        let _ = prior.as_ref().map(|p| p.schema_version);
+        let result = if action == Action::NoOp { before.clone() } else { planned.clone() };
+        self.push_change(addr, cfg, schema, action, reason, before, planned, Vec::new(), private, dependencies, cbd, acc);
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_change(
+        &self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        action: Action,
+        reason: Option<ActionReason>,
+        before: Value,
+        after: Value,
+        requires_replace: Vec<Vec<PathStep>>,
+        planned_private: Vec<u8>,
+        dependencies: Vec<String>,
+        cbd: bool,
+        acc: &mut Acc,
+    ) {
+        acc.changes.push(ResourceInstanceChange {
+            addr,
+            deposed: None,
+            provider: cfg.clone(),
+            action,
+            reason,
+            before,
+            after,
+            requires_replace,
+            planned_private,
+            schema_version: schema.version,
+            dependencies,
+            create_before_destroy: cbd,
+        });
+    }
+
+    /// One PlanResourceChange call with core's checks; None after reporting errors.
+    #[allow(clippy::too_many_arguments)]
+    fn call_plan(
+        &self,
+        provider: &std::sync::Arc<dyn ferro_provider::Provider>,
+        schema: &Schema,
+        addr: &str,
+        decl: &ResourceDecl,
+        prior: &Value,
+        config: &Value,
+        prior_private: &[u8],
+        acc: &mut Acc,
+    ) -> Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)> {
+        let (plain_cfg, cfg_marks) = config.deep_unmark();
+        let (plain_prior, _) = prior.deep_unmark();
+        let proposed = proposed_new(&schema.block, &plain_prior, &plain_cfg);
+        let resp = provider.plan_resource_change(PlanRequest {
+            type_name: &decl.addr.ty,
+            prior_state: &plain_prior,
+            proposed_new_state: &proposed,
+            config: &plain_cfg,
+            prior_private,
+        });
+        let mut failed = false;
+        for d in &resp.diagnostics {
+            failed |= d.severity == Severity::Error;
+            acc.diags.push(resource_diag(d, addr, decl));
+        }
+        if failed {
+            return None;
+        }
+        if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
+            acc.diags.push(
+                Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
+                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
+                    .with_address(addr),
+            );
+            return None;
+        }
+        if !resp.legacy_type_system {
+            let errs = assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
+            if !errs.is_empty() {
+                for e in errs {
+                    acc.diags.push(
+                        Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
+                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                            .with_address(addr),
+                    );
+                }
+                return None;
+            }
+        }
+        // Sensitivity from the configuration carries over to the planned object.
+        let planned = carry_marks(&resp.planned_state, config, cfg_marks);
+        Some((planned, resp.planned_private, resp.requires_replace))
+    }
+
+}
+
+/// How many instances of one resource are planned at once (Terraform's default parallelism).
+const PLAN_PARALLELISM: usize = 10;
+
+/// `f` over `items` on up to `threads` threads; results in the order of `items`.
+fn parallel_map<T: Send, R: Send>(items: Vec<T>, threads: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let n = items.len();
+    if n <= 1 || threads <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let results: std::sync::Mutex<Vec<Option<R>>> = std::sync::Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n) {
+            scope.spawn(|| loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((i, item)) = next else { break };
+                let r = f(item);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
 }
 
 fn replace_action(cbd: bool) -> Action {
