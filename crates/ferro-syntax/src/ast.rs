@@ -244,3 +244,139 @@ pub struct Comment {
     pub text: String,
     pub span: Span,
 }
+
+/// Rewriting every span of a tree: moving a tree parsed from a substring to its place in the
+/// file (JSON strings), or blanking spans to compare trees modulo positions (tests).
+impl Body {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        for item in &mut self.items {
+            match item {
+                BodyItem::Attribute(a) => {
+                    a.name.span = f(a.name.span);
+                    a.expr.map_spans(f);
+                    a.span = f(a.span);
+                }
+                BodyItem::Block(b) => {
+                    b.ty.span = f(b.ty.span);
+                    for l in &mut b.labels {
+                        l.span = f(l.span);
+                    }
+                    b.body.map_spans(f);
+                    b.open_brace = f(b.open_brace);
+                    b.close_brace = f(b.close_brace);
+                    b.span = f(b.span);
+                }
+            }
+        }
+    }
+}
+
+impl Expr {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        match &mut self.kind {
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
+            ExprKind::Template(t) => map_parts(&mut t.parts, f),
+            ExprKind::Variable(id) => id.span = f(id.span),
+            ExprKind::GetAttr { target, name } => {
+                target.map_spans(f);
+                name.span = f(name.span);
+            }
+            ExprKind::Index { target, key, .. } => {
+                target.map_spans(f);
+                key.map_spans(f);
+            }
+            ExprKind::Splat { target, steps, .. } => {
+                target.map_spans(f);
+                for s in steps {
+                    match s {
+                        TraversalStep::GetAttr(id) => id.span = f(id.span),
+                        TraversalStep::Index { key, span, .. } => {
+                            key.map_spans(f);
+                            *span = f(*span);
+                        }
+                    }
+                }
+            }
+            ExprKind::FunctionCall { name, args, .. } => {
+                name.span = f(name.span);
+                args.iter_mut().for_each(|a| a.map_spans(f));
+            }
+            ExprKind::Tuple(items) => items.iter_mut().for_each(|a| a.map_spans(f)),
+            ExprKind::Object(items) => {
+                for it in items {
+                    match &mut it.key {
+                        ObjectKey::Ident(id) => id.span = f(id.span),
+                        ObjectKey::Expr(e) => e.map_spans(f),
+                    }
+                    it.value.map_spans(f);
+                    it.span = f(it.span);
+                }
+            }
+            ExprKind::Unary { operand, .. } => operand.map_spans(f),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.map_spans(f);
+                rhs.map_spans(f);
+            }
+            ExprKind::Conditional { cond, then, otherwise } => {
+                cond.map_spans(f);
+                then.map_spans(f);
+                otherwise.map_spans(f);
+            }
+            ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                value.map_spans(f);
+                if let Some(c) = cond {
+                    c.map_spans(f);
+                }
+            }
+            ExprKind::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                key.map_spans(f);
+                value.map_spans(f);
+                if let Some(c) = cond {
+                    c.map_spans(f);
+                }
+            }
+            ExprKind::Parens(inner) => inner.map_spans(f),
+        }
+    }
+}
+
+fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
+    for p in parts {
+        match p {
+            TemplatePart::Literal { span, .. } => *span = f(*span),
+            TemplatePart::Interpolation { expr, span, .. } => {
+                expr.map_spans(f);
+                *span = f(*span);
+            }
+            TemplatePart::If { cond, then, otherwise, span } => {
+                cond.map_spans(f);
+                map_parts(then, f);
+                if let Some(o) = otherwise {
+                    map_parts(o, f);
+                }
+                *span = f(*span);
+            }
+            TemplatePart::For { key_var, value_var, collection, body, span } => {
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                map_parts(body, f);
+                *span = f(*span);
+            }
+        }
+    }
+}

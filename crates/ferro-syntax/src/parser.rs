@@ -5,7 +5,7 @@ use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprK
 use crate::error::{to_diagnostic, PErr};
 use crate::expr::{expr, name, Cx, Ex};
 use crate::layout::{closer, layout, opener, same, Open};
-use crate::lexer::{lex_full, Token};
+use crate::lexer::{lex_full, lex_template, Token, LexOutput};
 use crate::Parsed;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
@@ -181,7 +181,10 @@ fn label_of(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<PErr>) -> Bl
 type Tokens = Vec<(Token, SimpleSpan)>;
 
 fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
-    let lexed = lex_full(file, text);
+    prepare_lexed(file, text, lex_full(file, text))
+}
+
+fn prepare_lexed(file: FileId, text: &str, lexed: LexOutput) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
     let mut diags = lexed.diagnostics;
     let tokens = layout(file, text.len(), lexed.tokens, &mut diags);
     let tokens = tokens.into_iter().map(|(t, r)| (t, SimpleSpan::from(r))).collect();
@@ -231,8 +234,26 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     Parsed { body, comments, diagnostics }
 }
 
+/// Parse a bare template (literal text with `${}` and `%{}`, no quotes and no backslash escapes),
+/// as HashiCorp's `ParseTemplate` does for the strings of JSON configuration files. The result is
+/// a `Template` expression without heredoc information; spans are offsets into `text`.
+pub fn parse_template(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    stacker::grow(PARSER_STACK, || {
+        let (tokens, _, diags) = prepare_lexed(file, text, lex_template(file, text));
+        let (mut ex, diags) = parse_tokens(file, text, tokens, diags);
+        if let ExprKind::Template(t) = &mut ex.kind {
+            t.heredoc = None;
+        }
+        (ex, diags)
+    })
+}
+
 fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let (tokens, _, diags) = prepare(file, text);
+    parse_tokens(file, text, tokens, diags)
+}
+
+fn parse_tokens(file: FileId, text: &str, tokens: Tokens, diags: Vec<Diagnostic>) -> (ast::Expr, Vec<Diagnostic>) {
     let cx = Cx { file, src: text };
     let eoi = SimpleSpan::from(text.len()..text.len());
     let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
