@@ -679,10 +679,6 @@ pub(crate) fn parse_json_values(file: FileId, text: &str) -> Parsed {
 
 fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
     let mut reader = Reader { src: text, b: text.as_bytes(), pos: 0, file };
-    // A byte order mark is allowed before the value.
-    if text.starts_with('\u{FEFF}') {
-        reader.pos = 3;
-    }
     let whole = Span::new(file, 0..text.len());
     let empty = |diags| Parsed { body: Body { items: Vec::new(), span: whole }, comments: Vec::new(), diagnostics: diags };
     let root = match reader.value(0) {
@@ -713,10 +709,25 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
             Body { items, span: whole }
         }
         JKind::Object(props) => m.body(Ctx::Root, props, whole),
+        // A root array of objects is the concatenation of their bodies.
+        JKind::Array(elems) if !values && elems.iter().all(|e| matches!(e.kind, JKind::Object(_))) => {
+            let mut items = Vec::new();
+            for e in elems {
+                if let JKind::Object(props) = &e.kind {
+                    items.extend(m.body(Ctx::Root, props, whole).items);
+                }
+            }
+            Body { items, span: whole }
+        }
         _ => {
             m.diags.push(
                 Diagnostic::error("json-root-object", "Root value must be object")
-                    .with_detail("The root value of a JSON configuration or variables file must be a JSON object.")
+                    .with_detail(if values {
+                        "The root value of a JSON variables file must be a JSON object."
+                    } else {
+                        "The root value of a JSON configuration file must be either a JSON object or a JSON array \
+                         of objects."
+                    })
                     .with_span(Span::new(file, root.start..root.end)),
             );
             Body { items: Vec::new(), span: whole }

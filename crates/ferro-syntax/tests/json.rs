@@ -134,6 +134,11 @@ output "o" {
 }
 
 #[test]
+fn root_array_of_objects() {
+    same("locals {\n  a = 1\n}\nlocals {\n  b = 2\n}\n", r#"[{"locals": {"a": 1}}, {"//": "c"}, {"locals": {"b": 2}}]"#);
+}
+
+#[test]
 fn spans_point_into_the_json_text() {
     let src = r#"{"locals": {"a": "x-${var.y}", "b": "\u00e9\t${var.z}"}}"#;
     let p = parse_json_file(FileId(0), src);
@@ -174,7 +179,8 @@ fn syntax_errors() {
     error(r#"{"a": 1} x"#, "Extraneous data after value", "x");
     error(r#"{"a": 1"#, "Unexpected end of file", "");
     error(r#"// c"#, "Invalid JSON value", "/");
-    error(r#"[1]"#, "Root value must be object", "[1]");
+    error(r#"[{"locals": {}}, 1]"#, "Root value must be object", r#"[{"locals": {}}, 1]"#);
+    error("\u{FEFF}{}", "Invalid JSON value", "\u{FEFF}");
     error(r#"{"resource": {"t": "x"}}"#, "Incorrect JSON value type", "\"x\"");
     error(r#"{"locals": {"a": "${)}"}}"#, "Invalid expression", ")");
 }
