@@ -328,6 +328,26 @@ where
             })
             .boxed();
 
+        // After an operator, `?` or `:` an operand is required: when the next token cannot
+        // start one, report the missing expression there (instead of backtracking and calling
+        // the operator unexpected). Tokens that can start an expression still go to the grammar,
+        // so its deeper errors are kept.
+        let missing = any()
+            .or_not()
+            .map_with(|t: Option<Token>, e| (t, e.span()))
+            .rewind()
+            .try_map(|(found, s): (Option<Token>, SimpleSpan), span| {
+                if found.is_some_and(starts_expr) {
+                    Err(PErr { span, found, expected: crate::error::ExpectSet::label("expression"), custom: None })
+                } else {
+                    Ok((found, s))
+                }
+            })
+            .validate(move |(found, s), _, emitter| {
+                emitter.emit(PErr { span: s, found, expected: crate::error::ExpectSet::label("expression"), custom: None });
+                mk(ExprKind::Error, SimpleSpan::from(s.start..s.start))
+            })
+            .boxed();
         let level = |lower: chumsky::Boxed<'a, 'a, I, Expr, Ex>, ops: &'static [(Token, BinaryOp)]| {
             let op = any().try_map(move |t: Token, span| {
                 ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
@@ -337,7 +357,7 @@ where
                     custom: None,
                 })
             });
-            lower.clone().foldl(op.then(lower).repeated(), |l, (op, r)| binary(l, op, r)).boxed()
+            lower.clone().foldl(op.then(lower.or(missing.clone())).repeated(), |l, (op, r)| binary(l, op, r)).boxed()
         };
         use BinaryOp::*;
         let mul = level(unary, &[(Token::Star, Mul), (Token::Slash, Div), (Token::Percent, Mod)]);
@@ -347,11 +367,20 @@ where
         let and = level(eq, &[(Token::AndAnd, And)]);
         let or = level(and, &[(Token::OrOr, Or)]);
 
+        let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: SimpleSpan, _, emitter| {
+            emitter.emit(PErr::custom(
+                s,
+                "syntax-missing-false-expression",
+                "Missing false expression in conditional",
+                "The conditional operator (...?...:...) requires a false expression, delimited by a colon."
+                    .to_string(),
+            ));
+            mk(ExprKind::Error, s)
+        });
         or.then(
             just(Token::Question)
-                .ignore_then(expr.clone())
-                .then_ignore(just(Token::Colon))
-                .then(expr)
+                .ignore_then(expr.clone().or(missing.clone()))
+                .then(just(Token::Colon).ignore_then(expr.or(missing)).or(missing_false))
                 .or_not(),
         )
         .map(|(cond, rest)| match rest {
@@ -365,4 +394,31 @@ where
             }
         })
     })
+}
+
+/// Whether an expression can start with this token.
+fn starts_expr(t: Token) -> bool {
+    use Token::*;
+    matches!(
+        t,
+        Number
+            | True
+            | False
+            | Null
+            | Ident
+            | For
+            | In
+            | If
+            | Else
+            | EndIf
+            | EndFor
+            | QuoteOpen
+            | HeredocOpen
+            | LBracket
+            | LBrace
+            | LParen
+            | Minus
+            | Bang
+            | TooDeep
+    )
 }

@@ -324,7 +324,17 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                 if matches!(out.tokens.last(), Some((Token::Dot, _)))
                     && src.as_bytes()[pos].is_ascii_digit()
                 {
-                    let len = src[pos..].bytes().take_while(u8::is_ascii_digit).count();
+                    let mut len = src[pos..].bytes().take_while(u8::is_ascii_digit).count();
+                    // An exponent belongs to the index (`a.1e3` is `a[1000]`, as in HashiCorp's
+                    // scanner, which reads a whole number literal there).
+                    let b = src.as_bytes();
+                    if matches!(b.get(pos + len), Some(b'e' | b'E')) {
+                        let sign = usize::from(matches!(b.get(pos + len + 1), Some(b'+' | b'-')));
+                        let digits = b[(pos + len + 1 + sign).min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+                        if digits > 0 {
+                            len += 1 + sign + digits;
+                        }
+                    }
                     let rest = &src.as_bytes()[pos + len..];
                     if rest.first() == Some(&b'.') && rest.get(1).is_some_and(u8::is_ascii_digit) {
                         let more = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();

@@ -62,10 +62,21 @@ where
         just(Token::RBrace).rewind().ignored(),
     ));
     let missing = any()
-        .map_with(|_, e| e.span())
+        .map_with(|t, e| (t, e.span()))
         .rewind()
         .then_ignore(skip_line(false).or_not())
-        .validate(move |span: SimpleSpan, _, emitter| {
+        .validate(move |(tok, span): (Token, SimpleSpan), _, emitter| {
+            if tok == Token::Comma && what == "argument" {
+                emitter.emit(PErr::custom(
+                    span,
+                    "syntax-unexpected-comma",
+                    "Unexpected comma after argument",
+                    "Argument definitions must be separated by newlines, not commas. An argument definition \
+                     must end with a newline."
+                        .to_string(),
+                ));
+                return;
+            }
             emitter.emit(PErr::custom(
                 span,
                 "syntax-missing-newline",
@@ -228,6 +239,8 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     // Blocks that already have syntax errors are left alone: their spans come from recovery.
     let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
     check_block_lines(text, &body, &broken, &mut diagnostics);
+    single_line_block_errors(text, &body, &mut diagnostics);
+    drop_symptoms(text, &mut diagnostics);
     if diagnostics.len() > before {
         diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     }
@@ -353,4 +366,54 @@ fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut
         }
         check_block_lines(text, &b.body, broken, diags);
     }
+}
+
+/// Errors after an argument that sits on the line of its block's `{` (`b { a = 1, b = 2 }`,
+/// `b { a = 1 b = 2 }`) are about the single-line block syntax, as HashiCorp's parser says.
+fn single_line_block_errors(text: &str, body: &Body, diags: &mut [Diagnostic]) {
+    for item in &body.items {
+        let BodyItem::Block(b) = item else { continue };
+        let (open, close) = (b.open_brace.end as usize, b.close_brace.start as usize);
+        if open <= close && close <= text.len() && !text[open..close].contains('\n') {
+            for d in diags.iter_mut() {
+                let Some(sp) = d.span else { continue };
+                if (sp.start as usize) < open || (sp.start as usize) >= close {
+                    continue;
+                }
+                let detail = match d.code.as_str() {
+                    "syntax-unexpected-comma" => {
+                        "Single-line block syntax can include only one argument definition. To define multiple \
+                         arguments, use the multi-line block syntax with one argument definition per line."
+                    }
+                    "syntax-missing-newline" => {
+                        "A single-line block definition must end with a closing brace immediately after its \
+                         single argument definition."
+                    }
+                    _ => continue,
+                };
+                d.code = "syntax-invalid-single-line-block".to_string();
+                d.summary = "Invalid single-argument block definition".to_string();
+                d.detail = detail.to_string();
+            }
+        }
+        single_line_block_errors(text, &b.body, diags);
+    }
+}
+
+/// A "missing newline" reported where an expression stopped is only a symptom when a later
+/// error on the same line says what is wrong inside it (an unterminated string, say): drop it.
+fn drop_symptoms(text: &str, diags: &mut Vec<Diagnostic>) {
+    let line_end = |at: usize| text[at.min(text.len())..].find('\n').map_or(text.len(), |i| at + i);
+    let starts: Vec<(usize, bool)> = diags
+        .iter()
+        .filter_map(|d| d.span.map(|s| (s.start as usize, d.code == "syntax-missing-newline")))
+        .collect();
+    diags.retain(|d| {
+        let Some(sp) = d.span else { return true };
+        if d.code != "syntax-missing-newline" {
+            return true;
+        }
+        let (at, end) = (sp.start as usize, line_end(sp.start as usize));
+        !starts.iter().any(|&(s, symptom)| !symptom && s >= at && s < end.max(at + 1))
+    });
 }
