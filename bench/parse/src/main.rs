@@ -174,12 +174,15 @@ fn main() {
     let mut mb = 20.0f64;
     let mut runs = 3usize;
     let mut write = None;
+    let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--mb" => mb = args.next().and_then(|v| v.parse().ok()).unwrap_or(mb),
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs).max(1),
             "--write" => write = args.next(),
+            // Parse with one parser only, once (for profiling).
+            "--only" => only = args.next(),
             other => {
                 eprintln!("unknown argument {other:?}; usage: ferro-parse-bench [--mb N] [--runs N] [--write PATH]");
                 std::process::exit(2);
@@ -193,6 +196,18 @@ fn main() {
     let size = text.len() as f64;
     println!("input: {:.1} MB generated configuration, {} lines", size / 1e6, text.lines().count());
 
+    match only.as_deref() {
+        Some("ferro") => {
+            let p = ferro_syntax::parse_file(ferro_diag::FileId(0), &text);
+            println!("{} items, {} diagnostics", p.body.items.len(), p.diagnostics.len());
+            return;
+        }
+        Some(_) => {
+            println!("{}", hcl_edit::parser::parse_body(&text).is_ok());
+            return;
+        }
+        None => {}
+    }
     let check = ferro_syntax::parse_file(ferro_diag::FileId(0), &text);
     if let Some(d) = check.diagnostics.first() {
         eprintln!("ferro rejects the generated input: {d:?}");

@@ -76,6 +76,12 @@ enum StepKind {
     AttrSplat,
 }
 
+/// A vector without spare capacity: trees are kept for the whole run.
+pub(crate) fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
@@ -110,6 +116,41 @@ fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: SimpleSpan) -> Expr {
 fn binary(l: Expr, op: BinaryOp, r: Expr) -> Expr {
     let span = l.span.to(r.span);
     Expr { kind: ExprKind::Binary { op, lhs: boxed(l), rhs: boxed(r) }, span }
+}
+
+/// Binding strength of a binary operator (higher binds tighter), as in HCL.
+fn precedence(op: BinaryOp) -> u8 {
+    use BinaryOp::*;
+    match op {
+        Or => 1,
+        And => 2,
+        Eq | NotEq => 3,
+        Lt | LtEq | Gt | GtEq => 4,
+        Add | Sub => 5,
+        Mul | Div | Mod => 6,
+    }
+}
+
+/// Fold `first (op operand)*` into a tree: left-associative, tighter operators first.
+fn fold_binary(first: Expr, rest: Vec<(BinaryOp, Expr)>) -> Expr {
+    let mut operands = vec![first];
+    let mut ops: Vec<BinaryOp> = Vec::new();
+    let reduce = |operands: &mut Vec<Expr>, ops: &mut Vec<BinaryOp>| {
+        if let (Some(op), Some(r), Some(l)) = (ops.pop(), operands.pop(), operands.pop()) {
+            operands.push(binary(l, op, r));
+        }
+    };
+    for (op, operand) in rest {
+        while ops.last().is_some_and(|top| precedence(*top) >= precedence(op)) {
+            reduce(&mut operands, &mut ops);
+        }
+        ops.push(op);
+        operands.push(operand);
+    }
+    while !ops.is_empty() {
+        reduce(&mut operands, &mut ops);
+    }
+    operands.pop().unwrap_or(Expr { kind: ExprKind::Error, span: Span { file: FileId(0), start: 0, end: 0 } })
 }
 
 type ForHead = ((Ident, Option<Ident>), Expr);
@@ -215,7 +256,7 @@ where
                 cond: cond.map(boxed),
             }
         });
-        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
+        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk);
         let tuple = just(Token::LBracket)
             // `[for` always starts a for expression (as in HashiCorp's parser).
             .ignore_then(choice((
@@ -240,7 +281,7 @@ where
             just(Token::Newline).repeated().at_least(1).ignored(),
         ));
         let object_items = nl
-            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>())
+            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then_ignore(nl)
             .map(ExprKind::Object);
         let for_object = for_intro
@@ -287,7 +328,7 @@ where
             });
         let call = fn_name
             .then_ignore(just(Token::LParen))
-            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>())
+            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
             .then_ignore(just(Token::RParen))
             .map_with(move |((name, args), ell), e| {
@@ -303,17 +344,17 @@ where
             .boxed();
 
         let step = choice((
-            just(Token::Dot).then(just(Token::Star)).to(StepKind::AttrSplat),
-            just(Token::LBracket).then(just(Token::Star)).then(just(Token::RBracket)).to(StepKind::FullSplat),
-            just(Token::Dot)
-                .ignore_then(just(Token::Number).map_with(move |_, e| {
-                    mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span())
-                }))
-                .map(|k| StepKind::Index(k, true)),
-            just(Token::Dot).ignore_then(name(cx)).map(StepKind::Attr),
-            expr.clone()
-                .delimited_by(just(Token::LBracket), just(Token::RBracket))
-                .map(|k| StepKind::Index(k, false)),
+            just(Token::Dot).ignore_then(choice((
+                just(Token::Star).to(StepKind::AttrSplat),
+                just(Token::Number)
+                    .map_with(move |_, e| mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span()))
+                    .map(|k| StepKind::Index(k, true)),
+                name(cx).map(StepKind::Attr),
+            ))),
+            just(Token::LBracket).ignore_then(choice((
+                just(Token::Star).then(just(Token::RBracket)).to(StepKind::FullSplat),
+                expr.clone().then_ignore(just(Token::RBracket)).map(|k| StepKind::Index(k, false)),
+            ))),
         ))
         .map_with(|k, e| (k, e.span()));
         let postfixed = atom.foldl(step.repeated(), move |lhs, (k, s)| apply_step(lhs, k, cx, s));
@@ -348,24 +389,29 @@ where
                 mk(ExprKind::Error, SimpleSpan::from(s.start..s.start))
             })
             .boxed();
-        let level = |lower: chumsky::Boxed<'a, 'a, I, Expr, Ex>, ops: &'static [(Token, BinaryOp)]| {
-            let op = any().try_map(move |t: Token, span| {
-                ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
-                    span,
-                    found: Some(t),
-                    expected: crate::error::ExpectSet::label("operator"),
-                    custom: None,
-                })
-            });
-            lower.clone().foldl(op.then(lower.or(missing.clone())).repeated(), |l, (op, r)| binary(l, op, r)).boxed()
-        };
-        use BinaryOp::*;
-        let mul = level(unary, &[(Token::Star, Mul), (Token::Slash, Div), (Token::Percent, Mod)]);
-        let add = level(mul, &[(Token::Plus, Add), (Token::Minus, Sub)]);
-        let cmp = level(add, &[(Token::Lt, Lt), (Token::LtEq, LtEq), (Token::Gt, Gt), (Token::GtEq, GtEq)]);
-        let eq = level(cmp, &[(Token::EqEq, Eq), (Token::NotEq, NotEq)]);
-        let and = level(eq, &[(Token::AndAnd, And)]);
-        let or = level(and, &[(Token::OrOr, Or)]);
+        // All binary operators in one loop (one failed look-ahead per operand instead of one
+        // per precedence level), then folded by precedence.
+        let binop = select! {
+            Token::Star => BinaryOp::Mul,
+            Token::Slash => BinaryOp::Div,
+            Token::Percent => BinaryOp::Mod,
+            Token::Plus => BinaryOp::Add,
+            Token::Minus => BinaryOp::Sub,
+            Token::Lt => BinaryOp::Lt,
+            Token::LtEq => BinaryOp::LtEq,
+            Token::Gt => BinaryOp::Gt,
+            Token::GtEq => BinaryOp::GtEq,
+            Token::EqEq => BinaryOp::Eq,
+            Token::NotEq => BinaryOp::NotEq,
+            Token::AndAnd => BinaryOp::And,
+            Token::OrOr => BinaryOp::Or,
+        }
+        .labelled("operator");
+        let or = unary
+            .clone()
+            .then(binop.then(unary.or(missing.clone())).repeated().collect::<Vec<_>>())
+            .map(|(first, rest)| if rest.is_empty() { first } else { fold_binary(first, rest) })
+            .boxed();
 
         let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: SimpleSpan, _, emitter| {
             emitter.emit(PErr::custom(

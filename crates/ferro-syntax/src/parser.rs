@@ -124,7 +124,7 @@ where
             }),
         ));
         name(cx)
-            .then(label.repeated().collect::<Vec<_>>())
+            .then(label.repeated().collect::<Vec<_>>().map(crate::expr::shrunk))
             .then(block_body.labelled("block label or '{'"))
             .then_ignore(line_end("block"))
             .map(move |((ty, labels), (items, open_brace, close_brace))| {
@@ -159,7 +159,7 @@ where
     choice((just(Token::Newline).to(None), item))
         .repeated()
         .collect::<Vec<_>>()
-        .map(|v| v.into_iter().flatten().collect())
+        .map(|v| v.into_iter().flatten().collect::<Vec<_>>()).map(crate::expr::shrunk)
 }
 
 /// A block label written as an expression: must be a plain quoted string.

@@ -156,10 +156,16 @@ pub(crate) fn build(
         let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end));
         target(&mut stack, &mut done).push(part);
     }
+    // Trees are kept for the whole run: no spare capacity (parts are large).
+    done.shrink_to_fit();
     done
 }
 
-fn close(tag: Tag, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+    then.shrink_to_fit();
+    if let Some(o) = &mut otherwise {
+        o.shrink_to_fit();
+    }
     match tag {
         Tag::For { key_var, value_var, collection } => {
             TemplatePart::For { key_var, value_var, collection, body: then, span }
