@@ -384,7 +384,9 @@ where
                     Ok((found, s))
                 }
             })
-            .validate(move |(found, s), _, emitter| {
+            .validate(move |(found, s): (Option<Token>, SimpleSpan), _, emitter| {
+                // At the end of the input the span of "nothing" runs backwards: use its start.
+                let s = if s.start > s.end { SimpleSpan::from(s.end..s.end) } else { s };
                 emitter.emit(PErr { span: s, found, expected: crate::error::ExpectSet::label("expression"), custom: None });
                 mk(ExprKind::Error, SimpleSpan::from(s.start..s.start))
             })
@@ -413,7 +415,10 @@ where
             .map(|(first, rest)| if rest.is_empty() { first } else { fold_binary(first, rest) })
             .boxed();
 
+        // The span of an empty match runs from the next token back to the end of the previous
+        // one: the point where the false expression is missing is its end.
         let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: SimpleSpan, _, emitter| {
+            let s = SimpleSpan::from(s.end.min(s.start)..s.end.min(s.start));
             emitter.emit(PErr::custom(
                 s,
                 "syntax-missing-false-expression",

@@ -58,15 +58,14 @@ struct Reader<'a> {
     file: FileId,
 }
 
-type RResult<T> = Result<T, Diagnostic>;
+/// Reading stops at the first error (boxed: errors are rare, values are not).
+type RResult<T> = Result<T, Box<Diagnostic>>;
 
 impl<'a> Reader<'a> {
-    fn err(&self, range: std::ops::Range<usize>, summary: &str, detail: impl Into<String>) -> Diagnostic {
+    fn err(&self, range: std::ops::Range<usize>, summary: &str, detail: impl Into<String>) -> Box<Diagnostic> {
         let end = range.end.min(self.src.len());
         let start = range.start.min(end);
-        Diagnostic::error("json-syntax", summary)
-            .with_detail(detail)
-            .with_span(Span::new(self.file, start..end))
+        Box::new(Diagnostic::error("json-syntax", summary).with_detail(detail).with_span(Span::new(self.file, start..end)))
     }
 
     /// The range of the character at `at` (empty at the end of the input).
@@ -85,7 +84,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn eof_err(&self) -> Diagnostic {
+    fn eof_err(&self) -> Box<Diagnostic> {
         self.err(
             self.pos..self.pos,
             "Unexpected end of file",
@@ -680,7 +679,7 @@ pub(crate) fn parse_json_values(file: FileId, text: &str) -> Parsed {
 fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
     let mut reader = Reader { src: text, b: text.as_bytes(), pos: 0, file };
     let whole = Span::new(file, 0..text.len());
-    let empty = |diags| Parsed { body: Body { items: Vec::new(), span: whole }, comments: Vec::new(), diagnostics: diags };
+    let empty = |diags: Vec<Box<Diagnostic>>| Parsed { body: Body { items: Vec::new(), span: whole }, comments: Vec::new(), diagnostics: diags.into_iter().map(|d| *d).collect() };
     let root = match reader.value(0) {
         Ok(v) => v,
         Err(d) => return empty(vec![d]),
