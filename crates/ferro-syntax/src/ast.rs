@@ -92,29 +92,37 @@ pub enum ExprKind {
     Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
     /// `cond ? a : b`
     Conditional { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
-    /// `[for k, v in coll : value if cond]`
-    ForTuple {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Box<Expr>,
-        value: Box<Expr>,
-        cond: Option<Box<Expr>>,
-    },
+    /// `[for k, v in coll : value if cond]` (boxed: rare, and large).
+    ForTuple(Box<ForTuple>),
     /// `{for k, v in coll : key => value... if cond}`
-    ForObject {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Box<Expr>,
-        key: Box<Expr>,
-        value: Box<Expr>,
-        /// `...` after the value: group values with the same key into a list.
-        group: bool,
-        cond: Option<Box<Expr>>,
-    },
+    ForObject(Box<ForObject>),
     /// `( expr )`
     Parens(Box<Expr>),
     /// Placeholder where the parser could not make sense of the input (a diagnostic was emitted).
     Error,
+}
+
+/// `[for k, v in coll : value if cond]`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ForTuple {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub value: Expr,
+    pub cond: Option<Expr>,
+}
+
+/// `{for k, v in coll : key => value... if cond}`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ForObject {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub key: Expr,
+    pub value: Expr,
+    /// `...` after the value: group values with the same key into a list.
+    pub group: bool,
+    pub cond: Option<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -214,17 +222,21 @@ pub enum TemplatePart {
     /// Literal text, with escapes already processed (`\n`, `$${` → `${`, …) and strip markers applied.
     Literal { text: String, span: Span },
     /// `${ expr }`
-    Interpolation { expr: Expr, strip_left: bool, strip_right: bool, span: Span },
+    Interpolation { expr: Box<Expr>, strip_left: bool, strip_right: bool, span: Span },
     /// `%{ if cond }…%{ else }…%{ endif }`
-    If { cond: Expr, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
-    /// `%{ for k, v in coll }…%{ endfor }`
-    For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
-        body: Vec<TemplatePart>,
-        span: Span,
-    },
+    If { cond: Box<Expr>, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
+    /// `%{ for k, v in coll }…%{ endfor }` (boxed: rare, and large).
+    For(Box<TemplateFor>),
+}
+
+/// `%{ for k, v in coll }…%{ endfor }`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TemplateFor {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub body: Vec<TemplatePart>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -324,7 +336,8 @@ impl Expr {
                 then.map_spans(f);
                 otherwise.map_spans(f);
             }
-            ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+            ExprKind::ForTuple(fx) => {
+                let ForTuple { key_var, value_var, collection, value, cond } = &mut **fx;
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }
@@ -335,7 +348,8 @@ impl Expr {
                     c.map_spans(f);
                 }
             }
-            ExprKind::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+            ExprKind::ForObject(fx) => {
+                let ForObject { key_var, value_var, collection, key, value, cond, .. } = &mut **fx;
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }
@@ -368,7 +382,8 @@ fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
                 }
                 *span = f(*span);
             }
-            TemplatePart::For { key_var, value_var, collection, body, span } => {
+            TemplatePart::For(fx) => {
+                let TemplateFor { key_var, value_var, collection, body, span } = &mut **fx;
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }

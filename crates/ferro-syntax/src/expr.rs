@@ -248,13 +248,7 @@ where
         let cond = just(Token::If).ignore_then(expr.clone()).or_not();
         let for_tuple = for_intro.clone().then(expr.clone()).then(cond.clone()).map(|((h, value), cond)| {
             let (key_var, value_var, collection) = split_vars(h);
-            ExprKind::ForTuple {
-                key_var,
-                value_var,
-                collection: boxed(collection),
-                value: boxed(value),
-                cond: cond.map(boxed),
-            }
+            ExprKind::ForTuple(Box::new(ForTuple { key_var, value_var, collection, value, cond }))
         });
         let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk);
         let tuple = just(Token::LBracket)
@@ -292,15 +286,15 @@ where
             .then(cond)
             .map(|((((h, key), value), group), cond)| {
                 let (key_var, value_var, collection) = split_vars(h);
-                ExprKind::ForObject {
+                ExprKind::ForObject(Box::new(ForObject {
                     key_var,
                     value_var,
-                    collection: boxed(collection),
-                    key: boxed(key),
-                    value: boxed(value),
+                    collection,
+                    key,
+                    value,
                     group: group.is_some(),
-                    cond: cond.map(boxed),
-                }
+                    cond,
+                }))
             });
         let object = just(Token::LBrace)
             .ignore_then(choice((for_object, object_items)))

@@ -30,7 +30,7 @@ fn normalise(b: &mut Body) {
             BodyItem::Attribute(a) => {
                 if let ExprKind::Template(Template { parts, heredoc: None }) = &mut a.expr.kind {
                     if let [TemplatePart::Interpolation { expr, .. }] = parts.as_mut_slice() {
-                        let inner = std::mem::replace(expr, Expr { kind: ExprKind::Null, span: a.expr.span });
+                        let inner = std::mem::replace(&mut **expr, Expr { kind: ExprKind::Null, span: a.expr.span });
                         a.expr = inner;
                     }
                 }
