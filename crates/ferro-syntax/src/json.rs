@@ -698,6 +698,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
         JKind::Object(props) if values => {
             let items = props
                 .iter()
+                .filter(|p| p.name.value != "//")
                 .map(|p| {
                     let name = Ident { name: p.name.value.clone(), span: Span::new(file, p.name_start..p.name_end) };
                     let expr = m.literal(&p.value);

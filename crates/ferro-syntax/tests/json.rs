@@ -194,7 +194,7 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn variable_values_are_literals() {
-    let p = parse_json_values(FileId(0), r#"{"a": "${x}", "b": [1, {"c": "d"}]}"#);
+    let p = parse_json_values(FileId(0), r#"{"a": "${x}", "//": "comment", "b": [1, {"c": "d"}]}"#);
     assert!(p.diagnostics.is_empty());
     let n = parse_file(FileId(0), "a = \"$${x}\"\nb = [1, {\"c\": \"d\"}]\n");
     assert_eq!(blank(n.body), blank(p.body));
