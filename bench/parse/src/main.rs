@@ -103,7 +103,7 @@ fn item(r: &mut Rng, n: usize, out: &mut String) {
         }
         _ => {
             let ty = r.pick(TYPES);
-            let _ = write!(out, "resource \"{ty}\" \"{w}_{n}\" {{\n");
+            let _ = writeln!(out, "resource \"{ty}\" \"{w}_{n}\" {{");
             if r.below(2) == 0 {
                 let _ = writeln!(out, "  count = var.enabled ? length(var.zones) : 0");
             } else {
