@@ -3,6 +3,7 @@
 pub mod bench_providers;
 pub mod fmt_oracle;
 pub mod console_oracle;
+pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
 pub mod oracles;

@@ -4,6 +4,8 @@
 //! * `golden [FILTER] [--bless]` runs the golden transcript tests under `testdata/` (FILTER is a
 //!   substring of `<area>/<case>`; `--bless`, or `BLESS=1`, rewrites `expected.txt`).
 //! * `fmt-oracle` records `testdata/fmt/corpus/*.tf.expected` with the reference terraform.
+//! * `fuzz-smoke [SECONDS]` runs the fuzz targets' checks without cargo-fuzz.
+//! * `bench parse` compares ferro's parser with hcl-edit on a generated 20 MB configuration.
 
 use std::process::ExitCode;
 use xtask::golden;
@@ -19,6 +21,11 @@ subcommands:
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
   console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
   bench eval                  time and count allocations of expression evaluation
+  fuzz-smoke [SECONDS] [--seed N]
+                              run the fuzz targets' checks on generated and mutated inputs
+                              for SECONDS (default 60), without cargo-fuzz
+  bench parse [--mb N]        parse a generated N MB configuration (default 20) with ferro and
+                              with hcl-edit; MB/s, ratio and the tree's memory (release build)
 ";
 
 fn main() -> ExitCode {
@@ -38,6 +45,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("fuzz-smoke") => fuzz_smoke_cmd(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -143,7 +151,7 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 }
             }
         }
-        Some(which @ ("eval" | "parse")) => {
+        Some(which @ "eval") => {
             // In-process benchmarks with a counting allocator live in the ferro-bench package.
             let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
                 .args(["run", "--release", "-q", "-p", "ferro-bench", "--", which])
@@ -153,8 +161,22 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 _ => ExitCode::FAILURE,
             }
         }
+        Some("parse") => {
+            let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["run", "--quiet", "--release", "-p", "ferro-parse-bench", "--"])
+                .args(&args[1..])
+                .current_dir(&repo)
+                .status();
+            if status.is_ok_and(|s| s.success()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         other => {
-            eprintln!("unknown benchmark {other:?}; available: providers, eval\n\n{USAGE}");
+            eprintln!("unknown benchmark {other:?}; available: providers, eval, parse\n\n{USAGE}");
             ExitCode::from(2)
         }
     }
@@ -181,6 +203,38 @@ fn interop_cmd(args: &[String]) -> ExitCode {
     }
     println!("\n{} interop scenario(s) failed (work directories kept in {})", failures.len(), env.work.display());
     ExitCode::FAILURE
+}
+
+fn fuzz_smoke_cmd(args: &[String]) -> ExitCode {
+    let mut secs = 60u64;
+    let mut seed = 1u64;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let parsed = match a.as_str() {
+            "--seed" => it.next().and_then(|v| v.parse().ok()).map(|v| seed = v),
+            v => v.parse().ok().map(|v| secs = v),
+        };
+        if parsed.is_none() {
+            eprintln!("invalid fuzz-smoke argument {a:?}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let start = std::time::Instant::now();
+    let report = xtask::fuzz_smoke::run(&repo, std::time::Duration::from_secs(secs), seed, &mut std::io::stdout());
+    println!(
+        "fuzz-smoke: {} inputs ({:.1} MB) in {:.0}s, seed {seed}, slowest input {:?}: {} failure(s)",
+        report.inputs,
+        report.bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64(),
+        report.slowest,
+        report.failures.len()
+    );
+    if report.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 fn fmt_oracle_cmd() -> ExitCode {

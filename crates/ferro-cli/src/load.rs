@@ -34,7 +34,7 @@ impl Loaded {
     }
 }
 
-/// Read the `*.tf` files of `dir`, in name order.
+/// Read the configuration files of `dir` (`*.tf` and `*.tf.json`), in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
     read_config_files_checked(dir).map(|(files, _)| files)
 }
@@ -54,7 +54,7 @@ fn read_config_files_checked(dir: &Path) -> Result<(Vec<(String, String)>, Vec<D
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tf") && !n.starts_with('.'))
+        .filter(|n| (n.ends_with(".tf") || n.ends_with(".tf.json")) && !n.starts_with('.'))
         .collect();
     names.sort();
     let mut out = Vec::new();
@@ -145,7 +145,11 @@ fn load_var_file(l: &mut Loaded, path: &Path, display: &str, out: &mut BTreeMap<
         }
     };
     let file = l.add_source(display.to_string(), text.clone());
-    let parsed = ferro_syntax::parse_file(file, &text);
+    let parsed = if path.extension().is_some_and(|e| e == "json") {
+        ferro_syntax::parse_json_values(file, &text)
+    } else {
+        ferro_syntax::parse_file(file, &text)
+    };
     diags.extend(parsed.diagnostics.iter().cloned());
     for item in &parsed.body.items {
         match item {
@@ -190,12 +194,18 @@ pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], dia
             out.insert(name.clone(), RawVariable { value: val, origin: format!("environment variable TF_VAR_{name}"), span: Some(span) });
         }
     }
-    let tfvars = dir.join("terraform.tfvars");
-    if tfvars.is_file() {
-        load_var_file(l, &tfvars, "terraform.tfvars", &mut out, diags);
+    for name in ["terraform.tfvars", "terraform.tfvars.json"] {
+        let tfvars = dir.join(name);
+        if tfvars.is_file() {
+            load_var_file(l, &tfvars, name, &mut out, diags);
+        }
     }
     if let Ok(entries) = std::fs::read_dir(dir) {
-        let mut autos: Vec<String> = entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".auto.tfvars")).collect();
+        let mut autos: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
+            .collect();
         autos.sort();
         for n in autos {
             load_var_file(l, &dir.join(&n), &n, &mut out, diags);

@@ -51,10 +51,14 @@ pub struct Workspace {
 #[salsa::db]
 pub trait Db: salsa::Database {}
 
-/// Parse one file.
+/// Parse one file: the JSON syntax for `*.tf.json`, the native syntax otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
-    ferro_syntax::parse_file(file.id(db), file.text(db))
+    if file.path(db).ends_with(".tf.json") {
+        ferro_syntax::parse_json_file(file.id(db), file.text(db))
+    } else {
+        ferro_syntax::parse_file(file.id(db), file.text(db))
+    }
 }
 
 /// Lower one file to HIR.

@@ -566,7 +566,8 @@ impl Lower {
                 let otherwise = self.expr(otherwise);
                 self.alloc(Expr::Conditional { cond, then, otherwise }, span)
             }
-            ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+            ExprKind::ForTuple(f) => {
+                let ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
                 let collection = self.expr(collection);
                 let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                 let value = self.expr(value);
@@ -583,7 +584,8 @@ impl Lower {
                 };
                 self.alloc(e, span)
             }
-            ExprKind::ForObject { key_var, value_var, collection, key, value, group, cond } => {
+            ExprKind::ForObject(f) => {
+                let ast::ForObject { key_var, value_var, collection, key, value, group, cond } = &**f;
                 let collection = self.expr(collection);
                 let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                 let key = self.expr(key);
@@ -650,7 +652,8 @@ impl Lower {
                     let otherwise = otherwise.as_ref().map(|o| self.template_parts(o)).unwrap_or_default();
                     out.push(TemplatePart::If { cond, then, otherwise });
                 }
-                ast::TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                ast::TemplatePart::For(f) => {
+                    let ast::TemplateFor { key_var, value_var, collection, body, .. } = &**f;
                     let collection = self.expr(collection);
                     let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                     let body = self.template_parts(body);

@@ -92,29 +92,37 @@ pub enum ExprKind {
     Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
     /// `cond ? a : b`
     Conditional { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
-    /// `[for k, v in coll : value if cond]`
-    ForTuple {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Box<Expr>,
-        value: Box<Expr>,
-        cond: Option<Box<Expr>>,
-    },
+    /// `[for k, v in coll : value if cond]` (boxed: rare, and large).
+    ForTuple(Box<ForTuple>),
     /// `{for k, v in coll : key => value... if cond}`
-    ForObject {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Box<Expr>,
-        key: Box<Expr>,
-        value: Box<Expr>,
-        /// `...` after the value: group values with the same key into a list.
-        group: bool,
-        cond: Option<Box<Expr>>,
-    },
+    ForObject(Box<ForObject>),
     /// `( expr )`
     Parens(Box<Expr>),
     /// Placeholder where the parser could not make sense of the input (a diagnostic was emitted).
     Error,
+}
+
+/// `[for k, v in coll : value if cond]`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ForTuple {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub value: Expr,
+    pub cond: Option<Expr>,
+}
+
+/// `{for k, v in coll : key => value... if cond}`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ForObject {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub key: Expr,
+    pub value: Expr,
+    /// `...` after the value: group values with the same key into a list.
+    pub group: bool,
+    pub cond: Option<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -214,17 +222,21 @@ pub enum TemplatePart {
     /// Literal text, with escapes already processed (`\n`, `$${` → `${`, …) and strip markers applied.
     Literal { text: String, span: Span },
     /// `${ expr }`
-    Interpolation { expr: Expr, strip_left: bool, strip_right: bool, span: Span },
+    Interpolation { expr: Box<Expr>, strip_left: bool, strip_right: bool, span: Span },
     /// `%{ if cond }…%{ else }…%{ endif }`
-    If { cond: Expr, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
-    /// `%{ for k, v in coll }…%{ endfor }`
-    For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
-        body: Vec<TemplatePart>,
-        span: Span,
-    },
+    If { cond: Box<Expr>, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
+    /// `%{ for k, v in coll }…%{ endfor }` (boxed: rare, and large).
+    For(Box<TemplateFor>),
+}
+
+/// `%{ for k, v in coll }…%{ endfor }`
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TemplateFor {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub body: Vec<TemplatePart>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -243,4 +255,143 @@ pub struct Comment {
     /// The comment's full text including its markers (and no trailing newline).
     pub text: String,
     pub span: Span,
+}
+
+/// Rewriting every span of a tree: moving a tree parsed from a substring to its place in the
+/// file (JSON strings), or blanking spans to compare trees modulo positions (tests).
+impl Body {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        for item in &mut self.items {
+            match item {
+                BodyItem::Attribute(a) => {
+                    a.name.span = f(a.name.span);
+                    a.expr.map_spans(f);
+                    a.span = f(a.span);
+                }
+                BodyItem::Block(b) => {
+                    b.ty.span = f(b.ty.span);
+                    for l in &mut b.labels {
+                        l.span = f(l.span);
+                    }
+                    b.body.map_spans(f);
+                    b.open_brace = f(b.open_brace);
+                    b.close_brace = f(b.close_brace);
+                    b.span = f(b.span);
+                }
+            }
+        }
+    }
+}
+
+impl Expr {
+    pub fn map_spans(&mut self, f: &mut dyn FnMut(Span) -> Span) {
+        self.span = f(self.span);
+        match &mut self.kind {
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
+            ExprKind::Template(t) => map_parts(&mut t.parts, f),
+            ExprKind::Variable(id) => id.span = f(id.span),
+            ExprKind::GetAttr { target, name } => {
+                target.map_spans(f);
+                name.span = f(name.span);
+            }
+            ExprKind::Index { target, key, .. } => {
+                target.map_spans(f);
+                key.map_spans(f);
+            }
+            ExprKind::Splat { target, steps, .. } => {
+                target.map_spans(f);
+                for s in steps {
+                    match s {
+                        TraversalStep::GetAttr(id) => id.span = f(id.span),
+                        TraversalStep::Index { key, span, .. } => {
+                            key.map_spans(f);
+                            *span = f(*span);
+                        }
+                    }
+                }
+            }
+            ExprKind::FunctionCall { name, args, .. } => {
+                name.span = f(name.span);
+                args.iter_mut().for_each(|a| a.map_spans(f));
+            }
+            ExprKind::Tuple(items) => items.iter_mut().for_each(|a| a.map_spans(f)),
+            ExprKind::Object(items) => {
+                for it in items {
+                    match &mut it.key {
+                        ObjectKey::Ident(id) => id.span = f(id.span),
+                        ObjectKey::Expr(e) => e.map_spans(f),
+                    }
+                    it.value.map_spans(f);
+                    it.span = f(it.span);
+                }
+            }
+            ExprKind::Unary { operand, .. } => operand.map_spans(f),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.map_spans(f);
+                rhs.map_spans(f);
+            }
+            ExprKind::Conditional { cond, then, otherwise } => {
+                cond.map_spans(f);
+                then.map_spans(f);
+                otherwise.map_spans(f);
+            }
+            ExprKind::ForTuple(fx) => {
+                let ForTuple { key_var, value_var, collection, value, cond } = &mut **fx;
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                value.map_spans(f);
+                if let Some(c) = cond {
+                    c.map_spans(f);
+                }
+            }
+            ExprKind::ForObject(fx) => {
+                let ForObject { key_var, value_var, collection, key, value, cond, .. } = &mut **fx;
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                key.map_spans(f);
+                value.map_spans(f);
+                if let Some(c) = cond {
+                    c.map_spans(f);
+                }
+            }
+            ExprKind::Parens(inner) => inner.map_spans(f),
+        }
+    }
+}
+
+fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
+    for p in parts {
+        match p {
+            TemplatePart::Literal { span, .. } => *span = f(*span),
+            TemplatePart::Interpolation { expr, span, .. } => {
+                expr.map_spans(f);
+                *span = f(*span);
+            }
+            TemplatePart::If { cond, then, otherwise, span } => {
+                cond.map_spans(f);
+                map_parts(then, f);
+                if let Some(o) = otherwise {
+                    map_parts(o, f);
+                }
+                *span = f(*span);
+            }
+            TemplatePart::For(fx) => {
+                let TemplateFor { key_var, value_var, collection, body, span } = &mut **fx;
+                if let Some(k) = key_var {
+                    k.span = f(k.span);
+                }
+                value_var.span = f(value_var.span);
+                collection.map_spans(f);
+                map_parts(body, f);
+                *span = f(*span);
+            }
+        }
+    }
 }

@@ -99,7 +99,8 @@ fn parts_into(out: &mut String, parts: &[TemplatePart]) {
                 }
                 out.push(')');
             }
-            TemplatePart::For { key_var, value_var, collection, body, .. } => {
+            TemplatePart::For(f) => {
+                let TemplateFor { key_var, value_var, collection, body, .. } = &**f;
                 out.push_str("(%for");
                 ident_opt(out, key_var);
                 let _ = write!(out, " {} ", value_var.name);
@@ -214,7 +215,8 @@ fn expr_into(out: &mut String, e: &Expr) {
             expr_into(out, otherwise);
             out.push(')');
         }
-        ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+        ExprKind::ForTuple(f) => {
+            let ForTuple { key_var, value_var, collection, value, cond } = &**f;
             out.push_str("(for-tuple");
             ident_opt(out, key_var);
             let _ = write!(out, " {} ", value_var.name);
@@ -227,7 +229,8 @@ fn expr_into(out: &mut String, e: &Expr) {
             }
             out.push(')');
         }
-        ExprKind::ForObject { key_var, value_var, collection, key, value, group, cond } => {
+        ExprKind::ForObject(f) => {
+            let ForObject { key_var, value_var, collection, key, value, group, cond } = &**f;
             out.push_str("(for-object");
             ident_opt(out, key_var);
             let _ = write!(out, " {} ", value_var.name);

@@ -73,7 +73,13 @@ impl ExpectSet {
     }
     fn names(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
+        // After an operand, an index or attribute step ('[', '.') or a call can always follow too; when an
+        // operator is expected they go without saying.
+        let after_operand = self.labels & (1 << LABELS.iter().position(|l| *l == "operator").unwrap_or(0)) != 0;
         for t in ALL_TOKENS {
+            if after_operand && matches!(t, Token::LBracket | Token::Dot | Token::LParen | Token::DoubleColon) {
+                continue;
+            }
             if self.tokens & (1u64 << (*t as u8 as u32 % 64)) != 0 {
                 let n = t.describe().to_string();
                 if !out.contains(&n) {

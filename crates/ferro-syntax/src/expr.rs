@@ -76,6 +76,12 @@ enum StepKind {
     AttrSplat,
 }
 
+/// A vector without spare capacity: trees are kept for the whole run.
+pub(crate) fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
@@ -110,6 +116,41 @@ fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: SimpleSpan) -> Expr {
 fn binary(l: Expr, op: BinaryOp, r: Expr) -> Expr {
     let span = l.span.to(r.span);
     Expr { kind: ExprKind::Binary { op, lhs: boxed(l), rhs: boxed(r) }, span }
+}
+
+/// Binding strength of a binary operator (higher binds tighter), as in HCL.
+fn precedence(op: BinaryOp) -> u8 {
+    use BinaryOp::*;
+    match op {
+        Or => 1,
+        And => 2,
+        Eq | NotEq => 3,
+        Lt | LtEq | Gt | GtEq => 4,
+        Add | Sub => 5,
+        Mul | Div | Mod => 6,
+    }
+}
+
+/// Fold `first (op operand)*` into a tree: left-associative, tighter operators first.
+fn fold_binary(first: Expr, rest: Vec<(BinaryOp, Expr)>) -> Expr {
+    let mut operands = vec![first];
+    let mut ops: Vec<BinaryOp> = Vec::new();
+    let reduce = |operands: &mut Vec<Expr>, ops: &mut Vec<BinaryOp>| {
+        if let (Some(op), Some(r), Some(l)) = (ops.pop(), operands.pop(), operands.pop()) {
+            operands.push(binary(l, op, r));
+        }
+    };
+    for (op, operand) in rest {
+        while ops.last().is_some_and(|top| precedence(*top) >= precedence(op)) {
+            reduce(&mut operands, &mut ops);
+        }
+        ops.push(op);
+        operands.push(operand);
+    }
+    while !ops.is_empty() {
+        reduce(&mut operands, &mut ops);
+    }
+    operands.pop().unwrap_or(Expr { kind: ExprKind::Error, span: Span { file: FileId(0), start: 0, end: 0 } })
 }
 
 type ForHead = ((Ident, Option<Ident>), Expr);
@@ -207,15 +248,9 @@ where
         let cond = just(Token::If).ignore_then(expr.clone()).or_not();
         let for_tuple = for_intro.clone().then(expr.clone()).then(cond.clone()).map(|((h, value), cond)| {
             let (key_var, value_var, collection) = split_vars(h);
-            ExprKind::ForTuple {
-                key_var,
-                value_var,
-                collection: boxed(collection),
-                value: boxed(value),
-                cond: cond.map(boxed),
-            }
+            ExprKind::ForTuple(Box::new(ForTuple { key_var, value_var, collection, value, cond }))
         });
-        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
+        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk);
         let tuple = just(Token::LBracket)
             // `[for` always starts a for expression (as in HashiCorp's parser).
             .ignore_then(choice((
@@ -240,7 +275,7 @@ where
             just(Token::Newline).repeated().at_least(1).ignored(),
         ));
         let object_items = nl
-            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>())
+            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then_ignore(nl)
             .map(ExprKind::Object);
         let for_object = for_intro
@@ -251,15 +286,15 @@ where
             .then(cond)
             .map(|((((h, key), value), group), cond)| {
                 let (key_var, value_var, collection) = split_vars(h);
-                ExprKind::ForObject {
+                ExprKind::ForObject(Box::new(ForObject {
                     key_var,
                     value_var,
-                    collection: boxed(collection),
-                    key: boxed(key),
-                    value: boxed(value),
+                    collection,
+                    key,
+                    value,
                     group: group.is_some(),
-                    cond: cond.map(boxed),
-                }
+                    cond,
+                }))
             });
         let object = just(Token::LBrace)
             .ignore_then(choice((for_object, object_items)))
@@ -287,7 +322,7 @@ where
             });
         let call = fn_name
             .then_ignore(just(Token::LParen))
-            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>())
+            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
             .then_ignore(just(Token::RParen))
             .map_with(move |((name, args), ell), e| {
@@ -303,17 +338,17 @@ where
             .boxed();
 
         let step = choice((
-            just(Token::Dot).then(just(Token::Star)).to(StepKind::AttrSplat),
-            just(Token::LBracket).then(just(Token::Star)).then(just(Token::RBracket)).to(StepKind::FullSplat),
-            just(Token::Dot)
-                .ignore_then(just(Token::Number).map_with(move |_, e| {
-                    mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span())
-                }))
-                .map(|k| StepKind::Index(k, true)),
-            just(Token::Dot).ignore_then(name(cx)).map(StepKind::Attr),
-            expr.clone()
-                .delimited_by(just(Token::LBracket), just(Token::RBracket))
-                .map(|k| StepKind::Index(k, false)),
+            just(Token::Dot).ignore_then(choice((
+                just(Token::Star).to(StepKind::AttrSplat),
+                just(Token::Number)
+                    .map_with(move |_, e| mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span()))
+                    .map(|k| StepKind::Index(k, true)),
+                name(cx).map(StepKind::Attr),
+            ))),
+            just(Token::LBracket).ignore_then(choice((
+                just(Token::Star).then(just(Token::RBracket)).to(StepKind::FullSplat),
+                expr.clone().then_ignore(just(Token::RBracket)).map(|k| StepKind::Index(k, false)),
+            ))),
         ))
         .map_with(|k, e| (k, e.span()));
         let postfixed = atom.foldl(step.repeated(), move |lhs, (k, s)| apply_step(lhs, k, cx, s));
@@ -328,30 +363,69 @@ where
             })
             .boxed();
 
-        let level = |lower: chumsky::Boxed<'a, 'a, I, Expr, Ex>, ops: &'static [(Token, BinaryOp)]| {
-            let op = any().try_map(move |t: Token, span| {
-                ops.iter().find(|(tok, _)| *tok == t).map(|(_, op)| *op).ok_or(PErr {
-                    span,
-                    found: Some(t),
-                    expected: crate::error::ExpectSet::label("operator"),
-                    custom: None,
-                })
-            });
-            lower.clone().foldl(op.then(lower).repeated(), |l, (op, r)| binary(l, op, r)).boxed()
-        };
-        use BinaryOp::*;
-        let mul = level(unary, &[(Token::Star, Mul), (Token::Slash, Div), (Token::Percent, Mod)]);
-        let add = level(mul, &[(Token::Plus, Add), (Token::Minus, Sub)]);
-        let cmp = level(add, &[(Token::Lt, Lt), (Token::LtEq, LtEq), (Token::Gt, Gt), (Token::GtEq, GtEq)]);
-        let eq = level(cmp, &[(Token::EqEq, Eq), (Token::NotEq, NotEq)]);
-        let and = level(eq, &[(Token::AndAnd, And)]);
-        let or = level(and, &[(Token::OrOr, Or)]);
+        // After an operator, `?` or `:` an operand is required: when the next token cannot
+        // start one, report the missing expression there (instead of backtracking and calling
+        // the operator unexpected). Tokens that can start an expression still go to the grammar,
+        // so its deeper errors are kept.
+        let missing = any()
+            .or_not()
+            .map_with(|t: Option<Token>, e| (t, e.span()))
+            .rewind()
+            .try_map(|(found, s): (Option<Token>, SimpleSpan), span| {
+                if found.is_some_and(starts_expr) {
+                    Err(PErr { span, found, expected: crate::error::ExpectSet::label("expression"), custom: None })
+                } else {
+                    Ok((found, s))
+                }
+            })
+            .validate(move |(found, s): (Option<Token>, SimpleSpan), _, emitter| {
+                // At the end of the input the span of "nothing" runs backwards: use its start.
+                let s = if s.start > s.end { SimpleSpan::from(s.end..s.end) } else { s };
+                emitter.emit(PErr { span: s, found, expected: crate::error::ExpectSet::label("expression"), custom: None });
+                mk(ExprKind::Error, SimpleSpan::from(s.start..s.start))
+            })
+            .boxed();
+        // All binary operators in one loop (one failed look-ahead per operand instead of one
+        // per precedence level), then folded by precedence.
+        let binop = select! {
+            Token::Star => BinaryOp::Mul,
+            Token::Slash => BinaryOp::Div,
+            Token::Percent => BinaryOp::Mod,
+            Token::Plus => BinaryOp::Add,
+            Token::Minus => BinaryOp::Sub,
+            Token::Lt => BinaryOp::Lt,
+            Token::LtEq => BinaryOp::LtEq,
+            Token::Gt => BinaryOp::Gt,
+            Token::GtEq => BinaryOp::GtEq,
+            Token::EqEq => BinaryOp::Eq,
+            Token::NotEq => BinaryOp::NotEq,
+            Token::AndAnd => BinaryOp::And,
+            Token::OrOr => BinaryOp::Or,
+        }
+        .labelled("operator");
+        let or = unary
+            .clone()
+            .then(binop.then(unary.or(missing.clone())).repeated().collect::<Vec<_>>())
+            .map(|(first, rest)| if rest.is_empty() { first } else { fold_binary(first, rest) })
+            .boxed();
 
+        // The span of an empty match runs from the next token back to the end of the previous
+        // one: the point where the false expression is missing is its end.
+        let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: SimpleSpan, _, emitter| {
+            let s = SimpleSpan::from(s.end.min(s.start)..s.end.min(s.start));
+            emitter.emit(PErr::custom(
+                s,
+                "syntax-missing-false-expression",
+                "Missing false expression in conditional",
+                "The conditional operator (...?...:...) requires a false expression, delimited by a colon."
+                    .to_string(),
+            ));
+            mk(ExprKind::Error, s)
+        });
         or.then(
             just(Token::Question)
-                .ignore_then(expr.clone())
-                .then_ignore(just(Token::Colon))
-                .then(expr)
+                .ignore_then(expr.clone().or(missing.clone()))
+                .then(just(Token::Colon).ignore_then(expr.or(missing)).or(missing_false))
                 .or_not(),
         )
         .map(|(cond, rest)| match rest {
@@ -365,4 +439,31 @@ where
             }
         })
     })
+}
+
+/// Whether an expression can start with this token.
+fn starts_expr(t: Token) -> bool {
+    use Token::*;
+    matches!(
+        t,
+        Number
+            | True
+            | False
+            | Null
+            | Ident
+            | For
+            | In
+            | If
+            | Else
+            | EndIf
+            | EndFor
+            | QuoteOpen
+            | HeredocOpen
+            | LBracket
+            | LBrace
+            | LParen
+            | Minus
+            | Bang
+            | TooDeep
+    )
 }

@@ -217,7 +217,9 @@ enum Frame {
     /// Code inside `${ }` or `%{ }`: a `}` at this level returns to the template.
     Interp,
     Quoted { open: usize },
-    Heredoc { marker: Range<usize>, at_line_start: bool },
+    /// A heredoc's body, closed by a line holding just `marker` (a bare template when `None`:
+    /// it runs to the end of the input).
+    Heredoc { marker: Option<Range<usize>>, at_line_start: bool },
 }
 
 /// Lex a whole file: every token with its byte range, comments left out.
@@ -227,7 +229,21 @@ pub fn lex(text: &str) -> Vec<(Token, Range<usize>)> {
 
 pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
     let mut out = LexOutput { tokens: Vec::new(), comments: Vec::new(), diagnostics: Vec::new() };
-    let mut stack: Vec<Frame> = Vec::new();
+    lex_into(file, src, Vec::new(), &mut out);
+    out
+}
+
+/// Lex a bare template (the text of a JSON string, as HCL's `ParseTemplate` reads it): literal
+/// text without backslash escapes, `${}` interpolations and `%{}` directives, wrapped in
+/// zero-width heredoc open/close tokens so the expression grammar reads it as a heredoc.
+pub(crate) fn lex_template(file: FileId, src: &str) -> LexOutput {
+    let mut out = LexOutput { tokens: vec![(Token::HeredocOpen, 0..0)], comments: Vec::new(), diagnostics: Vec::new() };
+    lex_into(file, src, vec![Frame::Heredoc { marker: None, at_line_start: false }], &mut out);
+    out.tokens.push((Token::HeredocClose, src.len()..src.len()));
+    out
+}
+
+fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput) {
     let mut pos = 0usize;
     let span = |r: Range<usize>| Span::new(file, r);
     while pos < src.len() {
@@ -243,12 +259,12 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                         stack.pop();
                         out.tokens.push((Token::QuoteClose, r));
                     }
-                    Ok(QuotedTok::Interp) => push_open(&mut out, &mut stack, Token::InterpOpen, r),
+                    Ok(QuotedTok::Interp) => push_open(out, &mut stack, Token::InterpOpen, r),
                     Ok(QuotedTok::InterpStrip) => {
-                        push_open(&mut out, &mut stack, Token::InterpOpenStrip, r)
+                        push_open(out, &mut stack, Token::InterpOpenStrip, r)
                     }
-                    Ok(QuotedTok::Dir) => push_open(&mut out, &mut stack, Token::DirOpen, r),
-                    Ok(QuotedTok::DirStrip) => push_open(&mut out, &mut stack, Token::DirOpenStrip, r),
+                    Ok(QuotedTok::Dir) => push_open(out, &mut stack, Token::DirOpen, r),
+                    Ok(QuotedTok::DirStrip) => push_open(out, &mut stack, Token::DirOpenStrip, r),
                     Ok(QuotedTok::Text | QuotedTok::Lone) | Err(()) => push_text(&mut out.tokens, r),
                     Ok(QuotedTok::Newline) => {
                         out.diagnostics.push(
@@ -267,7 +283,7 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                 }
             }
             Some(Frame::Heredoc { marker, at_line_start }) => {
-                if *at_line_start {
+                if let (true, Some(marker)) = (*at_line_start, marker.as_ref()) {
                     *at_line_start = false;
                     let line_end = src[pos..].find('\n').map_or(src.len(), |i| pos + i);
                     let line = &src[pos..line_end];
@@ -286,12 +302,12 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                 let r = pos + lx.span().start..pos + lx.span().end;
                 pos = r.end;
                 match res {
-                    Ok(HeredocTok::Interp) => push_open(&mut out, &mut stack, Token::InterpOpen, r),
+                    Ok(HeredocTok::Interp) => push_open(out, &mut stack, Token::InterpOpen, r),
                     Ok(HeredocTok::InterpStrip) => {
-                        push_open(&mut out, &mut stack, Token::InterpOpenStrip, r)
+                        push_open(out, &mut stack, Token::InterpOpenStrip, r)
                     }
-                    Ok(HeredocTok::Dir) => push_open(&mut out, &mut stack, Token::DirOpen, r),
-                    Ok(HeredocTok::DirStrip) => push_open(&mut out, &mut stack, Token::DirOpenStrip, r),
+                    Ok(HeredocTok::Dir) => push_open(out, &mut stack, Token::DirOpen, r),
+                    Ok(HeredocTok::DirStrip) => push_open(out, &mut stack, Token::DirOpenStrip, r),
                     Ok(HeredocTok::Text | HeredocTok::Lone | HeredocTok::Newline) | Err(()) => {
                         let nl = src[..r.end].ends_with('\n');
                         push_text(&mut out.tokens, r);
@@ -308,7 +324,17 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                 if matches!(out.tokens.last(), Some((Token::Dot, _)))
                     && src.as_bytes()[pos].is_ascii_digit()
                 {
-                    let len = src[pos..].bytes().take_while(u8::is_ascii_digit).count();
+                    let mut len = src[pos..].bytes().take_while(u8::is_ascii_digit).count();
+                    // An exponent belongs to the index (`a.1e3` is `a[1000]`, as in HashiCorp's
+                    // scanner, which reads a whole number literal there).
+                    let b = src.as_bytes();
+                    if matches!(b.get(pos + len), Some(b'e' | b'E')) {
+                        let sign = usize::from(matches!(b.get(pos + len + 1), Some(b'+' | b'-')));
+                        let digits = b[(pos + len + 1 + sign).min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+                        if digits > 0 {
+                            len += 1 + sign + digits;
+                        }
+                    }
                     let rest = &src.as_bytes()[pos + len..];
                     if rest.first() == Some(&b'.') && rest.get(1).is_some_and(u8::is_ascii_digit) {
                         let more = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -402,7 +428,7 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
                             .find(|c: char| c.is_whitespace())
                             .unwrap_or(text.len() - skip);
                         let marker = r.start + skip..r.start + skip + word_len;
-                        stack.push(Frame::Heredoc { marker, at_line_start: true });
+                        stack.push(Frame::Heredoc { marker: Some(marker), at_line_start: true });
                         out.tokens.push((Token::HeredocOpen, r));
                     }
                     Ok(tok) => out.tokens.push((tok, r)),
@@ -410,7 +436,6 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
             }
         }
     }
-    out
 }
 
 fn push_open(out: &mut LexOutput, stack: &mut Vec<Frame>, tok: Token, r: Range<usize>) {

@@ -7,6 +7,7 @@ pub mod ast;
 pub mod debug;
 mod error;
 mod expr;
+mod json;
 pub mod fmt;
 mod layout;
 mod lexer;
@@ -29,6 +30,24 @@ pub struct Parsed {
 /// Parse a whole configuration file (`.tf`, `.tfvars`).
 pub fn parse_file(file: FileId, text: &str) -> Parsed {
     parser::parse_file(file, text)
+}
+
+/// Parse a configuration file in the HCL JSON syntax (`.tf.json`): the same tree the native
+/// syntax gives for the equivalent configuration, with spans into the JSON text.
+pub fn parse_json_file(file: FileId, text: &str) -> Parsed {
+    json::parse_json_file(file, text)
+}
+
+/// Parse a JSON variable-definitions file (`.tfvars.json`): one attribute per property, with
+/// literal values (strings are not templates).
+pub fn parse_json_values(file: FileId, text: &str) -> Parsed {
+    json::parse_json_values(file, text)
+}
+
+/// Parse a bare template (HashiCorp's `ParseTemplate`): text with `${}` interpolations and `%{}`
+/// directives, no quotes and no backslash escapes.
+pub fn parse_template(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    parser::parse_template(file, text)
 }
 
 /// Parse a single expression (used by `ferro console`, `-var` values and tests).

@@ -5,7 +5,7 @@ use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprK
 use crate::error::{to_diagnostic, PErr};
 use crate::expr::{expr, name, Cx, Ex};
 use crate::layout::{closer, layout, opener, same, Open};
-use crate::lexer::{lex_full, Token};
+use crate::lexer::{lex_full, lex_template, Token, LexOutput};
 use crate::Parsed;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
@@ -62,10 +62,21 @@ where
         just(Token::RBrace).rewind().ignored(),
     ));
     let missing = any()
-        .map_with(|_, e| e.span())
+        .map_with(|t, e| (t, e.span()))
         .rewind()
         .then_ignore(skip_line(false).or_not())
-        .validate(move |span: SimpleSpan, _, emitter| {
+        .validate(move |(tok, span): (Token, SimpleSpan), _, emitter| {
+            if tok == Token::Comma && what == "argument" {
+                emitter.emit(PErr::custom(
+                    span,
+                    "syntax-unexpected-comma",
+                    "Unexpected comma after argument",
+                    "Argument definitions must be separated by newlines, not commas. An argument definition \
+                     must end with a newline."
+                        .to_string(),
+                ));
+                return;
+            }
             emitter.emit(PErr::custom(
                 span,
                 "syntax-missing-newline",
@@ -113,7 +124,7 @@ where
             }),
         ));
         name(cx)
-            .then(label.repeated().collect::<Vec<_>>())
+            .then(label.repeated().collect::<Vec<_>>().map(crate::expr::shrunk))
             .then(block_body.labelled("block label or '{'"))
             .then_ignore(line_end("block"))
             .map(move |((ty, labels), (items, open_brace, close_brace))| {
@@ -148,7 +159,7 @@ where
     choice((just(Token::Newline).to(None), item))
         .repeated()
         .collect::<Vec<_>>()
-        .map(|v| v.into_iter().flatten().collect())
+        .map(|v| v.into_iter().flatten().collect::<Vec<_>>()).map(crate::expr::shrunk)
 }
 
 /// A block label written as an expression: must be a plain quoted string.
@@ -181,7 +192,10 @@ fn label_of(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<PErr>) -> Bl
 type Tokens = Vec<(Token, SimpleSpan)>;
 
 fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
-    let lexed = lex_full(file, text);
+    prepare_lexed(file, text, lex_full(file, text))
+}
+
+fn prepare_lexed(file: FileId, text: &str, lexed: LexOutput) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
     let mut diags = lexed.diagnostics;
     let tokens = layout(file, text.len(), lexed.tokens, &mut diags);
     let tokens = tokens.into_iter().map(|(t, r)| (t, SimpleSpan::from(r))).collect();
@@ -225,14 +239,34 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     // Blocks that already have syntax errors are left alone: their spans come from recovery.
     let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
     check_block_lines(text, &body, &broken, &mut diagnostics);
+    single_line_block_errors(text, &body, &mut diagnostics);
+    drop_symptoms(text, &mut diagnostics);
     if diagnostics.len() > before {
         diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     }
     Parsed { body, comments, diagnostics }
 }
 
+/// Parse a bare template (literal text with `${}` and `%{}`, no quotes and no backslash escapes),
+/// as HashiCorp's `ParseTemplate` does for the strings of JSON configuration files. The result is
+/// a `Template` expression without heredoc information; spans are offsets into `text`.
+pub fn parse_template(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
+    stacker::grow(PARSER_STACK, || {
+        let (tokens, _, diags) = prepare_lexed(file, text, lex_template(file, text));
+        let (mut ex, diags) = parse_tokens(file, text, tokens, diags);
+        if let ExprKind::Template(t) = &mut ex.kind {
+            t.heredoc = None;
+        }
+        (ex, diags)
+    })
+}
+
 fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let (tokens, _, diags) = prepare(file, text);
+    parse_tokens(file, text, tokens, diags)
+}
+
+fn parse_tokens(file: FileId, text: &str, tokens: Tokens, diags: Vec<Diagnostic>) -> (ast::Expr, Vec<Diagnostic>) {
     let cx = Cx { file, src: text };
     let eoi = SimpleSpan::from(text.len()..text.len());
     let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
@@ -332,4 +366,54 @@ fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut
         }
         check_block_lines(text, &b.body, broken, diags);
     }
+}
+
+/// Errors after an argument that sits on the line of its block's `{` (`b { a = 1, b = 2 }`,
+/// `b { a = 1 b = 2 }`) are about the single-line block syntax, as HashiCorp's parser says.
+fn single_line_block_errors(text: &str, body: &Body, diags: &mut [Diagnostic]) {
+    for item in &body.items {
+        let BodyItem::Block(b) = item else { continue };
+        let (open, close) = (b.open_brace.end as usize, b.close_brace.start as usize);
+        if open <= close && close <= text.len() && !text[open..close].contains('\n') {
+            for d in diags.iter_mut() {
+                let Some(sp) = d.span else { continue };
+                if (sp.start as usize) < open || (sp.start as usize) >= close {
+                    continue;
+                }
+                let detail = match d.code.as_str() {
+                    "syntax-unexpected-comma" => {
+                        "Single-line block syntax can include only one argument definition. To define multiple \
+                         arguments, use the multi-line block syntax with one argument definition per line."
+                    }
+                    "syntax-missing-newline" => {
+                        "A single-line block definition must end with a closing brace immediately after its \
+                         single argument definition."
+                    }
+                    _ => continue,
+                };
+                d.code = "syntax-invalid-single-line-block".to_string();
+                d.summary = "Invalid single-argument block definition".to_string();
+                d.detail = detail.to_string();
+            }
+        }
+        single_line_block_errors(text, &b.body, diags);
+    }
+}
+
+/// A "missing newline" reported where an expression stopped is only a symptom when a later
+/// error on the same line says what is wrong inside it (an unterminated string, say): drop it.
+fn drop_symptoms(text: &str, diags: &mut Vec<Diagnostic>) {
+    let line_end = |at: usize| text[at.min(text.len())..].find('\n').map_or(text.len(), |i| at + i);
+    let starts: Vec<(usize, bool)> = diags
+        .iter()
+        .filter_map(|d| d.span.map(|s| (s.start as usize, d.code == "syntax-missing-newline")))
+        .collect();
+    diags.retain(|d| {
+        let Some(sp) = d.span else { return true };
+        if d.code != "syntax-missing-newline" {
+            return true;
+        }
+        let (at, end) = (sp.start as usize, line_end(sp.start as usize));
+        !starts.iter().any(|&(s, symptom)| !symptom && s >= at && s < end.max(at + 1))
+    });
 }

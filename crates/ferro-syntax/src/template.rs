@@ -106,7 +106,7 @@ pub(crate) fn build(
             }
             Piece::Interp { expr, strip_left, strip_right, span } => {
                 target(&mut stack, &mut done).push(TemplatePart::Interpolation {
-                    expr,
+                    expr: Box::new(expr),
                     strip_left,
                     strip_right,
                     span: sp(span.start, span.end),
@@ -156,15 +156,21 @@ pub(crate) fn build(
         let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end));
         target(&mut stack, &mut done).push(part);
     }
+    // Trees are kept for the whole run: no spare capacity (parts are large).
+    done.shrink_to_fit();
     done
 }
 
-fn close(tag: Tag, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+    then.shrink_to_fit();
+    if let Some(o) = &mut otherwise {
+        o.shrink_to_fit();
+    }
     match tag {
         Tag::For { key_var, value_var, collection } => {
-            TemplatePart::For { key_var, value_var, collection, body: then, span }
+            TemplatePart::For(Box::new(crate::ast::TemplateFor { key_var, value_var, collection, body: then, span }))
         }
-        Tag::If(cond) => TemplatePart::If { cond, then, otherwise, span },
+        Tag::If(cond) => TemplatePart::If { cond: Box::new(cond), then, otherwise, span },
         // Only if/for tags are ever opened.
         Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal { text: String::new(), span },
     }
@@ -174,8 +180,8 @@ fn part_end(p: &TemplatePart) -> usize {
     match p {
         TemplatePart::Literal { span, .. }
         | TemplatePart::Interpolation { span, .. }
-        | TemplatePart::If { span, .. }
-        | TemplatePart::For { span, .. } => span.end as usize,
+        | TemplatePart::If { span, .. } => span.end as usize,
+        TemplatePart::For(f) => f.span.end as usize,
     }
 }
 

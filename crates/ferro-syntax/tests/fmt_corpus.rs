@@ -238,7 +238,7 @@ fn unwrap(src: &str, e: &mut Expr) {
         if let (None, [TemplatePart::Interpolation { expr, .. }]) = (&t.heredoc, &t.parts[..]) {
             let raw = &src[e.span.start as usize..e.span.end as usize];
             if raw.starts_with("\"${") && raw.ends_with("}\"") {
-                *e = expr.clone();
+                *e = (**expr).clone();
             }
         }
     }

@@ -147,3 +147,22 @@ fn random_mutations_parse() {
         }
     });
 }
+
+/// Every span of the tree and of the diagnostics lies inside the input and runs forwards
+/// (found by `cargo xtask fuzz-smoke`: a missing operand or false expression at the end of the
+/// input or line had a backwards span).
+#[test]
+fn spans_run_forwards() {
+    for src in ["dynamic a \"x1\" { enabled = 602 ?- path }\n", "a = 1 ? 2", "a = 1 +", "a = x ? 1\n", "a = [1 *]\n"] {
+        let mut parsed = parse_file(FileId(0), src);
+        let len = src.len() as u32;
+        parsed.body.map_spans(&mut |s| {
+            assert!(s.start <= s.end && s.end <= len, "{src:?}: span {s:?}");
+            s
+        });
+        for d in &parsed.diagnostics {
+            let s = d.span.expect("span");
+            assert!(s.start <= s.end && s.end <= len, "{src:?}: diagnostic span {s:?}");
+        }
+    }
+}

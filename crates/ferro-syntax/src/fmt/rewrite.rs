@@ -292,7 +292,8 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             go(then, bound);
             go(otherwise, bound);
         }
-        ExprKind::ForTuple { key_var, value_var, collection, value, cond } => {
+        ExprKind::ForTuple(f) => {
+            let crate::ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
             go(collection, bound);
             let n = bound.len();
             bound.extend(key_var.iter().map(|k| k.name.clone()));
@@ -303,7 +304,8 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             }
             bound.truncate(n);
         }
-        ExprKind::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+        ExprKind::ForObject(f) => {
+            let crate::ast::ForObject { key_var, value_var, collection, key, value, cond, .. } = &**f;
             go(collection, bound);
             let n = bound.len();
             bound.extend(key_var.iter().map(|k| k.name.clone()));
@@ -331,7 +333,8 @@ fn parts_keys(parts: &[TemplatePart], bound: &mut Vec<String>, go: &mut dyn FnMu
                     parts_keys(o, bound, go);
                 }
             }
-            TemplatePart::For { key_var, value_var, collection, body, .. } => {
+            TemplatePart::For(f) => {
+                let crate::ast::TemplateFor { key_var, value_var, collection, body, .. } = &**f;
                 go(collection, bound);
                 let n = bound.len();
                 bound.extend(key_var.iter().map(|k| k.name.clone()));
