@@ -787,7 +787,7 @@ impl Lower {
                     self.error(
                         "invalid-reference",
                         "Invalid reference",
-                        format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name. There is no variable named {ty:?}."),
+                        format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name."),
                         root.span,
                     );
                     None
