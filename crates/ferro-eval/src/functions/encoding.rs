@@ -8,6 +8,34 @@ use std::io::Write;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// Gzip framed the way Terraform's `base64gzip` produces it (Go's `gzip.Writer`: `Write`, then
+/// `Flush`, then `Close`): a header with no name or time and OS 255, the deflate data ending in
+/// a sync flush (an empty non-final stored block), then a final empty stored block, then the
+/// CRC-32 and length. The deflate data itself comes from miniz, so for inputs where Go's LZ77
+/// would choose different matches the bytes still differ (docs/compatibility.md).
+fn gzip_like_go(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    if !data.is_empty() {
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(data)?;
+        enc.flush()?;
+        let mut body = enc.get_ref().clone();
+        // A sync flush ends with an empty stored block; keep exactly one of them.
+        if !body.ends_with(&[0, 0, 0xff, 0xff]) {
+            body.extend_from_slice(&[0, 0, 0, 0xff, 0xff]);
+        }
+        out.extend_from_slice(&body);
+    } else {
+        out.extend_from_slice(&[0, 0, 0, 0xff, 0xff]);
+    }
+    out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    let mut crc = flate2::Crc::new();
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    Ok(out)
+}
+
 /// Standard base64 with padding.
 pub(crate) fn b64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
@@ -67,13 +95,9 @@ pub(super) fn register(r: &mut Registry) {
         let bytes = b64_decode(s(&a[0])).ok_or_else(|| fail(format!("failed to decode base64 data '{}'", s(&a[0]))))?;
         String::from_utf8(bytes).map(Value::string).map_err(|_| fail("the result of decoding the provided string is not valid UTF-8"))
     }));
-    r.insert("base64gzip", func(vec![p("str", Type::String)], None, st(), |_, a, _| {
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        let done = enc.write_all(s(&a[0]).as_bytes()).and_then(|_| enc.finish());
-        match done {
-            Ok(bytes) => Ok(Value::string(b64_encode(&bytes))),
-            Err(e) => Err(fail(format!("failed to compress: {e}"))),
-        }
+    r.insert("base64gzip", func(vec![p("str", Type::String)], None, st(), |_, a, _| match gzip_like_go(s(&a[0]).as_bytes()) {
+        Ok(bytes) => Ok(Value::string(b64_encode(&bytes))),
+        Err(e) => Err(fail(format!("failed to compress: {e}"))),
     }));
     r.insert("urlencode", func(vec![p("str", Type::String)], None, st(), |_, a, _| {
         let mut out = String::new();
