@@ -136,7 +136,7 @@ impl Session {
         }
         let mut l = load_files(files);
         let mut diags = config_diagnostics(&l);
-        let mut raw_vars = collect_variables(&mut l, &g.dir, &var_args(raw), &mut diags);
+        let mut raw_vars = collect_variables(&mut l, &g.dir, &crate::commands::var_args(raw), &mut diags);
         // Unset variables are unknown in the console (Terraform allows them there).
         let index = module_index(&l.db, l.ws);
         for (name, item) in &index.variables {
@@ -182,32 +182,6 @@ impl Session {
         }
         Ok(format_value(&v, 0))
     }
-}
-
-fn var_args(raw: &[String]) -> Vec<(bool, String)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        let a = raw[i].trim_start_matches('-');
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (a, None),
-        };
-        if raw[i].starts_with('-') && (name == "var" || name == "var-file") {
-            let v = match inline {
-                Some(v) => Some(v),
-                None => {
-                    i += 1;
-                    raw.get(i).cloned()
-                }
-            };
-            if let Some(v) = v {
-                out.push((name == "var-file", v));
-            }
-        }
-        i += 1;
-    }
-    out
 }
 
 /// Resource values from state: one object, a tuple (count) or an object (for_each).

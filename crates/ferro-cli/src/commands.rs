@@ -32,7 +32,7 @@ fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
 }
 
 /// `-var` and `-var-file` in command-line order (later ones win).
-fn var_args(raw: &[String]) -> Vec<(bool, String)> {
+pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < raw.len() {

@@ -466,17 +466,7 @@ impl Walk<'_> {
                 }
             }
         }
-        let value = match expansion {
-            Expansion::Single => instance_values.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
-            Expansion::Count => Value::tuple(instance_values.into_iter().map(|(_, v)| v).collect()),
-            Expansion::ForEach => Value::object(
-                instance_values
-                    .into_iter()
-                    .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
-                    .collect(),
-            ),
-        };
-        self.m.set_resource(r.clone(), value);
+        self.m.set_resource(r.clone(), resource_value(expansion, instance_values, &schema));
     }
 
     /// A data resource: read now when its configuration is known and nothing it explicitly
@@ -558,17 +548,7 @@ impl Walk<'_> {
                 }
             }
         }
-        let value = match expansion {
-            Expansion::Single => instance_values.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
-            Expansion::Count => Value::tuple(instance_values.into_iter().map(|(_, v)| v).collect()),
-            Expansion::ForEach => Value::object(
-                instance_values
-                    .into_iter()
-                    .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
-                    .collect(),
-            ),
-        };
-        self.m.set_resource(r.clone(), value);
+        self.m.set_resource(r.clone(), resource_value(expansion, instance_values, schema));
     }
 
     /// The object a data resource had in state, if any (data sources have no upgrade step).
@@ -958,6 +938,21 @@ impl InstancePlanner<'_> {
         Some((planned, resp.planned_private, resp.requires_replace))
     }
 
+}
+
+/// The value a resource has in expressions: its one instance, a tuple (count) or an object
+/// keyed like for_each.
+fn resource_value(expansion: Expansion, mut instances: Vec<(InstanceKey, Value)>, schema: &Schema) -> Value {
+    match expansion {
+        Expansion::Single => instances.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
+        Expansion::Count => Value::tuple(instances.into_iter().map(|(_, v)| v).collect()),
+        Expansion::ForEach => Value::object(
+            instances
+                .into_iter()
+                .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
+                .collect(),
+        ),
+    }
 }
 
 /// How many instances of one resource are planned at once (Terraform's default parallelism).
