@@ -178,8 +178,9 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
     let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> = BTreeMap::new();
     // Data sources read while planning are in the plan's (refreshed) prior state.
+    let changed: std::collections::HashSet<&ferro_addrs::Resource> = plan.changes.iter().map(|c| &c.addr.resource.resource).collect();
     for (abs, rs) in &plan.prior_state.resources {
-        if abs.resource.mode != ferro_addrs::ResourceMode::Data || plan.changes.iter().any(|c| c.addr.resource.resource == abs.resource) {
+        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(&abs.resource) {
             continue;
         }
         let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else { continue };

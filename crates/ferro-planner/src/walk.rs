@@ -231,7 +231,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
-    w.changes.sort_by(|a, b| (a.addr.to_string(), &a.deposed).cmp(&(b.addr.to_string(), &b.deposed)));
+    w.changes.sort_by_cached_key(|c| (c.addr.to_string(), c.deposed.clone()));
     let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
@@ -480,7 +480,7 @@ impl Walk<'_> {
         self.expansions.insert(abs.clone(), expansion);
         let Some(provider) = self.input.providers.get(cfg).cloned() else { return };
         let explicit: BTreeSet<Resource> = decl.depends_on.iter().filter_map(|(d, _)| if let Reference::Resource(x) = d { Some(x.clone()) } else { None }).collect();
-        let pending = self.changes.iter().any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
+        let pending = !explicit.is_empty() && self.changes.iter().any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
         let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
