@@ -87,6 +87,15 @@ struct Validator<'a> {
     out: Vec<Diagnostic>,
 }
 
+/// A scope in which every reference is an unknown value of any type.
+struct Unknowns;
+
+impl Scope for Unknowns {
+    fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
+        Ok(Value::dynamic_unknown())
+    }
+}
+
 /// The value of an expression that references nothing, when it evaluates without errors.
 pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     let mut has_refs = false;
@@ -94,13 +103,7 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     if has_refs {
         return None;
     }
-    struct NoScope;
-    impl Scope for NoScope {
-        fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
-            Ok(Value::dynamic_unknown())
-        }
-    }
-    let (v, diags) = eval_expr(hir, &NoScope, e);
+    let (v, diags) = eval_expr(hir, &Unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
         Some(v)
     } else {
@@ -112,12 +115,6 @@ impl Validator<'_> {
     /// Evaluate with every reference unknown: what fails then (operand types, unknown functions,
     /// wrong argument counts, conversions of literals) fails for every possible input.
     fn check_eval(&mut self, e: ExprId) {
-        struct Unknowns;
-        impl Scope for Unknowns {
-            fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
-                Ok(Value::dynamic_unknown())
-            }
-        }
         let (_, diags) = eval_expr(self.hir, &Unknowns, e);
         self.out.extend(diags.into_iter().filter(|d| d.severity == ferro_diag::Severity::Error));
     }

@@ -785,35 +785,7 @@ pub(crate) fn display_name(name: &str) -> String {
     }
 }
 
-/// A string quoted as Go's `%q` quotes it.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() => {
-                if (c as u32) <= 0xffff {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(crate) use ferro_value::json::go_quote;
 
 /// Lines as Go's `bufio.Scanner` yields them: split on `\n`, a final empty line dropped, `\r` trimmed.
 fn scan_lines(s: &str) -> Vec<&str> {
@@ -893,31 +865,30 @@ fn lcs<T: Clone>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<T> {
     out
 }
 
-fn sequence_diff(old: &[Value], new: &[Value]) -> Vec<ElemDiff> {
-    let common = lcs(old, new, values_equal);
+/// Walk two sequences along their longest common subsequence (by `eq`): elements only in the
+/// old one are deletions, only in the new one creations; an old and a new element that `pair`
+/// accepts (and that are not common) become one update. Each entry is (action, old, new).
+fn diff_sequences<T: Clone + PartialEq>(old: &[T], new: &[T], eq: impl Fn(&T, &T) -> bool, pair: impl Fn(&T, &T) -> bool) -> Vec<(Action, Option<T>, Option<T>)> {
+    let common = lcs(old, new, eq);
     let mut out = Vec::new();
     let (mut oi, mut ni, mut ci) = (0, 0, 0);
     while oi < old.len() || ni < new.len() || ci < common.len() {
         while oi < old.len() && (ci >= common.len() || old[oi] != common[ci]) {
-            let is_obj = matches!(old[oi].ty(), Type::Object(_))
-                && ni < new.len()
-                && matches!(new[ni].ty(), Type::Object(_))
-                && (ci >= common.len() || new[ni] != common[ci]);
-            if is_obj {
-                out.push(ElemDiff { action: Action::Update, before: old[oi].clone(), after: new[ni].clone() });
+            if ni < new.len() && (ci >= common.len() || new[ni] != common[ci]) && pair(&old[oi], &new[ni]) {
+                out.push((Action::Update, Some(old[oi].clone()), Some(new[ni].clone())));
                 oi += 1;
                 ni += 1;
                 continue;
             }
-            out.push(ElemDiff { action: Action::Delete, before: old[oi].clone(), after: Value::null(old[oi].ty()) });
+            out.push((Action::Delete, Some(old[oi].clone()), None));
             oi += 1;
         }
         while ni < new.len() && (ci >= common.len() || new[ni] != common[ci]) {
-            out.push(ElemDiff { action: Action::Create, before: Value::null(new[ni].ty()), after: new[ni].clone() });
+            out.push((Action::Create, None, Some(new[ni].clone())));
             ni += 1;
         }
         if ci < common.len() {
-            out.push(ElemDiff { action: Action::NoOp, before: common[ci].clone(), after: common[ci].clone() });
+            out.push((Action::NoOp, Some(common[ci].clone()), Some(common[ci].clone())));
             ci += 1;
             oi += 1;
             ni += 1;
@@ -926,25 +897,23 @@ fn sequence_diff(old: &[Value], new: &[Value]) -> Vec<ElemDiff> {
     out
 }
 
+/// Element diff of two lists: objects at the same place in both become updates.
+fn sequence_diff(old: &[Value], new: &[Value]) -> Vec<ElemDiff> {
+    let is_obj = |v: &Value| matches!(v.ty(), Type::Object(_));
+    diff_sequences(old, new, values_equal, |o, n| is_obj(o) && is_obj(n))
+        .into_iter()
+        .map(|(action, before, after)| {
+            let before = before.unwrap_or_else(|| Value::null(after.as_ref().map(Value::ty).unwrap_or(Type::Dynamic)));
+            let after = after.unwrap_or_else(|| Value::null(before.ty()));
+            ElemDiff { action, before, after }
+        })
+        .collect()
+}
+
+/// Line diff of two multi-line strings.
 fn sequence_diff_lines<'s>(old: &[&'s str], new: &[&'s str]) -> Vec<(Action, &'s str)> {
-    let common = lcs(old, new, |a, b| a == b);
-    let mut out = Vec::new();
-    let (mut oi, mut ni, mut ci) = (0, 0, 0);
-    while oi < old.len() || ni < new.len() || ci < common.len() {
-        while oi < old.len() && (ci >= common.len() || old[oi] != common[ci]) {
-            out.push((Action::Delete, old[oi]));
-            oi += 1;
-        }
-        while ni < new.len() && (ci >= common.len() || new[ni] != common[ci]) {
-            out.push((Action::Create, new[ni]));
-            ni += 1;
-        }
-        if ci < common.len() {
-            out.push((Action::NoOp, common[ci]));
-            ci += 1;
-            oi += 1;
-            ni += 1;
-        }
-    }
-    out
+    diff_sequences(old, new, |a, b| a == b, |_, _| false)
+        .into_iter()
+        .filter_map(|(action, before, after)| Some((action, if action == Action::Create { after? } else { before? })))
+        .collect()
 }

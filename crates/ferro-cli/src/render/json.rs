@@ -119,10 +119,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
     }
     let mut resources = Vec::new();
     for (res, rs) in &state.resources {
-        let schema = providers.schemas.get(&rs.provider.provider).and_then(|ps| match res.resource.mode {
-            ResourceMode::Managed => ps.resources.get(&res.resource.ty),
-            ResourceMode::Data => ps.data_sources.get(&res.resource.ty),
-        });
+        let schema = providers.resource_schema(&rs.provider, &res.resource);
         for (key, inst) in &rs.instances {
             let objects = inst.current.iter().map(|o| (None, o)).chain(inst.deposed.iter().map(|(k, o)| (Some(k), o)));
             for (deposed, o) in objects {
@@ -186,16 +183,6 @@ pub fn state_json(state: &State, providers: &Providers) -> String {
     s
 }
 
-fn schema_for<'a>(providers: &'a Providers, c: &ferro_plan::ResourceInstanceChange) -> Option<&'a Block> {
-    let r = &c.addr.resource.resource;
-    let ps = providers.schemas.get(&c.provider.provider)?;
-    let s = match r.mode {
-        ResourceMode::Managed => ps.resources.get(&r.ty),
-        ResourceMode::Data => ps.data_sources.get(&r.ty),
-    }?;
-    Some(&s.block)
-}
-
 /// `show -json PLANFILE`.
 pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace) -> String {
     let mut top = obj();
@@ -216,7 +203,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     let mut planned_resources = Vec::new();
     let mut resource_changes = Vec::new();
     for c in &changes {
-        let schema = schema_for(providers, c);
+        let schema = super::schema_block(providers, c);
         let mark = |v: &Value| match schema {
             Some(s) => mark_schema_sensitive(s, v),
             None => v.clone(),
@@ -507,32 +494,18 @@ fn expression(hir: &FileHir, e: ExprId) -> Map<String, J> {
     out
 }
 
-struct NoScope;
-
-impl ferro_eval::Scope for NoScope {
-    fn reference(&self, _r: &Reference) -> Result<Value, ferro_diag::Diagnostic> {
-        Err(ferro_diag::Diagnostic::error("no-context", "Variables not allowed"))
-    }
-}
-
+/// The value of an expression Terraform can evaluate without any context (no references and,
+/// unlike `ferro_db::static_value`, no function calls).
 fn constant(hir: &FileHir, e: ExprId) -> Option<J> {
-    if !is_static(hir, e) {
+    if !calls_nothing(hir, e) {
         return None;
     }
-    let (v, diags) = ferro_eval::eval_expr(hir, &NoScope, e);
-    if !diags.is_empty() || !v.is_wholly_known() {
-        return None;
-    }
-    Some(value_to_plain_json(&v.deep_unmark().0))
+    ferro_db::static_value(hir, e).map(|v| value_to_plain_json(&v.deep_unmark().0))
 }
 
-/// True when the expression could be evaluated without any context (no references, no calls).
-fn is_static(hir: &FileHir, e: ExprId) -> bool {
-    let mut ok = true;
-    ferro_hir::walk_references(&hir.exprs, e, &mut |_, _| ok = false);
-    if !ok {
-        return false;
-    }
+/// True when the expression has no function calls or `for` expressions (references are left to
+/// `static_value`).
+fn calls_nothing(hir: &FileHir, e: ExprId) -> bool {
     let mut stack = vec![e];
     while let Some(id) = stack.pop() {
         match &hir.exprs[id] {

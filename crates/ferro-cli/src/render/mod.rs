@@ -34,14 +34,9 @@ pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
     v
 }
 
-fn schema_block<'a>(providers: &'a Providers, c: &ResourceInstanceChange) -> Option<&'a Block> {
-    let r = &c.addr.resource.resource;
-    let ps = providers.schemas.get(&c.provider.provider)?;
-    let s = match r.mode {
-        ResourceMode::Managed => ps.resources.get(&r.ty),
-        ResourceMode::Data => ps.data_sources.get(&r.ty),
-    }?;
-    Some(&s.block)
+/// The schema of the resource type a change is for.
+pub(crate) fn schema_block<'a>(providers: &'a Providers, c: &ResourceInstanceChange) -> Option<&'a Block> {
+    providers.resource_schema(&c.provider, &c.addr.resource.resource).map(|s| &s.block)
 }
 
 /// The three-character action symbol in front of a resource block.
@@ -207,10 +202,7 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
     }
     let mut out = String::new();
     for (res, rs) in &state.resources {
-        let schema = providers.schemas.get(&rs.provider.provider).and_then(|ps| match res.resource.mode {
-            ResourceMode::Managed => ps.resources.get(&res.resource.ty),
-            ResourceMode::Data => ps.data_sources.get(&res.resource.ty),
-        });
+        let schema = providers.resource_schema(&rs.provider, &res.resource);
         for (key, inst) in &rs.instances {
             let Some(o) = &inst.current else { continue };
             let addr = res.instance(key.clone());

@@ -250,19 +250,19 @@ fn match_one(p: &[u8], t: &[u8]) -> Result<bool, String> {
     }
 }
 
+/// The variables a template function binds: None when the map is not known yet.
+fn template_vars(vars: &Value) -> R<Option<Vec<(String, Value)>>> {
+    match &vars.kind {
+        ValueKind::Map(_, m) | ValueKind::Object(m) => Ok(Some(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())),
+        ValueKind::Unknown(_) => Ok(None),
+        _ => Err(arg_err(1, "invalid vars value: must be a map")),
+    }
+}
+
 /// `templatestring(template, vars)` (Terraform 1.9): render a template held in a string value.
 fn templatestring(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let text = s(&a[0]).to_string();
-    let mut bindings = Vec::new();
-    match &a[1].kind {
-        ValueKind::Map(_, m) | ValueKind::Object(m) => {
-            for (k, v) in m.iter() {
-                bindings.push((k.clone(), v.clone()));
-            }
-        }
-        ValueKind::Unknown(_) => return Ok(Value::dynamic_unknown()),
-        _ => return Err(arg_err(1, "invalid vars value: must be a map")),
-    }
+    let Some(bindings) = template_vars(&a[1])? else { return Ok(Value::dynamic_unknown()) };
     if c.depth > 8 {
         return Err(fail("cannot recursively call templatestring from inside another template function"));
     }
@@ -273,17 +273,7 @@ fn templatefile(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let given = s(&a[0]);
     let bytes = read(c, given)?;
     let text = String::from_utf8(bytes).map_err(|_| fail(format!("contents of {given} are not valid UTF-8")))?;
-    let vars = &a[1];
-    let mut bindings = Vec::new();
-    match &vars.kind {
-        ValueKind::Map(_, m) | ValueKind::Object(m) => {
-            for (k, v) in m.iter() {
-                bindings.push((k.clone(), v.clone()));
-            }
-        }
-        ValueKind::Unknown(_) => return Ok(Value::dynamic_unknown()),
-        _ => return Err(arg_err(1, "invalid vars value: must be a map")),
-    }
+    let Some(bindings) = template_vars(&a[1])? else { return Ok(Value::dynamic_unknown()) };
     if c.depth > 8 {
         return Err(fail("cannot recursively call templatefile from inside templatefile call"));
     }

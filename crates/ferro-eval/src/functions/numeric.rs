@@ -85,24 +85,4 @@ fn parseint(_: &super::FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     Ok(Value::number(if neg { acc.neg() } else { acc }))
 }
 
-/// A string quoted as Go's `%q` does (ASCII-printable characters kept, others escaped).
-pub(crate) fn go_quote(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(crate) use ferro_value::json::go_quote;
