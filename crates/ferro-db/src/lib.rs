@@ -2,15 +2,18 @@
 //!
 //! Inputs: one [`SourceFile`] per configuration file and a [`Workspace`] listing them with the
 //! resource schemas known from providers. Queries: [`parse`], [`file_hir`], [`module_index`],
-//! [`file_diagnostics`], [`diagnostics`]. Each query returns its own diagnostics as data.
+//! [`resource_bodies`] (JSON resource bodies read against their schemas), [`file_diagnostics`],
+//! [`diagnostics`]. Each query returns its own diagnostics as data.
 //!
 //! **Architecture invariant:** editing one file re-parses and re-lowers only that file; module-wide
 //! queries re-run but per-file work of other files is reused (see the incrementality test).
 
 mod index;
+mod json_body;
 mod validate;
 
 pub use index::{module_index, ItemRef, ModuleIndex};
+pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
 pub use validate::{file_diagnostics, static_value};
@@ -54,7 +57,7 @@ pub trait Db: salsa::Database {}
 /// Parse one file: the JSON syntax for `*.tf.json`, the native syntax otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
-    if file.path(db).ends_with(".tf.json") {
+    if is_json(db, file) {
         ferro_syntax::parse_json_file(file.id(db), file.text(db))
     } else {
         ferro_syntax::parse_file(file.id(db), file.text(db))
@@ -64,7 +67,16 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
 /// Lower one file to HIR.
 #[salsa::tracked(returns(ref))]
 pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
-    ferro_hir::lower_file(file.id(db), &parse(db, file).body)
+    if is_json(db, file) {
+        ferro_hir::lower_json_file(file.id(db), &parse(db, file).body)
+    } else {
+        ferro_hir::lower_file(file.id(db), &parse(db, file).body)
+    }
+}
+
+/// Whether a configuration file is in the JSON syntax (by its name, as Terraform decides).
+fn is_json(db: &dyn Db, file: SourceFile) -> bool {
+    file.path(db).ends_with(".tf.json")
 }
 
 /// Every diagnostic of the workspace: syntax, lowering, module-wide and validation, in file order.

@@ -2,7 +2,7 @@
 //! references, misplaced `count.index`/`each.*`, arguments and blocks the resource type does not
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
-use crate::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
+use crate::{file_hir, module_index, resource_bodies, Db, ModuleIndex, SourceFile, Workspace};
 use ferro_diag::{Diagnostic, Span};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
@@ -50,7 +50,11 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     for p in &hir.providers {
         v.body_references(&p.body, Meta::None);
     }
-    for r in &hir.resources {
+    let bodies = resource_bodies(db, ws, file);
+    v.out.extend(bodies.diagnostics.iter().cloned());
+    for (i, r) in hir.resources.iter().enumerate() {
+        // JSON bodies as the schema reads them (nested blocks from properties).
+        let body = bodies.bodies.get(i).and_then(Option::as_ref).unwrap_or(&r.body);
         let meta = match (r.count, r.for_each) {
             (Some(_), _) => Meta::Count,
             (_, Some(_)) => Meta::ForEach,
@@ -66,9 +70,9 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, *span, Meta::None);
         }
-        v.body_references(&r.body, meta);
+        v.body_references(body, meta);
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
-            v.body_schema(&r.body, &schema.block, r.span);
+            v.body_schema(body, &schema.block, r.span);
         }
     }
     v.out

@@ -50,3 +50,26 @@ fn editing_one_file_reparses_only_that_file() {
     assert_eq!(file_hir(&db, a).variables.len(), 1);
     let _ = parse(&db, a);
 }
+
+#[test]
+fn editing_one_json_file_rereads_only_its_resource_bodies() {
+    let mut db = RootDb::with_logging();
+    let a = SourceFile::new(&db, "a.tf.json".into(), r#"{"resource": {"terraform_data": {"a": {"input": {"x": 1}}}}}"#.into(), FileId(0));
+    let b = SourceFile::new(&db, "b.tf.json".into(), r#"{"resource": {"terraform_data": {"b": {"input": 1}}}}"#.into(), FileId(1));
+    let mut schemas = SchemaTable::default();
+    let input = ferro_value::schema::Attribute::new(ferro_value::Type::Dynamic).optional();
+    let block = ferro_value::schema::Block { attributes: [("input".to_string(), input)].into_iter().collect(), block_types: Default::default() };
+    schemas.resources.insert((ferro_addrs::ResourceMode::Managed, "terraform_data".into()), ferro_value::schema::Schema { version: 0, block });
+    let ws = Workspace::new(&db, vec![a, b], Arc::new(schemas));
+    assert!(diagnostics(&db, ws).is_empty());
+    let first = db.take_log();
+    assert_eq!(first.iter().filter(|l| l.contains("resource_bodies(")).count(), 2, "{first:?}");
+
+    b.set_text(&mut db).to(r#"{"resource": {"terraform_data": {"b": {"input": 2}}}}"#.into());
+    assert!(diagnostics(&db, ws).is_empty());
+    let log = db.take_log();
+    // The query takes (workspace, file), so its log key is an interned id rather than the file's:
+    // count the executions instead. Only b.tf.json's bodies are read again.
+    assert_eq!(log.iter().filter(|l| l.contains("resource_bodies(")).count(), 1, "{log:?}");
+    assert_eq!(count(&log, "parse(", &salsa_id(&format!("{a:?}"))), 0, "{log:?}");
+}

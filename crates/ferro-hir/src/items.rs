@@ -66,6 +66,10 @@ pub struct BlockBody {
     pub attrs: Vec<HirAttr>,
     pub blocks: Vec<HirBlock>,
     pub span: Option<Span>,
+    /// Written in the JSON syntax. JSON cannot tell an argument from nested blocks, so every
+    /// property is an argument here (duplicates included) until the schema decides which are
+    /// blocks: `ferro_db::read_json_body`. Native-syntax bodies are complete as lowered.
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,5 +15,5 @@ pub use items::{
     BlockBody, FileHir, HirAttr, HirBlock, Lifecycle, Local, Output, ProviderBlock, RequiredProvider, ResourceDecl,
     Variable,
 };
-pub use lower::{lower_expr_with_vars, lower_file, lower_standalone_expr};
+pub use lower::{lower_expr_with_vars, lower_file, lower_json_file, lower_standalone_expr};
 pub use type_expr::{lower_type_expr, lower_type_expr_with_defaults};

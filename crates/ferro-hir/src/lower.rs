@@ -10,9 +10,20 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey, SplatKind, TraversalStep};
 use ferro_value::{Number, Value};
 
-/// Lower one parsed file.
+/// Lower one parsed file in the native syntax.
 pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new() };
+    lower_top(file, body, false)
+}
+
+/// Lower one file parsed from the JSON syntax (`ferro_syntax::parse_json_file`): the same as
+/// [`lower_file`], except that resource and provider bodies are marked [`BlockBody::json`] and
+/// keep repeated properties, for the schema to sort into arguments and nested blocks.
+pub fn lower_json_file(file: FileId, body: &ast::Body) -> FileHir {
+    lower_top(file, body, true)
+}
+
+fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
+    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new(), json };
     for item in &body.items {
         match item {
             BodyItem::Attribute(a) => cx.error(
@@ -31,6 +42,8 @@ struct Lower {
     file: FileId,
     hir: FileHir,
     for_scope: Vec<String>,
+    /// The file is in the JSON syntax.
+    json: bool,
 }
 
 fn label_count_detail(kind: &str, n: usize) -> String {
@@ -437,11 +450,13 @@ impl Lower {
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {
-        let mut out = BlockBody { attrs: Vec::new(), blocks: Vec::new(), span: Some(body.span) };
+        let mut out = BlockBody { attrs: Vec::new(), blocks: Vec::new(), span: Some(body.span), json: self.json };
         for item in &body.items {
             match item {
                 BodyItem::Attribute(a) => {
-                    if let Some(prev) = out.attrs.iter().find(|p| p.name == a.name.name) {
+                    // In JSON a repeated property may be several blocks; the schema step decides.
+                    let first = if self.json { None } else { out.attrs.iter().find(|p| p.name == a.name.name) };
+                    if let Some(prev) = first {
                         let prev_span = prev.name_span;
                         self.hir.diagnostics.push(
                             Diagnostic::error("attribute-redefined", "Attribute redefined")
@@ -843,7 +858,7 @@ pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
 /// Lower an expression in which the bare names `vars` are bound (the template of
 /// `templatefile`, whose variables are plain names): they lower to [`Expr::ForVar`].
 pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (FileHir, ExprId) {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: vars.to_vec() };
+    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: vars.to_vec(), json: false };
     let id = cx.expr(e);
     (cx.hir, id)
 }

@@ -3,10 +3,14 @@
 //!
 //! JSON has no syntax for blocks, so which properties are blocks (and how many labels they take)
 //! comes from Terraform's configuration schema, built in here ([`Ctx`]). Bodies whose schema
-//! comes from a provider (resource and provider bodies) are read as attributes only; see
-//! `docs/compatibility.md`. Strings are templates (`"${var.a}"`), except in the attributes
-//! Terraform reads as expressions or references (`depends_on`, `provider`, a variable's `type`,
-//! `ignore_changes`, …), where the string's text is parsed as an expression.
+//! comes from a provider (resource, data and provider bodies) cannot be decided here, as this
+//! crate knows nothing of providers: apart from the meta-arguments and blocks Terraform itself
+//! defines (`count`, `lifecycle`, `dynamic`, …) every property becomes an attribute, whose value
+//! keeps the JSON shape (objects, arrays, `null`) and spans. Once the provider's schema is
+//! known, `ferro_db::read_json_body` turns the properties naming nested block types into blocks.
+//! Strings are templates (`"${var.a}"`), except in the attributes Terraform reads as
+//! expressions or references (`depends_on`, `provider`, a variable's `type`, `ignore_changes`,
+//! …), where the string's text is parsed as an expression.
 
 use crate::ast::{
     Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, Ident, ObjectItem, ObjectKey, Template,
@@ -415,8 +419,8 @@ enum Ctx {
     Moved,
     Import,
     Removed,
-    /// A body whose schema comes from a provider (or that has only attributes): nested `dynamic`
-    /// blocks only.
+    /// A body whose schema comes from a provider: nested `dynamic` blocks only; the provider's
+    /// nested block types are read from the attributes later, against its schema.
     Open,
     /// Only attributes (`locals`, `required_providers`, `validation`, …).
     Attrs,
