@@ -140,7 +140,8 @@ fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Ve
     let Some(item) = ctx.m.index.resources.get(&res) else {
         return failed(diags, Some(Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan reads {addr}, but its configuration is missing.")).with_address(addr.clone())));
     };
-    let decl = &ctx.m.hir(item.file).resources[item.index];
+    let decl = ctx.m.resource(*item);
+    let decl = &*decl;
     let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
     let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
     let bad = ds.iter().any(Diagnostic::is_error);
@@ -203,7 +204,8 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let Some(item) = ctx.m.index.resources.get(&res) else {
         return fail(diags, Vec::new(), Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan applies {addr}, but its configuration is missing.")).with_address(addr.clone()));
     };
-    let decl = &ctx.m.hir(item.file).resources[item.index];
+    let decl = ctx.m.resource(*item);
+    let decl = &*decl;
     let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
     let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
     let failed = ds.iter().any(Diagnostic::is_error);

@@ -6,6 +6,7 @@ use crate::config_value::eval_body;
 use crate::providers::Providers;
 use crate::scope::{InstanceCtx, ModuleEval};
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
+use ferro_db::read_json_body;
 use ferro_diag::Diagnostic;
 use ferro_provider::Severity;
 
@@ -29,9 +30,13 @@ pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Dia
         let addr = display(cfg);
         let config = match block {
             Some((_, item)) => {
-                let pb = &m.hir(item.file).providers[item.index];
-                let (v, ds) = eval_body(m, item.file, &pb.body, &schema.provider.block, &InstanceCtx::default());
-                let failed = ds.iter().any(Diagnostic::is_error);
+                let hir = m.hir(item.file);
+                let pb = &hir.providers[item.index];
+                // A JSON body's nested blocks are known only now, with the provider's schema.
+                let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
+                let (v, ds) = eval_body(m, item.file, &body, &schema.provider.block, &InstanceCtx::default());
+                let failed = read.iter().chain(&ds).any(Diagnostic::is_error);
+                diags.extend(read);
                 diags.extend(ds);
                 if failed {
                     continue;

@@ -2,10 +2,11 @@
 //! demand (memoised), and the current value of every resource as expressions see it.
 
 use ferro_addrs::{InstanceKey, Resource};
-use ferro_db::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
+use ferro_db::{file_hir, module_index, resource_bodies, Db, ItemRef, ModuleIndex, ResourceBodies, SourceFile, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{ExprId, FileHir, Reference};
+use ferro_hir::{ExprId, FileHir, Reference, ResourceDecl};
+use std::borrow::Cow;
 use ferro_value::{Type, Value, ValueKind};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
@@ -42,6 +43,8 @@ impl InstanceCtx {
 /// HIR and the module index are fetched up front so workers on several threads can evaluate.
 pub struct ModuleEval<'a> {
     hirs: HashMap<SourceFile, &'a FileHir>,
+    /// JSON resource bodies read against their schemas, by file.
+    bodies: HashMap<SourceFile, &'a ResourceBodies>,
     pub ws: Workspace,
     pub index: &'a ModuleIndex,
     pub vars: BTreeMap<String, Value>,
@@ -58,6 +61,7 @@ impl<'a> ModuleEval<'a> {
     pub fn new(db: &'a dyn Db, ws: Workspace, vars: BTreeMap<String, Value>, cache_partial: bool, cwd: String) -> Self {
         ModuleEval {
             hirs: ws.files(db).iter().map(|f| (*f, file_hir(db, *f))).collect(),
+            bodies: ws.files(db).iter().map(|f| (*f, resource_bodies(db, ws, *f))).collect(),
             ws,
             index: module_index(db, ws),
             vars,
@@ -72,6 +76,16 @@ impl<'a> ModuleEval<'a> {
     /// The HIR of one of the workspace's files.
     pub fn hir(&self, file: SourceFile) -> &'a FileHir {
         self.hirs[&file]
+    }
+
+    /// A resource's declaration with its body as the schema reads it (for JSON files, nested
+    /// blocks given as properties are blocks: `ferro_db::read_json_body`).
+    pub fn resource(&self, item: ItemRef) -> Cow<'a, ResourceDecl> {
+        let decl = &self.hirs[&item.file].resources[item.index];
+        match self.bodies.get(&item.file).and_then(|b| b.bodies.get(item.index)) {
+            Some(Some(body)) => Cow::Owned(ResourceDecl { body: body.clone(), ..decl.clone() }),
+            _ => Cow::Borrowed(decl),
+        }
     }
 
     pub fn set_resource(&self, r: Resource, v: Value) {

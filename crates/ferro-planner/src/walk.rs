@@ -267,10 +267,10 @@ fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
 }
 
 impl Walk<'_> {
-    fn decl(&self, r: &Resource) -> (ferro_db::SourceFile, &ResourceDecl) {
+    /// A resource's declaration, its body read against the schema (see `ModuleEval::resource`).
+    fn decl(&self, r: &Resource) -> (ferro_db::SourceFile, std::borrow::Cow<'_, ResourceDecl>) {
         let item = self.m.index.resources[r];
-        let hir = file_hir(self.input.db, item.file);
-        (item.file, &hir.resources[item.index])
+        (item.file, self.m.resource(item))
     }
 
     fn expand(&mut self, file: ferro_db::SourceFile, decl: &ResourceDecl) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
@@ -394,7 +394,7 @@ impl Walk<'_> {
 
     fn resource(&mut self, r: &Resource) {
         let (file, decl) = self.decl(r);
-        let decl = decl.clone();
+        let decl = decl.into_owned();
         let abs = AbsResource::root(r.clone());
         let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else { return };
         let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else { return };
