@@ -32,6 +32,13 @@ impl Providers {
         }
     }
 
+    /// The configuration schema of the provider a local provider name (`provider "name"`)
+    /// stands for in the root module.
+    pub fn config_schema(&self, db: &dyn Db, ws: Workspace, local: &str) -> Option<&Schema> {
+        let addr = source_for(db, ws, local).ok()?;
+        self.schemas.get(&addr).map(|s| &s.provider)
+    }
+
     /// The table the analysis database validates resource bodies against.
     pub fn schema_table(&self) -> SchemaTable {
         let mut t = SchemaTable::default();

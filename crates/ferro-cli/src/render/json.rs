@@ -4,13 +4,13 @@
 
 use super::{decode_object, sorted_changes};
 use ferro_addrs::{AbsResource, InstanceKey, ResourceMode};
-use ferro_db::{file_hir, module_index, Db, Workspace};
+use ferro_db::{file_hir, module_index, read_json_body, resource_body, Db, SourceFile, Workspace};
 use ferro_hir::{BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_plan::{Action, Plan};
 use ferro_planner::config_value::mark_schema_sensitive;
 use ferro_planner::Providers;
 use ferro_state::State;
-use ferro_value::json::{to_go_json_string, value_to_plain_json};
+use ferro_value::json::{to_go_json_string, value_from_plain_json, value_to_plain_json};
 use ferro_value::schema::Block;
 use ferro_value::{Value, ValueKind};
 use serde_json::{Map, Value as J};
@@ -340,7 +340,12 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
                 e.insert("version_constraint".into(), J::String(v.clone()));
             }
         }
-        let exprs = body_expressions(hir, &p.body, None);
+        let schema = providers.config_schema(db, ws, name).map(|s| &s.block);
+        let body = match schema {
+            Some(s) => read_json_body(hir, &p.body, s).0,
+            None => std::borrow::Cow::Borrowed(&p.body),
+        };
+        let exprs = body_expressions(hir, json_text(db, item.file), &body, schema);
         if !exprs.is_empty() {
             e.insert("expressions".into(), J::Object(exprs));
         }
@@ -372,7 +377,7 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             e.insert("sensitive".into(), J::Bool(true));
         }
         if let Some(v) = o.value {
-            e.insert("expression".into(), J::Object(expression(hir, v)));
+            e.insert("expression".into(), J::Object(expression(hir, json_text(db, item.file), v)));
         }
         if !o.depends_on.is_empty() {
             e.insert("depends_on".into(), J::Array(o.depends_on.iter().map(|(r, _)| J::String(r.to_string())).collect()));
@@ -402,16 +407,17 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         e.insert("provider_config_key".into(), J::String(pkey));
         let cfg = providers.by_resource.get(res);
         let schema = cfg.and_then(|c| providers.resource_schema(c, res));
-        let exprs = body_expressions(hir, &decl.body, schema.map(|s| &s.block));
+        let json = json_text(db, item.file);
+        let exprs = body_expressions(hir, json, resource_body(db, ws, *item), schema.map(|s| &s.block));
         if !exprs.is_empty() {
             e.insert("expressions".into(), J::Object(exprs));
         }
         e.insert("schema_version".into(), J::from(schema.map(|s| s.version).unwrap_or(0)));
         if let Some(c) = decl.count {
-            e.insert("count_expression".into(), J::Object(expression(hir, c)));
+            e.insert("count_expression".into(), J::Object(expression(hir, json, c)));
         }
         if let Some(f) = decl.for_each {
-            e.insert("for_each_expression".into(), J::Object(expression(hir, f)));
+            e.insert("for_each_expression".into(), J::Object(expression(hir, json, f)));
         }
         if !decl.depends_on.is_empty() {
             e.insert("depends_on".into(), J::Array(decl.depends_on.iter().map(|(r, _)| J::String(r.to_string())).collect()));
@@ -452,10 +458,10 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
 }
 
 /// Attributes and nested blocks of a body as expression objects.
-fn body_expressions(hir: &FileHir, body: &BlockBody, schema: Option<&Block>) -> Map<String, J> {
+fn body_expressions(hir: &FileHir, json: Option<&str>, body: &BlockBody, schema: Option<&Block>) -> Map<String, J> {
     let mut out = obj();
     for a in &body.attrs {
-        out.insert(a.name.clone(), J::Object(expression(hir, a.expr)));
+        out.insert(a.name.clone(), J::Object(expression(hir, json, a.expr)));
     }
     let mut groups: std::collections::BTreeMap<&str, Vec<&ferro_hir::HirBlock>> = std::collections::BTreeMap::new();
     for b in &body.blocks {
@@ -467,11 +473,11 @@ fn body_expressions(hir: &FileHir, body: &BlockBody, schema: Option<&Block>) -> 
     for (name, blocks) in groups {
         let nb = schema.and_then(|s| s.block_types.get(name));
         let inner = nb.map(|n| &n.block);
-        let items: Vec<J> = blocks.iter().map(|b| J::Object(body_expressions(hir, &b.body, inner))).collect();
+        let items: Vec<J> = blocks.iter().map(|b| J::Object(body_expressions(hir, json, &b.body, inner))).collect();
         let v = match nb.map(|n| n.nesting) {
             Some(ferro_value::schema::NestingMode::Single | ferro_value::schema::NestingMode::Group) => items.into_iter().next().unwrap_or(J::Null),
             Some(ferro_value::schema::NestingMode::Map) => J::Object(
-                blocks.iter().map(|b| (b.labels.first().cloned().unwrap_or_default(), J::Object(body_expressions(hir, &b.body, inner)))).collect(),
+                blocks.iter().map(|b| (b.labels.first().cloned().unwrap_or_default(), J::Object(body_expressions(hir, json, &b.body, inner)))).collect(),
             ),
             _ => J::Array(items),
         };
@@ -480,10 +486,19 @@ fn body_expressions(hir: &FileHir, body: &BlockBody, schema: Option<&Block>) -> 
     out
 }
 
+/// The text of a file in the JSON syntax (`None` for the native syntax).
+fn json_text(db: &dyn Db, file: SourceFile) -> Option<&str> {
+    file.path(db).ends_with(".tf.json").then(|| file.text(db).as_str())
+}
+
 /// `{"constant_value": …}` for expressions without references or calls, else `{"references": […]}`.
-fn expression(hir: &FileHir, e: ExprId) -> Map<String, J> {
+/// In the JSON syntax (`json` is the file's text) every expression has a constant value: the
+/// JSON value as written, since Terraform evaluates it without a context, where strings are
+/// not templates.
+fn expression(hir: &FileHir, json: Option<&str>, e: ExprId) -> Map<String, J> {
     let mut out = obj();
-    if let Some(c) = constant(hir, e) {
+    let written = json.zip(hir.span(e)).and_then(|(text, span)| serde_json::from_str::<J>(text.get(span.range())?).ok());
+    if let Some(c) = written.map(|j| value_to_plain_json(&value_from_plain_json(&j))).or_else(|| constant(hir, e)) {
         out.insert("constant_value".into(), c);
     }
     let mut refs = Vec::new();
