@@ -297,6 +297,129 @@ fn shelf_lifecycle(env: &Env) -> Result<(), String> {
     Ok(())
 }
 
+/// The bookcase configuration in the JSON syntax: provider-defined nested blocks of every
+/// nesting mode (a list holding a set, a single block, a map block) and a provider
+/// configuration block. Step 2 changes blocks in place, adds and removes some, and adds counted
+/// bookcases whose blocks use `count.index`.
+fn bookcase_json(step: u32) -> serde_json::Value {
+    use serde_json::json;
+    let mut hall = json!({
+        "name": "hall",
+        "shelf": [
+            {"label": "top", "books": ["a"], "divider": [{"at": 1}, {"at": 2}]},
+            {"label": "bottom"}
+        ],
+        "trim": {"color": "oak"},
+        "slot": {"left": {"size": 3}, "right": {}}
+    });
+    if step >= 2 {
+        hall = json!({
+            "name": "hall",
+            "shelf": [
+                {"label": "top", "books": ["a", "b"], "divider": [{"at": 2}, {"at": 5}]},
+                {"//": "one block from an object", "label": "middle", "divider": {"at": 4}},
+                {"label": "bottom", "books": []}
+            ],
+            "trim": {"color": "${upper(\"walnut\")}"},
+            "slot": {"left": {"size": 4}, "centre": [{"size": 1}]}
+        });
+    }
+    let mut bookcases = json!({"hall": hall});
+    if step >= 2 {
+        bookcases["attic"] = json!({
+            "count": 2,
+            "name": "attic-${count.index}",
+            "shelf": {"label": "s${count.index}", "divider": []},
+            "trim": null,
+            "slot": [{"a": {"size": "${count.index}"}}]
+        });
+    }
+    json!({
+        "//": format!("step {step}"),
+        "terraform": {"required_providers": {"shelf": {"source": "example.test/ferro/shelf", "version": "1.0.0"}}},
+        "provider": {"shelf": {"owner": "interop", "defaults": {"genre": "scifi"}}},
+        "resource": {"shelf_bookcase": bookcases},
+        "output": {"labels": {"value": "${shelf_bookcase.hall.shelf[*].label}"}}
+    })
+}
+
+/// The parts of a `show -json` plan both tools must agree on: everything but `prior_state`
+/// (Terraform 1.0.3 records the planned output values there).
+fn plan_document(json_text: &str) -> Result<serde_json::Value, String> {
+    let mut v: serde_json::Value = serde_json::from_str(json_text).map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
+    if let Some(m) = v.as_object_mut() {
+        m.remove("prior_state");
+    }
+    Ok(v)
+}
+
+/// Which top-level parts of two plan documents differ, with both versions of each.
+fn same_document(what: &str, tf: &serde_json::Value, ferro: &serde_json::Value) -> Result<(), String> {
+    if tf == ferro {
+        return Ok(());
+    }
+    let keys: std::collections::BTreeSet<&String> = tf.as_object().into_iter().chain(ferro.as_object()).flat_map(|m| m.keys()).collect();
+    let mut out = format!("{what} differ");
+    for k in keys {
+        if tf.get(k) != ferro.get(k) {
+            let pretty = |v: Option<&serde_json::Value>| v.map(|v| serde_json::to_string_pretty(v).unwrap_or_default()).unwrap_or_else(|| "(absent)".into());
+            out.push_str(&format!("\n--- {k}\n  terraform: {}\n  ferro:     {}", pretty(tf.get(k)), pretty(ferro.get(k))));
+        }
+    }
+    Err(out)
+}
+
+/// What one tool produced in one step: the plan document and the state attributes by address.
+type DocumentStep = (serde_json::Value, BTreeMap<String, serde_json::Value>);
+
+/// Nested blocks in `.tf.json` (read against the provider's schema): both tools plan the same
+/// `show -json` document and record the same state through create, update, no-op and destroy,
+/// and both refuse a block given as a string.
+fn json_nested_blocks(env: &Env) -> Result<(), String> {
+    let mut results: BTreeMap<&str, Vec<DocumentStep>> = BTreeMap::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, "json-nested-blocks", tool, "")?;
+        std::fs::remove_file(dir.join("main.tf")).map_err(|e| e.to_string())?;
+        let write_json = |config: &serde_json::Value| {
+            let text = serde_json::to_string_pretty(config).map_err(|e| e.to_string())?;
+            std::fs::write(dir.join("main.tf.json"), text).map_err(|e| e.to_string())
+        };
+        write_json(&bookcase_json(1))?;
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        let mut per_step = Vec::new();
+        for step in [1, 2] {
+            write_json(&bookcase_json(step))?;
+            env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-out=tfplan"], 0)?;
+            let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
+            env.expect(tool, &dir, &["apply", "-no-color", "-input=false", "tfplan"], 0)?;
+            per_step.push((plan_document(&shown.stdout)?, state_attributes(&dir.join("terraform.tfstate"), &[])?));
+        }
+        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
+        // A block type given a string: refused, with HashiCorp's summary.
+        let mut bad = bookcase_json(2);
+        bad["resource"]["shelf_bookcase"]["hall"]["trim"] = serde_json::Value::from("oak");
+        write_json(&bad)?;
+        let refused = env.expect(tool, &dir, &["plan", "-no-color", "-input=false"], 1)?;
+        if !refused.stderr.contains("Incorrect JSON value type") && !refused.stdout.contains("Incorrect JSON value type") {
+            return Err(format!("{tool:?}: a string for a block is not reported as an incorrect JSON value type:\n{}{}", refused.stdout, refused.stderr));
+        }
+        write_json(&bookcase_json(2))?;
+        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
+        if !left.is_empty() {
+            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+        }
+        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+    }
+    let hall_shelves = results["ferro"][0].1.get("shelf_bookcase.hall").and_then(|a| a.get("shelf")).and_then(|s| s.as_array()).map(Vec::len);
+    same("step 1 shelves of shelf_bookcase.hall in ferro's state", &Some(2), &hall_shelves)?;
+    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+        same_document(&format!("step {} show -json", i + 1), &tf.0, &fe.0)?;
+        same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
+    }
+    Ok(())
+}
+
 /// Lay out the protocol-6 test provider as a filesystem-mirror package (a wrapper script that
 /// runs it with the oracle virtualenv's Python).
 fn install_shelf(env_dir: &Path, oracles: &Oracles, repo: &Path) -> Result<PathBuf, String> {
@@ -336,7 +459,12 @@ pub fn setup(repo: &Path, ferro: PathBuf) -> Result<Env, String> {
 
 pub type Scenario = (&'static str, fn(&Env) -> Result<(), String>);
 
-pub const SCENARIOS: &[Scenario] = &[("null-lifecycle", null_lifecycle), ("state-exchange", state_exchange), ("shelf-lifecycle", shelf_lifecycle)];
+pub const SCENARIOS: &[Scenario] = &[
+    ("null-lifecycle", null_lifecycle),
+    ("state-exchange", state_exchange),
+    ("shelf-lifecycle", shelf_lifecycle),
+    ("json-nested-blocks", json_nested_blocks),
+];
 
 /// Run the scenarios whose names contain `filter`; returns the failures.
 pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
