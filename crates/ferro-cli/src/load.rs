@@ -158,7 +158,7 @@ fn load_var_file(l: &mut Loaded, path: &Path, display: &str, out: &mut BTreeMap<
                 diags.extend(hir.diagnostics.iter().cloned());
                 match ferro_db::static_value(&hir, id) {
                     Some(v) => {
-                        out.insert(a.name.name.clone(), RawVariable { value: v, origin: format!("a variable file ({display})"), span: Some(a.expr.span) });
+                        out.insert(a.name.name.to_string(), RawVariable { value: v, origin: format!("a variable file ({display})"), span: Some(a.expr.span) });
                     }
                     None => diags.push(
                         Diagnostic::error("invalid-variable-value", "Variables not allowed")

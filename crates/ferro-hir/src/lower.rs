@@ -83,7 +83,7 @@ impl Lower {
                 return None;
             }
         }
-        Some(b.labels.iter().map(|l| l.value.clone()).collect())
+        Some(b.labels.iter().map(|l| l.value.to_string()).collect())
     }
 
     fn top_block(&mut self, b: &ast::Block) {
@@ -144,7 +144,7 @@ impl Lower {
                 }
                 continue;
             };
-            let mut rp = RequiredProvider { local_name: a.name.name.clone(), source: None, version: None, span: a.span };
+            let mut rp = RequiredProvider { local_name: a.name.name.to_string(), source: None, version: None, span: a.span };
             match &a.expr.kind {
                 ExprKind::Object(items) => {
                     for it in items {
@@ -232,7 +232,7 @@ impl Lower {
             match item {
                 BodyItem::Attribute(a) => {
                     let expr = self.expr(&a.expr);
-                    self.hir.locals.push(Local { name: a.name.name.clone(), span: a.name.span, expr });
+                    self.hir.locals.push(Local { name: a.name.name.to_string(), span: a.name.span, expr });
                 }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
@@ -363,7 +363,7 @@ impl Lower {
                         ExprKind::Tuple(items) => {
                             for it in items {
                                 match &it.kind {
-                                    ExprKind::Variable(id) => lc.ignore_changes.push(id.name.clone()),
+                                    ExprKind::Variable(id) => lc.ignore_changes.push(id.name.to_string()),
                                     _ => match literal_string(it) {
                                         Some(s) => lc.ignore_changes.push(s),
                                         None => self.error(
@@ -405,9 +405,9 @@ impl Lower {
 
     fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, Span)> {
         match &e.kind {
-            ExprKind::Variable(id) => Some((id.name.clone(), None, e.span)),
+            ExprKind::Variable(id) => Some((id.name.to_string(), None, e.span)),
             ExprKind::GetAttr { target, name } => match &target.kind {
-                ExprKind::Variable(id) => Some((id.name.clone(), Some(name.name.clone()), e.span)),
+                ExprKind::Variable(id) => Some((id.name.to_string(), Some(name.name.to_string()), e.span)),
                 _ => None,
             },
             _ => None,
@@ -467,14 +467,14 @@ impl Lower {
                         continue;
                     }
                     let expr = self.expr(&a.expr);
-                    out.attrs.push(HirAttr { name: a.name.name.clone(), name_span: a.name.span, expr, span: a.span });
+                    out.attrs.push(HirAttr { name: a.name.name.to_string(), name_span: a.name.span, expr, span: a.span });
                 }
                 BodyItem::Block(b) => {
                     let inner = self.body(&b.body);
                     out.blocks.push(HirBlock {
-                        ty: b.ty.name.clone(),
+                        ty: b.ty.name.to_string(),
                         ty_span: b.ty.span,
-                        labels: b.labels.iter().map(|l| l.value.clone()).collect(),
+                        labels: b.labels.iter().map(|l| l.value.to_string()).collect(),
                         body: inner,
                         span: b.span,
                     });
@@ -533,7 +533,7 @@ impl Lower {
                 let mut body = self.alloc(Expr::SplatElem, span);
                 for step in steps {
                     body = match step {
-                        TraversalStep::GetAttr(id) => self.alloc(Expr::GetAttr { target: body, name: id.name.clone() }, id.span),
+                        TraversalStep::GetAttr(id) => self.alloc(Expr::GetAttr { target: body, name: id.name.to_string() }, id.span),
                         TraversalStep::Index { key, span: s, .. } => {
                             if *kind == SplatKind::Attr {
                                 // Attribute-only splats cannot carry index steps; the parser does not
@@ -546,9 +546,9 @@ impl Lower {
                 }
                 self.alloc(Expr::Splat { target, body }, span)
             }
-            ExprKind::FunctionCall { name, args, expand_final } => {
-                let args = args.iter().map(|a| self.expr(a)).collect();
-                self.alloc(Expr::Call { name: name.name.clone(), args, expand_final: *expand_final }, span)
+            ExprKind::FunctionCall(call) => {
+                let args = call.args.iter().map(|a| self.expr(a)).collect();
+                self.alloc(Expr::Call { name: call.name.name.to_string(), args, expand_final: call.expand_final }, span)
             }
             ExprKind::Tuple(items) => {
                 let items = items.iter().map(|a| self.expr(a)).collect();
@@ -589,8 +589,8 @@ impl Lower {
                 let cond = cond.as_ref().map(|c| self.expr(c));
                 self.for_scope.truncate(self.for_scope.len() - pushed);
                 let e = Expr::For {
-                    key_var: key_var.as_ref().map(|k| k.name.clone()),
-                    value_var: value_var.name.clone(),
+                    key_var: key_var.as_ref().map(|k| k.name.to_string()),
+                    value_var: value_var.name.to_string(),
                     collection,
                     key: None,
                     value,
@@ -608,8 +608,8 @@ impl Lower {
                 let cond = cond.as_ref().map(|c| self.expr(c));
                 self.for_scope.truncate(self.for_scope.len() - pushed);
                 let e = Expr::For {
-                    key_var: key_var.as_ref().map(|k| k.name.clone()),
-                    value_var: value_var.name.clone(),
+                    key_var: key_var.as_ref().map(|k| k.name.to_string()),
+                    value_var: value_var.name.to_string(),
                     collection,
                     key: Some(key),
                     value,
@@ -626,10 +626,10 @@ impl Lower {
     fn push_for_vars(&mut self, key: Option<&ast::Ident>, value: &ast::Ident) -> usize {
         let mut n = 1;
         if let Some(k) = key {
-            self.for_scope.push(k.name.clone());
+            self.for_scope.push(k.name.to_string());
             n += 1;
         }
-        self.for_scope.push(value.name.clone());
+        self.for_scope.push(value.name.to_string());
         n
     }
 
@@ -656,7 +656,7 @@ impl Lower {
         let mut out = Vec::new();
         for p in parts {
             match p {
-                ast::TemplatePart::Literal { text, .. } => out.push(TemplatePart::Literal(text.clone())),
+                ast::TemplatePart::Literal { text, .. } => out.push(TemplatePart::Literal(text.to_string())),
                 ast::TemplatePart::Interpolation { expr, .. } => {
                     let e = self.expr(expr);
                     out.push(TemplatePart::Interp(e));
@@ -674,8 +674,8 @@ impl Lower {
                     let body = self.template_parts(body);
                     self.for_scope.truncate(self.for_scope.len() - pushed);
                     out.push(TemplatePart::For {
-                        key_var: key_var.as_ref().map(|k| k.name.clone()),
-                        value_var: value_var.name.clone(),
+                        key_var: key_var.as_ref().map(|k| k.name.to_string()),
+                        value_var: value_var.name.to_string(),
                         collection,
                         body,
                     });
@@ -709,7 +709,7 @@ impl Lower {
         };
         for step in &steps[consumed..] {
             acc = match &step.kind {
-                ExprKind::GetAttr { name, .. } => self.alloc(Expr::GetAttr { target: acc, name: name.name.clone() }, step.span),
+                ExprKind::GetAttr { name, .. } => self.alloc(Expr::GetAttr { target: acc, name: name.name.to_string() }, step.span),
                 ExprKind::Index { key, .. } => {
                     let k = self.expr(key);
                     self.alloc(Expr::Index { target: acc, key: k }, step.span)
@@ -828,7 +828,7 @@ fn is_valid_name(s: &str) -> bool {
 
 fn object_key_text(k: &ObjectKey) -> Option<String> {
     match k {
-        ObjectKey::Ident(id) => Some(id.name.clone()),
+        ObjectKey::Ident(id) => Some(id.name.to_string()),
         ObjectKey::Expr(e) => literal_string(e),
     }
 }

@@ -69,7 +69,7 @@ fn const_value(e: &Expr) -> Option<Value> {
             let mut m = BTreeMap::new();
             for it in items {
                 let key = match &it.key {
-                    ObjectKey::Ident(id) => id.name.clone(),
+                    ObjectKey::Ident(id) => id.name.to_string(),
                     ObjectKey::Expr(k) => const_value(k)?.as_str()?.to_string(),
                 };
                 m.insert(key, const_value(&it.value)?);
@@ -111,9 +111,10 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
             other => Err(invalid(file, e.span, format!("The keyword {other:?} is not a valid type specification."))),
         };
     }
-    let ExprKind::FunctionCall { name, args, .. } = &e.kind else {
+    let ExprKind::FunctionCall(call) = &e.kind else {
         return Err(invalid(file, e.span, "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string)."));
     };
+    let (name, args) = (&call.name, &call.args);
     let one_arg = |what: &str| -> Result<&Expr, Diagnostic> {
         if args.len() != 1 {
             return Err(invalid(file, e.span, format!("The {what} type constructor requires exactly one argument.")));
@@ -154,10 +155,10 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
             let mut defaults = TypeDefaults::default();
             for item in items {
                 let key = match &item.key {
-                    ObjectKey::Ident(id) => id.name.clone(),
+                    ObjectKey::Ident(id) => id.name.to_string(),
                     ObjectKey::Expr(k) => match &k.kind {
                         ExprKind::Template(t) if t.parts.len() <= 1 => match t.parts.first() {
-                            Some(ferro_syntax::ast::TemplatePart::Literal { text, .. }) => text.clone(),
+                            Some(ferro_syntax::ast::TemplatePart::Literal { text, .. }) => text.to_string(),
                             None => String::new(),
                             _ => return Err(invalid(file, k.span, "Object type attribute names must be literal names.")),
                         },

@@ -6,6 +6,8 @@
 //! stages always get a tree.
 
 use ferro_diag::Span;
+/// The text of a name: short names (nearly all) are stored inline, without an allocation.
+pub use smol_str::SmolStr;
 
 /// A whole file or the inside of a block's braces.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -44,14 +46,14 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BlockLabel {
     /// The label text (unescaped when it was quoted).
-    pub value: String,
+    pub value: SmolStr,
     pub quoted: bool,
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Ident {
-    pub name: String,
+    pub name: SmolStr,
     pub span: Span,
 }
 
@@ -68,7 +70,7 @@ pub enum ExprKind {
     /// `true` / `false`
     Bool(bool),
     /// A number literal exactly as written (`1`, `1.5`, `1e10`); ferro-value parses it.
-    Number(String),
+    Number(SmolStr),
     /// A quoted string or heredoc, with or without interpolations.
     Template(Template),
     /// A bare name that starts a traversal: `var`, `local`, `count`, `each`, `aws_instance`, …
@@ -80,8 +82,8 @@ pub enum ExprKind {
     /// `target[*].a.b[0]` (full splat) or `target.*.a.b` (attribute-only legacy splat):
     /// the steps are applied to every element of `target`.
     Splat { target: Box<Expr>, kind: SplatKind, steps: Vec<TraversalStep> },
-    /// `name(args...)`, with `expand_final` when the last argument is followed by `...`.
-    FunctionCall { name: Ident, args: Vec<Expr>, expand_final: bool },
+    /// `name(args...)` (boxed, which keeps every expression node small).
+    FunctionCall(Box<FunctionCall>),
     /// `[a, b, c]`
     Tuple(Vec<Expr>),
     /// `{ k = v, "k2" : v2, (expr) = v3 }`
@@ -206,13 +208,22 @@ impl BinaryOp {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Template {
     pub parts: Vec<TemplatePart>,
-    pub heredoc: Option<Heredoc>,
+    /// Boxed: heredocs are rare, and the box keeps every expression node small.
+    pub heredoc: Option<Box<Heredoc>>,
+}
+
+/// `name(args...)`, with `expand_final` when the last argument is followed by `...`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FunctionCall {
+    pub name: Ident,
+    pub args: Vec<Expr>,
+    pub expand_final: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Heredoc {
     /// The delimiter word, e.g. `EOT`.
-    pub marker: String,
+    pub marker: SmolStr,
     /// `<<-` (leading indentation removed) rather than `<<`.
     pub indented: bool,
 }
@@ -220,7 +231,7 @@ pub struct Heredoc {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TemplatePart {
     /// Literal text, with escapes already processed (`\n`, `$${` → `${`, …) and strip markers applied.
-    Literal { text: String, span: Span },
+    Literal { text: SmolStr, span: Span },
     /// `${ expr }`
     Interpolation { expr: Box<Expr>, strip_left: bool, strip_right: bool, span: Span },
     /// `%{ if cond }…%{ else }…%{ endif }`
@@ -311,9 +322,9 @@ impl Expr {
                     }
                 }
             }
-            ExprKind::FunctionCall { name, args, .. } => {
-                name.span = f(name.span);
-                args.iter_mut().for_each(|a| a.map_spans(f));
+            ExprKind::FunctionCall(call) => {
+                call.name.span = f(call.name.span);
+                call.args.iter_mut().for_each(|a| a.map_spans(f));
             }
             ExprKind::Tuple(items) => items.iter_mut().for_each(|a| a.map_spans(f)),
             ExprKind::Object(items) => {

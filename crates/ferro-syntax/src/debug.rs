@@ -164,7 +164,8 @@ fn expr_into(out: &mut String, e: &Expr) {
             }
             out.push(')');
         }
-        ExprKind::FunctionCall { name, args, expand_final } => {
+        ExprKind::FunctionCall(call) => {
+            let FunctionCall { name, args, expand_final } = &**call;
             let _ = write!(out, "(call {}", name.name);
             list(out, args);
             if *expand_final {

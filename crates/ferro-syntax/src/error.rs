@@ -2,9 +2,12 @@
 //! diagnostic, and its translation into ferro diagnostics with stable codes.
 
 use crate::lexer::Token;
-use chumsky::error::{Error, LabelError};
+use chumsky::error::{EmptyErr, Error, LabelError};
+use chumsky::extra;
+use chumsky::recovery::via_parser;
+use chumsky::Parser;
 use chumsky::input::Input;
-use chumsky::span::SimpleSpan;
+use crate::lexer::TSpan;
 use chumsky::util::MaybeRef;
 use chumsky::DefaultExpected;
 use ferro_diag::{Diagnostic, FileId, Span};
@@ -120,14 +123,14 @@ pub(crate) struct Custom {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PErr {
-    pub span: SimpleSpan,
+    pub span: TSpan,
     pub found: Option<Token>,
     pub expected: ExpectSet,
     pub custom: Option<Box<Custom>>,
 }
 
 impl PErr {
-    pub fn custom(span: SimpleSpan, code: &'static str, summary: &'static str, detail: String) -> Self {
+    pub fn custom(span: TSpan, code: &'static str, summary: &'static str, detail: String) -> Self {
         PErr {
             span,
             found: None,
@@ -139,7 +142,7 @@ impl PErr {
 
 impl<'a, I> Error<'a, I> for PErr
 where
-    I: Input<'a, Token = Token, Span = SimpleSpan>,
+    I: Input<'a, Token = Token, Span = TSpan>,
 {
     fn merge(mut self, other: Self) -> Self {
         if self.custom.is_none() && other.custom.is_none() {
@@ -151,13 +154,13 @@ where
 
 impl<'a, I, L> LabelError<'a, I, L> for PErr
 where
-    I: Input<'a, Token = Token, Span = SimpleSpan>,
+    I: Input<'a, Token = Token, Span = TSpan>,
     L: Into<Expect>,
 {
     fn expected_found<E: IntoIterator<Item = L>>(
         expected: E,
         found: Option<MaybeRef<'a, Token>>,
-        span: SimpleSpan,
+        span: TSpan,
     ) -> Self {
         PErr {
             span,
@@ -179,6 +182,83 @@ where
     }
 }
 
+/// The error types the grammar runs with: [`PErr`] for diagnostics, and chumsky's zero-sized
+/// `EmptyErr` for the fast first pass (chumsky skips all error bookkeeping for a zero-sized
+/// error). Errors the grammar builds itself are written as `PErr` and converted.
+pub(crate) trait GErr<'a, I>:
+    Error<'a, I>
+    + LabelError<'a, I, DefaultExpected<'a, Token>>
+    + LabelError<'a, I, &'static str>
+    + FromPErr
+    + Recover<'a, I>
+    + 'a
+where
+    I: Input<'a, Token = Token, Span = TSpan>,
+{
+}
+
+impl<'a, I, T> GErr<'a, I> for T
+where
+    I: Input<'a, Token = Token, Span = TSpan>,
+    T: Error<'a, I>
+        + LabelError<'a, I, DefaultExpected<'a, Token>>
+        + LabelError<'a, I, &'static str>
+        + FromPErr
+        + Recover<'a, I>
+        + 'a,
+{
+}
+
+/// Error recovery, which only the diagnosing pass does: the fast pass gives up at the first
+/// error (and chumsky's recovery needs the error it recovers from, which a zero-sized error
+/// type does not record).
+pub(crate) trait Recover<'a, I: Input<'a>>: Error<'a, I> + Sized + 'a {
+    fn recover<O, P, R>(parser: P, recovery: R) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone,
+        R: Parser<'a, I, O, extra::Err<Self>> + Clone;
+}
+
+impl<'a, I> Recover<'a, I> for PErr
+where
+    I: Input<'a, Token = Token, Span = TSpan>,
+{
+    fn recover<O, P, R>(parser: P, recovery: R) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone,
+        R: Parser<'a, I, O, extra::Err<Self>> + Clone,
+    {
+        parser.recover_with(via_parser(recovery))
+    }
+}
+
+impl<'a, I: Input<'a>> Recover<'a, I> for EmptyErr {
+    fn recover<O, P, R>(parser: P, _: R) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone,
+        R: Parser<'a, I, O, extra::Err<Self>> + Clone,
+    {
+        parser
+    }
+}
+
+/// Conversion from the grammar's own errors into the error type of the pass.
+pub(crate) trait FromPErr {
+    fn from_perr(e: PErr) -> Self;
+}
+
+impl FromPErr for PErr {
+    fn from_perr(e: PErr) -> Self {
+        e
+    }
+}
+
+impl FromPErr for EmptyErr {
+    fn from_perr(_: PErr) -> Self {
+        Self::default()
+    }
+}
+
 fn found_text(found: Option<Token>) -> String {
     match found {
         None => "the end of the file".to_string(),
@@ -192,7 +272,7 @@ fn found_text(found: Option<Token>) -> String {
 /// Turn a parser error into a diagnostic.
 pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
     let start = err.span.start.min(err.span.end);
-    let span = Span::new(file, start..err.span.end.max(start));
+    let span = Span::new(file, start as usize..err.span.end.max(start) as usize);
     if let Some(c) = err.custom {
         return Diagnostic::error(c.code, c.summary).with_detail(c.detail).with_span(span);
     }

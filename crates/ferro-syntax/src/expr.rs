@@ -3,14 +3,14 @@
 //! templates.
 
 use crate::ast::*;
-use crate::error::PErr;
-use crate::lexer::Token;
+use crate::error::{GErr, PErr};
+use crate::lexer::{urange, TSpan, Token};
 use crate::template::{self, Flavor, Piece, Tag};
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 use ferro_diag::{FileId, Span};
 
-pub(crate) type Ex = extra::Err<PErr>;
+pub(crate) type Ex<E> = extra::Err<E>;
 
 /// What every grammar closure needs: the file id and the source text to slice.
 #[derive(Clone, Copy)]
@@ -20,21 +20,22 @@ pub(crate) struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    pub fn span(self, s: SimpleSpan) -> Span {
-        Span::new(self.file, s.start..s.end)
+    pub fn span(self, s: TSpan) -> Span {
+        Span::new(self.file, urange(s))
     }
-    pub fn text(self, s: SimpleSpan) -> &'a str {
-        &self.src[s.start..s.end]
+    pub fn text(self, s: TSpan) -> &'a str {
+        &self.src[urange(s)]
     }
-    pub fn ident(self, s: SimpleSpan) -> Ident {
-        Ident { name: self.text(s).to_string(), span: self.span(s) }
+    pub fn ident(self, s: TSpan) -> Ident {
+        Ident { name: SmolStr::new(self.text(s)), span: self.span(s) }
     }
 }
 
 /// A name: any identifier-like token, keywords included (attribute names, block types, `.name`).
-pub(crate) fn name<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex> + Clone
+pub(crate) fn name<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     select! {
         Token::Ident = e => cx.ident(e.span()),
@@ -52,9 +53,10 @@ where
 }
 
 /// A variable or iterator name: an identifier that is not `true`, `false` or `null`.
-fn var_name<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex> + Clone
+fn var_name<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     select! {
         Token::Ident = e => cx.ident(e.span()),
@@ -87,7 +89,7 @@ fn boxed(e: Expr) -> Box<Expr> {
 }
 
 /// Apply one postfix step; traversal steps after a splat become part of the splat.
-fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: SimpleSpan) -> Expr {
+fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: TSpan) -> Expr {
     let span = lhs.span.to(cx.span(s));
     let kind = match (lhs.kind, step) {
         (ExprKind::Splat { target, kind, mut steps }, StepKind::Attr(name)) => {
@@ -132,7 +134,12 @@ fn precedence(op: BinaryOp) -> u8 {
 }
 
 /// Fold `first (op operand)*` into a tree: left-associative, tighter operators first.
-fn fold_binary(first: Expr, rest: Vec<(BinaryOp, Expr)>) -> Expr {
+fn fold_binary(first: Expr, mut rest: Vec<(BinaryOp, Expr)>) -> Expr {
+    if rest.len() == 1 {
+        if let Some((op, r)) = rest.pop() {
+            return binary(first, op, r);
+        }
+    }
     let mut operands = vec![first];
     let mut ops: Vec<BinaryOp> = Vec::new();
     let reduce = |operands: &mut Vec<Expr>, ops: &mut Vec<BinaryOp>| {
@@ -163,16 +170,17 @@ fn split_vars(((first, second), coll): ForHead) -> (Option<Ident>, Ident, Expr) 
 }
 
 /// The expression grammar.
-pub(crate) fn expr<'a, I>(cx: Cx<'a>) -> impl Parser<'a, I, Expr, Ex> + Clone
+pub(crate) fn expr<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, Expr, Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     recursive(move |expr| {
-        let mk = move |kind: ExprKind, s: SimpleSpan| Expr { kind, span: cx.span(s) };
+        let mk = move |kind: ExprKind, s: TSpan| Expr { kind, span: cx.span(s) };
         let nl = just(Token::Newline).repeated();
 
         let literal = select! {
-            Token::Number = e => ExprKind::Number(cx.text(e.span()).to_string()),
+            Token::Number = e => ExprKind::Number(SmolStr::new(cx.text(e.span()))),
             Token::True => ExprKind::Bool(true),
             Token::False => ExprKind::Bool(false),
             Token::Null => ExprKind::Null,
@@ -217,14 +225,14 @@ where
                 span: e.span(),
             }),
         ));
-        let pieces = piece.repeated().collect::<Vec<_>>();
+        let pieces = piece.repeated().collect::<template::Pieces>();
         let quoted = just(Token::QuoteOpen)
             .ignore_then(pieces.clone())
             .then_ignore(just(Token::QuoteClose))
             .validate(move |pieces, e, emitter| {
                 let mut errs = Vec::new();
                 let parts = template::build(cx.file, cx.src, pieces, Flavor::Quoted, &mut errs);
-                errs.into_iter().for_each(|er| emitter.emit(er));
+                errs.into_iter().for_each(|er| emitter.emit(E::from_perr(er)));
                 mk(ExprKind::Template(Template { parts, heredoc: None }), e.span())
             });
         let heredoc = just(Token::HeredocOpen)
@@ -238,8 +246,8 @@ where
                 let mut errs = Vec::new();
                 let parts =
                     template::build(cx.file, cx.src, pieces, Flavor::Heredoc { indented }, &mut errs);
-                errs.into_iter().for_each(|er| emitter.emit(er));
-                let heredoc = Some(Heredoc { marker, indented });
+                errs.into_iter().for_each(|er| emitter.emit(E::from_perr(er)));
+                let heredoc = Some(Box::new(Heredoc { marker: marker.into(), indented }));
                 mk(ExprKind::Template(Template { parts, heredoc }), e.span())
             });
 
@@ -306,34 +314,39 @@ where
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map_with(move |inner, e| mk(ExprKind::Parens(boxed(inner)), e.span()));
 
-        let fn_name = var_name(cx)
-            .then(just(Token::DoubleColon).ignore_then(name(cx)).repeated().collect::<Vec<_>>())
-            .map(|(first, rest)| {
-                if rest.is_empty() {
-                    return first;
-                }
-                let mut ident = first;
-                for part in rest {
-                    ident.name.push_str("::");
-                    ident.name.push_str(&part.name);
-                    ident.span = ident.span.to(part.span);
-                }
-                ident
-            });
-        let call = fn_name
+        // A name, then a call when `(` (or a `::` namespace) follows: the name is read once
+        // whether it turns out to be a variable or a function.
+        let call_tail = just(Token::DoubleColon)
+            .ignore_then(name(cx))
+            .repeated()
+            .collect::<Vec<_>>()
             .then_ignore(just(Token::LParen))
             .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
-            .then_ignore(just(Token::RParen))
-            .map_with(move |((name, args), ell), e| {
-                mk(ExprKind::FunctionCall { name, args, expand_final: ell.is_some() }, e.span())
-            });
-        let variable = var_name(cx).map(|id| {
-            let span = id.span;
-            Expr { kind: ExprKind::Variable(id), span }
+            .then_ignore(just(Token::RParen));
+        let call_or_variable = var_name(cx).then(call_tail.or_not()).map_with(move |(first, tail), e| match tail {
+            None => {
+                let span = first.span;
+                Expr { kind: ExprKind::Variable(first), span }
+            }
+            Some(((rest, args), ell)) => {
+                let mut name = first;
+                if !rest.is_empty() {
+                    let mut text = name.name.to_string();
+                    for part in rest {
+                        text.push_str("::");
+                        text.push_str(&part.name);
+                        name.span = name.span.to(part.span);
+                    }
+                    name.name = text.into();
+                }
+                mk(ExprKind::FunctionCall(Box::new(FunctionCall { name, args, expand_final: ell.is_some() })), e.span())
+            }
         });
 
-        let atom = choice((literal, quoted, heredoc, tuple, object, parens, call, variable))
+        // Every alternative starts with its own tokens, so the order only matters for speed:
+        // the most frequent first.
+        let atom = choice((call_or_variable, quoted, literal, tuple, object, heredoc, parens))
             .labelled("expression")
             .boxed();
 
@@ -341,7 +354,7 @@ where
             just(Token::Dot).ignore_then(choice((
                 just(Token::Star).to(StepKind::AttrSplat),
                 just(Token::Number)
-                    .map_with(move |_, e| mk(ExprKind::Number(cx.text(e.span()).to_string()), e.span()))
+                    .map_with(move |_, e| mk(ExprKind::Number(SmolStr::new(cx.text(e.span()))), e.span()))
                     .map(|k| StepKind::Index(k, true)),
                 name(cx).map(StepKind::Attr),
             ))),
@@ -371,18 +384,28 @@ where
             .or_not()
             .map_with(|t: Option<Token>, e| (t, e.span()))
             .rewind()
-            .try_map(|(found, s): (Option<Token>, SimpleSpan), span| {
+            .try_map(|(found, s): (Option<Token>, TSpan), span| {
                 if found.is_some_and(starts_expr) {
-                    Err(PErr { span, found, expected: crate::error::ExpectSet::label("expression"), custom: None })
+                    Err(E::from_perr(PErr {
+                        span,
+                        found,
+                        expected: crate::error::ExpectSet::label("expression"),
+                        custom: None,
+                    }))
                 } else {
                     Ok((found, s))
                 }
             })
-            .validate(move |(found, s): (Option<Token>, SimpleSpan), _, emitter| {
+            .validate(move |(found, s): (Option<Token>, TSpan), _, emitter| {
                 // At the end of the input the span of "nothing" runs backwards: use its start.
-                let s = if s.start > s.end { SimpleSpan::from(s.end..s.end) } else { s };
-                emitter.emit(PErr { span: s, found, expected: crate::error::ExpectSet::label("expression"), custom: None });
-                mk(ExprKind::Error, SimpleSpan::from(s.start..s.start))
+                let s = if s.start > s.end { TSpan::from(s.end..s.end) } else { s };
+                emitter.emit(E::from_perr(PErr {
+                    span: s,
+                    found,
+                    expected: crate::error::ExpectSet::label("expression"),
+                    custom: None,
+                }));
+                mk(ExprKind::Error, TSpan::from(s.start..s.start))
             })
             .boxed();
         // All binary operators in one loop (one failed look-ahead per operand instead of one
@@ -411,15 +434,15 @@ where
 
         // The span of an empty match runs from the next token back to the end of the previous
         // one: the point where the false expression is missing is its end.
-        let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: SimpleSpan, _, emitter| {
-            let s = SimpleSpan::from(s.end.min(s.start)..s.end.min(s.start));
-            emitter.emit(PErr::custom(
+        let missing_false = empty().map_with(|_, e| e.span()).validate(move |s: TSpan, _, emitter| {
+            let s = TSpan::from(s.end.min(s.start)..s.end.min(s.start));
+            emitter.emit(E::from_perr(PErr::custom(
                 s,
                 "syntax-missing-false-expression",
                 "Missing false expression in conditional",
                 "The conditional operator (...?...:...) requires a false expression, delimited by a colon."
                     .to_string(),
-            ));
+            )));
             mk(ExprKind::Error, s)
         });
         or.then(

@@ -12,7 +12,7 @@
 //! expressions or references (`depends_on`, `provider`, a variable's `type`, `ignore_changes`,
 //! …), where the string's text is parsed as an expression.
 
-use crate::ast::{
+use crate::ast::{SmolStr, 
     Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, Ident, ObjectItem, ObjectKey, Template,
     TemplatePart, UnaryOp,
 };
@@ -510,7 +510,7 @@ impl Mapper<'_> {
             if p.name.value == "//" {
                 continue;
             }
-            let name = Ident { name: p.name.value.clone(), span: self.span(p.name_start, p.name_end) };
+            let name = Ident { name: SmolStr::new(&p.name.value), span: self.span(p.name_start, p.name_end) };
             match block_schema(ctx, &p.name.value) {
                 Some((nlabels, inner)) => {
                     let mut labels = Vec::new();
@@ -553,7 +553,7 @@ impl Mapper<'_> {
             JKind::Object(props) if need > 0 => {
                 for p in props {
                     labels.push(BlockLabel {
-                        value: p.name.value.clone(),
+                        value: SmolStr::new(&p.name.value),
                         quoted: true,
                         span: self.span(p.name_start, p.name_end),
                     });
@@ -604,7 +604,7 @@ impl Mapper<'_> {
             JKind::Null => ExprKind::Null,
             JKind::Bool(b) => ExprKind::Bool(*b),
             JKind::Number { text, neg } => {
-                let num = ExprKind::Number(text.clone());
+                let num = ExprKind::Number(SmolStr::new(text));
                 if *neg {
                     let operand = Expr { kind: num, span: self.span(v.start + 1, v.end) };
                     ExprKind::Unary { op: UnaryOp::Neg, operand: Box::new(operand) }
@@ -638,7 +638,7 @@ impl Mapper<'_> {
             let parts = if s.value.is_empty() {
                 Vec::new()
             } else {
-                vec![TemplatePart::Literal { text: s.value.clone(), span: self.span(inner, end - 1) }]
+                vec![TemplatePart::Literal { text: SmolStr::new(&s.value), span: self.span(inner, end - 1) }]
             };
             return Expr { kind: ExprKind::Template(Template { parts, heredoc: None }), span };
         }
@@ -704,7 +704,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
                 .iter()
                 .filter(|p| p.name.value != "//")
                 .map(|p| {
-                    let name = Ident { name: p.name.value.clone(), span: Span::new(file, p.name_start..p.name_end) };
+                    let name = Ident { name: SmolStr::new(&p.name.value), span: Span::new(file, p.name_start..p.name_end) };
                     let expr = m.literal(&p.value);
                     let span = name.span.to(expr.span);
                     BodyItem::Attribute(Attribute { name, expr, span })
@@ -749,7 +749,7 @@ impl Mapper<'_> {
             let parts = if s.value.is_empty() {
                 Vec::new()
             } else {
-                vec![TemplatePart::Literal { text: s.value.clone(), span: Span::new(file, start + 1..end - 1) }]
+                vec![TemplatePart::Literal { text: SmolStr::new(&s.value), span: Span::new(file, start + 1..end - 1) }]
             };
             Expr { kind: ExprKind::Template(Template { parts, heredoc: None }), span: Span::new(file, start..end) }
         };

@@ -4,6 +4,7 @@
 //! parser never goes deeper than that.
 
 use crate::lexer::Token;
+use crate::lexer::{tspan, urange, TSpan};
 use ferro_diag::{Diagnostic, FileId, Span};
 use std::ops::Range;
 
@@ -53,24 +54,21 @@ pub(crate) fn same(a: Open, b: Open) -> bool {
     a == b || (a == Open::ForBrace && b == Open::Brace) || (a == Open::Brace && b == Open::ForBrace)
 }
 
-pub(crate) fn layout(
-    file: FileId,
-    src_len: usize,
-    tokens: Vec<(Token, Range<usize>)>,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<(Token, Range<usize>)> {
-    nested_splats(file, &tokens, diags);
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut stack: Vec<(Open, Range<usize>)> = Vec::new();
+/// Rewrites `tokens` in place: the output never runs ahead of the input (tokens are only dropped
+/// or replaced by one), so one vector serves both.
+pub(crate) fn layout(file: FileId, src_len: usize, tokens: &mut Vec<(Token, TSpan)>, diags: &mut Vec<Diagnostic>) {
+    nested_splats(file, tokens, diags);
+    let mut stack: Vec<(Open, TSpan)> = Vec::new();
     let mut i = 0;
+    let mut w = 0;
     let mut unary_run = 0usize;
     while i < tokens.len() {
-        let (tok, r) = tokens[i].clone();
+        let (tok, r) = tokens[i];
         if matches!(tok, Token::Bang | Token::Minus) {
             unary_run += 1;
             if unary_run > MAX_UNARY_RUN {
                 if unary_run == MAX_UNARY_RUN + 1 {
-                    diags.push(too_deep(file, r.clone()));
+                    diags.push(too_deep(file, urange(r)));
                 }
                 i += 1;
                 continue;
@@ -80,41 +78,39 @@ pub(crate) fn layout(
         }
         if let Some(mut kind) = opener(tok) {
             if stack.len() >= MAX_DEPTH {
-                let end = matching_end(&tokens, i);
-                let span_end = tokens.get(end).map_or(src_len, |t| t.1.end);
-                diags.push(too_deep(file, r.start..span_end));
-                out.push((Token::TooDeep, r.start..span_end));
+                let end = matching_end(tokens, i);
+                let span_end = tokens.get(end).map_or(src_len, |t| t.1.end as usize);
+                diags.push(too_deep(file, r.start as usize..span_end));
+                tokens[w] = (Token::TooDeep, tspan(r.start as usize..span_end));
+                w += 1;
                 i = end + 1;
                 continue;
             }
             if kind == Open::Brace {
-                let next = tokens[i + 1..].iter().find(|t| t.0 != Token::Newline);
-                let after = tokens[i + 1..].iter().filter(|t| t.0 != Token::Newline).nth(1);
+                let mut rest = tokens[i + 1..].iter().filter(|t| t.0 != Token::Newline);
+                let (next, after) = (rest.next(), rest.next());
                 if matches!(next, Some((Token::For, _)))
                     && !matches!(after, Some((Token::Assign | Token::Colon, _)))
                 {
                     kind = Open::ForBrace;
                 }
             }
-            stack.push((kind, r.clone()));
-            out.push((tok, r));
+            stack.push((kind, r));
         } else if let Some(kind) = closer(tok) {
             if let Some(pos) = stack.iter().rposition(|(k, _)| same(*k, kind)) {
                 stack.truncate(pos);
             }
-            out.push((tok, r));
-        } else if tok == Token::Newline {
-            let keep = matches!(stack.last(), None | Some((Open::Brace, _)));
-            if keep {
-                out.push((tok, r));
-            }
-        } else {
-            out.push((tok, r));
+        } else if tok == Token::Newline && !matches!(stack.last(), None | Some((Open::Brace, _))) {
+            i += 1;
+            continue;
         }
+        tokens[w] = (tok, r);
+        w += 1;
         i += 1;
     }
+    tokens.truncate(w);
     // Close whatever is still open, innermost first.
-    let eof = src_len..src_len;
+    let eof = tspan(src_len..src_len);
     while let Some((kind, r)) = stack.pop() {
         let (tok, code, summary, detail) = match kind {
             Open::Paren => (
@@ -158,10 +154,9 @@ pub(crate) fn layout(
                  marker must appear alone on its own line.",
             ),
         };
-        diags.push(Diagnostic::error(code, summary).with_detail(detail).with_span(Span::new(file, r)));
-        out.push((tok, eof.clone()));
+        diags.push(Diagnostic::error(code, summary).with_detail(detail).with_span(Span::new(file, urange(r))));
+        tokens.push((tok, eof));
     }
-    out
 }
 
 fn too_deep(file: FileId, r: Range<usize>) -> Diagnostic {
@@ -175,7 +170,7 @@ fn too_deep(file: FileId, r: Range<usize>) -> Diagnostic {
 }
 
 /// The index of the token closing the opener at `start` (or the last token when unclosed).
-fn matching_end(tokens: &[(Token, Range<usize>)], start: usize) -> usize {
+fn matching_end(tokens: &[(Token, TSpan)], start: usize) -> usize {
     let mut depth = 0usize;
     for (j, (tok, _)) in tokens.iter().enumerate().skip(start) {
         if opener(*tok).is_some() {
@@ -192,7 +187,7 @@ fn matching_end(tokens: &[(Token, Range<usize>)], start: usize) -> usize {
 
 /// An attribute-only splat (`a.*.b`) may only continue with `.name` and `.0` steps: a second
 /// splat inside it (`a.*.b.*`) is an error, as in HashiCorp's parser.
-fn nested_splats(file: FileId, tokens: &[(Token, Range<usize>)], diags: &mut Vec<Diagnostic>) {
+fn nested_splats(file: FileId, tokens: &[(Token, TSpan)], diags: &mut Vec<Diagnostic>) {
     let name_like = |t: Token| {
         matches!(
             t,
@@ -216,7 +211,7 @@ fn nested_splats(file: FileId, tokens: &[(Token, Range<usize>)], diags: &mut Vec
                                 "A splat expression (*) cannot be used inside another attribute-only splat \
                                  expression.",
                             )
-                            .with_span(Span::new(file, tokens[j + 1].1.clone())),
+                            .with_span(Span::new(file, urange(tokens[j + 1].1))),
                     );
                 }
                 break;

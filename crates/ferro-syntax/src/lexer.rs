@@ -3,6 +3,7 @@
 
 use crate::ast::{Comment, CommentKind};
 use ferro_diag::{Diagnostic, FileId, Span};
+use chumsky::span::SimpleSpan;
 use logos::Logos;
 use std::ops::Range;
 
@@ -204,9 +205,23 @@ enum HeredocTok {
     Newline,
 }
 
+/// A token's byte range. Offsets are `u32`, as in [`Span`], which halves the memory of the token
+/// vector (the largest allocation of a parse).
+pub(crate) type TSpan = SimpleSpan<u32>;
+
+/// The token span of a byte range.
+pub(crate) fn tspan(r: Range<usize>) -> TSpan {
+    SimpleSpan::from(r.start as u32..r.end as u32)
+}
+
+/// The byte range of a token span.
+pub(crate) fn urange(s: TSpan) -> Range<usize> {
+    s.start as usize..s.end as usize
+}
+
 /// What the lexer produced: significant tokens, comments and lexical diagnostics.
 pub(crate) struct LexOutput {
-    pub tokens: Vec<(Token, Range<usize>)>,
+    pub tokens: Vec<(Token, TSpan)>,
     pub comments: Vec<Comment>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -224,11 +239,14 @@ enum Frame {
 
 /// Lex a whole file: every token with its byte range, comments left out.
 pub fn lex(text: &str) -> Vec<(Token, Range<usize>)> {
-    lex_full(FileId(0), text).tokens
+    lex_full(FileId(0), text).tokens.into_iter().map(|(t, s)| (t, urange(s))).collect()
 }
 
 pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
-    let mut out = LexOutput { tokens: Vec::new(), comments: Vec::new(), diagnostics: Vec::new() };
+    // Configuration text averages well over four bytes per token; reserving up front saves the
+    // copies of a growing vector (untouched capacity costs no memory).
+    let tokens = Vec::with_capacity(src.len() / 3 + 16);
+    let mut out = LexOutput { tokens, comments: Vec::new(), diagnostics: Vec::new() };
     lex_into(file, src, Vec::new(), &mut out);
     out
 }
@@ -237,9 +255,9 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
 /// text without backslash escapes, `${}` interpolations and `%{}` directives, wrapped in
 /// zero-width heredoc open/close tokens so the expression grammar reads it as a heredoc.
 pub(crate) fn lex_template(file: FileId, src: &str) -> LexOutput {
-    let mut out = LexOutput { tokens: vec![(Token::HeredocOpen, 0..0)], comments: Vec::new(), diagnostics: Vec::new() };
+    let mut out = LexOutput { tokens: vec![(Token::HeredocOpen, tspan(0..0))], comments: Vec::new(), diagnostics: Vec::new() };
     lex_into(file, src, vec![Frame::Heredoc { marker: None, at_line_start: false }], &mut out);
-    out.tokens.push((Token::HeredocClose, src.len()..src.len()));
+    out.tokens.push((Token::HeredocClose, tspan(src.len()..src.len())));
     out
 }
 
@@ -257,7 +275,7 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                 match res {
                     Ok(QuotedTok::Close) => {
                         stack.pop();
-                        out.tokens.push((Token::QuoteClose, r));
+                        out.tokens.push((Token::QuoteClose, tspan(r)));
                     }
                     Ok(QuotedTok::Interp) => push_open(out, &mut stack, Token::InterpOpen, r),
                     Ok(QuotedTok::InterpStrip) => {
@@ -277,8 +295,8 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                                 .with_span(span(open..r.start)),
                         );
                         stack.pop();
-                        out.tokens.push((Token::QuoteClose, r.start..r.start));
-                        out.tokens.push((Token::Newline, r));
+                        out.tokens.push((Token::QuoteClose, tspan(r.start..r.start)));
+                        out.tokens.push((Token::Newline, tspan(r)));
                     }
                 }
             }
@@ -291,7 +309,7 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     let trimmed_end = trimmed.trim_end_matches(['\r', ' ', '\t']);
                     if trimmed_end == &src[marker.clone()] && line_end < src.len() {
                         let start = line_end - line.len() + (line.len() - trimmed.len());
-                        out.tokens.push((Token::HeredocClose, start..start + trimmed_end.len()));
+                        out.tokens.push((Token::HeredocClose, tspan(start..start + trimmed_end.len())));
                         pos = start + trimmed_end.len();
                         stack.pop();
                         continue;
@@ -347,7 +365,7 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                                 .with_span(span(pos..pos + len + 1 + more)),
                         );
                     }
-                    out.tokens.push((Token::Number, pos..pos + len));
+                    out.tokens.push((Token::Number, tspan(pos..pos + len)));
                     pos += len;
                     continue;
                 }
@@ -403,23 +421,23 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     }
                     Ok(Token::LBrace) => {
                         stack.push(Frame::Brace);
-                        out.tokens.push((Token::LBrace, r));
+                        out.tokens.push((Token::LBrace, tspan(r)));
                     }
                     Ok(tok @ (Token::RBrace | Token::StripClose)) => match stack.last() {
                         Some(Frame::Interp) => {
                             stack.pop();
                             let t = if tok == Token::RBrace { Token::TemplClose } else { tok };
-                            out.tokens.push((t, r));
+                            out.tokens.push((t, tspan(r)));
                         }
                         Some(Frame::Brace) if tok == Token::RBrace => {
                             stack.pop();
-                            out.tokens.push((tok, r));
+                            out.tokens.push((tok, tspan(r)));
                         }
-                        _ => out.tokens.push((tok, r)),
+                        _ => out.tokens.push((tok, tspan(r))),
                     },
                     Ok(Token::QuoteOpen) => {
                         stack.push(Frame::Quoted { open: r.start });
-                        out.tokens.push((Token::QuoteOpen, r));
+                        out.tokens.push((Token::QuoteOpen, tspan(r)));
                     }
                     Ok(Token::HeredocOpen) => {
                         let text = &src[r.clone()];
@@ -429,9 +447,9 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                             .unwrap_or(text.len() - skip);
                         let marker = r.start + skip..r.start + skip + word_len;
                         stack.push(Frame::Heredoc { marker: Some(marker), at_line_start: true });
-                        out.tokens.push((Token::HeredocOpen, r));
+                        out.tokens.push((Token::HeredocOpen, tspan(r)));
                     }
-                    Ok(tok) => out.tokens.push((tok, r)),
+                    Ok(tok) => out.tokens.push((tok, tspan(r))),
                 }
             }
         }
@@ -440,16 +458,16 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
 
 fn push_open(out: &mut LexOutput, stack: &mut Vec<Frame>, tok: Token, r: Range<usize>) {
     stack.push(Frame::Interp);
-    out.tokens.push((tok, r));
+    out.tokens.push((tok, tspan(r)));
 }
 
 /// Append literal text, merging it with a directly preceding text token.
-fn push_text(tokens: &mut Vec<(Token, Range<usize>)>, r: Range<usize>) {
+fn push_text(tokens: &mut Vec<(Token, TSpan)>, r: Range<usize>) {
     if let Some((Token::TemplText, prev)) = tokens.last_mut() {
-        if prev.end == r.start {
-            prev.end = r.end;
+        if prev.end as usize == r.start {
+            prev.end = r.end as u32;
             return;
         }
     }
-    tokens.push((Token::TemplText, r));
+    tokens.push((Token::TemplText, tspan(r)));
 }

@@ -1,22 +1,24 @@
 //! The chumsky grammar of HCL bodies (attributes and blocks) with line-level error recovery, and
 //! the entry points that run lexer, layout pass and parser and collect the diagnostics.
 
-use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, TemplatePart};
-use crate::error::{to_diagnostic, PErr};
-use crate::expr::{expr, name, Cx, Ex};
+use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, SmolStr, TemplatePart};
+use crate::error::{to_diagnostic, FromPErr, GErr, PErr};
+use crate::expr::{expr, name, shrunk, Cx, Ex};
 use crate::layout::{closer, layout, opener, same, Open};
-use crate::lexer::{lex_full, lex_template, Token, LexOutput};
+use crate::lexer::{lex_full, lex_template, tspan, LexOutput, TSpan, Token};
 use crate::Parsed;
 use chumsky::input::ValueInput;
+use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use ferro_diag::{Diagnostic, FileId, Span};
 
 /// Skip the rest of a broken line: tokens up to and including the next newline outside
 /// brackets, stopping before a closing brace of the enclosing block. Fails when it would skip
 /// nothing. At the top level (`top`) a stray `}` is skipped too.
-fn skip_line<'a, I>(top: bool) -> impl Parser<'a, I, (), Ex> + Clone
+fn skip_line<'a, I, E>(top: bool) -> impl Parser<'a, I, (), Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     custom(move |inp| {
         let before = inp.cursor();
@@ -44,7 +46,7 @@ where
         }
         if skipped == 0 {
             let span = inp.span_since(&before);
-            return Err(PErr { span, found: inp.peek(), expected: Default::default(), custom: None });
+            return Err(E::from_perr(PErr { span, found: inp.peek(), expected: Default::default(), custom: None }));
         }
         Ok(())
     })
@@ -52,9 +54,10 @@ where
 
 /// After an attribute or block: a newline, the end of the file, or (without consuming it) the
 /// closing brace of the enclosing block. Otherwise report a missing newline and skip the line.
-fn line_end<'a, I>(what: &'static str) -> impl Parser<'a, I, (), Ex> + Clone
+fn line_end<'a, I, E>(what: &'static str) -> impl Parser<'a, I, (), Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     let ok = choice((
         just(Token::Newline).ignored(),
@@ -65,19 +68,19 @@ where
         .map_with(|t, e| (t, e.span()))
         .rewind()
         .then_ignore(skip_line(false).or_not())
-        .validate(move |(tok, span): (Token, SimpleSpan), _, emitter| {
+        .validate(move |(tok, span): (Token, TSpan), _, emitter| {
             if tok == Token::Comma && what == "argument" {
-                emitter.emit(PErr::custom(
+                emitter.emit(E::from_perr(PErr::custom(
                     span,
                     "syntax-unexpected-comma",
                     "Unexpected comma after argument",
                     "Argument definitions must be separated by newlines, not commas. An argument definition \
                      must end with a newline."
                         .to_string(),
-                ));
+                )));
                 return;
             }
-            emitter.emit(PErr::custom(
+            emitter.emit(E::from_perr(PErr::custom(
                 span,
                 "syntax-missing-newline",
                 if what == "argument" {
@@ -90,20 +93,21 @@ where
                      line here. Put the next item on its own line.",
                     if what == "argument" { "An" } else { "A" }
                 ),
-            ));
+            )));
         });
     ok.or(missing)
 }
 
-fn body<'a, I>(cx: Cx<'a>, top: bool) -> impl Parser<'a, I, Body, Ex> + Clone
+fn body<'a, I, E>(cx: Cx<'a>, top: bool) -> impl Parser<'a, I, Body, Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
 {
     let block = recursive(move |block| {
         let inner_items = items(cx, block, false);
         let label = choice((
             just(Token::Ident).map_with(move |_, e| BlockLabel {
-                value: cx.text(e.span()).to_string(),
+                value: SmolStr::new(cx.text(e.span())),
                 quoted: false,
                 span: cx.span(e.span()),
             }),
@@ -124,7 +128,7 @@ where
             }),
         ));
         name(cx)
-            .then(label.repeated().collect::<Vec<_>>().map(crate::expr::shrunk))
+            .then(label.repeated().collect::<Labels>().map(|l| shrunk(l.0)))
             .then(block_body.labelled("block label or '{'"))
             .then_ignore(line_end("block"))
             .map(move |((ty, labels), (items, open_brace, close_brace))| {
@@ -137,33 +141,51 @@ where
     items(cx, block, top).map_with(move |items, e| Body { items, span: cx.span(e.span()) })
 }
 
-fn items<'a, I, B>(cx: Cx<'a>, block: B, top: bool) -> impl Parser<'a, I, Vec<BodyItem>, Ex> + Clone
+fn items<'a, I, E, B>(cx: Cx<'a>, block: B, top: bool) -> impl Parser<'a, I, Vec<BodyItem>, Ex<E>> + Clone
 where
-    I: ValueInput<'a, Token = Token, Span = SimpleSpan>,
-    B: Parser<'a, I, BodyItem, Ex> + Clone + 'a,
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+    B: Parser<'a, I, BodyItem, Ex<E>> + Clone + 'a,
 {
-    let value = expr(cx)
-        .then_ignore(line_end("argument"))
-        .recover_with(via_parser(skip_line(false).map_with(move |_, e| Expr {
-            kind: ExprKind::Error,
-            span: cx.span(e.span()),
-        })));
+    let value = E::recover(
+        expr(cx).then_ignore(line_end("argument")),
+        skip_line(false).map_with(move |_, e| Expr { kind: ExprKind::Error, span: cx.span(e.span()) }),
+    );
     let attribute = name(cx).then_ignore(just(Token::Assign)).then(value).map(|(name, expr)| {
         let span = name.span.to(expr.span);
         BodyItem::Attribute(Attribute { name, expr, span })
     });
-    let item = choice((attribute, block))
-        .map(Some)
-        .labelled("argument or block")
-        .recover_with(via_parser(skip_line(top).to(None)));
-    choice((just(Token::Newline).to(None), item))
-        .repeated()
-        .collect::<Vec<_>>()
-        .map(|v| v.into_iter().flatten().collect::<Vec<_>>()).map(crate::expr::shrunk)
+    let item = E::recover(choice((attribute, block)).map(Some).labelled("argument or block"), skip_line(top).to(None));
+    choice((just(Token::Newline).to(None), item)).repeated().collect::<Items>().map(|items| shrunk(items.0))
+}
+
+/// Block labels: room for two at the first (resources and data sources have two).
+#[derive(Default)]
+struct Labels(Vec<BlockLabel>);
+
+impl chumsky::container::Container<BlockLabel> for Labels {
+    fn push(&mut self, label: BlockLabel) {
+        if self.0.capacity() == 0 {
+            self.0.reserve_exact(2);
+        }
+        self.0.push(label);
+    }
+}
+
+/// The items of a body, collected without the `None`s of blank lines and skipped lines.
+#[derive(Default)]
+struct Items(Vec<BodyItem>);
+
+impl chumsky::container::Container<Option<BodyItem>> for Items {
+    fn push(&mut self, item: Option<BodyItem>) {
+        if let Some(item) = item {
+            self.0.push(item);
+        }
+    }
 }
 
 /// A block label written as an expression: must be a plain quoted string.
-fn label_of(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<PErr>) -> BlockLabel {
+fn label_of<E: FromPErr>(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<E>) -> BlockLabel {
     if let ExprKind::Template(t) = &ex.kind {
         if t.heredoc.is_none() && t.parts.iter().all(|p| matches!(p, TemplatePart::Literal { .. })) {
             let value = t
@@ -178,28 +200,27 @@ fn label_of(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<PErr>) -> Bl
         }
     }
     let range = ex.span.range();
-    emitter.emit(PErr::custom(
-        SimpleSpan::from(range.clone()),
+    emitter.emit(E::from_perr(PErr::custom(
+        tspan(range.clone()),
         "syntax-invalid-block-label",
         "Invalid block label",
         "Block labels must be identifiers or plain quoted strings, without interpolations or \
          other expressions."
             .to_string(),
-    ));
-    BlockLabel { value: cx.src[range].to_string(), quoted: false, span: ex.span }
+    )));
+    BlockLabel { value: SmolStr::new(&cx.src[range]), quoted: false, span: ex.span }
 }
 
-type Tokens = Vec<(Token, SimpleSpan)>;
+type Tokens = Vec<(Token, TSpan)>;
 
 fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
     prepare_lexed(file, text, lex_full(file, text))
 }
 
 fn prepare_lexed(file: FileId, text: &str, lexed: LexOutput) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
-    let mut diags = lexed.diagnostics;
-    let tokens = layout(file, text.len(), lexed.tokens, &mut diags);
-    let tokens = tokens.into_iter().map(|(t, r)| (t, SimpleSpan::from(r))).collect();
-    (tokens, lexed.comments, diags)
+    let LexOutput { mut tokens, comments, diagnostics: mut diags } = lexed;
+    layout(file, text.len(), &mut tokens, &mut diags);
+    (tokens, comments, diags)
 }
 
 fn finish(file: FileId, mut diags: Vec<Diagnostic>, errs: Vec<PErr>) -> Vec<Diagnostic> {
@@ -230,17 +251,26 @@ pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
 fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let (tokens, comments, diags) = prepare(file, text);
     let cx = Cx { file, src: text };
-    let eoi = SimpleSpan::from(text.len()..text.len());
-    let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
-    let (out, errs) = body(cx, true).then_ignore(end()).parse(input).into_output_errors();
+    let eoi = tspan(text.len()..text.len());
+    let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
+    // A first pass without error tracking; only a file with syntax errors is parsed again to
+    // describe them (the grammar is the same, so a clean parse gives the same tree).
+    let fast = body::<_, EmptyErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
+    let (out, errs) = match fast {
+        (Some(body), errs) if errs.is_empty() => (Some(body), Vec::new()),
+        _ => body::<_, PErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors(),
+    };
     let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
     let mut diagnostics = finish(file, diags, errs);
     let before = diagnostics.len();
     // Blocks that already have syntax errors are left alone: their spans come from recovery.
     let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
     check_block_lines(text, &body, &broken, &mut diagnostics);
-    single_line_block_errors(text, &body, &mut diagnostics);
-    drop_symptoms(text, &mut diagnostics);
+    // Both only rewrite or drop diagnostics: nothing to do for a clean file.
+    if !diagnostics.is_empty() {
+        single_line_block_errors(text, &body, &mut diagnostics);
+        drop_symptoms(text, &mut diagnostics);
+    }
     if diagnostics.len() > before {
         diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     }
@@ -268,13 +298,25 @@ fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
 
 fn parse_tokens(file: FileId, text: &str, tokens: Tokens, diags: Vec<Diagnostic>) -> (ast::Expr, Vec<Diagnostic>) {
     let cx = Cx { file, src: text };
-    let eoi = SimpleSpan::from(text.len()..text.len());
-    let input = tokens.as_slice().map(eoi, |(t, s)| (t, s));
-    let nl = just(Token::Newline).repeated();
-    let parser = nl.ignore_then(expr(cx)).then_ignore(nl).then_ignore(end());
-    let (out, errs) = parser.parse(input).into_output_errors();
+    let eoi = tspan(text.len()..text.len());
+    let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
+    let fast = expr_only::<_, EmptyErr>(cx).parse(input()).into_output_errors();
+    let (out, errs) = match fast {
+        (Some(ex), errs) if errs.is_empty() => (Some(ex), Vec::new()),
+        _ => expr_only::<_, PErr>(cx).parse(input()).into_output_errors(),
+    };
     let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
     (ex, finish(file, diags, errs))
+}
+
+/// A whole input that is one expression, with blank lines around it.
+fn expr_only<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, Expr, Ex<E>> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+{
+    let nl = just(Token::Newline).repeated();
+    nl.ignore_then(expr(cx)).then_ignore(nl).then_ignore(end())
 }
 
 /// Whether only spaces, tabs and `/* */` comments separate `from` from the end of its line.

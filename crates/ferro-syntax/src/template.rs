@@ -2,17 +2,18 @@
 //! interpolations, `%{}` directive tags) into template parts: unescaping, heredoc indentation
 //! removal, strip markers (`~`) and directive nesting (`if`/`else`/`endif`, `for`/`endfor`).
 
-use crate::ast::{Expr, Ident, TemplatePart};
+use crate::ast::{Expr, Ident, SmolStr, TemplatePart};
 use crate::error::PErr;
-use chumsky::span::SimpleSpan;
+use crate::lexer::{tspan, urange, TSpan};
+use std::borrow::Cow;
 use ferro_diag::{FileId, Span};
 
 /// One piece of a template as the grammar reads it.
 #[derive(Debug, Clone)]
 pub(crate) enum Piece {
-    Text(SimpleSpan),
-    Interp { expr: Expr, strip_left: bool, strip_right: bool, span: SimpleSpan },
-    Tag { tag: Tag, strip_left: bool, strip_right: bool, span: SimpleSpan },
+    Text(TSpan),
+    Interp { expr: Expr, strip_left: bool, strip_right: bool, span: TSpan },
+    Tag { tag: Tag, strip_left: bool, strip_right: bool, span: TSpan },
 }
 
 #[derive(Debug, Clone)]
@@ -35,6 +36,41 @@ impl Piece {
     }
 }
 
+/// The pieces of one template as the grammar collects them: the first inline (most templates
+/// are a single literal), the rest in a vector allocated only when there are more.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pieces {
+    first: Option<Piece>,
+    rest: Vec<Piece>,
+}
+
+impl Pieces {
+    fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.rest.len()
+    }
+    fn iter(&self) -> impl Iterator<Item = &Piece> {
+        self.first.iter().chain(&self.rest)
+    }
+}
+
+impl IntoIterator for Pieces {
+    type Item = Piece;
+    type IntoIter = std::iter::Chain<std::option::IntoIter<Piece>, std::vec::IntoIter<Piece>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.rest)
+    }
+}
+
+impl chumsky::container::Container<Piece> for Pieces {
+    fn push(&mut self, piece: Piece) {
+        if self.first.is_none() && self.rest.is_empty() {
+            self.first = Some(piece);
+        } else {
+            self.rest.push(piece);
+        }
+    }
+}
+
 /// How the literal text of a template is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flavor {
@@ -46,38 +82,14 @@ pub(crate) enum Flavor {
 pub(crate) fn build(
     file: FileId,
     src: &str,
-    pieces: Vec<Piece>,
+    pieces: Pieces,
     flavor: Flavor,
     errs: &mut Vec<PErr>,
 ) -> Vec<TemplatePart> {
     let indent = match flavor {
-        Flavor::Heredoc { indented: true } => min_indent(src, &pieces),
+        Flavor::Heredoc { indented: true } => min_indent(src, pieces.iter()),
         _ => 0,
     };
-    // Literal texts, with escapes, indentation and strip markers applied.
-    let mut texts: Vec<Option<String>> = Vec::with_capacity(pieces.len());
-    for (i, p) in pieces.iter().enumerate() {
-        let Piece::Text(sp) = p else {
-            texts.push(None);
-            continue;
-        };
-        let raw = &src[sp.start..sp.end];
-        let dedented;
-        let raw = if indent > 0 {
-            dedented = dedent(raw, indent, i == 0);
-            dedented.as_str()
-        } else {
-            raw
-        };
-        let mut text = unescape(raw, flavor == Flavor::Quoted, sp.start, errs);
-        if i > 0 && pieces[i - 1].strips().1 {
-            text = text.trim_start().to_string();
-        }
-        if pieces.get(i + 1).is_some_and(|n| n.strips().0) {
-            text.truncate(text.trim_end().len());
-        }
-        texts.push(Some(text));
-    }
     // Nest the directives with an explicit stack (no recursion).
     struct Open {
         tag: Tag,
@@ -86,7 +98,7 @@ pub(crate) fn build(
         in_else: bool,
         otherwise: Vec<TemplatePart>,
     }
-    let mut done: Vec<TemplatePart> = Vec::new();
+    let mut done: Vec<TemplatePart> = Vec::with_capacity(pieces.len());
     let mut stack: Vec<Open> = Vec::new();
     fn target<'v>(stack: &'v mut [Open], done: &'v mut Vec<TemplatePart>) -> &'v mut Vec<TemplatePart> {
         match stack.last_mut() {
@@ -96,12 +108,33 @@ pub(crate) fn build(
         }
     }
     let sp = |s: usize, e: usize| Span::new(file, s..e);
-    for (p, text) in pieces.into_iter().zip(texts) {
+    let mut strips_before = false;
+    let mut pieces = pieces.into_iter().enumerate().peekable();
+    while let Some((i, p)) = pieces.next() {
+        let strips_after = pieces.peek().is_some_and(|(_, n)| n.strips().0);
+        let after_this = std::mem::replace(&mut strips_before, p.strips().1);
         match p {
             Piece::Text(s) => {
-                let text = text.unwrap_or_default();
+                // The literal text, with indentation, escapes and strip markers applied.
+                let raw = &src[urange(s)];
+                let dedented;
+                let raw = if indent > 0 {
+                    dedented = dedent(raw, indent, i == 0);
+                    dedented.as_str()
+                } else {
+                    raw
+                };
+                let text = unescape(raw, flavor == Flavor::Quoted, s.start as usize, errs);
+                let mut text: &str = &text;
+                if after_this {
+                    text = text.trim_start();
+                }
+                if strips_after {
+                    text = text.trim_end();
+                }
                 if !text.is_empty() {
-                    target(&mut stack, &mut done).push(TemplatePart::Literal { text, span: sp(s.start, s.end) });
+                    target(&mut stack, &mut done)
+                        .push(TemplatePart::Literal { text: SmolStr::new(text), span: sp(s.start as usize, s.end as usize) });
                 }
             }
             Piece::Interp { expr, strip_left, strip_right, span } => {
@@ -109,13 +142,13 @@ pub(crate) fn build(
                     expr: Box::new(expr),
                     strip_left,
                     strip_right,
-                    span: sp(span.start, span.end),
+                    span: sp(span.start as usize, span.end as usize),
                 });
             }
             Piece::Tag { tag, span, .. } => match tag {
                 Tag::If(_) | Tag::For { .. } => stack.push(Open {
                     tag,
-                    start: span.start,
+                    start: span.start as usize,
                     then: Vec::new(),
                     in_else: false,
                     otherwise: Vec::new(),
@@ -137,7 +170,7 @@ pub(crate) fn build(
                         continue;
                     }
                     if let Some(o) = stack.pop() {
-                        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, span.end));
+                        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, span.end as usize));
                         target(&mut stack, &mut done).push(part);
                     }
                 }
@@ -148,7 +181,7 @@ pub(crate) fn build(
         let end = o.otherwise.last().or(o.then.last()).map_or(o.start + 2, part_end);
         let (word, open) = if matches!(o.tag, Tag::If(_)) { ("endif", "if") } else { ("endfor", "for") };
         errs.push(PErr::custom(
-            SimpleSpan::from(o.start..o.start + 2),
+            tspan(o.start..o.start + 2),
             "syntax-unclosed-template-directive",
             "Unterminated template directive",
             format!("This \"{open}\" directive has no matching \"%{{ {word} }}\" before the end of the template."),
@@ -172,7 +205,7 @@ fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<Templa
         }
         Tag::If(cond) => TemplatePart::If { cond: Box::new(cond), then, otherwise, span },
         // Only if/for tags are ever opened.
-        Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal { text: String::new(), span },
+        Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal { text: SmolStr::default(), span },
     }
 }
 
@@ -185,7 +218,7 @@ fn part_end(p: &TemplatePart) -> usize {
     }
 }
 
-fn mismatch(span: SimpleSpan, word: &str, wants: &str) -> PErr {
+fn mismatch(span: TSpan, word: &str, wants: &str) -> PErr {
     PErr::custom(
         span,
         "syntax-template-directive-mismatch",
@@ -195,13 +228,13 @@ fn mismatch(span: SimpleSpan, word: &str, wants: &str) -> PErr {
 }
 
 /// The smallest indentation (spaces and tabs) of the non-blank lines of a `<<-` heredoc.
-fn min_indent(src: &str, pieces: &[Piece]) -> usize {
+fn min_indent<'p>(src: &str, pieces: impl Iterator<Item = &'p Piece>) -> usize {
     let mut min = usize::MAX;
     let mut at_line_start = true;
     for p in pieces {
         match p {
             Piece::Text(sp) => {
-                let raw = &src[sp.start..sp.end];
+                let raw = &src[urange(*sp)];
                 for (k, line) in raw.split('\n').enumerate() {
                     let starts_line = if k == 0 { at_line_start } else { true };
                     if !starts_line {
@@ -247,9 +280,9 @@ fn dedent(raw: &str, n: usize, first_starts_line: bool) -> String {
 }
 
 /// Process escapes: `$${` and `%%{` always, backslash escapes in quoted templates.
-pub(crate) fn unescape(raw: &str, quoted: bool, base: usize, errs: &mut Vec<PErr>) -> String {
+pub(crate) fn unescape<'s>(raw: &'s str, quoted: bool, base: usize, errs: &mut Vec<PErr>) -> Cow<'s, str> {
     if !raw.contains(['\\', '$', '%']) {
-        return raw.to_string();
+        return Cow::Borrowed(raw);
     }
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.char_indices().peekable();
@@ -301,12 +334,12 @@ pub(crate) fn unescape(raw: &str, quoted: bool, base: usize, errs: &mut Vec<PErr
             c => out.push(c),
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 fn bad_escape(start: usize, end: usize, seq: &str) -> PErr {
     PErr::custom(
-        SimpleSpan::from(start..end),
+        tspan(start..end),
         "syntax-invalid-escape",
         "Invalid escape sequence",
         format!(

@@ -23,7 +23,7 @@ fn names(parsed: &Parsed) -> Vec<String> {
         .items
         .iter()
         .map(|i| match i {
-            BodyItem::Attribute(a) => a.name.name.clone(),
+            BodyItem::Attribute(a) => a.name.name.to_string(),
             BodyItem::Block(b) => format!("{}{{}}", b.ty.name),
         })
         .collect()

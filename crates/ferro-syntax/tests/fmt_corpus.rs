@@ -70,7 +70,11 @@ fn var(name: &str, span: ferro_diag::Span) -> Expr {
 }
 
 fn call(name: &str, arg: &str, span: ferro_diag::Span) -> Expr {
-    let kind = ExprKind::FunctionCall { name: Ident { name: name.into(), span }, args: vec![var(arg, span)], expand_final: false };
+    let kind = ExprKind::FunctionCall(Box::new(FunctionCall {
+        name: Ident { name: name.into(), span },
+        args: vec![var(arg, span)],
+        expand_final: false,
+    }));
     Expr { kind, span }
 }
 

@@ -166,3 +166,20 @@ fn spans_run_forwards() {
         }
     }
 }
+
+/// Conditionals chain without brackets (`a ? 1 : b ? 2 : …`), so the bracket cap does not bound
+/// them: a long chain must still parse (or be refused with a diagnostic), never overflow.
+#[test]
+fn long_conditional_chains() {
+    run_on_small_stack(|| {
+        for text in [
+            format!("a = {}0\n", "x ? 1 : ".repeat(N)),
+            format!("a = {}1{}\n", "x ? ".repeat(N), " : 2".repeat(N)),
+            format!("a = {}0\n", "x ? 1 : !-".repeat(N)),
+        ] {
+            let parsed = parse_file(FileId(0), &text);
+            assert_eq!(parsed.body.items.len(), 1);
+            let (_, _) = parse_expr(FileId(0), text.trim_start_matches("a = "));
+        }
+    });
+}

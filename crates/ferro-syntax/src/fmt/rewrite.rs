@@ -273,7 +273,8 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
                 }
             }
         }
-        ExprKind::FunctionCall { args, .. } | ExprKind::Tuple(args) => args.iter().for_each(|a| go(a, bound)),
+        ExprKind::FunctionCall(call) => call.args.iter().for_each(|a| go(a, bound)),
+        ExprKind::Tuple(args) => args.iter().for_each(|a| go(a, bound)),
         ExprKind::Object(items) => {
             for it in items {
                 if let ObjectKey::Expr(k) = &it.key {
@@ -296,8 +297,8 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             let crate::ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
             go(collection, bound);
             let n = bound.len();
-            bound.extend(key_var.iter().map(|k| k.name.clone()));
-            bound.push(value_var.name.clone());
+            bound.extend(key_var.iter().map(|k| k.name.to_string()));
+            bound.push(value_var.name.to_string());
             go(value, bound);
             if let Some(c) = cond {
                 go(c, bound);
@@ -308,8 +309,8 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             let crate::ast::ForObject { key_var, value_var, collection, key, value, cond, .. } = &**f;
             go(collection, bound);
             let n = bound.len();
-            bound.extend(key_var.iter().map(|k| k.name.clone()));
-            bound.push(value_var.name.clone());
+            bound.extend(key_var.iter().map(|k| k.name.to_string()));
+            bound.push(value_var.name.to_string());
             go(key, bound);
             go(value, bound);
             if let Some(c) = cond {
@@ -337,8 +338,8 @@ fn parts_keys(parts: &[TemplatePart], bound: &mut Vec<String>, go: &mut dyn FnMu
                 let crate::ast::TemplateFor { key_var, value_var, collection, body, .. } = &**f;
                 go(collection, bound);
                 let n = bound.len();
-                bound.extend(key_var.iter().map(|k| k.name.clone()));
-                bound.push(value_var.name.clone());
+                bound.extend(key_var.iter().map(|k| k.name.to_string()));
+                bound.push(value_var.name.to_string());
                 parts_keys(body, bound, go);
                 bound.truncate(n);
             }
