@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 mod bigint;
+mod binary;
 
 use bigint::Big;
+pub use binary::{FloatDecimal, CTY_MANTISSA_BITS};
 
 /// Significant decimal digits kept for quotients that do not terminate.
 pub const DIV_DIGITS: usize = 50;

@@ -202,3 +202,25 @@ impl Big {
         Some(v)
     }
 }
+
+impl Big {
+    /// `base^exp` by repeated squaring.
+    pub(super) fn pow(base: u32, exp: u64) -> Big {
+        let mut result = Big::from_u64(1);
+        let mut square = Big::from_u64(u64::from(base));
+        let mut e = exp;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.mul(&square);
+            }
+            e >>= 1;
+            if e > 0 {
+                square = square.mul(&square);
+            }
+        }
+        result
+    }
+    pub(super) fn is_odd(&self) -> bool {
+        self.0.first().is_some_and(|l| l % 2 == 1)
+    }
+}
