@@ -90,23 +90,24 @@ fn boxed(e: Expr) -> Box<Expr> {
 fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: SimpleSpan) -> Expr {
     let span = lhs.span.to(cx.span(s));
     let kind = match (lhs.kind, step) {
-        (ExprKind::Splat { target, kind, mut steps }, StepKind::Attr(name)) => {
-            steps.push(TraversalStep::GetAttr(name));
-            ExprKind::Splat { target, kind, steps }
+        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Attr(name)) => {
+            steps.push(TraversalStep::GetAttr { name, span: cx.span(s) });
+            ExprKind::Splat { target, kind, steps, marker_span }
         }
-        (ExprKind::Splat { target, kind, mut steps }, StepKind::Index(key, legacy))
+        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Index(key, legacy))
             if legacy || kind == SplatKind::Full =>
         {
             steps.push(TraversalStep::Index { key, legacy, span: cx.span(s) });
-            ExprKind::Splat { target, kind, steps }
+            ExprKind::Splat { target, kind, steps, marker_span }
         }
         (lk, step) => {
             let target = boxed(Expr { kind: lk, span: lhs.span });
+            let step_span = cx.span(s);
             match step {
-                StepKind::Attr(name) => ExprKind::GetAttr { target, name },
-                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy },
-                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new() },
-                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new() },
+                StepKind::Attr(name) => ExprKind::GetAttr { target, name, step_span },
+                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy, step_span },
+                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new(), marker_span: step_span },
+                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new(), marker_span: step_span },
             }
         }
     };
@@ -321,12 +322,12 @@ where
                 ident
             });
         let call = fn_name
-            .then_ignore(just(Token::LParen))
+            .then(just(Token::LParen).map_with(move |_, e| cx.span(e.span())))
             .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
             .then_ignore(just(Token::RParen))
-            .map_with(move |((name, args), ell), e| {
-                mk(ExprKind::FunctionCall { name, args, expand_final: ell.is_some() }, e.span())
+            .map_with(move |(((name, open_paren), args), ell), e| {
+                mk(ExprKind::FunctionCall { name, args, expand_final: ell.is_some(), open_paren }, e.span())
             });
         let variable = var_name(cx).map(|id| {
             let span = id.span;

@@ -70,7 +70,7 @@ fn var(name: &str, span: ferro_diag::Span) -> Expr {
 }
 
 fn call(name: &str, arg: &str, span: ferro_diag::Span) -> Expr {
-    let kind = ExprKind::FunctionCall { name: Ident { name: name.into(), span }, args: vec![var(arg, span)], expand_final: false };
+    let kind = ExprKind::FunctionCall { name: Ident { name: name.into(), span }, args: vec![var(arg, span)], expand_final: false, open_paren: span };
     Expr { kind, span }
 }
 
