@@ -157,7 +157,7 @@ impl Session {
     }
 
     fn eval_line(&self, text: &str) -> Result<String, Vec<Diagnostic>> {
-        let file = FileId(u32::MAX - 1);
+        let file = CONSOLE_INPUT;
         let (ast, ds) = ferro_syntax::parse_expr(file, text);
         if !ds.is_empty() {
             return Err(ds);
@@ -166,7 +166,7 @@ impl Session {
         if !hir.diagnostics.is_empty() {
             return Err(hir.diagnostics.clone());
         }
-        let scope = ConsoleScope { s: self, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
+        let scope = ConsoleScope { s: self, input: text, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
         // `type(x)` is a console-only function: it shows the type of its argument.
         if let Expr::Call { name, args, .. } = &hir.exprs[id] {
             if name == "type" && args.len() == 1 {
@@ -219,8 +219,13 @@ fn state_resources(st: &State) -> HashMap<Resource, Value> {
     out
 }
 
+/// The file id of the line being evaluated.
+const CONSOLE_INPUT: FileId = FileId(u32::MAX - 1);
+
 struct ConsoleScope<'s> {
     s: &'s Session,
+    /// The line being evaluated.
+    input: &'s str,
     locals: RefCell<HashMap<String, Value>>,
     in_progress: RefCell<Vec<String>>,
 }
@@ -294,6 +299,13 @@ impl Scope for ConsoleScope<'_> {
     }
     fn base_dir(&self) -> &Path {
         &self.s.dir
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        if file == CONSOLE_INPUT {
+            return Some(("<console-input>", self.input));
+        }
+        let l = self.s.loaded.as_ref()?;
+        l.sources.iter().find(|s| s.0 == file).map(|(_, name, text)| (name.as_str(), text.as_str()))
     }
 }
 
@@ -426,25 +438,54 @@ pub fn format_type(t: &Type, indent: usize) -> String {
 
 // ---- diagnostics (terraform's format.Diagnostic without source) ----
 
-/// Greedy word wrap at `width` columns (go-wordwrap).
+/// Wrap a diagnostic's detail as Terraform does: each line on its own, except that lines
+/// starting with a space are taken as preformatted and left alone.
 fn wrap(text: &str, width: usize) -> String {
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        for word in para.split(' ') {
-            if line.is_empty() {
-                line.push_str(word);
-            } else if line.chars().count() + 1 + word.chars().count() > width {
-                out.push(std::mem::take(&mut line));
-                line.push_str(word);
-            } else {
-                line.push(' ');
-                line.push_str(word);
+    let lines: Vec<String> = text.split('\n').map(|l| if l.starts_with(' ') { l.to_string() } else { wrap_line(l, width) }).collect();
+    lines.join("\n")
+}
+
+/// Word wrap of one line at `width` columns as go-wordwrap's `WrapString` (1.0.1) does it: a
+/// word that would pass the limit goes to a new line (dropping the spaces before it) unless it
+/// is itself that long; other spaces are kept.
+fn wrap_line(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut current = 0;
+    let (mut word, mut spaces) = (String::new(), String::new());
+    let (mut word_len, mut spaces_len) = (0, 0);
+    for c in text.chars() {
+        if c.is_whitespace() && c != '\u{a0}' {
+            if spaces.is_empty() || !word.is_empty() {
+                current += spaces_len + word_len;
+                out.push_str(&spaces);
+                spaces.clear();
+                spaces_len = 0;
+                out.push_str(&word);
+                word.clear();
+                word_len = 0;
+            }
+            spaces.push(c);
+            spaces_len += 1;
+        } else {
+            word.push(c);
+            word_len += 1;
+            if current + spaces_len + word_len > width && word_len < width {
+                out.push('\n');
+                current = 0;
+                spaces.clear();
+                spaces_len = 0;
             }
         }
-        out.push(line);
     }
-    out.join("\n")
+    if word.is_empty() {
+        if current + spaces_len <= width {
+            out.push_str(&spaces);
+        }
+    } else {
+        out.push_str(&spaces);
+        out.push_str(&word);
+    }
+    out
 }
 
 fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
@@ -478,4 +519,25 @@ fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn details_wrap_like_terraform() {
+        let long = "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence.";
+        assert_eq!(
+            wrap(long, 77),
+            "The given key does not identify an element in this collection value: a\nnegative number is not a valid index for a sequence."
+        );
+        // Lines starting with a space are preformatted (try's list of diagnostics).
+        let listed = format!("no expression succeeded:\n- Invalid index (at x.tf:1,2-3)\n  {long}\n\nAt least one.");
+        assert_eq!(wrap(&listed, 77), listed);
+        // Runs of spaces are kept; a word longer than the width stays whole.
+        assert_eq!(wrap("a  b", 77), "a  b");
+        let word = "x".repeat(90);
+        assert_eq!(wrap(&format!("see {word} here"), 77), format!("see\n{word}\nhere"));
+    }
 }

@@ -3,7 +3,7 @@
 
 use ferro_addrs::{InstanceKey, Resource};
 use ferro_db::{file_hir, module_index, Db, ModuleIndex, SourceFile, Workspace};
-use ferro_diag::Diagnostic;
+use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, Reference};
 use ferro_value::{Type, Value, ValueKind};
@@ -42,6 +42,8 @@ impl InstanceCtx {
 /// HIR and the module index are fetched up front so workers on several threads can evaluate.
 pub struct ModuleEval<'a> {
     hirs: HashMap<SourceFile, &'a FileHir>,
+    /// Id, name and text of every file, for messages that quote source ranges.
+    sources: Vec<(FileId, &'a str, &'a str)>,
     pub ws: Workspace,
     pub index: &'a ModuleIndex,
     pub vars: BTreeMap<String, Value>,
@@ -58,6 +60,7 @@ impl<'a> ModuleEval<'a> {
     pub fn new(db: &'a dyn Db, ws: Workspace, vars: BTreeMap<String, Value>, cache_partial: bool, cwd: String) -> Self {
         ModuleEval {
             hirs: ws.files(db).iter().map(|f| (*f, file_hir(db, *f))).collect(),
+            sources: ws.files(db).iter().map(|f| (f.id(db), f.path(db).as_str(), f.text(db).as_str())).collect(),
             ws,
             index: module_index(db, ws),
             vars,
@@ -164,5 +167,8 @@ impl Scope for InstanceScope<'_, '_> {
             Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
         }
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        self.m.sources.iter().find(|s| s.0 == file).map(|(_, name, text)| (*name, *text))
     }
 }
