@@ -3,8 +3,10 @@
 //!
 //! Piped input (stdin not a terminal) follows Terraform's piped mode: every line is evaluated,
 //! the first error stops the run (exit 1) and only the last result is printed. On a terminal
-//! every result is printed after a `> ` prompt and errors do not end the session.
+//! lines are edited with ferro's line editor (`console_terminal.rs`, `line_editor.rs`) after a
+//! `> ` prompt, every result is printed after its line and errors do not end the session.
 
+use crate::console_terminal::{LineRead, Terminal};
 use crate::load::{collect_variables, config_diagnostics, load_files, read_config_files, read_state};
 use crate::{args, Global, Io};
 use ferro_addrs::{InstanceKey, Resource};
@@ -24,12 +26,21 @@ use std::path::{Path, PathBuf};
 /// `ferro console` reading the process's standard input.
 pub(crate) fn console(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if let Some(input) = io.stdin.take() {
-        return run_console(g, a, input, false, io);
+        return run_console(g, a, input, None, io);
     }
     let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
     let mut lock = stdin.lock();
-    run_console(g, a, &mut lock, interactive, io)
+    if !stdin.is_terminal() {
+        return run_console(g, a, &mut lock, None, io);
+    }
+    #[cfg(unix)]
+    let terminal = {
+        use std::os::fd::AsFd;
+        Terminal::new(stdin.as_fd())
+    };
+    #[cfg(not(unix))]
+    let terminal = Terminal::plain();
+    run_console(g, a, &mut lock, Some(terminal), io)
 }
 
 /// `ferro console ARGS` in `dir` with `input` as standard input (tests drive it this way).
@@ -37,10 +48,12 @@ pub fn run_with_input(args: &[String], dir: &Path, input: &mut dyn BufRead, io: 
     let color = !args.iter().any(|a| a == "-no-color" || a == "--no-color");
     let rest: Vec<String> = args.iter().filter(|a| *a != "-no-color" && *a != "--no-color").cloned().collect();
     let g = Global { dir: dir.to_path_buf(), color };
-    run_console(&g, &rest, input, false, io)
+    run_console(&g, &rest, input, None, io)
 }
 
-fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, interactive: bool, io: &mut Io<'_>) -> i32 {
+/// The console: piped when `terminal` is None (every line is evaluated, the first error ends
+/// the run with status 1, only the last result is printed), else interactive.
+fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, terminal: Option<Terminal<'_>>, io: &mut Io<'_>) -> i32 {
     let p = match args::parse(a, &[], &["var", "var-file", "state"]) {
         Ok(p) => p,
         Err(e) => {
@@ -55,13 +68,36 @@ fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, interactive: b
             return 1;
         }
     };
+    match terminal {
+        Some(t) => interactive(g, &session, input, t, io),
+        None => piped(g, &session, input, io),
+    }
+}
+
+/// What one line of input asks for.
+enum Reply {
+    Exit,
+    Output(String),
+    Failed(Vec<Diagnostic>),
+}
+
+fn reply(session: &Session, text: &str) -> Reply {
+    match text {
+        "exit" => Reply::Exit,
+        "help" => Reply::Output(HELP.trim_end().to_string()),
+        "" => Reply::Output(String::new()),
+        _ => match session.eval_line(text) {
+            Ok(out) => Reply::Output(out),
+            Err(diags) => Reply::Failed(diags),
+        },
+    }
+}
+
+/// Piped mode, as `terraform console` with standard input not a terminal.
+fn piped(g: &Global, session: &Session, input: &mut dyn BufRead, io: &mut Io<'_>) -> i32 {
     let mut last = String::new();
     let mut line = String::new();
     loop {
-        if interactive {
-            let _ = write!(io.stdout, "> ");
-            let _ = io.stdout.flush();
-        }
         line.clear();
         match input.read_line(&mut line) {
             Ok(0) | Err(_) => break,
@@ -71,37 +107,52 @@ fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, interactive: b
         if text.is_empty() {
             continue;
         }
-        if text == "exit" {
-            return 0;
-        }
-        if text == "help" {
-            last = HELP.trim_end().to_string();
-            if interactive {
-                let _ = writeln!(io.stdout, "{last}");
-            }
-            continue;
-        }
-        match session.eval_line(text) {
-            Ok(out) => {
-                if interactive {
-                    let _ = writeln!(io.stdout, "{out}");
-                }
-                last = out;
-            }
-            Err(diags) => {
+        match reply(session, text) {
+            Reply::Exit => return 0,
+            Reply::Output(out) => last = out,
+            Reply::Failed(diags) => {
                 for d in &diags {
                     let _ = write!(io.stderr, "{}", render_diag(d, g.color, true));
                 }
-                if !interactive {
-                    return 1;
-                }
+                return 1;
             }
         }
     }
-    if !interactive && !last.is_empty() {
+    if !last.is_empty() {
         let _ = writeln!(io.stdout, "{last}");
     }
     0
+}
+
+/// Interactive mode on a terminal, as `terraform console` 1.0.3: every result (an empty line for
+/// an empty input) is printed after its line; errors are reported and the session goes on;
+/// `exit`, Ctrl-D on an empty line and Ctrl-C on an empty line end it.
+fn interactive(g: &Global, session: &Session, input: &mut dyn BufRead, mut terminal: Terminal<'_>, io: &mut Io<'_>) -> i32 {
+    loop {
+        let line = match terminal.read_line(input, io.stdout) {
+            Ok(LineRead::Line(line)) => line,
+            Ok(LineRead::Interrupted { had_text: true }) => continue,
+            Ok(LineRead::Interrupted { had_text: false } | LineRead::End) => return 0,
+            Err(e) => {
+                let d = Diagnostic::error("cli", "Failed to read from the terminal").with_detail(e.to_string());
+                let _ = write!(io.stderr, "{}", render_diag(&d, g.color, false));
+                return 1;
+            }
+        };
+        match reply(session, line.trim()) {
+            Reply::Exit => return 0,
+            Reply::Output(out) => {
+                let _ = writeln!(io.stdout, "{out}");
+            }
+            Reply::Failed(diags) => {
+                for d in &diags {
+                    let _ = write!(io.stderr, "{}", render_diag(d, g.color, true));
+                }
+                let _ = writeln!(io.stdout);
+            }
+        }
+        let _ = io.stdout.flush();
+    }
 }
 
 const HELP: &str = "The Terraform console allows you to experiment with Terraform interpolations.
@@ -157,7 +208,7 @@ impl Session {
     }
 
     fn eval_line(&self, text: &str) -> Result<String, Vec<Diagnostic>> {
-        let file = FileId(u32::MAX - 1);
+        let file = CONSOLE_INPUT;
         let (ast, ds) = ferro_syntax::parse_expr(file, text);
         if !ds.is_empty() {
             return Err(ds);
@@ -166,7 +217,7 @@ impl Session {
         if !hir.diagnostics.is_empty() {
             return Err(hir.diagnostics.clone());
         }
-        let scope = ConsoleScope { s: self, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
+        let scope = ConsoleScope { s: self, input: text, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
         // `type(x)` is a console-only function: it shows the type of its argument.
         if let Expr::Call { name, args, .. } = &hir.exprs[id] {
             if name == "type" && args.len() == 1 {
@@ -219,8 +270,13 @@ fn state_resources(st: &State) -> HashMap<Resource, Value> {
     out
 }
 
+/// The file id of the line being evaluated.
+const CONSOLE_INPUT: FileId = FileId(u32::MAX - 1);
+
 struct ConsoleScope<'s> {
     s: &'s Session,
+    /// The line being evaluated.
+    input: &'s str,
     locals: RefCell<HashMap<String, Value>>,
     in_progress: RefCell<Vec<String>>,
 }
@@ -294,6 +350,13 @@ impl Scope for ConsoleScope<'_> {
     }
     fn base_dir(&self) -> &Path {
         &self.s.dir
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        if file == CONSOLE_INPUT {
+            return Some(("<console-input>", self.input));
+        }
+        let l = self.s.loaded.as_ref()?;
+        l.sources.iter().find(|s| s.0 == file).map(|(_, name, text)| (name.as_str(), text.as_str()))
     }
 }
 
@@ -426,25 +489,54 @@ pub fn format_type(t: &Type, indent: usize) -> String {
 
 // ---- diagnostics (terraform's format.Diagnostic without source) ----
 
-/// Greedy word wrap at `width` columns (go-wordwrap).
+/// Wrap a diagnostic's detail as Terraform does: each line on its own, except that lines
+/// starting with a space are taken as preformatted and left alone.
 fn wrap(text: &str, width: usize) -> String {
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        for word in para.split(' ') {
-            if line.is_empty() {
-                line.push_str(word);
-            } else if line.chars().count() + 1 + word.chars().count() > width {
-                out.push(std::mem::take(&mut line));
-                line.push_str(word);
-            } else {
-                line.push(' ');
-                line.push_str(word);
+    let lines: Vec<String> = text.split('\n').map(|l| if l.starts_with(' ') { l.to_string() } else { wrap_line(l, width) }).collect();
+    lines.join("\n")
+}
+
+/// Word wrap of one line at `width` columns as go-wordwrap's `WrapString` (1.0.1) does it: a
+/// word that would pass the limit goes to a new line (dropping the spaces before it) unless it
+/// is itself that long; other spaces are kept.
+fn wrap_line(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut current = 0;
+    let (mut word, mut spaces) = (String::new(), String::new());
+    let (mut word_len, mut spaces_len) = (0, 0);
+    for c in text.chars() {
+        if c.is_whitespace() && c != '\u{a0}' {
+            if spaces.is_empty() || !word.is_empty() {
+                current += spaces_len + word_len;
+                out.push_str(&spaces);
+                spaces.clear();
+                spaces_len = 0;
+                out.push_str(&word);
+                word.clear();
+                word_len = 0;
+            }
+            spaces.push(c);
+            spaces_len += 1;
+        } else {
+            word.push(c);
+            word_len += 1;
+            if current + spaces_len + word_len > width && word_len < width {
+                out.push('\n');
+                current = 0;
+                spaces.clear();
+                spaces_len = 0;
             }
         }
-        out.push(line);
     }
-    out.join("\n")
+    if word.is_empty() {
+        if current + spaces_len <= width {
+            out.push_str(&spaces);
+        }
+    } else {
+        out.push_str(&spaces);
+        out.push_str(&word);
+    }
+    out
 }
 
 fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
@@ -478,4 +570,25 @@ fn render_diag(d: &Diagnostic, color: bool, console_input: bool) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn details_wrap_like_terraform() {
+        let long = "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence.";
+        assert_eq!(
+            wrap(long, 77),
+            "The given key does not identify an element in this collection value: a\nnegative number is not a valid index for a sequence."
+        );
+        // Lines starting with a space are preformatted (try's list of diagnostics).
+        let listed = format!("no expression succeeded:\n- Invalid index (at x.tf:1,2-3)\n  {long}\n\nAt least one.");
+        assert_eq!(wrap(&listed, 77), listed);
+        // Runs of spaces are kept; a word longer than the width stays whole.
+        assert_eq!(wrap("a  b", 77), "a  b");
+        let word = "x".repeat(90);
+        assert_eq!(wrap(&format!("see {word} here"), 77), format!("see\n{word}\nhere"));
+    }
 }

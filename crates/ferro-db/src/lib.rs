@@ -149,6 +149,13 @@ impl Sources {
     }
 }
 
+impl Sources {
+    /// The name and text of `file`.
+    pub fn get(&self, file: FileId) -> Option<(&str, &str)> {
+        self.files.iter().find(|f| f.0 == file).map(|f| (f.1.as_str(), f.2.as_str()))
+    }
+}
+
 impl SourceLookup for Sources {
     fn file_name(&self, file: FileId) -> String {
         self.files.iter().find(|f| f.0 == file).map(|f| f.1.clone()).unwrap_or_else(|| "<unknown>".into())

@@ -3,7 +3,7 @@
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
 use crate::{file_hir, module_index, resource_bodies, Db, ModuleIndex, SourceFile, Workspace};
-use ferro_diag::{Diagnostic, Span};
+use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
 use ferro_value::convert::convert;
@@ -15,7 +15,8 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     let hir = file_hir(db, file);
     let index = module_index(db, ws);
     let schemas = ws.schemas(db);
-    let mut v = Validator { hir, index, out: Vec::new() };
+    let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
+    let mut v = Validator { hir, index, source, out: Vec::new() };
 
     for var in &hir.variables {
         if let Some(d) = var.default {
@@ -88,15 +89,23 @@ enum Meta {
 struct Validator<'a> {
     hir: &'a FileHir,
     index: &'a ModuleIndex,
+    /// The file's id, name and text.
+    source: (FileId, &'a str, &'a str),
     out: Vec<Diagnostic>,
 }
 
-/// A scope in which every reference is an unknown value of any type.
-struct Unknowns;
+/// A scope in which every reference is an unknown value of any type, in the file `source`
+/// (id, name and text) when it is known.
+struct Unknowns<'a> {
+    source: Option<(FileId, &'a str, &'a str)>,
+}
 
-impl Scope for Unknowns {
+impl Scope for Unknowns<'_> {
     fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
         Ok(Value::dynamic_unknown())
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        self.source.filter(|s| s.0 == file).map(|(_, name, text)| (name, text))
     }
 }
 
@@ -107,7 +116,7 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     if has_refs {
         return None;
     }
-    let (v, diags) = eval_expr(hir, &Unknowns, e);
+    let (v, diags) = eval_expr(hir, &Unknowns { source: None }, e);
     if diags.is_empty() && v.is_wholly_known() {
         Some(v)
     } else {
@@ -119,7 +128,7 @@ impl Validator<'_> {
     /// Evaluate with every reference unknown: what fails then (operand types, unknown functions,
     /// wrong argument counts, conversions of literals) fails for every possible input.
     fn check_eval(&mut self, e: ExprId) {
-        let (_, diags) = eval_expr(self.hir, &Unknowns, e);
+        let (_, diags) = eval_expr(self.hir, &Unknowns { source: Some(self.source) }, e);
         self.out.extend(diags.into_iter().filter(|d| d.severity == ferro_diag::Severity::Error));
     }
 

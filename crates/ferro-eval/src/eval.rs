@@ -1,6 +1,7 @@
 //! The expression evaluator.
 
 use crate::functions::{self, CallError, FnContext};
+use crate::source_range;
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
 use ferro_syntax::ast::{BinaryOp, UnaryOp};
@@ -17,6 +18,12 @@ pub trait Scope {
     /// The module directory: where relative paths of file functions start.
     fn base_dir(&self) -> &Path {
         Path::new(".")
+    }
+    /// The display name and text of a source file, for messages that quote where another
+    /// diagnostic points (`try` lists its arguments' errors with ranges such as
+    /// `main.tf:3,5-12`). None when unknown: the range is left out.
+    fn source(&self, _file: FileId) -> Option<(&str, &str)> {
+        None
     }
 }
 
@@ -98,10 +105,16 @@ impl Evaluator<'_> {
         self.hir.span(e)
     }
 
+    /// Report an error about `e` as a whole, pointing at all of it.
     fn err(&mut self, e: ExprId, summary: &str, detail: impl Into<String>) -> Value {
+        self.err_at(self.span(e), summary, detail)
+    }
+
+    /// Report an error pointing at `span`.
+    fn err_at(&mut self, span: Option<Span>, summary: &str, detail: impl Into<String>) -> Value {
         let code = summary.to_lowercase().replace([' ', '"'], "-").replace("--", "-");
         let code = code.trim_matches('-').to_string();
-        self.diags.push(Diagnostic::error(&code, summary).with_detail(detail).with_span_opt(self.span(e)));
+        self.diags.push(Diagnostic::error(&code, summary).with_detail(detail).with_span_opt(span));
         unknown()
     }
 
@@ -495,80 +508,112 @@ impl Evaluator<'_> {
         Value::object(out).with_marks(marks)
     }
 
+    /// `t.name`, as HCL's `GetAttr`: what is allowed depends on the type, known or not.
     fn get_attr(&mut self, e: ExprId, t: &Value, name: &str) -> Value {
+        const UNSUPPORTED: &str = "Unsupported attribute";
         let marks = t.marks;
-        match &t.kind {
-            ValueKind::Unknown(ty) => match ty {
-                ferro_value::Type::Object(o) => match o.attrs.get(name) {
-                    Some(aty) => Value::unknown(aty.clone()).with_marks(marks),
-                    None => self.err(e, "Unsupported attribute", format!("This object does not have an attribute named {name:?}.")),
+        // Errors point at the `.name` step, as HCL's do.
+        let at = self.hir.step_span(e);
+        if t.is_null() {
+            return self.err_at(at, "Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
+        }
+        match t.ty() {
+            Type::Object(o) => match (o.attrs.get(name), &t.kind) {
+                (None, _) => self.err_at(at, UNSUPPORTED, format!("This object does not have an attribute named {name:?}.")),
+                (Some(_), ValueKind::Object(attrs)) => attrs.get(name).cloned().unwrap_or_else(unknown).with_marks(marks),
+                (Some(aty), _) => Value::unknown(aty.clone()).with_marks(marks),
+            },
+            Type::Map(elem) => match &t.kind {
+                ValueKind::Map(_, entries) => match entries.get(name) {
+                    Some(v) => v.clone().with_marks(marks),
+                    None => self.err_at(at, "Missing map element", format!("This map does not have an element with the key {name:?}.")),
                 },
-                ferro_value::Type::Map(elem) => Value::unknown((**elem).clone()).with_marks(marks),
-                _ => unknown().with_marks(marks),
+                _ => Value::unknown(*elem).with_marks(marks),
             },
-            ValueKind::Null(_) => self.err(
-                e,
-                "Attempt to get attribute from null value",
-                "This value is null, so it does not have any attributes.",
+            Type::Dynamic => unknown().with_marks(marks),
+            Type::List(elem) if matches!(*elem, Type::Object(_)) => self.err_at(
+                at,
+                UNSUPPORTED,
+                format!("Can't access attributes on a list of objects. Did you mean to access attribute {name:?} for a specific element of the list, or across all elements of the list?"),
             ),
-            ValueKind::Object(attrs) => match attrs.get(name) {
-                Some(v) => v.clone().with_marks(marks),
-                None => self.err(e, "Unsupported attribute", format!("This object does not have an attribute named {name:?}.")),
-            },
-            ValueKind::Map(_, entries) => match entries.get(name) {
-                Some(v) => v.clone().with_marks(marks),
-                None => self.err(e, "Missing map element", format!("This map does not have an element with the key {name:?}.")),
-            },
-            _ => self.err(
-                e,
-                "Unsupported attribute",
-                format!("Can't access attributes on a primitive-typed value ({}).", t.ty().friendly_name()),
+            Type::Set(elem) if matches!(*elem, Type::Object(_)) => self.err_at(
+                at,
+                UNSUPPORTED,
+                "Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?",
             ),
+            ty if ty.is_primitive() => {
+                self.err_at(at, UNSUPPORTED, format!("Can't access attributes on a primitive-typed value ({}).", ty.friendly_name()))
+            }
+            _ => self.err_at(at, UNSUPPORTED, "This value does not have any attributes."),
         }
     }
 
+    /// `t[k]`, as HCL's `Index`: the key is converted to what the collection's type wants, then
+    /// looked up when both are known.
     fn index(&mut self, e: ExprId, t: &Value, k: &Value) -> Value {
+        const NO_ELEMENT: &str = "The given key does not identify an element in this collection value";
         let marks = t.marks.union(k.marks);
-        if t.is_unknown() || k.is_unknown() {
-            let ty = match t.ty() {
-                Type::List(el) | Type::Map(el) => *el,
-                _ => Type::Dynamic,
-            };
-            return Value::unknown(ty).with_marks(marks);
-        }
+        // Errors point at the `[key]` step, as HCL's do.
+        let at = self.hir.step_span(e);
         if t.is_null() {
-            return self.err(e, "Attempt to index null value", "This value is null, so it does not have any indices.");
+            return self.err_at(at, "Attempt to index null value", "This value is null, so it does not have any indices.");
         }
         if k.is_null() {
-            return self.err(e, "Invalid index", "Can't use a null value as an indexing key.");
+            return self.err_at(at, "Invalid index", "Can't use a null value as an indexing key.");
         }
-        let key = k.unmarked();
+        let ty = t.ty();
+        if ty == Type::Dynamic || k.ty() == Type::Dynamic {
+            return unknown().with_marks(marks);
+        }
+        let key_ty = match &ty {
+            Type::List(_) | Type::Tuple(_) => Type::Number,
+            Type::Map(_) | Type::Object(_) => Type::String,
+            Type::Set(_) => {
+                return self.err_at(
+                    at,
+                    "Invalid index",
+                    "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
+                )
+            }
+            _ => return self.err_at(at, "Invalid index", "This value does not have any indices."),
+        };
+        let key = match convert(&k.unmarked(), &key_ty) {
+            Ok(key) => key,
+            Err(err) => return self.err_at(at, "Invalid index", format!("{NO_ELEMENT}: {}.", err.message)),
+        };
+        if t.is_unknown() || key.is_unknown() {
+            return match ty {
+                Type::List(el) | Type::Map(el) => Value::unknown(*el),
+                _ => unknown(),
+            }
+            .with_marks(marks);
+        }
         match &t.kind {
             ValueKind::List(_, es) | ValueKind::Tuple(es) => {
-                let idx = convert(&key, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
-                match idx {
-                    Some(i) if i >= 0 && (i as usize) < es.len() => es[i as usize].clone().with_marks(marks),
-                    Some(i) if i < 0 => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence."),
-                    Some(_) => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
-                    None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: a number is required."),
-                }
+                let n = key.as_number().cloned().unwrap_or_default();
+                let detail = if !n.is_integer() {
+                    format!("{NO_ELEMENT}: indexing a sequence requires a whole number, but the given index has a fractional part.")
+                } else if n.signum() < 0 {
+                    format!("{NO_ELEMENT}: a negative number is not a valid index for a sequence.")
+                } else if let Some(v) = n.to_i64().and_then(|i| es.get(i as usize)) {
+                    return v.clone().with_marks(marks);
+                } else if es.is_empty() {
+                    format!("{NO_ELEMENT}: the collection has no elements.")
+                } else {
+                    format!("{NO_ELEMENT}.")
+                };
+                self.err_at(at, "Invalid index", detail)
             }
-            ValueKind::Map(_, es) | ValueKind::Object(es) => {
-                let ks = convert(&key, &Type::String).ok();
-                match ks.as_ref().and_then(|s| s.as_str()) {
-                    Some(s) => match es.get(s) {
-                        Some(v) => v.clone().with_marks(marks),
-                        None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value."),
-                    },
-                    None => self.err(e, "Invalid index", "The given key does not identify an element in this collection value: string required."),
-                }
-            }
-            ValueKind::Set(..) => self.err(
-                e,
-                "Invalid index",
-                "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
-            ),
-            _ => self.err(e, "Invalid index", "This value does not have any indices."),
+            ValueKind::Map(_, es) | ValueKind::Object(es) => match es.get(key.as_str().unwrap_or_default()) {
+                Some(v) => v.clone().with_marks(marks),
+                None if matches!(ty, Type::Object(_)) && k.ty() == Type::Number => self.err_at(
+                    at,
+                    "Invalid index",
+                    format!("{NO_ELEMENT}. An object only supports looking up attributes by name, not by numeric index."),
+                ),
+                None => self.err_at(at, "Invalid index", format!("{NO_ELEMENT}.")),
+            },
+            _ => self.err_at(at, "Invalid index", "This value does not have any indices."),
         }
     }
 
@@ -607,7 +652,7 @@ impl Evaluator<'_> {
             if let Some(s) = suggestion(name) {
                 detail.push_str(&format!(" Did you mean {s:?}?"));
             }
-            return self.err(e, "Call to unknown function", detail);
+            return self.err_at(self.name_span(e, name), "Call to unknown function", detail);
         }
         let mut vals: Vec<Value> = args.iter().map(|a| self.eval(*a)).collect();
         if expand_final {
@@ -626,36 +671,62 @@ impl Evaluator<'_> {
             }
         }
         let ctx = FnContext { base_dir: self.scope.base_dir(), console: false, depth: self.depth };
+        // Where HCL points: an argument's start (all of an expanded final argument), the
+        // closing parenthesis for a missing argument, `name(` for a failed call.
+        let arg_span = |this: &Self, index: usize| {
+            if expand_final && index + 1 >= args.len() {
+                args.last().and_then(|a| this.span(*a))
+            } else {
+                args.get(index).and_then(|a| this.hir.start_span(*a))
+            }
+        };
         match functions::call_function(&ctx, name, &vals) {
             Ok(v) => v,
-            Err(CallError::NoSuchFunction) => self.err(e, "Call to unknown function", format!("There is no function named {name:?}.")),
-            Err(CallError::NotEnoughArgs { expected, missing }) => self.err(
-                e,
-                "Not enough function arguments",
-                format!("Function {name:?} expects {expected} argument(s). Missing value for {missing:?}."),
-            ),
+            Err(CallError::NoSuchFunction) => {
+                self.err_at(self.name_span(e, name), "Call to unknown function", format!("There is no function named {name:?}."))
+            }
+            Err(CallError::NotEnoughArgs { expected, missing }) => {
+                let close_paren = self.span(e).map(|s| Span { start: s.end.saturating_sub(1).max(s.start), ..s });
+                self.err_at(
+                    close_paren,
+                    "Not enough function arguments",
+                    format!("Function {name:?} expects {expected} argument(s). Missing value for {missing:?}."),
+                )
+            }
             Err(CallError::TooManyArgs { expected }) => {
-                self.err(e, "Too many function arguments", format!("Function {name:?} expects only {expected} argument(s)."))
+                let at = arg_span(self, expected).or_else(|| self.hir.start_span(e));
+                self.err_at(at, "Too many function arguments", format!("Function {name:?} expects only {expected} argument(s)."))
             }
             Err(CallError::Arg { index, param, message }) => {
-                let at = if expand_final && index + 1 >= args.len() { args.last().copied() } else { args.get(index).copied() };
+                let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
                 let param = if param.is_empty() { functions::param_name(name, index) } else { param };
-                self.err(at.unwrap_or(e), "Invalid function argument", format!("Invalid value for {param:?} parameter: {message}."))
+                self.err_at(at, "Invalid function argument", format!("Invalid value for {param:?} parameter: {message}."))
             }
-            Err(CallError::Failed(msg)) => self.err(e, "Error in function call", format!("Call to function {name:?} failed: {msg}.")),
+            Err(CallError::Failed(msg)) => {
+                self.err_at(self.hir.start_span(e), "Error in function call", format!("Call to function {name:?} failed: {msg}."))
+            }
         }
     }
 
+    /// The name of the call `e` (HCL points at it for an unknown function).
+    fn name_span(&self, e: ExprId, name: &str) -> Option<Span> {
+        self.hir.start_span(e).map(|s| Span { end: (s.start + name.len() as u32).min(s.end), ..s })
+    }
+
+    /// `try` and `can`: each argument is evaluated in turn and its diagnostics are caught.
+    /// When every argument of `try` fails, its error lists all their diagnostics with ranges.
     fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
         if name == "can" && args.is_empty() {
-            return self.err(e, "Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".");
+            let close_paren = self.span(e).map(|s| Span { start: s.end.saturating_sub(1).max(s.start), ..s });
+            return self.err_at(close_paren, "Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".");
         }
         if name == "can" && args.len() > 1 {
-            return self.err(e, "Too many function arguments", "Function \"can\" expects only 1 argument(s).");
+            return self.err_at(self.hir.start_span(args[1]), "Too many function arguments", "Function \"can\" expects only 1 argument(s).");
         }
         if args.is_empty() {
-            return self.err(e, "Error in function call", "Call to function \"try\" failed: at least one argument is required.");
+            return self.err_at(self.hir.start_span(e), "Error in function call", "Call to function \"try\" failed: at least one argument is required.");
         }
+        let mut caught = Vec::new();
         for a in args {
             let saved = self.diags.len();
             let v = self.eval(*a);
@@ -665,8 +736,8 @@ impl Evaluator<'_> {
                 self.diags.extend(keep);
                 return unknown();
             }
-            let failed = self.diags.len() > saved;
-            self.diags.truncate(saved);
+            let diags: Vec<Diagnostic> = self.diags.drain(saved..).collect();
+            let failed = diags.iter().any(Diagnostic::is_error);
             if name == "can" {
                 if !failed && !v.is_wholly_known() {
                     return Value::unknown(Type::Bool);
@@ -679,8 +750,12 @@ impl Evaluator<'_> {
                 }
                 return v;
             }
+            caught.extend(diags);
         }
-        self.err(e, "Error in function call", "Call to function \"try\" failed: no expression succeeded.")
+        let scope = self.scope;
+        let range = |span: Span| scope.source(span.file).map(|(file, text)| source_range::hcl_range(file, text, span));
+        let message = source_range::try_failure_message(&caught, &range);
+        self.err_at(self.hir.start_span(e), "Error in function call", format!("Call to function \"try\" failed: {message}."))
     }
 }
 

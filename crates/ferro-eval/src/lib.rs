@@ -6,6 +6,7 @@
 
 mod eval;
 mod functions;
+mod source_range;
 
 pub use eval::{eval_expr, Scope};
 pub use functions::{call_function, function_names, is_function, CallError, FnContext};

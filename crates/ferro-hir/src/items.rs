@@ -13,6 +13,12 @@ pub struct FileHir {
     pub exprs: Arena<Expr>,
     /// The way back from an expression to its source range.
     pub spans: ArenaMap<ExprId, Span>,
+    /// Where an expression starts, as HCL's `StartRange` has it, when that is not the whole
+    /// range: see [`FileHir::start_span`].
+    pub start_spans: ArenaMap<ExprId, Span>,
+    /// The step of an attribute access (`.name`) or index (`[key]`), or a splat's marker body
+    /// step; see [`FileHir::step_span`].
+    pub step_spans: ArenaMap<ExprId, Span>,
     pub variables: Vec<Variable>,
     pub locals: Vec<Local>,
     pub outputs: Vec<Output>,
@@ -25,6 +31,21 @@ pub struct FileHir {
 impl FileHir {
     pub fn span(&self, e: ExprId) -> Option<Span> {
         self.spans.get(e).copied()
+    }
+
+    /// The part of an expression that diagnostics about the expression as a whole point at
+    /// (HCL's `StartRange`): a call's `name(`, the bracket of a tuple, object or `for`, the
+    /// symbol of a unary operation, the start of a binary or conditional expression's first
+    /// operand, the `[` of an index with a computed key, a splat's `[*]`, the text inside the
+    /// quotes of a string. Otherwise the whole range.
+    pub fn start_span(&self, e: ExprId) -> Option<Span> {
+        self.start_spans.get(e).copied().or_else(|| self.span(e))
+    }
+
+    /// The step of an attribute access (`.name`, from the dot) or an index (`[key]`), which
+    /// diagnostics about that access point at. Otherwise the whole range.
+    pub fn step_span(&self, e: ExprId) -> Option<Span> {
+        self.step_spans.get(e).copied().or_else(|| self.span(e))
     }
 }
 

@@ -406,7 +406,7 @@ impl Lower {
     fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, Span)> {
         match &e.kind {
             ExprKind::Variable(id) => Some((id.name.to_string(), None, e.span)),
-            ExprKind::GetAttr { target, name } => match &target.kind {
+            ExprKind::GetAttr { target, name, .. } => match &target.kind {
                 ExprKind::Variable(id) => Some((id.name.to_string(), Some(name.name.to_string()), e.span)),
                 _ => None,
             },
@@ -510,6 +510,22 @@ impl Lower {
         id
     }
 
+    /// Record where `id` starts for diagnostics (see [`FileHir::start_span`]).
+    fn set_start(&mut self, id: ExprId, start: Span) {
+        if self.hir.spans.get(id) != Some(&start) {
+            self.hir.start_spans.insert(id, start);
+        }
+    }
+
+    fn start_of(&self, id: ExprId) -> Span {
+        self.hir.start_span(id).unwrap_or(Span::new(self.file, 0..0))
+    }
+
+    /// The first character of `span` (an opening bracket or an operator symbol).
+    fn first_char(span: Span) -> Span {
+        Span { end: (span.start + 1).min(span.end), ..span }
+    }
+
     fn missing(&mut self, span: Span) -> ExprId {
         self.alloc(Expr::Missing, span)
     }
@@ -528,12 +544,12 @@ impl Lower {
             },
             ExprKind::Template(t) => self.template(t, span),
             ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. } => self.traversal(e),
-            ExprKind::Splat { target, kind, steps } => {
+            ExprKind::Splat { target, kind, steps, marker_span } => {
                 let target = self.expr(target);
                 let mut body = self.alloc(Expr::SplatElem, span);
                 for step in steps {
                     body = match step {
-                        TraversalStep::GetAttr(id) => self.alloc(Expr::GetAttr { target: body, name: id.name.to_string() }, id.span),
+                        TraversalStep::GetAttr { name, span: s } => self.alloc(Expr::GetAttr { target: body, name: name.name.to_string() }, *s),
                         TraversalStep::Index { key, span: s, .. } => {
                             if *kind == SplatKind::Attr {
                                 // Attribute-only splats cannot carry index steps; the parser does not
@@ -544,15 +560,21 @@ impl Lower {
                         }
                     };
                 }
-                self.alloc(Expr::Splat { target, body }, span)
+                let id = self.alloc(Expr::Splat { target, body }, span);
+                self.set_start(id, *marker_span);
+                id
             }
             ExprKind::FunctionCall(call) => {
                 let args = call.args.iter().map(|a| self.expr(a)).collect();
-                self.alloc(Expr::Call { name: call.name.name.to_string(), args, expand_final: call.expand_final }, span)
+                let id = self.alloc(Expr::Call { name: call.name.name.to_string(), args, expand_final: call.expand_final }, span);
+                self.set_start(id, call.name.span.to(call.open_paren));
+                id
             }
             ExprKind::Tuple(items) => {
                 let items = items.iter().map(|a| self.expr(a)).collect();
-                self.alloc(Expr::Tuple(items), span)
+                let id = self.alloc(Expr::Tuple(items), span);
+                self.set_start(id, Self::first_char(span));
+                id
             }
             ExprKind::Object(items) => {
                 let mut out = Vec::new();
@@ -564,22 +586,30 @@ impl Lower {
                     let v = self.expr(&it.value);
                     out.push((k, v));
                 }
-                self.alloc(Expr::Object(out), span)
+                let id = self.alloc(Expr::Object(out), span);
+                self.set_start(id, Self::first_char(span));
+                id
             }
             ExprKind::Unary { op, operand } => {
                 let operand = self.expr(operand);
-                self.alloc(Expr::Unary { op: *op, operand }, span)
+                let id = self.alloc(Expr::Unary { op: *op, operand }, span);
+                self.set_start(id, Self::first_char(span));
+                id
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let lhs = self.expr(lhs);
                 let rhs = self.expr(rhs);
-                self.alloc(Expr::Binary { op: *op, lhs, rhs }, span)
+                let id = self.alloc(Expr::Binary { op: *op, lhs, rhs }, span);
+                self.set_start(id, self.start_of(lhs));
+                id
             }
             ExprKind::Conditional { cond, then, otherwise } => {
                 let cond = self.expr(cond);
                 let then = self.expr(then);
                 let otherwise = self.expr(otherwise);
-                self.alloc(Expr::Conditional { cond, then, otherwise }, span)
+                let id = self.alloc(Expr::Conditional { cond, then, otherwise }, span);
+                self.set_start(id, self.start_of(cond));
+                id
             }
             ExprKind::ForTuple(f) => {
                 let ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
@@ -597,7 +627,9 @@ impl Lower {
                     cond,
                     group: false,
                 };
-                self.alloc(e, span)
+                let id = self.alloc(e, span);
+                self.set_start(id, Self::first_char(span));
+                id
             }
             ExprKind::ForObject(f) => {
                 let ast::ForObject { key_var, value_var, collection, key, value, group, cond } = &**f;
@@ -616,7 +648,9 @@ impl Lower {
                     cond,
                     group: *group,
                 };
-                self.alloc(e, span)
+                let id = self.alloc(e, span);
+                self.set_start(id, Self::first_char(span));
+                id
             }
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::Error => self.missing(span),
@@ -639,7 +673,15 @@ impl Lower {
             return self.alloc(Expr::TemplateWrap(inner), span);
         }
         let parts = self.template_parts(&t.parts);
-        if parts.iter().all(|p| matches!(p, TemplatePart::Literal(_))) {
+        // A template starts where its first part does; an empty one at its end (as in HCL).
+        let start = match (t.parts.first(), parts.first()) {
+            (Some(ast::TemplatePart::Literal { span, .. }), _) => *span,
+            (Some(_), Some(TemplatePart::Interp(e))) => self.start_of(*e),
+            (Some(_), Some(TemplatePart::If { cond, .. })) => self.start_of(*cond),
+            (Some(ast::TemplatePart::For(f)), _) => f.open_span,
+            _ => Span { start: span.end, ..span },
+        };
+        let id = if parts.iter().all(|p| matches!(p, TemplatePart::Literal(_))) {
             let text: String = parts
                 .iter()
                 .map(|p| match p {
@@ -647,9 +689,12 @@ impl Lower {
                     _ => "",
                 })
                 .collect();
-            return self.alloc(Expr::Literal(Value::string(text)), span);
-        }
-        self.alloc(Expr::Template(parts), span)
+            self.alloc(Expr::Literal(Value::string(text)), span)
+        } else {
+            self.alloc(Expr::Template(parts), span)
+        };
+        self.set_start(id, start);
+        id
     }
 
     fn template_parts(&mut self, parts: &[ast::TemplatePart]) -> Vec<TemplatePart> {
@@ -709,10 +754,21 @@ impl Lower {
         };
         for step in &steps[consumed..] {
             acc = match &step.kind {
-                ExprKind::GetAttr { name, .. } => self.alloc(Expr::GetAttr { target: acc, name: name.name.to_string() }, step.span),
-                ExprKind::Index { key, .. } => {
+                ExprKind::GetAttr { name, step_span, .. } => {
+                    let id = self.alloc(Expr::GetAttr { target: acc, name: name.name.to_string() }, step.span);
+                    self.hir.step_spans.insert(id, *step_span);
+                    id
+                }
+                ExprKind::Index { key, step_span, .. } => {
                     let k = self.expr(key);
-                    self.alloc(Expr::Index { target: acc, key: k }, step.span)
+                    let id = self.alloc(Expr::Index { target: acc, key: k }, step.span);
+                    self.hir.step_spans.insert(id, *step_span);
+                    // HCL makes an index with a literal key a traversal step (starting where the
+                    // whole expression does) and any other index an expression starting at `[`.
+                    if !matches!(self.hir.exprs[k], Expr::Literal(_)) {
+                        self.set_start(id, Self::first_char(*step_span));
+                    }
+                    id
                 }
                 _ => acc,
             };

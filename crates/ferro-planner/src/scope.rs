@@ -3,7 +3,7 @@
 
 use ferro_addrs::{InstanceKey, Resource};
 use ferro_db::{file_hir, module_index, resource_bodies, Db, ItemRef, ModuleIndex, ResourceBodies, SourceFile, Workspace};
-use ferro_diag::Diagnostic;
+use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, Reference, ResourceDecl};
 use std::borrow::Cow;
@@ -45,6 +45,8 @@ pub struct ModuleEval<'a> {
     hirs: HashMap<SourceFile, &'a FileHir>,
     /// JSON resource bodies read against their schemas, by file.
     bodies: HashMap<SourceFile, &'a ResourceBodies>,
+    /// Id, name and text of every file, for messages that quote source ranges.
+    sources: Vec<(FileId, &'a str, &'a str)>,
     pub ws: Workspace,
     pub index: &'a ModuleIndex,
     pub vars: BTreeMap<String, Value>,
@@ -62,6 +64,7 @@ impl<'a> ModuleEval<'a> {
         ModuleEval {
             hirs: ws.files(db).iter().map(|f| (*f, file_hir(db, *f))).collect(),
             bodies: ws.files(db).iter().map(|f| (*f, resource_bodies(db, ws, *f))).collect(),
+            sources: ws.files(db).iter().map(|f| (f.id(db), f.path(db).as_str(), f.text(db).as_str())).collect(),
             ws,
             index: module_index(db, ws),
             vars,
@@ -178,5 +181,8 @@ impl Scope for InstanceScope<'_, '_> {
             Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
         }
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        self.m.sources.iter().find(|s| s.0 == file).map(|(_, name, text)| (*name, *text))
     }
 }

@@ -75,13 +75,15 @@ pub enum ExprKind {
     Template(Template),
     /// A bare name that starts a traversal: `var`, `local`, `count`, `each`, `aws_instance`, …
     Variable(Ident),
-    /// `target.name`
-    GetAttr { target: Box<Expr>, name: Ident },
-    /// `target[key]`, or the legacy `target.0` form when `legacy` is set (key is a number literal).
-    Index { target: Box<Expr>, key: Box<Expr>, legacy: bool },
+    /// `target.name`; `step_span` covers `.name`, from the dot.
+    GetAttr { target: Box<Expr>, name: Ident, step_span: Span },
+    /// `target[key]`, or the legacy `target.0` form when `legacy` is set (key is a number literal);
+    /// `step_span` covers `[key]` (or `.0`).
+    Index { target: Box<Expr>, key: Box<Expr>, legacy: bool, step_span: Span },
     /// `target[*].a.b[0]` (full splat) or `target.*.a.b` (attribute-only legacy splat):
     /// the steps are applied to every element of `target`.
-    Splat { target: Box<Expr>, kind: SplatKind, steps: Vec<TraversalStep> },
+    /// `marker_span` covers the `[*]` or `.*`.
+    Splat { target: Box<Expr>, kind: SplatKind, steps: Vec<TraversalStep>, marker_span: Span },
     /// `name(args...)` (boxed, which keeps every expression node small).
     FunctionCall(Box<FunctionCall>),
     /// `[a, b, c]`
@@ -138,7 +140,8 @@ pub enum SplatKind {
 /// One step of a traversal after a splat.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TraversalStep {
-    GetAttr(Ident),
+    /// `.name`; `span` covers it from the dot.
+    GetAttr { name: Ident, span: Span },
     /// `[expr]` (or legacy `.0` when `legacy`).
     Index { key: Expr, legacy: bool, span: Span },
 }
@@ -212,12 +215,14 @@ pub struct Template {
     pub heredoc: Option<Box<Heredoc>>,
 }
 
-/// `name(args...)`, with `expand_final` when the last argument is followed by `...`.
+/// `name(args...)`, with `expand_final` when the last argument is followed by `...`;
+/// `open_paren` is the `(`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FunctionCall {
     pub name: Ident,
     pub args: Vec<Expr>,
     pub expand_final: bool,
+    pub open_paren: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -248,6 +253,8 @@ pub struct TemplateFor {
     pub collection: Expr,
     pub body: Vec<TemplatePart>,
     pub span: Span,
+    /// The opening `%{ for … }` directive.
+    pub open_span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -302,19 +309,25 @@ impl Expr {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
             ExprKind::Template(t) => map_parts(&mut t.parts, f),
             ExprKind::Variable(id) => id.span = f(id.span),
-            ExprKind::GetAttr { target, name } => {
+            ExprKind::GetAttr { target, name, step_span } => {
                 target.map_spans(f);
                 name.span = f(name.span);
+                *step_span = f(*step_span);
             }
-            ExprKind::Index { target, key, .. } => {
+            ExprKind::Index { target, key, step_span, .. } => {
                 target.map_spans(f);
                 key.map_spans(f);
+                *step_span = f(*step_span);
             }
-            ExprKind::Splat { target, steps, .. } => {
+            ExprKind::Splat { target, steps, marker_span, .. } => {
                 target.map_spans(f);
+                *marker_span = f(*marker_span);
                 for s in steps {
                     match s {
-                        TraversalStep::GetAttr(id) => id.span = f(id.span),
+                        TraversalStep::GetAttr { name, span } => {
+                            name.span = f(name.span);
+                            *span = f(*span);
+                        }
                         TraversalStep::Index { key, span, .. } => {
                             key.map_spans(f);
                             *span = f(*span);
@@ -324,6 +337,7 @@ impl Expr {
             }
             ExprKind::FunctionCall(call) => {
                 call.name.span = f(call.name.span);
+                call.open_paren = f(call.open_paren);
                 call.args.iter_mut().for_each(|a| a.map_spans(f));
             }
             ExprKind::Tuple(items) => items.iter_mut().for_each(|a| a.map_spans(f)),
@@ -394,7 +408,8 @@ fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
                 *span = f(*span);
             }
             TemplatePart::For(fx) => {
-                let TemplateFor { key_var, value_var, collection, body, span } = &mut **fx;
+                let TemplateFor { key_var, value_var, collection, body, span, open_span } = &mut **fx;
+                *open_span = f(*open_span);
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }

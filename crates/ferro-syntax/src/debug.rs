@@ -132,19 +132,19 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::Variable(i) => out.push_str(&i.name),
-        ExprKind::GetAttr { target, name } => {
+        ExprKind::GetAttr { target, name, .. } => {
             out.push_str("(. ");
             expr_into(out, target);
             let _ = write!(out, " {})", name.name);
         }
-        ExprKind::Index { target, key, legacy } => {
+        ExprKind::Index { target, key, legacy, .. } => {
             out.push_str(if *legacy { "(index-legacy " } else { "(index " });
             expr_into(out, target);
             out.push(' ');
             expr_into(out, key);
             out.push(')');
         }
-        ExprKind::Splat { target, kind, steps } => {
+        ExprKind::Splat { target, kind, steps, .. } => {
             out.push_str(match kind {
                 SplatKind::Full => "([*] ",
                 SplatKind::Attr => "(.* ",
@@ -152,7 +152,7 @@ fn expr_into(out: &mut String, e: &Expr) {
             expr_into(out, target);
             for s in steps {
                 match s {
-                    TraversalStep::GetAttr(i) => {
+                    TraversalStep::GetAttr { name: i, .. } => {
                         let _ = write!(out, " .{}", i.name);
                     }
                     TraversalStep::Index { key, legacy, .. } => {
@@ -165,7 +165,7 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::FunctionCall(call) => {
-            let FunctionCall { name, args, expand_final } = &**call;
+            let FunctionCall { name, args, expand_final, .. } = &**call;
             let _ = write!(out, "(call {}", name.name);
             list(out, args);
             if *expand_final {

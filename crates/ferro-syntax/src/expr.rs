@@ -92,23 +92,24 @@ fn boxed(e: Expr) -> Box<Expr> {
 fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: TSpan) -> Expr {
     let span = lhs.span.to(cx.span(s));
     let kind = match (lhs.kind, step) {
-        (ExprKind::Splat { target, kind, mut steps }, StepKind::Attr(name)) => {
-            steps.push(TraversalStep::GetAttr(name));
-            ExprKind::Splat { target, kind, steps }
+        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Attr(name)) => {
+            steps.push(TraversalStep::GetAttr { name, span: cx.span(s) });
+            ExprKind::Splat { target, kind, steps, marker_span }
         }
-        (ExprKind::Splat { target, kind, mut steps }, StepKind::Index(key, legacy))
+        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Index(key, legacy))
             if legacy || kind == SplatKind::Full =>
         {
             steps.push(TraversalStep::Index { key, legacy, span: cx.span(s) });
-            ExprKind::Splat { target, kind, steps }
+            ExprKind::Splat { target, kind, steps, marker_span }
         }
         (lk, step) => {
             let target = boxed(Expr { kind: lk, span: lhs.span });
+            let step_span = cx.span(s);
             match step {
-                StepKind::Attr(name) => ExprKind::GetAttr { target, name },
-                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy },
-                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new() },
-                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new() },
+                StepKind::Attr(name) => ExprKind::GetAttr { target, name, step_span },
+                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy, step_span },
+                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new(), marker_span: step_span },
+                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new(), marker_span: step_span },
             }
         }
     };
@@ -320,7 +321,7 @@ where
             .ignore_then(name(cx))
             .repeated()
             .collect::<Vec<_>>()
-            .then_ignore(just(Token::LParen))
+            .then(just(Token::LParen).map_with(move |_, e| cx.span(e.span())))
             .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
             .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
             .then_ignore(just(Token::RParen));
@@ -329,7 +330,7 @@ where
                 let span = first.span;
                 Expr { kind: ExprKind::Variable(first), span }
             }
-            Some(((rest, args), ell)) => {
+            Some((((rest, open_paren), args), ell)) => {
                 let mut name = first;
                 if !rest.is_empty() {
                     let mut text = name.name.to_string();
@@ -340,7 +341,7 @@ where
                     }
                     name.name = text.into();
                 }
-                mk(ExprKind::FunctionCall(Box::new(FunctionCall { name, args, expand_final: ell.is_some() })), e.span())
+                mk(ExprKind::FunctionCall(Box::new(FunctionCall { name, args, expand_final: ell.is_some(), open_paren })), e.span())
             }
         });
 

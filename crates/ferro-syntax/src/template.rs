@@ -94,6 +94,8 @@ pub(crate) fn build(
     struct Open {
         tag: Tag,
         start: usize,
+        /// End of the opening directive.
+        open_end: usize,
         then: Vec<TemplatePart>,
         in_else: bool,
         otherwise: Vec<TemplatePart>,
@@ -149,6 +151,7 @@ pub(crate) fn build(
                 Tag::If(_) | Tag::For { .. } => stack.push(Open {
                     tag,
                     start: span.start as usize,
+                    open_end: span.end as usize,
                     then: Vec::new(),
                     in_else: false,
                     otherwise: Vec::new(),
@@ -170,7 +173,13 @@ pub(crate) fn build(
                         continue;
                     }
                     if let Some(o) = stack.pop() {
-                        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, span.end as usize));
+                        let part = close(
+                            o.tag,
+                            o.then,
+                            o.in_else.then_some(o.otherwise),
+                            sp(o.start, span.end as usize),
+                            sp(o.start, o.open_end),
+                        );
                         target(&mut stack, &mut done).push(part);
                     }
                 }
@@ -186,7 +195,7 @@ pub(crate) fn build(
             "Unterminated template directive",
             format!("This \"{open}\" directive has no matching \"%{{ {word} }}\" before the end of the template."),
         ));
-        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end));
+        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end), sp(o.start, o.open_end));
         target(&mut stack, &mut done).push(part);
     }
     // Trees are kept for the whole run: no spare capacity (parts are large).
@@ -194,14 +203,14 @@ pub(crate) fn build(
     done
 }
 
-fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<TemplatePart>>, span: Span) -> TemplatePart {
+fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<TemplatePart>>, span: Span, open_span: Span) -> TemplatePart {
     then.shrink_to_fit();
     if let Some(o) = &mut otherwise {
         o.shrink_to_fit();
     }
     match tag {
         Tag::For { key_var, value_var, collection } => {
-            TemplatePart::For(Box::new(crate::ast::TemplateFor { key_var, value_var, collection, body: then, span }))
+            TemplatePart::For(Box::new(crate::ast::TemplateFor { key_var, value_var, collection, body: then, span, open_span }))
         }
         Tag::If(cond) => TemplatePart::If { cond: Box::new(cond), then, otherwise, span },
         // Only if/for tags are ever opened.

@@ -74,6 +74,7 @@ fn call(name: &str, arg: &str, span: ferro_diag::Span) -> Expr {
         name: Ident { name: name.into(), span },
         args: vec![var(arg, span)],
         expand_final: false,
+        open_paren: span,
     }));
     Expr { kind, span }
 }

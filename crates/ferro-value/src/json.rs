@@ -323,11 +323,22 @@ pub fn to_go_json_string(j: &serde_json::Value) -> String {
 }
 
 /// Apply Go's HTML-safe escaping to already serialized JSON text (those characters can only
-/// occur inside strings).
+/// occur inside strings), and write backspace and form feed as Go does (`\u0008`, `\u000c`
+/// where serde_json writes `\b`, `\f`).
 pub fn go_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
         match c {
+            '\\' => match chars.next() {
+                Some('b') => out.push_str("\\u0008"),
+                Some('f') => out.push_str("\\u000c"),
+                Some(e) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => out.push('\\'),
+            },
             '<' => out.push_str("\\u003c"),
             '>' => out.push_str("\\u003e"),
             '&' => out.push_str("\\u0026"),
@@ -382,6 +393,12 @@ mod tests {
 
     fn s(x: &str) -> Value {
         Value::string(x)
+    }
+
+    #[test]
+    fn go_escaping_of_serialized_text() {
+        let j = serde_json::Value::String("\u{8}\u{c}\\b<&>\u{2028}\n".into());
+        assert_eq!(to_go_json_string(&j), r#""\u0008\u000c\\b\u003c\u0026\u003e\u2028\n""#);
     }
 
     #[test]

@@ -16,6 +16,6 @@ pub mod ops;
 pub mod schema;
 pub mod unify;
 
-pub use number::{Number, DIV_DIGITS};
+pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
 pub use ty::{ObjectType, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};

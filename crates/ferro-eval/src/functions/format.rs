@@ -3,7 +3,8 @@
 
 use super::{arg_err, elems, fail, func, p, s, FnContext, Registry, Ret, R};
 use ferro_value::convert::convert;
-use ferro_value::{json, Number, Type, Value, ValueKind};
+use ferro_value::{json, FloatDecimal, Number, Type, Value, ValueKind};
+use unicode_segmentation::UnicodeSegmentation;
 
 pub(super) fn register(r: &mut Registry) {
     r.insert(
@@ -219,28 +220,20 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
     Ok(out)
 }
 
-fn pad(v: &Verb, body: String, numeric_zero: bool) -> String {
-    let len = body.chars().count();
+/// cty's `formatPadWidth`: pad to the width counted in grapheme clusters, on the right with the
+/// `-` flag, with zeros instead of spaces with the `0` flag (on either side, sign or not).
+fn pad(v: &Verb, body: String) -> String {
     let Some(w) = v.width else { return body };
+    let len = super::string::grapheme_len(&body);
     if len >= w {
         return body;
     }
-    let fill = w - len;
+    let fill = if v.zero { "0" } else { " " }.repeat(w - len);
     if v.minus {
-        return format!("{body}{}", " ".repeat(fill));
+        body + &fill
+    } else {
+        fill + &body
     }
-    if v.zero && numeric_zero {
-        // Zeros go after the sign.
-        let (sign, rest) = match body.chars().next() {
-            Some(c @ ('+' | '-' | ' ')) => (c.to_string(), body[1..].to_string()),
-            _ => (String::new(), body),
-        };
-        return format!("{sign}{}{rest}", "0".repeat(fill));
-    }
-    if v.zero {
-        return format!("{}{body}", "0".repeat(fill));
-    }
-    format!("{}{body}", " ".repeat(fill))
 }
 
 fn to_string_value(arg: &Value) -> Result<String, String> {
@@ -253,7 +246,7 @@ fn to_string_value(arg: &Value) -> Result<String, String> {
 fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
     if arg.is_null() {
         if v.mode == 'v' {
-            return Ok(pad(v, "null".into(), false));
+            return Ok(pad(v, "null".into()));
         }
         return Err("null value cannot be formatted".into());
     }
@@ -261,23 +254,25 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
         'v' => {
             if v.sharp || !arg.ty().is_primitive() {
                 let j = json::value_to_plain_json(arg);
-                return Ok(pad(v, json::to_go_json_string(&j), false));
+                return Ok(pad(v, json::to_go_json_string(&j)));
             }
             match &arg.kind {
-                ValueKind::Number(num) => Ok(format_float(&Verb { mode: 'g', prec: None, ..clone_flags(v) }, num)),
-                _ => Ok(pad(v, to_string_value(arg)?, false)),
+                // cty prints `Text('g', -1)` and pads it like a string (no sign flags).
+                ValueKind::Number(num) => Ok(pad(v, shortest_text(num))),
+                _ => Ok(pad(v, to_string_value(arg)?)),
             }
         }
-        's' => {
+        's' | 'q' => {
             let mut text = to_string_value(arg)?;
-            if let Some(pr) = v.prec {
-                text = text.chars().take(pr).collect();
+            // cty truncates to `prec` grapheme clusters; `%.0s` keeps the whole string.
+            if let Some(pr) = v.prec.filter(|&p| p > 0) {
+                text = text.graphemes(true).take(pr).collect();
             }
-            Ok(pad(v, text, false))
-        }
-        'q' => {
-            let text = to_string_value(arg)?;
-            Ok(pad(v, super::numeric::go_quote(&text), false))
+            if v.mode == 'q' {
+                // cty quotes as JSON (Go's encoding/json, which also escapes `<`, `>` and `&`).
+                text = json::to_go_json_string(&serde_json::Value::String(text));
+            }
+            Ok(pad(v, text))
         }
         't' => match convert(arg, &Type::Bool) {
             Ok(b) => Ok(b.as_bool().unwrap_or(false).to_string()),
@@ -351,11 +346,7 @@ fn format_int(v: &Verb, num: &Number) -> Result<String, String> {
         }
         return Ok(body);
     }
-    Ok(pad(&Verb { zero: false, ..clone_verb(v) }, body, false))
-}
-
-fn clone_flags(v: &Verb) -> Verb {
-    Verb { plus: v.plus, minus: v.minus, sharp: v.sharp, space: v.space, zero: v.zero, ..clone_verb(v) }
+    Ok(pad(&Verb { zero: false, ..clone_verb(v) }, body))
 }
 
 fn clone_verb(v: &Verb) -> Verb {
@@ -389,186 +380,172 @@ fn int_digits(num: &Number, base: u32) -> String {
     out.iter().rev().collect()
 }
 
-/// Decimal digits of a finite number: (negative, digits without leading/trailing zeros, dp)
-/// meaning value = 0.DIGITS × 10^dp (Go's `decimal` representation).
-fn decimal_parts(num: &Number) -> (bool, Vec<u8>, i64) {
-    let text = num.to_string();
-    let (neg, body) = match text.strip_prefix('-') {
-        Some(r) => (true, r.to_string()),
-        None => (false, text),
-    };
-    let (int, frac) = match body.split_once('.') {
-        Some((i, f)) => (i.to_string(), f.to_string()),
-        None => (body.clone(), String::new()),
-    };
-    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
-    let mut dp = int.len() as i64;
-    while digits.first() == Some(&0) {
-        digits.remove(0);
-        dp -= 1;
-    }
-    while digits.last() == Some(&0) {
-        digits.pop();
-    }
-    if digits.is_empty() {
-        dp = 0;
-    }
-    (neg, digits, dp)
-}
-
-/// Round `digits` to `n` digits, half to even (Go's big decimal rounding).
-fn round_digits(digits: &mut Vec<u8>, dp: &mut i64, n: i64) {
-    if n < 0 {
-        digits.clear();
-        return;
-    }
-    let n = n as usize;
-    if n >= digits.len() {
-        return;
-    }
-    let up = match digits[n].cmp(&5) {
-        std::cmp::Ordering::Greater => true,
-        std::cmp::Ordering::Less => false,
-        std::cmp::Ordering::Equal => {
-            if n + 1 < digits.len() {
-                true
-            } else {
-                n > 0 && digits[n - 1] % 2 == 1
-            }
-        }
-    };
-    digits.truncate(n);
-    if up {
-        let mut i = n;
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                *dp += 1;
-                break;
-            }
-            i -= 1;
-            if digits[i] < 9 {
-                digits[i] += 1;
-                break;
-            }
-            digits[i] = 0;
-        }
-    }
-    while digits.last() == Some(&0) {
-        digits.pop();
-    }
-    if digits.is_empty() {
-        *dp = 0;
-    }
-}
-
-fn fmt_e(digits: &[u8], dp: i64, prec: usize, upper: bool) -> String {
-    let mut out = String::new();
-    let first = digits.first().copied().unwrap_or(0);
-    out.push((b'0' + first) as char);
-    if prec > 0 {
-        out.push('.');
-        for k in 1..=prec {
-            out.push((b'0' + digits.get(k).copied().unwrap_or(0)) as char);
-        }
-    }
-    let exp = if digits.is_empty() { 0 } else { dp - 1 };
-    out.push(if upper { 'E' } else { 'e' });
-    out.push(if exp < 0 { '-' } else { '+' });
-    let e = exp.abs();
-    if e < 10 {
-        out.push('0');
-    }
-    out.push_str(&e.to_string());
-    out
-}
-
-fn fmt_f(digits: &[u8], dp: i64, prec: usize) -> String {
-    let mut out = String::new();
-    if dp > 0 {
-        for k in 0..dp as usize {
-            out.push((b'0' + digits.get(k).copied().unwrap_or(0)) as char);
-        }
-    } else {
-        out.push('0');
-    }
-    if prec > 0 {
-        out.push('.');
-        for k in 0..prec as i64 {
-            let idx = dp + k;
-            let d = if idx >= 0 { digits.get(idx as usize).copied().unwrap_or(0) } else { 0 };
-            out.push((b'0' + d) as char);
-        }
-    }
-    out
-}
-
+/// `%e %E %f %g %G` as Go's `big.Float.Format` prints cty's value of `num`: the 512-bit binary
+/// float nearest to it, expanded exactly, then rounded (half to even only on an exact tie).
 fn format_float(v: &Verb, num: &Number) -> String {
-    let neg = num.signum() < 0;
-    let body = if num.is_infinite() {
-        "Inf".to_string()
-    } else {
-        let (_, mut digits, mut dp) = decimal_parts(num);
-        match v.mode {
-            'e' | 'E' => {
-                let prec = v.prec.unwrap_or(6);
-                round_digits(&mut digits, &mut dp, prec as i64 + 1);
-                fmt_e(&digits, dp, prec, v.mode == 'E')
-            }
-            'f' => {
-                let prec = v.prec.unwrap_or(6);
-                let target = dp + prec as i64;
-                round_digits(&mut digits, &mut dp, target);
-                fmt_f(&digits, dp, prec)
-            }
-            _ => {
-                let shortest = v.prec.is_none();
-                let mut prec = match v.prec {
-                    Some(0) => 1,
-                    Some(p) => p,
-                    None => digits.len().max(1),
-                };
-                if !shortest {
-                    round_digits(&mut digits, &mut dp, prec as i64);
-                }
-                let mut eprec = prec;
-                if eprec > digits.len() && digits.len() as i64 >= dp {
-                    eprec = digits.len();
-                }
-                if shortest {
-                    eprec = 6;
-                }
-                let exp = if digits.is_empty() { 0 } else { dp - 1 };
-                if exp < -4 || exp >= eprec as i64 {
-                    if prec > digits.len() {
-                        prec = digits.len();
-                    }
-                    fmt_e(&digits, dp, prec.saturating_sub(1), v.mode == 'G')
-                } else {
-                    if prec as i64 > dp {
-                        prec = digits.len();
-                    }
-                    fmt_f(&digits, dp, (prec as i64 - dp).max(0) as usize)
-                }
-            }
-        }
-    };
-    let sign = if neg {
+    let body = if num.is_infinite() { "Inf".to_string() } else { float_body(v.mode, v.prec, num) };
+    let sign = if num.signum() < 0 {
         "-"
-    } else if v.plus || (num.is_infinite() && !neg) {
+    } else if num.is_infinite() {
+        // Go writes "+Inf"; the space flag replaces that sign.
+        if v.space {
+            " "
+        } else {
+            "+"
+        }
+    } else if v.plus {
         "+"
     } else if v.space {
         " "
     } else {
         ""
     };
-    let len = sign.len() + body.len();
-    let fill = v.width.map(|w| w.saturating_sub(len)).unwrap_or(0);
-    if v.zero && !num.is_infinite() {
+    let fill = v.width.map_or(0, |w| w.saturating_sub(sign.len() + body.len()));
+    // Go's fmt drops the `0` flag when `-` is given; infinities are never zero-padded.
+    if v.zero && !v.minus && !num.is_infinite() {
         format!("{sign}{}{body}", "0".repeat(fill))
     } else if v.minus {
         format!("{sign}{body}{}", " ".repeat(fill))
     } else {
         format!("{}{sign}{body}", " ".repeat(fill))
+    }
+}
+
+/// The unsigned digits of a finite number for a float verb (Go's `big.Float.Append`).
+fn float_body(mode: char, prec: Option<usize>, num: &Number) -> String {
+    let upper = mode.is_ascii_uppercase();
+    let prec = prec.map(|p| p as i64);
+    // Infinities are printed by the caller; `unwrap_or_default` is never reached for them.
+    match (mode.to_ascii_lowercase(), prec) {
+        ('e', p) => {
+            let p = p.unwrap_or(6);
+            let mut d = num.binary_digits().unwrap_or_default();
+            d.round(1 + p);
+            fmt_e(&d, p, upper)
+        }
+        ('f', p) => {
+            let p = p.unwrap_or(6);
+            let mut d = num.binary_digits().unwrap_or_default();
+            d.round(d.exp + p);
+            fmt_f(&d, p)
+        }
+        (_, None) => {
+            let d = num.shortest_binary_digits().unwrap_or_default();
+            fmt_g(&d, d.digits.len() as i64, true, upper)
+        }
+        (_, Some(p)) => {
+            let p = p.max(1);
+            let mut d = num.binary_digits().unwrap_or_default();
+            d.round(p);
+            fmt_g(&d, p, false, upper)
+        }
+    }
+}
+
+/// What cty's `%v` prints for a number: `big.Float.Text('g', -1)`, sign included.
+fn shortest_text(num: &Number) -> String {
+    let Some(d) = num.shortest_binary_digits() else {
+        return if num.signum() < 0 { "-Inf" } else { "+Inf" }.to_string();
+    };
+    let body = fmt_g(&d, d.digits.len() as i64, true, false);
+    if num.signum() < 0 {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+/// `%g`: exponent form for exponents below -4 or at least the precision (6 for the shortest
+/// digits), trailing zeros dropped.
+fn fmt_g(d: &FloatDecimal, prec: i64, shortest: bool, upper: bool) -> String {
+    let len = d.digits.len() as i64;
+    let mut eprec = prec;
+    if eprec > len && len >= d.exp {
+        eprec = len;
+    }
+    if shortest {
+        eprec = 6;
+    }
+    let exp = d.exp - 1;
+    if exp < -4 || exp >= eprec {
+        return fmt_e(d, prec.min(len) - 1, upper);
+    }
+    let prec = if prec > d.exp { len } else { prec };
+    fmt_f(d, (prec - d.exp).max(0))
+}
+
+/// `%e`: one digit, `prec` more after the point, `e±dd`.
+fn fmt_e(d: &FloatDecimal, prec: i64, upper: bool) -> String {
+    let mut out = String::new();
+    out.push(char::from(d.at(0)));
+    if prec > 0 {
+        out.push('.');
+        for i in 1..=prec {
+            out.push(char::from(d.at(i)));
+        }
+    }
+    let exp = if d.digits.is_empty() { 0 } else { d.exp - 1 };
+    out.push(if upper { 'E' } else { 'e' });
+    out.push(if exp < 0 { '-' } else { '+' });
+    out.push_str(&format!("{:02}", exp.unsigned_abs()));
+    out
+}
+
+/// `%f`: the integer digits (at least `0`), then `prec` digits after the point.
+fn fmt_f(d: &FloatDecimal, prec: i64) -> String {
+    let mut out = String::new();
+    if d.exp > 0 {
+        for i in 0..d.exp {
+            out.push(char::from(d.at(i)));
+        }
+    } else {
+        out.push('0');
+    }
+    if prec > 0 {
+        out.push('.');
+        for i in 0..prec {
+            out.push(char::from(d.at(d.exp + i)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> Value {
+        Value::number(Number::parse(s).unwrap_or_else(|| panic!("bad number {s}")))
+    }
+
+    fn check(fmt: &str, args: &[Value], want: &str) {
+        match format_str(fmt, args) {
+            Ok(got) => assert_eq!(got, want, "format({fmt:?}, {args:?})"),
+            Err(_) => panic!("format({fmt:?}, {args:?}) failed"),
+        }
+    }
+
+    #[test]
+    fn float_verbs_round_the_binary_value() {
+        // Expected outputs recorded from terraform 1.0.3.
+        check("%.1f", &[num("0.05")], "0.1");
+        check("%.1f", &[num("-0.05")], "-0.1");
+        check("%.1f", &[num("0.35")], "0.3");
+        check("%.2f", &[num("2.675")], "2.67");
+        check("%.0f", &[num("2.5")], "2");
+        check("%.0f", &[num("3.5")], "4");
+        check("%.1e", &[num("1.25e-7")], "1.3e-07");
+        check("%.3g", &[num("2.675")], "2.67");
+        check("%.160f", &[num("0.1")], &format!("0.1{}18646", "0".repeat(154)));
+        check("%e", &[num("1e-30000")], "1.000000e-30000");
+    }
+
+    #[test]
+    fn flags_and_widths_follow_go_and_cty() {
+        check("%-08.3f|%08.3f", &[num("-3.14159"), num("-3.14159")], "-3.142  |-003.142");
+        check("% f|%+f|%010f", &[num("Inf"), num("Inf"), num("-Inf")], " Inf|+Inf|      -Inf");
+        check("%-05v|%05v|%+v", &[Value::int(1), num("-1.5"), num("1.5")], "10000|0-1.5|1.5");
+        check("%v|%v|%v", &[num("0.000001"), num("1e21"), num("123456")], "1e-06|1e+21|123456");
+        check("%.0s|%.2q|%-5s|", &[Value::string("abc"), Value::string("a<b"), Value::string("ab")], "abc|\"a\\u003c\"|ab   |");
     }
 }

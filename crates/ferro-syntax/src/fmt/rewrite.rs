@@ -238,7 +238,7 @@ fn traversal<'e>(e: &'e Expr, keys: &mut Vec<Range<usize>>) -> Option<&'e str> {
     match &e.kind {
         ExprKind::Variable(id) => Some(&id.name),
         ExprKind::GetAttr { target, .. } => traversal(target, keys),
-        ExprKind::Index { target, key, legacy } if literal_key(key) => {
+        ExprKind::Index { target, key, legacy, .. } if literal_key(key) => {
             if !legacy && matches!(key.kind, ExprKind::Bool(_) | ExprKind::Null) {
                 keys.push(target.span.end as usize..e.span.end as usize);
             }
