@@ -209,14 +209,18 @@ where
 {
 }
 
-/// Error recovery, which only the diagnosing pass does: the fast pass gives up at the first
-/// error (and chumsky's recovery needs the error it recovers from, which a zero-sized error
-/// type does not record).
+/// What only the diagnosing pass does: error recovery (the fast pass gives up at the first
+/// error, and chumsky's recovery needs the error it recovers from, which a zero-sized error type
+/// does not record) and labels for messages.
 pub(crate) trait Recover<'a, I: Input<'a>>: Error<'a, I> + Sized + 'a {
     fn recover<O, P, R>(parser: P, recovery: R) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
     where
         P: Parser<'a, I, O, extra::Err<Self>> + Clone,
         R: Parser<'a, I, O, extra::Err<Self>> + Clone;
+
+    fn label<O, P>(parser: P, label: &'static str) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone;
 }
 
 impl<'a, I> Recover<'a, I> for PErr
@@ -230,6 +234,13 @@ where
     {
         parser.recover_with(via_parser(recovery))
     }
+
+    fn label<O, P>(parser: P, label: &'static str) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone,
+    {
+        parser.labelled(label)
+    }
 }
 
 impl<'a, I: Input<'a>> Recover<'a, I> for EmptyErr {
@@ -237,6 +248,13 @@ impl<'a, I: Input<'a>> Recover<'a, I> for EmptyErr {
     where
         P: Parser<'a, I, O, extra::Err<Self>> + Clone,
         R: Parser<'a, I, O, extra::Err<Self>> + Clone,
+    {
+        parser
+    }
+
+    fn label<O, P>(parser: P, _: &'static str) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    where
+        P: Parser<'a, I, O, extra::Err<Self>> + Clone,
     {
         parser
     }

@@ -37,7 +37,7 @@ where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
     E: GErr<'a, I>,
 {
-    select! {
+    let name = select! {
         Token::Ident = e => cx.ident(e.span()),
         Token::For = e => cx.ident(e.span()),
         Token::In = e => cx.ident(e.span()),
@@ -48,8 +48,8 @@ where
         Token::True = e => cx.ident(e.span()),
         Token::False = e => cx.ident(e.span()),
         Token::Null = e => cx.ident(e.span()),
-    }
-    .labelled("identifier")
+    };
+    E::label(name, "identifier")
 }
 
 /// A variable or iterator name: an identifier that is not `true`, `false` or `null`.
@@ -58,7 +58,7 @@ where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
     E: GErr<'a, I>,
 {
-    select! {
+    let name = select! {
         Token::Ident = e => cx.ident(e.span()),
         Token::For = e => cx.ident(e.span()),
         Token::In = e => cx.ident(e.span()),
@@ -66,8 +66,8 @@ where
         Token::Else = e => cx.ident(e.span()),
         Token::EndIf = e => cx.ident(e.span()),
         Token::EndFor = e => cx.ident(e.span()),
-    }
-    .labelled("identifier")
+    };
+    E::label(name, "identifier")
 }
 
 #[derive(Clone)]
@@ -347,8 +347,7 @@ where
 
         // Every alternative starts with its own tokens, so the order only matters for speed:
         // the most frequent first.
-        let atom = choice((call_or_variable, quoted, literal, tuple, object, heredoc, parens))
-            .labelled("expression")
+        let atom = E::label(choice((call_or_variable, quoted, literal, tuple, object, heredoc, parens)), "expression")
             .boxed();
 
         let step = choice((
@@ -425,8 +424,8 @@ where
             Token::NotEq => BinaryOp::NotEq,
             Token::AndAnd => BinaryOp::And,
             Token::OrOr => BinaryOp::Or,
-        }
-        .labelled("operator");
+        };
+        let binop = E::label(binop, "operator");
         let or = unary
             .clone()
             .then(binop.then(unary.or(missing.clone())).repeated().collect::<Vec<_>>())

@@ -129,7 +129,7 @@ where
         ));
         name(cx)
             .then(label.repeated().collect::<Labels>().map(|l| shrunk(l.0)))
-            .then(block_body.labelled("block label or '{'"))
+            .then(E::label(block_body, "block label or '{'"))
             .then_ignore(line_end("block"))
             .map(move |((ty, labels), (items, open_brace, close_brace))| {
                 let span = ty.span.to(close_brace);
@@ -155,7 +155,7 @@ where
         let span = name.span.to(expr.span);
         BodyItem::Attribute(Attribute { name, expr, span })
     });
-    let item = E::recover(choice((attribute, block)).map(Some).labelled("argument or block"), skip_line(top).to(None));
+    let item = E::recover(E::label(choice((attribute, block)).map(Some), "argument or block"), skip_line(top).to(None));
     choice((just(Token::Newline).to(None), item)).repeated().collect::<Items>().map(|items| shrunk(items.0))
 }
 
@@ -458,4 +458,57 @@ fn drop_symptoms(text: &str, diags: &mut Vec<Diagnostic>) {
         let (at, end) = (sp.start as usize, line_end(sp.start as usize));
         !starts.iter().any(|&(s, symptom)| !symptom && s >= at && s < end.max(at + 1))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both passes over one file: the fast pass's outcome (`None` when it gave up) and the
+    /// diagnosing pass's tree and error count.
+    fn both(text: &str) -> (Option<Body>, Option<Body>, usize) {
+        let file = FileId(0);
+        let (tokens, _, _) = prepare(file, text);
+        let cx = Cx { file, src: text };
+        let eoi = tspan(text.len()..text.len());
+        let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
+        let (fast, fast_errs) = body::<_, EmptyErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
+        let (slow, slow_errs) = body::<_, PErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
+        (fast.filter(|_| fast_errs.is_empty()), slow, slow_errs.len())
+    }
+
+    /// The fast pass is only trusted because it builds the same tree as the diagnosing pass on
+    /// every file without syntax errors, and gives up on every file with them.
+    #[test]
+    fn fast_pass_agrees_with_the_diagnosing_pass() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut files = Vec::new();
+        for sub in ["fmt/corpus", "parse"] {
+            let mut stack = vec![dir.join(sub)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|x| x == "tf") {
+                        files.push(p);
+                    }
+                }
+            }
+        }
+        assert!(files.len() > 250, "corpus not found under {}", dir.display());
+        let (mut clean, mut broken) = (0, 0);
+        for p in &files {
+            let (text, _) = crate::decode_source(FileId(0), &std::fs::read(p).expect("read corpus file"));
+            let (fast, slow, errors) = both(&text);
+            if errors == 0 {
+                clean += 1;
+                assert_eq!(fast, slow, "{}: the passes build different trees", p.display());
+            } else {
+                broken += 1;
+                assert!(fast.is_none(), "{}: the fast pass accepted a file with syntax errors", p.display());
+            }
+        }
+        assert!(clean > 200 && broken > 30, "clean {clean}, broken {broken}");
+    }
 }
