@@ -287,13 +287,11 @@ impl ConsoleScope<'_> {
         if let Some(v) = self.locals.borrow().get(name) {
             return Ok(v.clone());
         }
-        let undeclared = || {
-            Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
-                .with_detail(format!("A local value with the name {name:?} has not been declared."))
-        };
-        let Some(l) = &self.s.loaded else { return Err(undeclared()) };
+        let Some(l) = &self.s.loaded else { return Err(ferro_db::undeclared_local(name, None)) };
         let index = module_index(&l.db, l.ws);
-        let Some(item) = index.locals.get(name) else { return Err(undeclared()) };
+        let Some(item) = index.locals.get(name) else {
+            return Err(ferro_db::undeclared_local(name, ferro_db::suggest(name, index.locals.keys())));
+        };
         if self.in_progress.borrow().iter().any(|n| n == name) {
             return Err(Diagnostic::error("cycle", "Cycle in local values").with_detail(format!("The local value {name:?} refers to itself.")));
         }
@@ -319,11 +317,12 @@ impl ConsoleScope<'_> {
 impl Scope for ConsoleScope<'_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
-            Reference::Var(n) => self.s.vars.get(n).cloned().ok_or_else(|| {
-                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(format!(
-                    "An input variable with the name {n:?} has not been declared. This variable can be declared with a variable {n:?} {{}} block."
-                ))
-            }),
+            Reference::Var(n) => self
+                .s
+                .vars
+                .get(n)
+                .cloned()
+                .ok_or_else(|| ferro_db::undeclared_variable(n, ferro_db::suggest(n, self.s.vars.keys()))),
             Reference::Local(n) => self.local(n),
             Reference::Resource(res) => {
                 if !self.declared(res) {

@@ -16,7 +16,7 @@ pub use index::{module_index, ItemRef, ModuleIndex};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
-pub use validate::{file_diagnostics, static_value};
+pub use validate::{file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable};
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};
 use ferro_hir::FileHir;

@@ -163,15 +163,12 @@ impl Validator<'_> {
 
     fn check_ref(&mut self, r: &Reference, span: Span, meta: Meta) {
         let d = match r {
-            Reference::Var(n) if !self.index.variables.contains_key(n) => Some(
-                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(format!(
-                    "An input variable with the name {n:?} has not been declared. This variable can be declared with a variable {n:?} {{}} block."
-                )),
-            ),
-            Reference::Local(n) if !self.index.locals.contains_key(n) => Some(
-                Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
-                    .with_detail(format!("A local value with the name {n:?} has not been declared.")),
-            ),
+            Reference::Var(n) if !self.index.variables.contains_key(n) => {
+                Some(undeclared_variable(n, suggest(n, self.index.variables.keys())))
+            }
+            Reference::Local(n) if !self.index.locals.contains_key(n) => {
+                Some(undeclared_local(n, suggest(n, self.index.locals.keys())))
+            }
             Reference::Resource(res) if !self.index.resources.contains_key(res) => {
                 let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
@@ -293,8 +290,29 @@ impl Validator<'_> {
     }
 }
 
+/// "Reference to undeclared input variable", suggesting a declared name close to it as
+/// Terraform does.
+pub fn undeclared_variable(name: &str, close: Option<&String>) -> Diagnostic {
+    let detail = match close {
+        Some(s) => format!("An input variable with the name {name:?} has not been declared. Did you mean {s:?}?"),
+        None => format!(
+            "An input variable with the name {name:?} has not been declared. This variable can be declared with a variable {name:?} {{}} block."
+        ),
+    };
+    Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(detail)
+}
+
+/// "Reference to undeclared local value", suggesting a declared name close to it.
+pub fn undeclared_local(name: &str, close: Option<&String>) -> Diagnostic {
+    let detail = match close {
+        Some(s) => format!("A local value with the name {name:?} has not been declared. Did you mean {s:?}?"),
+        None => format!("A local value with the name {name:?} has not been declared."),
+    };
+    Diagnostic::error("undeclared-reference", "Reference to undeclared local value").with_detail(detail)
+}
+
 /// A close match among `candidates` (edit distance ≤ 2), for "Did you mean …?".
-fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
     candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d).map(|(_, c)| c)
 }
 
