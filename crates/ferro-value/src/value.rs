@@ -94,8 +94,15 @@ impl Value {
     pub fn int(i: i64) -> Value {
         Value::number(Number::from_i64(i))
     }
+    /// A string, in Unicode normalization form C as cty keeps every string (so `"e\u0301"`
+    /// equals `"é"`). ASCII and already-composed text is stored as given.
     pub fn string(s: impl Into<Arc<str>>) -> Value {
-        Value::plain(ValueKind::String(s.into()))
+        let s: Arc<str> = s.into();
+        if s.is_ascii() || unicode_normalization::is_nfc_quick(s.chars()) == unicode_normalization::IsNormalized::Yes {
+            return Value::plain(ValueKind::String(s));
+        }
+        let nfc: String = unicode_normalization::UnicodeNormalization::nfc(&*s).collect();
+        Value::plain(ValueKind::String(nfc.into()))
     }
     /// A list; `elem_ty` is used when `elems` is empty, otherwise it must match the elements.
     pub fn list(elem_ty: Type, elems: Vec<Value>) -> Value {
