@@ -13,12 +13,21 @@ pub struct ItemRef {
     pub index: usize,
 }
 
+/// How a resource declares several instances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Expansion {
+    Count,
+    ForEach,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModuleIndex {
     pub variables: BTreeMap<String, ItemRef>,
     pub locals: BTreeMap<String, ItemRef>,
     pub outputs: BTreeMap<String, ItemRef>,
     pub resources: BTreeMap<Resource, ItemRef>,
+    /// The resources with `count` or `for_each`, and which of the two.
+    pub expanded: BTreeMap<Resource, Expansion>,
     /// Provider configurations by (local name, alias).
     pub providers: BTreeMap<(String, Option<String>), ItemRef>,
     /// `required_providers` entries by local name.
@@ -77,6 +86,15 @@ pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
         for (i, r) in hir.resources.iter().enumerate() {
             if add(3, r.addr.to_string(), r.span, "resource", "resource") {
                 idx.resources.insert(r.addr.clone(), ItemRef { file, index: i });
+                match (r.count, r.for_each) {
+                    (Some(_), _) => {
+                        idx.expanded.insert(r.addr.clone(), Expansion::Count);
+                    }
+                    (_, Some(_)) => {
+                        idx.expanded.insert(r.addr.clone(), Expansion::ForEach);
+                    }
+                    _ => {}
+                }
             }
         }
         for (i, p) in hir.providers.iter().enumerate() {

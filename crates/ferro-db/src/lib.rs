@@ -12,7 +12,7 @@ mod index;
 mod json_body;
 mod validate;
 
-pub use index::{module_index, ItemRef, ModuleIndex};
+pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;

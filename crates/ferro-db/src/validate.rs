@@ -2,10 +2,10 @@
 //! references, misplaced `count.index`/`each.*`, arguments and blocks the resource type does not
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
-use crate::{file_hir, module_index, resource_bodies, Db, ModuleIndex, SourceFile, Workspace};
+use crate::{file_hir, module_index, resource_bodies, Db, Expansion, ModuleIndex, SourceFile, Workspace};
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
+use ferro_hir::{walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_value::convert::convert;
 use ferro_value::schema::{Block, NestingMode};
 use ferro_value::{Type, Value};
@@ -150,6 +150,51 @@ impl Validator<'_> {
                 self.check_ref(&r, span, meta);
             }
         }
+        self.instance_keys(e);
+    }
+
+    /// An instance key on a resource without `count`/`for_each`, or an attribute taken directly
+    /// from one with them: wrong for every possible value, as Terraform reports statically.
+    fn instance_keys(&mut self, e: ExprId) {
+        let exprs = &self.hir.exprs;
+        let resource = |id: ExprId| match &exprs[id] {
+            Expr::Ref(Reference::Resource(r)) => Some(r),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        walk_exprs(exprs, e, &mut |id, x| match x {
+            Expr::Index { target, .. } => {
+                if let Some(r) = resource(*target).filter(|r| self.index.resources.contains_key(*r)) {
+                    if !self.index.expanded.contains_key(r) {
+                        out.push(
+                            Diagnostic::error("unexpected-instance-key", "Unexpected resource instance key")
+                                .with_detail(format!(
+                                    "Because {r} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."
+                                ))
+                                .with_span_opt(self.hir.span(id)),
+                        );
+                    }
+                }
+            }
+            Expr::GetAttr { target, .. } => {
+                if let Some(r) = resource(*target) {
+                    let (arg, key) = match self.index.expanded.get(r) {
+                        Some(Expansion::Count) => ("count", "count.index"),
+                        Some(Expansion::ForEach) => ("for_each", "each.key"),
+                        None => return,
+                    };
+                    out.push(
+                        Diagnostic::error("missing-instance-key", "Missing resource instance key")
+                            .with_detail(format!(
+                                "Because {r} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {r}[{key}]"
+                            ))
+                            .with_span_opt(self.hir.span(*target)),
+                    );
+                }
+            }
+            _ => {}
+        });
+        self.out.extend(out);
     }
 
     fn body_references(&mut self, body: &BlockBody, meta: Meta) {

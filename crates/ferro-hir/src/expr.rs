@@ -90,11 +90,21 @@ impl std::fmt::Display for Reference {
 
 /// Call `f` for every reference root reachable from `root` (with the expression id where it is).
 pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &Reference)) {
+    walk_exprs(exprs, root, &mut |id, e| {
+        if let Expr::Ref(r) = e {
+            f(id, r);
+        }
+    });
+}
+
+/// Call `f` for `root` and every expression inside it.
+pub fn walk_exprs(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &Expr)) {
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
-        match &exprs[id] {
-            Expr::Ref(r) => f(id, r),
-            Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+        let e = &exprs[id];
+        f(id, e);
+        match e {
+            Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
             Expr::Template(parts) => push_parts(parts, &mut stack),
             Expr::TemplateWrap(e) => stack.push(*e),
             Expr::GetAttr { target, .. } => stack.push(*target),

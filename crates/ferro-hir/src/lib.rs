@@ -10,7 +10,7 @@ mod items;
 mod lower;
 mod type_expr;
 
-pub use expr::{walk_references, Expr, ExprId, Reference, TemplatePart};
+pub use expr::{walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
 pub use items::{
     BlockBody, FileHir, HirAttr, HirBlock, Lifecycle, Local, Output, ProviderBlock, RequiredProvider, ResourceDecl,
     Variable,
