@@ -28,7 +28,8 @@ pub fn read_exprs(text: &str) -> Vec<String> {
     text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_string).collect()
 }
 
-/// Serialise records: `>>> EXPR`, `[exit N]`, stdout lines, then `--- stderr` and its lines.
+/// Serialise records: `>>> EXPR`, `[exit N]`, stdout lines, then `--- stderr` and its lines
+/// (read back by the corpus test, `crates/ferro-cli/tests/console_corpus.rs`).
 pub fn write_records(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
@@ -43,36 +44,6 @@ pub fn write_records(records: &[Record]) -> String {
             if !r.stderr.ends_with('\n') {
                 out.push('\n');
             }
-        }
-    }
-    out
-}
-
-/// Parse what [`write_records`] wrote.
-pub fn read_records(text: &str) -> Vec<Record> {
-    let mut out: Vec<Record> = Vec::new();
-    let mut in_stderr = false;
-    for line in text.split_inclusive('\n') {
-        if let Some(e) = line.strip_prefix(">>> ") {
-            out.push(Record { expr: e.trim_end_matches('\n').to_string(), exit: 0, stdout: String::new(), stderr: String::new() });
-            in_stderr = false;
-            continue;
-        }
-        let Some(cur) = out.last_mut() else { continue };
-        if let Some(code) = line.strip_prefix("[exit ").and_then(|r| r.trim_end().strip_suffix(']')) {
-            if cur.stdout.is_empty() && !in_stderr {
-                cur.exit = code.parse().unwrap_or(-1);
-                continue;
-            }
-        }
-        if line == "--- stderr\n" {
-            in_stderr = true;
-            continue;
-        }
-        if in_stderr {
-            cur.stderr.push_str(line);
-        } else {
-            cur.stdout.push_str(line);
         }
     }
     out

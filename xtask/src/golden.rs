@@ -72,22 +72,10 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
                     None => None,
                     Some(marker) => {
                         args.pop();
-                        let mut content = String::new();
-                        let mut closed = false;
-                        while i < lines.len() {
-                            let l = lines[i];
-                            i += 1;
-                            if l.trim_end() == marker {
-                                closed = true;
-                                break;
-                            }
-                            content.push_str(l);
-                            content.push('\n');
+                        match here_document(&lines, &mut i, &marker) {
+                            Some(content) => Some(content),
+                            None => return Err(fail(format!("ferro: no closing {marker:?} line for its standard input"))),
                         }
-                        if !closed {
-                            return Err(fail(format!("ferro: no closing {marker:?} line for its standard input")));
-                        }
-                        Some(content)
                     }
                 };
                 Step::Ferro { line: raw.to_string(), args, stdin }
@@ -109,21 +97,9 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
                     [path, marker] if marker.starts_with("<<") && marker.len() > 2 => (path, &marker[2..]),
                     _ => return Err(fail("usage: write PATH <<EOF, then the content, then EOF".into())),
                 };
-                let mut content = String::new();
-                let mut closed = false;
-                while i < lines.len() {
-                    let l = lines[i];
-                    i += 1;
-                    if l.trim_end() == marker {
-                        closed = true;
-                        break;
-                    }
-                    content.push_str(l);
-                    content.push('\n');
-                }
-                if !closed {
+                let Some(content) = here_document(&lines, &mut i, marker) else {
                     return Err(fail(format!("write: no closing {marker:?} line")));
-                }
+                };
                 Step::Write { path: path.clone(), content }
             }
             other => {
@@ -135,6 +111,22 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
         out.push(ScriptLine { line: lineno, step });
     }
     Ok(out)
+}
+
+/// The lines from `lines[*i]` up to the line `marker` (which is consumed), each ending in a
+/// newline; `None` when no such line follows.
+fn here_document(lines: &[&str], i: &mut usize, marker: &str) -> Option<String> {
+    let mut content = String::new();
+    while *i < lines.len() {
+        let l = lines[*i];
+        *i += 1;
+        if l.trim_end() == marker {
+            return Some(content);
+        }
+        content.push_str(l);
+        content.push('\n');
+    }
+    None
 }
 
 /// Split a command line on whitespace; double quotes group words (`"a b"`, `-var="x y"`) and

@@ -142,59 +142,60 @@ impl Validator<'_> {
 
     fn references(&mut self, e: ExprId, meta: Meta) {
         self.check_eval(e);
-        let mut found = Vec::new();
-        walk_references(&self.hir.exprs, e, &mut |id, r| found.push((id, r.clone())));
-        for (id, r) in found {
-            let span = self.hir.span(id);
-            if let Some(span) = span {
-                self.check_ref(&r, span, meta);
-            }
-        }
-        self.instance_keys(e);
-    }
-
-    /// An instance key on a resource without `count`/`for_each`, or an attribute taken directly
-    /// from one with them: wrong for every possible value, as Terraform reports statically.
-    fn instance_keys(&mut self, e: ExprId) {
+        // One walk: every reference root, and the instance keys applied to resources.
         let exprs = &self.hir.exprs;
         let resource = |id: ExprId| match &exprs[id] {
             Expr::Ref(Reference::Resource(r)) => Some(r),
             _ => None,
         };
-        let mut out = Vec::new();
+        let (mut found, mut keys) = (Vec::new(), Vec::new());
         walk_exprs(exprs, e, &mut |id, x| match x {
+            Expr::Ref(r) => found.push((id, r.clone())),
             Expr::Index { target, .. } => {
-                if let Some(r) = resource(*target).filter(|r| self.index.resources.contains_key(*r)) {
-                    if !self.index.expanded.contains_key(r) {
-                        out.push(
-                            Diagnostic::error("unexpected-instance-key", "Unexpected resource instance key")
-                                .with_detail(format!(
-                                    "Because {r} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."
-                                ))
-                                .with_span_opt(self.hir.span(id)),
-                        );
-                    }
+                if let Some(r) = resource(*target) {
+                    keys.push((id, r.clone(), true));
                 }
             }
             Expr::GetAttr { target, .. } => {
                 if let Some(r) = resource(*target) {
-                    let (arg, key) = match self.index.expanded.get(r) {
-                        Some(Expansion::Count) => ("count", "count.index"),
-                        Some(Expansion::ForEach) => ("for_each", "each.key"),
-                        None => return,
-                    };
-                    out.push(
-                        Diagnostic::error("missing-instance-key", "Missing resource instance key")
-                            .with_detail(format!(
-                                "Because {r} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {r}[{key}]"
-                            ))
-                            .with_span_opt(self.hir.span(*target)),
-                    );
+                    keys.push((*target, r.clone(), false));
                 }
             }
             _ => {}
         });
-        self.out.extend(out);
+        for (id, r) in found {
+            if let Some(span) = self.hir.span(id) {
+                self.check_ref(&r, span, meta);
+            }
+        }
+        for (id, r, indexed) in keys {
+            self.instance_key(id, &r, indexed);
+        }
+    }
+
+    /// An instance key on a declared resource without `count`/`for_each` (`indexed`), or an
+    /// attribute taken directly from one with them: wrong for every possible value, as Terraform
+    /// reports statically. `id` is the expression the error points at.
+    fn instance_key(&mut self, id: ExprId, r: &ferro_addrs::Resource, indexed: bool) {
+        let expansion = self.index.expanded.get(r);
+        let d = if indexed {
+            if expansion.is_some() || !self.index.resources.contains_key(r) {
+                return;
+            }
+            Diagnostic::error("unexpected-instance-key", "Unexpected resource instance key").with_detail(format!(
+                "Because {r} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."
+            ))
+        } else {
+            let (arg, key) = match expansion {
+                Some(Expansion::Count) => ("count", "count.index"),
+                Some(Expansion::ForEach) => ("for_each", "each.key"),
+                None => return,
+            };
+            Diagnostic::error("missing-instance-key", "Missing resource instance key").with_detail(format!(
+                "Because {r} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {r}[{key}]"
+            ))
+        };
+        self.out.push(d.with_span_opt(self.hir.span(id)));
     }
 
     fn body_references(&mut self, body: &BlockBody, meta: Meta) {

@@ -126,8 +126,7 @@ impl<'a> ModuleEval<'a> {
             return Ok(v.clone());
         }
         let Some(item) = self.index.locals.get(name) else {
-            return Err(Diagnostic::error("undeclared-reference", "Reference to undeclared local value")
-                .with_detail(format!("A local value with the name {name:?} has not been declared.")));
+            return Err(ferro_db::undeclared_local(name, ferro_db::suggest(name, self.index.locals.keys())));
         };
         {
             let mut stack = self.in_progress.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,10 +165,9 @@ struct InstanceScope<'m, 'a> {
 impl Scope for InstanceScope<'_, '_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
-            Reference::Var(n) => self.m.vars.get(n).cloned().ok_or_else(|| {
-                Diagnostic::error("undeclared-reference", "Reference to undeclared input variable")
-                    .with_detail(format!("An input variable with the name {n:?} has not been declared."))
-            }),
+            Reference::Var(n) => {
+                self.m.vars.get(n).cloned().ok_or_else(|| ferro_db::undeclared_variable(n, ferro_db::suggest(n, self.m.vars.keys())))
+            }
             Reference::Local(n) => self.m.local(n),
             Reference::Resource(res) => Ok(self.m.resource_value(res).unwrap_or_else(Value::dynamic_unknown)),
             Reference::CountIndex => Ok(self.inst.count_index.map(Value::int).unwrap_or_else(|| Value::unknown(Type::Number))),

@@ -251,14 +251,11 @@ pub fn parse_expr(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
 fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let (tokens, comments, diags) = prepare(file, text);
     let cx = Cx { file, src: text };
-    let eoi = tspan(text.len()..text.len());
-    let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
     // A first pass without error tracking; only a file with syntax errors is parsed again to
     // describe them (the grammar is the same, so a clean parse gives the same tree).
-    let fast = body::<_, EmptyErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
-    let (out, errs) = match fast {
+    let (out, errs) = match file_pass::<_, EmptyErr>(cx, token_input(&tokens, text.len())) {
         (Some(body), errs) if errs.is_empty() => (Some(body), Vec::new()),
-        _ => body::<_, PErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors(),
+        _ => file_pass::<_, PErr>(cx, token_input(&tokens, text.len())),
     };
     let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
     let mut diagnostics = finish(file, diags, errs);
@@ -298,15 +295,27 @@ fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
 
 fn parse_tokens(file: FileId, text: &str, tokens: Tokens, diags: Vec<Diagnostic>) -> (ast::Expr, Vec<Diagnostic>) {
     let cx = Cx { file, src: text };
-    let eoi = tspan(text.len()..text.len());
-    let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
-    let fast = expr_only::<_, EmptyErr>(cx).parse(input()).into_output_errors();
+    let fast = expr_only::<_, EmptyErr>(cx).parse(token_input(&tokens, text.len())).into_output_errors();
     let (out, errs) = match fast {
         (Some(ex), errs) if errs.is_empty() => (Some(ex), Vec::new()),
-        _ => expr_only::<_, PErr>(cx).parse(input()).into_output_errors(),
+        _ => expr_only::<_, PErr>(cx).parse(token_input(&tokens, text.len())).into_output_errors(),
     };
     let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
     (ex, finish(file, diags, errs))
+}
+
+/// The parser's input: the token slice, read as (token, span) pairs.
+fn token_input<'a>(tokens: &'a [(Token, TSpan)], len: usize) -> impl ValueInput<'a, Token = Token, Span = TSpan> {
+    tokens.map(tspan(len..len), |(t, s)| (t, s))
+}
+
+/// One pass of the file grammar over `input`, with the error type `E`.
+fn file_pass<'a, I, E>(cx: Cx<'a>, input: I) -> (Option<Body>, Vec<E>)
+where
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+{
+    body::<I, E>(cx, true).then_ignore(end()).parse(input).into_output_errors()
 }
 
 /// A whole input that is one expression, with blank lines around it.
@@ -470,10 +479,8 @@ mod tests {
         let file = FileId(0);
         let (tokens, _, _) = prepare(file, text);
         let cx = Cx { file, src: text };
-        let eoi = tspan(text.len()..text.len());
-        let input = || tokens.as_slice().map(eoi, |(t, s)| (t, s));
-        let (fast, fast_errs) = body::<_, EmptyErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
-        let (slow, slow_errs) = body::<_, PErr>(cx, true).then_ignore(end()).parse(input()).into_output_errors();
+        let (fast, fast_errs) = file_pass::<_, EmptyErr>(cx, token_input(&tokens, text.len()));
+        let (slow, slow_errs) = file_pass::<_, PErr>(cx, token_input(&tokens, text.len()));
         (fast.filter(|_| fast_errs.is_empty()), slow, slow_errs.len())
     }
 
