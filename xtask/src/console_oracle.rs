@@ -25,7 +25,11 @@ pub fn console_dir() -> PathBuf {
 
 /// Expressions of a corpus file: one per line; blank lines and `#` comments are skipped.
 pub fn read_exprs(text: &str) -> Vec<String> {
-    text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(str::to_string).collect()
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Serialise records: `>>> EXPR`, `[exit N]`, stdout lines, then `--- stderr` and its lines
@@ -73,13 +77,18 @@ pub fn copy_fixture(dst: &Path) -> std::io::Result<()> {
 }
 
 pub fn run() -> Result<usize, String> {
-    let root = crate::golden::testdata_dir().parent().map(Path::to_path_buf).unwrap_or_default();
+    let root = crate::golden::testdata_dir()
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let tf = terraform_binary(&root)?;
     // The oracle script also points provider installation at its mirror.
     if std::env::var("TF_CLI_CONFIG_FILE").is_err() {
         let _ = terraform_binary(&root.join("__none__"));
     }
-    let exprs = read_exprs(&std::fs::read_to_string(console_dir().join("exprs.txt")).map_err(|e| e.to_string())?);
+    let exprs = read_exprs(
+        &std::fs::read_to_string(console_dir().join("exprs.txt")).map_err(|e| e.to_string())?,
+    );
     let work = std::env::temp_dir().join(format!("ferro-console-oracle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
     copy_fixture(&work).map_err(|e| e.to_string())?;
@@ -88,9 +97,17 @@ pub fn run() -> Result<usize, String> {
         .flatten()
         .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("resource \"")));
     if needs_init {
-        let st = Command::new(&tf).args(["init", "-no-color", "-input=false"]).current_dir(&work).output().map_err(|e| e.to_string())?;
+        let st = Command::new(&tf)
+            .args(["init", "-no-color", "-input=false"])
+            .current_dir(&work)
+            .output()
+            .map_err(|e| e.to_string())?;
         if !st.status.success() {
-            return Err(format!("terraform init failed:\n{}{}", String::from_utf8_lossy(&st.stdout), String::from_utf8_lossy(&st.stderr)));
+            return Err(format!(
+                "terraform init failed:\n{}{}",
+                String::from_utf8_lossy(&st.stdout),
+                String::from_utf8_lossy(&st.stderr)
+            ));
         }
     }
     let mut records = Vec::new();
@@ -119,6 +136,7 @@ pub fn run() -> Result<usize, String> {
         }
     }
     let _ = std::fs::remove_dir_all(&work);
-    std::fs::write(console_dir().join("expected.txt"), write_records(&records)).map_err(|e| e.to_string())?;
+    std::fs::write(console_dir().join("expected.txt"), write_records(&records))
+        .map_err(|e| e.to_string())?;
     Ok(records.len())
 }

@@ -22,9 +22,13 @@ pub fn terraform_fmt(terraform: &Path, src: &[u8]) -> Result<Vec<u8>, String> {
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", terraform.display()))?;
     if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(src).map_err(|e| format!("writing to terraform: {e}"))?;
+        stdin
+            .write_all(src)
+            .map_err(|e| format!("writing to terraform: {e}"))?;
     }
-    let out = child.wait_with_output().map_err(|e| format!("waiting for terraform: {e}"))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("waiting for terraform: {e}"))?;
     if out.status.success() {
         Ok(out.stdout)
     } else {

@@ -19,10 +19,67 @@ use std::time::{Duration, Instant};
 
 /// Fragments worth inserting: the tokens where the lexer switches modes or the parser recovers.
 const FRAGMENTS: &[&str] = &[
-    "${", "%{", "}", "{", "[", "]", "(", ")", "\"", "\n", "\r\n", "\r", "<<EOT\n", "\nEOT\n", "<<-EOT\n", "#", "//",
-    "/*", "*/", "\\", "\\u", "~}", "${~", ".", "*", "[*]", "...", "for ", " in ", "if ", "else", "endif", "endfor",
-    "=>", "?", ":", "=", ",", "-", "!", "0", "1e", "a.0.1", "é", "\u{FEFF}", "\t", "\"//\":", "{\"a\":", "[1,",
-    "\"${", "$${", "%%{", "\\\"", "null", "true", "resource", "\"resource\"", "{}", "[]", ":{", "\u{0}",
+    "${",
+    "%{",
+    "}",
+    "{",
+    "[",
+    "]",
+    "(",
+    ")",
+    "\"",
+    "\n",
+    "\r\n",
+    "\r",
+    "<<EOT\n",
+    "\nEOT\n",
+    "<<-EOT\n",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "\\",
+    "\\u",
+    "~}",
+    "${~",
+    ".",
+    "*",
+    "[*]",
+    "...",
+    "for ",
+    " in ",
+    "if ",
+    "else",
+    "endif",
+    "endfor",
+    "=>",
+    "?",
+    ":",
+    "=",
+    ",",
+    "-",
+    "!",
+    "0",
+    "1e",
+    "a.0.1",
+    "é",
+    "\u{FEFF}",
+    "\t",
+    "\"//\":",
+    "{\"a\":",
+    "[1,",
+    "\"${",
+    "$${",
+    "%%{",
+    "\\\"",
+    "null",
+    "true",
+    "resource",
+    "\"resource\"",
+    "{}",
+    "[]",
+    ":{",
+    "\u{0}",
 ];
 
 pub struct Report {
@@ -47,7 +104,11 @@ fn seeds(repo: &Path) -> Vec<Vec<u8>> {
     }
     if let Ok(rd) = std::fs::read_dir(repo.join("testdata/json")) {
         for case in rd.flatten() {
-            for e in std::fs::read_dir(case.path()).into_iter().flatten().flatten() {
+            for e in std::fs::read_dir(case.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 let name = e.file_name().to_string_lossy().into_owned();
                 if name.ends_with(".json") || name == "test.txt" {
                     if let Ok(b) = std::fs::read(e.path()) {
@@ -93,7 +154,12 @@ fn mutate(r: &mut Rng, input: &mut Vec<u8>, other: &[u8]) {
     }
 }
 
-fn check_spans(what: &str, len: usize, body: &mut Body, diags: &[Diagnostic]) -> Result<(), String> {
+fn check_spans(
+    what: &str,
+    len: usize,
+    body: &mut Body,
+    diags: &[Diagnostic],
+) -> Result<(), String> {
     let len = len as u32;
     let mut bad = None;
     body.map_spans(&mut |s| {
@@ -118,9 +184,21 @@ fn check_spans(what: &str, len: usize, body: &mut Body, diags: &[Diagnostic]) ->
 /// An expression as the value of an attribute, so its spans can be checked like a body's.
 fn expr_body(expr: ferro_syntax::ast::Expr) -> Body {
     let span = expr.span;
-    let name = ferro_syntax::ast::Ident { name: "x".into(), span: ferro_diag::Span { end: span.start, ..span } };
+    let name = ferro_syntax::ast::Ident {
+        name: "x".into(),
+        span: ferro_diag::Span {
+            end: span.start,
+            ..span
+        },
+    };
     let attr = ferro_syntax::ast::Attribute { name, expr, span };
-    Body { items: vec![ferro_syntax::ast::BodyItem::Attribute(attr)], span: ferro_diag::Span { end: span.start, ..span } }
+    Body {
+        items: vec![ferro_syntax::ast::BodyItem::Attribute(attr)],
+        span: ferro_diag::Span {
+            end: span.start,
+            ..span
+        },
+    }
 }
 
 /// Run every entry point on one input; an error describes a broken invariant.
@@ -129,7 +207,10 @@ fn run_one(bytes: &[u8], generated: bool) -> Result<(), String> {
     let mut p = ferro_syntax::parse_file(FileId(0), &text);
     check_spans("parse_file", text.len(), &mut p.body, &p.diagnostics)?;
     if generated && !p.diagnostics.is_empty() {
-        return Err(format!("generated input does not parse: {:?}", p.diagnostics[0]));
+        return Err(format!(
+            "generated input does not parse: {:?}",
+            p.diagnostics[0]
+        ));
     }
     let (e, d) = ferro_syntax::parse_expr(FileId(0), &text);
     check_spans("parse_expr", text.len(), &mut expr_body(e), &d)?;
@@ -152,7 +233,12 @@ pub fn run(repo: &Path, budget: Duration, seed: u64, out: &mut dyn std::io::Writ
     let corpus = seeds(repo);
     let crash_dir = repo.join("target/fuzz-smoke");
     let mut r = Rng::new(seed);
-    let mut report = Report { inputs: 0, bytes: 0, failures: Vec::new(), slowest: Duration::ZERO };
+    let mut report = Report {
+        inputs: 0,
+        bytes: 0,
+        failures: Vec::new(),
+        slowest: Duration::ZERO,
+    };
     let start = Instant::now();
     let mut last_note = Instant::now();
     // Panics are expected to be caught and reported, not printed as they happen.
@@ -169,7 +255,11 @@ pub fn run(repo: &Path, budget: Duration, seed: u64, out: &mut dyn std::io::Writ
             } else {
                 corpus[r.below(corpus.len())].clone()
             };
-            let other = if corpus.is_empty() { Vec::new() } else { corpus[r.below(corpus.len())].clone() };
+            let other = if corpus.is_empty() {
+                Vec::new()
+            } else {
+                corpus[r.below(corpus.len())].clone()
+            };
             mutate(&mut r, &mut base, &other);
             base
         };
@@ -204,7 +294,13 @@ pub fn run(repo: &Path, budget: Duration, seed: u64, out: &mut dyn std::io::Writ
         }
         if last_note.elapsed() > Duration::from_secs(30) {
             last_note = Instant::now();
-            let _ = writeln!(out, "{:>5.0}s  {} inputs, {} failures", start.elapsed().as_secs_f64(), report.inputs, report.failures.len());
+            let _ = writeln!(
+                out,
+                "{:>5.0}s  {} inputs, {} failures",
+                start.elapsed().as_secs_f64(),
+                report.inputs,
+                report.failures.len()
+            );
         }
     }
     std::panic::set_hook(hook);

@@ -30,12 +30,26 @@ pub const EXPECTED: &str = "expected.txt";
 pub enum Step {
     /// `ferro ARGS...`; `line` is the command as written (echoed in the transcript). With a
     /// trailing `<<EOF`, the lines up to `EOF` are its standard input.
-    Ferro { line: String, args: Vec<String>, stdin: Option<String> },
-    Cp { src: String, dst: String },
-    Rm { path: String },
+    Ferro {
+        line: String,
+        args: Vec<String>,
+        stdin: Option<String>,
+    },
+    Cp {
+        src: String,
+        dst: String,
+    },
+    Rm {
+        path: String,
+    },
     /// `write PATH <<EOF` … `EOF`; content includes a final newline when non-empty.
-    Write { path: String, content: String },
-    Cat { path: String },
+    Write {
+        path: String,
+        content: String,
+    },
+    Cat {
+        path: String,
+    },
 }
 
 /// A step with the 1-based line number it starts on.
@@ -60,7 +74,9 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
         }
         let fail = |msg: String| format!("line {lineno}: {msg}");
         let words = split_args(raw).map_err(fail)?;
-        let (cmd, rest) = words.split_first().ok_or_else(|| fail("empty command".into()))?;
+        let (cmd, rest) = words
+            .split_first()
+            .ok_or_else(|| fail("empty command".into()))?;
         let step = match cmd.as_str() {
             "ferro" => {
                 let mut args = rest.to_vec();
@@ -74,14 +90,25 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
                         args.pop();
                         match here_document(&lines, &mut i, &marker) {
                             Some(content) => Some(content),
-                            None => return Err(fail(format!("ferro: no closing {marker:?} line for its standard input"))),
+                            None => {
+                                return Err(fail(format!(
+                                    "ferro: no closing {marker:?} line for its standard input"
+                                )))
+                            }
                         }
                     }
                 };
-                Step::Ferro { line: raw.to_string(), args, stdin }
+                Step::Ferro {
+                    line: raw.to_string(),
+                    args,
+                    stdin,
+                }
             }
             "cp" => match rest {
-                [src, dst] => Step::Cp { src: src.clone(), dst: dst.clone() },
+                [src, dst] => Step::Cp {
+                    src: src.clone(),
+                    dst: dst.clone(),
+                },
                 _ => return Err(fail("usage: cp SRC DST".into())),
             },
             "rm" => match rest {
@@ -94,13 +121,22 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
             },
             "write" => {
                 let (path, marker) = match rest {
-                    [path, marker] if marker.starts_with("<<") && marker.len() > 2 => (path, &marker[2..]),
-                    _ => return Err(fail("usage: write PATH <<EOF, then the content, then EOF".into())),
+                    [path, marker] if marker.starts_with("<<") && marker.len() > 2 => {
+                        (path, &marker[2..])
+                    }
+                    _ => {
+                        return Err(fail(
+                            "usage: write PATH <<EOF, then the content, then EOF".into(),
+                        ))
+                    }
                 };
                 let Some(content) = here_document(&lines, &mut i, marker) else {
                     return Err(fail(format!("write: no closing {marker:?} line")));
                 };
-                Step::Write { path: path.clone(), content }
+                Step::Write {
+                    path: path.clone(),
+                    content,
+                }
             }
             other => {
                 return Err(fail(format!(
@@ -270,7 +306,12 @@ pub fn diff(expected: &str, actual: &str, from: &str, to: &str) -> String {
     let edits = edit_script(&a, &b);
     const CONTEXT: usize = 3;
     // Positions (in the edit list) of changes, grouped into hunks.
-    let changed: Vec<usize> = edits.iter().enumerate().filter(|(_, e)| **e != Edit::Keep).map(|(i, _)| i).collect();
+    let changed: Vec<usize> = edits
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| **e != Edit::Keep)
+        .map(|(i, _)| i)
+        .collect();
     let mut out = format!("--- {from}\n+++ {to}\n");
     let mut k = 0;
     while k < changed.len() {
@@ -293,8 +334,14 @@ pub fn diff(expected: &str, actual: &str, from: &str, to: &str) -> String {
                 Edit::Add => bi += 1,
             }
         }
-        let acount = edits[start..end].iter().filter(|e| **e != Edit::Add).count();
-        let bcount = edits[start..end].iter().filter(|e| **e != Edit::Del).count();
+        let acount = edits[start..end]
+            .iter()
+            .filter(|e| **e != Edit::Add)
+            .count();
+        let bcount = edits[start..end]
+            .iter()
+            .filter(|e| **e != Edit::Del)
+            .count();
         let _ = writeln!(
             out,
             "@@ -{},{} +{},{} @@",
@@ -328,7 +375,12 @@ pub fn diff(expected: &str, actual: &str, from: &str, to: &str) -> String {
 /// middles fall back to "delete all, add all" to bound memory.
 fn edit_script(a: &[&str], b: &[&str]) -> Vec<Edit> {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let am = &a[prefix..a.len() - suffix];
     let bm = &b[prefix..b.len() - suffix];
     let mut edits = vec![Edit::Keep; prefix];
@@ -354,7 +406,8 @@ fn edit_script(a: &[&str], b: &[&str]) -> Vec<Edit> {
                 edits.push(Edit::Keep);
                 i += 1;
                 j += 1;
-            } else if j == bm.len() || (i < am.len() && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) {
+            } else if j == bm.len() || (i < am.len() && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])
+            {
                 // Deletions first when tied, so "-old" lines precede "+new" ones.
                 edits.push(Edit::Del);
                 i += 1;
@@ -394,8 +447,15 @@ pub fn discover(root: &Path, filter: Option<&str>) -> io::Result<Vec<Case>> {
 fn walk(root: &Path, dir: &Path, out: &mut Vec<Case>) -> io::Result<()> {
     if dir.join(SCRIPT).is_file() {
         let rel = dir.strip_prefix(root).unwrap_or(dir);
-        let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        out.push(Case { name, dir: dir.to_path_buf() });
+        let name = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        out.push(Case {
+            name,
+            dir: dir.to_path_buf(),
+        });
         return Ok(());
     }
     for entry in fs::read_dir(dir)? {
@@ -420,8 +480,14 @@ impl TempDir {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let safe: String = tag.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-        let path = std::env::temp_dir().join(format!("ferro-golden-{}-{n}-{nanos}-{safe}", std::process::id()));
+        let safe: String = tag
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let path = std::env::temp_dir().join(format!(
+            "ferro-golden-{}-{n}-{nanos}-{safe}",
+            std::process::id()
+        ));
         fs::create_dir_all(&path)?;
         Ok(TempDir { path })
     }
@@ -457,8 +523,14 @@ fn copy_dir(src: &Path, dst: &Path, top: bool) -> io::Result<()> {
 /// Resolve a script path inside the work directory, refusing absolute paths and `..`.
 fn resolve(work: &Path, p: &str) -> Result<PathBuf, String> {
     let rel = Path::new(p);
-    if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-        return Err(format!("path {p:?} must be relative and stay inside the case directory"));
+    if rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!(
+            "path {p:?} must be relative and stay inside the case directory"
+        ));
     }
     Ok(work.join(rel))
 }
@@ -490,12 +562,18 @@ pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, St
                 let mut stdout = Vec::new();
                 let mut stderr = Vec::new();
                 // Without a heredoc the command reads an empty standard input.
-                let mut input = std::io::Cursor::new(stdin.clone().unwrap_or_default().into_bytes());
+                let mut input =
+                    std::io::Cursor::new(stdin.clone().unwrap_or_default().into_bytes());
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    let mut io = ferro_cli::Io { stdout: &mut stdout, stderr: &mut stderr, stdin: Some(&mut input) };
+                    let mut io = ferro_cli::Io {
+                        stdout: &mut stdout,
+                        stderr: &mut stderr,
+                        stdin: Some(&mut input),
+                    };
                     cli(args, work, &mut io)
                 }));
-                let code = result.map_err(|p| at(format!("ferro panicked: {}", panic_message(p.as_ref()))))?;
+                let code = result
+                    .map_err(|p| at(format!("ferro panicked: {}", panic_message(p.as_ref()))))?;
                 let _ = writeln!(t, "$ {line}");
                 t.push_str(&String::from_utf8_lossy(&stdout));
                 ensure_newline(&mut t);
@@ -518,7 +596,11 @@ pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, St
             Step::Rm { path } => {
                 let _ = writeln!(t, "$ rm {path}");
                 let p = resolve(work, path).map_err(at)?;
-                let r = if p.is_dir() { fs::remove_dir_all(&p) } else { fs::remove_file(&p) };
+                let r = if p.is_dir() {
+                    fs::remove_dir_all(&p)
+                } else {
+                    fs::remove_file(&p)
+                };
                 r.map_err(|e| at(format!("rm {path}: {e}")))?;
             }
             Step::Write { path, content } => {
@@ -568,10 +650,13 @@ pub fn run_case(case: &Case, cli: Cli, bless: bool) -> Outcome {
 }
 
 fn run_case_inner(case: &Case, cli: Cli, bless: bool) -> Result<Outcome, String> {
-    let script = fs::read_to_string(case.dir.join(SCRIPT)).map_err(|e| format!("cannot read {SCRIPT}: {e}"))?;
+    let script = fs::read_to_string(case.dir.join(SCRIPT))
+        .map_err(|e| format!("cannot read {SCRIPT}: {e}"))?;
     let steps = parse_script(&script).map_err(|e| format!("{SCRIPT} {e}"))?;
-    let tmp = TempDir::new(&case.name).map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    copy_dir(&case.dir, tmp.path(), true).map_err(|e| format!("cannot copy the case directory: {e}"))?;
+    let tmp = TempDir::new(&case.name)
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    copy_dir(&case.dir, tmp.path(), true)
+        .map_err(|e| format!("cannot copy the case directory: {e}"))?;
     let raw = execute(&steps, tmp.path(), cli)?;
     let actual = normalize(&raw, Some(tmp.path()));
     let expected_path = case.dir.join(EXPECTED);
@@ -596,8 +681,15 @@ fn run_case_inner(case: &Case, cli: Cli, bless: bool) -> Result<Outcome, String>
     if expected == actual {
         Ok(Outcome::Passed)
     } else {
-        let d = diff(&expected, &actual, &format!("{}/{EXPECTED}", case.name), "actual");
-        Err(format!("transcript differs (rerun with --bless to accept):\n{d}"))
+        let d = diff(
+            &expected,
+            &actual,
+            &format!("{}/{EXPECTED}", case.name),
+            "actual",
+        );
+        Err(format!(
+            "transcript differs (rerun with --bless to accept):\n{d}"
+        ))
     }
 }
 
@@ -648,7 +740,8 @@ pub fn run_cases(cases: &[Case], cli: Cli, bless: bool, jobs: usize) -> Summary 
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut summary = Summary::default();
     for (case, outcome) in cases.iter().zip(results) {
-        let outcome = outcome.unwrap_or_else(|| Outcome::Failed(format!("{}: the case did not run", case.name)));
+        let outcome = outcome
+            .unwrap_or_else(|| Outcome::Failed(format!("{}: the case did not run", case.name)));
         match &outcome {
             Outcome::Passed => summary.passed += 1,
             Outcome::Blessed => {
@@ -663,14 +756,23 @@ pub fn run_cases(cases: &[Case], cli: Cli, bless: bool, jobs: usize) -> Summary 
 }
 
 /// Discover and run the cases under `root` matching `filter`.
-pub fn run_all(root: &Path, filter: Option<&str>, cli: Cli, bless: bool, jobs: usize) -> io::Result<Summary> {
+pub fn run_all(
+    root: &Path,
+    filter: Option<&str>,
+    cli: Cli,
+    bless: bool,
+    jobs: usize,
+) -> io::Result<Summary> {
     let cases = discover(root, filter)?;
     Ok(run_cases(&cases, cli, bless, jobs))
 }
 
 /// The workspace's `testdata/` directory.
 pub fn testdata_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).join("testdata")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("testdata")
 }
 
 #[cfg(test)]

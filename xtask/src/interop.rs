@@ -38,18 +38,44 @@ impl Env {
             Tool::Ferro => &self.ferro,
         };
         let mut cmd = Command::new(bin);
-        cmd.args(args).current_dir(dir).env("TF_CLI_CONFIG_FILE", &self.cli_config).env("TF_IN_AUTOMATION", "1").env("CHECKPOINT_DISABLE", "1").env_remove("TF_LOG");
+        cmd.args(args)
+            .current_dir(dir)
+            .env("TF_CLI_CONFIG_FILE", &self.cli_config)
+            .env("TF_IN_AUTOMATION", "1")
+            .env("CHECKPOINT_DISABLE", "1")
+            .env_remove("TF_LOG");
         match cmd.output() {
-            Ok(o) => Output { code: o.status.code().unwrap_or(-1), stdout: String::from_utf8_lossy(&o.stdout).into_owned(), stderr: String::from_utf8_lossy(&o.stderr).into_owned() },
-            Err(e) => Output { code: -1, stdout: String::new(), stderr: format!("cannot run {}: {e}", bin.display()) },
+            Ok(o) => Output {
+                code: o.status.code().unwrap_or(-1),
+                stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            },
+            Err(e) => Output {
+                code: -1,
+                stdout: String::new(),
+                stderr: format!("cannot run {}: {e}", bin.display()),
+            },
         }
     }
 
     /// Run and require the exit code.
-    pub fn expect(&self, tool: Tool, dir: &Path, args: &[&str], code: i32) -> Result<Output, String> {
+    pub fn expect(
+        &self,
+        tool: Tool,
+        dir: &Path,
+        args: &[&str],
+        code: i32,
+    ) -> Result<Output, String> {
         let o = self.run(tool, dir, args);
         if o.code != code {
-            return Err(format!("{tool:?} {} in {}: exit {} (wanted {code})\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), dir.display(), o.code, o.stdout, o.stderr));
+            return Err(format!(
+                "{tool:?} {} in {}: exit {} (wanted {code})\n--- stdout\n{}\n--- stderr\n{}",
+                args.join(" "),
+                dir.display(),
+                o.code,
+                o.stdout,
+                o.stderr
+            ));
         }
         Ok(o)
     }
@@ -57,11 +83,29 @@ impl Env {
 
 /// `(address, actions)` of every resource change in a `show -json` plan, sorted.
 pub fn plan_actions(json_text: &str) -> Result<Vec<(String, Vec<String>)>, String> {
-    let v: serde_json::Value = serde_json::from_str(json_text).map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
+    let v: serde_json::Value = serde_json::from_str(json_text)
+        .map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
     let mut out = Vec::new();
-    for rc in v.get("resource_changes").and_then(|r| r.as_array()).into_iter().flatten() {
-        let addr = rc.get("address").and_then(|a| a.as_str()).unwrap_or_default().to_string();
-        let actions = rc.pointer("/change/actions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    for rc in v
+        .get("resource_changes")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+    {
+        let addr = rc
+            .get("address")
+            .and_then(|a| a.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let actions = rc
+            .pointer("/change/actions")
+            .and_then(|a| a.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
         out.push((addr, actions));
     }
     out.sort();
@@ -70,21 +114,43 @@ pub fn plan_actions(json_text: &str) -> Result<Vec<(String, Vec<String>)>, Strin
 
 /// Attributes of every object in a state file, by address, with the named volatile
 /// attributes removed.
-pub fn state_attributes(path: &Path, volatile: &[&str]) -> Result<BTreeMap<String, serde_json::Value>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+pub fn state_attributes(
+    path: &Path,
+    volatile: &[&str],
+) -> Result<BTreeMap<String, serde_json::Value>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
     let mut out = BTreeMap::new();
-    for r in v.get("resources").and_then(|r| r.as_array()).into_iter().flatten() {
+    for r in v
+        .get("resources")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+    {
         let mode = r.get("mode").and_then(|x| x.as_str()).unwrap_or_default();
         let prefix = if mode == "data" { "data." } else { "" };
-        let base = format!("{prefix}{}.{}", r.get("type").and_then(|x| x.as_str()).unwrap_or_default(), r.get("name").and_then(|x| x.as_str()).unwrap_or_default());
-        for inst in r.get("instances").and_then(|i| i.as_array()).into_iter().flatten() {
+        let base = format!(
+            "{prefix}{}.{}",
+            r.get("type").and_then(|x| x.as_str()).unwrap_or_default(),
+            r.get("name").and_then(|x| x.as_str()).unwrap_or_default()
+        );
+        for inst in r
+            .get("instances")
+            .and_then(|i| i.as_array())
+            .into_iter()
+            .flatten()
+        {
             let key = match inst.get("index_key") {
                 Some(serde_json::Value::Number(n)) => format!("[{n}]"),
                 Some(serde_json::Value::String(s)) => format!("[{s:?}]"),
                 _ => String::new(),
             };
-            let mut attrs = inst.get("attributes").cloned().unwrap_or(serde_json::Value::Null);
+            let mut attrs = inst
+                .get("attributes")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null);
             if let Some(m) = attrs.as_object_mut() {
                 for k in volatile {
                     m.remove(*k);
@@ -98,7 +164,10 @@ pub fn state_attributes(path: &Path, volatile: &[&str]) -> Result<BTreeMap<Strin
 
 /// A fresh working directory for one tool in one scenario, with `main.tf`.
 pub fn workdir(env: &Env, scenario: &str, tool: Tool, main_tf: &str) -> Result<PathBuf, String> {
-    let d = env.work.join(scenario).join(format!("{tool:?}").to_lowercase());
+    let d = env
+        .work
+        .join(scenario)
+        .join(format!("{tool:?}").to_lowercase());
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
     std::fs::write(d.join("main.tf"), main_tf).map_err(|e| e.to_string())?;
@@ -111,16 +180,28 @@ fn write(dir: &Path, main_tf: &str) -> Result<(), String> {
 
 /// Plan with `-out`, return the `show -json` actions, then apply the saved plan.
 fn plan_apply(env: &Env, tool: Tool, dir: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
-    env.expect(tool, dir, &["plan", "-no-color", "-input=false", "-out=tfplan"], 0)?;
+    env.expect(
+        tool,
+        dir,
+        &["plan", "-no-color", "-input=false", "-out=tfplan"],
+        0,
+    )?;
     let shown = env.expect(tool, dir, &["show", "-json", "tfplan"], 0)?;
     let actions = plan_actions(&shown.stdout)?;
-    env.expect(tool, dir, &["apply", "-no-color", "-input=false", "tfplan"], 0)?;
+    env.expect(
+        tool,
+        dir,
+        &["apply", "-no-color", "-input=false", "tfplan"],
+        0,
+    )?;
     Ok(actions)
 }
 
 fn same<T: PartialEq + std::fmt::Debug>(what: &str, tf: &T, ferro: &T) -> Result<(), String> {
     if tf != ferro {
-        return Err(format!("{what} differ\n  terraform: {tf:?}\n  ferro:     {ferro:?}"));
+        return Err(format!(
+            "{what} differ\n  terraform: {tf:?}\n  ferro:     {ferro:?}"
+        ));
     }
     Ok(())
 }
@@ -136,7 +217,11 @@ const NULL_HEADER: &str = r#"terraform {
 "#;
 
 fn null_config(trigger: &str, keys: &[&str]) -> String {
-    let keys = keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", ");
+    let keys = keys
+        .iter()
+        .map(|k| format!("{k:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
         r#"{NULL_HEADER}
 data "null_data_source" "values" {{
@@ -177,8 +262,18 @@ output "late" {{
 /// `null_resource` with count, for_each and triggers, `null_data_source` read at plan time and
 /// during apply; create, replace through a trigger, shrink for_each, destroy.
 fn null_lifecycle(env: &Env) -> Result<(), String> {
-    let steps: Vec<String> = vec![null_config("one", &["a", "b"]), null_config("two", &["a", "b"]), null_config("two", &["b"])];
-    let mut results: BTreeMap<&str, Vec<(Vec<(String, Vec<String>)>, BTreeMap<String, serde_json::Value>)>> = BTreeMap::new();
+    let steps: Vec<String> = vec![
+        null_config("one", &["a", "b"]),
+        null_config("two", &["a", "b"]),
+        null_config("two", &["b"]),
+    ];
+    let mut results: BTreeMap<
+        &str,
+        Vec<(
+            Vec<(String, Vec<String>)>,
+            BTreeMap<String, serde_json::Value>,
+        )>,
+    > = BTreeMap::new();
     for tool in [Tool::Terraform, Tool::Ferro] {
         let dir = workdir(env, "null-lifecycle", tool, &steps[0])?;
         env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
@@ -189,15 +284,39 @@ fn null_lifecycle(env: &Env) -> Result<(), String> {
             let attrs = state_attributes(&dir.join("terraform.tfstate"), &["id", "random"])?;
             per_step.push((actions, attrs));
         }
-        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
-        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+            0,
+        )?;
+        env.expect(
+            tool,
+            &dir,
+            &["destroy", "-no-color", "-input=false", "-auto-approve"],
+            0,
+        )?;
         let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
         if !left.is_empty() {
-            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+            return Err(format!(
+                "{tool:?}: objects left after destroy: {:?}",
+                left.keys().collect::<Vec<_>>()
+            ));
         }
-        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+        results.insert(
+            if tool == Tool::Terraform {
+                "terraform"
+            } else {
+                "ferro"
+            },
+            per_step,
+        );
     }
-    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+    for (i, (tf, fe)) in results["terraform"]
+        .iter()
+        .zip(&results["ferro"])
+        .enumerate()
+    {
         same(&format!("step {} plan actions", i + 1), &tf.0, &fe.0)?;
         same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
     }
@@ -207,15 +326,35 @@ fn null_lifecycle(env: &Env) -> Result<(), String> {
 /// A state written by one tool is read by the other, which plans no changes.
 fn state_exchange(env: &Env) -> Result<(), String> {
     let config = null_config("x", &["k1", "k2"]);
-    for (writer, reader) in [(Tool::Terraform, Tool::Ferro), (Tool::Ferro, Tool::Terraform)] {
+    for (writer, reader) in [
+        (Tool::Terraform, Tool::Ferro),
+        (Tool::Ferro, Tool::Terraform),
+    ] {
         let name = format!("state-{writer:?}-to-{reader:?}").to_lowercase();
         let dir = workdir(env, &name, writer, &config)?;
         env.expect(writer, &dir, &["init", "-no-color", "-input=false"], 0)?;
-        env.expect(writer, &dir, &["apply", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        env.expect(
+            writer,
+            &dir,
+            &["apply", "-no-color", "-input=false", "-auto-approve"],
+            0,
+        )?;
         let other = workdir(env, &name, reader, &config)?;
-        std::fs::copy(dir.join("terraform.tfstate"), other.join("terraform.tfstate")).map_err(|e| e.to_string())?;
+        std::fs::copy(
+            dir.join("terraform.tfstate"),
+            other.join("terraform.tfstate"),
+        )
+        .map_err(|e| e.to_string())?;
         env.expect(reader, &other, &["init", "-no-color", "-input=false"], 0)?;
-        env.expect(reader, &other, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0).map_err(|e| format!("state written by {writer:?} does not plan clean in {reader:?}: {e}"))?;
+        env.expect(
+            reader,
+            &other,
+            &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+            0,
+        )
+        .map_err(|e| {
+            format!("state written by {writer:?} does not plan clean in {reader:?}: {e}")
+        })?;
     }
     Ok(())
 }
@@ -252,15 +391,27 @@ output "size" {{
 "#
     );
     if imported {
-        s.push_str("\nresource \"shelf_book\" \"found\" {\n  title = \"imported\"\n  isbn  = \"999\"\n}\n");
+        s.push_str(
+            "\nresource \"shelf_book\" \"found\" {\n  title = \"imported\"\n  isbn  = \"999\"\n}\n",
+        );
     }
     s
 }
 
 /// The protocol-6 provider: create, update in place, replace, import, destroy.
 fn shelf_lifecycle(env: &Env) -> Result<(), String> {
-    let steps = [shelf_config("Dune", "1", false), shelf_config("Dune Messiah", "1", false), shelf_config("Dune Messiah", "2", false)];
-    let mut results: BTreeMap<&str, Vec<(Vec<(String, Vec<String>)>, BTreeMap<String, serde_json::Value>)>> = BTreeMap::new();
+    let steps = [
+        shelf_config("Dune", "1", false),
+        shelf_config("Dune Messiah", "1", false),
+        shelf_config("Dune Messiah", "2", false),
+    ];
+    let mut results: BTreeMap<
+        &str,
+        Vec<(
+            Vec<(String, Vec<String>)>,
+            BTreeMap<String, serde_json::Value>,
+        )>,
+    > = BTreeMap::new();
     for tool in [Tool::Terraform, Tool::Ferro] {
         let dir = workdir(env, "shelf-lifecycle", tool, &steps[0])?;
         env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
@@ -268,29 +419,78 @@ fn shelf_lifecycle(env: &Env) -> Result<(), String> {
         for step in &steps {
             write(&dir, step)?;
             let actions = plan_apply(env, tool, &dir)?;
-            per_step.push((actions, state_attributes(&dir.join("terraform.tfstate"), &[])?));
+            per_step.push((
+                actions,
+                state_attributes(&dir.join("terraform.tfstate"), &[])?,
+            ));
         }
         write(&dir, &shelf_config("Dune Messiah", "2", true))?;
-        env.expect(tool, &dir, &["import", "-no-color", "-input=false", "shelf_book.found", "isbn-999"], 0)?;
-        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
-        per_step.push((Vec::new(), state_attributes(&dir.join("terraform.tfstate"), &[])?));
-        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &[
+                "import",
+                "-no-color",
+                "-input=false",
+                "shelf_book.found",
+                "isbn-999",
+            ],
+            0,
+        )?;
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+            0,
+        )?;
+        per_step.push((
+            Vec::new(),
+            state_attributes(&dir.join("terraform.tfstate"), &[])?,
+        ));
+        env.expect(
+            tool,
+            &dir,
+            &["destroy", "-no-color", "-input=false", "-auto-approve"],
+            0,
+        )?;
         let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
         if !left.is_empty() {
-            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+            return Err(format!(
+                "{tool:?}: objects left after destroy: {:?}",
+                left.keys().collect::<Vec<_>>()
+            ));
         }
-        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+        results.insert(
+            if tool == Tool::Terraform {
+                "terraform"
+            } else {
+                "ferro"
+            },
+            per_step,
+        );
     }
     let expected_actions = [
         vec![("shelf_book.b".to_string(), vec!["create".to_string()])],
         vec![("shelf_book.b".to_string(), vec!["update".to_string()])],
-        vec![("shelf_book.b".to_string(), vec!["delete".to_string(), "create".to_string()])],
+        vec![(
+            "shelf_book.b".to_string(),
+            vec!["delete".to_string(), "create".to_string()],
+        )],
     ];
     for (i, want) in expected_actions.iter().enumerate() {
-        let got: Vec<_> = results["ferro"][i].0.iter().filter(|(a, _)| !a.starts_with("data.")).cloned().collect();
+        let got: Vec<_> = results["ferro"][i]
+            .0
+            .iter()
+            .filter(|(a, _)| !a.starts_with("data."))
+            .cloned()
+            .collect();
         same(&format!("step {} expected actions", i + 1), want, &got)?;
     }
-    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+    for (i, (tf, fe)) in results["terraform"]
+        .iter()
+        .zip(&results["ferro"])
+        .enumerate()
+    {
         same(&format!("step {} plan actions", i + 1), &tf.0, &fe.0)?;
         same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
     }
@@ -346,7 +546,8 @@ fn bookcase_json(step: u32) -> serde_json::Value {
 /// The parts of a `show -json` plan both tools must agree on: everything but `prior_state`
 /// (Terraform 1.0.3 records the planned output values there).
 fn plan_document(json_text: &str) -> Result<serde_json::Value, String> {
-    let mut v: serde_json::Value = serde_json::from_str(json_text).map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
+    let mut v: serde_json::Value = serde_json::from_str(json_text)
+        .map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
     if let Some(m) = v.as_object_mut() {
         m.remove("prior_state");
     }
@@ -354,16 +555,32 @@ fn plan_document(json_text: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Which top-level parts of two plan documents differ, with both versions of each.
-fn same_document(what: &str, tf: &serde_json::Value, ferro: &serde_json::Value) -> Result<(), String> {
+fn same_document(
+    what: &str,
+    tf: &serde_json::Value,
+    ferro: &serde_json::Value,
+) -> Result<(), String> {
     if tf == ferro {
         return Ok(());
     }
-    let keys: std::collections::BTreeSet<&String> = tf.as_object().into_iter().chain(ferro.as_object()).flat_map(|m| m.keys()).collect();
+    let keys: std::collections::BTreeSet<&String> = tf
+        .as_object()
+        .into_iter()
+        .chain(ferro.as_object())
+        .flat_map(|m| m.keys())
+        .collect();
     let mut out = format!("{what} differ");
     for k in keys {
         if tf.get(k) != ferro.get(k) {
-            let pretty = |v: Option<&serde_json::Value>| v.map(|v| serde_json::to_string_pretty(v).unwrap_or_default()).unwrap_or_else(|| "(absent)".into());
-            out.push_str(&format!("\n--- {k}\n  terraform: {}\n  ferro:     {}", pretty(tf.get(k)), pretty(ferro.get(k))));
+            let pretty = |v: Option<&serde_json::Value>| {
+                v.map(|v| serde_json::to_string_pretty(v).unwrap_or_default())
+                    .unwrap_or_else(|| "(absent)".into())
+            };
+            out.push_str(&format!(
+                "\n--- {k}\n  terraform: {}\n  ferro:     {}",
+                pretty(tf.get(k)),
+                pretty(ferro.get(k))
+            ));
         }
     }
     Err(out)
@@ -389,31 +606,79 @@ fn json_nested_blocks(env: &Env) -> Result<(), String> {
         let mut per_step = Vec::new();
         for step in [1, 2] {
             write_json(&bookcase_json(step))?;
-            env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-out=tfplan"], 0)?;
+            env.expect(
+                tool,
+                &dir,
+                &["plan", "-no-color", "-input=false", "-out=tfplan"],
+                0,
+            )?;
             let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
-            env.expect(tool, &dir, &["apply", "-no-color", "-input=false", "tfplan"], 0)?;
-            per_step.push((plan_document(&shown.stdout)?, state_attributes(&dir.join("terraform.tfstate"), &[])?));
+            env.expect(
+                tool,
+                &dir,
+                &["apply", "-no-color", "-input=false", "tfplan"],
+                0,
+            )?;
+            per_step.push((
+                plan_document(&shown.stdout)?,
+                state_attributes(&dir.join("terraform.tfstate"), &[])?,
+            ));
         }
-        env.expect(tool, &dir, &["plan", "-no-color", "-input=false", "-detailed-exitcode"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+            0,
+        )?;
         // A block type given a string: refused, with HashiCorp's summary.
         let mut bad = bookcase_json(2);
         bad["resource"]["shelf_bookcase"]["hall"]["trim"] = serde_json::Value::from("oak");
         write_json(&bad)?;
         let refused = env.expect(tool, &dir, &["plan", "-no-color", "-input=false"], 1)?;
-        if !refused.stderr.contains("Incorrect JSON value type") && !refused.stdout.contains("Incorrect JSON value type") {
+        if !refused.stderr.contains("Incorrect JSON value type")
+            && !refused.stdout.contains("Incorrect JSON value type")
+        {
             return Err(format!("{tool:?}: a string for a block is not reported as an incorrect JSON value type:\n{}{}", refused.stdout, refused.stderr));
         }
         write_json(&bookcase_json(2))?;
-        env.expect(tool, &dir, &["destroy", "-no-color", "-input=false", "-auto-approve"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["destroy", "-no-color", "-input=false", "-auto-approve"],
+            0,
+        )?;
         let left = state_attributes(&dir.join("terraform.tfstate"), &[])?;
         if !left.is_empty() {
-            return Err(format!("{tool:?}: objects left after destroy: {:?}", left.keys().collect::<Vec<_>>()));
+            return Err(format!(
+                "{tool:?}: objects left after destroy: {:?}",
+                left.keys().collect::<Vec<_>>()
+            ));
         }
-        results.insert(if tool == Tool::Terraform { "terraform" } else { "ferro" }, per_step);
+        results.insert(
+            if tool == Tool::Terraform {
+                "terraform"
+            } else {
+                "ferro"
+            },
+            per_step,
+        );
     }
-    let hall_shelves = results["ferro"][0].1.get("shelf_bookcase.hall").and_then(|a| a.get("shelf")).and_then(|s| s.as_array()).map(Vec::len);
-    same("step 1 shelves of shelf_bookcase.hall in ferro's state", &Some(2), &hall_shelves)?;
-    for (i, (tf, fe)) in results["terraform"].iter().zip(&results["ferro"]).enumerate() {
+    let hall_shelves = results["ferro"][0]
+        .1
+        .get("shelf_bookcase.hall")
+        .and_then(|a| a.get("shelf"))
+        .and_then(|s| s.as_array())
+        .map(Vec::len);
+    same(
+        "step 1 shelves of shelf_bookcase.hall in ferro's state",
+        &Some(2),
+        &hall_shelves,
+    )?;
+    for (i, (tf, fe)) in results["terraform"]
+        .iter()
+        .zip(&results["ferro"])
+        .enumerate()
+    {
         same_document(&format!("step {} show -json", i + 1), &tf.0, &fe.0)?;
         same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
     }
@@ -428,11 +693,20 @@ fn install_shelf(env_dir: &Path, oracles: &Oracles, repo: &Path) -> Result<PathB
     std::fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
     let script = repo.join("testdata/interop/providers/terraform-provider-shelf.py");
     let wrapper = pkg.join("terraform-provider-shelf_v1.0.0");
-    std::fs::write(&wrapper, format!("#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n", oracles.python.display(), script.display())).map_err(|e| e.to_string())?;
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n",
+            oracles.python.display(),
+            script.display()
+        ),
+    )
+    .map_err(|e| e.to_string())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).map_err(|e| e.to_string())?;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| e.to_string())?;
     }
     Ok(mirror)
 }
@@ -454,7 +728,12 @@ pub fn setup(repo: &Path, ferro: PathBuf) -> Result<Env, String> {
         ),
     )
     .map_err(|e| e.to_string())?;
-    Ok(Env { oracles, ferro, cli_config, work })
+    Ok(Env {
+        oracles,
+        ferro,
+        cli_config,
+        work,
+    })
 }
 
 pub type Scenario = (&'static str, fn(&Env) -> Result<(), String>);

@@ -1,8 +1,8 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
 pub mod bench_providers;
-pub mod fmt_oracle;
 pub mod console_oracle;
+pub mod fmt_oracle;
 pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;

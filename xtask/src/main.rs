@@ -114,18 +114,29 @@ fn golden_cmd(args: &[String]) -> ExitCode {
 
 /// Build the ferro binary (debug or release) and return its path.
 fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let repo = golden::testdata_dir()
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
     let mut args = vec!["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"];
     if release {
         args.push("--release");
     }
-    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(&args).current_dir(&repo).status();
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(&args)
+            .current_dir(&repo)
+            .status();
     if !status.is_ok_and(|s| s.success()) {
         eprintln!("cannot build the ferro binary");
         return None;
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| repo.join("target"));
-    let bin = target.join(if release { "release" } else { "debug" }).join("ferro");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| repo.join("target"));
+    let bin = target
+        .join(if release { "release" } else { "debug" })
+        .join("ferro");
     Some((repo, bin))
 }
 
@@ -133,7 +144,9 @@ fn bench_cmd(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
         Some("providers") => {
             let with_tf = args.iter().any(|a| a == "--with-terraform");
-            let Some((repo, ferro)) = build_ferro(true) else { return ExitCode::FAILURE };
+            let Some((repo, ferro)) = build_ferro(true) else {
+                return ExitCode::FAILURE;
+            };
             let env = match xtask::interop::setup(&repo, ferro) {
                 Ok(e) => e,
                 Err(e) => {
@@ -153,19 +166,31 @@ fn bench_cmd(args: &[String]) -> ExitCode {
         }
         Some(which @ "eval") => {
             // In-process benchmarks with a counting allocator live in the ferro-bench package.
-            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["run", "--release", "-q", "-p", "ferro-bench", "--", which])
-                .status();
+            let status = std::process::Command::new(
+                std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+            )
+            .args(["run", "--release", "-q", "-p", "ferro-bench", "--", which])
+            .status();
             match status {
                 Ok(s) if s.success() => ExitCode::SUCCESS,
                 _ => ExitCode::FAILURE,
             }
         }
         Some("parse") => {
-            let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+            let repo = golden::testdata_dir()
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
-                .args(["run", "--quiet", "--release", "-p", "ferro-parse-bench", "--"])
+                .args([
+                    "run",
+                    "--quiet",
+                    "--release",
+                    "-p",
+                    "ferro-parse-bench",
+                    "--",
+                ])
                 .args(&args[1..])
                 .current_dir(&repo)
                 .status();
@@ -184,7 +209,9 @@ fn bench_cmd(args: &[String]) -> ExitCode {
 
 fn interop_cmd(args: &[String]) -> ExitCode {
     let filter = args.first().map(String::as_str);
-    let Some((repo, ferro)) = build_ferro(false) else { return ExitCode::FAILURE };
+    let Some((repo, ferro)) = build_ferro(false) else {
+        return ExitCode::FAILURE;
+    };
     let env = match xtask::interop::setup(&repo, ferro) {
         Ok(e) => e,
         Err(e) => {
@@ -201,7 +228,11 @@ fn interop_cmd(args: &[String]) -> ExitCode {
     for (name, why) in &failures {
         println!("\n--- {name}\n{why}");
     }
-    println!("\n{} interop scenario(s) failed (work directories kept in {})", failures.len(), env.work.display());
+    println!(
+        "\n{} interop scenario(s) failed (work directories kept in {})",
+        failures.len(),
+        env.work.display()
+    );
     ExitCode::FAILURE
 }
 
@@ -219,9 +250,17 @@ fn fuzz_smoke_cmd(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let repo = golden::testdata_dir().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let repo = golden::testdata_dir()
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
     let start = std::time::Instant::now();
-    let report = xtask::fuzz_smoke::run(&repo, std::time::Duration::from_secs(secs), seed, &mut std::io::stdout());
+    let report = xtask::fuzz_smoke::run(
+        &repo,
+        std::time::Duration::from_secs(secs),
+        seed,
+        &mut std::io::stdout(),
+    );
     println!(
         "fuzz-smoke: {} inputs ({:.1} MB) in {:.0}s, seed {seed}, slowest input {:?}: {} failure(s)",
         report.inputs,
@@ -239,7 +278,10 @@ fn fuzz_smoke_cmd(args: &[String]) -> ExitCode {
 
 fn fmt_oracle_cmd() -> ExitCode {
     let data = golden::testdata_dir();
-    let repo = data.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let repo = data
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
     let terraform = match xtask::fmt_oracle::find_terraform(&repo) {
         Ok(t) => t,
         Err(e) => {
@@ -252,7 +294,10 @@ fn fmt_oracle_cmd() -> ExitCode {
             for f in &failed {
                 eprintln!("terraform rejected {f}\n");
             }
-            println!("{written} expected outputs written, {} inputs rejected by terraform", failed.len());
+            println!(
+                "{written} expected outputs written, {} inputs rejected by terraform",
+                failed.len()
+            );
             if failed.is_empty() {
                 ExitCode::SUCCESS
             } else {

@@ -21,7 +21,10 @@ pub struct Oracles {
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// Fetch (once) and return the reference tools.
@@ -37,9 +40,17 @@ pub fn ensure() -> Result<Oracles, String> {
     }
     let vars: BTreeMap<String, String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter_map(|l| l.strip_prefix("export ")?.split_once('=').map(|(k, v)| (k.to_string(), v.trim().to_string())))
+        .filter_map(|l| {
+            l.strip_prefix("export ")?
+                .split_once('=')
+                .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        })
         .collect();
-    let get = |k: &str| vars.get(k).map(PathBuf::from).ok_or_else(|| format!("{} did not print {k}", script.display()));
+    let get = |k: &str| {
+        vars.get(k)
+            .map(PathBuf::from)
+            .ok_or_else(|| format!("{} did not print {k}", script.display()))
+    };
     Ok(Oracles {
         dir: get("FERRO_ORACLES")?,
         terraform: get("TERRAFORM")?,

@@ -74,8 +74,16 @@ impl Rng {
     }
 }
 
-const TYPES: &[&str] = &["aws_instance", "aws_security_group", "google_compute_instance", "azurerm_linux_virtual_machine", "aws_s3_bucket"];
-const WORDS: &[&str] = &["web", "api", "db", "cache", "worker", "frontend", "backend", "queue", "logs", "metrics"];
+const TYPES: &[&str] = &[
+    "aws_instance",
+    "aws_security_group",
+    "google_compute_instance",
+    "azurerm_linux_virtual_machine",
+    "aws_s3_bucket",
+];
+const WORDS: &[&str] = &[
+    "web", "api", "db", "cache", "worker", "frontend", "backend", "queue", "logs", "metrics",
+];
 
 /// One realistic resource (or variable/output/locals) with nested blocks, expressions,
 /// templates, heredocs and comments.
@@ -159,7 +167,12 @@ struct Measure {
 
 impl Default for Measure {
     fn default() -> Self {
-        Measure { best: Duration::MAX, retained: 0, peak: 0, allocs: 0 }
+        Measure {
+            best: Duration::MAX,
+            retained: 0,
+            peak: 0,
+            allocs: 0,
+        }
     }
 }
 
@@ -186,7 +199,13 @@ fn main() {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--mb" => mb = args.next().and_then(|v| v.parse().ok()).unwrap_or(mb),
-            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs).max(1),
+            "--runs" => {
+                runs = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(runs)
+                    .max(1)
+            }
             "--write" => write = args.next(),
             // Parse with one parser only, once (for profiling).
             "--only" => only = args.next(),
@@ -201,12 +220,20 @@ fn main() {
         std::fs::write(&path, &text).expect("write the generated configuration");
     }
     let size = text.len() as f64;
-    println!("input: {:.1} MB generated configuration, {} lines", size / 1e6, text.lines().count());
+    println!(
+        "input: {:.1} MB generated configuration, {} lines",
+        size / 1e6,
+        text.lines().count()
+    );
 
     match only.as_deref() {
         Some("ferro") => {
             let p = ferro_syntax::parse_file(ferro_diag::FileId(0), &text);
-            println!("{} items, {} diagnostics", p.body.items.len(), p.diagnostics.len());
+            println!(
+                "{} items, {} diagnostics",
+                p.body.items.len(),
+                p.diagnostics.len()
+            );
             // Not dropped: a profile of this run shows the parse alone.
             std::mem::forget(p);
             return;
@@ -232,7 +259,9 @@ fn main() {
     // The runs alternate between the parsers, so a change in machine load affects both alike.
     let (mut ferro, mut hcl) = (Measure::default(), Measure::default());
     for _ in 0..runs {
-        measure(&mut ferro, || ferro_syntax::parse_file(ferro_diag::FileId(0), &text));
+        measure(&mut ferro, || {
+            ferro_syntax::parse_file(ferro_diag::FileId(0), &text)
+        });
         measure(&mut hcl, || hcl_edit::parser::parse_body(&text));
     }
     let mbps = |d: Duration| size / 1e6 / d.as_secs_f64();

@@ -135,10 +135,17 @@ pub struct Resource {
 
 impl Resource {
     pub fn managed(ty: impl Into<String>, name: impl Into<String>) -> Self {
-        Resource { mode: ResourceMode::Managed, ty: ty.into(), name: name.into() }
+        Resource {
+            mode: ResourceMode::Managed,
+            ty: ty.into(),
+            name: name.into(),
+        }
     }
     pub fn instance(&self, key: InstanceKey) -> ResourceInstance {
-        ResourceInstance { resource: self.clone(), key }
+        ResourceInstance {
+            resource: self.clone(),
+            key,
+        }
     }
     /// The provider local name implied by the type: the part before the first `_`.
     pub fn implied_provider(&self) -> &str {
@@ -176,7 +183,10 @@ pub struct AbsResource {
 
 impl AbsResource {
     pub fn root(resource: Resource) -> Self {
-        AbsResource { module: ModuleInstance::root(), resource }
+        AbsResource {
+            module: ModuleInstance::root(),
+            resource,
+        }
     }
     pub fn instance(&self, key: InstanceKey) -> AbsResourceInstance {
         AbsResourceInstance {
@@ -205,7 +215,10 @@ pub struct AbsResourceInstance {
 
 impl AbsResourceInstance {
     pub fn containing_resource(&self) -> AbsResource {
-        AbsResource { module: self.module.clone(), resource: self.resource.resource.clone() }
+        AbsResource {
+            module: self.module.clone(),
+            resource: self.resource.resource.clone(),
+        }
     }
 }
 
@@ -232,7 +245,11 @@ pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
             let key = if let Some(q) = inner.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
                 InstanceKey::Str(q.replace("\\\"", "\"").replace("\\\\", "\\"))
             } else {
-                InstanceKey::Int(inner.parse().map_err(|_| format!("invalid instance key {inner:?}"))?)
+                InstanceKey::Int(
+                    inner
+                        .parse()
+                        .map_err(|_| format!("invalid instance key {inner:?}"))?,
+                )
             };
             (&s[..i], key)
         }
@@ -240,7 +257,11 @@ pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
     };
     let parts: Vec<&str> = base.split('.').collect();
     let resource = match parts.as_slice() {
-        ["data", ty, name] => Resource { mode: ResourceMode::Data, ty: ty.to_string(), name: name.to_string() },
+        ["data", ty, name] => Resource {
+            mode: ResourceMode::Data,
+            ty: ty.to_string(),
+            name: name.to_string(),
+        },
         [ty, name] => Resource::managed(*ty, *name),
         _ => return Err(format!("{s:?} is not a resource instance address")),
     };
@@ -257,11 +278,30 @@ mod tests {
     #[test]
     fn displays_like_terraform() {
         let r = AbsResource::root(Resource::managed("terraform_data", "a"));
-        assert_eq!(r.instance(InstanceKey::None).to_string(), "terraform_data.a");
-        assert_eq!(r.instance(InstanceKey::Int(3)).to_string(), "terraform_data.a[3]");
-        assert_eq!(r.instance(InstanceKey::Str("x\"y".into())).to_string(), "terraform_data.a[\"x\\\"y\"]");
-        let m = ModuleInstance(vec![ModuleInstanceStep { name: "m".into(), key: InstanceKey::Str("k".into()) }]);
-        let abs = AbsResource { module: m, resource: Resource { mode: ResourceMode::Data, ty: "t".into(), name: "n".into() } };
+        assert_eq!(
+            r.instance(InstanceKey::None).to_string(),
+            "terraform_data.a"
+        );
+        assert_eq!(
+            r.instance(InstanceKey::Int(3)).to_string(),
+            "terraform_data.a[3]"
+        );
+        assert_eq!(
+            r.instance(InstanceKey::Str("x\"y".into())).to_string(),
+            "terraform_data.a[\"x\\\"y\"]"
+        );
+        let m = ModuleInstance(vec![ModuleInstanceStep {
+            name: "m".into(),
+            key: InstanceKey::Str("k".into()),
+        }]);
+        let abs = AbsResource {
+            module: m,
+            resource: Resource {
+                mode: ResourceMode::Data,
+                ty: "t".into(),
+                name: "n".into(),
+            },
+        };
         assert_eq!(abs.to_string(), "module.m[\"k\"].data.t.n");
     }
 
@@ -274,8 +314,21 @@ mod tests {
 
     #[test]
     fn instance_keys_sort_like_state() {
-        let mut ks = vec![InstanceKey::Str("b".into()), InstanceKey::Int(10), InstanceKey::Int(2), InstanceKey::None];
+        let mut ks = vec![
+            InstanceKey::Str("b".into()),
+            InstanceKey::Int(10),
+            InstanceKey::Int(2),
+            InstanceKey::None,
+        ];
         ks.sort();
-        assert_eq!(ks, vec![InstanceKey::None, InstanceKey::Int(2), InstanceKey::Int(10), InstanceKey::Str("b".into())]);
+        assert_eq!(
+            ks,
+            vec![
+                InstanceKey::None,
+                InstanceKey::Int(2),
+                InstanceKey::Int(10),
+                InstanceKey::Str("b".into())
+            ]
+        );
     }
 }

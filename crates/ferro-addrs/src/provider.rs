@@ -18,14 +18,22 @@ pub struct Provider {
 impl Provider {
     /// The built-in `terraform` provider: `terraform.io/builtin/terraform`.
     pub fn builtin(ty: &str) -> Provider {
-        Provider { hostname: BUILTIN_HOST.into(), namespace: "builtin".into(), ty: ty.into() }
+        Provider {
+            hostname: BUILTIN_HOST.into(),
+            namespace: "builtin".into(),
+            ty: ty.into(),
+        }
     }
     /// `registry.terraform.io/hashicorp/<ty>`, what an undeclared local name implies.
     pub fn default_for(ty: &str) -> Provider {
         if ty == "terraform" {
             return Provider::builtin(ty);
         }
-        Provider { hostname: DEFAULT_REGISTRY.into(), namespace: "hashicorp".into(), ty: ty.into() }
+        Provider {
+            hostname: DEFAULT_REGISTRY.into(),
+            namespace: "hashicorp".into(),
+            ty: ty.into(),
+        }
     }
     pub fn is_builtin(&self) -> bool {
         self.hostname == BUILTIN_HOST && self.namespace == "builtin"
@@ -33,14 +41,26 @@ impl Provider {
     /// Parse a `source` string: `type`, `namespace/type` or `hostname/namespace/type`.
     pub fn parse_source(s: &str) -> Result<Provider, String> {
         let parts: Vec<&str> = s.split('/').collect();
-        let valid = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+        let valid = |p: &str| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        };
         if !parts.iter().all(|p| valid(p)) {
             return Err(format!("invalid provider source string {s:?}"));
         }
         match parts.as_slice() {
             [ty] => Ok(Provider::default_for(&ty.to_lowercase())),
-            [ns, ty] => Ok(Provider { hostname: DEFAULT_REGISTRY.into(), namespace: ns.to_lowercase(), ty: ty.to_lowercase() }),
-            [host, ns, ty] => Ok(Provider { hostname: host.to_lowercase(), namespace: ns.to_lowercase(), ty: ty.to_lowercase() }),
+            [ns, ty] => Ok(Provider {
+                hostname: DEFAULT_REGISTRY.into(),
+                namespace: ns.to_lowercase(),
+                ty: ty.to_lowercase(),
+            }),
+            [host, ns, ty] => Ok(Provider {
+                hostname: host.to_lowercase(),
+                namespace: ns.to_lowercase(),
+                ty: ty.to_lowercase(),
+            }),
             _ => Err(format!("invalid provider source string {s:?}")),
         }
     }
@@ -49,7 +69,11 @@ impl Provider {
         let parts: Vec<&str> = s.split('/').collect();
         match parts.as_slice() {
             [host, ns, ty] if !host.is_empty() && !ns.is_empty() && !ty.is_empty() => {
-                Ok(Provider { hostname: host.to_string(), namespace: ns.to_string(), ty: ty.to_string() })
+                Ok(Provider {
+                    hostname: host.to_string(),
+                    namespace: ns.to_string(),
+                    ty: ty.to_string(),
+                })
             }
             _ => Err(format!("invalid provider address {s:?}")),
         }
@@ -73,7 +97,11 @@ pub struct AbsProviderConfig {
 
 impl AbsProviderConfig {
     pub fn root(provider: Provider) -> Self {
-        AbsProviderConfig { module: Vec::new(), provider, alias: None }
+        AbsProviderConfig {
+            module: Vec::new(),
+            provider,
+            alias: None,
+        }
     }
 
     /// Parse the state form: `[module.a.]provider["host/ns/type"][.alias]`, plus legacy
@@ -82,12 +110,16 @@ impl AbsProviderConfig {
         let mut rest = s;
         let mut module = Vec::new();
         while let Some(r) = rest.strip_prefix("module.") {
-            let end = r.find('.').ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
+            let end = r
+                .find('.')
+                .ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
             module.push(r[..end].to_string());
             rest = &r[end + 1..];
         }
         if let Some(r) = rest.strip_prefix("provider[\"") {
-            let end = r.find("\"]").ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
+            let end = r
+                .find("\"]")
+                .ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
             let provider = Provider::parse_fqn(&r[..end])?;
             let tail = &r[end + 2..];
             let alias = match tail.strip_prefix('.') {
@@ -95,13 +127,21 @@ impl AbsProviderConfig {
                 None if tail.is_empty() => None,
                 _ => return Err(format!("invalid provider configuration address {s:?}")),
             };
-            return Ok(AbsProviderConfig { module, provider, alias });
+            return Ok(AbsProviderConfig {
+                module,
+                provider,
+                alias,
+            });
         }
         if let Some(r) = rest.strip_prefix("provider.") {
             let mut parts = r.splitn(2, '.');
             let ty = parts.next().unwrap_or_default();
             let alias = parts.next().map(str::to_string);
-            return Ok(AbsProviderConfig { module, provider: Provider::default_for(ty), alias });
+            return Ok(AbsProviderConfig {
+                module,
+                provider: Provider::default_for(ty),
+                alias,
+            });
         }
         Err(format!("invalid provider configuration address {s:?}"))
     }
@@ -119,4 +159,3 @@ impl fmt::Display for AbsProviderConfig {
         Ok(())
     }
 }
-

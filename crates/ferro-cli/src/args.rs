@@ -15,7 +15,10 @@ impl Parsed {
         self.bools.get(name).copied().unwrap_or(false)
     }
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.values.get(name).and_then(|v| v.last()).map(String::as_str)
+        self.values
+            .get(name)
+            .and_then(|v| v.last())
+            .map(String::as_str)
     }
     pub fn all(&self, name: &str) -> &[String] {
         self.values.get(name).map(Vec::as_slice).unwrap_or(&[])
@@ -23,7 +26,11 @@ impl Parsed {
 }
 
 /// Parse `args` against the accepted flag names. Unknown flags are an error naming the flag.
-pub fn parse(args: &[String], bool_flags: &[&'static str], value_flags: &[&'static str]) -> Result<Parsed, String> {
+pub fn parse(
+    args: &[String],
+    bool_flags: &[&'static str],
+    value_flags: &[&'static str],
+) -> Result<Parsed, String> {
     let mut out = Parsed::default();
     let mut i = 0;
     let mut only_positional = false;
@@ -54,7 +61,9 @@ pub fn parse(args: &[String], bool_flags: &[&'static str], value_flags: &[&'stat
             let v = match inline {
                 Some(v) => v,
                 None => {
-                    let Some(v) = args.get(i) else { return Err(format!("flag needs an argument: -{n}")) };
+                    let Some(v) = args.get(i) else {
+                        return Err(format!("flag needs an argument: -{n}"));
+                    };
                     i += 1;
                     v.clone()
                 }
@@ -77,7 +86,19 @@ mod tests {
 
     #[test]
     fn single_and_double_dash() {
-        let p = parse(&s(&["-auto-approve", "--out=plan", "-var", "a=1", "-var=b=2", "file"]), &["auto-approve"], &["out", "var"]).unwrap();
+        let p = parse(
+            &s(&[
+                "-auto-approve",
+                "--out=plan",
+                "-var",
+                "a=1",
+                "-var=b=2",
+                "file",
+            ]),
+            &["auto-approve"],
+            &["out", "var"],
+        )
+        .unwrap();
         assert!(p.flag("auto-approve"));
         assert_eq!(p.value("out"), Some("plan"));
         assert_eq!(p.all("var"), &["a=1".to_string(), "b=2".to_string()]);
@@ -86,7 +107,9 @@ mod tests {
 
     #[test]
     fn unknown_flag_is_an_error() {
-        assert!(parse(&s(&["-nope"]), &[], &[]).unwrap_err().contains("-nope"));
+        assert!(parse(&s(&["-nope"]), &[], &[])
+            .unwrap_err()
+            .contains("-nope"));
         assert!(parse(&s(&["-out"]), &[], &["out"]).is_err());
     }
 }

@@ -7,7 +7,9 @@
 //! `> ` prompt, every result is printed after its line and errors do not end the session.
 
 use crate::console_terminal::{LineRead, Terminal};
-use crate::load::{collect_variables, config_diagnostics, load_files, read_config_files, read_state};
+use crate::load::{
+    collect_variables, config_diagnostics, load_files, read_config_files, read_state,
+};
 use crate::{args, Global, Io};
 use ferro_addrs::{InstanceKey, Resource};
 use ferro_db::{file_hir, module_index};
@@ -15,8 +17,8 @@ use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{Expr, FileHir, Reference};
 use ferro_planner::RawVariable;
-use ferro_value::json::go_quote;
 use ferro_state::State;
+use ferro_value::json::go_quote;
 use ferro_value::{json, Type, Value, ValueKind};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -44,20 +46,46 @@ pub(crate) fn console(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 /// `ferro console ARGS` in `dir` with `input` as standard input (tests drive it this way).
-pub fn run_with_input(args: &[String], dir: &Path, input: &mut dyn BufRead, io: &mut Io<'_>) -> i32 {
+pub fn run_with_input(
+    args: &[String],
+    dir: &Path,
+    input: &mut dyn BufRead,
+    io: &mut Io<'_>,
+) -> i32 {
     let color = !args.iter().any(|a| a == "-no-color" || a == "--no-color");
-    let rest: Vec<String> = args.iter().filter(|a| *a != "-no-color" && *a != "--no-color").cloned().collect();
-    let g = Global { dir: dir.to_path_buf(), color };
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|a| *a != "-no-color" && *a != "--no-color")
+        .cloned()
+        .collect();
+    let g = Global {
+        dir: dir.to_path_buf(),
+        color,
+    };
     run_console(&g, &rest, input, None, io)
 }
 
 /// The console: piped when `terminal` is None (every line is evaluated, the first error ends
 /// the run with status 1, only the last result is printed), else interactive.
-fn run_console(g: &Global, a: &[String], input: &mut dyn BufRead, terminal: Option<Terminal<'_>>, io: &mut Io<'_>) -> i32 {
+fn run_console(
+    g: &Global,
+    a: &[String],
+    input: &mut dyn BufRead,
+    terminal: Option<Terminal<'_>>,
+    io: &mut Io<'_>,
+) -> i32 {
     let p = match args::parse(a, &[], &["var", "var-file", "state"]) {
         Ok(p) => p,
         Err(e) => {
-            let _ = write!(io.stderr, "{}", render_diag(&Diagnostic::error("cli", "Invalid arguments").with_detail(e), false, false));
+            let _ = write!(
+                io.stderr,
+                "{}",
+                render_diag(
+                    &Diagnostic::error("cli", "Invalid arguments").with_detail(e),
+                    false,
+                    false
+                )
+            );
             return 1;
         }
     };
@@ -127,14 +155,21 @@ fn piped(g: &Global, session: &Session, input: &mut dyn BufRead, io: &mut Io<'_>
 /// Interactive mode on a terminal, as `terraform console` 1.0.3: every result (an empty line for
 /// an empty input) is printed after its line; errors are reported and the session goes on;
 /// `exit`, Ctrl-D on an empty line and Ctrl-C on an empty line end it.
-fn interactive(g: &Global, session: &Session, input: &mut dyn BufRead, mut terminal: Terminal<'_>, io: &mut Io<'_>) -> i32 {
+fn interactive(
+    g: &Global,
+    session: &Session,
+    input: &mut dyn BufRead,
+    mut terminal: Terminal<'_>,
+    io: &mut Io<'_>,
+) -> i32 {
     loop {
         let line = match terminal.read_line(input, io.stdout) {
             Ok(LineRead::Line(line)) => line,
             Ok(LineRead::Interrupted { had_text: true }) => continue,
             Ok(LineRead::Interrupted { had_text: false } | LineRead::End) => return 0,
             Err(e) => {
-                let d = Diagnostic::error("cli", "Failed to read from the terminal").with_detail(e.to_string());
+                let d = Diagnostic::error("cli", "Failed to read from the terminal")
+                    .with_detail(e.to_string());
                 let _ = write!(io.stderr, "{}", render_diag(&d, g.color, false));
                 return 1;
             }
@@ -176,10 +211,27 @@ struct Session {
 
 impl Session {
     fn load(g: &Global, p: &args::Parsed, raw: &[String]) -> Result<Session, String> {
-        let files = read_config_files(&g.dir).map_err(|e| render_diag(&Diagnostic::error("cli", "Failed to read configuration").with_detail(e), g.color, false))?;
+        let files = read_config_files(&g.dir).map_err(|e| {
+            render_diag(
+                &Diagnostic::error("cli", "Failed to read configuration").with_detail(e),
+                g.color,
+                false,
+            )
+        })?;
         let state_file = g.dir.join(p.value("state").unwrap_or("terraform.tfstate"));
-        let state = read_state(&state_file).map_err(|e| render_diag(&Diagnostic::error("cli", "Failed to load state").with_detail(e), g.color, false))?;
-        let mut session = Session { loaded: None, vars: BTreeMap::new(), resources: HashMap::new(), dir: g.dir.clone() };
+        let state = read_state(&state_file).map_err(|e| {
+            render_diag(
+                &Diagnostic::error("cli", "Failed to load state").with_detail(e),
+                g.color,
+                false,
+            )
+        })?;
+        let mut session = Session {
+            loaded: None,
+            vars: BTreeMap::new(),
+            resources: HashMap::new(),
+            dir: g.dir.clone(),
+        };
         if let Some(st) = &state {
             session.resources = state_resources(st);
         }
@@ -188,13 +240,21 @@ impl Session {
         }
         let mut l = load_files(files);
         let mut diags = config_diagnostics(&l);
-        let mut raw_vars = collect_variables(&mut l, &g.dir, &crate::commands::var_args(raw), &mut diags);
+        let mut raw_vars =
+            collect_variables(&mut l, &g.dir, &crate::commands::var_args(raw), &mut diags);
         // Unset variables are unknown in the console (Terraform allows them there).
         let index = module_index(&l.db, l.ws);
         for (name, item) in &index.variables {
             let hir = file_hir(&l.db, item.file);
             if !raw_vars.contains_key(name) && hir.variables[item.index].default.is_none() {
-                raw_vars.insert(name.clone(), RawVariable { value: Value::dynamic_unknown(), origin: "the console".into(), span: None });
+                raw_vars.insert(
+                    name.clone(),
+                    RawVariable {
+                        value: Value::dynamic_unknown(),
+                        origin: "the console".into(),
+                        span: None,
+                    },
+                );
             }
         }
         let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw_vars);
@@ -217,7 +277,12 @@ impl Session {
         if !hir.diagnostics.is_empty() {
             return Err(hir.diagnostics.clone());
         }
-        let scope = ConsoleScope { s: self, input: text, locals: RefCell::new(HashMap::new()), in_progress: RefCell::new(Vec::new()) };
+        let scope = ConsoleScope {
+            s: self,
+            input: text,
+            locals: RefCell::new(HashMap::new()),
+            in_progress: RefCell::new(Vec::new()),
+        };
         // `type(x)` is a console-only function: it shows the type of its argument.
         if let Expr::Call { name, args, .. } = &hir.exprs[id] {
             if name == "type" && args.len() == 1 {
@@ -287,13 +352,19 @@ impl ConsoleScope<'_> {
         if let Some(v) = self.locals.borrow().get(name) {
             return Ok(v.clone());
         }
-        let Some(l) = &self.s.loaded else { return Err(ferro_db::undeclared_local(name, None)) };
+        let Some(l) = &self.s.loaded else {
+            return Err(ferro_db::undeclared_local(name, None));
+        };
         let index = module_index(&l.db, l.ws);
         let Some(item) = index.locals.get(name) else {
-            return Err(ferro_db::undeclared_local(name, ferro_db::suggest(name, index.locals.keys())));
+            return Err(ferro_db::undeclared_local(
+                name,
+                ferro_db::suggest(name, index.locals.keys()),
+            ));
         };
         if self.in_progress.borrow().iter().any(|n| n == name) {
-            return Err(Diagnostic::error("cycle", "Cycle in local values").with_detail(format!("The local value {name:?} refers to itself.")));
+            return Err(Diagnostic::error("cycle", "Cycle in local values")
+                .with_detail(format!("The local value {name:?} refers to itself.")));
         }
         self.in_progress.borrow_mut().push(name.to_string());
         let hir: &FileHir = file_hir(&l.db, item.file);
@@ -355,7 +426,10 @@ impl Scope for ConsoleScope<'_> {
             return Some(("<console-input>", self.input));
         }
         let l = self.s.loaded.as_ref()?;
-        l.sources.iter().find(|s| s.0 == file).map(|(_, name, text)| (name.as_str(), text.as_str()))
+        l.sources
+            .iter()
+            .find(|s| s.0 == file)
+            .map(|(_, name, text)| (name.as_str(), text.as_str()))
     }
 }
 
@@ -450,7 +524,6 @@ fn mapping(m: &BTreeMap<String, Value>, indent: usize) -> String {
     out
 }
 
-
 /// A type as the console's `type()` shows it.
 pub fn format_type(t: &Type, indent: usize) -> String {
     let pad = " ".repeat(indent + 4);
@@ -491,7 +564,16 @@ pub fn format_type(t: &Type, indent: usize) -> String {
 /// Wrap a diagnostic's detail as Terraform does: each line on its own, except that lines
 /// starting with a space are taken as preformatted and left alone.
 fn wrap(text: &str, width: usize) -> String {
-    let lines: Vec<String> = text.split('\n').map(|l| if l.starts_with(' ') { l.to_string() } else { wrap_line(l, width) }).collect();
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|l| {
+            if l.starts_with(' ') {
+                l.to_string()
+            } else {
+                wrap_line(l, width)
+            }
+        })
+        .collect();
     lines.join("\n")
 }
 
@@ -583,11 +665,16 @@ mod tests {
             "The given key does not identify an element in this collection value: a\nnegative number is not a valid index for a sequence."
         );
         // Lines starting with a space are preformatted (try's list of diagnostics).
-        let listed = format!("no expression succeeded:\n- Invalid index (at x.tf:1,2-3)\n  {long}\n\nAt least one.");
+        let listed = format!(
+            "no expression succeeded:\n- Invalid index (at x.tf:1,2-3)\n  {long}\n\nAt least one."
+        );
         assert_eq!(wrap(&listed, 77), listed);
         // Runs of spaces are kept; a word longer than the width stays whole.
         assert_eq!(wrap("a  b", 77), "a  b");
         let word = "x".repeat(90);
-        assert_eq!(wrap(&format!("see {word} here"), 77), format!("see\n{word}\nhere"));
+        assert_eq!(
+            wrap(&format!("see {word} here"), 77),
+            format!("see\n{word}\nhere")
+        );
     }
 }

@@ -81,7 +81,13 @@ fn parse_bool(v: &str) -> Option<bool> {
 
 /// Parse the flags the way Go's `flag` package does: flags first, then positional arguments.
 fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
-    let mut o = Opts { list: true, write: true, diff: false, check: false, recursive: false };
+    let mut o = Opts {
+        list: true,
+        write: true,
+        diff: false,
+        check: false,
+        recursive: false,
+    };
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
@@ -107,7 +113,8 @@ fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
         };
         *slot = match value {
             None => true,
-            Some(v) => parse_bool(v).ok_or_else(|| format!("invalid boolean value {v:?} for -{name}: parse error"))?,
+            Some(v) => parse_bool(v)
+                .ok_or_else(|| format!("invalid boolean value {v:?} for -{name}: parse error"))?,
         };
         i += 1;
     }
@@ -119,13 +126,19 @@ pub fn fmt_with_stdin(g: &Global, args: &[String], stdin: &mut dyn Read, io: &mu
     let (mut opts, paths) = match parse_flags(args) {
         Ok(p) => p,
         Err(e) => {
-            let _ = write!(io.stderr, "{HELP}\nError parsing command-line flags: {e}\n\n");
+            let _ = write!(
+                io.stderr,
+                "{HELP}\nError parsing command-line flags: {e}\n\n"
+            );
             return 1;
         }
     };
     if let Some(flag) = paths.iter().find(|p| p.len() > 1 && p.starts_with('-')) {
         // Go's flag parsing stops at the first path; a flag after it is a mistake, not a path.
-        let _ = write!(io.stderr, "The option {flag} must come before the paths to format.\n\n{HELP}");
+        let _ = write!(
+            io.stderr,
+            "The option {flag} must come before the paths to format.\n\n{HELP}"
+        );
         return 1;
     }
     let from_stdin = paths.len() == 1 && paths[0] == "-";
@@ -142,16 +155,26 @@ pub fn fmt_with_stdin(g: &Global, args: &[String], stdin: &mut dyn Read, io: &mu
         opts.list = true;
         opts.write = false;
     }
-    let mut run = Run { opts, out: Vec::new(), diags: Vec::new(), sources: Vec::new() };
+    let mut run = Run {
+        opts,
+        out: Vec::new(),
+        diags: Vec::new(),
+        sources: Vec::new(),
+    };
     if from_stdin {
         let mut src = Vec::new();
         if stdin.read_to_end(&mut src).is_err() {
-            run.diags.push(Diagnostic::error("fmt-read", "Failed to read <stdin>"));
+            run.diags
+                .push(Diagnostic::error("fmt-read", "Failed to read <stdin>"));
         } else {
             process_file(&mut run, "<stdin>", None, src);
         }
     } else {
-        let paths = if paths.is_empty() { vec![".".to_string()] } else { paths };
+        let paths = if paths.is_empty() {
+            vec![".".to_string()]
+        } else {
+            paths
+        };
         for p in &paths {
             if !process_path(&mut run, g, p) {
                 break;
@@ -165,7 +188,9 @@ pub fn fmt_with_stdin(g: &Global, args: &[String], stdin: &mut dyn Read, io: &mu
     }
     if !run.diags.is_empty() {
         let sources = ferro_db::Sources::from_files(run.sources.clone());
-        let _ = io.stderr.write_all(ferro_diag::render(&run.diags, &sources, g.color).as_bytes());
+        let _ = io
+            .stderr
+            .write_all(ferro_diag::render(&run.diags, &sources, g.color).as_bytes());
     }
     if has_errors(&run.diags) {
         return 2;
@@ -223,7 +248,10 @@ fn process_path(run: &mut Run, g: &Global, path: &str) -> bool {
             Err(_) => cli_error(run, format!("Failed to read file {display}")),
         }
     } else {
-        cli_error(run, "Only .tf and .tfvars files can be processed with ferro fmt".to_string());
+        cli_error(
+            run,
+            "Only .tf and .tfvars files can be processed with ferro fmt".to_string(),
+        );
     }
     true
 }
@@ -248,7 +276,9 @@ fn process_dir(run: &mut Run, dir: &Path, display: &str) {
     let mut names: Vec<(String, bool)> = entries
         .filter_map(|e| e.ok())
         .map(|e| {
-            let is_dir = std::fs::metadata(e.path()).map(|m| m.is_dir()).unwrap_or(false);
+            let is_dir = std::fs::metadata(e.path())
+                .map(|m| m.is_dir())
+                .unwrap_or(false);
             (e.file_name().to_string_lossy().into_owned(), is_dir)
         })
         .collect();
@@ -306,7 +336,8 @@ fn process_file(run: &mut Run, name: &str, path: Option<&Path>, src: Vec<u8>) {
         }
         if o.diff {
             let old = String::from_utf8_lossy(&src);
-            run.out.extend_from_slice(unified_diff(&old, &result, name).as_bytes());
+            run.out
+                .extend_from_slice(unified_diff(&old, &result, name).as_bytes());
         }
     }
     if !o.list && !o.write && !o.diff {
@@ -326,8 +357,12 @@ fn unified_diff(old: &str, new: &str, name: &str) -> String {
     const CTX: usize = 3;
     let mut out = format!("--- old/{name}\n+++ new/{name}\n");
     // Group the edit script into hunks: runs of changes with up to 2*CTX common lines between.
-    let change_idx: Vec<usize> =
-        ops.iter().enumerate().filter(|(_, o)| !matches!(o, Op::Same(..))).map(|(i, _)| i).collect();
+    let change_idx: Vec<usize> = ops
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| !matches!(o, Op::Same(..)))
+        .map(|(i, _)| i)
+        .collect();
     let mut groups: Vec<(usize, usize)> = Vec::new();
     for &i in &change_idx {
         match groups.last_mut() {
@@ -357,7 +392,10 @@ fn unified_diff(old: &str, new: &str, name: &str) -> String {
                 k += 1;
                 continue;
             }
-            let run_end = slice[k..].iter().position(|o| matches!(o, Op::Same(..))).map_or(slice.len(), |p| k + p);
+            let run_end = slice[k..]
+                .iter()
+                .position(|o| matches!(o, Op::Same(..)))
+                .map_or(slice.len(), |p| k + p);
             for o in &slice[k..run_end] {
                 if let Op::Del(i) = o {
                     line(&mut out, '-', a[*i]);
@@ -407,7 +445,12 @@ enum Op {
 /// A shortest edit script (Myers' algorithm), common prefix and suffix trimmed first.
 fn diff_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suf = a[pre..].iter().rev().zip(b[pre..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let suf = a[pre..]
+        .iter()
+        .rev()
+        .zip(b[pre..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let (am, bm) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
     let mut ops: Vec<Op> = (0..pre).map(|i| Op::Same(i, i)).collect();
     for o in myers(am, bm) {
@@ -431,11 +474,12 @@ fn myers(a: &[&str], b: &[&str]) -> Vec<Op> {
         trace.push(v.clone());
         let mut k = -d;
         while k <= d {
-            let mut x = if k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]) {
-                v[(off + k + 1) as usize]
-            } else {
-                v[(off + k - 1) as usize] + 1
-            };
+            let mut x =
+                if k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]) {
+                    v[(off + k + 1) as usize]
+                } else {
+                    v[(off + k - 1) as usize] + 1
+                };
             let mut y = x - k;
             while x < n && y < m && a[x as usize] == b[y as usize] {
                 x += 1;
@@ -454,14 +498,24 @@ fn myers(a: &[&str], b: &[&str]) -> Vec<Op> {
     for d in (0..trace.len() as isize).rev() {
         let v = &trace[d as usize];
         let k = x - y;
-        let prev_k = if k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize]) {
+        let prev_k = if k == -d || (k != d && v[(off + k - 1) as usize] < v[(off + k + 1) as usize])
+        {
             k + 1
         } else {
             k - 1
         };
-        let prev_x = if d == 0 { 0 } else { v[(off + prev_k) as usize] };
+        let prev_x = if d == 0 {
+            0
+        } else {
+            v[(off + prev_k) as usize]
+        };
         let prev_y = prev_x - prev_k;
-        while x > prev_x.max(0) && y > prev_y.max(0) && x > 0 && y > 0 && a[(x - 1) as usize] == b[(y - 1) as usize] {
+        while x > prev_x.max(0)
+            && y > prev_y.max(0)
+            && x > 0
+            && y > 0
+            && a[(x - 1) as usize] == b[(y - 1) as usize]
+        {
             x -= 1;
             y -= 1;
             ops.push(Op::Same(x as usize, y as usize));
@@ -485,28 +539,48 @@ mod tests {
     use super::*;
 
     fn run_in(dir: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
-        let g = Global { dir: dir.to_path_buf(), color: false };
+        let g = Global {
+            dir: dir.to_path_buf(),
+            color: false,
+        };
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = fmt_with_stdin(
             &g,
             &args,
             &mut std::io::Cursor::new(stdin.as_bytes().to_vec()),
-            &mut Io { stdout: &mut out, stderr: &mut err, stdin: None },
+            &mut Io {
+                stdout: &mut out,
+                stderr: &mut err,
+                stdin: None,
+            },
         );
-        (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+        (
+            code,
+            String::from_utf8_lossy(&out).into_owned(),
+            String::from_utf8_lossy(&err).into_owned(),
+        )
     }
 
     #[test]
     fn stdin_is_formatted_to_stdout() {
         let dir = std::env::temp_dir();
-        assert_eq!(run_in(&dir, &["-"], "a=1\nbbb = 2\n"), (0, "a   = 1\nbbb = 2\n".to_string(), String::new()));
+        assert_eq!(
+            run_in(&dir, &["-"], "a=1\nbbb = 2\n"),
+            (0, "a   = 1\nbbb = 2\n".to_string(), String::new())
+        );
         let (code, out, _) = run_in(&dir, &["-check", "-"], "a=1\n");
         assert_eq!((code, out.as_str()), (3, ""));
         let (code, out, _) = run_in(&dir, &["-check", "-"], "a = 1\n");
         assert_eq!((code, out.as_str()), (0, ""));
         let (code, out, _) = run_in(&dir, &["-diff", "-"], "a=1\n");
-        assert_eq!((code, out.as_str()), (0, "--- old/<stdin>\n+++ new/<stdin>\n@@ -1 +1 @@\n-a=1\n+a = 1\n"));
+        assert_eq!(
+            (code, out.as_str()),
+            (
+                0,
+                "--- old/<stdin>\n+++ new/<stdin>\n@@ -1 +1 @@\n-a=1\n+a = 1\n"
+            )
+        );
     }
 
     #[test]
@@ -517,7 +591,10 @@ mod tests {
         assert!(err.contains("Invalid expression"), "{err}");
         let (code, _, err) = run_in(&dir, &["-bogus"], "");
         assert_eq!(code, 1);
-        assert!(err.contains("flag provided but not defined: -bogus"), "{err}");
+        assert!(
+            err.contains("flag provided but not defined: -bogus"),
+            "{err}"
+        );
         let (code, _, _) = run_in(&dir, &["-list=maybe"], "");
         assert_eq!(code, 1);
     }
@@ -534,7 +611,10 @@ mod tests {
             unified_diff("a\n", "a\nb\n", "x"),
             "--- old/x\n+++ new/x\n@@ -1 +1,2 @@\n a\n+b\n"
         );
-        assert_eq!(unified_diff("x", "x\n", "f"), "--- old/f\n+++ new/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n");
+        assert_eq!(
+            unified_diff("x", "x\n", "f"),
+            "--- old/f\n+++ new/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n"
+        );
         assert_eq!(clean("./a/../b//c.tf"), "b/c.tf");
         assert_eq!(clean("."), ".");
     }

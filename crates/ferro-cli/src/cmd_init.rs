@@ -37,7 +37,14 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             Some(src) => match ProviderAddr::parse_source(src) {
                 Ok(a) => a,
                 Err(e) => {
-                    errors.push(Diagnostic::error("invalid-provider-source", "Invalid provider source address").with_detail(e).with_span(rp.span));
+                    errors.push(
+                        Diagnostic::error(
+                            "invalid-provider-source",
+                            "Invalid provider source address",
+                        )
+                        .with_detail(e)
+                        .with_span(rp.span),
+                    );
                     continue;
                 }
             },
@@ -46,14 +53,23 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
             Ok(c) => c.unwrap_or_default(),
             Err(e) => {
-                errors.push(Diagnostic::error("invalid-version-constraint", "Invalid version constraint").with_detail(e).with_span(rp.span));
+                errors.push(
+                    Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
+                        .with_detail(e)
+                        .with_span(rp.span),
+                );
                 continue;
             }
         };
         sources.insert(local.clone(), addr.clone());
         reqs.entry(addr).or_default().merge(&constraints);
     }
-    let implied = |local: &str| sources.get(local).cloned().unwrap_or_else(|| ProviderAddr::default_for(local));
+    let implied = |local: &str| {
+        sources
+            .get(local)
+            .cloned()
+            .unwrap_or_else(|| ProviderAddr::default_for(local))
+    };
     for (name, _) in index.providers.keys() {
         reqs.entry(implied(name)).or_default();
     }
@@ -75,8 +91,11 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = io.stderr.write_all(text.as_bytes());
         return 1;
     }
-    let reqs: Vec<Requirement> =
-        reqs.into_iter().filter(|(a, _)| !a.is_builtin()).map(|(addr, constraints)| Requirement { addr, constraints }).collect();
+    let reqs: Vec<Requirement> = reqs
+        .into_iter()
+        .filter(|(a, _)| !a.is_builtin())
+        .map(|(addr, constraints)| Requirement { addr, constraints })
+        .collect();
 
     let _ = writeln!(io.stdout, "\nInitializing the backend...");
     let cli = match CliConfig::load() {
@@ -99,11 +118,25 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             InstallEvent::Finding { addr, constraints } if constraints.is_empty() => {
                 format!("- Finding latest version of {}...", display_addr(&addr))
             }
-            InstallEvent::Finding { addr, constraints } => format!("- Finding {} versions matching \"{constraints}\"...", display_addr(&addr)),
-            InstallEvent::ReusingLocked { addr } => format!("- Reusing previous version of {} from the dependency lock file", display_addr(&addr)),
-            InstallEvent::UsingInstalled { addr, version } => format!("- Using previously-installed {} v{version}", display_addr(&addr)),
-            InstallEvent::Installing { addr, version } => format!("- Installing {} v{version}...", display_addr(&addr)),
-            InstallEvent::Installed { addr, version } => format!("- Installed {} v{version} (unauthenticated)", display_addr(&addr)),
+            InstallEvent::Finding { addr, constraints } => format!(
+                "- Finding {} versions matching \"{constraints}\"...",
+                display_addr(&addr)
+            ),
+            InstallEvent::ReusingLocked { addr } => format!(
+                "- Reusing previous version of {} from the dependency lock file",
+                display_addr(&addr)
+            ),
+            InstallEvent::UsingInstalled { addr, version } => format!(
+                "- Using previously-installed {} v{version}",
+                display_addr(&addr)
+            ),
+            InstallEvent::Installing { addr, version } => {
+                format!("- Installing {} v{version}...", display_addr(&addr))
+            }
+            InstallEvent::Installed { addr, version } => format!(
+                "- Installed {} v{version} (unauthenticated)",
+                display_addr(&addr)
+            ),
             InstallEvent::DevOverride { addr, dir } => {
                 overrides.push(format!(" - {} in {}", display_addr(&addr), dir.display()));
                 return;
@@ -122,7 +155,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let new_lock = match result {
         Ok(lock) => lock,
         Err(errs) => {
-            let diags: Vec<Diagnostic> = errs.into_iter().map(|e| Diagnostic::error("provider-install", e.summary).with_detail(e.detail)).collect();
+            let diags: Vec<Diagnostic> = errs
+                .into_iter()
+                .map(|e| Diagnostic::error("provider-install", e.summary).with_detail(e.detail))
+                .collect();
             let text = ferro_diag::render(&diags, &l.sources(), g.color);
             let _ = io.stderr.write_all(text.as_bytes());
             return 1;

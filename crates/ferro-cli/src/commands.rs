@@ -1,6 +1,9 @@
 //! The commands: validate, plan, apply/destroy, show, output, state list.
 
-use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir, load_files, read_config_files, read_state, Loaded};
+use crate::load::{
+    attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
+    read_config_files, read_state, Loaded,
+};
 use crate::output_fmt::format_value;
 use crate::{args, render, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -14,10 +17,31 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-const PLAN_BOOLS: &[&str] = &["detailed-exitcode", "destroy", "refresh", "input", "lock", "compact-warnings", "auto-approve"];
-const PLAN_VALUES: &[&str] = &["out", "var", "var-file", "replace", "parallelism", "state", "lock-timeout"];
+const PLAN_BOOLS: &[&str] = &[
+    "detailed-exitcode",
+    "destroy",
+    "refresh",
+    "input",
+    "lock",
+    "compact-warnings",
+    "auto-approve",
+];
+const PLAN_VALUES: &[&str] = &[
+    "out",
+    "var",
+    "var-file",
+    "replace",
+    "parallelism",
+    "state",
+    "lock-timeout",
+];
 
-fn print_diags(io: &mut Io<'_>, diags: &[Diagnostic], sources: &dyn ferro_diag::SourceLookup, color: bool) {
+fn print_diags(
+    io: &mut Io<'_>,
+    diags: &[Diagnostic],
+    sources: &dyn ferro_diag::SourceLookup,
+    color: bool,
+) {
     if diags.is_empty() {
         return;
     }
@@ -90,7 +114,13 @@ struct Planned {
     registry: ProviderRegistry,
 }
 
-fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut Io<'_>) -> Result<Planned, i32> {
+fn make_plan(
+    g: &Global,
+    a: &[String],
+    p: &args::Parsed,
+    destroy: bool,
+    io: &mut Io<'_>,
+) -> Result<Planned, i32> {
     let mut l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
@@ -122,14 +152,23 @@ fn make_plan(g: &Global, a: &[String], p: &args::Parsed, destroy: bool, io: &mut
         state,
         variables: vars,
         providers: &providers,
-        options: PlanOptions { destroy: destroy || p.flag("destroy"), refresh, replace },
+        options: PlanOptions {
+            destroy: destroy || p.flag("destroy"),
+            refresh,
+            replace,
+        },
         cwd: g.dir.display().to_string(),
     };
     let (plan, pdiags) = ferro_planner::plan(&input);
     diags.extend(pdiags);
     print_diags(io, &diags, &l.sources(), g.color);
     match plan {
-        Some(plan) if !has_errors(&diags) => Ok(Planned { loaded: l, providers, plan, registry }),
+        Some(plan) if !has_errors(&diags) => Ok(Planned {
+            loaded: l,
+            providers,
+            plan,
+            registry,
+        }),
         _ => Err(1),
     }
 }
@@ -146,12 +185,20 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let _ = io.stdout.write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+    let _ = io
+        .stdout
+        .write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
-        let written = write_plan_file(&planned.plan).map_err(|e| e.to_string()).and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string()));
+        let written = write_plan_file(&planned.plan)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string()));
         if let Err(e) = written {
-            return plain_error(io, "Failed to write plan file", &format!("The plan file {out} could not be written: {e}."));
+            return plain_error(
+                io,
+                "Failed to write plan file",
+                &format!("The plan file {out} could not be written: {e}."),
+            );
         }
         let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
     } else if !planned.plan.is_empty() {
@@ -197,7 +244,13 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
     let parallelism = match p.value("parallelism").map(str::parse::<usize>) {
         None => 10,
         Some(Ok(n)) if n > 0 => n,
-        Some(_) => return plain_error(io, "Invalid parallelism", "The -parallelism value must be a positive whole number."),
+        Some(_) => {
+            return plain_error(
+                io,
+                "Invalid parallelism",
+                "The -parallelism value must be a positive whole number.",
+            )
+        }
     };
     let spath = state_path(g, &p);
     let mut backend = LocalBackend::new(spath.clone());
@@ -210,18 +263,37 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             return plain_error(io, "Invalid arguments", "The destroy command does not take a plan file; use ferro plan -destroy -out=FILE and ferro apply FILE.");
         }
         if p.positional.len() > 1 {
-            return plain_error(io, "Too many command line arguments", "Expected at most one positional argument: the plan file.");
+            return plain_error(
+                io,
+                "Too many command line arguments",
+                "Expected at most one positional argument: the plan file.",
+            );
         }
         let bytes = match std::fs::read(g.dir.join(file)) {
             Ok(b) => b,
-            Err(e) => return plain_error(io, "Failed to load plan file", &format!("Could not read {file}: {e}.")),
+            Err(e) => {
+                return plain_error(
+                    io,
+                    "Failed to load plan file",
+                    &format!("Could not read {file}: {e}."),
+                )
+            }
         };
         let plan = match read_plan_file(&bytes) {
             Ok(p) => p,
-            Err(e) => return plain_error(io, "Failed to load plan file", &format!("Could not read {file}: {e}.")),
+            Err(e) => {
+                return plain_error(
+                    io,
+                    "Failed to load plan file",
+                    &format!("Could not read {file}: {e}."),
+                )
+            }
         };
         let now = current.as_ref().map(|s| (s.lineage.clone(), s.serial));
-        let then = plan.state_identity.as_ref().map(|s| (s.lineage.clone(), s.serial));
+        let then = plan
+            .state_identity
+            .as_ref()
+            .map(|s| (s.lineage.clone(), s.serial));
         let stale = match (&now, &then) {
             (None, None) => false,
             (Some(n), Some(t)) => n != t,
@@ -243,21 +315,34 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             print_diags(io, &diags, &l.sources(), g.color);
             return 1;
         }
-        Planned { loaded: l, providers, plan, registry }
+        Planned {
+            loaded: l,
+            providers,
+            plan,
+            registry,
+        }
     } else {
         let planned = match make_plan(g, a, &p, destroy, io) {
             Ok(x) => x,
             Err(code) => return code,
         };
-        let _ = io.stdout.write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+        let _ = io
+            .stdout
+            .write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
         if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
-            let _ = writeln!(io.stdout, "{} cancelled.", if destroy { "Destroy" } else { "Apply" });
+            let _ = writeln!(
+                io.stdout,
+                "{} cancelled.",
+                if destroy { "Destroy" } else { "Apply" }
+            );
             planned.registry.close_all();
             return 1;
         }
         // Apply runs with its own provider instances, configured afresh, as Terraform does.
         planned.registry.close_all();
-        let Planned { mut loaded, plan, .. } = planned;
+        let Planned {
+            mut loaded, plan, ..
+        } = planned;
         let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (providers, diags) = attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
         if has_errors(&diags) {
@@ -265,16 +350,35 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry.close_all();
             return 1;
         }
-        Planned { loaded, providers, plan, registry }
+        Planned {
+            loaded,
+            providers,
+            plan,
+            registry,
+        }
     };
     let code = execute(g, io, &planned, &mut backend, parallelism);
     planned.registry.close_all();
     code
 }
 
-fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBackend, parallelism: usize) -> i32 {
+fn execute(
+    g: &Global,
+    io: &mut Io<'_>,
+    planned: &Planned,
+    backend: &mut LocalBackend,
+    parallelism: usize,
+) -> i32 {
     let plan = &planned.plan;
-    let input = ApplyInput { db: &planned.loaded.db, ws: planned.loaded.ws, plan, providers: &planned.providers, parallelism, cwd: g.dir.display().to_string(), cancel: Some(crate::interrupt::flag()) };
+    let input = ApplyInput {
+        db: &planned.loaded.db,
+        ws: planned.loaded.ws,
+        plan,
+        providers: &planned.providers,
+        parallelism,
+        cwd: g.dir.display().to_string(),
+        cancel: Some(crate::interrupt::flag()),
+    };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
     let on_event = |e: Event| {
@@ -283,15 +387,33 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
                 let verb = match action {
                     Action::Create => "Creating...".to_string(),
                     Action::Read => "Reading...".to_string(),
-                    Action::Delete => format!("Destroying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
-                    _ => format!("Modifying...{}", id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default()),
+                    Action::Delete => format!(
+                        "Destroying...{}",
+                        id.as_ref()
+                            .map(|i| format!(" [id={i}]"))
+                            .unwrap_or_default()
+                    ),
+                    _ => format!(
+                        "Modifying...{}",
+                        id.as_ref()
+                            .map(|i| format!(" [id={i}]"))
+                            .unwrap_or_default()
+                    ),
                 };
                 format!("{addr}: {verb}")
             }
-            Event::Completed { addr, action, id, elapsed } => {
+            Event::Completed {
+                addr,
+                action,
+                id,
+                elapsed,
+            } => {
                 let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
                 let secs = elapsed.as_secs();
-                let idtxt = id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
+                let idtxt = id
+                    .as_ref()
+                    .map(|i| format!(" [id={i}]"))
+                    .unwrap_or_default();
                 match action {
                     Action::Read => format!("{addr}: Read complete after {secs}s{idtxt}"),
                     Action::Create => {
@@ -321,7 +443,10 @@ fn execute(g: &Global, io: &mut Io<'_>, planned: &Planned, backend: &mut LocalBa
         return 1;
     }
     if plan.mode == PlanMode::Destroy {
-        let _ = write!(io.stdout, "\nDestroy complete! Resources: {destroyed} destroyed.\n");
+        let _ = write!(
+            io.stdout,
+            "\nDestroy complete! Resources: {destroyed} destroyed.\n"
+        );
     } else {
         let _ = write!(io.stdout, "\nApply complete! Resources: {added} added, {changed} changed, {destroyed} destroyed.\n");
         print_outputs(io, &state);
@@ -348,7 +473,11 @@ fn print_outputs(io: &mut Io<'_>, state: &State) {
     }
     let _ = write!(io.stdout, "\nOutputs:\n\n");
     for (n, v, sensitive) in outs {
-        let text = if sensitive { "<sensitive>".to_string() } else { format_value(&v, 0) };
+        let text = if sensitive {
+            "<sensitive>".to_string()
+        } else {
+            format_value(&v, 0)
+        };
         let _ = writeln!(io.stdout, "{n} = {text}");
     }
 }
@@ -360,13 +489,26 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     if let Some(file) = p.positional.first() {
-        let plan = match std::fs::read(g.dir.join(file)).map_err(|e| e.to_string()).and_then(|b| read_plan_file(&b).map_err(|e| e.to_string())) {
+        let plan = match std::fs::read(g.dir.join(file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| read_plan_file(&b).map_err(|e| e.to_string()))
+        {
             Ok(p) => p,
-            Err(e) => return plain_error(io, "Failed to read the given file as a state or plan file", &format!("{file}: {e}")),
+            Err(e) => {
+                return plain_error(
+                    io,
+                    "Failed to read the given file as a state or plan file",
+                    &format!("{file}: {e}"),
+                )
+            }
         };
         let mut l = load_files(plan.config.files.clone());
         let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
-        let text = if p.flag("json") { render::plan_json(&plan, &providers, &l.db, l.ws) } else { render::human_plan(&plan, &providers, g.color) };
+        let text = if p.flag("json") {
+            render::plan_json(&plan, &providers, &l.db, l.ws)
+        } else {
+            render::human_plan(&plan, &providers, g.color)
+        };
         let _ = io.stdout.write_all(text.as_bytes());
         return 0;
     }
@@ -385,7 +527,11 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let files = read_config_files(&g.dir).unwrap_or_default();
     let mut l = load_files(files);
     let (providers, _) = attach_providers(&mut l, &registry, Some(&state));
-    let text = if p.flag("json") { render::state_json(&state, &providers) } else { render::human_state(&state, &providers, g.color) };
+    let text = if p.flag("json") {
+        render::state_json(&state, &providers)
+    } else {
+        render::human_state(&state, &providers, g.color)
+    };
     let _ = io.stdout.write_all(text.as_bytes());
     0
 }
@@ -432,9 +578,13 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if p.flag("json") {
         let mut obj = serde_json::Map::new();
         for (n, o) in &state.outputs {
-            obj.insert(n.clone(), serde_json::json!({"sensitive": o.sensitive, "type": o.ty, "value": o.value}));
+            obj.insert(
+                n.clone(),
+                serde_json::json!({"sensitive": o.sensitive, "type": o.ty, "value": o.value}),
+            );
         }
-        let text = serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default();
+        let text =
+            serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default();
         let _ = writeln!(io.stdout, "{text}");
         return 0;
     }
@@ -442,11 +592,20 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let d = Diagnostic::warning("no-outputs", "No outputs found").with_detail(
             "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `ferro refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `ferro console` command to assist.",
         );
-        print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), g.color);
+        print_diags(
+            io,
+            &[d],
+            &ferro_db::Sources::from_files(Vec::new()),
+            g.color,
+        );
         return 0;
     }
     for (n, v, sensitive) in outs {
-        let text = if sensitive { "<sensitive>".to_string() } else { format_value(&v, 0) };
+        let text = if sensitive {
+            "<sensitive>".to_string()
+        } else {
+            format_value(&v, 0)
+        };
         let _ = writeln!(io.stdout, "{n} = {text}");
     }
     0
@@ -469,7 +628,12 @@ pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                     if inst.current.is_some() {
                         let addr = rs.addr.instance(k.clone());
                         let text = addr.to_string();
-                        let matches = p.positional.is_empty() || p.positional.iter().any(|f| text == *f || text.starts_with(&format!("{f}[")) || rs.addr.to_string() == *f);
+                        let matches = p.positional.is_empty()
+                            || p.positional.iter().any(|f| {
+                                text == *f
+                                    || text.starts_with(&format!("{f}["))
+                                    || rs.addr.to_string() == *f
+                            });
                         if matches {
                             rows.push((rs.addr.to_string(), addr));
                         }
@@ -482,13 +646,33 @@ pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             }
             0
         }
-        Some(other) => plain_error(io, "Unknown state subcommand", &format!("ferro state has no subcommand {other:?}; available: list.")),
-        None => plain_error(io, "Missing state subcommand", "Usage: ferro state list [ADDRESS...]"),
+        Some(other) => plain_error(
+            io,
+            "Unknown state subcommand",
+            &format!("ferro state has no subcommand {other:?}; available: list."),
+        ),
+        None => plain_error(
+            io,
+            "Missing state subcommand",
+            "Usage: ferro state list [ADDRESS...]",
+        ),
     }
 }
 
 pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["input", "lock", "allow-missing-config"], &["var", "var-file", "state", "lock-timeout", "parallelism", "config", "provider"]) {
+    let p = match args::parse(
+        a,
+        &["input", "lock", "allow-missing-config"],
+        &[
+            "var",
+            "var-file",
+            "state",
+            "lock-timeout",
+            "parallelism",
+            "config",
+            "provider",
+        ],
+    ) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -521,7 +705,13 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
     diags.extend(vdiags);
     if !has_errors(&diags) {
-        let m = ferro_planner::scope::ModuleEval::new(&l.db, l.ws, vars, true, g.dir.display().to_string());
+        let m = ferro_planner::scope::ModuleEval::new(
+            &l.db,
+            l.ws,
+            vars,
+            true,
+            g.dir.display().to_string(),
+        );
         diags.extend(ferro_planner::configure_providers(&m, &providers));
     }
     if has_errors(&diags) {
@@ -532,13 +722,25 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let out = &mut *io.stdout;
     let mut on_event = |e: ferro_planner::ImportEvent<'_>| {
         let line = match e {
-            ferro_planner::ImportEvent::Importing { addr, id } => format!("{addr}: Importing from ID {id:?}..."),
-            ferro_planner::ImportEvent::Prepared { addr, type_name } => format!("{addr}: Import prepared!\n  Prepared {type_name} for import"),
-            ferro_planner::ImportEvent::Refreshing { addr, id } => format!("{addr}: Refreshing state... [id={id}]"),
+            ferro_planner::ImportEvent::Importing { addr, id } => {
+                format!("{addr}: Importing from ID {id:?}...")
+            }
+            ferro_planner::ImportEvent::Prepared { addr, type_name } => {
+                format!("{addr}: Import prepared!\n  Prepared {type_name} for import")
+            }
+            ferro_planner::ImportEvent::Refreshing { addr, id } => {
+                format!("{addr}: Refreshing state... [id={id}]")
+            }
         };
         let _ = writeln!(out, "{line}");
     };
-    diags.extend(ferro_planner::import_resource(&providers, &mut state, &addr, id, &mut on_event));
+    diags.extend(ferro_planner::import_resource(
+        &providers,
+        &mut state,
+        &addr,
+        id,
+        &mut on_event,
+    ));
     registry.close_all();
     print_diags(io, &diags, &l.sources(), g.color);
     if has_errors(&diags) {

@@ -5,11 +5,11 @@
 //! terminal IO or parses command lines.
 
 mod args;
-mod cmd_init;
 pub mod cmd_console;
 mod cmd_fmt;
-mod console_terminal;
+mod cmd_init;
 mod commands;
+mod console_terminal;
 mod interrupt;
 mod line_editor;
 mod load;
@@ -94,7 +94,11 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         rest.retain(|a| a != "-no-color" && a != "--no-color");
     }
     if !dir.is_dir() {
-        let _ = writeln!(io.stderr, "Error: Invalid -chdir option: the directory {} does not exist.", dir.display());
+        let _ = writeln!(
+            io.stderr,
+            "Error: Invalid -chdir option: the directory {} does not exist.",
+            dir.display()
+        );
         return 1;
     }
     let g = Global { dir, color };
@@ -116,11 +120,18 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "state" => commands::state(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
         "version" => {
-            let _ = writeln!(io.stdout, "ferro v{}\non linux_amd64", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(
+                io.stdout,
+                "ferro v{}\non linux_amd64",
+                env!("CARGO_PKG_VERSION")
+            );
             0
         }
         other => {
-            let _ = writeln!(io.stderr, "ferro has no command named {other:?}.\n\n{USAGE}");
+            let _ = writeln!(
+                io.stderr,
+                "ferro has no command named {other:?}.\n\n{USAGE}"
+            );
             1
         }
     }

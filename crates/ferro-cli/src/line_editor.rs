@@ -96,7 +96,10 @@ fn decode_one(b: &[u8]) -> Decoded {
             if b.len() < len {
                 return Decoded::Incomplete;
             }
-            match std::str::from_utf8(&b[..len]).ok().and_then(|s| s.chars().next()) {
+            match std::str::from_utf8(&b[..len])
+                .ok()
+                .and_then(|s| s.chars().next())
+            {
                 Some(ch) => Decoded::Key(Key::Char(ch), len),
                 None => Decoded::Skip(1),
             }
@@ -107,7 +110,9 @@ fn decode_one(b: &[u8]) -> Decoded {
 /// `ESC [ params final` (CSI) or `ESC O final` (SS3). Anything else after ESC: the ESC alone
 /// is dropped and what follows is read normally.
 fn decode_escape(b: &[u8]) -> Decoded {
-    let Some(&kind) = b.get(1) else { return Decoded::Incomplete };
+    let Some(&kind) = b.get(1) else {
+        return Decoded::Incomplete;
+    };
     let by_final = |f: u8| match f {
         b'A' => Some(Key::Up),
         b'B' => Some(Key::Down),
@@ -126,14 +131,22 @@ fn decode_escape(b: &[u8]) -> Decoded {
         b'[' => {
             let Some(end) = b[2..].iter().position(|c| (0x40..=0x7e).contains(c)) else {
                 // Parameters only: wait for the final byte, unless this is not a sequence.
-                return if b.len() > 16 { Decoded::Skip(1) } else { Decoded::Incomplete };
+                return if b.len() > 16 {
+                    Decoded::Skip(1)
+                } else {
+                    Decoded::Incomplete
+                };
             };
             let n = end + 3;
             let f = b[n - 1];
             if f != b'~' {
                 return found(by_final(f), n);
             }
-            let first: String = b[2..n - 1].iter().take_while(|c| c.is_ascii_digit()).map(|&c| char::from(c)).collect();
+            let first: String = b[2..n - 1]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .map(|&c| char::from(c))
+                .collect();
             let k = match first.as_str() {
                 "1" | "7" => Some(Key::Home),
                 "4" | "8" => Some(Key::End),
@@ -156,7 +169,9 @@ pub enum Outcome {
     /// Enter: the finished line.
     Submit(String),
     /// Ctrl-C: the line (empty or not) is abandoned.
-    Interrupt { had_text: bool },
+    Interrupt {
+        had_text: bool,
+    },
     /// Ctrl-D on an empty line.
     Eof,
     ClearScreen,
@@ -254,7 +269,13 @@ impl LineEditor {
                 return Outcome::Interrupt { had_text };
             }
             Key::ClearScreen => return Outcome::ClearScreen,
-            Key::Backspace | Key::Delete | Key::CtrlD | Key::Left | Key::Right | Key::Up | Key::Down => return Outcome::Bell,
+            Key::Backspace
+            | Key::Delete
+            | Key::CtrlD
+            | Key::Left
+            | Key::Right
+            | Key::Up
+            | Key::Down => return Outcome::Bell,
         }
         Outcome::Redraw
     }
@@ -294,7 +315,12 @@ impl Screen {
         out.extend(line.iter());
         let start: usize = prompt.chars().map(width).sum();
         let total = start + line.iter().copied().map(width).sum::<usize>();
-        let at = start + line[..cursor.min(line.len())].iter().copied().map(width).sum::<usize>();
+        let at = start
+            + line[..cursor.min(line.len())]
+                .iter()
+                .copied()
+                .map(width)
+                .sum::<usize>();
         // Text ending exactly at the right edge leaves the terminal waiting to wrap: go to the
         // next row so that the cursor can be shown there.
         if total > 0 && total.is_multiple_of(cols) {
@@ -315,11 +341,23 @@ impl Screen {
 
     /// Leave the drawing: put the cursor after the end of the line, write `tail` there (`^C`
     /// or `exit`) and start a new row. The next drawing starts on that row.
-    pub fn leave(&mut self, prompt: &str, line: &[char], cursor: usize, cols: usize, tail: &str) -> String {
+    pub fn leave(
+        &mut self,
+        prompt: &str,
+        line: &[char],
+        cursor: usize,
+        cols: usize,
+        tail: &str,
+    ) -> String {
         let cols = cols.max(1);
         let start: usize = prompt.chars().map(width).sum();
         let total = start + line.iter().copied().map(width).sum::<usize>();
-        let at = start + line[..cursor.min(line.len())].iter().copied().map(width).sum::<usize>();
+        let at = start
+            + line[..cursor.min(line.len())]
+                .iter()
+                .copied()
+                .map(width)
+                .sum::<usize>();
         let mut out = String::new();
         let (end_row, row) = (total / cols, at / cols);
         if end_row > row {
@@ -357,7 +395,11 @@ mod tests {
 
     /// Type `input` (raw terminal bytes) into `ed`; what the keys did, apart from redrawing.
     fn edit(ed: &mut LineEditor, input: &str) -> Vec<Outcome> {
-        keys(input).into_iter().map(|k| ed.key(k)).filter(|o| !matches!(o, Outcome::Redraw)).collect()
+        keys(input)
+            .into_iter()
+            .map(|k| ed.key(k))
+            .filter(|o| !matches!(o, Outcome::Redraw))
+            .collect()
     }
 
     fn state(ed: &LineEditor) -> (String, usize) {
@@ -372,9 +414,28 @@ mod tests {
             keys("\x1b[A\x1b[B\x1b[C\x1b[D\x1b[H\x1b[F\x1bOH\x1bOF\x1b[1~\x1b[4~\x1b[3~\x1b[1;5C\x7f\x08"),
             vec![Up, Down, Right, Left, Home, End, Home, End, Home, End, Delete, Right, Backspace, Backspace]
         );
-        assert_eq!(keys("\x01\x02\x03\x04\x05\x06\x0b\x0c\x0e\x10\x15\x17"), vec![Home, Left, Interrupt, CtrlD, End, Right, KillToEnd, ClearScreen, Down, Up, KillToStart, KillWord]);
+        assert_eq!(
+            keys("\x01\x02\x03\x04\x05\x06\x0b\x0c\x0e\x10\x15\x17"),
+            vec![
+                Home,
+                Left,
+                Interrupt,
+                CtrlD,
+                End,
+                Right,
+                KillToEnd,
+                ClearScreen,
+                Down,
+                Up,
+                KillToStart,
+                KillWord
+            ]
+        );
         // Unknown sequences, stray controls and invalid UTF-8 are dropped; ESC + letter keeps the letter.
-        assert_eq!(KeyDecoder::default().feed(b"\x1b[15~\x00\x09\xffx\x1bq"), vec![Char('x'), Char('q')]);
+        assert_eq!(
+            KeyDecoder::default().feed(b"\x1b[15~\x00\x09\xffx\x1bq"),
+            vec![Char('x'), Char('q')]
+        );
     }
 
     #[test]
@@ -430,11 +491,20 @@ mod tests {
     #[test]
     fn submitting_interrupting_and_end_of_input() {
         let mut ed = LineEditor::default();
-        assert_eq!(edit(&mut ed, "1 + 2\r"), vec![Outcome::Submit("1 + 2".into())]);
+        assert_eq!(
+            edit(&mut ed, "1 + 2\r"),
+            vec![Outcome::Submit("1 + 2".into())]
+        );
         assert_eq!(state(&ed), (String::new(), 0));
-        assert_eq!(edit(&mut ed, "junk\x03"), vec![Outcome::Interrupt { had_text: true }]);
+        assert_eq!(
+            edit(&mut ed, "junk\x03"),
+            vec![Outcome::Interrupt { had_text: true }]
+        );
         assert_eq!(state(&ed), (String::new(), 0));
-        assert_eq!(edit(&mut ed, "\x03"), vec![Outcome::Interrupt { had_text: false }]);
+        assert_eq!(
+            edit(&mut ed, "\x03"),
+            vec![Outcome::Interrupt { had_text: false }]
+        );
         assert_eq!(edit(&mut ed, "\x04"), vec![Outcome::Eof]);
         assert_eq!(edit(&mut ed, "\x0c"), vec![Outcome::ClearScreen]);
     }
@@ -444,7 +514,14 @@ mod tests {
         let mut ed = LineEditor::default();
         edit(&mut ed, "first\r second \r\r   \rsecond \r");
         // Blank lines and an immediate repeat are not recorded.
-        assert_eq!(ed.history, vec!["first".to_string(), " second ".to_string(), "second ".to_string()]);
+        assert_eq!(
+            ed.history,
+            vec![
+                "first".to_string(),
+                " second ".to_string(),
+                "second ".to_string()
+            ]
+        );
         edit(&mut ed, "draft\x1b[A");
         assert_eq!(state(&ed), ("second ".into(), 7));
         edit(&mut ed, "\x10\x10");
@@ -455,7 +532,10 @@ mod tests {
         assert_eq!(state(&ed), ("draft".into(), 5));
         assert_eq!(edit(&mut ed, "\x1b[B"), vec![Outcome::Bell]);
         // A recalled line can be edited and submitted.
-        assert_eq!(edit(&mut ed, "\x15\x1b[A\x1b[A!\r"), vec![Outcome::Submit(" second !".into())]);
+        assert_eq!(
+            edit(&mut ed, "\x15\x1b[A\x1b[A!\r"),
+            vec![Outcome::Submit(" second !".into())]
+        );
     }
 
     #[test]
@@ -474,10 +554,19 @@ mod tests {
         let mut s = Screen::default();
         let line: Vec<char> = "abcdefghijkl".chars().collect();
         // 10 columns: "> abcdefgh" / "ijkl"; cursor on 'c' (row 0, column 4).
-        assert_eq!(s.draw("> ", &line, 2, 10), "\r\x1b[J> abcdefghijkl\x1b[1A\r\x1b[4C");
+        assert_eq!(
+            s.draw("> ", &line, 2, 10),
+            "\r\x1b[J> abcdefghijkl\x1b[1A\r\x1b[4C"
+        );
         // Cursor at the end (row 1): the next drawing first goes up one row.
-        assert_eq!(s.draw("> ", &line, 12, 10), "\r\x1b[J> abcdefghijkl\r\x1b[4C");
-        assert_eq!(s.draw("> ", &line, 0, 10), "\x1b[1A\r\x1b[J> abcdefghijkl\x1b[1A\r\x1b[2C");
+        assert_eq!(
+            s.draw("> ", &line, 12, 10),
+            "\r\x1b[J> abcdefghijkl\r\x1b[4C"
+        );
+        assert_eq!(
+            s.draw("> ", &line, 0, 10),
+            "\x1b[1A\r\x1b[J> abcdefghijkl\x1b[1A\r\x1b[2C"
+        );
         // Exactly at the right edge: move to a fresh row.
         let full: Vec<char> = "abcdefgh".chars().collect();
         assert_eq!(s.draw("> ", &full, 8, 10), "\r\x1b[J> abcdefgh\r\n\r");

@@ -1,13 +1,13 @@
 //! Loading what a command works on: the configuration files of the working directory (or a plan's
 //! snapshot) into the analysis database, providers and their schemas, variable values, and state.
 
+use ferro_db::Setter;
 use ferro_db::{diagnostics, RootDb, SchemaTable, SourceFile, Sources, Workspace};
 use ferro_diag::{Diagnostic, FileId};
 use ferro_planner::{load_providers, Providers, RawVariable};
 use ferro_provider::ProviderRegistry;
 use ferro_state::State;
 use ferro_value::Value;
-use ferro_db::Setter;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -48,8 +48,11 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
     Ok(l)
 }
 
-fn read_config_files_checked(dir: &Path) -> Result<(Vec<(String, String)>, Vec<Diagnostic>), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
+fn read_config_files_checked(
+    dir: &Path,
+) -> Result<(Vec<(String, String)>, Vec<Diagnostic>), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
@@ -80,13 +83,24 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
         inputs.push(SourceFile::new(&db, name.clone(), text.clone(), id));
     }
     let ws = Workspace::new(&db, inputs, Arc::new(SchemaTable::default()));
-    Loaded { db, ws, files, sources, encoding: Vec::new() }
+    Loaded {
+        db,
+        ws,
+        files,
+        sources,
+        encoding: Vec::new(),
+    }
 }
 
 /// Start providers for the configuration (and state) and give the analysis their schemas.
-pub fn attach_providers(l: &mut Loaded, registry: &ProviderRegistry, state: Option<&State>) -> (Providers, Vec<Diagnostic>) {
+pub fn attach_providers(
+    l: &mut Loaded,
+    registry: &ProviderRegistry,
+    state: Option<&State>,
+) -> (Providers, Vec<Diagnostic>) {
     let (providers, diags) = load_providers(&l.db, l.ws, registry, state);
-    l.ws.set_schemas(&mut l.db).to(Arc::new(providers.schema_table()));
+    l.ws.set_schemas(&mut l.db)
+        .to(Arc::new(providers.schema_table()));
     (providers, diags)
 }
 
@@ -98,7 +112,13 @@ pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.
-fn constant(l: &mut Loaded, name: &str, text: &str, origin: &str, diags: &mut Vec<Diagnostic>) -> Option<(Value, ferro_diag::Span)> {
+fn constant(
+    l: &mut Loaded,
+    name: &str,
+    text: &str,
+    origin: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Value, ferro_diag::Span)> {
     let file = l.add_source(origin.to_string(), text.to_string());
     let (expr, ds) = ferro_syntax::parse_expr(file, text);
     if !ds.is_empty() {
@@ -110,7 +130,9 @@ fn constant(l: &mut Loaded, name: &str, text: &str, origin: &str, diags: &mut Ve
         diags.extend(hir.diagnostics.clone());
         return None;
     }
-    let span = hir.span(id).unwrap_or(ferro_diag::Span::new(file, 0..text.len()));
+    let span = hir
+        .span(id)
+        .unwrap_or(ferro_diag::Span::new(file, 0..text.len()));
     match ferro_db::static_value(&hir, id) {
         Some(v) => Some((v, span)),
         None => {
@@ -130,17 +152,34 @@ fn takes_literal(l: &Loaded, name: &str) -> bool {
     match index.variables.get(name) {
         Some(item) => {
             let var = &ferro_db::file_hir(&l.db, item.file).variables[item.index];
-            matches!(var.ty, None | Some(ferro_value::Type::String) | Some(ferro_value::Type::Number) | Some(ferro_value::Type::Bool))
+            matches!(
+                var.ty,
+                None | Some(ferro_value::Type::String)
+                    | Some(ferro_value::Type::Number)
+                    | Some(ferro_value::Type::Bool)
+            )
         }
         None => true,
     }
 }
 
-fn load_var_file(l: &mut Loaded, path: &Path, display: &str, out: &mut BTreeMap<String, RawVariable>, diags: &mut Vec<Diagnostic>) {
+fn load_var_file(
+    l: &mut Loaded,
+    path: &Path,
+    display: &str,
+    out: &mut BTreeMap<String, RawVariable>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            diags.push(Diagnostic::error("var-file", "Failed to read variables file").with_detail(format!("Given variables file {display} does not exist or cannot be read: {e}.")));
+            diags.push(
+                Diagnostic::error("var-file", "Failed to read variables file").with_detail(
+                    format!(
+                        "Given variables file {display} does not exist or cannot be read: {e}."
+                    ),
+                ),
+            );
             return;
         }
     };
@@ -179,9 +218,16 @@ fn load_var_file(l: &mut Loaded, path: &Path, display: &str, out: &mut BTreeMap<
 /// Collect variable values in Terraform's precedence order (later wins): environment
 /// (`TF_VAR_name`), `terraform.tfvars`, `*.auto.tfvars` (name order), then `-var` and `-var-file`
 /// in command-line order.
-pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], diags: &mut Vec<Diagnostic>) -> BTreeMap<String, RawVariable> {
+pub fn collect_variables(
+    l: &mut Loaded,
+    dir: &Path,
+    cli: &[(bool, String)],
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, RawVariable> {
     let mut out = BTreeMap::new();
-    let mut env: Vec<(String, String)> = std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v))).collect();
+    let mut env: Vec<(String, String)> = std::env::vars()
+        .filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v)))
+        .collect();
     env.sort();
     for (name, v) in env {
         let index = ferro_db::module_index(&l.db, l.ws);
@@ -189,9 +235,23 @@ pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], dia
             continue;
         }
         if takes_literal(l, &name) {
-            out.insert(name.clone(), RawVariable { value: Value::string(v), origin: format!("environment variable TF_VAR_{name}"), span: None });
+            out.insert(
+                name.clone(),
+                RawVariable {
+                    value: Value::string(v),
+                    origin: format!("environment variable TF_VAR_{name}"),
+                    span: None,
+                },
+            );
         } else if let Some((val, span)) = constant(l, &name, &v, &format!("TF_VAR_{name}"), diags) {
-            out.insert(name.clone(), RawVariable { value: val, origin: format!("environment variable TF_VAR_{name}"), span: Some(span) });
+            out.insert(
+                name.clone(),
+                RawVariable {
+                    value: val,
+                    origin: format!("environment variable TF_VAR_{name}"),
+                    span: Some(span),
+                },
+            );
         }
     }
     for name in ["terraform.tfvars", "terraform.tfvars.json"] {
@@ -222,9 +282,25 @@ pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], dia
         };
         let name = name.trim().to_string();
         if takes_literal(l, &name) {
-            out.insert(name.clone(), RawVariable { value: Value::string(v), origin: "a -var command line option".into(), span: None });
-        } else if let Some((val, span)) = constant(l, &name, v, &format!("<value for var.{name}>"), diags) {
-            out.insert(name.clone(), RawVariable { value: val, origin: "a -var command line option".into(), span: Some(span) });
+            out.insert(
+                name.clone(),
+                RawVariable {
+                    value: Value::string(v),
+                    origin: "a -var command line option".into(),
+                    span: None,
+                },
+            );
+        } else if let Some((val, span)) =
+            constant(l, &name, v, &format!("<value for var.{name}>"), diags)
+        {
+            out.insert(
+                name.clone(),
+                RawVariable {
+                    value: val,
+                    origin: "a -var command line option".into(),
+                    span: Some(span),
+                },
+            );
         }
     }
     out
@@ -232,5 +308,7 @@ pub fn collect_variables(l: &mut Loaded, dir: &Path, cli: &[(bool, String)], dia
 
 /// Read the state file, if there is one.
 pub fn read_state(path: &Path) -> Result<Option<State>, String> {
-    ferro_state::LocalBackend::new(path.to_path_buf()).load().map_err(|e| e.to_string())
+    ferro_state::LocalBackend::new(path.to_path_buf())
+        .load()
+        .map_err(|e| e.to_string())
 }

@@ -5,6 +5,14 @@ fn main() {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
-    let code = ferro_cli::run(&args, &cwd, &mut ferro_cli::Io { stdout: &mut stdout, stderr: &mut stderr, stdin: None });
+    let code = ferro_cli::run(
+        &args,
+        &cwd,
+        &mut ferro_cli::Io {
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            stdin: None,
+        },
+    );
     std::process::exit(code);
 }

@@ -36,7 +36,10 @@ pub fn format_value(v: &Value, indent: usize) -> String {
             for (k, e) in m.iter() {
                 let k = key(k);
                 let gap = " ".repeat(width - k.chars().count());
-                out.push_str(&format!("{pad}{k}{gap} = {}\n", format_value(e, indent + 1)));
+                out.push_str(&format!(
+                    "{pad}{k}{gap} = {}\n",
+                    format_value(e, indent + 1)
+                ));
             }
             out.push_str(&end);
             out.push('}');
@@ -46,7 +49,12 @@ pub fn format_value(v: &Value, indent: usize) -> String {
 }
 
 fn key(k: &str) -> String {
-    let ident = k.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let ident = k
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && k.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     if ident {
         k.to_string()
     } else {

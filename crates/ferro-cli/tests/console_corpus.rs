@@ -22,14 +22,22 @@ fn read_records(text: &str) -> Vec<Record> {
     let mut exit_seen = false;
     for line in text.split_inclusive('\n') {
         if let Some(e) = line.strip_prefix(">>> ") {
-            out.push(Record { expr: e.trim_end_matches('\n').to_string(), exit: 0, stdout: String::new(), stderr: String::new() });
+            out.push(Record {
+                expr: e.trim_end_matches('\n').to_string(),
+                exit: 0,
+                stdout: String::new(),
+                stderr: String::new(),
+            });
             in_stderr = false;
             exit_seen = false;
             continue;
         }
         let Some(cur) = out.last_mut() else { continue };
         if !exit_seen {
-            if let Some(code) = line.strip_prefix("[exit ").and_then(|r| r.trim_end().strip_suffix(']')) {
+            if let Some(code) = line
+                .strip_prefix("[exit ")
+                .and_then(|r| r.trim_end().strip_suffix(']'))
+            {
                 cur.exit = code.parse().unwrap_or(-1);
                 exit_seen = true;
                 continue;
@@ -54,7 +62,10 @@ fn console_dir() -> PathBuf {
 
 fn copy_fixture(dst: &Path) {
     std::fs::create_dir_all(dst).expect("temp dir");
-    for e in std::fs::read_dir(console_dir().join("fixture")).expect("fixture").flatten() {
+    for e in std::fs::read_dir(console_dir().join("fixture"))
+        .expect("fixture")
+        .flatten()
+    {
         if e.path().is_file() {
             std::fs::copy(e.path(), dst.join(e.file_name())).expect("copy fixture");
         }
@@ -66,10 +77,18 @@ fn run_ferro(dir: &Path, expr: &str) -> (i32, String, String) {
     let mut err = Vec::new();
     let mut input = std::io::Cursor::new(format!("{expr}\n").into_bytes());
     let code = {
-        let mut io = ferro_cli::Io { stdout: &mut out, stderr: &mut err, stdin: None };
+        let mut io = ferro_cli::Io {
+            stdout: &mut out,
+            stderr: &mut err,
+            stdin: None,
+        };
         ferro_cli::cmd_console::run_with_input(&["-no-color".to_string()], dir, &mut input, &mut io)
     };
-    (code, String::from_utf8_lossy(&out).into_owned(), String::from_utf8_lossy(&err).into_owned())
+    (
+        code,
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&err).into_owned(),
+    )
 }
 
 fn diff(label: &str, want: &str, got: &str) -> String {
@@ -88,15 +107,17 @@ fn diff(label: &str, want: &str, got: &str) -> String {
 
 #[test]
 fn console_matches_terraform() {
-    let expected = std::fs::read_to_string(console_dir().join("expected.txt")).expect("expected.txt (run cargo xtask console-oracle)");
+    let expected = std::fs::read_to_string(console_dir().join("expected.txt"))
+        .expect("expected.txt (run cargo xtask console-oracle)");
     let records = read_records(&expected);
     assert!(records.len() >= 600, "corpus too small: {}", records.len());
-    let known: BTreeSet<String> = std::fs::read_to_string(console_dir().join("known-differences.txt"))
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect();
+    let known: BTreeSet<String> =
+        std::fs::read_to_string(console_dir().join("known-differences.txt"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect();
     let dir = std::env::temp_dir().join(format!("ferro-console-corpus-{}", std::process::id()));
     copy_fixture(&dir);
     let mut failures = Vec::new();
@@ -122,9 +143,23 @@ fn console_matches_terraform() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("console corpus: {agreed}/{} agree with terraform 1.0.3 ({} known differences)", records.len(), known.len());
-    assert!(stale.is_empty(), "these known differences now agree; remove them from known-differences.txt:\n{}", stale.join("\n"));
-    assert!(failures.is_empty(), "{} of {} expressions differ from terraform:\n{}", failures.len(), records.len(), failures.join("\n"));
+    eprintln!(
+        "console corpus: {agreed}/{} agree with terraform 1.0.3 ({} known differences)",
+        records.len(),
+        known.len()
+    );
+    assert!(
+        stale.is_empty(),
+        "these known differences now agree; remove them from known-differences.txt:\n{}",
+        stale.join("\n")
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} expressions differ from terraform:\n{}",
+        failures.len(),
+        records.len(),
+        failures.join("\n")
+    );
 }
 
 /// Functions newer than terraform 1.0.3 (and the console-only `type`), with outputs checked by

@@ -33,7 +33,8 @@ struct Console {
 
 impl Console {
     fn start(name: &str) -> Console {
-        let dir = std::env::temp_dir().join(format!("ferro-console-tty-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("ferro-console-tty-{name}-{}", std::process::id()));
         copy_fixture(&dir);
         let pty = ferro_term::open_pty(80, 24).expect("pseudo-terminal");
         let stream = || Stdio::from(pty.terminal.try_clone().expect("dup terminal"));
@@ -57,11 +58,21 @@ impl Console {
                 }
             }
         });
-        Console { child, keys, terminal: pty, output, seen: Vec::new(), pos: 0, dir }
+        Console {
+            child,
+            keys,
+            terminal: pty,
+            output,
+            seen: Vec::new(),
+            pos: 0,
+            dir,
+        }
     }
 
     fn transcript(&self) -> String {
-        String::from_utf8_lossy(&self.seen).escape_debug().to_string()
+        String::from_utf8_lossy(&self.seen)
+            .escape_debug()
+            .to_string()
     }
 
     /// Wait until `text` appears after what earlier expectations consumed.
@@ -75,7 +86,11 @@ impl Console {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.output.recv_timeout(left) {
                 Ok(bytes) => self.seen.extend(bytes),
-                Err(_) => panic!("timed out waiting for {:?}; the terminal shows:\n{}", text.escape_debug().to_string(), self.transcript()),
+                Err(_) => panic!(
+                    "timed out waiting for {:?}; the terminal shows:\n{}",
+                    text.escape_debug().to_string(),
+                    self.transcript()
+                ),
             }
         }
     }
@@ -100,7 +115,10 @@ impl Console {
                 return status.code().unwrap_or(-1);
             }
             if Instant::now() > deadline {
-                panic!("ferro console did not exit; the terminal shows:\n{}", self.transcript());
+                panic!(
+                    "ferro console did not exit; the terminal shows:\n{}",
+                    self.transcript()
+                );
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -108,7 +126,10 @@ impl Console {
 
     /// The terminal is back in its normal (canonical, echoing) mode.
     fn assert_terminal_restored(&self) {
-        assert!(ferro_term::is_canonical(self.terminal.terminal.as_fd()).expect("terminal mode"), "terminal left in raw mode");
+        assert!(
+            ferro_term::is_canonical(self.terminal.terminal.as_fd()).expect("terminal mode"),
+            "terminal left in raw mode"
+        );
     }
 }
 
@@ -149,10 +170,16 @@ fn editing_history_and_results() {
     c.eval("upper(var.name) junk\x17\r", "\"WORLD\"");
     c.eval(&format!("length(var.nums)XYZ{LEFT}{LEFT}{LEFT}\x0b\r"), "3");
     // UTF-8 text, moved over by character.
-    c.eval(&format!("upper(\"hllo\"){LEFT}{LEFT}{LEFT}{LEFT}{LEFT}é{RIGHT}\r"), "\"HÉLLO\"");
+    c.eval(
+        &format!("upper(\"hllo\"){LEFT}{LEFT}{LEFT}{LEFT}{LEFT}é{RIGHT}\r"),
+        "\"HÉLLO\"",
+    );
     // History: Up recalls the previous line; four times back is "var.name", edited.
     c.eval(&format!("{UP}{UP}\r"), "3");
-    c.eval(&format!("{UP}{UP}{UP}{UP}{UP}{DOWN}\x10\x05 == \"world\"\r"), "true");
+    c.eval(
+        &format!("{UP}{UP}{UP}{UP}{UP}{DOWN}\x10\x05 == \"world\"\r"),
+        "true",
+    );
     // Down past the newest entry returns to the line being typed.
     c.eval(&format!("40 + {UP}{DOWN}2\r"), "42");
     // An error is reported and the session goes on.

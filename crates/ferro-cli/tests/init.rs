@@ -5,12 +5,23 @@ use std::path::{Path, PathBuf};
 
 fn oracle_env() -> Vec<(String, String)> {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
-    let out = std::process::Command::new("bash").arg(&script).output().expect("run tools/fetch-oracles.sh");
-    assert!(out.status.success(), "tools/fetch-oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run tools/fetch-oracles.sh");
+    assert!(
+        out.status.success(),
+        "tools/fetch-oracles.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .filter_map(|l| l.strip_prefix("export ")?.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .filter_map(|l| {
+            l.strip_prefix("export ")?
+                .split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
         .collect()
 }
 
@@ -18,8 +29,20 @@ fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut out = Vec::new();
     let mut err = Vec::new();
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let code = ferro_cli::run(&args, dir, &mut ferro_cli::Io { stdout: &mut out, stderr: &mut err, stdin: None });
-    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    let code = ferro_cli::run(
+        &args,
+        dir,
+        &mut ferro_cli::Io {
+            stdout: &mut out,
+            stderr: &mut err,
+            stdin: None,
+        },
+    );
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
 }
 
 const CONFIG: &str = r#"
@@ -44,7 +67,11 @@ output "id" {
 #[test]
 fn init_then_apply_with_the_real_null_provider() {
     let env = oracle_env();
-    let cli_config = &env.iter().find(|(k, _)| k == "TF_CLI_CONFIG_FILE").expect("TF_CLI_CONFIG_FILE").1;
+    let cli_config = &env
+        .iter()
+        .find(|(k, _)| k == "TF_CLI_CONFIG_FILE")
+        .expect("TF_CLI_CONFIG_FILE")
+        .1;
     // This test binary has only this test, so setting the variable cannot race with another.
     std::env::set_var("TF_CLI_CONFIG_FILE", cli_config);
     let dir = std::env::temp_dir().join(format!("ferro-cli-init-{}", std::process::id()));
@@ -62,16 +89,28 @@ fn init_then_apply_with_the_real_null_provider() {
     assert!(out.contains(
         "Initializing provider plugins...\n- Finding hashicorp/null versions matching \"2.1.2\"...\n- Installing hashicorp/null v2.1.2...\n- Installed hashicorp/null v2.1.2 (unauthenticated)\n"
     ), "{out}");
-    assert!(out.contains("ferro has been successfully initialized!"), "{out}");
+    assert!(
+        out.contains("ferro has been successfully initialized!"),
+        "{out}"
+    );
     let lock = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
-    assert!(lock.contains("\"h1:CFnENdqQu4g3LJNevA32aDxcUz2qGkRGQpFfkI8TCdE=\","), "{lock}");
+    assert!(
+        lock.contains("\"h1:CFnENdqQu4g3LJNevA32aDxcUz2qGkRGQpFfkI8TCdE=\","),
+        "{lock}"
+    );
 
     let (code, out, err) = ferro(&dir, &["apply", "-auto-approve", "-no-color"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("null_resource.a: Creation complete"), "{out}");
-    assert!(out.contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed."), "{out}");
+    assert!(
+        out.contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed."),
+        "{out}"
+    );
     let state = std::fs::read_to_string(dir.join("terraform.tfstate")).unwrap();
-    assert!(state.contains("\"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\""), "{state}");
+    assert!(
+        state.contains("\"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\""),
+        "{state}"
+    );
 
     // Upgrade + refresh against the running provider find nothing to do.
     let (code, out, err) = ferro(&dir, &["plan", "-no-color"]);
@@ -79,9 +118,16 @@ fn init_then_apply_with_the_real_null_provider() {
     assert!(out.contains("No changes."), "{out}");
 
     // A changed constraint that the lock file's selection does not satisfy needs -upgrade.
-    std::fs::write(dir.join("main.tf"), CONFIG.replace("version = \"2.1.2\"", "version = \">= 3.0\"")).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        CONFIG.replace("version = \"2.1.2\"", "version = \">= 3.0\""),
+    )
+    .unwrap();
     let (code, _, err) = ferro(&dir, &["init", "-no-color"]);
     assert_eq!(code, 1);
-    assert!(err.contains("does not match configured version constraint"), "{err}");
+    assert!(
+        err.contains("does not match configured version constraint"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

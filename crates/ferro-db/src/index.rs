@@ -36,10 +36,16 @@ pub struct ModuleIndex {
 }
 
 fn duplicate(kind: &str, what: &str, name: &str, span: Span, first: Span) -> Diagnostic {
-    Diagnostic::error(&format!("duplicate-{kind}"), format!("Duplicate {what} declaration"))
-        .with_detail(format!("A {what} named {name:?} was already declared. {} names must be unique within a module.", capitalize(what)))
-        .with_span(span)
-        .with_label(first, "first declared here")
+    Diagnostic::error(
+        &format!("duplicate-{kind}"),
+        format!("Duplicate {what} declaration"),
+    )
+    .with_detail(format!(
+        "A {what} named {name:?} was already declared. {} names must be unique within a module.",
+        capitalize(what)
+    ))
+    .with_span(span)
+    .with_label(first, "first declared here")
 }
 
 fn capitalize(s: &str) -> String {
@@ -59,7 +65,8 @@ pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
         let mut add = |kind: u8, key: String, span: Span, diag_kind: &str, what: &str| -> bool {
             match first_spans.get(&(kind, key.clone())) {
                 Some(first) => {
-                    idx.diagnostics.push(duplicate(diag_kind, what, &key, span, *first));
+                    idx.diagnostics
+                        .push(duplicate(diag_kind, what, &key, span, *first));
                     false
                 }
                 None => {
@@ -70,22 +77,26 @@ pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
         };
         for (i, v) in hir.variables.iter().enumerate() {
             if add(0, v.name.clone(), v.span, "variable", "variable") {
-                idx.variables.insert(v.name.clone(), ItemRef { file, index: i });
+                idx.variables
+                    .insert(v.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, l) in hir.locals.iter().enumerate() {
             if add(1, l.name.clone(), l.span, "local", "local value") {
-                idx.locals.insert(l.name.clone(), ItemRef { file, index: i });
+                idx.locals
+                    .insert(l.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, o) in hir.outputs.iter().enumerate() {
             if add(2, o.name.clone(), o.span, "output", "output") {
-                idx.outputs.insert(o.name.clone(), ItemRef { file, index: i });
+                idx.outputs
+                    .insert(o.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, r) in hir.resources.iter().enumerate() {
             if add(3, r.addr.to_string(), r.span, "resource", "resource") {
-                idx.resources.insert(r.addr.clone(), ItemRef { file, index: i });
+                idx.resources
+                    .insert(r.addr.clone(), ItemRef { file, index: i });
                 match (r.count, r.for_each) {
                     (Some(_), _) => {
                         idx.expanded.insert(r.addr.clone(), Expansion::Count);
@@ -103,12 +114,22 @@ pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
                 None => p.name.clone(),
             };
             if add(4, key, p.span, "provider", "provider configuration") {
-                idx.providers.insert((p.name.clone(), p.alias.clone()), ItemRef { file, index: i });
+                idx.providers.insert(
+                    (p.name.clone(), p.alias.clone()),
+                    ItemRef { file, index: i },
+                );
             }
         }
         for (i, rp) in hir.required_providers.iter().enumerate() {
-            if add(5, rp.local_name.clone(), rp.span, "required-provider", "required provider") {
-                idx.required_providers.insert(rp.local_name.clone(), ItemRef { file, index: i });
+            if add(
+                5,
+                rp.local_name.clone(),
+                rp.span,
+                "required-provider",
+                "required provider",
+            ) {
+                idx.required_providers
+                    .insert(rp.local_name.clone(), ItemRef { file, index: i });
             }
         }
     }

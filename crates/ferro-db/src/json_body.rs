@@ -43,7 +43,11 @@ pub fn resource_bodies(db: &dyn Db, ws: Workspace, file: SourceFile) -> Resource
     let schemas = ws.schemas(db);
     let mut out = ResourceBodies::default();
     for r in &hir.resources {
-        let schema = if r.body.json { schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) } else { None };
+        let schema = if r.body.json {
+            schemas.resources.get(&(r.addr.mode, r.addr.ty.clone()))
+        } else {
+            None
+        };
         out.bodies.push(schema.map(|s| {
             let (body, diags) = read_json_body(hir, &r.body, &s.block);
             out.diagnostics.extend(diags);
@@ -63,12 +67,28 @@ pub fn resource_body(db: &dyn Db, ws: Workspace, item: ItemRef) -> &BlockBody {
 
 /// Read `body` (of `hir`) against `schema`: for a JSON body, the properties naming nested block
 /// types become blocks (recursively); a native body is returned unchanged.
-pub fn read_json_body<'b>(hir: &FileHir, body: &'b BlockBody, schema: &Block) -> (Cow<'b, BlockBody>, Vec<Diagnostic>) {
+pub fn read_json_body<'b>(
+    hir: &FileHir,
+    body: &'b BlockBody,
+    schema: &Block,
+) -> (Cow<'b, BlockBody>, Vec<Diagnostic>) {
     if !body.json {
         return (Cow::Borrowed(body), Vec::new());
     }
-    let mut r = Reader { hir, diags: Vec::new() };
-    let props = body.attrs.iter().map(|a| Prop { name: &a.name, name_span: a.name_span, value: a.expr, span: a.span }).collect();
+    let mut r = Reader {
+        hir,
+        diags: Vec::new(),
+    };
+    let props = body
+        .attrs
+        .iter()
+        .map(|a| Prop {
+            name: &a.name,
+            name_span: a.name_span,
+            value: a.expr,
+            span: a.span,
+        })
+        .collect();
     let mut out = r.body(props, schema, body.span);
     // Blocks the JSON mapping made itself (`dynamic`, `content`) stay as they are.
     out.blocks.extend(body.blocks.iter().cloned());
@@ -90,13 +110,20 @@ struct Reader<'h> {
 
 /// The span of the first character of `s` (an opening brace or bracket).
 fn first_char(s: Span) -> Span {
-    Span { end: s.start.saturating_add(1).min(s.end), ..s }
+    Span {
+        end: s.start.saturating_add(1).min(s.end),
+        ..s
+    }
 }
 
 /// The span inside the braces of an object's span.
 fn inside(s: Span) -> Span {
     if s.end >= s.start.saturating_add(2) {
-        Span { start: s.start + 1, end: s.end - 1, ..s }
+        Span {
+            start: s.start + 1,
+            end: s.end - 1,
+            ..s
+        }
     } else {
         s
     }
@@ -105,11 +132,18 @@ fn inside(s: Span) -> Span {
 impl<'h> Reader<'h> {
     fn span(&self, e: ExprId) -> Span {
         // Every expression lowered from a file has a span; an empty one keeps this total.
-        self.hir.span(e).unwrap_or(Span::new(self.hir.file.unwrap_or(ferro_diag::FileId(0)), 0..0))
+        self.hir.span(e).unwrap_or(Span::new(
+            self.hir.file.unwrap_or(ferro_diag::FileId(0)),
+            0..0,
+        ))
     }
 
     fn type_error(&mut self, at: Span, detail: String) {
-        self.diags.push(Diagnostic::error("json-value-type", "Incorrect JSON value type").with_detail(detail).with_span(at));
+        self.diags.push(
+            Diagnostic::error("json-value-type", "Incorrect JSON value type")
+                .with_detail(detail)
+                .with_span(at),
+        );
     }
 
     /// The text of a property name (an object key the lowering made a string literal).
@@ -135,17 +169,29 @@ impl<'h> Reader<'h> {
     /// The properties of one JSON object (the items of its expression), comments left out.
     fn props(&mut self, items: &[(ExprId, ExprId)], out: &mut Vec<Prop<'h>>) {
         for &(k, v) in items {
-            let Some(name) = self.key_name(k) else { continue };
+            let Some(name) = self.key_name(k) else {
+                continue;
+            };
             if name == "//" {
                 continue;
             }
             let name_span = self.span(k);
-            out.push(Prop { name, name_span, value: v, span: name_span.to(self.span(v)) });
+            out.push(Prop {
+                name,
+                name_span,
+                value: v,
+                span: name_span.to(self.span(v)),
+            });
         }
     }
 
     fn body(&mut self, props: Vec<Prop<'h>>, schema: &Block, span: Option<Span>) -> BlockBody {
-        let mut out = BlockBody { attrs: Vec::new(), blocks: Vec::new(), span, json: true };
+        let mut out = BlockBody {
+            attrs: Vec::new(),
+            blocks: Vec::new(),
+            span,
+            json: true,
+        };
         for p in props {
             let is_attr = schema.attributes.contains_key(p.name);
             match schema.block_types.get(p.name) {
@@ -222,14 +268,27 @@ impl<'h> Reader<'h> {
         for &(k, v) in items {
             if let Some(name) = self.key_name(k) {
                 let name_span = self.span(k);
-                out.push(Prop { name, name_span, value: v, span: name_span.to(self.span(v)) });
+                out.push(Prop {
+                    name,
+                    name_span,
+                    value: v,
+                    span: name_span.to(self.span(v)),
+                });
             }
         }
     }
 
     /// Blocks of type `ty` (with `label`, if any) from `value`: an object is one, an array one
     /// per element, null none. `head` is the property name (type or label) introducing them.
-    fn block_values(&mut self, ty: &str, head: Span, label: Option<&str>, value: ExprId, schema: &Block, out: &mut Vec<HirBlock>) {
+    fn block_values(
+        &mut self,
+        ty: &str,
+        head: Span,
+        label: Option<&str>,
+        value: ExprId,
+        schema: &Block,
+        out: &mut Vec<HirBlock>,
+    ) {
         let labels: Vec<String> = label.map(str::to_string).into_iter().collect();
         let span = self.span(value);
         let hir: &'h FileHir = self.hir;
@@ -305,7 +364,14 @@ impl<'h> Reader<'h> {
         }
         for l in labelled {
             // Pointed at by the "dynamic" property, as the JSON mapping does in resource bodies.
-            self.block_values(p.name, p.name_span, Some(l.name), l.value, &Block::default(), out);
+            self.block_values(
+                p.name,
+                p.name_span,
+                Some(l.name),
+                l.value,
+                &Block::default(),
+                out,
+            );
         }
     }
 }

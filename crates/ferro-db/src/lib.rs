@@ -16,7 +16,9 @@ pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
-pub use validate::{file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable};
+pub use validate::{
+    file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
+};
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};
 use ferro_hir::FileHir;
@@ -128,7 +130,12 @@ impl RootDb {
 
     /// Take the names of the queries executed since the last call.
     pub fn take_log(&self) -> Vec<String> {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).as_mut().map(std::mem::take).unwrap_or_default()
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 }
 
@@ -140,7 +147,11 @@ pub struct Sources {
 impl Sources {
     pub fn new(db: &dyn Db, ws: Workspace) -> Self {
         Sources {
-            files: ws.files(db).iter().map(|f| (f.id(db), f.path(db).clone(), f.text(db).clone())).collect(),
+            files: ws
+                .files(db)
+                .iter()
+                .map(|f| (f.id(db), f.path(db).clone(), f.text(db).clone()))
+                .collect(),
         }
     }
 
@@ -152,16 +163,26 @@ impl Sources {
 impl Sources {
     /// The name and text of `file`.
     pub fn get(&self, file: FileId) -> Option<(&str, &str)> {
-        self.files.iter().find(|f| f.0 == file).map(|f| (f.1.as_str(), f.2.as_str()))
+        self.files
+            .iter()
+            .find(|f| f.0 == file)
+            .map(|f| (f.1.as_str(), f.2.as_str()))
     }
 }
 
 impl SourceLookup for Sources {
     fn file_name(&self, file: FileId) -> String {
-        self.files.iter().find(|f| f.0 == file).map(|f| f.1.clone()).unwrap_or_else(|| "<unknown>".into())
+        self.files
+            .iter()
+            .find(|f| f.0 == file)
+            .map(|f| f.1.clone())
+            .unwrap_or_else(|| "<unknown>".into())
     }
 
     fn file_text(&self, file: FileId) -> Option<&str> {
-        self.files.iter().find(|f| f.0 == file).map(|f| f.2.as_str())
+        self.files
+            .iter()
+            .find(|f| f.0 == file)
+            .map(|f| f.2.as_str())
     }
 }

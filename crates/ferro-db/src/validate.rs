@@ -2,7 +2,9 @@
 //! references, misplaced `count.index`/`each.*`, arguments and blocks the resource type does not
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
-use crate::{file_hir, module_index, resource_bodies, Db, Expansion, ModuleIndex, SourceFile, Workspace};
+use crate::{
+    file_hir, module_index, resource_bodies, Db, Expansion, ModuleIndex, SourceFile, Workspace,
+};
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, Reference};
@@ -16,11 +18,20 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     let index = module_index(db, ws);
     let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
-    let mut v = Validator { hir, index, source, out: Vec::new() };
+    let mut v = Validator {
+        hir,
+        index,
+        source,
+        out: Vec::new(),
+    };
 
     for var in &hir.variables {
         if let Some(d) = var.default {
-            v.no_references(d, "Variables not allowed", "Variables may not be used here.");
+            v.no_references(
+                d,
+                "Variables not allowed",
+                "Variables may not be used here.",
+            );
             v.check_eval(d);
             if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
                 let val = match &var.defaults {
@@ -55,7 +66,11 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     v.out.extend(bodies.diagnostics.iter().cloned());
     for (i, r) in hir.resources.iter().enumerate() {
         // JSON bodies as the schema reads them (nested blocks from properties).
-        let body = bodies.bodies.get(i).and_then(Option::as_ref).unwrap_or(&r.body);
+        let body = bodies
+            .bodies
+            .get(i)
+            .and_then(Option::as_ref)
+            .unwrap_or(&r.body);
         let meta = match (r.count, r.for_each) {
             (Some(_), _) => Meta::Count,
             (_, Some(_)) => Meta::ForEach,
@@ -63,7 +78,12 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
         };
         if let Some(c) = r.count {
             v.references(c, Meta::None);
-            v.check_static(c, &Type::Number, "Invalid count argument", "The given \"count\" argument value is unsuitable");
+            v.check_static(
+                c,
+                &Type::Number,
+                "Invalid count argument",
+                "The given \"count\" argument value is unsuitable",
+            );
         }
         if let Some(f) = r.for_each {
             v.references(f, Meta::None);
@@ -105,7 +125,9 @@ impl Scope for Unknowns<'_> {
         Ok(Value::dynamic_unknown())
     }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
-        self.source.filter(|s| s.0 == file).map(|(_, name, text)| (name, text))
+        self.source
+            .filter(|s| s.0 == file)
+            .map(|(_, name, text)| (name, text))
     }
 }
 
@@ -128,15 +150,29 @@ impl Validator<'_> {
     /// Evaluate with every reference unknown: what fails then (operand types, unknown functions,
     /// wrong argument counts, conversions of literals) fails for every possible input.
     fn check_eval(&mut self, e: ExprId) {
-        let (_, diags) = eval_expr(self.hir, &Unknowns { source: Some(self.source) }, e);
-        self.out.extend(diags.into_iter().filter(|d| d.severity == ferro_diag::Severity::Error));
+        let (_, diags) = eval_expr(
+            self.hir,
+            &Unknowns {
+                source: Some(self.source),
+            },
+            e,
+        );
+        self.out.extend(
+            diags
+                .into_iter()
+                .filter(|d| d.severity == ferro_diag::Severity::Error),
+        );
     }
 
     fn no_references(&mut self, e: ExprId, summary: &str, detail: &str) {
         let mut found = Vec::new();
         walk_references(&self.hir.exprs, e, &mut |id, _| found.push(id));
         for id in found {
-            self.out.push(Diagnostic::error("references-not-allowed", summary).with_detail(detail).with_span_opt(self.hir.span(id)));
+            self.out.push(
+                Diagnostic::error("references-not-allowed", summary)
+                    .with_detail(detail)
+                    .with_span_opt(self.hir.span(id)),
+            );
         }
     }
 
@@ -255,13 +291,21 @@ impl Validator<'_> {
         for a in &body.attrs {
             match schema.attributes.get(&a.name) {
                 None => {
-                    let mut detail = format!("An argument named {:?} is not expected here.", a.name);
+                    let mut detail =
+                        format!("An argument named {:?} is not expected here.", a.name);
                     if schema.block_types.contains_key(&a.name) {
-                        detail.push_str(&format!(" Did you mean to define a block of type {:?}?", a.name));
+                        detail.push_str(&format!(
+                            " Did you mean to define a block of type {:?}?",
+                            a.name
+                        ));
                     } else if let Some(s) = suggest(&a.name, schema.attributes.keys()) {
                         detail.push_str(&format!(" Did you mean {s:?}?"));
                     }
-                    self.out.push(Diagnostic::error("unsupported-argument", "Unsupported argument").with_detail(detail).with_span(a.name_span));
+                    self.out.push(
+                        Diagnostic::error("unsupported-argument", "Unsupported argument")
+                            .with_detail(detail)
+                            .with_span(a.name_span),
+                    );
                 }
                 Some(attr) if attr.computed && !attr.optional && !attr.required => {
                     self.out.push(
@@ -274,9 +318,15 @@ impl Validator<'_> {
                     if let Some(v) = static_value(self.hir, a.expr) {
                         if let Err(err) = convert(&v, &attr.ty) {
                             self.out.push(
-                                Diagnostic::error("incorrect-attribute-type", "Incorrect attribute value type")
-                                    .with_detail(format!("Inappropriate value for attribute {:?}: {}.", a.name, err.message))
-                                    .with_span_opt(self.hir.span(a.expr)),
+                                Diagnostic::error(
+                                    "incorrect-attribute-type",
+                                    "Incorrect attribute value type",
+                                )
+                                .with_detail(format!(
+                                    "Inappropriate value for attribute {:?}: {}.",
+                                    a.name, err.message
+                                ))
+                                .with_span_opt(self.hir.span(a.expr)),
                             );
                         }
                     }
@@ -287,7 +337,9 @@ impl Validator<'_> {
             if attr.required && !body.attrs.iter().any(|a| &a.name == name) {
                 self.out.push(
                     Diagnostic::error("missing-required-argument", "Missing required argument")
-                        .with_detail(format!("The argument {name:?} is required, but no definition was found."))
+                        .with_detail(format!(
+                            "The argument {name:?} is required, but no definition was found."
+                        ))
                         .with_span(block_span),
                 );
             }
@@ -299,14 +351,21 @@ impl Validator<'_> {
                     if schema.attributes.contains_key(&b.ty) {
                         detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
                     }
-                    self.out.push(Diagnostic::error("unsupported-block-type", "Unsupported block type").with_detail(detail).with_span(b.ty_span));
+                    self.out.push(
+                        Diagnostic::error("unsupported-block-type", "Unsupported block type")
+                            .with_detail(detail)
+                            .with_span(b.ty_span),
+                    );
                 }
                 Some(nb) => {
                     let want_labels = usize::from(nb.nesting == NestingMode::Map);
                     if b.labels.len() != want_labels {
                         self.out.push(
                             Diagnostic::error("block-labels", "Wrong number of block labels")
-                                .with_detail(format!("Blocks of type {:?} expect {want_labels} label(s).", b.ty))
+                                .with_detail(format!(
+                                    "Blocks of type {:?} expect {want_labels} label(s).",
+                                    b.ty
+                                ))
                                 .with_span(b.ty_span),
                         );
                     }
@@ -319,16 +378,26 @@ impl Validator<'_> {
             if nb.min_items > 0 && n < nb.min_items {
                 self.out.push(
                     Diagnostic::error("insufficient-blocks", "Insufficient blocks")
-                        .with_detail(format!("At least {} {name:?} blocks are required.", nb.min_items))
+                        .with_detail(format!(
+                            "At least {} {name:?} blocks are required.",
+                            nb.min_items
+                        ))
                         .with_span(block_span),
                 );
             }
             let single = matches!(nb.nesting, NestingMode::Single | NestingMode::Group);
             if (nb.max_items > 0 && n > nb.max_items) || (single && n > 1) {
-                let extra = body.blocks.iter().filter(|b| &b.ty == name).nth(if single { 1 } else { nb.max_items as usize });
+                let extra = body.blocks.iter().filter(|b| &b.ty == name).nth(if single {
+                    1
+                } else {
+                    nb.max_items as usize
+                });
                 self.out.push(
                     Diagnostic::error("too-many-blocks", "Too many blocks")
-                        .with_detail(format!("No more than {} {name:?} blocks are allowed.", if single { 1 } else { nb.max_items }))
+                        .with_detail(format!(
+                            "No more than {} {name:?} blocks are allowed.",
+                            if single { 1 } else { nb.max_items }
+                        ))
                         .with_span(extra.map(|b| b.ty_span).unwrap_or(block_span)),
                 );
             }
@@ -345,21 +414,35 @@ pub fn undeclared_variable(name: &str, close: Option<&String>) -> Diagnostic {
             "An input variable with the name {name:?} has not been declared. This variable can be declared with a variable {name:?} {{}} block."
         ),
     };
-    Diagnostic::error("undeclared-reference", "Reference to undeclared input variable").with_detail(detail)
+    Diagnostic::error(
+        "undeclared-reference",
+        "Reference to undeclared input variable",
+    )
+    .with_detail(detail)
 }
 
 /// "Reference to undeclared local value", suggesting a declared name close to it.
 pub fn undeclared_local(name: &str, close: Option<&String>) -> Diagnostic {
     let detail = match close {
-        Some(s) => format!("A local value with the name {name:?} has not been declared. Did you mean {s:?}?"),
+        Some(s) => format!(
+            "A local value with the name {name:?} has not been declared. Did you mean {s:?}?"
+        ),
         None => format!("A local value with the name {name:?} has not been declared."),
     };
-    Diagnostic::error("undeclared-reference", "Reference to undeclared local value").with_detail(detail)
+    Diagnostic::error(
+        "undeclared-reference",
+        "Reference to undeclared local value",
+    )
+    .with_detail(detail)
 }
 
 /// A close match among `candidates` (edit distance ≤ 2), for "Did you mean …?".
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
-    candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

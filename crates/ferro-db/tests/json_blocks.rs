@@ -3,7 +3,10 @@
 //! pointing into the JSON text, and bodies in the native syntax are left as they were.
 
 use ferro_addrs::{Resource, ResourceMode};
-use ferro_db::{diagnostics, module_index, resource_bodies, resource_body, static_value, RootDb, SchemaTable, Setter, SourceFile, Workspace};
+use ferro_db::{
+    diagnostics, module_index, resource_bodies, resource_body, static_value, RootDb, SchemaTable,
+    Setter, SourceFile, Workspace,
+};
 use ferro_diag::FileId;
 use ferro_hir::BlockBody;
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
@@ -11,36 +14,71 @@ use ferro_value::Type;
 use std::sync::Arc;
 
 fn nested(nesting: NestingMode, block: Block) -> NestedBlock {
-    NestedBlock { nesting, block, min_items: 0, max_items: 0 }
+    NestedBlock {
+        nesting,
+        block,
+        min_items: 0,
+        max_items: 0,
+    }
 }
 
 fn block(attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> Block {
     Block {
-        attributes: attrs.iter().map(|(n, a)| (n.to_string(), a.clone())).collect(),
-        block_types: blocks.into_iter().map(|(n, b)| (n.to_string(), b)).collect(),
+        attributes: attrs
+            .iter()
+            .map(|(n, a)| (n.to_string(), a.clone()))
+            .collect(),
+        block_types: blocks
+            .into_iter()
+            .map(|(n, b)| (n.to_string(), b))
+            .collect(),
     }
 }
 
 /// `shelf_bookcase`: a list block holding a set block, a single block and a map block.
 fn bookcase() -> Schema {
-    let divider = block(&[("at", Attribute::new(Type::Number).required())], Vec::new());
+    let divider = block(
+        &[("at", Attribute::new(Type::Number).required())],
+        Vec::new(),
+    );
     let shelf = block(
-        &[("label", Attribute::new(Type::String).required()), ("books", Attribute::new(Type::list(Type::String)).optional())],
+        &[
+            ("label", Attribute::new(Type::String).required()),
+            ("books", Attribute::new(Type::list(Type::String)).optional()),
+        ],
         vec![("divider", nested(NestingMode::Set, divider))],
     );
-    let trim = block(&[("color", Attribute::new(Type::String).required())], Vec::new());
-    let slot = block(&[("size", Attribute::new(Type::Number).optional())], Vec::new());
-    let top = block(
-        &[("name", Attribute::new(Type::String).required()), ("id", Attribute::new(Type::String).computed())],
-        vec![("shelf", nested(NestingMode::List, shelf)), ("trim", nested(NestingMode::Single, trim)), ("slot", nested(NestingMode::Map, slot))],
+    let trim = block(
+        &[("color", Attribute::new(Type::String).required())],
+        Vec::new(),
     );
-    Schema { version: 0, block: top }
+    let slot = block(
+        &[("size", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
+    let top = block(
+        &[
+            ("name", Attribute::new(Type::String).required()),
+            ("id", Attribute::new(Type::String).computed()),
+        ],
+        vec![
+            ("shelf", nested(NestingMode::List, shelf)),
+            ("trim", nested(NestingMode::Single, trim)),
+            ("slot", nested(NestingMode::Map, slot)),
+        ],
+    );
+    Schema {
+        version: 0,
+        block: top,
+    }
 }
 
 fn schemas() -> Arc<SchemaTable> {
     let mut t = SchemaTable::default();
-    t.resources.insert((ResourceMode::Managed, "shelf_bookcase".into()), bookcase());
-    t.resources.insert((ResourceMode::Data, "shelf_bookcase".into()), bookcase());
+    t.resources
+        .insert((ResourceMode::Managed, "shelf_bookcase".into()), bookcase());
+    t.resources
+        .insert((ResourceMode::Data, "shelf_bookcase".into()), bookcase());
     Arc::new(t)
 }
 
@@ -66,13 +104,23 @@ fn dump(path: &str, text: &str, resource: &Resource) -> String {
     out
 }
 
-fn write_body(out: &mut String, db: &RootDb, file: SourceFile, text: &str, body: &BlockBody, depth: usize) {
+fn write_body(
+    out: &mut String,
+    db: &RootDb,
+    file: SourceFile,
+    text: &str,
+    body: &BlockBody,
+    depth: usize,
+) {
     let hir = ferro_db::file_hir(db, file);
     let pad = "  ".repeat(depth);
     for a in &body.attrs {
         let v = match static_value(hir, a.expr) {
             Some(v) => ferro_value::json::value_to_plain_json(&v).to_string(),
-            None => hir.span(a.expr).map(|s| text[s.range()].to_string()).unwrap_or_default(),
+            None => hir
+                .span(a.expr)
+                .map(|s| text[s.range()].to_string())
+                .unwrap_or_default(),
         };
         out.push_str(&format!("{pad}{} = {v}\n", a.name));
     }
@@ -170,8 +218,15 @@ slot "right" {
 #[test]
 fn data_sources_are_read_the_same_way() {
     let json = r#"{"data": {"shelf_bookcase": {"c": {"name": "x", "trim": {"color": "red"}}}}}"#;
-    let data = Resource { mode: ResourceMode::Data, ty: "shelf_bookcase".into(), name: "c".into() };
-    assert_eq!(dump("main.tf.json", json, &data), "name = \"x\"\ntrim {\n  color = \"red\"\n}\n");
+    let data = Resource {
+        mode: ResourceMode::Data,
+        ty: "shelf_bookcase".into(),
+        name: "c".into(),
+    };
+    assert_eq!(
+        dump("main.tf.json", json, &data),
+        "name = \"x\"\ntrim {\n  color = \"red\"\n}\n"
+    );
 }
 
 #[test]
@@ -293,7 +348,8 @@ fn dynamic_inside_a_nested_block_is_a_dynamic_block() {
 #[test]
 fn native_bodies_are_untouched() {
     // In the native syntax a list of objects is an argument, which this resource type has not.
-    let native = "resource \"shelf_bookcase\" \"c\" {\n  name  = \"n\"\n  shelf = [{ label = \"a\" }]\n}\n";
+    let native =
+        "resource \"shelf_bookcase\" \"c\" {\n  name  = \"n\"\n  shelf = [{ label = \"a\" }]\n}\n";
     assert_eq!(
         dump("main.tf", native, &bookcase_c()),
         "name = \"n\"\nshelf = [{\"label\":\"a\"}]\n[unsupported-argument] shelf: An argument named \"shelf\" is not expected here. Did you mean to define a block of type \"shelf\"?\n",
@@ -304,7 +360,8 @@ fn native_bodies_are_untouched() {
 
 #[test]
 fn without_a_schema_the_body_stays_as_lowered() {
-    let json = r#"{"resource": {"other_thing": {"c": {"shelf": [{"label": "a"}], "x": 1, "x": 2}}}}"#;
+    let json =
+        r#"{"resource": {"other_thing": {"c": {"shelf": [{"label": "a"}], "x": 1, "x": 2}}}}"#;
     let (db, ws, file) = load("main.tf.json", json);
     assert_eq!(resource_bodies(&db, ws, file).bodies, vec![None]);
     let got = dump("main.tf.json", json, &Resource::managed("other_thing", "c"));
@@ -313,9 +370,15 @@ fn without_a_schema_the_body_stays_as_lowered() {
 
 #[test]
 fn new_schemas_reread_the_bodies() {
-    let json = r#"{"resource": {"shelf_bookcase": {"c": {"name": "n", "trim": {"color": "red"}}}}}"#;
+    let json =
+        r#"{"resource": {"shelf_bookcase": {"c": {"name": "n", "trim": {"color": "red"}}}}}"#;
     let (mut db, ws, file) = load("main.tf.json", json);
-    assert_eq!(resource_bodies(&db, ws, file).bodies[0].as_ref().map(|b| b.blocks.len()), Some(1));
+    assert_eq!(
+        resource_bodies(&db, ws, file).bodies[0]
+            .as_ref()
+            .map(|b| b.blocks.len()),
+        Some(1)
+    );
     ws.set_schemas(&mut db).to(Arc::new(SchemaTable::default()));
     assert_eq!(resource_bodies(&db, ws, file).bodies, vec![None]);
 }

@@ -46,7 +46,11 @@ fn clamp(span: Span, text: Option<&str>) -> Span {
     let len = text.map_or(0, str::len) as u32;
     let start = span.start.min(len);
     let end = span.end.clamp(start, len);
-    Span { file: span.file, start, end }
+    Span {
+        file: span.file,
+        start,
+        end,
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -96,7 +100,10 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
             if !d.detail.is_empty() {
                 builder.set_note(&d.detail);
             }
-            let mut cache = Cache { sources, loaded: Vec::new() };
+            let mut cache = Cache {
+                sources,
+                loaded: Vec::new(),
+            };
             let mut buf = Vec::new();
             if builder.finish().write(&mut cache, &mut buf).is_err() {
                 let _ = write!(out, "{}: {}", d.code, d.summary);

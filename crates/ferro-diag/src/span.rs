@@ -17,7 +17,11 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, range: Range<usize>) -> Self {
-        Span { file, start: range.start as u32, end: range.end as u32 }
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
     }
 
     pub fn range(&self) -> Range<usize> {
@@ -26,12 +30,20 @@ impl Span {
 
     /// The smallest span covering both (they must be in the same file).
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     /// An empty span at the start of this one.
     pub fn start_point(self) -> Span {
-        Span { file: self.file, start: self.start, end: self.start }
+        Span {
+            file: self.file,
+            start: self.start,
+            end: self.start,
+        }
     }
 }
 

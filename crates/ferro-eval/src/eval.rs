@@ -30,7 +30,14 @@ pub trait Scope {
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the
 /// diagnostics say why.
 pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Diagnostic>) {
-    let mut ev = Evaluator { hir, scope, bindings: Vec::new(), splat: Vec::new(), diags: Vec::new(), depth: 0 };
+    let mut ev = Evaluator {
+        hir,
+        scope,
+        bindings: Vec::new(),
+        splat: Vec::new(),
+        diags: Vec::new(),
+        depth: 0,
+    };
     let v = ev.eval(e);
     (v, ev.diags)
 }
@@ -61,7 +68,12 @@ impl Scope for TemplateScope<'_> {
 }
 
 /// Render the text of a template file with `vars` bound (the body of `templatefile`).
-pub(crate) fn eval_template_text(ctx: &FnContext<'_>, name: &str, text: &str, vars: Vec<(String, Value)>) -> functions::R<Value> {
+pub(crate) fn eval_template_text(
+    ctx: &FnContext<'_>,
+    name: &str,
+    text: &str,
+    vars: Vec<(String, Value)>,
+) -> functions::R<Value> {
     // A template file is the body of a heredoc: wrap it in one with a marker the text lacks.
     let mut marker = String::from("FERRO_TEMPLATE_END");
     while text.lines().any(|l| l.trim() == marker) {
@@ -75,18 +87,36 @@ pub(crate) fn eval_template_text(ctx: &FnContext<'_>, name: &str, text: &str, va
     let file = FileId(u32::MAX);
     let (ast, ds) = ferro_syntax::parse_expr(file, &wrapped);
     if let Some(d) = ds.first() {
-        return Err(functions::fail(format!("failed to parse template {name}: {}", d.summary)));
+        return Err(functions::fail(format!(
+            "failed to parse template {name}: {}",
+            d.summary
+        )));
     }
     let names: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
     let (hir, id) = ferro_hir::lower_expr_with_vars(file, &ast, &names);
     if let Some(d) = hir.diagnostics.first() {
-        return Err(functions::fail(format!("{name}: {}: {}", d.summary, d.detail.clone())));
+        return Err(functions::fail(format!(
+            "{name}: {}: {}",
+            d.summary,
+            d.detail.clone()
+        )));
     }
     let scope = TemplateScope { base: ctx.base_dir };
-    let mut ev = Evaluator { hir: &hir, scope: &scope, bindings: vars, splat: Vec::new(), diags: Vec::new(), depth: ctx.depth + 1 };
+    let mut ev = Evaluator {
+        hir: &hir,
+        scope: &scope,
+        bindings: vars,
+        splat: Vec::new(),
+        diags: Vec::new(),
+        depth: ctx.depth + 1,
+    };
     let v = ev.eval(id);
     if let Some(d) = ev.diags.first() {
-        return Err(functions::fail(format!("{name}: {}; {}", d.summary, d.detail.clone())));
+        return Err(functions::fail(format!(
+            "{name}: {}; {}",
+            d.summary,
+            d.detail.clone()
+        )));
     }
     if strip_newline {
         if let Some(text) = v.as_str() {
@@ -112,9 +142,16 @@ impl Evaluator<'_> {
 
     /// Report an error pointing at `span`.
     fn err_at(&mut self, span: Option<Span>, summary: &str, detail: impl Into<String>) -> Value {
-        let code = summary.to_lowercase().replace([' ', '"'], "-").replace("--", "-");
+        let code = summary
+            .to_lowercase()
+            .replace([' ', '"'], "-")
+            .replace("--", "-");
         let code = code.trim_matches('-').to_string();
-        self.diags.push(Diagnostic::error(&code, summary).with_detail(detail).with_span_opt(span));
+        self.diags.push(
+            Diagnostic::error(&code, summary)
+                .with_detail(detail)
+                .with_span_opt(span),
+        );
         unknown()
     }
 
@@ -137,7 +174,11 @@ impl Evaluator<'_> {
             },
             Expr::ForVar(name) => match self.bindings.iter().rev().find(|(n, _)| n == name) {
                 Some((_, v)) => v.clone(),
-                None => self.err(e, "Unknown variable", format!("There is no variable named {name:?}.")),
+                None => self.err(
+                    e,
+                    "Unknown variable",
+                    format!("There is no variable named {name:?}."),
+                ),
             },
             Expr::SplatElem => self.splat.last().cloned().unwrap_or_else(unknown),
             Expr::GetAttr { target, name } => {
@@ -153,7 +194,11 @@ impl Evaluator<'_> {
                 let t = self.eval(*target);
                 self.splat_expr(&t, *body)
             }
-            Expr::Call { name, args, expand_final } => self.call(e, name, args, *expand_final),
+            Expr::Call {
+                name,
+                args,
+                expand_final,
+            } => self.call(e, name, args, *expand_final),
             Expr::Tuple(items) => {
                 let vals = items.iter().map(|i| self.eval(*i)).collect();
                 Value::tuple(vals)
@@ -165,21 +210,54 @@ impl Evaluator<'_> {
                     UnaryOp::Not => ops::not(&v),
                     UnaryOp::Neg => ops::neg(&v),
                 };
-                r.unwrap_or_else(|err| self.err(*operand, "Invalid operand", format!("Unsuitable value for unary operand: {}.", err.message)))
+                r.unwrap_or_else(|err| {
+                    self.err(
+                        *operand,
+                        "Invalid operand",
+                        format!("Unsuitable value for unary operand: {}.", err.message),
+                    )
+                })
             }
             Expr::Binary { op, lhs, rhs } => {
                 let l = self.eval(*lhs);
                 let r = self.eval(*rhs);
                 self.binary(e, *op, *lhs, *rhs, &l, &r)
             }
-            Expr::Conditional { cond, then, otherwise } => self.conditional(*cond, *then, *otherwise),
-            Expr::For { key_var, value_var, collection, key, value, cond, group } => {
-                self.for_expr(e, key_var.as_deref(), value_var, *collection, *key, *value, *cond, *group)
-            }
+            Expr::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => self.conditional(*cond, *then, *otherwise),
+            Expr::For {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                cond,
+                group,
+            } => self.for_expr(
+                e,
+                key_var.as_deref(),
+                value_var,
+                *collection,
+                *key,
+                *value,
+                *cond,
+                *group,
+            ),
         }
     }
 
-    fn binary(&mut self, e: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId, l: &Value, r: &Value) -> Value {
+    fn binary(
+        &mut self,
+        e: ExprId,
+        op: BinaryOp,
+        lhs: ExprId,
+        rhs: ExprId,
+        l: &Value,
+        r: &Value,
+    ) -> Value {
         let res = match op {
             BinaryOp::Eq => Ok(ops::equals(l, r)),
             BinaryOp::NotEq => {
@@ -202,7 +280,11 @@ impl Evaluator<'_> {
             Ok(v) => v,
             Err(err) => {
                 if err.message == "argument must not be null" {
-                    return self.err(e, "Operation failed", "Error during operation: argument must not be null.");
+                    return self.err(
+                        e,
+                        "Operation failed",
+                        "Error during operation: argument must not be null.",
+                    );
                 }
                 // HCL converts both operands before reporting, so both can be wrong.
                 if err.operand == Some(0) {
@@ -212,13 +294,22 @@ impl Evaluator<'_> {
                         _ => Some((Type::Number, "a number is required")),
                     };
                     if let Some((ty, msg)) = want {
-                        let right_err = if r.is_unknown() || r.is_null() { None } else { convert(&r.unmarked(), &ty).err() };
+                        let right_err = if r.is_unknown() || r.is_null() {
+                            None
+                        } else {
+                            convert(&r.unmarked(), &ty).err()
+                        };
                         if let Some(rerr) = right_err {
-                            let detail = format!("Unsuitable value for left operand: {}.", err.message);
+                            let detail =
+                                format!("Unsuitable value for left operand: {}.", err.message);
                             self.err(lhs, "Invalid operand", detail);
                             let _ = msg;
                             let rmsg = rerr.message;
-                            return self.err(rhs, "Invalid operand", format!("Unsuitable value for right operand: {rmsg}."));
+                            return self.err(
+                                rhs,
+                                "Invalid operand",
+                                format!("Unsuitable value for right operand: {rmsg}."),
+                            );
                         }
                     }
                 }
@@ -232,7 +323,11 @@ impl Evaluator<'_> {
                 } else {
                     err.message.clone()
                 };
-                let summary = if err.operand.is_some() { "Invalid operand" } else { "Operation failed" };
+                let summary = if err.operand.is_some() {
+                    "Invalid operand"
+                } else {
+                    "Operation failed"
+                };
                 self.err(at, summary, detail)
             }
         }
@@ -249,7 +344,14 @@ impl Evaluator<'_> {
         Value::string(out).with_marks(marks)
     }
 
-    fn template_parts(&mut self, e: ExprId, parts: &[TemplatePart], out: &mut String, marks: &mut Marks, unk: &mut bool) {
+    fn template_parts(
+        &mut self,
+        e: ExprId,
+        parts: &[TemplatePart],
+        out: &mut String,
+        marks: &mut Marks,
+        unk: &mut bool,
+    ) {
         for p in parts {
             match p {
                 TemplatePart::Literal(s) => out.push_str(s),
@@ -277,7 +379,11 @@ impl Evaluator<'_> {
                         }
                     }
                 }
-                TemplatePart::If { cond, then, otherwise } => {
+                TemplatePart::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
                     let c = self.eval(*cond);
                     *marks = marks.union(c.marks);
                     match self.to_bool(*cond, &c, "condition") {
@@ -286,7 +392,12 @@ impl Evaluator<'_> {
                         None => *unk = true,
                     }
                 }
-                TemplatePart::For { key_var, value_var, collection, body } => {
+                TemplatePart::For {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                } => {
                     let coll = self.eval(*collection);
                     *marks = marks.union(coll.marks);
                     let Some(pairs) = self.iterate(*collection, &coll) else {
@@ -319,7 +430,11 @@ impl Evaluator<'_> {
             return None;
         }
         if v.is_null() {
-            self.err(at, "Null condition", format!("The {what} value is null. Conditions must either be true or false."));
+            self.err(
+                at,
+                "Null condition",
+                format!("The {what} value is null. Conditions must either be true or false."),
+            );
             return None;
         }
         match convert(&v.unmarked(), &Type::Bool) {
@@ -327,9 +442,17 @@ impl Evaluator<'_> {
             Ok(b) => b.as_bool(),
             Err(ce) => {
                 if what == "filter" {
-                    self.err(at, "Invalid 'for' condition", format!("The 'if' clause value is invalid: {}.", ce.message));
+                    self.err(
+                        at,
+                        "Invalid 'for' condition",
+                        format!("The 'if' clause value is invalid: {}.", ce.message),
+                    );
                 } else {
-                    self.err(at, "Incorrect condition type", format!("The {what} expression must be of type bool."));
+                    self.err(
+                        at,
+                        "Incorrect condition type",
+                        format!("The {what} expression must be of type bool."),
+                    );
                 }
                 None
             }
@@ -343,16 +466,25 @@ impl Evaluator<'_> {
         match &coll.kind {
             ValueKind::Unknown(_) => None,
             ValueKind::Null(_) => {
-                self.err(at, "Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.");
+                self.err(
+                    at,
+                    "Iteration over null value",
+                    "A null value cannot be used as the collection in a 'for' expression.",
+                );
                 None
             }
-            ValueKind::List(_, es) | ValueKind::Tuple(es) => {
-                Some(es.iter().enumerate().map(|(i, v)| (Value::int(i as i64), m(v))).collect())
-            }
+            ValueKind::List(_, es) | ValueKind::Tuple(es) => Some(
+                es.iter()
+                    .enumerate()
+                    .map(|(i, v)| (Value::int(i as i64), m(v)))
+                    .collect(),
+            ),
             ValueKind::Set(_, es) => Some(es.iter().map(|v| (m(v), m(v))).collect()),
-            ValueKind::Map(_, es) | ValueKind::Object(es) => {
-                Some(es.iter().map(|(k, v)| (Value::string(k.as_str()), m(v))).collect())
-            }
+            ValueKind::Map(_, es) | ValueKind::Object(es) => Some(
+                es.iter()
+                    .map(|(k, v)| (Value::string(k.as_str()), m(v)))
+                    .collect(),
+            ),
             _ => {
                 self.err(
                     at,
@@ -377,7 +509,9 @@ impl Evaluator<'_> {
         group: bool,
     ) -> Value {
         let coll = self.eval(collection);
-        let Some(pairs) = self.iterate(collection, &coll) else { return unknown() };
+        let Some(pairs) = self.iterate(collection, &coll) else {
+            return unknown();
+        };
         let mut tuple_out = Vec::new();
         let mut obj_out: BTreeMap<String, Value> = BTreeMap::new();
         let mut grouped: BTreeMap<String, Vec<Value>> = BTreeMap::new();
@@ -411,7 +545,11 @@ impl Evaluator<'_> {
                         if kv.is_unknown() {
                             any_unknown = true;
                         } else if kv.is_null() {
-                            self.err(kx, "Invalid object key", "Key expression in 'for' expression must not produce a null value.");
+                            self.err(
+                                kx,
+                                "Invalid object key",
+                                "Key expression in 'for' expression must not produce a null value.",
+                            );
                         } else {
                             match convert(&kv.unmarked(), &Type::String) {
                                 Ok(ks) => {
@@ -444,7 +582,12 @@ impl Evaluator<'_> {
         }
         match key {
             None => Value::tuple(tuple_out),
-            Some(_) if group => Value::object(grouped.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect()),
+            Some(_) if group => Value::object(
+                grouped
+                    .into_iter()
+                    .map(|(k, vs)| (k, Value::tuple(vs)))
+                    .collect(),
+            ),
             Some(_) => Value::object(obj_out),
         }
     }
@@ -464,11 +607,17 @@ impl Evaluator<'_> {
         match choice {
             Some(true) => {
                 self.diags.extend(then_diags);
-                unified.map(|(_, vs)| vs[0].clone()).unwrap_or(t).with_marks(marks)
+                unified
+                    .map(|(_, vs)| vs[0].clone())
+                    .unwrap_or(t)
+                    .with_marks(marks)
             }
             Some(false) => {
                 self.diags.extend(else_diags);
-                unified.map(|(_, vs)| vs[1].clone()).unwrap_or(f).with_marks(marks)
+                unified
+                    .map(|(_, vs)| vs[1].clone())
+                    .unwrap_or(f)
+                    .with_marks(marks)
             }
             None => {
                 let ty = unified.map(|(t, _)| t).unwrap_or(Type::Dynamic);
@@ -498,7 +647,11 @@ impl Evaluator<'_> {
                     out.insert(s.as_str().unwrap_or_default().to_string(), vv);
                 }
                 Err(_) => {
-                    self.err(*k, "Incorrect key type", "Can't use this value as a key: string required.");
+                    self.err(
+                        *k,
+                        "Incorrect key type",
+                        "Can't use this value as a key: string required.",
+                    );
                 }
             }
         }
@@ -515,7 +668,11 @@ impl Evaluator<'_> {
         // Errors point at the `.name` step, as HCL's do.
         let at = self.hir.step_span(e);
         if t.is_null() {
-            return self.err_at(at, "Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
+            return self.err_at(
+                at,
+                "Attempt to get attribute from null value",
+                "This value is null, so it does not have any attributes.",
+            );
         }
         match t.ty() {
             Type::Object(o) => match (o.attrs.get(name), &t.kind) {
@@ -551,15 +708,24 @@ impl Evaluator<'_> {
     /// `t[k]`, as HCL's `Index`: the key is converted to what the collection's type wants, then
     /// looked up when both are known.
     fn index(&mut self, e: ExprId, t: &Value, k: &Value) -> Value {
-        const NO_ELEMENT: &str = "The given key does not identify an element in this collection value";
+        const NO_ELEMENT: &str =
+            "The given key does not identify an element in this collection value";
         let marks = t.marks.union(k.marks);
         // Errors point at the `[key]` step, as HCL's do.
         let at = self.hir.step_span(e);
         if t.is_null() {
-            return self.err_at(at, "Attempt to index null value", "This value is null, so it does not have any indices.");
+            return self.err_at(
+                at,
+                "Attempt to index null value",
+                "This value is null, so it does not have any indices.",
+            );
         }
         if k.is_null() {
-            return self.err_at(at, "Invalid index", "Can't use a null value as an indexing key.");
+            return self.err_at(
+                at,
+                "Invalid index",
+                "Can't use a null value as an indexing key.",
+            );
         }
         let ty = t.ty();
         if ty == Type::Dynamic || k.ty() == Type::Dynamic {
@@ -579,7 +745,13 @@ impl Evaluator<'_> {
         };
         let key = match convert(&k.unmarked(), &key_ty) {
             Ok(key) => key,
-            Err(err) => return self.err_at(at, "Invalid index", format!("{NO_ELEMENT}: {}.", err.message)),
+            Err(err) => {
+                return self.err_at(
+                    at,
+                    "Invalid index",
+                    format!("{NO_ELEMENT}: {}.", err.message),
+                )
+            }
         };
         if t.is_unknown() || key.is_unknown() {
             return match ty {
@@ -670,7 +842,11 @@ impl Evaluator<'_> {
                 }
             }
         }
-        let ctx = FnContext { base_dir: self.scope.base_dir(), console: false, depth: self.depth };
+        let ctx = FnContext {
+            base_dir: self.scope.base_dir(),
+            console: false,
+            depth: self.depth,
+        };
         // Where HCL points: an argument's start (all of an expanded final argument), the
         // closing parenthesis for a missing argument, `name(` for a failed call.
         let arg_span = |this: &Self, index: usize| {
@@ -682,11 +858,16 @@ impl Evaluator<'_> {
         };
         match functions::call_function(&ctx, name, &vals) {
             Ok(v) => v,
-            Err(CallError::NoSuchFunction) => {
-                self.err_at(self.name_span(e, name), "Call to unknown function", format!("There is no function named {name:?}."))
-            }
+            Err(CallError::NoSuchFunction) => self.err_at(
+                self.name_span(e, name),
+                "Call to unknown function",
+                format!("There is no function named {name:?}."),
+            ),
             Err(CallError::NotEnoughArgs { expected, missing }) => {
-                let close_paren = self.span(e).map(|s| Span { start: s.end.saturating_sub(1).max(s.start), ..s });
+                let close_paren = self.span(e).map(|s| Span {
+                    start: s.end.saturating_sub(1).max(s.start),
+                    ..s
+                });
                 self.err_at(
                     close_paren,
                     "Not enough function arguments",
@@ -695,44 +876,87 @@ impl Evaluator<'_> {
             }
             Err(CallError::TooManyArgs { expected }) => {
                 let at = arg_span(self, expected).or_else(|| self.hir.start_span(e));
-                self.err_at(at, "Too many function arguments", format!("Function {name:?} expects only {expected} argument(s)."))
+                self.err_at(
+                    at,
+                    "Too many function arguments",
+                    format!("Function {name:?} expects only {expected} argument(s)."),
+                )
             }
-            Err(CallError::Arg { index, param, message }) => {
+            Err(CallError::Arg {
+                index,
+                param,
+                message,
+            }) => {
                 let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
-                let param = if param.is_empty() { functions::param_name(name, index) } else { param };
-                self.err_at(at, "Invalid function argument", format!("Invalid value for {param:?} parameter: {message}."))
+                let param = if param.is_empty() {
+                    functions::param_name(name, index)
+                } else {
+                    param
+                };
+                self.err_at(
+                    at,
+                    "Invalid function argument",
+                    format!("Invalid value for {param:?} parameter: {message}."),
+                )
             }
-            Err(CallError::Failed(msg)) => {
-                self.err_at(self.hir.start_span(e), "Error in function call", format!("Call to function {name:?} failed: {msg}."))
-            }
+            Err(CallError::Failed(msg)) => self.err_at(
+                self.hir.start_span(e),
+                "Error in function call",
+                format!("Call to function {name:?} failed: {msg}."),
+            ),
         }
     }
 
     /// The name of the call `e` (HCL points at it for an unknown function).
     fn name_span(&self, e: ExprId, name: &str) -> Option<Span> {
-        self.hir.start_span(e).map(|s| Span { end: (s.start + name.len() as u32).min(s.end), ..s })
+        self.hir.start_span(e).map(|s| Span {
+            end: (s.start + name.len() as u32).min(s.end),
+            ..s
+        })
     }
 
     /// `try` and `can`: each argument is evaluated in turn and its diagnostics are caught.
     /// When every argument of `try` fails, its error lists all their diagnostics with ranges.
     fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
         if name == "can" && args.is_empty() {
-            let close_paren = self.span(e).map(|s| Span { start: s.end.saturating_sub(1).max(s.start), ..s });
-            return self.err_at(close_paren, "Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".");
+            let close_paren = self.span(e).map(|s| Span {
+                start: s.end.saturating_sub(1).max(s.start),
+                ..s
+            });
+            return self.err_at(
+                close_paren,
+                "Not enough function arguments",
+                "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
+            );
         }
         if name == "can" && args.len() > 1 {
-            return self.err_at(self.hir.start_span(args[1]), "Too many function arguments", "Function \"can\" expects only 1 argument(s).");
+            return self.err_at(
+                self.hir.start_span(args[1]),
+                "Too many function arguments",
+                "Function \"can\" expects only 1 argument(s).",
+            );
         }
         if args.is_empty() {
-            return self.err_at(self.hir.start_span(e), "Error in function call", "Call to function \"try\" failed: at least one argument is required.");
+            return self.err_at(
+                self.hir.start_span(e),
+                "Error in function call",
+                "Call to function \"try\" failed: at least one argument is required.",
+            );
         }
         let mut caught = Vec::new();
         for a in args {
             let saved = self.diags.len();
             let v = self.eval(*a);
             // References to undeclared objects are static errors that try and can do not catch.
-            if self.diags[saved..].iter().any(|d| d.code == "undeclared-reference") {
-                let keep: Vec<_> = self.diags.drain(saved..).filter(|d| d.code == "undeclared-reference").collect();
+            if self.diags[saved..]
+                .iter()
+                .any(|d| d.code == "undeclared-reference")
+            {
+                let keep: Vec<_> = self
+                    .diags
+                    .drain(saved..)
+                    .filter(|d| d.code == "undeclared-reference")
+                    .collect();
                 self.diags.extend(keep);
                 return unknown();
             }
@@ -753,9 +977,17 @@ impl Evaluator<'_> {
             caught.extend(diags);
         }
         let scope = self.scope;
-        let range = |span: Span| scope.source(span.file).map(|(file, text)| source_range::hcl_range(file, text, span));
+        let range = |span: Span| {
+            scope
+                .source(span.file)
+                .map(|(file, text)| source_range::hcl_range(file, text, span))
+        };
         let message = source_range::try_failure_message(&caught, &range);
-        self.err_at(self.hir.start_span(e), "Error in function call", format!("Call to function \"try\" failed: {message}."))
+        self.err_at(
+            self.hir.start_span(e),
+            "Error in function call",
+            format!("Call to function \"try\" failed: {message}."),
+        )
     }
 }
 

@@ -35,7 +35,10 @@ pub(crate) fn hcl_range(name: &str, text: &str, span: Span) -> String {
 /// The message of a `try` whose arguments all failed: every diagnostic of every argument, as
 /// `- SUMMARY (at RANGE)` and the detail on the next line (the range is left out when the
 /// source is not available), then what to do.
-pub(crate) fn try_failure_message(diags: &[Diagnostic], range: &dyn Fn(Span) -> Option<String>) -> String {
+pub(crate) fn try_failure_message(
+    diags: &[Diagnostic],
+    range: &dyn Fn(Span) -> Option<String>,
+) -> String {
     let mut out = String::from("no expression succeeded:\n");
     for d in diags {
         match d.span.and_then(range) {
@@ -53,14 +56,19 @@ mod tests {
     use ferro_diag::FileId;
 
     fn span(text: &str, part: &str) -> Span {
-        let start = text.find(part).unwrap_or_else(|| panic!("{part:?} not in {text:?}"));
+        let start = text
+            .find(part)
+            .unwrap_or_else(|| panic!("{part:?} not in {text:?}"));
         Span::new(FileId(0), start..start + part.len())
     }
 
     #[test]
     fn ranges_on_one_line() {
         let text = "try(upper([]))";
-        assert_eq!(hcl_range("<console-input>", text, span(text, "[")), "<console-input>:1,11-12");
+        assert_eq!(
+            hcl_range("<console-input>", text, span(text, "[")),
+            "<console-input>:1,11-12"
+        );
         assert_eq!(hcl_range("x.tf", text, span(text, "")), "x.tf:1,1-1");
     }
 
@@ -74,8 +82,14 @@ mod tests {
     #[test]
     fn ranges_over_lines() {
         let text = "locals {\n  a = [\n    1,\n  ][9]\n  b = \"\u{e9}\u{e9}\" + 1\n}\n";
-        assert_eq!(hcl_range("main.tf", text, span(text, "[\n    1,\n  ]")), "main.tf:2,7-4,4");
-        assert_eq!(hcl_range("main.tf", text, span(text, "+ 1")), "main.tf:5,12-15");
+        assert_eq!(
+            hcl_range("main.tf", text, span(text, "[\n    1,\n  ]")),
+            "main.tf:2,7-4,4"
+        );
+        assert_eq!(
+            hcl_range("main.tf", text, span(text, "+ 1")),
+            "main.tf:5,12-15"
+        );
         let crlf = "a = 1\r\nb = [][0]\r\n";
         assert_eq!(hcl_range("m.tf", crlf, span(crlf, "[0]")), "m.tf:2,7-10");
     }
@@ -87,7 +101,8 @@ mod tests {
             Diagnostic::error("invalid-function-argument", "Invalid function argument")
                 .with_detail("Invalid value for \"str\" parameter: string required.")
                 .with_span(span(text, "[")),
-            Diagnostic::error("unsupported-attribute", "Unsupported attribute").with_detail("No b."),
+            Diagnostic::error("unsupported-attribute", "Unsupported attribute")
+                .with_detail("No b."),
         ];
         let msg = try_failure_message(&diags, &|s| Some(hcl_range("<console-input>", text, s)));
         assert_eq!(

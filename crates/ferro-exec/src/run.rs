@@ -19,9 +19,20 @@ use std::time::{Duration, Instant};
 /// Progress reported while applying (rendered by the CLI).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    Started { addr: String, action: Action, id: Option<String> },
-    Completed { addr: String, action: Action, id: Option<String>, elapsed: Duration },
-    Failed { addr: String },
+    Started {
+        addr: String,
+        action: Action,
+        id: Option<String>,
+    },
+    Completed {
+        addr: String,
+        action: Action,
+        id: Option<String>,
+        elapsed: Duration,
+    },
+    Failed {
+        addr: String,
+    },
 }
 
 pub struct ApplyInput<'a> {
@@ -40,24 +51,47 @@ const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Apply `plan`; returns the final state and diagnostics. The state is persisted through
 /// `backend` as changes complete.
-pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn Fn(Event) + Sync)) -> (State, Vec<Diagnostic>) {
+pub fn apply(
+    input: &ApplyInput<'_>,
+    backend: &mut LocalBackend,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> (State, Vec<Diagnostic>) {
     let plan = input.plan;
     let mut state = plan.prior_state.clone();
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
     }
-    let m = ModuleEval::new(input.db, input.ws, plan.variables.clone(), false, input.cwd.clone());
+    let m = ModuleEval::new(
+        input.db,
+        input.ws,
+        plan.variables.clone(),
+        false,
+        input.cwd.clone(),
+    );
     seed_resource_values(&m, plan, input.providers);
     let configured = ferro_planner::configure_providers(&m, input.providers);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
-    let ctx = StepCtx { plan, providers: input.providers, m: &m, on_event, for_each_cache: Mutex::new(HashMap::new()) };
+    let ctx = StepCtx {
+        plan,
+        providers: input.providers,
+        m: &m,
+        on_event,
+        for_each_cache: Mutex::new(HashMap::new()),
+    };
 
     let g = &plan.graph;
-    let mut indegree: HashMap<NodeIndex, usize> = g.node_indices().map(|n| (n, g.neighbors_directed(n, Direction::Incoming).count())).collect();
+    let mut indegree: HashMap<NodeIndex, usize> = g
+        .node_indices()
+        .map(|n| (n, g.neighbors_directed(n, Direction::Incoming).count()))
+        .collect();
     let mut ready: VecDeque<NodeIndex> = {
-        let mut v: Vec<NodeIndex> = indegree.iter().filter(|(_, d)| **d == 0).map(|(n, _)| *n).collect();
+        let mut v: Vec<NodeIndex> = indegree
+            .iter()
+            .filter(|(_, d)| **d == 0)
+            .map(|(n, _)| *n)
+            .collect();
         v.sort();
         v.into()
     };
@@ -71,7 +105,8 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
     let (work_tx, work_rx) = mpsc::channel::<NodeIndex>();
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
-        let (done_tx, done_rx) = mpsc::channel::<(NodeIndex, Vec<Outcome>, Vec<Diagnostic>, bool)>();
+        let (done_tx, done_rx) =
+            mpsc::channel::<(NodeIndex, Vec<Outcome>, Vec<Diagnostic>, bool)>();
         for _ in 0..parallelism {
             let done_tx = done_tx.clone();
             let work_rx = &work_rx;
@@ -89,7 +124,9 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
         let mut in_flight = 0usize;
         let mut stopping = false;
         loop {
-            let cancelled = input.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+            let cancelled = input
+                .cancel
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
             if cancelled && !stopping {
                 stopping = true;
                 for p in input.providers.configs.values() {
@@ -132,7 +169,8 @@ pub fn apply(input: &ApplyInput<'_>, backend: &mut LocalBackend, on_event: &(dyn
             if !ok {
                 failed_nodes.insert(node, true);
             }
-            let mut succs: Vec<NodeIndex> = g.neighbors_directed(node, Direction::Outgoing).collect();
+            let mut succs: Vec<NodeIndex> =
+                g.neighbors_directed(node, Direction::Outgoing).collect();
             succs.sort();
             succs.dedup();
             for succ in succs {
@@ -176,19 +214,35 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
 fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
-    let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> = BTreeMap::new();
+    let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> =
+        BTreeMap::new();
     // Data sources read while planning are in the plan's (refreshed) prior state.
-    let changed: std::collections::HashSet<&ferro_addrs::Resource> = plan.changes.iter().map(|c| &c.addr.resource.resource).collect();
+    let changed: std::collections::HashSet<&ferro_addrs::Resource> = plan
+        .changes
+        .iter()
+        .map(|c| &c.addr.resource.resource)
+        .collect();
     for (abs, rs) in &plan.prior_state.resources {
         if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(&abs.resource) {
             continue;
         }
-        let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else { continue };
+        let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
+            continue;
+        };
         for (key, inst) in &rs.instances {
             if let Some(obj) = &inst.current {
-                if let Ok(v) = ferro_value::json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
-                    let v = ferro_planner::statecodec::apply_sensitive_paths(v, &obj.sensitive_attributes);
-                    per.entry(abs.resource.clone()).or_default().push((key.clone(), ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v)));
+                if let Ok(v) = ferro_value::json::value_from_json(
+                    &obj.attributes,
+                    &schema.block.implied_type(),
+                ) {
+                    let v = ferro_planner::statecodec::apply_sensitive_paths(
+                        v,
+                        &obj.sensitive_attributes,
+                    );
+                    per.entry(abs.resource.clone()).or_default().push((
+                        key.clone(),
+                        ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v),
+                    ));
                 }
             }
         }
@@ -197,20 +251,38 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
         if c.deposed.is_some() || c.action == Action::Delete {
             continue;
         }
-        let v = if c.action == Action::NoOp { c.before.clone() } else { c.after.clone() };
-        per.entry(c.addr.resource.resource.clone()).or_default().push((c.addr.resource.key.clone(), v));
+        let v = if c.action == Action::NoOp {
+            c.before.clone()
+        } else {
+            c.after.clone()
+        };
+        per.entry(c.addr.resource.resource.clone())
+            .or_default()
+            .push((c.addr.resource.key.clone(), v));
     }
     for (abs, exp) in &plan.expansions {
         let r = &abs.resource;
         let mut insts = per.remove(r).unwrap_or_default();
         insts.sort_by(|a, b| a.0.cmp(&b.0));
         let v = match exp {
-            Expansion::Single => insts.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic_unknown),
+            Expansion::Single => insts
+                .pop()
+                .map(|(_, v)| v)
+                .unwrap_or_else(Value::dynamic_unknown),
             Expansion::Count => Value::tuple(insts.into_iter().map(|(_, v)| v).collect()),
             Expansion::ForEach => Value::object(
                 insts
                     .into_iter()
-                    .map(|(k, v)| (if let ferro_addrs::InstanceKey::Str(s) = k { s } else { String::new() }, v))
+                    .map(|(k, v)| {
+                        (
+                            if let ferro_addrs::InstanceKey::Str(s) = k {
+                                s
+                            } else {
+                                String::new()
+                            },
+                            v,
+                        )
+                    })
                     .collect(),
             ),
         };

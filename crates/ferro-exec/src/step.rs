@@ -28,25 +28,62 @@ pub(crate) struct StepCtx<'a> {
 
 /// A change to state made by a completed step.
 pub(crate) enum Outcome {
-    SetCurrent { res: AbsResource, provider: ferro_addrs::AbsProviderConfig, key: InstanceKey, obj: Option<ObjectState> },
-    Depose { res: AbsResource, key: InstanceKey, deposed_key: String },
-    RemoveDeposed { res: AbsResource, key: InstanceKey, deposed_key: String },
-    SetOutput { name: String, out: Option<OutputState> },
+    SetCurrent {
+        res: AbsResource,
+        provider: ferro_addrs::AbsProviderConfig,
+        key: InstanceKey,
+        obj: Option<ObjectState>,
+    },
+    Depose {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    RemoveDeposed {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    SetOutput {
+        name: String,
+        out: Option<OutputState>,
+    },
 }
 
 impl Outcome {
     pub fn apply_to(self, state: &mut State) {
         match self {
-            Outcome::SetCurrent { res, provider, key, obj } => state.set_current(&res, &provider, &key, obj),
-            Outcome::Depose { res, key, deposed_key } => {
-                if let Some(inst) = state.resources.get_mut(&res).and_then(|r| r.instances.get_mut(&key)) {
+            Outcome::SetCurrent {
+                res,
+                provider,
+                key,
+                obj,
+            } => state.set_current(&res, &provider, &key, obj),
+            Outcome::Depose {
+                res,
+                key,
+                deposed_key,
+            } => {
+                if let Some(inst) = state
+                    .resources
+                    .get_mut(&res)
+                    .and_then(|r| r.instances.get_mut(&key))
+                {
                     if let Some(cur) = inst.current.take() {
                         inst.deposed.insert(deposed_key, cur);
                     }
                 }
             }
-            Outcome::RemoveDeposed { res, key, deposed_key } => {
-                if let Some(inst) = state.resources.get_mut(&res).and_then(|r| r.instances.get_mut(&key)) {
+            Outcome::RemoveDeposed {
+                res,
+                key,
+                deposed_key,
+            } => {
+                if let Some(inst) = state
+                    .resources
+                    .get_mut(&res)
+                    .and_then(|r| r.instances.get_mut(&key))
+                {
                     inst.deposed.remove(&deposed_key);
                 }
                 state.prune();
@@ -76,7 +113,11 @@ fn deposed_key_for(index: usize, addr: &str) -> String {
 
 fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
     ferro_diag::Diagnostic {
-        severity: if d.severity == Severity::Error { ferro_diag::Severity::Error } else { ferro_diag::Severity::Warning },
+        severity: if d.severity == Severity::Error {
+            ferro_diag::Severity::Error
+        } else {
+            ferro_diag::Severity::Warning
+        },
         code: "provider-error".into(),
         summary: d.summary.clone(),
         detail: d.detail.clone(),
@@ -87,7 +128,9 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
 }
 
 fn id_of(v: &Value) -> Option<String> {
-    v.get_attr("id").and_then(|x| x.as_str()).map(str::to_string)
+    v.get_attr("id")
+        .and_then(|x| x.as_str())
+        .map(str::to_string)
 }
 
 pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
@@ -99,8 +142,15 @@ pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Dia
     }
 }
 
-fn each_value(ctx: &StepCtx<'_>, file: ferro_db::SourceFile, decl: &ferro_hir::ResourceDecl, key: &InstanceKey) -> Option<Value> {
-    let InstanceKey::Str(k) = key else { return None };
+fn each_value(
+    ctx: &StepCtx<'_>,
+    file: ferro_db::SourceFile,
+    decl: &ferro_hir::ResourceDecl,
+    key: &InstanceKey,
+) -> Option<Value> {
+    let InstanceKey::Str(k) = key else {
+        return None;
+    };
     let fe = decl.for_each?;
     let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
     if !cache.contains_key(&decl.addr) {
@@ -123,7 +173,10 @@ fn each_value(ctx: &StepCtx<'_>, file: ferro_db::SourceFile, decl: &ferro_hir::R
 }
 
 /// A data source read that waited for apply.
-fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+fn read_data(
+    ctx: &StepCtx<'_>,
+    c: &ResourceInstanceChange,
+) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     let addr = c.addr.to_string();
     let res = c.addr.resource.resource.clone();
     let abs = c.addr.containing_resource();
@@ -134,11 +187,33 @@ fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Ve
         diags.extend(d);
         (Vec::new(), diags, false)
     };
-    let (Some(provider), Some(schema)) = (ctx.providers.get(&c.provider), ctx.providers.resource_schema(&c.provider, &res)) else {
-        return failed(diags, Some(Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone())));
+    let (Some(provider), Some(schema)) = (
+        ctx.providers.get(&c.provider),
+        ctx.providers.resource_schema(&c.provider, &res),
+    ) else {
+        return failed(
+            diags,
+            Some(
+                Diagnostic::error("provider-unavailable", "Provider not available")
+                    .with_detail(format!(
+                        "The provider {} for {addr} is not available.",
+                        c.provider
+                    ))
+                    .with_address(addr.clone()),
+            ),
+        );
     };
     let Some(item) = ctx.m.index.resources.get(&res) else {
-        return failed(diags, Some(Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan reads {addr}, but its configuration is missing.")).with_address(addr.clone())));
+        return failed(
+            diags,
+            Some(
+                Diagnostic::error("missing-configuration", "Resource configuration missing")
+                    .with_detail(format!(
+                        "The plan reads {addr}, but its configuration is missing."
+                    ))
+                    .with_address(addr.clone()),
+            ),
+        );
     };
     let decl = ctx.m.resource(*item);
     let decl = &*decl;
@@ -149,14 +224,28 @@ fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Ve
     if bad {
         return failed(diags, None);
     }
-    (ctx.on_event)(Event::Started { addr: addr.clone(), action: Action::Read, id: None });
+    (ctx.on_event)(Event::Started {
+        addr: addr.clone(),
+        action: Action::Read,
+        id: None,
+    });
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();
-    let resp = provider.read_data_source(ReadDataRequest { type_name: &res.ty, config: &plain_cfg });
+    let resp = provider.read_data_source(ReadDataRequest {
+        type_name: &res.ty,
+        config: &plain_cfg,
+    });
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
+        diags.push(
+            pdiag(d, &addr).with_span_opt(Some(
+                d.attribute
+                    .as_deref()
+                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
+                    .unwrap_or(decl.span),
+            )),
+        );
     }
     if errored {
         return failed(diags, None);
@@ -177,14 +266,42 @@ fn read_data(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> (Vec<Outcome>, Ve
     let marked = carry_sensitive(&state, &config);
     let obj = match encode_object(schema, &marked, &[], c.dependencies.clone(), false, false) {
         Ok(o) => o,
-        Err(e) => return failed(diags, Some(Diagnostic::error("provider-invalid-data", "Provider produced invalid object").with_detail(format!("The object read for {addr} cannot be stored: {e}.")).with_address(addr.clone()))),
+        Err(e) => {
+            return failed(
+                diags,
+                Some(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!("The object read for {addr} cannot be stored: {e}."))
+                        .with_address(addr.clone()),
+                ),
+            )
+        }
     };
-    ctx.m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
-    (ctx.on_event)(Event::Completed { addr, action: Action::Read, id: id_of(&state), elapsed: started.elapsed() });
-    (vec![Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: Some(obj) }], diags, true)
+    ctx.m
+        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    (ctx.on_event)(Event::Completed {
+        addr,
+        action: Action::Read,
+        id: id_of(&state),
+        elapsed: started.elapsed(),
+    });
+    (
+        vec![Outcome::SetCurrent {
+            res: abs,
+            provider: c.provider.clone(),
+            key,
+            obj: Some(obj),
+        }],
+        diags,
+        true,
+    )
 }
 
-fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+fn apply_change(
+    ctx: &StepCtx<'_>,
+    index: usize,
+    c: &ResourceInstanceChange,
+) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     if c.action == Action::Read {
         return read_data(ctx, c);
     }
@@ -198,11 +315,31 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
         diags.push(d);
         (outcomes, diags, false)
     };
-    let (Some(provider), Some(schema)) = (ctx.providers.get(&c.provider), ctx.providers.resource_schema(&c.provider, &res)) else {
-        return fail(diags, Vec::new(), Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone()));
+    let (Some(provider), Some(schema)) = (
+        ctx.providers.get(&c.provider),
+        ctx.providers.resource_schema(&c.provider, &res),
+    ) else {
+        return fail(
+            diags,
+            Vec::new(),
+            Diagnostic::error("provider-unavailable", "Provider not available")
+                .with_detail(format!(
+                    "The provider {} for {addr} is not available.",
+                    c.provider
+                ))
+                .with_address(addr.clone()),
+        );
     };
     let Some(item) = ctx.m.index.resources.get(&res) else {
-        return fail(diags, Vec::new(), Diagnostic::error("missing-configuration", "Resource configuration missing").with_detail(format!("The plan applies {addr}, but its configuration is missing.")).with_address(addr.clone()));
+        return fail(
+            diags,
+            Vec::new(),
+            Diagnostic::error("missing-configuration", "Resource configuration missing")
+                .with_detail(format!(
+                    "The plan applies {addr}, but its configuration is missing."
+                ))
+                .with_address(addr.clone()),
+        );
     };
     let decl = ctx.m.resource(*item);
     let decl = &*decl;
@@ -216,17 +353,37 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     }
     let ty = schema.block.implied_type();
     let create = c.action != Action::Update;
-    let prior = if create { Value::null(ty.clone()) } else { c.before.deep_unmark().0 };
+    let prior = if create {
+        Value::null(ty.clone())
+    } else {
+        c.before.deep_unmark().0
+    };
     let mut outcomes = Vec::new();
     if c.action == Action::CreateThenDelete {
-        outcomes.push(Outcome::Depose { res: abs.clone(), key: key.clone(), deposed_key: deposed_key_for(index, &addr) });
+        outcomes.push(Outcome::Depose {
+            res: abs.clone(),
+            key: key.clone(),
+            deposed_key: deposed_key_for(index, &addr),
+        });
     }
-    let action_shown = if create { Action::Create } else { Action::Update };
-    (ctx.on_event)(Event::Started { addr: addr.clone(), action: action_shown, id: if create { None } else { id_of(&prior) } });
+    let action_shown = if create {
+        Action::Create
+    } else {
+        Action::Update
+    };
+    (ctx.on_event)(Event::Started {
+        addr: addr.clone(),
+        action: action_shown,
+        id: if create { None } else { id_of(&prior) },
+    });
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();
     let proposed = proposed_new(&schema.block, &prior, &plain_cfg);
-    let prior_private = if create { Vec::new() } else { c.planned_private.clone() };
+    let prior_private = if create {
+        Vec::new()
+    } else {
+        c.planned_private.clone()
+    };
     let final_plan = provider.plan_resource_change(PlanRequest {
         type_name: &res.ty,
         prior_state: &prior,
@@ -237,7 +394,14 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &final_plan.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
+        diags.push(
+            pdiag(d, &addr).with_span_opt(Some(
+                d.attribute
+                    .as_deref()
+                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
+                    .unwrap_or(decl.span),
+            )),
+        );
     }
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
@@ -250,7 +414,16 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
             "When expanding the plan for {addr} to include new values learned so far during apply, the provider produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
             errs.join("; ")
         );
-        return fail(diags, outcomes, Diagnostic::error("provider-inconsistent-final-plan", "Provider produced inconsistent final plan").with_detail(detail).with_address(addr.clone()));
+        return fail(
+            diags,
+            outcomes,
+            Diagnostic::error(
+                "provider-inconsistent-final-plan",
+                "Provider produced inconsistent final plan",
+            )
+            .with_detail(detail)
+            .with_address(addr.clone()),
+        );
     }
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
@@ -262,7 +435,14 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr).with_span_opt(Some(d.attribute.as_deref().and_then(|p| ferro_planner::path_span(&decl.body, p)).unwrap_or(decl.span))));
+        diags.push(
+            pdiag(d, &addr).with_span_opt(Some(
+                d.attribute
+                    .as_deref()
+                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
+                    .unwrap_or(decl.span),
+            )),
+        );
     }
     let mut new_state = resp.new_state.clone();
     if !new_state.is_null() && !new_state.is_wholly_known() {
@@ -299,19 +479,44 @@ fn apply_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> 
     // Carry configuration sensitivity into the stored object.
     let marked = carry_sensitive(&new_state, &config);
     let tainted = errored && create;
-    match encode_object(schema, &marked, &resp.private, c.dependencies.clone(), c.create_before_destroy, tainted) {
-        Ok(obj) => outcomes.push(Outcome::SetCurrent { res: abs.clone(), provider: c.provider.clone(), key: key.clone(), obj: Some(obj) }),
+    match encode_object(
+        schema,
+        &marked,
+        &resp.private,
+        c.dependencies.clone(),
+        c.create_before_destroy,
+        tainted,
+    ) {
+        Ok(obj) => outcomes.push(Outcome::SetCurrent {
+            res: abs.clone(),
+            provider: c.provider.clone(),
+            key: key.clone(),
+            obj: Some(obj),
+        }),
         Err(e) => {
-            diags.push(Diagnostic::error("provider-invalid-result", "Provider produced invalid object").with_detail(format!("The new object for {addr} cannot be stored: {e}.")).with_address(addr.clone()));
+            diags.push(
+                Diagnostic::error(
+                    "provider-invalid-result",
+                    "Provider produced invalid object",
+                )
+                .with_detail(format!("The new object for {addr} cannot be stored: {e}."))
+                .with_address(addr.clone()),
+            );
             errored = true;
         }
     }
-    ctx.m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    ctx.m
+        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (outcomes, diags, false);
     }
-    (ctx.on_event)(Event::Completed { addr, action: action_shown, id: id_of(&new_state), elapsed: started.elapsed() });
+    (ctx.on_event)(Event::Completed {
+        addr,
+        action: action_shown,
+        id: id_of(&new_state),
+        elapsed: started.elapsed(),
+    });
     (outcomes, diags, true)
 }
 
@@ -319,13 +524,20 @@ fn null_unknowns(v: &Value) -> Value {
     use ferro_value::ValueKind;
     match &v.kind {
         ValueKind::Unknown(t) => Value::null(t.clone()),
-        ValueKind::Object(m) => Value::object(m.iter().map(|(k, x)| (k.clone(), null_unknowns(x))).collect()).with_marks(v.marks),
+        ValueKind::Object(m) => Value::object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), null_unknowns(x)))
+                .collect(),
+        )
+        .with_marks(v.marks),
         _ => v.clone(),
     }
 }
 
 fn carry_sensitive(new: &Value, config: &Value) -> Value {
-    let (Some(nm), Some(cm)) = (new.as_entries(), config.as_entries()) else { return new.clone() };
+    let (Some(nm), Some(cm)) = (new.as_entries(), config.as_entries()) else {
+        return new.clone();
+    };
     let mut out = nm.clone();
     for (k, v) in out.iter_mut() {
         if cm.get(k).is_some_and(Value::contains_sensitive) {
@@ -335,7 +547,11 @@ fn carry_sensitive(new: &Value, config: &Value) -> Value {
     Value::object(out)
 }
 
-fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+fn destroy_change(
+    ctx: &StepCtx<'_>,
+    index: usize,
+    c: &ResourceInstanceChange,
+) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     let addr = c.addr.to_string();
     let res = c.addr.resource.resource.clone();
     let abs = c.addr.containing_resource();
@@ -343,19 +559,45 @@ fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -
     let mut diags = Vec::new();
     if res.mode == ferro_addrs::ResourceMode::Data {
         // Data sources are only forgotten; there is nothing to destroy.
-        return (vec![Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: None }], diags, true);
+        return (
+            vec![Outcome::SetCurrent {
+                res: abs,
+                provider: c.provider.clone(),
+                key,
+                obj: None,
+            }],
+            diags,
+            true,
+        );
     }
     let Some(provider) = ctx.providers.get(&c.provider) else {
-        diags.push(Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {addr} is not available.", c.provider)).with_address(addr.clone()));
+        diags.push(
+            Diagnostic::error("provider-unavailable", "Provider not available")
+                .with_detail(format!(
+                    "The provider {} for {addr} is not available.",
+                    c.provider
+                ))
+                .with_address(addr.clone()),
+        );
         return (Vec::new(), diags, false);
     };
     let (prior, _) = c.before.deep_unmark();
     let id = id_of(&prior);
-    (ctx.on_event)(Event::Started { addr: addr.clone(), action: Action::Delete, id: id.clone() });
+    (ctx.on_event)(Event::Started {
+        addr: addr.clone(),
+        action: Action::Delete,
+        id: id.clone(),
+    });
     let started = Instant::now();
     let null = Value::null(prior.ty());
     let private = c.planned_private.clone();
-    let resp = provider.apply_resource_change(ApplyRequest { type_name: &res.ty, prior_state: &prior, planned_state: &null, config: &null, planned_private: &private });
+    let resp = provider.apply_resource_change(ApplyRequest {
+        type_name: &res.ty,
+        prior_state: &prior,
+        planned_state: &null,
+        config: &null,
+        planned_private: &private,
+    });
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
@@ -363,9 +605,14 @@ fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -
     }
     if !errored && !resp.new_state.is_null() {
         diags.push(
-            Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
-                .with_detail(format!("After applying a destroy for {addr}, the provider did not return a null object."))
-                .with_address(addr.clone()),
+            Diagnostic::error(
+                "provider-invalid-result",
+                "Provider returned invalid result object after apply",
+            )
+            .with_detail(format!(
+                "After applying a destroy for {addr}, the provider did not return a null object."
+            ))
+            .with_address(addr.clone()),
         );
         errored = true;
     }
@@ -374,28 +621,70 @@ fn destroy_change(ctx: &StepCtx<'_>, index: usize, c: &ResourceInstanceChange) -
         return (Vec::new(), diags, false);
     }
     let outcome = match (&c.deposed, c.action) {
-        (Some(dk), _) => Outcome::RemoveDeposed { res: abs, key, deposed_key: dk.clone() },
-        (None, Action::CreateThenDelete) => Outcome::RemoveDeposed { res: abs, key, deposed_key: deposed_key_for(index, &addr) },
-        (None, _) => Outcome::SetCurrent { res: abs, provider: c.provider.clone(), key, obj: None },
+        (Some(dk), _) => Outcome::RemoveDeposed {
+            res: abs,
+            key,
+            deposed_key: dk.clone(),
+        },
+        (None, Action::CreateThenDelete) => Outcome::RemoveDeposed {
+            res: abs,
+            key,
+            deposed_key: deposed_key_for(index, &addr),
+        },
+        (None, _) => Outcome::SetCurrent {
+            res: abs,
+            provider: c.provider.clone(),
+            key,
+            obj: None,
+        },
     };
-    (ctx.on_event)(Event::Completed { addr, action: Action::Delete, id, elapsed: started.elapsed() });
+    (ctx.on_event)(Event::Completed {
+        addr,
+        action: Action::Delete,
+        id,
+        elapsed: started.elapsed(),
+    });
     (vec![outcome], diags, true)
 }
 
 fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     let oc = &ctx.plan.outputs[j];
     if oc.action == Action::Delete {
-        return (vec![Outcome::SetOutput { name: oc.name.clone(), out: None }], Vec::new(), true);
+        return (
+            vec![Outcome::SetOutput {
+                name: oc.name.clone(),
+                out: None,
+            }],
+            Vec::new(),
+            true,
+        );
     }
-    let Some(item) = ctx.m.index.outputs.get(&oc.name) else { return (Vec::new(), Vec::new(), true) };
+    let Some(item) = ctx.m.index.outputs.get(&oc.name) else {
+        return (Vec::new(), Vec::new(), true);
+    };
     let o = &ctx.m.hir(item.file).outputs[item.index];
-    let Some(e) = o.value else { return (Vec::new(), Vec::new(), true) };
+    let Some(e) = o.value else {
+        return (Vec::new(), Vec::new(), true);
+    };
     let (v, diags) = ctx.m.eval(item.file, e, &InstanceCtx::default());
     if diags.iter().any(Diagnostic::is_error) {
         return (Vec::new(), diags, false);
     }
     let (plain, _) = v.deep_unmark();
     let ty = plain.ty();
-    let out = json::value_to_json(&plain, &ty).ok().map(|value| OutputState { value, ty: json::type_to_json(&ty), sensitive: o.sensitive });
-    (vec![Outcome::SetOutput { name: oc.name.clone(), out }], diags, true)
+    let out = json::value_to_json(&plain, &ty)
+        .ok()
+        .map(|value| OutputState {
+            value,
+            ty: json::type_to_json(&ty),
+            sensitive: o.sensitive,
+        });
+    (
+        vec![Outcome::SetOutput {
+            name: oc.name.clone(),
+            out,
+        }],
+        diags,
+        true,
+    )
 }

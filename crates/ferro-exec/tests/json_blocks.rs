@@ -14,29 +14,62 @@ use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::{PathStep, Type, Value};
 use std::sync::{Arc, Mutex};
 
-fn nested(nesting: NestingMode, attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> NestedBlock {
-    NestedBlock { nesting, block: block(attrs, blocks), min_items: 0, max_items: 0 }
+fn nested(
+    nesting: NestingMode,
+    attrs: &[(&str, Attribute)],
+    blocks: Vec<(&str, NestedBlock)>,
+) -> NestedBlock {
+    NestedBlock {
+        nesting,
+        block: block(attrs, blocks),
+        min_items: 0,
+        max_items: 0,
+    }
 }
 
 fn block(attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> Block {
     Block {
-        attributes: attrs.iter().map(|(n, a)| (n.to_string(), a.clone())).collect(),
-        block_types: blocks.into_iter().map(|(n, b)| (n.to_string(), b)).collect(),
+        attributes: attrs
+            .iter()
+            .map(|(n, a)| (n.to_string(), a.clone()))
+            .collect(),
+        block_types: blocks
+            .into_iter()
+            .map(|(n, b)| (n.to_string(), b))
+            .collect(),
     }
 }
 
 fn bookcase() -> Schema {
-    let divider = nested(NestingMode::Set, &[("at", Attribute::new(Type::Number).required())], Vec::new());
+    let divider = nested(
+        NestingMode::Set,
+        &[("at", Attribute::new(Type::Number).required())],
+        Vec::new(),
+    );
     let shelf = nested(
         NestingMode::List,
-        &[("label", Attribute::new(Type::String).required()), ("books", Attribute::new(Type::list(Type::String)).optional())],
+        &[
+            ("label", Attribute::new(Type::String).required()),
+            ("books", Attribute::new(Type::list(Type::String)).optional()),
+        ],
         vec![("divider", divider)],
     );
-    let trim = nested(NestingMode::Single, &[("color", Attribute::new(Type::String).required())], Vec::new());
-    let slot = nested(NestingMode::Map, &[("size", Attribute::new(Type::Number).optional())], Vec::new());
+    let trim = nested(
+        NestingMode::Single,
+        &[("color", Attribute::new(Type::String).required())],
+        Vec::new(),
+    );
+    let slot = nested(
+        NestingMode::Map,
+        &[("size", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
     Schema {
         version: 0,
-        block: block(&[("name", Attribute::new(Type::String).required())], vec![("shelf", shelf), ("trim", trim), ("slot", slot)]),
+        block: block(
+            &[("name", Attribute::new(Type::String).required())],
+            vec![("shelf", shelf), ("trim", trim), ("slot", slot)],
+        ),
     }
 }
 
@@ -49,10 +82,22 @@ struct Shelf {
 
 impl Provider for Shelf {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
-        let defaults = nested(NestingMode::Single, &[("genre", Attribute::new(Type::String).optional())], Vec::new());
+        let defaults = nested(
+            NestingMode::Single,
+            &[("genre", Attribute::new(Type::String).optional())],
+            Vec::new(),
+        );
         Ok(ProviderSchema {
-            provider: Schema { version: 0, block: block(&[("owner", Attribute::new(Type::String).optional())], vec![("defaults", defaults)]) },
-            resources: [("shelf_bookcase".to_string(), bookcase())].into_iter().collect(),
+            provider: Schema {
+                version: 0,
+                block: block(
+                    &[("owner", Attribute::new(Type::String).optional())],
+                    vec![("defaults", defaults)],
+                ),
+            },
+            resources: [("shelf_bookcase".to_string(), bookcase())]
+                .into_iter()
+                .collect(),
             data_sources: Default::default(),
         })
     }
@@ -60,34 +105,70 @@ impl Provider for Shelf {
         self.configured.lock().unwrap().push(config.clone());
         Vec::new()
     }
-    fn validate_resource_config(&self, _type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_resource_config(
+        &self,
+        _type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
         let ty = bookcase().block.implied_type();
         match value_from_json(req.raw_json, &ty) {
-            Ok(v) => UpgradeResponse { upgraded_state: v, diagnostics: Vec::new() },
-            Err(e) => UpgradeResponse { upgraded_state: Value::null(ty), diagnostics: vec![ProviderDiagnostic::error("bad state", e)] },
+            Ok(v) => UpgradeResponse {
+                upgraded_state: v,
+                diagnostics: Vec::new(),
+            },
+            Err(e) => UpgradeResponse {
+                upgraded_state: Value::null(ty),
+                diagnostics: vec![ProviderDiagnostic::error("bad state", e)],
+            },
         }
     }
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
-        ReadResponse { new_state: req.current_state.clone(), private: Vec::new(), diagnostics: Vec::new() }
+        ReadResponse {
+            new_state: req.current_state.clone(),
+            private: Vec::new(),
+            diagnostics: Vec::new(),
+        }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
-        let shelves = req.config.get_attr("shelf").and_then(Value::as_elements).unwrap_or(&[]);
+        let shelves = req
+            .config
+            .get_attr("shelf")
+            .and_then(Value::as_elements)
+            .unwrap_or(&[]);
         let diagnostics = shelves
             .iter()
             .position(|s| s.get_attr("label").and_then(Value::as_str) == Some("bad"))
             .map(|i| ProviderDiagnostic {
-                attribute: Some(vec![PathStep::Attr("shelf".into()), PathStep::Index(Value::int(i as i64)), PathStep::Attr("label".into())]),
-                ..ProviderDiagnostic::error("Bad shelf label", "This shelf may not be labelled \"bad\".")
+                attribute: Some(vec![
+                    PathStep::Attr("shelf".into()),
+                    PathStep::Index(Value::int(i as i64)),
+                    PathStep::Attr("label".into()),
+                ]),
+                ..ProviderDiagnostic::error(
+                    "Bad shelf label",
+                    "This shelf may not be labelled \"bad\".",
+                )
             })
             .into_iter()
             .collect();
-        PlanResponse { planned_state: req.proposed_new_state.clone(), requires_replace: Vec::new(), planned_private: Vec::new(), diagnostics, legacy_type_system: false }
+        PlanResponse {
+            planned_state: req.proposed_new_state.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            diagnostics,
+            legacy_type_system: false,
+        }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
-        ApplyResponse { new_state: req.planned_state.clone(), private: Vec::new(), diagnostics: Vec::new(), legacy_type_system: false }
+        ApplyResponse {
+            new_state: req.planned_state.clone(),
+            private: Vec::new(),
+            diagnostics: Vec::new(),
+            legacy_type_system: false,
+        }
     }
 }
 
@@ -152,7 +233,11 @@ struct Run {
 }
 
 fn run(path: &str, text: &str) -> Run {
-    let dir = std::env::temp_dir().join(format!("ferro-json-blocks-{}-{}", path.replace('.', "-"), std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "ferro-json-blocks-{}-{}",
+        path.replace('.', "-"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut db = RootDb::default();
@@ -161,8 +246,13 @@ fn run(path: &str, text: &str) -> Run {
     let shelf = Arc::new(Shelf::default());
     let (providers, diags) = load_providers(&db, ws, &Source(shelf.clone()), None);
     assert!(diags.is_empty(), "{diags:?}");
-    ws.set_schemas(&mut db).to(Arc::new(providers.schema_table()));
-    assert!(diagnostics(&db, ws).is_empty(), "{:?}", diagnostics(&db, ws));
+    ws.set_schemas(&mut db)
+        .to(Arc::new(providers.schema_table()));
+    assert!(
+        diagnostics(&db, ws).is_empty(),
+        "{:?}",
+        diagnostics(&db, ws)
+    );
     let cwd = dir.display().to_string();
     let input = PlanInput {
         db: &db,
@@ -171,16 +261,32 @@ fn run(path: &str, text: &str) -> Run {
         state: None,
         variables: Default::default(),
         providers: &providers,
-        options: PlanOptions { refresh: true, ..Default::default() },
+        options: PlanOptions {
+            refresh: true,
+            ..Default::default()
+        },
         cwd: cwd.clone(),
     };
     let (planned, diags) = plan(&input);
     let Some(planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
         let configured = shelf.configured.lock().unwrap().clone();
-        return Run { configured, planned: Vec::new(), state: None, diags };
+        return Run {
+            configured,
+            planned: Vec::new(),
+            state: None,
+            diags,
+        };
     };
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
-    let apply_input = ApplyInput { db: &db, ws, plan: &planned, providers: &providers, parallelism: 2, cwd, cancel: None };
+    let apply_input = ApplyInput {
+        db: &db,
+        ws,
+        plan: &planned,
+        providers: &providers,
+        parallelism: 2,
+        cwd,
+        cancel: None,
+    };
     let (state, apply_diags) = apply(&apply_input, &mut backend, &|_| {});
     let _ = std::fs::remove_dir_all(&dir);
     let configured = shelf.configured.lock().unwrap().clone();
@@ -193,7 +299,11 @@ fn run(path: &str, text: &str) -> Run {
 }
 
 fn attributes(state: &State) -> Vec<String> {
-    let objects = state.resources.values().flat_map(|r| r.instances.values()).filter_map(|i| i.current.as_ref());
+    let objects = state
+        .resources
+        .values()
+        .flat_map(|r| r.instances.values())
+        .filter_map(|i| i.current.as_ref());
     objects.map(|o| o.attributes.to_string()).collect()
 }
 
@@ -206,17 +316,32 @@ fn json_nested_blocks_plan_and_apply_like_native_blocks() {
 
     // The provider configuration's block reached configure (once for plan, once for apply).
     assert_eq!(native.configured.len(), 2);
-    let genre = native.configured[0].get_attr("defaults").and_then(|d| d.get_attr("genre")).and_then(Value::as_str);
+    let genre = native.configured[0]
+        .get_attr("defaults")
+        .and_then(|d| d.get_attr("genre"))
+        .and_then(Value::as_str);
     assert_eq!(genre, Some("scifi"));
     assert_eq!(json.configured, native.configured);
 
     assert_eq!(native.planned.len(), 1);
-    assert_eq!(native.planned[0].get_attr("shelf").and_then(Value::as_elements).map(<[Value]>::len), Some(2));
+    assert_eq!(
+        native.planned[0]
+            .get_attr("shelf")
+            .and_then(Value::as_elements)
+            .map(<[Value]>::len),
+        Some(2)
+    );
     assert_eq!(json.planned, native.planned);
 
-    let (native_state, json_state) = (attributes(native.state.as_ref().unwrap()), attributes(json.state.as_ref().unwrap()));
+    let (native_state, json_state) = (
+        attributes(native.state.as_ref().unwrap()),
+        attributes(json.state.as_ref().unwrap()),
+    );
     assert_eq!(native_state.len(), 1);
-    assert!(native_state[0].contains("\"divider\":[{\"at\":1},{\"at\":2}]"), "{native_state:?}");
+    assert!(
+        native_state[0].contains("\"divider\":[{\"at\":1},{\"at\":2}]"),
+        "{native_state:?}"
+    );
     assert_eq!(json_state, native_state);
 }
 
@@ -232,6 +357,11 @@ fn provider_diagnostics_point_into_json_nested_blocks() {
 
     let native = NATIVE.replace("label = \"bottom\"", "label = \"bad\"");
     let r = run("main.tf", &native);
-    let span = r.diags.iter().find(|d| d.is_error()).and_then(|d| d.span).expect("a span");
+    let span = r
+        .diags
+        .iter()
+        .find(|d| d.is_error())
+        .and_then(|d| d.span)
+        .expect("a span");
     assert_eq!(&native[span.range()], "label = \"bad\"");
 }

@@ -39,7 +39,10 @@ impl Provider for Exploding {
             return ApplyResponse {
                 new_state: Value::null(req.planned_state.ty()),
                 private: Vec::new(),
-                diagnostics: vec![ProviderDiagnostic::error("the remote API said no", "quota exceeded")],
+                diagnostics: vec![ProviderDiagnostic::error(
+                    "the remote API said no",
+                    "quota exceeded",
+                )],
                 legacy_type_system: false,
             };
         }
@@ -92,7 +95,8 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
     let source = Source(Arc::new(Exploding(TerraformProvider)));
     let (providers, diags) = load_providers(&db, ws, &source, None);
     assert!(diags.is_empty(), "{diags:?}");
-    ws.set_schemas(&mut db).to(Arc::new(providers.schema_table()));
+    ws.set_schemas(&mut db)
+        .to(Arc::new(providers.schema_table()));
     assert!(diagnostics(&db, ws).is_empty());
 
     let input = PlanInput {
@@ -102,7 +106,10 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
         state: None,
         variables: Default::default(),
         providers: &providers,
-        options: PlanOptions { refresh: true, ..Default::default() },
+        options: PlanOptions {
+            refresh: true,
+            ..Default::default()
+        },
         cwd: dir.display().to_string(),
     };
     let (planned, diags) = plan(&input);
@@ -111,7 +118,15 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
     assert_eq!(planned.counts(), (3, 0, 0));
 
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
-    let apply_input = ApplyInput { db: &db, ws, plan: &planned, providers: &providers, parallelism: 4, cwd: dir.display().to_string(), cancel };
+    let apply_input = ApplyInput {
+        db: &db,
+        ws,
+        plan: &planned,
+        providers: &providers,
+        parallelism: 4,
+        cwd: dir.display().to_string(),
+        cancel,
+    };
     let (state, diags) = apply(&apply_input, &mut backend, &|_| {});
 
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
@@ -122,14 +137,22 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }
-    assert!(errors[0].summary.contains("the remote API said no") || errors[0].detail.contains("the remote API said no"), "{:?}", errors[0]);
+    assert!(
+        errors[0].summary.contains("the remote API said no")
+            || errors[0].detail.contains("the remote API said no"),
+        "{:?}",
+        errors[0]
+    );
     assert_eq!(errors[0].address.as_deref(), Some("terraform_data.bad"));
 
     let names: Vec<String> = state.resources.keys().map(|r| r.to_string()).collect();
     assert_eq!(names, vec!["terraform_data.ok".to_string()]);
 
     // And the file on disk says the same.
-    let on_disk = LocalBackend::new(dir.join("terraform.tfstate")).load().unwrap().expect("state written");
+    let on_disk = LocalBackend::new(dir.join("terraform.tfstate"))
+        .load()
+        .unwrap()
+        .expect("state written");
     let names: Vec<String> = on_disk.resources.keys().map(|r| r.to_string()).collect();
     assert_eq!(names, vec!["terraform_data.ok".to_string()]);
     let _ = std::fs::remove_dir_all(&dir);

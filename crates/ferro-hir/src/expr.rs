@@ -17,19 +17,43 @@ pub enum Expr {
     TemplateWrap(ExprId),
     /// A reference root, e.g. `var.x` (further attribute/index steps are `GetAttr`/`Index`).
     Ref(Reference),
-    GetAttr { target: ExprId, name: String },
-    Index { target: ExprId, key: ExprId },
+    GetAttr {
+        target: ExprId,
+        name: String,
+    },
+    Index {
+        target: ExprId,
+        key: ExprId,
+    },
     /// `target[*]<body>`: `body` is evaluated once per element with `SplatElem` bound to it.
-    Splat { target: ExprId, body: ExprId },
+    Splat {
+        target: ExprId,
+        body: ExprId,
+    },
     /// The current element inside a splat body.
     SplatElem,
-    Call { name: String, args: Vec<ExprId>, expand_final: bool },
+    Call {
+        name: String,
+        args: Vec<ExprId>,
+        expand_final: bool,
+    },
     Tuple(Vec<ExprId>),
     /// Key/value pairs; identifier keys have become string literals.
     Object(Vec<(ExprId, ExprId)>),
-    Unary { op: UnaryOp, operand: ExprId },
-    Binary { op: BinaryOp, lhs: ExprId, rhs: ExprId },
-    Conditional { cond: ExprId, then: ExprId, otherwise: ExprId },
+    Unary {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Conditional {
+        cond: ExprId,
+        then: ExprId,
+        otherwise: ExprId,
+    },
     /// `[for …]` (key None) or `{for …}` (key Some).
     For {
         key_var: Option<String>,
@@ -50,8 +74,17 @@ pub enum Expr {
 pub enum TemplatePart {
     Literal(String),
     Interp(ExprId),
-    If { cond: ExprId, then: Vec<TemplatePart>, otherwise: Vec<TemplatePart> },
-    For { key_var: Option<String>, value_var: String, collection: ExprId, body: Vec<TemplatePart> },
+    If {
+        cond: ExprId,
+        then: Vec<TemplatePart>,
+        otherwise: Vec<TemplatePart>,
+    },
+    For {
+        key_var: Option<String>,
+        value_var: String,
+        collection: ExprId,
+        body: Vec<TemplatePart>,
+    },
 }
 
 /// What a reference root names.
@@ -104,7 +137,8 @@ pub fn walk_exprs(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &
         let e = &exprs[id];
         f(id, e);
         match e {
-            Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+            Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {
+            }
             Expr::Template(parts) => push_parts(parts, &mut stack),
             Expr::TemplateWrap(e) => stack.push(*e),
             Expr::GetAttr { target, .. } => stack.push(*target),
@@ -118,8 +152,18 @@ pub fn walk_exprs(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &
             }
             Expr::Unary { operand, .. } => stack.push(*operand),
             Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
-            Expr::Conditional { cond, then, otherwise } => stack.extend([*cond, *then, *otherwise]),
-            Expr::For { collection, key, value, cond, .. } => {
+            Expr::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => stack.extend([*cond, *then, *otherwise]),
+            Expr::For {
+                collection,
+                key,
+                value,
+                cond,
+                ..
+            } => {
                 stack.push(*collection);
                 stack.push(*value);
                 stack.extend(key.iter().copied());
@@ -134,12 +178,18 @@ fn push_parts(parts: &[TemplatePart], stack: &mut Vec<ExprId>) {
         match p {
             TemplatePart::Literal(_) => {}
             TemplatePart::Interp(e) => stack.push(*e),
-            TemplatePart::If { cond, then, otherwise } => {
+            TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 stack.push(*cond);
                 push_parts(then, stack);
                 push_parts(otherwise, stack);
             }
-            TemplatePart::For { collection, body, .. } => {
+            TemplatePart::For {
+                collection, body, ..
+            } => {
                 stack.push(*collection);
                 push_parts(body, stack);
             }

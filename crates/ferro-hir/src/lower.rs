@@ -23,7 +23,15 @@ pub fn lower_json_file(file: FileId, body: &ast::Body) -> FileHir {
 }
 
 fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: Vec::new(), json };
+    let mut cx = Lower {
+        file,
+        hir: FileHir {
+            file: Some(file),
+            ..FileHir::default()
+        },
+        for_scope: Vec::new(),
+        json,
+    };
     for item in &body.items {
         match item {
             BodyItem::Attribute(a) => cx.error(
@@ -55,7 +63,11 @@ fn label_count_detail(kind: &str, n: usize) -> String {
 
 impl Lower {
     fn error(&mut self, code: &str, summary: &str, detail: impl Into<String>, span: Span) {
-        self.hir.diagnostics.push(Diagnostic::error(code, summary).with_detail(detail).with_span(span));
+        self.hir.diagnostics.push(
+            Diagnostic::error(code, summary)
+                .with_detail(detail)
+                .with_span(span),
+        );
     }
 
     fn header_span(b: &ast::Block) -> Span {
@@ -67,8 +79,16 @@ impl Lower {
 
     fn labels(&mut self, b: &ast::Block, kind: &str, n: usize) -> Option<Vec<String>> {
         if b.labels.len() != n {
-            let span = if b.labels.is_empty() { b.ty.span } else { b.labels[0].span.to(b.labels[b.labels.len() - 1].span) };
-            let summary = if b.labels.len() < n { "Missing name for block" } else { "Extraneous label for block" };
+            let span = if b.labels.is_empty() {
+                b.ty.span
+            } else {
+                b.labels[0].span.to(b.labels[b.labels.len() - 1].span)
+            };
+            let summary = if b.labels.len() < n {
+                "Missing name for block"
+            } else {
+                "Extraneous label for block"
+            };
             self.error("block-labels", summary, label_count_detail(kind, n), span);
             return None;
         }
@@ -140,11 +160,21 @@ impl Lower {
         for item in &b.body.items {
             let BodyItem::Attribute(a) = item else {
                 if let BodyItem::Block(inner) = item {
-                    self.error("unsupported-block-type", "Unsupported block type", "required_providers takes only arguments.", inner.ty.span);
+                    self.error(
+                        "unsupported-block-type",
+                        "Unsupported block type",
+                        "required_providers takes only arguments.",
+                        inner.ty.span,
+                    );
                 }
                 continue;
             };
-            let mut rp = RequiredProvider { local_name: a.name.name.to_string(), source: None, version: None, span: a.span };
+            let mut rp = RequiredProvider {
+                local_name: a.name.name.to_string(),
+                source: None,
+                version: None,
+                span: a.span,
+            };
             match &a.expr.kind {
                 ExprKind::Object(items) => {
                     for it in items {
@@ -178,7 +208,9 @@ impl Lower {
     }
 
     fn variable_block(&mut self, b: &ast::Block) {
-        let Some(labels) = self.labels(b, "variable", 1) else { return };
+        let Some(labels) = self.labels(b, "variable", 1) else {
+            return;
+        };
         let mut v = Variable {
             name: labels[0].clone(),
             span: Self::header_span(b),
@@ -226,13 +258,22 @@ impl Lower {
 
     fn locals_block(&mut self, b: &ast::Block) {
         if !b.labels.is_empty() {
-            self.error("block-labels", "Extraneous label for block", "A locals block has no labels.", b.labels[0].span);
+            self.error(
+                "block-labels",
+                "Extraneous label for block",
+                "A locals block has no labels.",
+                b.labels[0].span,
+            );
         }
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => {
                     let expr = self.expr(&a.expr);
-                    self.hir.locals.push(Local { name: a.name.name.to_string(), span: a.name.span, expr });
+                    self.hir.locals.push(Local {
+                        name: a.name.name.to_string(),
+                        span: a.name.span,
+                        expr,
+                    });
                 }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
@@ -245,7 +286,9 @@ impl Lower {
     }
 
     fn output_block(&mut self, b: &ast::Block) {
-        let Some(labels) = self.labels(b, "output", 1) else { return };
+        let Some(labels) = self.labels(b, "output", 1) else {
+            return;
+        };
         let mut o = Output {
             name: labels[0].clone(),
             span: Self::header_span(b),
@@ -289,25 +332,47 @@ impl Lower {
     }
 
     fn provider_block(&mut self, b: &ast::Block) {
-        let Some(labels) = self.labels(b, "provider", 1) else { return };
+        let Some(labels) = self.labels(b, "provider", 1) else {
+            return;
+        };
         let mut alias = None;
-        let mut rest = ast::Body { items: Vec::new(), span: b.body.span };
+        let mut rest = ast::Body {
+            items: Vec::new(),
+            span: b.body.span,
+        };
         for item in &b.body.items {
             match item {
-                BodyItem::Attribute(a) if a.name.name == "alias" => alias = self.literal_string_attr(a),
+                BodyItem::Attribute(a) if a.name.name == "alias" => {
+                    alias = self.literal_string_attr(a)
+                }
                 BodyItem::Attribute(a) if a.name.name == "version" => {}
                 other => rest.items.push(other.clone()),
             }
         }
         let body = self.body(&rest);
-        self.hir.providers.push(ProviderBlock { name: labels[0].clone(), alias, span: Self::header_span(b), body });
+        self.hir.providers.push(ProviderBlock {
+            name: labels[0].clone(),
+            alias,
+            span: Self::header_span(b),
+            body,
+        });
     }
 
     fn resource_block(&mut self, b: &ast::Block, mode: ResourceMode) {
-        let kind = if mode == ResourceMode::Managed { "resource" } else { "data" };
-        let Some(labels) = self.labels(b, kind, 2) else { return };
+        let kind = if mode == ResourceMode::Managed {
+            "resource"
+        } else {
+            "data"
+        };
+        let Some(labels) = self.labels(b, kind, 2) else {
+            return;
+        };
         let mut decl = ResourceDecl {
-            addr: Resource { mode, ty: labels[0].clone(), name: labels[1].clone() },
+            addr: Resource {
+                mode,
+                ty: labels[0].clone(),
+                name: labels[1].clone(),
+            },
             span: Self::header_span(b),
             body: BlockBody::default(),
             count: None,
@@ -316,7 +381,10 @@ impl Lower {
             provider: None,
             lifecycle: Lifecycle::default(),
         };
-        let mut rest = ast::Body { items: Vec::new(), span: b.body.span };
+        let mut rest = ast::Body {
+            items: Vec::new(),
+            span: b.body.span,
+        };
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -327,7 +395,9 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" if mode == ResourceMode::Managed => decl.lifecycle = self.lifecycle(inner),
+                    "lifecycle" if mode == ResourceMode::Managed => {
+                        decl.lifecycle = self.lifecycle(inner)
+                    }
                     "provisioner" | "connection" => self.error(
                         "unsupported-provisioner",
                         "Provisioners are not supported",
@@ -356,8 +426,12 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "create_before_destroy" => lc.create_before_destroy = self.literal_bool_attr(a).unwrap_or(false),
-                    "prevent_destroy" => lc.prevent_destroy = self.literal_bool_attr(a).unwrap_or(false),
+                    "create_before_destroy" => {
+                        lc.create_before_destroy = self.literal_bool_attr(a).unwrap_or(false)
+                    }
+                    "prevent_destroy" => {
+                        lc.prevent_destroy = self.literal_bool_attr(a).unwrap_or(false)
+                    }
                     "ignore_changes" => match &a.expr.kind {
                         ExprKind::Variable(id) if id.name == "all" => lc.ignore_all_changes = true,
                         ExprKind::Tuple(items) => {
@@ -391,7 +465,8 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner) if matches!(inner.ty.name.as_str(), "precondition" | "postcondition") => {}
+                BodyItem::Block(inner)
+                    if matches!(inner.ty.name.as_str(), "precondition" | "postcondition") => {}
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",
@@ -450,12 +525,21 @@ impl Lower {
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {
-        let mut out = BlockBody { attrs: Vec::new(), blocks: Vec::new(), span: Some(body.span), json: self.json };
+        let mut out = BlockBody {
+            attrs: Vec::new(),
+            blocks: Vec::new(),
+            span: Some(body.span),
+            json: self.json,
+        };
         for item in &body.items {
             match item {
                 BodyItem::Attribute(a) => {
                     // In JSON a repeated property may be several blocks; the schema step decides.
-                    let first = if self.json { None } else { out.attrs.iter().find(|p| p.name == a.name.name) };
+                    let first = if self.json {
+                        None
+                    } else {
+                        out.attrs.iter().find(|p| p.name == a.name.name)
+                    };
                     if let Some(prev) = first {
                         let prev_span = prev.name_span;
                         self.hir.diagnostics.push(
@@ -467,7 +551,12 @@ impl Lower {
                         continue;
                     }
                     let expr = self.expr(&a.expr);
-                    out.attrs.push(HirAttr { name: a.name.name.to_string(), name_span: a.name.span, expr, span: a.span });
+                    out.attrs.push(HirAttr {
+                        name: a.name.name.to_string(),
+                        name_span: a.name.span,
+                        expr,
+                        span: a.span,
+                    });
                 }
                 BodyItem::Block(b) => {
                     let inner = self.body(&b.body);
@@ -487,7 +576,12 @@ impl Lower {
     fn literal_string_attr(&mut self, a: &ast::Attribute) -> Option<String> {
         let s = literal_string(&a.expr);
         if s.is_none() {
-            self.error("expected-literal", "Invalid value", format!("The {:?} argument must be a literal string.", a.name.name), a.expr.span);
+            self.error(
+                "expected-literal",
+                "Invalid value",
+                format!("The {:?} argument must be a literal string.", a.name.name),
+                a.expr.span,
+            );
         }
         s
     }
@@ -496,7 +590,12 @@ impl Lower {
         match &a.expr.kind {
             ExprKind::Bool(b) => Some(*b),
             _ => {
-                self.error("expected-literal", "Invalid value", format!("The {:?} argument must be true or false.", a.name.name), a.expr.span);
+                self.error(
+                    "expected-literal",
+                    "Invalid value",
+                    format!("The {:?} argument must be true or false.", a.name.name),
+                    a.expr.span,
+                );
                 None
             }
         }
@@ -518,12 +617,17 @@ impl Lower {
     }
 
     fn start_of(&self, id: ExprId) -> Span {
-        self.hir.start_span(id).unwrap_or(Span::new(self.file, 0..0))
+        self.hir
+            .start_span(id)
+            .unwrap_or(Span::new(self.file, 0..0))
     }
 
     /// The first character of `span` (an opening bracket or an operator symbol).
     fn first_char(span: Span) -> Span {
-        Span { end: (span.start + 1).min(span.end), ..span }
+        Span {
+            end: (span.start + 1).min(span.end),
+            ..span
+        }
     }
 
     fn missing(&mut self, span: Span) -> ExprId {
@@ -533,30 +637,56 @@ impl Lower {
     fn expr(&mut self, e: &ast::Expr) -> ExprId {
         let span = e.span;
         match &e.kind {
-            ExprKind::Null => self.alloc(Expr::Literal(Value::null(ferro_value::Type::Dynamic)), span),
+            ExprKind::Null => {
+                self.alloc(Expr::Literal(Value::null(ferro_value::Type::Dynamic)), span)
+            }
             ExprKind::Bool(b) => self.alloc(Expr::Literal(Value::bool(*b)), span),
             ExprKind::Number(text) => match Number::parse(text) {
                 Some(n) => self.alloc(Expr::Literal(Value::number(n)), span),
                 None => {
-                    self.error("invalid-number", "Invalid number literal", format!("{text:?} is not a valid number."), span);
+                    self.error(
+                        "invalid-number",
+                        "Invalid number literal",
+                        format!("{text:?} is not a valid number."),
+                        span,
+                    );
                     self.missing(span)
                 }
             },
             ExprKind::Template(t) => self.template(t, span),
-            ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. } => self.traversal(e),
-            ExprKind::Splat { target, kind, steps, marker_span } => {
+            ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. } => {
+                self.traversal(e)
+            }
+            ExprKind::Splat {
+                target,
+                kind,
+                steps,
+                marker_span,
+            } => {
                 let target = self.expr(target);
                 let mut body = self.alloc(Expr::SplatElem, span);
                 for step in steps {
                     body = match step {
-                        TraversalStep::GetAttr { name, span: s } => self.alloc(Expr::GetAttr { target: body, name: name.name.to_string() }, *s),
+                        TraversalStep::GetAttr { name, span: s } => self.alloc(
+                            Expr::GetAttr {
+                                target: body,
+                                name: name.name.to_string(),
+                            },
+                            *s,
+                        ),
                         TraversalStep::Index { key, span: s, .. } => {
                             if *kind == SplatKind::Attr {
                                 // Attribute-only splats cannot carry index steps; the parser does not
                                 // produce them, but stay safe.
                             }
                             let k = self.expr(key);
-                            self.alloc(Expr::Index { target: body, key: k }, *s)
+                            self.alloc(
+                                Expr::Index {
+                                    target: body,
+                                    key: k,
+                                },
+                                *s,
+                            )
                         }
                     };
                 }
@@ -566,7 +696,14 @@ impl Lower {
             }
             ExprKind::FunctionCall(call) => {
                 let args = call.args.iter().map(|a| self.expr(a)).collect();
-                let id = self.alloc(Expr::Call { name: call.name.name.to_string(), args, expand_final: call.expand_final }, span);
+                let id = self.alloc(
+                    Expr::Call {
+                        name: call.name.name.to_string(),
+                        args,
+                        expand_final: call.expand_final,
+                    },
+                    span,
+                );
                 self.set_start(id, call.name.span.to(call.open_paren));
                 id
             }
@@ -580,7 +717,9 @@ impl Lower {
                 let mut out = Vec::new();
                 for it in items {
                     let k = match &it.key {
-                        ObjectKey::Ident(id) => self.alloc(Expr::Literal(Value::string(id.name.as_str())), id.span),
+                        ObjectKey::Ident(id) => {
+                            self.alloc(Expr::Literal(Value::string(id.name.as_str())), id.span)
+                        }
                         ObjectKey::Expr(k) => self.expr(k),
                     };
                     let v = self.expr(&it.value);
@@ -603,16 +742,33 @@ impl Lower {
                 self.set_start(id, self.start_of(lhs));
                 id
             }
-            ExprKind::Conditional { cond, then, otherwise } => {
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let cond = self.expr(cond);
                 let then = self.expr(then);
                 let otherwise = self.expr(otherwise);
-                let id = self.alloc(Expr::Conditional { cond, then, otherwise }, span);
+                let id = self.alloc(
+                    Expr::Conditional {
+                        cond,
+                        then,
+                        otherwise,
+                    },
+                    span,
+                );
                 self.set_start(id, self.start_of(cond));
                 id
             }
             ExprKind::ForTuple(f) => {
-                let ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
+                let ast::ForTuple {
+                    key_var,
+                    value_var,
+                    collection,
+                    value,
+                    cond,
+                } = &**f;
                 let collection = self.expr(collection);
                 let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                 let value = self.expr(value);
@@ -632,7 +788,15 @@ impl Lower {
                 id
             }
             ExprKind::ForObject(f) => {
-                let ast::ForObject { key_var, value_var, collection, key, value, group, cond } = &**f;
+                let ast::ForObject {
+                    key_var,
+                    value_var,
+                    collection,
+                    key,
+                    value,
+                    group,
+                    cond,
+                } = &**f;
                 let collection = self.expr(collection);
                 let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                 let key = self.expr(key);
@@ -679,7 +843,10 @@ impl Lower {
             (Some(_), Some(TemplatePart::Interp(e))) => self.start_of(*e),
             (Some(_), Some(TemplatePart::If { cond, .. })) => self.start_of(*cond),
             (Some(ast::TemplatePart::For(f)), _) => f.open_span,
-            _ => Span { start: span.end, ..span },
+            _ => Span {
+                start: span.end,
+                ..span
+            },
         };
         let id = if parts.iter().all(|p| matches!(p, TemplatePart::Literal(_))) {
             let text: String = parts
@@ -701,19 +868,39 @@ impl Lower {
         let mut out = Vec::new();
         for p in parts {
             match p {
-                ast::TemplatePart::Literal { text, .. } => out.push(TemplatePart::Literal(text.to_string())),
+                ast::TemplatePart::Literal { text, .. } => {
+                    out.push(TemplatePart::Literal(text.to_string()))
+                }
                 ast::TemplatePart::Interpolation { expr, .. } => {
                     let e = self.expr(expr);
                     out.push(TemplatePart::Interp(e));
                 }
-                ast::TemplatePart::If { cond, then, otherwise, .. } => {
+                ast::TemplatePart::If {
+                    cond,
+                    then,
+                    otherwise,
+                    ..
+                } => {
                     let cond = self.expr(cond);
                     let then = self.template_parts(then);
-                    let otherwise = otherwise.as_ref().map(|o| self.template_parts(o)).unwrap_or_default();
-                    out.push(TemplatePart::If { cond, then, otherwise });
+                    let otherwise = otherwise
+                        .as_ref()
+                        .map(|o| self.template_parts(o))
+                        .unwrap_or_default();
+                    out.push(TemplatePart::If {
+                        cond,
+                        then,
+                        otherwise,
+                    });
                 }
                 ast::TemplatePart::For(f) => {
-                    let ast::TemplateFor { key_var, value_var, collection, body, .. } = &**f;
+                    let ast::TemplateFor {
+                        key_var,
+                        value_var,
+                        collection,
+                        body,
+                        ..
+                    } = &**f;
                     let collection = self.expr(collection);
                     let pushed = self.push_for_vars(key_var.as_ref(), value_var);
                     let body = self.template_parts(body);
@@ -754,14 +941,28 @@ impl Lower {
         };
         for step in &steps[consumed..] {
             acc = match &step.kind {
-                ExprKind::GetAttr { name, step_span, .. } => {
-                    let id = self.alloc(Expr::GetAttr { target: acc, name: name.name.to_string() }, step.span);
+                ExprKind::GetAttr {
+                    name, step_span, ..
+                } => {
+                    let id = self.alloc(
+                        Expr::GetAttr {
+                            target: acc,
+                            name: name.name.to_string(),
+                        },
+                        step.span,
+                    );
                     self.hir.step_spans.insert(id, *step_span);
                     id
                 }
                 ExprKind::Index { key, step_span, .. } => {
                     let k = self.expr(key);
-                    let id = self.alloc(Expr::Index { target: acc, key: k }, step.span);
+                    let id = self.alloc(
+                        Expr::Index {
+                            target: acc,
+                            key: k,
+                        },
+                        step.span,
+                    );
                     self.hir.step_spans.insert(id, *step_span);
                     // HCL makes an index with a literal key a traversal step (starting where the
                     // whole expression does) and any other index an expression starting at `[`.
@@ -777,7 +978,11 @@ impl Lower {
     }
 
     /// Classify `root` followed by `steps`; returns the reference expression and how many steps it used.
-    fn root_reference(&mut self, root: &ast::Ident, steps: &[&ast::Expr]) -> Option<(ExprId, usize)> {
+    fn root_reference(
+        &mut self,
+        root: &ast::Ident,
+        steps: &[&ast::Expr],
+    ) -> Option<(ExprId, usize)> {
         let name = root.name.as_str();
         if self.for_scope.iter().any(|v| v == name) {
             return Some((self.alloc(Expr::ForVar(name.to_string()), root.span), 0));
@@ -788,7 +993,8 @@ impl Lower {
                 _ => None,
             }
         };
-        let one = |this: &mut Self, r: Reference, span: Span| Some((this.alloc(Expr::Ref(r), span), 1));
+        let one =
+            |this: &mut Self, r: Reference, span: Span| Some((this.alloc(Expr::Ref(r), span), 1));
         match name {
             "var" | "local" => match attr(0) {
                 Some((n, span)) => {
@@ -877,7 +1083,9 @@ impl Lower {
 fn is_valid_name(s: &str) -> bool {
     let mut chars = s.chars();
     match chars.next() {
-        Some(c) if c.is_alphabetic() || c == '_' => chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-'),
+        Some(c) if c.is_alphabetic() || c == '_' => {
+            chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        }
         _ => false,
     }
 }
@@ -914,7 +1122,15 @@ pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
 /// Lower an expression in which the bare names `vars` are bound (the template of
 /// `templatefile`, whose variables are plain names): they lower to [`Expr::ForVar`].
 pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (FileHir, ExprId) {
-    let mut cx = Lower { file, hir: FileHir { file: Some(file), ..FileHir::default() }, for_scope: vars.to_vec(), json: false };
+    let mut cx = Lower {
+        file,
+        hir: FileHir {
+            file: Some(file),
+            ..FileHir::default()
+        },
+        for_scope: vars.to_vec(),
+        json: false,
+    };
     let id = cx.expr(e);
     (cx.hir, id)
 }

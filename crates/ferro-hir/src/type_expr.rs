@@ -21,7 +21,10 @@ pub fn lower_type_expr(file: FileId, e: &Expr) -> Result<Type, Diagnostic> {
 
 /// Lower a type constraint together with the defaults of its `optional(type, default)`
 /// attributes (None when it has none).
-pub fn lower_type_expr_with_defaults(file: FileId, e: &Expr) -> Result<(Type, Option<TypeDefaults>), Diagnostic> {
+pub fn lower_type_expr_with_defaults(
+    file: FileId,
+    e: &Expr,
+) -> Result<(Type, Option<TypeDefaults>), Diagnostic> {
     lower(file, e, false).map(|l| (l.ty, l.defaults.filter(|d| !d.is_empty())))
 }
 
@@ -36,10 +39,23 @@ struct Lowered {
 
 impl Lowered {
     fn plain(ty: Type) -> Self {
-        Lowered { ty, optional: false, default: None, defaults: None }
+        Lowered {
+            ty,
+            optional: false,
+            default: None,
+            defaults: None,
+        }
     }
     fn with_element(ty: Type, inner: Option<TypeDefaults>) -> Self {
-        Lowered { ty, optional: false, default: None, defaults: inner.map(|d| TypeDefaults { element: Some(Box::new(d)), ..Default::default() }) }
+        Lowered {
+            ty,
+            optional: false,
+            default: None,
+            defaults: inner.map(|d| TypeDefaults {
+                element: Some(Box::new(d)),
+                ..Default::default()
+            }),
+        }
     }
 }
 
@@ -60,11 +76,18 @@ fn const_value(e: &Expr) -> Option<Value> {
             }
             Some(Value::string(out))
         }
-        ExprKind::Unary { op: UnaryOp::Neg, operand } => match const_value(operand)?.as_number() {
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => match const_value(operand)?.as_number() {
             Some(n) => Some(Value::number(n.neg())),
             None => None,
         },
-        ExprKind::Tuple(items) => items.iter().map(const_value).collect::<Option<Vec<_>>>().map(Value::tuple),
+        ExprKind::Tuple(items) => items
+            .iter()
+            .map(const_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::tuple),
         ExprKind::Object(items) => {
             let mut m = BTreeMap::new();
             for it in items {
@@ -101,14 +124,22 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
             "list" | "map" | "set" => Err(invalid(
                 file,
                 e.span,
-                format!("The {k} type constructor requires one argument specifying the element type."),
+                format!(
+                    "The {k} type constructor requires one argument specifying the element type."
+                ),
             )),
             "object" | "tuple" => Err(invalid(
                 file,
                 e.span,
-                format!("The {k} type constructor requires one argument specifying the element types."),
+                format!(
+                    "The {k} type constructor requires one argument specifying the element types."
+                ),
             )),
-            other => Err(invalid(file, e.span, format!("The keyword {other:?} is not a valid type specification."))),
+            other => Err(invalid(
+                file,
+                e.span,
+                format!("The keyword {other:?} is not a valid type specification."),
+            )),
         };
     }
     let ExprKind::FunctionCall(call) = &e.kind else {
@@ -117,7 +148,11 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
     let (name, args) = (&call.name, &call.args);
     let one_arg = |what: &str| -> Result<&Expr, Diagnostic> {
         if args.len() != 1 {
-            return Err(invalid(file, e.span, format!("The {what} type constructor requires exactly one argument.")));
+            return Err(invalid(
+                file,
+                e.span,
+                format!("The {what} type constructor requires exactly one argument."),
+            ));
         }
         Ok(&args[0])
     };
@@ -158,11 +193,25 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
                     ObjectKey::Ident(id) => id.name.to_string(),
                     ObjectKey::Expr(k) => match &k.kind {
                         ExprKind::Template(t) if t.parts.len() <= 1 => match t.parts.first() {
-                            Some(ferro_syntax::ast::TemplatePart::Literal { text, .. }) => text.to_string(),
+                            Some(ferro_syntax::ast::TemplatePart::Literal { text, .. }) => {
+                                text.to_string()
+                            }
                             None => String::new(),
-                            _ => return Err(invalid(file, k.span, "Object type attribute names must be literal names.")),
+                            _ => {
+                                return Err(invalid(
+                                    file,
+                                    k.span,
+                                    "Object type attribute names must be literal names.",
+                                ))
+                            }
                         },
-                        _ => return Err(invalid(file, k.span, "Object type attribute names must be literal names.")),
+                        _ => {
+                            return Err(invalid(
+                                file,
+                                k.span,
+                                "Object type attribute names must be literal names.",
+                            ))
+                        }
                     },
                 };
                 let l = lower(file, &item.value, true)?;
@@ -177,29 +226,63 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
                 }
                 attrs.insert(key, l.ty);
             }
-            Ok(Lowered { ty: Type::Object(ObjectType { attrs, optional }), optional: false, default: None, defaults: Some(defaults) })
+            Ok(Lowered {
+                ty: Type::Object(ObjectType { attrs, optional }),
+                optional: false,
+                default: None,
+                defaults: Some(defaults),
+            })
         }
         "optional" => {
             if !in_object {
-                return Err(invalid(file, e.span, "Keyword \"optional\" is valid only as a modifier for object type attributes."));
+                return Err(invalid(
+                    file,
+                    e.span,
+                    "Keyword \"optional\" is valid only as a modifier for object type attributes.",
+                ));
             }
             if args.is_empty() || args.len() > 2 {
                 return Err(invalid(file, e.span, "The optional modifier requires the attribute type and, optionally, a default value."));
             }
             let inner = lower(file, &args[0], false)?;
-            let default = match args.get(1) {
-                None => None,
-                Some(d) => match const_value(d) {
-                    Some(v) => match ferro_value::convert::convert(&v, &ferro_value::convert::strip_optional(&inner.ty)) {
-                        Ok(_) => Some(v),
-                        Err(err) => return Err(invalid(file, d.span, format!("Invalid default value for optional attribute: {}.", err.message))),
+            let default =
+                match args.get(1) {
+                    None => None,
+                    Some(d) => match const_value(d) {
+                        Some(v) => match ferro_value::convert::convert(
+                            &v,
+                            &ferro_value::convert::strip_optional(&inner.ty),
+                        ) {
+                            Ok(_) => Some(v),
+                            Err(err) => {
+                                return Err(invalid(
+                                    file,
+                                    d.span,
+                                    format!(
+                                        "Invalid default value for optional attribute: {}.",
+                                        err.message
+                                    ),
+                                ))
+                            }
+                        },
+                        None => return Err(invalid(
+                            file,
+                            d.span,
+                            "The default value of an optional attribute must be a literal value.",
+                        )),
                     },
-                    None => return Err(invalid(file, d.span, "The default value of an optional attribute must be a literal value.")),
-                },
-            };
-            Ok(Lowered { ty: inner.ty, optional: true, default, defaults: inner.defaults })
+                };
+            Ok(Lowered {
+                ty: inner.ty,
+                optional: true,
+                default,
+                defaults: inner.defaults,
+            })
         }
-        other => Err(invalid(file, name.span, format!("Keyword {other:?} is not a valid type constructor."))),
+        other => Err(invalid(
+            file,
+            name.span,
+            format!("Keyword {other:?} is not a valid type constructor."),
+        )),
     }
 }
-

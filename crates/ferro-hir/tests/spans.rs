@@ -21,7 +21,9 @@ fn slice(text: &str, span: Option<Span>) -> &str {
 fn arg_start(arg: &str) -> String {
     let text = format!("f({arg})");
     let (hir, id) = lower(&text);
-    let Expr::Call { args, .. } = &hir.exprs[id] else { panic!("not a call: {text}") };
+    let Expr::Call { args, .. } = &hir.exprs[id] else {
+        panic!("not a call: {text}")
+    };
     slice(&text, hir.start_span(args[0])).to_string()
 }
 
@@ -45,7 +47,10 @@ fn start_spans_follow_hcl() {
         ("\"${local.x}b\"", "local.x"),
         ("\"${[1]}b\"", "["),
         ("\"%{if true}a%{endif}\"", "true"),
-        ("\"%{ for v in local.x }a%{ endfor }\"", "%{ for v in local.x }"),
+        (
+            "\"%{ for v in local.x }a%{ endfor }\"",
+            "%{ for v in local.x }",
+        ),
         ("local.x", "local.x"),
         ("local.x[0]", "local.x[0]"),
         ("local.x[\"k\"]", "local.x[\"k\"]"),
@@ -61,15 +66,26 @@ fn start_spans_follow_hcl() {
     // An empty string starts (empty) after its closing quote, as in HCL.
     let text = "f(\"\")";
     let (hir, id) = lower(text);
-    let Expr::Call { args, .. } = &hir.exprs[id] else { panic!() };
+    let Expr::Call { args, .. } = &hir.exprs[id] else {
+        panic!()
+    };
     assert_eq!(hir.start_span(args[0]).map(|s| s.range()), Some(4..4));
 }
 
 #[test]
 fn step_spans_cover_the_access() {
-    for (text, want) in [("{a = 1} .b", ".b"), ("local.x.y", ".y"), ("[1] [ 0 ]", "[ 0 ]"), ("local.x[0]", "[0]"), ("local.x.0", ".0")] {
+    for (text, want) in [
+        ("{a = 1} .b", ".b"),
+        ("local.x.y", ".y"),
+        ("[1] [ 0 ]", "[ 0 ]"),
+        ("local.x[0]", "[0]"),
+        ("local.x.0", ".0"),
+    ] {
         let (hir, id) = lower(text);
-        assert!(matches!(hir.exprs[id], Expr::GetAttr { .. } | Expr::Index { .. }), "{text}");
+        assert!(
+            matches!(hir.exprs[id], Expr::GetAttr { .. } | Expr::Index { .. }),
+            "{text}"
+        );
         assert_eq!(slice(text, hir.step_span(id)), want, "{text}");
         // The whole access is still the expression's range.
         assert_eq!(slice(text, hir.span(id)), text, "{text}");

@@ -19,14 +19,19 @@ impl std::fmt::Display for PlanFileError {
 
 pub fn write_plan_file(plan: &Plan) -> Result<Vec<u8>, PlanFileError> {
     let mut out = format!("{MAGIC} {PLAN_FORMAT_VERSION}\n").into_bytes();
-    let body = serde_json::to_vec(plan).map_err(|e| PlanFileError(format!("the plan could not be encoded: {e}")))?;
+    let body = serde_json::to_vec(plan)
+        .map_err(|e| PlanFileError(format!("the plan could not be encoded: {e}")))?;
     out.extend(body);
     Ok(out)
 }
 
 pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
-    let nl = bytes.iter().position(|b| *b == b'\n').ok_or_else(|| PlanFileError("the file is not a ferro plan file".into()))?;
-    let header = std::str::from_utf8(&bytes[..nl]).map_err(|_| PlanFileError("the file is not a ferro plan file".into()))?;
+    let nl = bytes
+        .iter()
+        .position(|b| *b == b'\n')
+        .ok_or_else(|| PlanFileError("the file is not a ferro plan file".into()))?;
+    let header = std::str::from_utf8(&bytes[..nl])
+        .map_err(|_| PlanFileError("the file is not a ferro plan file".into()))?;
     let mut parts = header.split(' ');
     if parts.next() != Some(MAGIC) {
         return Err(PlanFileError("the file is not a ferro plan file".into()));
@@ -37,5 +42,6 @@ pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
             "the plan file has format version {version}, but this ferro reads version {PLAN_FORMAT_VERSION}; create the plan again with this version"
         )));
     }
-    serde_json::from_slice(&bytes[nl + 1..]).map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))
+    serde_json::from_slice(&bytes[nl + 1..])
+        .map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))
 }

@@ -186,7 +186,8 @@ pub enum Expansion {
 impl Plan {
     /// True when applying would change nothing (no resource or output actions).
     pub fn is_empty(&self) -> bool {
-        self.changes.iter().all(|c| c.action == Action::NoOp) && self.outputs.iter().all(|o| o.action == Action::NoOp)
+        self.changes.iter().all(|c| c.action == Action::NoOp)
+            && self.outputs.iter().all(|o| o.action == Action::NoOp)
     }
 
     /// Counts for the `Plan: N to add, N to change, N to destroy.` line.
@@ -209,6 +210,9 @@ impl Plan {
 
     /// The node of every step, for lookups.
     pub fn step_nodes(&self) -> Vec<(NodeIndex, &Step)> {
-        self.graph.node_indices().map(|n| (n, &self.graph[n])).collect()
+        self.graph
+            .node_indices()
+            .map(|n| (n, &self.graph[n]))
+            .collect()
     }
 }

@@ -10,7 +10,13 @@ use ferro_value::{PathStep, Value};
 use std::collections::BTreeMap;
 
 /// Evaluate `body` against `schema`; attributes not set are null, absent blocks empty/null.
-pub fn eval_body(m: &ModuleEval<'_>, file: SourceFile, body: &BlockBody, schema: &Block, inst: &InstanceCtx) -> (Value, Vec<Diagnostic>) {
+pub fn eval_body(
+    m: &ModuleEval<'_>,
+    file: SourceFile,
+    body: &BlockBody,
+    schema: &Block,
+    inst: &InstanceCtx,
+) -> (Value, Vec<Diagnostic>) {
     let hir = m.hir(file);
     let mut diags = Vec::new();
     let mut out = BTreeMap::new();
@@ -28,9 +34,16 @@ pub fn eval_body(m: &ModuleEval<'_>, file: SourceFile, body: &BlockBody, schema:
                         Ok(v) => v,
                         Err(e) => {
                             diags.push(
-                                Diagnostic::error("incorrect-attribute-type", "Incorrect attribute value type")
-                                    .with_detail(format!("Inappropriate value for attribute {name:?}: {}{}.", path_prefix(&e.path), e.message))
-                                    .with_span_opt(hir.span(attr.expr)),
+                                Diagnostic::error(
+                                    "incorrect-attribute-type",
+                                    "Incorrect attribute value type",
+                                )
+                                .with_detail(format!(
+                                    "Inappropriate value for attribute {name:?}: {}{}.",
+                                    path_prefix(&e.path),
+                                    e.message
+                                ))
+                                .with_span_opt(hir.span(attr.expr)),
                             );
                             Value::unknown(a.ty.clone())
                         }
@@ -55,8 +68,14 @@ pub fn eval_body(m: &ModuleEval<'_>, file: SourceFile, body: &BlockBody, schema:
             }
         }
         let v = match nb.nesting {
-            NestingMode::Single => vals.into_iter().next().unwrap_or_else(|| Value::null(inner_ty)),
-            NestingMode::Group => vals.into_iter().next().unwrap_or_else(|| nb.block.empty_value()),
+            NestingMode::Single => vals
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Value::null(inner_ty)),
+            NestingMode::Group => vals
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| nb.block.empty_value()),
             NestingMode::List if inner_ty.has_dynamic() => Value::tuple(vals),
             NestingMode::List => Value::list(inner_ty, vals),
             NestingMode::Set => Value::set(inner_ty, vals),
@@ -84,7 +103,9 @@ fn path_prefix(path: &[PathStep]) -> String {
 
 /// Mark every attribute the schema flags sensitive (values as references see them).
 pub fn mark_schema_sensitive(schema: &Block, v: &Value) -> Value {
-    let Some(attrs) = v.as_entries() else { return v.clone() };
+    let Some(attrs) = v.as_entries() else {
+        return v.clone();
+    };
     if !schema.attributes.values().any(|a| a.sensitive) {
         return v.clone();
     }
@@ -103,4 +124,3 @@ pub fn mark_schema_sensitive(schema: &Block, v: &Value) -> Value {
 pub fn unknown_object(schema: &Block) -> Value {
     Value::unknown(schema.implied_type())
 }
-

@@ -15,7 +15,10 @@ fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
     match m.index.required_providers.get(local) {
         Some(item) => {
             let rp = &m.hir(item.file).required_providers[item.index];
-            rp.source.as_deref().and_then(|s| ProviderAddr::parse_source(s).ok()).unwrap_or_else(|| ProviderAddr::default_for(local))
+            rp.source
+                .as_deref()
+                .and_then(|s| ProviderAddr::parse_source(s).ok())
+                .unwrap_or_else(|| ProviderAddr::default_for(local))
         }
         None => ProviderAddr::default_for(local),
     }
@@ -25,8 +28,13 @@ fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
 pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for (cfg, provider) in &providers.configs {
-        let Some(schema) = providers.schemas.get(&cfg.provider) else { continue };
-        let block = m.index.providers.iter().find(|((local, alias), _)| alias == &cfg.alias && fqn_of(m, local) == cfg.provider);
+        let Some(schema) = providers.schemas.get(&cfg.provider) else {
+            continue;
+        };
+        let block =
+            m.index.providers.iter().find(|((local, alias), _)| {
+                alias == &cfg.alias && fqn_of(m, local) == cfg.provider
+            });
         let addr = display(cfg);
         let config = match block {
             Some((_, item)) => {
@@ -34,7 +42,13 @@ pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Dia
                 let pb = &hir.providers[item.index];
                 // A JSON body's nested blocks are known only now, with the provider's schema.
                 let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
-                let (v, ds) = eval_body(m, item.file, &body, &schema.provider.block, &InstanceCtx::default());
+                let (v, ds) = eval_body(
+                    m,
+                    item.file,
+                    &body,
+                    &schema.provider.block,
+                    &InstanceCtx::default(),
+                );
                 let failed = read.iter().chain(&ds).any(Diagnostic::is_error);
                 diags.extend(read);
                 diags.extend(ds);
@@ -68,7 +82,17 @@ fn display(cfg: &AbsProviderConfig) -> String {
     }
 }
 
-fn to_diag(d: &ferro_provider::ProviderDiagnostic, addr: &str, span: Option<ferro_diag::Span>) -> Diagnostic {
-    let base = if d.severity == Severity::Error { Diagnostic::error("provider-config", d.summary.clone()) } else { Diagnostic::warning("provider-config", d.summary.clone()) };
-    base.with_detail(d.detail.clone()).with_span_opt(span).with_address(addr.to_string())
+fn to_diag(
+    d: &ferro_provider::ProviderDiagnostic,
+    addr: &str,
+    span: Option<ferro_diag::Span>,
+) -> Diagnostic {
+    let base = if d.severity == Severity::Error {
+        Diagnostic::error("provider-config", d.summary.clone())
+    } else {
+        Diagnostic::warning("provider-config", d.summary.clone())
+    };
+    base.with_detail(d.detail.clone())
+        .with_span_opt(span)
+        .with_address(addr.to_string())
 }

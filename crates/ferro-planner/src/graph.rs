@@ -32,7 +32,9 @@ pub fn build_graph(
         let e = per.entry(r).or_default();
         match c.action {
             Action::NoOp => {}
-            Action::Create | Action::Update | Action::Read => e.applies.push(g.add_node(Step::Apply(i))),
+            Action::Create | Action::Update | Action::Read => {
+                e.applies.push(g.add_node(Step::Apply(i)))
+            }
             Action::Delete => e.destroys.push(g.add_node(Step::Destroy(i))),
             Action::DeleteThenCreate => {
                 let d = g.add_node(Step::Destroy(i));
@@ -87,7 +89,9 @@ pub fn build_graph(
             if d == r {
                 continue;
             }
-            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else { continue };
+            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else {
+                continue;
+            };
             // Creates/updates wait for what they refer to.
             if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
                 g.add_edge(done, start, EdgeKind::Reference);

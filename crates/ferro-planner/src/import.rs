@@ -17,37 +17,73 @@ pub enum ImportEvent<'a> {
 
 /// Import `id` into `addr`, updating `state`. The configuration must declare the resource and
 /// its providers must be configured already.
-pub fn import_resource(providers: &Providers, state: &mut State, addr: &AbsResourceInstance, id: &str, on_event: &mut dyn FnMut(ImportEvent<'_>)) -> Vec<Diagnostic> {
+pub fn import_resource(
+    providers: &Providers,
+    state: &mut State,
+    addr: &AbsResourceInstance,
+    id: &str,
+    on_event: &mut dyn FnMut(ImportEvent<'_>),
+) -> Vec<Diagnostic> {
     let a = addr.to_string();
     let res = &addr.resource.resource;
     if res.mode != ResourceMode::Managed {
-        return vec![Diagnostic::error("import-data", "Invalid address").with_detail(format!("{a} is a data resource; only managed resources can be imported."))];
+        return vec![
+            Diagnostic::error("import-data", "Invalid address").with_detail(format!(
+                "{a} is a data resource; only managed resources can be imported."
+            )),
+        ];
     }
     let Some(cfg) = providers.by_resource.get(res).cloned() else {
         return vec![Diagnostic::error("import-no-config", "Configuration for import target does not exist")
             .with_detail(format!("The configuration does not have a resource {res}. Before importing it, create a resource block for it in the configuration:\n\nresource {:?} {:?} {{\n  # (resource arguments)\n}}", res.ty, res.name))];
     };
-    if state.current_object(&addr.containing_resource(), &addr.resource.key).is_some() {
+    if state
+        .current_object(&addr.containing_resource(), &addr.resource.key)
+        .is_some()
+    {
         return vec![Diagnostic::error("import-exists", "Resource already managed by ferro").with_detail(format!(
             "ferro is already managing a remote object for {a}. To import to this address you must first remove the existing object from the state."
         ))];
     }
-    let (Some(provider), Some(schema)) = (providers.get(&cfg), providers.resource_schema(&cfg, res)) else {
-        return vec![Diagnostic::error("provider-unavailable", "Provider not available").with_detail(format!("The provider {} for {a} is not available.", cfg.provider))];
+    let (Some(provider), Some(schema)) =
+        (providers.get(&cfg), providers.resource_schema(&cfg, res))
+    else {
+        return vec![
+            Diagnostic::error("provider-unavailable", "Provider not available").with_detail(
+                format!("The provider {} for {a} is not available.", cfg.provider),
+            ),
+        ];
     };
     on_event(ImportEvent::Importing { addr: &a, id });
-    let resp = provider.import_resource_state(ImportRequest { type_name: &res.ty, id });
+    let resp = provider.import_resource_state(ImportRequest {
+        type_name: &res.ty,
+        id,
+    });
     let mut diags: Vec<Diagnostic> = resp.diagnostics.iter().map(|d| pdiag(d, &a)).collect();
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
     let Some(obj) = resp.imported.iter().find(|o| o.type_name == res.ty) else {
-        diags.push(Diagnostic::error("import-nothing", "Import returned no resources").with_detail(format!("The provider returned no object of type {} for the id {id:?}.", res.ty)).with_address(a.clone()));
+        diags.push(
+            Diagnostic::error("import-nothing", "Import returned no resources")
+                .with_detail(format!(
+                    "The provider returned no object of type {} for the id {id:?}.",
+                    res.ty
+                ))
+                .with_address(a.clone()),
+        );
         return diags;
     };
-    on_event(ImportEvent::Prepared { addr: &a, type_name: &obj.type_name });
+    on_event(ImportEvent::Prepared {
+        addr: &a,
+        type_name: &obj.type_name,
+    });
     on_event(ImportEvent::Refreshing { addr: &a, id });
-    let read = provider.read_resource(ReadRequest { type_name: &res.ty, current_state: &obj.state, private: &obj.private });
+    let read = provider.read_resource(ReadRequest {
+        type_name: &res.ty,
+        current_state: &obj.state,
+        private: &obj.private,
+    });
     diags.extend(read.diagnostics.iter().map(|d| pdiag(d, &a)));
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
@@ -58,14 +94,40 @@ pub fn import_resource(providers: &Providers, state: &mut State, addr: &AbsResou
         )));
         return diags;
     }
-    match encode_object(schema, &read.new_state, &read.private, Vec::new(), false, false) {
-        Ok(o) => state.set_current(&addr.containing_resource(), &cfg, &addr.resource.key, Some(o)),
-        Err(e) => diags.push(Diagnostic::error("provider-invalid-result", "Provider produced invalid object").with_detail(format!("The imported object for {a} cannot be stored: {e}.")).with_address(a.clone())),
+    match encode_object(
+        schema,
+        &read.new_state,
+        &read.private,
+        Vec::new(),
+        false,
+        false,
+    ) {
+        Ok(o) => state.set_current(
+            &addr.containing_resource(),
+            &cfg,
+            &addr.resource.key,
+            Some(o),
+        ),
+        Err(e) => diags.push(
+            Diagnostic::error(
+                "provider-invalid-result",
+                "Provider produced invalid object",
+            )
+            .with_detail(format!(
+                "The imported object for {a} cannot be stored: {e}."
+            ))
+            .with_address(a.clone()),
+        ),
     }
     diags
 }
 
 fn pdiag(d: &ferro_provider::ProviderDiagnostic, addr: &str) -> Diagnostic {
-    let base = if d.severity == Severity::Error { Diagnostic::error("provider-error", d.summary.clone()) } else { Diagnostic::warning("provider-error", d.summary.clone()) };
-    base.with_detail(d.detail.clone()).with_address(addr.to_string())
+    let base = if d.severity == Severity::Error {
+        Diagnostic::error("provider-error", d.summary.clone())
+    } else {
+        Diagnostic::warning("provider-error", d.summary.clone())
+    };
+    base.with_detail(d.detail.clone())
+        .with_address(addr.to_string())
 }

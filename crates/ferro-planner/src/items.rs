@@ -122,14 +122,22 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             let start = g[cycle.node_id()].clone();
             let members: Vec<String> = petgraph::algo::kosaraju_scc(&g)
                 .into_iter()
-                .find(|scc| scc.len() > 1 && scc.iter().any(|n| g[*n] == start) || scc.len() == 1 && g.contains_edge(scc[0], scc[0]) && g[scc[0]] == start)
+                .find(|scc| {
+                    scc.len() > 1 && scc.iter().any(|n| g[*n] == start)
+                        || scc.len() == 1 && g.contains_edge(scc[0], scc[0]) && g[scc[0]] == start
+                })
                 .unwrap_or_else(|| vec![cycle.node_id()])
                 .into_iter()
                 .map(|n| g[n].to_string())
                 .collect();
-            return Err(Diagnostic::error("dependency-cycle", "Cycle in configuration")
-                .with_detail(format!("These objects refer to each other in a cycle: {}.", members.join(", ")))
-                .with_span_opt(spans.get(&start).copied()));
+            return Err(
+                Diagnostic::error("dependency-cycle", "Cycle in configuration")
+                    .with_detail(format!(
+                        "These objects refer to each other in a cycle: {}.",
+                        members.join(", ")
+                    ))
+                    .with_span_opt(spans.get(&start).copied()),
+            );
         }
     };
     // Resource dependencies through locals/variables, in topological order so each item's
@@ -153,5 +161,8 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
         }
         resource_deps.insert(id.clone(), set);
     }
-    Ok(ItemGraph { order, resource_deps })
+    Ok(ItemGraph {
+        order,
+        resource_deps,
+    })
 }

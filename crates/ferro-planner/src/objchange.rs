@@ -6,7 +6,9 @@ use ferro_value::{Value, ValueKind};
 use std::collections::BTreeMap;
 
 fn attr_of(v: &Value, name: &str) -> Value {
-    v.get_attr(name).cloned().unwrap_or_else(|| Value::null(ferro_value::Type::Dynamic))
+    v.get_attr(name)
+        .cloned()
+        .unwrap_or_else(|| Value::null(ferro_value::Type::Dynamic))
 }
 
 /// Merge configuration and prior state: computed attributes null in config keep their prior value.
@@ -14,7 +16,11 @@ pub fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
     if config.is_null() || config.is_unknown() {
         return config.clone();
     }
-    let prior = if prior.is_null() || prior.is_unknown() { schema.empty_value() } else { prior.clone() };
+    let prior = if prior.is_null() || prior.is_unknown() {
+        schema.empty_value()
+    } else {
+        prior.clone()
+    };
     let mut out = BTreeMap::new();
     for (name, a) in &schema.attributes {
         let c = attr_of(config, name);
@@ -54,7 +60,10 @@ pub fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
                         t.clone(),
                         es.iter()
                             .map(|(k, e)| {
-                                let pe = pes.and_then(|p| p.get(k)).cloned().unwrap_or_else(|| Value::null(t.clone()));
+                                let pe = pes
+                                    .and_then(|p| p.get(k))
+                                    .cloned()
+                                    .unwrap_or_else(|| Value::null(t.clone()));
                                 (k.clone(), proposed_new(&nb.block, &pe, e))
                             })
                             .collect(),
@@ -70,7 +79,12 @@ pub fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
 }
 
 /// Errors (as "path: message") when `planned` breaks the rules of PlanResourceChange.
-pub fn assert_plan_valid(schema: &Block, prior: &Value, config: &Value, planned: &Value) -> Vec<String> {
+pub fn assert_plan_valid(
+    schema: &Block,
+    prior: &Value,
+    config: &Value,
+    planned: &Value,
+) -> Vec<String> {
     let mut errs = Vec::new();
     plan_valid_block(schema, prior, config, planned, "", &mut errs);
     errs
@@ -84,15 +98,28 @@ fn join(path: &str, name: &str) -> String {
     }
 }
 
-fn plan_valid_block(schema: &Block, prior: &Value, config: &Value, planned: &Value, path: &str, errs: &mut Vec<String>) {
+fn plan_valid_block(
+    schema: &Block,
+    prior: &Value,
+    config: &Value,
+    planned: &Value,
+    path: &str,
+    errs: &mut Vec<String>,
+) {
     match (config.is_null(), planned.is_null()) {
         (true, true) => return,
         (false, true) => {
-            errs.push(format!("{}: planned for absence but config wants existence", root(path)));
+            errs.push(format!(
+                "{}: planned for absence but config wants existence",
+                root(path)
+            ));
             return;
         }
         (true, false) => {
-            errs.push(format!("{}: planned for existence but config wants absence", root(path)));
+            errs.push(format!(
+                "{}: planned for existence but config wants absence",
+                root(path)
+            ));
             return;
         }
         _ => {}
@@ -103,7 +130,11 @@ fn plan_valid_block(schema: &Block, prior: &Value, config: &Value, planned: &Val
     let no_prior = prior.is_null() || prior.is_unknown();
     for (name, a) in &schema.attributes {
         let c = attr_of(config, name);
-        let p = if no_prior { Value::null(a.ty.clone()) } else { attr_of(prior, name) };
+        let p = if no_prior {
+            Value::null(a.ty.clone())
+        } else {
+            attr_of(prior, name)
+        };
         let pl = attr_of(planned, name);
         let at = join(path, name);
         if pl == c || (!p.is_null() && !c.is_null() && pl == p) {
@@ -116,17 +147,32 @@ fn plan_valid_block(schema: &Block, prior: &Value, config: &Value, planned: &Val
             continue;
         }
         if a.sensitive {
-            errs.push(format!("{at}: sensitive planned value does not match config value"));
+            errs.push(format!(
+                "{at}: sensitive planned value does not match config value"
+            ));
         } else if p.is_null() {
-            errs.push(format!("{at}: planned value {} does not match config value {}", show(&pl), show(&c)));
+            errs.push(format!(
+                "{at}: planned value {} does not match config value {}",
+                show(&pl),
+                show(&c)
+            ));
         } else {
-            errs.push(format!("{at}: planned value {} does not match config value {} nor prior value {}", show(&pl), show(&c), show(&p)));
+            errs.push(format!(
+                "{at}: planned value {} does not match config value {} nor prior value {}",
+                show(&pl),
+                show(&c),
+                show(&p)
+            ));
         }
     }
     for (name, nb) in &schema.block_types {
         let c = attr_of(config, name);
         let pl = attr_of(planned, name);
-        let p = if no_prior { Value::null(pl.ty()) } else { attr_of(prior, name) };
+        let p = if no_prior {
+            Value::null(pl.ty())
+        } else {
+            attr_of(prior, name)
+        };
         let at = join(path, name);
         if pl == c {
             continue;
@@ -140,31 +186,58 @@ fn plan_valid_block(schema: &Block, prior: &Value, config: &Value, planned: &Val
             continue;
         }
         match nb.nesting {
-            NestingMode::Single | NestingMode::Group => plan_valid_block(&nb.block, &p, &c, &pl, &at, errs),
+            NestingMode::Single | NestingMode::Group => {
+                plan_valid_block(&nb.block, &p, &c, &pl, &at, errs)
+            }
             NestingMode::List => {
-                let (ce, pe) = (c.as_elements().unwrap_or_default(), pl.as_elements().unwrap_or_default());
+                let (ce, pe) = (
+                    c.as_elements().unwrap_or_default(),
+                    pl.as_elements().unwrap_or_default(),
+                );
                 if ce.len() != pe.len() {
-                    errs.push(format!("{at}: block count in plan ({}) disagrees with count in config ({})", pe.len(), ce.len()));
+                    errs.push(format!(
+                        "{at}: block count in plan ({}) disagrees with count in config ({})",
+                        pe.len(),
+                        ce.len()
+                    ));
                     continue;
                 }
                 for (i, (cv, pv)) in ce.iter().zip(pe).enumerate() {
-                    let prv = p.as_elements().and_then(|x| x.get(i)).cloned().unwrap_or_else(|| Value::null(pv.ty()));
+                    let prv = p
+                        .as_elements()
+                        .and_then(|x| x.get(i))
+                        .cloned()
+                        .unwrap_or_else(|| Value::null(pv.ty()));
                     plan_valid_block(&nb.block, &prv, cv, pv, &format!("{at}[{i}]"), errs);
                 }
             }
             NestingMode::Map => {
-                let (ce, pe) = (c.as_entries().cloned().unwrap_or_default(), pl.as_entries().cloned().unwrap_or_default());
+                let (ce, pe) = (
+                    c.as_entries().cloned().unwrap_or_default(),
+                    pl.as_entries().cloned().unwrap_or_default(),
+                );
                 if ce.keys().ne(pe.keys()) {
-                    errs.push(format!("{at}: block keys in plan disagree with keys in config"));
+                    errs.push(format!(
+                        "{at}: block keys in plan disagree with keys in config"
+                    ));
                     continue;
                 }
                 for (k, cv) in &ce {
-                    let prv = p.as_entries().and_then(|x| x.get(k)).cloned().unwrap_or_else(|| Value::null(cv.ty()));
+                    let prv = p
+                        .as_entries()
+                        .and_then(|x| x.get(k))
+                        .cloned()
+                        .unwrap_or_else(|| Value::null(cv.ty()));
                     plan_valid_block(&nb.block, &prv, cv, &pe[k], &format!("{at}[{k:?}]"), errs);
                 }
             }
             NestingMode::Set => {
-                if pl.as_elements().unwrap_or_default().iter().any(Value::is_unknown) {
+                if pl
+                    .as_elements()
+                    .unwrap_or_default()
+                    .iter()
+                    .any(Value::is_unknown)
+                {
                     errs.push(format!("{at}: planned set element is wholly unknown"));
                 }
             }
@@ -207,7 +280,11 @@ fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String
     if planned.is_unknown() {
         return;
     }
-    let at = if path.is_empty() { "root object".to_string() } else { path.to_string() };
+    let at = if path.is_empty() {
+        "root object".to_string()
+    } else {
+        path.to_string()
+    };
     if actual.is_unknown() {
         errs.push(format!("{at}: was known, but now unknown"));
         return;
@@ -225,7 +302,8 @@ fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String
         _ => {}
     }
     match (&planned.kind, &actual.kind) {
-        (ValueKind::Object(pa), ValueKind::Object(aa)) | (ValueKind::Map(_, pa), ValueKind::Map(_, aa)) => {
+        (ValueKind::Object(pa), ValueKind::Object(aa))
+        | (ValueKind::Map(_, pa), ValueKind::Map(_, aa)) => {
             for (k, pv) in pa.iter() {
                 match aa.get(k) {
                     Some(av) => compatible(pv, av, &format!("{path}.{k}"), errs),
@@ -238,9 +316,16 @@ fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String
                 }
             }
         }
-        (ValueKind::List(_, pe) | ValueKind::Tuple(pe), ValueKind::List(_, ae) | ValueKind::Tuple(ae)) => {
+        (
+            ValueKind::List(_, pe) | ValueKind::Tuple(pe),
+            ValueKind::List(_, ae) | ValueKind::Tuple(ae),
+        ) => {
             if pe.len() != ae.len() {
-                errs.push(format!("{at}: length changed from {} to {}", pe.len(), ae.len()));
+                errs.push(format!(
+                    "{at}: length changed from {} to {}",
+                    pe.len(),
+                    ae.len()
+                ));
                 return;
             }
             for (i, (p, a)) in pe.iter().zip(ae.iter()).enumerate() {
@@ -249,7 +334,11 @@ fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String
         }
         (ValueKind::Set(_, pe), ValueKind::Set(_, ae)) => {
             if ae.len() > pe.len() {
-                errs.push(format!("{at}: length changed from {} to {}", pe.len(), ae.len()));
+                errs.push(format!(
+                    "{at}: length changed from {} to {}",
+                    pe.len(),
+                    ae.len()
+                ));
             }
             if pe.iter().all(Value::is_wholly_known) && pe.len() == ae.len() && pe != ae {
                 errs.push(format!("{at}: planned set elements changed"));
@@ -259,7 +348,11 @@ fn compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String
             let (p, _) = planned.deep_unmark();
             let (a, _) = actual.deep_unmark();
             if p != a {
-                errs.push(format!("{at}: was {}, but now {}", show(planned), show(actual)));
+                errs.push(format!(
+                    "{at}: was {}, but now {}",
+                    show(planned),
+                    show(actual)
+                ));
             }
         }
     }

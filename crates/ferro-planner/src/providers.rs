@@ -51,7 +51,11 @@ impl Providers {
     }
 }
 
-fn source_for(db: &dyn Db, ws: Workspace, local: &str) -> Result<ProviderAddr, (String, Option<Span>)> {
+fn source_for(
+    db: &dyn Db,
+    ws: Workspace,
+    local: &str,
+) -> Result<ProviderAddr, (String, Option<Span>)> {
     let index = module_index(db, ws);
     match index.required_providers.get(local) {
         Some(item) => {
@@ -66,7 +70,12 @@ fn source_for(db: &dyn Db, ws: Workspace, local: &str) -> Result<ProviderAddr, (
 }
 
 /// Resolve and start every provider the configuration and state use.
-pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, state: Option<&State>) -> (Providers, Vec<Diagnostic>) {
+pub fn load_providers(
+    db: &dyn Db,
+    ws: Workspace,
+    source: &dyn ProviderSource,
+    state: Option<&State>,
+) -> (Providers, Vec<Diagnostic>) {
     let mut out = Providers::default();
     let mut diags = Vec::new();
     let index = module_index(db, ws);
@@ -79,7 +88,11 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
         };
         match source_for(db, ws, &local) {
             Ok(addr) => {
-                let cfg = AbsProviderConfig { module: Vec::new(), provider: addr, alias };
+                let cfg = AbsProviderConfig {
+                    module: Vec::new(),
+                    provider: addr,
+                    alias,
+                };
                 out.by_resource.insert(res.clone(), cfg.clone());
                 wanted.entry(cfg).or_insert((Some(span), res.to_string()));
             }
@@ -92,7 +105,9 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
     }
     if let Some(st) = state {
         for r in st.resources.values() {
-            wanted.entry(r.provider.clone()).or_insert((None, r.addr.to_string()));
+            wanted
+                .entry(r.provider.clone())
+                .or_insert((None, r.addr.to_string()));
         }
     }
     for (cfg, (span, user)) in wanted {
@@ -105,9 +120,15 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
                     Err(ds) => {
                         for d in ds {
                             diags.push(
-                                Diagnostic::error("provider-schema", "Failed to load provider schema")
-                                    .with_detail(format!("{}: {} {}", cfg.provider, d.summary, d.detail))
-                                    .with_span_opt(span),
+                                Diagnostic::error(
+                                    "provider-schema",
+                                    "Failed to load provider schema",
+                                )
+                                .with_detail(format!(
+                                    "{}: {} {}",
+                                    cfg.provider, d.summary, d.detail
+                                ))
+                                .with_span_opt(span),
                             );
                         }
                         continue;
@@ -115,9 +136,15 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
                 },
                 Err(msg) => {
                     diags.push(
-                        Diagnostic::error("provider-unavailable", "Failed to query available provider packages")
-                            .with_detail(format!("Could not start provider {} (needed by {user}): {msg}.", cfg.provider))
-                            .with_span_opt(span),
+                        Diagnostic::error(
+                            "provider-unavailable",
+                            "Failed to query available provider packages",
+                        )
+                        .with_detail(format!(
+                            "Could not start provider {} (needed by {user}): {msg}.",
+                            cfg.provider
+                        ))
+                        .with_span_opt(span),
                     );
                     continue;
                 }
@@ -130,7 +157,10 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
             }
             Err(msg) => diags.push(
                 Diagnostic::error("provider-unavailable", "Failed to start provider")
-                    .with_detail(format!("Could not start provider {} (needed by {user}): {msg}.", cfg.provider))
+                    .with_detail(format!(
+                        "Could not start provider {} (needed by {user}): {msg}.",
+                        cfg.provider
+                    ))
                     .with_span_opt(span),
             ),
         }
@@ -139,10 +169,17 @@ pub fn load_providers(db: &dyn Db, ws: Workspace, source: &dyn ProviderSource, s
         if out.schemas.contains_key(&cfg.provider) && out.resource_schema(cfg, res).is_none() {
             let item = &index.resources[res];
             let decl = &file_hir(db, item.file).resources[item.index];
-            let what = if res.mode == ResourceMode::Managed { "resource" } else { "data source" };
+            let what = if res.mode == ResourceMode::Managed {
+                "resource"
+            } else {
+                "data source"
+            };
             diags.push(
                 Diagnostic::error("invalid-resource-type", format!("Invalid {what} type"))
-                    .with_detail(format!("The provider {} does not support {what} type {:?}.", cfg.provider, res.ty))
+                    .with_detail(format!(
+                        "The provider {} does not support {what} type {:?}.",
+                        cfg.provider, res.ty
+                    ))
                     .with_span(decl.span),
             );
         }

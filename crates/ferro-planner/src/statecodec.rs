@@ -6,7 +6,14 @@ use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Value, ValueKind};
 
 /// Encode a new object for state: attributes against the schema type, sensitive paths, private data.
-pub fn encode_object(schema: &Schema, v: &Value, private: &[u8], dependencies: Vec<String>, cbd: bool, tainted: bool) -> Result<ObjectState, String> {
+pub fn encode_object(
+    schema: &Schema,
+    v: &Value,
+    private: &[u8],
+    dependencies: Vec<String>,
+    cbd: bool,
+    tainted: bool,
+) -> Result<ObjectState, String> {
     let (plain, _) = v.deep_unmark();
     let attributes = json::value_to_json(&plain, &schema.block.implied_type())?;
     let mut paths = Vec::new();
@@ -16,7 +23,11 @@ pub fn encode_object(schema: &Schema, v: &Value, private: &[u8], dependencies: V
         schema_version: schema.version,
         attributes,
         sensitive_attributes: serde_json::Value::Array(paths),
-        private: if private.is_empty() { None } else { Some(base64(private)) },
+        private: if private.is_empty() {
+            None
+        } else {
+            Some(base64(private))
+        },
         dependencies,
         create_before_destroy: cbd,
     })
@@ -27,7 +38,8 @@ fn step_json(s: &PathStep) -> serde_json::Value {
         PathStep::Attr(a) => serde_json::json!({"type": "get_attr", "value": a}),
         PathStep::Index(k) => {
             let ty = k.ty();
-            let v = json::value_to_json(k, &ferro_value::Type::Dynamic).unwrap_or(serde_json::Value::Null);
+            let v = json::value_to_json(k, &ferro_value::Type::Dynamic)
+                .unwrap_or(serde_json::Value::Null);
             let _ = ty;
             serde_json::json!({"type": "index", "value": v})
         }
@@ -36,7 +48,9 @@ fn step_json(s: &PathStep) -> serde_json::Value {
 
 fn sensitive_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<serde_json::Value>) {
     if v.is_sensitive() && !path.is_empty() {
-        out.push(serde_json::Value::Array(path.iter().map(step_json).collect()));
+        out.push(serde_json::Value::Array(
+            path.iter().map(step_json).collect(),
+        ));
         return;
     }
     match &v.kind {
@@ -67,7 +81,9 @@ fn sensitive_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<serde_json
 
 /// Re-apply the sensitive marks recorded in state to a decoded object.
 pub fn apply_sensitive_paths(v: Value, paths: &serde_json::Value) -> Value {
-    let Some(list) = paths.as_array() else { return v };
+    let Some(list) = paths.as_array() else {
+        return v;
+    };
     let mut v = v;
     for p in list {
         let Some(steps) = p.as_array() else { continue };
@@ -80,7 +96,10 @@ fn mark_at(v: &Value, steps: &[serde_json::Value]) -> Value {
     let Some((first, rest)) = steps.split_first() else {
         return v.clone().mark_sensitive();
     };
-    let key = match (first.get("type").and_then(|t| t.as_str()), first.get("value")) {
+    let key = match (
+        first.get("type").and_then(|t| t.as_str()),
+        first.get("value"),
+    ) {
         (Some("get_attr"), Some(serde_json::Value::String(a))) => a.clone(),
         (Some("index"), Some(val)) => match val.get("value").unwrap_or(val) {
             serde_json::Value::String(s) => s.clone(),
@@ -91,7 +110,9 @@ fn mark_at(v: &Value, steps: &[serde_json::Value]) -> Value {
     };
     match &v.kind {
         ValueKind::Object(m) | ValueKind::Map(_, m) => {
-            let Some(inner) = m.get(&key) else { return v.clone() };
+            let Some(inner) = m.get(&key) else {
+                return v.clone();
+            };
             let mut m2 = (**m).clone();
             m2.insert(key, mark_at(inner, rest));
             let mut out = v.clone();
@@ -102,8 +123,12 @@ fn mark_at(v: &Value, steps: &[serde_json::Value]) -> Value {
             out
         }
         ValueKind::List(_, es) | ValueKind::Tuple(es) => {
-            let Ok(i) = key.parse::<usize>() else { return v.clone() };
-            let Some(inner) = es.get(i) else { return v.clone() };
+            let Ok(i) = key.parse::<usize>() else {
+                return v.clone();
+            };
+            let Some(inner) = es.get(i) else {
+                return v.clone();
+            };
             let mut es2 = (**es).clone();
             es2[i] = mark_at(inner, rest);
             let mut out = v.clone();
@@ -123,7 +148,11 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 pub fn base64(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {

@@ -7,15 +7,19 @@ use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
 use crate::scope::{InstanceCtx, ModuleEval};
 use crate::statecodec::{apply_sensitive_paths, base64_decode};
-use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, Resource, ResourceMode};
+use ferro_addrs::{
+    AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, Resource, ResourceMode,
+};
 use ferro_db::{file_hir, module_index, Db, Workspace};
 use ferro_diag::{Diagnostic, Span};
 use ferro_hir::{Reference, ResourceDecl};
 use ferro_plan::{
-    Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode, ResourceInstanceChange, StateIdentity,
-    PLAN_FORMAT_VERSION,
+    Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode,
+    ResourceInstanceChange, StateIdentity, PLAN_FORMAT_VERSION,
 };
-use ferro_provider::{PlanRequest, ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest};
+use ferro_provider::{
+    PlanRequest, ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
+};
 use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
@@ -50,7 +54,11 @@ pub struct PlanInput<'a> {
 }
 
 /// Convert raw variable values to their declared types; report missing and undeclared ones.
-pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawVariable>) -> (BTreeMap<String, Value>, Vec<Diagnostic>) {
+pub fn prepare_variables(
+    db: &dyn Db,
+    ws: Workspace,
+    raw: &BTreeMap<String, RawVariable>,
+) -> (BTreeMap<String, Value>, Vec<Diagnostic>) {
     let index = module_index(db, ws);
     let mut out = BTreeMap::new();
     let mut diags = Vec::new();
@@ -95,7 +103,10 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
             Err(e) => {
                 diags.push(
                     Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                        .with_detail(format!("The given value is not suitable for var.{name}: {}.", e.message))
+                        .with_detail(format!(
+                            "The given value is not suitable for var.{name}: {}.",
+                            e.message
+                        ))
                         .with_span_opt(span),
                 );
                 continue;
@@ -104,11 +115,17 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
         if converted.is_null() && !var.nullable {
             diags.push(
                 Diagnostic::error("invalid-variable-value", "Required variable not set")
-                    .with_detail(format!("The variable {name:?} is required, but the given value is null."))
+                    .with_detail(format!(
+                        "The variable {name:?} is required, but the given value is null."
+                    ))
                     .with_span_opt(span),
             );
         }
-        let v = if var.sensitive { converted.mark_sensitive() } else { converted };
+        let v = if var.sensitive {
+            converted.mark_sensitive()
+        } else {
+            converted
+        };
         out.insert(name.clone(), v);
     }
     (out, diags)
@@ -118,7 +135,9 @@ pub fn prepare_variables(db: &dyn Db, ws: Workspace, raw: &BTreeMap<String, RawV
 /// (or nested block) it names, else the closest enclosing block.
 pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span> {
     let (first, rest) = path.split_first()?;
-    let PathStep::Attr(name) = first else { return None };
+    let PathStep::Attr(name) = first else {
+        return None;
+    };
     if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
         return Some(a.span);
     }
@@ -127,7 +146,10 @@ pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span>
         Some((PathStep::Index(k), tail)) => {
             let chosen = match (k.as_number().and_then(|n| n.to_i64()), k.as_str()) {
                 (Some(i), _) => blocks.get(i as usize).copied(),
-                (None, Some(label)) => blocks.iter().copied().find(|b| b.labels.first().map(String::as_str) == Some(label)),
+                (None, Some(label)) => blocks
+                    .iter()
+                    .copied()
+                    .find(|b| b.labels.first().map(String::as_str) == Some(label)),
                 _ => None,
             };
             (chosen.or(blocks.first().copied()), tail)
@@ -140,7 +162,11 @@ pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span>
 
 /// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
 pub(crate) fn resource_diag(d: &ProviderDiagnostic, addr: &str, decl: &ResourceDecl) -> Diagnostic {
-    let span = d.attribute.as_deref().and_then(|p| path_span(&decl.body, p)).unwrap_or(decl.span);
+    let span = d
+        .attribute
+        .as_deref()
+        .and_then(|p| path_span(&decl.body, p))
+        .unwrap_or(decl.span);
     provider_diag(d, addr, Some(span))
 }
 
@@ -149,7 +175,9 @@ pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Spa
         Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
         Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
     };
-    base.with_detail(d.detail.clone()).with_address(addr).with_span_opt(span)
+    base.with_detail(d.detail.clone())
+        .with_address(addr)
+        .with_span_opt(span)
 }
 
 struct PriorObject {
@@ -185,7 +213,10 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             return (None, diags);
         }
     };
-    let prior = input.state.clone().unwrap_or_else(|| State::new(String::new()));
+    let prior = input
+        .state
+        .clone()
+        .unwrap_or_else(|| State::new(String::new()));
     let mut w = Walk {
         input,
         m: ModuleEval::new(db, ws, vars.clone(), true, input.cwd.clone()),
@@ -208,7 +239,11 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             ItemId::Local(n) => {
                 let item = &w.m.index.locals[n];
                 let hir = file_hir(db, item.file);
-                let (_, ds) = w.m.eval(item.file, hir.locals[item.index].expr, &InstanceCtx::default());
+                let (_, ds) = w.m.eval(
+                    item.file,
+                    hir.locals[item.index].expr,
+                    &InstanceCtx::default(),
+                );
                 w.diags.extend(ds);
             }
             ItemId::Resource(r) => {
@@ -231,15 +266,25 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
-    w.changes.sort_by_cached_key(|c| (c.addr.to_string(), c.deposed.clone()));
+    w.changes
+        .sort_by_cached_key(|c| (c.addr.to_string(), c.deposed.clone()));
     let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
-        mode: if input.options.destroy { PlanMode::Destroy } else { PlanMode::Normal },
-        config: ConfigSnapshot { files: input.files.clone() },
+        mode: if input.options.destroy {
+            PlanMode::Destroy
+        } else {
+            PlanMode::Normal
+        },
+        config: ConfigSnapshot {
+            files: input.files.clone(),
+        },
         variables: vars,
         prior_state: w.refreshed,
-        state_identity: input.state.as_ref().map(|s| StateIdentity { lineage: s.lineage.clone(), serial: s.serial }),
+        state_identity: input.state.as_ref().map(|s| StateIdentity {
+            lineage: s.lineage.clone(),
+            serial: s.serial,
+        }),
         changes: w.changes,
         outputs: w.outputs,
         graph: graph_ir,
@@ -250,7 +295,14 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
 
 fn dedup(diags: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
-    diags.retain(|d| seen.insert((d.span, d.summary.clone(), d.detail.clone(), d.address.clone())));
+    diags.retain(|d| {
+        seen.insert((
+            d.span,
+            d.summary.clone(),
+            d.detail.clone(),
+            d.address.clone(),
+        ))
+    });
 }
 
 fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
@@ -258,8 +310,12 @@ fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
     for s in path {
         cur = match (s, &cur.kind) {
             (PathStep::Attr(a), ValueKind::Object(m)) => m.get(a)?,
-            (PathStep::Index(k), ValueKind::Map(_, m) | ValueKind::Object(m)) => m.get(k.as_str()?)?,
-            (PathStep::Index(k), ValueKind::List(_, es) | ValueKind::Tuple(es)) => es.get(k.as_number()?.to_i64()? as usize)?,
+            (PathStep::Index(k), ValueKind::Map(_, m) | ValueKind::Object(m)) => {
+                m.get(k.as_str()?)?
+            }
+            (PathStep::Index(k), ValueKind::List(_, es) | ValueKind::Tuple(es)) => {
+                es.get(k.as_number()?.to_i64()? as usize)?
+            }
             _ => return None,
         };
     }
@@ -273,7 +329,11 @@ impl Walk<'_> {
         (item.file, self.m.resource(item))
     }
 
-    fn expand(&mut self, file: ferro_db::SourceFile, decl: &ResourceDecl) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
+    fn expand(
+        &mut self,
+        file: ferro_db::SourceFile,
+        decl: &ResourceDecl,
+    ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
         let hir = file_hir(self.input.db, file);
         if let Some(c) = decl.count {
             let (v, ds) = self.m.eval(file, c, &InstanceCtx::default());
@@ -282,16 +342,25 @@ impl Walk<'_> {
             if failed {
                 return None;
             }
-            let bad = |detail: &str| Diagnostic::error("invalid-count", "Invalid count argument").with_detail(detail.to_string()).with_span_opt(hir.span(c));
+            let bad = |detail: &str| {
+                Diagnostic::error("invalid-count", "Invalid count argument")
+                    .with_detail(detail.to_string())
+                    .with_span_opt(hir.span(c))
+            };
             if !v.is_wholly_known() {
                 self.diags.push(bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on."));
                 return None;
             }
             if v.is_null() {
-                self.diags.push(bad("The given \"count\" argument value is null. An integer is required."));
+                self.diags.push(bad(
+                    "The given \"count\" argument value is null. An integer is required.",
+                ));
                 return None;
             }
-            let n = match convert(&v.unmarked(), &Type::Number).ok().and_then(|n| n.as_number().cloned()) {
+            let n = match convert(&v.unmarked(), &Type::Number)
+                .ok()
+                .and_then(|n| n.as_number().cloned())
+            {
                 Some(n) => n,
                 None => {
                     self.diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
@@ -306,7 +375,10 @@ impl Walk<'_> {
                 self.diags.push(bad("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."));
                 return None;
             }
-            return Some((Expansion::Count, (0..n).map(|i| (InstanceKey::Int(i), None)).collect()));
+            return Some((
+                Expansion::Count,
+                (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
+            ));
         }
         if let Some(f) = decl.for_each {
             let (v, ds) = self.m.eval(file, f, &InstanceCtx::default());
@@ -315,7 +387,11 @@ impl Walk<'_> {
             if failed {
                 return None;
             }
-            let bad = |detail: String| Diagnostic::error("invalid-for-each", "Invalid for_each argument").with_detail(detail).with_span_opt(hir.span(f));
+            let bad = |detail: String| {
+                Diagnostic::error("invalid-for-each", "Invalid for_each argument")
+                    .with_detail(detail)
+                    .with_span_opt(hir.span(f))
+            };
             if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
                 self.diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
                 return None;
@@ -329,12 +405,17 @@ impl Walk<'_> {
                     self.diags.push(bad("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()));
                     return None;
                 }
-                ValueKind::Map(_, m) | ValueKind::Object(m) => m.iter().map(|(k, x)| (InstanceKey::Str(k.clone()), Some(x.clone()))).collect(),
+                ValueKind::Map(_, m) | ValueKind::Object(m) => m
+                    .iter()
+                    .map(|(k, x)| (InstanceKey::Str(k.clone()), Some(x.clone())))
+                    .collect(),
                 ValueKind::Set(_, es) => {
                     let mut keys = Vec::new();
                     for e in es.iter() {
                         match e.as_str() {
-                            Some(s) => keys.push((InstanceKey::Str(s.to_string()), Some(e.clone()))),
+                            Some(s) => {
+                                keys.push((InstanceKey::Str(s.to_string()), Some(e.clone())))
+                            }
                             None => {
                                 self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name())));
                                 return None;
@@ -354,7 +435,11 @@ impl Walk<'_> {
     }
 
     fn planner(&self) -> InstancePlanner<'_> {
-        InstancePlanner { providers: self.input.providers, options: &self.input.options, refreshed: &self.refreshed }
+        InstancePlanner {
+            providers: self.input.providers,
+            options: &self.input.options,
+            refreshed: &self.refreshed,
+        }
     }
 
     fn merge(&mut self, acc: Acc) {
@@ -365,7 +450,13 @@ impl Walk<'_> {
         }
     }
 
-    fn prior_object(&mut self, abs: &AbsResource, key: &InstanceKey, cfg: &AbsProviderConfig, schema: &Schema) -> Option<PriorObject> {
+    fn prior_object(
+        &mut self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+    ) -> Option<PriorObject> {
         let mut acc = Acc::default();
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
         self.merge(acc);
@@ -388,7 +479,20 @@ impl Walk<'_> {
         cbd: bool,
     ) {
         let mut acc = Acc::default();
-        self.planner().push_change(addr, cfg, schema, action, reason, before, after, requires_replace, planned_private, dependencies, cbd, &mut acc);
+        self.planner().push_change(
+            addr,
+            cfg,
+            schema,
+            action,
+            reason,
+            before,
+            after,
+            requires_replace,
+            planned_private,
+            dependencies,
+            cbd,
+            &mut acc,
+        );
         self.merge(acc);
     }
 
@@ -396,8 +500,12 @@ impl Walk<'_> {
         let (file, decl) = self.decl(r);
         let decl = decl.into_owned();
         let abs = AbsResource::root(r.clone());
-        let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else { return };
-        let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else { return };
+        let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else {
+            return;
+        };
+        let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else {
+            return;
+        };
         if r.mode == ResourceMode::Data {
             if !self.input.options.destroy {
                 self.data_resource(file, &decl, &abs, &cfg, &schema);
@@ -418,7 +526,11 @@ impl Walk<'_> {
         if !self.input.options.destroy {
             self.expansions.insert(abs.clone(), expansion);
         }
-        let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
+        let deps: Vec<String> = self
+            .transitive
+            .get(r)
+            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         // Configuration values first (in order), then the provider calls of all instances at
@@ -429,7 +541,13 @@ impl Walk<'_> {
             let addr = abs.instance(key.clone());
             let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| if d.address.is_none() { d.with_address(addr.to_string()) } else { d }));
+            self.diags.extend(ds.into_iter().map(|d| {
+                if d.address.is_none() {
+                    d.with_address(addr.to_string())
+                } else {
+                    d
+                }
+            }));
             work.push((key, addr, if failed { None } else { Some(config) }));
         }
         let planner = self.planner();
@@ -439,7 +557,16 @@ impl Walk<'_> {
                 None => Value::unknown(schema.block.implied_type()),
                 Some(config) => {
                     let prior = planner.prior_object(&abs, &key, &cfg, &schema, &mut acc);
-                    let v = planner.plan_instance(&decl, &cfg, &schema, addr, config, prior, deps.clone(), &mut acc);
+                    let v = planner.plan_instance(
+                        &decl,
+                        &cfg,
+                        &schema,
+                        addr,
+                        config,
+                        prior,
+                        deps.clone(),
+                        &mut acc,
+                    );
                     mark_schema_sensitive(&schema.block, &v)
                 }
             };
@@ -452,36 +579,85 @@ impl Walk<'_> {
         // Existing instances the configuration no longer wants are destroyed, and so are objects
         // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
         // `orphans` plans every object in state instead.)
-        if let (false, Some(rs)) = (self.input.options.destroy, self.refreshed.resources.get(&abs).cloned()) {
+        if let (false, Some(rs)) = (
+            self.input.options.destroy,
+            self.refreshed.resources.get(&abs).cloned(),
+        ) {
             for (key, inst) in &rs.instances {
                 if !wanted.contains(key) && inst.current.is_some() {
                     if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
-                        self.push_delete(abs.instance(key.clone()), &rs.provider, &schema, prior.value, None, &decl.lifecycle);
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            prior.value,
+                            None,
+                            &decl.lifecycle,
+                        );
                     }
                 }
                 for (dk, obj) in &inst.deposed {
-                    if let Ok(v) = json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
-                        self.push_delete(abs.instance(key.clone()), &rs.provider, &schema, v, Some(dk.clone()), &ferro_hir::Lifecycle::default());
+                    if let Ok(v) =
+                        json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                    {
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            v,
+                            Some(dk.clone()),
+                            &ferro_hir::Lifecycle::default(),
+                        );
                     }
                 }
             }
         }
-        self.m.set_resource(r.clone(), resource_value(expansion, instance_values, &schema));
+        self.m.set_resource(
+            r.clone(),
+            resource_value(expansion, instance_values, &schema),
+        );
     }
 
     /// A data resource: read now when its configuration is known and nothing it explicitly
     /// depends on has changes pending; otherwise plan a read during apply.
-    fn data_resource(&mut self, file: ferro_db::SourceFile, decl: &ResourceDecl, abs: &AbsResource, cfg: &AbsProviderConfig, schema: &Schema) {
+    fn data_resource(
+        &mut self,
+        file: ferro_db::SourceFile,
+        decl: &ResourceDecl,
+        abs: &AbsResource,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+    ) {
         let r = &abs.resource;
         let Some((expansion, keys)) = self.expand(file, decl) else {
             self.m.set_resource(r.clone(), Value::dynamic_unknown());
             return;
         };
         self.expansions.insert(abs.clone(), expansion);
-        let Some(provider) = self.input.providers.get(cfg).cloned() else { return };
-        let explicit: BTreeSet<Resource> = decl.depends_on.iter().filter_map(|(d, _)| if let Reference::Resource(x) = d { Some(x.clone()) } else { None }).collect();
-        let pending = !explicit.is_empty() && self.changes.iter().any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
-        let deps: Vec<String> = self.transitive.get(r).map(|s| s.iter().map(|d| d.to_string()).collect()).unwrap_or_default();
+        let Some(provider) = self.input.providers.get(cfg).cloned() else {
+            return;
+        };
+        let explicit: BTreeSet<Resource> = decl
+            .depends_on
+            .iter()
+            .filter_map(|(d, _)| {
+                if let Reference::Resource(x) = d {
+                    Some(x.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let pending = !explicit.is_empty()
+            && self
+                .changes
+                .iter()
+                .any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
+        let deps: Vec<String> = self
+            .transitive
+            .get(r)
+            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
         for (key, each_value) in keys {
@@ -490,7 +666,13 @@ impl Walk<'_> {
             let addr_s = addr.to_string();
             let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| if d.address.is_none() { d.with_address(addr_s.clone()) } else { d }));
+            self.diags.extend(ds.into_iter().map(|d| {
+                if d.address.is_none() {
+                    d.with_address(addr_s.clone())
+                } else {
+                    d
+                }
+            }));
             if failed {
                 instance_values.push((key, Value::unknown(schema.block.implied_type())));
                 continue;
@@ -501,13 +683,34 @@ impl Walk<'_> {
             }
             if !plain_cfg.is_wholly_known() || pending {
                 let planned = planned_data_object(&schema.block, &config);
-                let reason = if pending { ActionReason::ReadBecauseDependencyPending } else { ActionReason::ReadBecauseConfigUnknown };
-                let before = self.prior_data(abs, &key, schema).unwrap_or_else(|| Value::null(schema.block.implied_type()));
-                self.push_change(addr, cfg, schema, Action::Read, Some(reason), before, planned.clone(), Vec::new(), Vec::new(), deps.clone(), false);
+                let reason = if pending {
+                    ActionReason::ReadBecauseDependencyPending
+                } else {
+                    ActionReason::ReadBecauseConfigUnknown
+                };
+                let before = self
+                    .prior_data(abs, &key, schema)
+                    .unwrap_or_else(|| Value::null(schema.block.implied_type()));
+                self.push_change(
+                    addr,
+                    cfg,
+                    schema,
+                    Action::Read,
+                    Some(reason),
+                    before,
+                    planned.clone(),
+                    Vec::new(),
+                    Vec::new(),
+                    deps.clone(),
+                    false,
+                );
                 instance_values.push((key, mark_schema_sensitive(&schema.block, &planned)));
                 continue;
             }
-            let resp = provider.read_data_source(ReadDataRequest { type_name: &r.ty, config: &plain_cfg });
+            let resp = provider.read_data_source(ReadDataRequest {
+                type_name: &r.ty,
+                config: &plain_cfg,
+            });
             let mut errored = false;
             for d in &resp.diagnostics {
                 errored |= d.severity == Severity::Error;
@@ -530,9 +733,16 @@ impl Walk<'_> {
                 }
             };
             let value = carry_marks(&state, &config, cfg_marks);
-            match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false) {
+            match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false)
+            {
                 Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
-                Err(e) => self.diags.push(Diagnostic::error("provider-invalid-data", "Provider produced invalid object").with_detail(format!("The object read for {addr_s} cannot be stored: {e}.")).with_address(addr_s.clone())),
+                Err(e) => self.diags.push(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!(
+                            "The object read for {addr_s} cannot be stored: {e}."
+                        ))
+                        .with_address(addr_s.clone()),
+                ),
             }
             instance_values.push((key, mark_schema_sensitive(&schema.block, &value)));
         }
@@ -541,14 +751,26 @@ impl Walk<'_> {
             for (key, inst) in &rs.instances {
                 if !wanted.contains(key) {
                     if let Some(obj) = &inst.current {
-                        if let Ok(v) = json::value_from_json(&obj.attributes, &schema.block.implied_type()) {
-                            self.push_delete(abs.instance(key.clone()), &rs.provider, schema, v, None, &ferro_hir::Lifecycle::default());
+                        if let Ok(v) =
+                            json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                        {
+                            self.push_delete(
+                                abs.instance(key.clone()),
+                                &rs.provider,
+                                schema,
+                                v,
+                                None,
+                                &ferro_hir::Lifecycle::default(),
+                            );
                         }
                     }
                 }
             }
         }
-        self.m.set_resource(r.clone(), resource_value(expansion, instance_values, schema));
+        self.m.set_resource(
+            r.clone(),
+            resource_value(expansion, instance_values, schema),
+        );
     }
 
     /// The object a data resource had in state, if any (data sources have no upgrade step).
@@ -557,7 +779,15 @@ impl Walk<'_> {
         json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()
     }
 
-    fn push_delete(&mut self, addr: AbsResourceInstance, cfg: &AbsProviderConfig, schema: &Schema, before: Value, deposed: Option<String>, lc: &ferro_hir::Lifecycle) {
+    fn push_delete(
+        &mut self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        before: Value,
+        deposed: Option<String>,
+        lc: &ferro_hir::Lifecycle,
+    ) {
         if lc.prevent_destroy {
             self.diags.push(
                 Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
@@ -591,7 +821,13 @@ impl Walk<'_> {
         });
         if self.input.options.destroy {
             if let Some(b) = before {
-                self.outputs.push(OutputChange { name: name.to_string(), action: Action::Delete, after: Value::null(b.ty()), before: b, sensitive: o.sensitive });
+                self.outputs.push(OutputChange {
+                    name: name.to_string(),
+                    action: Action::Delete,
+                    after: Value::null(b.ty()),
+                    before: b,
+                    sensitive: o.sensitive,
+                });
             }
             return;
         }
@@ -612,7 +848,9 @@ impl Walk<'_> {
         }
         let action = match &before {
             None => Action::Create,
-            Some(b) if v.is_wholly_known() && b.deep_unmark().0 == v.deep_unmark().0 => Action::NoOp,
+            Some(b) if v.is_wholly_known() && b.deep_unmark().0 == v.deep_unmark().0 => {
+                Action::NoOp
+            }
             Some(_) => Action::Update,
         };
         self.outputs.push(OutputChange {
@@ -640,7 +878,13 @@ impl Walk<'_> {
                 .providers
                 .schemas
                 .get(&rs.provider.provider)
-                .and_then(|s| if is_data { s.data_sources.get(&rs.addr.resource.ty) } else { s.resources.get(&rs.addr.resource.ty) })
+                .and_then(|s| {
+                    if is_data {
+                        s.data_sources.get(&rs.addr.resource.ty)
+                    } else {
+                        s.resources.get(&rs.addr.resource.ty)
+                    }
+                })
                 .cloned()
             else {
                 self.diags.push(
@@ -649,33 +893,73 @@ impl Walk<'_> {
                 );
                 continue;
             };
-            let lc = if configured_here { self.decl(&rs.addr.resource).1.lifecycle.clone() } else { ferro_hir::Lifecycle::default() };
+            let lc = if configured_here {
+                self.decl(&rs.addr.resource).1.lifecycle.clone()
+            } else {
+                ferro_hir::Lifecycle::default()
+            };
             for (key, inst) in &rs.instances {
                 if is_data {
                     if let Some(v) = self.prior_data(&rs.addr, key, &schema) {
-                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, v, None, &lc);
+                        self.push_delete(
+                            rs.addr.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            v,
+                            None,
+                            &lc,
+                        );
                     }
                     continue;
                 }
                 if inst.current.is_some() {
                     if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, &schema) {
-                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, prior.value, None, &lc);
+                        self.push_delete(
+                            rs.addr.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            prior.value,
+                            None,
+                            &lc,
+                        );
                     }
                 }
                 for (dk, obj) in &inst.deposed {
                     let ty = schema.block.implied_type();
                     if let Ok(v) = json::value_from_json(&obj.attributes, &ty) {
-                        self.push_delete(rs.addr.instance(key.clone()), &rs.provider, &schema, v, Some(dk.clone()), &lc);
+                        self.push_delete(
+                            rs.addr.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            v,
+                            Some(dk.clone()),
+                            &lc,
+                        );
                     }
                 }
             }
         }
         if !self.input.options.destroy {
-            let names: Vec<String> = self.refreshed.outputs.keys().filter(|n| !self.m.index.outputs.contains_key(*n)).cloned().collect();
+            let names: Vec<String> = self
+                .refreshed
+                .outputs
+                .keys()
+                .filter(|n| !self.m.index.outputs.contains_key(*n))
+                .cloned()
+                .collect();
             for n in names {
                 let os = &self.refreshed.outputs[&n];
-                if let Some(b) = json::type_from_json(&os.ty).ok().and_then(|t| json::value_from_json(&os.value, &t).ok()) {
-                    self.outputs.push(OutputChange { name: n, action: Action::Delete, after: Value::null(b.ty()), before: b, sensitive: os.sensitive });
+                if let Some(b) = json::type_from_json(&os.ty)
+                    .ok()
+                    .and_then(|t| json::value_from_json(&os.value, &t).ok())
+                {
+                    self.outputs.push(OutputChange {
+                        name: n,
+                        action: Action::Delete,
+                        after: Value::null(b.ty()),
+                        before: b,
+                        sensitive: os.sensitive,
+                    });
                 }
             }
         }
@@ -688,23 +972,55 @@ pub fn planned_data_object(schema: &ferro_value::schema::Block, config: &Value) 
     if config.is_null() || !config.is_known() {
         return config.clone();
     }
-    let Some(attrs) = config.as_entries() else { return config.clone() };
+    let Some(attrs) = config.as_entries() else {
+        return config.clone();
+    };
     let mut out = attrs.clone();
     for (name, a) in &schema.attributes {
         if a.computed && out.get(name).is_none_or(Value::is_null) {
-            out.insert(name.clone(), Value::unknown(a.ty.clone()).with_marks(if a.sensitive { ferro_value::Marks::SENSITIVE } else { ferro_value::Marks::NONE }));
+            out.insert(
+                name.clone(),
+                Value::unknown(a.ty.clone()).with_marks(if a.sensitive {
+                    ferro_value::Marks::SENSITIVE
+                } else {
+                    ferro_value::Marks::NONE
+                }),
+            );
         }
     }
     for (name, nb) in &schema.block_types {
         if let Some(v) = out.get(name).cloned() {
             let mapped = match (&v.kind, nb.nesting) {
-                (ValueKind::List(t, es), _) => Value::list(t.clone(), es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
-                (ValueKind::Tuple(es), _) => Value::tuple(es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
-                (ValueKind::Set(t, es), _) => Value::set(t.clone(), es.iter().map(|e| planned_data_object(&nb.block, e)).collect()),
-                (ValueKind::Map(t, m), _) => Value::map(t.clone(), m.iter().map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e))).collect()),
-                (ValueKind::Object(_), ferro_value::schema::NestingMode::Map) => {
-                    Value::object(v.as_entries().into_iter().flatten().map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e))).collect())
-                }
+                (ValueKind::List(t, es), _) => Value::list(
+                    t.clone(),
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Tuple(es), _) => Value::tuple(
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Set(t, es), _) => Value::set(
+                    t.clone(),
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Map(t, m), _) => Value::map(
+                    t.clone(),
+                    m.iter()
+                        .map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e)))
+                        .collect(),
+                ),
+                (ValueKind::Object(_), ferro_value::schema::NestingMode::Map) => Value::object(
+                    v.as_entries()
+                        .into_iter()
+                        .flatten()
+                        .map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e)))
+                        .collect(),
+                ),
                 (ValueKind::Object(_), _) => planned_data_object(&nb.block, &v),
                 _ => v.clone(),
             };
@@ -714,14 +1030,18 @@ pub fn planned_data_object(schema: &ferro_value::schema::Block, config: &Value) 
     Value::object(out).with_marks(config.marks)
 }
 
-
 /// What planning one instance produced: diagnostics, changes and refreshed state objects,
 /// merged into the walk in instance order (so parallel planning stays deterministic).
 #[derive(Default)]
 struct Acc {
     diags: Vec<Diagnostic>,
     changes: Vec<ResourceInstanceChange>,
-    sets: Vec<(AbsResource, AbsProviderConfig, InstanceKey, Option<ferro_state::ObjectState>)>,
+    sets: Vec<(
+        AbsResource,
+        AbsProviderConfig,
+        InstanceKey,
+        Option<ferro_state::ObjectState>,
+    )>,
 }
 
 /// The read-only view of a walk that planning one resource instance needs; it is `Sync`, so the
@@ -734,11 +1054,22 @@ struct InstancePlanner<'a> {
 
 impl InstancePlanner<'_> {
     /// Decode, upgrade and (optionally) refresh the current object of an instance from state.
-    fn prior_object(&self, abs: &AbsResource, key: &InstanceKey, cfg: &AbsProviderConfig, schema: &Schema, acc: &mut Acc) -> Option<PriorObject> {
+    fn prior_object(
+        &self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        acc: &mut Acc,
+    ) -> Option<PriorObject> {
         let obj = self.refreshed.current_object(abs, key)?.clone();
         let addr = abs.instance(key.clone()).to_string();
         let provider = self.providers.get(cfg)?.clone();
-        let resp = provider.upgrade_resource_state(UpgradeRequest { type_name: &abs.resource.ty, version: obj.schema_version, raw_json: &obj.attributes });
+        let resp = provider.upgrade_resource_state(UpgradeRequest {
+            type_name: &abs.resource.ty,
+            version: obj.schema_version,
+            raw_json: &obj.attributes,
+        });
         let mut failed = false;
         for d in &resp.diagnostics {
             failed |= d.severity == Severity::Error;
@@ -748,11 +1079,19 @@ impl InstancePlanner<'_> {
             return None;
         }
         let mut value = apply_sensitive_paths(resp.upgraded_state, &obj.sensitive_attributes);
-        let private = obj.private.as_deref().map(base64_decode).unwrap_or_default();
+        let private = obj
+            .private
+            .as_deref()
+            .map(base64_decode)
+            .unwrap_or_default();
         let mut private_out = private.clone();
         if self.options.refresh && abs.resource.mode == ResourceMode::Managed {
             let (plain, _) = value.deep_unmark();
-            let read = provider.read_resource(ReadRequest { type_name: &abs.resource.ty, current_state: &plain, private: &private });
+            let read = provider.read_resource(ReadRequest {
+                type_name: &abs.resource.ty,
+                current_state: &plain,
+                private: &private,
+            });
             for d in &read.diagnostics {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
@@ -768,13 +1107,26 @@ impl InstancePlanner<'_> {
             }
             value = apply_sensitive_paths(read.new_state, &obj.sensitive_attributes);
             private_out = read.private;
-            if let Ok(enc) = crate::statecodec::encode_object(schema, &value, &private_out, obj.dependencies.clone(), obj.create_before_destroy, obj.tainted) {
+            if let Ok(enc) = crate::statecodec::encode_object(
+                schema,
+                &value,
+                &private_out,
+                obj.dependencies.clone(),
+                obj.create_before_destroy,
+                obj.tainted,
+            ) {
                 let mut enc = enc;
                 enc.sensitive_attributes = obj.sensitive_attributes.clone();
-                acc.sets.push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
+                acc.sets
+                    .push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
             }
         }
-        Some(PriorObject { value, private: private_out, tainted: obj.tainted, schema_version: obj.schema_version })
+        Some(PriorObject {
+            value,
+            private: private_out,
+            tainted: obj.tainted,
+            schema_version: obj.schema_version,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -791,7 +1143,9 @@ impl InstancePlanner<'_> {
     ) -> Value {
         let ty = schema.block.implied_type();
         let addr_s = addr.to_string();
-        let Some(provider) = self.providers.get(cfg).cloned() else { return Value::unknown(ty) };
+        let Some(provider) = self.providers.get(cfg).cloned() else {
+            return Value::unknown(ty);
+        };
         let (plain_cfg, _) = config.deep_unmark();
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
             acc.diags.push(resource_diag(&d, &addr_s, decl));
@@ -805,34 +1159,70 @@ impl InstancePlanner<'_> {
             Some(p) if !tainted => p.value.clone(),
             _ => Value::null(ty.clone()),
         };
-        let prior_private = prior.as_ref().map(|p| p.private.clone()).unwrap_or_default();
-        let Some(first) = self.call_plan(&provider, schema, &addr_s, decl, &prior_val, &config, &prior_private, acc) else {
+        let prior_private = prior
+            .as_ref()
+            .map(|p| p.private.clone())
+            .unwrap_or_default();
+        let Some(first) = self.call_plan(
+            &provider,
+            schema,
+            &addr_s,
+            decl,
+            &prior_val,
+            &config,
+            &prior_private,
+            acc,
+        ) else {
             return Value::unknown(ty);
         };
         let (mut planned, mut private, replace_paths) = first;
         let cbd = decl.lifecycle.create_before_destroy;
         let (action, reason) = match &prior {
             None => (Action::Create, None),
-            Some(_) if tainted => (replace_action(cbd), Some(ActionReason::ReplaceBecauseTainted)),
+            Some(_) if tainted => (
+                replace_action(cbd),
+                Some(ActionReason::ReplaceBecauseTainted),
+            ),
             Some(p) => {
                 let changed: Vec<Vec<PathStep>> = replace_paths
                     .iter()
-                    .filter(|path| value_at(&p.value, path).map(|v| v.deep_unmark().0) != value_at(&planned, path).map(|v| v.deep_unmark().0))
+                    .filter(|path| {
+                        value_at(&p.value, path).map(|v| v.deep_unmark().0)
+                            != value_at(&planned, path).map(|v| v.deep_unmark().0)
+                    })
                     .cloned()
                     .collect();
                 let forced = !changed.is_empty() || by_request;
                 if forced {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
-                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[], acc) {
+                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[], acc)
+                    {
                         Some((pl, pr, _)) => {
                             planned = pl;
                             private = pr;
                         }
                         None => return Value::unknown(ty),
                     }
-                    let reason = if changed.is_empty() { ActionReason::ReplaceByRequest } else { ActionReason::ReplaceBecauseCannotUpdate };
-                    self.push_change(addr, cfg, schema, replace_action(cbd), Some(reason), p.value.clone(), planned.clone(), changed, private, dependencies, cbd, acc);
+                    let reason = if changed.is_empty() {
+                        ActionReason::ReplaceByRequest
+                    } else {
+                        ActionReason::ReplaceBecauseCannotUpdate
+                    };
+                    self.push_change(
+                        addr,
+                        cfg,
+                        schema,
+                        replace_action(cbd),
+                        Some(reason),
+                        p.value.clone(),
+                        planned.clone(),
+                        changed,
+                        private,
+                        dependencies,
+                        cbd,
+                        acc,
+                    );
                     return planned;
                 }
                 if planned.deep_unmark().0 == p.value.deep_unmark().0 {
@@ -842,10 +1232,30 @@ impl InstancePlanner<'_> {
                 }
             }
         };
-        let before = prior.as_ref().map(|p| p.value.clone()).unwrap_or_else(|| Value::null(ty.clone()));
+        let before = prior
+            .as_ref()
+            .map(|p| p.value.clone())
+            .unwrap_or_else(|| Value::null(ty.clone()));
         let _ = prior.as_ref().map(|p| p.schema_version);
-        let result = if action == Action::NoOp { before.clone() } else { planned.clone() };
-        self.push_change(addr, cfg, schema, action, reason, before, planned, Vec::new(), private, dependencies, cbd, acc);
+        let result = if action == Action::NoOp {
+            before.clone()
+        } else {
+            planned.clone()
+        };
+        self.push_change(
+            addr,
+            cfg,
+            schema,
+            action,
+            reason,
+            before,
+            planned,
+            Vec::new(),
+            private,
+            dependencies,
+            cbd,
+            acc,
+        );
         result
     }
 
@@ -921,7 +1331,8 @@ impl InstancePlanner<'_> {
             return None;
         }
         if !resp.legacy_type_system {
-            let errs = assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
+            let errs =
+                assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
             if !errs.is_empty() {
                 for e in errs {
                     acc.diags.push(
@@ -937,19 +1348,34 @@ impl InstancePlanner<'_> {
         let planned = carry_marks(&resp.planned_state, config, cfg_marks);
         Some((planned, resp.planned_private, resp.requires_replace))
     }
-
 }
 
 /// The value a resource has in expressions: its one instance, a tuple (count) or an object
 /// keyed like for_each.
-fn resource_value(expansion: Expansion, mut instances: Vec<(InstanceKey, Value)>, schema: &Schema) -> Value {
+fn resource_value(
+    expansion: Expansion,
+    mut instances: Vec<(InstanceKey, Value)>,
+    schema: &Schema,
+) -> Value {
     match expansion {
-        Expansion::Single => instances.pop().map(|(_, v)| v).unwrap_or_else(|| Value::null(schema.block.implied_type())),
+        Expansion::Single => instances
+            .pop()
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| Value::null(schema.block.implied_type())),
         Expansion::Count => Value::tuple(instances.into_iter().map(|(_, v)| v).collect()),
         Expansion::ForEach => Value::object(
             instances
                 .into_iter()
-                .map(|(k, v)| (if let InstanceKey::Str(s) = k { s } else { String::new() }, v))
+                .map(|(k, v)| {
+                    (
+                        if let InstanceKey::Str(s) = k {
+                            s
+                        } else {
+                            String::new()
+                        },
+                        v,
+                    )
+                })
                 .collect(),
         ),
     }
@@ -959,13 +1385,18 @@ fn resource_value(expansion: Expansion, mut instances: Vec<(InstanceKey, Value)>
 const PLAN_PARALLELISM: usize = 10;
 
 /// `f` over `items` on up to `threads` threads; results in the order of `items`.
-fn parallel_map<T: Send, R: Send>(items: Vec<T>, threads: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+fn parallel_map<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
     let n = items.len();
     if n <= 1 || threads <= 1 {
         return items.into_iter().map(f).collect();
     }
     let queue = std::sync::Mutex::new(items.into_iter().enumerate());
-    let results: std::sync::Mutex<Vec<Option<R>>> = std::sync::Mutex::new((0..n).map(|_| None).collect());
+    let results: std::sync::Mutex<Vec<Option<R>>> =
+        std::sync::Mutex::new((0..n).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads.min(n) {
             scope.spawn(|| loop {
@@ -976,7 +1407,12 @@ fn parallel_map<T: Send, R: Send>(items: Vec<T>, threads: usize, f: impl Fn(T) -
             });
         }
     });
-    results.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 fn replace_action(cbd: bool) -> Action {
@@ -995,7 +1431,11 @@ fn carry_marks(planned: &Value, config: &Value, top: ferro_value::Marks) -> Valu
             for (k, v) in out.iter_mut() {
                 if let Some(c) = cm.get(k) {
                     if c.contains_sensitive() {
-                        *v = if c.is_sensitive() { v.clone().with_marks(c.marks) } else { carry_marks(v, c, ferro_value::Marks::NONE) };
+                        *v = if c.is_sensitive() {
+                            v.clone().with_marks(c.marks)
+                        } else {
+                            carry_marks(v, c, ferro_value::Marks::NONE)
+                        };
                     }
                 }
             }
@@ -1009,7 +1449,9 @@ fn apply_ignore_changes(lc: &ferro_hir::Lifecycle, config: &Value, prior: &Value
     if !lc.ignore_all_changes && lc.ignore_changes.is_empty() {
         return config.clone();
     }
-    let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else { return config.clone() };
+    let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else {
+        return config.clone();
+    };
     let mut out = cm.clone();
     for (k, v) in out.iter_mut() {
         if lc.ignore_all_changes || lc.ignore_changes.iter().any(|n| n == k) {

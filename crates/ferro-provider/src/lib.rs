@@ -34,7 +34,12 @@ pub struct ProviderDiagnostic {
 
 impl ProviderDiagnostic {
     pub fn error(summary: impl Into<String>, detail: impl Into<String>) -> Self {
-        ProviderDiagnostic { severity: Severity::Error, summary: summary.into(), detail: detail.into(), attribute: None }
+        ProviderDiagnostic {
+            severity: Severity::Error,
+            summary: summary.into(),
+            detail: detail.into(),
+            attribute: None,
+        }
     }
 }
 
@@ -151,19 +156,32 @@ pub trait Provider: Send + Sync {
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse;
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse;
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse;
-    fn validate_data_source_config(&self, _type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_data_source_config(
+        &self,
+        _type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
         ReadDataResponse {
             state: Value::null(ferro_value::Type::Dynamic),
-            diagnostics: vec![ProviderDiagnostic::error("Unsupported data source", format!("This provider has no data source {:?}.", req.type_name))],
+            diagnostics: vec![ProviderDiagnostic::error(
+                "Unsupported data source",
+                format!("This provider has no data source {:?}.", req.type_name),
+            )],
         }
     }
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
         ImportResponse {
             imported: Vec::new(),
-            diagnostics: vec![ProviderDiagnostic::error("Resource import not supported", format!("The resource type {:?} does not support importing.", req.type_name))],
+            diagnostics: vec![ProviderDiagnostic::error(
+                "Resource import not supported",
+                format!(
+                    "The resource type {:?} does not support importing.",
+                    req.type_name
+                ),
+            )],
         }
     }
     /// Ask the provider to stop in-flight operations (Ctrl-C).

@@ -58,10 +58,19 @@ impl ProviderRegistry {
 
     /// As [`ProviderRegistry::for_working_dir`] with an explicit CLI configuration and plugin
     /// options (tests, embedding).
-    pub fn with_settings(working_dir: &Path, cli: Result<CliConfig, String>, options: PluginOptions) -> Self {
+    pub fn with_settings(
+        working_dir: &Path,
+        cli: Result<CliConfig, String>,
+        options: PluginOptions,
+    ) -> Self {
         ProviderRegistry {
             running: Mutex::new(BTreeMap::new()),
-            plugins: Some(PluginSettings { working_dir: working_dir.to_path_buf(), cli, lock: LockFile::load(working_dir), options }),
+            plugins: Some(PluginSettings {
+                working_dir: working_dir.to_path_buf(),
+                cli,
+                lock: LockFile::load(working_dir),
+                options,
+            }),
         }
     }
 

@@ -23,24 +23,49 @@ fn starts_installed_providers_lazily_per_configuration() {
     let null = ProviderAddr::default_for("null");
 
     // Before init: a clear error that says what to do.
-    let reg = ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
+    let reg =
+        ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
     let err = reg.get(&null).err().expect("not installed yet");
     assert!(err.contains("ferro init"), "{err}");
 
-    let mirror = format!("provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n", oracle_mirror().display());
+    let mirror = format!(
+        "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n",
+        oracle_mirror().display()
+    );
     let installer = Installer::new(&wd, &cli(&mirror));
-    let req = Requirement { addr: null.clone(), constraints: Constraints::parse("2.1.2").unwrap() };
-    let lock = installer.install(&[req], &LockFile::default(), &mut |_| {}).unwrap();
+    let req = Requirement {
+        addr: null.clone(),
+        constraints: Constraints::parse("2.1.2").unwrap(),
+    };
+    let lock = installer
+        .install(&[req], &LockFile::default(), &mut |_| {})
+        .unwrap();
     lock.save(&wd).unwrap();
 
-    let reg = ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
+    let reg =
+        ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
     let a = reg.get(&null).unwrap();
-    let a_again = reg.get_config(&AbsProviderConfig::root(null.clone())).unwrap();
+    let a_again = reg
+        .get_config(&AbsProviderConfig::root(null.clone()))
+        .unwrap();
     assert!(Arc::ptr_eq(&a, &a_again), "one process per configuration");
-    let aliased = reg.get_config(&AbsProviderConfig { module: Vec::new(), provider: null.clone(), alias: Some("west".into()) }).unwrap();
-    assert!(!Arc::ptr_eq(&a, &aliased), "an aliased configuration gets its own process");
+    let aliased = reg
+        .get_config(&AbsProviderConfig {
+            module: Vec::new(),
+            provider: null.clone(),
+            alias: Some("west".into()),
+        })
+        .unwrap();
+    assert!(
+        !Arc::ptr_eq(&a, &aliased),
+        "an aliased configuration gets its own process"
+    );
     assert!(a.schema().unwrap().resources.contains_key("null_resource"));
-    assert!(aliased.schema().unwrap().resources.contains_key("null_resource"));
+    assert!(aliased
+        .schema()
+        .unwrap()
+        .resources
+        .contains_key("null_resource"));
     reg.close_all();
     // Closed providers answer with errors rather than hanging.
     assert!(a.schema().is_ok(), "the schema stays cached");
@@ -49,8 +74,13 @@ fn starts_installed_providers_lazily_per_configuration() {
 
     // A tampered lock file stops the provider from starting.
     let text = std::fs::read_to_string(wd.join(".terraform.lock.hcl")).unwrap();
-    std::fs::write(wd.join(".terraform.lock.hcl"), text.replace("h1:CFn", "h1:XFn")).unwrap();
-    let reg = ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
+    std::fs::write(
+        wd.join(".terraform.lock.hcl"),
+        text.replace("h1:CFn", "h1:XFn"),
+    )
+    .unwrap();
+    let reg =
+        ProviderRegistry::with_settings(&wd, Ok(CliConfig::default()), PluginOptions::default());
     let err = reg.get(&null).err().expect("checksum mismatch");
     assert!(err.contains("does not match any of the checksums"), "{err}");
     std::fs::remove_dir_all(&wd).unwrap();
@@ -62,10 +92,17 @@ fn dev_overrides_run_the_provider_from_its_directory_without_init() {
     let dev = wd.join("dev");
     std::fs::create_dir_all(&dev).unwrap();
     std::os::unix::fs::symlink(null_binary(), dev.join("terraform-provider-null")).unwrap();
-    let c = cli(&format!("provider_installation {{\n  dev_overrides {{\n    \"hashicorp/null\" = \"{}\"\n  }}\n}}\n", dev.display()));
+    let c = cli(&format!(
+        "provider_installation {{\n  dev_overrides {{\n    \"hashicorp/null\" = \"{}\"\n  }}\n}}\n",
+        dev.display()
+    ));
     let reg = ProviderRegistry::with_settings(&wd, Ok(c), PluginOptions::default());
     let p = reg.get(&ProviderAddr::default_for("null")).unwrap();
-    assert!(p.schema().unwrap().data_sources.contains_key("null_data_source"));
+    assert!(p
+        .schema()
+        .unwrap()
+        .data_sources
+        .contains_key("null_data_source"));
     reg.close_all();
     std::fs::remove_dir_all(&wd).unwrap();
 }

@@ -16,7 +16,8 @@
 use crate::json::write_indented;
 use crate::{ObjectState, OutputState, ResourceState, State};
 use ferro_addrs::{
-    AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource, ResourceMode,
+    AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource,
+    ResourceMode,
 };
 use serde_json::{Map, Number, Value};
 use std::collections::BTreeMap;
@@ -74,7 +75,9 @@ fn sniff_version(obj: &Map<String, Value>) -> Result<u64, StateError> {
         None => err("the state file has no \"version\" key, so its format cannot be determined"),
         Some(Value::Number(n)) => match n.as_u64() {
             Some(v) => Ok(v),
-            None => err(format!("the state file's \"version\" must be a non-negative integer, not {n}")),
+            None => err(format!(
+                "the state file's \"version\" must be a non-negative integer, not {n}"
+            )),
         },
         Some(other) => err(format!(
             "the state file's \"version\" must be a non-negative integer, not {}",
@@ -96,11 +99,18 @@ fn describe(v: &Value) -> &'static str {
 }
 
 /// Optional string field: missing or null → None.
-fn opt_str<'a>(obj: &'a Map<String, Value>, key: &str, ctx: &str) -> Result<Option<&'a str>, StateError> {
+fn opt_str<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    ctx: &str,
+) -> Result<Option<&'a str>, StateError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => err(format!("{ctx}\"{key}\" must be a string, not {}", describe(other))),
+        Some(other) => err(format!(
+            "{ctx}\"{key}\" must be a string, not {}",
+            describe(other)
+        )),
     }
 }
 
@@ -109,9 +119,14 @@ fn opt_u64(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<Option<u64>
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => match n.as_u64() {
             Some(v) => Ok(Some(v)),
-            None => err(format!("{ctx}\"{key}\" must be a non-negative integer, not {n}")),
+            None => err(format!(
+                "{ctx}\"{key}\" must be a non-negative integer, not {n}"
+            )),
         },
-        Some(other) => err(format!("{ctx}\"{key}\" must be a non-negative integer, not {}", describe(other))),
+        Some(other) => err(format!(
+            "{ctx}\"{key}\" must be a non-negative integer, not {}",
+            describe(other)
+        )),
     }
 }
 
@@ -119,22 +134,36 @@ fn opt_bool(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<bool, Stat
     match obj.get(key) {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => err(format!("{ctx}\"{key}\" must be a boolean, not {}", describe(other))),
+        Some(other) => err(format!(
+            "{ctx}\"{key}\" must be a boolean, not {}",
+            describe(other)
+        )),
     }
 }
 
-fn opt_array<'a>(obj: &'a Map<String, Value>, key: &str, ctx: &str) -> Result<&'a [Value], StateError> {
+fn opt_array<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    ctx: &str,
+) -> Result<&'a [Value], StateError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(&[]),
         Some(Value::Array(a)) => Ok(a),
-        Some(other) => err(format!("{ctx}\"{key}\" must be an array, not {}", describe(other))),
+        Some(other) => err(format!(
+            "{ctx}\"{key}\" must be an array, not {}",
+            describe(other)
+        )),
     }
 }
 
 fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
-    let terraform_version = opt_str(obj, "terraform_version", "")?.unwrap_or("").to_string();
+    let terraform_version = opt_str(obj, "terraform_version", "")?
+        .unwrap_or("")
+        .to_string();
     if !terraform_version.is_empty() && !is_version(&terraform_version) {
-        return err(format!("invalid \"terraform_version\" {terraform_version:?}: not a version number"));
+        return err(format!(
+            "invalid \"terraform_version\" {terraform_version:?}: not a version number"
+        ));
     }
     let serial = opt_u64(obj, "serial", "")?.unwrap_or(0);
     let lineage = opt_str(obj, "lineage", "")?.unwrap_or("").to_string();
@@ -148,7 +177,12 @@ fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
                 outputs.insert(name.clone(), read_output(raw, &ctx)?);
             }
         }
-        Some(other) => return err(format!("\"outputs\" must be an object, not {}", describe(other))),
+        Some(other) => {
+            return err(format!(
+                "\"outputs\" must be an object, not {}",
+                describe(other)
+            ))
+        }
     }
 
     let mut resources: BTreeMap<AbsResource, ResourceState> = BTreeMap::new();
@@ -157,7 +191,13 @@ fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
         read_resource(raw, &ctx, &mut resources)?;
     }
 
-    Ok(State { terraform_version, serial, lineage, outputs, resources })
+    Ok(State {
+        terraform_version,
+        serial,
+        lineage,
+        outputs,
+        resources,
+    })
 }
 
 /// Loose version-number check: `[v]N(.N)*` with optional `-pre` and `+build` suffixes.
@@ -168,8 +208,12 @@ fn is_version(s: &str) -> bool {
         None => (s, ""),
     };
     let core_ok = !core.is_empty()
-        && core.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    let rest_ok = rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+');
+        && core
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    let rest_ok = rest
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+');
     core_ok && rest_ok && (s.len() == core.len() || !rest.is_empty())
 }
 
@@ -187,7 +231,11 @@ fn read_output(raw: &Value, ctx: &str) -> Result<OutputState, StateError> {
         _ => return err(format!("{ctx}: missing \"type\"")),
     };
     let sensitive = opt_bool(o, "sensitive", &format!("{ctx}: "))?;
-    Ok(OutputState { value, ty, sensitive })
+    Ok(OutputState {
+        value,
+        ty,
+        sensitive,
+    })
 }
 
 fn read_resource(
@@ -202,12 +250,17 @@ fn read_resource(
     let pre = format!("{ctx}: ");
     let module = match opt_str(o, "module", &pre)? {
         None | Some("") => ModuleInstance::root(),
-        Some(m) => parse_module_instance(m).map_err(|e| StateError(format!("{ctx}: invalid module address {m:?}: {e}")))?,
+        Some(m) => parse_module_instance(m)
+            .map_err(|e| StateError(format!("{ctx}: invalid module address {m:?}: {e}")))?,
     };
     let mode = match opt_str(o, "mode", &pre)? {
         Some("managed") => ResourceMode::Managed,
         Some("data") => ResourceMode::Data,
-        Some(other) => return err(format!("{ctx}: invalid resource mode {other:?} (expected \"managed\" or \"data\")")),
+        Some(other) => {
+            return err(format!(
+                "{ctx}: invalid resource mode {other:?} (expected \"managed\" or \"data\")"
+            ))
+        }
         None => return err(format!("{ctx}: missing \"mode\"")),
     };
     let ty = match opt_str(o, "type", &pre)? {
@@ -222,12 +275,17 @@ fn read_resource(
         Some(p) => AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?,
         None => return err(format!("{ctx}: missing \"provider\"")),
     };
-    let addr = AbsResource { module, resource: Resource { mode, ty, name } };
-    let rs = resources.entry(addr.clone()).or_insert_with(|| ResourceState {
-        addr: addr.clone(),
-        provider,
-        instances: BTreeMap::new(),
-    });
+    let addr = AbsResource {
+        module,
+        resource: Resource { mode, ty, name },
+    };
+    let rs = resources
+        .entry(addr.clone())
+        .or_insert_with(|| ResourceState {
+            addr: addr.clone(),
+            provider,
+            instances: BTreeMap::new(),
+        });
 
     for (ii, raw) in opt_array(o, "instances", &pre)?.iter().enumerate() {
         let ictx = format!("{ctx}.instances[{ii}]");
@@ -236,7 +294,10 @@ fn read_resource(
         match deposed {
             None => {
                 if inst.current.is_some() {
-                    return err(format!("{ictx}: duplicate current object for {}", addr.instance(inst_key_of(raw))));
+                    return err(format!(
+                        "{ictx}: duplicate current object for {}",
+                        addr.instance(inst_key_of(raw))
+                    ));
                 }
                 inst.current = Some(obj);
             }
@@ -256,7 +317,9 @@ fn read_resource(
 
 /// Re-derive an instance's key for an error message (it was already validated).
 fn inst_key_of(raw: &Value) -> InstanceKey {
-    raw.get("index_key").map(|k| read_index_key(k, "").unwrap_or(InstanceKey::None)).unwrap_or(InstanceKey::None)
+    raw.get("index_key")
+        .map(|k| read_index_key(k, "").unwrap_or(InstanceKey::None))
+        .unwrap_or(InstanceKey::None)
 }
 
 fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
@@ -273,11 +336,17 @@ fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
                 _ => err(format!("{ctx}: invalid index_key {n}")),
             }
         }
-        other => err(format!("{ctx}: \"index_key\" must be a number or a string, not {}", describe(other))),
+        other => err(format!(
+            "{ctx}: \"index_key\" must be a number or a string, not {}",
+            describe(other)
+        )),
     }
 }
 
-fn read_instance(raw: &Value, ctx: &str) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
+fn read_instance(
+    raw: &Value,
+    ctx: &str,
+) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
     let o = match raw.as_object() {
         Some(o) => o,
         None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
@@ -290,13 +359,19 @@ fn read_instance(raw: &Value, ctx: &str) -> Result<(InstanceKey, Option<String>,
     let tainted = match opt_str(o, "status", &pre)? {
         None | Some("") => false,
         Some("tainted") => true,
-        Some(other) => return err(format!("{ctx}: invalid instance status {other:?} (only \"tainted\" is valid)")),
+        Some(other) => {
+            return err(format!(
+                "{ctx}: invalid instance status {other:?} (only \"tainted\" is valid)"
+            ))
+        }
     };
     let deposed = match opt_str(o, "deposed", &pre)? {
         None | Some("") => None,
         Some(d) => {
             if d.len() != 8 || !d.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return err(format!("{ctx}: invalid deposed key {d:?} (must be eight hexadecimal digits)"));
+                return err(format!(
+                    "{ctx}: invalid deposed key {d:?} (must be eight hexadecimal digits)"
+                ));
             }
             Some(d.to_string())
         }
@@ -317,10 +392,16 @@ fn read_instance(raw: &Value, ctx: &str) -> Result<(InstanceKey, Option<String>,
         }
         (Some(Value::Null) | None, Some(Value::Null) | None) => Value::Object(Map::new()),
         (Some(other), _) => {
-            return err(format!("{ctx}: \"attributes\" must be an object, not {}", describe(other)))
+            return err(format!(
+                "{ctx}: \"attributes\" must be an object, not {}",
+                describe(other)
+            ))
         }
         (_, Some(other)) => {
-            return err(format!("{ctx}: \"attributes_flat\" must be an object, not {}", describe(other)))
+            return err(format!(
+                "{ctx}: \"attributes_flat\" must be an object, not {}",
+                describe(other)
+            ))
         }
     };
     let sensitive_attributes = match o.get("sensitive_attributes") {
@@ -337,13 +418,19 @@ fn read_instance(raw: &Value, ctx: &str) -> Result<(InstanceKey, Option<String>,
             Value::Array(paths.clone())
         }
         Some(other) => {
-            return err(format!("{ctx}: \"sensitive_attributes\" must be an array, not {}", describe(other)))
+            return err(format!(
+                "{ctx}: \"sensitive_attributes\" must be an array, not {}",
+                describe(other)
+            ))
         }
     };
     let private = match opt_str(o, "private", &pre)? {
         None | Some("") => None,
         Some(p) => {
-            if !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=') {
+            if !p
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')
+            {
                 return err(format!("{ctx}: \"private\" is not valid base64"));
             }
             Some(p.to_string())
@@ -418,7 +505,9 @@ pub fn parse_module_instance(s: &str) -> Result<ModuleInstance, String> {
                     i += 1;
                 }
                 let digits = &s[kstart..i];
-                let n: i64 = digits.parse().map_err(|_| format!("invalid instance key at offset {kstart}"))?;
+                let n: i64 = digits
+                    .parse()
+                    .map_err(|_| format!("invalid instance key at offset {kstart}"))?;
                 key = InstanceKey::Int(n);
             }
             if i >= b.len() || b[i] != b']' {
@@ -471,8 +560,14 @@ fn parse_quoted(s: &str, start: usize) -> Result<(String, usize), String> {
 /// Render a state as Terraform 1.0.3 writes it (`json.MarshalIndent` with two spaces, plus `\n`).
 pub fn write_state(state: &State) -> String {
     let mut top = Map::new();
-    top.insert("version".into(), Value::Number(Number::from(STATE_FORMAT_VERSION)));
-    top.insert("terraform_version".into(), Value::String(state.terraform_version.clone()));
+    top.insert(
+        "version".into(),
+        Value::Number(Number::from(STATE_FORMAT_VERSION)),
+    );
+    top.insert(
+        "terraform_version".into(),
+        Value::String(state.terraform_version.clone()),
+    );
     top.insert("serial".into(), Value::Number(Number::from(state.serial)));
     top.insert("lineage".into(), Value::String(state.lineage.clone()));
 
@@ -490,9 +585,17 @@ pub fn write_state(state: &State) -> String {
 
     let mut rs: Vec<(&AbsResource, &ResourceState)> = state.resources.iter().collect();
     rs.sort_by_cached_key(|(a, _)| {
-        (a.module.to_string(), a.resource.mode.as_str(), a.resource.ty.clone(), a.resource.name.clone())
+        (
+            a.module.to_string(),
+            a.resource.mode.as_str(),
+            a.resource.ty.clone(),
+            a.resource.name.clone(),
+        )
     });
-    let resources = rs.into_iter().map(|(addr, r)| write_resource(addr, r)).collect();
+    let resources = rs
+        .into_iter()
+        .map(|(addr, r)| write_resource(addr, r))
+        .collect();
     top.insert("resources".into(), Value::Array(resources));
 
     let mut out = String::new();
@@ -506,7 +609,10 @@ fn write_resource(addr: &AbsResource, r: &ResourceState) -> Value {
     if !addr.module.is_root() {
         o.insert("module".into(), Value::String(addr.module.to_string()));
     }
-    o.insert("mode".into(), Value::String(addr.resource.mode.as_str().into()));
+    o.insert(
+        "mode".into(),
+        Value::String(addr.resource.mode.as_str().into()),
+    );
     o.insert("type".into(), Value::String(addr.resource.ty.clone()));
     o.insert("name".into(), Value::String(addr.resource.name.clone()));
     o.insert("provider".into(), Value::String(r.provider.to_string()));
@@ -540,7 +646,10 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
     if let Some(d) = deposed {
         o.insert("deposed".into(), Value::String(d.into()));
     }
-    o.insert("schema_version".into(), Value::Number(Number::from(obj.schema_version)));
+    o.insert(
+        "schema_version".into(),
+        Value::Number(Number::from(obj.schema_version)),
+    );
     o.insert("attributes".into(), canonical(&obj.attributes));
     let sens = match &obj.sensitive_attributes {
         Value::Null => Value::Array(Vec::new()),
@@ -553,7 +662,12 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
     if !obj.dependencies.is_empty() {
         o.insert(
             "dependencies".into(),
-            Value::Array(obj.dependencies.iter().map(|d| Value::String(d.clone())).collect()),
+            Value::Array(
+                obj.dependencies
+                    .iter()
+                    .map(|d| Value::String(d.clone()))
+                    .collect(),
+            ),
         );
     }
     if obj.create_before_destroy {
@@ -573,7 +687,12 @@ pub fn canonical(v: &Value) -> Value {
             if !is_wrapper {
                 entries.sort_by(|a, b| a.0.cmp(b.0));
             }
-            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), canonical(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), canonical(v)))
+                    .collect(),
+            )
         }
         other => other.clone(),
     }

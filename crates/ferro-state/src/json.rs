@@ -139,7 +139,10 @@ mod tests {
     #[test]
     fn escapes_like_go() {
         let mut s = String::new();
-        write_string(&mut s, "a<b>&c\"d\\e\nf\rg\th\u{1}\u{8}\u{c}\u{1f}\u{7f}\u{2028}\u{2029}é😀");
+        write_string(
+            &mut s,
+            "a<b>&c\"d\\e\nf\rg\th\u{1}\u{8}\u{c}\u{1f}\u{7f}\u{2028}\u{2029}é😀",
+        );
         assert_eq!(
             s,
             "\"a\\u003cb\\u003e\\u0026c\\\"d\\\\e\\nf\\rg\\th\\u0001\\u0008\\u000c\\u001f\u{7f}\\u2028\\u2029é😀\""

@@ -9,6 +9,9 @@ pub mod json;
 mod local;
 mod model;
 
-pub use codec::{parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION, WRITER_VERSION};
+pub use codec::{
+    parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION,
+    WRITER_VERSION,
+};
 pub use local::{new_lineage, LocalBackend};
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

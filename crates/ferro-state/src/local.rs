@@ -24,7 +24,11 @@ pub struct LocalBackend {
 
 impl LocalBackend {
     pub fn new(path: PathBuf) -> Self {
-        LocalBackend { path, backed_up: false, last: RefCell::new(None) }
+        LocalBackend {
+            path,
+            backed_up: false,
+            last: RefCell::new(None),
+        }
     }
 
     /// Where the previous state is kept: `<path>.backup`.
@@ -39,13 +43,22 @@ impl LocalBackend {
         let bytes = match fs::read(&self.path) {
             Ok(b) => b,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(StateError(format!("failed to read state file {}: {e}", self.path.display()))),
+            Err(e) => {
+                return Err(StateError(format!(
+                    "failed to read state file {}: {e}",
+                    self.path.display()
+                )))
+            }
         };
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             return Ok(None);
         }
-        let state = read_state(&bytes)
-            .map_err(|e| StateError(format!("failed to load state file {}: {e}", self.path.display())))?;
+        let state = read_state(&bytes).map_err(|e| {
+            StateError(format!(
+                "failed to load state file {}: {e}",
+                self.path.display()
+            ))
+        })?;
         *self.last.borrow_mut() = Some((comparable(&state), state.serial));
         Ok(Some(state))
     }
@@ -72,8 +85,12 @@ impl LocalBackend {
             state.serial += 1;
         }
         let text = write_state(state);
-        atomic_write(&self.path, text.as_bytes())
-            .map_err(|e| StateError(format!("failed to write state file {}: {e}", self.path.display())))?;
+        atomic_write(&self.path, text.as_bytes()).map_err(|e| {
+            StateError(format!(
+                "failed to write state file {}: {e}",
+                self.path.display()
+            ))
+        })?;
         *self.last.borrow_mut() = Some((content, state.serial));
         Ok(())
     }
@@ -82,11 +99,20 @@ impl LocalBackend {
         let bytes = match fs::read(&self.path) {
             Ok(b) => b,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(StateError(format!("failed to read state file {}: {e}", self.path.display()))),
+            Err(e) => {
+                return Err(StateError(format!(
+                    "failed to read state file {}: {e}",
+                    self.path.display()
+                )))
+            }
         };
         let backup = self.backup_path();
-        atomic_write(&backup, &bytes)
-            .map_err(|e| StateError(format!("failed to write state backup {}: {e}", backup.display())))
+        atomic_write(&backup, &bytes).map_err(|e| {
+            StateError(format!(
+                "failed to write state backup {}: {e}",
+                backup.display()
+            ))
+        })
     }
 }
 
@@ -116,7 +142,11 @@ fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     // Make the rename durable too; not every platform can sync a directory, so ignore failures.
     if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
         if let Ok(d) = fs::File::open(dir) {
             let _ = d.sync_all();
         }
@@ -128,7 +158,14 @@ fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub fn new_lineage() -> String {
     let bytes = random_bytes();
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }
 
 fn random_bytes() -> [u8; 16] {
@@ -143,7 +180,9 @@ fn random_bytes() -> [u8; 16] {
     use std::hash::{Hash, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     for (i, chunk) in buf.chunks_mut(8).enumerate() {
         let mut h = DefaultHasher::new();
@@ -163,7 +202,11 @@ mod tests {
     struct TempDir(PathBuf);
     impl TempDir {
         fn new(tag: &str) -> TempDir {
-            let p = std::env::temp_dir().join(format!("ferro-state-{tag}-{}-{}", std::process::id(), new_lineage()));
+            let p = std::env::temp_dir().join(format!(
+                "ferro-state-{tag}-{}-{}",
+                std::process::id(),
+                new_lineage()
+            ));
             fs::create_dir_all(&p).unwrap();
             TempDir(p)
         }
@@ -198,8 +241,13 @@ mod tests {
         let b = new_lineage();
         assert_ne!(a, b);
         let parts: Vec<&str> = a.split('-').collect();
-        assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), vec![8, 4, 4, 4, 12]);
-        assert!(a.chars().all(|c| c == '-' || c.is_ascii_digit() || ('a'..='f').contains(&c)));
+        assert_eq!(
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            vec![8, 4, 4, 4, 12]
+        );
+        assert!(a
+            .chars()
+            .all(|c| c == '-' || c.is_ascii_digit() || ('a'..='f').contains(&c)));
     }
 
     #[test]
@@ -237,7 +285,10 @@ mod tests {
         add(&mut s, "b", "2");
         b.persist(&mut s).unwrap();
         assert_eq!(s.serial, 3);
-        assert!(!backup.exists(), "no backup when there was no file at the start");
+        assert!(
+            !backup.exists(),
+            "no backup when there was no file at the start"
+        );
         let after_run1 = fs::read_to_string(&path).unwrap();
         assert_eq!(read_state(after_run1.as_bytes()).unwrap(), s);
 
@@ -260,8 +311,10 @@ mod tests {
         let on_disk = read_state(&fs::read(&path).unwrap()).unwrap();
         assert_eq!(on_disk, s2);
         // No temporary files left behind.
-        let names: Vec<String> =
-            fs::read_dir(&d.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        let names: Vec<String> = fs::read_dir(&d.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         assert!(names.iter().all(|n| !n.contains(".tmp-")), "{names:?}");
     }
 
@@ -278,12 +331,17 @@ mod tests {
         // Content unchanged apart from the version: no serial bump and no rewrite.
         assert_eq!(loaded.serial, 0);
         assert_eq!(loaded.terraform_version, WRITER_VERSION);
-        assert!(fs::read_to_string(&path).unwrap().contains("\"terraform_version\": \"0.15.0\""));
+        assert!(fs::read_to_string(&path)
+            .unwrap()
+            .contains("\"terraform_version\": \"0.15.0\""));
         // A real change rewrites it with ferro's version and the next serial.
         add(&mut loaded, "a", "1");
         b.persist(&mut loaded).unwrap();
         let text = fs::read_to_string(&path).unwrap();
-        assert!(text.contains("\"terraform_version\": \"1.0.3\",\n  \"serial\": 1,"), "{text}");
+        assert!(
+            text.contains("\"terraform_version\": \"1.0.3\",\n  \"serial\": 1,"),
+            "{text}"
+        );
         assert!(d.0.join("terraform.tfstate.backup").exists());
     }
 }

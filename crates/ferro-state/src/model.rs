@@ -76,13 +76,19 @@ impl State {
 
     /// The current object of a resource instance, if any.
     pub fn current_object(&self, res: &AbsResource, key: &InstanceKey) -> Option<&ObjectState> {
-        self.resources.get(res)?.instances.get(key)?.current.as_ref()
+        self.resources
+            .get(res)?
+            .instances
+            .get(key)?
+            .current
+            .as_ref()
     }
 
     /// Remove resources that have no instances left (Terraform drops them from the file).
     pub fn prune(&mut self) {
         for r in self.resources.values_mut() {
-            r.instances.retain(|_, i| i.current.is_some() || !i.deposed.is_empty());
+            r.instances
+                .retain(|_, i| i.current.is_some() || !i.deposed.is_empty());
         }
         self.resources.retain(|_, r| !r.instances.is_empty());
     }
@@ -95,11 +101,14 @@ impl State {
         key: &InstanceKey,
         obj: Option<ObjectState>,
     ) {
-        let entry = self.resources.entry(res.clone()).or_insert_with(|| ResourceState {
-            addr: res.clone(),
-            provider: provider.clone(),
-            instances: BTreeMap::new(),
-        });
+        let entry = self
+            .resources
+            .entry(res.clone())
+            .or_insert_with(|| ResourceState {
+                addr: res.clone(),
+                provider: provider.clone(),
+                instances: BTreeMap::new(),
+            });
         entry.provider = provider.clone();
         entry.instances.entry(key.clone()).or_default().current = obj;
         self.prune();

@@ -76,14 +76,28 @@ pub enum ExprKind {
     /// A bare name that starts a traversal: `var`, `local`, `count`, `each`, `aws_instance`, …
     Variable(Ident),
     /// `target.name`; `step_span` covers `.name`, from the dot.
-    GetAttr { target: Box<Expr>, name: Ident, step_span: Span },
+    GetAttr {
+        target: Box<Expr>,
+        name: Ident,
+        step_span: Span,
+    },
     /// `target[key]`, or the legacy `target.0` form when `legacy` is set (key is a number literal);
     /// `step_span` covers `[key]` (or `.0`).
-    Index { target: Box<Expr>, key: Box<Expr>, legacy: bool, step_span: Span },
+    Index {
+        target: Box<Expr>,
+        key: Box<Expr>,
+        legacy: bool,
+        step_span: Span,
+    },
     /// `target[*].a.b[0]` (full splat) or `target.*.a.b` (attribute-only legacy splat):
     /// the steps are applied to every element of `target`.
     /// `marker_span` covers the `[*]` or `.*`.
-    Splat { target: Box<Expr>, kind: SplatKind, steps: Vec<TraversalStep>, marker_span: Span },
+    Splat {
+        target: Box<Expr>,
+        kind: SplatKind,
+        steps: Vec<TraversalStep>,
+        marker_span: Span,
+    },
     /// `name(args...)` (boxed, which keeps every expression node small).
     FunctionCall(Box<FunctionCall>),
     /// `[a, b, c]`
@@ -93,9 +107,17 @@ pub enum ExprKind {
     /// `!x`, `-x`
     Unary { op: UnaryOp, operand: Box<Expr> },
     /// `a + b`, `a == b`, `a && b`, …
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `cond ? a : b`
-    Conditional { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    Conditional {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// `[for k, v in coll : value if cond]` (boxed: rare, and large).
     ForTuple(Box<ForTuple>),
     /// `{for k, v in coll : key => value... if cond}`
@@ -238,9 +260,19 @@ pub enum TemplatePart {
     /// Literal text, with escapes already processed (`\n`, `$${` → `${`, …) and strip markers applied.
     Literal { text: SmolStr, span: Span },
     /// `${ expr }`
-    Interpolation { expr: Box<Expr>, strip_left: bool, strip_right: bool, span: Span },
+    Interpolation {
+        expr: Box<Expr>,
+        strip_left: bool,
+        strip_right: bool,
+        span: Span,
+    },
     /// `%{ if cond }…%{ else }…%{ endif }`
-    If { cond: Box<Expr>, then: Vec<TemplatePart>, otherwise: Option<Vec<TemplatePart>>, span: Span },
+    If {
+        cond: Box<Expr>,
+        then: Vec<TemplatePart>,
+        otherwise: Option<Vec<TemplatePart>>,
+        span: Span,
+    },
     /// `%{ for k, v in coll }…%{ endfor }` (boxed: rare, and large).
     For(Box<TemplateFor>),
 }
@@ -309,17 +341,31 @@ impl Expr {
             ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
             ExprKind::Template(t) => map_parts(&mut t.parts, f),
             ExprKind::Variable(id) => id.span = f(id.span),
-            ExprKind::GetAttr { target, name, step_span } => {
+            ExprKind::GetAttr {
+                target,
+                name,
+                step_span,
+            } => {
                 target.map_spans(f);
                 name.span = f(name.span);
                 *step_span = f(*step_span);
             }
-            ExprKind::Index { target, key, step_span, .. } => {
+            ExprKind::Index {
+                target,
+                key,
+                step_span,
+                ..
+            } => {
                 target.map_spans(f);
                 key.map_spans(f);
                 *step_span = f(*step_span);
             }
-            ExprKind::Splat { target, steps, marker_span, .. } => {
+            ExprKind::Splat {
+                target,
+                steps,
+                marker_span,
+                ..
+            } => {
                 target.map_spans(f);
                 *marker_span = f(*marker_span);
                 for s in steps {
@@ -356,13 +402,23 @@ impl Expr {
                 lhs.map_spans(f);
                 rhs.map_spans(f);
             }
-            ExprKind::Conditional { cond, then, otherwise } => {
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
                 cond.map_spans(f);
                 then.map_spans(f);
                 otherwise.map_spans(f);
             }
             ExprKind::ForTuple(fx) => {
-                let ForTuple { key_var, value_var, collection, value, cond } = &mut **fx;
+                let ForTuple {
+                    key_var,
+                    value_var,
+                    collection,
+                    value,
+                    cond,
+                } = &mut **fx;
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }
@@ -374,7 +430,15 @@ impl Expr {
                 }
             }
             ExprKind::ForObject(fx) => {
-                let ForObject { key_var, value_var, collection, key, value, cond, .. } = &mut **fx;
+                let ForObject {
+                    key_var,
+                    value_var,
+                    collection,
+                    key,
+                    value,
+                    cond,
+                    ..
+                } = &mut **fx;
                 if let Some(k) = key_var {
                     k.span = f(k.span);
                 }
@@ -399,7 +463,12 @@ fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
                 expr.map_spans(f);
                 *span = f(*span);
             }
-            TemplatePart::If { cond, then, otherwise, span } => {
+            TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+                span,
+            } => {
                 cond.map_spans(f);
                 map_parts(then, f);
                 if let Some(o) = otherwise {
@@ -408,7 +477,14 @@ fn map_parts(parts: &mut [TemplatePart], f: &mut dyn FnMut(Span) -> Span) {
                 *span = f(*span);
             }
             TemplatePart::For(fx) => {
-                let TemplateFor { key_var, value_var, collection, body, span, open_span } = &mut **fx;
+                let TemplateFor {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                    span,
+                    open_span,
+                } = &mut **fx;
                 *open_span = f(*open_span);
                 if let Some(k) = key_var {
                     k.span = f(k.span);

@@ -74,7 +74,12 @@ fn parts_into(out: &mut String, parts: &[TemplatePart]) {
             TemplatePart::Literal { text, .. } => {
                 let _ = write!(out, "{text:?}");
             }
-            TemplatePart::Interpolation { expr, strip_left, strip_right, .. } => {
+            TemplatePart::Interpolation {
+                expr,
+                strip_left,
+                strip_right,
+                ..
+            } => {
                 out.push_str("(${");
                 if *strip_left {
                     out.push('~');
@@ -86,7 +91,12 @@ fn parts_into(out: &mut String, parts: &[TemplatePart]) {
                 }
                 out.push(')');
             }
-            TemplatePart::If { cond, then, otherwise, .. } => {
+            TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
                 out.push_str("(%if ");
                 expr_into(out, cond);
                 out.push_str(" (then");
@@ -100,7 +110,13 @@ fn parts_into(out: &mut String, parts: &[TemplatePart]) {
                 out.push(')');
             }
             TemplatePart::For(f) => {
-                let TemplateFor { key_var, value_var, collection, body, .. } = &**f;
+                let TemplateFor {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                    ..
+                } = &**f;
                 out.push_str("(%for");
                 ident_opt(out, key_var);
                 let _ = write!(out, " {} ", value_var.name);
@@ -124,7 +140,12 @@ fn expr_into(out: &mut String, e: &Expr) {
         ExprKind::Template(t) => {
             match &t.heredoc {
                 Some(h) => {
-                    let _ = write!(out, "(heredoc{} {}", if h.indented { "-" } else { "" }, h.marker);
+                    let _ = write!(
+                        out,
+                        "(heredoc{} {}",
+                        if h.indented { "-" } else { "" },
+                        h.marker
+                    );
                 }
                 None => out.push_str("(str"),
             }
@@ -137,14 +158,24 @@ fn expr_into(out: &mut String, e: &Expr) {
             expr_into(out, target);
             let _ = write!(out, " {})", name.name);
         }
-        ExprKind::Index { target, key, legacy, .. } => {
+        ExprKind::Index {
+            target,
+            key,
+            legacy,
+            ..
+        } => {
             out.push_str(if *legacy { "(index-legacy " } else { "(index " });
             expr_into(out, target);
             out.push(' ');
             expr_into(out, key);
             out.push(')');
         }
-        ExprKind::Splat { target, kind, steps, .. } => {
+        ExprKind::Splat {
+            target,
+            kind,
+            steps,
+            ..
+        } => {
             out.push_str(match kind {
                 SplatKind::Full => "([*] ",
                 SplatKind::Attr => "(.* ",
@@ -165,7 +196,12 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::FunctionCall(call) => {
-            let FunctionCall { name, args, expand_final, .. } = &**call;
+            let FunctionCall {
+                name,
+                args,
+                expand_final,
+                ..
+            } = &**call;
             let _ = write!(out, "(call {}", name.name);
             list(out, args);
             if *expand_final {
@@ -207,7 +243,11 @@ fn expr_into(out: &mut String, e: &Expr) {
             expr_into(out, rhs);
             out.push(')');
         }
-        ExprKind::Conditional { cond, then, otherwise } => {
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
             out.push_str("(? ");
             expr_into(out, cond);
             out.push(' ');
@@ -217,7 +257,13 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::ForTuple(f) => {
-            let ForTuple { key_var, value_var, collection, value, cond } = &**f;
+            let ForTuple {
+                key_var,
+                value_var,
+                collection,
+                value,
+                cond,
+            } = &**f;
             out.push_str("(for-tuple");
             ident_opt(out, key_var);
             let _ = write!(out, " {} ", value_var.name);
@@ -231,7 +277,15 @@ fn expr_into(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::ForObject(f) => {
-            let ForObject { key_var, value_var, collection, key, value, group, cond } = &**f;
+            let ForObject {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                group,
+                cond,
+            } = &**f;
             out.push_str("(for-object");
             ident_opt(out, key_var);
             let _ = write!(out, " {} ", value_var.name);

@@ -1,15 +1,15 @@
 //! The parser's error type: what chumsky reports (span, found token, expectations) or a custom
 //! diagnostic, and its translation into ferro diagnostics with stable codes.
 
+use crate::lexer::TSpan;
 use crate::lexer::Token;
 use chumsky::error::{EmptyErr, Error, LabelError};
 use chumsky::extra;
-use chumsky::recovery::via_parser;
-use chumsky::Parser;
 use chumsky::input::Input;
-use crate::lexer::TSpan;
+use chumsky::recovery::via_parser;
 use chumsky::util::MaybeRef;
 use chumsky::DefaultExpected;
+use chumsky::Parser;
 use ferro_diag::{Diagnostic, FileId, Span};
 
 /// Something the parser expected at an error position.
@@ -38,7 +38,13 @@ impl From<&'static str> for Expect {
 }
 
 /// Labels the grammar uses, by bit.
-const LABELS: &[&str] = &["identifier", "expression", "argument or block", "block label or '{'", "operator"];
+const LABELS: &[&str] = &[
+    "identifier",
+    "expression",
+    "argument or block",
+    "block label or '{'",
+    "operator",
+];
 
 /// A set of expectations without allocation: one bit per token kind, label, end of input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -72,15 +78,24 @@ impl ExpectSet {
         self.end |= o.end;
     }
     fn has_label(&self, l: &str) -> bool {
-        LABELS.iter().position(|x| *x == l).is_some_and(|i| self.labels & (1 << i) != 0)
+        LABELS
+            .iter()
+            .position(|x| *x == l)
+            .is_some_and(|i| self.labels & (1 << i) != 0)
     }
     fn names(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         // After an operand, an index or attribute step ('[', '.') or a call can always follow too; when an
         // operator is expected they go without saying.
-        let after_operand = self.labels & (1 << LABELS.iter().position(|l| *l == "operator").unwrap_or(0)) != 0;
+        let after_operand =
+            self.labels & (1 << LABELS.iter().position(|l| *l == "operator").unwrap_or(0)) != 0;
         for t in ALL_TOKENS {
-            if after_operand && matches!(t, Token::LBracket | Token::Dot | Token::LParen | Token::DoubleColon) {
+            if after_operand
+                && matches!(
+                    t,
+                    Token::LBracket | Token::Dot | Token::LParen | Token::DoubleColon
+                )
+            {
                 continue;
             }
             if self.tokens & (1u64 << (*t as u8 as u32 % 64)) != 0 {
@@ -105,11 +120,55 @@ impl ExpectSet {
 const ALL_TOKENS: &[Token] = {
     use Token::*;
     &[
-        Newline, Ident, Number, LBrace, RBrace, LBracket, RBracket, LParen, RParen, Assign, Colon,
-        DoubleColon, Comma, Dot, Ellipsis, Question, FatArrow, Plus, Minus, Star, Slash, Percent,
-        Bang, EqEq, NotEq, Lt, LtEq, Gt, GtEq, AndAnd, OrOr, StripClose, QuoteOpen, HeredocOpen,
-        QuoteClose, HeredocClose, TemplText, InterpOpen, DirOpen, TemplClose, For, In, If, Else,
-        EndIf, EndFor, True, False, Null,
+        Newline,
+        Ident,
+        Number,
+        LBrace,
+        RBrace,
+        LBracket,
+        RBracket,
+        LParen,
+        RParen,
+        Assign,
+        Colon,
+        DoubleColon,
+        Comma,
+        Dot,
+        Ellipsis,
+        Question,
+        FatArrow,
+        Plus,
+        Minus,
+        Star,
+        Slash,
+        Percent,
+        Bang,
+        EqEq,
+        NotEq,
+        Lt,
+        LtEq,
+        Gt,
+        GtEq,
+        AndAnd,
+        OrOr,
+        StripClose,
+        QuoteOpen,
+        HeredocOpen,
+        QuoteClose,
+        HeredocClose,
+        TemplText,
+        InterpOpen,
+        DirOpen,
+        TemplClose,
+        For,
+        In,
+        If,
+        Else,
+        EndIf,
+        EndFor,
+        True,
+        False,
+        Null,
     ]
 };
 
@@ -135,7 +194,11 @@ impl PErr {
             span,
             found: None,
             expected: ExpectSet::default(),
-            custom: Some(Box::new(Custom { code, summary, detail })),
+            custom: Some(Box::new(Custom {
+                code,
+                summary,
+                detail,
+            })),
         }
     }
 }
@@ -218,7 +281,10 @@ pub(crate) trait Recover<'a, I: Input<'a>>: Error<'a, I> + Sized + 'a {
         P: Parser<'a, I, O, extra::Err<Self>> + Clone,
         R: Parser<'a, I, O, extra::Err<Self>> + Clone;
 
-    fn label<O, P>(parser: P, label: &'static str) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    fn label<O, P>(
+        parser: P,
+        label: &'static str,
+    ) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
     where
         P: Parser<'a, I, O, extra::Err<Self>> + Clone;
 }
@@ -235,7 +301,10 @@ where
         parser.recover_with(via_parser(recovery))
     }
 
-    fn label<O, P>(parser: P, label: &'static str) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
+    fn label<O, P>(
+        parser: P,
+        label: &'static str,
+    ) -> impl Parser<'a, I, O, extra::Err<Self>> + Clone
     where
         P: Parser<'a, I, O, extra::Err<Self>> + Clone,
     {
@@ -292,7 +361,9 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
     let start = err.span.start.min(err.span.end);
     let span = Span::new(file, start as usize..err.span.end.max(start) as usize);
     if let Some(c) = err.custom {
-        return Diagnostic::error(c.code, c.summary).with_detail(c.detail).with_span(span);
+        return Diagnostic::error(c.code, c.summary)
+            .with_detail(c.detail)
+            .with_span(span);
     }
     let found = found_text(err.found);
     let has = |l: &str| err.expected.has_label(l);
@@ -307,22 +378,30 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
                  argument, use the equals sign \"=\" to introduce the argument value."
             )
         };
-        return Diagnostic::error("syntax-argument-or-block-expected", "Argument or block definition required")
-            .with_detail(detail)
-            .with_span(span);
+        return Diagnostic::error(
+            "syntax-argument-or-block-expected",
+            "Argument or block definition required",
+        )
+        .with_detail(detail)
+        .with_span(span);
     }
     if has("block label or '{'") {
-        return Diagnostic::error("syntax-invalid-block-definition", "Invalid block definition")
-            .with_detail(format!(
-                "Expected a block label or the opening brace of the block body, but found {found}. \
+        return Diagnostic::error(
+            "syntax-invalid-block-definition",
+            "Invalid block definition",
+        )
+        .with_detail(format!(
+            "Expected a block label or the opening brace of the block body, but found {found}. \
                  A block definition must have block content delimited by \"{{\" and \"}}\", \
                  starting on the same line as the block header."
-            ))
-            .with_span(span);
+        ))
+        .with_span(span);
     }
     if has("expression") {
         return Diagnostic::error("syntax-invalid-expression", "Invalid expression")
-            .with_detail(format!("Expected the start of an expression, but found {found}."))
+            .with_detail(format!(
+                "Expected the start of an expression, but found {found}."
+            ))
             .with_span(span);
     }
     let mut names = err.expected.names();

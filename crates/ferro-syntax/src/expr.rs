@@ -27,7 +27,10 @@ impl<'a> Cx<'a> {
         &self.src[urange(s)]
     }
     pub fn ident(self, s: TSpan) -> Ident {
-        Ident { name: SmolStr::new(self.text(s)), span: self.span(s) }
+        Ident {
+            name: SmolStr::new(self.text(s)),
+            span: self.span(s),
+        }
     }
 }
 
@@ -92,24 +95,77 @@ fn boxed(e: Expr) -> Box<Expr> {
 fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: TSpan) -> Expr {
     let span = lhs.span.to(cx.span(s));
     let kind = match (lhs.kind, step) {
-        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Attr(name)) => {
-            steps.push(TraversalStep::GetAttr { name, span: cx.span(s) });
-            ExprKind::Splat { target, kind, steps, marker_span }
+        (
+            ExprKind::Splat {
+                target,
+                kind,
+                mut steps,
+                marker_span,
+            },
+            StepKind::Attr(name),
+        ) => {
+            steps.push(TraversalStep::GetAttr {
+                name,
+                span: cx.span(s),
+            });
+            ExprKind::Splat {
+                target,
+                kind,
+                steps,
+                marker_span,
+            }
         }
-        (ExprKind::Splat { target, kind, mut steps, marker_span }, StepKind::Index(key, legacy))
-            if legacy || kind == SplatKind::Full =>
-        {
-            steps.push(TraversalStep::Index { key, legacy, span: cx.span(s) });
-            ExprKind::Splat { target, kind, steps, marker_span }
+        (
+            ExprKind::Splat {
+                target,
+                kind,
+                mut steps,
+                marker_span,
+            },
+            StepKind::Index(key, legacy),
+        ) if legacy || kind == SplatKind::Full => {
+            steps.push(TraversalStep::Index {
+                key,
+                legacy,
+                span: cx.span(s),
+            });
+            ExprKind::Splat {
+                target,
+                kind,
+                steps,
+                marker_span,
+            }
         }
         (lk, step) => {
-            let target = boxed(Expr { kind: lk, span: lhs.span });
+            let target = boxed(Expr {
+                kind: lk,
+                span: lhs.span,
+            });
             let step_span = cx.span(s);
             match step {
-                StepKind::Attr(name) => ExprKind::GetAttr { target, name, step_span },
-                StepKind::Index(key, legacy) => ExprKind::Index { target, key: boxed(key), legacy, step_span },
-                StepKind::FullSplat => ExprKind::Splat { target, kind: SplatKind::Full, steps: Vec::new(), marker_span: step_span },
-                StepKind::AttrSplat => ExprKind::Splat { target, kind: SplatKind::Attr, steps: Vec::new(), marker_span: step_span },
+                StepKind::Attr(name) => ExprKind::GetAttr {
+                    target,
+                    name,
+                    step_span,
+                },
+                StepKind::Index(key, legacy) => ExprKind::Index {
+                    target,
+                    key: boxed(key),
+                    legacy,
+                    step_span,
+                },
+                StepKind::FullSplat => ExprKind::Splat {
+                    target,
+                    kind: SplatKind::Full,
+                    steps: Vec::new(),
+                    marker_span: step_span,
+                },
+                StepKind::AttrSplat => ExprKind::Splat {
+                    target,
+                    kind: SplatKind::Attr,
+                    steps: Vec::new(),
+                    marker_span: step_span,
+                },
             }
         }
     };
@@ -118,7 +174,14 @@ fn apply_step(lhs: Expr, step: StepKind, cx: Cx, s: TSpan) -> Expr {
 
 fn binary(l: Expr, op: BinaryOp, r: Expr) -> Expr {
     let span = l.span.to(r.span);
-    Expr { kind: ExprKind::Binary { op, lhs: boxed(l), rhs: boxed(r) }, span }
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            lhs: boxed(l),
+            rhs: boxed(r),
+        },
+        span,
+    }
 }
 
 /// Binding strength of a binary operator (higher binds tighter), as in HCL.
@@ -149,7 +212,10 @@ fn fold_binary(first: Expr, mut rest: Vec<(BinaryOp, Expr)>) -> Expr {
         }
     };
     for (op, operand) in rest {
-        while ops.last().is_some_and(|top| precedence(*top) >= precedence(op)) {
+        while ops
+            .last()
+            .is_some_and(|top| precedence(*top) >= precedence(op))
+        {
             reduce(&mut operands, &mut ops);
         }
         ops.push(op);
@@ -158,7 +224,14 @@ fn fold_binary(first: Expr, mut rest: Vec<(BinaryOp, Expr)>) -> Expr {
     while !ops.is_empty() {
         reduce(&mut operands, &mut ops);
     }
-    operands.pop().unwrap_or(Expr { kind: ExprKind::Error, span: Span { file: FileId(0), start: 0, end: 0 } })
+    operands.pop().unwrap_or(Expr {
+        kind: ExprKind::Error,
+        span: Span {
+            file: FileId(0),
+            start: 0,
+            end: 0,
+        },
+    })
 }
 
 type ForHead = ((Ident, Option<Ident>), Expr);
@@ -177,7 +250,10 @@ where
     E: GErr<'a, I>,
 {
     recursive(move |expr| {
-        let mk = move |kind: ExprKind, s: TSpan| Expr { kind, span: cx.span(s) };
+        let mk = move |kind: ExprKind, s: TSpan| Expr {
+            kind,
+            span: cx.span(s),
+        };
         let nl = just(Token::Newline).repeated();
 
         let literal = select! {
@@ -204,21 +280,33 @@ where
             just(Token::EndIf).to(Tag::EndIf),
             for_head.clone().map(|h| {
                 let (key_var, value_var, collection) = split_vars(h);
-                Tag::For { key_var, value_var, collection }
+                Tag::For {
+                    key_var,
+                    value_var,
+                    collection,
+                }
             }),
             just(Token::EndFor).to(Tag::EndFor),
         ));
         let piece = choice((
             just(Token::TemplText).map_with(|_, e| Piece::Text(e.span())),
-            interp_open.then(expr.clone()).then(close).map_with(|((strip_left, expr), strip_right), e| {
-                Piece::Interp { expr, strip_left, strip_right, span: e.span() }
-            }),
-            dir_open.then(tag).then(close).map_with(|((strip_left, tag), strip_right), e| Piece::Tag {
-                tag,
-                strip_left,
-                strip_right,
-                span: e.span(),
-            }),
+            interp_open.then(expr.clone()).then(close).map_with(
+                |((strip_left, expr), strip_right), e| Piece::Interp {
+                    expr,
+                    strip_left,
+                    strip_right,
+                    span: e.span(),
+                },
+            ),
+            dir_open
+                .then(tag)
+                .then(close)
+                .map_with(|((strip_left, tag), strip_right), e| Piece::Tag {
+                    tag,
+                    strip_left,
+                    strip_right,
+                    span: e.span(),
+                }),
             just(Token::TooDeep).map_with(move |_, e| Piece::Interp {
                 expr: mk(ExprKind::Error, e.span()),
                 strip_left: false,
@@ -233,8 +321,15 @@ where
             .validate(move |pieces, e, emitter| {
                 let mut errs = Vec::new();
                 let parts = template::build(cx.file, cx.src, pieces, Flavor::Quoted, &mut errs);
-                errs.into_iter().for_each(|er| emitter.emit(E::from_perr(er)));
-                mk(ExprKind::Template(Template { parts, heredoc: None }), e.span())
+                errs.into_iter()
+                    .for_each(|er| emitter.emit(E::from_perr(er)));
+                mk(
+                    ExprKind::Template(Template {
+                        parts,
+                        heredoc: None,
+                    }),
+                    e.span(),
+                )
             });
         let heredoc = just(Token::HeredocOpen)
             .map_with(|_, e| e.span())
@@ -243,28 +338,58 @@ where
             .validate(move |(open, pieces), e, emitter| {
                 let head = cx.text(open).trim_end();
                 let indented = head.starts_with("<<-");
-                let marker = head.trim_start_matches("<<").trim_start_matches('-').to_string();
+                let marker = head
+                    .trim_start_matches("<<")
+                    .trim_start_matches('-')
+                    .to_string();
                 let mut errs = Vec::new();
-                let parts =
-                    template::build(cx.file, cx.src, pieces, Flavor::Heredoc { indented }, &mut errs);
-                errs.into_iter().for_each(|er| emitter.emit(E::from_perr(er)));
-                let heredoc = Some(Box::new(Heredoc { marker: marker.into(), indented }));
+                let parts = template::build(
+                    cx.file,
+                    cx.src,
+                    pieces,
+                    Flavor::Heredoc { indented },
+                    &mut errs,
+                );
+                errs.into_iter()
+                    .for_each(|er| emitter.emit(E::from_perr(er)));
+                let heredoc = Some(Box::new(Heredoc {
+                    marker: marker.into(),
+                    indented,
+                }));
                 mk(ExprKind::Template(Template { parts, heredoc }), e.span())
             });
 
         // Collections and for-expressions.
         let for_intro = for_head.then_ignore(just(Token::Colon));
         let cond = just(Token::If).ignore_then(expr.clone()).or_not();
-        let for_tuple = for_intro.clone().then(expr.clone()).then(cond.clone()).map(|((h, value), cond)| {
-            let (key_var, value_var, collection) = split_vars(h);
-            ExprKind::ForTuple(Box::new(ForTuple { key_var, value_var, collection, value, cond }))
-        });
-        let tuple_items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk);
+        let for_tuple =
+            for_intro
+                .clone()
+                .then(expr.clone())
+                .then(cond.clone())
+                .map(|((h, value), cond)| {
+                    let (key_var, value_var, collection) = split_vars(h);
+                    ExprKind::ForTuple(Box::new(ForTuple {
+                        key_var,
+                        value_var,
+                        collection,
+                        value,
+                        cond,
+                    }))
+                });
+        let tuple_items = expr
+            .clone()
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .collect::<Vec<_>>()
+            .map(shrunk);
         let tuple = just(Token::LBracket)
             // `[for` always starts a for expression (as in HashiCorp's parser).
             .ignore_then(choice((
                 for_tuple,
-                none_of([Token::For]).rewind().ignore_then(tuple_items.map(ExprKind::Tuple)),
+                none_of([Token::For])
+                    .rewind()
+                    .ignore_then(tuple_items.map(ExprKind::Tuple)),
             )))
             .then_ignore(just(Token::RBracket))
             .map_with(move |k, e| mk(k, e.span()));
@@ -278,13 +403,23 @@ where
         let item = key
             .then(select! { Token::Assign => false, Token::Colon => true })
             .then(expr.clone())
-            .map_with(move |((key, colon), value), e| ObjectItem { key, value, colon, span: cx.span(e.span()) });
+            .map_with(move |((key, colon), value), e| ObjectItem {
+                key,
+                value,
+                colon,
+                span: cx.span(e.span()),
+            });
         let sep = choice((
             just(Token::Comma).then_ignore(nl).ignored(),
             just(Token::Newline).repeated().at_least(1).ignored(),
         ));
         let object_items = nl
-            .ignore_then(item.separated_by(sep).allow_trailing().collect::<Vec<_>>().map(shrunk))
+            .ignore_then(
+                item.separated_by(sep)
+                    .allow_trailing()
+                    .collect::<Vec<_>>()
+                    .map(shrunk),
+            )
             .then_ignore(nl)
             .map(ExprKind::Object);
         let for_object = for_intro
@@ -322,49 +457,92 @@ where
             .repeated()
             .collect::<Vec<_>>()
             .then(just(Token::LParen).map_with(move |_, e| cx.span(e.span())))
-            .then(expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>().map(shrunk))
-            .then(just(Token::Ellipsis).then_ignore(just(Token::Comma).or_not()).or_not())
+            .then(
+                expr.clone()
+                    .separated_by(just(Token::Comma))
+                    .allow_trailing()
+                    .collect::<Vec<_>>()
+                    .map(shrunk),
+            )
+            .then(
+                just(Token::Ellipsis)
+                    .then_ignore(just(Token::Comma).or_not())
+                    .or_not(),
+            )
             .then_ignore(just(Token::RParen));
-        let call_or_variable = var_name(cx).then(call_tail.or_not()).map_with(move |(first, tail), e| match tail {
-            None => {
-                let span = first.span;
-                Expr { kind: ExprKind::Variable(first), span }
-            }
-            Some((((rest, open_paren), args), ell)) => {
-                let mut name = first;
-                if !rest.is_empty() {
-                    let mut text = name.name.to_string();
-                    for part in rest {
-                        text.push_str("::");
-                        text.push_str(&part.name);
-                        name.span = name.span.to(part.span);
+        let call_or_variable =
+            var_name(cx)
+                .then(call_tail.or_not())
+                .map_with(move |(first, tail), e| match tail {
+                    None => {
+                        let span = first.span;
+                        Expr {
+                            kind: ExprKind::Variable(first),
+                            span,
+                        }
                     }
-                    name.name = text.into();
-                }
-                mk(ExprKind::FunctionCall(Box::new(FunctionCall { name, args, expand_final: ell.is_some(), open_paren })), e.span())
-            }
-        });
+                    Some((((rest, open_paren), args), ell)) => {
+                        let mut name = first;
+                        if !rest.is_empty() {
+                            let mut text = name.name.to_string();
+                            for part in rest {
+                                text.push_str("::");
+                                text.push_str(&part.name);
+                                name.span = name.span.to(part.span);
+                            }
+                            name.name = text.into();
+                        }
+                        mk(
+                            ExprKind::FunctionCall(Box::new(FunctionCall {
+                                name,
+                                args,
+                                expand_final: ell.is_some(),
+                                open_paren,
+                            })),
+                            e.span(),
+                        )
+                    }
+                });
 
         // Every alternative starts with its own tokens, so the order only matters for speed:
         // the most frequent first.
-        let atom = E::label(choice((call_or_variable, quoted, literal, tuple, object, heredoc, parens)), "expression")
-            .boxed();
+        let atom = E::label(
+            choice((
+                call_or_variable,
+                quoted,
+                literal,
+                tuple,
+                object,
+                heredoc,
+                parens,
+            )),
+            "expression",
+        )
+        .boxed();
 
         let step = choice((
             just(Token::Dot).ignore_then(choice((
                 just(Token::Star).to(StepKind::AttrSplat),
                 just(Token::Number)
-                    .map_with(move |_, e| mk(ExprKind::Number(SmolStr::new(cx.text(e.span()))), e.span()))
+                    .map_with(move |_, e| {
+                        mk(ExprKind::Number(SmolStr::new(cx.text(e.span()))), e.span())
+                    })
                     .map(|k| StepKind::Index(k, true)),
                 name(cx).map(StepKind::Attr),
             ))),
             just(Token::LBracket).ignore_then(choice((
-                just(Token::Star).then(just(Token::RBracket)).to(StepKind::FullSplat),
-                expr.clone().then_ignore(just(Token::RBracket)).map(|k| StepKind::Index(k, false)),
+                just(Token::Star)
+                    .then(just(Token::RBracket))
+                    .to(StepKind::FullSplat),
+                expr.clone()
+                    .then_ignore(just(Token::RBracket))
+                    .map(|k| StepKind::Index(k, false)),
             ))),
         ))
         .map_with(|k, e| (k, e.span()));
-        let postfixed = atom.foldl(step.repeated(), move |lhs, (k, s)| apply_step(lhs, k, cx, s));
+        let postfixed = atom.foldl(step.repeated(), move |lhs, (k, s)| {
+            apply_step(lhs, k, cx, s)
+        });
 
         let unary_op = select! { Token::Bang => UnaryOp::Not, Token::Minus => UnaryOp::Neg }
             .map_with(|op, e| (op, e.span()));
@@ -372,7 +550,13 @@ where
             .repeated()
             .foldr(postfixed, move |(op, s), operand: Expr| {
                 let span = cx.span(s).to(operand.span);
-                Expr { kind: ExprKind::Unary { op, operand: boxed(operand) }, span }
+                Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: boxed(operand),
+                    },
+                    span,
+                }
             })
             .boxed();
 
@@ -398,7 +582,11 @@ where
             })
             .validate(move |(found, s): (Option<Token>, TSpan), _, emitter| {
                 // At the end of the input the span of "nothing" runs backwards: use its start.
-                let s = if s.start > s.end { TSpan::from(s.end..s.end) } else { s };
+                let s = if s.start > s.end {
+                    TSpan::from(s.end..s.end)
+                } else {
+                    s
+                };
                 emitter.emit(E::from_perr(PErr {
                     span: s,
                     found,
@@ -428,8 +616,19 @@ where
         let binop = E::label(binop, "operator");
         let or = unary
             .clone()
-            .then(binop.then(unary.or(missing.clone())).repeated().collect::<Vec<_>>())
-            .map(|(first, rest)| if rest.is_empty() { first } else { fold_binary(first, rest) })
+            .then(
+                binop
+                    .then(unary.or(missing.clone()))
+                    .repeated()
+                    .collect::<Vec<_>>(),
+            )
+            .map(|(first, rest)| {
+                if rest.is_empty() {
+                    first
+                } else {
+                    fold_binary(first, rest)
+                }
+            })
             .boxed();
 
         // The span of an empty match runs from the next token back to the end of the previous
@@ -448,7 +647,11 @@ where
         or.then(
             just(Token::Question)
                 .ignore_then(expr.clone().or(missing.clone()))
-                .then(just(Token::Colon).ignore_then(expr.or(missing)).or(missing_false))
+                .then(
+                    just(Token::Colon)
+                        .ignore_then(expr.or(missing))
+                        .or(missing_false),
+                )
                 .or_not(),
         )
         .map(|(cond, rest)| match rest {
@@ -456,7 +659,11 @@ where
             Some((then, otherwise)) => {
                 let span = cond.span.to(otherwise.span);
                 Expr {
-                    kind: ExprKind::Conditional { cond: boxed(cond), then: boxed(then), otherwise: boxed(otherwise) },
+                    kind: ExprKind::Conditional {
+                        cond: boxed(cond),
+                        then: boxed(then),
+                        otherwise: boxed(otherwise),
+                    },
                     span,
                 }
             }

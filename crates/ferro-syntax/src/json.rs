@@ -12,9 +12,9 @@
 //! expressions or references (`depends_on`, `provider`, a variable's `type`, `ignore_changes`,
 //! …), where the string's text is parsed as an expression.
 
-use crate::ast::{SmolStr, 
-    Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, Ident, ObjectItem, ObjectKey, Template,
-    TemplatePart, UnaryOp,
+use crate::ast::{
+    Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, Ident, ObjectItem, ObjectKey,
+    SmolStr, Template, TemplatePart, UnaryOp,
 };
 use crate::Parsed;
 use ferro_diag::{Diagnostic, FileId, Span};
@@ -27,7 +27,10 @@ enum JKind {
     Null,
     Bool(bool),
     /// The number's text, without a leading `-` (`neg` says whether there was one).
-    Number { text: String, neg: bool },
+    Number {
+        text: String,
+        neg: bool,
+    },
     String(JStr),
     Array(Vec<JVal>),
     Object(Vec<JProp>),
@@ -66,10 +69,19 @@ struct Reader<'a> {
 type RResult<T> = Result<T, Box<Diagnostic>>;
 
 impl<'a> Reader<'a> {
-    fn err(&self, range: std::ops::Range<usize>, summary: &str, detail: impl Into<String>) -> Box<Diagnostic> {
+    fn err(
+        &self,
+        range: std::ops::Range<usize>,
+        summary: &str,
+        detail: impl Into<String>,
+    ) -> Box<Diagnostic> {
         let end = range.end.min(self.src.len());
         let start = range.start.min(end);
-        Box::new(Diagnostic::error("json-syntax", summary).with_detail(detail).with_span(Span::new(self.file, start..end)))
+        Box::new(
+            Diagnostic::error("json-syntax", summary)
+                .with_detail(detail)
+                .with_span(Span::new(self.file, start..end)),
+        )
     }
 
     /// The range of the character at `at` (empty at the end of the input).
@@ -99,7 +111,9 @@ impl<'a> Reader<'a> {
     fn value(&mut self, depth: usize) -> RResult<JVal> {
         self.skip_ws();
         let start = self.pos;
-        let Some(&c) = self.b.get(self.pos) else { return Err(self.eof_err()) };
+        let Some(&c) = self.b.get(self.pos) else {
+            return Err(self.eof_err());
+        };
         if depth > MAX_DEPTH {
             return Err(self.err(
                 self.char_range(start),
@@ -154,7 +168,12 @@ impl<'a> Reader<'a> {
                             }
                         }
                         let value = self.value(depth + 1)?;
-                        props.push(JProp { name, name_start, name_end, value });
+                        props.push(JProp {
+                            name,
+                            name_start,
+                            name_end,
+                            value,
+                        });
                         self.skip_ws();
                         match self.b.get(self.pos) {
                             Some(b',') => {
@@ -222,7 +241,10 @@ impl<'a> Reader<'a> {
             b'"' => JKind::String(self.string()?),
             b'-' | b'0'..=b'9' => self.number()?,
             c if c.is_ascii_alphabetic() => {
-                let len = self.b[self.pos..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+                let len = self.b[self.pos..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                    .count();
                 let word = &self.src[self.pos..self.pos + len];
                 let kind = match word {
                     "true" => JKind::Bool(true),
@@ -252,7 +274,11 @@ impl<'a> Reader<'a> {
                 return Err(self.err(r, "Invalid JSON value", what));
             }
         };
-        Ok(JVal { kind, start, end: self.pos })
+        Ok(JVal {
+            kind,
+            start,
+            end: self.pos,
+        })
     }
 
     fn number(&mut self) -> RResult<JKind> {
@@ -261,7 +287,12 @@ impl<'a> Reader<'a> {
         if neg {
             self.pos += 1;
         }
-        let digits = |r: &Self, from: usize| r.b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let digits = |r: &Self, from: usize| {
+            r.b[from..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count()
+        };
         let int = digits(self, self.pos);
         let bad = |r: &Self, at: usize| {
             r.err(
@@ -294,7 +325,10 @@ impl<'a> Reader<'a> {
             self.pos = at + exp;
         }
         let text_start = if neg { start + 1 } else { start };
-        Ok(JKind::Number { text: self.src[text_start..self.pos].to_string(), neg })
+        Ok(JKind::Number {
+            text: self.src[text_start..self.pos].to_string(),
+            neg,
+        })
     }
 
     /// A string starting at `self.pos` (which holds `"`).
@@ -304,7 +338,10 @@ impl<'a> Reader<'a> {
         let mut value = String::new();
         let mut escaped = false;
         loop {
-            let run = self.b[self.pos..].iter().take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20).count();
+            let run = self.b[self.pos..]
+                .iter()
+                .take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20)
+                .count();
             value.push_str(&self.src[self.pos..self.pos + run]);
             self.pos += run;
             match self.b.get(self.pos) {
@@ -361,7 +398,9 @@ fn decode_escape(s: &str) -> Option<(char, usize)> {
         b'u' => {
             let hex = |at: usize| -> Option<u32> {
                 let h = s.get(at..at + 4)?;
-                h.bytes().all(|c| c.is_ascii_hexdigit()).then(|| u32::from_str_radix(h, 16).ok())?
+                h.bytes()
+                    .all(|c| c.is_ascii_hexdigit())
+                    .then(|| u32::from_str_radix(h, 16).ok())?
             };
             let hi = hex(2)?;
             if (0xD800..0xDC00).contains(&hi) {
@@ -390,7 +429,9 @@ fn offset_map(src: &str, base: usize) -> Vec<u32> {
     let b = src.as_bytes();
     while pos < src.len() && b[pos] != b'"' {
         if b[pos] == b'\\' {
-            let Some((ch, len)) = decode_escape(&src[pos..]) else { break };
+            let Some((ch, len)) = decode_escape(&src[pos..]) else {
+                break;
+            };
             map.extend(std::iter::repeat_n(pos as u32, ch.len_utf8()));
             pos += len;
         } else {
@@ -510,7 +551,10 @@ impl Mapper<'_> {
             if p.name.value == "//" {
                 continue;
             }
-            let name = Ident { name: SmolStr::new(&p.name.value), span: self.span(p.name_start, p.name_end) };
+            let name = Ident {
+                name: SmolStr::new(&p.name.value),
+                span: self.span(p.name_start, p.name_end),
+            };
             match block_schema(ctx, &p.name.value) {
                 Some((nlabels, inner)) => {
                     let mut labels = Vec::new();
@@ -606,14 +650,22 @@ impl Mapper<'_> {
             JKind::Number { text, neg } => {
                 let num = ExprKind::Number(SmolStr::new(text));
                 if *neg {
-                    let operand = Expr { kind: num, span: self.span(v.start + 1, v.end) };
-                    ExprKind::Unary { op: UnaryOp::Neg, operand: Box::new(operand) }
+                    let operand = Expr {
+                        kind: num,
+                        span: self.span(v.start + 1, v.end),
+                    };
+                    ExprKind::Unary {
+                        op: UnaryOp::Neg,
+                        operand: Box::new(operand),
+                    }
                 } else {
                     num
                 }
             }
             JKind::String(s) => return self.string_expr(s, v.start, v.end, mode),
-            JKind::Array(items) => ExprKind::Tuple(items.iter().map(|e| self.expr(e, mode)).collect()),
+            JKind::Array(items) => {
+                ExprKind::Tuple(items.iter().map(|e| self.expr(e, mode)).collect())
+            }
             JKind::Object(props) => ExprKind::Object(
                 props
                     .iter()
@@ -621,7 +673,12 @@ impl Mapper<'_> {
                         let key = self.string_expr(&p.name, p.name_start, p.name_end, mode);
                         let value = self.expr(&p.value, mode);
                         let span = key.span.to(value.span);
-                        ObjectItem { key: ObjectKey::Expr(key), value, colon: true, span }
+                        ObjectItem {
+                            key: ObjectKey::Expr(key),
+                            value,
+                            colon: true,
+                            span,
+                        }
                     })
                     .collect(),
             ),
@@ -638,9 +695,18 @@ impl Mapper<'_> {
             let parts = if s.value.is_empty() {
                 Vec::new()
             } else {
-                vec![TemplatePart::Literal { text: SmolStr::new(&s.value), span: self.span(inner, end - 1) }]
+                vec![TemplatePart::Literal {
+                    text: SmolStr::new(&s.value),
+                    span: self.span(inner, end - 1),
+                }]
             };
-            return Expr { kind: ExprKind::Template(Template { parts, heredoc: None }), span };
+            return Expr {
+                kind: ExprKind::Template(Template {
+                    parts,
+                    heredoc: None,
+                }),
+                span,
+            };
         }
         let (mut ex, mut diags) = match mode {
             Mode::Expr => crate::parser::parse_expr(self.file, &s.value),
@@ -649,10 +715,22 @@ impl Mapper<'_> {
         let map = s.escaped.then(|| offset_map(self.src, inner));
         let file = self.file;
         let mut shift = |sp: Span| match &map {
-            None => Span { file, start: sp.start + inner as u32, end: sp.end + inner as u32 },
+            None => Span {
+                file,
+                start: sp.start + inner as u32,
+                end: sp.end + inner as u32,
+            },
             Some(m) => {
-                let at = |o: u32| m.get(o as usize).copied().unwrap_or(*m.last().unwrap_or(&(inner as u32)));
-                Span { file, start: at(sp.start), end: at(sp.end) }
+                let at = |o: u32| {
+                    m.get(o as usize)
+                        .copied()
+                        .unwrap_or(*m.last().unwrap_or(&(inner as u32)))
+                };
+                Span {
+                    file,
+                    start: at(sp.start),
+                    end: at(sp.end),
+                }
             }
         };
         ex.map_spans(&mut shift);
@@ -681,9 +759,21 @@ pub(crate) fn parse_json_values(file: FileId, text: &str) -> Parsed {
 }
 
 fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
-    let mut reader = Reader { src: text, b: text.as_bytes(), pos: 0, file };
+    let mut reader = Reader {
+        src: text,
+        b: text.as_bytes(),
+        pos: 0,
+        file,
+    };
     let whole = Span::new(file, 0..text.len());
-    let empty = |diags: Vec<Box<Diagnostic>>| Parsed { body: Body { items: Vec::new(), span: whole }, comments: Vec::new(), diagnostics: diags.into_iter().map(|d| *d).collect() };
+    let empty = |diags: Vec<Box<Diagnostic>>| Parsed {
+        body: Body {
+            items: Vec::new(),
+            span: whole,
+        },
+        comments: Vec::new(),
+        diagnostics: diags.into_iter().map(|d| *d).collect(),
+    };
     let root = match reader.value(0) {
         Ok(v) => v,
         Err(d) => return empty(vec![d]),
@@ -697,14 +787,21 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
             "Extra characters appear after the JSON value: the file must hold a single JSON object.",
         )]);
     }
-    let mut m = Mapper { file, src: text, diags: Vec::new() };
+    let mut m = Mapper {
+        file,
+        src: text,
+        diags: Vec::new(),
+    };
     let body = match &root.kind {
         JKind::Object(props) if values => {
             let items = props
                 .iter()
                 .filter(|p| p.name.value != "//")
                 .map(|p| {
-                    let name = Ident { name: SmolStr::new(&p.name.value), span: Span::new(file, p.name_start..p.name_end) };
+                    let name = Ident {
+                        name: SmolStr::new(&p.name.value),
+                        span: Span::new(file, p.name_start..p.name_end),
+                    };
                     let expr = m.literal(&p.value);
                     let span = name.span.to(expr.span);
                     BodyItem::Attribute(Attribute { name, expr, span })
@@ -714,7 +811,9 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
         }
         JKind::Object(props) => m.body(Ctx::Root, props, whole),
         // A root array of objects is the concatenation of their bodies.
-        JKind::Array(elems) if !values && elems.iter().all(|e| matches!(e.kind, JKind::Object(_))) => {
+        JKind::Array(elems)
+            if !values && elems.iter().all(|e| matches!(e.kind, JKind::Object(_))) =>
+        {
             let mut items = Vec::new();
             for e in elems {
                 if let JKind::Object(props) = &e.kind {
@@ -734,10 +833,17 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
                     })
                     .with_span(Span::new(file, root.start..root.end)),
             );
-            Body { items: Vec::new(), span: whole }
+            Body {
+                items: Vec::new(),
+                span: whole,
+            }
         }
     };
-    Parsed { body, comments: Vec::new(), diagnostics: m.diags }
+    Parsed {
+        body,
+        comments: Vec::new(),
+        diagnostics: m.diags,
+    }
 }
 
 impl Mapper<'_> {
@@ -749,9 +855,18 @@ impl Mapper<'_> {
             let parts = if s.value.is_empty() {
                 Vec::new()
             } else {
-                vec![TemplatePart::Literal { text: SmolStr::new(&s.value), span: Span::new(file, start + 1..end - 1) }]
+                vec![TemplatePart::Literal {
+                    text: SmolStr::new(&s.value),
+                    span: Span::new(file, start + 1..end - 1),
+                }]
             };
-            Expr { kind: ExprKind::Template(Template { parts, heredoc: None }), span: Span::new(file, start..end) }
+            Expr {
+                kind: ExprKind::Template(Template {
+                    parts,
+                    heredoc: None,
+                }),
+                span: Span::new(file, start..end),
+            }
         };
         let kind = match &v.kind {
             JKind::String(s) => return lit(s, v.start, v.end),
@@ -763,7 +878,12 @@ impl Mapper<'_> {
                         let key = lit(&p.name, p.name_start, p.name_end);
                         let value = self.literal(&p.value);
                         let span = key.span.to(value.span);
-                        ObjectItem { key: ObjectKey::Expr(key), value, colon: true, span }
+                        ObjectItem {
+                            key: ObjectKey::Expr(key),
+                            value,
+                            colon: true,
+                            span,
+                        }
                     })
                     .collect(),
             ),

@@ -56,7 +56,12 @@ pub(crate) fn same(a: Open, b: Open) -> bool {
 
 /// Rewrites `tokens` in place: the output never runs ahead of the input (tokens are only dropped
 /// or replaced by one), so one vector serves both.
-pub(crate) fn layout(file: FileId, src_len: usize, tokens: &mut Vec<(Token, TSpan)>, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn layout(
+    file: FileId,
+    src_len: usize,
+    tokens: &mut Vec<(Token, TSpan)>,
+    diags: &mut Vec<Diagnostic>,
+) {
     nested_splats(file, tokens, diags);
     let mut stack: Vec<(Open, TSpan)> = Vec::new();
     let mut i = 0;
@@ -154,7 +159,11 @@ pub(crate) fn layout(file: FileId, src_len: usize, tokens: &mut Vec<(Token, TSpa
                  marker must appear alone on its own line.",
             ),
         };
-        diags.push(Diagnostic::error(code, summary).with_detail(detail).with_span(Span::new(file, urange(r))));
+        diags.push(
+            Diagnostic::error(code, summary)
+                .with_detail(detail)
+                .with_span(Span::new(file, urange(r))),
+        );
         tokens.push((tok, eof));
     }
 }
@@ -191,8 +200,17 @@ fn nested_splats(file: FileId, tokens: &[(Token, TSpan)], diags: &mut Vec<Diagno
     let name_like = |t: Token| {
         matches!(
             t,
-            Token::Ident | Token::Number | Token::For | Token::In | Token::If | Token::Else | Token::EndIf
-                | Token::EndFor | Token::True | Token::False | Token::Null
+            Token::Ident
+                | Token::Number
+                | Token::For
+                | Token::In
+                | Token::If
+                | Token::Else
+                | Token::EndIf
+                | Token::EndFor
+                | Token::True
+                | Token::False
+                | Token::Null
         )
     };
     let mut i = 0;

@@ -2,8 +2,8 @@
 //! between code, quoted-template and heredoc-template modes, and collecting comments aside.
 
 use crate::ast::{Comment, CommentKind};
-use ferro_diag::{Diagnostic, FileId, Span};
 use chumsky::span::SimpleSpan;
+use ferro_diag::{Diagnostic, FileId, Span};
 use logos::Logos;
 use std::ops::Range;
 
@@ -231,22 +231,35 @@ enum Frame {
     Brace,
     /// Code inside `${ }` or `%{ }`: a `}` at this level returns to the template.
     Interp,
-    Quoted { open: usize },
+    Quoted {
+        open: usize,
+    },
     /// A heredoc's body, closed by a line holding just `marker` (a bare template when `None`:
     /// it runs to the end of the input).
-    Heredoc { marker: Option<Range<usize>>, at_line_start: bool },
+    Heredoc {
+        marker: Option<Range<usize>>,
+        at_line_start: bool,
+    },
 }
 
 /// Lex a whole file: every token with its byte range, comments left out.
 pub fn lex(text: &str) -> Vec<(Token, Range<usize>)> {
-    lex_full(FileId(0), text).tokens.into_iter().map(|(t, s)| (t, urange(s))).collect()
+    lex_full(FileId(0), text)
+        .tokens
+        .into_iter()
+        .map(|(t, s)| (t, urange(s)))
+        .collect()
 }
 
 pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
     // Configuration text averages well over four bytes per token; reserving up front saves the
     // copies of a growing vector (untouched capacity costs no memory).
     let tokens = Vec::with_capacity(src.len() / 3 + 16);
-    let mut out = LexOutput { tokens, comments: Vec::new(), diagnostics: Vec::new() };
+    let mut out = LexOutput {
+        tokens,
+        comments: Vec::new(),
+        diagnostics: Vec::new(),
+    };
     lex_into(file, src, Vec::new(), &mut out);
     out
 }
@@ -255,9 +268,22 @@ pub(crate) fn lex_full(file: FileId, src: &str) -> LexOutput {
 /// text without backslash escapes, `${}` interpolations and `%{}` directives, wrapped in
 /// zero-width heredoc open/close tokens so the expression grammar reads it as a heredoc.
 pub(crate) fn lex_template(file: FileId, src: &str) -> LexOutput {
-    let mut out = LexOutput { tokens: vec![(Token::HeredocOpen, tspan(0..0))], comments: Vec::new(), diagnostics: Vec::new() };
-    lex_into(file, src, vec![Frame::Heredoc { marker: None, at_line_start: false }], &mut out);
-    out.tokens.push((Token::HeredocClose, tspan(src.len()..src.len())));
+    let mut out = LexOutput {
+        tokens: vec![(Token::HeredocOpen, tspan(0..0))],
+        comments: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    lex_into(
+        file,
+        src,
+        vec![Frame::Heredoc {
+            marker: None,
+            at_line_start: false,
+        }],
+        &mut out,
+    );
+    out.tokens
+        .push((Token::HeredocClose, tspan(src.len()..src.len())));
     out
 }
 
@@ -283,7 +309,9 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     }
                     Ok(QuotedTok::Dir) => push_open(out, &mut stack, Token::DirOpen, r),
                     Ok(QuotedTok::DirStrip) => push_open(out, &mut stack, Token::DirOpenStrip, r),
-                    Ok(QuotedTok::Text | QuotedTok::Lone) | Err(()) => push_text(&mut out.tokens, r),
+                    Ok(QuotedTok::Text | QuotedTok::Lone) | Err(()) => {
+                        push_text(&mut out.tokens, r)
+                    }
                     Ok(QuotedTok::Newline) => {
                         out.diagnostics.push(
                             Diagnostic::error("syntax-unterminated-string", "Unterminated template string")
@@ -295,12 +323,16 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                                 .with_span(span(open..r.start)),
                         );
                         stack.pop();
-                        out.tokens.push((Token::QuoteClose, tspan(r.start..r.start)));
+                        out.tokens
+                            .push((Token::QuoteClose, tspan(r.start..r.start)));
                         out.tokens.push((Token::Newline, tspan(r)));
                     }
                 }
             }
-            Some(Frame::Heredoc { marker, at_line_start }) => {
+            Some(Frame::Heredoc {
+                marker,
+                at_line_start,
+            }) => {
                 if let (true, Some(marker)) = (*at_line_start, marker.as_ref()) {
                     *at_line_start = false;
                     let line_end = src[pos..].find('\n').map_or(src.len(), |i| pos + i);
@@ -309,7 +341,8 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     let trimmed_end = trimmed.trim_end_matches(['\r', ' ', '\t']);
                     if trimmed_end == &src[marker.clone()] && line_end < src.len() {
                         let start = line_end - line.len() + (line.len() - trimmed.len());
-                        out.tokens.push((Token::HeredocClose, tspan(start..start + trimmed_end.len())));
+                        out.tokens
+                            .push((Token::HeredocClose, tspan(start..start + trimmed_end.len())));
                         pos = start + trimmed_end.len();
                         stack.pop();
                         continue;
@@ -348,7 +381,10 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     let b = src.as_bytes();
                     if matches!(b.get(pos + len), Some(b'e' | b'E')) {
                         let sign = usize::from(matches!(b.get(pos + len + 1), Some(b'+' | b'-')));
-                        let digits = b[(pos + len + 1 + sign).min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+                        let digits = b[(pos + len + 1 + sign).min(b.len())..]
+                            .iter()
+                            .take_while(|c| c.is_ascii_digit())
+                            .count();
                         if digits > 0 {
                             len += 1 + sign + digits;
                         }
@@ -394,7 +430,11 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                         };
                         let text = src[r.clone()].trim_end_matches('\r');
                         let r = r.start..r.start + text.len();
-                        out.comments.push(Comment { kind, text: text.to_string(), span: span(r) });
+                        out.comments.push(Comment {
+                            kind,
+                            text: text.to_string(),
+                            span: span(r),
+                        });
                     }
                     Ok(Token::BlockCommentStart) => {
                         let end = match src[r.end..].find("*/") {
@@ -426,7 +466,11 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                     Ok(tok @ (Token::RBrace | Token::StripClose)) => match stack.last() {
                         Some(Frame::Interp) => {
                             stack.pop();
-                            let t = if tok == Token::RBrace { Token::TemplClose } else { tok };
+                            let t = if tok == Token::RBrace {
+                                Token::TemplClose
+                            } else {
+                                tok
+                            };
                             out.tokens.push((t, tspan(r)));
                         }
                         Some(Frame::Brace) if tok == Token::RBrace => {
@@ -446,7 +490,10 @@ fn lex_into(file: FileId, src: &str, mut stack: Vec<Frame>, out: &mut LexOutput)
                             .find(|c: char| c.is_whitespace())
                             .unwrap_or(text.len() - skip);
                         let marker = r.start + skip..r.start + skip + word_len;
-                        stack.push(Frame::Heredoc { marker: Some(marker), at_line_start: true });
+                        stack.push(Frame::Heredoc {
+                            marker: Some(marker),
+                            at_line_start: true,
+                        });
                         out.tokens.push((Token::HeredocOpen, tspan(r)));
                     }
                     Ok(tok) => out.tokens.push((tok, tspan(r))),

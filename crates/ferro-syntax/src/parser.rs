@@ -1,14 +1,16 @@
 //! The chumsky grammar of HCL bodies (attributes and blocks) with line-level error recovery, and
 //! the entry points that run lexer, layout pass and parser and collect the diagnostics.
 
-use crate::ast::{self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, SmolStr, TemplatePart};
+use crate::ast::{
+    self, Attribute, Block, BlockLabel, Body, BodyItem, Expr, ExprKind, SmolStr, TemplatePart,
+};
 use crate::error::{to_diagnostic, FromPErr, GErr, PErr};
 use crate::expr::{expr, name, shrunk, Cx, Ex};
 use crate::layout::{closer, layout, opener, same, Open};
 use crate::lexer::{lex_full, lex_template, tspan, LexOutput, TSpan, Token};
 use crate::Parsed;
-use chumsky::input::ValueInput;
 use chumsky::error::EmptyErr;
+use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 use ferro_diag::{Diagnostic, FileId, Span};
 
@@ -46,7 +48,12 @@ where
         }
         if skipped == 0 {
             let span = inp.span_since(&before);
-            return Err(E::from_perr(PErr { span, found: inp.peek(), expected: Default::default(), custom: None }));
+            return Err(E::from_perr(PErr {
+                span,
+                found: inp.peek(),
+                expected: Default::default(),
+                custom: None,
+            }));
         }
         Ok(())
     })
@@ -133,15 +140,36 @@ where
             .then_ignore(line_end("block"))
             .map(move |((ty, labels), (items, open_brace, close_brace))| {
                 let span = ty.span.to(close_brace);
-                let body = Body { items, span: Span { start: open_brace.end, end: close_brace.start, ..span } };
-                BodyItem::Block(Block { ty, labels, body, open_brace, close_brace, span })
+                let body = Body {
+                    items,
+                    span: Span {
+                        start: open_brace.end,
+                        end: close_brace.start,
+                        ..span
+                    },
+                };
+                BodyItem::Block(Block {
+                    ty,
+                    labels,
+                    body,
+                    open_brace,
+                    close_brace,
+                    span,
+                })
             })
             .boxed()
     });
-    items(cx, block, top).map_with(move |items, e| Body { items, span: cx.span(e.span()) })
+    items(cx, block, top).map_with(move |items, e| Body {
+        items,
+        span: cx.span(e.span()),
+    })
 }
 
-fn items<'a, I, E, B>(cx: Cx<'a>, block: B, top: bool) -> impl Parser<'a, I, Vec<BodyItem>, Ex<E>> + Clone
+fn items<'a, I, E, B>(
+    cx: Cx<'a>,
+    block: B,
+    top: bool,
+) -> impl Parser<'a, I, Vec<BodyItem>, Ex<E>> + Clone
 where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
     E: GErr<'a, I>,
@@ -149,14 +177,26 @@ where
 {
     let value = E::recover(
         expr(cx).then_ignore(line_end("argument")),
-        skip_line(false).map_with(move |_, e| Expr { kind: ExprKind::Error, span: cx.span(e.span()) }),
+        skip_line(false).map_with(move |_, e| Expr {
+            kind: ExprKind::Error,
+            span: cx.span(e.span()),
+        }),
     );
-    let attribute = name(cx).then_ignore(just(Token::Assign)).then(value).map(|(name, expr)| {
-        let span = name.span.to(expr.span);
-        BodyItem::Attribute(Attribute { name, expr, span })
-    });
-    let item = E::recover(E::label(choice((attribute, block)).map(Some), "argument or block"), skip_line(top).to(None));
-    choice((just(Token::Newline).to(None), item)).repeated().collect::<Items>().map(|items| shrunk(items.0))
+    let attribute = name(cx)
+        .then_ignore(just(Token::Assign))
+        .then(value)
+        .map(|(name, expr)| {
+            let span = name.span.to(expr.span);
+            BodyItem::Attribute(Attribute { name, expr, span })
+        });
+    let item = E::recover(
+        E::label(choice((attribute, block)).map(Some), "argument or block"),
+        skip_line(top).to(None),
+    );
+    choice((just(Token::Newline).to(None), item))
+        .repeated()
+        .collect::<Items>()
+        .map(|items| shrunk(items.0))
 }
 
 /// Block labels: room for two at the first (resources and data sources have two).
@@ -187,7 +227,11 @@ impl chumsky::container::Container<Option<BodyItem>> for Items {
 /// A block label written as an expression: must be a plain quoted string.
 fn label_of<E: FromPErr>(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter<E>) -> BlockLabel {
     if let ExprKind::Template(t) = &ex.kind {
-        if t.heredoc.is_none() && t.parts.iter().all(|p| matches!(p, TemplatePart::Literal { .. })) {
+        if t.heredoc.is_none()
+            && t.parts
+                .iter()
+                .all(|p| matches!(p, TemplatePart::Literal { .. }))
+        {
             let value = t
                 .parts
                 .iter()
@@ -196,7 +240,11 @@ fn label_of<E: FromPErr>(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter
                     _ => "",
                 })
                 .collect();
-            return BlockLabel { value, quoted: true, span: ex.span };
+            return BlockLabel {
+                value,
+                quoted: true,
+                span: ex.span,
+            };
         }
     }
     let range = ex.span.range();
@@ -208,7 +256,11 @@ fn label_of<E: FromPErr>(cx: Cx, ex: Expr, emitter: &mut chumsky::input::Emitter
          other expressions."
             .to_string(),
     )));
-    BlockLabel { value: SmolStr::new(&cx.src[range]), quoted: false, span: ex.span }
+    BlockLabel {
+        value: SmolStr::new(&cx.src[range]),
+        quoted: false,
+        span: ex.span,
+    }
 }
 
 type Tokens = Vec<(Token, TSpan)>;
@@ -217,8 +269,16 @@ fn prepare(file: FileId, text: &str) -> (Tokens, Vec<ast::Comment>, Vec<Diagnost
     prepare_lexed(file, text, lex_full(file, text))
 }
 
-fn prepare_lexed(file: FileId, text: &str, lexed: LexOutput) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
-    let LexOutput { mut tokens, comments, diagnostics: mut diags } = lexed;
+fn prepare_lexed(
+    file: FileId,
+    text: &str,
+    lexed: LexOutput,
+) -> (Tokens, Vec<ast::Comment>, Vec<Diagnostic>) {
+    let LexOutput {
+        mut tokens,
+        comments,
+        diagnostics: mut diags,
+    } = lexed;
     layout(file, text.len(), &mut tokens, &mut diags);
     (tokens, comments, diags)
 }
@@ -257,11 +317,17 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
         (Some(body), errs) if errs.is_empty() => (Some(body), Vec::new()),
         _ => file_pass::<_, PErr>(cx, token_input(&tokens, text.len())),
     };
-    let body = out.unwrap_or_else(|| Body { items: Vec::new(), span: Span::new(file, 0..text.len()) });
+    let body = out.unwrap_or_else(|| Body {
+        items: Vec::new(),
+        span: Span::new(file, 0..text.len()),
+    });
     let mut diagnostics = finish(file, diags, errs);
     let before = diagnostics.len();
     // Blocks that already have syntax errors are left alone: their spans come from recovery.
-    let broken: Vec<(u32, u32)> = diagnostics.iter().filter_map(|d| d.span.map(|s| (s.start, s.end))).collect();
+    let broken: Vec<(u32, u32)> = diagnostics
+        .iter()
+        .filter_map(|d| d.span.map(|s| (s.start, s.end)))
+        .collect();
     check_block_lines(text, &body, &broken, &mut diagnostics);
     // Both only rewrite or drop diagnostics: nothing to do for a clean file.
     if !diagnostics.is_empty() {
@@ -271,7 +337,11 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     if diagnostics.len() > before {
         diagnostics.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     }
-    Parsed { body, comments, diagnostics }
+    Parsed {
+        body,
+        comments,
+        diagnostics,
+    }
 }
 
 /// Parse a bare template (literal text with `${}` and `%{}`, no quotes and no backslash escapes),
@@ -293,19 +363,34 @@ fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     parse_tokens(file, text, tokens, diags)
 }
 
-fn parse_tokens(file: FileId, text: &str, tokens: Tokens, diags: Vec<Diagnostic>) -> (ast::Expr, Vec<Diagnostic>) {
+fn parse_tokens(
+    file: FileId,
+    text: &str,
+    tokens: Tokens,
+    diags: Vec<Diagnostic>,
+) -> (ast::Expr, Vec<Diagnostic>) {
     let cx = Cx { file, src: text };
-    let fast = expr_only::<_, EmptyErr>(cx).parse(token_input(&tokens, text.len())).into_output_errors();
+    let fast = expr_only::<_, EmptyErr>(cx)
+        .parse(token_input(&tokens, text.len()))
+        .into_output_errors();
     let (out, errs) = match fast {
         (Some(ex), errs) if errs.is_empty() => (Some(ex), Vec::new()),
-        _ => expr_only::<_, PErr>(cx).parse(token_input(&tokens, text.len())).into_output_errors(),
+        _ => expr_only::<_, PErr>(cx)
+            .parse(token_input(&tokens, text.len()))
+            .into_output_errors(),
     };
-    let ex = out.unwrap_or_else(|| Expr { kind: ExprKind::Error, span: Span::new(file, 0..text.len()) });
+    let ex = out.unwrap_or_else(|| Expr {
+        kind: ExprKind::Error,
+        span: Span::new(file, 0..text.len()),
+    });
     (ex, finish(file, diags, errs))
 }
 
 /// The parser's input: the token slice, read as (token, span) pairs.
-fn token_input<'a>(tokens: &'a [(Token, TSpan)], len: usize) -> impl ValueInput<'a, Token = Token, Span = TSpan> {
+fn token_input<'a>(
+    tokens: &'a [(Token, TSpan)],
+    len: usize,
+) -> impl ValueInput<'a, Token = Token, Span = TSpan> {
     tokens.map(tspan(len..len), |(t, s)| (t, s))
 }
 
@@ -315,7 +400,10 @@ where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
     E: GErr<'a, I>,
 {
-    body::<I, E>(cx, true).then_ignore(end()).parse(input).into_output_errors()
+    body::<I, E>(cx, true)
+        .then_ignore(end())
+        .parse(input)
+        .into_output_errors()
 }
 
 /// A whole input that is one expression, with blank lines around it.
@@ -350,7 +438,10 @@ fn rest_of_line_blank(text: &str, from: usize) -> bool {
 fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut Vec<Diagnostic>) {
     for item in &body.items {
         let BodyItem::Block(b) = item else { continue };
-        if broken.iter().any(|&(s, e)| s < b.span.end && e >= b.span.start) {
+        if broken
+            .iter()
+            .any(|&(s, e)| s < b.span.end && e >= b.span.start)
+        {
             continue;
         }
         let (open, close) = (b.open_brace.end as usize, b.close_brace.start as usize);
@@ -362,9 +453,12 @@ fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut
         if !rest_of_line_blank(text, open) && !items.is_empty() {
             let first = &items[0];
             let single = |detail: &str, span: Span| {
-                Diagnostic::error("syntax-invalid-single-line-block", "Invalid single-argument block definition")
-                    .with_detail(detail)
-                    .with_span(span)
+                Diagnostic::error(
+                    "syntax-invalid-single-line-block",
+                    "Invalid single-argument block definition",
+                )
+                .with_detail(detail)
+                .with_span(span)
             };
             match first {
                 BodyItem::Block(inner) => diags.push(
@@ -404,14 +498,24 @@ fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut
             };
             if end <= close && !text[end..close].contains('\n') {
                 let (summary, detail) = if what == "argument" {
-                    ("Missing newline after argument", "An argument definition must end with a newline.")
+                    (
+                        "Missing newline after argument",
+                        "An argument definition must end with a newline.",
+                    )
                 } else {
-                    ("Missing newline after block definition", "A block definition must end with a newline.")
+                    (
+                        "Missing newline after block definition",
+                        "A block definition must end with a newline.",
+                    )
                 };
                 diags.push(
                     Diagnostic::error("syntax-missing-newline", summary)
                         .with_detail(detail)
-                        .with_span(Span { start: b.close_brace.start, end: b.close_brace.end, ..b.span }),
+                        .with_span(Span {
+                            start: b.close_brace.start,
+                            end: b.close_brace.end,
+                            ..b.span
+                        }),
                 );
             }
         }
@@ -454,10 +558,17 @@ fn single_line_block_errors(text: &str, body: &Body, diags: &mut [Diagnostic]) {
 /// A "missing newline" reported where an expression stopped is only a symptom when a later
 /// error on the same line says what is wrong inside it (an unterminated string, say): drop it.
 fn drop_symptoms(text: &str, diags: &mut Vec<Diagnostic>) {
-    let line_end = |at: usize| text[at.min(text.len())..].find('\n').map_or(text.len(), |i| at + i);
+    let line_end = |at: usize| {
+        text[at.min(text.len())..]
+            .find('\n')
+            .map_or(text.len(), |i| at + i)
+    };
     let starts: Vec<(usize, bool)> = diags
         .iter()
-        .filter_map(|d| d.span.map(|s| (s.start as usize, d.code == "syntax-missing-newline")))
+        .filter_map(|d| {
+            d.span
+                .map(|s| (s.start as usize, d.code == "syntax-missing-newline"))
+        })
         .collect();
     diags.retain(|d| {
         let Some(sp) = d.span else { return true };
@@ -465,7 +576,9 @@ fn drop_symptoms(text: &str, diags: &mut Vec<Diagnostic>) {
             return true;
         }
         let (at, end) = (sp.start as usize, line_end(sp.start as usize));
-        !starts.iter().any(|&(s, symptom)| !symptom && s >= at && s < end.max(at + 1))
+        !starts
+            .iter()
+            .any(|&(s, symptom)| !symptom && s >= at && s < end.max(at + 1))
     });
 }
 
@@ -503,17 +616,31 @@ mod tests {
                 }
             }
         }
-        assert!(files.len() > 250, "corpus not found under {}", dir.display());
+        assert!(
+            files.len() > 250,
+            "corpus not found under {}",
+            dir.display()
+        );
         let (mut clean, mut broken) = (0, 0);
         for p in &files {
-            let (text, _) = crate::decode_source(FileId(0), &std::fs::read(p).expect("read corpus file"));
+            let (text, _) =
+                crate::decode_source(FileId(0), &std::fs::read(p).expect("read corpus file"));
             let (fast, slow, errors) = both(&text);
             if errors == 0 {
                 clean += 1;
-                assert_eq!(fast, slow, "{}: the passes build different trees", p.display());
+                assert_eq!(
+                    fast,
+                    slow,
+                    "{}: the passes build different trees",
+                    p.display()
+                );
             } else {
                 broken += 1;
-                assert!(fast.is_none(), "{}: the fast pass accepted a file with syntax errors", p.display());
+                assert!(
+                    fast.is_none(),
+                    "{}: the fast pass accepted a file with syntax errors",
+                    p.display()
+                );
             }
         }
         assert!(clean > 200 && broken > 30, "clean {clean}, broken {broken}");

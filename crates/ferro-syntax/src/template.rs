@@ -5,15 +5,25 @@
 use crate::ast::{Expr, Ident, SmolStr, TemplatePart};
 use crate::error::PErr;
 use crate::lexer::{tspan, urange, TSpan};
-use std::borrow::Cow;
 use ferro_diag::{FileId, Span};
+use std::borrow::Cow;
 
 /// One piece of a template as the grammar reads it.
 #[derive(Debug, Clone)]
 pub(crate) enum Piece {
     Text(TSpan),
-    Interp { expr: Expr, strip_left: bool, strip_right: bool, span: TSpan },
-    Tag { tag: Tag, strip_left: bool, strip_right: bool, span: TSpan },
+    Interp {
+        expr: Expr,
+        strip_left: bool,
+        strip_right: bool,
+        span: TSpan,
+    },
+    Tag {
+        tag: Tag,
+        strip_left: bool,
+        strip_right: bool,
+        span: TSpan,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -21,7 +31,11 @@ pub(crate) enum Tag {
     If(Expr),
     Else,
     EndIf,
-    For { key_var: Option<Ident>, value_var: Ident, collection: Expr },
+    For {
+        key_var: Option<Ident>,
+        value_var: Ident,
+        collection: Expr,
+    },
     EndFor,
 }
 
@@ -29,9 +43,16 @@ impl Piece {
     fn strips(&self) -> (bool, bool) {
         match self {
             Piece::Text(_) => (false, false),
-            Piece::Interp { strip_left, strip_right, .. } | Piece::Tag { strip_left, strip_right, .. } => {
-                (*strip_left, *strip_right)
+            Piece::Interp {
+                strip_left,
+                strip_right,
+                ..
             }
+            | Piece::Tag {
+                strip_left,
+                strip_right,
+                ..
+            } => (*strip_left, *strip_right),
         }
     }
 }
@@ -102,7 +123,10 @@ pub(crate) fn build(
     }
     let mut done: Vec<TemplatePart> = Vec::with_capacity(pieces.len());
     let mut stack: Vec<Open> = Vec::new();
-    fn target<'v>(stack: &'v mut [Open], done: &'v mut Vec<TemplatePart>) -> &'v mut Vec<TemplatePart> {
+    fn target<'v>(
+        stack: &'v mut [Open],
+        done: &'v mut Vec<TemplatePart>,
+    ) -> &'v mut Vec<TemplatePart> {
         match stack.last_mut() {
             Some(o) if o.in_else => &mut o.otherwise,
             Some(o) => &mut o.then,
@@ -135,11 +159,18 @@ pub(crate) fn build(
                     text = text.trim_end();
                 }
                 if !text.is_empty() {
-                    target(&mut stack, &mut done)
-                        .push(TemplatePart::Literal { text: SmolStr::new(text), span: sp(s.start as usize, s.end as usize) });
+                    target(&mut stack, &mut done).push(TemplatePart::Literal {
+                        text: SmolStr::new(text),
+                        span: sp(s.start as usize, s.end as usize),
+                    });
                 }
             }
-            Piece::Interp { expr, strip_left, strip_right, span } => {
+            Piece::Interp {
+                expr,
+                strip_left,
+                strip_right,
+                span,
+            } => {
                 target(&mut stack, &mut done).push(TemplatePart::Interpolation {
                     expr: Box::new(expr),
                     strip_left,
@@ -162,7 +193,9 @@ pub(crate) fn build(
                 },
                 Tag::EndIf | Tag::EndFor => {
                     let is_if = matches!(tag, Tag::EndIf);
-                    let ok = stack.last().is_some_and(|o| matches!(o.tag, Tag::If(_)) == is_if);
+                    let ok = stack
+                        .last()
+                        .is_some_and(|o| matches!(o.tag, Tag::If(_)) == is_if);
                     if !ok {
                         let (word, wants) = if is_if {
                             ("endif", "an \"if\" directive")
@@ -187,15 +220,29 @@ pub(crate) fn build(
         }
     }
     while let Some(o) = stack.pop() {
-        let end = o.otherwise.last().or(o.then.last()).map_or(o.start + 2, part_end);
-        let (word, open) = if matches!(o.tag, Tag::If(_)) { ("endif", "if") } else { ("endfor", "for") };
+        let end = o
+            .otherwise
+            .last()
+            .or(o.then.last())
+            .map_or(o.start + 2, part_end);
+        let (word, open) = if matches!(o.tag, Tag::If(_)) {
+            ("endif", "if")
+        } else {
+            ("endfor", "for")
+        };
         errs.push(PErr::custom(
             tspan(o.start..o.start + 2),
             "syntax-unclosed-template-directive",
             "Unterminated template directive",
             format!("This \"{open}\" directive has no matching \"%{{ {word} }}\" before the end of the template."),
         ));
-        let part = close(o.tag, o.then, o.in_else.then_some(o.otherwise), sp(o.start, end), sp(o.start, o.open_end));
+        let part = close(
+            o.tag,
+            o.then,
+            o.in_else.then_some(o.otherwise),
+            sp(o.start, end),
+            sp(o.start, o.open_end),
+        );
         target(&mut stack, &mut done).push(part);
     }
     // Trees are kept for the whole run: no spare capacity (parts are large).
@@ -203,18 +250,41 @@ pub(crate) fn build(
     done
 }
 
-fn close(tag: Tag, mut then: Vec<TemplatePart>, mut otherwise: Option<Vec<TemplatePart>>, span: Span, open_span: Span) -> TemplatePart {
+fn close(
+    tag: Tag,
+    mut then: Vec<TemplatePart>,
+    mut otherwise: Option<Vec<TemplatePart>>,
+    span: Span,
+    open_span: Span,
+) -> TemplatePart {
     then.shrink_to_fit();
     if let Some(o) = &mut otherwise {
         o.shrink_to_fit();
     }
     match tag {
-        Tag::For { key_var, value_var, collection } => {
-            TemplatePart::For(Box::new(crate::ast::TemplateFor { key_var, value_var, collection, body: then, span, open_span }))
-        }
-        Tag::If(cond) => TemplatePart::If { cond: Box::new(cond), then, otherwise, span },
+        Tag::For {
+            key_var,
+            value_var,
+            collection,
+        } => TemplatePart::For(Box::new(crate::ast::TemplateFor {
+            key_var,
+            value_var,
+            collection,
+            body: then,
+            span,
+            open_span,
+        })),
+        Tag::If(cond) => TemplatePart::If {
+            cond: Box::new(cond),
+            then,
+            otherwise,
+            span,
+        },
         // Only if/for tags are ever opened.
-        Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal { text: SmolStr::default(), span },
+        Tag::Else | Tag::EndIf | Tag::EndFor => TemplatePart::Literal {
+            text: SmolStr::default(),
+            span,
+        },
     }
 }
 
@@ -289,7 +359,12 @@ fn dedent(raw: &str, n: usize, first_starts_line: bool) -> String {
 }
 
 /// Process escapes: `$${` and `%%{` always, backslash escapes in quoted templates.
-pub(crate) fn unescape<'s>(raw: &'s str, quoted: bool, base: usize, errs: &mut Vec<PErr>) -> Cow<'s, str> {
+pub(crate) fn unescape<'s>(
+    raw: &'s str,
+    quoted: bool,
+    base: usize,
+    errs: &mut Vec<PErr>,
+) -> Cow<'s, str> {
     if !raw.contains(['\\', '$', '%']) {
         return Cow::Borrowed(raw);
     }

@@ -10,11 +10,19 @@ fn render(text: &str) -> String {
     let parsed = parse_file(FileId(0), text);
     let mut out = debug::dump_body(&parsed.body);
     for c in &parsed.comments {
-        let _ = writeln!(out, "comment {:?} {:?} @{}..{}", c.kind, c.text, c.span.start, c.span.end);
+        let _ = writeln!(
+            out,
+            "comment {:?} {:?} @{}..{}",
+            c.kind, c.text, c.span.start, c.span.end
+        );
     }
     for d in &parsed.diagnostics {
         let (l, c) = d.span.map_or((0, 0), |s| line_col(text, s.start as usize));
-        let _ = writeln!(out, "diag {} {}:{} {}: {}", d.code, l, c, d.summary, d.detail);
+        let _ = writeln!(
+            out,
+            "diag {} {}:{} {}: {}",
+            d.code, l, c, d.summary, d.detail
+        );
     }
     out
 }
@@ -44,5 +52,9 @@ fn cases() {
             failures.push(format!("--- {}\n{got}", tf.display()));
         }
     }
-    assert!(failures.is_empty(), "mismatched cases (BLESS=1 to update):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "mismatched cases (BLESS=1 to update):\n{}",
+        failures.join("\n")
+    );
 }

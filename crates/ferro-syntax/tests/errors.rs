@@ -30,7 +30,8 @@ fn names(parsed: &Parsed) -> Vec<String> {
 }
 
 fn has(list: &[(String, usize, usize)], code: &str, line: usize, col: usize) -> bool {
-    list.iter().any(|(c, l, k)| c == code && *l == line && *k == col)
+    list.iter()
+        .any(|(c, l, k)| c == code && *l == line && *k == col)
 }
 
 #[test]
@@ -45,9 +46,13 @@ fn several_independent_errors() {
     assert!(has(&d, "syntax-invalid-expression", 7, 7), "{d:?}");
     assert_eq!(d.len(), 5, "{d:?}");
     assert_eq!(names(&parsed), ["a", "b", "c", "ok", "blk{}"]);
-    let BodyItem::Block(b) = &parsed.body.items[4] else { panic!("block") };
+    let BodyItem::Block(b) = &parsed.body.items[4] else {
+        panic!("block")
+    };
     assert_eq!(b.body.items.len(), 2);
-    let BodyItem::Attribute(a) = &parsed.body.items[0] else { panic!("attr") };
+    let BodyItem::Attribute(a) = &parsed.body.items[0] else {
+        panic!("attr")
+    };
     assert_eq!(a.expr.kind, ExprKind::Error);
 }
 
@@ -59,7 +64,11 @@ fn unclosed_brace_and_strings() {
     assert!(has(&d, "syntax-unterminated-string", 1, 5), "{d:?}");
     assert!(has(&d, "syntax-unclosed-brace", 3, 11), "{d:?}");
     assert_eq!(names(&parsed), ["a", "b", "block{}"]);
-    let unclosed = parsed.diagnostics.iter().find(|d| d.code == "syntax-unclosed-brace").unwrap();
+    let unclosed = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "syntax-unclosed-brace")
+        .unwrap();
     assert_eq!(unclosed.summary, "Unclosed configuration block");
 }
 
@@ -72,7 +81,10 @@ fn unterminated_heredoc_and_comment() {
     assert_eq!(names(&parsed), ["a", "c"]);
     let text = "a = 1\n/* never closed\nb = 2\n";
     let parsed = parse_file(FileId(0), text);
-    assert_eq!(diags(text, &parsed), [("syntax-unterminated-comment".to_string(), 2, 1)]);
+    assert_eq!(
+        diags(text, &parsed),
+        [("syntax-unterminated-comment".to_string(), 2, 1)]
+    );
     assert_eq!(parsed.comments.len(), 1);
 }
 
@@ -90,7 +102,10 @@ fn invalid_characters() {
 fn stray_closing_brace() {
     let text = "a = 1\n}\nb = 2\n";
     let parsed = parse_file(FileId(0), text);
-    assert_eq!(diags(text, &parsed), [("syntax-argument-or-block-expected".to_string(), 2, 1)]);
+    assert_eq!(
+        diags(text, &parsed),
+        [("syntax-argument-or-block-expected".to_string(), 2, 1)]
+    );
     assert_eq!(names(&parsed), ["a", "b"]);
 }
 

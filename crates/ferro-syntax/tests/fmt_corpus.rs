@@ -28,11 +28,17 @@ fn visible(line: &str) -> String {
 fn line_diff(expected: &str, got: &str) -> String {
     let e: Vec<&str> = expected.split_inclusive('\n').collect();
     let g: Vec<&str> = got.split_inclusive('\n').collect();
-    let first = e.iter().zip(&g).position(|(a, b)| a != b).unwrap_or(e.len().min(g.len()));
+    let first = e
+        .iter()
+        .zip(&g)
+        .position(|(a, b)| a != b)
+        .unwrap_or(e.len().min(g.len()));
     let mut out = String::new();
     for i in first.saturating_sub(2)..(first + 3).min(e.len().max(g.len())) {
         match (e.get(i), g.get(i)) {
-            (Some(a), Some(b)) if a == b => out.push_str(&format!("   {:4} | {}\n", i + 1, visible(a))),
+            (Some(a), Some(b)) if a == b => {
+                out.push_str(&format!("   {:4} | {}\n", i + 1, visible(a)))
+            }
             (a, b) => {
                 if let Some(a) = a {
                     out.push_str(&format!(" - {:4} | {}\n", i + 1, visible(a)));
@@ -66,12 +72,21 @@ fn strip_spans(dump: &str) -> String {
 }
 
 fn var(name: &str, span: ferro_diag::Span) -> Expr {
-    Expr { kind: ExprKind::Variable(Ident { name: name.into(), span }), span }
+    Expr {
+        kind: ExprKind::Variable(Ident {
+            name: name.into(),
+            span,
+        }),
+        span,
+    }
 }
 
 fn call(name: &str, arg: &str, span: ferro_diag::Span) -> Expr {
     let kind = ExprKind::FunctionCall(Box::new(FunctionCall {
-        name: Ident { name: name.into(), span },
+        name: Ident {
+            name: name.into(),
+            span,
+        },
         args: vec![var(arg, span)],
         expand_final: false,
         open_paren: span,
@@ -87,13 +102,21 @@ fn rewrite_body(src: &str, body: &mut Body, top: bool) {
                 if !top && a.name.name == "type" {
                     let span = a.expr.span;
                     let new = match &a.expr.kind {
-                        ExprKind::Variable(id) if ["list", "map", "set"].contains(&id.name.as_str()) => {
+                        ExprKind::Variable(id)
+                            if ["list", "map", "set"].contains(&id.name.as_str()) =>
+                        {
                             Some(call(&id.name.clone(), "any", span))
                         }
                         ExprKind::Template(t) if t.heredoc.is_none() => match &t.parts[..] {
-                            [TemplatePart::Literal { text, .. }] if text == "string" => Some(var("string", span)),
-                            [TemplatePart::Literal { text, .. }] if text == "list" => Some(call("list", "string", span)),
-                            [TemplatePart::Literal { text, .. }] if text == "map" => Some(call("map", "string", span)),
+                            [TemplatePart::Literal { text, .. }] if text == "string" => {
+                                Some(var("string", span))
+                            }
+                            [TemplatePart::Literal { text, .. }] if text == "list" => {
+                                Some(call("list", "string", span))
+                            }
+                            [TemplatePart::Literal { text, .. }] if text == "map" => {
+                                Some(call("map", "string", span))
+                            }
                             _ => None,
                         },
                         _ => None,
@@ -137,7 +160,14 @@ fn rewrite_body_values(src: &str, body: &mut Body) {
 fn shape(text: &str, rewrite: bool) -> Result<String, String> {
     let mut parsed = parse_file(FileId(0), text);
     if ferro_diag::has_errors(&parsed.diagnostics) {
-        return Err(format!("{:?}", parsed.diagnostics.iter().map(|d| &d.summary).collect::<Vec<_>>()));
+        return Err(format!(
+            "{:?}",
+            parsed
+                .diagnostics
+                .iter()
+                .map(|d| &d.summary)
+                .collect::<Vec<_>>()
+        ));
     }
     if rewrite {
         rewrite_body(text, &mut parsed.body, true);
@@ -172,7 +202,12 @@ fn strip_parens(dump: &str) -> String {
             j += 1;
         }
         let Some(end) = end else { break };
-        s = format!("{}{}{}", &s[..i], &s[i + "(parens ".len()..end], &s[end + 1..]);
+        s = format!(
+            "{}{}{}",
+            &s[..i],
+            &s[i + "(parens ".len()..end],
+            &s[end + 1..]
+        );
     }
     s
 }
@@ -180,26 +215,41 @@ fn strip_parens(dump: &str) -> String {
 #[test]
 fn corpus_matches_terraform_fmt() {
     let files = corpus();
-    assert!(files.len() >= 200, "the corpus has only {} files", files.len());
+    assert!(
+        files.len() >= 200,
+        "the corpus has only {} files",
+        files.len()
+    );
     let mut failures = Vec::new();
     let mut identical = 0;
     let mut lost_key_files = 0;
     for tf in &files {
-        let name = tf.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = tf
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let src = std::fs::read_to_string(tf).expect("corpus files are UTF-8");
         let Ok(expected) = std::fs::read_to_string(tf.with_extension("tf.expected")) else {
-            failures.push(format!("{name}: no .expected file (run `cargo xtask fmt-oracle`)"));
+            failures.push(format!(
+                "{name}: no .expected file (run `cargo xtask fmt-oracle`)"
+            ));
             continue;
         };
         let got = match format_source(&src) {
             Ok(g) => g,
             Err(d) => {
-                failures.push(format!("{name}: ferro refused to format it: {:?}", d.iter().map(|d| &d.summary).collect::<Vec<_>>()));
+                failures.push(format!(
+                    "{name}: ferro refused to format it: {:?}",
+                    d.iter().map(|d| &d.summary).collect::<Vec<_>>()
+                ));
                 continue;
             }
         };
         if got != expected {
-            failures.push(format!("{name}: output differs from terraform fmt\n{}", line_diff(&expected, &got)));
+            failures.push(format!(
+                "{name}: output differs from terraform fmt\n{}",
+                line_diff(&expected, &got)
+            ));
             continue;
         }
         identical += 1;
@@ -208,24 +258,38 @@ fn corpus_matches_terraform_fmt() {
             // Terraform keeps spaces before the end of the file, then adds a newline; the next
             // run removes them. Not idempotent, but that is what terraform fmt does.
             Ok(_) if src.ends_with([' ', '\t']) => {}
-            Ok(again) => failures.push(format!("{name}: not idempotent\n{}", line_diff(&got, &again))),
+            Ok(again) => failures.push(format!(
+                "{name}: not idempotent\n{}",
+                line_diff(&got, &again)
+            )),
             Err(diags) => {
                 // Terraform drops the key of `x[null]`-style steps, which leaves `x[]`: the only
                 // accepted way for formatted output not to parse.
                 let empty_index = got.match_indices("[]").any(|(i, _)| {
-                    got[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || "_-]".contains(c))
+                    got[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || "_-]".contains(c))
                 });
-                if empty_index && src.contains("null") | src.contains("true") | src.contains("false") {
+                if empty_index
+                    && src.contains("null") | src.contains("true") | src.contains("false")
+                {
                     lost_key_files += 1;
                     continue;
                 }
-                failures.push(format!("{name}: formatted output does not parse: {:?}", diags.iter().map(|d| &d.summary).collect::<Vec<_>>()));
+                failures.push(format!(
+                    "{name}: formatted output does not parse: {:?}",
+                    diags.iter().map(|d| &d.summary).collect::<Vec<_>>()
+                ));
             }
         }
         if let Ok(after) = shape(&got, false) {
             match shape(&src, true) {
                 Ok(before) if before == after => {}
-                Ok(before) => failures.push(format!("{name}: formatting changed the tree\n{}", line_diff(&before, &after))),
+                Ok(before) => failures.push(format!(
+                    "{name}: formatting changed the tree\n{}",
+                    line_diff(&before, &after)
+                )),
                 Err(e) => failures.push(format!("{name}: input does not parse: {e}")),
             }
         }
@@ -234,7 +298,12 @@ fn corpus_matches_terraform_fmt() {
         "fmt corpus: {identical}/{} identical to terraform fmt ({lost_key_files} with terraform's lost-key quirk)",
         files.len()
     );
-    assert!(failures.is_empty(), "{} corpus failures:\n\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} corpus failures:\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// `"${x}"` → `x` when the template's text is exactly one interpolation.

@@ -6,7 +6,11 @@ use ferro_syntax::ast::Body;
 use ferro_syntax::{parse_file, parse_json_file, parse_json_values};
 
 fn blank(mut b: Body) -> Body {
-    b.map_spans(&mut |s| Span { file: s.file, start: 0, end: 0 });
+    b.map_spans(&mut |s| Span {
+        file: s.file,
+        start: 0,
+        end: 0,
+    });
     b
 }
 
@@ -135,7 +139,10 @@ output "o" {
 
 #[test]
 fn root_array_of_objects() {
-    same("locals {\n  a = 1\n}\nlocals {\n  b = 2\n}\n", r#"[{"locals": {"a": 1}}, {"//": "c"}, {"locals": {"b": 2}}]"#);
+    same(
+        "locals {\n  a = 1\n}\nlocals {\n  b = 2\n}\n",
+        r#"[{"locals": {"a": 1}}, {"//": "c"}, {"locals": {"b": 2}}]"#,
+    );
 }
 
 #[test]
@@ -143,12 +150,20 @@ fn spans_point_into_the_json_text() {
     let src = r#"{"locals": {"a": "x-${var.y}", "b": "\u00e9\t${var.z}"}}"#;
     let p = parse_json_file(FileId(0), src);
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let ferro_syntax::ast::BodyItem::Block(b) = &p.body.items[0] else { panic!("block") };
+    let ferro_syntax::ast::BodyItem::Block(b) = &p.body.items[0] else {
+        panic!("block")
+    };
     assert_eq!(&src[b.ty.span.range()], "\"locals\"");
     let text = |i: usize| {
-        let ferro_syntax::ast::BodyItem::Attribute(a) = &b.body.items[i] else { panic!("attribute") };
-        let ferro_syntax::ast::ExprKind::Template(t) = &a.expr.kind else { panic!("template") };
-        let ferro_syntax::ast::TemplatePart::Interpolation { expr, .. } = &t.parts[1] else { panic!("interp") };
+        let ferro_syntax::ast::BodyItem::Attribute(a) = &b.body.items[i] else {
+            panic!("attribute")
+        };
+        let ferro_syntax::ast::ExprKind::Template(t) = &a.expr.kind else {
+            panic!("template")
+        };
+        let ferro_syntax::ast::TemplatePart::Interpolation { expr, .. } = &t.parts[1] else {
+            panic!("interp")
+        };
         (&src[a.expr.span.range()], &src[expr.span.range()])
     };
     assert_eq!(text(0), ("\"x-${var.y}\"", "var.y"));
@@ -159,7 +174,10 @@ fn spans_point_into_the_json_text() {
 #[track_caller]
 fn error(json: &str, summary: &str, at: &str) {
     let p = parse_json_file(FileId(0), json);
-    let d = p.diagnostics.first().unwrap_or_else(|| panic!("no diagnostic for {json}"));
+    let d = p
+        .diagnostics
+        .first()
+        .unwrap_or_else(|| panic!("no diagnostic for {json}"));
     assert_eq!(d.summary, summary, "{d:?}");
     let span = d.span.expect("span");
     assert_eq!(&json[span.range()], at, "{d:?}");
@@ -169,7 +187,11 @@ fn error(json: &str, summary: &str, at: &str) {
 fn syntax_errors() {
     error(r#"{"a": 1,}"#, "Trailing comma in object", ",");
     error(r#"{"a" 1}"#, "Missing property value colon", "1");
-    error(r#"{"a": 1 "b": 2}"#, "Missing property separator comma", "\"");
+    error(
+        r#"{"a": 1 "b": 2}"#,
+        "Missing property separator comma",
+        "\"",
+    );
     error(r#"{a: 1}"#, "Invalid object property name", "a");
     error(r#"{"a": [1, 2,]}"#, "Trailing comma in array", ",");
     error(r#"{"a": tru}"#, "Invalid JSON keyword", "tru");
@@ -179,22 +201,37 @@ fn syntax_errors() {
     error(r#"{"a": 1} x"#, "Extraneous data after value", "x");
     error(r#"{"a": 1"#, "Unexpected end of file", "");
     error(r#"// c"#, "Invalid JSON value", "/");
-    error(r#"[{"locals": {}}, 1]"#, "Root value must be object", r#"[{"locals": {}}, 1]"#);
+    error(
+        r#"[{"locals": {}}, 1]"#,
+        "Root value must be object",
+        r#"[{"locals": {}}, 1]"#,
+    );
     error("\u{FEFF}{}", "Invalid JSON value", "\u{FEFF}");
-    error(r#"{"resource": {"t": "x"}}"#, "Incorrect JSON value type", "\"x\"");
+    error(
+        r#"{"resource": {"t": "x"}}"#,
+        "Incorrect JSON value type",
+        "\"x\"",
+    );
     error(r#"{"locals": {"a": "${)}"}}"#, "Invalid expression", ")");
 }
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
-    let deep = format!("{{\"locals\": {{\"a\": {}1{}}}}}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        "{{\"locals\": {{\"a\": {}1{}}}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     let p = parse_json_file(FileId(0), &deep);
     assert_eq!(p.diagnostics[0].summary, "Nesting too deep");
 }
 
 #[test]
 fn variable_values_are_literals() {
-    let p = parse_json_values(FileId(0), r#"{"a": "${x}", "//": "comment", "b": [1, {"c": "d"}]}"#);
+    let p = parse_json_values(
+        FileId(0),
+        r#"{"a": "${x}", "//": "comment", "b": [1, {"c": "d"}]}"#,
+    );
     assert!(p.diagnostics.is_empty());
     let n = parse_file(FileId(0), "a = \"$${x}\"\nb = [1, {\"c\": \"d\"}]\n");
     assert_eq!(blank(n.body), blank(p.body));

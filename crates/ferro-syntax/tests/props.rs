@@ -15,7 +15,11 @@ const CASES: u64 = 400;
 /// whose whole value is one interpolation is unwrapped (`a = "${x}"` becomes `a = x`, or `a = (x)`
 /// when `x` spans lines).
 fn blank(mut b: Body) -> Body {
-    b.map_spans(&mut |s| Span { file: s.file, start: 0, end: 0 });
+    b.map_spans(&mut |s| Span {
+        file: s.file,
+        start: 0,
+        end: 0,
+    });
     normalise(&mut b);
     b
 }
@@ -28,16 +32,32 @@ fn normalise(b: &mut Body) {
                 normalise(&mut blk.body);
             }
             BodyItem::Attribute(a) => {
-                if let ExprKind::Template(Template { parts, heredoc: None }) = &mut a.expr.kind {
+                if let ExprKind::Template(Template {
+                    parts,
+                    heredoc: None,
+                }) = &mut a.expr.kind
+                {
                     if let [TemplatePart::Interpolation { expr, .. }] = parts.as_mut_slice() {
-                        let inner = std::mem::replace(&mut **expr, Expr { kind: ExprKind::Null, span: a.expr.span });
+                        let inner = std::mem::replace(
+                            &mut **expr,
+                            Expr {
+                                kind: ExprKind::Null,
+                                span: a.expr.span,
+                            },
+                        );
                         a.expr = inner;
                     }
                 }
                 // When the unwrapped expression spans lines, fmt puts it in parentheses; so
                 // one level of parentheses around a whole value is not compared.
                 if let ExprKind::Parens(inner) = &mut a.expr.kind {
-                    let inner = std::mem::replace(&mut **inner, Expr { kind: ExprKind::Null, span: a.expr.span });
+                    let inner = std::mem::replace(
+                        &mut **inner,
+                        Expr {
+                            kind: ExprKind::Null,
+                            span: a.expr.span,
+                        },
+                    );
                     a.expr = inner;
                 }
             }
@@ -60,11 +80,21 @@ fn fmt_is_idempotent_and_keeps_the_tree() {
             "seed {seed}: generated input does not parse: {:?}\n{src}",
             parsed.diagnostics
         );
-        let once = format_source(&src).unwrap_or_else(|d| panic!("seed {seed}: fmt failed: {d:?}\n{src}"));
-        let twice = format_source(&once).unwrap_or_else(|d| panic!("seed {seed}: fmt of fmt failed: {d:?}\n--- input\n{src}\n--- formatted\n{once}"));
-        assert_eq!(once, twice, "seed {seed}: fmt is not idempotent\n--- input\n{src}");
+        let once =
+            format_source(&src).unwrap_or_else(|d| panic!("seed {seed}: fmt failed: {d:?}\n{src}"));
+        let twice = format_source(&once).unwrap_or_else(|d| {
+            panic!("seed {seed}: fmt of fmt failed: {d:?}\n--- input\n{src}\n--- formatted\n{once}")
+        });
+        assert_eq!(
+            once, twice,
+            "seed {seed}: fmt is not idempotent\n--- input\n{src}"
+        );
         let reparsed = parse_file(FileId(0), &once);
-        assert!(reparsed.diagnostics.is_empty(), "seed {seed}: {:?}\n{once}", reparsed.diagnostics);
+        assert!(
+            reparsed.diagnostics.is_empty(),
+            "seed {seed}: {:?}\n{once}",
+            reparsed.diagnostics
+        );
         let (before, after) = (blank(parsed.body), blank(reparsed.body));
         if before != after {
             if std::env::var_os("PROPS_DUMP").is_some() {

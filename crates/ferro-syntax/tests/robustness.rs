@@ -17,9 +17,16 @@ fn assert_too_deep(text: String) {
     run_on_small_stack(move || {
         let parsed = parse_file(FileId(0), &text);
         assert!(
-            parsed.diagnostics.iter().any(|d| d.code == "syntax-nesting-too-deep"),
+            parsed
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "syntax-nesting-too-deep"),
             "{:?}",
-            parsed.diagnostics.iter().map(|d| &d.code).collect::<Vec<_>>()
+            parsed
+                .diagnostics
+                .iter()
+                .map(|d| &d.code)
+                .collect::<Vec<_>>()
         );
         assert_eq!(parsed.body.items.len(), 1);
         let (_, diags) = parse_expr(FileId(0), text.trim_start_matches("a = "));
@@ -64,7 +71,10 @@ fn deep_blocks() {
     run_on_small_stack(|| {
         let text = format!("{}{}", "b {\n".repeat(N), "}\n".repeat(N));
         let parsed = parse_file(FileId(0), &text);
-        assert!(parsed.diagnostics.iter().any(|d| d.code == "syntax-nesting-too-deep"));
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "syntax-nesting-too-deep"));
     });
 }
 
@@ -116,9 +126,9 @@ impl Rng {
 }
 
 const INSERTS: &[&str] = &[
-    "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~}", "\n", "<<EOT\n", "<<-X\n", "EOT", "=", ",",
-    ":", "?", "...", ".", "*", "for ", " in ", "if", "endif", "#", "/*", "*/", "\\", "@", "\u{0}",
-    "é", "1.5e", "-", "!", "=>", "$${", "%%{",
+    "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~}", "\n", "<<EOT\n", "<<-X\n", "EOT", "=",
+    ",", ":", "?", "...", ".", "*", "for ", " in ", "if", "endif", "#", "/*", "*/", "\\", "@",
+    "\u{0}", "é", "1.5e", "-", "!", "=>", "$${", "%%{",
 ];
 
 #[test]
@@ -141,7 +151,10 @@ fn random_mutations_parse() {
                 let parsed = parse_file(FileId(0), &text);
                 for d in &parsed.diagnostics {
                     let span = d.span.expect("every diagnostic has a span");
-                    assert!(span.start <= span.end && span.end as usize <= text.len(), "{d:?} in {text:?}");
+                    assert!(
+                        span.start <= span.end && span.end as usize <= text.len(),
+                        "{d:?} in {text:?}"
+                    );
                 }
             }
         }
@@ -153,7 +166,13 @@ fn random_mutations_parse() {
 /// input or line had a backwards span).
 #[test]
 fn spans_run_forwards() {
-    for src in ["dynamic a \"x1\" { enabled = 602 ?- path }\n", "a = 1 ? 2", "a = 1 +", "a = x ? 1\n", "a = [1 *]\n"] {
+    for src in [
+        "dynamic a \"x1\" { enabled = 602 ?- path }\n",
+        "a = 1 ? 2",
+        "a = 1 +",
+        "a = x ? 1\n",
+        "a = [1 *]\n",
+    ] {
         let mut parsed = parse_file(FileId(0), src);
         let len = src.len() as u32;
         parsed.body.map_spans(&mut |s| {
@@ -162,7 +181,10 @@ fn spans_run_forwards() {
         });
         for d in &parsed.diagnostics {
             let s = d.span.expect("span");
-            assert!(s.start <= s.end && s.end <= len, "{src:?}: diagnostic span {s:?}");
+            assert!(
+                s.start <= s.end && s.end <= len,
+                "{src:?}: diagnostic span {s:?}"
+            );
         }
     }
 }

@@ -101,16 +101,33 @@ pub fn open_pty(cols: u16, rows: u16) -> io::Result<Pty> {
     if rc != 0 {
         return Err(io::Error::from_raw_os_error(rc));
     }
-    let path: Vec<u8> = name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-    let path = String::from_utf8(path).map_err(|_| io::Error::other("pseudo-terminal name is not UTF-8"))?;
+    let path: Vec<u8> = name
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    let path = String::from_utf8(path)
+        .map_err(|_| io::Error::other("pseudo-terminal name is not UTF-8"))?;
     use std::os::unix::fs::OpenOptionsExt;
-    let terminal = std::fs::OpenOptions::new().read(true).write(true).custom_flags(libc::O_NOCTTY).open(path)?;
-    let ws = libc::winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY)
+        .open(path)?;
+    let ws = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
     // SAFETY: TIOCSWINSZ reads one winsize through the pointer; `fd` is open.
     if unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &ws) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    Ok(Pty { controller, terminal: terminal.into() })
+    Ok(Pty {
+        controller,
+        terminal: terminal.into(),
+    })
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -79,8 +79,12 @@ pub fn conversion_type(from: &Type, to: &Type, lenient: bool) -> Option<Type> {
     match (from, to) {
         (Type::Number | Type::Bool, Type::String) => Some(Type::String),
         (Type::String, Type::Number | Type::Bool) if lenient => Some(to.clone()),
-        (Type::List(fe) | Type::Set(fe), Type::List(te)) => conversion_type(fe, te, lenient).map(Type::list),
-        (Type::List(fe) | Type::Set(fe), Type::Set(te)) => conversion_type(fe, te, lenient).map(Type::set),
+        (Type::List(fe) | Type::Set(fe), Type::List(te)) => {
+            conversion_type(fe, te, lenient).map(Type::list)
+        }
+        (Type::List(fe) | Type::Set(fe), Type::Set(te)) => {
+            conversion_type(fe, te, lenient).map(Type::set)
+        }
         (Type::Tuple(ts), Type::List(te)) => tuple_elem_type(ts, te, lenient).map(Type::list),
         (Type::Tuple(ts), Type::Set(te)) => tuple_elem_type(ts, te, lenient).map(Type::set),
         (Type::Map(fe), Type::Map(te)) => conversion_type(fe, te, lenient).map(Type::map),
@@ -92,11 +96,17 @@ pub fn conversion_type(from: &Type, to: &Type, lenient: bool) -> Option<Type> {
             if fs.len() != ts.len() {
                 return None;
             }
-            fs.iter().zip(ts).map(|(f, t)| conversion_type(f, t, lenient)).collect::<Option<Vec<_>>>().map(Type::Tuple)
+            fs.iter()
+                .zip(ts)
+                .map(|(f, t)| conversion_type(f, t, lenient))
+                .collect::<Option<Vec<_>>>()
+                .map(Type::Tuple)
         }
-        (Type::List(fe) | Type::Set(fe), Type::Tuple(ts)) if lenient => {
-            ts.iter().map(|t| conversion_type(fe, t, lenient)).collect::<Option<Vec<_>>>().map(Type::Tuple)
-        }
+        (Type::List(fe) | Type::Set(fe), Type::Tuple(ts)) if lenient => ts
+            .iter()
+            .map(|t| conversion_type(fe, t, lenient))
+            .collect::<Option<Vec<_>>>()
+            .map(Type::Tuple),
         (Type::Object(fo), Type::Object(to_)) => {
             let mut attrs = BTreeMap::new();
             for (name, at) in &to_.attrs {
@@ -131,7 +141,11 @@ fn tuple_elem_type(ts: &[Type], te: &Type, lenient: bool) -> Option<Type> {
     }
     if *te == Type::Dynamic {
         // Dynamic-typed elements (untyped nulls, unknowns) convert to whatever the others unify to.
-        let concrete: Vec<Type> = ts.iter().filter(|t| **t != Type::Dynamic).cloned().collect();
+        let concrete: Vec<Type> = ts
+            .iter()
+            .filter(|t| **t != Type::Dynamic)
+            .cloned()
+            .collect();
         if concrete.is_empty() {
             return Some(Type::Dynamic);
         }
@@ -141,7 +155,10 @@ fn tuple_elem_type(ts: &[Type], te: &Type, lenient: bool) -> Option<Type> {
         }
         return if u == Type::Dynamic { None } else { Some(u) };
     }
-    let rs = ts.iter().map(|t| conversion_type(t, te, lenient)).collect::<Option<Vec<_>>>()?;
+    let rs = ts
+        .iter()
+        .map(|t| conversion_type(t, te, lenient))
+        .collect::<Option<Vec<_>>>()?;
     if rs.iter().all(|r| *r == rs[0]) {
         return Some(rs[0].clone());
     }
@@ -155,9 +172,12 @@ pub fn strip_optional(t: &Type) -> Type {
         Type::Set(e) => Type::set(strip_optional(e)),
         Type::Map(e) => Type::map(strip_optional(e)),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_optional).collect()),
-        Type::Object(o) => {
-            Type::Object(ObjectType::new(o.attrs.iter().map(|(k, v)| (k.clone(), strip_optional(v))).collect()))
-        }
+        Type::Object(o) => Type::Object(ObjectType::new(
+            o.attrs
+                .iter()
+                .map(|(k, v)| (k.clone(), strip_optional(v)))
+                .collect(),
+        )),
         other => other.clone(),
     }
 }
@@ -167,9 +187,15 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
     let required = || format!("{} required", want.friendly_name());
     match (got, want) {
         (Type::Object(g), Type::Object(w)) => mismatch_objects(g, w),
-        (Type::Tuple(_), Type::List(e)) if **e == Type::Dynamic => "all list elements must have the same type".into(),
-        (Type::Tuple(_), Type::Set(e)) if **e == Type::Dynamic => "all set elements must have the same type".into(),
-        (Type::Object(_), Type::Map(e)) if **e == Type::Dynamic => "all map elements must have the same type".into(),
+        (Type::Tuple(_), Type::List(e)) if **e == Type::Dynamic => {
+            "all list elements must have the same type".into()
+        }
+        (Type::Tuple(_), Type::Set(e)) if **e == Type::Dynamic => {
+            "all set elements must have the same type".into()
+        }
+        (Type::Object(_), Type::Map(e)) if **e == Type::Dynamic => {
+            "all map elements must have the same type".into()
+        }
         (Type::Tuple(ts), Type::List(e) | Type::Set(e)) => {
             for (i, t) in ts.iter().enumerate() {
                 if conversion_type(t, e, true).is_none() {
@@ -186,9 +212,15 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
             }
             required()
         }
-        (Type::List(g), Type::List(w)) => format!("incorrect list element type: {}", mismatch_message(g, w)),
-        (Type::Set(g), Type::Set(w)) => format!("incorrect set element type: {}", mismatch_message(g, w)),
-        (Type::Map(g), Type::Map(w)) => format!("incorrect map element type: {}", mismatch_message(g, w)),
+        (Type::List(g), Type::List(w)) => {
+            format!("incorrect list element type: {}", mismatch_message(g, w))
+        }
+        (Type::Set(g), Type::Set(w)) => {
+            format!("incorrect set element type: {}", mismatch_message(g, w))
+        }
+        (Type::Map(g), Type::Map(w)) => {
+            format!("incorrect map element type: {}", mismatch_message(g, w))
+        }
         _ => required(),
     }
 }
@@ -213,10 +245,19 @@ fn mismatch_objects(got: &ObjectType, want: &ObjectType) -> String {
     match missing.len() {
         0 => {}
         1 => return format!("attribute {:?} is required", missing[0]),
-        2 => return format!("attributes {:?} and {:?} are required", missing[0], missing[1]),
+        2 => {
+            return format!(
+                "attributes {:?} and {:?} are required",
+                missing[0], missing[1]
+            )
+        }
         n => {
             let init: Vec<String> = missing[..n - 1].iter().map(|m| format!("{m:?}")).collect();
-            return format!("attributes {}, and {:?} are required", init.join(", "), missing[n - 1]);
+            return format!(
+                "attributes {}, and {:?} are required",
+                init.join(", "),
+                missing[n - 1]
+            );
         }
     }
     match first_err {
@@ -226,7 +267,10 @@ fn mismatch_objects(got: &ObjectType, want: &ObjectType) -> String {
 }
 
 fn err(path: &[PathStep], message: impl Into<String>) -> ConvertError {
-    ConvertError { path: path.to_vec(), message: message.into() }
+    ConvertError {
+        path: path.to_vec(),
+        message: message.into(),
+    }
 }
 
 fn convert_at(v: &Value, to: &Type, path: &mut Vec<PathStep>) -> Result<Value, ConvertError> {
@@ -238,7 +282,8 @@ fn convert_at(v: &Value, to: &Type, path: &mut Vec<PathStep>) -> Result<Value, C
     if from == *to {
         return Ok(v.clone());
     }
-    let rt = conversion_type(&from, to, true).ok_or_else(|| err(path, mismatch_message(&from, to)))?;
+    let rt =
+        conversion_type(&from, to, true).ok_or_else(|| err(path, mismatch_message(&from, to)))?;
     let out = match &v.kind {
         ValueKind::Null(_) => Value::null(rt),
         ValueKind::Unknown(_) => Value::unknown(rt),
@@ -262,7 +307,14 @@ fn overlay(to: &Type, rt: &Type) -> Type {
             attrs: a
                 .attrs
                 .iter()
-                .map(|(k, t)| (k.clone(), b.attrs.get(k).map_or_else(|| t.clone(), |bt| overlay(t, bt))))
+                .map(|(k, t)| {
+                    (
+                        k.clone(),
+                        b.attrs
+                            .get(k)
+                            .map_or_else(|| t.clone(), |bt| overlay(t, bt)),
+                    )
+                })
                 .collect(),
             optional: a.optional.clone(),
         }),
@@ -270,7 +322,12 @@ fn overlay(to: &Type, rt: &Type) -> Type {
     }
 }
 
-fn convert_known(v: &Value, to: &Type, rt: &Type, path: &mut Vec<PathStep>) -> Result<Value, ConvertError> {
+fn convert_known(
+    v: &Value,
+    to: &Type,
+    rt: &Type,
+    path: &mut Vec<PathStep>,
+) -> Result<Value, ConvertError> {
     let tgt = overlay(to, rt);
     let rt_elem = rt.element_type().cloned().unwrap_or(Type::Dynamic);
     let is_set = matches!(v.kind, ValueKind::Set(..));
@@ -293,9 +350,15 @@ fn convert_known(v: &Value, to: &Type, rt: &Type, path: &mut Vec<PathStep>) -> R
         (ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es), Type::Set(te)) => {
             Value::set(rt_elem, convert_seq(es, |_| te, path, is_set)?)
         }
-        (ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es), Type::Tuple(tts)) => {
+        (
+            ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es),
+            Type::Tuple(tts),
+        ) => {
             if es.len() != tts.len() {
-                return Err(err(path, format!("a tuple of length {} is required", tts.len())));
+                return Err(err(
+                    path,
+                    format!("a tuple of length {} is required", tts.len()),
+                ));
             }
             Value::tuple(convert_seq(es, |i| &tts[i], path, is_set)?)
         }
@@ -328,7 +391,10 @@ fn convert_known(v: &Value, to: &Type, rt: &Type, path: &mut Vec<PathStep>) -> R
                         out.insert(name.clone(), Value::null(strip_optional(at)));
                     }
                     None if from_map => {
-                        return Err(err(path, format!("map has no element for required attribute {name:?}")))
+                        return Err(err(
+                            path,
+                            format!("map has no element for required attribute {name:?}"),
+                        ))
                     }
                     None => return Err(err(path, format!("attribute {name:?} is required"))),
                 }
@@ -350,7 +416,11 @@ fn convert_seq<'t>(
 ) -> Result<Vec<Value>, ConvertError> {
     let mut out = Vec::with_capacity(es.len());
     for (i, e) in es.iter().enumerate() {
-        let step = if is_set { e.clone() } else { Value::int(i as i64) };
+        let step = if is_set {
+            e.clone()
+        } else {
+            Value::int(i as i64)
+        };
         path.push(PathStep::Index(step));
         let c = convert_at(e, target(i), path)?;
         path.pop();
@@ -367,7 +437,12 @@ mod tests {
         Value::string(x)
     }
     fn obj(pairs: &[(&str, Value)]) -> Value {
-        Value::object(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+        Value::object(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
     }
     fn oty(pairs: &[(&str, Type)]) -> Type {
         Type::object(pairs.iter().map(|(k, t)| (k.to_string(), t.clone())))
@@ -376,26 +451,64 @@ mod tests {
     #[test]
     fn primitives() {
         assert_eq!(convert(&Value::int(5), &Type::String).unwrap(), s("5"));
-        assert_eq!(convert(&Value::bool(true), &Type::String).unwrap(), s("true"));
-        assert_eq!(convert(&s("1.50"), &Type::Number).unwrap(), Value::number(Number::parse("1.5").unwrap()));
-        assert_eq!(convert(&s("false"), &Type::Bool).unwrap(), Value::bool(false));
+        assert_eq!(
+            convert(&Value::bool(true), &Type::String).unwrap(),
+            s("true")
+        );
+        assert_eq!(
+            convert(&s("1.50"), &Type::Number).unwrap(),
+            Value::number(Number::parse("1.5").unwrap())
+        );
+        assert_eq!(
+            convert(&s("false"), &Type::Bool).unwrap(),
+            Value::bool(false)
+        );
         let e = convert(&s("abc"), &Type::Number).unwrap_err();
         assert_eq!(e.message, "a number is required");
         assert!(e.path.is_empty());
-        assert_eq!(convert(&s("yes"), &Type::Bool).unwrap_err().message, "a bool is required");
-        assert_eq!(convert(&Value::bool(true), &Type::Number).unwrap_err().message, "number required");
-        assert_eq!(convert(&Value::int(1), &Type::Bool).unwrap_err().message, "bool required");
-        assert_eq!(convert(&Value::int(1), &Type::list(Type::String)).unwrap_err().message, "list of string required");
+        assert_eq!(
+            convert(&s("yes"), &Type::Bool).unwrap_err().message,
+            "a bool is required"
+        );
+        assert_eq!(
+            convert(&Value::bool(true), &Type::Number)
+                .unwrap_err()
+                .message,
+            "number required"
+        );
+        assert_eq!(
+            convert(&Value::int(1), &Type::Bool).unwrap_err().message,
+            "bool required"
+        );
+        assert_eq!(
+            convert(&Value::int(1), &Type::list(Type::String))
+                .unwrap_err()
+                .message,
+            "list of string required"
+        );
         assert_eq!(convert(&s("x"), &Type::Dynamic).unwrap(), s("x"));
     }
 
     #[test]
     fn null_unknown_marks() {
-        assert_eq!(convert(&Value::null(Type::Dynamic), &Type::String).unwrap(), Value::null(Type::String));
-        assert_eq!(convert(&Value::null(Type::Number), &Type::String).unwrap(), Value::null(Type::String));
-        assert_eq!(convert(&Value::dynamic_unknown(), &Type::Number).unwrap(), Value::unknown(Type::Number));
         assert_eq!(
-            convert(&Value::unknown(Type::list(Type::String)), &Type::list(Type::Dynamic)).unwrap(),
+            convert(&Value::null(Type::Dynamic), &Type::String).unwrap(),
+            Value::null(Type::String)
+        );
+        assert_eq!(
+            convert(&Value::null(Type::Number), &Type::String).unwrap(),
+            Value::null(Type::String)
+        );
+        assert_eq!(
+            convert(&Value::dynamic_unknown(), &Type::Number).unwrap(),
+            Value::unknown(Type::Number)
+        );
+        assert_eq!(
+            convert(
+                &Value::unknown(Type::list(Type::String)),
+                &Type::list(Type::Dynamic)
+            )
+            .unwrap(),
             Value::unknown(Type::list(Type::String))
         );
         assert!(convert(&Value::null(Type::Bool), &Type::Number).is_err());
@@ -410,8 +523,14 @@ mod tests {
     #[test]
     fn collections() {
         let t = Value::tuple(vec![s("a"), Value::int(1)]);
-        assert_eq!(convert(&t, &Type::list(Type::Dynamic)).unwrap(), Value::list(Type::String, vec![s("a"), s("1")]));
-        assert_eq!(convert(&t, &Type::set(Type::String)).unwrap(), Value::set(Type::String, vec![s("1"), s("a")]));
+        assert_eq!(
+            convert(&t, &Type::list(Type::Dynamic)).unwrap(),
+            Value::list(Type::String, vec![s("a"), s("1")])
+        );
+        assert_eq!(
+            convert(&t, &Type::set(Type::String)).unwrap(),
+            Value::set(Type::String, vec![s("1"), s("a")])
+        );
         let bad = Value::tuple(vec![s("a"), Value::bool(true), s("x")]);
         let e = convert(&bad, &Type::list(Type::Number)).unwrap_err();
         assert_eq!(e.message, "element 1: number required");
@@ -421,7 +540,9 @@ mod tests {
         assert_eq!(e.path, vec![PathStep::Index(Value::int(1))]);
         let mixed = Value::tuple(vec![Value::int(1), Value::bool(true)]);
         assert_eq!(
-            convert(&mixed, &Type::list(Type::Dynamic)).unwrap_err().message,
+            convert(&mixed, &Type::list(Type::Dynamic))
+                .unwrap_err()
+                .message,
             "all list elements must have the same type"
         );
         let l = Value::list(Type::String, vec![s("b"), s("a"), s("b")]);
@@ -432,14 +553,25 @@ mod tests {
         let o = obj(&[("a", s("x")), ("b", Value::int(2))]);
         assert_eq!(
             convert(&o, &Type::map(Type::Dynamic)).unwrap(),
-            Value::map(Type::String, [("a".to_string(), s("x")), ("b".to_string(), s("2"))].into())
+            Value::map(
+                Type::String,
+                [("a".to_string(), s("x")), ("b".to_string(), s("2"))].into()
+            )
         );
-        let o2 = obj(&[("a", s("x")), ("b", Value::tuple(vec![])), ("c", Value::int(1))]);
+        let o2 = obj(&[
+            ("a", s("x")),
+            ("b", Value::tuple(vec![])),
+            ("c", Value::int(1)),
+        ]);
         assert_eq!(
             convert(&o2, &Type::map(Type::Dynamic)).unwrap_err().message,
             "all map elements must have the same type"
         );
-        let tt = convert(&Value::list(Type::Number, vec![Value::int(1)]), &Type::Tuple(vec![Type::String])).unwrap();
+        let tt = convert(
+            &Value::list(Type::Number, vec![Value::int(1)]),
+            &Type::Tuple(vec![Type::String]),
+        )
+        .unwrap();
         assert_eq!(tt, Value::tuple(vec![s("1")]));
         assert_eq!(
             convert(&Value::tuple(vec![]), &Type::list(Type::Dynamic)).unwrap(),
@@ -449,13 +581,36 @@ mod tests {
 
     #[test]
     fn dynamic_elements_and_nested_optional() {
-        let t = Value::tuple(vec![s("a"), Value::null(Type::Dynamic), Value::dynamic_unknown()]);
+        let t = Value::tuple(vec![
+            s("a"),
+            Value::null(Type::Dynamic),
+            Value::dynamic_unknown(),
+        ]);
         let c = convert(&t, &Type::list(Type::Dynamic)).unwrap();
-        assert_eq!(c, Value::list(Type::String, vec![s("a"), Value::null(Type::String), Value::unknown(Type::String)]));
-        let mut ot = ObjectType::new([("a".to_string(), Type::String), ("b".to_string(), Type::Number)].into());
+        assert_eq!(
+            c,
+            Value::list(
+                Type::String,
+                vec![
+                    s("a"),
+                    Value::null(Type::String),
+                    Value::unknown(Type::String)
+                ]
+            )
+        );
+        let mut ot = ObjectType::new(
+            [
+                ("a".to_string(), Type::String),
+                ("b".to_string(), Type::Number),
+            ]
+            .into(),
+        );
         ot.optional.insert("b".into());
         let want = Type::list(Type::Object(ot));
-        let v = Value::tuple(vec![obj(&[("a", s("x"))]), obj(&[("a", s("y")), ("b", s("2"))])]);
+        let v = Value::tuple(vec![
+            obj(&[("a", s("x"))]),
+            obj(&[("a", s("y")), ("b", s("2"))]),
+        ]);
         let c = convert(&v, &want).unwrap();
         let plain = oty(&[("a", Type::String), ("b", Type::Number)]);
         assert_eq!(
@@ -478,36 +633,58 @@ mod tests {
     #[test]
     fn objects() {
         let want = oty(&[("name", Type::String), ("port", Type::Number)]);
-        let v = obj(&[("name", s("x")), ("port", s("80")), ("extra", Value::bool(true))]);
+        let v = obj(&[
+            ("name", s("x")),
+            ("port", s("80")),
+            ("extra", Value::bool(true)),
+        ]);
         let c = convert(&v, &want).unwrap();
         assert_eq!(c, obj(&[("name", s("x")), ("port", Value::int(80))]));
         let missing = obj(&[("port", Value::int(1))]);
         let e = convert(&missing, &want).unwrap_err();
         assert_eq!(e.message, "attribute \"name\" is required");
         let none = Value::empty_object();
-        assert_eq!(convert(&none, &want).unwrap_err().message, "attributes \"name\" and \"port\" are required");
+        assert_eq!(
+            convert(&none, &want).unwrap_err().message,
+            "attributes \"name\" and \"port\" are required"
+        );
         let badattr = obj(&[("name", Value::empty_object()), ("port", Value::int(1))]);
-        assert_eq!(convert(&badattr, &want).unwrap_err().message, "attribute \"name\": string required");
+        assert_eq!(
+            convert(&badattr, &want).unwrap_err().message,
+            "attribute \"name\": string required"
+        );
         let badval = obj(&[("name", s("n")), ("port", s("eighty"))]);
         let e = convert(&badval, &want).unwrap_err();
         assert_eq!(e.path, vec![PathStep::Attr("port".into())]);
         assert_eq!(e.message, "a number is required");
         assert_eq!(e.to_string(), ".port: a number is required");
 
-        let mut ot = ObjectType::new([("a".to_string(), Type::String), ("b".to_string(), Type::Number)].into());
+        let mut ot = ObjectType::new(
+            [
+                ("a".to_string(), Type::String),
+                ("b".to_string(), Type::Number),
+            ]
+            .into(),
+        );
         ot.optional.insert("b".into());
         let opt = Type::Object(ot);
         let c = convert(&obj(&[("a", s("x"))]), &opt).unwrap();
         assert_eq!(c, obj(&[("a", s("x")), ("b", Value::null(Type::Number))]));
         assert_eq!(c.ty(), oty(&[("a", Type::String), ("b", Type::Number)]));
 
-        let m = Value::map(Type::String, [("a".to_string(), s("x")), ("z".to_string(), s("y"))].into());
+        let m = Value::map(
+            Type::String,
+            [("a".to_string(), s("x")), ("z".to_string(), s("y"))].into(),
+        );
         let c = convert(&m, &opt).unwrap();
         assert_eq!(c, obj(&[("a", s("x")), ("b", Value::null(Type::Number))]));
         let e = convert(&Value::map(Type::String, BTreeMap::new()), &opt).unwrap_err();
         assert_eq!(e.message, "map has no element for required attribute \"a\"");
 
-        let lo = Value::tuple(vec![obj(&[("name", s("a")), ("port", Value::int(1))]), obj(&[("port", Value::int(2))])]);
+        let lo = Value::tuple(vec![
+            obj(&[("name", s("a")), ("port", Value::int(1))]),
+            obj(&[("port", Value::int(2))]),
+        ]);
         let e = convert(&lo, &Type::list(want.clone())).unwrap_err();
         assert_eq!(e.message, "element 1: attribute \"name\" is required");
     }

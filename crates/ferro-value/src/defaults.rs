@@ -49,13 +49,21 @@ pub fn apply_defaults(v: &Value, d: &TypeDefaults) -> Value {
             Value::object(out).with_marks(v.marks)
         }
         ValueKind::Map(t, m) => match &d.element {
-            Some(e) => Value::map(t.clone(), m.iter().map(|(k, x)| (k.clone(), apply_defaults(x, e))).collect()).with_marks(v.marks),
+            Some(e) => Value::map(
+                t.clone(),
+                m.iter()
+                    .map(|(k, x)| (k.clone(), apply_defaults(x, e)))
+                    .collect(),
+            )
+            .with_marks(v.marks),
             None => v.clone(),
         },
         ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => match &d.element {
             // The element type may change (attributes added), so rebuild as a tuple and let
             // conversion to the constraint make it a list or set again.
-            Some(e) => Value::tuple(es.iter().map(|x| apply_defaults(x, e)).collect()).with_marks(v.marks),
+            Some(e) => {
+                Value::tuple(es.iter().map(|x| apply_defaults(x, e)).collect()).with_marks(v.marks)
+            }
             None => v.clone(),
         },
         _ => v.clone(),
@@ -72,11 +80,23 @@ mod tests {
         inner.attrs.insert("port".into(), Value::int(80));
         let mut d = TypeDefaults::default();
         d.attrs.insert("name".into(), Value::string("web"));
-        d.children.insert("listeners".into(), TypeDefaults { element: Some(Box::new(inner)), ..Default::default() });
+        d.children.insert(
+            "listeners".into(),
+            TypeDefaults {
+                element: Some(Box::new(inner)),
+                ..Default::default()
+            },
+        );
         let v = Value::object(
             [
                 ("name".to_string(), Value::null(crate::Type::String)),
-                ("listeners".to_string(), Value::tuple(vec![Value::empty_object(), Value::object([("port".to_string(), Value::int(8080))].into())])),
+                (
+                    "listeners".to_string(),
+                    Value::tuple(vec![
+                        Value::empty_object(),
+                        Value::object([("port".to_string(), Value::int(8080))].into()),
+                    ]),
+                ),
             ]
             .into(),
         );

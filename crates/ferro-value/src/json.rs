@@ -17,12 +17,21 @@ pub fn type_to_json(t: &Type) -> serde_json::Value {
         Type::List(e) => J::Array(vec![J::from("list"), type_to_json(e)]),
         Type::Set(e) => J::Array(vec![J::from("set"), type_to_json(e)]),
         Type::Map(e) => J::Array(vec![J::from("map"), type_to_json(e)]),
-        Type::Tuple(ts) => J::Array(vec![J::from("tuple"), J::Array(ts.iter().map(type_to_json).collect())]),
+        Type::Tuple(ts) => J::Array(vec![
+            J::from("tuple"),
+            J::Array(ts.iter().map(type_to_json).collect()),
+        ]),
         Type::Object(o) => {
-            let attrs: Map<String, J> = o.attrs.iter().map(|(k, t)| (k.clone(), type_to_json(t))).collect();
+            let attrs: Map<String, J> = o
+                .attrs
+                .iter()
+                .map(|(k, t)| (k.clone(), type_to_json(t)))
+                .collect();
             let mut arr = vec![J::from("object"), J::Object(attrs)];
             if !o.optional.is_empty() {
-                arr.push(J::Array(o.optional.iter().map(|s| J::from(s.as_str())).collect()));
+                arr.push(J::Array(
+                    o.optional.iter().map(|s| J::from(s.as_str())).collect(),
+                ));
             }
             J::Array(arr)
         }
@@ -44,8 +53,13 @@ pub fn type_from_json(j: &serde_json::Value) -> Result<Type, String> {
             other => Err(format!("invalid primitive type name {other:?}")),
         },
         J::Array(arr) => {
-            let kind = arr.first().and_then(J::as_str).ok_or("type array must start with a kind string")?;
-            let arg = arr.get(1).ok_or_else(|| format!("{kind} type is missing its argument"))?;
+            let kind = arr
+                .first()
+                .and_then(J::as_str)
+                .ok_or("type array must start with a kind string")?;
+            let arg = arr
+                .get(1)
+                .ok_or_else(|| format!("{kind} type is missing its argument"))?;
             let max_len = if kind == "object" { 3 } else { 2 };
             if arr.len() > max_len {
                 return Err(format!("extraneous data after {kind} type"));
@@ -55,11 +69,17 @@ pub fn type_from_json(j: &serde_json::Value) -> Result<Type, String> {
                 "set" => Ok(Type::set(type_from_json(arg)?)),
                 "map" => Ok(Type::map(type_from_json(arg)?)),
                 "tuple" => {
-                    let elems = arg.as_array().ok_or("tuple type requires an array of element types")?;
-                    Ok(Type::Tuple(elems.iter().map(type_from_json).collect::<Result<_, _>>()?))
+                    let elems = arg
+                        .as_array()
+                        .ok_or("tuple type requires an array of element types")?;
+                    Ok(Type::Tuple(
+                        elems.iter().map(type_from_json).collect::<Result<_, _>>()?,
+                    ))
                 }
                 "object" => {
-                    let attrs = arg.as_object().ok_or("object type requires an object of attribute types")?;
+                    let attrs = arg
+                        .as_object()
+                        .ok_or("object type requires an object of attribute types")?;
                     let mut ot = ObjectType::new(
                         attrs
                             .iter()
@@ -67,12 +87,18 @@ pub fn type_from_json(j: &serde_json::Value) -> Result<Type, String> {
                             .collect::<Result<BTreeMap<_, _>, String>>()?,
                     );
                     if let Some(opt) = arr.get(2) {
-                        let names = opt.as_array().ok_or("object optional attributes must be an array")?;
+                        let names = opt
+                            .as_array()
+                            .ok_or("object optional attributes must be an array")?;
                         let mut set = BTreeSet::new();
                         for n in names {
-                            let n = n.as_str().ok_or("optional attribute names must be strings")?;
+                            let n = n
+                                .as_str()
+                                .ok_or("optional attribute names must be strings")?;
                             if !ot.attrs.contains_key(n) {
-                                return Err(format!("optional attribute {n:?} is not an attribute of the object"));
+                                return Err(format!(
+                                    "optional attribute {n:?} is not an attribute of the object"
+                                ));
                             }
                             set.insert(n.to_string());
                         }
@@ -91,14 +117,19 @@ fn number_json(n: &Number) -> Result<J, String> {
     if n.is_infinite() {
         return Err("cannot serialize infinity as JSON".into());
     }
-    serde_json::Number::from_str(&n.to_string()).map(J::Number).map_err(|e| e.to_string())
+    serde_json::Number::from_str(&n.to_string())
+        .map(J::Number)
+        .map_err(|e| e.to_string())
 }
 
 /// Encode against `ty`: where `ty` is Dynamic the value is wrapped `{"value": …, "type": …}`.
 /// Unknown values are an error ("value is not known"); marks are ignored.
 pub fn value_to_json(v: &Value, ty: &Type) -> Result<serde_json::Value, String> {
-    let v =
-        if v.ty() == *ty || *ty == Type::Dynamic { v.clone() } else { convert(v, ty).map_err(|e| e.to_string())? };
+    let v = if v.ty() == *ty || *ty == Type::Dynamic {
+        v.clone()
+    } else {
+        convert(v, ty).map_err(|e| e.to_string())?
+    };
     let mut path = Vec::new();
     encode(&v, ty, &mut path)
 }
@@ -192,14 +223,24 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
             J::Null => Ok(Value::null(Type::Dynamic)),
             J::Object(m) => {
                 if let Some(k) = m.keys().find(|k| *k != "value" && *k != "type") {
-                    return Err(path_err(path, &format!("invalid key {k:?} in dynamically-typed value")));
+                    return Err(path_err(
+                        path,
+                        &format!("invalid key {k:?} in dynamically-typed value"),
+                    ));
                 }
-                let tj = m.get("type").ok_or_else(|| path_err(path, "missing type in dynamically-typed value"))?;
-                let vj = m.get("value").ok_or_else(|| path_err(path, "missing value in dynamically-typed value"))?;
+                let tj = m
+                    .get("type")
+                    .ok_or_else(|| path_err(path, "missing type in dynamically-typed value"))?;
+                let vj = m
+                    .get("value")
+                    .ok_or_else(|| path_err(path, "missing value in dynamically-typed value"))?;
                 let t = type_from_json(tj).map_err(|e| path_err(path, &e))?;
                 decode(vj, &t, path)
             }
-            _ => Err(path_err(path, "dynamically-typed value must be an object with \"value\" and \"type\"")),
+            _ => Err(path_err(
+                path,
+                "dynamically-typed value must be an object with \"value\" and \"type\"",
+            )),
         };
     }
     if j.is_null() {
@@ -217,8 +258,12 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
             _ => Err(required()),
         },
         Type::Number => match j {
-            J::Number(n) => Number::parse(&n.to_string()).map(Value::number).ok_or_else(required),
-            J::String(s) => Number::parse(s).map(Value::number).ok_or_else(|| path_err(path, "a number is required")),
+            J::Number(n) => Number::parse(&n.to_string())
+                .map(Value::number)
+                .ok_or_else(required),
+            J::String(s) => Number::parse(s)
+                .map(Value::number)
+                .ok_or_else(|| path_err(path, "a number is required")),
             _ => Err(required()),
         },
         Type::Bool => match j {
@@ -239,12 +284,19 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
                 path.pop();
             }
             let et = strip_optional(et);
-            Ok(if matches!(ty, Type::List(_)) { Value::list(et, out) } else { Value::set(et, out) })
+            Ok(if matches!(ty, Type::List(_)) {
+                Value::list(et, out)
+            } else {
+                Value::set(et, out)
+            })
         }
         Type::Tuple(ts) => {
             let arr = j.as_array().ok_or_else(required)?;
             if arr.len() != ts.len() {
-                return Err(path_err(path, &format!("a tuple of length {} is required", ts.len())));
+                return Err(path_err(
+                    path,
+                    &format!("a tuple of length {} is required", ts.len()),
+                ));
             }
             let mut out = Vec::with_capacity(arr.len());
             for (i, (e, t)) in arr.iter().zip(ts).enumerate() {
@@ -295,9 +347,11 @@ pub fn value_to_plain_json(v: &Value) -> serde_json::Value {
         ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => {
             J::Array(es.iter().map(value_to_plain_json).collect())
         }
-        ValueKind::Map(_, m) | ValueKind::Object(m) => {
-            J::Object(m.iter().map(|(k, e)| (k.clone(), value_to_plain_json(e))).collect())
-        }
+        ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
+            m.iter()
+                .map(|(k, e)| (k.clone(), value_to_plain_json(e)))
+                .collect(),
+        ),
     }
 }
 
@@ -312,7 +366,11 @@ pub fn value_from_plain_json(j: &serde_json::Value) -> Value {
         },
         J::String(s) => Value::string(s.as_str()),
         J::Array(a) => Value::tuple(a.iter().map(value_from_plain_json).collect()),
-        J::Object(m) => Value::object(m.iter().map(|(k, e)| (k.clone(), value_from_plain_json(e))).collect()),
+        J::Object(m) => Value::object(
+            m.iter()
+                .map(|(k, e)| (k.clone(), value_from_plain_json(e)))
+                .collect(),
+        ),
     }
 }
 
@@ -398,7 +456,10 @@ mod tests {
     #[test]
     fn go_escaping_of_serialized_text() {
         let j = serde_json::Value::String("\u{8}\u{c}\\b<&>\u{2028}\n".into());
-        assert_eq!(to_go_json_string(&j), r#""\u0008\u000c\\b\u003c\u0026\u003e\u2028\n""#);
+        assert_eq!(
+            to_go_json_string(&j),
+            r#""\u0008\u000c\\b\u003c\u0026\u003e\u2028\n""#
+        );
     }
 
     #[test]
@@ -418,56 +479,124 @@ mod tests {
             assert_eq!(type_to_json(&t), c);
         }
         let t = type_from_json(&json!(["object", {"b": "number", "a": "string"}])).unwrap();
-        assert_eq!(type_to_json_string(&t), r#"["object",{"a":"string","b":"number"}]"#);
-        for bad in [json!("any"), json!(["list"]), json!(["list", "string", "x"]), json!(["foo", "string"]), json!(1)] {
+        assert_eq!(
+            type_to_json_string(&t),
+            r#"["object",{"a":"string","b":"number"}]"#
+        );
+        for bad in [
+            json!("any"),
+            json!(["list"]),
+            json!(["list", "string", "x"]),
+            json!(["foo", "string"]),
+            json!(1),
+        ] {
             assert!(type_from_json(&bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn values_typed() {
-        let ty = Type::object([("id".to_string(), Type::String), ("dyn".to_string(), Type::Dynamic)]);
+        let ty = Type::object([
+            ("id".to_string(), Type::String),
+            ("dyn".to_string(), Type::Dynamic),
+        ]);
         let v = Value::object(
-            [("id".to_string(), s("x<y")), ("dyn".to_string(), Value::list(Type::Number, vec![Value::int(1)]))].into(),
+            [
+                ("id".to_string(), s("x<y")),
+                (
+                    "dyn".to_string(),
+                    Value::list(Type::Number, vec![Value::int(1)]),
+                ),
+            ]
+            .into(),
         );
         let j = value_to_json(&v, &ty).unwrap();
-        assert_eq!(j.to_string(), r#"{"dyn":{"value":[1],"type":["list","number"]},"id":"x<y"}"#);
-        assert_eq!(to_go_json_string(&j), r#"{"dyn":{"value":[1],"type":["list","number"]},"id":"x\u003cy"}"#);
+        assert_eq!(
+            j.to_string(),
+            r#"{"dyn":{"value":[1],"type":["list","number"]},"id":"x<y"}"#
+        );
+        assert_eq!(
+            to_go_json_string(&j),
+            r#"{"dyn":{"value":[1],"type":["list","number"]},"id":"x\u003cy"}"#
+        );
         assert_eq!(value_from_json(&j, &ty).unwrap(), v);
 
         let wrapped_null = value_to_json(&Value::null(Type::String), &Type::Dynamic).unwrap();
         assert_eq!(wrapped_null, json!({"value": null, "type": "string"}));
-        assert_eq!(value_from_json(&wrapped_null, &Type::Dynamic).unwrap(), Value::null(Type::String));
-        assert_eq!(value_to_json(&Value::null(Type::Dynamic), &Type::Dynamic).unwrap(), J::Null);
-        assert_eq!(value_to_json(&Value::unknown(Type::String), &Type::String).unwrap_err(), "value is not known");
+        assert_eq!(
+            value_from_json(&wrapped_null, &Type::Dynamic).unwrap(),
+            Value::null(Type::String)
+        );
+        assert_eq!(
+            value_to_json(&Value::null(Type::Dynamic), &Type::Dynamic).unwrap(),
+            J::Null
+        );
+        assert_eq!(
+            value_to_json(&Value::unknown(Type::String), &Type::String).unwrap_err(),
+            "value is not known"
+        );
         assert!(value_to_json(&Value::dynamic_unknown(), &Type::Dynamic).is_err());
 
         let big = Value::number(Number::parse("1e21").unwrap());
-        assert_eq!(value_to_json(&big, &Type::Number).unwrap().to_string(), "1000000000000000000000");
+        assert_eq!(
+            value_to_json(&big, &Type::Number).unwrap().to_string(),
+            "1000000000000000000000"
+        );
         let frac = Value::number(Number::parse("0.1").unwrap());
-        assert_eq!(value_to_json(&frac, &Type::Number).unwrap().to_string(), "0.1");
+        assert_eq!(
+            value_to_json(&frac, &Type::Number).unwrap().to_string(),
+            "0.1"
+        );
         // Conversion to the requested type first.
-        assert_eq!(value_to_json(&Value::int(5), &Type::String).unwrap(), json!("5"));
+        assert_eq!(
+            value_to_json(&Value::int(5), &Type::String).unwrap(),
+            json!("5")
+        );
     }
 
     #[test]
     fn decode_lenient() {
-        let ty = Type::object([("a".to_string(), Type::Number), ("b".to_string(), Type::Bool)]);
+        let ty = Type::object([
+            ("a".to_string(), Type::Number),
+            ("b".to_string(), Type::Bool),
+        ]);
         let v = value_from_json(&json!({"a": "12"}), &ty).unwrap();
         assert_eq!(v.get_attr("a"), Some(&Value::int(12)));
         assert_eq!(v.get_attr("b"), Some(&Value::null(Type::Bool)));
-        assert!(value_from_json(&json!({"c": 1}), &ty).unwrap_err().contains("unsupported attribute \"c\""));
-        assert_eq!(value_from_json(&json!("true"), &Type::Bool).unwrap(), Value::bool(true));
-        assert_eq!(value_from_json(&json!(1.5), &Type::String).unwrap(), s("1.5"));
-        assert_eq!(value_from_json(&json!(false), &Type::String).unwrap(), s("false"));
-        assert!(value_from_json(&json!({"value": 1, "type": "number", "x": 1}), &Type::Dynamic).is_err());
-        assert_eq!(value_from_json(&json!({"type": "number", "value": 1}), &Type::Dynamic).unwrap(), Value::int(1));
+        assert!(value_from_json(&json!({"c": 1}), &ty)
+            .unwrap_err()
+            .contains("unsupported attribute \"c\""));
+        assert_eq!(
+            value_from_json(&json!("true"), &Type::Bool).unwrap(),
+            Value::bool(true)
+        );
+        assert_eq!(
+            value_from_json(&json!(1.5), &Type::String).unwrap(),
+            s("1.5")
+        );
+        assert_eq!(
+            value_from_json(&json!(false), &Type::String).unwrap(),
+            s("false")
+        );
+        assert!(value_from_json(
+            &json!({"value": 1, "type": "number", "x": 1}),
+            &Type::Dynamic
+        )
+        .is_err());
+        assert_eq!(
+            value_from_json(&json!({"type": "number", "value": 1}), &Type::Dynamic).unwrap(),
+            Value::int(1)
+        );
         let set = value_from_json(&json!(["b", "a", "b"]), &Type::set(Type::String)).unwrap();
         assert_eq!(set.as_elements().unwrap(), &[s("a"), s("b")]);
         assert!(value_from_json(&json!([1, 2]), &Type::Tuple(vec![Type::Number])).is_err());
         let n: J = serde_json::from_str("123456789012345678901234567890.5").unwrap();
         assert_eq!(
-            value_from_json(&n, &Type::Number).unwrap().as_number().unwrap().to_string(),
+            value_from_json(&n, &Type::Number)
+                .unwrap()
+                .as_number()
+                .unwrap()
+                .to_string(),
             "123456789012345678901234567890.5"
         );
     }
@@ -476,19 +605,31 @@ mod tests {
     fn plain() {
         let v = Value::object(
             [
-                ("l".to_string(), Value::set(Type::String, vec![s("b"), s("a")])),
+                (
+                    "l".to_string(),
+                    Value::set(Type::String, vec![s("b"), s("a")]),
+                ),
                 ("u".to_string(), Value::unknown(Type::String)),
-                ("n".to_string(), Value::number(Number::parse("2.50").unwrap())),
+                (
+                    "n".to_string(),
+                    Value::number(Number::parse("2.50").unwrap()),
+                ),
             ]
             .into(),
         );
-        assert_eq!(value_to_plain_json(&v).to_string(), r#"{"l":["a","b"],"n":2.5,"u":null}"#);
+        assert_eq!(
+            value_to_plain_json(&v).to_string(),
+            r#"{"l":["a","b"],"n":2.5,"u":null}"#
+        );
         let back = value_from_plain_json(&json!({"a": [1, "x", null], "b": true}));
         assert_eq!(
             back,
             Value::object(
                 [
-                    ("a".to_string(), Value::tuple(vec![Value::int(1), s("x"), Value::null(Type::Dynamic)])),
+                    (
+                        "a".to_string(),
+                        Value::tuple(vec![Value::int(1), s("x"), Value::null(Type::Dynamic)])
+                    ),
                     ("b".to_string(), Value::bool(true)),
                 ]
                 .into()

@@ -9,8 +9,11 @@ use std::collections::BTreeMap;
 
 /// Encode `v` against `ty` (marks are ignored; strip them first where that matters).
 pub fn to_msgpack(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
-    let v =
-        if v.ty() == *ty || *ty == Type::Dynamic { v.clone() } else { convert(v, ty).map_err(|e| e.to_string())? };
+    let v = if v.ty() == *ty || *ty == Type::Dynamic {
+        v.clone()
+    } else {
+        convert(v, ty).map_err(|e| e.to_string())?
+    };
     let mut out = Vec::new();
     encode(&v, ty, &mut out)?;
     Ok(out)
@@ -190,7 +193,10 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn peek(&self) -> Result<u8, String> {
-        self.b.get(self.pos).copied().ok_or_else(|| "unexpected end of msgpack data".to_string())
+        self.b
+            .get(self.pos)
+            .copied()
+            .ok_or_else(|| "unexpected end of msgpack data".to_string())
     }
     fn byte(&mut self) -> Result<u8, String> {
         let b = self.peek()?;
@@ -206,7 +212,10 @@ impl Reader<'_> {
         Ok(s)
     }
     fn uint(&mut self, n: usize) -> Result<u64, String> {
-        Ok(self.take(n)?.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
+        Ok(self
+            .take(n)?
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
     }
     /// Skip an extension value if one is next; true when one was skipped.
     fn skip_ext(&mut self) -> Result<bool, String> {
@@ -323,8 +332,8 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
         if r.array_len()? != 2 {
             return Err("dynamically-typed value must be a two-element array".into());
         }
-        let tj: serde_json::Value =
-            serde_json::from_slice(&r.bytes()?).map_err(|e| format!("invalid type JSON in dynamic value: {e}"))?;
+        let tj: serde_json::Value = serde_json::from_slice(&r.bytes()?)
+            .map_err(|e| format!("invalid type JSON in dynamic value: {e}"))?;
         let t = type_from_json(&tj)?;
         return decode(r, &t);
     }
@@ -346,7 +355,11 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
                 out.push(decode(r, et)?);
             }
             let et = strip_optional(et);
-            Ok(if matches!(ty, Type::List(_)) { Value::list(et, out) } else { Value::set(et, out) })
+            Ok(if matches!(ty, Type::List(_)) {
+                Value::list(et, out)
+            } else {
+                Value::set(et, out)
+            })
         }
         Type::Tuple(ts) => {
             let n = r.array_len()?;
@@ -371,12 +384,18 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
         Type::Object(ot) => {
             let n = r.map_len()?;
             if n != ot.attrs.len() {
-                return Err(format!("an object with {} attributes is required (got {n})", ot.attrs.len()));
+                return Err(format!(
+                    "an object with {} attributes is required (got {n})",
+                    ot.attrs.len()
+                ));
             }
             let mut out = BTreeMap::new();
             for _ in 0..n {
                 let k = r.string()?;
-                let t = ot.attrs.get(&k).ok_or_else(|| format!("unsupported attribute {k:?}"))?;
+                let t = ot
+                    .attrs
+                    .get(&k)
+                    .ok_or_else(|| format!("unsupported attribute {k:?}"))?;
                 out.insert(k, decode(r, t)?);
             }
             if out.len() != ot.attrs.len() {
@@ -393,14 +412,19 @@ mod tests {
     use super::*;
 
     fn hex(s: &str) -> Vec<u8> {
-        s.split_whitespace().map(|h| u8::from_str_radix(h, 16).unwrap()).collect()
+        s.split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).unwrap())
+            .collect()
     }
     fn s(x: &str) -> Value {
         Value::string(x)
     }
 
     fn null_resource_ty() -> Type {
-        Type::object([("id".to_string(), Type::String), ("triggers".to_string(), Type::map(Type::String))])
+        Type::object([
+            ("id".to_string(), Type::String),
+            ("triggers".to_string(), Type::map(Type::String)),
+        ])
     }
 
     #[test]
@@ -409,7 +433,10 @@ mod tests {
         let v = Value::object(
             [
                 ("id".to_string(), Value::unknown(Type::String)),
-                ("triggers".to_string(), Value::map(Type::String, [("a".to_string(), s("b"))].into())),
+                (
+                    "triggers".to_string(),
+                    Value::map(Type::String, [("a".to_string(), s("b"))].into()),
+                ),
             ]
             .into(),
         );
@@ -418,27 +445,43 @@ mod tests {
         assert_eq!(from_msgpack(&b, &ty).unwrap(), v);
 
         let v2 = Value::object(
-            [("id".to_string(), s("1")), ("triggers".to_string(), Value::null(Type::map(Type::String)))].into(),
+            [
+                ("id".to_string(), s("1")),
+                ("triggers".to_string(), Value::null(Type::map(Type::String))),
+            ]
+            .into(),
         );
         let b2 = hex("82 a2 69 64 a1 31 a8 74 72 69 67 67 65 72 73 c0");
         assert_eq!(to_msgpack(&v2, &ty).unwrap(), b2);
         assert_eq!(from_msgpack(&b2, &ty).unwrap(), v2);
 
-        assert_eq!(to_msgpack(&Value::null(ty.clone()), &ty).unwrap(), vec![0xc0]);
+        assert_eq!(
+            to_msgpack(&Value::null(ty.clone()), &ty).unwrap(),
+            vec![0xc0]
+        );
         assert_eq!(from_msgpack(&[0xc0], &ty).unwrap(), Value::null(ty.clone()));
 
         let b3 = hex("92 c4 08 22 73 74 72 69 6e 67 22 a2 68 69");
         assert_eq!(to_msgpack(&s("hi"), &Type::Dynamic).unwrap(), b3);
         assert_eq!(from_msgpack(&b3, &Type::Dynamic).unwrap(), s("hi"));
 
-        let l = Value::list(Type::Number, vec![Value::int(1), Value::number(Number::parse("2.5").unwrap())]);
+        let l = Value::list(
+            Type::Number,
+            vec![Value::int(1), Value::number(Number::parse("2.5").unwrap())],
+        );
         let b4 = hex("92 c4 11 5b 22 6c 69 73 74 22 2c 22 6e 75 6d 62 65 72 22 5d 92 01 cb 40 04 00 00 00 00 00 00");
         assert_eq!(to_msgpack(&l, &Type::Dynamic).unwrap(), b4);
         assert_eq!(from_msgpack(&b4, &Type::Dynamic).unwrap(), l);
 
         let b5 = hex("92 c4 08 22 73 74 72 69 6e 67 22 c0");
-        assert_eq!(to_msgpack(&Value::null(Type::String), &Type::Dynamic).unwrap(), b5);
-        assert_eq!(from_msgpack(&b5, &Type::Dynamic).unwrap(), Value::null(Type::String));
+        assert_eq!(
+            to_msgpack(&Value::null(Type::String), &Type::Dynamic).unwrap(),
+            b5
+        );
+        assert_eq!(
+            from_msgpack(&b5, &Type::Dynamic).unwrap(),
+            Value::null(Type::String)
+        );
 
         let big = Value::number(Number::parse("12345678901234567890123").unwrap());
         let mut b6 = vec![0xb7];
@@ -450,7 +493,10 @@ mod tests {
         let ul = to_msgpack(&Value::unknown(Type::list(Type::String)), &Type::Dynamic).unwrap();
         assert_eq!(&ul[..2], &[0x92, 0xc4]);
         assert_eq!(&ul[ul.len() - 3..], &[0xd4, 0, 0]);
-        assert_eq!(to_msgpack(&Value::dynamic_unknown(), &Type::Dynamic).unwrap(), vec![0xd4, 0, 0]);
+        assert_eq!(
+            to_msgpack(&Value::dynamic_unknown(), &Type::Dynamic).unwrap(),
+            vec![0xd4, 0, 0]
+        );
     }
 
     #[test]
@@ -471,39 +517,62 @@ mod tests {
             assert_eq!(b, hex(expect), "{i}");
             assert_eq!(from_msgpack(&b, &Type::Number).unwrap(), Value::int(i));
         }
-        let point1 = to_msgpack(&Value::number(Number::parse("0.1").unwrap()), &Type::Number).unwrap();
+        let point1 =
+            to_msgpack(&Value::number(Number::parse("0.1").unwrap()), &Type::Number).unwrap();
         assert_eq!(point1, hex("a3 30 2e 31"));
         // float32 1.5, uint64, refined unknown, ext8.
         assert_eq!(
             from_msgpack(&hex("ca 3f c0 00 00"), &Type::Number).unwrap(),
             Value::number(Number::parse("1.5").unwrap())
         );
-        assert_eq!(from_msgpack(&hex("cf 00 00 00 00 00 00 00 05"), &Type::Number).unwrap(), Value::int(5));
-        assert_eq!(from_msgpack(&hex("c7 03 0c 81 01 c2"), &Type::String).unwrap(), Value::unknown(Type::String));
-        assert_eq!(from_msgpack(&hex("d4 00 00"), &Type::Dynamic).unwrap(), Value::dynamic_unknown());
+        assert_eq!(
+            from_msgpack(&hex("cf 00 00 00 00 00 00 00 05"), &Type::Number).unwrap(),
+            Value::int(5)
+        );
+        assert_eq!(
+            from_msgpack(&hex("c7 03 0c 81 01 c2"), &Type::String).unwrap(),
+            Value::unknown(Type::String)
+        );
+        assert_eq!(
+            from_msgpack(&hex("d4 00 00"), &Type::Dynamic).unwrap(),
+            Value::dynamic_unknown()
+        );
         // Objects must carry every attribute.
         assert!(from_msgpack(&hex("81 a2 69 64 a1 31"), &null_resource_ty()).is_err());
         assert!(from_msgpack(&hex("c0 c0"), &Type::String).is_err());
         // Sets decode sorted and deduplicated; dynamic wrappers accept str type JSON.
         let st = from_msgpack(&hex("93 a1 62 a1 61 a1 62"), &Type::set(Type::String)).unwrap();
         assert_eq!(st.as_elements().unwrap(), &[s("a"), s("b")]);
-        let d = from_msgpack(&hex("92 a8 22 73 74 72 69 6e 67 22 a2 68 69"), &Type::Dynamic).unwrap();
+        let d = from_msgpack(
+            &hex("92 a8 22 73 74 72 69 6e 67 22 a2 68 69"),
+            &Type::Dynamic,
+        )
+        .unwrap();
         assert_eq!(d, s("hi"));
     }
 
     #[test]
     fn round_trip_nested() {
         let ty = Type::object([
-            ("t".to_string(), Type::Tuple(vec![Type::Bool, Type::Dynamic])),
+            (
+                "t".to_string(),
+                Type::Tuple(vec![Type::Bool, Type::Dynamic]),
+            ),
             ("s".to_string(), Type::set(Type::Number)),
         ]);
         let v = Value::object(
             [
                 (
                     "t".to_string(),
-                    Value::tuple(vec![Value::bool(true), Value::map(Type::String, [("k".to_string(), s("v"))].into())]),
+                    Value::tuple(vec![
+                        Value::bool(true),
+                        Value::map(Type::String, [("k".to_string(), s("v"))].into()),
+                    ]),
                 ),
-                ("s".to_string(), Value::set(Type::Number, vec![Value::int(3), Value::int(-1000)])),
+                (
+                    "s".to_string(),
+                    Value::set(Type::Number, vec![Value::int(3), Value::int(-1000)]),
+                ),
             ]
             .into(),
         );

@@ -95,8 +95,16 @@ fn cmp_magnitude(a: &Number, b: &Number) -> Ordering {
 /// Bring two mantissas to the common (smaller) exponent.
 fn align(am: &Big, ae: i64, bm: &Big, be: i64) -> (Big, Big) {
     let e = ae.min(be);
-    let x = if ae > e { am.mul(&Big::pow10((ae - e) as usize)) } else { am.clone() };
-    let y = if be > e { bm.mul(&Big::pow10((be - e) as usize)) } else { bm.clone() };
+    let x = if ae > e {
+        am.mul(&Big::pow10((ae - e) as usize))
+    } else {
+        am.clone()
+    };
+    let y = if be > e {
+        bm.mul(&Big::pow10((be - e) as usize))
+    } else {
+        bm.clone()
+    };
     (x, y)
 }
 
@@ -189,7 +197,11 @@ impl From<i64> for Number {
 impl Number {
     fn finite(neg: bool, mut mant: Big, mut exp: i64) -> Number {
         if mant.is_zero() {
-            return Number(Repr::Finite { neg: false, mant, exp: 0 });
+            return Number(Repr::Finite {
+                neg: false,
+                mant,
+                exp: 0,
+            });
         }
         while mant.0.first() == Some(&0) {
             mant.0.remove(0);
@@ -245,7 +257,11 @@ impl Number {
             return None;
         }
         if f.is_infinite() {
-            return Some(if f > 0.0 { Number::positive_infinity() } else { Number::negative_infinity() });
+            return Some(if f > 0.0 {
+                Number::positive_infinity()
+            } else {
+                Number::negative_infinity()
+            });
         }
         Number::parse(&format!("{f}"))
     }
@@ -261,7 +277,11 @@ impl Number {
         let neg = bits >> 63 != 0;
         let raw_exp = ((bits >> 52) & 0x7ff) as i64;
         let frac = bits & ((1u64 << 52) - 1);
-        let (m, e) = if raw_exp == 0 { (frac, -1074) } else { (frac | (1u64 << 52), raw_exp - 1075) };
+        let (m, e) = if raw_exp == 0 {
+            (frac, -1074)
+        } else {
+            (frac | (1u64 << 52), raw_exp - 1075)
+        };
         let mant = Big::from_u64(m);
         if e >= 0 {
             let mut p = mant;
@@ -299,7 +319,11 @@ impl Number {
         }
         let rest = &s[i..];
         if rest.eq_ignore_ascii_case("inf") || rest.eq_ignore_ascii_case("infinity") {
-            return Some(if neg { Number::negative_infinity() } else { Number::positive_infinity() });
+            return Some(if neg {
+                Number::negative_infinity()
+            } else {
+                Number::positive_infinity()
+            });
         }
         let mut digits: Vec<u8> = Vec::new();
         let mut frac_len: i64 = 0;
@@ -347,7 +371,11 @@ impl Number {
         if i != b.len() {
             return None;
         }
-        Some(Number::finite(neg, Big::from_digits(&digits), exp - frac_len))
+        Some(Number::finite(
+            neg,
+            Big::from_digits(&digits),
+            exp - frac_len,
+        ))
     }
 
     /// Exact integer value when it fits in i64.
@@ -376,7 +404,12 @@ impl Number {
             Repr::PosInf => f64::INFINITY,
             Repr::NegInf => f64::NEG_INFINITY,
             Repr::Finite { neg, mant, exp } => {
-                let text = format!("{}{}e{}", if *neg { "-" } else { "" }, mant.to_digits(), exp);
+                let text = format!(
+                    "{}{}e{}",
+                    if *neg { "-" } else { "" },
+                    mant.to_digits(),
+                    exp
+                );
                 text.parse::<f64>().unwrap_or(0.0)
             }
         }
@@ -456,9 +489,17 @@ impl Number {
         if (self.is_zero() && o.is_zero()) || (self.is_infinite() && o.is_infinite()) {
             return Err(NAN.into());
         }
-        let sign = if self.signum() * o.signum() < 0 || (o.is_zero() && self.signum() < 0) { -1 } else { 1 };
+        let sign = if self.signum() * o.signum() < 0 || (o.is_zero() && self.signum() < 0) {
+            -1
+        } else {
+            1
+        };
         if self.is_infinite() || o.is_zero() {
-            return Ok(if sign < 0 { Number::negative_infinity() } else { Number::positive_infinity() });
+            return Ok(if sign < 0 {
+                Number::negative_infinity()
+            } else {
+                Number::positive_infinity()
+            });
         }
         if o.is_infinite() || self.is_zero() {
             return Ok(Number::zero());
@@ -524,7 +565,11 @@ impl Number {
                 if mant.is_zero() {
                     self.clone()
                 } else {
-                    Number(Repr::Finite { neg: !neg, mant: mant.clone(), exp: *exp })
+                    Number(Repr::Finite {
+                        neg: !neg,
+                        mant: mant.clone(),
+                        exp: *exp,
+                    })
                 }
             }
         }
@@ -632,10 +677,19 @@ mod tests {
         }
         assert_eq!(p.to_string(), "1180591620717411303424");
         assert_eq!(Number::from_i64(2).pow_int(70), p);
-        assert_eq!(n("10").div(&n("3")).unwrap().to_string(), format!("3.{}", "3".repeat(49)));
-        assert_eq!(n("20").div(&n("3")).unwrap().to_string(), format!("6.{}7", "6".repeat(48)));
+        assert_eq!(
+            n("10").div(&n("3")).unwrap().to_string(),
+            format!("3.{}", "3".repeat(49))
+        );
+        assert_eq!(
+            n("20").div(&n("3")).unwrap().to_string(),
+            format!("6.{}7", "6".repeat(48))
+        );
         assert_eq!(n("1").div(&n("8")).unwrap().to_string(), "0.125");
-        assert_eq!(n("1e100").div(&n("1e-100")).unwrap().to_string(), format!("1{}", "0".repeat(200)));
+        assert_eq!(
+            n("1e100").div(&n("1e-100")).unwrap().to_string(),
+            format!("1{}", "0".repeat(200))
+        );
         assert_eq!(n("7").div(&n("2")).unwrap().to_string(), "3.5");
         assert_eq!(n("-7").rem(&n("3")).unwrap().to_string(), "-1");
         assert_eq!(n("7").rem(&n("-3")).unwrap().to_string(), "1");
@@ -677,7 +731,10 @@ mod tests {
         assert_eq!(n("1e3").to_i64(), Some(1000));
         assert_eq!(n("2.5").to_f64(), 2.5);
         assert_eq!(Number::from_f64(0.1).unwrap().to_string(), "0.1");
-        assert_eq!(Number::from_f64(1e21).unwrap().to_string(), "1000000000000000000000");
+        assert_eq!(
+            Number::from_f64(1e21).unwrap().to_string(),
+            "1000000000000000000000"
+        );
         assert!(Number::from_f64(f64::NAN).is_none());
         assert!(n("2.5").is_exact_f64());
         assert!(!n("0.1").is_exact_f64());

@@ -70,13 +70,17 @@ pub fn set_order(a: &Value, b: &Value) -> Ordering {
         (ValueKind::Bool(x), ValueKind::Bool(y)) => x.cmp(y),
         (ValueKind::Number(x), ValueKind::Number(y)) => x.cmp(y),
         (ValueKind::String(x), ValueKind::String(y)) => x.as_bytes().cmp(y.as_bytes()),
-        (ValueKind::List(tx, x), ValueKind::List(ty, y)) | (ValueKind::Set(tx, x), ValueKind::Set(ty, y)) => {
+        (ValueKind::List(tx, x), ValueKind::List(ty, y))
+        | (ValueKind::Set(tx, x), ValueKind::Set(ty, y)) => {
             x.iter().cmp(y.iter()).then_with(|| tx.cmp(ty))
         }
-        (ValueKind::Map(tx, x), ValueKind::Map(ty, y)) => x.iter().cmp(y.iter()).then_with(|| tx.cmp(ty)),
+        (ValueKind::Map(tx, x), ValueKind::Map(ty, y)) => {
+            x.iter().cmp(y.iter()).then_with(|| tx.cmp(ty))
+        }
         (ValueKind::Tuple(x), ValueKind::Tuple(y)) => x.iter().cmp(y.iter()),
         (ValueKind::Object(x), ValueKind::Object(y)) => x.iter().cmp(y.iter()),
-        (ValueKind::Unknown(x), ValueKind::Unknown(y)) | (ValueKind::Null(x), ValueKind::Null(y)) => x.cmp(y),
+        (ValueKind::Unknown(x), ValueKind::Unknown(y))
+        | (ValueKind::Null(x), ValueKind::Null(y)) => x.cmp(y),
         _ => Ordering::Equal,
     };
     by_content.then_with(|| a.marks.cmp(&b.marks))
@@ -106,11 +110,18 @@ pub fn not_equals(a: &Value, b: &Value) -> Value {
 fn conforms(a: &Type, b: &Type) -> bool {
     match (a, b) {
         (Type::Dynamic, _) | (_, Type::Dynamic) => true,
-        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => conforms(x, y),
-        (Type::Tuple(x), Type::Tuple(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| conforms(p, q)),
+        (Type::List(x), Type::List(y))
+        | (Type::Set(x), Type::Set(y))
+        | (Type::Map(x), Type::Map(y)) => conforms(x, y),
+        (Type::Tuple(x), Type::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| conforms(p, q))
+        }
         (Type::Object(x), Type::Object(y)) => {
             x.attrs.len() == y.attrs.len()
-                && x.attrs.iter().zip(&y.attrs).all(|((ka, ta), (kb, tb))| ka == kb && conforms(ta, tb))
+                && x.attrs
+                    .iter()
+                    .zip(&y.attrs)
+                    .all(|((ka, ta), (kb, tb))| ka == kb && conforms(ta, tb))
         }
         _ => a == b,
     }
@@ -166,7 +177,8 @@ fn eq_inner(a: &Value, b: &Value) -> Option<bool> {
         (ValueKind::Bool(x), ValueKind::Bool(y)) => Some(x == y),
         (ValueKind::Number(x), ValueKind::Number(y)) => Some(x == y),
         (ValueKind::String(x), ValueKind::String(y)) => Some(x == y),
-        (ValueKind::List(_, x), ValueKind::List(_, y)) | (ValueKind::Tuple(x), ValueKind::Tuple(y)) => {
+        (ValueKind::List(_, x), ValueKind::List(_, y))
+        | (ValueKind::Tuple(x), ValueKind::Tuple(y)) => {
             if x.len() != y.len() {
                 return Some(false);
             }
@@ -178,7 +190,8 @@ fn eq_inner(a: &Value, b: &Value) -> Option<bool> {
             }
             Some(x == y)
         }
-        (ValueKind::Map(_, x), ValueKind::Map(_, y)) | (ValueKind::Object(x), ValueKind::Object(y)) => {
+        (ValueKind::Map(_, x), ValueKind::Map(_, y))
+        | (ValueKind::Object(x), ValueKind::Object(y)) => {
             if x.len() != y.len() || !x.keys().eq(y.keys()) {
                 return Some(false);
             }
@@ -191,7 +204,10 @@ fn eq_inner(a: &Value, b: &Value) -> Option<bool> {
 /// An operand converted to the operator's parameter type, with the marks found on it.
 fn operand(v: &Value, i: usize, ty: &Type) -> Result<(Value, Marks), OpError> {
     let (u, marks) = v.deep_unmark();
-    let c = convert(&u, ty).map_err(|e| OpError { operand: Some(i), message: e.message })?;
+    let c = convert(&u, ty).map_err(|e| OpError {
+        operand: Some(i),
+        message: e.message,
+    })?;
     Ok((c, marks))
 }
 
@@ -208,7 +224,10 @@ fn operands(args: &[&Value], ty: &Type) -> Result<Result<(Vec<Value>, Marks), Ma
     }
     for (i, v) in vals.iter().enumerate() {
         if v.is_null() {
-            return Err(OpError { operand: Some(i), message: "argument must not be null".into() });
+            return Err(OpError {
+                operand: Some(i),
+                message: "argument must not be null".into(),
+            });
         }
     }
     if vals.iter().any(Value::is_unknown) {
@@ -234,7 +253,11 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         ArithOp::Div => x.div(y),
         ArithOp::Mod => x.rem(y),
     };
-    r.map(|n| Value::number(n).with_marks(marks)).map_err(|message| OpError { operand: None, message })
+    r.map(|n| Value::number(n).with_marks(marks))
+        .map_err(|message| OpError {
+            operand: None,
+            message,
+        })
 }
 
 pub fn compare(op: CompareOp, a: &Value, b: &Value) -> Result<Value, OpError> {
@@ -257,7 +280,10 @@ pub fn logic(op: LogicOp, a: &Value, b: &Value) -> Result<Value, OpError> {
         Err(marks) => return Ok(Value::unknown(Type::Bool).with_marks(marks)),
         Ok(x) => x,
     };
-    let (x, y) = (vals[0].as_bool() == Some(true), vals[1].as_bool() == Some(true));
+    let (x, y) = (
+        vals[0].as_bool() == Some(true),
+        vals[1].as_bool() == Some(true),
+    );
     let r = match op {
         LogicOp::And => x && y,
         LogicOp::Or => x || y,
@@ -295,12 +321,27 @@ mod tests {
 
     #[test]
     fn arithmetic() {
-        assert_eq!(arith(ArithOp::Add, &s("5"), &Value::int(1)).unwrap(), Value::int(6));
+        assert_eq!(
+            arith(ArithOp::Add, &s("5"), &Value::int(1)).unwrap(),
+            Value::int(6)
+        );
         assert_eq!(arith(ArithOp::Add, &n("0.1"), &n("0.2")).unwrap(), n("0.3"));
-        assert_eq!(arith(ArithOp::Mod, &Value::int(-7), &Value::int(3)).unwrap(), Value::int(-1));
-        assert_eq!(arith(ArithOp::Div, &Value::int(7), &Value::int(2)).unwrap(), n("3.5"));
+        assert_eq!(
+            arith(ArithOp::Mod, &Value::int(-7), &Value::int(3)).unwrap(),
+            Value::int(-1)
+        );
+        assert_eq!(
+            arith(ArithOp::Div, &Value::int(7), &Value::int(2)).unwrap(),
+            n("3.5")
+        );
         let e = arith(ArithOp::Add, &Value::int(1), &s("x")).unwrap_err();
-        assert_eq!(e, OpError { operand: Some(1), message: "a number is required".into() });
+        assert_eq!(
+            e,
+            OpError {
+                operand: Some(1),
+                message: "a number is required".into()
+            }
+        );
         let e = arith(ArithOp::Add, &Value::bool(true), &Value::int(1)).unwrap_err();
         assert_eq!(e.operand, Some(0));
         assert_eq!(e.message, "number required");
@@ -309,10 +350,20 @@ mod tests {
         assert_eq!(e.operand, Some(0));
         let u = arith(ArithOp::Mul, &Value::dynamic_unknown(), &Value::int(1)).unwrap();
         assert_eq!(u, Value::unknown(Type::Number));
-        let m = arith(ArithOp::Sub, &Value::int(3).mark_sensitive(), &Value::int(1)).unwrap();
+        let m = arith(
+            ArithOp::Sub,
+            &Value::int(3).mark_sensitive(),
+            &Value::int(1),
+        )
+        .unwrap();
         assert!(m.is_sensitive());
         assert_eq!(m.unmarked(), Value::int(2));
-        let mu = arith(ArithOp::Sub, &Value::int(3).mark_sensitive(), &Value::unknown(Type::Number)).unwrap();
+        let mu = arith(
+            ArithOp::Sub,
+            &Value::int(3).mark_sensitive(),
+            &Value::unknown(Type::Number),
+        )
+        .unwrap();
         assert!(mu.is_sensitive() && mu.is_unknown());
         assert!(arith(ArithOp::Div, &Value::int(0), &Value::int(0)).is_err());
         assert_eq!(neg(&s("2")).unwrap(), Value::int(-2));
@@ -320,17 +371,37 @@ mod tests {
 
     #[test]
     fn comparison_and_logic() {
-        assert_eq!(compare(CompareOp::Lt, &Value::int(1), &n("1.5")).unwrap(), Value::bool(true));
-        assert_eq!(compare(CompareOp::GtEq, &Value::int(1), &n("1.0")).unwrap(), Value::bool(true));
-        assert_eq!(compare(CompareOp::Gt, &s("10"), &Value::int(9)).unwrap(), Value::bool(true));
+        assert_eq!(
+            compare(CompareOp::Lt, &Value::int(1), &n("1.5")).unwrap(),
+            Value::bool(true)
+        );
+        assert_eq!(
+            compare(CompareOp::GtEq, &Value::int(1), &n("1.0")).unwrap(),
+            Value::bool(true)
+        );
+        assert_eq!(
+            compare(CompareOp::Gt, &s("10"), &Value::int(9)).unwrap(),
+            Value::bool(true)
+        );
         assert!(compare(CompareOp::Gt, &s("a"), &Value::int(9)).is_err());
         assert_eq!(
             logic(LogicOp::Or, &Value::unknown(Type::Bool), &Value::bool(true)).unwrap(),
             Value::unknown(Type::Bool)
         );
-        assert_eq!(logic(LogicOp::And, &Value::bool(true), &s("false")).unwrap(), Value::bool(false));
-        assert_eq!(logic(LogicOp::Or, &Value::bool(false), &Value::bool(true)).unwrap(), Value::bool(true));
-        assert_eq!(logic(LogicOp::And, &Value::int(1), &Value::bool(true)).unwrap_err().message, "bool required");
+        assert_eq!(
+            logic(LogicOp::And, &Value::bool(true), &s("false")).unwrap(),
+            Value::bool(false)
+        );
+        assert_eq!(
+            logic(LogicOp::Or, &Value::bool(false), &Value::bool(true)).unwrap(),
+            Value::bool(true)
+        );
+        assert_eq!(
+            logic(LogicOp::And, &Value::int(1), &Value::bool(true))
+                .unwrap_err()
+                .message,
+            "bool required"
+        );
         assert_eq!(not(&Value::bool(true)).unwrap(), Value::bool(false));
         assert!(not(&Value::null(Type::Bool)).is_err());
     }
@@ -339,11 +410,26 @@ mod tests {
     fn equality() {
         assert_eq!(equals(&Value::int(1), &n("1.0")), Value::bool(true));
         assert_eq!(equals(&Value::int(1), &s("1")), Value::bool(false));
-        assert_eq!(equals(&Value::null(Type::String), &Value::null(Type::Number)), Value::bool(true));
-        assert_eq!(equals(&Value::null(Type::String), &s("")), Value::bool(false));
-        assert_eq!(equals(&Value::unknown(Type::String), &s("")), Value::unknown(Type::Bool));
-        assert_eq!(equals(&Value::unknown(Type::String), &Value::int(1)), Value::bool(false));
-        assert_eq!(equals(&Value::dynamic_unknown(), &Value::int(1)), Value::unknown(Type::Bool));
+        assert_eq!(
+            equals(&Value::null(Type::String), &Value::null(Type::Number)),
+            Value::bool(true)
+        );
+        assert_eq!(
+            equals(&Value::null(Type::String), &s("")),
+            Value::bool(false)
+        );
+        assert_eq!(
+            equals(&Value::unknown(Type::String), &s("")),
+            Value::unknown(Type::Bool)
+        );
+        assert_eq!(
+            equals(&Value::unknown(Type::String), &Value::int(1)),
+            Value::bool(false)
+        );
+        assert_eq!(
+            equals(&Value::dynamic_unknown(), &Value::int(1)),
+            Value::unknown(Type::Bool)
+        );
         let l1 = Value::list(Type::String, vec![s("a"), Value::unknown(Type::String)]);
         let l2 = Value::list(Type::String, vec![s("a"), s("b")]);
         assert_eq!(equals(&l1, &l2), Value::unknown(Type::Bool));
@@ -360,8 +446,14 @@ mod tests {
         assert!(e.is_sensitive());
         let mut m = BTreeMap::new();
         m.insert("k".to_string(), Value::int(1));
-        assert_eq!(equals(&Value::object(m.clone()), &Value::object(m)), Value::bool(true));
-        assert_eq!(not_equals(&Value::int(1), &Value::int(2)), Value::bool(true));
+        assert_eq!(
+            equals(&Value::object(m.clone()), &Value::object(m)),
+            Value::bool(true)
+        );
+        assert_eq!(
+            not_equals(&Value::int(1), &Value::int(2)),
+            Value::bool(true)
+        );
     }
 
     #[test]
@@ -388,8 +480,14 @@ mod tests {
         assert_eq!(ss.as_elements().unwrap(), &[s("B"), s("a"), s("b")]);
         let marked = Value::set(Type::String, vec![s("a").mark_sensitive(), s("a")]);
         assert_eq!(marked.as_elements().unwrap().len(), 2);
-        let bs = Value::set(Type::Bool, vec![Value::bool(true), Value::bool(false), Value::bool(true)]);
-        assert_eq!(bs.as_elements().unwrap(), &[Value::bool(false), Value::bool(true)]);
+        let bs = Value::set(
+            Type::Bool,
+            vec![Value::bool(true), Value::bool(false), Value::bool(true)],
+        );
+        assert_eq!(
+            bs.as_elements().unwrap(),
+            &[Value::bool(false), Value::bool(true)]
+        );
         let ls = Value::set(
             Type::list(Type::Number),
             vec![
@@ -399,6 +497,9 @@ mod tests {
             ],
         );
         assert_eq!(ls.as_elements().unwrap().len(), 2);
-        assert_eq!(ls.as_elements().unwrap()[0], Value::list(Type::Number, vec![Value::int(1)]));
+        assert_eq!(
+            ls.as_elements().unwrap()[0],
+            Value::list(Type::Number, vec![Value::int(1)])
+        );
     }
 }

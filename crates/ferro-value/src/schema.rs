@@ -18,7 +18,14 @@ pub struct Attribute {
 
 impl Attribute {
     pub fn new(ty: Type) -> Self {
-        Attribute { ty, description: String::new(), required: false, optional: false, computed: false, sensitive: false }
+        Attribute {
+            ty,
+            description: String::new(),
+            required: false,
+            optional: false,
+            computed: false,
+            sensitive: false,
+        }
     }
     pub fn required(mut self) -> Self {
         self.required = true;

@@ -26,7 +26,10 @@ pub struct ObjectType {
 
 impl ObjectType {
     pub fn new(attrs: BTreeMap<String, Type>) -> Self {
-        ObjectType { attrs, optional: BTreeSet::new() }
+        ObjectType {
+            attrs,
+            optional: BTreeSet::new(),
+        }
     }
 }
 

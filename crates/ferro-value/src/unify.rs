@@ -25,7 +25,10 @@ pub fn unify_lenient(types: &[Type]) -> Option<Type> {
 pub fn unify_values(values: &[Value]) -> Option<(Type, Vec<Value>)> {
     let types: Vec<Type> = values.iter().map(Value::ty).collect();
     let t = unify(&types)?;
-    let converted = values.iter().map(|v| convert(v, &t).ok()).collect::<Option<Vec<_>>>()?;
+    let converted = values
+        .iter()
+        .map(|v| convert(v, &t).ok())
+        .collect::<Option<Vec<_>>>()?;
     Some((t, converted))
 }
 
@@ -69,7 +72,10 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     }
     // General case: the first candidate everything converts to.
     for want in preference_order(types) {
-        if types.iter().all(|t| t == want || conversion_type(t, want, lenient).is_some()) {
+        if types
+            .iter()
+            .all(|t| t == want || conversion_type(t, want, lenient).is_some())
+        {
             return Some(want.clone());
         }
     }
@@ -79,7 +85,11 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
 /// Candidates in preference order: strings first (everything primitive converts to them),
 /// then the others in the given order.
 fn preference_order(types: &[Type]) -> Vec<&Type> {
-    let mut out: Vec<&Type> = types.iter().filter(|t| **t == Type::String).take(1).collect();
+    let mut out: Vec<&Type> = types
+        .iter()
+        .filter(|t| **t == Type::String)
+        .take(1)
+        .collect();
     for t in types {
         if !out.contains(&t) {
             out.push(t);
@@ -89,7 +99,10 @@ fn preference_order(types: &[Type]) -> Vec<&Type> {
 }
 
 fn unify_elements(types: &[Type], lenient: bool) -> Option<Type> {
-    let elems: Vec<Type> = types.iter().filter_map(|t| t.element_type().cloned()).collect();
+    let elems: Vec<Type> = types
+        .iter()
+        .filter_map(|t| t.element_type().cloned())
+        .collect();
     unify_types(&elems, lenient)
 }
 
@@ -177,11 +190,23 @@ mod tests {
         assert_eq!(unify(&[a, d]), None);
         let t1 = Type::Tuple(vec![Type::Number, Type::String]);
         let t2 = Type::Tuple(vec![Type::String, Type::String]);
-        assert_eq!(unify(&[t1.clone(), t2]), Some(Type::Tuple(vec![Type::String, Type::String])));
+        assert_eq!(
+            unify(&[t1.clone(), t2]),
+            Some(Type::Tuple(vec![Type::String, Type::String]))
+        );
         assert_eq!(unify(&[t1, Type::Tuple(vec![Type::Number])]), None);
-        assert_eq!(unify(&[Type::list(Type::Number), Type::list(Type::String)]), Some(Type::list(Type::String)));
-        assert_eq!(unify(&[Type::list(Type::String), Type::Tuple(vec![Type::String])]), Some(Type::list(Type::String)));
-        assert_eq!(unify(&[Type::map(Type::String), oty(&[("a", Type::Number)])]), Some(Type::map(Type::String)));
+        assert_eq!(
+            unify(&[Type::list(Type::Number), Type::list(Type::String)]),
+            Some(Type::list(Type::String))
+        );
+        assert_eq!(
+            unify(&[Type::list(Type::String), Type::Tuple(vec![Type::String])]),
+            Some(Type::list(Type::String))
+        );
+        assert_eq!(
+            unify(&[Type::map(Type::String), oty(&[("a", Type::Number)])]),
+            Some(Type::map(Type::String))
+        );
     }
 
     #[test]

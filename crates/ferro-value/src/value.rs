@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Marks carried by a value through every operation. Today only "sensitive".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct Marks(u8);
 
 impl Marks {
@@ -72,7 +74,10 @@ impl Ord for Value {
 
 impl Value {
     fn plain(kind: ValueKind) -> Value {
-        Value { kind, marks: Marks::NONE }
+        Value {
+            kind,
+            marks: Marks::NONE,
+        }
     }
 
     pub fn null(ty: Type) -> Value {
@@ -98,7 +103,10 @@ impl Value {
     /// equals `"é"`). ASCII and already-composed text is stored as given.
     pub fn string(s: impl Into<Arc<str>>) -> Value {
         let s: Arc<str> = s.into();
-        if s.is_ascii() || unicode_normalization::is_nfc_quick(s.chars()) == unicode_normalization::IsNormalized::Yes {
+        if s.is_ascii()
+            || unicode_normalization::is_nfc_quick(s.chars())
+                == unicode_normalization::IsNormalized::Yes
+        {
             return Value::plain(ValueKind::String(s));
         }
         let nfc: String = unicode_normalization::UnicodeNormalization::nfc(&*s).collect();
@@ -136,7 +144,10 @@ impl Value {
     }
     /// This value without marks at the top level (nested values keep theirs).
     pub fn unmarked(&self) -> Value {
-        Value { kind: self.kind.clone(), marks: Marks::NONE }
+        Value {
+            kind: self.kind.clone(),
+            marks: Marks::NONE,
+        }
     }
     pub fn is_sensitive(&self) -> bool {
         self.marks.is_sensitive()
@@ -152,8 +163,12 @@ impl Value {
     pub fn deep_unmark(&self) -> (Value, Marks) {
         let mut found = self.marks;
         let kind = match &self.kind {
-            ValueKind::List(t, es) => ValueKind::List(t.clone(), Arc::new(unmark_vec(es, &mut found))),
-            ValueKind::Set(t, es) => ValueKind::Set(t.clone(), Arc::new(unmark_vec(es, &mut found))),
+            ValueKind::List(t, es) => {
+                ValueKind::List(t.clone(), Arc::new(unmark_vec(es, &mut found)))
+            }
+            ValueKind::Set(t, es) => {
+                ValueKind::Set(t.clone(), Arc::new(unmark_vec(es, &mut found)))
+            }
             ValueKind::Tuple(es) => ValueKind::Tuple(Arc::new(unmark_vec(es, &mut found))),
             ValueKind::Map(t, m) => ValueKind::Map(t.clone(), Arc::new(unmark_map(m, &mut found))),
             ValueKind::Object(m) => ValueKind::Object(Arc::new(unmark_map(m, &mut found))),
@@ -180,7 +195,9 @@ impl Value {
     /// Direct children of a collection or structural value (empty for anything else).
     pub fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
         match &self.kind {
-            ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => Box::new(es.iter()),
+            ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => {
+                Box::new(es.iter())
+            }
             ValueKind::Map(_, m) | ValueKind::Object(m) => Box::new(m.values()),
             _ => Box::new(std::iter::empty()),
         }
@@ -197,7 +214,9 @@ impl Value {
             ValueKind::Set(t, _) => Type::set(t.clone()),
             ValueKind::Map(t, _) => Type::map(t.clone()),
             ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
-            ValueKind::Object(m) => Type::Object(ObjectType::new(m.iter().map(|(k, v)| (k.clone(), v.ty())).collect())),
+            ValueKind::Object(m) => Type::Object(ObjectType::new(
+                m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
+            )),
         }
     }
 
@@ -270,10 +289,14 @@ mod tests {
     fn serde_round_trip() {
         let v = Value::object(
             [
-                ("n".to_string(), Value::number(Number::parse("1e21").unwrap())),
+                (
+                    "n".to_string(),
+                    Value::number(Number::parse("1e21").unwrap()),
+                ),
                 (
                     "s".to_string(),
-                    Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).mark_sensitive(),
+                    Value::set(Type::String, vec![Value::string("b"), Value::string("a")])
+                        .mark_sensitive(),
                 ),
                 ("u".to_string(), Value::unknown(Type::list(Type::Number))),
             ]

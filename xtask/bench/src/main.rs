@@ -42,12 +42,23 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    let (a0, b0) = (ALLOCS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let (a0, b0) = (
+        ALLOCS.load(Ordering::Relaxed),
+        BYTES.load(Ordering::Relaxed),
+    );
     let t = Instant::now();
     let r = f();
     let el = t.elapsed();
-    let (a1, b1) = (ALLOCS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
-    println!("{name:<48} {:>10.2} ms {:>12} allocations {:>14} bytes", el.as_secs_f64() * 1e3, a1 - a0, b1 - b0);
+    let (a1, b1) = (
+        ALLOCS.load(Ordering::Relaxed),
+        BYTES.load(Ordering::Relaxed),
+    );
+    println!(
+        "{name:<48} {:>10.2} ms {:>12} allocations {:>14} bytes",
+        el.as_secs_f64() * 1e3,
+        a1 - a0,
+        b1 - b0
+    );
     r
 }
 
@@ -58,7 +69,11 @@ struct VarScope {
 impl Scope for VarScope {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
-            Reference::Var(n) => self.vars.get(n).cloned().ok_or_else(|| Diagnostic::error("undeclared", "Undeclared")),
+            Reference::Var(n) => self
+                .vars
+                .get(n)
+                .cloned()
+                .ok_or_else(|| Diagnostic::error("undeclared", "Undeclared")),
             _ => Ok(Value::dynamic_unknown()),
         }
     }
@@ -83,7 +98,10 @@ impl Scope for LocalScope<'_> {
                 self.cache.borrow_mut().insert(n.clone(), v.clone());
                 Ok(v)
             }
-            Reference::Resource(_) => Ok(Value::object(BTreeMap::from([("id".to_string(), Value::unknown(Type::String))]))),
+            Reference::Resource(_) => Ok(Value::object(BTreeMap::from([(
+                "id".to_string(),
+                Value::unknown(Type::String),
+            )]))),
             _ => Ok(Value::dynamic_unknown()),
         }
     }
@@ -97,31 +115,56 @@ fn main() {
     }
     // 1. A for expression over 100 000 elements.
     let xs: Vec<Value> = (0..100_000).map(Value::int).collect();
-    let scope = VarScope { vars: HashMap::from([("xs".to_string(), Value::list(Type::Number, xs))]) };
+    let scope = VarScope {
+        vars: HashMap::from([("xs".to_string(), Value::list(Type::Number, xs))]),
+    };
     let text = "[for i, x in var.xs : \"${i}:${x * 2}\" if x % 3 != 0]";
     let (ast, _) = ferro_syntax::parse_expr(FileId(0), text);
     let (hir, id) = lower_standalone_expr(FileId(0), &ast);
-    let v = measure("for expression over 100 000 elements", || eval_expr(&hir, &scope, id).0);
+    let v = measure("for expression over 100 000 elements", || {
+        eval_expr(&hir, &scope, id).0
+    });
     assert_eq!(v.as_elements().map(<[Value]>::len), Some(66_666));
     let obj_text = "{for x in var.xs : tostring(x) => x if x < 50000}";
     let (ast, _) = ferro_syntax::parse_expr(FileId(0), obj_text);
     let (hir, id) = lower_standalone_expr(FileId(0), &ast);
-    measure("object for expression over 100 000 elements", || eval_expr(&hir, &scope, id).0);
+    measure("object for expression over 100 000 elements", || {
+        eval_expr(&hir, &scope, id).0
+    });
 
     // 2. The locals of a 10 000-resource configuration.
     let mut cfg = String::new();
     for i in 0..10_000 {
-        cfg.push_str(&format!("resource \"null_resource\" \"r{i}\" {{\n  triggers = {{ v = local.l{i} }}\n}}\n"));
+        cfg.push_str(&format!(
+            "resource \"null_resource\" \"r{i}\" {{\n  triggers = {{ v = local.l{i} }}\n}}\n"
+        ));
     }
     cfg.push_str("locals {\n  l0 = \"start\"\n");
     for i in 1..10_000 {
-        cfg.push_str(&format!("  l{i} = \"${{null_resource.r{}.id}}-${{upper(\"x\")}}-${{length(local.l{})}}\"\n", i - 1, i - 1));
+        cfg.push_str(&format!(
+            "  l{i} = \"${{null_resource.r{}.id}}-${{upper(\"x\")}}-${{length(local.l{})}}\"\n",
+            i - 1,
+            i - 1
+        ));
     }
     cfg.push_str("}\n");
-    let parsed = measure("parse 10 000-resource configuration", || ferro_syntax::parse_file(FileId(1), &cfg));
-    let hir = measure("lower 10 000-resource configuration", || lower_file(FileId(1), &parsed.body));
-    let index: HashMap<String, usize> = hir.locals.iter().enumerate().map(|(i, l)| (l.name.clone(), i)).collect();
-    let scope = LocalScope { hir: &hir, index, cache: Default::default() };
+    let parsed = measure("parse 10 000-resource configuration", || {
+        ferro_syntax::parse_file(FileId(1), &cfg)
+    });
+    let hir = measure("lower 10 000-resource configuration", || {
+        lower_file(FileId(1), &parsed.body)
+    });
+    let index: HashMap<String, usize> = hir
+        .locals
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.name.clone(), i))
+        .collect();
+    let scope = LocalScope {
+        hir: &hir,
+        index,
+        cache: Default::default(),
+    };
     measure("evaluate 10 000 locals", || {
         for i in 0..10_000 {
             let _ = scope.reference(&Reference::Local(format!("l{i}")));

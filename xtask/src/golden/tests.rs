@@ -21,8 +21,10 @@ fn fake_cli(args: &[String], cwd: &Path, io: &mut ferro_cli::Io<'_>) -> i32 {
             0
         }
         Some("ls") => {
-            let mut names: Vec<String> =
-                fs::read_dir(cwd).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+            let mut names: Vec<String> = fs::read_dir(cwd)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
             names.sort();
             let _ = writeln!(io.stdout, "{}", names.join(" "));
             0
@@ -37,10 +39,21 @@ fn fake_cli(args: &[String], cwd: &Path, io: &mut ferro_cli::Io<'_>) -> i32 {
 
 #[test]
 fn splits_args_with_quotes() {
-    assert_eq!(split_args("ferro plan  -out=x").unwrap(), vec!["ferro", "plan", "-out=x"]);
+    assert_eq!(
+        split_args("ferro plan  -out=x").unwrap(),
+        vec!["ferro", "plan", "-out=x"]
+    );
     assert_eq!(
         split_args(r#"ferro apply -var "a=b c" -var="x \"y\" \\ z" "" end"#).unwrap(),
-        vec!["ferro", "apply", "-var", "a=b c", "-var=x \"y\" \\ z", "", "end"]
+        vec![
+            "ferro",
+            "apply",
+            "-var",
+            "a=b c",
+            "-var=x \"y\" \\ z",
+            "",
+            "end"
+        ]
     );
     assert_eq!(split_args(r#"a "b\n""#).unwrap(), vec!["a", "b\\n"]);
     assert!(split_args(r#"ferro "unterminated"#).is_err());
@@ -55,12 +68,47 @@ fn parses_scripts() {
     assert_eq!(
         got,
         vec![
-            (3, Step::Ferro { line: "ferro init".into(), args: vec!["init".into()], stdin: None }),
-            (4, Step::Cp { src: "a.tf".into(), dst: "b.tf".into() }),
-            (5, Step::Rm { path: "b.tf".into() }),
-            (6, Step::Write { path: "sub/x.tf".into(), content: "line 1\n  indented\n\n".into() }),
-            (11, Step::Cat { path: "x.tf".into() }),
-            (12, Step::Write { path: "empty".into(), content: String::new() }),
+            (
+                3,
+                Step::Ferro {
+                    line: "ferro init".into(),
+                    args: vec!["init".into()],
+                    stdin: None
+                }
+            ),
+            (
+                4,
+                Step::Cp {
+                    src: "a.tf".into(),
+                    dst: "b.tf".into()
+                }
+            ),
+            (
+                5,
+                Step::Rm {
+                    path: "b.tf".into()
+                }
+            ),
+            (
+                6,
+                Step::Write {
+                    path: "sub/x.tf".into(),
+                    content: "line 1\n  indented\n\n".into()
+                }
+            ),
+            (
+                11,
+                Step::Cat {
+                    path: "x.tf".into()
+                }
+            ),
+            (
+                12,
+                Step::Write {
+                    path: "empty".into(),
+                    content: String::new()
+                }
+            ),
         ]
     );
 }
@@ -71,10 +119,18 @@ fn script_errors_name_the_line() {
         parse_script("ferro init\nmv a b\n").unwrap_err(),
         "line 2: unknown command \"mv\" (expected ferro, cp, rm, write, cat or a # comment)"
     );
-    assert!(parse_script("cp a\n").unwrap_err().starts_with("line 1: usage: cp"));
-    assert!(parse_script("write x <<EOF\nabc\n").unwrap_err().contains("no closing \"EOF\""));
-    assert!(parse_script("write x\n").unwrap_err().starts_with("line 1: usage: write"));
-    assert!(parse_script("ferro \"x\n").unwrap_err().contains("unterminated"));
+    assert!(parse_script("cp a\n")
+        .unwrap_err()
+        .starts_with("line 1: usage: cp"));
+    assert!(parse_script("write x <<EOF\nabc\n")
+        .unwrap_err()
+        .contains("no closing \"EOF\""));
+    assert!(parse_script("write x\n")
+        .unwrap_err()
+        .starts_with("line 1: usage: write"));
+    assert!(parse_script("ferro \"x\n")
+        .unwrap_err()
+        .contains("unterminated"));
 }
 
 #[test]
@@ -89,10 +145,15 @@ fn normalizes_transcripts() {
     assert_eq!(normalize("\n\n", None), "");
     assert_eq!(normalize("x", None), "x\n");
     assert_eq!(
-        replace_uuids("[\"00000000-0000-0000-0000-000000000000\",\"ffffffff-ffff-ffff-ffff-ffffffffffff\"]"),
+        replace_uuids(
+            "[\"00000000-0000-0000-0000-000000000000\",\"ffffffff-ffff-ffff-ffff-ffffffffffff\"]"
+        ),
         "[\"<uuid>\",\"<uuid>\"]"
     );
-    assert_eq!(replace_uuids("é 00000000-0000-0000-0000-000000000000 é"), "é <uuid> é");
+    assert_eq!(
+        replace_uuids("é 00000000-0000-0000-0000-000000000000 é"),
+        "é <uuid> é"
+    );
 }
 
 #[test]
@@ -107,9 +168,18 @@ fn diffs_are_unified() {
          @@ -11,5 +11,5 @@\n 11\n 12\n 13\n-14\n 15\n+16\n"
     );
     // Nearby changes share a hunk; additions into an empty text.
-    assert_eq!(diff("a\nb\nc\n", "a\nB\nc\nd\n", "e", "a"), "--- e\n+++ a\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n");
-    assert_eq!(diff("", "x\n", "e", "a"), "--- e\n+++ a\n@@ -0,0 +1,1 @@\n+x\n");
-    assert_eq!(diff("x\n", "", "e", "a"), "--- e\n+++ a\n@@ -1,1 +0,0 @@\n-x\n");
+    assert_eq!(
+        diff("a\nb\nc\n", "a\nB\nc\nd\n", "e", "a"),
+        "--- e\n+++ a\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n"
+    );
+    assert_eq!(
+        diff("", "x\n", "e", "a"),
+        "--- e\n+++ a\n@@ -0,0 +1,1 @@\n+x\n"
+    );
+    assert_eq!(
+        diff("x\n", "", "e", "a"),
+        "--- e\n+++ a\n@@ -1,1 +0,0 @@\n-x\n"
+    );
 }
 
 /// A throwaway testdata tree with one case.
@@ -175,24 +245,46 @@ hello
 #[test]
 fn runs_blesses_and_diffs_cases() {
     let root = TempDir::new("unit-root").unwrap();
-    let dir = make_case(root.path(), "area/ok", SCRIPT_OK, &[("main.tf", "# config\n")]);
+    let dir = make_case(
+        root.path(),
+        "area/ok",
+        SCRIPT_OK,
+        &[("main.tf", "# config\n")],
+    );
     make_case(root.path(), "area/other", "ferro echo x\n", &[]);
-    make_case(root.path(), "zone/panics", "ferro echo before\nferro panic\n", &[]);
+    make_case(
+        root.path(),
+        "zone/panics",
+        "ferro echo before\nferro panic\n",
+        &[],
+    );
 
     let cases = discover(root.path(), None).unwrap();
     let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["area/ok", "area/other", "zone/panics"]);
     assert_eq!(discover(root.path(), Some("a/o")).unwrap().len(), 2);
-    assert_eq!(discover(&root.path().join("missing"), None).unwrap().len(), 0);
+    assert_eq!(
+        discover(&root.path().join("missing"), None).unwrap().len(),
+        0
+    );
 
     // Missing expected.txt fails and shows the transcript.
     let s = run_all(root.path(), Some("area/ok"), fake_cli, false, 2).unwrap();
     assert_eq!((s.passed, s.failures.len()), (0, 1));
-    assert!(s.failures[0].1.contains("no expected.txt"), "{}", s.failures[0].1);
+    assert!(
+        s.failures[0].1.contains("no expected.txt"),
+        "{}",
+        s.failures[0].1
+    );
 
     // Blessing records it; the copied case files are untouched.
     let s = run_all(root.path(), Some("area/"), fake_cli, true, 2).unwrap();
-    assert_eq!((s.passed, s.blessed, s.failures.len()), (2, 2, 0), "{}", s.report());
+    assert_eq!(
+        (s.passed, s.blessed, s.failures.len()),
+        (2, 2, 0),
+        "{}",
+        s.report()
+    );
     assert_eq!(fs::read_to_string(dir.join(EXPECTED)).unwrap(), EXPECTED_OK);
     assert!(!dir.join("made.txt").exists() && !dir.join("copy.tf").exists());
 
@@ -201,8 +293,18 @@ fn runs_blesses_and_diffs_cases() {
     assert_eq!(s.passed, 2, "{}", s.report());
     assert_eq!(s.failures.len(), 1);
     assert_eq!(s.failures[0].0, "zone/panics");
-    assert!(s.failures[0].1.contains("test.txt line 2: ferro panicked: fake CLI panic"), "{}", s.failures[0].1);
-    assert!(s.report().ends_with("2 passed, 1 failed\n"), "{}", s.report());
+    assert!(
+        s.failures[0]
+            .1
+            .contains("test.txt line 2: ferro panicked: fake CLI panic"),
+        "{}",
+        s.failures[0].1
+    );
+    assert!(
+        s.report().ends_with("2 passed, 1 failed\n"),
+        "{}",
+        s.report()
+    );
 
     // A changed expectation produces a readable diff naming the case.
     fs::write(dir.join(EXPECTED), EXPECTED_OK.replace("a b|c", "a b|d")).unwrap();
@@ -221,8 +323,16 @@ fn file_steps_stay_inside_the_case() {
     let root = TempDir::new("unit-escape").unwrap();
     make_case(root.path(), "a/b", "cat ../x\n", &[]);
     let s = run_all(root.path(), None, fake_cli, true, 1).unwrap();
-    assert!(s.failures[0].1.contains("must be relative"), "{}", s.report());
+    assert!(
+        s.failures[0].1.contains("must be relative"),
+        "{}",
+        s.report()
+    );
     make_case(root.path(), "a/c", "rm nothing\n", &[]);
     let s = run_all(root.path(), Some("a/c"), fake_cli, true, 1).unwrap();
-    assert!(s.failures[0].1.contains("test.txt line 1: rm nothing"), "{}", s.report());
+    assert!(
+        s.failures[0].1.contains("test.txt line 1: rm nothing"),
+        "{}",
+        s.report()
+    );
 }

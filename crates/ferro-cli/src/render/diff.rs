@@ -30,7 +30,13 @@ pub(crate) struct DiffPrinter<'a> {
 
 impl<'a> DiffPrinter<'a> {
     pub fn new(pen: Pen, action: Action, requires_replace: &'a [Vec<PathStep>]) -> Self {
-        DiffPrinter { out: String::new(), pen, action, requires_replace, verbose: false }
+        DiffPrinter {
+            out: String::new(),
+            pen,
+            action,
+            requires_replace,
+            verbose: false,
+        }
     }
 
     pub fn verbose(mut self) -> Self {
@@ -71,7 +77,14 @@ impl<'a> DiffPrinter<'a> {
         self.body(schema, old, new, indent, &mut path).written
     }
 
-    fn body(&mut self, schema: &Block, old: &Value, new: &Value, indent: usize, path: &mut Vec<PathStep>) -> BodyResult {
+    fn body(
+        &mut self,
+        schema: &Block,
+        old: &Value,
+        new: &Value,
+        indent: usize,
+        path: &mut Vec<PathStep>,
+    ) -> BodyResult {
         let mut result = BodyResult::default();
         let mut blank_before_blocks = self.attrs(schema, old, new, indent, path, &mut result);
         self.skipped_attrs(result.skipped_attrs, indent + 2);
@@ -80,22 +93,46 @@ impl<'a> DiffPrinter<'a> {
             let n = attr_or_null(new, name, &nb_type(nb));
             result.written = true;
             path.push(PathStep::Attr(name.clone()));
-            result.skipped_blocks += self.nested_blocks(name, nb.nesting, &nb.block, &o, &n, blank_before_blocks, indent, path);
+            result.skipped_blocks += self.nested_blocks(
+                name,
+                nb.nesting,
+                &nb.block,
+                &o,
+                &n,
+                blank_before_blocks,
+                indent,
+                path,
+            );
             path.pop();
             blank_before_blocks = true;
         }
         if result.skipped_blocks > 0 {
-            let noun = if result.skipped_blocks == 1 { "block" } else { "blocks" };
+            let noun = if result.skipped_blocks == 1 {
+                "block"
+            } else {
+                "blocks"
+            };
             self.out.push_str("\n\n");
             self.pad(indent + 2);
-            let text = format!("[dark_gray]# ({} unchanged {noun} hidden)[reset]", result.skipped_blocks);
+            let text = format!(
+                "[dark_gray]# ({} unchanged {noun} hidden)[reset]",
+                result.skipped_blocks
+            );
             self.color(&text);
         }
         result
     }
 
     /// Attributes of a block (or the synthetic block of outputs); returns whether any were listed.
-    fn attrs(&mut self, schema: &Block, old: &Value, new: &Value, indent: usize, path: &mut Vec<PathStep>, result: &mut BodyResult) -> bool {
+    fn attrs(
+        &mut self,
+        schema: &Block,
+        old: &Value,
+        new: &Value,
+        indent: usize,
+        path: &mut Vec<PathStep>,
+        result: &mut BodyResult,
+    ) -> bool {
         let mut names = Vec::new();
         let mut width = 0;
         for (name, a) in &schema.attributes {
@@ -125,7 +162,16 @@ impl<'a> DiffPrinter<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn attr(&mut self, name: &str, sensitive: bool, old: &Value, new: &Value, width: usize, indent: usize, path: &[PathStep]) -> bool {
+    fn attr(
+        &mut self,
+        name: &str,
+        sensitive: bool,
+        old: &Value,
+        new: &Value,
+        width: usize,
+        indent: usize,
+        path: &[PathStep],
+    ) -> bool {
         let (action, just_new) = value_action(old, new);
         if action == Action::NoOp && !self.verbose && !identifying(name) {
             return true;
@@ -166,7 +212,17 @@ impl<'a> DiffPrinter<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn nested_blocks(&mut self, name: &str, nesting: NestingMode, block: &Block, old: &Value, new: &Value, blank_before: bool, indent: usize, path: &mut Vec<PathStep>) -> usize {
+    fn nested_blocks(
+        &mut self,
+        name: &str,
+        nesting: NestingMode,
+        block: &Block,
+        old: &Value,
+        new: &Value,
+        blank_before: bool,
+        indent: usize,
+        path: &mut Vec<PathStep>,
+    ) -> usize {
         if old.is_null() && new.is_null() {
             return 0;
         }
@@ -186,7 +242,17 @@ impl<'a> DiffPrinter<'a> {
                 } else {
                     Action::NoOp
                 };
-                if self.nested_block(name, None, block, action, old, new, indent, blank_before, path) {
+                if self.nested_block(
+                    name,
+                    None,
+                    block,
+                    action,
+                    old,
+                    new,
+                    indent,
+                    blank_before,
+                    path,
+                ) {
                     skipped += 1;
                 }
             }
@@ -198,7 +264,11 @@ impl<'a> DiffPrinter<'a> {
                 let total = olds.len().max(news.len());
                 for i in 0..total {
                     let (action, o, n) = if i < common {
-                        let a = if olds[i] == news[i] { Action::NoOp } else { Action::Update };
+                        let a = if olds[i] == news[i] {
+                            Action::NoOp
+                        } else {
+                            Action::Update
+                        };
                         (a, olds[i].clone(), news[i].clone())
                     } else if i < olds.len() {
                         (Action::Delete, olds[i].clone(), Value::null(olds[i].ty()))
@@ -206,7 +276,8 @@ impl<'a> DiffPrinter<'a> {
                         (Action::Create, Value::null(news[i].ty()), news[i].clone())
                     };
                     path.push(PathStep::Index(Value::int(i as i64)));
-                    let s = self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
+                    let s =
+                        self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
                     path.pop();
                     if s {
                         skipped += 1;
@@ -234,7 +305,8 @@ impl<'a> DiffPrinter<'a> {
                         (Action::NoOp, v.clone(), v.clone())
                     };
                     path.push(PathStep::Index(v.clone()));
-                    let s = self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
+                    let s =
+                        self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
                     path.pop();
                     if s {
                         skipped += 1;
@@ -257,7 +329,17 @@ impl<'a> DiffPrinter<'a> {
                         (None, None) => continue,
                     };
                     path.push(PathStep::Index(Value::string(k.as_str())));
-                    let s = self.nested_block(name, Some(k), block, action, &o, &n, indent, blank, path);
+                    let s = self.nested_block(
+                        name,
+                        Some(k),
+                        block,
+                        action,
+                        &o,
+                        &n,
+                        indent,
+                        blank,
+                        path,
+                    );
                     path.pop();
                     if s {
                         skipped += 1;
@@ -270,7 +352,15 @@ impl<'a> DiffPrinter<'a> {
         skipped
     }
 
-    fn sensitive_block(&mut self, name: &str, old: &Value, new: &Value, indent: usize, blank_before: bool, path: &[PathStep]) {
+    fn sensitive_block(
+        &mut self,
+        name: &str,
+        old: &Value,
+        new: &Value,
+        indent: usize,
+        blank_before: bool,
+        path: &[PathStep],
+    ) {
         let action = if old.is_null() {
             Action::Create
         } else if new.is_null() {
@@ -294,16 +384,29 @@ impl<'a> DiffPrinter<'a> {
         }
         self.out.push('\n');
         self.pad(indent + 4);
-        self.out.push_str("# At least one attribute in this block is (or was) sensitive,\n");
+        self.out
+            .push_str("# At least one attribute in this block is (or was) sensitive,\n");
         self.pad(indent + 4);
-        self.out.push_str("# so its contents will not be displayed.\n");
+        self.out
+            .push_str("# so its contents will not be displayed.\n");
         self.pad(indent + 2);
         self.out.push('}');
     }
 
     /// One nested block; returns true when it was skipped as unchanged.
     #[allow(clippy::too_many_arguments)]
-    fn nested_block(&mut self, name: &str, label: Option<&str>, block: &Block, action: Action, old: &Value, new: &Value, indent: usize, blank_before: bool, path: &mut Vec<PathStep>) -> bool {
+    fn nested_block(
+        &mut self,
+        name: &str,
+        label: Option<&str>,
+        block: &Block,
+        action: Action,
+        old: &Value,
+        new: &Value,
+        indent: usize,
+        blank_before: bool,
+        path: &mut Vec<PathStep>,
+    ) -> bool {
         if action == Action::NoOp && !self.verbose {
             return true;
         }
@@ -337,25 +440,43 @@ impl<'a> DiffPrinter<'a> {
         false
     }
 
-    fn sensitivity_warning(&mut self, old: &Value, new: &Value, indent: usize, action: Action, is_block: bool) {
+    fn sensitivity_warning(
+        &mut self,
+        old: &Value,
+        new: &Value,
+        indent: usize,
+        action: Action,
+        is_block: bool,
+    ) {
         if matches!(action, Action::Create | Action::Delete) {
             return;
         }
         let what = if is_block { "block" } else { "attribute value" };
-        let suffix = if !is_block && old.deep_unmark().0 == new.deep_unmark().0 { " The value is unchanged." } else { "" };
+        let suffix = if !is_block && old.deep_unmark().0 == new.deep_unmark().0 {
+            " The value is unchanged."
+        } else {
+            ""
+        };
         if new.is_sensitive() && !old.is_sensitive() {
             self.pad(indent);
-            let t = format!("# [yellow]Warning:[reset] this {what} will be marked as sensitive and will not\n");
+            let t = format!(
+                "# [yellow]Warning:[reset] this {what} will be marked as sensitive and will not\n"
+            );
             self.color(&t);
             self.pad(indent);
-            self.out.push_str(&format!("# display in UI output after applying this change.{suffix}\n"));
+            self.out.push_str(&format!(
+                "# display in UI output after applying this change.{suffix}\n"
+            ));
         }
         if old.is_sensitive() && !new.is_sensitive() {
             self.pad(indent);
-            let t = format!("# [yellow]Warning:[reset] this {what} will no longer be marked as sensitive\n");
+            let t = format!(
+                "# [yellow]Warning:[reset] this {what} will no longer be marked as sensitive\n"
+            );
             self.color(&t);
             self.pad(indent);
-            self.out.push_str(&format!("# after applying this change.{suffix}\n"));
+            self.out
+                .push_str(&format!("# after applying this change.{suffix}\n"));
         }
     }
 
@@ -470,7 +591,10 @@ impl<'a> DiffPrinter<'a> {
                     self.set_diff(oes, nes, indent, path);
                     return;
                 }
-                (ValueKind::List(_, oes) | ValueKind::Tuple(oes), ValueKind::List(_, nes) | ValueKind::Tuple(nes)) => {
+                (
+                    ValueKind::List(_, oes) | ValueKind::Tuple(oes),
+                    ValueKind::List(_, nes) | ValueKind::Tuple(nes),
+                ) => {
                     self.list_diff(oes, nes, indent, path);
                     return;
                 }
@@ -511,7 +635,9 @@ impl<'a> DiffPrinter<'a> {
                     self.out.push(')');
                 } else {
                     if self.forces(path) {
-                        self.color("jsonencode( [red]# whitespace changes force replacement[reset]");
+                        self.color(
+                            "jsonencode( [red]# whitespace changes force replacement[reset]",
+                        );
                     } else {
                         self.color("jsonencode( [dim]# whitespace changes[reset]");
                     }
@@ -654,7 +780,14 @@ impl<'a> DiffPrinter<'a> {
         self.out.push(']');
     }
 
-    fn map_diff(&mut self, old: &std::collections::BTreeMap<String, Value>, new: &std::collections::BTreeMap<String, Value>, indent: usize, path: &[PathStep], object: bool) {
+    fn map_diff(
+        &mut self,
+        old: &std::collections::BTreeMap<String, Value>,
+        new: &std::collections::BTreeMap<String, Value>,
+        indent: usize,
+        path: &[PathStep],
+        object: bool,
+    ) {
         self.out.push('{');
         let forces = self.forces(path);
         if !object && forces {
@@ -670,7 +803,9 @@ impl<'a> DiffPrinter<'a> {
             let action = match (o, n) {
                 (None, _) => Action::Create,
                 (_, None) => Action::Delete,
-                (Some(o), Some(n)) if o.is_wholly_known() && n.is_wholly_known() && o == n => Action::NoOp,
+                (Some(o), Some(n)) if o.is_wholly_known() && n.is_wholly_known() && o == n => {
+                    Action::NoOp
+                }
                 _ => Action::Update,
             };
             if action == Action::NoOp && !(object && identifying(k)) {
@@ -678,7 +813,11 @@ impl<'a> DiffPrinter<'a> {
                 continue;
             }
             let mut p = path.to_vec();
-            p.push(if object { PathStep::Attr(k.clone()) } else { PathStep::Index(Value::string(k.as_str())) });
+            p.push(if object {
+                PathStep::Attr(k.clone())
+            } else {
+                PathStep::Index(Value::string(k.as_str()))
+            });
             if !object {
                 let ov = o.cloned().unwrap_or_else(|| Value::null(Type::Dynamic));
                 let nv = n.cloned().unwrap_or_else(|| Value::null(Type::Dynamic));
@@ -736,7 +875,11 @@ fn nb_type(nb: &ferro_value::schema::NestedBlock) -> Type {
 /// count as null (legacy SDK providers cannot tell them apart), unless sensitive values are inside.
 fn attr_or_null(obj: &Value, name: &str, ty: &Type) -> Value {
     if obj.is_null() || !obj.is_known() {
-        return if obj.is_known() { Value::null(ty.clone()) } else { Value::unknown(ty.clone()) };
+        return if obj.is_known() {
+            Value::null(ty.clone())
+        } else {
+            Value::unknown(ty.clone())
+        };
     }
     match obj.get_attr(name) {
         Some(v) => {
@@ -777,7 +920,8 @@ fn entries(v: &Value) -> std::collections::BTreeMap<String, Value> {
 /// An attribute name as HCL would accept it, else quoted.
 pub(crate) fn display_name(name: &str) -> String {
     let mut cs = name.chars();
-    let valid = cs.next().is_some_and(|c| c.is_alphabetic() || c == '_') && cs.all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let valid = cs.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && cs.all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     if valid {
         name.to_string()
     } else {
@@ -789,7 +933,10 @@ pub(crate) use ferro_value::json::go_quote;
 
 /// Lines as Go's `bufio.Scanner` yields them: split on `\n`, a final empty line dropped, `\r` trimmed.
 fn scan_lines(s: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let mut lines: Vec<&str> = s
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
     if s.ends_with('\n') || s.is_empty() {
         lines.pop();
     }
@@ -808,7 +955,15 @@ fn json_container(s: &str) -> Option<Value> {
 
 fn json_any(s: &str) -> Option<Value> {
     let t = s.trim_start();
-    if !(t.starts_with('{') || t.starts_with('[') || t.starts_with('"') || t.starts_with('-') || t.starts_with(|c: char| c.is_ascii_digit()) || t.starts_with("true") || t.starts_with("false") || t.starts_with("null")) {
+    if !(t.starts_with('{')
+        || t.starts_with('[')
+        || t.starts_with('"')
+        || t.starts_with('-')
+        || t.starts_with(|c: char| c.is_ascii_digit())
+        || t.starts_with("true")
+        || t.starts_with("false")
+        || t.starts_with("null"))
+    {
         return None;
     }
     let j: serde_json::Value = serde_json::from_str(s).ok()?;
@@ -821,11 +976,21 @@ fn json_to_value(j: &serde_json::Value) -> Value {
 }
 
 fn is_container(v: &Value) -> bool {
-    matches!(v.kind, ValueKind::Object(_) | ValueKind::Tuple(_) | ValueKind::List(..) | ValueKind::Map(..) | ValueKind::Set(..))
+    matches!(
+        v.kind,
+        ValueKind::Object(_)
+            | ValueKind::Tuple(_)
+            | ValueKind::List(..)
+            | ValueKind::Map(..)
+            | ValueKind::Set(..)
+    )
 }
 
 fn container_len(v: &Value) -> usize {
-    v.as_elements().map(|e| e.len()).or_else(|| v.as_entries().map(|m| m.len())).unwrap_or(0)
+    v.as_elements()
+        .map(|e| e.len())
+        .or_else(|| v.as_entries().map(|m| m.len()))
+        .unwrap_or(0)
 }
 
 struct ElemDiff {
@@ -846,7 +1011,11 @@ fn lcs<T: Clone>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<T> {
     let idx = |i: usize, j: usize| i * (m + 1) + j;
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            t[idx(i, j)] = if eq(&a[i], &b[j]) { t[idx(i + 1, j + 1)] + 1 } else { t[idx(i + 1, j)].max(t[idx(i, j + 1)]) };
+            t[idx(i, j)] = if eq(&a[i], &b[j]) {
+                t[idx(i + 1, j + 1)] + 1
+            } else {
+                t[idx(i + 1, j)].max(t[idx(i, j + 1)])
+            };
         }
     }
     let mut out = Vec::new();
@@ -868,13 +1037,21 @@ fn lcs<T: Clone>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<T> {
 /// Walk two sequences along their longest common subsequence (by `eq`): elements only in the
 /// old one are deletions, only in the new one creations; an old and a new element that `pair`
 /// accepts (and that are not common) become one update. Each entry is (action, old, new).
-fn diff_sequences<T: Clone + PartialEq>(old: &[T], new: &[T], eq: impl Fn(&T, &T) -> bool, pair: impl Fn(&T, &T) -> bool) -> Vec<(Action, Option<T>, Option<T>)> {
+fn diff_sequences<T: Clone + PartialEq>(
+    old: &[T],
+    new: &[T],
+    eq: impl Fn(&T, &T) -> bool,
+    pair: impl Fn(&T, &T) -> bool,
+) -> Vec<(Action, Option<T>, Option<T>)> {
     let common = lcs(old, new, eq);
     let mut out = Vec::new();
     let (mut oi, mut ni, mut ci) = (0, 0, 0);
     while oi < old.len() || ni < new.len() || ci < common.len() {
         while oi < old.len() && (ci >= common.len() || old[oi] != common[ci]) {
-            if ni < new.len() && (ci >= common.len() || new[ni] != common[ci]) && pair(&old[oi], &new[ni]) {
+            if ni < new.len()
+                && (ci >= common.len() || new[ni] != common[ci])
+                && pair(&old[oi], &new[ni])
+            {
                 out.push((Action::Update, Some(old[oi].clone()), Some(new[ni].clone())));
                 oi += 1;
                 ni += 1;
@@ -888,7 +1065,11 @@ fn diff_sequences<T: Clone + PartialEq>(old: &[T], new: &[T], eq: impl Fn(&T, &T
             ni += 1;
         }
         if ci < common.len() {
-            out.push((Action::NoOp, Some(common[ci].clone()), Some(common[ci].clone())));
+            out.push((
+                Action::NoOp,
+                Some(common[ci].clone()),
+                Some(common[ci].clone()),
+            ));
             ci += 1;
             oi += 1;
             ni += 1;
@@ -903,9 +1084,15 @@ fn sequence_diff(old: &[Value], new: &[Value]) -> Vec<ElemDiff> {
     diff_sequences(old, new, values_equal, |o, n| is_obj(o) && is_obj(n))
         .into_iter()
         .map(|(action, before, after)| {
-            let before = before.unwrap_or_else(|| Value::null(after.as_ref().map(Value::ty).unwrap_or(Type::Dynamic)));
+            let before = before.unwrap_or_else(|| {
+                Value::null(after.as_ref().map(Value::ty).unwrap_or(Type::Dynamic))
+            });
             let after = after.unwrap_or_else(|| Value::null(before.ty()));
-            ElemDiff { action, before, after }
+            ElemDiff {
+                action,
+                before,
+                after,
+            }
         })
         .collect()
 }
@@ -914,6 +1101,15 @@ fn sequence_diff(old: &[Value], new: &[Value]) -> Vec<ElemDiff> {
 fn sequence_diff_lines<'s>(old: &[&'s str], new: &[&'s str]) -> Vec<(Action, &'s str)> {
     diff_sequences(old, new, |a, b| a == b, |_, _| false)
         .into_iter()
-        .filter_map(|(action, before, after)| Some((action, if action == Action::Create { after? } else { before? })))
+        .filter_map(|(action, before, after)| {
+            Some((
+                action,
+                if action == Action::Create {
+                    after?
+                } else {
+                    before?
+                },
+            ))
+        })
         .collect()
 }

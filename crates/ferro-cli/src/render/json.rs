@@ -27,11 +27,19 @@ fn omit_unknowns(v: &Value) -> Option<J> {
     match &v.kind {
         ValueKind::Unknown(_) => None,
         ValueKind::Null(_) => Some(J::Null),
-        ValueKind::List(_, es) => Some(J::Array(es.iter().map(|e| omit_unknowns(e).unwrap_or(J::Null)).collect())),
-        ValueKind::Set(_, es) | ValueKind::Tuple(es) => Some(J::Array(es.iter().filter_map(omit_unknowns).collect())),
-        ValueKind::Map(_, m) | ValueKind::Object(m) => {
-            Some(J::Object(m.iter().filter_map(|(k, e)| omit_unknowns(e).map(|j| (k.clone(), j))).collect()))
+        ValueKind::List(_, es) => Some(J::Array(
+            es.iter()
+                .map(|e| omit_unknowns(e).unwrap_or(J::Null))
+                .collect(),
+        )),
+        ValueKind::Set(_, es) | ValueKind::Tuple(es) => {
+            Some(J::Array(es.iter().filter_map(omit_unknowns).collect()))
         }
+        ValueKind::Map(_, m) | ValueKind::Object(m) => Some(J::Object(
+            m.iter()
+                .filter_map(|(k, e)| omit_unknowns(e).map(|j| (k.clone(), j)))
+                .collect(),
+        )),
         _ => Some(value_to_plain_json(v)),
     }
 }
@@ -41,9 +49,14 @@ fn unknown_as_bool(v: &Value) -> J {
     match &v.kind {
         ValueKind::Null(_) => J::Bool(false),
         ValueKind::Unknown(_) => J::Bool(true),
-        ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => J::Array(es.iter().map(unknown_as_bool).collect()),
+        ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => {
+            J::Array(es.iter().map(unknown_as_bool).collect())
+        }
         ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
-            m.iter().map(|(k, e)| (k.clone(), unknown_as_bool(e))).filter(|(_, j)| *j != J::Bool(false)).collect(),
+            m.iter()
+                .map(|(k, e)| (k.clone(), unknown_as_bool(e)))
+                .filter(|(_, j)| *j != J::Bool(false))
+                .collect(),
         ),
         _ => J::Bool(false),
     }
@@ -64,9 +77,14 @@ pub(crate) fn sensitive_as_bool(v: &Value) -> J {
             }
         }
         ValueKind::Unknown(ferro_value::Type::Object(_)) => J::Object(obj()),
-        ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => J::Array(es.iter().map(sensitive_as_bool).collect()),
+        ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es) => {
+            J::Array(es.iter().map(sensitive_as_bool).collect())
+        }
         ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
-            m.iter().map(|(k, e)| (k.clone(), sensitive_as_bool(e))).filter(|(_, j)| *j != J::Bool(false)).collect(),
+            m.iter()
+                .map(|(k, e)| (k.clone(), sensitive_as_bool(e)))
+                .filter(|(_, j)| *j != J::Bool(false))
+                .collect(),
         ),
         _ => J::Bool(false),
     }
@@ -121,20 +139,34 @@ fn state_values(state: &State, providers: &Providers) -> J {
     for (res, rs) in &state.resources {
         let schema = providers.resource_schema(&rs.provider, &res.resource);
         for (key, inst) in &rs.instances {
-            let objects = inst.current.iter().map(|o| (None, o)).chain(inst.deposed.iter().map(|(k, o)| (Some(k), o)));
+            let objects = inst
+                .current
+                .iter()
+                .map(|o| (None, o))
+                .chain(inst.deposed.iter().map(|(k, o)| (Some(k), o)));
             for (deposed, o) in objects {
                 let addr = res.instance(key.clone()).to_string();
                 let mut r = obj();
                 resource_head(&mut r, res, key, addr);
                 r.remove("module_address");
-                r.insert("provider_name".into(), J::String(rs.provider.provider.to_string()));
+                r.insert(
+                    "provider_name".into(),
+                    J::String(rs.provider.provider.to_string()),
+                );
                 r.insert("schema_version".into(), J::from(o.schema_version));
                 let value = schema.and_then(|s| decode_object(o, s));
                 match &value {
                     Some(v) => {
                         if let Some(m) = v.as_entries() {
                             if !m.is_empty() {
-                                r.insert("values".into(), J::Object(m.iter().map(|(k, e)| (k.clone(), value_to_plain_json(e))).collect()));
+                                r.insert(
+                                    "values".into(),
+                                    J::Object(
+                                        m.iter()
+                                            .map(|(k, e)| (k.clone(), value_to_plain_json(e)))
+                                            .collect(),
+                                    ),
+                                );
                             }
                         }
                         r.insert("sensitive_values".into(), sensitive_as_bool(v));
@@ -145,7 +177,10 @@ fn state_values(state: &State, providers: &Providers) -> J {
                     }
                 }
                 if !o.dependencies.is_empty() {
-                    r.insert("depends_on".into(), J::Array(o.dependencies.iter().cloned().map(J::String).collect()));
+                    r.insert(
+                        "depends_on".into(),
+                        J::Array(o.dependencies.iter().cloned().map(J::String).collect()),
+                    );
                 }
                 if o.tainted {
                     r.insert("tainted".into(), J::Bool(true));
@@ -170,7 +205,10 @@ fn state_object(state: &State, providers: &Providers) -> J {
     let mut top = obj();
     top.insert("format_version".into(), J::String(FORMAT_VERSION.into()));
     if !state.is_empty() {
-        top.insert("terraform_version".into(), J::String(state.terraform_version.clone()));
+        top.insert(
+            "terraform_version".into(),
+            J::String(state.terraform_version.clone()),
+        );
         top.insert("values".into(), state_values(state, providers));
     }
     J::Object(top)
@@ -187,7 +225,10 @@ pub fn state_json(state: &State, providers: &Providers) -> String {
 pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace) -> String {
     let mut top = obj();
     top.insert("format_version".into(), J::String(FORMAT_VERSION.into()));
-    top.insert("terraform_version".into(), J::String(ferro_state::WRITER_VERSION.into()));
+    top.insert(
+        "terraform_version".into(),
+        J::String(ferro_state::WRITER_VERSION.into()),
+    );
     if !plan.variables.is_empty() {
         let mut vars = obj();
         for (name, v) in &plan.variables {
@@ -215,7 +256,10 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             let mut r = obj();
             resource_head(&mut r, &res, key, c.addr.to_string());
             r.remove("module_address");
-            r.insert("provider_name".into(), J::String(c.provider.provider.to_string()));
+            r.insert(
+                "provider_name".into(),
+                J::String(c.provider.provider.to_string()),
+            );
             r.insert("schema_version".into(), J::from(c.schema_version));
             if let Some(J::Object(m)) = omit_unknowns(&after.deep_unmark().0) {
                 if !m.is_empty() {
@@ -230,15 +274,37 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         }
         let mut r = obj();
         resource_head(&mut r, &res, key, c.addr.to_string());
-        r.insert("provider_name".into(), J::String(c.provider.provider.to_string()));
+        r.insert(
+            "provider_name".into(),
+            J::String(c.provider.provider.to_string()),
+        );
         if let Some(d) = &c.deposed {
             r.insert("deposed".into(), J::String(d.clone()));
         }
         let mut ch = obj();
-        ch.insert("actions".into(), J::Array(c.action.json_actions().iter().map(|a| J::String((*a).into())).collect()));
-        ch.insert("before".into(), value_to_plain_json(&before.deep_unmark().0));
-        ch.insert("after".into(), omit_unknowns(&after.deep_unmark().0).unwrap_or(J::Null));
-        let au = if after.is_wholly_known() { J::Object(obj()) } else { unknown_as_bool(&after) };
+        ch.insert(
+            "actions".into(),
+            J::Array(
+                c.action
+                    .json_actions()
+                    .iter()
+                    .map(|a| J::String((*a).into()))
+                    .collect(),
+            ),
+        );
+        ch.insert(
+            "before".into(),
+            value_to_plain_json(&before.deep_unmark().0),
+        );
+        ch.insert(
+            "after".into(),
+            omit_unknowns(&after.deep_unmark().0).unwrap_or(J::Null),
+        );
+        let au = if after.is_wholly_known() {
+            J::Object(obj())
+        } else {
+            unknown_as_bool(&after)
+        };
         ch.insert("after_unknown".into(), au);
         ch.insert("before_sensitive".into(), sensitive_as_bool(&before));
         ch.insert("after_sensitive".into(), sensitive_as_bool(&after));
@@ -275,7 +341,10 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         let mut e = obj();
         e.insert("sensitive".into(), J::Bool(o.sensitive));
         if o.after.is_wholly_known() {
-            e.insert("value".into(), value_to_plain_json(&o.after.deep_unmark().0));
+            e.insert(
+                "value".into(),
+                value_to_plain_json(&o.after.deep_unmark().0),
+            );
         }
         pouts.insert(o.name.clone(), J::Object(e));
     }
@@ -292,11 +361,26 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
     for o in outputs {
         let mut ch = obj();
-        ch.insert("actions".into(), J::Array(o.action.json_actions().iter().map(|a| J::String((*a).into())).collect()));
-        ch.insert("before".into(), value_to_plain_json(&o.before.deep_unmark().0));
+        ch.insert(
+            "actions".into(),
+            J::Array(
+                o.action
+                    .json_actions()
+                    .iter()
+                    .map(|a| J::String((*a).into()))
+                    .collect(),
+            ),
+        );
+        ch.insert(
+            "before".into(),
+            value_to_plain_json(&o.before.deep_unmark().0),
+        );
         let known = o.after.is_wholly_known();
         if known {
-            ch.insert("after".into(), value_to_plain_json(&o.after.deep_unmark().0));
+            ch.insert(
+                "after".into(),
+                value_to_plain_json(&o.after.deep_unmark().0),
+            );
         }
         ch.insert("after_unknown".into(), J::Bool(!known));
         ch.insert("before_sensitive".into(), J::Bool(o.sensitive));
@@ -307,9 +391,15 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         top.insert("output_changes".into(), J::Object(ochanges));
     }
     if !plan.prior_state.is_empty() {
-        top.insert("prior_state".into(), state_object(&plan.prior_state, providers));
+        top.insert(
+            "prior_state".into(),
+            state_object(&plan.prior_state, providers),
+        );
     }
-    top.insert("configuration".into(), configuration(plan, providers, db, ws));
+    top.insert(
+        "configuration".into(),
+        configuration(plan, providers, db, ws),
+    );
     let mut s = to_go_json_string(&J::Object(top));
     s.push('\n');
     s
@@ -377,10 +467,21 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             e.insert("sensitive".into(), J::Bool(true));
         }
         if let Some(v) = o.value {
-            e.insert("expression".into(), J::Object(expression(hir, json_text(db, item.file), v)));
+            e.insert(
+                "expression".into(),
+                J::Object(expression(hir, json_text(db, item.file), v)),
+            );
         }
         if !o.depends_on.is_empty() {
-            e.insert("depends_on".into(), J::Array(o.depends_on.iter().map(|(r, _)| J::String(r.to_string())).collect()));
+            e.insert(
+                "depends_on".into(),
+                J::Array(
+                    o.depends_on
+                        .iter()
+                        .map(|(r, _)| J::String(r.to_string()))
+                        .collect(),
+                ),
+            );
         }
         if let Some(d) = &o.description {
             e.insert("description".into(), J::String(d.clone()));
@@ -408,26 +509,55 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         let cfg = providers.by_resource.get(res);
         let schema = cfg.and_then(|c| providers.resource_schema(c, res));
         let json = json_text(db, item.file);
-        let exprs = body_expressions(hir, json, resource_body(db, ws, *item), schema.map(|s| &s.block));
+        let exprs = body_expressions(
+            hir,
+            json,
+            resource_body(db, ws, *item),
+            schema.map(|s| &s.block),
+        );
         if !exprs.is_empty() {
             e.insert("expressions".into(), J::Object(exprs));
         }
-        e.insert("schema_version".into(), J::from(schema.map(|s| s.version).unwrap_or(0)));
+        e.insert(
+            "schema_version".into(),
+            J::from(schema.map(|s| s.version).unwrap_or(0)),
+        );
         if let Some(c) = decl.count {
-            e.insert("count_expression".into(), J::Object(expression(hir, json, c)));
+            e.insert(
+                "count_expression".into(),
+                J::Object(expression(hir, json, c)),
+            );
         }
         if let Some(f) = decl.for_each {
-            e.insert("for_each_expression".into(), J::Object(expression(hir, json, f)));
+            e.insert(
+                "for_each_expression".into(),
+                J::Object(expression(hir, json, f)),
+            );
         }
         if !decl.depends_on.is_empty() {
-            e.insert("depends_on".into(), J::Array(decl.depends_on.iter().map(|(r, _)| J::String(r.to_string())).collect()));
+            e.insert(
+                "depends_on".into(),
+                J::Array(
+                    decl.depends_on
+                        .iter()
+                        .map(|(r, _)| J::String(r.to_string()))
+                        .collect(),
+                ),
+            );
         }
-        let mode_rank = if res.mode == ResourceMode::Managed { 0 } else { 1 };
+        let mode_rank = if res.mode == ResourceMode::Managed {
+            0
+        } else {
+            1
+        };
         resources.push((mode_rank, res.to_string(), J::Object(e)));
     }
     resources.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     if !resources.is_empty() {
-        root.insert("resources".into(), J::Array(resources.into_iter().map(|r| r.2).collect()));
+        root.insert(
+            "resources".into(),
+            J::Array(resources.into_iter().map(|r| r.2).collect()),
+        );
     }
     let mut vars = obj();
     for (name, item) in &index.variables {
@@ -435,8 +565,17 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         let v = &hir.variables[item.index];
         let mut e = obj();
         if v.default.is_some() {
-            let val = plan.variables.get(name).cloned().unwrap_or_else(|| Value::null(ferro_value::Type::Dynamic));
-            e.insert("default".into(), v.default.map(|d| constant(hir, d).unwrap_or_else(|| value_to_plain_json(&val))).unwrap_or(J::Null));
+            let val = plan
+                .variables
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| Value::null(ferro_value::Type::Dynamic));
+            e.insert(
+                "default".into(),
+                v.default
+                    .map(|d| constant(hir, d).unwrap_or_else(|| value_to_plain_json(&val)))
+                    .unwrap_or(J::Null),
+            );
         }
         if let Some(d) = &v.description {
             e.insert("description".into(), J::String(d.clone()));
@@ -458,14 +597,21 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
 }
 
 /// Attributes and nested blocks of a body as expression objects.
-fn body_expressions(hir: &FileHir, json: Option<&str>, body: &BlockBody, schema: Option<&Block>) -> Map<String, J> {
+fn body_expressions(
+    hir: &FileHir,
+    json: Option<&str>,
+    body: &BlockBody,
+    schema: Option<&Block>,
+) -> Map<String, J> {
     let mut out = obj();
     for a in &body.attrs {
         out.insert(a.name.clone(), J::Object(expression(hir, json, a.expr)));
     }
-    let mut groups: std::collections::BTreeMap<&str, Vec<&ferro_hir::HirBlock>> = std::collections::BTreeMap::new();
+    let mut groups: std::collections::BTreeMap<&str, Vec<&ferro_hir::HirBlock>> =
+        std::collections::BTreeMap::new();
     for b in &body.blocks {
-        if b.ty == "lifecycle" || b.ty == "connection" || b.ty == "provisioner" || b.ty == "dynamic" {
+        if b.ty == "lifecycle" || b.ty == "connection" || b.ty == "provisioner" || b.ty == "dynamic"
+        {
             continue;
         }
         groups.entry(b.ty.as_str()).or_default().push(b);
@@ -473,11 +619,24 @@ fn body_expressions(hir: &FileHir, json: Option<&str>, body: &BlockBody, schema:
     for (name, blocks) in groups {
         let nb = schema.and_then(|s| s.block_types.get(name));
         let inner = nb.map(|n| &n.block);
-        let items: Vec<J> = blocks.iter().map(|b| J::Object(body_expressions(hir, json, &b.body, inner))).collect();
+        let items: Vec<J> = blocks
+            .iter()
+            .map(|b| J::Object(body_expressions(hir, json, &b.body, inner)))
+            .collect();
         let v = match nb.map(|n| n.nesting) {
-            Some(ferro_value::schema::NestingMode::Single | ferro_value::schema::NestingMode::Group) => items.into_iter().next().unwrap_or(J::Null),
+            Some(
+                ferro_value::schema::NestingMode::Single | ferro_value::schema::NestingMode::Group,
+            ) => items.into_iter().next().unwrap_or(J::Null),
             Some(ferro_value::schema::NestingMode::Map) => J::Object(
-                blocks.iter().map(|b| (b.labels.first().cloned().unwrap_or_default(), J::Object(body_expressions(hir, json, &b.body, inner)))).collect(),
+                blocks
+                    .iter()
+                    .map(|b| {
+                        (
+                            b.labels.first().cloned().unwrap_or_default(),
+                            J::Object(body_expressions(hir, json, &b.body, inner)),
+                        )
+                    })
+                    .collect(),
             ),
             _ => J::Array(items),
         };
@@ -488,7 +647,9 @@ fn body_expressions(hir: &FileHir, json: Option<&str>, body: &BlockBody, schema:
 
 /// The text of a file in the JSON syntax (`None` for the native syntax).
 fn json_text(db: &dyn Db, file: SourceFile) -> Option<&str> {
-    file.path(db).ends_with(".tf.json").then(|| file.text(db).as_str())
+    file.path(db)
+        .ends_with(".tf.json")
+        .then(|| file.text(db).as_str())
 }
 
 /// `{"constant_value": …}` for expressions without references or calls, else `{"references": […]}`.
@@ -497,14 +658,22 @@ fn json_text(db: &dyn Db, file: SourceFile) -> Option<&str> {
 /// not templates.
 fn expression(hir: &FileHir, json: Option<&str>, e: ExprId) -> Map<String, J> {
     let mut out = obj();
-    let written = json.zip(hir.span(e)).and_then(|(text, span)| serde_json::from_str::<J>(text.get(span.range())?).ok());
-    if let Some(c) = written.map(|j| value_to_plain_json(&value_from_plain_json(&j))).or_else(|| constant(hir, e)) {
+    let written = json
+        .zip(hir.span(e))
+        .and_then(|(text, span)| serde_json::from_str::<J>(text.get(span.range())?).ok());
+    if let Some(c) = written
+        .map(|j| value_to_plain_json(&value_from_plain_json(&j)))
+        .or_else(|| constant(hir, e))
+    {
         out.insert("constant_value".into(), c);
     }
     let mut refs = Vec::new();
     collect_refs(hir, e, &mut refs);
     if !refs.is_empty() {
-        out.insert("references".into(), J::Array(refs.into_iter().map(J::String).collect()));
+        out.insert(
+            "references".into(),
+            J::Array(refs.into_iter().map(J::String).collect()),
+        );
     }
     out
 }
@@ -543,7 +712,11 @@ fn calls_nothing(hir: &FileHir, e: ExprId) -> bool {
             }
             Expr::Unary { operand, .. } => stack.push(*operand),
             Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
-            Expr::Conditional { cond, then, otherwise } => stack.extend([*cond, *then, *otherwise]),
+            Expr::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => stack.extend([*cond, *then, *otherwise]),
             Expr::GetAttr { target, .. } => stack.push(*target),
             Expr::Index { target, key } => stack.extend([*target, *key]),
             Expr::Splat { target, body } => stack.extend([*target, *body]),
@@ -576,8 +749,18 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
             }
             Expr::Unary { operand, .. } => kids.push(*operand),
             Expr::Binary { lhs, rhs, .. } => kids.extend([*lhs, *rhs]),
-            Expr::Conditional { cond, then, otherwise } => kids.extend([*cond, *then, *otherwise]),
-            Expr::For { collection, key, value, cond, .. } => {
+            Expr::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => kids.extend([*cond, *then, *otherwise]),
+            Expr::For {
+                collection,
+                key,
+                value,
+                cond,
+                ..
+            } => {
                 kids.push(*collection);
                 kids.extend(key.iter().copied());
                 kids.push(*value);
@@ -591,7 +774,9 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
         stack.extend(kids.into_iter().rev());
     }
     for id in order {
-        let Expr::Ref(r) = &hir.exprs[id] else { continue };
+        let Expr::Ref(r) = &hir.exprs[id] else {
+            continue;
+        };
         let mut steps: Vec<String> = Vec::new();
         let mut cur = id;
         while let Some(&p) = parents.get(&cur) {
@@ -599,7 +784,9 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
                 Expr::GetAttr { target, name } if *target == cur => steps.push(format!(".{name}")),
                 Expr::Index { target, key } if *target == cur => match &hir.exprs[*key] {
                     Expr::Literal(k) => match &k.kind {
-                        ValueKind::String(s) => steps.push(format!("[{}]", super::diff::go_quote(s))),
+                        ValueKind::String(s) => {
+                            steps.push(format!("[{}]", super::diff::go_quote(s)))
+                        }
                         ValueKind::Number(n) => steps.push(format!("[{n}]")),
                         _ => break,
                     },
@@ -628,12 +815,18 @@ fn template_kids(parts: &[ferro_hir::TemplatePart], kids: &mut Vec<ExprId>) {
         match p {
             ferro_hir::TemplatePart::Literal(_) => {}
             ferro_hir::TemplatePart::Interp(x) => kids.push(*x),
-            ferro_hir::TemplatePart::If { cond, then, otherwise } => {
+            ferro_hir::TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 kids.push(*cond);
                 template_kids(then, kids);
                 template_kids(otherwise, kids);
             }
-            ferro_hir::TemplatePart::For { collection, body, .. } => {
+            ferro_hir::TemplatePart::For {
+                collection, body, ..
+            } => {
                 kids.push(*collection);
                 template_kids(body, kids);
             }

@@ -35,8 +35,13 @@ pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
 }
 
 /// The schema of the resource type a change is for.
-pub(crate) fn schema_block<'a>(providers: &'a Providers, c: &ResourceInstanceChange) -> Option<&'a Block> {
-    providers.resource_schema(&c.provider, &c.addr.resource.resource).map(|s| &s.block)
+pub(crate) fn schema_block<'a>(
+    providers: &'a Providers,
+    c: &ResourceInstanceChange,
+) -> Option<&'a Block> {
+    providers
+        .resource_schema(&c.provider, &c.addr.resource.resource)
+        .map(|s| &s.block)
 }
 
 /// The three-character action symbol in front of a resource block.
@@ -64,22 +69,32 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
         Action::Read => {
             let mut h = format!("[bold]  # {addr}[reset] will be read during apply");
             match c.reason {
-                Some(ActionReason::ReadBecauseConfigUnknown) => h.push_str("\n  # (config refers to values not yet known)"),
-                Some(ActionReason::ReadBecauseDependencyPending) => h.push_str("\n  # (depends on a resource or a module with changes pending)"),
+                Some(ActionReason::ReadBecauseConfigUnknown) => {
+                    h.push_str("\n  # (config refers to values not yet known)")
+                }
+                Some(ActionReason::ReadBecauseDependencyPending) => {
+                    h.push_str("\n  # (depends on a resource or a module with changes pending)")
+                }
                 _ => {}
             }
             h
         }
         Action::Update => format!("[bold]  # {addr}[reset] will be updated in-place"),
         Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason {
-            Some(ActionReason::ReplaceBecauseTainted) => format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced"),
-            Some(ActionReason::ReplaceByRequest) => format!("[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested"),
+            Some(ActionReason::ReplaceBecauseTainted) => {
+                format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced")
+            }
+            Some(ActionReason::ReplaceByRequest) => {
+                format!("[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested")
+            }
             _ => format!("[bold]  # {addr}[reset] must be [bold][red]replaced"),
         },
         Action::Delete => {
             let mut h = format!("[bold]  # {addr}[reset] will be [bold][red]destroyed");
             if c.deposed.is_some() {
-                h.push_str("\n  # (left over from a partially-failed replacement of this instance)");
+                h.push_str(
+                    "\n  # (left over from a partially-failed replacement of this instance)",
+                );
             }
             h
         }
@@ -92,8 +107,16 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
     let r = &c.addr.resource.resource;
     // Terraform 1.0 leaves two spaces before the brace of a data block.
     let header = match r.mode {
-        ResourceMode::Managed => format!("resource {} {} {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)),
-        ResourceMode::Data => format!("data {} {}  {{", diff::go_quote(&r.ty), diff::go_quote(&r.name)),
+        ResourceMode::Managed => format!(
+            "resource {} {} {{",
+            diff::go_quote(&r.ty),
+            diff::go_quote(&r.name)
+        ),
+        ResourceMode::Data => format!(
+            "data {} {}  {{",
+            diff::go_quote(&r.ty),
+            diff::go_quote(&r.name)
+        ),
     };
     out.push_str(&header);
     let before = mark_schema_sensitive(schema, &c.before);
@@ -115,9 +138,17 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
     let mut out = String::new();
     let changes: Vec<&ResourceInstanceChange> = sorted_changes(plan)
         .into_iter()
-        .filter(|c| c.action != Action::NoOp && !(c.action == Action::Delete && c.addr.resource.resource.mode == ResourceMode::Data))
+        .filter(|c| {
+            c.action != Action::NoOp
+                && !(c.action == Action::Delete
+                    && c.addr.resource.resource.mode == ResourceMode::Data)
+        })
         .collect();
-    let outputs: Vec<&ferro_plan::OutputChange> = plan.outputs.iter().filter(|o| o.action != Action::NoOp).collect();
+    let outputs: Vec<&ferro_plan::OutputChange> = plan
+        .outputs
+        .iter()
+        .filter(|o| o.action != Action::NoOp)
+        .collect();
     if changes.is_empty() && outputs.is_empty() {
         if plan.mode == PlanMode::Destroy {
             out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"));
@@ -142,8 +173,14 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
             (Action::Create, "create"),
             (Action::Update, "update in-place"),
             (Action::Delete, "destroy"),
-            (Action::DeleteThenCreate, "destroy and then create replacement"),
-            (Action::CreateThenDelete, "create replacement and then destroy"),
+            (
+                Action::DeleteThenCreate,
+                "destroy and then create replacement",
+            ),
+            (
+                Action::CreateThenDelete,
+                "create replacement and then destroy",
+            ),
             (Action::Read, "read (data resources)"),
         ];
         for (a, text) in legend {
@@ -160,7 +197,9 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
             out.push('\n');
         }
         let (add, change, destroy) = plan.counts();
-        out.push_str(&pen.paint(&format!("[reset][bold]Plan:[reset] {add} to add, {change} to change, {destroy} to destroy.\n")));
+        out.push_str(&pen.paint(&format!(
+            "[reset][bold]Plan:[reset] {add} to add, {change} to change, {destroy} to destroy.\n"
+        )));
     }
     if !outputs.is_empty() {
         out.push_str(&pen.paint("[reset]\n[bold]Changes to Outputs:[reset]"));
@@ -208,8 +247,16 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
             let addr = res.instance(key.clone());
             let taint = if o.tainted { " (tainted)" } else { "" };
             out.push_str(&format!("# {addr}:{taint}\n"));
-            let kw = if res.resource.mode == ResourceMode::Managed { "resource" } else { "data" };
-            out.push_str(&format!("{kw} {} {} {{", diff::go_quote(&res.resource.ty), diff::go_quote(&res.resource.name)));
+            let kw = if res.resource.mode == ResourceMode::Managed {
+                "resource"
+            } else {
+                "data"
+            };
+            out.push_str(&format!(
+                "{kw} {} {} {{",
+                diff::go_quote(&res.resource.ty),
+                diff::go_quote(&res.resource.name)
+            ));
             match schema.and_then(|s| decode_object(o, s).map(|v| (s, v))) {
                 Some((s, v)) => {
                     let mut p = DiffPrinter::new(pen, Action::NoOp, &[]).verbose();
@@ -219,7 +266,9 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
                         out.push('\n');
                     }
                 }
-                None => out.push_str("\n    # (the provider's schema for this resource type is not available)\n"),
+                None => out.push_str(
+                    "\n    # (the provider's schema for this resource type is not available)\n",
+                ),
             }
             out.push_str("}\n\n");
         }
@@ -231,9 +280,14 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
                 out.push_str(&format!("{name} = (sensitive value)\n"));
                 continue;
             }
-            let v = ferro_value::json::type_from_json(&o.ty).ok().and_then(|t| ferro_value::json::value_from_json(&o.value, &t).ok());
+            let v = ferro_value::json::type_from_json(&o.ty)
+                .ok()
+                .and_then(|t| ferro_value::json::value_from_json(&o.value, &t).ok());
             match v {
-                Some(v) => out.push_str(&format!("{name} = {}\n", crate::output_fmt::format_value(&v, 0))),
+                Some(v) => out.push_str(&format!(
+                    "{name} = {}\n",
+                    crate::output_fmt::format_value(&v, 0)
+                )),
                 None => out.push_str(&format!("{name} = {}\n", o.value)),
             }
         }

@@ -75,7 +75,10 @@ mod tests {
     #[test]
     fn tags_become_escapes_or_vanish() {
         assert_eq!(Pen { color: false }.paint("[bold]a[reset] [x]"), "a [x]");
-        assert_eq!(Pen { color: true }.paint("[red]-[reset]"), "\x1b[31m-\x1b[0m");
+        assert_eq!(
+            Pen { color: true }.paint("[red]-[reset]"),
+            "\x1b[31m-\x1b[0m"
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@ use ferro_value::ops::equals;
 use ferro_value::{unify, Number, ObjectType, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 
-const WHOLE: &str = "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
+const WHOLE: &str =
+    "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
 
 /// A whole number as i64, or cty's gocty conversion failure.
 pub(crate) fn whole(v: &Value) -> R<i64> {
@@ -23,134 +24,332 @@ fn dynp(name: &'static str) -> super::Param {
     p(name, Type::Dynamic)
 }
 
-
 fn elem_type(t: &Type) -> Type {
     t.element_type().cloned().unwrap_or(Type::Dynamic)
 }
 
 pub(super) fn register(r: &mut Registry) {
     let lb = || p("list", Type::list(Type::Bool));
-    r.insert("alltrue", func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
-        for v in elems(&a[0]) {
-            if v.is_unknown() {
-                return Ok(Value::unknown(Type::Bool));
+    r.insert(
+        "alltrue",
+        func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
+            for v in elems(&a[0]) {
+                if v.is_unknown() {
+                    return Ok(Value::unknown(Type::Bool));
+                }
+                if v.is_null() || v.as_bool() == Some(false) {
+                    return Ok(Value::bool(false));
+                }
             }
-            if v.is_null() || v.as_bool() == Some(false) {
-                return Ok(Value::bool(false));
+            Ok(Value::bool(true))
+        }),
+    );
+    r.insert(
+        "anytrue",
+        func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
+            let mut unknown = false;
+            for v in elems(&a[0]) {
+                if v.is_unknown() {
+                    unknown = true;
+                } else if v.as_bool() == Some(true) {
+                    return Ok(Value::bool(true));
+                }
             }
-        }
-        Ok(Value::bool(true))
-    }));
-    r.insert("anytrue", func(vec![lb()], None, Ret::Fixed(Type::Bool), |_, a, _| {
-        let mut unknown = false;
-        for v in elems(&a[0]) {
-            if v.is_unknown() {
-                unknown = true;
-            } else if v.as_bool() == Some(true) {
-                return Ok(Value::bool(true));
-            }
-        }
-        Ok(if unknown { Value::unknown(Type::Bool) } else { Value::bool(false) })
-    }));
-    r.insert("chunklist", func(vec![p("list", Type::list(Type::Dynamic)), p("size", Type::Number)], None, Ret::Computed(|a| Ok(Type::list(a[0].ty()))), chunklist));
-    r.insert("coalesce", func(vec![], Some(dynp("vals").null().unknown().dynamic()), Ret::Computed(coalesce_type), coalesce));
-    r.insert("coalescelist", func(vec![], Some(dynp("vals").null().unknown().dynamic()), Ret::Computed(coalescelist_type), coalescelist));
-    r.insert("compact", func(vec![p("list", Type::list(Type::String))], None, Ret::Fixed(Type::list(Type::String)), |_, a, _| {
-        let mut out = Vec::new();
-        for v in elems(&a[0]) {
-            if v.is_unknown() {
-                return Ok(Value::unknown(Type::list(Type::String)));
-            }
-            if v.is_null() || s(v).is_empty() {
-                continue;
-            }
-            out.push(v.clone());
-        }
-        Ok(Value::list(Type::String, out))
-    }));
-    r.insert("concat", func(vec![], Some(dynp("seqs")), Ret::Computed(concat_type), concat));
-    r.insert("contains", func(vec![dynp("list"), dynp("value")], None, Ret::Fixed(Type::Bool), contains));
-    r.insert("distinct", func(vec![p("list", Type::list(Type::Dynamic))], None, Ret::Computed(|a| Ok(a[0].ty())), |_, a, rt| {
-        if !a[0].is_wholly_known() {
-            return Ok(Value::unknown(rt.clone()));
-        }
-        let mut out: Vec<Value> = Vec::new();
-        for v in elems(&a[0]) {
-            if !out.contains(v) {
-                out.push(v.clone());
-            }
-        }
-        Ok(Value::list(elem_type(rt), out))
-    }));
-    r.insert("element", func(vec![dynp("list"), p("index", Type::Number)], None, Ret::Computed(element_type), element));
-    r.insert("flatten", func(vec![dynp("list")], None, Ret::Computed(flatten_type), |_, a, rt| {
-        let mut out = Vec::new();
-        if !flatten_into(&a[0], &mut out) {
-            return Ok(Value::unknown(rt.clone()));
-        }
-        Ok(Value::tuple(out))
-    }));
-    r.insert("index", func(vec![dynp("list"), dynp("value")], None, Ret::Fixed(Type::Number), index));
+            Ok(if unknown {
+                Value::unknown(Type::Bool)
+            } else {
+                Value::bool(false)
+            })
+        }),
+    );
+    r.insert(
+        "chunklist",
+        func(
+            vec![
+                p("list", Type::list(Type::Dynamic)),
+                p("size", Type::Number),
+            ],
+            None,
+            Ret::Computed(|a| Ok(Type::list(a[0].ty()))),
+            chunklist,
+        ),
+    );
+    r.insert(
+        "coalesce",
+        func(
+            vec![],
+            Some(dynp("vals").null().unknown().dynamic()),
+            Ret::Computed(coalesce_type),
+            coalesce,
+        ),
+    );
+    r.insert(
+        "coalescelist",
+        func(
+            vec![],
+            Some(dynp("vals").null().unknown().dynamic()),
+            Ret::Computed(coalescelist_type),
+            coalescelist,
+        ),
+    );
+    r.insert(
+        "compact",
+        func(
+            vec![p("list", Type::list(Type::String))],
+            None,
+            Ret::Fixed(Type::list(Type::String)),
+            |_, a, _| {
+                let mut out = Vec::new();
+                for v in elems(&a[0]) {
+                    if v.is_unknown() {
+                        return Ok(Value::unknown(Type::list(Type::String)));
+                    }
+                    if v.is_null() || s(v).is_empty() {
+                        continue;
+                    }
+                    out.push(v.clone());
+                }
+                Ok(Value::list(Type::String, out))
+            },
+        ),
+    );
+    r.insert(
+        "concat",
+        func(
+            vec![],
+            Some(dynp("seqs")),
+            Ret::Computed(concat_type),
+            concat,
+        ),
+    );
+    r.insert(
+        "contains",
+        func(
+            vec![dynp("list"), dynp("value")],
+            None,
+            Ret::Fixed(Type::Bool),
+            contains,
+        ),
+    );
+    r.insert(
+        "distinct",
+        func(
+            vec![p("list", Type::list(Type::Dynamic))],
+            None,
+            Ret::Computed(|a| Ok(a[0].ty())),
+            |_, a, rt| {
+                if !a[0].is_wholly_known() {
+                    return Ok(Value::unknown(rt.clone()));
+                }
+                let mut out: Vec<Value> = Vec::new();
+                for v in elems(&a[0]) {
+                    if !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+                Ok(Value::list(elem_type(rt), out))
+            },
+        ),
+    );
+    r.insert(
+        "element",
+        func(
+            vec![dynp("list"), p("index", Type::Number)],
+            None,
+            Ret::Computed(element_type),
+            element,
+        ),
+    );
+    r.insert(
+        "flatten",
+        func(
+            vec![dynp("list")],
+            None,
+            Ret::Computed(flatten_type),
+            |_, a, rt| {
+                let mut out = Vec::new();
+                if !flatten_into(&a[0], &mut out) {
+                    return Ok(Value::unknown(rt.clone()));
+                }
+                Ok(Value::tuple(out))
+            },
+        ),
+    );
+    r.insert(
+        "index",
+        func(
+            vec![dynp("list"), dynp("value")],
+            None,
+            Ret::Fixed(Type::Number),
+            index,
+        ),
+    );
     // Keys are not secret when only values are: only the collection's own marks carry over
     // (cty's keys parameter allows marked values).
-    r.insert("keys", func(vec![dynp("inputMap").unknown().marked()], None, Ret::Computed(keys_type), |_, a, rt| {
-        let marks = a[0].marks;
-        let out = match (&a[0].kind, rt) {
-            (ValueKind::Unknown(_), _) => Ok(Value::unknown(rt.clone())),
-            (ValueKind::Map(_, m), _) => Ok(Value::list(Type::String, m.keys().map(|k| Value::string(k.as_str())).collect())),
-            (ValueKind::Object(m), _) => Ok(Value::tuple(m.keys().map(|k| Value::string(k.as_str())).collect())),
-            _ => Err(arg_err(0, "must have map or object type")),
-        };
-        out.map(|v| v.with_marks(marks))
-    }));
-    r.insert("values", func(vec![dynp("mapping")], None, Ret::Computed(values_type), |_, a, _| match &a[0].kind {
-        ValueKind::Map(t, m) => Ok(Value::list(t.clone(), m.values().cloned().collect())),
-        ValueKind::Object(m) => Ok(Value::tuple(m.values().cloned().collect())),
-        _ => Err(fail("values() requires a map as the first argument")),
-    }));
-    r.insert("length", func(vec![dynp("value").unknown().dynamic().marked()], None, Ret::Fixed(Type::Number), length));
-    r.insert("lookup", func(vec![dynp("inputMap").marked(), p("key", Type::String).marked()], Some(dynp("default").marked().null()), Ret::Computed(lookup_type), lookup));
+    r.insert(
+        "keys",
+        func(
+            vec![dynp("inputMap").unknown().marked()],
+            None,
+            Ret::Computed(keys_type),
+            |_, a, rt| {
+                let marks = a[0].marks;
+                let out = match (&a[0].kind, rt) {
+                    (ValueKind::Unknown(_), _) => Ok(Value::unknown(rt.clone())),
+                    (ValueKind::Map(_, m), _) => Ok(Value::list(
+                        Type::String,
+                        m.keys().map(|k| Value::string(k.as_str())).collect(),
+                    )),
+                    (ValueKind::Object(m), _) => Ok(Value::tuple(
+                        m.keys().map(|k| Value::string(k.as_str())).collect(),
+                    )),
+                    _ => Err(arg_err(0, "must have map or object type")),
+                };
+                out.map(|v| v.with_marks(marks))
+            },
+        ),
+    );
+    r.insert(
+        "values",
+        func(
+            vec![dynp("mapping")],
+            None,
+            Ret::Computed(values_type),
+            |_, a, _| match &a[0].kind {
+                ValueKind::Map(t, m) => Ok(Value::list(t.clone(), m.values().cloned().collect())),
+                ValueKind::Object(m) => Ok(Value::tuple(m.values().cloned().collect())),
+                _ => Err(fail("values() requires a map as the first argument")),
+            },
+        ),
+    );
+    r.insert(
+        "length",
+        func(
+            vec![dynp("value").unknown().dynamic().marked()],
+            None,
+            Ret::Fixed(Type::Number),
+            length,
+        ),
+    );
+    r.insert(
+        "lookup",
+        func(
+            vec![dynp("inputMap").marked(), p("key", Type::String).marked()],
+            Some(dynp("default").marked().null()),
+            Ret::Computed(lookup_type),
+            lookup,
+        ),
+    );
     r.insert(
         "matchkeys",
         func(
-            vec![p("values", Type::list(Type::Dynamic)), p("keys", Type::list(Type::Dynamic)), p("searchset", Type::list(Type::Dynamic))],
+            vec![
+                p("values", Type::list(Type::Dynamic)),
+                p("keys", Type::list(Type::Dynamic)),
+                p("searchset", Type::list(Type::Dynamic)),
+            ],
             None,
             Ret::Computed(|a| Ok(a[0].ty())),
             matchkeys,
         ),
     );
-    r.insert("merge", func(vec![], Some(dynp("maps").null().dynamic()), Ret::Computed(merge_type), merge));
-    r.insert("one", func(vec![dynp("list")], None, Ret::Computed(one_type), one));
-    r.insert("range", func(vec![], Some(p("params", Type::Number)), Ret::Fixed(Type::list(Type::Number)), range));
-    r.insert("reverse", func(vec![dynp("list")], None, Ret::Computed(reverse_type), |_, a, rt| {
-        let mut es: Vec<Value> = elems(&a[0]).to_vec();
-        es.reverse();
-        match rt {
-            Type::Tuple(_) => Ok(Value::tuple(es)),
-            t => Ok(Value::list(elem_type(t), es)),
-        }
-    }));
+    r.insert(
+        "merge",
+        func(
+            vec![],
+            Some(dynp("maps").null().dynamic()),
+            Ret::Computed(merge_type),
+            merge,
+        ),
+    );
+    r.insert(
+        "one",
+        func(vec![dynp("list")], None, Ret::Computed(one_type), one),
+    );
+    r.insert(
+        "range",
+        func(
+            vec![],
+            Some(p("params", Type::Number)),
+            Ret::Fixed(Type::list(Type::Number)),
+            range,
+        ),
+    );
+    r.insert(
+        "reverse",
+        func(
+            vec![dynp("list")],
+            None,
+            Ret::Computed(reverse_type),
+            |_, a, rt| {
+                let mut es: Vec<Value> = elems(&a[0]).to_vec();
+                es.reverse();
+                match rt {
+                    Type::Tuple(_) => Ok(Value::tuple(es)),
+                    t => Ok(Value::list(elem_type(t), es)),
+                }
+            },
+        ),
+    );
     r.insert(
         "slice",
-        func(vec![dynp("list"), p("start_index", Type::Number), p("end_index", Type::Number)], None, Ret::Computed(slice_type), slice),
+        func(
+            vec![
+                dynp("list"),
+                p("start_index", Type::Number),
+                p("end_index", Type::Number),
+            ],
+            None,
+            Ret::Computed(slice_type),
+            slice,
+        ),
     );
-    r.insert("sort", func(vec![p("list", Type::list(Type::String))], None, Ret::Fixed(Type::list(Type::String)), |_, a, _| {
-        let mut out: Vec<Value> = Vec::new();
-        for (i, v) in elems(&a[0]).iter().enumerate() {
-            if v.is_unknown() {
-                return Ok(Value::unknown(Type::list(Type::String)));
-            }
-            if v.is_null() {
-                return Err(fail(format!("given list element {i} is null; a null string cannot be sorted")));
-            }
-            out.push(v.clone());
-        }
-        out.sort_by(|x, y| s(x).cmp(s(y)));
-        Ok(Value::list(Type::String, out))
-    }));
-    r.insert("sum", func(vec![dynp("list")], None, Ret::Fixed(Type::Number), sum));
-    r.insert("transpose", func(vec![p("values", Type::map(Type::list(Type::String)))], None, Ret::Fixed(Type::map(Type::list(Type::String))), transpose));
-    r.insert("zipmap", func(vec![p("keys", Type::list(Type::String)), dynp("values")], None, Ret::Computed(zipmap_type), zipmap));
+    r.insert(
+        "sort",
+        func(
+            vec![p("list", Type::list(Type::String))],
+            None,
+            Ret::Fixed(Type::list(Type::String)),
+            |_, a, _| {
+                let mut out: Vec<Value> = Vec::new();
+                for (i, v) in elems(&a[0]).iter().enumerate() {
+                    if v.is_unknown() {
+                        return Ok(Value::unknown(Type::list(Type::String)));
+                    }
+                    if v.is_null() {
+                        return Err(fail(format!(
+                            "given list element {i} is null; a null string cannot be sorted"
+                        )));
+                    }
+                    out.push(v.clone());
+                }
+                out.sort_by(|x, y| s(x).cmp(s(y)));
+                Ok(Value::list(Type::String, out))
+            },
+        ),
+    );
+    r.insert(
+        "sum",
+        func(vec![dynp("list")], None, Ret::Fixed(Type::Number), sum),
+    );
+    r.insert(
+        "transpose",
+        func(
+            vec![p("values", Type::map(Type::list(Type::String)))],
+            None,
+            Ret::Fixed(Type::map(Type::list(Type::String))),
+            transpose,
+        ),
+    );
+    r.insert(
+        "zipmap",
+        func(
+            vec![p("keys", Type::list(Type::String)), dynp("values")],
+            None,
+            Ret::Computed(zipmap_type),
+            zipmap,
+        ),
+    );
 }
 
 fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -168,7 +367,10 @@ fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         return Ok(Value::list(list_ty, vec![]));
     }
     let size = if size == 0 { es.len() } else { size as usize };
-    let chunks = es.chunks(size).map(|c| Value::list(et.clone(), c.to_vec())).collect();
+    let chunks = es
+        .chunks(size)
+        .map(|c| Value::list(et.clone(), c.to_vec()))
+        .collect();
     Ok(Value::list(list_ty, chunks))
 }
 
@@ -192,7 +394,9 @@ fn coalesce_type(a: &[Value]) -> R<Type> {
     if elem_tys.is_empty() {
         return Ok(Type::list(Type::Dynamic));
     }
-    unify::unify(&elem_tys).map(Type::list).ok_or_else(|| fail("all arguments must have the same type"))
+    unify::unify(&elem_tys)
+        .map(Type::list)
+        .ok_or_else(|| fail("all arguments must have the same type"))
 }
 
 fn coalesce(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -254,7 +458,13 @@ fn concat_type(a: &[Value]) -> R<Type> {
             Type::List(e) => elem_tys.push(*e),
             Type::Tuple(_) => all_lists = false,
             Type::Dynamic => return Ok(Type::Dynamic),
-            _ => return Err(arg_err(i, "all arguments must be lists or tuples; got ".to_string() + &v.ty().friendly_name())),
+            _ => {
+                return Err(arg_err(
+                    i,
+                    "all arguments must be lists or tuples; got ".to_string()
+                        + &v.ty().friendly_name(),
+                ))
+            }
         }
     }
     if all_lists {
@@ -279,13 +489,21 @@ fn concat(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         out.extend(elems(v).iter().cloned());
     }
     match rt {
-        Type::List(e) => Ok(Value::list((**e).clone(), out.iter().map(|v| convert(v, e).unwrap_or_else(|_| v.clone())).collect())),
+        Type::List(e) => Ok(Value::list(
+            (**e).clone(),
+            out.iter()
+                .map(|v| convert(v, e).unwrap_or_else(|_| v.clone()))
+                .collect(),
+        )),
         _ => Ok(Value::tuple(out)),
     }
 }
 
 fn contains(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
-    if !matches!(a[0].kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)) {
+    if !matches!(
+        a[0].kind,
+        ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
+    ) {
         return Err(fail("argument must be list, tuple, or set"));
     }
     let mut unknown = false;
@@ -297,7 +515,11 @@ fn contains(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             return Ok(Value::bool(true));
         }
     }
-    Ok(if unknown { Value::unknown(Type::Bool) } else { Value::bool(false) })
+    Ok(if unknown {
+        Value::unknown(Type::Bool)
+    } else {
+        Value::bool(false)
+    })
 }
 
 fn element_type(a: &[Value]) -> R<Type> {
@@ -314,7 +536,9 @@ fn element_type(a: &[Value]) -> R<Type> {
             Ok(ts[i as usize % ts.len()].clone())
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(fail("cannot read elements from ".to_string() + &a[0].ty().friendly_name())),
+        _ => Err(fail(
+            "cannot read elements from ".to_string() + &a[0].ty().friendly_name(),
+        )),
     }
 }
 
@@ -347,10 +571,18 @@ fn flatten_into(v: &Value, out: &mut Vec<Value>) -> bool {
         return false;
     }
     for e in elems(v) {
-        if e.is_unknown() && matches!(e.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic) {
+        if e.is_unknown()
+            && matches!(
+                e.ty(),
+                Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic
+            )
+        {
             return false;
         }
-        if matches!(e.kind, ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_)) {
+        if matches!(
+            e.kind,
+            ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_)
+        ) {
             if !flatten_into(e, out) {
                 return false;
             }
@@ -409,14 +641,21 @@ fn length(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         (ValueKind::String(text), _) => Value::int(super::string::grapheme_len(text) as i64),
         (ValueKind::List(_, es) | ValueKind::Set(_, es), _) => Value::int(es.len() as i64),
         (ValueKind::Map(_, m), _) => Value::int(m.len() as i64),
-        _ => return Err(fail("argument must be a string, a collection type, or a structural type")),
+        _ => {
+            return Err(fail(
+                "argument must be a string, a collection type, or a structural type",
+            ))
+        }
     };
     Ok(r.with_marks(marks))
 }
 
 fn lookup_type(a: &[Value]) -> R<Type> {
     if a.len() < 2 || a.len() > 3 {
-        return Err(fail(format!("lookup() takes two or three arguments, got {}", a.len())));
+        return Err(fail(format!(
+            "lookup() takes two or three arguments, got {}",
+            a.len()
+        )));
     }
     let (m, _) = a[0].deep_unmark();
     match m.ty() {
@@ -435,7 +674,10 @@ fn lookup_type(a: &[Value]) -> R<Type> {
             match o.attrs.get(s(&k)) {
                 Some(t) => Ok(t.clone()),
                 None if a.len() == 3 => Ok(a[2].deep_unmark().0.ty()),
-                None => Err(arg_err(0, format!("the given object has no attribute {:?}", s(&k)))),
+                None => Err(arg_err(
+                    0,
+                    format!("the given object has no attribute {:?}", s(&k)),
+                )),
             }
         }
         Type::Dynamic => Ok(Type::Dynamic),
@@ -455,7 +697,12 @@ fn lookup(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let found = match entries.get(k) {
         Some(v) => v.clone(),
         None if a.len() == 3 => a[2].clone(),
-        None if matches!(m.kind, ValueKind::Object(_)) => return Err(arg_err(0, format!("the given object has no attribute {k:?}"))),
+        None if matches!(m.kind, ValueKind::Object(_)) => {
+            return Err(arg_err(
+                0,
+                format!("the given object has no attribute {k:?}"),
+            ))
+        }
         None => return Err(fail(format!("lookup failed to find '{k}'"))),
     };
     let found = convert(&found, rt).unwrap_or(found);
@@ -471,13 +718,17 @@ fn matchkeys(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         return Ok(Value::unknown(rt.clone()));
     }
     // Keys and search set are compared after unifying their types.
-    let kt = unify::unify(&[a[1].ty(), a[2].ty()]).ok_or_else(|| arg_err(1, "keys and searchset must be of the same type"))?;
+    let kt = unify::unify(&[a[1].ty(), a[2].ty()])
+        .ok_or_else(|| arg_err(1, "keys and searchset must be of the same type"))?;
     let keys_c = convert(&a[1], &kt).map_err(|e| arg_err(1, e.message))?;
     let search_c = convert(&a[2], &kt).map_err(|e| arg_err(2, e.message))?;
     let _ = (keys, search);
     let mut out = Vec::new();
     for (i, k) in elems(&keys_c).iter().enumerate() {
-        if elems(&search_c).iter().any(|x| equals(x, k).as_bool() == Some(true)) {
+        if elems(&search_c)
+            .iter()
+            .any(|x| equals(x, k).as_bool() == Some(true))
+        {
             out.push(vals[i].clone());
         }
     }
@@ -514,7 +765,12 @@ fn merge_type(a: &[Value]) -> R<Type> {
                     attrs.insert(k, t);
                 }
             }
-            other => return Err(fail(format!("arguments must be maps or objects, got {:?}", other.friendly_name()))),
+            other => {
+                return Err(fail(format!(
+                    "arguments must be maps or objects, got {:?}",
+                    other.friendly_name()
+                )))
+            }
         }
     }
     if all_maps {
@@ -548,22 +804,34 @@ fn one_type(a: &[Value]) -> R<Type> {
         Type::Tuple(ts) => match ts.len() {
             0 => Ok(Type::Dynamic),
             1 => Ok(ts[0].clone()),
-            _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+            _ => Err(arg_err(
+                0,
+                "must be a list, set, or tuple value with either zero or one elements",
+            )),
         },
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+        _ => Err(arg_err(
+            0,
+            "must be a list, set, or tuple value with either zero or one elements",
+        )),
     }
 }
 
 fn one(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let es = elems(&a[0]);
     if !a[0].is_wholly_known() && es.iter().any(|e| e.is_unknown()) && es.len() <= 1 {
-        return Ok(es.first().cloned().unwrap_or_else(|| Value::unknown(rt.clone())));
+        return Ok(es
+            .first()
+            .cloned()
+            .unwrap_or_else(|| Value::unknown(rt.clone())));
     }
     match es.len() {
         0 => Ok(Value::null(rt.clone())),
         1 => Ok(es[0].clone()),
-        _ => Err(arg_err(0, "must be a list, set, or tuple value with either zero or one elements")),
+        _ => Err(arg_err(
+            0,
+            "must be a list, set, or tuple value with either zero or one elements",
+        )),
     }
 }
 
@@ -582,10 +850,16 @@ fn range(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     };
     if a.len() == 3 {
         if step > zero && end < start {
-            return Err(arg_err(0, "end must be greater than start when step is positive"));
+            return Err(arg_err(
+                0,
+                "end must be greater than start when step is positive",
+            ));
         }
         if step < zero && end > start {
-            return Err(arg_err(0, "end must be less than start when step is negative"));
+            return Err(arg_err(
+                0,
+                "end must be less than start when step is negative",
+            ));
         }
     }
     let mut out = Vec::new();
@@ -609,7 +883,10 @@ fn reverse_type(a: &[Value]) -> R<Type> {
             Ok(Type::Tuple(ts))
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(0, "can only reverse list or tuple values, not ".to_string() + &a[0].ty().friendly_name())),
+        _ => Err(arg_err(
+            0,
+            "can only reverse list or tuple values, not ".to_string() + &a[0].ty().friendly_name(),
+        )),
     }
 }
 
@@ -621,7 +898,10 @@ fn slice_bounds(a: &[Value]) -> R<(usize, usize)> {
         return Err(arg_err(1, "start index must not be less than zero"));
     }
     if en > len {
-        return Err(arg_err(2, "end index must not be greater than the length of the list"));
+        return Err(arg_err(
+            2,
+            "end index must not be greater than the length of the list",
+        ));
     }
     if st > en {
         return Err(arg_err(1, "start index must not be greater than end index"));
@@ -655,7 +935,10 @@ fn slice(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
 
 fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let v = &a[0];
-    if !matches!(v.kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)) {
+    if !matches!(
+        v.kind,
+        ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
+    ) {
         return Err(arg_err(0, "cannot sum noniterable"));
     }
     let es = elems(v);
@@ -668,9 +951,13 @@ fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             return Ok(Value::unknown(Type::Number));
         }
         if e.is_null() {
-            return Err(arg_err(0, "argument must be list, set, or tuple of number values"));
+            return Err(arg_err(
+                0,
+                "argument must be list, set, or tuple of number values",
+            ));
         }
-        let x = convert(e, &Type::Number).map_err(|_| arg_err(0, "argument must be list, set, or tuple of number values"))?;
+        let x = convert(e, &Type::Number)
+            .map_err(|_| arg_err(0, "argument must be list, set, or tuple of number values"))?;
         acc = acc.add(&n(&x));
     }
     Ok(Value::number(acc))
@@ -678,7 +965,9 @@ fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 
 fn transpose(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    let Some(m) = a[0].as_entries() else { return Ok(Value::map(Type::list(Type::String), BTreeMap::new())) };
+    let Some(m) = a[0].as_entries() else {
+        return Ok(Value::map(Type::list(Type::String), BTreeMap::new()));
+    };
     for (k, list) in m.iter() {
         if !list.is_wholly_known() {
             return Ok(Value::unknown(Type::map(Type::list(Type::String))));
@@ -687,10 +976,15 @@ fn transpose(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             if v.is_null() {
                 return Err(fail("input must not contain null list elements"));
             }
-            out.entry(s(v).to_string()).or_default().push(Value::string(k.as_str()));
+            out.entry(s(v).to_string())
+                .or_default()
+                .push(Value::string(k.as_str()));
         }
     }
-    let res = out.into_iter().map(|(k, vs)| (k, Value::list(Type::String, vs))).collect();
+    let res = out
+        .into_iter()
+        .map(|(k, vs)| (k, Value::list(Type::String, vs)))
+        .collect();
     Ok(Value::map(Type::list(Type::String), res))
 }
 
@@ -703,7 +997,11 @@ fn zipmap_type(a: &[Value]) -> R<Type> {
             }
             let ks = elems(&a[0]);
             if ks.len() != ts.len() {
-                return Err(fail(format!("number of keys ({}) does not match number of values ({})", ks.len(), ts.len())));
+                return Err(fail(format!(
+                    "number of keys ({}) does not match number of values ({})",
+                    ks.len(),
+                    ts.len()
+                )));
             }
             let mut attrs = BTreeMap::new();
             for (k, t) in ks.iter().zip(ts) {
@@ -722,7 +1020,11 @@ fn zipmap_type(a: &[Value]) -> R<Type> {
 fn zipmap(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let (ks, vs) = (elems(&a[0]), elems(&a[1]));
     if ks.len() != vs.len() {
-        return Err(fail(format!("number of keys ({}) does not match number of values ({})", ks.len(), vs.len())));
+        return Err(fail(format!(
+            "number of keys ({}) does not match number of values ({})",
+            ks.len(),
+            vs.len()
+        )));
     }
     if !a[0].is_wholly_known() {
         return Ok(Value::unknown(rt.clone()));

@@ -39,11 +39,22 @@ fn to_type(want: &Type, a: &[Value]) -> R<Type> {
     }
     match conversion_type(&got, want, true) {
         Some(t) => Ok(t),
-        None => Err(arg_err(0, match (&got, want) {
-            (Type::Tuple(_), Type::Tuple(_)) => "incompatible tuple type for conversion".to_string(),
-            (Type::Object(_), Type::Object(_)) => "incompatible object type for conversion".to_string(),
-            _ => format!("cannot convert {} to {}", got.friendly_name(), constraint_name(want)),
-        })),
+        None => Err(arg_err(
+            0,
+            match (&got, want) {
+                (Type::Tuple(_), Type::Tuple(_)) => {
+                    "incompatible tuple type for conversion".to_string()
+                }
+                (Type::Object(_), Type::Object(_)) => {
+                    "incompatible object type for conversion".to_string()
+                }
+                _ => format!(
+                    "cannot convert {} to {}",
+                    got.friendly_name(),
+                    constraint_name(want)
+                ),
+            },
+        )),
     }
 }
 
@@ -58,7 +69,14 @@ fn to_impl(want: &Type, a: &[Value], rt: &Type) -> R<Value> {
             let (v, marks) = a[0].deep_unmark();
             let got = v.ty();
             if marks.is_sensitive() {
-                return Err(arg_err(0, format!("cannot convert this sensitive {} to {}", got.friendly_name(), constraint_name(want))));
+                return Err(arg_err(
+                    0,
+                    format!(
+                        "cannot convert this sensitive {} to {}",
+                        got.friendly_name(),
+                        constraint_name(want)
+                    ),
+                ));
             }
             let what = match v.as_str() {
                 Some(text) => super::numeric::go_quote(text),
@@ -74,21 +92,99 @@ fn to_impl(want: &Type, a: &[Value], rt: &Type) -> R<Value> {
 }
 
 pub(super) fn register(r: &mut Registry) {
-    r.insert("tostring", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("tostring"), a)), |_, a, rt| to_impl(&target("tostring"), a, rt)));
-    r.insert("tonumber", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("tonumber"), a)), |_, a, rt| to_impl(&target("tonumber"), a, rt)));
-    r.insert("tobool", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("tobool"), a)), |_, a, rt| to_impl(&target("tobool"), a, rt)));
-    r.insert("tolist", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("tolist"), a)), |_, a, rt| to_impl(&target("tolist"), a, rt)));
-    r.insert("toset", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("toset"), a)), |_, a, rt| to_impl(&target("toset"), a, rt)));
-    r.insert("tomap", func(vec![to_param()], None, Ret::Computed(|a| to_type(&target("tomap"), a)), |_, a, rt| to_impl(&target("tomap"), a, rt)));
-    let any = || p("value", Type::Dynamic).null().unknown().marked().dynamic();
-    r.insert("sensitive", func(vec![any()], None, Ret::Computed(|a| Ok(a[0].ty())), |_, a, _| Ok(a[0].clone().mark_sensitive())));
-    r.insert("nonsensitive", func(vec![any()], None, Ret::Computed(|a| Ok(a[0].ty())), nonsensitive));
-    r.insert("issensitive", func(vec![any()], None, Ret::Fixed(Type::Bool), |_, a, _| Ok(Value::bool(a[0].is_sensitive()))));
+    r.insert(
+        "tostring",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("tostring"), a)),
+            |_, a, rt| to_impl(&target("tostring"), a, rt),
+        ),
+    );
+    r.insert(
+        "tonumber",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("tonumber"), a)),
+            |_, a, rt| to_impl(&target("tonumber"), a, rt),
+        ),
+    );
+    r.insert(
+        "tobool",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("tobool"), a)),
+            |_, a, rt| to_impl(&target("tobool"), a, rt),
+        ),
+    );
+    r.insert(
+        "tolist",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("tolist"), a)),
+            |_, a, rt| to_impl(&target("tolist"), a, rt),
+        ),
+    );
+    r.insert(
+        "toset",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("toset"), a)),
+            |_, a, rt| to_impl(&target("toset"), a, rt),
+        ),
+    );
+    r.insert(
+        "tomap",
+        func(
+            vec![to_param()],
+            None,
+            Ret::Computed(|a| to_type(&target("tomap"), a)),
+            |_, a, rt| to_impl(&target("tomap"), a, rt),
+        ),
+    );
+    let any = || {
+        p("value", Type::Dynamic)
+            .null()
+            .unknown()
+            .marked()
+            .dynamic()
+    };
+    r.insert(
+        "sensitive",
+        func(
+            vec![any()],
+            None,
+            Ret::Computed(|a| Ok(a[0].ty())),
+            |_, a, _| Ok(a[0].clone().mark_sensitive()),
+        ),
+    );
+    r.insert(
+        "nonsensitive",
+        func(
+            vec![any()],
+            None,
+            Ret::Computed(|a| Ok(a[0].ty())),
+            nonsensitive,
+        ),
+    );
+    r.insert(
+        "issensitive",
+        func(vec![any()], None, Ret::Fixed(Type::Bool), |_, a, _| {
+            Ok(Value::bool(a[0].is_sensitive()))
+        }),
+    );
 }
 
 fn nonsensitive(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if !a[0].is_sensitive() && !a[0].is_unknown() {
-        return Err(arg_err(0, "the given value is not sensitive, so this call is redundant"));
+        return Err(arg_err(
+            0,
+            "the given value is not sensitive, so this call is redundant",
+        ));
     }
     Ok(a[0].unmarked())
 }

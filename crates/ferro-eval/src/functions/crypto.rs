@@ -39,26 +39,105 @@ fn out(name: &str, data: &[u8]) -> Value {
 
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
-    r.insert("md5", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("md5", s(&a[0]).as_bytes()))));
-    r.insert("sha1", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("sha1", s(&a[0]).as_bytes()))));
-    r.insert("sha256", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("sha256", s(&a[0]).as_bytes()))));
-    r.insert("sha512", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("sha512", s(&a[0]).as_bytes()))));
-    r.insert("base64sha256", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("base64sha256", s(&a[0]).as_bytes()))));
-    r.insert("base64sha512", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(out("base64sha512", s(&a[0]).as_bytes()))));
-    r.insert("filemd5", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("md5", &read(c, s(&a[0]))?))));
-    r.insert("filesha1", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("sha1", &read(c, s(&a[0]))?))));
-    r.insert("filesha256", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("sha256", &read(c, s(&a[0]))?))));
-    r.insert("filesha512", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("sha512", &read(c, s(&a[0]))?))));
-    r.insert("filebase64sha256", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("base64sha256", &read(c, s(&a[0]))?))));
-    r.insert("filebase64sha512", func(vec![p("path", Type::String)], None, st(), |c, a, _| Ok(out("base64sha512", &read(c, s(&a[0]))?))));
-    r.insert("bcrypt", func(vec![p("str", Type::String)], Some(p("cost", Type::Number)), st(), bcrypt_fn));
-    r.insert("uuid", func(vec![], None, st(), |_, _, _| {
-        let mut b = random_bytes::<16>()?;
-        b[6] = (b[6] & 0x0f) | 0x40;
-        b[8] = (b[8] & 0x3f) | 0x80;
-        Ok(Value::string(format_uuid(&b)))
-    }));
-    r.insert("uuidv5", func(vec![p("namespace", Type::String), p("name", Type::String)], None, st(), uuidv5));
+    r.insert(
+        "md5",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("md5", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "sha1",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("sha1", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "sha256",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("sha256", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "sha512",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("sha512", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "base64sha256",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("base64sha256", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "base64sha512",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(out("base64sha512", s(&a[0]).as_bytes()))
+        }),
+    );
+    r.insert(
+        "filemd5",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("md5", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "filesha1",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("sha1", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "filesha256",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("sha256", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "filesha512",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("sha512", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "filebase64sha256",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("base64sha256", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "filebase64sha512",
+        func(vec![p("path", Type::String)], None, st(), |c, a, _| {
+            Ok(out("base64sha512", &read(c, s(&a[0]))?))
+        }),
+    );
+    r.insert(
+        "bcrypt",
+        func(
+            vec![p("str", Type::String)],
+            Some(p("cost", Type::Number)),
+            st(),
+            bcrypt_fn,
+        ),
+    );
+    r.insert(
+        "uuid",
+        func(vec![], None, st(), |_, _, _| {
+            let mut b = random_bytes::<16>()?;
+            b[6] = (b[6] & 0x0f) | 0x40;
+            b[8] = (b[8] & 0x3f) | 0x80;
+            Ok(Value::string(format_uuid(&b)))
+        }),
+    );
+    r.insert(
+        "uuidv5",
+        func(
+            vec![p("namespace", Type::String), p("name", Type::String)],
+            None,
+            st(),
+            uuidv5,
+        ),
+    );
 }
 
 fn random_bytes<const N: usize>() -> R<[u8; N]> {
@@ -69,7 +148,14 @@ fn random_bytes<const N: usize>() -> R<[u8; N]> {
 
 fn format_uuid(b: &[u8]) -> String {
     let h = hex(b);
-    format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
 }
 
 fn parse_uuid(text: &str) -> Option<Vec<u8>> {
@@ -79,7 +165,9 @@ fn parse_uuid(text: &str) -> Option<Vec<u8>> {
     if hexs.len() != 32 || t.len() != 36 && t.len() != 32 {
         return None;
     }
-    (0..16).map(|i| u8::from_str_radix(&hexs[2 * i..2 * i + 2], 16).ok()).collect()
+    (0..16)
+        .map(|i| u8::from_str_radix(&hexs[2 * i..2 * i + 2], 16).ok())
+        .collect()
 }
 
 fn uuidv5(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
@@ -91,7 +179,11 @@ fn uuidv5(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         other => other,
     };
     let Some(ns) = parse_uuid(ns_text) else {
-        return Err(fail(format!("uuidv5() doesn't support namespace {} (invalid UUID length: {})", s(&a[0]), s(&a[0]).len())));
+        return Err(fail(format!(
+            "uuidv5() doesn't support namespace {} (invalid UUID length: {})",
+            s(&a[0]),
+            s(&a[0]).len()
+        )));
     };
     let mut h = Sha1::new();
     h.update(&ns);
@@ -113,7 +205,12 @@ fn bcrypt_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
                 _ => return Err(arg_err(1, "cost must be a whole number")),
             }
         }
-        _ => return Err(fail(format!("bcrypt() takes no more than two arguments, but got {}", a.len()))),
+        _ => {
+            return Err(fail(format!(
+                "bcrypt() takes no more than two arguments, but got {}",
+                a.len()
+            )))
+        }
     };
     // Go's bcrypt uses its default cost below the minimum.
     let cost = if cost < 4 { 10 } else { cost };
@@ -121,6 +218,9 @@ fn bcrypt_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         return Err(fail(format!("error occured generating password crypto/bcrypt: cost {cost} is outside allowed range (4,31)")));
     }
     let salt = random_bytes::<16>()?;
-    let parts = bcrypt::hash_with_salt(s(&a[0]).as_bytes(), cost as u32, salt).map_err(|e| fail(format!("error occured generating password {e}")))?;
-    Ok(Value::string(parts.format_for_version(bcrypt::Version::TwoA)))
+    let parts = bcrypt::hash_with_salt(s(&a[0]).as_bytes(), cost as u32, salt)
+        .map_err(|e| fail(format!("error occured generating password {e}")))?;
+    Ok(Value::string(
+        parts.format_for_version(bcrypt::Version::TwoA),
+    ))
 }

@@ -13,8 +13,29 @@ struct Time {
     offset: Option<i32>,
 }
 
-const MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const DAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
 
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -74,9 +95,15 @@ fn parse_ts(text: &str) -> Result<Time, String> {
                 return Err(bad("missing required time introducer 'T'"));
             }
         } else if rest.is_empty() {
-            return Err(bad(format!("end of string where {:?} is expected", (c as char).to_string())));
+            return Err(bad(format!(
+                "end of string where {:?} is expected",
+                (c as char).to_string()
+            )));
         } else if b[*i] != c {
-            return Err(bad(format!("found {rest:?} where {:?} is expected", (c as char).to_string())));
+            return Err(bad(format!(
+                "found {rest:?} where {:?} is expected",
+                (c as char).to_string()
+            )));
         }
         *i += 1;
         Ok(())
@@ -123,8 +150,12 @@ fn parse_ts(text: &str) -> Result<Time, String> {
         i += 1;
         None
     } else if rest.starts_with(['+', '-']) && rest.len() >= 6 && rest.as_bytes()[3] == b':' {
-        let h: i32 = rest[1..3].parse().map_err(|_| bad(format!("cannot use {rest:?} as UTC offset")))?;
-        let m: i32 = rest[4..6].parse().map_err(|_| bad(format!("cannot use {rest:?} as UTC offset")))?;
+        let h: i32 = rest[1..3]
+            .parse()
+            .map_err(|_| bad(format!("cannot use {rest:?} as UTC offset")))?;
+        let m: i32 = rest[4..6]
+            .parse()
+            .map_err(|_| bad(format!("cannot use {rest:?} as UTC offset")))?;
         i += 6;
         let sign = if rest.starts_with('-') { -1 } else { 1 };
         Some(sign * (h * 3600 + m * 60))
@@ -140,7 +171,11 @@ fn parse_ts(text: &str) -> Result<Time, String> {
         return Err(bad("day out of range"));
     }
     let local = days_from_civil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec;
-    Ok(Time { secs: local - offset.unwrap_or(0) as i64, nanos, offset })
+    Ok(Time {
+        secs: local - offset.unwrap_or(0) as i64,
+        nanos,
+        offset,
+    })
 }
 
 /// Local civil fields: (year, month, day, hour, minute, second, weekday).
@@ -174,29 +209,76 @@ fn rfc3339(t: &Time) -> String {
 }
 
 fn now() -> Time {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    Time { secs: d.as_secs() as i64, nanos: 0, offset: None }
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Time {
+        secs: d.as_secs() as i64,
+        nanos: 0,
+        offset: None,
+    }
 }
 
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
-    r.insert("timestamp", func(vec![], None, st(), |_, _, _| Ok(Value::string(rfc3339(&now())))));
-    r.insert("plantimestamp", func(vec![], None, st(), |_, _, _| Ok(Value::string(rfc3339(&now())))));
-    r.insert("formatdate", func(vec![p("format", Type::String), p("time", Type::String)], None, st(), formatdate));
-    r.insert("timeadd", func(vec![p("timestamp", Type::String), p("duration", Type::String)], None, st(), |_, a, _| {
-        let t = parse_ts(s(&a[0])).map_err(fail)?;
-        let d = parse_duration(s(&a[1])).map_err(fail)?;
-        let total = t.secs as i128 * 1_000_000_000 + t.nanos as i128 + d;
-        let secs = total.div_euclid(1_000_000_000) as i64;
-        let nanos = total.rem_euclid(1_000_000_000) as u32;
-        Ok(Value::string(rfc3339(&Time { secs, nanos, offset: t.offset })))
-    }));
-    r.insert("timecmp", func(vec![p("timestamp_a", Type::String), p("timestamp_b", Type::String)], None, Ret::Fixed(Type::Number), |_, a, _| {
-        let x = parse_ts(s(&a[0])).map_err(|e| arg_err(0, e))?;
-        let y = parse_ts(s(&a[1])).map_err(|e| arg_err(1, e))?;
-        let c = (x.secs, x.nanos).cmp(&(y.secs, y.nanos));
-        Ok(Value::int(c as i64))
-    }));
+    r.insert(
+        "timestamp",
+        func(vec![], None, st(), |_, _, _| {
+            Ok(Value::string(rfc3339(&now())))
+        }),
+    );
+    r.insert(
+        "plantimestamp",
+        func(vec![], None, st(), |_, _, _| {
+            Ok(Value::string(rfc3339(&now())))
+        }),
+    );
+    r.insert(
+        "formatdate",
+        func(
+            vec![p("format", Type::String), p("time", Type::String)],
+            None,
+            st(),
+            formatdate,
+        ),
+    );
+    r.insert(
+        "timeadd",
+        func(
+            vec![p("timestamp", Type::String), p("duration", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                let t = parse_ts(s(&a[0])).map_err(fail)?;
+                let d = parse_duration(s(&a[1])).map_err(fail)?;
+                let total = t.secs as i128 * 1_000_000_000 + t.nanos as i128 + d;
+                let secs = total.div_euclid(1_000_000_000) as i64;
+                let nanos = total.rem_euclid(1_000_000_000) as u32;
+                Ok(Value::string(rfc3339(&Time {
+                    secs,
+                    nanos,
+                    offset: t.offset,
+                })))
+            },
+        ),
+    );
+    r.insert(
+        "timecmp",
+        func(
+            vec![
+                p("timestamp_a", Type::String),
+                p("timestamp_b", Type::String),
+            ],
+            None,
+            Ret::Fixed(Type::Number),
+            |_, a, _| {
+                let x = parse_ts(s(&a[0])).map_err(|e| arg_err(0, e))?;
+                let y = parse_ts(s(&a[1])).map_err(|e| arg_err(1, e))?;
+                let c = (x.secs, x.nanos).cmp(&(y.secs, y.nanos));
+                Ok(Value::int(c as i64))
+            },
+        ),
+    );
 }
 
 /// Go's `time.ParseDuration`, in nanoseconds, with Go's error messages.
@@ -215,14 +297,18 @@ fn parse_duration(text: &str) -> Result<i128, String> {
     }
     let mut total: f64 = 0.0;
     while !rest.is_empty() {
-        let nend = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let nend = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
         let numtext = &rest[..nend];
         if numtext.is_empty() || numtext == "." {
             return Err(invalid());
         }
         let x: f64 = numtext.parse().map_err(|_| invalid())?;
         rest = &rest[nend..];
-        let uend = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
+        let uend = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
         let unit_text = &rest[..uend];
         let unit = match unit_text {
             "ns" => 1.0,
@@ -231,8 +317,19 @@ fn parse_duration(text: &str) -> Result<i128, String> {
             "s" => 1e9,
             "m" => 60e9,
             "h" => 3600e9,
-            "" => return Err(format!("time: missing unit in duration {}", super::numeric::go_quote(text))),
-            u => return Err(format!("time: unknown unit {} in duration {}", super::numeric::go_quote(u), super::numeric::go_quote(text))),
+            "" => {
+                return Err(format!(
+                    "time: missing unit in duration {}",
+                    super::numeric::go_quote(text)
+                ))
+            }
+            u => {
+                return Err(format!(
+                    "time: unknown unit {} in duration {}",
+                    super::numeric::go_quote(u),
+                    super::numeric::go_quote(text)
+                ))
+            }
         };
         rest = &rest[uend..];
         total += x * unit;
@@ -288,40 +385,46 @@ fn formatdate(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         let tok: String = chars[i..j].iter().collect();
         let h12 = if h % 12 == 0 { 12 } else { h % 12 };
-        let piece = match tok.as_str() {
-            "YYYY" => format!("{y:04}"),
-            "YY" => format!("{:02}", y.rem_euclid(100)),
-            "MMMM" => MONTHS[(m - 1) as usize].to_string(),
-            "MMM" => MONTHS[(m - 1) as usize][..3].to_string(),
-            "MM" => format!("{m:02}"),
-            "M" => m.to_string(),
-            "DD" => format!("{d:02}"),
-            "D" => d.to_string(),
-            "EEEE" => DAYS[wd].to_string(),
-            "EEE" => DAYS[wd][..3].to_string(),
-            "hh" => format!("{h:02}"),
-            "h" => h.to_string(),
-            "HH" => format!("{h12:02}"),
-            "H" => h12.to_string(),
-            "AA" => (if h < 12 { "AM" } else { "PM" }).to_string(),
-            "aa" => (if h < 12 { "am" } else { "pm" }).to_string(),
-            "mm" => format!("{mi:02}"),
-            "m" => mi.to_string(),
-            "ss" => format!("{se:02}"),
-            "s" => se.to_string(),
-            "ZZZZZ" => offset_text(t.offset, true),
-            "ZZZZ" => offset_text(t.offset, false),
-            "ZZZ" => match t.offset {
-                None => "UTC".to_string(),
-                Some(o) => offset_text(Some(o), false),
-            },
-            "Z" => match t.offset {
-                None => "Z".to_string(),
-                Some(o) => offset_text(Some(o), true),
-            },
-            _ if tok.starts_with('Y') => return Err(arg_err(0, format!("invalid date format verb {tok:?}: year must either be \"YY\" or \"YYYY\""))),
-            _ => return Err(arg_err(0, format!("invalid date format verb {tok:?}"))),
-        };
+        let piece =
+            match tok.as_str() {
+                "YYYY" => format!("{y:04}"),
+                "YY" => format!("{:02}", y.rem_euclid(100)),
+                "MMMM" => MONTHS[(m - 1) as usize].to_string(),
+                "MMM" => MONTHS[(m - 1) as usize][..3].to_string(),
+                "MM" => format!("{m:02}"),
+                "M" => m.to_string(),
+                "DD" => format!("{d:02}"),
+                "D" => d.to_string(),
+                "EEEE" => DAYS[wd].to_string(),
+                "EEE" => DAYS[wd][..3].to_string(),
+                "hh" => format!("{h:02}"),
+                "h" => h.to_string(),
+                "HH" => format!("{h12:02}"),
+                "H" => h12.to_string(),
+                "AA" => (if h < 12 { "AM" } else { "PM" }).to_string(),
+                "aa" => (if h < 12 { "am" } else { "pm" }).to_string(),
+                "mm" => format!("{mi:02}"),
+                "m" => mi.to_string(),
+                "ss" => format!("{se:02}"),
+                "s" => se.to_string(),
+                "ZZZZZ" => offset_text(t.offset, true),
+                "ZZZZ" => offset_text(t.offset, false),
+                "ZZZ" => match t.offset {
+                    None => "UTC".to_string(),
+                    Some(o) => offset_text(Some(o), false),
+                },
+                "Z" => match t.offset {
+                    None => "Z".to_string(),
+                    Some(o) => offset_text(Some(o), true),
+                },
+                _ if tok.starts_with('Y') => return Err(arg_err(
+                    0,
+                    format!(
+                        "invalid date format verb {tok:?}: year must either be \"YY\" or \"YYYY\""
+                    ),
+                )),
+                _ => return Err(arg_err(0, format!("invalid date format verb {tok:?}"))),
+            };
         out.push_str(&piece);
         i = j;
     }

@@ -16,7 +16,8 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 fn gzip_like_go(data: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
     if !data.is_empty() {
-        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut enc =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
         enc.write_all(data)?;
         enc.flush()?;
         let mut body = enc.get_ref().clone();
@@ -40,7 +41,11 @@ fn gzip_like_go(data: &[u8]) -> std::io::Result<Vec<u8>> {
 pub(crate) fn b64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let v = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
         for k in 0..4 {
             if k <= chunk.len() {
@@ -55,7 +60,10 @@ pub(crate) fn b64_encode(data: &[u8]) -> String {
 
 /// Strict standard base64 decoding (Go's `StdEncoding`, which ignores `\r` and `\n`).
 pub(crate) fn b64_decode(text: &str) -> Option<Vec<u8>> {
-    let clean: Vec<u8> = text.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'\n' && *b != b'\r')
+        .collect();
     if !clean.len().is_multiple_of(4) {
         return None;
     }
@@ -90,34 +98,84 @@ pub(crate) fn b64_decode(text: &str) -> Option<Vec<u8>> {
 
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
-    r.insert("base64encode", func(vec![p("str", Type::String)], None, st(), |_, a, _| Ok(Value::string(b64_encode(s(&a[0]).as_bytes())))));
-    r.insert("base64decode", func(vec![p("str", Type::String)], None, st(), |_, a, _| {
-        let bytes = b64_decode(s(&a[0])).ok_or_else(|| fail(format!("failed to decode base64 data '{}'", s(&a[0]))))?;
-        String::from_utf8(bytes).map(Value::string).map_err(|_| fail("the result of decoding the provided string is not valid UTF-8"))
-    }));
-    r.insert("base64gzip", func(vec![p("str", Type::String)], None, st(), |_, a, _| match gzip_like_go(s(&a[0]).as_bytes()) {
-        Ok(bytes) => Ok(Value::string(b64_encode(&bytes))),
-        Err(e) => Err(fail(format!("failed to compress: {e}"))),
-    }));
-    r.insert("urlencode", func(vec![p("str", Type::String)], None, st(), |_, a, _| {
-        let mut out = String::new();
-        for b in s(&a[0]).bytes() {
-            match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
-                b' ' => out.push('+'),
-                _ => out.push_str(&format!("%{b:02X}")),
+    r.insert(
+        "base64encode",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            Ok(Value::string(b64_encode(s(&a[0]).as_bytes())))
+        }),
+    );
+    r.insert(
+        "base64decode",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            let bytes = b64_decode(s(&a[0]))
+                .ok_or_else(|| fail(format!("failed to decode base64 data '{}'", s(&a[0]))))?;
+            String::from_utf8(bytes)
+                .map(Value::string)
+                .map_err(|_| fail("the result of decoding the provided string is not valid UTF-8"))
+        }),
+    );
+    r.insert(
+        "base64gzip",
+        func(
+            vec![p("str", Type::String)],
+            None,
+            st(),
+            |_, a, _| match gzip_like_go(s(&a[0]).as_bytes()) {
+                Ok(bytes) => Ok(Value::string(b64_encode(&bytes))),
+                Err(e) => Err(fail(format!("failed to compress: {e}"))),
+            },
+        ),
+    );
+    r.insert(
+        "urlencode",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            let mut out = String::new();
+            for b in s(&a[0]).bytes() {
+                match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                        out.push(b as char)
+                    }
+                    b' ' => out.push('+'),
+                    _ => out.push_str(&format!("%{b:02X}")),
+                }
             }
-        }
-        Ok(Value::string(out))
-    }));
-    r.insert("jsonencode", func(vec![p("val", Type::Dynamic).null().dynamic()], None, st(), |_, a, _| {
-        if !a[0].is_wholly_known() {
-            return Ok(Value::unknown(Type::String));
-        }
-        Ok(Value::string(json::to_go_json_string(&json::value_to_plain_json(&a[0]))))
-    }));
-    r.insert("jsondecode", func(vec![p("str", Type::String)], None, Ret::Computed(json_type), |_, a, _| json_decode(s(&a[0]))));
-    r.insert("csvdecode", func(vec![p("str", Type::String)], None, Ret::Computed(csv_type), |_, a, _| csv_decode(s(&a[0]))));
+            Ok(Value::string(out))
+        }),
+    );
+    r.insert(
+        "jsonencode",
+        func(
+            vec![p("val", Type::Dynamic).null().dynamic()],
+            None,
+            st(),
+            |_, a, _| {
+                if !a[0].is_wholly_known() {
+                    return Ok(Value::unknown(Type::String));
+                }
+                Ok(Value::string(json::to_go_json_string(
+                    &json::value_to_plain_json(&a[0]),
+                )))
+            },
+        ),
+    );
+    r.insert(
+        "jsondecode",
+        func(
+            vec![p("str", Type::String)],
+            None,
+            Ret::Computed(json_type),
+            |_, a, _| json_decode(s(&a[0])),
+        ),
+    );
+    r.insert(
+        "csvdecode",
+        func(
+            vec![p("str", Type::String)],
+            None,
+            Ret::Computed(csv_type),
+            |_, a, _| csv_decode(s(&a[0])),
+        ),
+    );
     r.insert("textencodebase64", func(vec![p("string", Type::String), p("encoding", Type::String)], None, st(), |_, a, _| {
         let enc = encoding(s(&a[1]))?;
         let mut out = Vec::new();
@@ -142,29 +200,61 @@ pub(super) fn register(r: &mut Registry) {
         }
         Ok(Value::string(b64_encode(&out)))
     }));
-    r.insert("textdecodebase64", func(vec![p("source", Type::String), p("encoding", Type::String)], None, st(), |_, a, _| {
-        let enc = encoding(s(&a[1]))?;
-        let bytes = b64_decode(s(&a[0])).ok_or_else(|| arg_err(0, "the given value is has an invalid base64 symbol"))?;
-        let text = match enc {
-            Enc::Utf8 => String::from_utf8_lossy(&bytes).into_owned(),
-            Enc::Utf16(le) => {
-                let units: Vec<u16> = bytes.chunks(2).map(|c| {
-                    let pair = [c[0], *c.get(1).unwrap_or(&0)];
-                    if le { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) }
-                }).collect();
-                String::from_utf16_lossy(&units)
-            }
-            Enc::Latin1 | Enc::Ascii => bytes.iter().map(|b| *b as char).collect(),
-        };
-        Ok(Value::string(text))
-    }));
-    r.insert("yamlencode", func(vec![p("value", Type::Dynamic).null().dynamic()], None, st(), |_, a, _| {
-        if !a[0].is_wholly_known() {
-            return Ok(Value::unknown(Type::String));
-        }
-        Ok(Value::string(super::yaml::encode(&a[0])))
-    }));
-    r.insert("yamldecode", func(vec![p("src", Type::String)], None, Ret::Computed(yaml_type), |_, a, _| super::yaml::decode(s(&a[0])).map_err(fail)));
+    r.insert(
+        "textdecodebase64",
+        func(
+            vec![p("source", Type::String), p("encoding", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                let enc = encoding(s(&a[1]))?;
+                let bytes = b64_decode(s(&a[0]))
+                    .ok_or_else(|| arg_err(0, "the given value is has an invalid base64 symbol"))?;
+                let text = match enc {
+                    Enc::Utf8 => String::from_utf8_lossy(&bytes).into_owned(),
+                    Enc::Utf16(le) => {
+                        let units: Vec<u16> = bytes
+                            .chunks(2)
+                            .map(|c| {
+                                let pair = [c[0], *c.get(1).unwrap_or(&0)];
+                                if le {
+                                    u16::from_le_bytes(pair)
+                                } else {
+                                    u16::from_be_bytes(pair)
+                                }
+                            })
+                            .collect();
+                        String::from_utf16_lossy(&units)
+                    }
+                    Enc::Latin1 | Enc::Ascii => bytes.iter().map(|b| *b as char).collect(),
+                };
+                Ok(Value::string(text))
+            },
+        ),
+    );
+    r.insert(
+        "yamlencode",
+        func(
+            vec![p("value", Type::Dynamic).null().dynamic()],
+            None,
+            st(),
+            |_, a, _| {
+                if !a[0].is_wholly_known() {
+                    return Ok(Value::unknown(Type::String));
+                }
+                Ok(Value::string(super::yaml::encode(&a[0])))
+            },
+        ),
+    );
+    r.insert(
+        "yamldecode",
+        func(
+            vec![p("src", Type::String)],
+            None,
+            Ret::Computed(yaml_type),
+            |_, a, _| super::yaml::decode(s(&a[0])).map_err(fail),
+        ),
+    );
 }
 
 #[derive(Clone, Copy)]
@@ -181,9 +271,15 @@ fn encoding(name: &str) -> R<Enc> {
         "utf-8" | "utf8" | "unicode-1-1-utf-8" => Enc::Utf8,
         "utf-16le" => Enc::Utf16(true),
         "utf-16be" | "utf-16" => Enc::Utf16(false),
-        "iso-8859-1" | "latin1" | "l1" | "iso-ir-100" | "iso8859-1" | "cp819" | "ibm819" | "csisolatin1" => Enc::Latin1,
+        "iso-8859-1" | "latin1" | "l1" | "iso-ir-100" | "iso8859-1" | "cp819" | "ibm819"
+        | "csisolatin1" => Enc::Latin1,
         "us-ascii" | "ascii" | "iso646-us" | "us" | "csascii" | "ansi-x3.4-1968" => Enc::Ascii,
-        _ => return Err(arg_err(1, format!("{name:?} is not a supported IANA encoding name or alias in this Terraform version"))),
+        _ => return Err(arg_err(
+            1,
+            format!(
+                "{name:?} is not a supported IANA encoding name or alias in this Terraform version"
+            ),
+        )),
     })
 }
 
@@ -220,12 +316,17 @@ fn json_decode(text: &str) -> R<Value> {
                 serde_json::error::Category::Eof => {
                     // Go says "EOF" when the input ends between tokens, "unexpected EOF" inside one.
                     let t = text.trim_end();
-                    let inside = t.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '"' || c == '\\' || c == '.' || c == '-')
-                        && !t.ends_with(|c: char| c.is_ascii_digit());
-                    if inside { "unexpected EOF".to_string() } else { "EOF".to_string() }
+                    let inside = t.ends_with(|c: char| {
+                        c.is_ascii_alphanumeric() || c == '"' || c == '\\' || c == '.' || c == '-'
+                    }) && !t.ends_with(|c: char| c.is_ascii_digit());
+                    if inside {
+                        "unexpected EOF".to_string()
+                    } else {
+                        "EOF".to_string()
+                    }
                 }
                 _ => go_json_error(&e),
-            }))
+            }));
         }
     };
     if de.end().is_err() {
@@ -265,7 +366,10 @@ fn csv_records(text: &str) -> R<Vec<(usize, Vec<String>)>> {
                 i += 1;
                 loop {
                     if i >= chars.len() {
-                        return Err(csv_type_err(start_line, "extraneous or missing \" in quoted-field"));
+                        return Err(csv_type_err(
+                            start_line,
+                            "extraneous or missing \" in quoted-field",
+                        ));
                     }
                     let c = chars[i];
                     if c == '"' {
@@ -284,10 +388,17 @@ fn csv_records(text: &str) -> R<Vec<(usize, Vec<String>)>> {
                     i += 1;
                 }
                 if i < chars.len() && chars[i] != ',' && chars[i] != '\n' && chars[i] != '\r' {
-                    return Err(csv_type_err(line, "extraneous or missing \" in quoted-field"));
+                    return Err(csv_type_err(
+                        line,
+                        "extraneous or missing \" in quoted-field",
+                    ));
                 }
             } else {
-                while i < chars.len() && chars[i] != ',' && chars[i] != '\n' && !(chars[i] == '\r' && chars.get(i + 1) == Some(&'\n')) {
+                while i < chars.len()
+                    && chars[i] != ','
+                    && chars[i] != '\n'
+                    && !(chars[i] == '\r' && chars.get(i + 1) == Some(&'\n'))
+                {
                     if chars[i] == '"' {
                         return Err(csv_type_err(line, "bare \" in non-quoted-field"));
                     }
@@ -316,13 +427,19 @@ fn csv_records(text: &str) -> R<Vec<(usize, Vec<String>)>> {
 
 fn csv_decode(text: &str) -> R<Value> {
     let recs = csv_records(text)?;
-    let Some((_, header)) = recs.first() else { return Err(fail("missing header line")) };
+    let Some((_, header)) = recs.first() else {
+        return Err(fail("missing header line"));
+    };
     let mut rows = Vec::new();
     for (line, rec) in &recs[1..] {
         if rec.len() != header.len() {
             return Err(csv_type_err(*line, "wrong number of fields"));
         }
-        let obj: BTreeMap<String, Value> = header.iter().cloned().zip(rec.iter().map(|f| Value::string(f.as_str()))).collect();
+        let obj: BTreeMap<String, Value> = header
+            .iter()
+            .cloned()
+            .zip(rec.iter().map(|f| Value::string(f.as_str())))
+            .collect();
         rows.push(Value::object(obj));
     }
     let row_ty = Type::object(header.iter().map(|h| (h.clone(), Type::String)));

@@ -8,30 +8,48 @@ use std::path::Path;
 pub(super) fn register(r: &mut Registry) {
     let path = || vec![p("path", Type::String)];
     let st = || Ret::Fixed(Type::String);
-    r.insert("abspath", func(path(), None, st(), |_, a, _| {
-        let given = s(&a[0]);
-        let full = if given.starts_with('/') {
-            given.to_string()
-        } else {
-            let cwd = std::env::current_dir().map(|d| d.to_string_lossy().into_owned()).unwrap_or_else(|_| "/".into());
-            format!("{cwd}/{given}")
-        };
-        Ok(Value::string(clean(&full)))
-    }));
-    r.insert("dirname", func(path(), None, st(), |_, a, _| Ok(Value::string(dirname(s(&a[0]))))));
-    r.insert("basename", func(path(), None, st(), |_, a, _| Ok(Value::string(basename(s(&a[0]))))));
-    r.insert("pathexpand", func(path(), None, st(), |_, a, _| {
-        let given = s(&a[0]);
-        let home = std::env::var("HOME").unwrap_or_default();
-        let out = if given == "~" {
-            home
-        } else if let Some(rest) = given.strip_prefix("~/") {
-            format!("{}/{rest}", home.trim_end_matches('/'))
-        } else {
-            given.to_string()
-        };
-        Ok(Value::string(out))
-    }));
+    r.insert(
+        "abspath",
+        func(path(), None, st(), |_, a, _| {
+            let given = s(&a[0]);
+            let full = if given.starts_with('/') {
+                given.to_string()
+            } else {
+                let cwd = std::env::current_dir()
+                    .map(|d| d.to_string_lossy().into_owned())
+                    .unwrap_or_else(|_| "/".into());
+                format!("{cwd}/{given}")
+            };
+            Ok(Value::string(clean(&full)))
+        }),
+    );
+    r.insert(
+        "dirname",
+        func(path(), None, st(), |_, a, _| {
+            Ok(Value::string(dirname(s(&a[0]))))
+        }),
+    );
+    r.insert(
+        "basename",
+        func(path(), None, st(), |_, a, _| {
+            Ok(Value::string(basename(s(&a[0]))))
+        }),
+    );
+    r.insert(
+        "pathexpand",
+        func(path(), None, st(), |_, a, _| {
+            let given = s(&a[0]);
+            let home = std::env::var("HOME").unwrap_or_default();
+            let out = if given == "~" {
+                home
+            } else if let Some(rest) = given.strip_prefix("~/") {
+                format!("{}/{rest}", home.trim_end_matches('/'))
+            } else {
+                given.to_string()
+            };
+            Ok(Value::string(out))
+        }),
+    );
     r.insert("file", func(path(), None, st(), |c, a, _| {
         let bytes = read(c, s(&a[0]))?;
         match String::from_utf8(bytes) {
@@ -42,24 +60,59 @@ pub(super) fn register(r: &mut Registry) {
             ))),
         }
     }));
-    r.insert("filebase64", func(path(), None, st(), |c, a, _| Ok(Value::string(super::encoding::b64_encode(&read(c, s(&a[0]))?)))));
-    r.insert("fileexists", func(path(), None, Ret::Fixed(Type::Bool), |c, a, _| {
-        let full = c.resolve(&expand_home(s(&a[0])));
-        match std::fs::metadata(&full) {
-            Ok(m) if m.is_file() => Ok(Value::bool(true)),
-            Ok(_) => Err(fail(format!("{} is not a regular file, but \"d\"", s(&a[0])))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::bool(false)),
-            Err(_) => Err(fail(format!("failed to stat {}", go_q(s(&a[0]))))),
-        }
-    }));
-    r.insert("fileset", func(vec![p("path", Type::String), p("pattern", Type::String)], None, Ret::Fixed(Type::set(Type::String)), fileset));
+    r.insert(
+        "filebase64",
+        func(path(), None, st(), |c, a, _| {
+            Ok(Value::string(super::encoding::b64_encode(&read(
+                c,
+                s(&a[0]),
+            )?)))
+        }),
+    );
+    r.insert(
+        "fileexists",
+        func(path(), None, Ret::Fixed(Type::Bool), |c, a, _| {
+            let full = c.resolve(&expand_home(s(&a[0])));
+            match std::fs::metadata(&full) {
+                Ok(m) if m.is_file() => Ok(Value::bool(true)),
+                Ok(_) => Err(fail(format!(
+                    "{} is not a regular file, but \"d\"",
+                    s(&a[0])
+                ))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::bool(false)),
+                Err(_) => Err(fail(format!("failed to stat {}", go_q(s(&a[0]))))),
+            }
+        }),
+    );
+    r.insert(
+        "fileset",
+        func(
+            vec![p("path", Type::String), p("pattern", Type::String)],
+            None,
+            Ret::Fixed(Type::set(Type::String)),
+            fileset,
+        ),
+    );
     r.insert(
         "templatefile",
-        func(vec![p("path", Type::String), p("vars", Type::Dynamic).dynamic()], None, Ret::Fixed(Type::Dynamic), templatefile),
+        func(
+            vec![p("path", Type::String), p("vars", Type::Dynamic).dynamic()],
+            None,
+            Ret::Fixed(Type::Dynamic),
+            templatefile,
+        ),
     );
     r.insert(
         "templatestring",
-        func(vec![p("template", Type::String), p("vars", Type::Dynamic).dynamic()], None, Ret::Fixed(Type::Dynamic), templatestring),
+        func(
+            vec![
+                p("template", Type::String),
+                p("vars", Type::Dynamic).dynamic(),
+            ],
+            None,
+            Ret::Fixed(Type::Dynamic),
+            templatestring,
+        ),
     );
 }
 
@@ -156,14 +209,25 @@ fn fileset(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 }
 
 fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut names: Vec<(String, bool)> = entries
         .filter_map(|e| e.ok())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                e.path().is_dir(),
+            )
+        })
         .collect();
     names.sort();
     for (name, is_dir) in names {
-        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
         if is_dir {
             walk(&dir.join(&name), &rel, out);
         } else {
@@ -176,8 +240,15 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
 pub(crate) fn glob_match(pattern: &str, path: &str) -> Result<bool, String> {
     // Expand alternatives first.
     if let Some(open) = pattern.find('{') {
-        let close = pattern[open..].find('}').map(|c| c + open).ok_or("syntax error in pattern")?;
-        let (head, body, tail) = (&pattern[..open], &pattern[open + 1..close], &pattern[close + 1..]);
+        let close = pattern[open..]
+            .find('}')
+            .map(|c| c + open)
+            .ok_or("syntax error in pattern")?;
+        let (head, body, tail) = (
+            &pattern[..open],
+            &pattern[open + 1..close],
+            &pattern[close + 1..],
+        );
         for alt in body.split(',') {
             if glob_match(&format!("{head}{alt}{tail}"), path)? {
                 return Ok(true);
@@ -186,7 +257,11 @@ pub(crate) fn glob_match(pattern: &str, path: &str) -> Result<bool, String> {
         return Ok(false);
     }
     let pat: Vec<&str> = pattern.split('/').collect();
-    let segs: Vec<&str> = if path.is_empty() { vec![] } else { path.split('/').collect() };
+    let segs: Vec<&str> = if path.is_empty() {
+        vec![]
+    } else {
+        path.split('/').collect()
+    };
     match_segments(&pat, &segs)
 }
 
@@ -201,10 +276,13 @@ fn match_segments(pat: &[&str], segs: &[&str]) -> Result<bool, String> {
             }
             Ok(false)
         }
-        Some(p) => match segs.first() {
-            None => Ok(false),
-            Some(sg) => Ok(match_one(p.as_bytes(), sg.as_bytes())? && match_segments(&pat[1..], &segs[1..])?),
-        },
+        Some(p) => {
+            match segs.first() {
+                None => Ok(false),
+                Some(sg) => Ok(match_one(p.as_bytes(), sg.as_bytes())?
+                    && match_segments(&pat[1..], &segs[1..])?),
+            }
+        }
     }
 }
 
@@ -221,9 +299,16 @@ fn match_one(p: &[u8], t: &[u8]) -> Result<bool, String> {
         }
         Some(b'?') => Ok(!t.is_empty() && match_one(&p[1..], &t[1..])?),
         Some(b'[') => {
-            let close = p.iter().skip(1).position(|&b| b == b']').map(|i| i + 1).ok_or("syntax error in pattern")?;
+            let close = p
+                .iter()
+                .skip(1)
+                .position(|&b| b == b']')
+                .map(|i| i + 1)
+                .ok_or("syntax error in pattern")?;
             let class = &p[1..close];
-            let Some(&c) = t.first() else { return Ok(false) };
+            let Some(&c) = t.first() else {
+                return Ok(false);
+            };
             let (neg, class) = match class.first() {
                 Some(b'^' | b'!') => (true, &class[1..]),
                 _ => (false, class),
@@ -253,7 +338,9 @@ fn match_one(p: &[u8], t: &[u8]) -> Result<bool, String> {
 /// The variables a template function binds: None when the map is not known yet.
 fn template_vars(vars: &Value) -> R<Option<Vec<(String, Value)>>> {
     match &vars.kind {
-        ValueKind::Map(_, m) | ValueKind::Object(m) => Ok(Some(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())),
+        ValueKind::Map(_, m) | ValueKind::Object(m) => Ok(Some(
+            m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        )),
         ValueKind::Unknown(_) => Ok(None),
         _ => Err(arg_err(1, "invalid vars value: must be a map")),
     }
@@ -262,9 +349,13 @@ fn template_vars(vars: &Value) -> R<Option<Vec<(String, Value)>>> {
 /// `templatestring(template, vars)` (Terraform 1.9): render a template held in a string value.
 fn templatestring(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let text = s(&a[0]).to_string();
-    let Some(bindings) = template_vars(&a[1])? else { return Ok(Value::dynamic_unknown()) };
+    let Some(bindings) = template_vars(&a[1])? else {
+        return Ok(Value::dynamic_unknown());
+    };
     if c.depth > 8 {
-        return Err(fail("cannot recursively call templatestring from inside another template function"));
+        return Err(fail(
+            "cannot recursively call templatestring from inside another template function",
+        ));
     }
     crate::eval::eval_template_text(c, "<templatestring>", &text, bindings)
 }
@@ -272,10 +363,15 @@ fn templatestring(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 fn templatefile(c: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let given = s(&a[0]);
     let bytes = read(c, given)?;
-    let text = String::from_utf8(bytes).map_err(|_| fail(format!("contents of {given} are not valid UTF-8")))?;
-    let Some(bindings) = template_vars(&a[1])? else { return Ok(Value::dynamic_unknown()) };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| fail(format!("contents of {given} are not valid UTF-8")))?;
+    let Some(bindings) = template_vars(&a[1])? else {
+        return Ok(Value::dynamic_unknown());
+    };
     if c.depth > 8 {
-        return Err(fail("cannot recursively call templatefile from inside templatefile call"));
+        return Err(fail(
+            "cannot recursively call templatefile from inside templatefile call",
+        ));
     }
     crate::eval::eval_template_text(c, given, &text, bindings)
 }

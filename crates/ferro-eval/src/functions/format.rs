@@ -9,7 +9,12 @@ use unicode_segmentation::UnicodeSegmentation;
 pub(super) fn register(r: &mut Registry) {
     r.insert(
         "format",
-        func(vec![p("format", Type::String)], Some(p("args", Type::Dynamic).null().unknown()), Ret::Fixed(Type::String), format_fn),
+        func(
+            vec![p("format", Type::String)],
+            Some(p("args", Type::Dynamic).null().unknown()),
+            Ret::Fixed(Type::String),
+            format_fn,
+        ),
     );
     r.insert(
         "formatlist",
@@ -41,7 +46,10 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             unknown = true;
             continue;
         }
-        let is_seq = matches!(v.kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..));
+        let is_seq = matches!(
+            v.kind,
+            ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
+        );
         if !is_seq || v.is_null() {
             continue;
         }
@@ -65,7 +73,9 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         let plain: Vec<Value> = args.iter().map(|v| v.deep_unmark().0).collect();
         let text = format_str(fmt, &plain).map_err(|e| match e {
             super::CallError::Failed(m) => fail(format!("error on format iteration 0: {m}")),
-            super::CallError::Arg { message, .. } => fail(format!("error on format iteration 0: {message}")),
+            super::CallError::Arg { message, .. } => {
+                fail(format!("error on format iteration 0: {message}"))
+            }
             other => other,
         })?;
         return Ok(Value::list(Type::String, vec![Value::string(text)]));
@@ -74,8 +84,15 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     for idx in 0..count {
         let mut row = Vec::with_capacity(args.len());
         for v in args {
-            let is_seq = matches!(v.kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..));
-            let item = if is_seq { elems(v)[idx].clone() } else { v.clone() };
+            let is_seq = matches!(
+                v.kind,
+                ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
+            );
+            let item = if is_seq {
+                elems(v)[idx].clone()
+            } else {
+                v.clone()
+            };
             if !item.is_wholly_known() {
                 row.clear();
                 break;
@@ -88,7 +105,9 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         let text = format_str(fmt, &row).map_err(|e| match e {
             super::CallError::Failed(m) => fail(format!("error on format iteration {idx}: {m}")),
-            super::CallError::Arg { message, .. } => fail(format!("error on format iteration {idx}: {message}")),
+            super::CallError::Arg { message, .. } => {
+                fail(format!("error on format iteration {idx}: {message}"))
+            }
             other => other,
         })?;
         out.push(Value::string(text));
@@ -97,7 +116,14 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 }
 
 fn first_seq(args: &[Value]) -> usize {
-    args.iter().position(|v| matches!(v.kind, ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..))).unwrap_or(0)
+    args.iter()
+        .position(|v| {
+            matches!(
+                v.kind,
+                ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
+            )
+        })
+        .unwrap_or(0)
 }
 
 #[derive(Default, Debug)]
@@ -137,7 +163,10 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
             i += 1;
             continue;
         }
-        let mut v = Verb { offset: off, ..Verb::default() };
+        let mut v = Verb {
+            offset: off,
+            ..Verb::default()
+        };
         while i < chars.len() {
             match chars[i].1 {
                 '+' => v.plus = true,
@@ -156,12 +185,16 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
                 let mut num = 0usize;
                 let mut any = false;
                 while j < chars.len() && chars[j].1.is_ascii_digit() {
-                    num = num.saturating_mul(10).saturating_add(chars[j].1 as usize - '0' as usize);
+                    num = num
+                        .saturating_mul(10)
+                        .saturating_add(chars[j].1 as usize - '0' as usize);
                     any = true;
                     j += 1;
                 }
                 if !any || j >= chars.len() || chars[j].1 != ']' {
-                    return Err(fail(format!("invalid format string starting at offset {off}")));
+                    return Err(fail(format!(
+                        "invalid format string starting at offset {off}"
+                    )));
                 }
                 *explicit = Some(num);
                 *i = j + 1;
@@ -188,13 +221,18 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
         }
         read_index(&mut i, &mut explicit)?;
         if i >= chars.len() {
-            return Err(fail(format!("invalid format string starting at offset {off}")));
+            return Err(fail(format!(
+                "invalid format string starting at offset {off}"
+            )));
         }
         v.mode = chars[i].1;
         i += 1;
         v.raw = chars[start..i].iter().map(|(_, c)| *c).collect();
         if !"vtbdoxXeEfgGsq".contains(v.mode) {
-            return Err(fail(format!("unsupported format verb {:?} in {:?} at offset {}", v.mode, v.raw, off)));
+            return Err(fail(format!(
+                "unsupported format verb {:?} in {:?} at offset {}",
+                v.mode, v.raw, off
+            )));
         }
         let argnum = match explicit {
             Some(k) => k,
@@ -204,18 +242,32 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
         v.arg = argnum;
         verbs += 1;
         if argnum == 0 || argnum > args.len() {
-            return Err(fail(format!("not enough arguments for {:?} at {}: need index {} but have {} total", v.raw, v.offset, argnum, args.len())));
+            return Err(fail(format!(
+                "not enough arguments for {:?} at {}: need index {} but have {} total",
+                v.raw,
+                v.offset,
+                argnum,
+                args.len()
+            )));
         }
         used_max = used_max.max(argnum);
         let arg = &args[argnum - 1];
-        let text = format_verb(&v, arg).map_err(|m| fail(format!("unsupported value for {:?} at {}: {m}", v.raw, v.offset)))?;
+        let text = format_verb(&v, arg).map_err(|m| {
+            fail(format!(
+                "unsupported value for {:?} at {}: {m}",
+                v.raw, v.offset
+            ))
+        })?;
         out.push_str(&text);
     }
     if used_max < args.len() {
         if verbs == 0 {
             return Err(arg_err(1, "too many arguments; no verbs in format string"));
         }
-        return Err(arg_err(1, format!("too many arguments; only {used_max} used by format string")));
+        return Err(arg_err(
+            1,
+            format!("too many arguments; only {used_max} used by format string"),
+        ));
     }
     Ok(out)
 }
@@ -346,11 +398,24 @@ fn format_int(v: &Verb, num: &Number) -> Result<String, String> {
         }
         return Ok(body);
     }
-    Ok(pad(&Verb { zero: false, ..clone_verb(v) }, body))
+    Ok(pad(
+        &Verb {
+            zero: false,
+            ..clone_verb(v)
+        },
+        body,
+    ))
 }
 
 fn clone_verb(v: &Verb) -> Verb {
-    Verb { raw: v.raw.clone(), mode: v.mode, width: v.width, prec: v.prec, minus: v.minus, ..Verb::default() }
+    Verb {
+        raw: v.raw.clone(),
+        mode: v.mode,
+        width: v.width,
+        prec: v.prec,
+        minus: v.minus,
+        ..Verb::default()
+    }
 }
 
 /// The digits of a non-negative integer in `base`.
@@ -383,7 +448,11 @@ fn int_digits(num: &Number, base: u32) -> String {
 /// `%e %E %f %g %G` as Go's `big.Float.Format` prints cty's value of `num`: the 512-bit binary
 /// float nearest to it, expanded exactly, then rounded (half to even only on an exact tie).
 fn format_float(v: &Verb, num: &Number) -> String {
-    let body = if num.is_infinite() { "Inf".to_string() } else { float_body(v.mode, v.prec, num) };
+    let body = if num.is_infinite() {
+        "Inf".to_string()
+    } else {
+        float_body(v.mode, v.prec, num)
+    };
     let sign = if num.signum() < 0 {
         "-"
     } else if num.is_infinite() {
@@ -400,7 +469,9 @@ fn format_float(v: &Verb, num: &Number) -> String {
     } else {
         ""
     };
-    let fill = v.width.map_or(0, |w| w.saturating_sub(sign.len() + body.len()));
+    let fill = v
+        .width
+        .map_or(0, |w| w.saturating_sub(sign.len() + body.len()));
     // Go's fmt drops the `0` flag when `-` is given; infinities are never zero-padded.
     if v.zero && !v.minus && !num.is_infinite() {
         format!("{sign}{}{body}", "0".repeat(fill))
@@ -536,16 +607,44 @@ mod tests {
         check("%.0f", &[num("3.5")], "4");
         check("%.1e", &[num("1.25e-7")], "1.3e-07");
         check("%.3g", &[num("2.675")], "2.67");
-        check("%.160f", &[num("0.1")], &format!("0.1{}18646", "0".repeat(154)));
+        check(
+            "%.160f",
+            &[num("0.1")],
+            &format!("0.1{}18646", "0".repeat(154)),
+        );
         check("%e", &[num("1e-30000")], "1.000000e-30000");
     }
 
     #[test]
     fn flags_and_widths_follow_go_and_cty() {
-        check("%-08.3f|%08.3f", &[num("-3.14159"), num("-3.14159")], "-3.142  |-003.142");
-        check("% f|%+f|%010f", &[num("Inf"), num("Inf"), num("-Inf")], " Inf|+Inf|      -Inf");
-        check("%-05v|%05v|%+v", &[Value::int(1), num("-1.5"), num("1.5")], "10000|0-1.5|1.5");
-        check("%v|%v|%v", &[num("0.000001"), num("1e21"), num("123456")], "1e-06|1e+21|123456");
-        check("%.0s|%.2q|%-5s|", &[Value::string("abc"), Value::string("a<b"), Value::string("ab")], "abc|\"a\\u003c\"|ab   |");
+        check(
+            "%-08.3f|%08.3f",
+            &[num("-3.14159"), num("-3.14159")],
+            "-3.142  |-003.142",
+        );
+        check(
+            "% f|%+f|%010f",
+            &[num("Inf"), num("Inf"), num("-Inf")],
+            " Inf|+Inf|      -Inf",
+        );
+        check(
+            "%-05v|%05v|%+v",
+            &[Value::int(1), num("-1.5"), num("1.5")],
+            "10000|0-1.5|1.5",
+        );
+        check(
+            "%v|%v|%v",
+            &[num("0.000001"), num("1e21"), num("123456")],
+            "1e-06|1e+21|123456",
+        );
+        check(
+            "%.0s|%.2q|%-5s|",
+            &[
+                Value::string("abc"),
+                Value::string("a<b"),
+                Value::string("ab"),
+            ],
+            "abc|\"a\\u003c\"|ab   |",
+        );
     }
 }

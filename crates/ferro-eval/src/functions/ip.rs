@@ -49,11 +49,19 @@ fn parse_cidr(text: &str) -> Result<Net, String> {
     if len > width {
         return Err(err());
     }
-    Ok(Net { addr: addr & mask(len, width), len, width })
+    Ok(Net {
+        addr: addr & mask(len, width),
+        len,
+        width,
+    })
 }
 
 fn mask(len: u32, width: u32) -> u128 {
-    let all: u128 = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
+    let all: u128 = if width == 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
     if len == 0 {
         0
     } else {
@@ -63,7 +71,13 @@ fn mask(len: u32, width: u32) -> u128 {
 
 fn fmt_addr(a: u128, width: u32) -> String {
     if width == 32 {
-        format!("{}.{}.{}.{}", (a >> 24) & 255, (a >> 16) & 255, (a >> 8) & 255, a & 255)
+        format!(
+            "{}.{}.{}.{}",
+            (a >> 24) & 255,
+            (a >> 16) & 255,
+            (a >> 8) & 255,
+            a & 255
+        )
     } else {
         Ipv6Addr::from(a).to_string()
     }
@@ -78,23 +92,50 @@ fn int_of(v: &Value) -> R<i128> {
     if !x.is_integer() {
         return Err(fail("value must be a whole number"));
     }
-    x.to_string().parse::<i128>().map_err(|_| fail("value must be a whole number"))
+    x.to_string()
+        .parse::<i128>()
+        .map_err(|_| fail("value must be a whole number"))
 }
 
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
-    r.insert("cidrhost", func(vec![p("prefix", Type::String), p("hostnum", Type::Number)], None, st(), cidrhost));
-    r.insert("cidrnetmask", func(vec![p("prefix", Type::String)], None, st(), |_, a, _| {
-        let nt = parse_cidr(s(&a[0])).map_err(fail)?;
-        Ok(Value::string(fmt_addr(mask(nt.len, nt.width), nt.width)))
-    }));
+    r.insert(
+        "cidrhost",
+        func(
+            vec![p("prefix", Type::String), p("hostnum", Type::Number)],
+            None,
+            st(),
+            cidrhost,
+        ),
+    );
+    r.insert(
+        "cidrnetmask",
+        func(vec![p("prefix", Type::String)], None, st(), |_, a, _| {
+            let nt = parse_cidr(s(&a[0])).map_err(fail)?;
+            Ok(Value::string(fmt_addr(mask(nt.len, nt.width), nt.width)))
+        }),
+    );
     r.insert(
         "cidrsubnet",
-        func(vec![p("prefix", Type::String), p("newbits", Type::Number), p("netnum", Type::Number)], None, st(), cidrsubnet),
+        func(
+            vec![
+                p("prefix", Type::String),
+                p("newbits", Type::Number),
+                p("netnum", Type::Number),
+            ],
+            None,
+            st(),
+            cidrsubnet,
+        ),
     );
     r.insert(
         "cidrsubnets",
-        func(vec![p("prefix", Type::String)], Some(p("newbits", Type::Number)), Ret::Fixed(Type::list(Type::String)), cidrsubnets),
+        func(
+            vec![p("prefix", Type::String)],
+            Some(p("newbits", Type::Number)),
+            Ret::Fixed(Type::list(Type::String)),
+            cidrsubnets,
+        ),
     );
 }
 
@@ -102,10 +143,17 @@ fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let num = int_of(&a[1])?;
     let nt = parse_cidr(s(&a[0])).map_err(fail)?;
     let host_bits = nt.width - nt.len;
-    let max: i128 = if host_bits >= 127 { i128::MAX } else { (1i128 << host_bits) - 1 };
+    let max: i128 = if host_bits >= 127 {
+        i128::MAX
+    } else {
+        (1i128 << host_bits) - 1
+    };
     let hostnum = if num < 0 { max + num + 1 } else { num };
     if hostnum < 0 || hostnum > max {
-        return Err(fail(format!("prefix of {} does not accommodate a host numbered {}", nt.len, num)));
+        return Err(fail(format!(
+            "prefix of {} does not accommodate a host numbered {}",
+            nt.len, num
+        )));
     }
     Ok(Value::string(fmt_addr(nt.addr | hostnum as u128, nt.width)))
 }
@@ -119,15 +167,24 @@ fn cidrsubnet(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     }
     let new_len = nt.len + newbits as u32;
     if new_len > nt.width {
-        return Err(fail(format!("insufficient address space to extend prefix of {} by {}", nt.len, newbits)));
+        return Err(fail(format!(
+            "insufficient address space to extend prefix of {} by {}",
+            nt.len, newbits
+        )));
     }
     let max: i128 = (1i128 << newbits) - 1;
     if netnum < 0 || netnum > max {
-        return Err(fail(format!("prefix extension of {newbits} does not accommodate a subnet numbered {netnum}")));
+        return Err(fail(format!(
+            "prefix extension of {newbits} does not accommodate a subnet numbered {netnum}"
+        )));
     }
     let shift = nt.width - new_len;
     let addr = nt.addr | ((netnum as u128) << shift);
-    Ok(Value::string(fmt_net(&Net { addr, len: new_len, width: nt.width })))
+    Ok(Value::string(fmt_net(&Net {
+        addr,
+        len: new_len,
+        width: nt.width,
+    })))
 }
 
 fn all_ones(width: u32) -> u128 {
@@ -144,11 +201,16 @@ fn cidrsubnets(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if lens.is_empty() {
         return Ok(Value::list(Type::String, vec![]));
     }
-    let first = int_of(&lens[0]).map_err(|_| arg_err(1, "value must be a whole number"))? as i64 + nt.len as i64;
+    let first = int_of(&lens[0]).map_err(|_| arg_err(1, "value must be a whole number"))? as i64
+        + nt.len as i64;
     let first = first.clamp(0, nt.width as i64) as u32;
     // PreviousSubnet: the subnet of length `first` just before the network.
     let m = mask(first, nt.width);
-    let mut current = Net { addr: nt.addr.wrapping_sub(1) & all_ones(nt.width) & m, len: first, width: nt.width };
+    let mut current = Net {
+        addr: nt.addr.wrapping_sub(1) & all_ones(nt.width) & m,
+        len: first,
+        width: nt.width,
+    };
     let mut out = Vec::with_capacity(lens.len());
     for (i, l) in lens.iter().enumerate() {
         let ext = int_of(l).map_err(|_| arg_err(i + 1, "value must be a whole number"))?;
@@ -166,10 +228,18 @@ fn cidrsubnets(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         // NextSubnet(current, length).
         let cur_last = current.addr | (all_ones(nt.width) & !mask(current.len, nt.width));
         let m = mask(length, nt.width);
-        let sub = Net { addr: cur_last & m, len: length, width: nt.width };
+        let sub = Net {
+            addr: cur_last & m,
+            len: length,
+            width: nt.width,
+        };
         let sub_last = sub.addr | (all_ones(nt.width) & !m);
         let next_ip = sub_last.wrapping_add(1) & all_ones(nt.width);
-        let next = Net { addr: next_ip & m, len: length, width: nt.width };
+        let next = Net {
+            addr: next_ip & m,
+            len: length,
+            width: nt.width,
+        };
         let rollover = next_ip == 0;
         let contained = next.addr & mask(nt.len, nt.width) == nt.addr;
         if rollover || !contained {

@@ -31,18 +31,31 @@ use std::sync::OnceLock;
 pub enum CallError {
     NoSuchFunction,
     /// Fewer arguments than parameters: the name of the first missing parameter.
-    NotEnoughArgs { expected: usize, missing: &'static str },
+    NotEnoughArgs {
+        expected: usize,
+        missing: &'static str,
+    },
     /// More arguments than parameters (and no variadic parameter).
-    TooManyArgs { expected: usize },
+    TooManyArgs {
+        expected: usize,
+    },
     /// Argument index, parameter name and what is wrong with it.
-    Arg { index: usize, param: &'static str, message: String },
+    Arg {
+        index: usize,
+        param: &'static str,
+        message: String,
+    },
     /// The function failed as a whole.
     Failed(String),
 }
 
 /// An argument error without the parameter name yet (filled in by [`call_function`]).
 pub(crate) fn arg_err(index: usize, message: impl Into<String>) -> CallError {
-    CallError::Arg { index, param: "", message: message.into() }
+    CallError::Arg {
+        index,
+        param: "",
+        message: message.into(),
+    }
 }
 
 pub(crate) fn fail(message: impl Into<String>) -> CallError {
@@ -84,7 +97,14 @@ pub(crate) struct Param {
 }
 
 pub(crate) fn p(name: &'static str, ty: Type) -> Param {
-    Param { name, ty, allow_null: false, allow_unknown: false, allow_dynamic: false, allow_marked: false }
+    Param {
+        name,
+        ty,
+        allow_null: false,
+        allow_unknown: false,
+        allow_dynamic: false,
+        allow_marked: false,
+    }
 }
 
 impl Param {
@@ -124,7 +144,12 @@ pub(crate) enum Ret {
 }
 
 pub(crate) fn func(params: Vec<Param>, var_param: Option<Param>, ret: Ret, imp: ImplFn) -> Func {
-    Func { params, var_param, ret, imp }
+    Func {
+        params,
+        var_param,
+        ret,
+        imp,
+    }
 }
 
 pub(crate) type Registry = HashMap<&'static str, Func>;
@@ -165,7 +190,12 @@ pub fn is_function(name: &str) -> bool {
 /// The parameter name for argument `i` of `name` (for error messages).
 pub(crate) fn param_name(name: &str, i: usize) -> &'static str {
     match registry().get(name) {
-        Some(f) => f.params.get(i).or(f.var_param.as_ref()).map(|p| p.name).unwrap_or(""),
+        Some(f) => f
+            .params
+            .get(i)
+            .or(f.var_param.as_ref())
+            .map(|p| p.name)
+            .unwrap_or(""),
         None => "",
     }
 }
@@ -177,11 +207,26 @@ fn marks_of(v: &Value) -> Marks {
 
 /// Call a built-in function with already evaluated arguments.
 pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value> {
-    let Some(f) = registry().get(name) else { return Err(CallError::NoSuchFunction) };
+    let Some(f) = registry().get(name) else {
+        return Err(CallError::NoSuchFunction);
+    };
     call(ctx, f, args).map_err(|e| match e {
-        CallError::Arg { index, param: "", message } => {
-            let param = f.params.get(index).or(f.var_param.as_ref()).map(|p| p.name).unwrap_or("");
-            CallError::Arg { index, param, message }
+        CallError::Arg {
+            index,
+            param: "",
+            message,
+        } => {
+            let param = f
+                .params
+                .get(index)
+                .or(f.var_param.as_ref())
+                .map(|p| p.name)
+                .unwrap_or("");
+            CallError::Arg {
+                index,
+                param,
+                message,
+            }
         }
         other => other,
     })
@@ -189,13 +234,23 @@ pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value
 
 fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
     if args.len() < f.params.len() {
-        return Err(CallError::NotEnoughArgs { expected: f.params.len(), missing: f.params[args.len()].name });
+        return Err(CallError::NotEnoughArgs {
+            expected: f.params.len(),
+            missing: f.params[args.len()].name,
+        });
     }
     if args.len() > f.params.len() && f.var_param.is_none() {
-        return Err(CallError::TooManyArgs { expected: f.params.len() });
+        return Err(CallError::TooManyArgs {
+            expected: f.params.len(),
+        });
     }
     let fallback = p("", Type::Dynamic);
-    let param_of = |i: usize| -> &Param { f.params.get(i).or(f.var_param.as_ref()).unwrap_or(&fallback) };
+    let param_of = |i: usize| -> &Param {
+        f.params
+            .get(i)
+            .or(f.var_param.as_ref())
+            .unwrap_or(&fallback)
+    };
     // HCL converts every argument to its parameter's type first.
     let mut conv = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
@@ -262,5 +317,6 @@ pub(crate) fn int_arg(v: &Value, i: usize, what: &str) -> R<i64> {
     if !num.is_integer() {
         return Err(arg_err(i, format!("{what} must be a whole number")));
     }
-    num.to_i64().ok_or_else(|| arg_err(i, format!("{what} is out of range")))
+    num.to_i64()
+        .ok_or_else(|| arg_err(i, format!("{what} is out of range")))
 }

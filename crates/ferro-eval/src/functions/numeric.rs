@@ -5,26 +5,87 @@ use ferro_value::{Number, Type, Value};
 
 pub(super) fn register(r: &mut Registry) {
     let num = || p("num", Type::Number);
-    r.insert("abs", func(vec![num().marked()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).abs()).with_marks(a[0].marks))));
-    r.insert("ceil", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).ceil()))));
-    r.insert("floor", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| Ok(Value::number(n(&a[0]).floor()))));
-    r.insert("signum", func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| {
-        super::collection::whole(&a[0])?;
-        Ok(Value::int(n(&a[0]).signum() as i64))
-    }));
-    r.insert("log", func(vec![num(), p("base", Type::Number)], None, Ret::Fixed(Type::Number), |_, a, _| {
-        let x = n(&a[0]).to_f64();
-        let b = n(&a[1]).to_f64();
-        float_result(x.ln() / b.ln())
-    }));
-    r.insert("pow", func(vec![num(), p("power", Type::Number)], None, Ret::Fixed(Type::Number), |_, a, _| {
-        let x = n(&a[0]);
-        let e = n(&a[1]);
-        float_result(x.to_f64().powf(e.to_f64()))
-    }));
-    r.insert("max", func(vec![], Some(p("numbers", Type::Number).dynamic()), Ret::Fixed(Type::Number), |_, a, _| extreme(a, true)));
-    r.insert("min", func(vec![], Some(p("numbers", Type::Number).dynamic()), Ret::Fixed(Type::Number), |_, a, _| extreme(a, false)));
-    r.insert("parseint", func(vec![p("number", Type::String), p("base", Type::Number)], None, Ret::Fixed(Type::Number), parseint));
+    r.insert(
+        "abs",
+        func(
+            vec![num().marked()],
+            None,
+            Ret::Fixed(Type::Number),
+            |_, a, _| Ok(Value::number(n(&a[0]).abs()).with_marks(a[0].marks)),
+        ),
+    );
+    r.insert(
+        "ceil",
+        func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| {
+            Ok(Value::number(n(&a[0]).ceil()))
+        }),
+    );
+    r.insert(
+        "floor",
+        func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| {
+            Ok(Value::number(n(&a[0]).floor()))
+        }),
+    );
+    r.insert(
+        "signum",
+        func(vec![num()], None, Ret::Fixed(Type::Number), |_, a, _| {
+            super::collection::whole(&a[0])?;
+            Ok(Value::int(n(&a[0]).signum() as i64))
+        }),
+    );
+    r.insert(
+        "log",
+        func(
+            vec![num(), p("base", Type::Number)],
+            None,
+            Ret::Fixed(Type::Number),
+            |_, a, _| {
+                let x = n(&a[0]).to_f64();
+                let b = n(&a[1]).to_f64();
+                float_result(x.ln() / b.ln())
+            },
+        ),
+    );
+    r.insert(
+        "pow",
+        func(
+            vec![num(), p("power", Type::Number)],
+            None,
+            Ret::Fixed(Type::Number),
+            |_, a, _| {
+                let x = n(&a[0]);
+                let e = n(&a[1]);
+                float_result(x.to_f64().powf(e.to_f64()))
+            },
+        ),
+    );
+    r.insert(
+        "max",
+        func(
+            vec![],
+            Some(p("numbers", Type::Number).dynamic()),
+            Ret::Fixed(Type::Number),
+            |_, a, _| extreme(a, true),
+        ),
+    );
+    r.insert(
+        "min",
+        func(
+            vec![],
+            Some(p("numbers", Type::Number).dynamic()),
+            Ret::Fixed(Type::Number),
+            |_, a, _| extreme(a, false),
+        ),
+    );
+    r.insert(
+        "parseint",
+        func(
+            vec![p("number", Type::String), p("base", Type::Number)],
+            None,
+            Ret::Fixed(Type::Number),
+            parseint,
+        ),
+    );
 }
 
 fn float_result(f: f64) -> R<Value> {
@@ -53,12 +114,23 @@ fn parseint(_: &super::FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let base_n = n(&a[1]);
     let base = match base_n.to_i64() {
         Some(b) if base_n.is_integer() => b,
-        _ => return Err(arg_err(1, "value must be a whole number, between -9223372036854775808 and 9223372036854775807")),
+        _ => return Err(arg_err(
+            1,
+            "value must be a whole number, between -9223372036854775808 and 9223372036854775807",
+        )),
     };
     if !(2..=62).contains(&base) {
-        return Err(arg_err(1, "base must be a whole number between 2 and 62 inclusive"));
+        return Err(arg_err(
+            1,
+            "base must be a whole number between 2 and 62 inclusive",
+        ));
     }
-    let bad = || arg_err(0, format!("cannot parse {} as a base {} integer", go_quote(text), base));
+    let bad = || {
+        arg_err(
+            0,
+            format!("cannot parse {} as a base {} integer", go_quote(text), base),
+        )
+    };
     let (neg, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),

@@ -11,8 +11,14 @@ use std::collections::BTreeMap;
 
 pub(super) fn register(r: &mut Registry) {
     let params = || vec![p("pattern", Type::String), p("string", Type::String)];
-    r.insert("regex", func(params(), None, Ret::Computed(regex_type), regex_fn));
-    r.insert("regexall", func(params(), None, Ret::Computed(regexall_type), regexall_fn));
+    r.insert(
+        "regex",
+        func(params(), None, Ret::Computed(regex_type), regex_fn),
+    );
+    r.insert(
+        "regexall",
+        func(params(), None, Ret::Computed(regexall_type), regexall_fn),
+    );
 }
 
 /// Rewrite RE2's ASCII-only Perl classes for the `regex` crate (which makes them Unicode-aware).
@@ -86,7 +92,11 @@ fn re2_to_rust(pattern: &str) -> String {
 pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
     Regex::new(&re2_to_rust(pattern)).map_err(|e| {
         let msg = e.to_string();
-        let last = msg.lines().rev().find(|l| l.starts_with("error: ")).map(|l| l.trim_start_matches("error: ").to_string());
+        let last = msg
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("error: "))
+            .map(|l| l.trim_start_matches("error: ").to_string());
         format!("invalid regexp pattern: {}", last.unwrap_or(msg))
     })
 }
@@ -110,7 +120,10 @@ fn shape(re: &Regex) -> R<Shape> {
         (0, 0) => Ok(Shape::Whole),
         (k, 0) => Ok(Shape::List(k)),
         (0, _) => Ok(Shape::Object(named)),
-        _ => Err(arg_err(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups")),
+        _ => Err(arg_err(
+            0,
+            "invalid regexp pattern: cannot mix both named and unnamed capture groups",
+        )),
     }
 }
 
@@ -118,7 +131,9 @@ fn shape_type(sh: &Shape) -> Type {
     match sh {
         Shape::Whole => Type::String,
         Shape::List(k) => Type::Tuple(vec![Type::String; *k]),
-        Shape::Object(names) => Type::Object(ObjectType::new(names.iter().map(|n| (n.clone(), Type::String)).collect())),
+        Shape::Object(names) => Type::Object(ObjectType::new(
+            names.iter().map(|n| (n.clone(), Type::String)).collect(),
+        )),
     }
 }
 
@@ -132,11 +147,17 @@ fn pattern_shape(a: &[Value]) -> R<Option<(Regex, Shape)>> {
 }
 
 fn regex_type(a: &[Value]) -> R<Type> {
-    Ok(pattern_shape(a)?.map(|(_, sh)| shape_type(&sh)).unwrap_or(Type::Dynamic))
+    Ok(pattern_shape(a)?
+        .map(|(_, sh)| shape_type(&sh))
+        .unwrap_or(Type::Dynamic))
 }
 
 fn regexall_type(a: &[Value]) -> R<Type> {
-    Ok(Type::list(pattern_shape(a)?.map(|(_, sh)| shape_type(&sh)).unwrap_or(Type::Dynamic)))
+    Ok(Type::list(
+        pattern_shape(a)?
+            .map(|(_, sh)| shape_type(&sh))
+            .unwrap_or(Type::Dynamic),
+    ))
 }
 
 fn match_value(caps: &regex::Captures<'_>, sh: &Shape) -> Value {
@@ -162,7 +183,9 @@ fn match_value(caps: &regex::Captures<'_>, sh: &Shape) -> Value {
 }
 
 fn regex_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
-    let Some((re, sh)) = pattern_shape(a)? else { return Ok(Value::dynamic_unknown()) };
+    let Some((re, sh)) = pattern_shape(a)? else {
+        return Ok(Value::dynamic_unknown());
+    };
     match re.captures(s(&a[1])) {
         Some(caps) => Ok(match_value(&caps, &sh)),
         None => Err(fail("pattern did not match any part of the given string")),
@@ -170,7 +193,12 @@ fn regex_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 }
 
 fn regexall_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
-    let Some((re, sh)) = pattern_shape(a)? else { return Ok(Value::unknown(Type::list(Type::Dynamic))) };
-    let out: Vec<Value> = re.captures_iter(s(&a[1])).map(|c| match_value(&c, &sh)).collect();
+    let Some((re, sh)) = pattern_shape(a)? else {
+        return Ok(Value::unknown(Type::list(Type::Dynamic)));
+    };
+    let out: Vec<Value> = re
+        .captures_iter(s(&a[1]))
+        .map(|c| match_value(&c, &sh))
+        .collect();
     Ok(Value::list(shape_type(&sh), out))
 }

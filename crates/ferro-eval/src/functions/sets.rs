@@ -6,13 +6,42 @@ use ferro_value::{unify, Type, Value, ValueKind};
 
 pub(super) fn register(r: &mut Registry) {
     let st = || Type::set(Type::Dynamic);
-    r.insert("setunion", func(vec![p("first_set", st())], Some(p("other_sets", st())), Ret::Computed(set_type), |c, a, rt| set_op(c, a, rt, Op::Union)));
+    r.insert(
+        "setunion",
+        func(
+            vec![p("first_set", st())],
+            Some(p("other_sets", st())),
+            Ret::Computed(set_type),
+            |c, a, rt| set_op(c, a, rt, Op::Union),
+        ),
+    );
     r.insert(
         "setintersection",
-        func(vec![p("first_set", st())], Some(p("other_sets", st())), Ret::Computed(set_type), |c, a, rt| set_op(c, a, rt, Op::Intersection)),
+        func(
+            vec![p("first_set", st())],
+            Some(p("other_sets", st())),
+            Ret::Computed(set_type),
+            |c, a, rt| set_op(c, a, rt, Op::Intersection),
+        ),
     );
-    r.insert("setsubtract", func(vec![p("a", st()), p("b", st())], None, Ret::Computed(set_type), |c, a, rt| set_op(c, a, rt, Op::Subtract)));
-    r.insert("setproduct", func(vec![], Some(p("sets", Type::Dynamic)), Ret::Computed(product_type), setproduct));
+    r.insert(
+        "setsubtract",
+        func(
+            vec![p("a", st()), p("b", st())],
+            None,
+            Ret::Computed(set_type),
+            |c, a, rt| set_op(c, a, rt, Op::Subtract),
+        ),
+    );
+    r.insert(
+        "setproduct",
+        func(
+            vec![],
+            Some(p("sets", Type::Dynamic)),
+            Ret::Computed(product_type),
+            setproduct,
+        ),
+    );
 }
 
 #[derive(Clone, Copy)]
@@ -23,7 +52,10 @@ enum Op {
 }
 
 fn set_type(a: &[Value]) -> R<Type> {
-    let tys: Vec<Type> = a.iter().map(|v| v.ty().element_type().cloned().unwrap_or(Type::Dynamic)).collect();
+    let tys: Vec<Type> = a
+        .iter()
+        .map(|v| v.ty().element_type().cloned().unwrap_or(Type::Dynamic))
+        .collect();
     match unify::unify(&tys) {
         Some(t) => Ok(Type::set(t)),
         None => Err(fail("given sets must all have compatible element types")),
@@ -68,7 +100,9 @@ fn product_type(a: &[Value]) -> R<Type> {
                 if ts.is_empty() {
                     etys.push(Type::Dynamic);
                 } else {
-                    etys.push(unify::unify(&ts).ok_or_else(|| super::arg_err(i, "all elements must be of the same type"))?);
+                    etys.push(unify::unify(&ts).ok_or_else(|| {
+                        super::arg_err(i, "all elements must be of the same type")
+                    })?);
                 }
             }
             Type::Dynamic => return Ok(Type::Dynamic),
@@ -76,7 +110,11 @@ fn product_type(a: &[Value]) -> R<Type> {
         }
     }
     let tuple = Type::Tuple(etys);
-    Ok(if any_set { Type::set(tuple) } else { Type::list(tuple) })
+    Ok(if any_set {
+        Type::set(tuple)
+    } else {
+        Type::list(tuple)
+    })
 }
 
 fn setproduct(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -97,7 +135,10 @@ fn setproduct(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         }
         rows = next;
     }
-    let tuples: Vec<Value> = rows.into_iter().map(|r| convert(&Value::tuple(r.clone()), &et).unwrap_or_else(|_| Value::tuple(r))).collect();
+    let tuples: Vec<Value> = rows
+        .into_iter()
+        .map(|r| convert(&Value::tuple(r.clone()), &et).unwrap_or_else(|_| Value::tuple(r)))
+        .collect();
     Ok(match rt {
         Type::Set(_) => Value::set(et, tuples),
         _ => {

@@ -12,50 +12,174 @@ fn str1(name: &'static str) -> Vec<super::Param> {
 pub(super) fn register(r: &mut Registry) {
     let st = || Ret::Fixed(Type::String);
     let bl = || Ret::Fixed(Type::Bool);
-    r.insert("upper", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(go_upper(s(&a[0]))))));
-    r.insert("lower", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(go_lower(s(&a[0]))))));
-    r.insert("trimspace", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).trim()))));
-    r.insert("chomp", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(s(&a[0]).trim_end_matches(['\n', '\r'])))));
-    r.insert("strrev", func(str1("str"), None, st(), |_, a, _| {
-        Ok(Value::string(s(&a[0]).graphemes(true).rev().collect::<String>()))
-    }));
-    r.insert("title", func(str1("str"), None, st(), |_, a, _| Ok(Value::string(title(s(&a[0]))))));
-    r.insert("indent", func(vec![p("spaces", Type::Number), p("str", Type::String)], None, st(), |_, a, _| {
-        let k = int_arg(&a[0], 0, "spaces").unwrap_or(0).max(0) as usize;
-        let pad = " ".repeat(k);
-        Ok(Value::string(s(&a[1]).replace('\n', &format!("\n{pad}"))))
-    }));
-    r.insert("trim", func(vec![p("str", Type::String), p("cutset", Type::String)], None, st(), |_, a, _| {
-        let set: Vec<char> = s(&a[1]).chars().collect();
-        Ok(Value::string(s(&a[0]).trim_matches(|c| set.contains(&c))))
-    }));
-    r.insert("trimprefix", func(vec![p("str", Type::String), p("prefix", Type::String)], None, st(), |_, a, _| {
-        Ok(Value::string(s(&a[0]).strip_prefix(s(&a[1])).unwrap_or(s(&a[0]))))
-    }));
-    r.insert("trimsuffix", func(vec![p("str", Type::String), p("suffix", Type::String)], None, st(), |_, a, _| {
-        Ok(Value::string(s(&a[0]).strip_suffix(s(&a[1])).unwrap_or(s(&a[0]))))
-    }));
-    r.insert("startswith", func(vec![p("str", Type::String), p("prefix", Type::String)], None, bl(), |_, a, _| {
-        Ok(Value::bool(s(&a[0]).starts_with(s(&a[1]))))
-    }));
-    r.insert("endswith", func(vec![p("str", Type::String), p("suffix", Type::String)], None, bl(), |_, a, _| {
-        Ok(Value::bool(s(&a[0]).ends_with(s(&a[1]))))
-    }));
-    r.insert("strcontains", func(vec![p("str", Type::String), p("substr", Type::String)], None, bl(), |_, a, _| {
-        Ok(Value::bool(s(&a[0]).contains(s(&a[1]))))
-    }));
-    r.insert("substr", func(vec![p("str", Type::String), p("offset", Type::Number), p("length", Type::Number)], None, st(), substr));
-    r.insert("split", func(vec![p("separator", Type::String), p("str", Type::String)], None, Ret::Fixed(Type::list(Type::String)), |_, a, _| {
-        let (sep, text) = (s(&a[0]), s(&a[1]));
-        let parts: Vec<Value> = if sep.is_empty() {
-            text.chars().map(|c| Value::string(c.to_string())).collect()
-        } else {
-            text.split(sep).map(Value::string).collect()
-        };
-        Ok(Value::list(Type::String, parts))
-    }));
-    r.insert("join", func(vec![p("separator", Type::String)], Some(p("lists", Type::list(Type::String))), st(), join));
-    r.insert("replace", func(vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)], None, st(), replace));
+    r.insert(
+        "upper",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(go_upper(s(&a[0]))))
+        }),
+    );
+    r.insert(
+        "lower",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(go_lower(s(&a[0]))))
+        }),
+    );
+    r.insert(
+        "trimspace",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(s(&a[0]).trim()))
+        }),
+    );
+    r.insert(
+        "chomp",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(s(&a[0]).trim_end_matches(['\n', '\r'])))
+        }),
+    );
+    r.insert(
+        "strrev",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(
+                s(&a[0]).graphemes(true).rev().collect::<String>(),
+            ))
+        }),
+    );
+    r.insert(
+        "title",
+        func(str1("str"), None, st(), |_, a, _| {
+            Ok(Value::string(title(s(&a[0]))))
+        }),
+    );
+    r.insert(
+        "indent",
+        func(
+            vec![p("spaces", Type::Number), p("str", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                let k = int_arg(&a[0], 0, "spaces").unwrap_or(0).max(0) as usize;
+                let pad = " ".repeat(k);
+                Ok(Value::string(s(&a[1]).replace('\n', &format!("\n{pad}"))))
+            },
+        ),
+    );
+    r.insert(
+        "trim",
+        func(
+            vec![p("str", Type::String), p("cutset", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                let set: Vec<char> = s(&a[1]).chars().collect();
+                Ok(Value::string(s(&a[0]).trim_matches(|c| set.contains(&c))))
+            },
+        ),
+    );
+    r.insert(
+        "trimprefix",
+        func(
+            vec![p("str", Type::String), p("prefix", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                Ok(Value::string(
+                    s(&a[0]).strip_prefix(s(&a[1])).unwrap_or(s(&a[0])),
+                ))
+            },
+        ),
+    );
+    r.insert(
+        "trimsuffix",
+        func(
+            vec![p("str", Type::String), p("suffix", Type::String)],
+            None,
+            st(),
+            |_, a, _| {
+                Ok(Value::string(
+                    s(&a[0]).strip_suffix(s(&a[1])).unwrap_or(s(&a[0])),
+                ))
+            },
+        ),
+    );
+    r.insert(
+        "startswith",
+        func(
+            vec![p("str", Type::String), p("prefix", Type::String)],
+            None,
+            bl(),
+            |_, a, _| Ok(Value::bool(s(&a[0]).starts_with(s(&a[1])))),
+        ),
+    );
+    r.insert(
+        "endswith",
+        func(
+            vec![p("str", Type::String), p("suffix", Type::String)],
+            None,
+            bl(),
+            |_, a, _| Ok(Value::bool(s(&a[0]).ends_with(s(&a[1])))),
+        ),
+    );
+    r.insert(
+        "strcontains",
+        func(
+            vec![p("str", Type::String), p("substr", Type::String)],
+            None,
+            bl(),
+            |_, a, _| Ok(Value::bool(s(&a[0]).contains(s(&a[1])))),
+        ),
+    );
+    r.insert(
+        "substr",
+        func(
+            vec![
+                p("str", Type::String),
+                p("offset", Type::Number),
+                p("length", Type::Number),
+            ],
+            None,
+            st(),
+            substr,
+        ),
+    );
+    r.insert(
+        "split",
+        func(
+            vec![p("separator", Type::String), p("str", Type::String)],
+            None,
+            Ret::Fixed(Type::list(Type::String)),
+            |_, a, _| {
+                let (sep, text) = (s(&a[0]), s(&a[1]));
+                let parts: Vec<Value> = if sep.is_empty() {
+                    text.chars().map(|c| Value::string(c.to_string())).collect()
+                } else {
+                    text.split(sep).map(Value::string).collect()
+                };
+                Ok(Value::list(Type::String, parts))
+            },
+        ),
+    );
+    r.insert(
+        "join",
+        func(
+            vec![p("separator", Type::String)],
+            Some(p("lists", Type::list(Type::String))),
+            st(),
+            join,
+        ),
+    );
+    r.insert(
+        "replace",
+        func(
+            vec![
+                p("str", Type::String),
+                p("substr", Type::String),
+                p("replace", Type::String),
+            ],
+            None,
+            st(),
+            replace,
+        ),
+    );
 }
 
 /// Go's `strings.ToUpper`: one-to-one case mapping (no `ß` to `SS`).
@@ -73,7 +197,9 @@ fn go_upper(text: &str) -> String {
 
 /// Go's `strings.ToLower`: one-to-one case mapping.
 fn go_lower(text: &str) -> String {
-    text.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+    text.chars()
+        .map(|c| c.to_lowercase().next().unwrap_or(c))
+        .collect()
 }
 
 fn title(text: &str) -> String {
@@ -116,7 +242,9 @@ fn substr(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         length = total - offset;
     }
     let end = (offset + length).min(total);
-    Ok(Value::string(gs[offset as usize..end.max(offset) as usize].concat()))
+    Ok(Value::string(
+        gs[offset as usize..end.max(offset) as usize].concat(),
+    ))
 }
 
 fn join(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
@@ -132,7 +260,10 @@ fn join(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
                 return Ok(Value::unknown(Type::String));
             }
             if e.is_null() {
-                return Err(arg_err(li + 1, format!("element {ei} is null; cannot concatenate null values")));
+                return Err(arg_err(
+                    li + 1,
+                    format!("element {ei} is null; cannot concatenate null values"),
+                ));
             }
             parts.push(s(e));
         }

@@ -10,7 +10,11 @@ use yaml_rust::scanner::{Marker, TScalarStyle, TokenType};
 pub(crate) fn encode(v: &Value) -> String {
     let mut out = String::new();
     match &v.kind {
-        ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_) | ValueKind::Map(..) | ValueKind::Object(_)
+        ValueKind::List(..)
+        | ValueKind::Set(..)
+        | ValueKind::Tuple(_)
+        | ValueKind::Map(..)
+        | ValueKind::Object(_)
             if !is_empty_coll(v) =>
         {
             block(v, 0, &mut out, false);
@@ -36,7 +40,15 @@ fn is_empty_coll(v: &Value) -> bool {
 }
 
 fn is_block(v: &Value) -> bool {
-    !is_empty_coll(v) && matches!(v.kind, ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_) | ValueKind::Map(..) | ValueKind::Object(_))
+    !is_empty_coll(v)
+        && matches!(
+            v.kind,
+            ValueKind::List(..)
+                | ValueKind::Set(..)
+                | ValueKind::Tuple(_)
+                | ValueKind::Map(..)
+                | ValueKind::Object(_)
+        )
 }
 
 /// A scalar (or empty collection) as text, and whether it is a plain scalar.
@@ -64,7 +76,13 @@ fn literal(s: &str, indent: usize) -> String {
         1 => "",
         _ => "+",
     };
-    let body = if trailing == 1 { &s[..s.len() - 1] } else if trailing == 0 { s } else { &s[..s.len() - 1] };
+    let body = if trailing == 1 {
+        &s[..s.len() - 1]
+    } else if trailing == 0 {
+        s
+    } else {
+        &s[..s.len() - 1]
+    };
     let hint = if s.starts_with(' ') { "2" } else { "" };
     let pad = " ".repeat(indent + 2);
     let mut out = format!("|{hint}{chomp}");
@@ -153,7 +171,11 @@ fn block(v: &Value, indent: usize, out: &mut String, inline: bool) {
             out.push(':');
             if is_block(e) {
                 out.push('\n');
-                let nested = if e.as_elements().is_some() { indent } else { indent + 2 };
+                let nested = if e.as_elements().is_some() {
+                    indent
+                } else {
+                    indent + 2
+                };
                 block(e, nested, out, false);
             } else {
                 out.push(' ');
@@ -182,9 +204,18 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
     let mut parser = Parser::new(src.chars());
     if let Err(e) = parser.load(&mut c, true) {
         let m = e.marker();
-        return Err(format!("on line {}, column {}: {}", m.line(), m.col() + 1, scan_message(&e)));
+        return Err(format!(
+            "on line {}, column {}: {}",
+            m.line(),
+            m.col() + 1,
+            scan_message(&e)
+        ));
     }
-    let mut d = Decoder { events: c.events, pos: 0, anchors: BTreeMap::new() };
+    let mut d = Decoder {
+        events: c.events,
+        pos: 0,
+        anchors: BTreeMap::new(),
+    };
     // StreamStart
     d.pos = 1;
     match d.events.get(d.pos) {
@@ -200,7 +231,11 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
         d.pos += 1;
     }
     if let Some((Event::DocumentStart, m)) = d.events.get(d.pos) {
-        return Err(format!("on line {}, column {}: unexpected extra content after value", m.line(), m.col() + 1));
+        return Err(format!(
+            "on line {}, column {}: unexpected extra content after value",
+            m.line(),
+            m.col() + 1
+        ));
     }
     Ok(v)
 }
@@ -218,13 +253,20 @@ struct Decoder {
 
 impl Decoder {
     fn node(&mut self) -> Result<Value, String> {
-        let Some((ev, mark)) = self.events.get(self.pos).cloned() else { return Err("unexpected end of document".into()) };
+        let Some((ev, mark)) = self.events.get(self.pos).cloned() else {
+            return Err("unexpected end of document".into());
+        };
         self.pos += 1;
         let (v, anchor) = match ev {
-            Event::Scalar(text, style, anchor, tag) => (resolve(&text, style, tag.as_ref(), &mark)?, anchor),
+            Event::Scalar(text, style, anchor, tag) => {
+                (resolve(&text, style, tag.as_ref(), &mark)?, anchor)
+            }
             Event::SequenceStart(anchor) => {
                 let mut items = Vec::new();
-                while !matches!(self.events.get(self.pos), Some((Event::SequenceEnd, _)) | None) {
+                while !matches!(
+                    self.events.get(self.pos),
+                    Some((Event::SequenceEnd, _)) | None
+                ) {
                     items.push(self.node()?);
                 }
                 self.pos += 1;
@@ -232,7 +274,10 @@ impl Decoder {
             }
             Event::MappingStart(anchor) => {
                 let mut attrs = BTreeMap::new();
-                while !matches!(self.events.get(self.pos), Some((Event::MappingEnd, _)) | None) {
+                while !matches!(
+                    self.events.get(self.pos),
+                    Some((Event::MappingEnd, _)) | None
+                ) {
                     let k = self.node()?;
                     let v = self.node()?;
                     let key = match &k.kind {
@@ -240,7 +285,13 @@ impl Decoder {
                         ValueKind::Number(n) => n.to_string(),
                         ValueKind::Bool(b) => b.to_string(),
                         ValueKind::Null(_) => "null".to_string(),
-                        _ => return Err(format!("on line {}, column {}: only string keys are supported", mark.line(), mark.col() + 1)),
+                        _ => {
+                            return Err(format!(
+                                "on line {}, column {}: only string keys are supported",
+                                mark.line(),
+                                mark.col() + 1
+                            ))
+                        }
                     };
                     if key == "<<" {
                         if let Some(m) = v.as_entries() {
@@ -257,9 +308,21 @@ impl Decoder {
             }
             Event::Alias(id) => match self.anchors.get(&id) {
                 Some(v) => return Ok(v.clone()),
-                None => return Err(format!("on line {}, column {}: unknown anchor", mark.line(), mark.col() + 1)),
+                None => {
+                    return Err(format!(
+                        "on line {}, column {}: unknown anchor",
+                        mark.line(),
+                        mark.col() + 1
+                    ))
+                }
             },
-            _ => return Err(format!("on line {}, column {}: did not find expected node content", mark.line(), mark.col() + 1)),
+            _ => {
+                return Err(format!(
+                    "on line {}, column {}: did not find expected node content",
+                    mark.line(),
+                    mark.col() + 1
+                ))
+            }
         };
         if anchor > 0 {
             self.anchors.insert(anchor, v.clone());
@@ -268,26 +331,54 @@ impl Decoder {
     }
 }
 
-fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>, mark: &Marker) -> Result<Value, String> {
+fn resolve(
+    text: &str,
+    style: TScalarStyle,
+    tag: Option<&TokenType>,
+    mark: &Marker,
+) -> Result<Value, String> {
     if let Some(TokenType::Tag(handle, suffix)) = tag {
-        let full = if handle == "!!" { format!("tag:yaml.org,2002:{suffix}") } else { format!("{handle}{suffix}") };
+        let full = if handle == "!!" {
+            format!("tag:yaml.org,2002:{suffix}")
+        } else {
+            format!("{handle}{suffix}")
+        };
         return match full.as_str() {
             "tag:yaml.org,2002:str" => Ok(Value::string(text)),
             "tag:yaml.org,2002:null" => Ok(Value::null(Type::Dynamic)),
             "tag:yaml.org,2002:bool" | "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float" => {
                 let v = resolve_plain(text);
-                let ok = matches!((&v.kind, full.as_str()), (ValueKind::Bool(_), "tag:yaml.org,2002:bool") | (ValueKind::Number(_), "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float"));
+                let ok = matches!(
+                    (&v.kind, full.as_str()),
+                    (ValueKind::Bool(_), "tag:yaml.org,2002:bool")
+                        | (
+                            ValueKind::Number(_),
+                            "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float"
+                        )
+                );
                 if ok {
                     Ok(v)
                 } else {
-                    Err(format!("on line {}, column {}: cannot decode {text:?} as {suffix}", mark.line(), mark.col() + 1))
+                    Err(format!(
+                        "on line {}, column {}: cannot decode {text:?} as {suffix}",
+                        mark.line(),
+                        mark.col() + 1
+                    ))
                 }
             }
             "tag:yaml.org,2002:binary" => match super::encoding::b64_decode(text) {
                 Some(b) => Ok(Value::string(String::from_utf8_lossy(&b).into_owned())),
-                None => Err(format!("on line {}, column {}: cannot decode !!binary", mark.line(), mark.col() + 1)),
+                None => Err(format!(
+                    "on line {}, column {}: cannot decode !!binary",
+                    mark.line(),
+                    mark.col() + 1
+                )),
             },
-            other => Err(format!("on line {}, column {}: unsupported tag {other:?}", mark.line(), mark.col() + 1)),
+            other => Err(format!(
+                "on line {}, column {}: unsupported tag {other:?}",
+                mark.line(),
+                mark.col() + 1
+            )),
         };
     }
     if style != TScalarStyle::Plain {
@@ -299,9 +390,15 @@ fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>, mark: &Mark
 fn resolve_plain(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::null(Type::Dynamic),
-        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => return Value::bool(true),
-        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => return Value::bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::number(Number::positive_infinity()),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            return Value::bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            return Value::bool(false)
+        }
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::number(Number::positive_infinity())
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Value::number(Number::negative_infinity()),
         _ => {}
     }
@@ -317,7 +414,9 @@ fn resolve_plain(text: &str) -> Value {
         let mut acc = Number::zero();
         let b = Number::from_i64(base as i64);
         for c in digits.chars() {
-            acc = acc.mul(&b).add(&Number::from_i64(c.to_digit(base).unwrap_or(0) as i64));
+            acc = acc
+                .mul(&b)
+                .add(&Number::from_i64(c.to_digit(base).unwrap_or(0) as i64));
         }
         Some(Value::number(if neg { acc.neg() } else { acc }))
     };
@@ -347,7 +446,10 @@ fn is_float(t: &str) -> bool {
         Some(i) => (&t[..i], Some(&t[i + 1..])),
         None => (t, None),
     };
-    let digits_ok = !mant.is_empty() && mant.chars().filter(|c| *c == '.').count() <= 1 && mant.chars().all(|c| c.is_ascii_digit() || c == '.') && mant.chars().any(|c| c.is_ascii_digit());
+    let digits_ok = !mant.is_empty()
+        && mant.chars().filter(|c| *c == '.').count() <= 1
+        && mant.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && mant.chars().any(|c| c.is_ascii_digit());
     let exp_ok = match exp {
         None => true,
         Some(e) => {

@@ -3,8 +3,8 @@
 //! place, changing `triggers_replace` replaces the object; `id` is a random UUID set at create.
 
 use crate::{
-    ApplyRequest, ApplyResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadRequest,
-    ReadResponse, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, Schema};
 use ferro_value::{json, PathStep, Type, Value};
@@ -14,11 +14,26 @@ pub struct TerraformProvider;
 
 fn data_schema() -> Schema {
     let mut attributes = BTreeMap::new();
-    attributes.insert("input".to_string(), Attribute::new(Type::Dynamic).optional());
-    attributes.insert("output".to_string(), Attribute::new(Type::Dynamic).computed());
-    attributes.insert("triggers_replace".to_string(), Attribute::new(Type::Dynamic).optional());
+    attributes.insert(
+        "input".to_string(),
+        Attribute::new(Type::Dynamic).optional(),
+    );
+    attributes.insert(
+        "output".to_string(),
+        Attribute::new(Type::Dynamic).computed(),
+    );
+    attributes.insert(
+        "triggers_replace".to_string(),
+        Attribute::new(Type::Dynamic).optional(),
+    );
     attributes.insert("id".to_string(), Attribute::new(Type::String).computed());
-    Schema { version: 0, block: Block { attributes, block_types: BTreeMap::new() } }
+    Schema {
+        version: 0,
+        block: Block {
+            attributes,
+            block_types: BTreeMap::new(),
+        },
+    }
 }
 
 fn with_attr(obj: &Value, name: &str, v: Value) -> Value {
@@ -28,7 +43,9 @@ fn with_attr(obj: &Value, name: &str, v: Value) -> Value {
 }
 
 fn attr(obj: &Value, name: &str) -> Value {
-    obj.get_attr(name).cloned().unwrap_or_else(|| Value::null(Type::Dynamic))
+    obj.get_attr(name)
+        .cloned()
+        .unwrap_or_else(|| Value::null(Type::Dynamic))
 }
 
 /// The unknown output a changed `input` will produce: unknown of the input's type, or null.
@@ -41,21 +58,32 @@ fn pending_output(input: &Value) -> Value {
 }
 
 fn unsupported(type_name: &str) -> ProviderDiagnostic {
-    ProviderDiagnostic::error("Unsupported resource type", format!("The terraform provider has no resource type {type_name:?}."))
+    ProviderDiagnostic::error(
+        "Unsupported resource type",
+        format!("The terraform provider has no resource type {type_name:?}."),
+    )
 }
 
 impl Provider for TerraformProvider {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
         let mut resources = BTreeMap::new();
         resources.insert("terraform_data".to_string(), data_schema());
-        Ok(ProviderSchema { provider: Schema::default(), resources, data_sources: BTreeMap::new() })
+        Ok(ProviderSchema {
+            provider: Schema::default(),
+            resources,
+            data_sources: BTreeMap::new(),
+        })
     }
 
     fn configure(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
 
-    fn validate_resource_config(&self, type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_resource_config(
+        &self,
+        type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         if type_name == "terraform_data" {
             Vec::new()
         } else {
@@ -66,7 +94,10 @@ impl Provider for TerraformProvider {
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
         let ty = data_schema().block.implied_type();
         match json::value_from_json(req.raw_json, &ty) {
-            Ok(v) => UpgradeResponse { upgraded_state: v, diagnostics: Vec::new() },
+            Ok(v) => UpgradeResponse {
+                upgraded_state: v,
+                diagnostics: Vec::new(),
+            },
             Err(e) => UpgradeResponse {
                 upgraded_state: Value::null(ty),
                 diagnostics: vec![ProviderDiagnostic::error("Invalid terraform_data state", e)],
@@ -75,7 +106,11 @@ impl Provider for TerraformProvider {
     }
 
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
-        ReadResponse { new_state: req.current_state.clone(), private: req.private.to_vec(), diagnostics: Vec::new() }
+        ReadResponse {
+            new_state: req.current_state.clone(),
+            private: req.private.to_vec(),
+            diagnostics: Vec::new(),
+        }
     }
 
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -100,7 +135,8 @@ impl Provider for TerraformProvider {
             planned = with_attr(&planned, "id", Value::unknown(Type::String));
             planned = with_attr(&planned, "output", pending_output(&input));
         } else if attr(req.prior_state, "triggers_replace") != attr(proposed, "triggers_replace") {
-            resp.requires_replace.push(vec![PathStep::Attr("triggers_replace".into())]);
+            resp.requires_replace
+                .push(vec![PathStep::Attr("triggers_replace".into())]);
             planned = with_attr(&planned, "id", Value::unknown(Type::String));
             planned = with_attr(&planned, "output", pending_output(&input));
         } else if attr(req.prior_state, "input") != input {

@@ -31,7 +31,8 @@ pub struct Method {
 
 impl Method {
     pub fn applies_to(&self, addr: &ProviderAddr) -> bool {
-        (self.include.is_empty() || self.include.iter().any(|p| p.matches(addr))) && !self.exclude.iter().any(|p| p.matches(addr))
+        (self.include.is_empty() || self.include.iter().any(|p| p.matches(addr)))
+            && !self.exclude.iter().any(|p| p.matches(addr))
     }
 }
 
@@ -51,15 +52,25 @@ impl ProviderPattern {
             [h, ns, ty] => (*h, *ns, *ty),
             _ => return Err(format!("invalid provider address pattern {s:?}: must have the form [HOSTNAME/]NAMESPACE/TYPE")),
         };
-        if hostname.is_empty() || namespace.is_empty() || ty.is_empty() || (namespace == "*" && ty != "*") {
+        if hostname.is_empty()
+            || namespace.is_empty()
+            || ty.is_empty()
+            || (namespace == "*" && ty != "*")
+        {
             return Err(format!("invalid provider address pattern {s:?}"));
         }
-        Ok(ProviderPattern { hostname: hostname.to_lowercase(), namespace: namespace.to_lowercase(), ty: ty.to_lowercase() })
+        Ok(ProviderPattern {
+            hostname: hostname.to_lowercase(),
+            namespace: namespace.to_lowercase(),
+            ty: ty.to_lowercase(),
+        })
     }
 
     pub fn matches(&self, a: &ProviderAddr) -> bool {
         let part = |p: &str, v: &str| p == "*" || p == v;
-        part(&self.hostname, &a.hostname) && part(&self.namespace, &a.namespace) && part(&self.ty, &a.ty)
+        part(&self.hostname, &a.hostname)
+            && part(&self.namespace, &a.namespace)
+            && part(&self.ty, &a.ty)
     }
 }
 
@@ -91,7 +102,10 @@ impl CliConfig {
                 Ok(c)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(CliConfig::default()),
-            Err(e) => Err(format!("Failed to read the CLI configuration {}: {e}", path.display())),
+            Err(e) => Err(format!(
+                "Failed to read the CLI configuration {}: {e}",
+                path.display()
+            )),
         }
     }
 
@@ -104,7 +118,9 @@ impl CliConfig {
         let mut out = CliConfig::default();
         for b in hcl::blocks(&body).filter(|b| b.ty.name == "provider_installation") {
             if out.installation.is_some() {
-                return Err(format!("{what} is invalid: only one provider_installation block is allowed."));
+                return Err(format!(
+                    "{what} is invalid: only one provider_installation block is allowed."
+                ));
             }
             let mut methods = Vec::new();
             for m in hcl::blocks(&b.body) {
@@ -125,32 +141,62 @@ impl CliConfig {
                 for a in hcl::attributes(&m.body) {
                     let patterns = || -> Result<Vec<ProviderPattern>, String> {
                         hcl::string_list(&a.expr)
-                            .ok_or_else(|| format!("{what} is invalid: {} in {} must be a list of strings.", a.name.name, m.ty.name))?
+                            .ok_or_else(|| {
+                                format!(
+                                    "{what} is invalid: {} in {} must be a list of strings.",
+                                    a.name.name, m.ty.name
+                                )
+                            })?
                             .iter()
-                            .map(|s| ProviderPattern::parse(s).map_err(|e| format!("{what} is invalid: {e}.")))
+                            .map(|s| {
+                                ProviderPattern::parse(s)
+                                    .map_err(|e| format!("{what} is invalid: {e}."))
+                            })
                             .collect()
                     };
                     match a.name.name.as_str() {
                         "include" => include = patterns()?,
                         "exclude" => exclude = patterns()?,
                         "path" if m.ty.name == "filesystem_mirror" => {
-                            path = Some(hcl::literal_string(&a.expr).ok_or_else(|| format!("{what} is invalid: filesystem_mirror path must be a string."))?)
+                            path = Some(hcl::literal_string(&a.expr).ok_or_else(|| {
+                                format!(
+                                    "{what} is invalid: filesystem_mirror path must be a string."
+                                )
+                            })?)
                         }
                         "url" if m.ty.name == "network_mirror" => {
-                            url = Some(hcl::literal_string(&a.expr).ok_or_else(|| format!("{what} is invalid: network_mirror url must be a string."))?)
+                            url = Some(hcl::literal_string(&a.expr).ok_or_else(|| {
+                                format!("{what} is invalid: network_mirror url must be a string.")
+                            })?)
                         }
-                        other => return Err(format!("{what} is invalid: unsupported argument {other:?} in {}.", m.ty.name)),
+                        other => {
+                            return Err(format!(
+                                "{what} is invalid: unsupported argument {other:?} in {}.",
+                                m.ty.name
+                            ))
+                        }
                     }
                 }
-                let kind = match m.ty.name.as_str() {
-                    "filesystem_mirror" => MethodKind::FilesystemMirror(expand_home(
-                        &path.ok_or_else(|| format!("{what} is invalid: filesystem_mirror requires a path."))?,
-                    )),
-                    "direct" => MethodKind::Direct,
-                    "network_mirror" => MethodKind::NetworkMirror(url.ok_or_else(|| format!("{what} is invalid: network_mirror requires a url."))?),
-                    other => return Err(format!("{what} is invalid: unknown provider installation method {other:?}.")),
-                };
-                methods.push(Method { kind, include, exclude });
+                let kind =
+                    match m.ty.name.as_str() {
+                        "filesystem_mirror" => {
+                            MethodKind::FilesystemMirror(expand_home(&path.ok_or_else(|| {
+                                format!("{what} is invalid: filesystem_mirror requires a path.")
+                            })?))
+                        }
+                        "direct" => MethodKind::Direct,
+                        "network_mirror" => MethodKind::NetworkMirror(url.ok_or_else(|| {
+                            format!("{what} is invalid: network_mirror requires a url.")
+                        })?),
+                        other => return Err(format!(
+                            "{what} is invalid: unknown provider installation method {other:?}."
+                        )),
+                    };
+                methods.push(Method {
+                    kind,
+                    include,
+                    exclude,
+                });
             }
             out.installation = Some(methods);
         }
@@ -166,9 +212,17 @@ impl CliConfig {
         let mut out: Vec<Method> = implied_mirror_dirs(working_dir)
             .into_iter()
             .filter(|d| d.is_dir())
-            .map(|d| Method { kind: MethodKind::FilesystemMirror(d), include: Vec::new(), exclude: Vec::new() })
+            .map(|d| Method {
+                kind: MethodKind::FilesystemMirror(d),
+                include: Vec::new(),
+                exclude: Vec::new(),
+            })
             .collect();
-        out.push(Method { kind: MethodKind::Direct, include: Vec::new(), exclude: Vec::new() });
+        out.push(Method {
+            kind: MethodKind::Direct,
+            include: Vec::new(),
+            exclude: Vec::new(),
+        });
         out
     }
 }
@@ -187,7 +241,10 @@ pub fn implied_mirror_dirs(working_dir: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    let data_dirs = std::env::var("XDG_DATA_DIRS").ok().filter(|v| !v.is_empty()).unwrap_or_else(|| "/usr/local/share:/usr/share".into());
+    let data_dirs = std::env::var("XDG_DATA_DIRS")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "/usr/local/share:/usr/share".into());
     for d in data_dirs.split(':').filter(|d| !d.is_empty()) {
         dirs.push(PathBuf::from(d).join("terraform/plugins"));
     }
@@ -195,7 +252,9 @@ pub fn implied_mirror_dirs(working_dir: &Path) -> Vec<PathBuf> {
 }
 
 fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 fn expand_home(p: &str) -> PathBuf {
@@ -215,7 +274,10 @@ fn unquote_argument_names(text: &str) -> (String, BTreeMap<String, String>) {
         if let Some(rest) = trimmed.strip_prefix('"') {
             if let Some(end) = rest.find('"') {
                 let (key, after) = (&rest[..end], &rest[end + 1..]);
-                if !key.contains('\\') && after.trim_start().starts_with('=') && !after.trim_start().starts_with("==") {
+                if !key.contains('\\')
+                    && after.trim_start().starts_with('=')
+                    && !after.trim_start().starts_with("==")
+                {
                     let ident = format!("ferro_quoted_argument_{}", map.len());
                     map.insert(ident.clone(), key.to_string());
                     out.push_str(indent);
@@ -252,11 +314,20 @@ provider_installation {
 }
 "#;
         let c = CliConfig::parse(text, "test.tfrc").unwrap();
-        assert_eq!(c.dev_overrides[&ProviderAddr::default_for("null")], PathBuf::from("/home/dev/null-provider"));
-        assert_eq!(c.dev_overrides[&ProviderAddr::parse_source("example.com/acme/thing").unwrap()], PathBuf::from("/opt/thing"));
+        assert_eq!(
+            c.dev_overrides[&ProviderAddr::default_for("null")],
+            PathBuf::from("/home/dev/null-provider")
+        );
+        assert_eq!(
+            c.dev_overrides[&ProviderAddr::parse_source("example.com/acme/thing").unwrap()],
+            PathBuf::from("/opt/thing")
+        );
         let m = c.installation.as_ref().unwrap();
         assert_eq!(m.len(), 2);
-        assert_eq!(m[0].kind, MethodKind::FilesystemMirror("/srv/mirror".into()));
+        assert_eq!(
+            m[0].kind,
+            MethodKind::FilesystemMirror("/srv/mirror".into())
+        );
         assert_eq!(m[1].kind, MethodKind::Direct);
         let null = ProviderAddr::default_for("null");
         let other = ProviderAddr::parse_source("acme/thing").unwrap();
@@ -267,7 +338,10 @@ provider_installation {
     #[test]
     fn the_oracle_cli_config_parses() {
         let c = CliConfig::parse("provider_installation {\n  filesystem_mirror {\n    path = \"/root/.cache/m\"\n  }\n}\n", "x").unwrap();
-        assert_eq!(c.installation.unwrap()[0].kind, MethodKind::FilesystemMirror("/root/.cache/m".into()));
+        assert_eq!(
+            c.installation.unwrap()[0].kind,
+            MethodKind::FilesystemMirror("/root/.cache/m".into())
+        );
     }
 
     #[test]
@@ -277,10 +351,15 @@ provider_installation {
         let wd = std::env::temp_dir().join(format!("ferro-cliconfig-{}", std::process::id()));
         std::fs::create_dir_all(wd.join("terraform.d/plugins")).unwrap();
         let methods = c.methods(&wd);
-        assert_eq!(methods[0].kind, MethodKind::FilesystemMirror(wd.join("terraform.d/plugins")));
+        assert_eq!(
+            methods[0].kind,
+            MethodKind::FilesystemMirror(wd.join("terraform.d/plugins"))
+        );
         assert_eq!(methods.last().unwrap().kind, MethodKind::Direct);
         std::fs::remove_dir_all(&wd).unwrap();
-        assert!(implied_mirror_dirs(Path::new("/w")).iter().any(|d| d.ends_with("terraform/plugins")));
+        assert!(implied_mirror_dirs(Path::new("/w"))
+            .iter()
+            .any(|d| d.ends_with("terraform/plugins")));
     }
 
     #[test]
@@ -288,7 +367,9 @@ provider_installation {
         let p = ProviderPattern::parse("hashicorp/*").unwrap();
         assert!(p.matches(&ProviderAddr::default_for("aws")));
         assert!(!p.matches(&ProviderAddr::parse_source("example.com/hashicorp/aws").unwrap()));
-        assert!(ProviderPattern::parse("*/*").unwrap().matches(&ProviderAddr::parse_source("a/b").unwrap()));
+        assert!(ProviderPattern::parse("*/*")
+            .unwrap()
+            .matches(&ProviderAddr::parse_source("a/b").unwrap()));
         assert!(ProviderPattern::parse("*/aws").is_err());
         assert!(ProviderPattern::parse("aws").is_err());
     }
@@ -297,7 +378,8 @@ provider_installation {
     fn errors_name_the_problem() {
         let e = CliConfig::parse("provider_installation {\n  teleport {}\n}\n", "rc").unwrap_err();
         assert!(e.contains("teleport"), "{e}");
-        let e = CliConfig::parse("provider_installation {\n  filesystem_mirror {}\n}\n", "rc").unwrap_err();
+        let e = CliConfig::parse("provider_installation {\n  filesystem_mirror {}\n}\n", "rc")
+            .unwrap_err();
         assert!(e.contains("requires a path"), "{e}");
         assert!(CliConfig::parse("provider_installation {", "rc").is_err());
     }

@@ -20,30 +20,42 @@ pub fn hash1<'a>(files: impl IntoIterator<Item = (String, &'a [u8])>) -> Result<
     for (name, sum) in &lines {
         manifest.update(format!("{sum}  {name}\n").as_bytes());
     }
-    Ok(format!("h1:{}", base64::engine::general_purpose::STANDARD.encode(manifest.finalize())))
+    Ok(format!(
+        "h1:{}",
+        base64::engine::general_purpose::STANDARD.encode(manifest.finalize())
+    ))
 }
 
 /// `h1:` hash of an unpacked package directory (symlinks followed, as Terraform does).
 pub fn hash_dir(dir: &Path) -> Result<String, String> {
-    let root = std::fs::canonicalize(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let root =
+        std::fs::canonicalize(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut files = Vec::new();
     collect(&root, "", &mut files)?;
     hash1(files.iter().map(|(n, d)| (n.clone(), d.as_slice())))
 }
 
 fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for entry in entries {
         let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
         let path = entry.path();
         // filepath.Walk does not descend into symlinked directories; files behind symlinks are read.
-        let ft = entry.file_type().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let ft = entry
+            .file_type()
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if ft.is_dir() {
             collect(&path, &rel, out)?;
         } else {
-            let data = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let data =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             out.push((rel, data));
         }
     }
@@ -69,8 +81,14 @@ mod tests {
         // 5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03, and the manifest is
         // "5891…be03  a.txt\n"; its sha256 in base64 is the hash.
         let manifest = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03  a.txt\n";
-        let expected = format!("h1:{}", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(manifest.as_bytes())));
-        assert_eq!(hash1([("a.txt".to_string(), &b"hello\n"[..])]).unwrap(), expected);
+        let expected = format!(
+            "h1:{}",
+            base64::engine::general_purpose::STANDARD.encode(Sha256::digest(manifest.as_bytes()))
+        );
+        assert_eq!(
+            hash1([("a.txt".to_string(), &b"hello\n"[..])]).unwrap(),
+            expected
+        );
     }
 
     #[test]
@@ -91,7 +109,11 @@ mod tests {
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("a.txt"), "hello\n").unwrap();
         std::fs::write(dir.join("sub/b"), "x").unwrap();
-        let expected = hash1([("a.txt".to_string(), &b"hello\n"[..]), ("sub/b".to_string(), &b"x"[..])]).unwrap();
+        let expected = hash1([
+            ("a.txt".to_string(), &b"hello\n"[..]),
+            ("sub/b".to_string(), &b"x"[..]),
+        ])
+        .unwrap();
         assert_eq!(hash_dir(&dir).unwrap(), expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }

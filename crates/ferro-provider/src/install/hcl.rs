@@ -6,10 +6,24 @@ use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind, TemplatePart};
 /// Parse `text`; syntax errors become one message naming `what`.
 pub fn parse(text: &str, what: &str) -> Result<Body, String> {
     let parsed = ferro_syntax::parse_file(ferro_diag::FileId(0), text);
-    if let Some(d) = parsed.diagnostics.iter().find(|d| d.severity == ferro_diag::Severity::Error) {
-        let line = d.span.map(|s| text.get(..s.start as usize).unwrap_or(text).matches('\n').count() + 1);
+    if let Some(d) = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == ferro_diag::Severity::Error)
+    {
+        let line = d.span.map(|s| {
+            text.get(..s.start as usize)
+                .unwrap_or(text)
+                .matches('\n')
+                .count()
+                + 1
+        });
         let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
-        return Err(format!("{what} is invalid{at}: {}. {}", d.summary, d.detail).trim_end().to_string());
+        return Err(
+            format!("{what} is invalid{at}: {}. {}", d.summary, d.detail)
+                .trim_end()
+                .to_string(),
+        );
     }
     Ok(parsed.body)
 }
@@ -39,7 +53,6 @@ pub fn string_list(e: &Expr) -> Option<Vec<String>> {
         _ => None,
     }
 }
-
 
 pub fn attributes(body: &Body) -> impl Iterator<Item = &ferro_syntax::ast::Attribute> {
     body.items.iter().filter_map(|i| match i {

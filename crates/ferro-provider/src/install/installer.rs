@@ -8,7 +8,10 @@
 use super::cliconfig::{CliConfig, MethodKind};
 use super::hash;
 use super::lock::{LockFile, LockedProvider};
-use super::source::{current_platform, find_executable, FilesystemMirror, NetworkSource, PackageLocation, PackageSource};
+use super::source::{
+    current_platform, find_executable, FilesystemMirror, NetworkSource, PackageLocation,
+    PackageSource,
+};
 use super::version::{Constraints, Version};
 use super::zip;
 use ferro_addrs::Provider as ProviderAddr;
@@ -26,13 +29,25 @@ pub struct Requirement {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InstallEvent {
     /// Looking for versions matching the constraints (none: the latest).
-    Finding { addr: ProviderAddr, constraints: Constraints },
+    Finding {
+        addr: ProviderAddr,
+        constraints: Constraints,
+    },
     /// The lock file already selects a version.
     ReusingLocked { addr: ProviderAddr },
     /// The selected version is already in `.terraform/providers` and matches the lock file.
-    UsingInstalled { addr: ProviderAddr, version: Version },
-    Installing { addr: ProviderAddr, version: Version },
-    Installed { addr: ProviderAddr, version: Version },
+    UsingInstalled {
+        addr: ProviderAddr,
+        version: Version,
+    },
+    Installing {
+        addr: ProviderAddr,
+        version: Version,
+    },
+    Installed {
+        addr: ProviderAddr,
+        version: Version,
+    },
     /// `dev_overrides` applies: nothing is installed.
     DevOverride { addr: ProviderAddr, dir: PathBuf },
 }
@@ -59,8 +74,18 @@ pub fn providers_dir(working_dir: &Path) -> PathBuf {
 }
 
 /// Where an installed package lives.
-pub fn package_dir(working_dir: &Path, addr: &ProviderAddr, version: &Version, platform: &str) -> PathBuf {
-    providers_dir(working_dir).join(&addr.hostname).join(&addr.namespace).join(&addr.ty).join(version.to_string()).join(platform)
+pub fn package_dir(
+    working_dir: &Path,
+    addr: &ProviderAddr,
+    version: &Version,
+    platform: &str,
+) -> PathBuf {
+    providers_dir(working_dir)
+        .join(&addr.hostname)
+        .join(&addr.namespace)
+        .join(&addr.ty)
+        .join(version.to_string())
+        .join(platform)
 }
 
 pub struct Installer {
@@ -79,9 +104,13 @@ impl Installer {
             .into_iter()
             .map(|m| {
                 let src: Box<dyn PackageSource> = match &m.kind {
-                    MethodKind::FilesystemMirror(p) => Box::new(FilesystemMirror { root: p.clone() }),
+                    MethodKind::FilesystemMirror(p) => {
+                        Box::new(FilesystemMirror { root: p.clone() })
+                    }
                     MethodKind::Direct => Box::new(NetworkSource { mirror_url: None }),
-                    MethodKind::NetworkMirror(u) => Box::new(NetworkSource { mirror_url: Some(u.clone()) }),
+                    MethodKind::NetworkMirror(u) => Box::new(NetworkSource {
+                        mirror_url: Some(u.clone()),
+                    }),
                 };
                 (m, src)
             })
@@ -96,12 +125,20 @@ impl Installer {
     }
 
     /// Install every requirement; returns the new lock file, or every error.
-    pub fn install(&self, reqs: &[Requirement], lock: &LockFile, on_event: &mut dyn FnMut(InstallEvent)) -> Result<LockFile, Vec<InstallError>> {
+    pub fn install(
+        &self,
+        reqs: &[Requirement],
+        lock: &LockFile,
+        on_event: &mut dyn FnMut(InstallEvent),
+    ) -> Result<LockFile, Vec<InstallError>> {
         let mut new_lock = LockFile::default();
         let mut errors = Vec::new();
         for req in reqs {
             if let Some(dir) = self.dev_overrides.get(&req.addr) {
-                on_event(InstallEvent::DevOverride { addr: req.addr.clone(), dir: dir.clone() });
+                on_event(InstallEvent::DevOverride {
+                    addr: req.addr.clone(),
+                    dir: dir.clone(),
+                });
                 if let Some(old) = lock.providers.get(&req.addr) {
                     new_lock.providers.insert(req.addr.clone(), old.clone());
                 }
@@ -121,10 +158,18 @@ impl Installer {
         }
     }
 
-    fn install_one(&self, req: &Requirement, locked: Option<&LockedProvider>, on_event: &mut dyn FnMut(InstallEvent)) -> Result<LockedProvider, InstallError> {
+    fn install_one(
+        &self,
+        req: &Requirement,
+        locked: Option<&LockedProvider>,
+        on_event: &mut dyn FnMut(InstallEvent),
+    ) -> Result<LockedProvider, InstallError> {
         let shown = display_addr(&req.addr);
         let addr = &req.addr;
-        let query_error = |detail: String| InstallError { summary: "Failed to query available provider packages".into(), detail };
+        let query_error = |detail: String| InstallError {
+            summary: "Failed to query available provider packages".into(),
+            detail,
+        };
         let locked = locked.filter(|_| !self.upgrade);
         if let Some(l) = locked {
             if !req.constraints.allows(&l.version) {
@@ -136,11 +181,21 @@ impl Installer {
             on_event(InstallEvent::ReusingLocked { addr: addr.clone() });
             let dest = package_dir(&self.working_dir, addr, &l.version, &self.platform);
             if dest.is_dir() && hash::hash_dir(&dest).is_ok_and(|h| l.hashes.contains(&h)) {
-                on_event(InstallEvent::UsingInstalled { addr: addr.clone(), version: l.version.clone() });
-                return Ok(LockedProvider { version: l.version.clone(), constraints: constraints_text(&req.constraints), hashes: l.hashes.clone() });
+                on_event(InstallEvent::UsingInstalled {
+                    addr: addr.clone(),
+                    version: l.version.clone(),
+                });
+                return Ok(LockedProvider {
+                    version: l.version.clone(),
+                    constraints: constraints_text(&req.constraints),
+                    hashes: l.hashes.clone(),
+                });
             }
         } else {
-            on_event(InstallEvent::Finding { addr: addr.clone(), constraints: req.constraints.clone() });
+            on_event(InstallEvent::Finding {
+                addr: addr.clone(),
+                constraints: req.constraints.clone(),
+            });
         }
 
         // Gather versions from every applicable source; the first source listing a version wins.
@@ -199,15 +254,22 @@ impl Installer {
             },
         };
         let loc = &available[&version];
-        on_event(InstallEvent::Installing { addr: addr.clone(), version: version.clone() });
+        on_event(InstallEvent::Installing {
+            addr: addr.clone(),
+            version: version.clone(),
+        });
         let install_error = |detail: String| InstallError {
             summary: "Failed to install provider".into(),
             detail: format!("Error while installing {shown} v{version}: {detail}"),
         };
         let zip_entries = match loc {
             PackageLocation::Zip(p) => {
-                let bytes = std::fs::read(p).map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
-                Some(zip::read_zip(&bytes).map_err(|e| install_error(format!("{}: {e}", p.display())))?)
+                let bytes = std::fs::read(p)
+                    .map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
+                Some(
+                    zip::read_zip(&bytes)
+                        .map_err(|e| install_error(format!("{}: {e}", p.display())))?,
+                )
             }
             PackageLocation::Dir(_) => None,
         };
@@ -229,13 +291,23 @@ impl Installer {
         let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
         place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?;
         if find_executable(&dest, &addr.ty).is_none() {
-            return Err(install_error(format!("the package contains no executable named terraform-provider-{}*", addr.ty)));
+            return Err(install_error(format!(
+                "the package contains no executable named terraform-provider-{}*",
+                addr.ty
+            )));
         }
-        on_event(InstallEvent::Installed { addr: addr.clone(), version: version.clone() });
+        on_event(InstallEvent::Installed {
+            addr: addr.clone(),
+            version: version.clone(),
+        });
         hashes.push(h1);
         hashes.sort();
         hashes.dedup();
-        Ok(LockedProvider { version, constraints: constraints_text(&req.constraints), hashes })
+        Ok(LockedProvider {
+            version,
+            constraints: constraints_text(&req.constraints),
+            hashes,
+        })
     }
 }
 
@@ -244,25 +316,42 @@ fn constraints_text(c: &Constraints) -> Option<String> {
 }
 
 fn list_versions(m: &BTreeMap<Version, PackageLocation>) -> String {
-    m.keys().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+    m.keys()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Put a package at `dest`: a symlink to an unpacked directory (a copy where links fail), or
 /// the extracted archive.
-fn place_package(loc: &PackageLocation, zip_entries: Option<&[zip::Entry]>, dest: &Path) -> Result<(), String> {
-    let parent = dest.parent().ok_or_else(|| format!("invalid install path {}", dest.display()))?;
-    std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+fn place_package(
+    loc: &PackageLocation,
+    zip_entries: Option<&[zip::Entry]>,
+    dest: &Path,
+) -> Result<(), String> {
+    let parent = dest
+        .parent()
+        .ok_or_else(|| format!("invalid install path {}", dest.display()))?;
+    std::fs::create_dir_all(parent)
+        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     remove_existing(dest)?;
     match (loc, zip_entries) {
         (_, Some(entries)) => {
-            let tmp = parent.join(format!(".{}.tmp{}", dest.file_name().unwrap_or_default().to_string_lossy(), std::process::id()));
+            let tmp = parent.join(format!(
+                ".{}.tmp{}",
+                dest.file_name().unwrap_or_default().to_string_lossy(),
+                std::process::id()
+            ));
             remove_existing(&tmp)?;
-            std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+            std::fs::create_dir_all(&tmp)
+                .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
             zip::extract(entries, &tmp)?;
-            std::fs::rename(&tmp, dest).map_err(|e| format!("cannot move the package into {}: {e}", dest.display()))
+            std::fs::rename(&tmp, dest)
+                .map_err(|e| format!("cannot move the package into {}: {e}", dest.display()))
         }
         (PackageLocation::Dir(src), None) => {
-            let src = std::fs::canonicalize(src).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
+            let src = std::fs::canonicalize(src)
+                .map_err(|e| format!("cannot read {}: {e}", src.display()))?;
             #[cfg(unix)]
             if std::os::unix::fs::symlink(&src, dest).is_ok() {
                 return Ok(());
@@ -275,7 +364,9 @@ fn place_package(loc: &PackageLocation, zip_entries: Option<&[zip::Entry]>, dest
 
 fn remove_existing(p: &Path) -> Result<(), String> {
     match std::fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(p).map_err(|e| format!("cannot remove {}: {e}", p.display())),
+        Ok(m) if m.is_dir() => {
+            std::fs::remove_dir_all(p).map_err(|e| format!("cannot remove {}: {e}", p.display()))
+        }
         Ok(_) => std::fs::remove_file(p).map_err(|e| format!("cannot remove {}: {e}", p.display())),
         Err(_) => Ok(()),
     }
@@ -283,12 +374,16 @@ fn remove_existing(p: &Path) -> Result<(), String> {
 
 fn copy_dir(src: &Path, dest: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
-    for entry in std::fs::read_dir(src).map_err(|e| format!("cannot read {}: {e}", src.display()))?.flatten() {
+    for entry in std::fs::read_dir(src)
+        .map_err(|e| format!("cannot read {}: {e}", src.display()))?
+        .flatten()
+    {
         let to = dest.join(entry.file_name());
         if entry.path().is_dir() {
             copy_dir(&entry.path(), &to)?;
         } else {
-            std::fs::copy(entry.path(), &to).map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+            std::fs::copy(entry.path(), &to)
+                .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
         }
     }
     Ok(())
@@ -296,7 +391,11 @@ fn copy_dir(src: &Path, dest: &Path) -> Result<(), String> {
 
 /// Find the installed executable for `addr` as selected by the lock file in `working_dir`,
 /// checking the package against the lock file's hashes (the runtime side of `init`).
-pub fn locate_installed(working_dir: &Path, addr: &ProviderAddr, lock: &LockFile) -> Result<PathBuf, String> {
+pub fn locate_installed(
+    working_dir: &Path,
+    addr: &ProviderAddr,
+    lock: &LockFile,
+) -> Result<PathBuf, String> {
     let shown = display_addr(addr);
     let Some(locked) = lock.providers.get(addr) else {
         return Err(format!(
@@ -319,8 +418,14 @@ pub fn locate_installed(working_dir: &Path, addr: &ProviderAddr, lock: &LockFile
             locked.version
         ));
     }
-    find_executable(&dir, &addr.ty)
-        .ok_or_else(|| format!("the installed package for {shown} v{} in {} has no terraform-provider-{} executable", locked.version, dir.display(), addr.ty))
+    find_executable(&dir, &addr.ty).ok_or_else(|| {
+        format!(
+            "the installed package for {shown} v{} in {} has no terraform-provider-{} executable",
+            locked.version,
+            dir.display(),
+            addr.ty
+        )
+    })
 }
 
 /// Find a dev_overrides executable for `addr` in `dir`.

@@ -31,7 +31,10 @@ impl LockFile {
         match std::fs::read_to_string(&path) {
             Ok(text) => LockFile::parse(&text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(LockFile::default()),
-            Err(e) => Err(format!("Failed to read the dependency lock file {}: {e}", path.display())),
+            Err(e) => Err(format!(
+                "Failed to read the dependency lock file {}: {e}",
+                path.display()
+            )),
         }
     }
 
@@ -40,7 +43,10 @@ impl LockFile {
         let body = hcl::parse(text, what)?;
         let mut out = LockFile::default();
         if let Some(a) = hcl::attributes(&body).next() {
-            return Err(format!("{what} is invalid: unexpected argument {:?}.", a.name.name));
+            return Err(format!(
+                "{what} is invalid: unexpected argument {:?}.",
+                a.name.name
+            ));
         }
         for b in hcl::blocks(&body) {
             if b.ty.name != "provider" {
@@ -56,22 +62,54 @@ impl LockFile {
             let mut constraints = None;
             let mut hashes = Vec::new();
             for a in hcl::attributes(&b.body) {
-                let bad = |kind: &str| format!("{what} is invalid: the {:?} argument of provider {addr} must be {kind}.", a.name.name);
+                let bad = |kind: &str| {
+                    format!(
+                        "{what} is invalid: the {:?} argument of provider {addr} must be {kind}.",
+                        a.name.name
+                    )
+                };
                 match a.name.name.as_str() {
                     "version" => {
                         let s = hcl::literal_string(&a.expr).ok_or_else(|| bad("a string"))?;
-                        version = Some(Version::parse(&s).map_err(|e| format!("{what} is invalid: provider {addr}: {e}."))?);
+                        version =
+                            Some(Version::parse(&s).map_err(|e| {
+                                format!("{what} is invalid: provider {addr}: {e}.")
+                            })?);
                     }
-                    "constraints" => constraints = Some(hcl::literal_string(&a.expr).ok_or_else(|| bad("a string"))?),
-                    "hashes" => hashes = hcl::string_list(&a.expr).ok_or_else(|| bad("a list of strings"))?,
-                    other => return Err(format!("{what} is invalid: unsupported argument {other:?} in provider {addr}.")),
+                    "constraints" => {
+                        constraints =
+                            Some(hcl::literal_string(&a.expr).ok_or_else(|| bad("a string"))?)
+                    }
+                    "hashes" => {
+                        hashes =
+                            hcl::string_list(&a.expr).ok_or_else(|| bad("a list of strings"))?
+                    }
+                    other => {
+                        return Err(format!(
+                            "{what} is invalid: unsupported argument {other:?} in provider {addr}."
+                        ))
+                    }
                 }
             }
-            let version = version.ok_or_else(|| format!("{what} is invalid: provider {addr} has no version."))?;
+            let version = version
+                .ok_or_else(|| format!("{what} is invalid: provider {addr} has no version."))?;
             hashes.sort();
             hashes.dedup();
-            if out.providers.insert(addr.clone(), LockedProvider { version, constraints, hashes }).is_some() {
-                return Err(format!("{what} is invalid: provider {addr} is locked more than once."));
+            if out
+                .providers
+                .insert(
+                    addr.clone(),
+                    LockedProvider {
+                        version,
+                        constraints,
+                        hashes,
+                    },
+                )
+                .is_some()
+            {
+                return Err(format!(
+                    "{what} is invalid: provider {addr} is locked more than once."
+                ));
             }
         }
         Ok(out)
@@ -87,10 +125,16 @@ impl LockFile {
             out.push_str(&format!("provider {} {{\n", hcl::quote(&addr.to_string())));
             match &p.constraints {
                 Some(c) => {
-                    out.push_str(&format!("  version     = {}\n", hcl::quote(&p.version.to_string())));
+                    out.push_str(&format!(
+                        "  version     = {}\n",
+                        hcl::quote(&p.version.to_string())
+                    ));
                     out.push_str(&format!("  constraints = {}\n", hcl::quote(c)));
                 }
-                None => out.push_str(&format!("  version = {}\n", hcl::quote(&p.version.to_string()))),
+                None => out.push_str(&format!(
+                    "  version = {}\n",
+                    hcl::quote(&p.version.to_string())
+                )),
             }
             let mut hashes = p.hashes.clone();
             hashes.sort();
@@ -111,8 +155,10 @@ impl LockFile {
     pub fn save(&self, dir: &Path) -> Result<(), String> {
         let path = dir.join(LOCK_FILE_NAME);
         let tmp = dir.join(format!("{LOCK_FILE_NAME}.tmp{}", std::process::id()));
-        std::fs::write(&tmp, self.render()).map_err(|e| format!("Failed to write the dependency lock file: {e}"))?;
-        std::fs::rename(&tmp, &path).map_err(|e| format!("Failed to write the dependency lock file: {e}"))
+        std::fs::write(&tmp, self.render())
+            .map_err(|e| format!("Failed to write the dependency lock file: {e}"))?;
+        std::fs::rename(&tmp, &path)
+            .map_err(|e| format!("Failed to write the dependency lock file: {e}"))
     }
 }
 
@@ -139,7 +185,10 @@ provider "registry.terraform.io/hashicorp/null" {
         let null = &lock.providers[&ProviderAddr::default_for("null")];
         assert_eq!(null.version, Version::new(2, 1, 2));
         assert_eq!(null.constraints.as_deref(), Some("2.1.2"));
-        assert_eq!(null.hashes, vec!["h1:CFnENdqQu4g3LJNevA32aDxcUz2qGkRGQpFfkI8TCdE=".to_string()]);
+        assert_eq!(
+            null.hashes,
+            vec!["h1:CFnENdqQu4g3LJNevA32aDxcUz2qGkRGQpFfkI8TCdE=".to_string()]
+        );
         assert_eq!(lock.render(), TERRAFORM_WROTE);
     }
 
@@ -148,11 +197,19 @@ provider "registry.terraform.io/hashicorp/null" {
         let mut lock = LockFile::default();
         lock.providers.insert(
             ProviderAddr::parse_source("hashicorp/random").unwrap(),
-            LockedProvider { version: Version::new(3, 0, 0), constraints: None, hashes: vec!["h1:b".into(), "h1:a".into()] },
+            LockedProvider {
+                version: Version::new(3, 0, 0),
+                constraints: None,
+                hashes: vec!["h1:b".into(), "h1:a".into()],
+            },
         );
         lock.providers.insert(
             ProviderAddr::parse_source("example.com/acme/thing").unwrap(),
-            LockedProvider { version: Version::new(1, 0, 0), constraints: Some("~> 1.0".into()), hashes: Vec::new() },
+            LockedProvider {
+                version: Version::new(1, 0, 0),
+                constraints: Some("~> 1.0".into()),
+                hashes: Vec::new(),
+            },
         );
         let text = lock.render();
         let expected = r#"# This file is maintained automatically by "terraform init".
@@ -182,9 +239,14 @@ provider "registry.terraform.io/hashicorp/random" {
     #[test]
     fn invalid_lock_files_are_errors() {
         assert!(LockFile::parse("provider {\n}\n").is_err());
-        assert!(LockFile::parse("provider \"hashicorp/null\" {\n}\n").unwrap_err().contains("no version"));
+        assert!(LockFile::parse("provider \"hashicorp/null\" {\n}\n")
+            .unwrap_err()
+            .contains("no version"));
         assert!(LockFile::parse("provider \"hashicorp/null\" {\n  version = \"x\"\n}\n").is_err());
-        assert!(LockFile::parse("provider \"hashicorp/null\" {\n  version = \"1.0.0\"\n  bogus = 1\n}\n").is_err());
+        assert!(LockFile::parse(
+            "provider \"hashicorp/null\" {\n  version = \"1.0.0\"\n  bogus = 1\n}\n"
+        )
+        .is_err());
         assert!(LockFile::parse("provider \"hashicorp/null\" {\n").is_err());
         assert_eq!(LockFile::parse("").unwrap(), LockFile::default());
     }

@@ -5,13 +5,13 @@
 pub mod cliconfig;
 pub mod hash;
 mod hcl;
+mod installer;
 pub mod lock;
+pub mod source;
 pub mod version;
 pub mod zip;
-mod installer;
-pub mod source;
 
 pub use installer::{
-    display_addr, locate_dev_override, locate_installed, package_dir, providers_dir, InstallError, InstallEvent, Installer,
-    Requirement,
+    display_addr, locate_dev_override, locate_installed, package_dir, providers_dir, InstallError,
+    InstallEvent, Installer, Requirement,
 };

@@ -28,7 +28,11 @@ impl PackageLocation {
 /// Something that lists and provides provider packages.
 pub trait PackageSource {
     /// Versions available for `platform` (`linux_amd64`), with where each package is.
-    fn available(&self, addr: &ProviderAddr, platform: &str) -> Result<BTreeMap<Version, PackageLocation>, String>;
+    fn available(
+        &self,
+        addr: &ProviderAddr,
+        platform: &str,
+    ) -> Result<BTreeMap<Version, PackageLocation>, String>;
     /// For "where we looked" lists in errors.
     fn describe(&self) -> String;
 }
@@ -39,13 +43,26 @@ pub struct FilesystemMirror {
 }
 
 impl PackageSource for FilesystemMirror {
-    fn available(&self, addr: &ProviderAddr, platform: &str) -> Result<BTreeMap<Version, PackageLocation>, String> {
+    fn available(
+        &self,
+        addr: &ProviderAddr,
+        platform: &str,
+    ) -> Result<BTreeMap<Version, PackageLocation>, String> {
         let mut out = BTreeMap::new();
-        let type_dir = self.root.join(&addr.hostname).join(&addr.namespace).join(&addr.ty);
+        let type_dir = self
+            .root
+            .join(&addr.hostname)
+            .join(&addr.namespace)
+            .join(&addr.ty);
         let entries = match std::fs::read_dir(&type_dir) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-            Err(e) => return Err(format!("cannot read the mirror directory {}: {e}", type_dir.display())),
+            Err(e) => {
+                return Err(format!(
+                    "cannot read the mirror directory {}: {e}",
+                    type_dir.display()
+                ))
+            }
         };
         let zip_prefix = format!("terraform-provider-{}_", addr.ty);
         let zip_suffix = format!("_{platform}.zip");
@@ -54,7 +71,9 @@ impl PackageSource for FilesystemMirror {
             let path = entry.path();
             if path.is_dir() {
                 // Unpacked: VERSION/OS_ARCH/ containing the executable.
-                let Ok(v) = Version::parse(&name) else { continue };
+                let Ok(v) = Version::parse(&name) else {
+                    continue;
+                };
                 if name.starts_with('v') {
                     continue;
                 }
@@ -62,7 +81,10 @@ impl PackageSource for FilesystemMirror {
                 if pkg.is_dir() {
                     out.entry(v).or_insert(PackageLocation::Dir(pkg));
                 }
-            } else if let Some(v) = name.strip_prefix(&zip_prefix).and_then(|r| r.strip_suffix(&zip_suffix)) {
+            } else if let Some(v) = name
+                .strip_prefix(&zip_prefix)
+                .and_then(|r| r.strip_suffix(&zip_suffix))
+            {
                 if let Ok(v) = Version::parse(v) {
                     out.entry(v).or_insert(PackageLocation::Zip(path));
                 }
@@ -83,7 +105,11 @@ pub struct NetworkSource {
 }
 
 impl PackageSource for NetworkSource {
-    fn available(&self, addr: &ProviderAddr, _platform: &str) -> Result<BTreeMap<Version, PackageLocation>, String> {
+    fn available(
+        &self,
+        addr: &ProviderAddr,
+        _platform: &str,
+    ) -> Result<BTreeMap<Version, PackageLocation>, String> {
         Err(match &self.mirror_url {
             None => format!(
                 "{} is not reachable from ferro yet: ferro cannot download providers from a registry. Put the {}/{} package in a filesystem_mirror (provider_installation block of the CLI configuration) or in ~/.terraform.d/plugins instead",
@@ -139,22 +165,47 @@ mod tests {
         let tdir = root.join("registry.terraform.io/hashicorp/null");
         std::fs::create_dir_all(tdir.join("2.1.2/linux_amd64")).unwrap();
         std::fs::create_dir_all(tdir.join("3.0.0/darwin_arm64")).unwrap();
-        std::fs::write(tdir.join("terraform-provider-null_3.1.0_linux_amd64.zip"), b"").unwrap();
-        std::fs::write(tdir.join("terraform-provider-null_3.2.0_windows_amd64.zip"), b"").unwrap();
+        std::fs::write(
+            tdir.join("terraform-provider-null_3.1.0_linux_amd64.zip"),
+            b"",
+        )
+        .unwrap();
+        std::fs::write(
+            tdir.join("terraform-provider-null_3.2.0_windows_amd64.zip"),
+            b"",
+        )
+        .unwrap();
         let m = FilesystemMirror { root: root.clone() };
-        let got = m.available(&ProviderAddr::default_for("null"), "linux_amd64").unwrap();
+        let got = m
+            .available(&ProviderAddr::default_for("null"), "linux_amd64")
+            .unwrap();
         let versions: Vec<String> = got.keys().map(|v| v.to_string()).collect();
         assert_eq!(versions, ["2.1.2", "3.1.0"]);
-        assert!(matches!(got[&Version::new(2, 1, 2)], PackageLocation::Dir(_)));
-        assert!(matches!(got[&Version::new(3, 1, 0)], PackageLocation::Zip(_)));
-        assert!(m.available(&ProviderAddr::default_for("random"), "linux_amd64").unwrap().is_empty());
+        assert!(matches!(
+            got[&Version::new(2, 1, 2)],
+            PackageLocation::Dir(_)
+        ));
+        assert!(matches!(
+            got[&Version::new(3, 1, 0)],
+            PackageLocation::Zip(_)
+        ));
+        assert!(m
+            .available(&ProviderAddr::default_for("random"), "linux_amd64")
+            .unwrap()
+            .is_empty());
         std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn network_sources_say_they_are_unreachable() {
-        let e = NetworkSource { mirror_url: None }.available(&ProviderAddr::default_for("null"), "linux_amd64").unwrap_err();
-        assert!(e.contains("registry.terraform.io is not reachable from ferro yet") && e.contains("filesystem_mirror"), "{e}");
+        let e = NetworkSource { mirror_url: None }
+            .available(&ProviderAddr::default_for("null"), "linux_amd64")
+            .unwrap_err();
+        assert!(
+            e.contains("registry.terraform.io is not reachable from ferro yet")
+                && e.contains("filesystem_mirror"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -17,7 +17,12 @@ pub struct Version {
 
 impl Version {
     pub fn new(major: u64, minor: u64, patch: u64) -> Version {
-        Version { major, minor, patch, prerelease: String::new() }
+        Version {
+            major,
+            minor,
+            patch,
+            prerelease: String::new(),
+        }
     }
 
     /// Parse `2.1.2`, `v2.1.2`, `1.0.0-beta.1` (build metadata `+…` is dropped).
@@ -53,10 +58,22 @@ fn parse_partial(s: &str) -> Result<(Version, usize), String> {
         }
         n[i] = p.parse().map_err(|_| bad())?;
     }
-    if !pre.is_empty() && !pre.split('.').all(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')) {
+    if !pre.is_empty()
+        && !pre
+            .split('.')
+            .all(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    {
         return Err(bad());
     }
-    Ok((Version { major: n[0], minor: n[1], patch: n[2], prerelease: pre.to_string() }, parts.len()))
+    Ok((
+        Version {
+            major: n[0],
+            minor: n[1],
+            patch: n[2],
+            prerelease: pre.to_string(),
+        },
+        parts.len(),
+    ))
 }
 
 impl Ord for Version {
@@ -184,10 +201,17 @@ impl Constraints {
             .unwrap_or((Op::Eq, p));
             let rest = rest.trim();
             if rest.starts_with('v') {
-                return Err(format!("invalid version constraint {p:?}: a version must not start with \"v\""));
+                return Err(format!(
+                    "invalid version constraint {p:?}: a version must not start with \"v\""
+                ));
             }
-            let (version, precision) = parse_partial(rest).map_err(|_| format!("invalid version constraint {p:?}"))?;
-            out.push(Constraint { op, version, precision });
+            let (version, precision) =
+                parse_partial(rest).map_err(|_| format!("invalid version constraint {p:?}"))?;
+            out.push(Constraint {
+                op,
+                version,
+                precision,
+            });
         }
         Ok(Constraints(out))
     }
@@ -210,7 +234,10 @@ impl Constraints {
     }
 
     /// The newest of `candidates` that satisfies the constraints.
-    pub fn newest<'a>(&self, candidates: impl IntoIterator<Item = &'a Version>) -> Option<&'a Version> {
+    pub fn newest<'a>(
+        &self,
+        candidates: impl IntoIterator<Item = &'a Version>,
+    ) -> Option<&'a Version> {
         candidates.into_iter().filter(|v| self.allows(v)).max()
     }
 
@@ -314,7 +341,10 @@ mod tests {
 
     #[test]
     fn newest_matching_version_wins() {
-        let all: Vec<Version> = ["1.0.0", "2.1.2", "2.2.0", "3.0.0-beta", "1.5.0"].iter().map(|s| v(s)).collect();
+        let all: Vec<Version> = ["1.0.0", "2.1.2", "2.2.0", "3.0.0-beta", "1.5.0"]
+            .iter()
+            .map(|s| v(s))
+            .collect();
         let c = Constraints::parse("~> 2.1").unwrap();
         assert_eq!(c.newest(&all), Some(&v("2.2.0")));
         let c = Constraints::parse("< 2.0").unwrap();
@@ -332,7 +362,10 @@ mod tests {
 
     #[test]
     fn display_normalizes_spacing() {
-        assert_eq!(Constraints::parse("~>2.1,>=2.1.2").unwrap().to_string(), "~> 2.1, >= 2.1.2");
+        assert_eq!(
+            Constraints::parse("~>2.1,>=2.1.2").unwrap().to_string(),
+            "~> 2.1, >= 2.1.2"
+        );
         assert_eq!(Constraints::parse("2.1.2").unwrap().to_string(), "2.1.2");
     }
 }

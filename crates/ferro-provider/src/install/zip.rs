@@ -54,7 +54,9 @@ pub fn read_zip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         let comment_len = field16(32)? as usize;
         let external = field32(38)?;
         let local = field32(42)? as usize;
-        let name = bytes.get(at + 46..at + 46 + name_len).ok_or_else(|| corrupt("truncated name"))?;
+        let name = bytes
+            .get(at + 46..at + 46 + name_len)
+            .ok_or_else(|| corrupt("truncated name"))?;
         let name = String::from_utf8_lossy(name).into_owned();
         at += 46 + name_len + extra_len + comment_len;
         if flags & 1 != 0 {
@@ -69,17 +71,30 @@ pub fn read_zip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
         let lname = u16_at(bytes, local + 26).ok_or_else(|| corrupt("truncated"))? as usize;
         let lextra = u16_at(bytes, local + 28).ok_or_else(|| corrupt("truncated"))? as usize;
         let start = local + 30 + lname + lextra;
-        let raw = bytes.get(start..start + csize).ok_or_else(|| corrupt("truncated data"))?;
+        let raw = bytes
+            .get(start..start + csize)
+            .ok_or_else(|| corrupt("truncated data"))?;
         let data = match method {
             0 => raw.to_vec(),
-            8 => miniz_oxide::inflate::decompress_to_vec(raw).map_err(|e| format!("cannot inflate {name:?}: {e:?}"))?,
-            m => return Err(format!("the zip entry {name:?} uses unsupported compression method {m}")),
+            8 => miniz_oxide::inflate::decompress_to_vec(raw)
+                .map_err(|e| format!("cannot inflate {name:?}: {e:?}"))?,
+            m => {
+                return Err(format!(
+                    "the zip entry {name:?} uses unsupported compression method {m}"
+                ))
+            }
         };
         if data.len() != usize_ || crc32(&data) != crc {
-            return Err(format!("the zip entry {name:?} is corrupt (size or CRC-32 mismatch)"));
+            return Err(format!(
+                "the zip entry {name:?} is corrupt (size or CRC-32 mismatch)"
+            ));
         }
         // Version-made-by host 3 = Unix: the high 16 bits of the external attributes are st_mode.
-        let mode = if made_by >> 8 == 3 { Some((external >> 16) & 0o7777) } else { None };
+        let mode = if made_by >> 8 == 3 {
+            Some((external >> 16) & 0o7777)
+        } else {
+            None
+        };
         out.push(Entry { name, data, mode });
     }
     Ok(out)
@@ -94,13 +109,16 @@ pub fn extract(entries: &[Entry], dir: &Path) -> Result<(), String> {
         }
         let dest = dir.join(rel);
         if e.name.ends_with('/') {
-            std::fs::create_dir_all(&dest).map_err(|err| format!("cannot create {}: {err}", dest.display()))?;
+            std::fs::create_dir_all(&dest)
+                .map_err(|err| format!("cannot create {}: {err}", dest.display()))?;
             continue;
         }
         if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent).map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
         }
-        std::fs::write(&dest, &e.data).map_err(|err| format!("cannot write {}: {err}", dest.display()))?;
+        std::fs::write(&dest, &e.data)
+            .map_err(|err| format!("cannot write {}: {err}", dest.display()))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -124,7 +142,11 @@ pub fn crc32(data: &[u8]) -> u32 {
         for (i, slot) in t.iter_mut().enumerate() {
             let mut c = i as u32;
             for _ in 0..8 {
-                c = if c & 1 != 0 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
+                c = if c & 1 != 0 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
             }
             *slot = c;
         }
@@ -143,8 +165,11 @@ pub fn write_zip(entries: &[(&str, &[u8], u32, bool)]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();
     for (name, data, mode, deflate) in entries {
-        let (method, payload): (u16, Vec<u8>) =
-            if *deflate { (8, miniz_oxide::deflate::compress_to_vec(data, 6)) } else { (0, data.to_vec()) };
+        let (method, payload): (u16, Vec<u8>) = if *deflate {
+            (8, miniz_oxide::deflate::compress_to_vec(data, 6))
+        } else {
+            (0, data.to_vec())
+        };
         let crc = crc32(data);
         let offset = out.len() as u32;
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
@@ -198,10 +223,20 @@ mod tests {
     #[test]
     fn round_trip_stored_and_deflated() {
         let big = vec![b'a'; 10_000];
-        let z = write_zip(&[("bin/tool", &big, 0o755, true), ("README", b"hi", 0o644, false)]);
+        let z = write_zip(&[
+            ("bin/tool", &big, 0o755, true),
+            ("README", b"hi", 0o644, false),
+        ]);
         let entries = read_zip(&z).unwrap();
         assert_eq!(entries.len(), 2);
-        assert_eq!(entries[0], Entry { name: "bin/tool".into(), data: big, mode: Some(0o755) });
+        assert_eq!(
+            entries[0],
+            Entry {
+                name: "bin/tool".into(),
+                data: big,
+                mode: Some(0o755)
+            }
+        );
         assert_eq!(entries[1].data, b"hi");
         assert_eq!(entries[1].mode, Some(0o644));
     }
@@ -218,7 +253,11 @@ mod tests {
     #[test]
     fn extraction_refuses_escaping_paths() {
         let dir = std::env::temp_dir().join(format!("ferro-zip-{}", std::process::id()));
-        let entries = vec![Entry { name: "../evil".into(), data: Vec::new(), mode: None }];
+        let entries = vec![Entry {
+            name: "../evil".into(),
+            data: Vec::new(),
+            mode: None,
+        }];
         assert!(extract(&entries, &dir).unwrap_err().contains("unsafe path"));
     }
 }

@@ -42,7 +42,11 @@ pub struct PluginOptions {
 impl Default for PluginOptions {
     fn default() -> Self {
         let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-        PluginOptions { auto_mtls: !set("TF_DISABLE_PLUGIN_TLS"), start_timeout: Duration::from_secs(60), echo_logs: set("TF_LOG") }
+        PluginOptions {
+            auto_mtls: !set("TF_DISABLE_PLUGIN_TLS"),
+            start_timeout: Duration::from_secs(60),
+            echo_logs: set("TF_LOG"),
+        }
     }
 }
 
@@ -78,7 +82,9 @@ impl LogTail {
 
     fn wait_ended(&self, timeout: Duration) {
         let guard = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = self.ended_cv.wait_timeout_while(guard, timeout, |ended| !*ended);
+        let _ = self
+            .ended_cv
+            .wait_timeout_while(guard, timeout, |ended| !*ended);
     }
 
     /// "\n\nThe plugin's last log lines were:\n  …" or nothing.
@@ -120,16 +126,34 @@ pub struct PluginClient {
 
 impl PluginClient {
     /// Start `executable` as the plugin for provider `addr` and connect to it.
-    pub fn start(addr: &ProviderAddr, executable: &Path, opts: &PluginOptions) -> Result<PluginClient, String> {
-        let exe_name = executable.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let fail = |msg: String| format!("Failed to start provider {addr} ({}): {msg}", executable.display());
-        let cert = if opts.auto_mtls { Some(tls::generate_client_cert().map_err(fail)?) } else { None };
+    pub fn start(
+        addr: &ProviderAddr,
+        executable: &Path,
+        opts: &PluginOptions,
+    ) -> Result<PluginClient, String> {
+        let exe_name = executable
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let fail = |msg: String| {
+            format!(
+                "Failed to start provider {addr} ({}): {msg}",
+                executable.display()
+            )
+        };
+        let cert = if opts.auto_mtls {
+            Some(tls::generate_client_cert().map_err(fail)?)
+        } else {
+            None
+        };
         let mut cmd = Command::new(executable);
         cmd.envs(plugin_env(cert.as_ref().map(|c| c.pem.as_str())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd.spawn().map_err(|e| fail(format!("cannot execute the plugin: {e}")))?;
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| fail(format!("cannot execute the plugin: {e}")))?;
         let logs = Arc::new(LogTail {
             lines: Mutex::new(VecDeque::new()),
             ended: Mutex::new(false),
@@ -167,7 +191,11 @@ impl PluginClient {
                 })
                 .map_err(|e| fail(format!("cannot start an output reader thread: {e}")))?;
         }
-        let mut process = Process { child, stdin, exited: None };
+        let mut process = Process {
+            child,
+            stdin,
+            exited: None,
+        };
         let line = match line_rx.recv_timeout(opts.start_timeout) {
             Ok(line) => line,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -183,7 +211,9 @@ impl PluginClient {
                 logs.wait_ended(Duration::from_secs(1));
                 let how = match status {
                     Some(s) => format!("the plugin exited ({s}) before completing the handshake"),
-                    None => "the plugin closed its output before completing the handshake".to_string(),
+                    None => {
+                        "the plugin closed its output before completing the handshake".to_string()
+                    }
                 };
                 kill(&mut process);
                 return Err(fail(format!("{how}{}", logs.describe())));
@@ -220,14 +250,23 @@ impl PluginClient {
             },
             (None, Some(_)) => {
                 kill(&mut process);
-                return Err(fail("the plugin offered TLS, but plugin TLS is disabled (TF_DISABLE_PLUGIN_TLS)".into()));
+                return Err(fail(
+                    "the plugin offered TLS, but plugin TLS is disabled (TF_DISABLE_PLUGIN_TLS)"
+                        .into(),
+                ));
             }
             // A plugin that ignored our certificate serves plaintext.
             (_, None) => None,
         };
-        let connector = Connector { network: handshake.network.clone(), address: handshake.address.clone(), tls: tls_config };
+        let connector = Connector {
+            network: handshake.network.clone(),
+            address: handshake.address.clone(),
+            tls: tls_config,
+        };
         let connected = run_on(runtime.handle(), async move {
-            tonic::transport::Endpoint::from_static("http://localhost").connect_with_connector(connector).await
+            tonic::transport::Endpoint::from_static("http://localhost")
+                .connect_with_connector(connector)
+                .await
         });
         let channel = match connected {
             Some(Ok(ch)) => ch,
@@ -239,7 +278,11 @@ impl PluginClient {
                 kill(&mut process);
                 runtime.shutdown_background();
                 logs.wait_ended(Duration::from_millis(200));
-                return Err(fail(format!("cannot connect to the plugin at {}: {why}{}", handshake_target(&handshake), logs.describe())));
+                return Err(fail(format!(
+                    "cannot connect to the plugin at {}: {why}{}",
+                    handshake_target(&handshake),
+                    logs.describe()
+                )));
             }
         };
         start_stdio_mirror(runtime.handle(), channel.clone(), logs.clone());
@@ -272,12 +315,20 @@ impl PluginClient {
             let conn = self.conn.read().unwrap_or_else(|e| e.into_inner());
             match conn.as_ref() {
                 Some(c) => (c.channel.clone(), c.runtime.handle().clone()),
-                None => return Err(tonic::Status::unavailable(format!("the plugin for provider {} has been shut down", self.addr))),
+                None => {
+                    return Err(tonic::Status::unavailable(format!(
+                        "the plugin for provider {} has been shut down",
+                        self.addr
+                    )))
+                }
             }
         };
         let path = path.to_string();
-        run_on(&handle, unary_call(channel, path, req))
-            .unwrap_or_else(|| Err(tonic::Status::cancelled("the plugin client was shut down during the call")))
+        run_on(&handle, unary_call(channel, path, req)).unwrap_or_else(|| {
+            Err(tonic::Status::cancelled(
+                "the plugin client was shut down during the call",
+            ))
+        })
     }
 
     /// If the plugin process has exited, say so (with its last log lines).
@@ -293,7 +344,11 @@ impl PluginClient {
             };
             if let Some(s) = status {
                 self.logs.wait_ended(Duration::from_millis(500));
-                return Some(format!("The plugin process for provider {} exited unexpectedly ({s}).{}", self.addr, self.logs.describe()));
+                return Some(format!(
+                    "The plugin process for provider {} exited unexpectedly ({s}).{}",
+                    self.addr,
+                    self.logs.describe()
+                ));
             }
             if Instant::now() >= deadline {
                 return None;
@@ -314,7 +369,11 @@ impl PluginClient {
         if let Some(conn) = conn {
             let channel = conn.channel.clone();
             let _ = run_on(conn.runtime.handle(), async move {
-                tokio::time::timeout(EXIT_GRACE, unary_call::<Empty, Empty>(channel, CONTROLLER_SHUTDOWN.to_string(), Empty {})).await
+                tokio::time::timeout(
+                    EXIT_GRACE,
+                    unary_call::<Empty, Empty>(channel, CONTROLLER_SHUTDOWN.to_string(), Empty {}),
+                )
+                .await
             });
             drop(conn.channel);
             conn.runtime.shutdown_background();
@@ -336,16 +395,27 @@ impl Drop for PluginClient {
     }
 }
 
-async fn unary_call<Req, Resp>(channel: Channel, path: String, req: Req) -> Result<Resp, tonic::Status>
+async fn unary_call<Req, Resp>(
+    channel: Channel,
+    path: String,
+    req: Req,
+) -> Result<Resp, tonic::Status>
 where
     Req: prost::Message + Send + 'static,
     Resp: prost::Message + Default + Send + 'static,
 {
-    let mut grpc = tonic::client::Grpc::new(channel).max_decoding_message_size(usize::MAX).max_encoding_message_size(usize::MAX);
-    grpc.ready().await.map_err(|e| tonic::Status::unavailable(format!("the plugin connection is not ready: {e}")))?;
-    let path = http::uri::PathAndQuery::try_from(path).map_err(|e| tonic::Status::internal(format!("invalid method path: {e}")))?;
+    let mut grpc = tonic::client::Grpc::new(channel)
+        .max_decoding_message_size(usize::MAX)
+        .max_encoding_message_size(usize::MAX);
+    grpc.ready().await.map_err(|e| {
+        tonic::Status::unavailable(format!("the plugin connection is not ready: {e}"))
+    })?;
+    let path = http::uri::PathAndQuery::try_from(path)
+        .map_err(|e| tonic::Status::internal(format!("invalid method path: {e}")))?;
     let codec = tonic_prost::ProstCodec::<Req, Resp>::default();
-    grpc.unary(tonic::Request::new(req), path, codec).await.map(tonic::Response::into_inner)
+    grpc.unary(tonic::Request::new(req), path, codec)
+        .await
+        .map(tonic::Response::into_inner)
 }
 
 /// Mirror go-plugin's GRPCStdio stream (plugins built with go-plugin ≥ 1.1 send what they write
@@ -356,9 +426,16 @@ fn start_stdio_mirror(handle: &tokio::runtime::Handle, channel: Channel, logs: A
         if grpc.ready().await.is_err() {
             return;
         }
-        let Ok(path) = http::uri::PathAndQuery::try_from(STDIO_STREAM) else { return };
+        let Ok(path) = http::uri::PathAndQuery::try_from(STDIO_STREAM) else {
+            return;
+        };
         let codec = tonic_prost::ProstCodec::<Empty, StdioData>::default();
-        let Ok(resp) = grpc.server_streaming(tonic::Request::new(Empty {}), path, codec).await else { return };
+        let Ok(resp) = grpc
+            .server_streaming(tonic::Request::new(Empty {}), path, codec)
+            .await
+        else {
+            return;
+        };
         let mut stream = resp.into_inner();
         while let Ok(Some(msg)) = stream.message().await {
             for line in String::from_utf8_lossy(&msg.data).lines() {
@@ -443,7 +520,9 @@ struct Connector {
     tls: Option<Arc<rustls::ClientConfig>>,
 }
 
-type IoFuture = Pin<Box<dyn Future<Output = std::io::Result<hyper_util::rt::TokioIo<Box<dyn PluginIo>>>> + Send>>;
+type IoFuture = Pin<
+    Box<dyn Future<Output = std::io::Result<hyper_util::rt::TokioIo<Box<dyn PluginIo>>>> + Send>,
+>;
 
 impl tower_service::Service<http::Uri> for Connector {
     type Response = hyper_util::rt::TokioIo<Box<dyn PluginIo>>;
@@ -458,7 +537,13 @@ impl tower_service::Service<http::Uri> for Connector {
         let this = self.clone();
         Box::pin(async move {
             let stream: Box<dyn PluginIo> = match this.network {
-                Network::Unix => wrap_tls(tokio::net::UnixStream::connect(&this.address).await?, &this.tls).await?,
+                Network::Unix => {
+                    wrap_tls(
+                        tokio::net::UnixStream::connect(&this.address).await?,
+                        &this.tls,
+                    )
+                    .await?
+                }
                 Network::Tcp => {
                     let s = tokio::net::TcpStream::connect(&this.address).await?;
                     let _ = s.set_nodelay(true);
@@ -470,15 +555,21 @@ impl tower_service::Service<http::Uri> for Connector {
     }
 }
 
-async fn wrap_tls<S>(stream: S, tls: &Option<Arc<rustls::ClientConfig>>) -> std::io::Result<Box<dyn PluginIo>>
+async fn wrap_tls<S>(
+    stream: S,
+    tls: &Option<Arc<rustls::ClientConfig>>,
+) -> std::io::Result<Box<dyn PluginIo>>
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     match tls {
         None => Ok(Box::new(stream)),
         Some(cfg) => {
-            let name = rustls::pki_types::ServerName::try_from("localhost").map_err(std::io::Error::other)?;
-            let s = tokio_rustls::TlsConnector::from(cfg.clone()).connect(name, stream).await?;
+            let name = rustls::pki_types::ServerName::try_from("localhost")
+                .map_err(std::io::Error::other)?;
+            let s = tokio_rustls::TlsConnector::from(cfg.clone())
+                .connect(name, stream)
+                .await?;
             Ok(Box::new(s))
         }
     }

@@ -5,7 +5,8 @@ use base64::Engine;
 
 /// Terraform's magic cookie for providers and provisioners (fixed forever).
 pub const MAGIC_COOKIE_KEY: &str = "TF_PLUGIN_MAGIC_COOKIE";
-pub const MAGIC_COOKIE_VALUE: &str = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+pub const MAGIC_COOKIE_VALUE: &str =
+    "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 /// The application protocol versions ferro speaks, as Terraform offers them.
 pub const SUPPORTED_PROTOCOLS: [u32; 2] = [5, 6];
 
@@ -18,7 +19,11 @@ pub fn plugin_env(client_cert_pem: Option<&str>) -> Vec<(String, String)> {
         ("PLUGIN_MAX_PORT".to_string(), "25000".to_string()),
         (
             "PLUGIN_PROTOCOL_VERSIONS".to_string(),
-            SUPPORTED_PROTOCOLS.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            SUPPORTED_PROTOCOLS
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
         ),
     ];
     if let Some(pem) = client_cert_pem {
@@ -53,11 +58,18 @@ pub fn parse_handshake(line: &str, offered: &[u32]) -> Result<Handshake, String>
             "Unrecognized remote plugin message: {line}\n\nThis usually means that the plugin is either invalid or simply needs to be recompiled to support the latest protocol."
         ));
     }
-    let core: u32 = parts[0].parse().map_err(|_| format!("Error parsing core protocol version in the plugin handshake {line:?}"))?;
+    let core: u32 = parts[0].parse().map_err(|_| {
+        format!("Error parsing core protocol version in the plugin handshake {line:?}")
+    })?;
     if core != 1 {
-        return Err(format!("Incompatible core API version with plugin. Plugin version: {}, Core version: 1", parts[0]));
+        return Err(format!(
+            "Incompatible core API version with plugin. Plugin version: {}, Core version: 1",
+            parts[0]
+        ));
     }
-    let app: u32 = parts[1].parse().map_err(|_| format!("Error parsing protocol version in the plugin handshake {line:?}"))?;
+    let app: u32 = parts[1]
+        .parse()
+        .map_err(|_| format!("Error parsing protocol version in the plugin handshake {line:?}"))?;
     if !offered.contains(&app) {
         let offered: Vec<String> = offered.iter().map(u32::to_string).collect();
         return Err(format!(
@@ -69,11 +81,17 @@ pub fn parse_handshake(line: &str, offered: &[u32]) -> Result<Handshake, String>
     let network = match parts[2] {
         "unix" => Network::Unix,
         "tcp" => Network::Tcp,
-        other => return Err(format!("Unknown plugin network type {other:?} in the plugin handshake")),
+        other => {
+            return Err(format!(
+                "Unknown plugin network type {other:?} in the plugin handshake"
+            ))
+        }
     };
     let address = parts[3].to_string();
     if address.is_empty() {
-        return Err(format!("The plugin handshake {line:?} has an empty address"));
+        return Err(format!(
+            "The plugin handshake {line:?} has an empty address"
+        ));
     }
     let protocol = parts.get(4).copied().unwrap_or("netrpc");
     if protocol != "grpc" {
@@ -86,11 +104,18 @@ pub fn parse_handshake(line: &str, offered: &[u32]) -> Result<Handshake, String>
         Some(c) if c.len() > 50 => Some(
             base64::engine::general_purpose::STANDARD_NO_PAD
                 .decode(c.trim_end_matches('='))
-                .map_err(|e| format!("The plugin's certificate in the handshake is not valid base64: {e}"))?,
+                .map_err(|e| {
+                    format!("The plugin's certificate in the handshake is not valid base64: {e}")
+                })?,
         ),
         _ => None,
     };
-    Ok(Handshake { protocol_version: app, network, address, server_cert })
+    Ok(Handshake {
+        protocol_version: app,
+        network,
+        address,
+        server_cert,
+    })
 }
 
 #[cfg(test)]
@@ -102,7 +127,12 @@ mod tests {
         let h = parse_handshake("1|5|unix|/tmp/plugin061548913|grpc|\n", &[5, 6]).unwrap();
         assert_eq!(
             h,
-            Handshake { protocol_version: 5, network: Network::Unix, address: "/tmp/plugin061548913".into(), server_cert: None }
+            Handshake {
+                protocol_version: 5,
+                network: Network::Unix,
+                address: "/tmp/plugin061548913".into(),
+                server_cert: None
+            }
         );
     }
 
@@ -120,7 +150,10 @@ mod tests {
         let der: Vec<u8> = (0u8..=60).collect();
         let b64 = base64::engine::general_purpose::STANDARD_NO_PAD.encode(&der);
         let line = format!("1|6|unix|/tmp/plugin1|grpc|{b64}");
-        assert_eq!(parse_handshake(&line, &[5, 6]).unwrap().server_cert, Some(der));
+        assert_eq!(
+            parse_handshake(&line, &[5, 6]).unwrap().server_cert,
+            Some(der)
+        );
     }
 
     #[test]
@@ -132,7 +165,10 @@ mod tests {
     #[test]
     fn rejects_netrpc_and_unoffered_versions() {
         let e = parse_handshake("1|4|unix|/tmp/p|netrpc|", &[5, 6]).unwrap_err();
-        assert!(e.contains("Incompatible API version") && e.contains("Plugin version: 4"), "{e}");
+        assert!(
+            e.contains("Incompatible API version") && e.contains("Plugin version: 4"),
+            "{e}"
+        );
         let e = parse_handshake("1|5|unix|/tmp/p|netrpc|", &[5, 6]).unwrap_err();
         assert!(e.contains("netrpc"), "{e}");
         let e = parse_handshake("1|5|unix|/tmp/p", &[5, 6]).unwrap_err();
@@ -143,7 +179,11 @@ mod tests {
 
     #[test]
     fn rejects_garbage() {
-        let e = parse_handshake("This binary is a plugin. These are not meant to be executed directly.", &[5]).unwrap_err();
+        let e = parse_handshake(
+            "This binary is a plugin. These are not meant to be executed directly.",
+            &[5],
+        )
+        .unwrap_err();
         assert!(e.starts_with("Unrecognized remote plugin message"), "{e}");
         assert!(parse_handshake("1|5|pipe|x|grpc|", &[5]).is_err());
     }
@@ -156,7 +196,11 @@ mod tests {
         assert_eq!(get("PLUGIN_PROTOCOL_VERSIONS"), Some("5,6"));
         assert_eq!(get("PLUGIN_MIN_PORT"), Some("10000"));
         assert_eq!(get("PLUGIN_MAX_PORT"), Some("25000"));
-        assert!(get("PLUGIN_CLIENT_CERT").unwrap().starts_with("-----BEGIN CERTIFICATE"));
-        assert!(plugin_env(None).iter().all(|(k, _)| k != "PLUGIN_CLIENT_CERT"));
+        assert!(get("PLUGIN_CLIENT_CERT")
+            .unwrap()
+            .starts_with("-----BEGIN CERTIFICATE"));
+        assert!(plugin_env(None)
+            .iter()
+            .all(|(k, _)| k != "PLUGIN_CLIENT_CERT"));
     }
 }

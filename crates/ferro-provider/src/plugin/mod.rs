@@ -3,8 +3,8 @@
 
 mod client;
 pub mod handshake;
-mod provider;
 pub mod proto;
+mod provider;
 mod tls;
 
 pub use client::{PluginClient, PluginOptions};

@@ -8,9 +8,9 @@ use super::client::{PluginClient, PluginOptions};
 use super::proto::common::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, v5, v6, Rpc};
 use crate::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest, PlanResponse, Provider,
-    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity,
-    UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
+    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse,
+    ReadRequest, ReadResponse, Severity, UpgradeRequest, UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_value::{PathStep, Type, Value};
@@ -46,12 +46,19 @@ pub struct FunctionSignature {
 
 impl GrpcProvider {
     /// Start the provider executable and connect.
-    pub fn start(addr: &ProviderAddr, executable: &Path, opts: &PluginOptions) -> Result<GrpcProvider, String> {
+    pub fn start(
+        addr: &ProviderAddr,
+        executable: &Path,
+        opts: &PluginOptions,
+    ) -> Result<GrpcProvider, String> {
         PluginClient::start(addr, executable, opts).map(GrpcProvider::new)
     }
 
     pub fn new(client: PluginClient) -> GrpcProvider {
-        GrpcProvider { client, schema: OnceLock::new() }
+        GrpcProvider {
+            client,
+            schema: OnceLock::new(),
+        }
     }
 
     pub fn protocol_version(&self) -> u32 {
@@ -64,7 +71,9 @@ impl GrpcProvider {
         Resp: prost::Message + Default + Send + 'static,
     {
         let v = self.client.protocol_version();
-        self.client.unary(&rpc.path(v), req).map_err(|st| vec![self.status_diagnostic(rpc, &st)])
+        self.client
+            .unary(&rpc.path(v), req)
+            .map_err(|st| vec![self.status_diagnostic(rpc, &st)])
     }
 
     fn status_diagnostic(&self, rpc: Rpc, st: &tonic::Status) -> ProviderDiagnostic {
@@ -90,7 +99,9 @@ impl GrpcProvider {
                     detail.push_str("\n\n");
                     detail.push_str(&report);
                 }
-                None if st.code() == Code::Unavailable => detail.push_str(&format!(" ({})", st.message())),
+                None if st.code() == Code::Unavailable => {
+                    detail.push_str(&format!(" ({})", st.message()))
+                }
                 None => {}
             }
         }
@@ -99,7 +110,11 @@ impl GrpcProvider {
 
     fn load_schema(&self) -> Result<LoadedSchema, Vec<ProviderDiagnostic>> {
         let resp: v6::GetProviderSchemaResponse = if self.client.protocol_version() == 5 {
-            self.call::<pb::Empty, v5::GetProviderSchemaResponse>(Rpc::GetProviderSchema, pb::Empty {})?.into()
+            self.call::<pb::Empty, v5::GetProviderSchemaResponse>(
+                Rpc::GetProviderSchema,
+                pb::Empty {},
+            )?
+            .into()
         } else {
             self.call(Rpc::GetProviderSchema, pb::Empty {})?
         };
@@ -108,30 +123,53 @@ impl GrpcProvider {
             return Err(diags);
         }
         let addr = self.client.provider_addr();
-        let bad = |msg: String| vec![ProviderDiagnostic::error("Invalid provider schema", format!("Provider {addr} returned an invalid schema: {msg}."))];
+        let bad = |msg: String| {
+            vec![ProviderDiagnostic::error(
+                "Invalid provider schema",
+                format!("Provider {addr} returned an invalid schema: {msg}."),
+            )]
+        };
         let provider = match &resp.provider {
             Some(s) => schema_from_proto(s, "the provider configuration").map_err(bad)?,
             None => return Err(bad("missing provider schema".into())),
         };
-        let mut out = ProviderSchema { provider, ..Default::default() };
+        let mut out = ProviderSchema {
+            provider,
+            ..Default::default()
+        };
         for (name, s) in &resp.resource_schemas {
-            out.resources.insert(name.clone(), schema_from_proto(s, &format!("resource type {name:?}")).map_err(bad)?);
+            out.resources.insert(
+                name.clone(),
+                schema_from_proto(s, &format!("resource type {name:?}")).map_err(bad)?,
+            );
         }
         for (name, s) in &resp.data_source_schemas {
-            out.data_sources.insert(name.clone(), schema_from_proto(s, &format!("data source {name:?}")).map_err(bad)?);
+            out.data_sources.insert(
+                name.clone(),
+                schema_from_proto(s, &format!("data source {name:?}")).map_err(bad)?,
+            );
         }
         let null_provider_meta = match &resp.provider_meta {
             Some(s) => {
-                let ty = schema_from_proto(s, "provider_meta").map_err(bad)?.block.implied_type();
+                let ty = schema_from_proto(s, "provider_meta")
+                    .map_err(bad)?
+                    .block
+                    .implied_type();
                 Some(encode_value(&Value::null(ty.clone()), &ty).map_err(bad)?)
             }
             None => None,
         };
-        Ok(LoadedSchema { schema: out, null_provider_meta })
+        Ok(LoadedSchema {
+            schema: out,
+            null_provider_meta,
+        })
     }
 
     fn loaded(&self) -> Result<&LoadedSchema, Vec<ProviderDiagnostic>> {
-        self.schema.get_or_init(|| self.load_schema()).as_ref().map_err(Clone::clone)
+        self.schema
+            .get_or_init(|| self.load_schema())
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     fn cached_schema(&self) -> Result<&ProviderSchema, Vec<ProviderDiagnostic>> {
@@ -139,7 +177,9 @@ impl GrpcProvider {
     }
 
     fn provider_meta(&self) -> Option<DynamicValue> {
-        self.loaded().ok().and_then(|l| l.null_provider_meta.clone())
+        self.loaded()
+            .ok()
+            .and_then(|l| l.null_provider_meta.clone())
     }
 
     fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
@@ -151,7 +191,10 @@ impl GrpcProvider {
             Some(s) => Ok(s.block.implied_type()),
             None => Err(vec![ProviderDiagnostic::error(
                 "Invalid resource type",
-                format!("The provider {} does not support resource type {type_name:?}.", self.client.provider_addr()),
+                format!(
+                    "The provider {} does not support resource type {type_name:?}.",
+                    self.client.provider_addr()
+                ),
             )]),
         }
     }
@@ -161,21 +204,38 @@ impl GrpcProvider {
             Some(s) => Ok(s.block.implied_type()),
             None => Err(vec![ProviderDiagnostic::error(
                 "Invalid data source",
-                format!("The provider {} does not support data source {type_name:?}.", self.client.provider_addr()),
+                format!(
+                    "The provider {} does not support data source {type_name:?}.",
+                    self.client.provider_addr()
+                ),
             )]),
         }
     }
 
-    fn encode(&self, what: &str, v: &Value, ty: &Type) -> Result<DynamicValue, Vec<ProviderDiagnostic>> {
+    fn encode(
+        &self,
+        what: &str,
+        v: &Value,
+        ty: &Type,
+    ) -> Result<DynamicValue, Vec<ProviderDiagnostic>> {
         encode_value(v, ty).map_err(|e| {
             vec![ProviderDiagnostic::error(
                 "Failed to encode a value for the provider",
-                format!("Cannot encode the {what} for provider {}: {e}.", self.client.provider_addr()),
+                format!(
+                    "Cannot encode the {what} for provider {}: {e}.",
+                    self.client.provider_addr()
+                ),
             )]
         })
     }
 
-    fn decode(&self, what: &str, dv: Option<&DynamicValue>, ty: &Type, diags: &mut Vec<ProviderDiagnostic>) -> Value {
+    fn decode(
+        &self,
+        what: &str,
+        dv: Option<&DynamicValue>,
+        ty: &Type,
+        diags: &mut Vec<ProviderDiagnostic>,
+    ) -> Value {
         decode_value(dv, ty).unwrap_or_else(|e| {
             diags.push(ProviderDiagnostic::error(
                 "Provider produced an invalid value",
@@ -186,10 +246,14 @@ impl GrpcProvider {
     }
 
     /// The provider's functions (GetFunctions, protocol 5.5/6.5+); empty for older providers.
-    pub fn functions(&self) -> Result<BTreeMap<String, FunctionSignature>, Vec<ProviderDiagnostic>> {
+    pub fn functions(
+        &self,
+    ) -> Result<BTreeMap<String, FunctionSignature>, Vec<ProviderDiagnostic>> {
         let resp: pb::GetFunctionsResponse = match self.call(Rpc::GetFunctions, pb::Empty {}) {
             Ok(r) => r,
-            Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => return Ok(BTreeMap::new()),
+            Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => {
+                return Ok(BTreeMap::new())
+            }
             Err(d) => return Err(d),
         };
         let diags = diagnostics_from_proto(resp.diagnostics);
@@ -216,20 +280,44 @@ impl GrpcProvider {
                 Some(r) => ty(&r.r#type)?,
                 None => Type::Dynamic,
             };
-            out.insert(name, FunctionSignature { parameters, variadic, return_type, summary: f.summary });
+            out.insert(
+                name,
+                FunctionSignature {
+                    parameters,
+                    variadic,
+                    return_type,
+                    summary: f.summary,
+                },
+            );
         }
         Ok(out)
     }
 
     /// Call a provider-defined function with arguments already converted to its parameter types.
-    pub fn call_function(&self, name: &str, args: &[(Value, Type)], return_type: &Type) -> Result<Value, String> {
+    pub fn call_function(
+        &self,
+        name: &str,
+        args: &[(Value, Type)],
+        return_type: &Type,
+    ) -> Result<Value, String> {
         let mut arguments = Vec::new();
         for (v, t) in args {
             arguments.push(encode_value(v, t)?);
         }
         let resp: pb::CallFunctionResponse = self
-            .call(Rpc::CallFunction, pb::CallFunctionRequest { name: name.to_string(), arguments })
-            .map_err(|d| d.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect::<Vec<_>>().join("\n"))?;
+            .call(
+                Rpc::CallFunction,
+                pb::CallFunctionRequest {
+                    name: name.to_string(),
+                    arguments,
+                },
+            )
+            .map_err(|d| {
+                d.iter()
+                    .map(|d| format!("{}: {}", d.summary, d.detail))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })?;
         if let Some(e) = resp.error {
             return Err(match e.function_argument {
                 Some(i) => format!("argument {}: {}", i + 1, e.text),
@@ -252,7 +340,10 @@ impl GrpcProvider {
 
 /// msgpack against `ty` (what Terraform always sends).
 pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
-    Ok(DynamicValue { msgpack: ferro_value::msgpack::to_msgpack(v, ty)?, json: Vec::new() })
+    Ok(DynamicValue {
+        msgpack: ferro_value::msgpack::to_msgpack(v, ty)?,
+        json: Vec::new(),
+    })
 }
 
 /// msgpack if present, else JSON, else null (as Terraform's client does).
@@ -260,7 +351,8 @@ pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value
     match dv {
         Some(dv) if !dv.msgpack.is_empty() => ferro_value::msgpack::from_msgpack(&dv.msgpack, ty),
         Some(dv) if !dv.json.is_empty() => {
-            let j: serde_json::Value = serde_json::from_slice(&dv.json).map_err(|e| format!("invalid JSON: {e}"))?;
+            let j: serde_json::Value =
+                serde_json::from_slice(&dv.json).map_err(|e| format!("invalid JSON: {e}"))?;
             ferro_value::json::value_from_json(&j, ty)
         }
         _ => Ok(Value::null(ty.clone())),
@@ -270,7 +362,11 @@ pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value
 pub(crate) fn diagnostics_from_proto(ds: Vec<pb::Diagnostic>) -> Vec<ProviderDiagnostic> {
     ds.into_iter()
         .map(|d| ProviderDiagnostic {
-            severity: if d.severity == pb::Severity::Warning as i32 { Severity::Warning } else { Severity::Error },
+            severity: if d.severity == pb::Severity::Warning as i32 {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
             summary: d.summary,
             detail: d.detail,
             attribute: d.attribute.map(path_from_proto),
@@ -299,7 +395,12 @@ impl Provider for GrpcProvider {
             let ty = self.provider_type()?;
             let config = self.encode("provider configuration", config, &ty)?;
             // v5 PrepareProviderConfig also returns a prepared config; Terraform ignores it.
-            let resp: pb::ProviderConfigResponse = self.call(Rpc::ValidateProviderConfig, pb::ProviderConfigRequest { config: Some(config) })?;
+            let resp: pb::ProviderConfigResponse = self.call(
+                Rpc::ValidateProviderConfig,
+                pb::ProviderConfigRequest {
+                    config: Some(config),
+                },
+            )?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
         run().unwrap_or_else(|d| d)
@@ -309,7 +410,10 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.provider_type()?;
             let config = self.encode("provider configuration", config, &ty)?;
-            let req = pb::ConfigureRequest { terraform_version: TERRAFORM_VERSION.to_string(), config: Some(config) };
+            let req = pb::ConfigureRequest {
+                terraform_version: TERRAFORM_VERSION.to_string(),
+                config: Some(config),
+            };
             let resp: pb::DiagnosticsResponse = self.call(Rpc::ConfigureProvider, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
@@ -320,18 +424,28 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.resource_type(type_name)?;
             let config = self.encode("resource configuration", config, &ty)?;
-            let req = pb::ValidateConfigRequest { type_name: type_name.to_string(), config: Some(config) };
+            let req = pb::ValidateConfigRequest {
+                type_name: type_name.to_string(),
+                config: Some(config),
+            };
             let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateResourceConfig, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
         run().unwrap_or_else(|d| d)
     }
 
-    fn validate_data_source_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_data_source_config(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.data_source_type(type_name)?;
             let config = self.encode("data source configuration", config, &ty)?;
-            let req = pb::ValidateConfigRequest { type_name: type_name.to_string(), config: Some(config) };
+            let req = pb::ValidateConfigRequest {
+                type_name: type_name.to_string(),
+                config: Some(config),
+            };
             let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateDataResourceConfig, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
@@ -341,26 +455,49 @@ impl Provider for GrpcProvider {
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
-            Err(diagnostics) => return UpgradeResponse { upgraded_state: Value::null(Type::Dynamic), diagnostics },
+            Err(diagnostics) => {
+                return UpgradeResponse {
+                    upgraded_state: Value::null(Type::Dynamic),
+                    diagnostics,
+                }
+            }
         };
         let json = serde_json::to_vec(req.raw_json).unwrap_or_default();
         let msg = pb::UpgradeResourceStateRequest {
             type_name: req.type_name.to_string(),
             version: req.version as i64,
-            raw_state: Some(pb::RawState { json, flatmap: BTreeMap::new() }),
+            raw_state: Some(pb::RawState {
+                json,
+                flatmap: BTreeMap::new(),
+            }),
         };
         match self.call::<_, pb::UpgradeResourceStateResponse>(Rpc::UpgradeResourceState, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
-                let upgraded_state = self.decode("upgraded state", resp.upgraded_state.as_ref(), &ty, &mut diagnostics);
-                UpgradeResponse { upgraded_state, diagnostics }
+                let upgraded_state = self.decode(
+                    "upgraded state",
+                    resp.upgraded_state.as_ref(),
+                    &ty,
+                    &mut diagnostics,
+                );
+                UpgradeResponse {
+                    upgraded_state,
+                    diagnostics,
+                }
             }
-            Err(diagnostics) => UpgradeResponse { upgraded_state: Value::null(ty), diagnostics },
+            Err(diagnostics) => UpgradeResponse {
+                upgraded_state: Value::null(ty),
+                diagnostics,
+            },
         }
     }
 
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
-        let fail = |ty: Type, diagnostics| ReadResponse { new_state: Value::null(ty), private: Vec::new(), diagnostics };
+        let fail = |ty: Type, diagnostics| ReadResponse {
+            new_state: Value::null(ty),
+            private: Vec::new(),
+            diagnostics,
+        };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
             Err(d) => return fail(Type::Dynamic, d),
@@ -378,8 +515,13 @@ impl Provider for GrpcProvider {
         match self.call::<_, pb::ReadResourceResponse>(Rpc::ReadResource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
-                let new_state = self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
-                ReadResponse { new_state, private: resp.private, diagnostics }
+                let new_state =
+                    self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                ReadResponse {
+                    new_state,
+                    private: resp.private,
+                    diagnostics,
+                }
             }
             Err(d) => fail(ty, d),
         }
@@ -419,10 +561,19 @@ impl Provider for GrpcProvider {
         match self.call::<_, pb::PlanResourceChangeResponse>(Rpc::PlanResourceChange, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
-                let planned_state = self.decode("planned state", resp.planned_state.as_ref(), &ty, &mut diagnostics);
+                let planned_state = self.decode(
+                    "planned state",
+                    resp.planned_state.as_ref(),
+                    &ty,
+                    &mut diagnostics,
+                );
                 PlanResponse {
                     planned_state,
-                    requires_replace: resp.requires_replace.into_iter().map(path_from_proto).collect(),
+                    requires_replace: resp
+                        .requires_replace
+                        .into_iter()
+                        .map(path_from_proto)
+                        .collect(),
                     planned_private: resp.planned_private,
                     diagnostics,
                     legacy_type_system: resp.legacy_type_system,
@@ -433,7 +584,12 @@ impl Provider for GrpcProvider {
     }
 
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
-        let fail = |ty: Type, diagnostics| ApplyResponse { new_state: Value::null(ty), private: Vec::new(), diagnostics, legacy_type_system: false };
+        let fail = |ty: Type, diagnostics| ApplyResponse {
+            new_state: Value::null(ty),
+            private: Vec::new(),
+            diagnostics,
+            legacy_type_system: false,
+        };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
             Err(d) => return fail(Type::Dynamic, d),
@@ -460,15 +616,24 @@ impl Provider for GrpcProvider {
         match self.call::<_, pb::ApplyResourceChangeResponse>(Rpc::ApplyResourceChange, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
-                let new_state = self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
-                ApplyResponse { new_state, private: resp.private, diagnostics, legacy_type_system: resp.legacy_type_system }
+                let new_state =
+                    self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                ApplyResponse {
+                    new_state,
+                    private: resp.private,
+                    diagnostics,
+                    legacy_type_system: resp.legacy_type_system,
+                }
             }
             Err(d) => fail(ty, d),
         }
     }
 
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
-        let fail = |ty: Type, diagnostics| ReadDataResponse { state: Value::null(ty), diagnostics };
+        let fail = |ty: Type, diagnostics| ReadDataResponse {
+            state: Value::null(ty),
+            diagnostics,
+        };
         let ty = match self.data_source_type(req.type_name) {
             Ok(t) => t,
             Err(d) => return fail(Type::Dynamic, d),
@@ -477,11 +642,20 @@ impl Provider for GrpcProvider {
             Ok(v) => v,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::ReadDataSourceRequest { type_name: req.type_name.to_string(), config: Some(config), provider_meta: self.provider_meta() };
+        let msg = pb::ReadDataSourceRequest {
+            type_name: req.type_name.to_string(),
+            config: Some(config),
+            provider_meta: self.provider_meta(),
+        };
         match self.call::<_, pb::ReadDataSourceResponse>(Rpc::ReadDataSource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
-                let state = self.decode("data source state", resp.state.as_ref(), &ty, &mut diagnostics);
+                let state = self.decode(
+                    "data source state",
+                    resp.state.as_ref(),
+                    &ty,
+                    &mut diagnostics,
+                );
                 ReadDataResponse { state, diagnostics }
             }
             Err(d) => fail(ty, d),
@@ -489,10 +663,18 @@ impl Provider for GrpcProvider {
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
-        let msg = pb::ImportResourceStateRequest { type_name: req.type_name.to_string(), id: req.id.to_string() };
+        let msg = pb::ImportResourceStateRequest {
+            type_name: req.type_name.to_string(),
+            id: req.id.to_string(),
+        };
         let resp: pb::ImportResourceStateResponse = match self.call(Rpc::ImportResourceState, msg) {
             Ok(r) => r,
-            Err(diagnostics) => return ImportResponse { imported: Vec::new(), diagnostics },
+            Err(diagnostics) => {
+                return ImportResponse {
+                    imported: Vec::new(),
+                    diagnostics,
+                }
+            }
         };
         let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
         let mut imported = Vec::new();
@@ -505,9 +687,16 @@ impl Provider for GrpcProvider {
                 }
             };
             let state = self.decode("imported state", r.state.as_ref(), &ty, &mut diagnostics);
-            imported.push(ImportedResource { type_name: r.type_name, state, private: r.private });
+            imported.push(ImportedResource {
+                type_name: r.type_name,
+                state,
+                private: r.private,
+            });
         }
-        ImportResponse { imported, diagnostics }
+        ImportResponse {
+            imported,
+            diagnostics,
+        }
     }
 
     fn stop(&self) {
@@ -531,17 +720,33 @@ mod tests {
             detail: "d".into(),
             attribute: Some(pb::AttributePath {
                 steps: vec![
-                    pb::AttributePathStep { selector: Some(pb::Selector::AttributeName("rule".into())) },
-                    pb::AttributePathStep { selector: Some(pb::Selector::ElementKeyInt(2)) },
-                    pb::AttributePathStep { selector: Some(pb::Selector::ElementKeyString("k".into())) },
+                    pb::AttributePathStep {
+                        selector: Some(pb::Selector::AttributeName("rule".into())),
+                    },
+                    pb::AttributePathStep {
+                        selector: Some(pb::Selector::ElementKeyInt(2)),
+                    },
+                    pb::AttributePathStep {
+                        selector: Some(pb::Selector::ElementKeyString("k".into())),
+                    },
                 ],
             }),
         };
-        let out = diagnostics_from_proto(vec![d, pb::Diagnostic { severity: 1, ..Default::default() }]);
+        let out = diagnostics_from_proto(vec![
+            d,
+            pb::Diagnostic {
+                severity: 1,
+                ..Default::default()
+            },
+        ]);
         assert_eq!(out[0].severity, Severity::Warning);
         assert_eq!(
             out[0].attribute,
-            Some(vec![PathStep::Attr("rule".into()), PathStep::Index(Value::int(2)), PathStep::Index(Value::string("k"))])
+            Some(vec![
+                PathStep::Attr("rule".into()),
+                PathStep::Index(Value::int(2)),
+                PathStep::Index(Value::string("k"))
+            ])
         );
         assert_eq!(out[1].severity, Severity::Error);
         assert_eq!(out[1].attribute, None);
@@ -550,13 +755,23 @@ mod tests {
     #[test]
     fn dynamic_values_decode_msgpack_then_json_then_null() {
         let ty = Type::object([("id".to_string(), Type::String)]);
-        let v = Value::object([("id".to_string(), Value::string("1"))].into_iter().collect());
+        let v = Value::object(
+            [("id".to_string(), Value::string("1"))]
+                .into_iter()
+                .collect(),
+        );
         let dv = encode_value(&v, &ty).unwrap();
         assert_eq!(dv.msgpack, vec![0x81, 0xa2, b'i', b'd', 0xa1, b'1']);
         assert_eq!(decode_value(Some(&dv), &ty).unwrap(), v);
-        let json = DynamicValue { msgpack: Vec::new(), json: br#"{"id":"1"}"#.to_vec() };
+        let json = DynamicValue {
+            msgpack: Vec::new(),
+            json: br#"{"id":"1"}"#.to_vec(),
+        };
         assert_eq!(decode_value(Some(&json), &ty).unwrap(), v);
-        assert_eq!(decode_value(Some(&DynamicValue::default()), &ty).unwrap(), Value::null(ty.clone()));
+        assert_eq!(
+            decode_value(Some(&DynamicValue::default()), &ty).unwrap(),
+            Value::null(ty.clone())
+        );
         assert_eq!(decode_value(None, &ty).unwrap(), Value::null(ty));
     }
 }

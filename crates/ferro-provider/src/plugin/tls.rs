@@ -28,8 +28,8 @@ pub struct ClientCert {
 /// auth, a CA flag, a random 128-bit serial, valid from 30 s ago for ~30 years.
 pub fn generate_client_cert() -> Result<ClientCert, String> {
     use rcgen::{
-        BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
-        KeyUsagePurpose, SerialNumber,
+        BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose,
+        IsCa, KeyPair, KeyUsagePurpose, SerialNumber,
     };
     let err = |e: rcgen::Error| format!("cannot generate the plugin client certificate: {e}");
     let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).map_err(err)?;
@@ -45,19 +45,28 @@ pub fn generate_client_cert() -> Result<ClientCert, String> {
         KeyUsagePurpose::KeyAgreement,
         KeyUsagePurpose::KeyCertSign,
     ];
-    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth, ExtendedKeyUsagePurpose::ServerAuth];
+    params.extended_key_usages = vec![
+        ExtendedKeyUsagePurpose::ClientAuth,
+        ExtendedKeyUsagePurpose::ServerAuth,
+    ];
     let mut serial = [0u8; 16];
     crypto_provider()
         .secure_random
         .fill(&mut serial)
-        .map_err(|_| "cannot generate the plugin client certificate: no secure random source".to_string())?;
+        .map_err(|_| {
+            "cannot generate the plugin client certificate: no secure random source".to_string()
+        })?;
     serial[0] &= 0x7f;
     params.serial_number = Some(SerialNumber::from_slice(&serial));
     let now = time::OffsetDateTime::now_utc() - time::Duration::seconds(30);
     params.not_before = now;
     params.not_after = now + time::Duration::hours(262_980);
     let cert = params.self_signed(&key).map_err(err)?;
-    Ok(ClientCert { pem: cert.pem(), der: cert.der().clone(), key_pkcs8: key.serialize_der() })
+    Ok(ClientCert {
+        pem: cert.pem(),
+        der: cert.der().clone(),
+        key_pkcs8: key.serialize_der(),
+    })
 }
 
 fn crypto_provider() -> Arc<CryptoProvider> {
@@ -73,7 +82,11 @@ pub fn client_config(cert: &ClientCert, server_der: Vec<u8>) -> Result<ClientCon
         PinnedKey::SmallRsa(_) => &[&rustls::version::TLS12],
         _ => &[&rustls::version::TLS13, &rustls::version::TLS12],
     };
-    let verifier = PinnedServerCert { der: server_der, key: key_kind, algorithms: provider.signature_verification_algorithms };
+    let verifier = PinnedServerCert {
+        der: server_der,
+        key: key_kind,
+        algorithms: provider.signature_verification_algorithms,
+    };
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(cert.key_pkcs8.clone()));
     let mut config = ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(versions)
@@ -114,7 +127,10 @@ fn pinned_key_kind(cert_der: &[u8]) -> PinnedKey {
 }
 
 /// The PKCS#1 schemes *ring* verifies for 1024-bit keys.
-const RSA_PKCS1_SCHEMES: [SignatureScheme; 2] = [SignatureScheme::RSA_PKCS1_SHA256, SignatureScheme::RSA_PKCS1_SHA512];
+const RSA_PKCS1_SCHEMES: [SignatureScheme; 2] = [
+    SignatureScheme::RSA_PKCS1_SHA256,
+    SignatureScheme::RSA_PKCS1_SHA512,
+];
 
 impl PinnedServerCert {
     fn verify(
@@ -130,14 +146,24 @@ impl PinnedServerCert {
         if let PinnedKey::SmallRsa(key) = &self.key {
             use ring::signature;
             let alg: &dyn signature::VerificationAlgorithm = match dss.scheme {
-                SignatureScheme::RSA_PKCS1_SHA256 => &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
-                SignatureScheme::RSA_PKCS1_SHA512 => &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
-                _ => return Err(rustls::Error::PeerIncompatible(rustls::PeerIncompatible::NoSignatureSchemesInCommon)),
+                SignatureScheme::RSA_PKCS1_SHA256 => {
+                    &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY
+                }
+                SignatureScheme::RSA_PKCS1_SHA512 => {
+                    &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY
+                }
+                _ => {
+                    return Err(rustls::Error::PeerIncompatible(
+                        rustls::PeerIncompatible::NoSignatureSchemesInCommon,
+                    ))
+                }
             };
             return signature::UnparsedPublicKey::new(alg, key)
                 .verify(message, dss.signature())
                 .map(|_| HandshakeSignatureValid::assertion())
-                .map_err(|_| rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature));
+                .map_err(|_| {
+                    rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature)
+                });
         }
         if tls13 {
             rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
@@ -159,7 +185,9 @@ impl ServerCertVerifier for PinnedServerCert {
         if end_entity.as_ref() == self.der.as_slice() {
             Ok(ServerCertVerified::assertion())
         } else {
-            Err(rustls::Error::General("the plugin presented a certificate other than the one in its handshake".into()))
+            Err(rustls::Error::General(
+                "the plugin presented a certificate other than the one in its handshake".into(),
+            ))
         }
     }
 
@@ -194,13 +222,20 @@ impl ServerCertVerifier for PinnedServerCert {
 const OID_EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
 const OID_SECP521R1: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x23];
 
-fn verify_p521(message: &[u8], cert_der: &[u8], signature: &[u8]) -> Result<HandshakeSignatureValid, rustls::Error> {
+fn verify_p521(
+    message: &[u8],
+    cert_der: &[u8],
+    signature: &[u8],
+) -> Result<HandshakeSignatureValid, rustls::Error> {
     use p521::ecdsa::signature::Verifier;
     let bad = |what: &str| rustls::Error::General(format!("plugin certificate: {what}"));
     let point = p521_public_key(cert_der).ok_or_else(|| bad("not a P-521 ECDSA key"))?;
-    let key = p521::ecdsa::VerifyingKey::from_sec1_bytes(point).map_err(|_| bad("invalid P-521 public key"))?;
-    let sig = p521::ecdsa::Signature::from_der(signature).map_err(|_| bad("invalid ECDSA signature encoding"))?;
-    key.verify(message, &sig).map_err(|_| rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature))?;
+    let key = p521::ecdsa::VerifyingKey::from_sec1_bytes(point)
+        .map_err(|_| bad("invalid P-521 public key"))?;
+    let sig = p521::ecdsa::Signature::from_der(signature)
+        .map_err(|_| bad("invalid ECDSA signature encoding"))?;
+    key.verify(message, &sig)
+        .map_err(|_| rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature))?;
     Ok(HandshakeSignatureValid::assertion())
 }
 
@@ -227,8 +262,12 @@ fn der_next(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
 
 /// The subjectPublicKeyInfo of an X.509 certificate: (algorithm contents, key bit string).
 fn subject_public_key_info(cert: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (0x30, cert_body, _) = der_next(cert)? else { return None };
-    let (0x30, tbs, _) = der_next(cert_body)? else { return None };
+    let (0x30, cert_body, _) = der_next(cert)? else {
+        return None;
+    };
+    let (0x30, tbs, _) = der_next(cert_body)? else {
+        return None;
+    };
     let mut rest = tbs;
     let (tag, _, r) = der_next(rest)?;
     if tag == 0xa0 {
@@ -238,9 +277,15 @@ fn subject_public_key_info(cert: &[u8]) -> Option<(&[u8], &[u8])> {
     for _ in 0..5 {
         rest = der_next(rest)?.2;
     }
-    let (0x30, spki, _) = der_next(rest)? else { return None };
-    let (0x30, alg, after_alg) = der_next(spki)? else { return None };
-    let (0x03, bits, _) = der_next(after_alg)? else { return None };
+    let (0x30, spki, _) = der_next(rest)? else {
+        return None;
+    };
+    let (0x30, alg, after_alg) = der_next(spki)? else {
+        return None;
+    };
+    let (0x03, bits, _) = der_next(after_alg)? else {
+        return None;
+    };
     match bits.split_first() {
         Some((0, key)) => Some((alg, key)),
         _ => None,
@@ -250,8 +295,12 @@ fn subject_public_key_info(cert: &[u8]) -> Option<(&[u8], &[u8])> {
 /// The uncompressed P-521 point of an X.509 certificate's subject public key, if it has one.
 fn p521_public_key(cert: &[u8]) -> Option<&[u8]> {
     let (alg, point) = subject_public_key_info(cert)?;
-    let (0x06, alg_oid, alg_rest) = der_next(alg)? else { return None };
-    let (0x06, curve_oid, _) = der_next(alg_rest)? else { return None };
+    let (0x06, alg_oid, alg_rest) = der_next(alg)? else {
+        return None;
+    };
+    let (0x06, curve_oid, _) = der_next(alg_rest)? else {
+        return None;
+    };
     (alg_oid == OID_EC_PUBLIC_KEY && curve_oid == OID_SECP521R1).then_some(point)
 }
 
@@ -260,13 +309,22 @@ const OID_RSA_ENCRYPTION: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x
 /// An RSA subject public key (`RSAPublicKey` DER) and its modulus length in bits.
 fn rsa_public_key(cert: &[u8]) -> Option<(&[u8], usize)> {
     let (alg, key) = subject_public_key_info(cert)?;
-    let (0x06, alg_oid, _) = der_next(alg)? else { return None };
+    let (0x06, alg_oid, _) = der_next(alg)? else {
+        return None;
+    };
     if alg_oid != OID_RSA_ENCRYPTION {
         return None;
     }
-    let (0x30, seq, _) = der_next(key)? else { return None };
-    let (0x02, modulus, _) = der_next(seq)? else { return None };
-    let significant = modulus.iter().position(|&b| b != 0).map(|i| &modulus[i..])?;
+    let (0x30, seq, _) = der_next(key)? else {
+        return None;
+    };
+    let (0x02, modulus, _) = der_next(seq)? else {
+        return None;
+    };
+    let significant = modulus
+        .iter()
+        .position(|&b| b != 0)
+        .map(|i| &modulus[i..])?;
     let bits = significant.len() * 8 - significant[0].leading_zeros() as usize;
     Some((key, bits))
 }
@@ -282,7 +340,11 @@ mod tests {
         assert!(!c.pem.contains("PRIVATE KEY"));
         // The SAN "localhost" is in the DER as an IA5String dNSName ([2] context tag).
         let needle = [&[0x82u8, 9][..], b"localhost"].concat();
-        assert!(c.der.as_ref().windows(needle.len()).any(|w| w == needle.as_slice()));
+        assert!(c
+            .der
+            .as_ref()
+            .windows(needle.len())
+            .any(|w| w == needle.as_slice()));
         // Two certificates never share a serial (or a key).
         let d = generate_client_cert().unwrap();
         assert_ne!(c.der.as_ref(), d.der.as_ref());
@@ -317,16 +379,24 @@ mod tests {
             n.push(0xc1);
             n.extend(std::iter::repeat_n(0x55, modulus_bytes - 1));
             let key = tlv(0x30, &[tlv(0x02, &n), tlv(0x02, &[1, 0, 1])].concat());
-            let alg = tlv(0x30, &[tlv(0x06, OID_RSA_ENCRYPTION), tlv(0x05, &[])].concat());
+            let alg = tlv(
+                0x30,
+                &[tlv(0x06, OID_RSA_ENCRYPTION), tlv(0x05, &[])].concat(),
+            );
             cert_with_spki(alg, &key)
         };
         let small = rsa_cert(128);
         match pinned_key_kind(&small) {
-            PinnedKey::SmallRsa(der) => assert_eq!(rsa_public_key(&small).unwrap(), (der.as_slice(), 1024)),
+            PinnedKey::SmallRsa(der) => {
+                assert_eq!(rsa_public_key(&small).unwrap(), (der.as_slice(), 1024))
+            }
             other => panic!("expected a small RSA key, got {other:?}"),
         }
         assert_eq!(pinned_key_kind(&rsa_cert(256)), PinnedKey::Other);
-        assert_eq!(pinned_key_kind(generate_client_cert().unwrap().der.as_ref()), PinnedKey::Other);
+        assert_eq!(
+            pinned_key_kind(generate_client_cert().unwrap().der.as_ref()),
+            PinnedKey::Other
+        );
     }
 
     fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
@@ -343,7 +413,10 @@ mod tests {
     }
 
     fn fake_cert(point: &[u8]) -> Vec<u8> {
-        let alg = tlv(0x30, &[tlv(0x06, OID_EC_PUBLIC_KEY), tlv(0x06, OID_SECP521R1)].concat());
+        let alg = tlv(
+            0x30,
+            &[tlv(0x06, OID_EC_PUBLIC_KEY), tlv(0x06, OID_SECP521R1)].concat(),
+        );
         cert_with_spki(alg, point)
     }
 
@@ -353,7 +426,16 @@ mod tests {
         let name = tlv(0x30, &[]);
         let tbs = tlv(
             0x30,
-            &[tlv(0xa0, &tlv(0x02, &[2])), tlv(0x02, &[1]), tlv(0x30, &[]), name.clone(), tlv(0x30, &[]), name, spki].concat(),
+            &[
+                tlv(0xa0, &tlv(0x02, &[2])),
+                tlv(0x02, &[1]),
+                tlv(0x30, &[]),
+                name.clone(),
+                tlv(0x30, &[]),
+                name,
+                spki,
+            ]
+            .concat(),
         );
         tlv(0x30, &[tbs, tlv(0x30, &[]), tlv(0x03, &[0])].concat())
     }

@@ -14,10 +14,20 @@ pub fn oracle_dir() -> PathBuf {
 
 fn run_oracles() -> PathBuf {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
-    let out = std::process::Command::new("bash").arg(&script).output().expect("run tools/fetch-oracles.sh");
-    assert!(out.status.success(), "tools/fetch-oracles.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run tools/fetch-oracles.sh");
+    assert!(
+        out.status.success(),
+        "tools/fetch-oracles.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    let dir = text.lines().find_map(|l| l.strip_prefix("export FERRO_ORACLES=")).expect("fetch-oracles.sh prints FERRO_ORACLES");
+    let dir = text
+        .lines()
+        .find_map(|l| l.strip_prefix("export FERRO_ORACLES="))
+        .expect("fetch-oracles.sh prints FERRO_ORACLES");
     PathBuf::from(dir)
 }
 
@@ -27,7 +37,9 @@ pub fn oracle_mirror() -> PathBuf {
 }
 
 pub fn null_binary() -> PathBuf {
-    let p = oracle_mirror().join("registry.terraform.io/hashicorp/null/2.1.2/linux_amd64/terraform-provider-null_v2.1.2_x4");
+    let p = oracle_mirror().join(
+        "registry.terraform.io/hashicorp/null/2.1.2/linux_amd64/terraform-provider-null_v2.1.2_x4",
+    );
     assert!(p.is_file(), "missing {}", p.display());
     p
 }

@@ -49,8 +49,13 @@ fn example_round_trips_byte_identically() {
     assert_eq!(s.lineage, "f2968801-fa14-41ab-a044-224f3a4adf04");
     assert!(s.outputs["ids"].sensitive);
     let m = parse_module_instance("module.m[\"x\"]").unwrap();
-    let b = AbsResource { module: m, resource: Resource::managed("null_resource", "b") };
-    let o = s.current_object(&b, &InstanceKey::Str("one".into())).unwrap();
+    let b = AbsResource {
+        module: m,
+        resource: Resource::managed("null_resource", "b"),
+    };
+    let o = s
+        .current_object(&b, &InstanceKey::Str("one".into()))
+        .unwrap();
     assert!(o.tainted && o.create_before_destroy);
     assert_eq!(o.dependencies, vec!["null_resource.a".to_string()]);
     assert_eq!(o.private.as_deref(), Some("bnVsbA=="));
@@ -193,7 +198,10 @@ fn model_built_state_sorts_and_omits() {
     let p = null_provider();
     // Module whose string sorts before the root? No: "" sorts first. Insert in reverse order.
     let m = parse_module_instance("module.b").unwrap();
-    let r1 = AbsResource { module: m, resource: Resource::managed("null_resource", "x") };
+    let r1 = AbsResource {
+        module: m,
+        resource: Resource::managed("null_resource", "x"),
+    };
     let r2 = AbsResource::root(Resource::managed("null_resource", "y"));
     let mut o = obj(json!({"id": "1", "a": null}));
     o.private = Some(String::new());
@@ -201,7 +209,11 @@ fn model_built_state_sorts_and_omits() {
     s.set_current(&r2, &p, &InstanceKey::Int(3), Some(obj(json!({}))));
     s.outputs.insert(
         "o".into(),
-        OutputState { value: json!({"b": [1], "a": "<&>"}), ty: json!(["object", {"b": ["list", "number"], "a": "string"}]), sensitive: false },
+        OutputState {
+            value: json!({"b": [1], "a": "<&>"}),
+            ty: json!(["object", {"b": ["list", "number"], "a": "string"}]),
+            sensitive: false,
+        },
     );
     let out = write_state(&s);
     let expected = r#"{
@@ -273,8 +285,16 @@ fn module_strings_sort_as_strings() {
     // sorts by the module string, so "module.a[10]" < "module.a[9]".
     let mut s = State::new("l".into());
     for m in ["module.a[9]", "module.a[10]", "module.a"] {
-        let addr = AbsResource { module: parse_module_instance(m).unwrap(), resource: Resource::managed("t", "n") };
-        s.set_current(&addr, &null_provider(), &InstanceKey::None, Some(obj(json!({}))));
+        let addr = AbsResource {
+            module: parse_module_instance(m).unwrap(),
+            resource: Resource::managed("t", "n"),
+        };
+        s.set_current(
+            &addr,
+            &null_provider(),
+            &InstanceKey::None,
+            Some(obj(json!({}))),
+        );
     }
     let out = write_state(&s);
     let a = out.find("\"module.a\"").unwrap();
@@ -303,10 +323,26 @@ fn parses_module_instances() {
     assert_eq!(m.0[1].key, InstanceKey::Int(-1));
     assert_eq!(m.0[2].name, "c_d-e");
     assert_eq!(m.0[2].key, InstanceKey::None);
-    assert_eq!(m.to_string(), "module.a[\"k\\\"x\"].module.b[-1].module.c_d-e");
+    assert_eq!(
+        m.to_string(),
+        "module.a[\"k\\\"x\"].module.b[-1].module.c_d-e"
+    );
     assert!(parse_module_instance("").unwrap().is_root());
-    for bad in ["module", "module.", "mod.a", "module.a[", "module.a[x]", "module.a[\"x]", "module.a.b", "module.a[0]x", "module.1a"] {
-        assert!(parse_module_instance(bad).is_err(), "{bad} should not parse");
+    for bad in [
+        "module",
+        "module.",
+        "mod.a",
+        "module.a[",
+        "module.a[x]",
+        "module.a[\"x]",
+        "module.a.b",
+        "module.a[0]x",
+        "module.1a",
+    ] {
+        assert!(
+            parse_module_instance(bad).is_err(),
+            "{bad} should not parse"
+        );
     }
 }
 
@@ -332,7 +368,9 @@ fn escapes_strings_like_go() {
 
 #[test]
 fn index_keys_from_floats_become_ints() {
-    let s = read(&with_instances(r#"{"index_key": 2.0, "attributes": {}}, {"index_key": 1e1, "attributes": {}}"#));
+    let s = read(&with_instances(
+        r#"{"index_key": 2.0, "attributes": {}}, {"index_key": 1e1, "attributes": {}}"#,
+    ));
     let r = s.resources.values().next().unwrap();
     let keys: Vec<&InstanceKey> = r.instances.keys().collect();
     assert_eq!(keys, vec![&InstanceKey::Int(2), &InstanceKey::Int(10)]);
@@ -345,8 +383,22 @@ fn attributes_flat_and_missing_attributes() {
         r#"{"index_key": 0, "attributes_flat": {"id": "x", "tags.%": "0"}}, {"index_key": 1}"#,
     ));
     let r = s.resources.values().next().unwrap();
-    assert_eq!(r.instances[&InstanceKey::Int(0)].current.as_ref().unwrap().attributes, json!({"id": "x", "tags.%": "0"}));
-    assert_eq!(r.instances[&InstanceKey::Int(1)].current.as_ref().unwrap().attributes, json!({}));
+    assert_eq!(
+        r.instances[&InstanceKey::Int(0)]
+            .current
+            .as_ref()
+            .unwrap()
+            .attributes,
+        json!({"id": "x", "tags.%": "0"})
+    );
+    assert_eq!(
+        r.instances[&InstanceKey::Int(1)]
+            .current
+            .as_ref()
+            .unwrap()
+            .attributes,
+        json!({})
+    );
 }
 
 #[test]
@@ -361,7 +413,8 @@ fn version_errors() {
             format!("state format version {v} is too old for ferro; upgrade it with Terraform 0.13+ first")
         );
     }
-    assert!(read_err(r#"{"version": 5, "whatever": true}"#).contains("uses format version 5, which is not supported"));
+    assert!(read_err(r#"{"version": 5, "whatever": true}"#)
+        .contains("uses format version 5, which is not supported"));
     assert!(read_err("").contains("empty"));
     assert!(read_err("{").contains("not valid JSON"));
     assert!(read_err("[]").contains("JSON object"));
@@ -369,22 +422,44 @@ fn version_errors() {
 
 #[test]
 fn instance_errors_name_the_place() {
-    let e = read_err(&with_instances(r#"{"attributes": {}}, {"deposed": "abc", "attributes": {}}"#));
-    assert_eq!(e, "resources[0].instances[1]: invalid deposed key \"abc\" (must be eight hexadecimal digits)");
+    let e = read_err(&with_instances(
+        r#"{"attributes": {}}, {"deposed": "abc", "attributes": {}}"#,
+    ));
+    assert_eq!(
+        e,
+        "resources[0].instances[1]: invalid deposed key \"abc\" (must be eight hexadecimal digits)"
+    );
     let e = read_err(&with_instances(r#"{"deposed": "0000000g"}"#));
     assert!(e.contains("invalid deposed key \"0000000g\""), "{e}");
     let e = read_err(&with_instances(r#"{"index_key": 1}, {"index_key": 1}"#));
-    assert_eq!(e, "resources[0].instances[1]: duplicate current object for t.n[1]");
-    let e = read_err(&with_instances(r#"{"deposed": "00000001"}, {"deposed": "00000001"}"#));
-    assert_eq!(e, "resources[0].instances[1]: duplicate deposed object \"00000001\" for t.n");
+    assert_eq!(
+        e,
+        "resources[0].instances[1]: duplicate current object for t.n[1]"
+    );
+    let e = read_err(&with_instances(
+        r#"{"deposed": "00000001"}, {"deposed": "00000001"}"#,
+    ));
+    assert_eq!(
+        e,
+        "resources[0].instances[1]: duplicate deposed object \"00000001\" for t.n"
+    );
     let e = read_err(&with_instances(r#"{"status": "deposed"}"#));
-    assert!(e.starts_with("resources[0].instances[0]: invalid instance status \"deposed\""), "{e}");
+    assert!(
+        e.starts_with("resources[0].instances[0]: invalid instance status \"deposed\""),
+        "{e}"
+    );
     let e = read_err(&with_instances(r#"{"index_key": true}"#));
-    assert!(e.contains("\"index_key\" must be a number or a string"), "{e}");
+    assert!(
+        e.contains("\"index_key\" must be a number or a string"),
+        "{e}"
+    );
     let e = read_err(&with_instances(r#"{"attributes": [1]}"#));
     assert!(e.contains("\"attributes\" must be an object"), "{e}");
     let e = read_err(&with_instances(r#"{"schema_version": -1}"#));
-    assert!(e.contains("\"schema_version\" must be a non-negative integer"), "{e}");
+    assert!(
+        e.contains("\"schema_version\" must be a non-negative integer"),
+        "{e}"
+    );
     let e = read_err(&with_instances(r#"{"dependencies": [1]}"#));
     assert!(e.contains("dependencies[0]"), "{e}");
 }
@@ -393,11 +468,26 @@ fn instance_errors_name_the_place() {
 fn resource_errors_name_the_place() {
     let base = r#"{"version":4,"resources":[RES]}"#;
     let cases = [
-        (r#"{"mode":"weird","type":"t","name":"n","provider":"provider.null"}"#, "resources[0]: invalid resource mode \"weird\""),
-        (r#"{"mode":"managed","type":"t","name":"n","provider":"nope"}"#, "resources[0]: invalid provider configuration address"),
-        (r#"{"mode":"managed","type":"t","name":"n"}"#, "resources[0]: missing \"provider\""),
-        (r#"{"mode":"managed","name":"n","provider":"provider.null"}"#, "resources[0]: missing resource \"type\""),
-        (r#"{"module":"module.a[","mode":"managed","type":"t","name":"n","provider":"provider.null"}"#, "resources[0]: invalid module address \"module.a[\""),
+        (
+            r#"{"mode":"weird","type":"t","name":"n","provider":"provider.null"}"#,
+            "resources[0]: invalid resource mode \"weird\"",
+        ),
+        (
+            r#"{"mode":"managed","type":"t","name":"n","provider":"nope"}"#,
+            "resources[0]: invalid provider configuration address",
+        ),
+        (
+            r#"{"mode":"managed","type":"t","name":"n"}"#,
+            "resources[0]: missing \"provider\"",
+        ),
+        (
+            r#"{"mode":"managed","name":"n","provider":"provider.null"}"#,
+            "resources[0]: missing resource \"type\"",
+        ),
+        (
+            r#"{"module":"module.a[","mode":"managed","type":"t","name":"n","provider":"provider.null"}"#,
+            "resources[0]: invalid module address \"module.a[\"",
+        ),
         (r#"7"#, "resources[0]: must be an object"),
     ];
     for (res, want) in cases {
@@ -405,15 +495,21 @@ fn resource_errors_name_the_place() {
         assert!(e.starts_with(want), "got {e:?}, want prefix {want:?}");
     }
     assert!(read_err(r#"{"version":4,"terraform_version":"banana"}"#).contains("terraform_version"));
-    assert!(read_err(r#"{"version":4,"outputs":{"o":{"value":1}}}"#).contains("outputs[\"o\"]: missing \"type\""));
+    assert!(read_err(r#"{"version":4,"outputs":{"o":{"value":1}}}"#)
+        .contains("outputs[\"o\"]: missing \"type\""));
     assert!(read_err(r#"{"version":4,"serial":"1"}"#).contains("\"serial\" must be"));
 }
 
 #[test]
 fn legacy_provider_strings_are_accepted() {
-    let s = read(r#"{"version":4,"resources":[{"mode":"managed","type":"aws_x","name":"n","provider":"provider.aws.west","instances":[{"attributes":{}}]}]}"#);
+    let s = read(
+        r#"{"version":4,"resources":[{"mode":"managed","type":"aws_x","name":"n","provider":"provider.aws.west","instances":[{"attributes":{}}]}]}"#,
+    );
     let r = s.resources.values().next().unwrap();
-    assert_eq!(r.provider.to_string(), "provider[\"registry.terraform.io/hashicorp/aws\"].west");
+    assert_eq!(
+        r.provider.to_string(),
+        "provider[\"registry.terraform.io/hashicorp/aws\"].west"
+    );
     assert_eq!(s.terraform_version, "");
     assert_eq!(s.serial, 0);
 }

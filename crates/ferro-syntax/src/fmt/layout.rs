@@ -35,7 +35,10 @@ fn bracket_change(k: K) -> i32 {
 }
 
 fn columns(toks: &[Tok], r: Range<usize>) -> usize {
-    toks[r].iter().map(|t| t.spaces + t.text.graphemes(true).count()).sum()
+    toks[r]
+        .iter()
+        .map(|t| t.spaces + t.text.graphemes(true).count())
+        .sum()
 }
 
 fn lines_for_format(toks: &[Tok]) -> Vec<Line> {
@@ -43,12 +46,20 @@ fn lines_for_format(toks: &[Tok]) -> Vec<Line> {
     let mut start = 0;
     for (i, t) in toks.iter().enumerate() {
         if is_newline(t) {
-            lines.push(Line { lead: start..i + 1, assign: None, comment: None });
+            lines.push(Line {
+                lead: start..i + 1,
+                assign: None,
+                comment: None,
+            });
             start = i + 1;
         }
     }
     if start < toks.len() {
-        lines.push(Line { lead: start..toks.len(), assign: None, comment: None });
+        lines.push(Line {
+            lead: start..toks.len(),
+            assign: None,
+            comment: None,
+        });
     }
     for line in &mut lines {
         let r = line.lead.clone();
@@ -90,7 +101,10 @@ fn format_indent(lines: &[Line], toks: &mut [Tok]) {
             }
         }
         if let Some(a) = &line.assign {
-            net += toks[a.clone()].iter().map(|t| bracket_change(t.kind)).sum::<i32>();
+            net += toks[a.clone()]
+                .iter()
+                .map(|t| bracket_change(t.kind))
+                .sum::<i32>();
         }
         if net > 0 {
             toks[first].spaces = 2 * indents.len();
@@ -132,7 +146,11 @@ fn space_cell(toks: &mut [Tok], r: Range<usize>) {
         if i + 1 >= r.end {
             break;
         }
-        let before = if i > r.start { Some(toks[i - 1].kind) } else { None };
+        let before = if i > r.start {
+            Some(toks[i - 1].kind)
+        } else {
+            None
+        };
         let space = space_after(&toks[i], before, toks[i + 1].kind);
         toks[i + 1].spaces = usize::from(space);
     }
@@ -159,7 +177,9 @@ fn space_after(subject: &Tok, before: Option<K>, after: K) -> bool {
             false
         }
         _ if s == K::Ident && subject.text == "in" && before == Some(K::Ident) => true,
-        _ if after == K::OBrack && (s == K::Ident || s == K::Number || bracket_change(s) < 0) => false,
+        _ if after == K::OBrack && (s == K::Ident || s == K::Number || bracket_change(s) < 0) => {
+            false
+        }
         _ if s == K::Bang => false,
         _ if s == K::Minus => !matches!(
             before,
@@ -190,7 +210,9 @@ fn space_after(subject: &Tok, before: Option<K>, after: K) -> bool {
         _ if s == K::OBrace || after == K::CBrace => !(s == K::OBrace && after == K::CBrace),
         _ if matches!(s, K::TemplateInterp | K::TemplateControl) && after == K::OBrace => true,
         _ if s == K::CBrace && after == K::TemplateSeqEnd => true,
-        _ if s == K::TemplateSeqEnd && matches!(after, K::TemplateInterp | K::TemplateControl) => false,
+        _ if s == K::TemplateSeqEnd && matches!(after, K::TemplateInterp | K::TemplateControl) => {
+            false
+        }
         _ if bracket_change(s) > 0 => false,
         _ if bracket_change(after) < 0 => false,
         _ => true,

@@ -40,7 +40,11 @@ pub fn format_file(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
     if !dups.is_empty() {
         return Err(dups);
     }
-    let bom = if src.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
+    let bom = if src.starts_with('\u{FEFF}') {
+        '\u{FEFF}'.len_utf8()
+    } else {
+        0
+    };
     let (mut toks, trailing) = scan::scan(&src[bom..], bom);
     rewrite::apply(&parsed.body, &mut toks);
     let mut out = layout::format_tokens(&mut toks);

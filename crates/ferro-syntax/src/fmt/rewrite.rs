@@ -26,7 +26,9 @@ pub(crate) fn apply(body: &Body, toks: &mut Vec<Tok<'_>>) {
     // Each drop is `target end..index end`: everything between its brackets goes.
     for d in drops.iter().rev() {
         let i = toks.partition_point(|t| t.start < d.start);
-        let Some(open) = (i..toks.len()).find(|&k| toks[k].kind == K::OBrack) else { continue };
+        let Some(open) = (i..toks.len()).find(|&k| toks[k].kind == K::OBrack) else {
+            continue;
+        };
         let close = toks.partition_point(|t| t.start < d.end.saturating_sub(1));
         if close > open && close < toks.len() && toks[close].kind == K::CBrack {
             toks.drain(open + 1..close);
@@ -109,8 +111,14 @@ fn value_expr<'a>(toks: &[Tok<'a>]) -> Option<Vec<Tok<'a>>> {
             _ => {}
         }
     }
-    let s = inside.iter().position(|t| t.kind != K::Newline).unwrap_or(inside.len());
-    let e = inside.iter().rposition(|t| t.kind != K::Newline).map_or(s, |i| i + 1);
+    let s = inside
+        .iter()
+        .position(|t| t.kind != K::Newline)
+        .unwrap_or(inside.len());
+    let e = inside
+        .iter()
+        .rposition(|t| t.kind != K::Newline)
+        .map_or(s, |i| i + 1);
     let trimmed = &inside[s..e.max(s)];
     // A value left on several lines is parenthesised so it still parses (e.g. a multi-line
     // conditional), unless it already starts and ends with parentheses.
@@ -153,12 +161,14 @@ fn type_expr<'a>(toks: &[Tok<'a>]) -> Option<Vec<Tok<'a>>> {
             "set" => Some(call("set", "any")),
             _ => None,
         },
-        [o, s, c] if o.kind == K::OQuote && s.kind == K::QuotedLit && c.kind == K::CQuote => match &*s.text {
-            "string" => Some(vec![Tok::synth(K::Ident, "string")]),
-            "list" => Some(call("list", "string")),
-            "map" => Some(call("map", "string")),
-            _ => None,
-        },
+        [o, s, c] if o.kind == K::OQuote && s.kind == K::QuotedLit && c.kind == K::CQuote => {
+            match &*s.text {
+                "string" => Some(vec![Tok::synth(K::Ident, "string")]),
+                "list" => Some(call("list", "string")),
+                "map" => Some(call("map", "string")),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -238,7 +248,12 @@ fn traversal<'e>(e: &'e Expr, keys: &mut Vec<Range<usize>>) -> Option<&'e str> {
     match &e.kind {
         ExprKind::Variable(id) => Some(&id.name),
         ExprKind::GetAttr { target, .. } => traversal(target, keys),
-        ExprKind::Index { target, key, legacy, .. } if literal_key(key) => {
+        ExprKind::Index {
+            target,
+            key,
+            legacy,
+            ..
+        } if literal_key(key) => {
             if !legacy && matches!(key.kind, ExprKind::Bool(_) | ExprKind::Null) {
                 keys.push(target.span.end as usize..e.span.end as usize);
             }
@@ -258,7 +273,11 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
     }
     let mut go = |e: &Expr, bound: &mut Vec<String>| lost_keys(e, bound, out);
     match &e.kind {
-        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Variable(_) | ExprKind::Error => {}
+        ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Number(_)
+        | ExprKind::Variable(_)
+        | ExprKind::Error => {}
         ExprKind::Template(t) => parts_keys(&t.parts, bound, &mut go),
         ExprKind::GetAttr { target, .. } => go(target, bound),
         ExprKind::Index { target, key, .. } => {
@@ -288,13 +307,23 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             go(lhs, bound);
             go(rhs, bound);
         }
-        ExprKind::Conditional { cond, then, otherwise } => {
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
             go(cond, bound);
             go(then, bound);
             go(otherwise, bound);
         }
         ExprKind::ForTuple(f) => {
-            let crate::ast::ForTuple { key_var, value_var, collection, value, cond } = &**f;
+            let crate::ast::ForTuple {
+                key_var,
+                value_var,
+                collection,
+                value,
+                cond,
+            } = &**f;
             go(collection, bound);
             let n = bound.len();
             bound.extend(key_var.iter().map(|k| k.name.to_string()));
@@ -306,7 +335,15 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
             bound.truncate(n);
         }
         ExprKind::ForObject(f) => {
-            let crate::ast::ForObject { key_var, value_var, collection, key, value, cond, .. } = &**f;
+            let crate::ast::ForObject {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                cond,
+                ..
+            } = &**f;
             go(collection, bound);
             let n = bound.len();
             bound.extend(key_var.iter().map(|k| k.name.to_string()));
@@ -322,12 +359,21 @@ fn lost_keys(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<Range<usize>>) {
     }
 }
 
-fn parts_keys(parts: &[TemplatePart], bound: &mut Vec<String>, go: &mut dyn FnMut(&Expr, &mut Vec<String>)) {
+fn parts_keys(
+    parts: &[TemplatePart],
+    bound: &mut Vec<String>,
+    go: &mut dyn FnMut(&Expr, &mut Vec<String>),
+) {
     for p in parts {
         match p {
             TemplatePart::Literal { .. } => {}
             TemplatePart::Interpolation { expr, .. } => go(expr, bound),
-            TemplatePart::If { cond, then, otherwise, .. } => {
+            TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
                 go(cond, bound);
                 parts_keys(then, bound, go);
                 if let Some(o) = otherwise {
@@ -335,7 +381,13 @@ fn parts_keys(parts: &[TemplatePart], bound: &mut Vec<String>, go: &mut dyn FnMu
                 }
             }
             TemplatePart::For(f) => {
-                let crate::ast::TemplateFor { key_var, value_var, collection, body, .. } = &**f;
+                let crate::ast::TemplateFor {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                    ..
+                } = &**f;
                 go(collection, bound);
                 let n = bound.len();
                 bound.extend(key_var.iter().map(|k| k.name.to_string()));

@@ -71,10 +71,20 @@ pub(crate) struct Tok<'a> {
 
 impl<'a> Tok<'a> {
     pub fn new(kind: K, text: &'a str, start: usize) -> Self {
-        Tok { kind, text: Cow::Borrowed(text), start, spaces: 0 }
+        Tok {
+            kind,
+            text: Cow::Borrowed(text),
+            start,
+            spaces: 0,
+        }
     }
     pub fn synth(kind: K, text: impl Into<Cow<'a, str>>) -> Self {
-        Tok { kind, text: text.into(), start: usize::MAX, spaces: 0 }
+        Tok {
+            kind,
+            text: text.into(),
+            start: usize::MAX,
+            spaces: 0,
+        }
     }
     pub fn end(&self) -> usize {
         self.start.saturating_add(self.text.len())
@@ -191,7 +201,10 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
                             let text = &src[r.clone()];
                             let word = text.trim_start_matches("<<").trim_start_matches('-');
                             let marker = word.trim_end_matches(['\n', '\r', ' ', '\t']).to_string();
-                            modes.push(Mode::Heredoc { marker, line_start: true });
+                            modes.push(Mode::Heredoc {
+                                marker,
+                                line_start: true,
+                            });
                             K::OHeredoc
                         }
                         Token::HashComment | Token::SlashComment => {
@@ -230,7 +243,11 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
                     modes.pop();
                     pos += 1;
                 } else if let Some(n) = template_open(rest) {
-                    let kind = if rest.starts_with('$') { K::TemplateInterp } else { K::TemplateControl };
+                    let kind = if rest.starts_with('$') {
+                        K::TemplateInterp
+                    } else {
+                        K::TemplateControl
+                    };
                     push(&mut toks, kind, pos..pos + n);
                     braces += 1;
                     ret_braces.push(braces);
@@ -267,7 +284,11 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
                     }
                 }
                 if let Some(n) = template_open(rest) {
-                    let kind = if rest.starts_with('$') { K::TemplateInterp } else { K::TemplateControl };
+                    let kind = if rest.starts_with('$') {
+                        K::TemplateInterp
+                    } else {
+                        K::TemplateControl
+                    };
                     push(&mut toks, kind, pos..pos + n);
                     braces += 1;
                     ret_braces.push(braces);
@@ -284,11 +305,16 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
                         n += 1;
                         break;
                     }
-                    if (b[n] == b'$' || b[n] == b'%') && n > 0 && template_open(&rest[n..]).is_some() {
+                    if (b[n] == b'$' || b[n] == b'%')
+                        && n > 0
+                        && template_open(&rest[n..]).is_some()
+                    {
                         // `$${` is an escape, not an opener.
                         break;
                     }
-                    if (b[n] == b'$' || b[n] == b'%') && b.get(n + 1) == Some(&b[n]) && b.get(n + 2) == Some(&b'{')
+                    if (b[n] == b'$' || b[n] == b'%')
+                        && b.get(n + 1) == Some(&b[n])
+                        && b.get(n + 2) == Some(&b'{')
                     {
                         n += 3;
                         continue;
@@ -307,7 +333,13 @@ pub(crate) fn scan<'a>(src: &'a str, base: usize) -> (Vec<Tok<'a>>, usize) {
 }
 
 /// Append literal text, merging it with a directly preceding literal of the same kind.
-fn push_lit<'a>(toks: &mut Vec<Tok<'a>>, kind: K, src: &'a str, base: usize, r: std::ops::Range<usize>) {
+fn push_lit<'a>(
+    toks: &mut Vec<Tok<'a>>,
+    kind: K,
+    src: &'a str,
+    base: usize,
+    r: std::ops::Range<usize>,
+) {
     if let Some(prev) = toks.last_mut() {
         if prev.kind == kind && prev.end() == base + r.start && !prev.text.ends_with('\n') {
             let s = prev.start - base;

@@ -37,13 +37,57 @@ impl Rng {
 }
 
 const IDENTS: &[&str] = &[
-    "a", "b", "name", "value", "tags", "ami", "instance_type", "x1", "long_attribute_name", "my-dashed", "_under",
-    "é_accent", "cidr_block", "enabled",
+    "a",
+    "b",
+    "name",
+    "value",
+    "tags",
+    "ami",
+    "instance_type",
+    "x1",
+    "long_attribute_name",
+    "my-dashed",
+    "_under",
+    "é_accent",
+    "cidr_block",
+    "enabled",
 ];
-const FUNCS: &[&str] = &["length", "concat", "merge", "lookup", "format", "coalesce", "jsonencode", "max", "tolist"];
-const ROOTS: &[&str] = &["var", "local", "module", "data", "aws_instance", "each", "count", "path", "self"];
-const BLOCKS: &[&str] = &["resource", "data", "variable", "output", "locals", "provider", "module", "dynamic", "lifecycle"];
-const OPS: &[&str] = &["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||"];
+const FUNCS: &[&str] = &[
+    "length",
+    "concat",
+    "merge",
+    "lookup",
+    "format",
+    "coalesce",
+    "jsonencode",
+    "max",
+    "tolist",
+];
+const ROOTS: &[&str] = &[
+    "var",
+    "local",
+    "module",
+    "data",
+    "aws_instance",
+    "each",
+    "count",
+    "path",
+    "self",
+];
+const BLOCKS: &[&str] = &[
+    "resource",
+    "data",
+    "variable",
+    "output",
+    "locals",
+    "provider",
+    "module",
+    "dynamic",
+    "lifecycle",
+];
+const OPS: &[&str] = &[
+    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+];
 
 pub struct Gen {
     pub r: Rng,
@@ -54,7 +98,11 @@ pub struct Gen {
 
 impl Gen {
     pub fn new(seed: u64) -> Self {
-        Gen { r: Rng::new(seed), heredocs: 0, max_depth: 4 }
+        Gen {
+            r: Rng::new(seed),
+            heredocs: 0,
+            max_depth: 4,
+        }
     }
 
     fn ident(&mut self) -> String {
@@ -165,7 +213,11 @@ impl Gen {
             out.push_str(&line);
             out.push('\n');
         }
-        let end_pad = if indented { " ".repeat(self.r.below(4)) } else { String::new() };
+        let end_pad = if indented {
+            " ".repeat(self.r.below(4))
+        } else {
+            String::new()
+        };
         out.push_str(&format!("{end_pad}{marker}\n"));
     }
 
@@ -173,8 +225,14 @@ impl Gen {
         let mut s = String::from("\"");
         for _ in 0..self.r.below(5) {
             match self.r.below(12) {
-                0..=4 => s.push_str(self.r.pick(&["abc", "hello world", " ", "x-y", "é", "日本"])),
-                5 => s.push_str(self.r.pick(&["\\n", "\\t", "\\\"", "\\\\", "\\u00e9", "$${x}", "%%{y}"])),
+                0..=4 => s.push_str(
+                    self.r
+                        .pick(&["abc", "hello world", " ", "x-y", "é", "日本"]),
+                ),
+                5 => s.push_str(
+                    self.r
+                        .pick(&["\\n", "\\t", "\\\"", "\\\\", "\\u00e9", "$${x}", "%%{y}"]),
+                ),
                 6..=8 if depth < self.max_depth => {
                     let strip_l = if self.r.chance(10) { "~" } else { "" };
                     let strip_r = if self.r.chance(10) { "~" } else { "" };
@@ -239,13 +297,19 @@ impl Gen {
                 0 => self.r.below(1000).to_string(),
                 1 => self.traversal(depth),
                 2 => self.string(depth),
-                _ => self.r.pick(&["true", "false", "null", "1.5", "1e3"]).to_string(),
+                _ => self
+                    .r
+                    .pick(&["true", "false", "null", "1.5", "1e3"])
+                    .to_string(),
             };
         }
         let d = depth + 1;
         match self.r.below(22) {
             0 => self.r.below(100000).to_string(),
-            1 => self.r.pick(&["true", "false", "null", "0.25", "2E-3"]).to_string(),
+            1 => self
+                .r
+                .pick(&["true", "false", "null", "0.25", "2E-3"])
+                .to_string(),
             2 | 3 => self.string(depth),
             4..=6 => self.traversal(depth),
             7 => {
@@ -254,7 +318,11 @@ impl Gen {
                 let args: Vec<String> = (0..n).map(|_| self.expr(d, true)).collect();
                 let expand = n > 0 && self.r.chance(10);
                 let g = self.gap(true);
-                format!("{f}({g}{}{})", args.join(&format!(",{}", self.gap(true))), if expand { "..." } else { "" })
+                format!(
+                    "{f}({g}{}{})",
+                    args.join(&format!(",{}", self.gap(true))),
+                    if expand { "..." } else { "" }
+                )
             }
             8 | 9 => {
                 let n = self.r.below(4);
@@ -309,7 +377,11 @@ impl Gen {
             16 => {
                 let coll = self.operand(d);
                 let v = self.expr(d, true);
-                let cond = if self.r.chance(30) { format!(" if {}", self.operand(d)) } else { String::new() };
+                let cond = if self.r.chance(30) {
+                    format!(" if {}", self.operand(d))
+                } else {
+                    String::new()
+                };
                 format!("[for v in {coll} : {v}{cond}]")
             }
             17 => {
@@ -318,7 +390,12 @@ impl Gen {
                 let group = if self.r.chance(20) { "..." } else { "" };
                 format!("{{for k, v in {coll} : k => {v}{group}}}")
             }
-            18 => format!("({}{}{})", self.gap(true), self.expr(d, true), self.gap(true)),
+            18 => format!(
+                "({}{}{})",
+                self.gap(true),
+                self.expr(d, true),
+                self.gap(true)
+            ),
             _ => self.traversal(depth),
         }
     }
@@ -326,7 +403,10 @@ impl Gen {
     /// An operand of an operator: parenthesised when it is itself an operation.
     fn operand(&mut self, depth: usize) -> String {
         let e = self.expr(depth, false);
-        if e.contains([' ', '?', '!', '-', '+', '*', '/', '%', '<', '>', '=', '&', '|']) && !e.starts_with('"') {
+        if e.contains([
+            ' ', '?', '!', '-', '+', '*', '/', '%', '<', '>', '=', '&', '|',
+        ]) && !e.starts_with('"')
+        {
             format!("({e})")
         } else {
             e

@@ -85,7 +85,9 @@ impl Big {
         let mut out = Vec::with_capacity(n + 1);
         let mut carry = 0u64;
         for i in 0..n {
-            let s = u64::from(*self.0.get(i).unwrap_or(&0)) + u64::from(*o.0.get(i).unwrap_or(&0)) + carry;
+            let s = u64::from(*self.0.get(i).unwrap_or(&0))
+                + u64::from(*o.0.get(i).unwrap_or(&0))
+                + carry;
             out.push((s % BASE) as u32);
             carry = s / BASE;
         }

@@ -31,7 +31,10 @@ pub struct FloatDecimal {
 impl FloatDecimal {
     /// The ASCII digit at position `i` (0 is the first), `'0'` outside the digits.
     pub fn at(&self, i: i64) -> u8 {
-        usize::try_from(i).ok().and_then(|i| self.digits.get(i).copied()).unwrap_or(b'0')
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.digits.get(i).copied())
+            .unwrap_or(b'0')
     }
 
     /// Keep `n` digits, rounding half to even only when the dropped digits are exactly one half
@@ -118,7 +121,11 @@ fn scaled_floor(mant: &Big, exp: i64, exp2: i64) -> (Big, Rest) {
     let digits = scaled.to_digits();
     if digits.len() <= drop {
         // The quotient is zero; the remainder is below one tenth, so below one half.
-        let rest = if scaled.is_zero() { Rest::Zero } else { Rest::BelowHalf };
+        let rest = if scaled.is_zero() {
+            Rest::Zero
+        } else {
+            Rest::BelowHalf
+        };
         return (Big::zero(), rest);
     }
     let (kept, dropped) = digits.as_bytes().split_at(digits.len() - drop);
@@ -168,7 +175,10 @@ fn to_binary(mant: &Big, exp: i64) -> Option<BinaryFloat> {
         }
         let q = q.add(&Big::from_u64(1));
         if q == top {
-            return Some(BinaryFloat { mant: bottom, exp2: exp2 + 1 });
+            return Some(BinaryFloat {
+                mant: bottom,
+                exp2: exp2 + 1,
+            });
         }
         return Some(BinaryFloat { mant: q, exp2 });
     }
@@ -179,7 +189,10 @@ fn to_binary(mant: &Big, exp: i64) -> Option<BinaryFloat> {
 /// The decimal digits of `mant × 10^exp` themselves.
 fn own_digits(mant: &Big, exp: i64) -> FloatDecimal {
     let digits = mant.to_digits().into_bytes();
-    let mut d = FloatDecimal { exp: digits.len() as i64 + exp, digits };
+    let mut d = FloatDecimal {
+        exp: digits.len() as i64 + exp,
+        digits,
+    };
     d.trim();
     d
 }
@@ -193,7 +206,10 @@ fn expand(mant: &Big, exp2: i64) -> FloatDecimal {
         (mant.mul(&Big::pow(5, exp2.unsigned_abs())), exp2)
     };
     let digits = scaled.to_digits().into_bytes();
-    let mut d = FloatDecimal { exp: digits.len() as i64 + point, digits };
+    let mut d = FloatDecimal {
+        exp: digits.len() as i64 + point,
+        digits,
+    };
     d.trim();
     d
 }
@@ -232,7 +248,9 @@ impl Number {
             return Some(FloatDecimal::default());
         }
         let (_, mant, exp) = finite_parts(self);
-        let Some(b) = to_binary(mant, exp) else { return Some(own_digits(mant, exp)) };
+        let Some(b) = to_binary(mant, exp) else {
+            return Some(own_digits(mant, exp));
+        };
         let mut d = expand(&b.mant, b.exp2);
         // The bounds of the numbers rounding to this float: one half unit in the last place
         // below and above, i.e. (2·mant ∓ 1) × 2^(exp2-1).
@@ -289,9 +307,19 @@ mod tests {
 
     #[test]
     fn exact_binary_values_expand_exactly() {
-        for (s, digits, exp) in [("0.5", "5", 0), ("2.5", "25", 1), ("1024", "1024", 4), ("0.375", "375", 0), ("-3", "3", 1)] {
+        for (s, digits, exp) in [
+            ("0.5", "5", 0),
+            ("2.5", "25", 1),
+            ("1024", "1024", 4),
+            ("0.375", "375", 0),
+            ("-3", "3", 1),
+        ] {
             let d = n(s).binary_digits().unwrap();
-            assert_eq!((String::from_utf8_lossy(&d.digits).as_ref(), d.exp), (digits, exp), "{s}");
+            assert_eq!(
+                (String::from_utf8_lossy(&d.digits).as_ref(), d.exp),
+                (digits, exp),
+                "{s}"
+            );
         }
         assert_eq!(n("0").binary_digits().unwrap(), FloatDecimal::default());
         // 2^512 + 1 needs 513 bits: the 1 is lost (a tie, rounded to the even mantissa).
@@ -308,14 +336,28 @@ mod tests {
         let d = n("1e300").binary_digits().unwrap();
         let s = String::from_utf8_lossy(&d.digits).into_owned();
         assert_eq!(d.exp, 301);
-        assert!(s.starts_with(&format!("1{}258988293585", "0".repeat(154))), "{s}");
+        assert!(
+            s.starts_with(&format!("1{}258988293585", "0".repeat(154))),
+            "{s}"
+        );
     }
 
     #[test]
     fn shortest_digits_are_the_literal() {
-        for (s, digits, exp) in [("0.1", "1", 0), ("0.05", "5", -1), ("123.456", "123456", 3), ("1e300", "1", 301), ("1e-300", "1", -299), ("7", "7", 1)] {
+        for (s, digits, exp) in [
+            ("0.1", "1", 0),
+            ("0.05", "5", -1),
+            ("123.456", "123456", 3),
+            ("1e300", "1", 301),
+            ("1e-300", "1", -299),
+            ("7", "7", 1),
+        ] {
             let d = n(s).shortest_binary_digits().unwrap();
-            assert_eq!((String::from_utf8_lossy(&d.digits).as_ref(), d.exp), (digits, exp), "{s}");
+            assert_eq!(
+                (String::from_utf8_lossy(&d.digits).as_ref(), d.exp),
+                (digits, exp),
+                "{s}"
+            );
         }
         // Far outside the expandable range, a short number is still its own shortest form.
         let d = n("1.5e-100000").shortest_binary_digits().unwrap();
@@ -327,22 +369,40 @@ mod tests {
 
     #[test]
     fn decimal_rounding_follows_go() {
-        let mut d = FloatDecimal { digits: b"25".to_vec(), exp: 1 };
+        let mut d = FloatDecimal {
+            digits: b"25".to_vec(),
+            exp: 1,
+        };
         d.round(1);
         assert_eq!(d.digits, b"2");
-        let mut d = FloatDecimal { digits: b"35".to_vec(), exp: 1 };
+        let mut d = FloatDecimal {
+            digits: b"35".to_vec(),
+            exp: 1,
+        };
         d.round(1);
         assert_eq!(d.digits, b"4");
-        let mut d = FloatDecimal { digits: b"251".to_vec(), exp: 1 };
+        let mut d = FloatDecimal {
+            digits: b"251".to_vec(),
+            exp: 1,
+        };
         d.round(1);
         assert_eq!(d.digits, b"3");
-        let mut d = FloatDecimal { digits: b"9996".to_vec(), exp: 0 };
+        let mut d = FloatDecimal {
+            digits: b"9996".to_vec(),
+            exp: 0,
+        };
         d.round(3);
         assert_eq!((d.digits.as_slice(), d.exp), (&b"1"[..], 1));
-        let mut d = FloatDecimal { digits: b"1004".to_vec(), exp: 0 };
+        let mut d = FloatDecimal {
+            digits: b"1004".to_vec(),
+            exp: 0,
+        };
         d.round(3);
         assert_eq!((d.digits.as_slice(), d.exp), (&b"1"[..], 0));
-        let mut d = FloatDecimal { digits: b"5".to_vec(), exp: -1 };
+        let mut d = FloatDecimal {
+            digits: b"5".to_vec(),
+            exp: -1,
+        };
         d.round(-1);
         assert_eq!(d.digits, b"5");
         d.round(0);

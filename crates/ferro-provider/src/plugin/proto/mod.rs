@@ -73,7 +73,10 @@ pub const STDIO_STREAM: &str = "/plugin.GRPCStdio/StreamStdio";
 
 impl From<v5::Schema> for v6::Schema {
     fn from(s: v5::Schema) -> Self {
-        v6::Schema { version: s.version, block: s.block.map(Into::into) }
+        v6::Schema {
+            version: s.version,
+            block: s.block.map(Into::into),
+        }
     }
 }
 
@@ -122,7 +125,8 @@ impl From<v5::NestedBlock> for v6::NestedBlock {
 
 impl From<v5::GetProviderSchemaResponse> for v6::GetProviderSchemaResponse {
     fn from(r: v5::GetProviderSchemaResponse) -> Self {
-        let conv = |m: BTreeMap<String, v5::Schema>| m.into_iter().map(|(k, v)| (k, v.into())).collect();
+        let conv =
+            |m: BTreeMap<String, v5::Schema>| m.into_iter().map(|(k, v)| (k, v.into())).collect();
         v6::GetProviderSchemaResponse {
             provider: r.provider.map(Into::into),
             resource_schemas: conv(r.resource_schemas),
@@ -138,13 +142,19 @@ impl From<v5::GetProviderSchemaResponse> for v6::GetProviderSchemaResponse {
 /// `what` names the schema in errors ("resource type \"null_resource\"").
 pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
     if s.version < 0 {
-        return Err(format!("the schema of {what} has a negative version {}", s.version));
+        return Err(format!(
+            "the schema of {what} has a negative version {}",
+            s.version
+        ));
     }
     let block = match &s.block {
         Some(b) => block_from_proto(b, what)?,
         None => return Err(format!("the schema of {what} has no block")),
     };
-    Ok(Schema { version: s.version as u64, block })
+    Ok(Schema {
+        version: s.version as u64,
+        block,
+    })
 }
 
 fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
@@ -170,11 +180,19 @@ fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
             Ok(common::NestingMode::List) => NestingMode::List,
             Ok(common::NestingMode::Set) => NestingMode::Set,
             Ok(common::NestingMode::Map) => NestingMode::Map,
-            _ => return Err(format!("the nested block type {:?} in the schema of {what} has an invalid nesting mode {}", nb.type_name, nb.nesting)),
+            _ => return Err(format!(
+                "the nested block type {:?} in the schema of {what} has an invalid nesting mode {}",
+                nb.type_name, nb.nesting
+            )),
         };
         out.block_types.insert(
             nb.type_name.clone(),
-            NestedBlock { nesting, block: inner, min_items: nb.min_items.max(0) as u64, max_items: nb.max_items.max(0) as u64 },
+            NestedBlock {
+                nesting,
+                block: inner,
+                min_items: nb.min_items.max(0) as u64,
+                max_items: nb.max_items.max(0) as u64,
+            },
         );
     }
     Ok(out)
@@ -194,12 +212,24 @@ fn attribute_type(a: &v6::Attribute, what: &str) -> Result<Type, String> {
             Ok(common::NestingMode::List) => Ok(Type::list(elem)),
             Ok(common::NestingMode::Set) => Ok(Type::set(elem)),
             Ok(common::NestingMode::Map) => Ok(Type::map(elem)),
-            _ => Err(format!("the nested attribute {:?} in the schema of {what} has an invalid nesting mode {}", a.name, obj.nesting)),
+            _ => Err(format!(
+                "the nested attribute {:?} in the schema of {what} has an invalid nesting mode {}",
+                a.name, obj.nesting
+            )),
         };
     }
-    let json: serde_json::Value = serde_json::from_slice(&a.r#type)
-        .map_err(|e| format!("the attribute {:?} in the schema of {what} has an invalid type: {e}", a.name))?;
-    ferro_value::json::type_from_json(&json).map_err(|e| format!("the attribute {:?} in the schema of {what} has an invalid type: {e}", a.name))
+    let json: serde_json::Value = serde_json::from_slice(&a.r#type).map_err(|e| {
+        format!(
+            "the attribute {:?} in the schema of {what} has an invalid type: {e}",
+            a.name
+        )
+    })?;
+    ferro_value::json::type_from_json(&json).map_err(|e| {
+        format!(
+            "the attribute {:?} in the schema of {what} has an invalid type: {e}",
+            a.name
+        )
+    })
 }
 
 #[cfg(test)]
@@ -209,27 +239,55 @@ mod tests {
 
     #[test]
     fn method_paths_follow_the_protocol() {
-        assert_eq!(Rpc::GetProviderSchema.path(5), "/tfplugin5.Provider/GetSchema");
-        assert_eq!(Rpc::GetProviderSchema.path(6), "/tfplugin6.Provider/GetProviderSchema");
-        assert_eq!(Rpc::ValidateProviderConfig.path(5), "/tfplugin5.Provider/PrepareProviderConfig");
-        assert_eq!(Rpc::StopProvider.path(6), "/tfplugin6.Provider/StopProvider");
+        assert_eq!(
+            Rpc::GetProviderSchema.path(5),
+            "/tfplugin5.Provider/GetSchema"
+        );
+        assert_eq!(
+            Rpc::GetProviderSchema.path(6),
+            "/tfplugin6.Provider/GetProviderSchema"
+        );
+        assert_eq!(
+            Rpc::ValidateProviderConfig.path(5),
+            "/tfplugin5.Provider/PrepareProviderConfig"
+        );
+        assert_eq!(
+            Rpc::StopProvider.path(6),
+            "/tfplugin6.Provider/StopProvider"
+        );
         assert_eq!(Rpc::StopProvider.path(5), "/tfplugin5.Provider/Stop");
     }
 
     #[test]
     fn dynamic_value_wire_encoding_uses_field_numbers_one_and_two() {
-        let dv = common::DynamicValue { msgpack: vec![0xc0], json: Vec::new() };
+        let dv = common::DynamicValue {
+            msgpack: vec![0xc0],
+            json: Vec::new(),
+        };
         assert_eq!(dv.encode_to_vec(), vec![0x0a, 0x01, 0xc0]);
-        let dv = common::DynamicValue { msgpack: Vec::new(), json: b"null".to_vec() };
+        let dv = common::DynamicValue {
+            msgpack: Vec::new(),
+            json: b"null".to_vec(),
+        };
         assert_eq!(dv.encode_to_vec(), vec![0x12, 0x04, b'n', b'u', b'l', b'l']);
     }
 
     #[test]
     fn v6_nested_attributes_map_to_their_implied_types() {
-        let inner = v6::Attribute { name: "port".into(), r#type: b"\"number\"".to_vec(), optional: true, ..Default::default() };
+        let inner = v6::Attribute {
+            name: "port".into(),
+            r#type: b"\"number\"".to_vec(),
+            optional: true,
+            ..Default::default()
+        };
         let nested = v6::Attribute {
             name: "rules".into(),
-            nested_type: Some(v6::Object { attributes: vec![inner], nesting: common::NestingMode::Set as i32, min_items: 0, max_items: 0 }),
+            nested_type: Some(v6::Object {
+                attributes: vec![inner],
+                nesting: common::NestingMode::Set as i32,
+                min_items: 0,
+                max_items: 0,
+            }),
             optional: true,
             ..Default::default()
         };
@@ -243,7 +301,14 @@ mod tests {
             }],
             ..Default::default()
         };
-        let s = schema_from_proto(&v6::Schema { version: 2, block: Some(block) }, "test").unwrap();
+        let s = schema_from_proto(
+            &v6::Schema {
+                version: 2,
+                block: Some(block),
+            },
+            "test",
+        )
+        .unwrap();
         assert_eq!(s.version, 2);
         let port = Type::object([("port".to_string(), Type::Number)]);
         assert_eq!(s.block.attributes["rules"].ty, Type::set(port));
@@ -252,23 +317,43 @@ mod tests {
 
     #[test]
     fn invalid_schemas_are_errors() {
-        let bad = v6::Schema { version: -1, block: Some(v6::Block::default()) };
+        let bad = v6::Schema {
+            version: -1,
+            block: Some(v6::Block::default()),
+        };
         assert!(schema_from_proto(&bad, "x").is_err());
-        let no_block = v6::Schema { version: 0, block: None };
-        assert!(schema_from_proto(&no_block, "x").unwrap_err().contains("no block"));
+        let no_block = v6::Schema {
+            version: 0,
+            block: None,
+        };
+        assert!(schema_from_proto(&no_block, "x")
+            .unwrap_err()
+            .contains("no block"));
         let bad_nesting = v6::Schema {
             version: 0,
             block: Some(v6::Block {
-                block_types: vec![v6::NestedBlock { type_name: "b".into(), nesting: 0, ..Default::default() }],
+                block_types: vec![v6::NestedBlock {
+                    type_name: "b".into(),
+                    nesting: 0,
+                    ..Default::default()
+                }],
                 ..Default::default()
             }),
         };
-        assert!(schema_from_proto(&bad_nesting, "x").unwrap_err().contains("invalid nesting mode"));
+        assert!(schema_from_proto(&bad_nesting, "x")
+            .unwrap_err()
+            .contains("invalid nesting mode"));
     }
 
     #[test]
     fn a_v5_attribute_survives_the_round_trip_through_the_wire() {
-        let a = v5::Attribute { name: "id".into(), r#type: b"\"string\"".to_vec(), optional: true, computed: true, ..Default::default() };
+        let a = v5::Attribute {
+            name: "id".into(),
+            r#type: b"\"string\"".to_vec(),
+            optional: true,
+            computed: true,
+            ..Default::default()
+        };
         let bytes = a.encode_to_vec();
         let back = v5::Attribute::decode(bytes.as_slice()).unwrap();
         assert_eq!(back, a);
