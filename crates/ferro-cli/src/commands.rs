@@ -436,7 +436,6 @@ fn execute(
         let _ = writeln!(o, "{line}");
     };
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
-    drop(out);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
     if has_errors(&diags) {
@@ -551,7 +550,7 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return plain_error(
                 io,
                 "Output not found",
-                &format!("The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `ferro apply`, since the state won't be updated with new output variables until that command is run."),
+                "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `ferro apply`, since the state won't be updated with new output variables until that command is run.",
             );
         };
         let text = if p.flag("json") {

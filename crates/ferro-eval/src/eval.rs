@@ -344,6 +344,7 @@ impl Evaluator<'_> {
         Value::string(out).with_marks(marks)
     }
 
+    #[allow(clippy::only_used_in_recursion)]
     fn template_parts(
         &mut self,
         e: ExprId,
@@ -386,7 +387,7 @@ impl Evaluator<'_> {
                 } => {
                     let c = self.eval(*cond);
                     *marks = marks.union(c.marks);
-                    match self.to_bool(*cond, &c, "condition") {
+                    match self.condition_bool(*cond, &c, "condition") {
                         Some(true) => self.template_parts(e, then, out, marks, unk),
                         Some(false) => self.template_parts(e, otherwise, out, marks, unk),
                         None => *unk = true,
@@ -425,7 +426,7 @@ impl Evaluator<'_> {
     }
 
     /// Some(b) for a known bool; None for unknown (or after reporting an error).
-    fn to_bool(&mut self, at: ExprId, v: &Value, what: &str) -> Option<bool> {
+    fn condition_bool(&mut self, at: ExprId, v: &Value, what: &str) -> Option<bool> {
         if v.is_unknown() {
             return None;
         }
@@ -522,7 +523,7 @@ impl Evaluator<'_> {
                 Some(c) => {
                     let cv = self.eval(c);
                     let before = self.diags.len();
-                    match self.to_bool(c, &cv, "filter") {
+                    match self.condition_bool(c, &cv, "filter") {
                         Some(b) => b,
                         None if self.diags.len() > before => {
                             self.bindings.truncate(self.bindings.len() - n);
@@ -556,14 +557,20 @@ impl Evaluator<'_> {
                                     let ks = ks.as_str().unwrap_or_default().to_string();
                                     if group {
                                         grouped.entry(ks).or_default().push(vv);
-                                    } else if obj_out.contains_key(&ks) {
-                                        self.err(
-                                            kx,
-                                            "Duplicate object key",
-                                            format!("Two different items produced the key {ks:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key."),
-                                        );
                                     } else {
-                                        obj_out.insert(ks, vv);
+                                        match obj_out.entry(ks) {
+                                            std::collections::btree_map::Entry::Occupied(o) => {
+                                                let ks = o.key();
+                                                self.err(
+                                                    kx,
+                                                    "Duplicate object key",
+                                                    format!("Two different items produced the key {ks:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key."),
+                                                );
+                                            }
+                                            std::collections::btree_map::Entry::Vacant(v) => {
+                                                v.insert(vv);
+                                            }
+                                        }
                                     }
                                 }
                                 Err(_) => {
@@ -594,7 +601,7 @@ impl Evaluator<'_> {
 
     fn conditional(&mut self, cond: ExprId, then: ExprId, otherwise: ExprId) -> Value {
         let c = self.eval(cond);
-        let choice = self.to_bool(cond, &c, "condition");
+        let choice = self.condition_bool(cond, &c, "condition");
         // Both branches are evaluated to find the result type, but only the chosen branch's
         // errors are reported (so `x != null ? x.a : ""` works when x is null).
         let saved = self.diags.len();

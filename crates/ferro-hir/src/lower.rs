@@ -922,14 +922,9 @@ impl Lower {
         // Flatten from the outside in.
         let mut steps: Vec<&ast::Expr> = Vec::new();
         let mut cur = e;
-        loop {
-            match &cur.kind {
-                ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => {
-                    steps.push(cur);
-                    cur = target;
-                }
-                _ => break,
-            }
+        while let ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } = &cur.kind {
+            steps.push(cur);
+            cur = target;
         }
         steps.reverse();
         let (mut acc, consumed) = match &cur.kind {
@@ -1064,7 +1059,7 @@ impl Lower {
                     self.error(
                         "invalid-reference",
                         "Invalid reference",
-                        format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name."),
+                        "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.".to_string(),
                         root.span,
                     );
                     None

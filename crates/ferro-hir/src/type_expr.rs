@@ -79,10 +79,9 @@ fn const_value(e: &Expr) -> Option<Value> {
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,
-        } => match const_value(operand)?.as_number() {
-            Some(n) => Some(Value::number(n.neg())),
-            None => None,
-        },
+        } => const_value(operand)?
+            .as_number()
+            .map(|n| Value::number(n.neg())),
         ExprKind::Tuple(items) => items
             .iter()
             .map(const_value)

@@ -581,6 +581,7 @@ impl<'a> DiffPrinter<'a> {
                 }
                 return;
             }
+            #[allow(clippy::collapsible_match)]
             match (&old.kind, &new.kind) {
                 (ValueKind::String(os), ValueKind::String(ns)) => {
                     if self.string_diff(os, ns, indent, path) {

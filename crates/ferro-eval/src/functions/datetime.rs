@@ -385,46 +385,47 @@ fn formatdate(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         let tok: String = chars[i..j].iter().collect();
         let h12 = if h % 12 == 0 { 12 } else { h % 12 };
-        let piece =
-            match tok.as_str() {
-                "YYYY" => format!("{y:04}"),
-                "YY" => format!("{:02}", y.rem_euclid(100)),
-                "MMMM" => MONTHS[(m - 1) as usize].to_string(),
-                "MMM" => MONTHS[(m - 1) as usize][..3].to_string(),
-                "MM" => format!("{m:02}"),
-                "M" => m.to_string(),
-                "DD" => format!("{d:02}"),
-                "D" => d.to_string(),
-                "EEEE" => DAYS[wd].to_string(),
-                "EEE" => DAYS[wd][..3].to_string(),
-                "hh" => format!("{h:02}"),
-                "h" => h.to_string(),
-                "HH" => format!("{h12:02}"),
-                "H" => h12.to_string(),
-                "AA" => (if h < 12 { "AM" } else { "PM" }).to_string(),
-                "aa" => (if h < 12 { "am" } else { "pm" }).to_string(),
-                "mm" => format!("{mi:02}"),
-                "m" => mi.to_string(),
-                "ss" => format!("{se:02}"),
-                "s" => se.to_string(),
-                "ZZZZZ" => offset_text(t.offset, true),
-                "ZZZZ" => offset_text(t.offset, false),
-                "ZZZ" => match t.offset {
-                    None => "UTC".to_string(),
-                    Some(o) => offset_text(Some(o), false),
-                },
-                "Z" => match t.offset {
-                    None => "Z".to_string(),
-                    Some(o) => offset_text(Some(o), true),
-                },
-                _ if tok.starts_with('Y') => return Err(arg_err(
+        let piece = match tok.as_str() {
+            "YYYY" => format!("{y:04}"),
+            "YY" => format!("{:02}", y.rem_euclid(100)),
+            "MMMM" => MONTHS[(m - 1) as usize].to_string(),
+            "MMM" => MONTHS[(m - 1) as usize][..3].to_string(),
+            "MM" => format!("{m:02}"),
+            "M" => m.to_string(),
+            "DD" => format!("{d:02}"),
+            "D" => d.to_string(),
+            "EEEE" => DAYS[wd].to_string(),
+            "EEE" => DAYS[wd][..3].to_string(),
+            "hh" => format!("{h:02}"),
+            "h" => h.to_string(),
+            "HH" => format!("{h12:02}"),
+            "H" => h12.to_string(),
+            "AA" => (if h < 12 { "AM" } else { "PM" }).to_string(),
+            "aa" => (if h < 12 { "am" } else { "pm" }).to_string(),
+            "mm" => format!("{mi:02}"),
+            "m" => mi.to_string(),
+            "ss" => format!("{se:02}"),
+            "s" => se.to_string(),
+            "ZZZZZ" => offset_text(t.offset, true),
+            "ZZZZ" => offset_text(t.offset, false),
+            "ZZZ" => match t.offset {
+                None => "UTC".to_string(),
+                Some(o) => offset_text(Some(o), false),
+            },
+            "Z" => match t.offset {
+                None => "Z".to_string(),
+                Some(o) => offset_text(Some(o), true),
+            },
+            _ if tok.starts_with('Y') => {
+                return Err(arg_err(
                     0,
                     format!(
                         "invalid date format verb {tok:?}: year must either be \"YY\" or \"YYYY\""
                     ),
-                )),
-                _ => return Err(arg_err(0, format!("invalid date format verb {tok:?}"))),
-            };
+                ))
+            }
+            _ => return Err(arg_err(0, format!("invalid date format verb {tok:?}"))),
+        };
         out.push_str(&piece);
         i = j;
     }

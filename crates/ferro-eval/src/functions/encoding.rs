@@ -274,12 +274,14 @@ fn encoding(name: &str) -> R<Enc> {
         "iso-8859-1" | "latin1" | "l1" | "iso-ir-100" | "iso8859-1" | "cp819" | "ibm819"
         | "csisolatin1" => Enc::Latin1,
         "us-ascii" | "ascii" | "iso646-us" | "us" | "csascii" | "ansi-x3.4-1968" => Enc::Ascii,
-        _ => return Err(arg_err(
-            1,
-            format!(
+        _ => {
+            return Err(arg_err(
+                1,
+                format!(
                 "{name:?} is not a supported IANA encoding name or alias in this Terraform version"
             ),
-        )),
+            ))
+        }
     })
 }
 

@@ -177,21 +177,22 @@ impl CliConfig {
                         }
                     }
                 }
-                let kind =
-                    match m.ty.name.as_str() {
-                        "filesystem_mirror" => {
-                            MethodKind::FilesystemMirror(expand_home(&path.ok_or_else(|| {
-                                format!("{what} is invalid: filesystem_mirror requires a path.")
-                            })?))
-                        }
-                        "direct" => MethodKind::Direct,
-                        "network_mirror" => MethodKind::NetworkMirror(url.ok_or_else(|| {
-                            format!("{what} is invalid: network_mirror requires a url.")
-                        })?),
-                        other => return Err(format!(
+                let kind = match m.ty.name.as_str() {
+                    "filesystem_mirror" => {
+                        MethodKind::FilesystemMirror(expand_home(&path.ok_or_else(|| {
+                            format!("{what} is invalid: filesystem_mirror requires a path.")
+                        })?))
+                    }
+                    "direct" => MethodKind::Direct,
+                    "network_mirror" => MethodKind::NetworkMirror(url.ok_or_else(|| {
+                        format!("{what} is invalid: network_mirror requires a url.")
+                    })?),
+                    other => {
+                        return Err(format!(
                             "{what} is invalid: unknown provider installation method {other:?}."
-                        )),
-                    };
+                        ))
+                    }
+                };
                 methods.push(Method {
                     kind,
                     include,

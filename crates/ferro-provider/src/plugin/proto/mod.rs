@@ -180,10 +180,12 @@ fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
             Ok(common::NestingMode::List) => NestingMode::List,
             Ok(common::NestingMode::Set) => NestingMode::Set,
             Ok(common::NestingMode::Map) => NestingMode::Map,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "the nested block type {:?} in the schema of {what} has an invalid nesting mode {}",
                 nb.type_name, nb.nesting
-            )),
+            ))
+            }
         };
         out.block_types.insert(
             nb.type_name.clone(),
