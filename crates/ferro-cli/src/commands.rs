@@ -704,14 +704,14 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
     diags.extend(vdiags);
     if !has_errors(&diags) {
-        let m = ferro_planner::scope::ModuleEval::new(
+        let tree = ferro_planner::scope::EvalTree::new(
             &l.db,
             l.ws,
             vars,
             true,
             g.dir.display().to_string(),
         );
-        diags.extend(ferro_planner::configure_providers(&m, &providers));
+        diags.extend(ferro_planner::configure_providers(&tree, &providers));
     }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);

@@ -3,7 +3,8 @@
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
 use crate::{
-    file_hir, module_index, resource_bodies, Db, Expansion, ModuleIndex, SourceFile, Workspace,
+    file_hir, module_index, resource_bodies, Db, Expansion, Module, ModuleIndex, SourceFile,
+    Workspace,
 };
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
@@ -13,9 +14,14 @@ use ferro_value::schema::{Block, NestingMode};
 use ferro_value::{Type, Value};
 
 #[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+pub fn file_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+) -> Vec<Diagnostic> {
     let hir = file_hir(db, file);
-    let index = module_index(db, ws);
+    let index = module_index(db, module);
     let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
     let mut v = Validator {
@@ -61,6 +67,24 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     }
     for p in &hir.providers {
         v.body_references(&p.body, Meta::None);
+    }
+    for c in &hir.module_calls {
+        let meta = if c.count.is_some() {
+            Meta::Count
+        } else if c.for_each.is_some() {
+            Meta::ForEach
+        } else {
+            Meta::None
+        };
+        for e in c.count.iter().chain(c.for_each.iter()) {
+            v.references(*e, Meta::None);
+        }
+        for a in &c.inputs {
+            v.references(a.expr, meta);
+        }
+        for (r, span) in &c.depends_on {
+            v.check_ref(r, *span, Meta::None);
+        }
     }
     let bodies = resource_bodies(db, ws, file);
     v.out.extend(bodies.diagnostics.iter().cloned());
@@ -258,6 +282,14 @@ impl Validator<'_> {
                     res.ty, res.name
                 )))
             }
+            Reference::Module(n) if !self.index.module_calls.contains_key(n) => Some(
+                Diagnostic::error("undeclared-module", "Reference to undeclared module").with_detail(
+                    match suggest(n, self.index.module_calls.keys()) {
+                        Some(close) => format!("No module call named {n:?} is declared in this module. Did you mean {close:?}?"),
+                        None => format!("No module call named {n:?} is declared in this module."),
+                    },
+                ),
+            ),
             Reference::CountIndex if meta != Meta::Count => Some(
                 Diagnostic::error("invalid-count-reference", "Reference to \"count\" in non-counted context").with_detail(
                     "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.",

@@ -5,7 +5,7 @@ use crate::step::{run_step, Outcome, StepCtx};
 use ferro_db::{Db, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Expansion, Plan};
-use ferro_planner::scope::ModuleEval;
+use ferro_planner::scope::{EvalTree, InstanceCtx};
 use ferro_planner::Providers;
 use ferro_state::{LocalBackend, State};
 use ferro_value::Value;
@@ -61,22 +61,23 @@ pub fn apply(
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
     }
-    let m = ModuleEval::new(
+    let tree = EvalTree::new(
         input.db,
         input.ws,
         plan.variables.clone(),
         false,
         input.cwd.clone(),
     );
-    seed_resource_values(&m, plan, input.providers);
-    let configured = ferro_planner::configure_providers(&m, input.providers);
+    restore_module_instances(&tree, plan);
+    seed_resource_values(&tree, plan, input.providers);
+    let configured = ferro_planner::configure_providers(&tree, input.providers);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
     let ctx = StepCtx {
         plan,
         providers: input.providers,
-        m: &m,
+        tree: &tree,
         on_event,
         for_each_cache: Mutex::new(HashMap::new()),
     };
@@ -213,17 +214,17 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
-fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
-    let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> =
+fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers) {
+    let mut per: BTreeMap<ferro_addrs::AbsResource, Vec<(ferro_addrs::InstanceKey, Value)>> =
         BTreeMap::new();
     // Data sources read while planning are in the plan's (refreshed) prior state.
-    let changed: std::collections::HashSet<&ferro_addrs::Resource> = plan
+    let changed: std::collections::HashSet<ferro_addrs::AbsResource> = plan
         .changes
         .iter()
-        .map(|c| &c.addr.resource.resource)
+        .map(|c| c.addr.containing_resource())
         .collect();
     for (abs, rs) in &plan.prior_state.resources {
-        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(&abs.resource) {
+        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(abs) {
             continue;
         }
         let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
@@ -239,7 +240,7 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
                         v,
                         &obj.sensitive_attributes,
                     );
-                    per.entry(abs.resource.clone()).or_default().push((
+                    per.entry(abs.clone()).or_default().push((
                         key.clone(),
                         ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v),
                     ));
@@ -256,13 +257,16 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
         } else {
             c.after.clone()
         };
-        per.entry(c.addr.resource.resource.clone())
+        per.entry(c.addr.containing_resource())
             .or_default()
             .push((c.addr.resource.key.clone(), v));
     }
     for (abs, exp) in &plan.expansions {
         let r = &abs.resource;
-        let mut insts = per.remove(r).unwrap_or_default();
+        let Some(m) = tree.scope(&abs.module) else {
+            continue;
+        };
+        let mut insts = per.remove(abs).unwrap_or_default();
         insts.sort_by(|a, b| a.0.cmp(&b.0));
         let v = match exp {
             Expansion::Single => insts
@@ -287,5 +291,53 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
             ),
         };
         m.set_resource(r.clone(), v);
+    }
+}
+
+/// Recreate the module instances the plan expanded, parents first; `for_each` calls get their
+/// `each.value` by evaluating the call's `for_each` again (it was wholly known when planned).
+fn restore_module_instances(tree: &EvalTree<'_>, plan: &Plan) {
+    let mut calls: Vec<_> = plan.module_expansions.iter().collect();
+    calls.sort_by_key(|((path, name), _)| (path.0.len(), path.clone(), name.clone()));
+    for ((path, name), (expansion, keys)) in calls {
+        let Some(m) = tree.scope(path) else {
+            continue;
+        };
+        let each: BTreeMap<String, Value> = match m.index.module_calls.get(name) {
+            Some(item) if *expansion == Expansion::ForEach => {
+                let call = &m.hir(item.file).module_calls[item.index];
+                match call.for_each {
+                    Some(fe) => {
+                        let (v, _) = m.eval(item.file, fe, &InstanceCtx::default());
+                        let mut map = BTreeMap::new();
+                        if let Some(es) = v.as_entries() {
+                            for (k, x) in es {
+                                map.insert(k.clone(), x.clone());
+                            }
+                        } else if let Some(es) = v.as_elements() {
+                            for x in es {
+                                if let Some(s) = x.as_str() {
+                                    map.insert(s.to_string(), x.clone());
+                                }
+                            }
+                        }
+                        map
+                    }
+                    None => BTreeMap::new(),
+                }
+            }
+            _ => BTreeMap::new(),
+        };
+        let keyed = keys
+            .iter()
+            .map(|k| {
+                let v = match k {
+                    ferro_addrs::InstanceKey::Str(s) => each.get(s).cloned(),
+                    _ => None,
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        tree.expand_call(path, name, *expansion, keyed);
     }
 }

@@ -2,12 +2,12 @@
 //! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
 
 use crate::run::Event;
-use ferro_addrs::{AbsResource, InstanceKey, Resource};
+use ferro_addrs::{AbsResource, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
 use ferro_planner::objchange::{assert_compatible, proposed_new};
-use ferro_planner::scope::{InstanceCtx, ModuleEval};
+use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
 use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
@@ -20,10 +20,10 @@ use std::time::Instant;
 pub(crate) struct StepCtx<'a> {
     pub plan: &'a Plan,
     pub providers: &'a Providers,
-    pub m: &'a ModuleEval<'a>,
+    pub tree: &'a EvalTree<'a>,
     pub on_event: &'a (dyn Fn(Event) + Sync),
     /// for_each values per resource, evaluated once.
-    pub for_each_cache: Mutex<HashMap<Resource, BTreeMap<String, Value>>>,
+    pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
 }
 
 /// A change to state made by a completed step.
@@ -144,6 +144,7 @@ pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Dia
 
 fn each_value(
     ctx: &StepCtx<'_>,
+    m: &ModuleEval<'_>,
     file: ferro_db::SourceFile,
     decl: &ferro_hir::ResourceDecl,
     key: &InstanceKey,
@@ -152,9 +153,13 @@ fn each_value(
         return None;
     };
     let fe = decl.for_each?;
+    let abs = AbsResource {
+        module: m.path().clone(),
+        resource: decl.addr.clone(),
+    };
     let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
-    if !cache.contains_key(&decl.addr) {
-        let (v, _) = ctx.m.eval(file, fe, &InstanceCtx::default());
+    if !cache.contains_key(&abs) {
+        let (v, _) = m.eval(file, fe, &InstanceCtx::default());
         let mut map = BTreeMap::new();
         if let Some(es) = v.as_entries() {
             for (k, x) in es {
@@ -167,9 +172,9 @@ fn each_value(
                 }
             }
         }
-        cache.insert(decl.addr.clone(), map);
+        cache.insert(abs.clone(), map);
     }
-    cache.get(&decl.addr).and_then(|m| m.get(k).cloned())
+    cache.get(&abs).and_then(|m| m.get(k).cloned())
 }
 
 /// A data source read that waited for apply.
@@ -203,7 +208,11 @@ fn read_data(
             ),
         );
     };
-    let Some(item) = ctx.m.index.resources.get(&res) else {
+    let scope = ctx.tree.scope(&c.addr.module);
+    let Some((m, item)) = scope
+        .as_ref()
+        .and_then(|m| Some((m, m.index.resources.get(&res)?)))
+    else {
         return failed(
             diags,
             Some(
@@ -215,10 +224,10 @@ fn read_data(
             ),
         );
     };
-    let decl = ctx.m.resource(*item);
+    let decl = m.resource(*item);
     let decl = &*decl;
-    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
-    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
+    let (config, ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
     let bad = ds.iter().any(Diagnostic::is_error);
     diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
     if bad {
@@ -277,8 +286,7 @@ fn read_data(
             )
         }
     };
-    ctx.m
-        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
     (ctx.on_event)(Event::Completed {
         addr,
         action: Action::Read,
@@ -330,7 +338,11 @@ fn apply_change(
                 .with_address(addr.clone()),
         );
     };
-    let Some(item) = ctx.m.index.resources.get(&res) else {
+    let scope = ctx.tree.scope(&c.addr.module);
+    let Some((m, item)) = scope
+        .as_ref()
+        .and_then(|m| Some((m, m.index.resources.get(&res)?)))
+    else {
         return fail(
             diags,
             Vec::new(),
@@ -341,10 +353,10 @@ fn apply_change(
                 .with_address(addr.clone()),
         );
     };
-    let decl = ctx.m.resource(*item);
+    let decl = m.resource(*item);
     let decl = &*decl;
-    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
-    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
+    let (config, ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
     let failed = ds.iter().any(Diagnostic::is_error);
     diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
     if failed {
@@ -505,8 +517,7 @@ fn apply_change(
             errored = true;
         }
     }
-    ctx.m
-        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (outcomes, diags, false);
@@ -659,14 +670,15 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
             true,
         );
     }
-    let Some(item) = ctx.m.index.outputs.get(&oc.name) else {
+    let m = ctx.tree.root();
+    let Some(item) = m.index.outputs.get(&oc.name) else {
         return (Vec::new(), Vec::new(), true);
     };
-    let o = &ctx.m.hir(item.file).outputs[item.index];
+    let o = &m.hir(item.file).outputs[item.index];
     let Some(e) = o.value else {
         return (Vec::new(), Vec::new(), true);
     };
-    let (v, diags) = ctx.m.eval(item.file, e, &InstanceCtx::default());
+    let (v, diags) = m.eval(item.file, e, &InstanceCtx::default());
     if diags.iter().any(Diagnostic::is_error) {
         return (Vec::new(), diags, false);
     }

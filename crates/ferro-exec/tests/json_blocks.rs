@@ -242,7 +242,7 @@ fn run(path: &str, text: &str) -> Run {
     std::fs::create_dir_all(&dir).unwrap();
     let mut db = RootDb::default();
     let file = SourceFile::new(&db, path.into(), text.into(), FileId(0));
-    let ws = Workspace::new(&db, vec![file], Arc::new(SchemaTable::default()));
+    let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
     let shelf = Arc::new(Shelf::default());
     let (providers, diags) = load_providers(&db, ws, &Source(shelf.clone()), None);
     assert!(diags.is_empty(), "{diags:?}");

@@ -91,7 +91,7 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
 
     let mut db = RootDb::default();
     let file = SourceFile::new(&db, "main.tf".into(), CONFIG.into(), FileId(0));
-    let ws = Workspace::new(&db, vec![file], Arc::new(SchemaTable::default()));
+    let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
     let source = Source(Arc::new(Exploding(TerraformProvider)));
     let (providers, diags) = load_providers(&db, ws, &source, None);
     assert!(diags.is_empty(), "{diags:?}");

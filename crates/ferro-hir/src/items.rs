@@ -25,6 +25,7 @@ pub struct FileHir {
     pub resources: Vec<ResourceDecl>,
     pub providers: Vec<ProviderBlock>,
     pub required_providers: Vec<RequiredProvider>,
+    pub module_calls: Vec<ModuleCall>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -147,5 +148,33 @@ pub struct RequiredProvider {
     pub local_name: String,
     pub source: Option<String>,
     pub version: Option<String>,
+    pub span: Span,
+}
+
+/// A `module "name" { source = … }` block: the call of a child module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleCall {
+    pub name: String,
+    /// The `module "name"` header.
+    pub span: Span,
+    /// The literal `source` string and its range.
+    pub source: Option<(String, Span)>,
+    pub version: Option<String>,
+    pub count: Option<ExprId>,
+    pub for_each: Option<ExprId>,
+    pub depends_on: Vec<(Reference, Span)>,
+    /// `providers = { child = parent, child.alias = parent.alias }`.
+    pub providers: Vec<ProviderPassing>,
+    /// Every other argument: a value for the child's input variable of that name.
+    pub inputs: Vec<HirAttr>,
+}
+
+/// One entry of a module call's `providers` map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderPassing {
+    /// The configuration name in the child module: local name and optional alias.
+    pub child: (String, Option<String>),
+    /// The configuration in the calling module it stands for.
+    pub parent: (String, Option<String>),
     pub span: Span,
 }

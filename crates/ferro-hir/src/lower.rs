@@ -10,6 +10,9 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey, SplatKind, TraversalStep};
 use ferro_value::{Number, Value};
 
+#[path = "module_call.rs"]
+mod module_call;
+
 /// Lower one parsed file in the native syntax.
 pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
     lower_top(file, body, false)
@@ -115,12 +118,7 @@ impl Lower {
             "resource" => self.resource_block(b, ResourceMode::Managed),
             "data" => self.resource_block(b, ResourceMode::Data),
             "provider" => self.provider_block(b),
-            "module" => self.error(
-                "unsupported-module",
-                "Module calls are not supported yet",
-                "ferro does not load child modules yet; this configuration cannot be planned until it does.",
-                Self::header_span(b),
-            ),
+            "module" => self.module_block(b),
             other => self.error(
                 "unsupported-block-type",
                 "Unsupported block type",
@@ -512,7 +510,7 @@ impl Lower {
         for it in items {
             let id = self.expr(it);
             match &self.hir.exprs[id] {
-                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_))) => out.push((r.clone(), it.span)),
+                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_) | Reference::Module(_))) => out.push((r.clone(), it.span)),
                 _ => self.error(
                     "invalid-depends-on",
                     "Invalid depends_on reference",
@@ -1039,10 +1037,13 @@ impl Lower {
                 }
             },
             "self" => Some((self.alloc(Expr::Ref(Reference::SelfRef), root.span), 0)),
-            "module" => {
-                self.error("unsupported-module", "Module calls are not supported yet", "ferro does not load child modules yet, so module outputs cannot be referenced.", root.span);
-                None
-            }
+            "module" => match attr(0) {
+                Some((n, span)) => one(self, Reference::Module(n.to_string()), span),
+                None => {
+                    self.error("invalid-reference", "Invalid reference", "The \"module\" object cannot be accessed directly. Instead, access one of its attributes.", root.span);
+                    None
+                }
+            },
             "data" => match (attr(0), attr(1)) {
                 (Some((ty, _)), Some((n, span))) => {
                     let r = Reference::Resource(Resource { mode: ResourceMode::Data, ty: ty.to_string(), name: n.to_string() });

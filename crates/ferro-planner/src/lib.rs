@@ -19,6 +19,6 @@ mod walk;
 pub use configure::configure_providers;
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
-pub use items::{item_graph, ItemGraph, ItemId};
+pub use items::{item_graph, Item, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
 pub use walk::{path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable};

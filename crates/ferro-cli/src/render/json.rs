@@ -409,7 +409,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
 // configuration
 
 fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace) -> J {
-    let index = module_index(db, ws);
+    let index = module_index(db, ws.root(db));
     let mut pc = obj();
     let mut keys: std::collections::BTreeMap<String, J> = std::collections::BTreeMap::new();
     for ((name, alias), item) in &index.providers {
@@ -506,7 +506,10 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             None => res.implied_provider().to_string(),
         };
         e.insert("provider_config_key".into(), J::String(pkey));
-        let cfg = providers.by_resource.get(res);
+        let cfg = providers.by_resource.get(&ferro_addrs::ConfigResource {
+            module: Vec::new(),
+            resource: res.clone(),
+        });
         let schema = cfg.and_then(|c| providers.resource_schema(c, res));
         let json = json_text(db, item.file);
         let exprs = body_expressions(
