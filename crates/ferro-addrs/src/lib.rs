@@ -85,8 +85,25 @@ pub struct ModuleInstanceStep {
 }
 
 /// A module instance path; empty is the root module.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct ModuleInstance(pub Vec<ModuleInstanceStep>);
+
+impl PartialOrd for ModuleInstance {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ModuleInstance {
+    /// As Terraform orders module instances: shorter paths first, then step by step (name,
+    /// then key). Plans list resources in this order.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .len()
+            .cmp(&other.0.len())
+            .then_with(|| self.0.cmp(&other.0))
+    }
+}
 
 impl ModuleInstance {
     pub fn root() -> Self {

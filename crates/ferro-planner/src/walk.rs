@@ -258,7 +258,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         return (None, diags);
     }
     w.changes
-        .sort_by_cached_key(|c| (c.addr.to_string(), c.deposed.clone()));
+        .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
     let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
     let module_expansions = tree
         .call_expansions()
