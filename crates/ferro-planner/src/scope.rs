@@ -255,7 +255,9 @@ impl Scope for InstanceScope<'_, '_> {
                 .unwrap_or_else(Value::dynamic_unknown)),
             Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
             Reference::PathCwd => Ok(Value::string(self.m.cwd.as_str())),
-            Reference::TerraformWorkspace => Ok(Value::string("default")),
+            Reference::TerraformWorkspace => Ok(Value::string(
+                ferro_state::workspace::current_workspace(std::path::Path::new(&self.m.cwd)),
+            )),
             Reference::SelfRef => Err(Diagnostic::error(
                 "invalid-self",
                 "Invalid \"self\" reference",
