@@ -266,6 +266,18 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     };
     let mut state = state.unwrap_or_else(|| State::new(ferro_state::new_lineage()));
     let all = instances(&state);
+    // A resource without count or for_each moved to an instance address is that one instance.
+    let src = match (src, &dst) {
+        (Target::Resource(r), Target::Instance(_))
+            if state
+                .resources
+                .get(&r)
+                .is_some_and(|rs| rs.instances.keys().all(|k| k.is_none())) =>
+        {
+            Target::Instance(r.instance(ferro_addrs::InstanceKey::None))
+        }
+        (src, _) => src,
+    };
     if !all.iter().any(|a| src.contains(a)) {
         let _ = writeln!(io.stdout, "No matching objects found.");
         return diag(
