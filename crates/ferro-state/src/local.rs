@@ -473,4 +473,79 @@ mod tests {
         );
         assert!(d.0.join("terraform.tfstate.backup").exists());
     }
+
+    #[test]
+    fn writes_keep_permissions_and_follow_symlinks() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = TempDir::new("perms");
+        let real_dir = d.0.join("real");
+        fs::create_dir_all(&real_dir).unwrap();
+        let real = real_dir.join("prod.tfstate");
+        let mut s = State::new(new_lineage());
+        fs::write(&real, write_state(&s)).unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+        let link = d.0.join("terraform.tfstate");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+
+        let mut b = LocalBackend::new(link.clone());
+        b.lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap();
+        s = b.load().unwrap().unwrap();
+        add(&mut s, "a", "1");
+        b.persist(&mut s).unwrap();
+        add(&mut s, "b", "2");
+        b.persist(&mut s).unwrap();
+        // The link is still a link, its target holds the new state, and stays 0600.
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(read_state(&fs::read(&real).unwrap()).unwrap(), s);
+        let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // The file at the path is the one we hold locked: a second locker is refused.
+        let mut other = LocalBackend::new(link.clone());
+        let e = other
+            .lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap_err();
+        assert_eq!(e.message, "resource temporarily unavailable");
+        assert_eq!(e.holder.unwrap().id, b.lock_info().unwrap().id);
+        b.unlock();
+        other
+            .lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap();
+    }
+
+    #[test]
+    fn failed_write_leaves_errored_tfstate_and_the_old_file() {
+        let d = TempDir::new("errored");
+        let path = d.0.join("terraform.tfstate");
+        let mut s = State::new(new_lineage());
+        fs::write(&path, write_state(&s)).unwrap();
+        let before = fs::read(&path).unwrap();
+        // The temporary file cannot be created: its name is taken by a directory.
+        fs::create_dir_all(d.0.join(format!("terraform.tfstate.tmp-{}", std::process::id())))
+            .unwrap();
+        let mut b = LocalBackend::new(path.clone());
+        b.set_errored_dir(d.0.clone());
+        s = b.load().unwrap().unwrap();
+        add(&mut s, "a", "1");
+        let e = b.persist(&mut s).unwrap_err();
+        assert!(e.0.contains("errored.tfstate"), "{e}");
+        assert_eq!(fs::read(&path).unwrap(), before);
+        let saved = read_state(&fs::read(d.0.join("errored.tfstate")).unwrap()).unwrap();
+        assert_eq!(saved, s);
+    }
+
+    #[test]
+    fn unreadable_state_is_never_overwritten() {
+        let d = TempDir::new("corrupt");
+        let path = d.0.join("terraform.tfstate");
+        fs::write(&path, "{\"version\": 4, \"ser").unwrap();
+        let mut b = LocalBackend::new(path.clone());
+        assert!(b.load().is_err());
+        let mut s = State::new(new_lineage());
+        assert!(b.persist(&mut s).is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"version\": 4, \"ser");
+    }
 }
