@@ -5,8 +5,10 @@
 //! carries its module path so modules slot in without changing callers.
 
 mod provider;
+mod target;
 
 pub use provider::{AbsProviderConfig, Provider};
+pub use target::{parse_target, Target};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -415,7 +415,9 @@ impl Scope for ConsoleScope<'_> {
             )),
             Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
             Reference::PathCwd => Ok(Value::string(self.s.dir.display().to_string())),
-            Reference::TerraformWorkspace => Ok(Value::string("default")),
+            Reference::TerraformWorkspace => Ok(Value::string(
+                ferro_state::workspace::current_workspace(&self.s.dir),
+            )),
             Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
             // Module outputs are not kept in state (only the root's are), so the console knows

@@ -1,4 +1,4 @@
-//! The commands: validate, plan, apply/destroy, show, output, state list.
+//! The commands: validate, plan, apply/destroy, show, output, import.
 
 use crate::load::{
     attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
@@ -82,8 +82,16 @@ pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
     out
 }
 
-fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
-    g.dir.join(p.value("state").unwrap_or("terraform.tfstate"))
+pub(crate) fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
+    g.dir.join(state_rel(g, p))
+}
+
+/// The state file as the user names it: `-state`, else the selected workspace's.
+pub(crate) fn state_rel(g: &Global, p: &args::Parsed) -> String {
+    match p.value("state") {
+        Some(s) => s.to_string(),
+        None => crate::cmd_workspace::current_state_rel(&g.dir),
+    }
 }
 
 pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -181,6 +189,12 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if !p.positional.is_empty() {
         return plain_error(io, "Too many command line arguments", "The plan command expects no positional arguments; to use a different configuration directory, use -chdir.");
     }
+    let mut backend = LocalBackend::new(state_path(g, &p));
+    if let Err(code) =
+        crate::cmd_lock::take(&mut backend, &p, "OperationTypePlan", &state_rel(g, &p), io)
+    {
+        return code;
+    }
     let planned = match make_plan(g, a, &p, false, io) {
         Ok(x) => x,
         Err(code) => return code,
@@ -254,6 +268,16 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
     };
     let spath = state_path(g, &p);
     let mut backend = LocalBackend::new(spath.clone());
+    backend.set_errored_dir(g.dir.clone());
+    if let Err(code) = crate::cmd_lock::take(
+        &mut backend,
+        &p,
+        "OperationTypeApply",
+        &state_rel(g, &p),
+        io,
+    ) {
+        return code;
+    }
     let current = match backend.load() {
         Ok(s) => s,
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
@@ -610,54 +634,6 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     0
 }
 
-pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    match a.first().map(String::as_str) {
-        Some("list") => {
-            let p = match args::parse(&a[1..], &[], &["state", "id"]) {
-                Ok(p) => p,
-                Err(e) => return plain_error(io, "Invalid arguments", &e),
-            };
-            let state = match read_state(&state_path(g, &p)) {
-                Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
-                Err(e) => return plain_error(io, "Failed to load state", &e),
-            };
-            let mut rows: Vec<(String, ferro_addrs::AbsResourceInstance)> = Vec::new();
-            for rs in state.resources.values() {
-                for (k, inst) in &rs.instances {
-                    if inst.current.is_some() {
-                        let addr = rs.addr.instance(k.clone());
-                        let text = addr.to_string();
-                        let matches = p.positional.is_empty()
-                            || p.positional.iter().any(|f| {
-                                text == *f
-                                    || text.starts_with(&format!("{f}["))
-                                    || rs.addr.to_string() == *f
-                            });
-                        if matches {
-                            rows.push((rs.addr.to_string(), addr));
-                        }
-                    }
-                }
-            }
-            rows.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.resource.key.cmp(&b.1.resource.key)));
-            for (_, addr) in rows {
-                let _ = writeln!(io.stdout, "{addr}");
-            }
-            0
-        }
-        Some(other) => plain_error(
-            io,
-            "Unknown state subcommand",
-            &format!("ferro state has no subcommand {other:?}; available: list."),
-        ),
-        None => plain_error(
-            io,
-            "Missing state subcommand",
-            "Usage: ferro state list [ADDRESS...]",
-        ),
-    }
-}
-
 pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match args::parse(
         a,
@@ -687,6 +663,16 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let mut backend = LocalBackend::new(state_path(g, &p));
+    backend.set_errored_dir(g.dir.clone());
+    if let Err(code) = crate::cmd_lock::take(
+        &mut backend,
+        &p,
+        "OperationTypeInvalid",
+        &state_rel(g, &p),
+        io,
+    ) {
+        return code;
+    }
     let mut state = match backend.load() {
         Ok(s) => s.unwrap_or_else(|| State::new(ferro_state::new_lineage())),
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),

@@ -8,6 +8,9 @@ mod args;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_init;
+mod cmd_lock;
+mod cmd_state;
+mod cmd_workspace;
 mod commands;
 mod console_terminal;
 mod interrupt;
@@ -48,11 +51,13 @@ Main commands:
 All other commands:
   console       Try ferro expressions at an interactive command prompt
   fmt           Reformat your configuration in the standard style
+  force-unlock  Release a stuck lock on the current workspace
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
   show          Show the current state or a saved plan
-  state list    List resources in the state
+  state         Advanced state management
   version       Show the current ferro version
+  workspace     Workspace management
 
 Global options (use these before the subcommand, if any):
   -chdir=DIR    Switch to a different working directory before executing the
@@ -117,7 +122,9 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "show" => commands::show(&g, cmd_args, io),
         "output" => commands::output(&g, cmd_args, io),
         "console" => cmd_console::console(&g, cmd_args, io),
-        "state" => commands::state(&g, cmd_args, io),
+        "state" => cmd_state::state(&g, cmd_args, io),
+        "workspace" => cmd_workspace::workspace(&g, cmd_args, io),
+        "force-unlock" => cmd_lock::force_unlock(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
         "version" => {
             let _ = writeln!(

@@ -122,6 +122,8 @@ pub struct EvalTree<'a> {
     /// in apply, never during one plan walk).
     cache_partial: bool,
     cwd: String,
+    /// The selected workspace (`terraform.workspace`).
+    workspace: String,
     instances: RwLock<HashMap<ModuleInstance, Arc<Instance>>>,
     /// The instances of each static module, in order.
     by_node: RwLock<HashMap<TreeNodeId, Vec<ModuleInstance>>>,
@@ -171,6 +173,7 @@ impl<'a> EvalTree<'a> {
             sources,
             vars,
             cache_partial,
+            workspace: ferro_state::workspace::current_workspace(std::path::Path::new(&cwd)),
             cwd,
             instances: RwLock::new(HashMap::new()),
             by_node: RwLock::new(HashMap::new()),
@@ -692,7 +695,7 @@ impl Scope for InstanceScope<'_, '_> {
             Reference::PathModule => Ok(Value::string(self.m.statics().dir)),
             Reference::PathRoot => Ok(Value::string(".")),
             Reference::PathCwd => Ok(Value::string(self.m.tree.cwd.as_str())),
-            Reference::TerraformWorkspace => Ok(Value::string("default")),
+            Reference::TerraformWorkspace => Ok(Value::string(self.m.tree.workspace.as_str())),
             Reference::SelfRef => Err(Diagnostic::error(
                 "invalid-self",
                 "Invalid \"self\" reference",

@@ -1104,6 +1104,14 @@ impl InstancePlanner<'_> {
         let obj = self.refreshed.current_object(abs, key)?.clone();
         let addr = abs.instance(key.clone()).to_string();
         let provider = self.providers.get(cfg)?.clone();
+        if obj.schema_version > schema.version {
+            // Terraform refuses to downgrade an object written by a newer provider.
+            acc.diags.push(
+                Diagnostic::error("newer-schema", "Resource instance managed by newer provider version")
+                    .with_detail(format!("The current state of {addr} was created by a newer provider version than is currently selected. Upgrade the {} provider to work with this state.", abs.resource.implied_provider())),
+            );
+            return None;
+        }
         let resp = provider.upgrade_resource_state(UpgradeRequest {
             type_name: &abs.resource.ty,
             version: obj.schema_version,

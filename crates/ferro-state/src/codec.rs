@@ -165,6 +165,12 @@ fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
             "invalid \"terraform_version\" {terraform_version:?}: not a version number"
         ));
     }
+    if is_newer_than_writer(&terraform_version) {
+        let v = terraform_version.trim_start_matches('v');
+        return err(format!(
+            "state snapshot was created by Terraform v{v}, which is newer than current v{WRITER_VERSION}; upgrade to Terraform v{v} or greater to work with this state"
+        ));
+    }
     let serial = opt_u64(obj, "serial", "")?.unwrap_or(0);
     let lineage = opt_str(obj, "lineage", "")?.unwrap_or("").to_string();
 
@@ -201,6 +207,19 @@ fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
 }
 
 /// Loose version-number check: `[v]N(.N)*` with optional `-pre` and `+build` suffixes.
+/// Whether a (valid) `terraform_version` is a release newer than the one ferro writes as.
+fn is_newer_than_writer(v: &str) -> bool {
+    let core = |s: &str| -> Vec<u64> {
+        let s = s.trim_start_matches('v');
+        let end = s.find(['-', '+']).unwrap_or(s.len());
+        s[..end]
+            .split('.')
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    };
+    !v.is_empty() && core(v) > core(WRITER_VERSION)
+}
+
 fn is_version(s: &str) -> bool {
     let s = s.strip_prefix('v').unwrap_or(s);
     let (core, rest) = match s.find(['-', '+']) {

@@ -7,11 +7,14 @@
 mod codec;
 pub mod json;
 mod local;
+mod lock;
 mod model;
+pub mod workspace;
 
 pub use codec::{
     parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION,
     WRITER_VERSION,
 };
 pub use local::{new_lineage, LocalBackend};
+pub use lock::{is_locked, lock_info_path, parse_duration, read_lock_info, LockError, LockInfo};
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

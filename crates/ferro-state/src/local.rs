@@ -5,14 +5,25 @@
 //! * the serial is bumped only when the content differs from what this backend last loaded or
 //!   persisted (serial and `terraform_version` aside); unchanged states are not rewritten;
 //! * writes go to a temporary file in the same directory which is synced and renamed over the
-//!   target, so a crash never leaves a half-written state file.
+//!   target, so a crash never leaves a half-written state file. The new file gets the old one's
+//!   permissions (a 0600 state stays 0600) and a symlinked state file is written through: the
+//!   link's target is replaced, never the link;
+//! * while a lock is held (see `lock.rs`) the new file is locked before it is renamed into place,
+//!   so the path always names a locked file;
+//! * a write that fails leaves the state in `errored.tfstate` (in the directory given by
+//!   [`LocalBackend::set_errored_dir`]), as Terraform does, and the error says so;
+//! * a state file that cannot be read or parsed is never replaced: `persist` refuses to write
+//!   over a file whose last `load` failed.
 
 use crate::codec::{read_state, write_state, WRITER_VERSION};
+use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub struct LocalBackend {
     pub path: PathBuf,
@@ -20,6 +31,12 @@ pub struct LocalBackend {
     backed_up: bool,
     /// The content last loaded or persisted, rendered with serial 0, and its serial.
     last: RefCell<Option<(String, u64)>>,
+    /// The lock, while held.
+    lock: Option<HeldLock>,
+    /// Where `errored.tfstate` goes when a write fails (None: no emergency copy).
+    errored_dir: Option<PathBuf>,
+    /// Set when a load failed: the file on disk must not be overwritten.
+    unreadable: Cell<bool>,
 }
 
 impl LocalBackend {
@@ -28,6 +45,40 @@ impl LocalBackend {
             path,
             backed_up: false,
             last: RefCell::new(None),
+            lock: None,
+            errored_dir: None,
+            unreadable: Cell::new(false),
+        }
+    }
+
+    /// Write `errored.tfstate` into `dir` when persisting fails.
+    pub fn set_errored_dir(&mut self, dir: PathBuf) {
+        self.errored_dir = Some(dir);
+    }
+
+    /// Lock the state for `operation`, waiting up to `timeout`. `display` is the state path as
+    /// the user named it (recorded in the lock description).
+    pub fn lock(
+        &mut self,
+        operation: &str,
+        display: &str,
+        timeout: Duration,
+    ) -> Result<(), LockError> {
+        if self.lock.is_none() {
+            self.lock = Some(acquire(&self.path, operation, display, timeout)?);
+        }
+        Ok(())
+    }
+
+    /// The description of the lock this backend holds, if any.
+    pub fn lock_info(&self) -> Option<&crate::LockInfo> {
+        self.lock.as_ref().map(|l| &l.info)
+    }
+
+    /// Release the lock, if held (also done on drop).
+    pub fn unlock(&mut self) {
+        if let Some(l) = self.lock.take() {
+            l.release(&self.path);
         }
     }
 
@@ -42,29 +93,42 @@ impl LocalBackend {
     pub fn load(&self) -> Result<Option<State>, StateError> {
         let bytes = match fs::read(&self.path) {
             Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                self.unreadable.set(false);
+                return Ok(None);
+            }
             Err(e) => {
+                self.unreadable.set(true);
                 return Err(StateError(format!(
                     "failed to read state file {}: {e}",
                     self.path.display()
-                )))
+                )));
             }
         };
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            self.unreadable.set(false);
             return Ok(None);
         }
         let state = read_state(&bytes).map_err(|e| {
+            self.unreadable.set(true);
             StateError(format!(
                 "failed to load state file {}: {e}",
                 self.path.display()
             ))
         })?;
+        self.unreadable.set(false);
         *self.last.borrow_mut() = Some((comparable(&state), state.serial));
         Ok(Some(state))
     }
 
     /// Write `state` to the state file, updating `state.serial` (and `terraform_version`) in place.
     pub fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
+        if self.unreadable.get() {
+            return Err(StateError(format!(
+                "refusing to overwrite the state file {}, which could not be read",
+                self.path.display()
+            )));
+        }
         if !self.backed_up {
             self.write_backup()?;
             self.backed_up = true;
@@ -85,12 +149,30 @@ impl LocalBackend {
             state.serial += 1;
         }
         let text = write_state(state);
-        atomic_write(&self.path, text.as_bytes()).map_err(|e| {
-            StateError(format!(
-                "failed to write state file {}: {e}",
-                self.path.display()
-            ))
-        })?;
+        let target = write_target(&self.path);
+        let locked = self.lock.is_some();
+        match atomic_write(&target, text.as_bytes(), locked) {
+            Ok(new_file) => {
+                if let (Some(l), Some(f)) = (self.lock.as_mut(), new_file) {
+                    // The old file is unlinked; holding the new one keeps the path locked.
+                    l.file = f;
+                    l.created = false;
+                }
+            }
+            Err(e) => {
+                let mut msg = format!("failed to write state file {}: {e}", self.path.display());
+                if let Some(dir) = &self.errored_dir {
+                    let errored = dir.join("errored.tfstate");
+                    if fs::write(&errored, text.as_bytes()).is_ok() {
+                        msg.push_str(&format!(
+                            "\n\nTo allow for recovery, the state has been written to the file \"errored.tfstate\" in the current working directory ({}).\n\nRunning \"ferro apply\" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, use the following command:\n    ferro state push errored.tfstate",
+                            dir.display()
+                        ));
+                    }
+                }
+                return Err(StateError(msg));
+            }
+        }
         *self.last.borrow_mut() = Some((content, state.serial));
         Ok(())
     }
@@ -106,13 +188,18 @@ impl LocalBackend {
                 )))
             }
         };
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return Ok(());
+        }
         let backup = self.backup_path();
-        atomic_write(&backup, &bytes).map_err(|e| {
-            StateError(format!(
-                "failed to write state backup {}: {e}",
-                backup.display()
-            ))
-        })
+        atomic_write(&backup, &bytes, false)
+            .map(|_| ())
+            .map_err(|e| {
+                StateError(format!(
+                    "failed to write state backup {}: {e}",
+                    backup.display()
+                ))
+            })
     }
 }
 
@@ -124,22 +211,64 @@ fn comparable(state: &State) -> String {
     write_state(&s)
 }
 
-/// Write `bytes` to `<path>.tmp-<pid>` in the same directory, sync it, and rename it over `path`.
-fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+impl Drop for LocalBackend {
+    fn drop(&mut self) {
+        self.unlock();
+    }
+}
+
+/// The file a write to `path` replaces: the final target when `path` is a symlink.
+fn write_target(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(path) {
+            Ok(p) => p,
+            Err(_) => fs::read_link(path)
+                .map(|t| path.parent().unwrap_or(Path::new(".")).join(t))
+                .unwrap_or_else(|_| path.to_path_buf()),
+        },
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Write `bytes` to `<path>.tmp-<pid>` in the same directory with `path`'s permissions, sync
+/// it, and rename it over `path`. With `lock`, the new file is locked before the rename and its
+/// handle is returned.
+fn atomic_write(path: &Path, bytes: &[u8], lock: bool) -> std::io::Result<Option<fs::File>> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
+    let mode = fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777);
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(mode.unwrap_or(0o666))
+            .open(&tmp)?;
+        if let Some(mode) = mode {
+            f.set_permissions(fs::Permissions::from_mode(mode))?;
+        }
+        if lock && !try_lock_file(&f)? {
+            return Err(std::io::Error::new(
+                ErrorKind::WouldBlock,
+                "could not lock the new state file",
+            ));
+        }
         f.write_all(bytes)?;
         f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
+        fs::rename(&tmp, path)?;
+        Ok(f)
     })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-        return result;
-    }
+    let file = match result {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
     // Make the rename durable too; not every platform can sync a directory, so ignore failures.
     if let Some(dir) = path.parent() {
         let dir = if dir.as_os_str().is_empty() {
@@ -151,7 +280,7 @@ fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             let _ = d.sync_all();
         }
     }
-    Ok(())
+    Ok(lock.then_some(file))
 }
 
 /// A fresh lineage: 16 random bytes formatted as a UUID (8-4-4-4-12 lowercase hex).
@@ -343,5 +472,80 @@ mod tests {
             "{text}"
         );
         assert!(d.0.join("terraform.tfstate.backup").exists());
+    }
+
+    #[test]
+    fn writes_keep_permissions_and_follow_symlinks() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = TempDir::new("perms");
+        let real_dir = d.0.join("real");
+        fs::create_dir_all(&real_dir).unwrap();
+        let real = real_dir.join("prod.tfstate");
+        let mut s = State::new(new_lineage());
+        fs::write(&real, write_state(&s)).unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+        let link = d.0.join("terraform.tfstate");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+
+        let mut b = LocalBackend::new(link.clone());
+        b.lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap();
+        s = b.load().unwrap().unwrap();
+        add(&mut s, "a", "1");
+        b.persist(&mut s).unwrap();
+        add(&mut s, "b", "2");
+        b.persist(&mut s).unwrap();
+        // The link is still a link, its target holds the new state, and stays 0600.
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(read_state(&fs::read(&real).unwrap()).unwrap(), s);
+        let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // The file at the path is the one we hold locked: a second locker is refused.
+        let mut other = LocalBackend::new(link.clone());
+        let e = other
+            .lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap_err();
+        assert_eq!(e.message, "resource temporarily unavailable");
+        assert_eq!(e.holder.unwrap().id, b.lock_info().unwrap().id);
+        b.unlock();
+        other
+            .lock("OperationTypeApply", "terraform.tfstate", Duration::ZERO)
+            .unwrap();
+    }
+
+    #[test]
+    fn failed_write_leaves_errored_tfstate_and_the_old_file() {
+        let d = TempDir::new("errored");
+        let path = d.0.join("terraform.tfstate");
+        let mut s = State::new(new_lineage());
+        fs::write(&path, write_state(&s)).unwrap();
+        let before = fs::read(&path).unwrap();
+        // The temporary file cannot be created: its name is taken by a directory.
+        fs::create_dir_all(d.0.join(format!("terraform.tfstate.tmp-{}", std::process::id())))
+            .unwrap();
+        let mut b = LocalBackend::new(path.clone());
+        b.set_errored_dir(d.0.clone());
+        s = b.load().unwrap().unwrap();
+        add(&mut s, "a", "1");
+        let e = b.persist(&mut s).unwrap_err();
+        assert!(e.0.contains("errored.tfstate"), "{e}");
+        assert_eq!(fs::read(&path).unwrap(), before);
+        let saved = read_state(&fs::read(d.0.join("errored.tfstate")).unwrap()).unwrap();
+        assert_eq!(saved, s);
+    }
+
+    #[test]
+    fn unreadable_state_is_never_overwritten() {
+        let d = TempDir::new("corrupt");
+        let path = d.0.join("terraform.tfstate");
+        fs::write(&path, "{\"version\": 4, \"ser").unwrap();
+        let mut b = LocalBackend::new(path.clone());
+        assert!(b.load().is_err());
+        let mut s = State::new(new_lineage());
+        assert!(b.persist(&mut s).is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"version\": 4, \"ser");
     }
 }

@@ -1,0 +1,126 @@
+//! State locking from the command line: `-lock`, `-lock-timeout`, the "Error acquiring the
+//! state lock" report, and `ferro force-unlock`.
+
+use crate::{args, Global, Io};
+use ferro_diag::Diagnostic;
+use ferro_state::LocalBackend;
+use std::io::BufRead;
+use std::time::Duration;
+
+/// Terraform's explanation under a lock failure (`clistate.LockErrorMessage`).
+const LOCK_ERROR_TAIL: &str = "ferro acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.";
+
+fn error(io: &mut Io<'_>, code: &str, summary: &str, detail: &str) -> i32 {
+    let d = Diagnostic::error(code, summary).with_detail(detail);
+    let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
+    let _ = io.stderr.write_all(text.as_bytes());
+    1
+}
+
+/// Take the state lock for `operation` as `-lock` and `-lock-timeout` in `p` say. `display` is
+/// the state path as the user knows it. On failure the error is printed and the exit code
+/// returned.
+pub(crate) fn take(
+    backend: &mut LocalBackend,
+    p: &args::Parsed,
+    operation: &str,
+    display: &str,
+    io: &mut Io<'_>,
+) -> Result<(), i32> {
+    if !p.bools.get("lock").copied().unwrap_or(true) {
+        return Ok(());
+    }
+    let timeout = match p.value("lock-timeout") {
+        None => Duration::ZERO,
+        Some(t) => match ferro_state::parse_duration(t) {
+            Ok(d) => d,
+            Err(e) => return Err(error(io, "cli", "Invalid -lock-timeout value", &e.0)),
+        },
+    };
+    backend.lock(operation, display, timeout).map_err(|e| {
+        error(
+            io,
+            "state-lock",
+            "Error acquiring the state lock",
+            &format!("Error message: {e}\n\n{LOCK_ERROR_TAIL}"),
+        )
+    })
+}
+
+const FORCE_UNLOCK_USAGE: &str = "Usage: ferro [global options] force-unlock LOCK_ID
+
+  Manually unlock the state for the defined configuration.
+
+  This will not modify your infrastructure. This command removes the lock on the
+  state for the current workspace. The behavior of this lock is dependent
+  on the backend being used. Local state files cannot be unlocked by another
+  process.
+
+Options:
+
+  -force                 Don't ask for input for unlock confirmation.
+";
+
+/// `ferro force-unlock [-force] LOCK_ID`.
+///
+/// A local state lock is an OS lock held by a process; it ends when that process ends and no
+/// other process can release it, so (as in Terraform) this only succeeds for a lock that is no
+/// longer held: it then removes the stale lock description.
+pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["force"], &[]) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = write!(io.stderr, "{e}\n{FORCE_UNLOCK_USAGE}");
+            return 1;
+        }
+    };
+    let [id] = p.positional.as_slice() else {
+        let _ = write!(
+            io.stderr,
+            "Expected a single argument: LOCK_ID\n{FORCE_UNLOCK_USAGE}"
+        );
+        return 1;
+    };
+    if !p.flag("force") {
+        let _ = write!(io.stdout, "Do you really want to force-unlock?\n  ferro will remove the lock on the remote state.\n  This will allow local ferro commands to modify this state, even though it\n  may still be in use. Only 'yes' will be accepted to confirm.\n\n  Enter a value: ");
+        let _ = io.stdout.flush();
+        let mut line = String::new();
+        match io.stdin.as_mut() {
+            Some(input) => {
+                let _ = input.read_line(&mut line);
+            }
+            None => {
+                let _ = std::io::stdin().lock().read_line(&mut line);
+            }
+        }
+        let _ = writeln!(io.stdout);
+        if line.trim() != "yes" {
+            let _ = writeln!(io.stdout, "force-unlock cancelled.");
+            return 1;
+        }
+    }
+    let path = crate::cmd_workspace::current_state_path(&g.dir);
+    let info = ferro_state::read_lock_info(&path);
+    let fail = |io: &mut Io<'_>, msg: &str| {
+        let _ = writeln!(io.stderr, "Failed to unlock state: {msg}");
+        1
+    };
+    match info {
+        Some(info) if info.id != *id => fail(
+            io,
+            &format!("lock id {id:?} does not match existing lock"),
+        ),
+        Some(_) if ferro_state::is_locked(&path) => fail(
+            io,
+            "the lock is held by a running process; local state files cannot be unlocked by another process",
+        ),
+        Some(_) => {
+            if let Err(e) = std::fs::remove_file(ferro_state::lock_info_path(&path)) {
+                return fail(io, &e.to_string());
+            }
+            let _ = write!(io.stdout, "ferro state has been successfully unlocked!\n\nThe state has been unlocked, and ferro commands should now be able to\nobtain a new lock on the remote state.\n");
+            0
+        }
+        None => fail(io, "LocalState not locked"),
+    }
+}

@@ -1,0 +1,629 @@
+//! `ferro state list|show|mv|rm|pull|push|replace-provider`: reading and editing the state
+//! directly. Every command that writes takes the state lock; all keep Terraform's texts.
+
+use crate::commands::{state_path, state_rel};
+use crate::{args, Global, Io};
+use ferro_addrs::{parse_target, AbsResource, AbsResourceInstance, ModuleInstance, Target};
+use ferro_diag::Diagnostic;
+use ferro_provider::ProviderRegistry;
+use ferro_state::{LocalBackend, State};
+use std::io::{BufRead, Read};
+
+const LOCK_BOOLS: &[&str] = &[
+    "lock",
+    "dry-run",
+    "force",
+    "auto-approve",
+    "ignore-remote-version",
+];
+const LOCK_VALUES: &[&str] = &["state", "state-out", "backup", "lock-timeout"];
+
+const NO_STATE: &str = "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where ferro has been run or use the -state flag\nto point the command to a specific state location.\n";
+
+fn diag(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+    let d = Diagnostic::error("state", summary).with_detail(detail);
+    let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
+    let _ = io.stderr.write_all(text.as_bytes());
+    1
+}
+
+fn usage(io: &mut Io<'_>, text: &str, why: &str) -> i32 {
+    let _ = write!(io.stderr, "{text}{why}\n\n");
+    1
+}
+
+pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let rest = a.get(1..).unwrap_or(&[]);
+    let p = match args::parse(rest, LOCK_BOOLS, LOCK_VALUES) {
+        Ok(p) => p,
+        Err(e) => return diag(io, "Invalid arguments", &e),
+    };
+    match a.first().map(String::as_str) {
+        Some("list") => list(g, &p, io),
+        Some("show") => show(g, &p, io),
+        Some("mv") => mv(g, &p, io),
+        Some("rm") => rm(g, &p, io),
+        Some("pull") => pull(g, &p, io),
+        Some("push") => push(g, &p, io),
+        Some("replace-provider") => replace_provider(g, &p, io),
+        Some(other) => diag(
+            io,
+            "Unknown state subcommand",
+            &format!("ferro state has no subcommand {other:?}; available: list, mv, pull, push, replace-provider, rm, show."),
+        ),
+        None => {
+            let _ = io.stdout.write_all(STATE_USAGE.as_bytes());
+            0
+        }
+    }
+}
+
+const STATE_USAGE: &str = "Usage: ferro [global options] state <subcommand> [options] [args]
+
+  This command has subcommands for advanced state management.
+
+Subcommands:
+    list                List resources in the state
+    mv                  Move an item in the state
+    pull                Pull current state and output to stdout
+    push                Update remote state from a local state file
+    replace-provider    Replace provider in the state
+    rm                  Remove instances from the state
+    show                Show a resource in the state
+";
+
+/// Read the state without locking (list, show, pull). None: no state file.
+fn read_only(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<Option<State>, i32> {
+    LocalBackend::new(state_path(g, p))
+        .load()
+        .map_err(|e| diag(io, "Failed to load state", &e.0))
+}
+
+/// Lock and load the state for a command that writes it.
+fn locked(
+    g: &Global,
+    p: &args::Parsed,
+    operation: &str,
+    io: &mut Io<'_>,
+) -> Result<(LocalBackend, Option<State>), i32> {
+    let mut backend = LocalBackend::new(state_path(g, p));
+    backend.set_errored_dir(g.dir.clone());
+    crate::cmd_lock::take(&mut backend, p, operation, &state_rel(g, p), io)?;
+    let state = backend
+        .load()
+        .map_err(|e| diag(io, "Failed to load state", &e.0))?;
+    Ok((backend, state))
+}
+
+fn save(backend: &mut LocalBackend, state: &mut State, io: &mut Io<'_>) -> Result<(), i32> {
+    state.prune();
+    backend
+        .persist(state)
+        .map_err(|e| diag(io, "Failed to persist state", &e.0))
+}
+
+/// Every resource instance with a current or deposed object, in Terraform's listing order.
+fn instances(state: &State) -> Vec<AbsResourceInstance> {
+    let mut out: Vec<AbsResourceInstance> = state
+        .resources
+        .values()
+        .flat_map(|rs| rs.instances.keys().map(|k| rs.addr.instance(k.clone())))
+        .collect();
+    out.sort();
+    out
+}
+
+fn parse(io: &mut Io<'_>, text: &str) -> Result<Target, i32> {
+    parse_target(text).map_err(|e| diag(io, "Invalid address", &e))
+}
+
+fn list(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    let state = match read_only(g, p, io) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            let _ = io.stderr.write_all(NO_STATE.as_bytes());
+            return 1;
+        }
+        Err(code) => return code,
+    };
+    let mut filters = Vec::new();
+    for f in &p.positional {
+        match parse(io, f) {
+            Ok(t) => filters.push(t),
+            Err(code) => return code,
+        }
+    }
+    let all = instances(&state);
+    let mut out = String::new();
+    if filters.is_empty() {
+        for a in &all {
+            out.push_str(&format!("{a}\n"));
+        }
+    }
+    for f in &filters {
+        let hits: Vec<&AbsResourceInstance> = all.iter().filter(|a| f.contains(a)).collect();
+        if hits.is_empty() && !matches!(f, Target::Module(_)) {
+            let _ = io.stdout.write_all(out.as_bytes());
+            return diag(io, "Unknown resource", &format!("The current state contains no resource {f}. If you've just added this\nresource to the configuration, you must run \"ferro apply\" first to create\nthe resource's entry in the state."));
+        }
+        for a in hits {
+            out.push_str(&format!("{a}\n"));
+        }
+    }
+    let _ = io.stdout.write_all(out.as_bytes());
+    0
+}
+
+const SHOW_USAGE: &str = "Usage: ferro [global options] state show [options] ADDRESS
+
+  Shows the attributes of a resource in the ferro state.
+
+  This command shows the attributes of a single resource in the ferro
+  state. The address argument must be used to specify a single resource.
+  You can view the list of available resources with \"ferro state list\".
+
+Options:
+
+  -state=statefile    Path to a ferro state file to use to look
+                      up ferro-managed resources. By default it will
+                      use the state \"terraform.tfstate\" if it exists.
+";
+
+fn show(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    let [addr] = p.positional.as_slice() else {
+        let _ = write!(io.stderr, "Exactly one argument expected.\n\n{SHOW_USAGE}");
+        return 1;
+    };
+    let target = match parse(io, addr) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let state = match read_only(g, p, io) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            let _ = io.stderr.write_all(NO_STATE.as_bytes());
+            return 1;
+        }
+        Err(code) => return code,
+    };
+    let found = match &target {
+        Target::Instance(i) => state
+            .resources
+            .get(&i.containing_resource())
+            .and_then(|rs| Some((rs, rs.instances.get(&i.resource.key)?))),
+        Target::Resource(r) => state.resources.get(r).and_then(|rs| {
+            rs.instances
+                .get(&ferro_addrs::InstanceKey::None)
+                .map(|i| (rs, i))
+        }),
+        Target::Module(_) => None,
+    };
+    let Some((rs, inst)) = found.filter(|(_, i)| i.current.is_some()) else {
+        let _ = write!(io.stderr, "No instance found for the given address!\n\nThis command requires that the address references one specific instance.\nTo view the available instances, use \"ferro state list\". Please modify \nthe address to reference a specific instance.\n");
+        return 1;
+    };
+    let key = match &target {
+        Target::Instance(i) => i.resource.key.clone(),
+        _ => ferro_addrs::InstanceKey::None,
+    };
+    let mut one = State::new(state.lineage.clone());
+    let mut single = rs.clone();
+    single.instances = [(key, inst.clone())].into_iter().collect();
+    one.resources.insert(rs.addr.clone(), single);
+    let files = crate::load::read_config_files(&g.dir).unwrap_or_default();
+    let mut l = crate::load::load_files(files);
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
+    let (providers, _) = crate::load::attach_providers(&mut l, &registry, Some(&one));
+    let text = crate::render::human_state(&one, &providers, g.color);
+    registry.close_all();
+    let _ = writeln!(io.stdout, "{}", text.trim_end());
+    0
+}
+
+const MV_USAGE: &str = "Usage: ferro [global options] state mv [options] SOURCE DESTINATION
+
+ This command will move an item matched by the address given to the
+ destination address.
+
+ This can be used for simple resource renaming, moving items to and from
+ a module, moving entire modules, and more.
+
+ This command will output a backup copy of the state prior to saving any
+ changes. The backup cannot be disabled. Due to the destructive nature
+ of this command, backups are required.
+
+Options:
+
+  -dry-run                If set, prints out what would've been moved but doesn't
+                          actually move anything.
+
+  -lock=false             Don't hold a state lock during the operation. This is
+                          dangerous if others might concurrently run commands
+                          against the same workspace.
+
+  -lock-timeout=0s        Duration to retry a state lock.
+
+";
+
+/// Replace the leading `from` steps of `m` with `to`.
+fn rebase(m: &ModuleInstance, from: &ModuleInstance, to: &ModuleInstance) -> ModuleInstance {
+    let mut steps = to.0.clone();
+    steps.extend(m.0[from.0.len()..].iter().cloned());
+    ModuleInstance(steps)
+}
+
+fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    let [src_text, dst_text] = p.positional.as_slice() else {
+        return usage(io, MV_USAGE, "Exactly two arguments expected.");
+    };
+    let (src, dst) = match (parse(io, src_text), parse(io, dst_text)) {
+        (Ok(s), Ok(d)) => (s, d),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let (mut backend, state) = match locked(g, p, "state-mv", io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut state = state.unwrap_or_else(|| State::new(ferro_state::new_lineage()));
+    let all = instances(&state);
+    // A resource without count or for_each moved to an instance address is that one instance.
+    let src = match (src, &dst) {
+        (Target::Resource(r), Target::Instance(_))
+            if state
+                .resources
+                .get(&r)
+                .is_some_and(|rs| rs.instances.keys().all(|k| k.is_none())) =>
+        {
+            Target::Instance(r.instance(ferro_addrs::InstanceKey::None))
+        }
+        (src, _) => src,
+    };
+    if !all.iter().any(|a| src.contains(a)) {
+        let _ = writeln!(io.stdout, "No matching objects found.");
+        return diag(
+            io,
+            "Invalid source address",
+            &format!("Cannot move {src}: does not match anything in the current state."),
+        );
+    }
+    let occupied = |t: &Target| all.iter().any(|a| t.contains(a));
+    // Work out the resources to move and where each goes.
+    let mut moves: Vec<(
+        AbsResource,
+        Option<ferro_addrs::InstanceKey>,
+        AbsResourceInstance,
+    )> = Vec::new();
+    match (&src, &dst) {
+        (Target::Module(from), Target::Module(to)) => {
+            if occupied(&dst) {
+                return diag(io, "Invalid target address", &format!("Cannot move to {dst}: there is already a module instance at that address\nin the current state."));
+            }
+            for a in all.iter().filter(|a| src.contains(a)) {
+                let mut to_addr = a.clone();
+                to_addr.module = rebase(&a.module, from, to);
+                moves.push((
+                    a.containing_resource(),
+                    Some(a.resource.key.clone()),
+                    to_addr,
+                ));
+            }
+        }
+        (Target::Resource(from), Target::Resource(_) | Target::Module(_)) => {
+            let to = match &dst {
+                Target::Resource(r) => r.clone(),
+                _ => AbsResource {
+                    module: dst.module().clone(),
+                    resource: from.resource.clone(),
+                },
+            };
+            if to.resource.ty != from.resource.ty || to.resource.mode != from.resource.mode {
+                return diag(io, "Invalid state move request", &format!("Cannot move {from} to {to}: resource types don't match."));
+            }
+            if state.resources.contains_key(&to) {
+                return diag(io, "Invalid target address", &format!("Cannot move to {to}: there is already a resource at that address\nin the current state."));
+            }
+            for a in all.iter().filter(|a| src.contains(a)) {
+                moves.push((
+                    from.clone(),
+                    Some(a.resource.key.clone()),
+                    to.instance(a.resource.key.clone()),
+                ));
+            }
+        }
+        (Target::Instance(from), Target::Instance(_) | Target::Resource(_)) => {
+            let to = match &dst {
+                Target::Instance(i) => i.clone(),
+                // An instance moved to a resource address becomes its single instance.
+                _ => AbsResource {
+                    module: dst.module().clone(),
+                    resource: match &dst {
+                        Target::Resource(r) => r.resource.clone(),
+                        _ => from.resource.resource.clone(),
+                    },
+                }
+                .instance(ferro_addrs::InstanceKey::None),
+            };
+            if to.resource.resource.ty != from.resource.resource.ty
+                || to.resource.resource.mode != from.resource.resource.mode
+            {
+                return diag(io, "Invalid state move request", &format!("Cannot move {from} to {to}: resource types don't match."));
+            }
+            if all.contains(&to) {
+                return diag(io, "Invalid target address", &format!("Cannot move to {to}: there is already a resource instance at that address\nin the current state."));
+            }
+            moves.push((
+                from.containing_resource(),
+                Some(from.resource.key.clone()),
+                to,
+            ));
+        }
+        _ => {
+            return diag(
+                io,
+                "Invalid state move request",
+                &format!("Cannot move {src} to {dst}: the source and destination must both be modules, both resources, or both resource instances."),
+            )
+        }
+    }
+    let verb = if p.flag("dry-run") {
+        "Would move"
+    } else {
+        "Move"
+    };
+    let _ = writeln!(
+        io.stdout,
+        "{verb} {:?} to {:?}",
+        src.to_string(),
+        dst.to_string()
+    );
+    if p.flag("dry-run") {
+        return 0;
+    }
+    for (res, key, to) in moves {
+        let Some(rs) = state.resources.get_mut(&res) else {
+            continue;
+        };
+        let provider = rs.provider.clone();
+        let Some(inst) = key.and_then(|k| rs.instances.remove(&k)) else {
+            continue;
+        };
+        let entry = state
+            .resources
+            .entry(to.containing_resource())
+            .or_insert_with(|| ferro_state::ResourceState {
+                addr: to.containing_resource(),
+                provider,
+                instances: Default::default(),
+            });
+        entry.instances.insert(to.resource.key.clone(), inst);
+    }
+    if let Err(code) = save(&mut backend, &mut state, io) {
+        return code;
+    }
+    let _ = writeln!(io.stdout, "Successfully moved 1 object(s).");
+    0
+}
+
+const RM_USAGE: &str = "Usage: ferro [global options] state rm [options] ADDRESS...
+
+  Remove one or more items from the ferro state, causing ferro to
+  \"forget\" those items without first destroying them in the remote system.
+
+  This command removes one or more resource instances from the ferro state
+  based on the addresses given. You can view and list the available instances
+  with \"ferro state list\".
+
+  If you give the address of an entire module then all of the instances in
+  that module and any of its child modules will be removed from the state.
+
+  If you give the address of a resource that has \"count\" or \"for_each\" set,
+  all of the instances of that resource will be removed from the state.
+
+Options:
+
+  -dry-run                If set, prints out what would've been removed but
+                          doesn't actually remove anything.
+
+  -lock=false             Don't hold a state lock during the operation. This is
+                          dangerous if others might concurrently run commands
+                          against the same workspace.
+
+  -lock-timeout=0s        Duration to retry a state lock.
+
+  -state=PATH             Path to the state file to update. Defaults to the
+                          current workspace state.
+";
+
+fn rm(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    if p.positional.is_empty() {
+        return usage(io, RM_USAGE, "At least one address is required.");
+    }
+    let mut targets = Vec::new();
+    for t in &p.positional {
+        match parse(io, t) {
+            Ok(t) => targets.push(t),
+            Err(code) => return code,
+        }
+    }
+    let (mut backend, state) = match locked(g, p, "state-rm", io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let Some(mut state) = state else {
+        let _ = io.stderr.write_all(NO_STATE.as_bytes());
+        return 1;
+    };
+    let all = instances(&state);
+    let mut doomed: Vec<AbsResourceInstance> = Vec::new();
+    for t in &targets {
+        let hits: Vec<&AbsResourceInstance> = all.iter().filter(|a| t.contains(a)).collect();
+        if hits.is_empty() {
+            return diag(io, "Invalid target address", "No matching objects found. To view the available instances, use \"ferro\nstate list\". Please modify the address to reference a specific instance.");
+        }
+        for h in hits {
+            if !doomed.contains(h) {
+                doomed.push(h.clone());
+            }
+        }
+    }
+    let dry = p.flag("dry-run");
+    for d in &doomed {
+        let verb = if dry { "Would remove" } else { "Removed" };
+        let _ = writeln!(io.stdout, "{verb} {d}");
+        if let Some(rs) = state.resources.get_mut(&d.containing_resource()) {
+            rs.instances.remove(&d.resource.key);
+        }
+    }
+    if dry {
+        if doomed.is_empty() {
+            let _ = writeln!(io.stdout, "Would have removed nothing.");
+        }
+        return 0;
+    }
+    if let Err(code) = save(&mut backend, &mut state, io) {
+        return code;
+    }
+    let _ = writeln!(
+        io.stdout,
+        "Successfully removed {} resource instance(s).",
+        doomed.len()
+    );
+    0
+}
+
+fn pull(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    match read_only(g, p, io) {
+        Ok(Some(s)) => {
+            let _ = io.stdout.write_all(ferro_state::write_state(&s).as_bytes());
+            0
+        }
+        Ok(None) => 0,
+        Err(code) => code,
+    }
+}
+
+fn push(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    let [file] = p.positional.as_slice() else {
+        return usage(io, "Usage: ferro [global options] state push [options] PATH\n\n  Update remote state from a local state file at PATH.\n\nOptions:\n\n  -force              Write the state even if lineages don't match or the\n                      remote serial is higher.\n\n  -lock=false         Don't hold a state lock during the operation. This is\n                      dangerous if others might concurrently run commands\n                      against the same workspace.\n\n  -lock-timeout=0s    Duration to retry a state lock.\n\n", "Exactly one argument expected: path to state to push");
+    };
+    let bytes = if file == "-" {
+        let mut buf = Vec::new();
+        let read = match io.stdin.as_mut() {
+            Some(input) => input.read_to_end(&mut buf),
+            None => std::io::stdin().lock().read_to_end(&mut buf),
+        };
+        if let Err(e) = read {
+            let _ = writeln!(io.stderr, "Error reading standard input: {e}");
+            return 1;
+        }
+        buf
+    } else {
+        match std::fs::read(g.dir.join(file)) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = writeln!(io.stderr, "open {file}: {e}");
+                return 1;
+            }
+        }
+    };
+    let mut incoming = match ferro_state::read_state(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Error reading source state {file:?}: {e}");
+            return 1;
+        }
+    };
+    let (mut backend, current) = match locked(g, p, "state-push", io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    if let Some(cur) = current.as_ref().filter(|c| !c.is_empty()) {
+        if !p.flag("force") {
+            if incoming.lineage != cur.lineage {
+                let _ = writeln!(io.stderr, "Failed to write state: cannot import state with lineage {:?} over unrelated state with lineage {:?}", incoming.lineage, cur.lineage);
+                return 1;
+            }
+            if incoming.serial < cur.serial {
+                let _ = writeln!(io.stderr, "Failed to write state: cannot import state with serial {} over newer state with serial {}", incoming.serial, cur.serial);
+                return 1;
+            }
+        }
+    }
+    if let Err(e) = backend.persist(&mut incoming) {
+        let _ = writeln!(io.stderr, "Failed to write state: {e}");
+        return 1;
+    }
+    0
+}
+
+fn replace_provider(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
+    let [from_text, to_text] = p.positional.as_slice() else {
+        return usage(io, "Usage: ferro [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN\n\n  Replace provider for resources in the ferro state.\n\n", "Exactly two arguments expected.");
+    };
+    let from = match ferro_addrs::Provider::parse_source(from_text) {
+        Ok(p) => p,
+        Err(e) => return diag(io, &format!("Invalid \"from\" provider {from_text:?}"), &e),
+    };
+    let to = match ferro_addrs::Provider::parse_source(to_text) {
+        Ok(p) => p,
+        Err(e) => return diag(io, &format!("Invalid \"to\" provider {to_text:?}"), &e),
+    };
+    let (mut backend, state) = match locked(g, p, "state-replace-provider", io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let Some(mut state) = state else {
+        let _ = io.stderr.write_all(NO_STATE.as_bytes());
+        return 1;
+    };
+    let hits: Vec<AbsResource> = state
+        .resources
+        .values()
+        .filter(|rs| rs.provider.provider == from)
+        .map(|rs| rs.addr.clone())
+        .collect();
+    if hits.is_empty() {
+        let _ = writeln!(io.stdout, "No matching resources found.");
+        return 0;
+    }
+    let mut text = format!(
+        "ferro will perform the following actions:\n\n  ~ Updating provider:\n    - {from}\n    + {to}\n\nChanging {} resources:\n\n",
+        hits.len()
+    );
+    for h in &hits {
+        text.push_str(&format!("  {h}\n"));
+    }
+    let _ = writeln!(io.stdout, "{text}");
+    if !p.flag("auto-approve") {
+        let _ = write!(io.stdout, "Do you want to make these changes?\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ");
+        let _ = io.stdout.flush();
+        let mut line = String::new();
+        match io.stdin.as_mut() {
+            Some(input) => {
+                let _ = input.read_line(&mut line);
+            }
+            None => {
+                let _ = std::io::stdin().lock().read_line(&mut line);
+            }
+        }
+        let _ = writeln!(io.stdout);
+        if line.trim() != "yes" {
+            let _ = writeln!(io.stdout, "Cancelled replacing providers.");
+            return 1;
+        }
+    }
+    for h in &hits {
+        if let Some(rs) = state.resources.get_mut(h) {
+            rs.provider.provider = to.clone();
+        }
+    }
+    if let Err(code) = save(&mut backend, &mut state, io) {
+        return code;
+    }
+    let _ = writeln!(
+        io.stdout,
+        "Successfully replaced provider for {} resources.",
+        hits.len()
+    );
+    0
+}

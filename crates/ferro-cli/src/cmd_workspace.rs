@@ -1,0 +1,236 @@
+//! `ferro workspace list|show|new|select|delete`, and where the selected workspace's state is.
+
+use crate::{args, Global, Io};
+use ferro_state::workspace::{
+    current_workspace, environment_file, list_workspaces, valid_workspace_name, workspace_dir,
+    workspace_state_rel, DEFAULT_WORKSPACE,
+};
+use ferro_state::LocalBackend;
+use std::path::{Path, PathBuf};
+
+/// The state file of the selected workspace.
+pub(crate) fn current_state_path(dir: &Path) -> PathBuf {
+    dir.join(current_state_rel(dir))
+}
+
+/// The state file of the selected workspace, relative to the working directory.
+pub(crate) fn current_state_rel(dir: &Path) -> String {
+    workspace_state_rel(&current_workspace(dir))
+}
+
+const USAGE: &str = "Usage: ferro [global options] workspace
+
+  new, list, show, select and delete ferro workspaces.
+";
+
+pub fn workspace(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let rest = a.get(1..).unwrap_or(&[]);
+    match a.first().map(String::as_str) {
+        Some("list") => list(g, io),
+        Some("show") => {
+            let _ = writeln!(io.stdout, "{}", current_workspace(&g.dir));
+            0
+        }
+        Some("new") => new(g, rest, io),
+        Some("select") => select(g, rest, io),
+        Some("delete") => delete(g, rest, io),
+        _ => {
+            let _ = io.stdout.write_all(USAGE.as_bytes());
+            0
+        }
+    }
+}
+
+fn list(g: &Global, io: &mut Io<'_>) -> i32 {
+    let current = current_workspace(&g.dir);
+    let mut out = String::new();
+    for name in list_workspaces(&g.dir) {
+        let mark = if name == current { "* " } else { "  " };
+        out.push_str(&format!("{mark}{name}\n"));
+    }
+    let _ = writeln!(io.stdout, "{out}");
+    0
+}
+
+fn one_name(io: &mut Io<'_>, p: &args::Parsed, usage: &str) -> Option<String> {
+    match p.positional.as_slice() {
+        [name] => Some(name.clone()),
+        _ => {
+            let _ = writeln!(io.stderr, "Expected a single argument: NAME.\n\n{usage}");
+            None
+        }
+    }
+}
+
+fn check_name(io: &mut Io<'_>, name: &str) -> bool {
+    if valid_workspace_name(name) {
+        return true;
+    }
+    let _ = writeln!(io.stderr, "\nThe workspace name {name:?} is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n");
+    false
+}
+
+fn set_current(g: &Global, name: &str) -> std::io::Result<()> {
+    let env = environment_file(&g.dir);
+    if let Some(parent) = env.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(env, name)
+}
+
+fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["lock"], &["lock-timeout", "state"]) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{e}");
+            return 1;
+        }
+    };
+    let Some(name) = one_name(
+        io,
+        &p,
+        "Usage: ferro [global options] workspace new [OPTIONS] NAME",
+    ) else {
+        return 1;
+    };
+    if !check_name(io, &name) {
+        return 1;
+    }
+    if list_workspaces(&g.dir).contains(&name) {
+        let _ = writeln!(io.stderr, "Workspace {name:?} already exists");
+        return 1;
+    }
+    if let Err(e) = std::fs::create_dir_all(workspace_dir(&g.dir, &name)) {
+        let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
+        return 1;
+    }
+    if let Err(e) = set_current(g, &name) {
+        let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
+        return 1;
+    }
+    if let Some(src) = p.value("state") {
+        // Seed the new workspace with an existing state file, under the lock.
+        let bytes = match std::fs::read(g.dir.join(src)) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = writeln!(io.stderr, "Error loading state from {src:?}: {e}");
+                return 1;
+            }
+        };
+        let mut state = match ferro_state::read_state(&bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = writeln!(io.stderr, "Error loading state from {src:?}: {e}");
+                return 1;
+            }
+        };
+        let rel = workspace_state_rel(&name);
+        let mut backend = LocalBackend::new(g.dir.join(&rel));
+        backend.set_errored_dir(g.dir.clone());
+        if let Err(code) = crate::cmd_lock::take(&mut backend, &p, "workspace-new", &rel, io) {
+            return code;
+        }
+        if let Err(e) = backend.persist(&mut state) {
+            let _ = writeln!(io.stderr, "Failed to write the new workspace's state: {e}");
+            return 1;
+        }
+    }
+    let _ = write!(io.stdout, "Created and switched to workspace {name:?}!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"ferro plan\" ferro will not see any existing state\nfor this configuration.\n");
+    0
+}
+
+fn select(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &[], &[]) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{e}");
+            return 1;
+        }
+    };
+    let Some(name) = one_name(
+        io,
+        &p,
+        "Usage: ferro [global options] workspace select NAME",
+    ) else {
+        return 1;
+    };
+    if !check_name(io, &name) {
+        return 1;
+    }
+    if name == current_workspace(&g.dir) {
+        let _ = writeln!(io.stdout, "You're already on workspace {name:?}.");
+        return 0;
+    }
+    if !list_workspaces(&g.dir).contains(&name) {
+        let _ = write!(io.stderr, "\nWorkspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
+        return 1;
+    }
+    if let Err(e) = set_current(g, &name) {
+        let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
+        return 1;
+    }
+    let _ = writeln!(io.stdout, "Switched to workspace {name:?}.");
+    0
+}
+
+fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, &["force", "lock"], &["lock-timeout"]) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{e}");
+            return 1;
+        }
+    };
+    let Some(name) = one_name(
+        io,
+        &p,
+        "Usage: ferro [global options] workspace delete [OPTIONS] NAME",
+    ) else {
+        return 1;
+    };
+    if !check_name(io, &name) {
+        return 1;
+    }
+    if !list_workspaces(&g.dir).contains(&name) {
+        let _ = write!(io.stderr, "Workspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
+        return 1;
+    }
+    if name == current_workspace(&g.dir) {
+        let _ = write!(io.stderr, "Workspace {name:?} is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.\n");
+        return 1;
+    }
+    if name == DEFAULT_WORKSPACE {
+        let _ = writeln!(io.stderr, "cannot delete default state");
+        return 1;
+    }
+    let rel = workspace_state_rel(&name);
+    let mut backend = LocalBackend::new(g.dir.join(&rel));
+    if let Err(code) = crate::cmd_lock::take(&mut backend, &p, "workspace-delete", &rel, io) {
+        return code;
+    }
+    let state = match backend.load() {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Failed to load state: {e}");
+            return 1;
+        }
+    };
+    let has_resources = state
+        .as_ref()
+        .is_some_and(|s| s.resources.values().any(|r| !r.instances.is_empty()));
+    if has_resources && !p.flag("force") {
+        let _ = write!(io.stderr, "Workspace {name:?} is not empty.\n\nDeleting {name:?} can result in dangling resources: resources that\nexist but are no longer manageable by ferro. Please destroy\nthese resources first.  If you want to delete this workspace\nanyway and risk dangling resources, use the '-force' flag.\n");
+        return 1;
+    }
+    backend.unlock();
+    drop(backend);
+    if let Err(e) = std::fs::remove_dir_all(workspace_dir(&g.dir, &name)) {
+        let _ = writeln!(io.stderr, "Failed to delete workspace {name:?}: {e}");
+        return 1;
+    }
+    let _ = writeln!(io.stdout, "Deleted workspace {name:?}!");
+    if has_resources {
+        let _ = write!(io.stdout, "WARNING: {name:?} was non-empty.\nThe resources managed by the deleted workspace may still exist,\nbut are no longer manageable by ferro since the state has\nbeen deleted.\n\n");
+    }
+    0
+}
