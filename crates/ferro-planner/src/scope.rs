@@ -65,7 +65,9 @@ pub struct ModuleEval<'a> {
     cache_partial: bool,
     resources: RwLock<HashMap<Resource, Value>>,
     cwd: String,
-    in_progress: Mutex<Vec<String>>,
+    /// Locals being evaluated, with the thread evaluating each: a cycle is only a local
+    /// reached again on the same thread (workers evaluate the same local concurrently).
+    in_progress: Mutex<Vec<(std::thread::ThreadId, String)>>,
 }
 
 impl<'a> ModuleEval<'a> {
@@ -178,15 +180,16 @@ impl<'a> ModuleEval<'a> {
             ));
         };
         {
+            let me = std::thread::current().id();
             let mut stack = self.in_progress.lock().unwrap_or_else(|e| e.into_inner());
-            if stack.iter().any(|n| n == name) {
+            if stack.iter().any(|(t, n)| *t == me && n == name) {
                 return Err(
                     Diagnostic::error("cycle", "Cycle in local values").with_detail(format!(
                         "The local value {name:?} refers to itself through other local values."
                     )),
                 );
             }
-            stack.push(name.to_string());
+            stack.push((me, name.to_string()));
         }
         let hir = self.hir(item.file);
         let local = &hir.locals[item.index];
@@ -194,7 +197,7 @@ impl<'a> ModuleEval<'a> {
         self.in_progress
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|n| n != name);
+            .retain(|(t, n)| !(*t == std::thread::current().id() && n == name));
         if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
             return Err(d);
         }
