@@ -1,5 +1,9 @@
 //! Scheduling: indegree counting over the plan graph, a pool of worker threads, state writes on
 //! the coordinating thread (throttled, and always after a failure and at the end).
+//!
+//! Each worker journals its step's changes (`ferro_state::Journal`) before reporting the step
+//! complete, so whatever the user saw complete survives a kill; the coordinator acknowledges
+//! them once they are in its in-memory state.
 
 use crate::step::{run_step, Outcome, StepCtx};
 use ferro_db::{Db, Workspace};
@@ -47,6 +51,10 @@ pub struct ApplyInput<'a> {
     pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
+/// A step's journal sequence number (None: no changes), or its held-back events when the
+/// journal could not be written.
+type Journaled = Result<Option<u64>, Vec<Event>>;
+
 const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Apply `plan`; returns the final state and diagnostics. The state is persisted through
@@ -74,11 +82,23 @@ pub fn apply(
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
+    // Completion events wait (per worker thread) until the step's changes are journaled.
+    let held: Mutex<HashMap<std::thread::ThreadId, Vec<Event>>> = Mutex::new(HashMap::new());
+    let hold_completed = |e: Event| match e {
+        Event::Completed { .. } => held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(std::thread::current().id())
+            .or_default()
+            .push(e),
+        other => on_event(other),
+    };
+    let journal = backend.journal(&state.lineage);
     let ctx = StepCtx {
         plan,
         providers: input.providers,
         tree: &tree,
-        on_event,
+        on_event: &hold_completed,
         for_each_cache: Mutex::new(HashMap::new()),
     };
 
@@ -107,16 +127,37 @@ pub fn apply(
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
         let (done_tx, done_rx) =
-            mpsc::channel::<(NodeIndex, Vec<Outcome>, Vec<Diagnostic>, bool)>();
+            mpsc::channel::<(NodeIndex, Vec<Outcome>, Vec<Diagnostic>, bool, Journaled)>();
         for _ in 0..parallelism {
             let done_tx = done_tx.clone();
             let work_rx = &work_rx;
             let ctx = &ctx;
+            let held = &held;
+            let journal = &journal;
             scope.spawn(move || loop {
                 let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok(node) = next else { break };
                 let (outcomes, ds, ok) = run_step(ctx, &g[node]);
-                if done_tx.send((node, outcomes, ds, ok)).is_err() {
+                let events = held
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&std::thread::current().id())
+                    .unwrap_or_default();
+                // Journal, then report; without a journal the coordinator writes the state
+                // first and reports after.
+                let journaled = if outcomes.is_empty() {
+                    Ok(None)
+                } else {
+                    journal.record(&outcomes).map(Some).map_err(|_| ())
+                };
+                let journaled = match journaled {
+                    Ok(seq) => {
+                        events.into_iter().for_each(on_event);
+                        Ok(seq)
+                    }
+                    Err(()) => Err(events),
+                };
+                if done_tx.send((node, outcomes, ds, ok, journaled)).is_err() {
                     break;
                 }
             });
@@ -155,15 +196,25 @@ pub fn apply(
             if in_flight == 0 {
                 break;
             }
-            let (node, outcomes, ds, ok) = match done_rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(x) => x,
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            };
+            let (node, outcomes, ds, ok, journaled) =
+                match done_rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(x) => x,
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
             in_flight -= 1;
             let had_outcomes = !outcomes.is_empty();
             for o in outcomes {
                 o.apply_to(&mut state);
+            }
+            match journaled {
+                Ok(Some(seq)) => journal.applied(seq),
+                Ok(None) => {}
+                Err(events) => {
+                    // No journal (disk trouble): write the whole state, then report.
+                    persist(backend, &mut state, &mut diags);
+                    events.into_iter().for_each(on_event);
+                }
             }
             dirty |= had_outcomes;
             diags.extend(ds);

@@ -11,7 +11,7 @@ use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
 use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
-use ferro_state::{ObjectState, OutputState, State};
+use ferro_state::OutputState;
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -26,79 +26,8 @@ pub(crate) struct StepCtx<'a> {
     pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
 }
 
-/// A change to state made by a completed step.
-pub(crate) enum Outcome {
-    SetCurrent {
-        res: AbsResource,
-        provider: ferro_addrs::AbsProviderConfig,
-        key: InstanceKey,
-        obj: Option<ObjectState>,
-    },
-    Depose {
-        res: AbsResource,
-        key: InstanceKey,
-        deposed_key: String,
-    },
-    RemoveDeposed {
-        res: AbsResource,
-        key: InstanceKey,
-        deposed_key: String,
-    },
-    SetOutput {
-        name: String,
-        out: Option<OutputState>,
-    },
-}
-
-impl Outcome {
-    pub fn apply_to(self, state: &mut State) {
-        match self {
-            Outcome::SetCurrent {
-                res,
-                provider,
-                key,
-                obj,
-            } => state.set_current(&res, &provider, &key, obj),
-            Outcome::Depose {
-                res,
-                key,
-                deposed_key,
-            } => {
-                if let Some(inst) = state
-                    .resources
-                    .get_mut(&res)
-                    .and_then(|r| r.instances.get_mut(&key))
-                {
-                    if let Some(cur) = inst.current.take() {
-                        inst.deposed.insert(deposed_key, cur);
-                    }
-                }
-            }
-            Outcome::RemoveDeposed {
-                res,
-                key,
-                deposed_key,
-            } => {
-                if let Some(inst) = state
-                    .resources
-                    .get_mut(&res)
-                    .and_then(|r| r.instances.get_mut(&key))
-                {
-                    inst.deposed.remove(&deposed_key);
-                }
-                state.prune();
-            }
-            Outcome::SetOutput { name, out } => match out {
-                Some(o) => {
-                    state.outputs.insert(name, o);
-                }
-                None => {
-                    state.outputs.remove(&name);
-                }
-            },
-        }
-    }
-}
+/// A change to state made by a completed step (journaled, then applied, by the coordinator).
+pub(crate) use ferro_state::Change as Outcome;
 
 /// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
 /// step finds the same object.

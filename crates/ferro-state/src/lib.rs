@@ -5,6 +5,7 @@
 //! keeps the state crate independent of providers and of the value model.
 
 mod codec;
+mod journal;
 pub mod json;
 mod local;
 mod lock;
@@ -15,6 +16,7 @@ pub use codec::{
     parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION,
     WRITER_VERSION,
 };
+pub use journal::{journal_path, Change};
 pub use local::{new_lineage, LocalBackend};
 pub use lock::{is_locked, lock_info_path, parse_duration, read_lock_info, LockError, LockInfo};
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

@@ -13,9 +13,13 @@
 //! * a write that fails leaves the state in `errored.tfstate` (in the directory given by
 //!   [`LocalBackend::set_errored_dir`]), as Terraform does, and the error says so;
 //! * a state file that cannot be read or parsed is never replaced: `persist` refuses to write
-//!   over a file whose last `load` failed.
+//!   over a file whose last `load` failed;
+//! * between full writes, completed changes go to the journal (`journal.rs`, shared with the
+//!   apply's workers through [`LocalBackend::journal`]); `load` folds a journal left by a
+//!   killed run.
 
 use crate::codec::{read_state, write_state, WRITER_VERSION};
+use crate::journal::{fold, journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
 use std::cell::{Cell, RefCell};
@@ -37,18 +41,31 @@ pub struct LocalBackend {
     errored_dir: Option<PathBuf>,
     /// Set when a load failed: the file on disk must not be overwritten.
     unreadable: Cell<bool>,
+    /// Changes completed since the last full write.
+    journal: Journal,
 }
 
 impl LocalBackend {
     pub fn new(path: PathBuf) -> Self {
         LocalBackend {
-            path,
             backed_up: false,
             last: RefCell::new(None),
             lock: None,
             errored_dir: None,
             unreadable: Cell::new(false),
+            journal: Journal::new(journal_path(&path)),
+            path,
         }
+    }
+
+    /// The journal of this state, for an apply that starts with a state of `lineage`.
+    pub fn journal(&self, lineage: &str) -> Journal {
+        let mut j = self.journal.lock();
+        if j.base_serial.is_none() && !j.folded {
+            j.lineage = lineage.to_string();
+        }
+        drop(j);
+        self.journal.clone()
     }
 
     /// Write `errored.tfstate` into `dir` when persisting fails.
@@ -95,7 +112,7 @@ impl LocalBackend {
             Ok(b) => b,
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 self.unreadable.set(false);
-                return Ok(None);
+                return Ok(self.fold_onto_nothing());
             }
             Err(e) => {
                 self.unreadable.set(true);
@@ -107,7 +124,7 @@ impl LocalBackend {
         };
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             self.unreadable.set(false);
-            return Ok(None);
+            return Ok(self.fold_onto_nothing());
         }
         let state = read_state(&bytes).map_err(|e| {
             self.unreadable.set(true);
@@ -118,7 +135,23 @@ impl LocalBackend {
         })?;
         self.unreadable.set(false);
         *self.last.borrow_mut() = Some((comparable(&state), state.serial));
+        let mut j = self.journal.lock();
+        j.lineage = state.lineage.clone();
+        j.base_serial = Some(state.serial);
+        if let Some(folded) = fold(&j.path, Some(&state)) {
+            j.folded = true;
+            return Ok(Some(folded));
+        }
         Ok(Some(state))
+    }
+
+    /// A journal left by a run that started without a state file.
+    fn fold_onto_nothing(&self) -> Option<State> {
+        let mut j = self.journal.lock();
+        let folded = fold(&j.path, None)?;
+        j.folded = true;
+        j.lineage = folded.lineage.clone();
+        Some(folded)
     }
 
     /// Write `state` to the state file, updating `state.serial` (and `terraform_version`) in place.
@@ -133,6 +166,32 @@ impl LocalBackend {
             self.write_backup()?;
             self.backed_up = true;
         }
+        // What goes to disk: the state plus changes journaled but not yet applied to it. The
+        // journal stays locked until the write is done and the journal is reset.
+        let journal = self.journal.clone();
+        let mut j = journal.lock();
+        let mut with_pending;
+        let snapshot: &mut State = if j.pending.is_empty() {
+            state
+        } else {
+            with_pending = state.clone();
+            for c in j.pending.values().flatten() {
+                c.clone().apply_to(&mut with_pending);
+            }
+            &mut with_pending
+        };
+        let result = self.write_snapshot(snapshot);
+        let (serial, version) = (snapshot.serial, snapshot.terraform_version.clone());
+        let lineage = snapshot.lineage.clone();
+        result?;
+        state.serial = serial;
+        state.terraform_version = version;
+        j.reset(&lineage, serial)
+            .map_err(|e| StateError(format!("failed to remove the state journal: {e}")))
+    }
+
+    /// Write one snapshot (bumping its serial if its content changed).
+    fn write_snapshot(&mut self, state: &mut State) -> Result<(), StateError> {
         state.terraform_version = WRITER_VERSION.to_string();
         let content = comparable(state);
         let last = self.last.borrow().clone();

@@ -1,0 +1,312 @@
+//! The apply journal: completed changes appended beside the state file, one per line, so that a
+//! process killed between two full state writes loses nothing.
+//!
+//! Rewriting the whole state after every change would cost time quadratic in the size of an
+//! apply, so the executor writes the full state only now and then; every change in between is
+//! appended to `.<statefile>.journal` (one `write` per change, so it survives the process being
+//! killed). The first line names the snapshot the journal continues: the state's lineage and the
+//! serial of the file on disk when the journal was started (`null` when there was no state
+//! file). Reading the state folds a journal that continues exactly the snapshot on disk; a
+//! journal that continues an older snapshot (the state was written after it, by ferro or by
+//! Terraform) is stale and ignored. A successful full write removes the journal.
+//!
+//! A line cut short by a kill (no trailing newline or not valid JSON) ends the journal.
+//!
+//! Worker threads journal their changes ([`Journal::record`]) before reporting them complete;
+//! the coordinator applies them to its in-memory state later and acknowledges them
+//! ([`Journal::applied`]). A full write (`LocalBackend::persist`) holds the journal's lock, writes
+//! the in-memory state *plus* the journaled-but-unacknowledged changes, and only then removes the
+//! journal: whatever was journaled is in the new file, so a kill at any point loses nothing and
+//! nothing is ever replayed twice.
+
+use crate::{ObjectState, OutputState, State};
+use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// One change to state made by a completed apply step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Change {
+    SetCurrent {
+        res: AbsResource,
+        provider: AbsProviderConfig,
+        key: InstanceKey,
+        obj: Option<ObjectState>,
+    },
+    Depose {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    RemoveDeposed {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    SetOutput {
+        name: String,
+        out: Option<OutputState>,
+    },
+}
+
+impl Change {
+    pub fn apply_to(self, state: &mut State) {
+        match self {
+            Change::SetCurrent {
+                res,
+                provider,
+                key,
+                obj,
+            } => state.set_current(&res, &provider, &key, obj),
+            Change::Depose {
+                res,
+                key,
+                deposed_key,
+            } => {
+                if let Some(inst) = state
+                    .resources
+                    .get_mut(&res)
+                    .and_then(|r| r.instances.get_mut(&key))
+                {
+                    if let Some(cur) = inst.current.take() {
+                        inst.deposed.insert(deposed_key, cur);
+                    }
+                }
+            }
+            Change::RemoveDeposed {
+                res,
+                key,
+                deposed_key,
+            } => {
+                if let Some(inst) = state
+                    .resources
+                    .get_mut(&res)
+                    .and_then(|r| r.instances.get_mut(&key))
+                {
+                    inst.deposed.remove(&deposed_key);
+                }
+                state.prune();
+            }
+            Change::SetOutput { name, out } => match out {
+                Some(o) => {
+                    state.outputs.insert(name, o);
+                }
+                None => {
+                    state.outputs.remove(&name);
+                }
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Header {
+    ferro_journal: u32,
+    lineage: String,
+    base_serial: Option<u64>,
+}
+
+/// `.<name>.journal` beside the state file.
+pub fn journal_path(state: &Path) -> PathBuf {
+    let name = state
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    state.with_file_name(format!(".{name}.journal"))
+}
+
+/// An open journal being appended to.
+pub(crate) struct JournalWriter {
+    file: fs::File,
+    buf: Vec<u8>,
+}
+
+impl JournalWriter {
+    /// Start a journal continuing the snapshot `(lineage, base_serial)`.
+    pub(crate) fn create(
+        path: &Path,
+        lineage: &str,
+        base_serial: Option<u64>,
+    ) -> std::io::Result<JournalWriter> {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        // The journal holds attribute values: it gets the state file's permissions.
+        let state_file = path.with_file_name(
+            path.file_name()
+                .map(|n| {
+                    n.to_string_lossy()
+                        .trim_start_matches('.')
+                        .trim_end_matches(".journal")
+                        .to_string()
+                })
+                .unwrap_or_default(),
+        );
+        let mode = fs::metadata(&state_file)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777);
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(mode.unwrap_or(0o666))
+            .open(path)?;
+        if let Some(mode) = mode {
+            file.set_permissions(fs::Permissions::from_mode(mode))?;
+        }
+        let header = Header {
+            ferro_journal: 1,
+            lineage: lineage.to_string(),
+            base_serial,
+        };
+        let mut line = serde_json::to_vec(&header)?;
+        line.push(b'\n');
+        file.write_all(&line)?;
+        Ok(JournalWriter {
+            file,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Continue an existing journal (one that `load` folded).
+    pub(crate) fn append_to(path: &Path) -> std::io::Result<JournalWriter> {
+        let file = fs::OpenOptions::new().read(true).append(true).open(path)?;
+        // Drop a line cut short by the kill, so new lines start on a line of their own.
+        let bytes = fs::read(path)?;
+        let keep = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        if keep < bytes.len() {
+            file.set_len(keep as u64)?;
+        }
+        Ok(JournalWriter {
+            file,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Append `changes` with a single write.
+    pub(crate) fn append(&mut self, changes: &[Change]) -> std::io::Result<()> {
+        self.buf.clear();
+        for c in changes {
+            serde_json::to_writer(&mut self.buf, c)?;
+            self.buf.push(b'\n');
+        }
+        self.file.write_all(&self.buf)
+    }
+}
+
+/// Fold the journal at `path` into `state` (None: no state file) if it continues exactly that
+/// snapshot. Returns the folded state, or None when there is no applicable journal.
+pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<State> {
+    let bytes = fs::read(path).ok()?;
+    let mut lines = bytes.split_inclusive(|b| *b == b'\n');
+    let header: Header = serde_json::from_slice(lines.next()?).ok()?;
+    let applies = match (state, header.base_serial) {
+        (None, None) => true,
+        (Some(s), Some(serial)) => s.lineage == header.lineage && s.serial == serial,
+        _ => false,
+    };
+    if !applies || header.ferro_journal != 1 {
+        return None;
+    }
+    let mut out = state
+        .cloned()
+        .unwrap_or_else(|| State::new(header.lineage.clone()));
+    let mut any = false;
+    for line in lines {
+        if !line.ends_with(b"\n") {
+            break;
+        }
+        let Ok(change) = serde_json::from_slice::<Change>(line) else {
+            break;
+        };
+        change.apply_to(&mut out);
+        any = true;
+    }
+    any.then_some(out)
+}
+
+/// The journal of one state file, shared by the backend and the apply's worker threads.
+#[derive(Clone)]
+pub struct Journal(Arc<Mutex<Inner>>);
+
+pub(crate) struct Inner {
+    pub(crate) path: PathBuf,
+    writer: Option<JournalWriter>,
+    /// The snapshot a new journal continues: lineage and serial of the file on disk.
+    pub(crate) lineage: String,
+    pub(crate) base_serial: Option<u64>,
+    /// A journal on disk was folded by `load`: continue it rather than replace it.
+    pub(crate) folded: bool,
+    /// Journaled changes the coordinator has not applied yet, by sequence number.
+    pub(crate) pending: BTreeMap<u64, Vec<Change>>,
+    next_seq: u64,
+}
+
+impl Journal {
+    pub(crate) fn new(path: PathBuf) -> Journal {
+        Journal(Arc::new(Mutex::new(Inner {
+            path,
+            writer: None,
+            lineage: String::new(),
+            base_serial: None,
+            folded: false,
+            pending: BTreeMap::new(),
+            next_seq: 0,
+        })))
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Make `changes` durable; returns the sequence number to acknowledge with [`applied`].
+    ///
+    /// [`applied`]: Journal::applied
+    pub fn record(&self, changes: &[Change]) -> Result<u64, crate::StateError> {
+        let mut j = self.lock();
+        let io_err = |e: std::io::Error, path: &Path| {
+            crate::StateError(format!(
+                "failed to write state journal {}: {e}",
+                path.display()
+            ))
+        };
+        if j.writer.is_none() {
+            let writer = if j.folded {
+                JournalWriter::append_to(&j.path)
+            } else {
+                JournalWriter::create(&j.path, &j.lineage, j.base_serial)
+            };
+            j.writer = Some(writer.map_err(|e| io_err(e, &j.path))?);
+        }
+        let path = j.path.clone();
+        if let Some(w) = j.writer.as_mut() {
+            w.append(changes).map_err(|e| io_err(e, &path))?;
+        }
+        let seq = j.next_seq;
+        j.next_seq += 1;
+        j.pending.insert(seq, changes.to_vec());
+        Ok(seq)
+    }
+
+    /// The coordinator applied the changes recorded as `seq` to its state.
+    pub fn applied(&self, seq: u64) {
+        self.lock().pending.remove(&seq);
+    }
+}
+
+impl Inner {
+    /// After a full write of a snapshot with `serial` that includes everything journaled.
+    pub(crate) fn reset(&mut self, lineage: &str, serial: u64) -> std::io::Result<()> {
+        self.writer = None;
+        self.folded = false;
+        self.pending.clear();
+        self.lineage = lineage.to_string();
+        self.base_serial = Some(serial);
+        match fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
