@@ -148,6 +148,9 @@ impl Scope for Unknowns<'_> {
     fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
         Ok(Value::dynamic_unknown())
     }
+    fn free_variable(&self, _name: &str) -> Option<Value> {
+        Some(Value::dynamic_unknown())
+    }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.source
             .filter(|s| s.0 == file)
@@ -263,6 +266,12 @@ impl Validator<'_> {
             self.references(a.expr, meta);
         }
         for b in &body.blocks {
+            if let Some(d) = &b.dynamic {
+                self.references(d.for_each, meta);
+                for l in &d.labels {
+                    self.references(*l, meta);
+                }
+            }
             self.body_references(&b.body, meta);
         }
     }
@@ -377,6 +386,17 @@ impl Validator<'_> {
             }
         }
         for b in &body.blocks {
+            if !schema.block_types.contains_key(&b.ty) {
+                if let Some((_, block)) = schema
+                    .attributes
+                    .get(&b.ty)
+                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
+                {
+                    // A list/set-of-objects attribute written as blocks.
+                    self.body_schema(&b.body, &block, b.span);
+                    continue;
+                }
+            }
             match schema.block_types.get(&b.ty) {
                 None => {
                     let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
@@ -391,7 +411,11 @@ impl Validator<'_> {
                 }
                 Some(nb) => {
                     let want_labels = usize::from(nb.nesting == NestingMode::Map);
-                    if b.labels.len() != want_labels {
+                    let given = match &b.dynamic {
+                        Some(d) => d.labels.len(),
+                        None => b.labels.len(),
+                    };
+                    if given != want_labels {
                         self.out.push(
                             Diagnostic::error("block-labels", "Wrong number of block labels")
                                 .with_detail(format!(

@@ -109,6 +109,19 @@ pub struct HirBlock {
     pub labels: Vec<String>,
     pub body: BlockBody,
     pub span: Span,
+    /// Set for a `dynamic "ty" { … }` block: `body` is its `content`, generated once per
+    /// element of `for_each`.
+    pub dynamic: Option<Box<DynamicBlock>>,
+}
+
+/// The generator of a `dynamic` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynamicBlock {
+    pub for_each: ExprId,
+    /// The iterator's name (`iterator = x`, else the block type): `x.key`, `x.value`.
+    pub iterator: String,
+    /// `labels = [...]`, evaluated per element (the iterator in scope).
+    pub labels: Vec<ExprId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

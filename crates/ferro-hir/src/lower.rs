@@ -10,6 +10,8 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey, SplatKind, TraversalStep};
 use ferro_value::{Number, Value};
 
+#[path = "dynamic.rs"]
+mod dynamic;
 #[path = "module_call.rs"]
 mod module_call;
 
@@ -556,6 +558,11 @@ impl Lower {
                         span: a.span,
                     });
                 }
+                BodyItem::Block(b) if b.ty.name.as_str() == "dynamic" && !self.json => {
+                    if let Some(block) = self.dynamic_block(b) {
+                        out.blocks.push(block);
+                    }
+                }
                 BodyItem::Block(b) => {
                     let inner = self.body(&b.body);
                     out.blocks.push(HirBlock {
@@ -564,6 +571,7 @@ impl Lower {
                         labels: b.labels.iter().map(|l| l.value.to_string()).collect(),
                         body: inner,
                         span: b.span,
+                        dynamic: None,
                     });
                 }
             }

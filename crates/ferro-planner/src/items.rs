@@ -55,6 +55,10 @@ fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
         out.push(a.expr);
     }
     for b in &body.blocks {
+        if let Some(d) = &b.dynamic {
+            out.push(d.for_each);
+            out.extend(d.labels.iter().copied());
+        }
         body_exprs(&b.body, out);
     }
 }

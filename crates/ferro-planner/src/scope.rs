@@ -606,6 +606,22 @@ impl<'t> ModuleEval<'t> {
         let scope = InstanceScope { m: self, inst };
         eval_expr(hir, &scope, e)
     }
+
+    /// [`ModuleEval::eval`] with `dynamic` block iterators bound.
+    pub fn eval_bound(
+        &self,
+        file: SourceFile,
+        e: ExprId,
+        inst: &InstanceCtx,
+        bindings: &[(String, Value)],
+    ) -> (Value, Vec<Diagnostic>) {
+        if bindings.is_empty() {
+            return self.eval(file, e, inst);
+        }
+        let hir = self.hir(file);
+        let scope = InstanceScope { m: self, inst };
+        ferro_eval::eval_expr_bound(hir, &scope, e, bindings.to_vec())
+    }
 }
 
 /// Convert a variable's value to its declared type (defaults of `optional` attributes first),
