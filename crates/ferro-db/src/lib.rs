@@ -9,11 +9,13 @@
 //! queries re-run but per-file work of other files is reused (see the incrementality test).
 
 mod index;
+mod items;
 mod json_body;
 mod tree;
 mod validate;
 
 pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
+pub use items::{item_graph, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
@@ -143,6 +145,13 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         }
     }
     out.extend(tree.diagnostics.iter().cloned());
+    // A cycle is only worth reporting when everything else is sound (an undeclared name can
+    // look like one).
+    if !out.iter().any(Diagnostic::is_error) {
+        if let Err(d) = item_graph(db, ws) {
+            out.push(d.clone());
+        }
+    }
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
 }

@@ -2,7 +2,6 @@
 //! instances, refreshed, planned by their provider and given an action.
 
 use crate::config_value::{eval_body, mark_schema_sensitive};
-use crate::items::{item_graph, ItemId};
 use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
 use crate::scope::EvalTree;
@@ -13,6 +12,7 @@ use ferro_addrs::{
     ModuleInstance, Resource, ResourceMode,
 };
 use ferro_db::{file_hir, module_index, Db, Workspace};
+use ferro_db::{item_graph, ItemId};
 use ferro_diag::{Diagnostic, Span};
 use ferro_hir::{ExprId, Reference, ResourceDecl};
 use ferro_plan::{
@@ -185,7 +185,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     let graph = match item_graph(db, ws) {
         Ok(g) => g,
         Err(d) => {
-            diags.push(d);
+            diags.push(d.clone());
             return (None, diags);
         }
     };

@@ -6,8 +6,8 @@
 //! that every item of the child waits for (its instances must be known first); a child's input
 //! variable depends on the call's argument for it; `module.NAME` depends on the child's outputs.
 
+use crate::{file_hir, module_tree, Db, TreeNodeId, Workspace};
 use ferro_addrs::{ConfigResource, Resource};
-use ferro_db::{file_hir, module_tree, Db, TreeNodeId, Workspace};
 use ferro_diag::{Diagnostic, Span};
 use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
 use petgraph::algo::toposort;
@@ -43,6 +43,7 @@ impl std::fmt::Display for ItemId {
     }
 }
 
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemGraph {
     /// Items in an order where every item comes after what it refers to.
     pub order: Vec<Item>,
@@ -71,7 +72,9 @@ fn refs_of(hir: &FileHir, exprs: &[ExprId]) -> Vec<Reference> {
     out
 }
 
-/// Build the item graph of the whole module tree; a cycle is a diagnostic naming its items.
+/// The item graph of the whole module tree; a cycle is a diagnostic naming its items (also
+/// reported by [`crate::diagnostics`], so `validate` sees it).
+#[salsa::tracked(returns(ref))]
 pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
     let tree = module_tree(db, ws);
     let mut g: DiGraph<Item, ()> = DiGraph::new();
@@ -87,7 +90,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
         spans.insert(item, span);
     };
     for (node, tn) in tree.nodes.iter().enumerate() {
-        let index = ferro_db::module_index(db, tn.module);
+        let index = crate::module_index(db, tn.module);
         let it = |id: ItemId| Item { node, id };
         for (n, item) in &index.variables {
             let span = file_hir(db, item.file).variables[item.index].span;
@@ -140,7 +143,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
                 deps.push((var, node, refs_of(hir, &[a.expr])));
             }
             // Everything in the child waits for the call's expansion.
-            let child_index = ferro_db::module_index(db, tree.nodes[child].module);
+            let child_index = crate::module_index(db, tree.nodes[child].module);
             let child_items = child_index
                 .variables
                 .keys()
@@ -186,7 +189,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             Reference::Module(n) => {
                 let mut v = vec![it(ItemId::ModuleCall(n.clone()))];
                 if let Some(&child) = tree.nodes[node].children.get(n) {
-                    let ci = ferro_db::module_index(db, tree.nodes[child].module);
+                    let ci = crate::module_index(db, tree.nodes[child].module);
                     v.extend(ci.outputs.keys().map(|o| Item {
                         node: child,
                         id: ItemId::Output(o.clone()),
@@ -295,7 +298,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
 }
 
 /// `module.a.local.x` as cycle messages name items.
-fn item_name(tree: &ferro_db::ModuleTree, item: &Item) -> String {
+fn item_name(tree: &crate::ModuleTree, item: &Item) -> String {
     let mut s = String::new();
     for m in &tree.nodes[item.node].path {
         s.push_str(&format!("module.{m}."));
