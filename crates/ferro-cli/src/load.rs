@@ -182,9 +182,44 @@ pub fn attach_providers(
 }
 
 /// All static diagnostics of the loaded configuration.
+/// An unmet `required_version` stops everything else, as in Terraform.
 pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+    let versions = required_version_diagnostics(l);
+    if !versions.is_empty() {
+        return versions;
+    }
     let mut out = l.encoding.clone();
     out.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    out
+}
+
+/// `terraform { required_version }` of every module, checked against the Terraform version
+/// ferro is compatible with (the one it records in state).
+fn required_version_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+    use ferro_provider::install::version::{Constraints, Version};
+    let Ok(ours) = Version::parse(ferro_state::WRITER_VERSION) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in l.ws.modules(&l.db) {
+        for f in m.files(&l.db) {
+            for (constraint, span) in &ferro_db::file_hir(&l.db, *f).required_versions {
+                match Constraints::parse(constraint) {
+                    Ok(c) if c.allows(&ours) => {}
+                    Ok(_) => out.push(
+                        Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
+                            .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
+                            .with_span(*span),
+                    ),
+                    Err(e) => out.push(
+                        Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
+                            .with_detail(format!("This string does not use correct version constraint syntax: {e}."))
+                            .with_span(*span),
+                    ),
+                }
+            }
+        }
+    }
     out
 }
 

@@ -26,6 +26,8 @@ pub struct FileHir {
     pub providers: Vec<ProviderBlock>,
     pub required_providers: Vec<RequiredProvider>,
     pub module_calls: Vec<ModuleCall>,
+    /// `terraform { required_version = "…" }` constraints with their ranges.
+    pub required_versions: Vec<(String, Span)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -63,6 +65,16 @@ pub struct Variable {
     pub description: Option<String>,
     pub sensitive: bool,
     pub nullable: bool,
+    pub validations: Vec<VariableValidation>,
+}
+
+/// A `validation { condition, error_message }` block of a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableValidation {
+    pub condition: ExprId,
+    pub error_message: String,
+    /// The `validation` keyword, which the failure message names.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

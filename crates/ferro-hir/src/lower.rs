@@ -14,6 +14,8 @@ use ferro_value::{Number, Value};
 mod dynamic;
 #[path = "module_call.rs"]
 mod module_call;
+#[path = "validation.rs"]
+mod validation;
 
 /// Lower one parsed file in the native syntax.
 pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
@@ -134,7 +136,12 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "required_version" | "experiments" => {}
+                    "required_version" => {
+                        if let Some(c) = self.literal_string_attr(a) {
+                            self.hir.required_versions.push((c, a.expr.span));
+                        }
+                    }
+                    "experiments" => {}
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -221,6 +228,7 @@ impl Lower {
             description: None,
             sensitive: false,
             nullable: true,
+            validations: Vec::new(),
         };
         for item in &b.body.items {
             match item {
@@ -244,7 +252,11 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner) if inner.ty.name == "validation" => {}
+                BodyItem::Block(inner) if inner.ty.name == "validation" => {
+                    if let Some(rule) = self.validation_rule(inner, &v.name) {
+                        v.validations.push(rule);
+                    }
+                }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",

@@ -13,6 +13,7 @@ pub mod objchange;
 mod providers;
 pub mod scope;
 pub mod statecodec;
+mod validation;
 mod walk;
 
 pub use configure::configure_providers;

@@ -476,6 +476,10 @@ impl<'t> ModuleEval<'t> {
             },
         };
         let v = convert_variable(var, raw, span, &self.inst.path)?;
+        let hir = self.hir(item.file);
+        if let Some((_, fname, text)) = self.tree.sources.iter().find(|s| Some(s.0) == hir.file) {
+            crate::validation::check_validations(hir, (fname, text), var, &v)?;
+        }
         if self.cacheable(&v) {
             self.inst
                 .vars

@@ -102,6 +102,11 @@ pub fn prepare_variables(
                 continue;
             }
         };
+        let source = (item.file.path(db).as_str(), item.file.text(db).as_str());
+        if let Err(d) = crate::validation::check_validations(hir, source, var, &v) {
+            diags.push(d);
+            continue;
+        }
         out.insert(name.clone(), v);
     }
     (out, diags)
@@ -290,15 +295,17 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     (Some(plan), diags)
 }
 
+/// Drop repeated diagnostics. A variable's value error is about the variable, whichever
+/// resource's evaluation met it first, so it is reported once.
 fn dedup(diags: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
     diags.retain(|d| {
-        seen.insert((
-            d.span,
-            d.summary.clone(),
-            d.detail.clone(),
-            d.address.clone(),
-        ))
+        let address = if d.code == "invalid-variable-value" {
+            None
+        } else {
+            d.address.clone()
+        };
+        seen.insert((d.span, d.summary.clone(), d.detail.clone(), address))
     });
 }
 
@@ -842,8 +849,19 @@ impl Walk<'_> {
         if !m.path().is_root() {
             // A child module's output: evaluated for its errors; its value reaches the parent
             // through `module.NAME` (Terraform keeps only root outputs in state).
-            if let Err(d) = m.output(name) {
-                self.diags.push(d);
+            match m.output(name) {
+                Err(d) => self.diags.push(d),
+                Ok(v) => {
+                    let item = m.index.outputs[name];
+                    let o = &m.hir(item.file).outputs[item.index];
+                    if !o.sensitive && v.contains_sensitive() {
+                        let span = o
+                            .value
+                            .and_then(|e| m.hir(item.file).span(e))
+                            .or(Some(o.span));
+                        self.diags.push(sensitive_output_error(span));
+                    }
+                }
             }
             return;
         }
@@ -874,11 +892,7 @@ impl Walk<'_> {
             return;
         }
         if v.contains_sensitive() && !o.sensitive {
-            self.diags.push(
-                Diagnostic::error("sensitive-output", "Output refers to sensitive values")
-                    .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
-                    .with_span_opt(hir.span(e)),
-            );
+            self.diags.push(sensitive_output_error(hir.span(e)));
             return;
         }
         let action = match &before {
@@ -1003,6 +1017,13 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
+fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
+    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+        .with_span_opt(span)
 }
 
 /// The value a data resource is planned to have when its read waits for apply: configured values
