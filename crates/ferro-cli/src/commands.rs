@@ -377,7 +377,7 @@ fn execute(
         providers: &planned.providers,
         parallelism,
         cwd: g.dir.display().to_string(),
-        cancel: Some(crate::interrupt::flag()),
+        interrupt: Some(crate::interrupt::interrupt()),
     };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
@@ -435,7 +435,9 @@ fn execute(
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(o, "{line}");
     };
+    let applying = crate::interrupt::applying();
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
+    drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
     if has_errors(&diags) {

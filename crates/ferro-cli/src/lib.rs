@@ -10,7 +10,7 @@ mod cmd_fmt;
 mod cmd_init;
 mod commands;
 mod console_terminal;
-mod interrupt;
+pub mod interrupt;
 mod line_editor;
 mod load;
 mod output_fmt;

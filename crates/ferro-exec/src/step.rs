@@ -48,6 +48,8 @@ pub(crate) enum Outcome {
         name: String,
         out: Option<OutputState>,
     },
+    /// Not a state change: an event to announce once the changes before it are in the state.
+    Report(Event),
 }
 
 impl Outcome {
@@ -96,6 +98,7 @@ impl Outcome {
                     state.outputs.remove(&name);
                 }
             },
+            Outcome::Report(_) => {}
         }
     }
 }
@@ -279,19 +282,22 @@ fn read_data(
     };
     ctx.m
         .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
-    (ctx.on_event)(Event::Completed {
+    let done = Event::Completed {
         addr,
         action: Action::Read,
         id: id_of(&state),
         elapsed: started.elapsed(),
-    });
+    };
     (
-        vec![Outcome::SetCurrent {
-            res: abs,
-            provider: c.provider.clone(),
-            key,
-            obj: Some(obj),
-        }],
+        vec![
+            Outcome::SetCurrent {
+                res: abs,
+                provider: c.provider.clone(),
+                key,
+                obj: Some(obj),
+            },
+            Outcome::Report(done),
+        ],
         diags,
         true,
     )
@@ -511,12 +517,12 @@ fn apply_change(
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (outcomes, diags, false);
     }
-    (ctx.on_event)(Event::Completed {
+    outcomes.push(Outcome::Report(Event::Completed {
         addr,
         action: action_shown,
         id: id_of(&new_state),
         elapsed: started.elapsed(),
-    });
+    }));
     (outcomes, diags, true)
 }
 
@@ -638,13 +644,13 @@ fn destroy_change(
             obj: None,
         },
     };
-    (ctx.on_event)(Event::Completed {
+    let done = Event::Completed {
         addr,
         action: Action::Delete,
         id,
         elapsed: started.elapsed(),
-    });
-    (vec![outcome], diags, true)
+    };
+    (vec![outcome, Outcome::Report(done)], diags, true)
 }
 
 fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
