@@ -417,7 +417,8 @@ fn apply_change(
     let errs = assert_compatible(&initial, &final_plan.planned_state);
     if !errs.is_empty() && !final_plan.legacy_type_system {
         let detail = format!(
-            "When expanding the plan for {addr} to include new values learned so far during apply, the provider produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+            "When expanding the plan for {addr} to include new values learned so far during apply, provider \"{}\" produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+            c.provider.provider,
             errs.join("; ")
         );
         return fail(
@@ -454,7 +455,7 @@ fn apply_change(
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
-                .with_detail(format!("After the apply operation, the provider still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository."))
+                .with_detail(format!("After the apply operation, provider \"{}\" still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", c.provider.provider))
                 .with_address(addr.clone()),
         );
         errored = true;
@@ -465,7 +466,7 @@ fn apply_change(
         if !errs.is_empty() {
             diags.push(
                 Diagnostic::error("provider-inconsistent-result", "Provider produced inconsistent result after apply")
-                    .with_detail(format!("When applying changes to {addr}, the provider produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", errs.join("; ")))
+                    .with_detail(format!("When applying changes to {addr}, provider \"{}\" produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.provider.provider, errs.join("; ")))
                     .with_address(addr.clone()),
             );
             errored = true;
