@@ -233,10 +233,13 @@ struct Run {
 }
 
 fn run(path: &str, text: &str) -> Run {
+    // Tests run concurrently and several use the same file name: each run has its own directory.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "ferro-json-blocks-{}-{}",
+        "ferro-json-blocks-{}-{}-{}",
         path.replace('.', "-"),
-        std::process::id()
+        std::process::id(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
