@@ -130,6 +130,24 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
     }
 }
 
+/// The private data the plan's prior state holds for the object `c` changes (its current
+/// object, or the deposed one it names): what the provider returned when it last saw it.
+fn prior_private(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> Vec<u8> {
+    let inst = ctx
+        .plan
+        .prior_state
+        .resources
+        .get(&c.addr.containing_resource())
+        .and_then(|r| r.instances.get(&c.addr.resource.key));
+    let obj = match &c.deposed {
+        Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
+        None => inst.and_then(|i| i.current.as_ref()),
+    };
+    obj.and_then(|o| o.private.as_deref())
+        .map(ferro_planner::statecodec::base64_decode)
+        .unwrap_or_default()
+}
+
 fn id_of(v: &Value) -> Option<String> {
     v.get_attr("id")
         .and_then(|x| x.as_str())
@@ -385,10 +403,11 @@ fn apply_change(
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();
     let proposed = proposed_new(&schema.block, &prior, &plain_cfg);
+    // As Terraform: the final plan gets the state's private data, not the initial plan's.
     let prior_private = if create {
         Vec::new()
     } else {
-        c.planned_private.clone()
+        prior_private(ctx, c)
     };
     let final_plan = provider.plan_resource_change(PlanRequest {
         type_name: &res.ty,
@@ -455,7 +474,7 @@ fn apply_change(
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
-                .with_detail(format!("After the apply operation, provider \"{}\" still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository.", c.provider.provider))
+                .with_detail(format!("After the apply operation, provider \"{}\" still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. ferro will still save the other known object values in the state.", c.provider.provider))
                 .with_address(addr.clone()),
         );
         errored = true;
@@ -597,7 +616,12 @@ fn destroy_change(
     });
     let started = Instant::now();
     let null = Value::null(prior.ty());
-    let private = c.planned_private.clone();
+    // A delete's planned private data is the object's own (the plan may not carry it).
+    let private = if c.planned_private.is_empty() {
+        prior_private(ctx, c)
+    } else {
+        c.planned_private.clone()
+    };
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
         prior_state: &prior,
