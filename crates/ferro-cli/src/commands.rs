@@ -36,7 +36,7 @@ const PLAN_VALUES: &[&str] = &[
     "lock-timeout",
 ];
 
-fn print_diags(
+pub(crate) fn print_diags(
     io: &mut Io<'_>,
     diags: &[Diagnostic],
     sources: &dyn ferro_diag::SourceLookup,
@@ -49,7 +49,7 @@ fn print_diags(
     let _ = io.stderr.write_all(text.as_bytes());
 }
 
-fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
     let d = Diagnostic::error("cli", summary).with_detail(detail);
     print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);
     1
@@ -82,7 +82,7 @@ pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
     out
 }
 
-fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
+pub(crate) fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
     g.dir.join(p.value("state").unwrap_or("terraform.tfstate"))
 }
 

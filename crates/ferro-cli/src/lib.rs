@@ -8,6 +8,7 @@ mod args;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_init;
+mod cmd_taint;
 mod commands;
 mod console_terminal;
 pub mod interrupt;
@@ -52,6 +53,8 @@ All other commands:
   output        Show output values from your root module
   show          Show the current state or a saved plan
   state list    List resources in the state
+  taint         Mark a resource instance as not fully functional
+  untaint       Remove the 'tainted' state from a resource instance
   version       Show the current ferro version
 
 Global options (use these before the subcommand, if any):
@@ -119,6 +122,8 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "console" => cmd_console::console(&g, cmd_args, io),
         "state" => commands::state(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
+        "taint" => cmd_taint::taint(&g, cmd_args, io, true),
+        "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
         "version" => {
             let _ = writeln!(
                 io.stdout,

@@ -26,7 +26,6 @@ use crate::{
 use ferro_value::schema::{Attribute, Block, Schema};
 use ferro_value::{json, PathStep, Type, Value};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 pub struct TestProvider;
 
@@ -108,12 +107,7 @@ fn check_private(obj: &Value, private: &[u8], diags: &mut Vec<ProviderDiagnostic
 
 /// A different known value every call (for `break = "final_plan"`).
 fn fresh() -> String {
-    static N: AtomicU64 = AtomicU64::new(0);
-    format!(
-        "{}-{}",
-        super::random_uuid(),
-        N.fetch_add(1, Ordering::SeqCst)
-    )
+    super::random_uuid()
 }
 
 impl Provider for TestProvider {
