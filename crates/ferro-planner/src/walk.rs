@@ -1322,10 +1322,17 @@ impl InstancePlanner<'_> {
         if failed {
             return None;
         }
+        // Named as Terraform names it: the provider's source address.
+        let provider_name = self
+            .providers
+            .by_resource
+            .get(&decl.addr)
+            .map(|c| c.provider.to_string())
+            .unwrap_or_else(|| decl.addr.implied_provider().to_string());
         if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
             acc.diags.push(
                 Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
+                    .with_detail(format!("Provider {provider_name:?} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
                     .with_address(addr),
             );
             return None;
@@ -1337,7 +1344,7 @@ impl InstancePlanner<'_> {
                 for e in errs {
                     acc.diags.push(
                         Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                            .with_detail(format!("Provider {provider_name:?} planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
                             .with_address(addr),
                     );
                 }
