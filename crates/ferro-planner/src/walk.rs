@@ -1096,6 +1096,14 @@ impl InstancePlanner<'_> {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
             }
+            if !failed && !read.new_state.is_wholly_known() {
+                acc.diags.push(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!("Provider \"{}\" returned a value for {addr} during refresh that is not wholly known.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
+                        .with_address(addr.to_string()),
+                );
+                failed = true;
+            }
             if failed {
                 return None;
             }

@@ -14,7 +14,8 @@
 //! * `break` deliberately violates one core check: `plan_value` (plans a configured value other
 //!   than the configuration's), `final_plan` (plans a different known value at apply than at
 //!   plan), `apply_result` (applies a value other than the planned one), `unknown_after_apply`
-//!   (leaves `computed` unknown), `null_after_create` (returns no object without an error);
+//!   (leaves `computed` unknown), `null_after_create` (returns no object without an error),
+//!   `read_unknown` (`ReadResource` reports `computed` as unknown);
 //! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
 //! * `import` of ID `X` yields an object with that id and `value = "imported-X"`.
 
@@ -167,6 +168,9 @@ impl Provider for TestProvider {
         let cur = req.current_state;
         check_private(cur, req.private, &mut diagnostics);
         let mut new = cur.clone();
+        if breaks(cur, "read_unknown") {
+            new = with(&new, "computed", Value::unknown(Type::String));
+        }
         // `normalized`: the remote system holds only the lower-case form, which means the same
         // as the stored spelling, so (semantic equality) the stored spelling is reported back.
         if let Some(d) = text(cur, "drift") {
