@@ -107,7 +107,7 @@ pub(super) struct Process {
     /// Kept open while the plugin runs (like Terraform's inherited stdin); closing it tells a
     /// plugin that watches stdin that its host is gone.
     stdin: Option<ChildStdin>,
-    pub(super) exited: Option<ExitStatus>,
+    exited: Option<ExitStatus>,
 }
 
 struct Conn {

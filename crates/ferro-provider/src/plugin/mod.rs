@@ -10,4 +10,4 @@ mod tls;
 
 pub use client::{PluginClient, PluginOptions};
 pub use provider::GrpcProvider;
-pub use reaper::{kill_all_plugins, live_plugins};
+pub use reaper::kill_all_plugins;

@@ -24,13 +24,3 @@ pub fn kill_all_plugins() {
         }
     }
 }
-
-/// How many plugin processes are registered and not yet ended (tests).
-pub fn live_plugins() -> usize {
-    LIVE.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .filter_map(Weak::upgrade)
-        .filter(|p| p.lock().unwrap_or_else(|e| e.into_inner()).exited.is_none())
-        .count()
-}
