@@ -36,7 +36,7 @@ const PLAN_VALUES: &[&str] = &[
     "lock-timeout",
 ];
 
-fn print_diags(
+pub(crate) fn print_diags(
     io: &mut Io<'_>,
     diags: &[Diagnostic],
     sources: &dyn ferro_diag::SourceLookup,
@@ -49,7 +49,7 @@ fn print_diags(
     let _ = io.stderr.write_all(text.as_bytes());
 }
 
-fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
     let d = Diagnostic::error("cli", summary).with_detail(detail);
     print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);
     1
@@ -401,7 +401,7 @@ fn execute(
         providers: &planned.providers,
         parallelism,
         cwd: g.dir.display().to_string(),
-        cancel: Some(crate::interrupt::flag()),
+        interrupt: Some(crate::interrupt::interrupt()),
     };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
@@ -459,7 +459,9 @@ fn execute(
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(o, "{line}");
     };
+    let applying = crate::interrupt::applying();
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
+    drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
     if has_errors(&diags) {

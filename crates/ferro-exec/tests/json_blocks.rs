@@ -298,7 +298,7 @@ fn run(path: &str, text: &str) -> Run {
         providers: &providers,
         parallelism: 2,
         cwd,
-        cancel: None,
+        interrupt: None,
     };
     let (state, apply_diags) = apply(&apply_input, &mut backend, &|_| {});
     let _ = std::fs::remove_dir_all(&dir);

@@ -9,9 +9,11 @@
 //! **Architecture invariant:** apply never chooses an action; it walks `graph` and performs the
 //! steps it finds there.
 
+mod check;
 mod file;
 mod serde_helpers;
 
+pub use check::check_consistency;
 pub use file::{read_plan_file, write_plan_file, PlanFileError};
 
 use ferro_addrs::{

@@ -725,6 +725,10 @@ impl Scope for InstanceScope<'_, '_> {
             )),
         }
     }
+    /// File functions read relative to the working directory (not the process's: `-chdir`).
+    fn base_dir(&self) -> &std::path::Path {
+        std::path::Path::new(self.m.tree.cwd.as_str())
+    }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.m
             .tree

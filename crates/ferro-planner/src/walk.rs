@@ -1164,6 +1164,14 @@ impl InstancePlanner<'_> {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
             }
+            if !failed && !read.new_state.is_wholly_known() {
+                acc.diags.push(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!("Provider \"{}\" returned a value for {addr} during refresh that is not wholly known.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
+                        .with_address(addr.to_string()),
+                );
+                failed = true;
+            }
             if failed {
                 return None;
             }
@@ -1390,10 +1398,21 @@ impl InstancePlanner<'_> {
         if failed {
             return None;
         }
+        // Named as Terraform names it: the provider's source address.
+        // Named as Terraform names it: the provider's source address (looked up only for
+        // the message).
+        let provider_name = || {
+            self.providers
+                .by_resource
+                .iter()
+                .find(|(r, _)| r.resource == decl.addr)
+                .map(|(_, c)| c.provider.to_string())
+                .unwrap_or_else(|| decl.addr.implied_provider().to_string())
+        };
         if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
             acc.diags.push(
                 Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
+                    .with_detail(format!("Provider {:?} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
                     .with_address(addr),
             );
             return None;
@@ -1405,7 +1424,7 @@ impl InstancePlanner<'_> {
                 for e in errs {
                     acc.diags.push(
                         Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                            .with_detail(format!("Provider {:?} planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
                             .with_address(addr),
                     );
                 }
