@@ -89,7 +89,7 @@ impl Change {
                 {
                     inst.deposed.remove(&deposed_key);
                 }
-                state.prune();
+                state.prune_instance(&res, &key);
             }
             Change::SetOutput { name, out } => match out {
                 Some(o) => {
