@@ -300,6 +300,9 @@ fn atomic_write(path: &Path, bytes: &[u8], lock: bool) -> std::io::Result<Option
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let result = (|| {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir)?;
+        }
         let mut f = fs::OpenOptions::new()
             .read(true)
             .write(true)
