@@ -462,6 +462,10 @@ fn execute(
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
+    if diags.iter().any(|d| d.code == "state-write-failed") {
+        let msg = backend.save_errored(&state);
+        return plain_error(io, "Failed to persist state to backend", &msg);
+    }
     if has_errors(&diags) {
         return 1;
     }

@@ -210,8 +210,11 @@ pub fn apply(
                 Ok(Some(seq)) => journal.applied(seq),
                 Ok(None) => {}
                 Err(events) => {
-                    // No journal (disk trouble): write the whole state, then report.
-                    persist(backend, &mut state, &mut diags);
+                    // No journal (disk trouble): write the whole state, then report (unless
+                    // writing has already failed: then only the final write is retried).
+                    if !diags.iter().any(|d| d.code == "state-write-failed") {
+                        persist(backend, &mut state, &mut diags);
+                    }
                     events.into_iter().for_each(on_event);
                 }
             }
@@ -255,6 +258,8 @@ pub fn apply(
 fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagnostic>) {
     state.prune();
     if let Err(e) = backend.persist(state) {
+        // One report per run: later failures are the same trouble.
+        diags.retain(|d| d.code != "state-write-failed");
         diags.push(
             Diagnostic::error("state-write-failed", "Failed to save state")
                 .with_detail(format!("Error saving state: {e}. The state is kept in memory only; fix the problem and run again to record it.")),
