@@ -17,7 +17,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-const PLAN_BOOLS: &[&str] = &[
+pub(crate) const PLAN_BOOLS: &[&str] = &[
     "detailed-exitcode",
     "destroy",
     "refresh",
@@ -26,7 +26,7 @@ const PLAN_BOOLS: &[&str] = &[
     "compact-warnings",
     "auto-approve",
 ];
-const PLAN_VALUES: &[&str] = &[
+pub(crate) const PLAN_VALUES: &[&str] = &[
     "out",
     "var",
     "var-file",
@@ -49,7 +49,7 @@ fn print_diags(
     let _ = io.stderr.write_all(text.as_bytes());
 }
 
-fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
+pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
     let d = Diagnostic::error("cli", summary).with_detail(detail);
     print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);
     1
@@ -115,14 +115,14 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     0
 }
 
-struct Planned {
-    loaded: Loaded,
-    providers: Providers,
-    plan: Plan,
-    registry: ProviderRegistry,
+pub(crate) struct Planned {
+    pub loaded: Loaded,
+    pub providers: Providers,
+    pub plan: Plan,
+    pub registry: ProviderRegistry,
 }
 
-fn make_plan(
+pub(crate) fn make_plan(
     g: &Global,
     a: &[String],
     p: &args::Parsed,
@@ -493,7 +493,7 @@ fn decoded_outputs(state: &State) -> Vec<(String, ferro_value::Value, bool)> {
         .collect()
 }
 
-fn print_outputs(io: &mut Io<'_>, state: &State) {
+pub(crate) fn print_outputs(io: &mut Io<'_>, state: &State) {
     let outs = decoded_outputs(state);
     if outs.is_empty() {
         return;
