@@ -1,5 +1,6 @@
 //! `cargo xtask console-oracle`: record what the reference `terraform console` (1.0.3) prints
-//! for every expression of `testdata/console/exprs.txt`, into `testdata/console/expected.txt`.
+//! for every expression of `testdata/console/exprs.txt` and the generated edge cases
+//! (`console_gen`), into `testdata/console/expected.txt`.
 //!
 //! Each expression runs in its own `terraform console -no-color` process (piped mode prints only
 //! the last result and stops at the first error) in a copy of `testdata/console/fixture/`,
@@ -53,6 +54,47 @@ pub fn write_records(records: &[Record]) -> String {
     out
 }
 
+/// Parse what [`write_records`] wrote.
+pub fn read_records(text: &str) -> Vec<Record> {
+    let mut out: Vec<Record> = Vec::new();
+    let mut in_stderr = false;
+    let mut exit_seen = false;
+    for line in text.split_inclusive('\n') {
+        if let Some(e) = line.strip_prefix(">>> ") {
+            out.push(Record {
+                expr: e.trim_end_matches('\n').to_string(),
+                exit: 0,
+                stdout: String::new(),
+                stderr: String::new(),
+            });
+            in_stderr = false;
+            exit_seen = false;
+            continue;
+        }
+        let Some(cur) = out.last_mut() else { continue };
+        if !exit_seen {
+            if let Some(code) = line
+                .strip_prefix("[exit ")
+                .and_then(|r| r.trim_end().strip_suffix(']'))
+            {
+                cur.exit = code.parse().unwrap_or(-1);
+                exit_seen = true;
+                continue;
+            }
+        }
+        if line == "--- stderr\n" {
+            in_stderr = true;
+            continue;
+        }
+        if in_stderr {
+            cur.stderr.push_str(line);
+        } else {
+            cur.stdout.push_str(line);
+        }
+    }
+    out
+}
+
 fn terraform_binary(_root: &Path) -> Result<String, String> {
     if let Ok(t) = std::env::var("TERRAFORM") {
         return Ok(t);
@@ -86,9 +128,23 @@ pub fn run() -> Result<usize, String> {
     if std::env::var("TF_CLI_CONFIG_FILE").is_err() {
         let _ = terraform_binary(&root.join("__none__"));
     }
-    let exprs = read_exprs(
+    let mut exprs = read_exprs(
         &std::fs::read_to_string(console_dir().join("exprs.txt")).map_err(|e| e.to_string())?,
     );
+    let mut seen: std::collections::BTreeSet<String> = exprs.iter().cloned().collect();
+    for e in crate::console_gen::exprs() {
+        if seen.insert(e.clone()) {
+            exprs.push(e);
+        }
+    }
+    // Expressions already recorded are not run again (delete expected.txt to re-record all).
+    let cached: std::collections::BTreeMap<String, Record> =
+        std::fs::read_to_string(console_dir().join("expected.txt"))
+            .map(|t| read_records(&t))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| (r.expr.clone(), r))
+            .collect();
     let work = std::env::temp_dir().join(format!("ferro-console-oracle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
     copy_fixture(&work).map_err(|e| e.to_string())?;
@@ -112,6 +168,10 @@ pub fn run() -> Result<usize, String> {
     }
     let mut records = Vec::new();
     for (i, e) in exprs.iter().enumerate() {
+        if let Some(r) = cached.get(e) {
+            records.push(r.clone());
+            continue;
+        }
         let mut child = Command::new(&tf)
             .args(["console", "-no-color"])
             .current_dir(&work)

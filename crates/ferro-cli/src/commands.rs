@@ -36,7 +36,7 @@ pub(crate) const PLAN_VALUES: &[&str] = &[
     "lock-timeout",
 ];
 
-fn print_diags(
+pub(crate) fn print_diags(
     io: &mut Io<'_>,
     diags: &[Diagnostic],
     sources: &dyn ferro_diag::SourceLookup,
@@ -401,7 +401,7 @@ fn execute(
         providers: &planned.providers,
         parallelism,
         cwd: g.dir.display().to_string(),
-        cancel: Some(crate::interrupt::flag()),
+        interrupt: Some(crate::interrupt::interrupt()),
     };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let out = Mutex::new(&mut *io.stdout);
@@ -459,7 +459,9 @@ fn execute(
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(o, "{line}");
     };
+    let applying = crate::interrupt::applying();
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
+    drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
     if diags.iter().any(|d| d.code == "state-write-failed") {
@@ -694,14 +696,14 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
     diags.extend(vdiags);
     if !has_errors(&diags) {
-        let m = ferro_planner::scope::ModuleEval::new(
+        let tree = ferro_planner::scope::EvalTree::new(
             &l.db,
             l.ws,
             vars,
             true,
             g.dir.display().to_string(),
         );
-        diags.extend(ferro_planner::configure_providers(&m, &providers));
+        diags.extend(ferro_planner::configure_providers(&tree, &providers));
     }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);

@@ -11,10 +11,11 @@ mod cmd_init;
 mod cmd_lock;
 mod cmd_refresh;
 mod cmd_state;
+mod cmd_taint;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
-mod interrupt;
+pub mod interrupt;
 mod line_editor;
 mod load;
 mod output_fmt;
@@ -58,6 +59,8 @@ All other commands:
   refresh       Update the state to match remote systems
   show          Show the current state or a saved plan
   state         Advanced state management
+  taint         Mark a resource instance as not fully functional
+  untaint       Remove the 'tainted' state from a resource instance
   version       Show the current ferro version
   workspace     Workspace management
 
@@ -129,6 +132,8 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "refresh" => cmd_refresh::refresh(&g, cmd_args, io),
         "force-unlock" => cmd_lock::force_unlock(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
+        "taint" => cmd_taint::taint(&g, cmd_args, io, true),
+        "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
         "version" => {
             let _ = writeln!(
                 io.stdout,

@@ -36,20 +36,61 @@ impl Loaded {
 
 /// Read the configuration files of `dir` (`*.tf` and `*.tf.json`), in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    read_config_files_checked(dir).map(|(files, _)| files)
+    read_config_files_checked(dir, 0).map(|(files, _)| files)
 }
 
-/// Read and load the configuration of `dir`; invalid UTF-8 is reported with the other static
-/// diagnostics (`config_diagnostics`).
+/// Read and load the configuration of `dir` and of every module directory its local module
+/// calls reach (transitively); invalid UTF-8 is reported with the other static diagnostics
+/// (`config_diagnostics`). A call whose directory is missing stays unresolved, for the module
+/// tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
-    let (files, encoding) = read_config_files_checked(dir)?;
+    let (files, encoding) = read_config_files_checked(dir, 0)?;
     let mut l = load_files(files);
     l.encoding = encoding;
+    let mut tried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    tried.insert(".".to_string());
+    loop {
+        let mut wanted = Vec::new();
+        for m in l.ws.modules(&l.db) {
+            let index = ferro_db::module_index(&l.db, m);
+            for item in index.module_calls.values() {
+                let call = &ferro_db::file_hir(&l.db, item.file).module_calls[item.index];
+                let Some((source, _)) = &call.source else {
+                    continue;
+                };
+                if !ferro_db::is_local_source(source) {
+                    continue;
+                }
+                let child = ferro_db::resolve_local_source(m.dir(&l.db), source);
+                if tried.insert(child.clone()) {
+                    wanted.push(child);
+                }
+            }
+        }
+        if wanted.is_empty() {
+            break;
+        }
+        for child in wanted {
+            let path = dir.join(&child);
+            if !path.is_dir() {
+                continue;
+            }
+            let first = l.sources.len() as u32;
+            let (files, encoding) = read_config_files_checked(&path, first)?;
+            let files: Vec<(String, String)> = files
+                .into_iter()
+                .map(|(n, t)| (format!("{child}/{n}"), t))
+                .collect();
+            l.encoding.extend(encoding);
+            l.add_module(child, files);
+        }
+    }
     Ok(l)
 }
 
 fn read_config_files_checked(
     dir: &Path,
+    first_id: u32,
 ) -> Result<(Vec<(String, String)>, Vec<Diagnostic>), String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
@@ -64,31 +105,67 @@ fn read_config_files_checked(
     let mut diags = Vec::new();
     for (i, n) in names.into_iter().enumerate() {
         let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
-        // Files get FileIds in this order (see `load_files`).
-        let (text, ds) = ferro_syntax::decode_source(FileId(i as u32), &bytes);
+        // Files get FileIds in this order (see `load_files` and `Loaded::add_module`).
+        let (text, ds) = ferro_syntax::decode_source(FileId(first_id + i as u32), &bytes);
         diags.extend(ds);
         out.push((n, text));
     }
     Ok((out, diags))
 }
 
-/// Put configuration files into a fresh database.
+/// The module directory of a configuration file named relative to the root module.
+fn module_dir_of(name: &str) -> String {
+    match name.rfind('/') {
+        Some(i) => name[..i].to_string(),
+        None => ".".to_string(),
+    }
+}
+
+/// Put configuration files (named relative to the root module, `modules/a/main.tf` for a
+/// child module's) into a fresh database, one module per directory.
 pub fn load_files(files: Vec<(String, String)>) -> Loaded {
-    let db = RootDb::default();
+    let mut db = RootDb::default();
     let mut sources = Vec::new();
-    let mut inputs = Vec::new();
+    let mut by_dir: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
+    by_dir.insert(".".to_string(), Vec::new());
     for (i, (name, text)) in files.iter().enumerate() {
         let id = FileId(i as u32);
         sources.push((id, name.clone(), text.clone()));
-        inputs.push(SourceFile::new(&db, name.clone(), text.clone(), id));
+        by_dir
+            .entry(module_dir_of(name))
+            .or_default()
+            .push(SourceFile::new(&db, name.clone(), text.clone(), id));
     }
-    let ws = Workspace::new(&db, inputs, Arc::new(SchemaTable::default()));
+    let root_files = by_dir.remove(".").unwrap_or_default();
+    let ws = Workspace::single(&db, root_files, Arc::new(SchemaTable::default()));
+    let children: Vec<ferro_db::Module> = by_dir
+        .into_iter()
+        .map(|(dir, fs)| ferro_db::Module::new(&db, dir, fs))
+        .collect();
+    ws.set_children(&mut db).to(children);
     Loaded {
         db,
         ws,
         files,
         sources,
         encoding: Vec::new(),
+    }
+}
+
+impl Loaded {
+    /// Add a module directory's files (already named relative to the root module).
+    fn add_module(&mut self, dir: String, files: Vec<(String, String)>) {
+        let mut inputs = Vec::new();
+        for (name, text) in &files {
+            let id = FileId(self.sources.len() as u32);
+            self.sources.push((id, name.clone(), text.clone()));
+            inputs.push(SourceFile::new(&self.db, name.clone(), text.clone(), id));
+        }
+        self.files.extend(files);
+        let module = ferro_db::Module::new(&self.db, dir, inputs);
+        let mut children = self.ws.children(&self.db).clone();
+        children.push(module);
+        self.ws.set_children(&mut self.db).to(children);
     }
 }
 
@@ -105,9 +182,44 @@ pub fn attach_providers(
 }
 
 /// All static diagnostics of the loaded configuration.
+/// An unmet `required_version` stops everything else, as in Terraform.
 pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+    let versions = required_version_diagnostics(l);
+    if !versions.is_empty() {
+        return versions;
+    }
     let mut out = l.encoding.clone();
     out.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    out
+}
+
+/// `terraform { required_version }` of every module, checked against the Terraform version
+/// ferro is compatible with (the one it records in state).
+fn required_version_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+    use ferro_provider::install::version::{Constraints, Version};
+    let Ok(ours) = Version::parse(ferro_state::WRITER_VERSION) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in l.ws.modules(&l.db) {
+        for f in m.files(&l.db) {
+            for (constraint, span) in &ferro_db::file_hir(&l.db, *f).required_versions {
+                match Constraints::parse(constraint) {
+                    Ok(c) if c.allows(&ours) => {}
+                    Ok(_) => out.push(
+                        Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
+                            .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
+                            .with_span(*span),
+                    ),
+                    Err(e) => out.push(
+                        Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
+                            .with_detail(format!("This string does not use correct version constraint syntax: {e}."))
+                            .with_span(*span),
+                    ),
+                }
+            }
+        }
+    }
     out
 }
 
@@ -148,7 +260,7 @@ fn constant(
 
 /// Whether the declared type of a root variable takes `-var`/environment values literally.
 fn takes_literal(l: &Loaded, name: &str) -> bool {
-    let index = ferro_db::module_index(&l.db, l.ws);
+    let index = ferro_db::module_index(&l.db, l.ws.root(&l.db));
     match index.variables.get(name) {
         Some(item) => {
             let var = &ferro_db::file_hir(&l.db, item.file).variables[item.index];
@@ -230,7 +342,7 @@ pub fn collect_variables(
         .collect();
     env.sort();
     for (name, v) in env {
-        let index = ferro_db::module_index(&l.db, l.ws);
+        let index = ferro_db::module_index(&l.db, l.ws.root(&l.db));
         if !index.variables.contains_key(&name) {
             continue;
         }

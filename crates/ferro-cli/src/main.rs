@@ -2,6 +2,21 @@
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Commands that run providers handle interrupts as Terraform does; the others keep the
+    // default (the console reads Ctrl-C as a key in raw mode).
+    let mut rest = args.iter().map(String::as_str);
+    let mut command = None;
+    while let Some(a) = rest.next() {
+        if matches!(a, "-chdir" | "--chdir") {
+            rest.next();
+        } else if !a.starts_with('-') {
+            command = Some(a);
+            break;
+        }
+    }
+    if matches!(command, Some("plan" | "apply" | "destroy" | "import")) {
+        ferro_cli::interrupt::install();
+    }
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();

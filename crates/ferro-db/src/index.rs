@@ -1,7 +1,7 @@
 //! The module index: every named item of the module, which file declares it, and the
 //! duplicate-declaration diagnostics.
 
-use crate::{file_hir, Db, SourceFile, Workspace};
+use crate::{file_hir, Db, Module, SourceFile};
 use ferro_addrs::Resource;
 use ferro_diag::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -32,6 +32,8 @@ pub struct ModuleIndex {
     pub providers: BTreeMap<(String, Option<String>), ItemRef>,
     /// `required_providers` entries by local name.
     pub required_providers: BTreeMap<String, ItemRef>,
+    /// Module calls by name.
+    pub module_calls: BTreeMap<String, ItemRef>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -57,10 +59,10 @@ fn capitalize(s: &str) -> String {
 }
 
 #[salsa::tracked(returns(ref))]
-pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
+pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut idx = ModuleIndex::default();
     let mut first_spans: BTreeMap<(u8, String), Span> = BTreeMap::new();
-    for &file in ws.files(db) {
+    for &file in module.files(db) {
         let hir = file_hir(db, file);
         let mut add = |kind: u8, key: String, span: Span, diag_kind: &str, what: &str| -> bool {
             match first_spans.get(&(kind, key.clone())) {
@@ -130,6 +132,12 @@ pub fn module_index(db: &dyn Db, ws: Workspace) -> ModuleIndex {
             ) {
                 idx.required_providers
                     .insert(rp.local_name.clone(), ItemRef { file, index: i });
+            }
+        }
+        for (i, c) in hir.module_calls.iter().enumerate() {
+            if add(6, c.name.clone(), c.span, "module", "module call") {
+                idx.module_calls
+                    .insert(c.name.clone(), ItemRef { file, index: i });
             }
         }
     }

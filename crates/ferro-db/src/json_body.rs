@@ -298,14 +298,14 @@ impl<'h> Reader<'h> {
                 let mut props = Vec::new();
                 self.props(items, &mut props);
                 let body = self.body(props, schema, Some(inside(span)));
-                out.push(HirBlock { ty: ty.to_string(), ty_span: head, labels, body, span: head.to(span) });
+                out.push(HirBlock { ty: ty.to_string(), ty_span: head, labels, body, span: head.to(span), dynamic: None });
             }
             Expr::Tuple(elems) => {
                 for &e in elems {
                     if let Some(body) = self.element_body(e, schema) {
                         let at = self.span(e);
                         // The element's opening brace says which of the blocks a diagnostic means.
-                        out.push(HirBlock { ty: ty.to_string(), ty_span: first_char(at), labels: labels.clone(), body, span: at });
+                        out.push(HirBlock { ty: ty.to_string(), ty_span: first_char(at), labels: labels.clone(), body, span: at, dynamic: None });
                     }
                 }
             }

@@ -9,13 +9,19 @@
 //! queries re-run but per-file work of other files is reused (see the incrementality test).
 
 mod index;
+mod items;
 mod json_body;
+mod tree;
 mod validate;
 
 pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
+pub use items::{item_graph, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
+pub use tree::{
+    is_local_source, module_tree, resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
+};
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
 };
@@ -44,13 +50,49 @@ pub struct SchemaTable {
     pub resources: BTreeMap<(ferro_addrs::ResourceMode, String), Schema>,
 }
 
-/// The root module's files and what the analysis knows of providers.
+/// The configuration files of one module directory. `dir` is relative to the root module
+/// (`.` for the root, `modules/net` for a child) with `/` separators.
 #[salsa::input(debug)]
-pub struct Workspace {
+pub struct Module {
+    #[returns(ref)]
+    pub dir: String,
     #[returns(ref)]
     pub files: Vec<SourceFile>,
+}
+
+/// Every module directory the configuration uses and what the analysis knows of providers.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(copy)]
+    pub root: Module,
+    /// The other module directories loaded (each once, however many calls use it).
+    #[returns(ref)]
+    pub children: Vec<Module>,
+    /// Module directories installed by `init` for non-local sources, by module key (`a.b`).
+    #[returns(ref)]
+    pub installed: BTreeMap<String, String>,
     #[returns(ref)]
     pub schemas: Arc<SchemaTable>,
+}
+
+impl Workspace {
+    /// The root module's files.
+    pub fn files(self, db: &dyn Db) -> &Vec<SourceFile> {
+        self.root(db).files(db)
+    }
+
+    /// Every loaded module: the root first.
+    pub fn modules(self, db: &dyn Db) -> Vec<Module> {
+        let mut out = vec![self.root(db)];
+        out.extend(self.children(db).iter().copied());
+        out
+    }
+
+    /// A workspace of just a root module (no calls to resolve), for tests and tools.
+    pub fn single(db: &dyn Db, files: Vec<SourceFile>, schemas: Arc<SchemaTable>) -> Workspace {
+        let root = Module::new(db, ".".to_string(), files);
+        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas)
+    }
 }
 
 #[salsa::db]
@@ -81,17 +123,34 @@ fn is_json(db: &dyn Db, file: SourceFile) -> bool {
     file.path(db).ends_with(".tf.json")
 }
 
-/// Every diagnostic of the workspace: syntax, lowering, module-wide and validation, in file order.
+/// Every diagnostic of the workspace: syntax, lowering, module-wide and validation of every
+/// module the tree reaches, and the module tree's own, in file order.
 #[salsa::tracked(returns(ref))]
 pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for f in ws.files(db) {
-        out.extend(parse(db, *f).diagnostics.iter().cloned());
-        out.extend(file_hir(db, *f).diagnostics.iter().cloned());
+    let tree = module_tree(db, ws);
+    let mut seen = std::collections::BTreeSet::new();
+    for node in &tree.nodes {
+        let m = node.module;
+        if !seen.insert(m.dir(db).clone()) {
+            continue;
+        }
+        for f in m.files(db) {
+            out.extend(parse(db, *f).diagnostics.iter().cloned());
+            out.extend(file_hir(db, *f).diagnostics.iter().cloned());
+        }
+        out.extend(module_index(db, m).diagnostics.iter().cloned());
+        for f in m.files(db) {
+            out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());
+        }
     }
-    out.extend(module_index(db, ws).diagnostics.iter().cloned());
-    for f in ws.files(db) {
-        out.extend(file_diagnostics(db, ws, *f).iter().cloned());
+    out.extend(tree.diagnostics.iter().cloned());
+    // A cycle is only worth reporting when everything else is sound (an undeclared name can
+    // look like one).
+    if !out.iter().any(Diagnostic::is_error) {
+        if let Err(d) = item_graph(db, ws) {
+            out.push(d.clone());
+        }
     }
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
@@ -148,8 +207,9 @@ impl Sources {
     pub fn new(db: &dyn Db, ws: Workspace) -> Self {
         Sources {
             files: ws
-                .files(db)
+                .modules(db)
                 .iter()
+                .flat_map(|m| m.files(db).iter())
                 .map(|f| (f.id(db), f.path(db).clone(), f.text(db).clone()))
                 .collect(),
         }

@@ -3,7 +3,8 @@
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
 use crate::{
-    file_hir, module_index, resource_bodies, Db, Expansion, ModuleIndex, SourceFile, Workspace,
+    file_hir, module_index, resource_bodies, Db, Expansion, Module, ModuleIndex, SourceFile,
+    Workspace,
 };
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
@@ -13,9 +14,14 @@ use ferro_value::schema::{Block, NestingMode};
 use ferro_value::{Type, Value};
 
 #[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+pub fn file_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+) -> Vec<Diagnostic> {
     let hir = file_hir(db, file);
-    let index = module_index(db, ws);
+    let index = module_index(db, module);
     let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
     let mut v = Validator {
@@ -61,6 +67,24 @@ pub fn file_diagnostics(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<Dia
     }
     for p in &hir.providers {
         v.body_references(&p.body, Meta::None);
+    }
+    for c in &hir.module_calls {
+        let meta = if c.count.is_some() {
+            Meta::Count
+        } else if c.for_each.is_some() {
+            Meta::ForEach
+        } else {
+            Meta::None
+        };
+        for e in c.count.iter().chain(c.for_each.iter()) {
+            v.references(*e, Meta::None);
+        }
+        for a in &c.inputs {
+            v.references(a.expr, meta);
+        }
+        for (r, span) in &c.depends_on {
+            v.check_ref(r, *span, Meta::None);
+        }
     }
     let bodies = resource_bodies(db, ws, file);
     v.out.extend(bodies.diagnostics.iter().cloned());
@@ -123,6 +147,9 @@ struct Unknowns<'a> {
 impl Scope for Unknowns<'_> {
     fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
         Ok(Value::dynamic_unknown())
+    }
+    fn free_variable(&self, _name: &str) -> Option<Value> {
+        Some(Value::dynamic_unknown())
     }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.source
@@ -239,6 +266,12 @@ impl Validator<'_> {
             self.references(a.expr, meta);
         }
         for b in &body.blocks {
+            if let Some(d) = &b.dynamic {
+                self.references(d.for_each, meta);
+                for l in &d.labels {
+                    self.references(*l, meta);
+                }
+            }
             self.body_references(&b.body, meta);
         }
     }
@@ -258,6 +291,14 @@ impl Validator<'_> {
                     res.ty, res.name
                 )))
             }
+            Reference::Module(n) if !self.index.module_calls.contains_key(n) => Some(
+                Diagnostic::error("undeclared-module", "Reference to undeclared module").with_detail(
+                    match suggest(n, self.index.module_calls.keys()) {
+                        Some(close) => format!("No module call named {n:?} is declared in this module. Did you mean {close:?}?"),
+                        None => format!("No module call named {n:?} is declared in this module."),
+                    },
+                ),
+            ),
             Reference::CountIndex if meta != Meta::Count => Some(
                 Diagnostic::error("invalid-count-reference", "Reference to \"count\" in non-counted context").with_detail(
                     "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.",
@@ -345,6 +386,17 @@ impl Validator<'_> {
             }
         }
         for b in &body.blocks {
+            if !schema.block_types.contains_key(&b.ty) {
+                if let Some((_, block)) = schema
+                    .attributes
+                    .get(&b.ty)
+                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
+                {
+                    // A list/set-of-objects attribute written as blocks.
+                    self.body_schema(&b.body, &block, b.span);
+                    continue;
+                }
+            }
             match schema.block_types.get(&b.ty) {
                 None => {
                     let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
@@ -359,7 +411,11 @@ impl Validator<'_> {
                 }
                 Some(nb) => {
                     let want_labels = usize::from(nb.nesting == NestingMode::Map);
-                    if b.labels.len() != want_labels {
+                    let given = match &b.dynamic {
+                        Some(d) => d.labels.len(),
+                        None => b.labels.len(),
+                    };
+                    if given != want_labels {
                         self.out.push(
                             Diagnostic::error("block-labels", "Wrong number of block labels")
                                 .with_detail(format!(

@@ -33,7 +33,7 @@ fn editing_one_file_reparses_only_that_file() {
         "output \"y\" {\n  value = var.x + 1\n}\n".into(),
         FileId(1),
     );
-    let ws = Workspace::new(&db, vec![a, b], Arc::new(SchemaTable::default()));
+    let ws = Workspace::single(&db, vec![a, b], Arc::new(SchemaTable::default()));
 
     assert!(diagnostics(&db, ws).is_empty());
     let first = db.take_log();
@@ -104,7 +104,7 @@ fn editing_one_json_file_rereads_only_its_resource_bodies() {
         (ferro_addrs::ResourceMode::Managed, "terraform_data".into()),
         ferro_value::schema::Schema { version: 0, block },
     );
-    let ws = Workspace::new(&db, vec![a, b], Arc::new(schemas));
+    let ws = Workspace::single(&db, vec![a, b], Arc::new(schemas));
     assert!(diagnostics(&db, ws).is_empty());
     let first = db.take_log();
     assert_eq!(

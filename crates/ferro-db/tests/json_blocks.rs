@@ -85,7 +85,7 @@ fn schemas() -> Arc<SchemaTable> {
 fn load(path: &str, text: &str) -> (RootDb, Workspace, SourceFile) {
     let db = RootDb::default();
     let file = SourceFile::new(&db, path.into(), text.into(), FileId(0));
-    let ws = Workspace::new(&db, vec![file], schemas());
+    let ws = Workspace::single(&db, vec![file], schemas());
     (db, ws, file)
 }
 
@@ -94,7 +94,7 @@ fn load(path: &str, text: &str) -> (RootDb, Workspace, SourceFile) {
 fn dump(path: &str, text: &str, resource: &Resource) -> String {
     let (db, ws, file) = load(path, text);
     let mut out = String::new();
-    if let Some(item) = module_index(&db, ws).resources.get(resource) {
+    if let Some(item) = module_index(&db, ws.root(&db)).resources.get(resource) {
         write_body(&mut out, &db, file, text, resource_body(&db, ws, *item), 0);
     }
     for d in diagnostics(&db, ws) {

@@ -25,15 +25,31 @@ pub trait Scope {
     fn source(&self, _file: FileId) -> Option<(&str, &str)> {
         None
     }
+    /// The value of a name bound outside the expression (a `dynamic` block's iterator) that
+    /// the evaluation was not given; None makes it an "Unknown variable" error.
+    fn free_variable(&self, _name: &str) -> Option<Value> {
+        None
+    }
 }
 
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the
 /// diagnostics say why.
 pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Diagnostic>) {
+    eval_expr_bound(hir, scope, e, Vec::new())
+}
+
+/// [`eval_expr`] with names bound around the expression (the iterators of enclosing `dynamic`
+/// blocks, each an object with `key` and `value`).
+pub fn eval_expr_bound(
+    hir: &FileHir,
+    scope: &dyn Scope,
+    e: ExprId,
+    bindings: Vec<(String, Value)>,
+) -> (Value, Vec<Diagnostic>) {
     let mut ev = Evaluator {
         hir,
         scope,
-        bindings: Vec::new(),
+        bindings,
         splat: Vec::new(),
         diags: Vec::new(),
         depth: 0,
@@ -174,11 +190,14 @@ impl Evaluator<'_> {
             },
             Expr::ForVar(name) => match self.bindings.iter().rev().find(|(n, _)| n == name) {
                 Some((_, v)) => v.clone(),
-                None => self.err(
-                    e,
-                    "Unknown variable",
-                    format!("There is no variable named {name:?}."),
-                ),
+                None => match self.scope.free_variable(name) {
+                    Some(v) => v,
+                    None => self.err(
+                        e,
+                        "Unknown variable",
+                        format!("There is no variable named {name:?}."),
+                    ),
+                },
             },
             Expr::SplatElem => self.splat.last().cloned().unwrap_or_else(unknown),
             Expr::GetAttr { target, name } => {

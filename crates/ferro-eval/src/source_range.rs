@@ -22,7 +22,7 @@ fn position(text: &str, offset: usize) -> (usize, usize) {
 
 /// `NAME:LINE,COL-ENDCOL`, or `NAME:LINE,COL-ENDLINE,ENDCOL` for a range over several lines
 /// (HCL's `Range.String`).
-pub(crate) fn hcl_range(name: &str, text: &str, span: Span) -> String {
+pub fn hcl_range(name: &str, text: &str, span: Span) -> String {
     let (line, col) = position(text, span.start as usize);
     let (end_line, end_col) = position(text, span.end as usize);
     if line == end_line {

@@ -5,7 +5,9 @@
 //! instance's configuration (now known), asks the provider for the final plan, checks it against
 //! the initial plan, applies, checks the result and stores it.
 
+mod interrupt;
 mod run;
 mod step;
 
+pub use interrupt::Interrupt;
 pub use run::{apply, ApplyInput, Event};

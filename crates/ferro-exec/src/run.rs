@@ -1,21 +1,25 @@
 //! Scheduling: indegree counting over the plan graph, a pool of worker threads, state writes on
 //! the coordinating thread (throttled, and always after a failure and at the end).
 //!
-//! Each worker journals its step's changes (`ferro_state::Journal`) before reporting the step
-//! complete, so whatever the user saw complete survives a kill; the coordinator acknowledges
-//! them once they are in its in-memory state.
+//! Each worker journals its step's changes (`ferro_state::Journal`) before handing the step
+//! back, and completion is announced only once the change is in the state, so whatever the
+//! user saw complete survives a kill; the coordinator acknowledges journal entries once they
+//! are in its in-memory state.
 
+use crate::interrupt::Interrupt;
 use crate::step::{run_step, Outcome, StepCtx};
+use ferro_addrs::AbsProviderConfig;
 use ferro_db::{Db, Workspace};
 use ferro_diag::Diagnostic;
-use ferro_plan::{Action, Expansion, Plan};
-use ferro_planner::scope::ModuleEval;
+use ferro_plan::{Action, Expansion, Plan, Step};
+use ferro_planner::scope::{EvalTree, InstanceCtx};
 use ferro_planner::Providers;
 use ferro_state::{LocalBackend, State};
 use ferro_value::Value;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::Direction;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -46,16 +50,24 @@ pub struct ApplyInput<'a> {
     pub providers: &'a Providers,
     pub parallelism: usize,
     pub cwd: String,
-    /// Set (by a Ctrl-C handler) to stop gracefully: no new steps start, running ones finish,
-    /// providers are asked to stop, and everything completed is in the persisted state.
-    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Set by a Ctrl-C handler. A stop: no new steps start, running ones finish, providers are
+    /// asked to stop, and everything completed is in the persisted state. An abort: the state
+    /// is persisted with what has completed so far and the apply returns without waiting.
+    pub interrupt: Option<&'a Interrupt>,
 }
 
-/// A step's journal sequence number (None: no changes), or its held-back events when the
-/// journal could not be written.
-type Journaled = Result<Option<u64>, Vec<Event>>;
-
 const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
+
+/// What a worker hands back for one step.
+struct Done {
+    node: NodeIndex,
+    outcomes: Vec<Outcome>,
+    diags: Vec<Diagnostic>,
+    ok: bool,
+    /// The journal entry of the step's changes (None: no changes); Err when the journal could
+    /// not be written, so the state must be written before completion is announced.
+    journaled: Result<Option<u64>, ()>,
+}
 
 /// Apply `plan`; returns the final state and diagnostics. The state is persisted through
 /// `backend` as changes complete.
@@ -69,35 +81,32 @@ pub fn apply(
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
     }
-    let m = ModuleEval::new(
+    if let Err(e) = ferro_plan::check_consistency(plan) {
+        return (
+            state,
+            vec![Diagnostic::error("invalid-plan", "Invalid plan").with_detail(format!(
+                "The plan cannot be applied because {e}. Nothing was changed; create the plan again."
+            ))],
+        );
+    }
+    let tree = EvalTree::new(
         input.db,
         input.ws,
         plan.variables.clone(),
         false,
         input.cwd.clone(),
     );
-    seed_resource_values(&m, plan, input.providers);
-    let configured = ferro_planner::configure_providers(&m, input.providers);
+    restore_module_instances(&tree, plan);
+    seed_resource_values(&tree, plan, input.providers);
+    let configured = ferro_planner::configure_providers(&tree, input.providers);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
-    // Completion events wait (per worker thread) until the step's changes are journaled.
-    let held: Mutex<HashMap<std::thread::ThreadId, Vec<Event>>> = Mutex::new(HashMap::new());
-    let hold_completed = |e: Event| match e {
-        Event::Completed { .. } => held
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(std::thread::current().id())
-            .or_default()
-            .push(e),
-        other => on_event(other),
-    };
-    let journal = backend.journal(&state.lineage);
     let ctx = StepCtx {
         plan,
         providers: input.providers,
-        m: &m,
-        on_event: &hold_completed,
+        tree: &tree,
+        on_event,
         for_each_cache: Mutex::new(HashMap::new()),
     };
 
@@ -115,48 +124,53 @@ pub fn apply(
         v.sort();
         v.into()
     };
-    let mut failed_nodes: HashMap<NodeIndex, bool> = HashMap::new();
+    let mut failed_nodes: HashSet<NodeIndex> = HashSet::new();
+    // Providers whose crash has been reported: their remaining steps fail without repeating it.
+    let mut crashed: HashSet<AbsProviderConfig> = HashSet::new();
     let mut diags = Vec::new();
     let mut last_persist = Instant::now();
     let mut persist_every = PERSIST_INTERVAL;
     let mut dirty = false;
+    let mut halted = false;
+    let mut aborted = false;
     let parallelism = input.parallelism.max(1);
+    let provider_of = |n: NodeIndex| match g[n] {
+        Step::Apply(i) | Step::Destroy(i) => Some(&plan.changes[i].provider),
+        _ => None,
+    };
 
+    let journal = backend.journal(&state.lineage);
     let (work_tx, work_rx) = mpsc::channel::<NodeIndex>();
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
-        let (done_tx, done_rx) =
-            mpsc::channel::<(NodeIndex, Vec<Outcome>, Vec<Diagnostic>, bool, Journaled)>();
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
         for _ in 0..parallelism {
             let done_tx = done_tx.clone();
             let work_rx = &work_rx;
             let ctx = &ctx;
-            let held = &held;
             let journal = &journal;
             scope.spawn(move || loop {
                 let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok(node) = next else { break };
-                let (outcomes, ds, ok) = run_step(ctx, &g[node]);
-                let events = held
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&std::thread::current().id())
-                    .unwrap_or_default();
-                // Journal, then report; without a journal the coordinator writes the state
-                // first and reports after.
-                let journaled = if outcomes.is_empty() {
+                let step = &g[node];
+                let (outcomes, diags, ok) =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| run_step(ctx, step)))
+                        .unwrap_or_else(|payload| panicked(ctx, step, payload.as_ref()));
+                let changes: Vec<ferro_state::Change> =
+                    outcomes.iter().filter_map(Outcome::change).collect();
+                let journaled = if changes.is_empty() {
                     Ok(None)
                 } else {
-                    journal.record(&outcomes).map(Some).map_err(|_| ())
+                    journal.record(&changes).map(Some).map_err(|_| ())
                 };
-                let journaled = match journaled {
-                    Ok(seq) => {
-                        events.into_iter().for_each(on_event);
-                        Ok(seq)
-                    }
-                    Err(()) => Err(events),
+                let done = Done {
+                    node,
+                    outcomes,
+                    diags,
+                    ok,
+                    journaled,
                 };
-                if done_tx.send((node, outcomes, ds, ok, journaled)).is_err() {
+                if done_tx.send(done).is_err() {
                     break;
                 }
             });
@@ -165,21 +179,32 @@ pub fn apply(
         let mut in_flight = 0usize;
         let mut stopping = false;
         loop {
-            let cancelled = input
-                .cancel
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
-            if cancelled && !stopping {
-                stopping = true;
-                for p in input.providers.configs.values() {
-                    p.stop();
+            if let Some(int) = input.interrupt {
+                if int.abort_requested() {
+                    // Running steps are abandoned: what they do is not recorded.
+                    persist(backend, &mut state, &mut diags);
+                    int.mark_saved();
+                    aborted = true;
+                    break;
                 }
-                diags.push(Diagnostic::error("interrupted", "Operation cancelled").with_detail("The apply was interrupted. Changes that completed before the interrupt are recorded in the state; the remaining changes were not started."));
+                if int.stop_requested() && !stopping {
+                    stopping = true;
+                    for p in input.providers.configs.values() {
+                        p.stop();
+                    }
+                }
             }
-            while let Some(n) = ready.pop_front() {
-                if stopping || failed_nodes.get(&n).copied().unwrap_or(false) {
-                    // An upstream step failed: skip this one and everything after it.
+            // At most `parallelism` steps are handed out; the rest wait here, so a stop
+            // leaves them unstarted.
+            while in_flight < parallelism {
+                let Some(n) = ready.pop_front() else { break };
+                let upstream_failed = failed_nodes.contains(&n);
+                let provider_gone = provider_of(n).is_some_and(|p| crashed.contains(p));
+                if stopping || upstream_failed || provider_gone {
+                    halted |= stopping && !matches!(g[n], Step::Join);
+                    // Skip this step and everything after it.
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
-                        failed_nodes.insert(succ, true);
+                        failed_nodes.insert(succ);
                         let d = indegree.entry(succ).or_default();
                         *d -= 1;
                         if *d == 0 {
@@ -195,33 +220,58 @@ pub fn apply(
             if in_flight == 0 {
                 break;
             }
-            let (node, outcomes, ds, ok, journaled) =
-                match done_rx.recv_timeout(Duration::from_millis(100)) {
-                    Ok(x) => x,
-                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                };
+            let Done {
+                node,
+                outcomes,
+                diags: ds,
+                ok,
+                journaled,
+            } = match done_rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(d) => d,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             in_flight -= 1;
-            let had_outcomes = !outcomes.is_empty();
+            let mut reports = Vec::new();
             for o in outcomes {
-                o.apply_to(&mut state);
+                match o {
+                    Outcome::Report(e) => reports.push(e),
+                    o => {
+                        if let Some(c) = o.change() {
+                            c.apply_to(&mut state);
+                            dirty = true;
+                        }
+                    }
+                }
             }
             match journaled {
                 Ok(Some(seq)) => journal.applied(seq),
                 Ok(None) => {}
-                Err(events) => {
-                    // No journal (disk trouble): write the whole state, then report (unless
-                    // writing has already failed: then only the final write is retried).
+                // No journal (disk trouble): the whole state is written before completion
+                // is announced (unless writing has already failed: then only the final write
+                // is retried, instead of a full rewrite per change).
+                Err(()) => {
                     if !diags.iter().any(|d| d.code == "state-write-failed") {
                         persist(backend, &mut state, &mut diags);
                     }
-                    events.into_iter().for_each(on_event);
                 }
             }
-            dirty |= had_outcomes;
-            diags.extend(ds);
+            // Completion is announced only once the change is in the state.
+            for e in reports {
+                on_event(e);
+            }
+            let provider_crashed = !ok
+                && provider_of(node)
+                    .and_then(|p| input.providers.get(p).map(|x| (p, x)))
+                    .is_some_and(|(p, x)| x.crashed() && !crashed.insert(p.clone()));
+            if provider_crashed {
+                // Already reported for another instance of this provider.
+                diags.extend(ds.into_iter().filter(|d| !d.is_error()));
+            } else {
+                diags.extend(ds);
+            }
             if !ok {
-                failed_nodes.insert(node, true);
+                failed_nodes.insert(node);
             }
             let mut succs: Vec<NodeIndex> =
                 g.neighbors_directed(node, Direction::Outgoing).collect();
@@ -229,7 +279,7 @@ pub fn apply(
             succs.dedup();
             for succ in succs {
                 if !ok {
-                    failed_nodes.insert(succ, true);
+                    failed_nodes.insert(succ);
                 }
                 let count = g.edges_connecting(node, succ).count();
                 let d = indegree.entry(succ).or_default();
@@ -251,8 +301,43 @@ pub fn apply(
         }
         drop(work_tx);
     });
-    persist(backend, &mut state, &mut diags);
+    if !aborted {
+        persist(backend, &mut state, &mut diags);
+    }
+    if halted || aborted {
+        diags.push(Diagnostic::error("interrupted", "execution halted"));
+    }
     (state, diags)
+}
+
+/// A step whose code panicked: an error naming what it was doing (the coordinator carries on
+/// and saves the state of everything that completed).
+fn panicked(
+    ctx: &StepCtx<'_>,
+    step: &Step,
+    payload: &(dyn std::any::Any + Send),
+) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".to_string());
+    let (what, addr) = match step {
+        Step::Apply(i) => ("applying", ctx.plan.changes[*i].addr.to_string()),
+        Step::Destroy(i) => ("destroying", ctx.plan.changes[*i].addr.to_string()),
+        Step::Output(i) => (
+            "evaluating",
+            format!("output.{}", ctx.plan.outputs[*i].name),
+        ),
+        Step::Join => ("scheduling", "a join step".to_string()),
+    };
+    (ctx.on_event)(Event::Failed { addr: addr.clone() });
+    let d = Diagnostic::error("internal-error", "Internal error")
+        .with_detail(format!(
+            "ferro failed unexpectedly while {what} {addr}: {msg}\n\nThis is a bug in ferro. Changes that completed before it are recorded in the state."
+        ))
+        .with_address(addr);
+    (Vec::new(), vec![d], false)
 }
 
 fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagnostic>) {
@@ -269,17 +354,17 @@ fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagno
 
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
-fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) {
-    let mut per: BTreeMap<ferro_addrs::Resource, Vec<(ferro_addrs::InstanceKey, Value)>> =
+fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers) {
+    let mut per: BTreeMap<ferro_addrs::AbsResource, Vec<(ferro_addrs::InstanceKey, Value)>> =
         BTreeMap::new();
     // Data sources read while planning are in the plan's (refreshed) prior state.
-    let changed: std::collections::HashSet<&ferro_addrs::Resource> = plan
+    let changed: std::collections::HashSet<ferro_addrs::AbsResource> = plan
         .changes
         .iter()
-        .map(|c| &c.addr.resource.resource)
+        .map(|c| c.addr.containing_resource())
         .collect();
     for (abs, rs) in &plan.prior_state.resources {
-        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(&abs.resource) {
+        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(abs) {
             continue;
         }
         let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
@@ -295,7 +380,7 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
                         v,
                         &obj.sensitive_attributes,
                     );
-                    per.entry(abs.resource.clone()).or_default().push((
+                    per.entry(abs.clone()).or_default().push((
                         key.clone(),
                         ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v),
                     ));
@@ -312,13 +397,16 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
         } else {
             c.after.clone()
         };
-        per.entry(c.addr.resource.resource.clone())
+        per.entry(c.addr.containing_resource())
             .or_default()
             .push((c.addr.resource.key.clone(), v));
     }
     for (abs, exp) in &plan.expansions {
         let r = &abs.resource;
-        let mut insts = per.remove(r).unwrap_or_default();
+        let Some(m) = tree.scope(&abs.module) else {
+            continue;
+        };
+        let mut insts = per.remove(abs).unwrap_or_default();
         insts.sort_by(|a, b| a.0.cmp(&b.0));
         let v = match exp {
             Expansion::Single => insts
@@ -343,5 +431,53 @@ fn seed_resource_values(m: &ModuleEval<'_>, plan: &Plan, providers: &Providers) 
             ),
         };
         m.set_resource(r.clone(), v);
+    }
+}
+
+/// Recreate the module instances the plan expanded, parents first; `for_each` calls get their
+/// `each.value` by evaluating the call's `for_each` again (it was wholly known when planned).
+fn restore_module_instances(tree: &EvalTree<'_>, plan: &Plan) {
+    let mut calls: Vec<_> = plan.module_expansions.iter().collect();
+    calls.sort_by_key(|((path, name), _)| (path.0.len(), path.clone(), name.clone()));
+    for ((path, name), (expansion, keys)) in calls {
+        let Some(m) = tree.scope(path) else {
+            continue;
+        };
+        let each: BTreeMap<String, Value> = match m.index.module_calls.get(name) {
+            Some(item) if *expansion == Expansion::ForEach => {
+                let call = &m.hir(item.file).module_calls[item.index];
+                match call.for_each {
+                    Some(fe) => {
+                        let (v, _) = m.eval(item.file, fe, &InstanceCtx::default());
+                        let mut map = BTreeMap::new();
+                        if let Some(es) = v.as_entries() {
+                            for (k, x) in es {
+                                map.insert(k.clone(), x.clone());
+                            }
+                        } else if let Some(es) = v.as_elements() {
+                            for x in es {
+                                if let Some(s) = x.as_str() {
+                                    map.insert(s.to_string(), x.clone());
+                                }
+                            }
+                        }
+                        map
+                    }
+                    None => BTreeMap::new(),
+                }
+            }
+            _ => BTreeMap::new(),
+        };
+        let keyed = keys
+            .iter()
+            .map(|k| {
+                let v = match k {
+                    ferro_addrs::InstanceKey::Str(s) => each.get(s).cloned(),
+                    _ => None,
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        tree.expand_call(path, name, *expansion, keyed);
     }
 }

@@ -2,16 +2,16 @@
 //! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
 
 use crate::run::Event;
-use ferro_addrs::{InstanceKey, Resource};
+use ferro_addrs::{AbsResource, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
 use ferro_planner::objchange::{assert_compatible, proposed_new};
-use ferro_planner::scope::{InstanceCtx, ModuleEval};
+use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
 use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
-use ferro_state::OutputState;
+use ferro_state::{ObjectState, OutputState};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -20,14 +20,81 @@ use std::time::Instant;
 pub(crate) struct StepCtx<'a> {
     pub plan: &'a Plan,
     pub providers: &'a Providers,
-    pub m: &'a ModuleEval<'a>,
+    pub tree: &'a EvalTree<'a>,
     pub on_event: &'a (dyn Fn(Event) + Sync),
     /// for_each values per resource, evaluated once.
-    pub for_each_cache: Mutex<HashMap<Resource, BTreeMap<String, Value>>>,
+    pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
 }
 
-/// A change to state made by a completed step (journaled, then applied, by the coordinator).
-pub(crate) use ferro_state::Change as Outcome;
+/// A change to state made by a completed step.
+pub(crate) enum Outcome {
+    SetCurrent {
+        res: AbsResource,
+        provider: ferro_addrs::AbsProviderConfig,
+        key: InstanceKey,
+        obj: Option<ObjectState>,
+    },
+    Depose {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    RemoveDeposed {
+        res: AbsResource,
+        key: InstanceKey,
+        deposed_key: String,
+    },
+    SetOutput {
+        name: String,
+        out: Option<OutputState>,
+    },
+    /// Not a state change: an event to announce once the changes before it are in the state.
+    Report(Event),
+}
+
+impl Outcome {
+    /// The state change this outcome records, for the journal and the state (None for a
+    /// report).
+    pub fn change(&self) -> Option<ferro_state::Change> {
+        use ferro_state::Change;
+        Some(match self {
+            Outcome::SetCurrent {
+                res,
+                provider,
+                key,
+                obj,
+            } => Change::SetCurrent {
+                res: res.clone(),
+                provider: provider.clone(),
+                key: key.clone(),
+                obj: obj.clone(),
+            },
+            Outcome::Depose {
+                res,
+                key,
+                deposed_key,
+            } => Change::Depose {
+                res: res.clone(),
+                key: key.clone(),
+                deposed_key: deposed_key.clone(),
+            },
+            Outcome::RemoveDeposed {
+                res,
+                key,
+                deposed_key,
+            } => Change::RemoveDeposed {
+                res: res.clone(),
+                key: key.clone(),
+                deposed_key: deposed_key.clone(),
+            },
+            Outcome::SetOutput { name, out } => Change::SetOutput {
+                name: name.clone(),
+                out: out.clone(),
+            },
+            Outcome::Report(_) => return None,
+        })
+    }
+}
 
 /// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
 /// step finds the same object.
@@ -56,6 +123,24 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
     }
 }
 
+/// The private data the plan's prior state holds for the object `c` changes (its current
+/// object, or the deposed one it names): what the provider returned when it last saw it.
+fn prior_private(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> Vec<u8> {
+    let inst = ctx
+        .plan
+        .prior_state
+        .resources
+        .get(&c.addr.containing_resource())
+        .and_then(|r| r.instances.get(&c.addr.resource.key));
+    let obj = match &c.deposed {
+        Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
+        None => inst.and_then(|i| i.current.as_ref()),
+    };
+    obj.and_then(|o| o.private.as_deref())
+        .map(ferro_planner::statecodec::base64_decode)
+        .unwrap_or_default()
+}
+
 fn id_of(v: &Value) -> Option<String> {
     v.get_attr("id")
         .and_then(|x| x.as_str())
@@ -73,6 +158,7 @@ pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Dia
 
 fn each_value(
     ctx: &StepCtx<'_>,
+    m: &ModuleEval<'_>,
     file: ferro_db::SourceFile,
     decl: &ferro_hir::ResourceDecl,
     key: &InstanceKey,
@@ -81,9 +167,13 @@ fn each_value(
         return None;
     };
     let fe = decl.for_each?;
+    let abs = AbsResource {
+        module: m.path().clone(),
+        resource: decl.addr.clone(),
+    };
     let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
-    if !cache.contains_key(&decl.addr) {
-        let (v, _) = ctx.m.eval(file, fe, &InstanceCtx::default());
+    if !cache.contains_key(&abs) {
+        let (v, _) = m.eval(file, fe, &InstanceCtx::default());
         let mut map = BTreeMap::new();
         if let Some(es) = v.as_entries() {
             for (k, x) in es {
@@ -96,9 +186,9 @@ fn each_value(
                 }
             }
         }
-        cache.insert(decl.addr.clone(), map);
+        cache.insert(abs.clone(), map);
     }
-    cache.get(&decl.addr).and_then(|m| m.get(k).cloned())
+    cache.get(&abs).and_then(|m| m.get(k).cloned())
 }
 
 /// A data source read that waited for apply.
@@ -132,7 +222,11 @@ fn read_data(
             ),
         );
     };
-    let Some(item) = ctx.m.index.resources.get(&res) else {
+    let scope = ctx.tree.scope(&c.addr.module);
+    let Some((m, item)) = scope
+        .as_ref()
+        .and_then(|m| Some((m, m.index.resources.get(&res)?)))
+    else {
         return failed(
             diags,
             Some(
@@ -144,10 +238,10 @@ fn read_data(
             ),
         );
     };
-    let decl = ctx.m.resource(*item);
+    let decl = m.resource(*item);
     let decl = &*decl;
-    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
-    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
+    let (config, ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
     let bad = ds.iter().any(Diagnostic::is_error);
     diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
     if bad {
@@ -206,21 +300,23 @@ fn read_data(
             )
         }
     };
-    ctx.m
-        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
-    (ctx.on_event)(Event::Completed {
+    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    let done = Event::Completed {
         addr,
         action: Action::Read,
         id: id_of(&state),
         elapsed: started.elapsed(),
-    });
+    };
     (
-        vec![Outcome::SetCurrent {
-            res: abs,
-            provider: c.provider.clone(),
-            key,
-            obj: Some(obj),
-        }],
+        vec![
+            Outcome::SetCurrent {
+                res: abs,
+                provider: c.provider.clone(),
+                key,
+                obj: Some(obj),
+            },
+            Outcome::Report(done),
+        ],
         diags,
         true,
     )
@@ -259,7 +355,11 @@ fn apply_change(
                 .with_address(addr.clone()),
         );
     };
-    let Some(item) = ctx.m.index.resources.get(&res) else {
+    let scope = ctx.tree.scope(&c.addr.module);
+    let Some((m, item)) = scope
+        .as_ref()
+        .and_then(|m| Some((m, m.index.resources.get(&res)?)))
+    else {
         return fail(
             diags,
             Vec::new(),
@@ -270,10 +370,10 @@ fn apply_change(
                 .with_address(addr.clone()),
         );
     };
-    let decl = ctx.m.resource(*item);
+    let decl = m.resource(*item);
     let decl = &*decl;
-    let inst = InstanceCtx::for_key(&key, each_value(ctx, item.file, decl, &key));
-    let (config, ds) = eval_body(ctx.m, item.file, &decl.body, &schema.block, &inst);
+    let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
+    let (config, ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
     let failed = ds.iter().any(Diagnostic::is_error);
     diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
     if failed {
@@ -308,10 +408,11 @@ fn apply_change(
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();
     let proposed = proposed_new(&schema.block, &prior, &plain_cfg);
+    // As Terraform: the final plan gets the state's private data, not the initial plan's.
     let prior_private = if create {
         Vec::new()
     } else {
-        c.planned_private.clone()
+        prior_private(ctx, c)
     };
     let final_plan = provider.plan_resource_change(PlanRequest {
         type_name: &res.ty,
@@ -340,7 +441,8 @@ fn apply_change(
     let errs = assert_compatible(&initial, &final_plan.planned_state);
     if !errs.is_empty() && !final_plan.legacy_type_system {
         let detail = format!(
-            "When expanding the plan for {addr} to include new values learned so far during apply, the provider produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+            "When expanding the plan for {addr} to include new values learned so far during apply, provider \"{}\" produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+            c.provider.provider,
             errs.join("; ")
         );
         return fail(
@@ -377,7 +479,7 @@ fn apply_change(
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
-                .with_detail(format!("After the apply operation, the provider still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository."))
+                .with_detail(format!("After the apply operation, provider \"{}\" still indicated an unknown value for {addr}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. ferro will still save the other known object values in the state.", c.provider.provider))
                 .with_address(addr.clone()),
         );
         errored = true;
@@ -388,7 +490,7 @@ fn apply_change(
         if !errs.is_empty() {
             diags.push(
                 Diagnostic::error("provider-inconsistent-result", "Provider produced inconsistent result after apply")
-                    .with_detail(format!("When applying changes to {addr}, the provider produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", errs.join("; ")))
+                    .with_detail(format!("When applying changes to {addr}, provider \"{}\" produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.provider.provider, errs.join("; ")))
                     .with_address(addr.clone()),
             );
             errored = true;
@@ -434,18 +536,17 @@ fn apply_change(
             errored = true;
         }
     }
-    ctx.m
-        .set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
     if errored {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (outcomes, diags, false);
     }
-    (ctx.on_event)(Event::Completed {
+    outcomes.push(Outcome::Report(Event::Completed {
         addr,
         action: action_shown,
         id: id_of(&new_state),
         elapsed: started.elapsed(),
-    });
+    }));
     (outcomes, diags, true)
 }
 
@@ -519,7 +620,12 @@ fn destroy_change(
     });
     let started = Instant::now();
     let null = Value::null(prior.ty());
-    let private = c.planned_private.clone();
+    // A delete's planned private data is the object's own (the plan may not carry it).
+    let private = if c.planned_private.is_empty() {
+        prior_private(ctx, c)
+    } else {
+        c.planned_private.clone()
+    };
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
         prior_state: &prior,
@@ -567,13 +673,13 @@ fn destroy_change(
             obj: None,
         },
     };
-    (ctx.on_event)(Event::Completed {
+    let done = Event::Completed {
         addr,
         action: Action::Delete,
         id,
         elapsed: started.elapsed(),
-    });
-    (vec![outcome], diags, true)
+    };
+    (vec![outcome, Outcome::Report(done)], diags, true)
 }
 
 fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
@@ -588,14 +694,15 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
             true,
         );
     }
-    let Some(item) = ctx.m.index.outputs.get(&oc.name) else {
+    let m = ctx.tree.root();
+    let Some(item) = m.index.outputs.get(&oc.name) else {
         return (Vec::new(), Vec::new(), true);
     };
-    let o = &ctx.m.hir(item.file).outputs[item.index];
+    let o = &m.hir(item.file).outputs[item.index];
     let Some(e) = o.value else {
         return (Vec::new(), Vec::new(), true);
     };
-    let (v, diags) = ctx.m.eval(item.file, e, &InstanceCtx::default());
+    let (v, diags) = m.eval(item.file, e, &InstanceCtx::default());
     if diags.iter().any(Diagnostic::is_error) {
         return (Vec::new(), diags, false);
     }

@@ -67,7 +67,17 @@ fn bookcase() -> Schema {
     Schema {
         version: 0,
         block: block(
-            &[("name", Attribute::new(Type::String).required())],
+            &[
+                ("name", Attribute::new(Type::String).required()),
+                (
+                    "ingress",
+                    Attribute::new(Type::set(Type::object([
+                        ("from".to_string(), Type::Number),
+                        ("to".to_string(), Type::Number),
+                    ])))
+                    .optional(),
+                ),
+            ],
             vec![("shelf", shelf), ("trim", trim), ("slot", slot)],
         ),
     }
@@ -245,7 +255,7 @@ fn run(path: &str, text: &str) -> Run {
     std::fs::create_dir_all(&dir).unwrap();
     let mut db = RootDb::default();
     let file = SourceFile::new(&db, path.into(), text.into(), FileId(0));
-    let ws = Workspace::new(&db, vec![file], Arc::new(SchemaTable::default()));
+    let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
     let shelf = Arc::new(Shelf::default());
     let (providers, diags) = load_providers(&db, ws, &Source(shelf.clone()), None);
     assert!(diags.is_empty(), "{diags:?}");
@@ -288,7 +298,7 @@ fn run(path: &str, text: &str) -> Run {
         providers: &providers,
         parallelism: 2,
         cwd,
-        cancel: None,
+        interrupt: None,
     };
     let (state, apply_diags) = apply(&apply_input, &mut backend, &|_| {});
     let _ = std::fs::remove_dir_all(&dir);
@@ -367,4 +377,105 @@ fn provider_diagnostics_point_into_json_nested_blocks() {
         .and_then(|d| d.span)
         .expect("a span");
     assert_eq!(&native[span.range()], "label = \"bad\"");
+}
+
+const DYNAMIC: &str = r#"
+provider "shelf" {
+  owner = "me"
+  dynamic "defaults" {
+    for_each = ["scifi"]
+    content {
+      genre = defaults.value
+    }
+  }
+}
+
+locals {
+  shelves = [
+    { label = "top", books = ["a"], dividers = [1, 2] },
+    { label = "bottom", books = null, dividers = [] },
+  ]
+  slots = { left = 3, right = null }
+}
+
+resource "shelf_bookcase" "c" {
+  name = "hall"
+  dynamic "shelf" {
+    for_each = local.shelves
+    content {
+      label = shelf.value.label
+      books = shelf.value.books
+      dynamic "divider" {
+        for_each = shelf.value.dividers
+        iterator = d
+        content {
+          at = d.value
+        }
+      }
+    }
+  }
+  dynamic "trim" {
+    for_each = toset(["oak"])
+    content {
+      color = trim.key
+    }
+  }
+  dynamic "slot" {
+    for_each = local.slots
+    labels   = [slot.key]
+    content {
+      size = slot.value
+    }
+  }
+}
+"#;
+
+#[test]
+fn dynamic_blocks_generate_the_same_blocks_as_written_ones() {
+    let native = run("main.tf", NATIVE);
+    let dynamic = run("main.tf", DYNAMIC);
+    assert!(dynamic.diags.is_empty(), "{:?}", dynamic.diags);
+    assert_eq!(dynamic.configured, native.configured);
+    assert_eq!(dynamic.planned, native.planned);
+    assert_eq!(
+        attributes(dynamic.state.as_ref().unwrap()),
+        attributes(native.state.as_ref().unwrap())
+    );
+}
+
+#[test]
+fn dynamic_for_each_over_a_number_is_an_error_at_its_range() {
+    let text = DYNAMIC.replace("for_each = local.shelves", "for_each = 3");
+    let r = run("main.tf", &text);
+    let d = r
+        .diags
+        .iter()
+        .find(|d| d.summary == "Invalid dynamic for_each value")
+        .unwrap_or_else(|| panic!("no for_each error in {:?}", r.diags));
+    assert!(d.detail.contains("Cannot use a number value in for_each"));
+    let span = d.span.expect("the error points at for_each");
+    assert_eq!(&text[span.start as usize..span.end as usize], "3");
+}
+
+#[test]
+fn a_set_of_objects_attribute_may_be_written_as_blocks() {
+    let as_attr = NATIVE.replace(
+        "  name = \"hall\"\n",
+        "  name = \"hall\"\n  ingress = [{ from = 1, to = 2 }, { from = 3, to = 4 }]\n",
+    );
+    let as_blocks = NATIVE.replace(
+        "  name = \"hall\"\n",
+        "  name = \"hall\"\n  ingress {\n    from = 1\n    to = 2\n  }\n  dynamic \"ingress\" {\n    for_each = [3]\n    content {\n      from = ingress.value\n      to = ingress.value + 1\n    }\n  }\n",
+    );
+    let a = run("main.tf", &as_attr);
+    let b = run("main.tf", &as_blocks);
+    assert!(a.diags.is_empty(), "{:?}", a.diags);
+    assert!(b.diags.is_empty(), "{:?}", b.diags);
+    assert_eq!(a.planned, b.planned);
+    assert!(attributes(a.state.as_ref().unwrap())[0]
+        .contains("\"ingress\":[{\"from\":1,\"to\":2},{\"from\":3,\"to\":4}]"));
+    assert_eq!(
+        attributes(a.state.as_ref().unwrap()),
+        attributes(b.state.as_ref().unwrap())
+    );
 }

@@ -80,18 +80,19 @@ fn completed_changes_survive_a_failure() {
 
 #[test]
 fn an_interrupt_before_start_changes_nothing() {
-    let flag = std::sync::atomic::AtomicBool::new(true);
-    run_case("interrupted", Some(&flag));
+    let int = ferro_exec::Interrupt::new();
+    int.request_stop();
+    run_case("interrupted", Some(&int));
 }
 
-fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
+fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
     let dir = std::env::temp_dir().join(format!("ferro-exec-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
 
     let mut db = RootDb::default();
     let file = SourceFile::new(&db, "main.tf".into(), CONFIG.into(), FileId(0));
-    let ws = Workspace::new(&db, vec![file], Arc::new(SchemaTable::default()));
+    let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
     let source = Source(Arc::new(Exploding(TerraformProvider)));
     let (providers, diags) = load_providers(&db, ws, &source, None);
     assert!(diags.is_empty(), "{diags:?}");
@@ -125,14 +126,14 @@ fn run_case(name: &str, cancel: Option<&std::sync::atomic::AtomicBool>) {
         providers: &providers,
         parallelism: 4,
         cwd: dir.display().to_string(),
-        cancel,
+        interrupt,
     };
     let (state, diags) = apply(&apply_input, &mut backend, &|_| {});
 
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{diags:?}");
-    if cancel.is_some() {
-        assert_eq!(errors[0].summary, "Operation cancelled");
+    if interrupt.is_some() {
+        assert_eq!(errors[0].summary, "execution halted");
         assert!(state.resources.is_empty(), "nothing was applied");
         let _ = std::fs::remove_dir_all(&dir);
         return;

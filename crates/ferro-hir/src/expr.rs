@@ -101,6 +101,8 @@ pub enum Reference {
     PathCwd,
     TerraformWorkspace,
     SelfRef,
+    /// `module.NAME`: the outputs of a module call's instances.
+    Module(String),
 }
 
 impl std::fmt::Display for Reference {
@@ -117,6 +119,7 @@ impl std::fmt::Display for Reference {
             Reference::PathCwd => f.write_str("path.cwd"),
             Reference::TerraformWorkspace => f.write_str("terraform.workspace"),
             Reference::SelfRef => f.write_str("self"),
+            Reference::Module(n) => write!(f, "module.{n}"),
         }
     }
 }

@@ -25,6 +25,9 @@ pub struct FileHir {
     pub resources: Vec<ResourceDecl>,
     pub providers: Vec<ProviderBlock>,
     pub required_providers: Vec<RequiredProvider>,
+    pub module_calls: Vec<ModuleCall>,
+    /// `terraform { required_version = "…" }` constraints with their ranges.
+    pub required_versions: Vec<(String, Span)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -62,6 +65,16 @@ pub struct Variable {
     pub description: Option<String>,
     pub sensitive: bool,
     pub nullable: bool,
+    pub validations: Vec<VariableValidation>,
+}
+
+/// A `validation { condition, error_message }` block of a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableValidation {
+    pub condition: ExprId,
+    pub error_message: String,
+    /// The `validation` keyword, which the failure message names.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +121,19 @@ pub struct HirBlock {
     pub labels: Vec<String>,
     pub body: BlockBody,
     pub span: Span,
+    /// Set for a `dynamic "ty" { … }` block: `body` is its `content`, generated once per
+    /// element of `for_each`.
+    pub dynamic: Option<Box<DynamicBlock>>,
+}
+
+/// The generator of a `dynamic` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynamicBlock {
+    pub for_each: ExprId,
+    /// The iterator's name (`iterator = x`, else the block type): `x.key`, `x.value`.
+    pub iterator: String,
+    /// `labels = [...]`, evaluated per element (the iterator in scope).
+    pub labels: Vec<ExprId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -147,5 +173,33 @@ pub struct RequiredProvider {
     pub local_name: String,
     pub source: Option<String>,
     pub version: Option<String>,
+    pub span: Span,
+}
+
+/// A `module "name" { source = … }` block: the call of a child module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleCall {
+    pub name: String,
+    /// The `module "name"` header.
+    pub span: Span,
+    /// The literal `source` string and its range.
+    pub source: Option<(String, Span)>,
+    pub version: Option<String>,
+    pub count: Option<ExprId>,
+    pub for_each: Option<ExprId>,
+    pub depends_on: Vec<(Reference, Span)>,
+    /// `providers = { child = parent, child.alias = parent.alias }`.
+    pub providers: Vec<ProviderPassing>,
+    /// Every other argument: a value for the child's input variable of that name.
+    pub inputs: Vec<HirAttr>,
+}
+
+/// One entry of a module call's `providers` map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderPassing {
+    /// The configuration name in the child module: local name and optional alias.
+    pub child: (String, Option<String>),
+    /// The configuration in the calling module it stands for.
+    pub parent: (String, Option<String>),
     pub span: Span,
 }

@@ -10,6 +10,13 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey, SplatKind, TraversalStep};
 use ferro_value::{Number, Value};
 
+#[path = "dynamic.rs"]
+mod dynamic;
+#[path = "module_call.rs"]
+mod module_call;
+#[path = "validation.rs"]
+mod validation;
+
 /// Lower one parsed file in the native syntax.
 pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
     lower_top(file, body, false)
@@ -115,12 +122,7 @@ impl Lower {
             "resource" => self.resource_block(b, ResourceMode::Managed),
             "data" => self.resource_block(b, ResourceMode::Data),
             "provider" => self.provider_block(b),
-            "module" => self.error(
-                "unsupported-module",
-                "Module calls are not supported yet",
-                "ferro does not load child modules yet; this configuration cannot be planned until it does.",
-                Self::header_span(b),
-            ),
+            "module" => self.module_block(b),
             other => self.error(
                 "unsupported-block-type",
                 "Unsupported block type",
@@ -134,7 +136,12 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "required_version" | "experiments" => {}
+                    "required_version" => {
+                        if let Some(c) = self.literal_string_attr(a) {
+                            self.hir.required_versions.push((c, a.expr.span));
+                        }
+                    }
+                    "experiments" => {}
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -221,6 +228,7 @@ impl Lower {
             description: None,
             sensitive: false,
             nullable: true,
+            validations: Vec::new(),
         };
         for item in &b.body.items {
             match item {
@@ -244,7 +252,11 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner) if inner.ty.name == "validation" => {}
+                BodyItem::Block(inner) if inner.ty.name == "validation" => {
+                    if let Some(rule) = self.validation_rule(inner, &v.name) {
+                        v.validations.push(rule);
+                    }
+                }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",
@@ -512,7 +524,7 @@ impl Lower {
         for it in items {
             let id = self.expr(it);
             match &self.hir.exprs[id] {
-                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_))) => out.push((r.clone(), it.span)),
+                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_) | Reference::Module(_))) => out.push((r.clone(), it.span)),
                 _ => self.error(
                     "invalid-depends-on",
                     "Invalid depends_on reference",
@@ -558,6 +570,11 @@ impl Lower {
                         span: a.span,
                     });
                 }
+                BodyItem::Block(b) if b.ty.name.as_str() == "dynamic" && !self.json => {
+                    if let Some(block) = self.dynamic_block(b) {
+                        out.blocks.push(block);
+                    }
+                }
                 BodyItem::Block(b) => {
                     let inner = self.body(&b.body);
                     out.blocks.push(HirBlock {
@@ -566,6 +583,7 @@ impl Lower {
                         labels: b.labels.iter().map(|l| l.value.to_string()).collect(),
                         body: inner,
                         span: b.span,
+                        dynamic: None,
                     });
                 }
             }
@@ -1039,10 +1057,13 @@ impl Lower {
                 }
             },
             "self" => Some((self.alloc(Expr::Ref(Reference::SelfRef), root.span), 0)),
-            "module" => {
-                self.error("unsupported-module", "Module calls are not supported yet", "ferro does not load child modules yet, so module outputs cannot be referenced.", root.span);
-                None
-            }
+            "module" => match attr(0) {
+                Some((n, span)) => one(self, Reference::Module(n.to_string()), span),
+                None => {
+                    self.error("invalid-reference", "Invalid reference", "The \"module\" object cannot be accessed directly. Instead, access one of its attributes.", root.span);
+                    None
+                }
+            },
             "data" => match (attr(0), attr(1)) {
                 (Some((ty, _)), Some((n, span))) => {
                     let r = Reference::Resource(Resource { mode: ResourceMode::Data, ty: ty.to_string(), name: n.to_string() });

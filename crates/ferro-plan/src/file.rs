@@ -42,6 +42,9 @@ pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
             "the plan file has format version {version}, but this ferro reads version {PLAN_FORMAT_VERSION}; create the plan again with this version"
         )));
     }
-    serde_json::from_slice(&bytes[nl + 1..])
-        .map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))
+    let plan: Plan = serde_json::from_slice(&bytes[nl + 1..])
+        .map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))?;
+    crate::check_consistency(&plan)
+        .map_err(|e| PlanFileError(format!("the plan file is inconsistent: {e}")))?;
+    Ok(plan)
 }

@@ -9,12 +9,16 @@
 //! **Architecture invariant:** apply never chooses an action; it walks `graph` and performs the
 //! steps it finds there.
 
+mod check;
 mod file;
 mod serde_helpers;
 
+pub use check::check_consistency;
 pub use file::{read_plan_file, write_plan_file, PlanFileError};
 
-use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance};
+use ferro_addrs::{
+    AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance,
+};
 use ferro_state::State;
 use ferro_value::{PathStep, Value};
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
@@ -174,6 +178,10 @@ pub struct Plan {
     /// How each configured resource is repeated (decides the shape of its value at apply).
     #[serde(with = "serde_helpers::map_as_pairs")]
     pub expansions: BTreeMap<AbsResource, Expansion>,
+    /// How each module call expanded in each module instance: (calling module instance, call
+    /// name) → how and with which keys. Apply recreates the module instances from it.
+    #[serde(with = "serde_helpers::map_as_pairs")]
+    pub module_expansions: BTreeMap<(ModuleInstance, String), (Expansion, Vec<InstanceKey>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

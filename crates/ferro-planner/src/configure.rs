@@ -4,7 +4,7 @@
 
 use crate::config_value::eval_body;
 use crate::providers::Providers;
-use crate::scope::{InstanceCtx, ModuleEval};
+use crate::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 use ferro_db::read_json_body;
 use ferro_diag::Diagnostic;
@@ -25,12 +25,21 @@ fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
 }
 
 /// Configure every provider configuration in `providers`; diagnostics name the configuration.
-pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Diagnostic> {
+/// A configuration declared in a child module is evaluated in that module's (first) instance.
+pub fn configure_providers(tree: &EvalTree<'_>, providers: &Providers) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for (cfg, provider) in &providers.configs {
         let Some(schema) = providers.schemas.get(&cfg.provider) else {
             continue;
         };
+        let scope = match tree.tree.find(&cfg.module) {
+            Some(node) => tree.instances_of(node).first().and_then(|p| tree.scope(p)),
+            None => None,
+        };
+        let Some(m) = scope else {
+            continue;
+        };
+        let m = &m;
         let block =
             m.index.providers.iter().find(|((local, alias), _)| {
                 alias == &cfg.alias && fqn_of(m, local) == cfg.provider
@@ -76,10 +85,7 @@ pub fn configure_providers(m: &ModuleEval<'_>, providers: &Providers) -> Vec<Dia
 }
 
 fn display(cfg: &AbsProviderConfig) -> String {
-    match &cfg.alias {
-        Some(a) => format!("provider[\"{}\"].{a}", cfg.provider),
-        None => format!("provider[\"{}\"]", cfg.provider),
-    }
+    cfg.to_string()
 }
 
 fn to_diag(

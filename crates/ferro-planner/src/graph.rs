@@ -1,7 +1,7 @@
 //! The execution graph of a plan: one step per action (two for replacements), join nodes per
 //! resource so that resource-level dependencies cost edges linear in the number of instances.
 
-use ferro_addrs::{parse_resource_instance, Resource};
+use ferro_addrs::{parse_resource_instance, ConfigResource};
 use ferro_plan::{Action, EdgeKind, OutputChange, ResourceInstanceChange, Step};
 use ferro_state::State;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
@@ -22,13 +22,13 @@ struct PerResource {
 pub fn build_graph(
     changes: &[ResourceInstanceChange],
     outputs: &[OutputChange],
-    deps: &HashMap<Resource, BTreeSet<Resource>>,
+    deps: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
     prior: &State,
 ) -> StableDiGraph<Step, EdgeKind> {
     let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::new();
-    let mut per: BTreeMap<Resource, PerResource> = BTreeMap::new();
+    let mut per: BTreeMap<ConfigResource, PerResource> = BTreeMap::new();
     for (i, c) in changes.iter().enumerate() {
-        let r = c.addr.resource.resource.clone();
+        let r = c.addr.containing_resource().config();
         let e = per.entry(r).or_default();
         match c.action {
             Action::NoOp => {}
@@ -76,7 +76,7 @@ pub fn build_graph(
         }
     }
     // Dependencies of every resource that has steps: configuration first, else state.
-    let mut dep_of: BTreeMap<Resource, BTreeSet<Resource>> = BTreeMap::new();
+    let mut dep_of: BTreeMap<ConfigResource, BTreeSet<ConfigResource>> = BTreeMap::new();
     for r in per.keys() {
         let set = match deps.get(r) {
             Some(s) => s.clone(),
@@ -126,14 +126,15 @@ pub fn build_graph(
     g
 }
 
-fn state_deps(prior: &State, r: &Resource) -> BTreeSet<Resource> {
+fn state_deps(prior: &State, r: &ConfigResource) -> BTreeSet<ConfigResource> {
     let mut out = BTreeSet::new();
-    for rs in prior.resources.values().filter(|rs| &rs.addr.resource == r) {
+    for rs in prior.resources.values().filter(|rs| &rs.addr.config() == r) {
         for inst in rs.instances.values() {
             for obj in inst.current.iter().chain(inst.deposed.values()) {
                 for d in &obj.dependencies {
+                    // Dependencies are static addresses (`module.a.x.y`): no instance keys.
                     if let Ok(a) = parse_resource_instance(d) {
-                        out.insert(a.resource.resource);
+                        out.insert(a.containing_resource().config());
                     }
                 }
             }

@@ -33,7 +33,11 @@ pub fn import_resource(
             )),
         ];
     }
-    let Some(cfg) = providers.by_resource.get(res).cloned() else {
+    let Some(cfg) = providers
+        .by_resource
+        .get(&addr.containing_resource().config())
+        .cloned()
+    else {
         return vec![Diagnostic::error("import-no-config", "Configuration for import target does not exist")
             .with_detail(format!("The configuration does not have a resource {res}. Before importing it, create a resource block for it in the configuration:\n\nresource {:?} {:?} {{\n  # (resource arguments)\n}}", res.ty, res.name))];
     };

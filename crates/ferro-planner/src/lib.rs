@@ -9,16 +9,16 @@ pub mod config_value;
 mod configure;
 mod graph;
 mod import;
-mod items;
 pub mod objchange;
 mod providers;
 pub mod scope;
 pub mod statecodec;
+mod validation;
 mod walk;
 
 pub use configure::configure_providers;
+pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
-pub use items::{item_graph, ItemGraph, ItemId};
 pub use providers::{load_providers, Providers};
 pub use walk::{path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable};

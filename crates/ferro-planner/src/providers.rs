@@ -1,8 +1,12 @@
 //! Which provider configuration each resource uses, starting those providers, and collecting the
 //! schemas the analysis needs.
 
-use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr, Resource, ResourceMode};
-use ferro_db::{file_hir, module_index, Db, SchemaTable, Workspace};
+use ferro_addrs::{
+    AbsProviderConfig, ConfigResource, Provider as ProviderAddr, Resource, ResourceMode,
+};
+use ferro_db::{
+    file_hir, module_index, module_tree, Db, Module, ModuleTree, SchemaTable, TreeNodeId, Workspace,
+};
 use ferro_diag::{Diagnostic, Span};
 use ferro_provider::{Provider, ProviderSchema, ProviderSource};
 use ferro_state::State;
@@ -16,7 +20,7 @@ pub struct Providers {
     pub configs: BTreeMap<AbsProviderConfig, Arc<dyn Provider>>,
     pub schemas: BTreeMap<ProviderAddr, ProviderSchema>,
     /// The provider configuration each configured resource resolves to.
-    pub by_resource: BTreeMap<Resource, AbsProviderConfig>,
+    pub by_resource: BTreeMap<ConfigResource, AbsProviderConfig>,
 }
 
 impl Providers {
@@ -35,7 +39,7 @@ impl Providers {
     /// The configuration schema of the provider a local provider name (`provider "name"`)
     /// stands for in the root module.
     pub fn config_schema(&self, db: &dyn Db, ws: Workspace, local: &str) -> Option<&Schema> {
-        let addr = source_for(db, ws, local).ok()?;
+        let addr = source_for(db, ws.root(db), local).ok()?;
         self.schemas.get(&addr).map(|s| &s.provider)
     }
 
@@ -43,8 +47,9 @@ impl Providers {
     pub fn schema_table(&self) -> SchemaTable {
         let mut t = SchemaTable::default();
         for (r, cfg) in &self.by_resource {
-            if let Some(s) = self.resource_schema(cfg, r) {
-                t.resources.insert((r.mode, r.ty.clone()), s.clone());
+            if let Some(s) = self.resource_schema(cfg, &r.resource) {
+                t.resources
+                    .insert((r.resource.mode, r.resource.ty.clone()), s.clone());
             }
         }
         t
@@ -53,10 +58,10 @@ impl Providers {
 
 fn source_for(
     db: &dyn Db,
-    ws: Workspace,
+    module: Module,
     local: &str,
 ) -> Result<ProviderAddr, (String, Option<Span>)> {
-    let index = module_index(db, ws);
+    let index = module_index(db, module);
     match index.required_providers.get(local) {
         Some(item) => {
             let rp = &file_hir(db, item.file).required_providers[item.index];
@@ -78,29 +83,31 @@ pub fn load_providers(
 ) -> (Providers, Vec<Diagnostic>) {
     let mut out = Providers::default();
     let mut diags = Vec::new();
-    let index = module_index(db, ws);
+    let tree = module_tree(db, ws);
     let mut wanted: BTreeMap<AbsProviderConfig, (Option<Span>, String)> = BTreeMap::new();
-    for (res, item) in &index.resources {
-        let decl = &file_hir(db, item.file).resources[item.index];
-        let (local, alias, span) = match &decl.provider {
-            Some((l, a, s)) => (l.clone(), a.clone(), *s),
-            None => (res.implied_provider().to_string(), None, decl.span),
-        };
-        match source_for(db, ws, &local) {
-            Ok(addr) => {
-                let cfg = AbsProviderConfig {
-                    module: Vec::new(),
-                    provider: addr,
-                    alias,
-                };
-                out.by_resource.insert(res.clone(), cfg.clone());
-                wanted.entry(cfg).or_insert((Some(span), res.to_string()));
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        let index = module_index(db, tn.module);
+        for (res, item) in &index.resources {
+            let decl = &file_hir(db, item.file).resources[item.index];
+            let (local, alias, span) = match &decl.provider {
+                Some((l, a, s)) => (l.clone(), a.clone(), *s),
+                None => (res.implied_provider().to_string(), None, decl.span),
+            };
+            let cr = ConfigResource {
+                module: tn.path.clone(),
+                resource: res.clone(),
+            };
+            match resolve_config(db, tree, node, &local, alias) {
+                Ok(cfg) => {
+                    out.by_resource.insert(cr.clone(), cfg.clone());
+                    wanted.entry(cfg).or_insert((Some(span), cr.to_string()));
+                }
+                Err((msg, s)) => diags.push(
+                    Diagnostic::error("invalid-provider-source", "Invalid provider source address")
+                        .with_detail(msg)
+                        .with_span_opt(s.or(Some(span))),
+                ),
             }
-            Err((msg, s)) => diags.push(
-                Diagnostic::error("invalid-provider-source", "Invalid provider source address")
-                    .with_detail(msg)
-                    .with_span_opt(s.or(Some(span))),
-            ),
         }
     }
     if let Some(st) = state {
@@ -165,9 +172,13 @@ pub fn load_providers(
             ),
         }
     }
-    for (res, cfg) in &out.by_resource {
+    for (cr, cfg) in &out.by_resource {
+        let res = &cr.resource;
         if out.schemas.contains_key(&cfg.provider) && out.resource_schema(cfg, res).is_none() {
-            let item = &index.resources[res];
+            let Some(node) = tree.find(&cr.module) else {
+                continue;
+            };
+            let item = &module_index(db, tree.nodes[node].module).resources[res];
             let decl = &file_hir(db, item.file).resources[item.index];
             let what = if res.mode == ResourceMode::Managed {
                 "resource"
@@ -185,4 +196,59 @@ pub fn load_providers(
         }
     }
     (out, diags)
+}
+
+/// The provider configuration that a provider reference (`local` name and optional alias)
+/// in module `node` stands for: a `provider` block of that module, else what the call passes
+/// for it in `providers = {…}`, else (for a default configuration) the parent's default
+/// configuration of the same provider, up to the root, where a missing block is an empty
+/// configuration.
+fn resolve_config(
+    db: &dyn Db,
+    tree: &ModuleTree,
+    node: TreeNodeId,
+    local: &str,
+    alias: Option<String>,
+) -> Result<AbsProviderConfig, (String, Option<Span>)> {
+    let tn = &tree.nodes[node];
+    let index = module_index(db, tn.module);
+    let fqn = source_for(db, tn.module, local)?;
+    let here = AbsProviderConfig {
+        module: tn.path.clone(),
+        provider: fqn.clone(),
+        alias: alias.clone(),
+    };
+    if index
+        .providers
+        .contains_key(&(local.to_string(), alias.clone()))
+    {
+        return Ok(here);
+    }
+    let (Some(parent), Some(call)) = (tn.parent, tn.call) else {
+        return Ok(AbsProviderConfig {
+            module: Vec::new(),
+            ..here
+        });
+    };
+    let call = &file_hir(db, call.file).module_calls[call.index];
+    if let Some(p) = call
+        .providers
+        .iter()
+        .find(|p| p.child.0 == local && p.child.1 == alias)
+    {
+        return resolve_config(db, tree, parent, &p.parent.0, p.parent.1.clone());
+    }
+    if alias.is_some() {
+        // An alias the call does not pass resolves nowhere above; keep it in this module.
+        return Ok(here);
+    }
+    // Implicit inheritance: the parent's local name for the same provider.
+    let pindex = module_index(db, tree.nodes[parent].module);
+    let parent_local = pindex
+        .required_providers
+        .keys()
+        .find(|l| source_for(db, tree.nodes[parent].module, l).ok().as_ref() == Some(&fqn))
+        .cloned()
+        .unwrap_or_else(|| fqn.ty.clone());
+    resolve_config(db, tree, parent, &parent_local, None)
 }

@@ -1,14 +1,19 @@
-//! Module-level evaluation shared by planning and apply: variable values, locals evaluated on
-//! demand (memoised), and the current value of every resource as expressions see it.
+//! Evaluation scopes shared by planning and apply: one [`ModuleEval`] per module instance, all
+//! held by an [`EvalTree`]. Values cross a module boundary only through input variables (the
+//! call's argument evaluated in the parent's scope, on demand) and outputs (the child's output
+//! expressions, on demand); locals are evaluated on demand and memoised, and every resource's
+//! current value is set by the walk (plan) or the interpreter (apply).
 
-use ferro_addrs::{InstanceKey, Resource};
+use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
 use ferro_db::{
-    file_hir, module_index, resource_bodies, Db, ItemRef, ModuleIndex, ResourceBodies, SourceFile,
-    Workspace,
+    file_hir, module_index, module_tree, resource_bodies, Db, ItemRef, ModuleIndex, ModuleTree,
+    ResourceBodies, SourceFile, TreeNodeId, Workspace,
 };
 use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{ExprId, FileHir, Reference, ResourceDecl};
+use ferro_hir::{ExprId, FileHir, ModuleCall, Reference, ResourceDecl};
+use ferro_plan::Expansion;
+use ferro_value::convert::convert;
 use ferro_value::{Type, Value, ValueKind};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -48,27 +53,84 @@ impl InstanceCtx {
     }
 }
 
+/// A static module (a node of the module tree) with what evaluation needs of it.
+pub struct StaticModule<'a> {
+    pub path: Vec<String>,
+    pub dir: &'a str,
+    pub index: &'a ModuleIndex,
+    /// The call in the parent module, with the file it is in.
+    pub call: Option<(SourceFile, &'a ModuleCall)>,
+    pub parent: Option<TreeNodeId>,
+    pub children: &'a BTreeMap<String, TreeNodeId>,
+}
+
+/// How one module call expanded in one module instance.
+#[derive(Debug, Clone)]
+pub struct CallExpansion {
+    pub expansion: Expansion,
+    pub keys: Vec<InstanceKey>,
+}
+
+/// The values of one module instance.
+struct Instance {
+    node: TreeNodeId,
+    path: ModuleInstance,
+    /// `count.index` / `each` of the call instance, for evaluating the call's arguments.
+    call_ctx: InstanceCtx,
+    vars: Mutex<HashMap<String, Value>>,
+    locals: Mutex<HashMap<String, Value>>,
+    outputs: Mutex<HashMap<String, Value>>,
+    resources: RwLock<HashMap<Resource, Value>>,
+}
+
+thread_local! {
+    /// The named values this thread is evaluating (instance identity, name): a value found
+    /// here again refers to itself. Per thread, because workers evaluate the same module
+    /// instance concurrently and one worker's evaluation is no cycle of another's.
+    static IN_PROGRESS: std::cell::RefCell<Vec<(usize, String)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Instance {
+    fn new(node: TreeNodeId, path: ModuleInstance, call_ctx: InstanceCtx) -> Self {
+        Instance {
+            node,
+            path,
+            call_ctx,
+            vars: Mutex::new(HashMap::new()),
+            locals: Mutex::new(HashMap::new()),
+            outputs: Mutex::new(HashMap::new()),
+            resources: RwLock::new(HashMap::new()),
+        }
+    }
+}
+
 /// Holds no database handle after construction (salsa databases are not `Sync`); every file's
-/// HIR and the module index are fetched up front so workers on several threads can evaluate.
-pub struct ModuleEval<'a> {
+/// HIR and every module's index are fetched up front so workers on several threads can evaluate.
+pub struct EvalTree<'a> {
+    pub ws: Workspace,
+    pub tree: &'a ModuleTree,
+    pub statics: Vec<StaticModule<'a>>,
     hirs: HashMap<SourceFile, &'a FileHir>,
     /// JSON resource bodies read against their schemas, by file.
     bodies: HashMap<SourceFile, &'a ResourceBodies>,
     /// Id, name and text of every file, for messages that quote source ranges.
     sources: Vec<(FileId, &'a str, &'a str)>,
-    pub ws: Workspace,
-    pub index: &'a ModuleIndex,
+    /// Root module input variables.
     pub vars: BTreeMap<String, Value>,
-    locals: Mutex<HashMap<String, Value>>,
-    /// Cache locals that still contain unknowns (planning: values only grow more known later in
-    /// apply, never during one plan walk).
+    /// Cache values that still contain unknowns (planning: values only grow more known later
+    /// in apply, never during one plan walk).
     cache_partial: bool,
-    resources: RwLock<HashMap<Resource, Value>>,
     cwd: String,
-    in_progress: Mutex<Vec<String>>,
+    /// The selected workspace (`terraform.workspace`).
+    workspace: String,
+    instances: RwLock<HashMap<ModuleInstance, Arc<Instance>>>,
+    /// The instances of each static module, in order.
+    by_node: RwLock<HashMap<TreeNodeId, Vec<ModuleInstance>>>,
+    calls: RwLock<HashMap<(ModuleInstance, String), CallExpansion>>,
 }
 
-impl<'a> ModuleEval<'a> {
+impl<'a> EvalTree<'a> {
     pub fn new(
         db: &'a dyn Db,
         ws: Workspace,
@@ -76,31 +138,140 @@ impl<'a> ModuleEval<'a> {
         cache_partial: bool,
         cwd: String,
     ) -> Self {
-        ModuleEval {
-            hirs: ws
-                .files(db)
-                .iter()
-                .map(|f| (*f, file_hir(db, *f)))
-                .collect(),
-            bodies: ws
-                .files(db)
-                .iter()
-                .map(|f| (*f, resource_bodies(db, ws, *f)))
-                .collect(),
-            sources: ws
-                .files(db)
-                .iter()
-                .map(|f| (f.id(db), f.path(db).as_str(), f.text(db).as_str()))
-                .collect(),
-            ws,
-            index: module_index(db, ws),
-            vars,
-            locals: Mutex::new(HashMap::new()),
-            cache_partial,
-            resources: RwLock::new(HashMap::new()),
-            cwd,
-            in_progress: Mutex::new(Vec::new()),
+        let tree = module_tree(db, ws);
+        let mut hirs = HashMap::new();
+        let mut bodies = HashMap::new();
+        let mut sources = Vec::new();
+        for m in ws.modules(db) {
+            for f in m.files(db) {
+                hirs.insert(*f, file_hir(db, *f));
+                bodies.insert(*f, resource_bodies(db, ws, *f));
+                sources.push((f.id(db), f.path(db).as_str(), f.text(db).as_str()));
+            }
         }
+        let statics = tree
+            .nodes
+            .iter()
+            .map(|n| StaticModule {
+                path: n.path.clone(),
+                dir: n.module.dir(db).as_str(),
+                index: module_index(db, n.module),
+                call: n
+                    .call
+                    .map(|item| (item.file, &file_hir(db, item.file).module_calls[item.index])),
+                parent: n.parent,
+                children: &n.children,
+            })
+            .collect();
+        let root = ModuleInstance::root();
+        let t = EvalTree {
+            ws,
+            tree,
+            statics,
+            hirs,
+            bodies,
+            sources,
+            vars,
+            cache_partial,
+            workspace: ferro_state::workspace::current_workspace(std::path::Path::new(&cwd)),
+            cwd,
+            instances: RwLock::new(HashMap::new()),
+            by_node: RwLock::new(HashMap::new()),
+            calls: RwLock::new(HashMap::new()),
+        };
+        t.add_instance(Instance::new(0, root, InstanceCtx::default()));
+        t
+    }
+
+    fn add_instance(&self, inst: Instance) {
+        let path = inst.path.clone();
+        let node = inst.node;
+        let new = self
+            .instances
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.clone(), Arc::new(inst))
+            .is_none();
+        if new {
+            self.by_node
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(node)
+                .or_default()
+                .push(path);
+        }
+    }
+
+    /// The root module's scope.
+    pub fn root(&self) -> ModuleEval<'_> {
+        self.scope(&ModuleInstance::root())
+            .expect("the root module instance always exists")
+    }
+
+    /// The scope of a module instance, if the walk has expanded it.
+    pub fn scope(&self, path: &ModuleInstance) -> Option<ModuleEval<'_>> {
+        let inst = self
+            .instances
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .cloned()?;
+        Some(ModuleEval {
+            tree: self,
+            index: self.statics[inst.node].index,
+            inst,
+        })
+    }
+
+    /// Every instance of a static module, in the order they were expanded.
+    pub fn instances_of(&self, node: TreeNodeId) -> Vec<ModuleInstance> {
+        self.by_node
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&node)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Record how the call `name` in `parent` expanded and create its instances; each key comes
+    /// with its `each.value` for `for_each`.
+    pub fn expand_call(
+        &self,
+        parent: &ModuleInstance,
+        name: &str,
+        expansion: Expansion,
+        keys: Vec<(InstanceKey, Option<Value>)>,
+    ) {
+        let Some(pnode) = self.scope(parent).map(|s| s.inst.node) else {
+            return;
+        };
+        let Some(&child) = self.statics[pnode].children.get(name) else {
+            return;
+        };
+        for (k, each) in &keys {
+            let ctx = InstanceCtx::for_key(k, each.clone());
+            self.add_instance(Instance::new(child, parent.child(name, k.clone()), ctx));
+        }
+        self.calls
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                (parent.clone(), name.to_string()),
+                CallExpansion {
+                    expansion,
+                    keys: keys.into_iter().map(|(k, _)| k).collect(),
+                },
+            );
+    }
+
+    /// Every call expansion recorded, for the plan.
+    pub fn call_expansions(&self) -> BTreeMap<(ModuleInstance, String), CallExpansion> {
+        self.calls
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     }
 
     /// The HIR of one of the workspace's files.
@@ -124,9 +295,40 @@ impl<'a> ModuleEval<'a> {
             _ => Cow::Borrowed(decl),
         }
     }
+}
+
+/// The scope of one module instance.
+pub struct ModuleEval<'t> {
+    pub tree: &'t EvalTree<'t>,
+    pub index: &'t ModuleIndex,
+    inst: Arc<Instance>,
+}
+
+impl<'t> ModuleEval<'t> {
+    pub fn path(&self) -> &ModuleInstance {
+        &self.inst.path
+    }
+
+    pub fn node(&self) -> TreeNodeId {
+        self.inst.node
+    }
+
+    pub fn statics(&self) -> &'t StaticModule<'t> {
+        &self.tree.statics[self.inst.node]
+    }
+
+    /// The HIR of one of the workspace's files.
+    pub fn hir(&self, file: SourceFile) -> &'t FileHir {
+        self.tree.hir(file)
+    }
+
+    pub fn resource(&self, item: ItemRef) -> Cow<'t, ResourceDecl> {
+        self.tree.resource(item)
+    }
 
     pub fn set_resource(&self, r: Resource, v: Value) {
-        self.resources
+        self.inst
+            .resources
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .insert(r, v);
@@ -135,7 +337,11 @@ impl<'a> ModuleEval<'a> {
     /// Replace one instance's value inside a resource value in place (O(1) amortised for count,
     /// O(log n) for for_each), so applying n instances costs O(n) in total.
     pub fn set_instance(&self, r: &Resource, key: &InstanceKey, v: Value) {
-        let mut map = self.resources.write().unwrap_or_else(|e| e.into_inner());
+        let mut map = self
+            .inst
+            .resources
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
         let Some(cur) = map.get_mut(r) else {
             return;
         };
@@ -155,15 +361,48 @@ impl<'a> ModuleEval<'a> {
     }
 
     pub fn resource_value(&self, r: &Resource) -> Option<Value> {
-        self.resources
+        self.inst
+            .resources
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(r)
             .cloned()
     }
 
+    fn cacheable(&self, v: &Value) -> bool {
+        self.tree.cache_partial || v.is_wholly_known()
+    }
+
+    /// Guard against evaluating a named value while it is being evaluated.
+    fn enter(&self, what: &str) -> Result<(), Diagnostic> {
+        let id = Arc::as_ptr(&self.inst) as usize;
+        IN_PROGRESS.with(|stack| {
+            let mut stack = stack.borrow_mut();
+            if stack.iter().any(|(i, n)| *i == id && n == what) {
+                return Err(
+                    Diagnostic::error("cycle", "Cycle in local values").with_detail(format!(
+                        "The value {what} refers to itself through other values."
+                    )),
+                );
+            }
+            stack.push((id, what.to_string()));
+            Ok(())
+        })
+    }
+
+    fn leave(&self, what: &str) {
+        let id = Arc::as_ptr(&self.inst) as usize;
+        IN_PROGRESS.with(|stack| {
+            let mut stack = stack.borrow_mut();
+            if let Some(pos) = stack.iter().rposition(|(i, n)| *i == id && n == what) {
+                stack.remove(pos);
+            }
+        });
+    }
+
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
         if let Some(v) = self
+            .inst
             .locals
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -177,34 +416,187 @@ impl<'a> ModuleEval<'a> {
                 ferro_db::suggest(name, self.index.locals.keys()),
             ));
         };
-        {
-            let mut stack = self.in_progress.lock().unwrap_or_else(|e| e.into_inner());
-            if stack.iter().any(|n| n == name) {
-                return Err(
-                    Diagnostic::error("cycle", "Cycle in local values").with_detail(format!(
-                        "The local value {name:?} refers to itself through other local values."
-                    )),
-                );
-            }
-            stack.push(name.to_string());
-        }
-        let hir = self.hir(item.file);
-        let local = &hir.locals[item.index];
+        let key = format!("local.{name}");
+        self.enter(&key)?;
+        let local = &self.hir(item.file).locals[item.index];
         let (v, diags) = self.eval(item.file, local.expr, &InstanceCtx::default());
-        self.in_progress
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|n| n != name);
+        self.leave(&key);
         if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
             return Err(d);
         }
-        if self.cache_partial || v.is_wholly_known() {
-            self.locals
+        if self.cacheable(&v) {
+            self.inst
+                .locals
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(name.to_string(), v.clone());
         }
         Ok(v)
+    }
+
+    /// An input variable: the root's given values, or a child's argument evaluated in the
+    /// parent's scope, converted to the declared type.
+    pub fn var(&self, name: &str) -> Result<Value, Diagnostic> {
+        if self.inst.path.is_root() {
+            return self.tree.vars.get(name).cloned().ok_or_else(|| {
+                ferro_db::undeclared_variable(name, ferro_db::suggest(name, self.tree.vars.keys()))
+            });
+        }
+        if let Some(v) = self
+            .inst
+            .vars
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
+            return Ok(v.clone());
+        }
+        let Some(item) = self.index.variables.get(name) else {
+            return Err(ferro_db::undeclared_variable(
+                name,
+                ferro_db::suggest(name, self.index.variables.keys()),
+            ));
+        };
+        let var = &self.hir(item.file).variables[item.index];
+        let key = format!("var.{name}");
+        self.enter(&key)?;
+        let given = self.call_argument(name);
+        self.leave(&key);
+        let (raw, span) = match given? {
+            Some(x) => x,
+            None => match var.default {
+                Some(d) => {
+                    let (v, ds) = self.eval(item.file, d, &InstanceCtx::default());
+                    if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
+                        return Err(d);
+                    }
+                    (v, self.hir(item.file).span(d))
+                }
+                None => (Value::null(Type::Dynamic), None),
+            },
+        };
+        let v = convert_variable(var, raw, span, &self.inst.path)?;
+        let hir = self.hir(item.file);
+        if let Some((_, fname, text)) = self.tree.sources.iter().find(|s| Some(s.0) == hir.file) {
+            crate::validation::check_validations(hir, (fname, text), var, &v)?;
+        }
+        if self.cacheable(&v) {
+            self.inst
+                .vars
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(name.to_string(), v.clone());
+        }
+        Ok(v)
+    }
+
+    /// The value the call of this module instance gives for `name`, evaluated in the parent.
+    fn call_argument(
+        &self,
+        name: &str,
+    ) -> Result<Option<(Value, Option<ferro_diag::Span>)>, Diagnostic> {
+        let Some((file, call)) = self.statics().call else {
+            return Ok(None);
+        };
+        let Some(arg) = call.inputs.iter().find(|a| a.name == name) else {
+            return Ok(None);
+        };
+        let Some((parent_path, _)) = self.inst.path.split_last() else {
+            return Ok(None);
+        };
+        let Some(parent) = self.tree.scope(&parent_path) else {
+            return Ok(Some((Value::dynamic_unknown(), None)));
+        };
+        let (v, ds) = parent.eval(file, arg.expr, &self.inst.call_ctx);
+        if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        Ok(Some((v, self.hir(file).span(arg.expr))))
+    }
+
+    /// An output of this module instance.
+    pub fn output(&self, name: &str) -> Result<Value, Diagnostic> {
+        if let Some(v) = self
+            .inst
+            .outputs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
+            return Ok(v.clone());
+        }
+        let Some(item) = self.index.outputs.get(name) else {
+            return Ok(Value::dynamic_unknown());
+        };
+        let o = &self.hir(item.file).outputs[item.index];
+        let Some(e) = o.value else {
+            return Ok(Value::null(Type::Dynamic));
+        };
+        let key = format!("output.{name}");
+        self.enter(&key)?;
+        let (v, ds) = self.eval(item.file, e, &InstanceCtx::default());
+        self.leave(&key);
+        if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        let v = if o.sensitive { v.mark_sensitive() } else { v };
+        if self.cacheable(&v) {
+            self.inst
+                .outputs
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(name.to_string(), v.clone());
+        }
+        Ok(v)
+    }
+
+    /// `module.NAME` in this scope: an object of outputs per child instance, shaped by the
+    /// call's `count` (a tuple) or `for_each` (an object keyed like it).
+    fn module_value(&self, name: &str) -> Result<Value, Diagnostic> {
+        let Some(exp) = self
+            .tree
+            .calls
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(self.inst.path.clone(), name.to_string()))
+            .cloned()
+        else {
+            return Ok(Value::dynamic_unknown());
+        };
+        let mut values = Vec::with_capacity(exp.keys.len());
+        for k in &exp.keys {
+            let path = self.inst.path.child(name, k.clone());
+            let Some(child) = self.tree.scope(&path) else {
+                values.push((k.clone(), Value::dynamic_unknown()));
+                continue;
+            };
+            let mut obj = BTreeMap::new();
+            for out in child.index.outputs.keys() {
+                obj.insert(out.clone(), child.output(out)?);
+            }
+            values.push((k.clone(), Value::object(obj)));
+        }
+        Ok(match exp.expansion {
+            Expansion::Single => values
+                .pop()
+                .map(|(_, v)| v)
+                .unwrap_or_else(Value::dynamic_unknown),
+            Expansion::Count => Value::tuple(values.into_iter().map(|(_, v)| v).collect()),
+            Expansion::ForEach => Value::object(
+                values
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            match k {
+                                InstanceKey::Str(s) => s,
+                                other => other.to_string(),
+                            },
+                            v,
+                        )
+                    })
+                    .collect(),
+            ),
+        })
     }
 
     /// Evaluate an expression of `file` for one instance.
@@ -218,20 +610,87 @@ impl<'a> ModuleEval<'a> {
         let scope = InstanceScope { m: self, inst };
         eval_expr(hir, &scope, e)
     }
+
+    /// [`ModuleEval::eval`] with `dynamic` block iterators bound.
+    pub fn eval_bound(
+        &self,
+        file: SourceFile,
+        e: ExprId,
+        inst: &InstanceCtx,
+        bindings: &[(String, Value)],
+    ) -> (Value, Vec<Diagnostic>) {
+        if bindings.is_empty() {
+            return self.eval(file, e, inst);
+        }
+        let hir = self.hir(file);
+        let scope = InstanceScope { m: self, inst };
+        ferro_eval::eval_expr_bound(hir, &scope, e, bindings.to_vec())
+    }
 }
 
-struct InstanceScope<'m, 'a> {
-    m: &'m ModuleEval<'a>,
+/// Convert a variable's value to its declared type (defaults of `optional` attributes first),
+/// refusing null for a non-nullable variable and marking a sensitive one.
+pub fn convert_variable(
+    var: &ferro_hir::Variable,
+    value: Value,
+    span: Option<ferro_diag::Span>,
+    module: &ModuleInstance,
+) -> Result<Value, Diagnostic> {
+    let ty = var.ty.clone().unwrap_or(Type::Dynamic);
+    let value = match &var.defaults {
+        Some(d) => ferro_value::defaults::apply_defaults(&value, d),
+        None => value,
+    };
+    let name = &var.name;
+    let converted = convert(&value, &ty).map_err(|e| {
+        let (summary, detail) = if module.is_root() {
+            (
+                "Invalid value for input variable",
+                format!(
+                    "The given value is not suitable for var.{name}: {}.",
+                    e.message
+                ),
+            )
+        } else {
+            (
+                "Invalid value for module argument",
+                format!(
+                    "The given value is not suitable for child module variable {name:?}: {}.",
+                    e.message
+                ),
+            )
+        };
+        Diagnostic::error("invalid-variable-value", summary)
+            .with_detail(detail)
+            .with_span_opt(span)
+    })?;
+    if converted.is_null() && !var.nullable {
+        return Err(
+            Diagnostic::error("invalid-variable-value", "Required variable not set")
+                .with_detail(format!(
+                    "The variable {name:?} is required, but the given value is null."
+                ))
+                .with_span_opt(span),
+        );
+    }
+    Ok(if var.sensitive {
+        converted.mark_sensitive()
+    } else {
+        converted
+    })
+}
+
+struct InstanceScope<'m, 't> {
+    m: &'m ModuleEval<'t>,
     inst: &'m InstanceCtx,
 }
 
 impl Scope for InstanceScope<'_, '_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
-            Reference::Var(n) => self.m.vars.get(n).cloned().ok_or_else(|| {
-                ferro_db::undeclared_variable(n, ferro_db::suggest(n, self.m.vars.keys()))
-            }),
+            Reference::Var(n) => self.m.var(n),
             Reference::Local(n) => self.m.local(n),
+            Reference::Module(n) => self.m.module_value(n),
             Reference::Resource(res) => Ok(self
                 .m
                 .resource_value(res)
@@ -253,11 +712,10 @@ impl Scope for InstanceScope<'_, '_> {
                 .as_ref()
                 .map(|e| e.1.clone())
                 .unwrap_or_else(Value::dynamic_unknown)),
-            Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
-            Reference::PathCwd => Ok(Value::string(self.m.cwd.as_str())),
-            Reference::TerraformWorkspace => Ok(Value::string(
-                ferro_state::workspace::current_workspace(std::path::Path::new(&self.m.cwd)),
-            )),
+            Reference::PathModule => Ok(Value::string(self.m.statics().dir)),
+            Reference::PathRoot => Ok(Value::string(".")),
+            Reference::PathCwd => Ok(Value::string(self.m.tree.cwd.as_str())),
+            Reference::TerraformWorkspace => Ok(Value::string(self.m.tree.workspace.as_str())),
             Reference::SelfRef => Err(Diagnostic::error(
                 "invalid-self",
                 "Invalid \"self\" reference",
@@ -267,8 +725,13 @@ impl Scope for InstanceScope<'_, '_> {
             )),
         }
     }
+    /// File functions read relative to the working directory (not the process's: `-chdir`).
+    fn base_dir(&self) -> &std::path::Path {
+        std::path::Path::new(self.m.tree.cwd.as_str())
+    }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.m
+            .tree
             .sources
             .iter()
             .find(|s| s.0 == file)

@@ -2,17 +2,19 @@
 //! instances, refreshed, planned by their provider and given an action.
 
 use crate::config_value::{eval_body, mark_schema_sensitive};
-use crate::items::{item_graph, ItemId};
 use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
+use crate::scope::EvalTree;
 use crate::scope::{InstanceCtx, ModuleEval};
 use crate::statecodec::{apply_sensitive_paths, base64_decode};
 use ferro_addrs::{
-    AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, Resource, ResourceMode,
+    AbsProviderConfig, AbsResource, AbsResourceInstance, ConfigResource, InstanceKey,
+    ModuleInstance, Resource, ResourceMode,
 };
 use ferro_db::{file_hir, module_index, Db, Workspace};
+use ferro_db::{item_graph, ItemId};
 use ferro_diag::{Diagnostic, Span};
-use ferro_hir::{Reference, ResourceDecl};
+use ferro_hir::{ExprId, Reference, ResourceDecl};
 use ferro_plan::{
     Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode,
     ResourceInstanceChange, StateIdentity, PLAN_FORMAT_VERSION,
@@ -59,7 +61,7 @@ pub fn prepare_variables(
     ws: Workspace,
     raw: &BTreeMap<String, RawVariable>,
 ) -> (BTreeMap<String, Value>, Vec<Diagnostic>) {
-    let index = module_index(db, ws);
+    let index = module_index(db, ws.root(db));
     let mut out = BTreeMap::new();
     let mut diags = Vec::new();
     for (name, rv) in raw {
@@ -74,13 +76,12 @@ pub fn prepare_variables(
     for (name, item) in &index.variables {
         let hir = file_hir(db, item.file);
         let var = &hir.variables[item.index];
-        let ty = var.ty.clone().unwrap_or(Type::Dynamic);
         let (value, span) = match raw.get(name) {
             Some(rv) => (rv.value.clone(), rv.span.or(Some(var.span))),
             None => match var.default {
                 Some(d) => {
-                    let m = ModuleEval::new(db, ws, BTreeMap::new(), true, String::new());
-                    let (v, ds) = m.eval(item.file, d, &InstanceCtx::default());
+                    let tree = EvalTree::new(db, ws, BTreeMap::new(), true, String::new());
+                    let (v, ds) = tree.root().eval(item.file, d, &InstanceCtx::default());
                     diags.extend(ds);
                     (v, hir.span(d))
                 }
@@ -94,38 +95,18 @@ pub fn prepare_variables(
                 }
             },
         };
-        let value = match &var.defaults {
-            Some(d) => ferro_value::defaults::apply_defaults(&value, d),
-            None => value,
-        };
-        let converted = match convert(&value, &ty) {
+        let v = match crate::scope::convert_variable(var, value, span, &ModuleInstance::root()) {
             Ok(v) => v,
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                        .with_detail(format!(
-                            "The given value is not suitable for var.{name}: {}.",
-                            e.message
-                        ))
-                        .with_span_opt(span),
-                );
+            Err(d) => {
+                diags.push(d);
                 continue;
             }
         };
-        if converted.is_null() && !var.nullable {
-            diags.push(
-                Diagnostic::error("invalid-variable-value", "Required variable not set")
-                    .with_detail(format!(
-                        "The variable {name:?} is required, but the given value is null."
-                    ))
-                    .with_span_opt(span),
-            );
+        let source = (item.file.path(db).as_str(), item.file.text(db).as_str());
+        if let Err(d) = crate::validation::check_validations(hir, source, var, &v) {
+            diags.push(d);
+            continue;
         }
-        let v = if var.sensitive {
-            converted.mark_sensitive()
-        } else {
-            converted
-        };
         out.insert(name.clone(), v);
     }
     (out, diags)
@@ -189,13 +170,13 @@ struct PriorObject {
 
 struct Walk<'a> {
     input: &'a PlanInput<'a>,
-    m: ModuleEval<'a>,
+    tree: &'a EvalTree<'a>,
     diags: Vec<Diagnostic>,
     changes: Vec<ResourceInstanceChange>,
     outputs: Vec<OutputChange>,
     refreshed: State,
     expansions: BTreeMap<AbsResource, Expansion>,
-    transitive: HashMap<Resource, BTreeSet<Resource>>,
+    transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed.
@@ -209,7 +190,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     let graph = match item_graph(db, ws) {
         Ok(g) => g,
         Err(d) => {
-            diags.push(d);
+            diags.push(d.clone());
             return (None, diags);
         }
     };
@@ -217,9 +198,10 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         .state
         .clone()
         .unwrap_or_else(|| State::new(String::new()));
+    let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone());
     let mut w = Walk {
         input,
-        m: ModuleEval::new(db, ws, vars.clone(), true, input.cwd.clone()),
+        tree: &tree,
         diags,
         changes: Vec::new(),
         outputs: Vec::new(),
@@ -227,37 +209,51 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         expansions: BTreeMap::new(),
         transitive: HashMap::new(),
     };
-    let configured = crate::configure::configure_providers(&w.m, input.providers);
+    let configured = crate::configure::configure_providers(&tree, input.providers);
     let failed = configured.iter().any(Diagnostic::is_error);
     w.diags.extend(configured);
     if failed {
         return (None, std::mem::take(&mut w.diags));
     }
     for item in &graph.order {
-        match item {
-            ItemId::Var(_) => {}
-            ItemId::Local(n) => {
-                let item = &w.m.index.locals[n];
-                let hir = file_hir(db, item.file);
-                let (_, ds) = w.m.eval(
-                    item.file,
-                    hir.locals[item.index].expr,
-                    &InstanceCtx::default(),
-                );
-                w.diags.extend(ds);
+        let tree = w.tree;
+        if let ItemId::Resource(r) = &item.id {
+            let cr = ConfigResource {
+                module: tree.statics[item.node].path.clone(),
+                resource: r.clone(),
+            };
+            let direct = graph.resource_deps.get(&cr).cloned().unwrap_or_default();
+            let mut all = direct.clone();
+            for d in &direct {
+                if let Some(t) = w.transitive.get(d) {
+                    all.extend(t.iter().cloned());
+                }
             }
-            ItemId::Resource(r) => {
-                let direct = graph.resource_deps.get(item).cloned().unwrap_or_default();
-                let mut all = direct.clone();
-                for d in &direct {
-                    if let Some(t) = w.transitive.get(d) {
-                        all.extend(t.iter().cloned());
+            w.transitive.insert(cr, all);
+        }
+        for path in tree.instances_of(item.node) {
+            let Some(m) = tree.scope(&path) else {
+                continue;
+            };
+            match &item.id {
+                ItemId::Var(n) => {
+                    if !path.is_root() {
+                        if let Err(d) = m.var(n) {
+                            w.diags.push(d);
+                        }
                     }
                 }
-                w.transitive.insert(r.clone(), all);
-                w.resource(r);
+                ItemId::Local(n) => {
+                    let li = &m.index.locals[n];
+                    let hir = file_hir(db, li.file);
+                    let (_, ds) =
+                        m.eval(li.file, hir.locals[li.index].expr, &InstanceCtx::default());
+                    w.diags.extend(ds);
+                }
+                ItemId::Resource(r) => w.resource(&m, r),
+                ItemId::Output(n) => w.output(&m, n),
+                ItemId::ModuleCall(n) => w.module_call(&m, n),
             }
-            ItemId::Output(n) => w.output(n),
         }
     }
     w.orphans();
@@ -267,8 +263,13 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         return (None, diags);
     }
     w.changes
-        .sort_by_cached_key(|c| (c.addr.to_string(), c.deposed.clone()));
+        .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
     let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
+    let module_expansions = tree
+        .call_expansions()
+        .into_iter()
+        .map(|((path, name), e)| ((path, name), (e.expansion, e.keys)))
+        .collect();
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
         mode: if input.options.destroy {
@@ -289,19 +290,22 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         outputs: w.outputs,
         graph: graph_ir,
         expansions: w.expansions,
+        module_expansions,
     };
     (Some(plan), diags)
 }
 
+/// Drop repeated diagnostics. A variable's value error is about the variable, whichever
+/// resource's evaluation met it first, so it is reported once.
 fn dedup(diags: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
     diags.retain(|d| {
-        seen.insert((
-            d.span,
-            d.summary.clone(),
-            d.detail.clone(),
-            d.address.clone(),
-        ))
+        let address = if d.code == "invalid-variable-value" {
+            None
+        } else {
+            d.address.clone()
+        };
+        seen.insert((d.span, d.summary.clone(), d.detail.clone(), address))
     });
 }
 
@@ -324,19 +328,43 @@ fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
 
 impl Walk<'_> {
     /// A resource's declaration, its body read against the schema (see `ModuleEval::resource`).
-    fn decl(&self, r: &Resource) -> (ferro_db::SourceFile, std::borrow::Cow<'_, ResourceDecl>) {
-        let item = self.m.index.resources[r];
-        (item.file, self.m.resource(item))
+    fn decl<'m>(
+        m: &ModuleEval<'m>,
+        r: &Resource,
+    ) -> (ferro_db::SourceFile, std::borrow::Cow<'m, ResourceDecl>) {
+        let item = m.index.resources[r];
+        (item.file, m.resource(item))
+    }
+
+    /// A module call in one module instance: evaluate its `count`/`for_each` and create the
+    /// child instances.
+    fn module_call(&mut self, m: &ModuleEval<'_>, name: &str) {
+        let item = m.index.module_calls[name];
+        let call = &m.hir(item.file).module_calls[item.index];
+        if m.statics().children.get(name).is_none() {
+            return;
+        }
+        let (expansion, keys) = if self.input.options.destroy {
+            (Expansion::Single, Vec::new())
+        } else {
+            match self.expand(m, item.file, call.count, call.for_each) {
+                Some(x) => x,
+                None => return,
+            }
+        };
+        self.tree.expand_call(m.path(), name, expansion, keys);
     }
 
     fn expand(
         &mut self,
+        m: &ModuleEval<'_>,
         file: ferro_db::SourceFile,
-        decl: &ResourceDecl,
+        count: Option<ExprId>,
+        for_each: Option<ExprId>,
     ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
         let hir = file_hir(self.input.db, file);
-        if let Some(c) = decl.count {
-            let (v, ds) = self.m.eval(file, c, &InstanceCtx::default());
+        if let Some(c) = count {
+            let (v, ds) = m.eval(file, c, &InstanceCtx::default());
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds);
             if failed {
@@ -380,8 +408,8 @@ impl Walk<'_> {
                 (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
             ));
         }
-        if let Some(f) = decl.for_each {
-            let (v, ds) = self.m.eval(file, f, &InstanceCtx::default());
+        if let Some(f) = for_each {
+            let (v, ds) = m.eval(file, f, &InstanceCtx::default());
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds);
             if failed {
@@ -496,11 +524,15 @@ impl Walk<'_> {
         self.merge(acc);
     }
 
-    fn resource(&mut self, r: &Resource) {
-        let (file, decl) = self.decl(r);
+    fn resource(&mut self, m: &ModuleEval<'_>, r: &Resource) {
+        let (file, decl) = Self::decl(m, r);
         let decl = decl.into_owned();
-        let abs = AbsResource::root(r.clone());
-        let Some(cfg) = self.input.providers.by_resource.get(r).cloned() else {
+        let abs = AbsResource {
+            module: m.path().clone(),
+            resource: r.clone(),
+        };
+        let cr = abs.config();
+        let Some(cfg) = self.input.providers.by_resource.get(&cr).cloned() else {
             return;
         };
         let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else {
@@ -508,17 +540,17 @@ impl Walk<'_> {
         };
         if r.mode == ResourceMode::Data {
             if !self.input.options.destroy {
-                self.data_resource(file, &decl, &abs, &cfg, &schema);
+                self.data_resource(m, file, &decl, &abs, &cfg, &schema);
             }
             return;
         }
         let (expansion, keys) = if self.input.options.destroy {
             (Expansion::Single, Vec::new())
         } else {
-            match self.expand(file, &decl) {
+            match self.expand(m, file, decl.count, decl.for_each) {
                 Some(x) => x,
                 None => {
-                    self.m.set_resource(r.clone(), Value::dynamic_unknown());
+                    m.set_resource(r.clone(), Value::dynamic_unknown());
                     return;
                 }
             }
@@ -528,7 +560,7 @@ impl Walk<'_> {
         }
         let deps: Vec<String> = self
             .transitive
-            .get(r)
+            .get(&cr)
             .map(|s| s.iter().map(|d| d.to_string()).collect())
             .unwrap_or_default();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
@@ -539,7 +571,7 @@ impl Walk<'_> {
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
-            let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
+            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| {
                 if d.address.is_none() {
@@ -612,7 +644,7 @@ impl Walk<'_> {
                 }
             }
         }
-        self.m.set_resource(
+        m.set_resource(
             r.clone(),
             resource_value(expansion, instance_values, &schema),
         );
@@ -622,6 +654,7 @@ impl Walk<'_> {
     /// depends on has changes pending; otherwise plan a read during apply.
     fn data_resource(
         &mut self,
+        m: &ModuleEval<'_>,
         file: ferro_db::SourceFile,
         decl: &ResourceDecl,
         abs: &AbsResource,
@@ -629,8 +662,8 @@ impl Walk<'_> {
         schema: &Schema,
     ) {
         let r = &abs.resource;
-        let Some((expansion, keys)) = self.expand(file, decl) else {
-            self.m.set_resource(r.clone(), Value::dynamic_unknown());
+        let Some((expansion, keys)) = self.expand(m, file, decl.count, decl.for_each) else {
+            m.set_resource(r.clone(), Value::dynamic_unknown());
             return;
         };
         self.expansions.insert(abs.clone(), expansion);
@@ -649,13 +682,14 @@ impl Walk<'_> {
             })
             .collect();
         let pending = !explicit.is_empty()
-            && self
-                .changes
-                .iter()
-                .any(|c| c.action != Action::NoOp && explicit.contains(&c.addr.resource.resource));
+            && self.changes.iter().any(|c| {
+                c.action != Action::NoOp
+                    && c.addr.module == abs.module
+                    && explicit.contains(&c.addr.resource.resource)
+            });
         let deps: Vec<String> = self
             .transitive
-            .get(r)
+            .get(&abs.config())
             .map(|s| s.iter().map(|d| d.to_string()).collect())
             .unwrap_or_default();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
@@ -664,7 +698,7 @@ impl Walk<'_> {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
             let addr_s = addr.to_string();
-            let (config, ds) = eval_body(&self.m, file, &decl.body, &schema.block, &inst);
+            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| {
                 if d.address.is_none() {
@@ -767,7 +801,7 @@ impl Walk<'_> {
                 }
             }
         }
-        self.m.set_resource(
+        m.set_resource(
             r.clone(),
             resource_value(expansion, instance_values, schema),
         );
@@ -811,8 +845,27 @@ impl Walk<'_> {
         });
     }
 
-    fn output(&mut self, name: &str) {
-        let item = self.m.index.outputs[name];
+    fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
+        if !m.path().is_root() {
+            // A child module's output: evaluated for its errors; its value reaches the parent
+            // through `module.NAME` (Terraform keeps only root outputs in state).
+            match m.output(name) {
+                Err(d) => self.diags.push(d),
+                Ok(v) => {
+                    let item = m.index.outputs[name];
+                    let o = &m.hir(item.file).outputs[item.index];
+                    if !o.sensitive && v.contains_sensitive() {
+                        let span = o
+                            .value
+                            .and_then(|e| m.hir(item.file).span(e))
+                            .or(Some(o.span));
+                        self.diags.push(sensitive_output_error(span));
+                    }
+                }
+            }
+            return;
+        }
+        let item = m.index.outputs[name];
         let hir = file_hir(self.input.db, item.file);
         let o = &hir.outputs[item.index];
         let before = self.refreshed.outputs.get(name).and_then(|os| {
@@ -832,18 +885,14 @@ impl Walk<'_> {
             return;
         }
         let Some(e) = o.value else { return };
-        let (v, ds) = self.m.eval(item.file, e, &InstanceCtx::default());
+        let (v, ds) = m.eval(item.file, e, &InstanceCtx::default());
         let failed = ds.iter().any(Diagnostic::is_error);
         self.diags.extend(ds);
         if failed {
             return;
         }
         if v.contains_sensitive() && !o.sensitive {
-            self.diags.push(
-                Diagnostic::error("sensitive-output", "Output refers to sensitive values")
-                    .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
-                    .with_span_opt(hir.span(e)),
-            );
+            self.diags.push(sensitive_output_error(hir.span(e)));
             return;
         }
         let action = match &before {
@@ -865,13 +914,17 @@ impl Walk<'_> {
     /// Resources in state that the configuration no longer declares are destroyed; so are
     /// outputs that no longer exist.
     fn orphans(&mut self) {
-        let configured: BTreeSet<Resource> = self.m.index.resources.keys().cloned().collect();
+        let tree = self.tree;
         let state_resources: Vec<_> = self.refreshed.resources.values().cloned().collect();
         for rs in state_resources {
-            if configured.contains(&rs.addr.resource) && !self.input.options.destroy {
+            // Configured here: its module instance exists and declares the resource.
+            let scope = tree.scope(&rs.addr.module);
+            let configured_here = scope
+                .as_ref()
+                .is_some_and(|m| m.index.resources.contains_key(&rs.addr.resource));
+            if configured_here && !self.input.options.destroy {
                 continue;
             }
-            let configured_here = configured.contains(&rs.addr.resource);
             let is_data = rs.addr.resource.mode == ResourceMode::Data;
             let Some(schema) = self
                 .input
@@ -893,8 +946,8 @@ impl Walk<'_> {
                 );
                 continue;
             };
-            let lc = if configured_here {
-                self.decl(&rs.addr.resource).1.lifecycle.clone()
+            let lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
+                Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
             } else {
                 ferro_hir::Lifecycle::default()
             };
@@ -944,7 +997,7 @@ impl Walk<'_> {
                 .refreshed
                 .outputs
                 .keys()
-                .filter(|n| !self.m.index.outputs.contains_key(*n))
+                .filter(|n| !tree.root().index.outputs.contains_key(*n))
                 .cloned()
                 .collect();
             for n in names {
@@ -964,6 +1017,13 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
+fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
+    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+        .with_span_opt(span)
 }
 
 /// The value a data resource is planned to have when its read waits for apply: configured values
@@ -1103,6 +1163,14 @@ impl InstancePlanner<'_> {
             for d in &read.diagnostics {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
+            }
+            if !failed && !read.new_state.is_wholly_known() {
+                acc.diags.push(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!("Provider \"{}\" returned a value for {addr} during refresh that is not wholly known.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
+                        .with_address(addr.to_string()),
+                );
+                failed = true;
             }
             if failed {
                 return None;
@@ -1330,10 +1398,21 @@ impl InstancePlanner<'_> {
         if failed {
             return None;
         }
+        // Named as Terraform names it: the provider's source address.
+        // Named as Terraform names it: the provider's source address (looked up only for
+        // the message).
+        let provider_name = || {
+            self.providers
+                .by_resource
+                .iter()
+                .find(|(r, _)| r.resource == decl.addr)
+                .map(|(_, c)| c.provider.to_string())
+                .unwrap_or_else(|| decl.addr.implied_provider().to_string())
+        };
         if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
             acc.diags.push(
                 Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                    .with_detail(format!("Provider {} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", decl.addr.implied_provider()))
+                    .with_detail(format!("Provider {:?} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
                     .with_address(addr),
             );
             return None;
@@ -1345,7 +1424,7 @@ impl InstancePlanner<'_> {
                 for e in errs {
                     acc.diags.push(
                         Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                            .with_detail(format!("Provider planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                            .with_detail(format!("Provider {:?} planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
                             .with_address(addr),
                     );
                 }

@@ -188,4 +188,9 @@ pub trait Provider: Send + Sync {
     fn stop(&self) {}
     /// Shut the provider down (end its process, for plugins).
     fn close(&self) {}
+    /// Whether the provider can no longer answer (its plugin process has ended): every later
+    /// call fails the same way, so callers report the crash once.
+    fn crashed(&self) -> bool {
+        false
+    }
 }

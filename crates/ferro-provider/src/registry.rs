@@ -86,6 +86,8 @@ impl ProviderRegistry {
         if addr.is_builtin() {
             return if addr.ty == "terraform" {
                 Ok(Arc::new(TerraformProvider))
+            } else if addr.ty == "ferrotest" && crate::builtin::testing::enabled() {
+                Ok(Arc::new(crate::builtin::testing::TestProvider))
             } else {
                 Err(format!("there is no built-in provider named {:?}", addr.ty))
             };

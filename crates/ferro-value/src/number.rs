@@ -10,14 +10,26 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
+mod arith;
 mod bigint;
 mod binary;
 
 use bigint::Big;
 pub use binary::{FloatDecimal, CTY_MANTISSA_BITS};
 
-/// Significant decimal digits kept for quotients that do not terminate.
-pub const DIV_DIGITS: usize = 50;
+/// Significant decimal digits kept for quotients beyond the binary range (about 10^±20000).
+pub const DIV_DIGITS: usize = 160;
+
+/// Precision of numbers parsed from literals and strings (`cty.ParseNumberVal`).
+pub const CTY_PREC: u32 = 512;
+/// Precision of integers made by functions (`cty.NumberIntVal`).
+pub const INT_PREC: u32 = 64;
+/// Precision of float results of functions (`cty.NumberFloatVal`).
+pub const FLOAT_PREC: u32 = 53;
+
+/// Up to this many significant digits a decimal is the shortest form of its 512-bit float
+/// (the floats are about 10^-154 apart relative to their size).
+const OWN_DIGITS: usize = 140;
 
 /// Largest decimal exponent accepted when parsing (keeps the canonical text of a parsed number
 /// to a sane size; cty has no such limit but nothing real comes near it).
@@ -25,7 +37,8 @@ const MAX_EXP: i64 = 1_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Repr {
-    /// Normalized: `mant` has no trailing decimal zero; zero is `neg=false, exp=0`.
+    /// Normalized: `mant` has no trailing decimal zero; zero has `exp=0` and is negative only
+    /// for cty's negative zero.
     Finite {
         neg: bool,
         mant: Big,
@@ -35,9 +48,33 @@ enum Repr {
     NegInf,
 }
 
-/// A number. Equality, ordering and hashing are numeric (1 == 1.0).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Number(Repr);
+/// A number: the value of a `big.Float` of `prec` mantissa bits, written as the shortest decimal
+/// that rounds back to it (so integers and short literals are their own digits). Equality,
+/// ordering and hashing are numeric (1 == 1.0, -0 == 0) and ignore the precision.
+#[derive(Debug, Clone)]
+pub struct Number(Repr, u32);
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Self) -> bool {
+        (self.is_zero() && other.is_zero()) || self.0 == other.0
+    }
+}
+impl Eq for Number {}
+
+impl std::hash::Hash for Number {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        if self.is_zero() {
+            Repr::Finite {
+                neg: false,
+                mant: Big::zero(),
+                exp: 0,
+            }
+            .hash(state);
+        } else {
+            self.0.hash(state);
+        }
+    }
+}
 
 impl PartialOrd for Number {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
@@ -195,13 +232,21 @@ impl From<i64> for Number {
 }
 
 impl Number {
-    fn finite(neg: bool, mut mant: Big, mut exp: i64) -> Number {
+    fn finite(neg: bool, mant: Big, exp: i64) -> Number {
+        Number::finite_prec(neg, mant, exp, CTY_PREC)
+    }
+
+    /// A finite number of the given precision; a zero mantissa gives +0.
+    fn finite_prec(neg: bool, mut mant: Big, mut exp: i64, prec: u32) -> Number {
         if mant.is_zero() {
-            return Number(Repr::Finite {
-                neg: false,
-                mant,
-                exp: 0,
-            });
+            return Number(
+                Repr::Finite {
+                    neg: false,
+                    mant,
+                    exp: 0,
+                },
+                prec,
+            );
         }
         while mant.0.first() == Some(&0) {
             mant.0.remove(0);
@@ -215,17 +260,47 @@ impl Number {
             mant = q;
             exp += 1;
         }
-        Number(Repr::Finite { neg, mant, exp })
+        Number(Repr::Finite { neg, mant, exp }, prec)
     }
 
+    /// Zero with a sign: cty keeps negative zero (`-0`, `0 * -1`) and prints it as `-0`.
+    pub fn signed_zero(neg: bool) -> Number {
+        Number(
+            Repr::Finite {
+                neg,
+                mant: Big::zero(),
+                exp: 0,
+            },
+            CTY_PREC,
+        )
+    }
+
+    /// True for negative zero.
+    pub fn is_negative_zero(&self) -> bool {
+        matches!(&self.0, Repr::Finite { neg: true, mant, .. } if mant.is_zero())
+    }
+
+    /// The mantissa bits of the `big.Float` cty holds for this number: 512 for literals and
+    /// parsed strings, 64 for integers that functions return, 53 for their float results.
+    pub fn prec(&self) -> u64 {
+        u64::from(self.1)
+    }
+
+    /// The same value, labelled with another precision (callers make sure it is exact there).
+    fn with_prec(mut self, prec: u32) -> Number {
+        self.1 = prec;
+        self
+    }
+
+    /// +0.
     pub fn zero() -> Number {
         Number::finite(false, Big::zero(), 0)
     }
     pub fn positive_infinity() -> Number {
-        Number(Repr::PosInf)
+        Number(Repr::PosInf, CTY_PREC)
     }
     pub fn negative_infinity() -> Number {
-        Number(Repr::NegInf)
+        Number(Repr::NegInf, CTY_PREC)
     }
     pub fn is_infinite(&self) -> bool {
         !matches!(self.0, Repr::Finite { .. })
@@ -244,11 +319,12 @@ impl Number {
         }
     }
 
+    /// An integer as cty's `NumberIntVal` makes it (64-bit precision).
     pub fn from_i64(i: i64) -> Number {
-        Number::finite(i < 0, Big::from_u64(i.unsigned_abs()), 0)
+        Number::finite_prec(i < 0, Big::from_u64(i.unsigned_abs()), 0, INT_PREC)
     }
     pub fn from_u64(u: u64) -> Number {
-        Number::finite(false, Big::from_u64(u), 0)
+        Number::finite_prec(false, Big::from_u64(u), 0, INT_PREC)
     }
     /// None for NaN. Finite values become the shortest decimal that round-trips through f64
     /// (what cty shows for a float64-precision number).
@@ -263,7 +339,10 @@ impl Number {
                 Number::negative_infinity()
             });
         }
-        Number::parse(&format!("{f}"))
+        if f == 0.0 {
+            return Some(Number::signed_zero(f.is_sign_negative()).with_prec(FLOAT_PREC));
+        }
+        Number::parse(&format!("{f}")).map(|n| n.with_prec(FLOAT_PREC))
     }
     /// The exact binary value of a finite f64, as a decimal.
     fn exact_from_f64(f: f64) -> Option<Number> {
@@ -300,11 +379,14 @@ impl Number {
     }
     /// True when this number is exactly representable as an f64 (msgpack encodes it as float64).
     pub fn is_exact_f64(&self) -> bool {
-        if self.is_infinite() {
+        if self.is_infinite() || self.is_zero() {
             return true;
         }
         let f = self.to_f64();
-        Number::exact_from_f64(f).as_ref() == Some(self)
+        let Some((neg, mant, exp)) = self.exact_parts() else {
+            return true;
+        };
+        Number::exact_from_f64(f).as_ref() == Some(&Number::finite(neg, mant, exp))
     }
 
     /// Parse an HCL/JSON number literal or decimal string (`1`, `-2.5`, `1e10`, `1.5E-3`).
@@ -371,11 +453,18 @@ impl Number {
         if i != b.len() {
             return None;
         }
-        Some(Number::finite(
-            neg,
-            Big::from_digits(&digits),
-            exp - frac_len,
-        ))
+        let mant = Big::from_digits(&digits);
+        if mant.is_zero() {
+            return Some(Number::signed_zero(neg));
+        }
+        let n = Number::finite(neg, mant, exp - frac_len);
+        // Short literals are their own shortest form; long ones are rounded as cty parses them.
+        Some(match &n.0 {
+            Repr::Finite { mant, exp, .. } if mant.num_digits() > OWN_DIGITS => {
+                arith::round(neg, mant, *exp, CTY_PREC)
+            }
+            _ => n,
+        })
     }
 
     /// Exact integer value when it fits in i64.
@@ -445,22 +534,8 @@ impl Number {
             }
         }
     }
-    /// Sum, or Err for opposing infinities (cty: "can't compute sum of opposing infinities").
-    pub fn checked_add(&self, o: &Number) -> Result<Number, String> {
-        if self.is_infinite() && o.is_infinite() && self.signum() != o.signum() {
-            return Err("can't compute sum of opposing infinities".into());
-        }
-        Ok(self.add(o))
-    }
     pub fn sub(&self, o: &Number) -> Number {
         self.add(&o.neg())
-    }
-    /// Difference, or Err for subtracting an infinity from itself.
-    pub fn checked_sub(&self, o: &Number) -> Result<Number, String> {
-        if self.is_infinite() && o.is_infinite() && self.signum() == o.signum() {
-            return Err("can't subtract infinity from itself".into());
-        }
-        Ok(self.sub(o))
     }
     pub fn mul(&self, o: &Number) -> Number {
         if self.is_infinite() || o.is_infinite() {
@@ -475,113 +550,29 @@ impl Number {
         let (bn, bm, be) = finite_parts(o);
         Number::finite(an != bn, am.mul(bm), ae + be)
     }
-    /// Product, or Err for zero times infinity (cty: "can't multiply zero by infinity").
-    pub fn checked_mul(&self, o: &Number) -> Result<Number, String> {
-        if (self.is_infinite() && o.is_zero()) || (self.is_zero() && o.is_infinite()) {
-            return Err("can't multiply zero by infinity".into());
-        }
-        Ok(self.mul(o))
-    }
-    /// Quotient. As in cty, a non-zero number divided by zero is an infinity of the
-    /// appropriate sign; zero by zero and infinity by infinity are errors.
-    pub fn div(&self, o: &Number) -> Result<Number, String> {
-        const NAN: &str = "can't divide zero by zero or infinity by infinity";
-        if (self.is_zero() && o.is_zero()) || (self.is_infinite() && o.is_infinite()) {
-            return Err(NAN.into());
-        }
-        let sign = if self.signum() * o.signum() < 0 || (o.is_zero() && self.signum() < 0) {
-            -1
-        } else {
-            1
-        };
-        if self.is_infinite() || o.is_zero() {
-            return Ok(if sign < 0 {
-                Number::negative_infinity()
-            } else {
-                Number::positive_infinity()
-            });
-        }
-        if o.is_infinite() || self.is_zero() {
-            return Ok(Number::zero());
-        }
-        let (an, am, ae) = finite_parts(self);
-        let (bn, bm, be) = finite_parts(o);
-        // Scale the dividend so that the integer quotient has at least DIV_DIGITS + 1 digits.
-        let want = DIV_DIGITS as i64 + 2;
-        let k = (want + bm.num_digits() as i64 - am.num_digits() as i64).max(0) as usize;
-        let scaled = am.mul(&Big::pow10(k));
-        let (q, r) = scaled.divmod(bm);
-        let exp = ae - be - k as i64;
-        let neg = an != bn;
-        if r.is_zero() {
-            return Ok(Number::finite(neg, q, exp));
-        }
-        // Round to DIV_DIGITS significant digits, half to even, with the sticky remainder.
-        let nd = q.num_digits();
-        let drop = nd.saturating_sub(DIV_DIGITS);
-        let divisor = Big::pow10(drop);
-        let (mut kept, dropped) = q.divmod(&divisor);
-        let half = Big::pow10(drop).divmod_small(2).0;
-        let round_up = match dropped.cmp(&half) {
-            Ordering::Greater => true,
-            Ordering::Less => false,
-            // Exactly half of the dropped digits, but the remainder is non-zero: above half.
-            Ordering::Equal => true,
-        };
-        if round_up {
-            kept = kept.add(&Big::from_u64(1));
-        }
-        Ok(Number::finite(neg, kept, exp + drop as i64))
-    }
-    /// Remainder with the sign of the dividend (`a - b*trunc(a/b)`), computed exactly.
-    pub fn rem(&self, o: &Number) -> Result<Number, String> {
-        if o.is_zero() {
-            return Err("can't use modulo with zero and infinity".into());
-        }
-        // cty: an infinite dividend gives an infinity; an infinite divisor gives the dividend.
-        if self.is_infinite() {
-            return Ok(self.mul(o));
-        }
-        if o.is_infinite() {
-            return Ok(self.clone());
-        }
-        let (an, am, ae) = finite_parts(self);
-        let (_, bm, be) = finite_parts(o);
-        if am.is_zero() {
-            return Ok(Number::zero());
-        }
-        if ae - be > 100_000 || be - ae > 100_000 {
-            return Err("numbers too far apart in magnitude for modulo".into());
-        }
-        let (x, y) = align(am, ae, bm, be);
-        let (_, r) = x.divmod(&y);
-        Ok(Number::finite(an, r, ae.min(be)))
-    }
+    /// Negation; the negation of zero is the zero of the other sign, as in cty.
     pub fn neg(&self) -> Number {
         match &self.0 {
             Repr::PosInf => Number::negative_infinity(),
             Repr::NegInf => Number::positive_infinity(),
-            Repr::Finite { neg, mant, exp } => {
-                if mant.is_zero() {
-                    self.clone()
-                } else {
-                    Number(Repr::Finite {
-                        neg: !neg,
-                        mant: mant.clone(),
-                        exp: *exp,
-                    })
-                }
-            }
+            Repr::Finite { neg, mant, exp } => Number(
+                Repr::Finite {
+                    neg: !neg,
+                    mant: mant.clone(),
+                    exp: *exp,
+                },
+                self.1,
+            ),
         }
     }
     pub fn abs(&self) -> Number {
-        if self.signum() < 0 {
+        if self.signum() < 0 || self.is_negative_zero() {
             self.neg()
         } else {
             self.clone()
         }
     }
-    /// Round toward negative infinity to an integer.
+    /// Round toward negative infinity to an integer (zero is +0, as cty's integer results).
     pub fn floor(&self) -> Number {
         let t = self.trunc();
         if self.signum() < 0 && &t != self {
@@ -601,6 +592,9 @@ impl Number {
     }
     /// Drop the fractional part (round toward zero).
     pub fn trunc(&self) -> Number {
+        if self.is_zero() {
+            return Number::zero();
+        }
         match &self.0 {
             Repr::Finite { neg, mant, exp } if *exp < 0 => {
                 let drop = (-exp) as usize;
@@ -608,7 +602,7 @@ impl Number {
                     return Number::zero();
                 }
                 let (q, _) = mant.divmod(&Big::pow10(drop));
-                Number::finite(*neg, q, 0)
+                Number::finite_prec(*neg, q, 0, self.1)
             }
             _ => self.clone(),
         }
@@ -647,7 +641,7 @@ mod tests {
         assert_eq!(n("0.1").to_string(), "0.1");
         assert_eq!(n("1e21").to_string(), "1000000000000000000000");
         assert_eq!(n("-0.5").to_string(), "-0.5");
-        assert_eq!(n("-0").to_string(), "0");
+        assert_eq!(n("-0").to_string(), "-0");
         assert_eq!(n("0.000").to_string(), "0");
         assert_eq!(n("1.5E-3").to_string(), "0.0015");
         assert_eq!(n("120").to_string(), "120");
@@ -679,11 +673,7 @@ mod tests {
         assert_eq!(Number::from_i64(2).pow_int(70), p);
         assert_eq!(
             n("10").div(&n("3")).unwrap().to_string(),
-            format!("3.{}", "3".repeat(49))
-        );
-        assert_eq!(
-            n("20").div(&n("3")).unwrap().to_string(),
-            format!("6.{}7", "6".repeat(48))
+            format!("3.{}2", "3".repeat(153))
         );
         assert_eq!(n("1").div(&n("8")).unwrap().to_string(), "0.125");
         assert_eq!(
@@ -698,7 +688,7 @@ mod tests {
         assert_eq!(n("1").div(&n("0")).unwrap(), Number::positive_infinity());
         assert_eq!(n("-1").div(&n("0")).unwrap(), Number::negative_infinity());
         assert!(n("0").div(&n("0")).is_err());
-        assert!(n("1").rem(&n("0")).is_err());
+        assert_eq!(n("1").rem(&n("0")).unwrap(), n("1"));
         assert_eq!(n("2.5").neg().to_string(), "-2.5");
         assert_eq!(n("-2.5").floor().to_string(), "-3");
         assert_eq!(n("-2.5").ceil().to_string(), "-2");

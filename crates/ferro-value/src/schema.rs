@@ -121,3 +121,24 @@ impl Block {
         Value::object(attrs)
     }
 }
+
+/// How an attribute whose type is a list or set of objects may also be written as blocks
+/// (`ingress { … }` for a `set(object)` attribute), as Terraform accepts for providers built
+/// on the older SDK: the nesting mode and the block schema, every object attribute optional.
+pub fn attribute_as_blocks(ty: &Type) -> Option<(NestingMode, Block)> {
+    let (nesting, elem) = match ty {
+        Type::List(e) => (NestingMode::List, e),
+        Type::Set(e) => (NestingMode::Set, e),
+        _ => return None,
+    };
+    let Type::Object(o) = elem.as_ref() else {
+        return None;
+    };
+    let mut block = Block::default();
+    for (name, t) in &o.attrs {
+        block
+            .attributes
+            .insert(name.clone(), Attribute::new(t.clone()).optional());
+    }
+    Some((nesting, block))
+}

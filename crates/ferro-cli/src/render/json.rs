@@ -3,7 +3,7 @@
 //! string escaping.
 
 use super::{decode_object, sorted_changes};
-use ferro_addrs::{AbsResource, InstanceKey, ResourceMode};
+use ferro_addrs::{AbsResource, InstanceKey, ModuleInstance, ResourceMode};
 use ferro_db::{file_hir, module_index, read_json_body, resource_body, Db, SourceFile, Workspace};
 use ferro_hir::{BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_plan::{Action, Plan};
@@ -14,6 +14,7 @@ use ferro_value::json::{to_go_json_string, value_from_plain_json, value_to_plain
 use ferro_value::schema::Block;
 use ferro_value::{Value, ValueKind};
 use serde_json::{Map, Value as J};
+use std::collections::BTreeMap;
 
 pub const FORMAT_VERSION: &str = "0.2";
 
@@ -118,12 +119,42 @@ fn resource_head(out: &mut Map<String, J>, res: &AbsResource, key: &InstanceKey,
     }
 }
 
-fn module_json(resources: Vec<J>) -> J {
-    let mut m = obj();
-    if !resources.is_empty() {
-        m.insert("resources".into(), J::Array(resources));
+/// The `root_module` of a values representation: the root's resources, then one
+/// `child_modules` entry per module instance (ancestors of instances with resources included),
+/// nested as the module tree is.
+fn module_json(resources: Vec<(ModuleInstance, J)>) -> J {
+    let mut by_module: BTreeMap<ModuleInstance, Vec<J>> = BTreeMap::new();
+    for (m, r) in resources {
+        let mut cur = m.clone();
+        while let Some((parent, _)) = cur.split_last() {
+            by_module.entry(parent.clone()).or_default();
+            cur = parent;
+        }
+        by_module.entry(m).or_default().push(r);
     }
-    J::Object(m)
+    fn render(m: &ModuleInstance, by_module: &mut BTreeMap<ModuleInstance, Vec<J>>) -> J {
+        let mut out = obj();
+        let resources = by_module.remove(m).unwrap_or_default();
+        if !resources.is_empty() {
+            out.insert("resources".into(), J::Array(resources));
+        }
+        if !m.is_root() {
+            out.insert("address".into(), J::String(m.to_string()));
+        }
+        let mut children: Vec<ModuleInstance> = by_module
+            .keys()
+            .filter(|k| k.split_last().is_some_and(|(p, _)| &p == m))
+            .cloned()
+            .collect();
+        children.sort_by_cached_key(|c| c.to_string());
+        if !children.is_empty() {
+            let kids = children.iter().map(|c| render(c, by_module)).collect();
+            out.insert("child_modules".into(), J::Array(kids));
+        }
+        J::Object(out)
+    }
+    by_module.entry(ModuleInstance::root()).or_default();
+    render(&ModuleInstance::root(), &mut by_module)
 }
 
 /// The `values` representation of a state (also the plan's `prior_state`).
@@ -188,7 +219,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
                 if let Some(k) = deposed {
                     r.insert("deposed_key".into(), J::String(k.clone()));
                 }
-                resources.push(J::Object(r));
+                resources.push((res.module.clone(), J::Object(r)));
             }
         }
     }
@@ -267,7 +298,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
                 }
             }
             r.insert("sensitive_values".into(), sensitive_as_bool(&after));
-            planned_resources.push(J::Object(r));
+            planned_resources.push((res.module.clone(), J::Object(r)));
         }
         if c.action == Action::Delete && c.addr.resource.resource.mode == ResourceMode::Data {
             continue;
@@ -409,7 +440,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
 // configuration
 
 fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace) -> J {
-    let index = module_index(db, ws);
+    let index = module_index(db, ws.root(db));
     let mut pc = obj();
     let mut keys: std::collections::BTreeMap<String, J> = std::collections::BTreeMap::new();
     for ((name, alias), item) in &index.providers {
@@ -506,7 +537,10 @@ fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             None => res.implied_provider().to_string(),
         };
         e.insert("provider_config_key".into(), J::String(pkey));
-        let cfg = providers.by_resource.get(res);
+        let cfg = providers.by_resource.get(&ferro_addrs::ConfigResource {
+            module: Vec::new(),
+            resource: res.clone(),
+        });
         let schema = cfg.and_then(|c| providers.resource_schema(c, res));
         let json = json_text(db, item.file);
         let exprs = body_expressions(

@@ -945,7 +945,8 @@ fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if es.is_empty() {
         return Err(arg_err(0, "cannot sum an empty list"));
     }
-    let mut acc = Number::zero();
+    // cty starts from the first element and adds the others to it.
+    let mut acc: Option<Number> = None;
     for e in es {
         if e.is_unknown() {
             return Ok(Value::unknown(Type::Number));
@@ -958,9 +959,13 @@ fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         let x = convert(e, &Type::Number)
             .map_err(|_| arg_err(0, "argument must be list, set, or tuple of number values"))?;
-        acc = acc.add(&n(&x));
+        let x = n(&x);
+        acc = Some(match acc {
+            None => x,
+            Some(a) => a.checked_add(&x).map_err(|e| arg_err(0, e))?,
+        });
     }
-    Ok(Value::number(acc))
+    Ok(Value::number(acc.unwrap_or_default()))
 }
 
 fn transpose(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {

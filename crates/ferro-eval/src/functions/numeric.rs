@@ -154,7 +154,11 @@ fn parseint(_: &super::FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         }
         acc = acc.mul(&b).add(&Number::from_i64(d));
     }
-    Ok(Value::number(if neg { acc.neg() } else { acc }))
+    Ok(Value::number(if neg && !acc.is_zero() {
+        acc.neg()
+    } else {
+        acc
+    }))
 }
 
 pub(crate) use ferro_value::json::go_quote;

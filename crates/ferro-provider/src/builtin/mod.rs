@@ -1,6 +1,7 @@
 //! Built-in providers, served in process with no download.
 
 mod terraform_data;
+pub mod testing;
 
 pub use terraform_data::TerraformProvider;
 

@@ -102,7 +102,7 @@ impl LogTail {
     }
 }
 
-struct Process {
+pub(super) struct Process {
     child: Child,
     /// Kept open while the plugin runs (like Terraform's inherited stdin); closing it tells a
     /// plugin that watches stdin that its host is gone.
@@ -120,7 +120,7 @@ pub struct PluginClient {
     addr: ProviderAddr,
     protocol_version: u32,
     conn: RwLock<Option<Conn>>,
-    process: Mutex<Process>,
+    process: Arc<Mutex<Process>>,
     logs: Arc<LogTail>,
 }
 
@@ -286,11 +286,13 @@ impl PluginClient {
             }
         };
         start_stdio_mirror(runtime.handle(), channel.clone(), logs.clone());
+        let process = Arc::new(Mutex::new(process));
+        super::reaper::register(&process);
         Ok(PluginClient {
             addr: addr.clone(),
             protocol_version: handshake.protocol_version,
             conn: RwLock::new(Some(Conn { channel, runtime })),
-            process: Mutex::new(process),
+            process,
             logs,
         })
     }
@@ -355,6 +357,15 @@ impl PluginClient {
             }
             std::thread::sleep(Duration::from_millis(25));
         }
+    }
+
+    /// Whether the plugin process has ended (crashed, or been killed), without waiting.
+    pub fn has_exited(&self) -> bool {
+        let mut p = self.process.lock().unwrap_or_else(|e| e.into_inner());
+        if p.exited.is_none() {
+            p.exited = p.child.try_wait().ok().flatten();
+        }
+        p.exited.is_some()
     }
 
     /// The plugin's recent log lines, formatted for an error message.
@@ -482,7 +493,7 @@ fn wait_exit(p: &mut Process, timeout: Duration) -> Option<ExitStatus> {
     }
 }
 
-fn kill(p: &mut Process) {
+pub(super) fn kill(p: &mut Process) {
     drop(p.stdin.take());
     if p.exited.is_none() {
         let _ = p.child.kill();

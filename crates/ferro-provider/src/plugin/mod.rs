@@ -5,7 +5,9 @@ mod client;
 pub mod handshake;
 pub mod proto;
 mod provider;
+mod reaper;
 mod tls;
 
 pub use client::{PluginClient, PluginOptions};
 pub use provider::GrpcProvider;
+pub use reaper::kill_all_plugins;

@@ -706,6 +706,10 @@ impl Provider for GrpcProvider {
     fn close(&self) {
         self.client.close();
     }
+
+    fn crashed(&self) -> bool {
+        self.client.has_exited()
+    }
 }
 
 #[cfg(test)]

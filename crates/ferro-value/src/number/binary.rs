@@ -91,10 +91,10 @@ impl FloatDecimal {
     }
 }
 
-/// `mant × 2^exp2` with `mant` of exactly [`CTY_MANTISSA_BITS`] bits.
-struct BinaryFloat {
-    mant: Big,
-    exp2: i64,
+/// `mant × 2^exp2` with `mant` of exactly the precision's bits.
+pub(super) struct BinaryFloat {
+    pub(super) mant: Big,
+    pub(super) exp2: i64,
 }
 
 /// Where the part dropped by an integer division lies relative to one half.
@@ -141,9 +141,8 @@ fn scaled_floor(mant: &Big, exp: i64, exp2: i64) -> (Big, Rest) {
 }
 
 /// Round the positive decimal `mant × 10^exp` to the nearest binary float with a mantissa of
-/// [`CTY_MANTISSA_BITS`] bits (ties to even). None beyond [`MAX_BINARY_EXP`].
-fn to_binary(mant: &Big, exp: i64) -> Option<BinaryFloat> {
-    let bits = CTY_MANTISSA_BITS;
+/// `bits` bits (ties to even). None beyond [`MAX_BINARY_EXP`].
+pub(super) fn to_binary(mant: &Big, exp: i64, bits: u64) -> Option<BinaryFloat> {
     // Estimate floor(log2(value)) from the leading digits; the loop below corrects it.
     let digits = mant.to_digits();
     let lead_len = digits.len().min(17);
@@ -198,7 +197,7 @@ fn own_digits(mant: &Big, exp: i64) -> FloatDecimal {
 }
 
 /// The exact decimal digits of `mant × 2^exp2` (`mant` not zero).
-fn expand(mant: &Big, exp2: i64) -> FloatDecimal {
+pub(super) fn expand(mant: &Big, exp2: i64) -> FloatDecimal {
     let (scaled, point) = if exp2 >= 0 {
         (mant.mul(&Big::pow(2, exp2.unsigned_abs())), 0)
     } else {
@@ -229,7 +228,7 @@ impl Number {
             return Some(FloatDecimal::default());
         }
         let (_, mant, exp) = finite_parts(self);
-        Some(match to_binary(mant, exp) {
+        Some(match to_binary(mant, exp, self.prec()) {
             Some(b) => expand(&b.mant, b.exp2),
             None => own_digits(mant, exp),
         })
@@ -248,9 +247,16 @@ impl Number {
             return Some(FloatDecimal::default());
         }
         let (_, mant, exp) = finite_parts(self);
-        let Some(b) = to_binary(mant, exp) else {
+        let Some(b) = to_binary(mant, exp, self.prec()) else {
             return Some(own_digits(mant, exp));
         };
+        Some(shortest(&b))
+    }
+}
+
+/// The shortest decimal digits that round back to the binary float `b` (Go's `roundShortest`).
+pub(super) fn shortest(b: &BinaryFloat) -> FloatDecimal {
+    {
         let mut d = expand(&b.mant, b.exp2);
         // The bounds of the numbers rounding to this float: one half unit in the last place
         // below and above, i.e. (2·mant ∓ 1) × 2^(exp2-1).
@@ -277,7 +283,7 @@ impl Number {
             }
             break;
         }
-        Some(d)
+        d
     }
 }
 

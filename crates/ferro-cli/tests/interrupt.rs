@@ -1,0 +1,238 @@
+//! SIGINT sent to a real `ferro apply` process at random points: the first stops scheduling
+//! (running changes finish), a second aborts at once; either way the state holds exactly the
+//! instances whose creation was reported complete, and the next apply finishes the work.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+const COUNT: usize = 1500;
+const PARALLELISM: usize = 4;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small xorshift generator; the seed is printed so a failing run can be repeated
+/// (FERRO_INTERRUPT_SEED).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn state_addresses(dir: &Path) -> BTreeSet<String> {
+    let Ok(text) = std::fs::read_to_string(dir.join("terraform.tfstate")) else {
+        return BTreeSet::new();
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).expect("state is valid JSON");
+    let mut out = BTreeSet::new();
+    for r in v["resources"].as_array().unwrap() {
+        let base = format!(
+            "{}.{}",
+            r["type"].as_str().unwrap(),
+            r["name"].as_str().unwrap()
+        );
+        for i in r["instances"].as_array().unwrap() {
+            match &i["index_key"] {
+                serde_json::Value::Number(n) => out.insert(format!("{base}[{n}]")),
+                serde_json::Value::Null => out.insert(base.clone()),
+                other => panic!("unexpected index key {other}"),
+            };
+        }
+    }
+    out
+}
+
+fn signal(pid: u32) {
+    let ok = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    // The process may have finished on its own just before.
+    let _ = ok;
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    completed: BTreeSet<String>,
+    started: usize,
+}
+
+/// Run `ferro apply`; after `after` creations are reported, send SIGINT (twice if `twice`).
+fn interrupted_apply(dir: &Path, after: usize, twice: bool) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args([
+            "apply",
+            "-auto-approve",
+            "-no-color",
+            &format!("-parallelism={PARALLELISM}"),
+        ])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ferro");
+    let pid = child.id();
+    let stderr = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut BufReader::new(stderr), &mut s);
+        s
+    });
+    let mut stdout = String::new();
+    let mut completed = BTreeSet::new();
+    let mut started = 0;
+    let mut sent = false;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some((addr, _)) = line.split_once(": Creation complete") {
+            completed.insert(addr.to_string());
+        }
+        if line.ends_with(": Creating...") {
+            started += 1;
+        }
+        if !sent && completed.len() >= after {
+            sent = true;
+            signal(pid);
+            if twice {
+                signal(pid);
+            }
+        }
+        stdout.push_str(&line);
+        stdout.push('\n');
+    }
+    let status = child.wait().unwrap();
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout,
+        stderr: err_reader.join().unwrap(),
+        completed,
+        started,
+    }
+}
+
+#[test]
+fn sigint_during_apply_keeps_exactly_the_completed_instances() {
+    let seed = std::env::var("FERRO_INTERRUPT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+                | 1
+        });
+    eprintln!("FERRO_INTERRUPT_SEED={seed}");
+    let mut rng = Rng(seed);
+    let dir = scratch("interrupt");
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            "resource \"terraform_data\" \"x\" {{\n  count = {COUNT}\n  input = count.index\n}}\n"
+        ),
+    )
+    .unwrap();
+    let mut interrupted_runs = 0;
+    let mut aborted_runs = 0;
+    for run in 0..24 {
+        for f in ["terraform.tfstate", "terraform.tfstate.backup"] {
+            let _ = std::fs::remove_file(dir.join(f));
+        }
+        let twice = run % 4 == 3;
+        let after = rng.below(COUNT);
+        let r = interrupted_apply(&dir, after, twice);
+        let ctx = format!(
+            "run {run} (seed {seed}, SIGINT after {after} creations{}):\n{}\n{}",
+            if twice { ", twice" } else { "" },
+            r.stdout
+                .lines()
+                .rev()
+                .take(12)
+                .collect::<Vec<_>>()
+                .join("\n"),
+            r.stderr
+        );
+        let state = state_addresses(&dir);
+        assert_eq!(
+            state, r.completed,
+            "state must hold exactly the reported creations; {ctx}"
+        );
+        if r.code == 0 {
+            // The interrupt came after the last change had started; nothing was left to stop.
+            assert_eq!(state.len(), COUNT, "{ctx}");
+        } else {
+            interrupted_runs += 1;
+            assert_eq!(r.code, 1, "{ctx}");
+            assert!(
+                r.stdout.contains("Interrupt received.\nPlease wait for ferro to exit or data loss may occur.\nGracefully shutting down..."),
+                "{ctx}"
+            );
+            assert!(state.len() < COUNT, "{ctx}");
+            let aborted = r
+                .stderr
+                .contains("Two interrupts received. Exiting immediately.");
+            // The graceful stop may finish before the second signal arrives.
+            assert!(twice || !aborted, "{ctx}");
+            if aborted {
+                aborted_runs += 1;
+                assert!(!r.stdout.contains("Apply complete!"), "{ctx}");
+            } else {
+                assert!(r.stderr.contains("execution halted"), "{ctx}");
+                // Every change that started also finished before ferro exited.
+                assert_eq!(r.started, r.completed.len(), "{ctx}");
+                assert!(!r.stdout.contains("Apply complete!"), "{ctx}");
+            }
+            // Only changes already handed to a worker may start once the interrupt is seen.
+            let late = r
+                .stdout
+                .split_once("Stopping operation...")
+                .map(|(_, rest)| rest.matches(": Creating...").count())
+                .unwrap_or(0);
+            assert!(
+                late <= PARALLELISM,
+                "{late} changes started after the interrupt; {ctx}"
+            );
+        }
+        // The next apply finishes the work.
+        let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
+            .args(["apply", "-auto-approve", "-no-color"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{ctx}\nnext apply:\n{text}");
+        let added = COUNT - state.len();
+        assert!(
+            text.contains(&format!(
+                "Apply complete! Resources: {added} added, 0 changed, 0 destroyed."
+            )),
+            "{ctx}\nnext apply: {}",
+            text.lines().last().unwrap_or_default()
+        );
+        assert_eq!(state_addresses(&dir).len(), COUNT, "{ctx}");
+    }
+    eprintln!(
+        "{interrupted_runs} runs interrupted, {aborted_runs} of them aborted by a second SIGINT"
+    );
+    assert!(
+        interrupted_runs >= 20,
+        "only {interrupted_runs} of 24 runs were interrupted before the apply finished"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,205 @@
+//! The static module tree: every module call resolved to the directory it loads, from the root
+//! down, with the diagnostics of calls that cannot be resolved (a missing directory, a source
+//! that needs `init`, a call cycle) and of inputs the child does not declare or lacks.
+//!
+//! This is the tree of *calls*, known without evaluating anything; how many instances each call
+//! has (`count`/`for_each`) is the planner's business.
+
+use crate::{file_hir, module_index, Db, ItemRef, Module, Workspace};
+use ferro_diag::Diagnostic;
+use std::collections::BTreeMap;
+
+/// Index of a node in [`ModuleTree::nodes`]; the root is 0.
+pub type TreeNodeId = usize;
+
+/// One static module path (`module.a.module.b`, without instance keys).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeNode {
+    /// Call names from the root: empty for the root module.
+    pub path: Vec<String>,
+    pub module: Module,
+    pub parent: Option<TreeNodeId>,
+    /// The `module` block in the parent that calls this one.
+    pub call: Option<ItemRef>,
+    /// Child calls by name.
+    pub children: BTreeMap<String, TreeNodeId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ModuleTree {
+    pub nodes: Vec<TreeNode>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ModuleTree {
+    /// The node of a static module path.
+    pub fn find(&self, path: &[String]) -> Option<TreeNodeId> {
+        let mut cur = 0;
+        for name in path {
+            cur = *self.nodes.get(cur)?.children.get(name)?;
+        }
+        Some(cur)
+    }
+}
+
+/// Whether a module source is a local path (`./x`, `../x`), which needs no installation.
+pub fn is_local_source(source: &str) -> bool {
+    source.starts_with("./") || source.starts_with("../") || source == "." || source == ".."
+}
+
+/// The directory a local source names, relative to the root module, normalised (`a/../b` is
+/// `b`); None when it climbs above the root's parent directories in a way that cannot be named.
+pub fn resolve_local_source(parent_dir: &str, source: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let joined = if parent_dir == "." || parent_dir.is_empty() {
+        source.to_string()
+    } else {
+        format!("{parent_dir}/{source}")
+    };
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..".to_string());
+                }
+            }
+            s => parts.push(s.to_string()),
+        }
+    }
+    if parts.is_empty() {
+        ".".to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// How deep calls may nest before the tree is considered a cycle.
+const MAX_DEPTH: usize = 64;
+
+#[salsa::tracked(returns(ref))]
+pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
+    let by_dir: BTreeMap<String, Module> = ws
+        .modules(db)
+        .into_iter()
+        .map(|m| (m.dir(db).clone(), m))
+        .collect();
+    let installed = ws.installed(db);
+    let mut tree = ModuleTree {
+        nodes: vec![TreeNode {
+            path: Vec::new(),
+            module: ws.root(db),
+            parent: None,
+            call: None,
+            children: BTreeMap::new(),
+        }],
+        diagnostics: Vec::new(),
+    };
+    let mut next = 0;
+    while next < tree.nodes.len() {
+        let id = next;
+        next += 1;
+        let module = tree.nodes[id].module;
+        let dir = module.dir(db).clone();
+        let index = module_index(db, module);
+        for (name, item) in &index.module_calls {
+            let call = &file_hir(db, item.file).module_calls[item.index];
+            let Some((source, source_span)) = &call.source else {
+                continue;
+            };
+            let mut path = tree.nodes[id].path.clone();
+            path.push(name.clone());
+            let key = path.join(".");
+            let child_dir = if is_local_source(source) {
+                resolve_local_source(&dir, source)
+            } else {
+                match installed.get(&key) {
+                    Some(d) => d.clone(),
+                    None => {
+                        tree.diagnostics.push(
+                            Diagnostic::error("module-not-installed", "Module not installed")
+                                .with_detail("This module is not yet installed. Run \"ferro init\" to install all modules required by this configuration.")
+                                .with_span(call.span),
+                        );
+                        continue;
+                    }
+                }
+            };
+            // A call whose directory is already on the path from the root calls itself.
+            let mut ancestor = Some(id);
+            let mut cycle = false;
+            while let Some(a) = ancestor {
+                if tree.nodes[a].module.dir(db) == &child_dir {
+                    cycle = true;
+                    break;
+                }
+                ancestor = tree.nodes[a].parent;
+            }
+            if cycle || path.len() > MAX_DEPTH {
+                tree.diagnostics.push(
+                    Diagnostic::error("module-cycle", "Module call cycle")
+                        .with_detail(format!("The module call {name:?} loads {child_dir:?}, which is already being loaded by a module above it: a module cannot call itself, directly or through other modules."))
+                        .with_span(*source_span),
+                );
+                continue;
+            }
+            let Some(&child) = by_dir.get(&child_dir) else {
+                tree.diagnostics.push(
+                    Diagnostic::error("module-unreadable", "Unreadable module directory")
+                        .with_detail(format!(
+                            "The directory {child_dir} does not exist or cannot be read."
+                        ))
+                        .with_span(*source_span),
+                );
+                continue;
+            };
+            check_inputs(db, call, child, &mut tree.diagnostics);
+            let child_id = tree.nodes.len();
+            tree.nodes.push(TreeNode {
+                path,
+                module: child,
+                parent: Some(id),
+                call: Some(*item),
+                children: BTreeMap::new(),
+            });
+            tree.nodes[id].children.insert(name.clone(), child_id);
+        }
+    }
+    tree
+}
+
+/// Inputs the child module does not declare, and required variables the call does not set.
+fn check_inputs(
+    db: &dyn Db,
+    call: &ferro_hir::ModuleCall,
+    child: Module,
+    out: &mut Vec<Diagnostic>,
+) {
+    let index = module_index(db, child);
+    for a in &call.inputs {
+        if !index.variables.contains_key(&a.name) {
+            out.push(
+                Diagnostic::error("unsupported-argument", "Unsupported argument")
+                    .with_detail(format!(
+                        "An argument named {:?} is not expected here.",
+                        a.name
+                    ))
+                    .with_span(a.name_span),
+            );
+        }
+    }
+    for (name, item) in &index.variables {
+        let var = &file_hir(db, item.file).variables[item.index];
+        if var.default.is_none() && !call.inputs.iter().any(|a| &a.name == name) {
+            out.push(
+                Diagnostic::error("missing-argument", "Missing required argument")
+                    .with_detail(format!(
+                        "The argument {name:?} is required, but no definition was found."
+                    ))
+                    .with_span(call.span),
+            );
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Lowering `module` blocks: the call's meta-arguments (`source`, `version`, `count`,
+//! `for_each`, `depends_on`, `providers`) and the input values for the child's variables.
+
+use super::{literal_string, Lower};
+use crate::items::{HirAttr, ModuleCall, ProviderPassing};
+use ferro_syntax::ast::{self, BodyItem, ExprKind, ObjectKey};
+
+impl Lower {
+    pub(super) fn module_block(&mut self, b: &ast::Block) {
+        let Some(labels) = self.labels(b, "module", 1) else {
+            return;
+        };
+        let mut call = ModuleCall {
+            name: labels[0].clone(),
+            span: Self::header_span(b),
+            source: None,
+            version: None,
+            count: None,
+            for_each: None,
+            depends_on: Vec::new(),
+            providers: Vec::new(),
+            inputs: Vec::new(),
+        };
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) => match a.name.name.as_str() {
+                    "source" => call.source = self.literal_string_attr(a).map(|s| (s, a.expr.span)),
+                    "version" => call.version = self.literal_string_attr(a),
+                    "count" => call.count = Some(self.expr(&a.expr)),
+                    "for_each" => call.for_each = Some(self.expr(&a.expr)),
+                    "depends_on" => call.depends_on = self.depends_on(&a.expr),
+                    "providers" => call.providers = self.provider_passing(&a.expr),
+                    _ => {
+                        let expr = self.expr(&a.expr);
+                        call.inputs.push(HirAttr {
+                            name: a.name.name.to_string(),
+                            name_span: a.name.span,
+                            expr,
+                            span: a.span,
+                        });
+                    }
+                },
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!(
+                        "Blocks of type {:?} are not expected here.",
+                        inner.ty.name.as_str()
+                    ),
+                    inner.ty.span,
+                ),
+            }
+        }
+        if call.source.is_none() {
+            self.error(
+                "missing-argument",
+                "Missing required argument",
+                "The argument \"source\" is required, but no definition was found.",
+                b.body.span,
+            );
+        }
+        if let (Some(c), Some(_)) = (call.count, call.for_each) {
+            let span = self.hir.span(c).unwrap_or(call.span);
+            self.error(
+                "count-and-for-each",
+                "Invalid combination of \"count\" and \"for_each\"",
+                "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
+                span,
+            );
+        }
+        self.hir.module_calls.push(call);
+    }
+
+    /// `providers = { aws = aws.west, aws.east = aws }`.
+    fn provider_passing(&mut self, e: &ast::Expr) -> Vec<ProviderPassing> {
+        let ExprKind::Object(items) = &e.kind else {
+            self.error(
+                "invalid-providers",
+                "Invalid providers argument",
+                "The providers argument must be a map from provider configuration names in the child module to provider configurations in this module.",
+                e.span,
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for it in items {
+            let child = match &it.key {
+                ObjectKey::Expr(k) => provider_name(k),
+                ObjectKey::Ident(id) => Some((id.name.to_string(), None)),
+            };
+            let parent = provider_name(&it.value);
+            match (child, parent) {
+                (Some(child), Some(parent)) => out.push(ProviderPassing {
+                    child,
+                    parent,
+                    span: it.span,
+                }),
+                _ => self.error(
+                    "invalid-providers",
+                    "Invalid provider configuration reference",
+                    "A provider configuration reference must not be given in quotes: use a provider type name, optionally followed by a period and then a configuration alias.",
+                    it.span,
+                ),
+            }
+        }
+        out
+    }
+}
+
+/// `name` or `name.alias` written as a bare traversal (or, for keys, a quoted string).
+fn provider_name(e: &ast::Expr) -> Option<(String, Option<String>)> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some((id.name.to_string(), None)),
+        ExprKind::GetAttr { target, name, .. } => match &target.kind {
+            ExprKind::Variable(id) => Some((id.name.to_string(), Some(name.name.to_string()))),
+            _ => None,
+        },
+        _ => literal_string(e).and_then(|s| {
+            let mut parts = s.splitn(2, '.');
+            let n = parts.next()?.to_string();
+            Some((n, parts.next().map(str::to_string)))
+        }),
+    }
+}

@@ -1,0 +1,75 @@
+//! Input variable `validation` rules, checked on a variable's final value (after conversion
+//! to its type), with Terraform's message: the rule's own error message, then where the rule is.
+
+use ferro_diag::Diagnostic;
+use ferro_eval::{eval_expr, hcl_range, Scope};
+use ferro_hir::{FileHir, Reference, Variable};
+use ferro_value::{Type, Value};
+
+/// The one value a validation condition may refer to.
+struct VarScope<'a> {
+    name: &'a str,
+    value: &'a Value,
+}
+
+impl Scope for VarScope<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        match r {
+            Reference::Var(n) if n == self.name => Ok(self.value.clone()),
+            _ => Ok(Value::dynamic_unknown()),
+        }
+    }
+}
+
+/// Check every rule of `var` (declared in `hir`, a file named `name` with `text`) against
+/// `value`; the first failure is the error. Unknown values pass: they are checked at apply.
+pub fn check_validations(
+    hir: &FileHir,
+    (name, text): (&str, &str),
+    var: &Variable,
+    value: &Value,
+) -> Result<(), Diagnostic> {
+    if !value.is_wholly_known() {
+        return Ok(());
+    }
+    let scope = VarScope {
+        name: &var.name,
+        value,
+    };
+    for rule in &var.validations {
+        let (result, diags) = eval_expr(hir, &scope, rule.condition);
+        if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        if !result.is_known() {
+            continue;
+        }
+        let ok = ferro_value::convert::convert(&result.unmarked(), &Type::Bool)
+            .ok()
+            .and_then(|b| b.as_bool());
+        match ok {
+            Some(true) => {}
+            Some(false) => {
+                return Err(Diagnostic::error(
+                    "invalid-variable-value",
+                    "Invalid value for variable",
+                )
+                .with_detail(format!(
+                    "{}\n\nThis was checked by the validation rule at {}.",
+                    rule.error_message,
+                    hcl_range(name, text, rule.span)
+                ))
+                .with_span(var.span));
+            }
+            None => {
+                return Err(Diagnostic::error(
+                    "invalid-validation-result",
+                    "Invalid validation result",
+                )
+                .with_detail("Validation condition expression must return either true or false.")
+                .with_span_opt(hir.span(rule.condition)));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,315 @@
+//! `terraform.io/builtin/ferrotest`: a provider for ferro's own tests, registered only when the
+//! environment variable `FERRO_TEST_PROVIDER=1` is set (the golden runner sets it). Its one
+//! resource type, `ferrotest_thing`, is configured per test through its arguments to exercise
+//! each rule of the resource instance change lifecycle:
+//!
+//! * `value` is stored; `computed` is derived from it at apply (unknown in the plan);
+//! * changing `replace` requires replacement (`requires_replace` names that path);
+//! * `normalized` is kept remotely in lower case; reading it back keeps the stored spelling when
+//!   the two differ only in case (semantic equality), so normalisation is not drift;
+//! * `drift`, when set, is what `ReadResource` reports for `value` (a change made outside);
+//! * `private` is returned as the object's private data, which later calls must receive back
+//!   (a mismatch is an error), so that carrying it from plan to apply to state is tested;
+//! * `fail_apply` makes apply fail with that message (a failed create leaves a tainted object);
+//! * `break` deliberately violates one core check: `plan_value` (plans a configured value other
+//!   than the configuration's), `final_plan` (plans a different known value at apply than at
+//!   plan), `apply_result` (applies a value other than the planned one), `unknown_after_apply`
+//!   (leaves `computed` unknown), `null_after_create` (returns no object without an error),
+//!   `read_unknown` (`ReadResource` reports `computed` as unknown);
+//! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
+//! * `import` of ID `X` yields an object with that id and `value = "imported-X"`.
+
+use crate::{
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
+    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadRequest, ReadResponse,
+    UpgradeRequest, UpgradeResponse,
+};
+use ferro_value::schema::{Attribute, Block, Schema};
+use ferro_value::{json, PathStep, Type, Value};
+use std::collections::BTreeMap;
+
+pub struct TestProvider;
+
+/// Whether this process registers the test provider.
+pub fn enabled() -> bool {
+    std::env::var("FERRO_TEST_PROVIDER").is_ok_and(|v| v == "1")
+}
+
+const TYPE: &str = "ferrotest_thing";
+
+fn schema() -> Schema {
+    let mut attributes = BTreeMap::new();
+    let mut add = |name: &str, a: Attribute| {
+        attributes.insert(name.to_string(), a);
+    };
+    add("id", Attribute::new(Type::String).computed());
+    add("value", Attribute::new(Type::String).optional());
+    add("computed", Attribute::new(Type::String).computed());
+    add("replace", Attribute::new(Type::String).optional());
+    add(
+        "normalized",
+        Attribute::new(Type::String).optional().computed(),
+    );
+    add("drift", Attribute::new(Type::String).optional());
+    add("private", Attribute::new(Type::String).optional());
+    add("fail_apply", Attribute::new(Type::String).optional());
+    add("break", Attribute::new(Type::String).optional());
+    Schema {
+        version: 1,
+        block: Block {
+            attributes,
+            block_types: BTreeMap::new(),
+        },
+    }
+}
+
+fn get(obj: &Value, name: &str) -> Value {
+    obj.get_attr(name)
+        .cloned()
+        .unwrap_or_else(|| Value::null(Type::String))
+}
+
+fn text(obj: &Value, name: &str) -> Option<String> {
+    obj.get_attr(name)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+fn with(obj: &Value, name: &str, v: Value) -> Value {
+    let mut attrs = obj.as_entries().cloned().unwrap_or_default();
+    attrs.insert(name.to_string(), v);
+    Value::object(attrs)
+}
+
+fn breaks(obj: &Value, what: &str) -> bool {
+    text(obj, "break").as_deref() == Some(what)
+}
+
+fn unsupported(type_name: &str) -> ProviderDiagnostic {
+    ProviderDiagnostic::error(
+        "Unsupported resource type",
+        format!("The ferrotest provider has no resource type {type_name:?}."),
+    )
+}
+
+/// Private data must come back exactly as the provider returned it.
+fn check_private(obj: &Value, private: &[u8], diags: &mut Vec<ProviderDiagnostic>) {
+    let want = text(obj, "private").unwrap_or_default();
+    if private != want.as_bytes() {
+        diags.push(ProviderDiagnostic::error(
+            "Private data lost",
+            format!(
+                "ferrotest_thing expected its private data {want:?}, but received {:?}.",
+                String::from_utf8_lossy(private)
+            ),
+        ));
+    }
+}
+
+/// A different known value every call (for `break = "final_plan"`).
+fn fresh() -> String {
+    super::random_uuid()
+}
+
+impl Provider for TestProvider {
+    fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
+        let mut resources = BTreeMap::new();
+        resources.insert(TYPE.to_string(), schema());
+        Ok(ProviderSchema {
+            provider: Schema::default(),
+            resources,
+            data_sources: BTreeMap::new(),
+        })
+    }
+
+    fn configure(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
+        Vec::new()
+    }
+
+    fn validate_resource_config(
+        &self,
+        type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        if type_name == TYPE {
+            Vec::new()
+        } else {
+            vec![unsupported(type_name)]
+        }
+    }
+
+    fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
+        let ty = schema().block.implied_type();
+        let mut raw = req.raw_json.clone();
+        if req.version == 0 {
+            if let Some(m) = raw.as_object_mut() {
+                if let Some(old) = m.remove("old_value") {
+                    m.insert("value".into(), old);
+                }
+            }
+        }
+        match json::value_from_json(&raw, &ty) {
+            Ok(v) => UpgradeResponse {
+                upgraded_state: v,
+                diagnostics: Vec::new(),
+            },
+            Err(e) => UpgradeResponse {
+                upgraded_state: Value::null(ty),
+                diagnostics: vec![ProviderDiagnostic::error(
+                    "Invalid ferrotest_thing state",
+                    e,
+                )],
+            },
+        }
+    }
+
+    fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
+        let mut diagnostics = Vec::new();
+        let cur = req.current_state;
+        check_private(cur, req.private, &mut diagnostics);
+        let mut new = cur.clone();
+        if breaks(cur, "read_unknown") {
+            new = with(&new, "computed", Value::unknown(Type::String));
+        }
+        // `normalized`: the remote system holds only the lower-case form, which means the same
+        // as the stored spelling, so (semantic equality) the stored spelling is reported back.
+        if let Some(d) = text(cur, "drift") {
+            new = with(&new, "value", Value::string(d));
+        }
+        ReadResponse {
+            new_state: new,
+            private: req.private.to_vec(),
+            diagnostics,
+        }
+    }
+
+    fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
+        let mut resp = PlanResponse {
+            planned_state: req.proposed_new_state.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            diagnostics: Vec::new(),
+            legacy_type_system: false,
+        };
+        if req.type_name != TYPE {
+            resp.diagnostics.push(unsupported(req.type_name));
+            return resp;
+        }
+        let (prior, proposed) = (req.prior_state, req.proposed_new_state);
+        if !prior.is_null() {
+            check_private(prior, req.prior_private, &mut resp.diagnostics);
+        }
+        if proposed.is_null() {
+            return resp;
+        }
+        resp.planned_private = text(proposed, "private").unwrap_or_default().into_bytes();
+        let mut planned = proposed.clone();
+        let replace = !prior.is_null() && get(prior, "replace") != get(proposed, "replace");
+        if replace {
+            resp.requires_replace
+                .push(vec![PathStep::Attr("replace".into())]);
+        }
+        if prior.is_null() || replace {
+            planned = with(&planned, "id", Value::unknown(Type::String));
+        }
+        if prior.is_null() || replace || get(prior, "value") != get(proposed, "value") {
+            planned = with(&planned, "computed", Value::unknown(Type::String));
+        }
+        if breaks(proposed, "plan_value") {
+            let v = text(proposed, "value").unwrap_or_default();
+            planned = with(
+                &planned,
+                "value",
+                Value::string(format!("{v}-but-different")),
+            );
+        }
+        if breaks(proposed, "final_plan") {
+            planned = with(&planned, "computed", Value::string(fresh()));
+        }
+        resp.planned_state = planned;
+        resp
+    }
+
+    fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
+        let mut resp = ApplyResponse {
+            new_state: req.planned_state.clone(),
+            private: req.planned_private.to_vec(),
+            diagnostics: Vec::new(),
+            legacy_type_system: false,
+        };
+        let planned = req.planned_state;
+        if planned.is_null() {
+            check_private(req.prior_state, req.planned_private, &mut resp.diagnostics);
+            return resp;
+        }
+        check_private(planned, req.planned_private, &mut resp.diagnostics);
+        if let Some(msg) = text(planned, "fail_apply") {
+            resp.diagnostics
+                .push(ProviderDiagnostic::error("Apply failed", msg));
+            // A failed create still created something: it is returned, and becomes tainted.
+            let mut new = planned.clone();
+            if get(&new, "id").is_unknown() {
+                new = with(&new, "id", Value::string(super::random_uuid()));
+            }
+            resp.new_state = with(&new, "computed", Value::null(Type::String));
+            if !req.prior_state.is_null() {
+                resp.new_state = req.prior_state.clone();
+            }
+            return resp;
+        }
+        if breaks(planned, "null_after_create") {
+            resp.new_state = Value::null(planned.ty());
+            return resp;
+        }
+        let mut new = planned.clone();
+        if get(&new, "id").is_unknown() {
+            new = with(&new, "id", Value::string(super::random_uuid()));
+        }
+        let value = text(&new, "value").unwrap_or_default();
+        if get(&new, "computed").is_unknown() && !breaks(planned, "unknown_after_apply") {
+            new = with(&new, "computed", Value::string(format!("computed-{value}")));
+        }
+        if breaks(planned, "apply_result") {
+            new = with(
+                &new,
+                "value",
+                Value::string(format!("{value}-but-different")),
+            );
+        }
+        resp.new_state = new;
+        resp
+    }
+
+    fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        if req.type_name != TYPE {
+            return ImportResponse {
+                imported: Vec::new(),
+                diagnostics: vec![unsupported(req.type_name)],
+            };
+        }
+        let ty = schema().block.implied_type();
+        let mut attrs = BTreeMap::new();
+        if let ferro_value::Type::Object(fields) = &ty {
+            for (k, t) in fields.attrs.iter() {
+                attrs.insert(k.clone(), Value::null(t.clone()));
+            }
+        }
+        attrs.insert("id".into(), Value::string(req.id));
+        attrs.insert(
+            "value".into(),
+            Value::string(format!("imported-{}", req.id)),
+        );
+        attrs.insert(
+            "computed".into(),
+            Value::string(format!("computed-imported-{}", req.id)),
+        );
+        ImportResponse {
+            imported: vec![ImportedResource {
+                type_name: TYPE.to_string(),
+                state: Value::object(attrs),
+                private: Vec::new(),
+            }],
+            diagnostics: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,5 @@
+variable "in" {}
+
+output "out" {
+  value = var.in
+}

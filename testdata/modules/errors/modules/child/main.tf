@@ -1,0 +1,6 @@
+variable "name" {
+  type = string
+}
+output "out" {
+  value = var.name
+}

@@ -1,0 +1,14 @@
+terraform {
+  required_providers {
+    ferrotest = { source = "terraform.io/builtin/ferrotest" }
+  }
+}
+
+resource "ferrotest_thing" "a" {
+  value = "hello"
+  break = "final_plan"
+}
+
+resource "ferrotest_thing" "b" {
+  value = "fine"
+}
