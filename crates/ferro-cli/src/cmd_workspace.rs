@@ -100,6 +100,22 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stderr, "Workspace {name:?} already exists");
         return 1;
     }
+    // A seed state (-state=FILE) is read before anything is created.
+    let seed = match p.value("state") {
+        None => None,
+        Some(src) => {
+            let parsed = std::fs::read(g.dir.join(src))
+                .map_err(|e| e.to_string())
+                .and_then(|b| ferro_state::read_state(&b).map_err(|e| e.0));
+            match parsed {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    let _ = writeln!(io.stderr, "Error loading state from {src:?}: {e}");
+                    return 1;
+                }
+            }
+        }
+    };
     if let Err(e) = std::fs::create_dir_all(workspace_dir(&g.dir, &name)) {
         let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
         return 1;
@@ -108,22 +124,7 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
         return 1;
     }
-    if let Some(src) = p.value("state") {
-        // Seed the new workspace with an existing state file, under the lock.
-        let bytes = match std::fs::read(g.dir.join(src)) {
-            Ok(b) => b,
-            Err(e) => {
-                let _ = writeln!(io.stderr, "Error loading state from {src:?}: {e}");
-                return 1;
-            }
-        };
-        let mut state = match ferro_state::read_state(&bytes) {
-            Ok(s) => s,
-            Err(e) => {
-                let _ = writeln!(io.stderr, "Error loading state from {src:?}: {e}");
-                return 1;
-            }
-        };
+    if let Some(mut state) = seed {
         let rel = workspace_state_rel(&name);
         let mut backend = LocalBackend::new(g.dir.join(&rel));
         backend.set_errored_dir(g.dir.clone());

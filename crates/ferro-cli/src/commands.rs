@@ -17,7 +17,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-const PLAN_BOOLS: &[&str] = &[
+pub(crate) const PLAN_BOOLS: &[&str] = &[
     "detailed-exitcode",
     "destroy",
     "refresh",
@@ -26,7 +26,7 @@ const PLAN_BOOLS: &[&str] = &[
     "compact-warnings",
     "auto-approve",
 ];
-const PLAN_VALUES: &[&str] = &[
+pub(crate) const PLAN_VALUES: &[&str] = &[
     "out",
     "var",
     "var-file",
@@ -115,14 +115,14 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     0
 }
 
-struct Planned {
-    loaded: Loaded,
-    providers: Providers,
-    plan: Plan,
-    registry: ProviderRegistry,
+pub(crate) struct Planned {
+    pub loaded: Loaded,
+    pub providers: Providers,
+    pub plan: Plan,
+    pub registry: ProviderRegistry,
 }
 
-fn make_plan(
+pub(crate) fn make_plan(
     g: &Global,
     a: &[String],
     p: &args::Parsed,
@@ -464,6 +464,10 @@ fn execute(
     drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     print_diags(io, &diags, &planned.loaded.sources(), g.color);
+    if diags.iter().any(|d| d.code == "state-write-failed") {
+        let msg = backend.save_errored(&state);
+        return plain_error(io, "Failed to persist state to backend", &msg);
+    }
     if has_errors(&diags) {
         return 1;
     }
@@ -491,7 +495,7 @@ fn decoded_outputs(state: &State) -> Vec<(String, ferro_value::Value, bool)> {
         .collect()
 }
 
-fn print_outputs(io: &mut Io<'_>, state: &State) {
+pub(crate) fn print_outputs(io: &mut Io<'_>, state: &State) {
     let outs = decoded_outputs(state);
     if outs.is_empty() {
         return;

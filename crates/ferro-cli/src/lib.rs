@@ -9,6 +9,7 @@ pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_init;
 mod cmd_lock;
+mod cmd_refresh;
 mod cmd_state;
 mod cmd_taint;
 mod cmd_workspace;
@@ -55,6 +56,7 @@ All other commands:
   force-unlock  Release a stuck lock on the current workspace
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
+  refresh       Update the state to match remote systems
   show          Show the current state or a saved plan
   state         Advanced state management
   taint         Mark a resource instance as not fully functional
@@ -127,6 +129,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "console" => cmd_console::console(&g, cmd_args, io),
         "state" => cmd_state::state(&g, cmd_args, io),
         "workspace" => cmd_workspace::workspace(&g, cmd_args, io),
+        "refresh" => cmd_refresh::refresh(&g, cmd_args, io),
         "force-unlock" => cmd_lock::force_unlock(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
         "taint" => cmd_taint::taint(&g, cmd_args, io, true),

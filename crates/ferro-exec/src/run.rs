@@ -248,8 +248,13 @@ pub fn apply(
                 Ok(Some(seq)) => journal.applied(seq),
                 Ok(None) => {}
                 // No journal (disk trouble): the whole state is written before completion
-                // is announced.
-                Err(()) => persist(backend, &mut state, &mut diags),
+                // is announced (unless writing has already failed: then only the final write
+                // is retried, instead of a full rewrite per change).
+                Err(()) => {
+                    if !diags.iter().any(|d| d.code == "state-write-failed") {
+                        persist(backend, &mut state, &mut diags);
+                    }
+                }
             }
             // Completion is announced only once the change is in the state.
             for e in reports {
@@ -338,6 +343,8 @@ fn panicked(
 fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagnostic>) {
     state.prune();
     if let Err(e) = backend.persist(state) {
+        // One report per run: later failures are the same trouble.
+        diags.retain(|d| d.code != "state-write-failed");
         diags.push(
             Diagnostic::error("state-write-failed", "Failed to save state")
                 .with_detail(format!("Error saving state: {e}. The state is kept in memory only; fix the problem and run again to record it.")),

@@ -89,7 +89,7 @@ impl Change {
                 {
                     inst.deposed.remove(&deposed_key);
                 }
-                state.prune();
+                state.prune_instance(&res, &key);
             }
             Change::SetOutput { name, out } => match out {
                 Some(o) => {
@@ -308,5 +308,92 @@ impl Inner {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{new_lineage, LocalBackend};
+    use ferro_addrs::{Provider, Resource};
+    use serde_json::json;
+
+    fn set(name: &str, key: i64) -> Change {
+        Change::SetCurrent {
+            res: AbsResource::root(Resource::managed("terraform_data", name)),
+            provider: AbsProviderConfig::root(Provider::builtin("terraform")),
+            key: InstanceKey::Int(key),
+            obj: Some(ObjectState {
+                tainted: false,
+                schema_version: 0,
+                attributes: json!({"id": format!("{name}{key}")}),
+                sensitive_attributes: json!([]),
+                private: None,
+                dependencies: vec![],
+                create_before_destroy: false,
+            }),
+        }
+    }
+
+    fn count(s: &State) -> usize {
+        s.resources.values().map(|r| r.instances.len()).sum()
+    }
+
+    #[test]
+    fn journal_is_folded_torn_lines_dropped_and_stale_journals_ignored() {
+        let dir = std::env::temp_dir().join(format!("ferro-journal-{}", new_lineage()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("terraform.tfstate");
+
+        // A run with no state file journals two changes and is killed mid-way through a third.
+        let b = LocalBackend::new(path.clone());
+        let j = b.journal("lin-1");
+        j.record(&[set("a", 0)]).unwrap();
+        j.record(&[set("a", 1)]).unwrap();
+        drop(b);
+        let mut f = fs::OpenOptions::new()
+            .append(true)
+            .open(journal_path(&path))
+            .unwrap();
+        f.write_all(b"{\"SetCurrent\":{\"res\"").unwrap();
+        drop(f);
+
+        // The next load folds what completed; the next record continues the same journal.
+        let mut b = LocalBackend::new(path.clone());
+        let s = b.load().unwrap().expect("the journal alone gives a state");
+        assert_eq!(count(&s), 2);
+        assert_eq!(s.lineage, "lin-1");
+        let j = b.journal(&s.lineage);
+        j.record(&[set("a", 2)]).unwrap();
+        let again = LocalBackend::new(path.clone()).load().unwrap().unwrap();
+        assert_eq!(
+            count(&again),
+            3,
+            "the torn line was dropped, the new one kept"
+        );
+
+        // A full write includes journaled changes not yet applied, then removes the journal.
+        let seq = j.record(&[set("b", 0)]).unwrap();
+        let mut mem = again.clone();
+        mem.resources.retain(|r, _| r.resource.name == "a");
+        b.persist(&mut mem).unwrap();
+        j.applied(seq);
+        assert!(!journal_path(&path).exists());
+        let on_disk = LocalBackend::new(path.clone()).load().unwrap().unwrap();
+        assert_eq!(count(&on_disk), 4);
+
+        // A journal continuing an older snapshot (the state moved on) is ignored.
+        fs::write(
+            journal_path(&path),
+            format!(
+                "{{\"ferro_journal\":1,\"lineage\":\"lin-1\",\"base_serial\":{}}}\n{}\n",
+                on_disk.serial - 1,
+                serde_json::to_string(&set("z", 9)).unwrap()
+            ),
+        )
+        .unwrap();
+        let loaded = LocalBackend::new(path.clone()).load().unwrap().unwrap();
+        assert_eq!(count(&loaded), 4);
+        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -10,8 +10,8 @@
 //!   link's target is replaced, never the link;
 //! * while a lock is held (see `lock.rs`) the new file is locked before it is renamed into place,
 //!   so the path always names a locked file;
-//! * a write that fails leaves the state in `errored.tfstate` (in the directory given by
-//!   [`LocalBackend::set_errored_dir`]), as Terraform does, and the error says so;
+//! * when writing fails, [`LocalBackend::save_errored`] keeps the state in `errored.tfstate`
+//!   (in the directory given by [`LocalBackend::set_errored_dir`]), as Terraform does;
 //! * a state file that cannot be read or parsed is never replaced: `persist` refuses to write
 //!   over a file whose last `load` failed;
 //! * between full writes, completed changes go to the journal (`journal.rs`, shared with the
@@ -219,21 +219,32 @@ impl LocalBackend {
                 }
             }
             Err(e) => {
-                let mut msg = format!("failed to write state file {}: {e}", self.path.display());
-                if let Some(dir) = &self.errored_dir {
-                    let errored = dir.join("errored.tfstate");
-                    if fs::write(&errored, text.as_bytes()).is_ok() {
-                        msg.push_str(&format!(
-                            "\n\nTo allow for recovery, the state has been written to the file \"errored.tfstate\" in the current working directory ({}).\n\nRunning \"ferro apply\" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, use the following command:\n    ferro state push errored.tfstate",
-                            dir.display()
-                        ));
-                    }
-                }
-                return Err(StateError(msg));
+                return Err(StateError(format!(
+                    "failed to write state file {}: {e}",
+                    self.path.display()
+                )));
             }
         }
         *self.last.borrow_mut() = Some((content, state.serial));
         Ok(())
+    }
+
+    /// After the state could not be persisted: keep it in `errored.tfstate` (in the directory
+    /// given by [`set_errored_dir`](Self::set_errored_dir)), as Terraform does, or, when that
+    /// cannot be written either, put the state itself in the returned message. The message says
+    /// where the state is.
+    pub fn save_errored(&self, state: &State) -> String {
+        let text = write_state(state);
+        if let Some(dir) = &self.errored_dir {
+            let errored = dir.join("errored.tfstate");
+            match fs::write(&errored, text.as_bytes()) {
+                Ok(()) => return "The error shown above has prevented ferro from writing the updated state to\nthe configured backend. To allow for recovery, the state has been written to\nthe file \"errored.tfstate\" in the current working directory.\n\nRunning \"ferro apply\" again at this point will create a forked state,\nmaking it harder to recover.\n\nTo retry writing this state, use the following command:\n    ferro state push errored.tfstate".to_string(),
+                Err(_) => {
+                    let _ = fs::remove_file(&errored);
+                }
+            }
+        }
+        format!("The error shown above has prevented ferro from writing the updated state, and\nwriting it to \"errored.tfstate\" failed as well, so it is printed here. Save it\nto a file and run \"ferro state push FILE\" once the problem is fixed:\n\n{text}")
     }
 
     fn write_backup(&self) -> Result<(), StateError> {
@@ -300,6 +311,9 @@ fn atomic_write(path: &Path, bytes: &[u8], lock: bool) -> std::io::Result<Option
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let result = (|| {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir)?;
+        }
         let mut f = fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -590,8 +604,10 @@ mod tests {
         s = b.load().unwrap().unwrap();
         add(&mut s, "a", "1");
         let e = b.persist(&mut s).unwrap_err();
-        assert!(e.0.contains("errored.tfstate"), "{e}");
+        assert!(e.0.contains("failed to write state file"), "{e}");
         assert_eq!(fs::read(&path).unwrap(), before);
+        let msg = b.save_errored(&s);
+        assert!(msg.contains("\"errored.tfstate\" in the current working directory"));
         let saved = read_state(&fs::read(d.0.join("errored.tfstate")).unwrap()).unwrap();
         assert_eq!(saved, s);
     }

@@ -151,6 +151,10 @@ pub(crate) fn acquire(
     };
     let deadline = Instant::now() + timeout;
     let mut delay = Duration::from_millis(50);
+    // A workspace selected with TF_WORKSPACE may not have its directory yet.
+    if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(io_err)?;
+    }
     loop {
         let existed = state.exists();
         let file = OpenOptions::new()

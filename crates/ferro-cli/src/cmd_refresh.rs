@@ -1,0 +1,79 @@
+//! `ferro refresh`: read every managed object back from its provider and record the result
+//! (and the current output values) in the state without changing any infrastructure, under the
+//! state lock, as Terraform 1.0.3's `refresh` does.
+
+use crate::commands::{make_plan, plain_error, print_outputs, state_path, state_rel};
+use crate::commands::{PLAN_BOOLS, PLAN_VALUES};
+use crate::{args, Global, Io};
+use ferro_diag::Diagnostic;
+use ferro_plan::Action;
+use ferro_state::{LocalBackend, OutputState};
+use ferro_value::json;
+
+pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let mut backend = LocalBackend::new(state_path(g, &p));
+    backend.set_errored_dir(g.dir.clone());
+    if let Err(code) = crate::cmd_lock::take(
+        &mut backend,
+        &p,
+        "OperationTypeRefresh",
+        &state_rel(g, &p),
+        io,
+    ) {
+        return code;
+    }
+    let current = match backend.load() {
+        Ok(s) => s,
+        Err(e) => return plain_error(io, "Failed to load state", &e.0),
+    };
+    if current.as_ref().is_none_or(|s| s.resources.is_empty()) {
+        let d = Diagnostic::warning("empty-state", "Empty or non-existent state").with_detail(
+            "There are currently no remote objects tracked in the state, so there is nothing to refresh.",
+        );
+        let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
+        let _ = io.stderr.write_all(text.as_bytes());
+        return 0;
+    }
+    let planned = match make_plan(g, a, &p, false, io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    planned.registry.close_all();
+    let mut state = planned.plan.prior_state.clone();
+    for oc in &planned.plan.outputs {
+        if oc.action == Action::Delete {
+            state.outputs.remove(&oc.name);
+            continue;
+        }
+        let (plain, _) = oc.after.deep_unmark();
+        if !plain.is_wholly_known() {
+            continue;
+        }
+        let ty = plain.ty();
+        if let Ok(value) = json::value_to_json(&plain, &ty) {
+            state.outputs.insert(
+                oc.name.clone(),
+                OutputState {
+                    value,
+                    ty: json::type_to_json(&ty),
+                    sensitive: oc.sensitive,
+                },
+            );
+        }
+    }
+    state.prune();
+    if let Err(e) = backend.persist(&mut state) {
+        let msg = backend.save_errored(&state);
+        return plain_error(
+            io,
+            "Failed to persist state to backend",
+            &format!("{e}\n\n{msg}"),
+        );
+    }
+    print_outputs(io, &state);
+    0
+}
