@@ -152,7 +152,7 @@ fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if hostnum < 0 || hostnum > max {
         return Err(fail(format!(
             "prefix of {} does not accommodate a host numbered {}",
-            nt.len, num
+            nt.len, hostnum
         )));
     }
     Ok(Value::string(fmt_addr(nt.addr | hostnum as u128, nt.width)))
@@ -173,13 +173,20 @@ fn cidrsubnet(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         )));
     }
     let max: i128 = (1i128 << newbits) - 1;
-    if netnum < 0 || netnum > max {
+    // go-cidr checks the magnitude only; a negative number is or-ed in two's complement and
+    // the address is the magnitude of the (negative) result.
+    if netnum.unsigned_abs() > max as u128 {
         return Err(fail(format!(
             "prefix extension of {newbits} does not accommodate a subnet numbered {netnum}"
         )));
     }
     let shift = nt.width - new_len;
-    let addr = nt.addr | ((netnum as u128) << shift);
+    let addr = if netnum < 0 {
+        let v = nt.addr | ((netnum as u128).wrapping_shl(shift));
+        v.wrapping_neg() & all_ones(nt.width)
+    } else {
+        nt.addr | ((netnum as u128) << shift)
+    };
     Ok(Value::string(fmt_net(&Net {
         addr,
         len: new_len,
