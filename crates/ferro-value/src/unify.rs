@@ -185,7 +185,8 @@ mod tests {
         assert_eq!(unify(&[Type::Number, Type::String]), Some(Type::String));
         assert_eq!(unify(&[Type::Bool, Type::String]), Some(Type::String));
         assert_eq!(unify(&[Type::Number, Type::Bool]), None);
-        assert_eq!(unify(&[Type::Number, Type::Dynamic]), Some(Type::Dynamic));
+        assert_eq!(unify(&[Type::Number, Type::Dynamic]), Some(Type::Number));
+        assert_eq!(unify(&[Type::Dynamic, Type::Dynamic]), Some(Type::Dynamic));
         assert_eq!(unify(&[]), None);
     }
 
@@ -204,7 +205,10 @@ mod tests {
             unify(&[t1.clone(), t2]),
             Some(Type::Tuple(vec![Type::String, Type::String]))
         );
-        assert_eq!(unify(&[t1, Type::Tuple(vec![Type::Number])]), None);
+        assert_eq!(
+            unify(&[t1, Type::Tuple(vec![Type::Number])]),
+            Some(Type::list(Type::String))
+        );
         assert_eq!(
             unify(&[Type::list(Type::Number), Type::list(Type::String)]),
             Some(Type::list(Type::String))
@@ -226,7 +230,8 @@ mod tests {
         assert_eq!(vs, vec![Value::string("1"), Value::string("a")]);
         assert!(unify_values(&[Value::int(1), Value::bool(true)]).is_none());
         let (t, vs) = unify_values(&[Value::null(Type::Dynamic), Value::int(1)]).unwrap();
-        assert_eq!(t, Type::Dynamic);
+        assert_eq!(t, Type::Number);
+        assert_eq!(vs[0], Value::null(Type::Number));
         assert_eq!(vs[1], Value::int(1));
     }
 }

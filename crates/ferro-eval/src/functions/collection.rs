@@ -212,7 +212,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "values",
         func(
-            vec![dynp("mapping")],
+            vec![dynp("values")],
             None,
             Ret::Computed(values_type),
             |_, a, _| match &a[0].kind {
@@ -904,10 +904,13 @@ fn reverse_type(a: &[Value]) -> R<Type> {
 
 fn slice_bounds(a: &[Value]) -> R<(usize, usize)> {
     let len = elems(&a[0]).len() as i64;
-    let st = whole(&a[1])?;
-    let en = whole(&a[2])?;
+    let st = whole(&a[1]).map_err(|_| arg_err(1, format!("invalid start index: {WHOLE}")))?;
+    let en = whole(&a[2]).map_err(|_| arg_err(2, format!("invalid end index: {WHOLE}")))?;
     if st < 0 {
         return Err(arg_err(1, "start index must not be less than zero"));
+    }
+    if en < 0 {
+        return Err(arg_err(2, "end index must not be less than zero"));
     }
     if st > len {
         return Err(arg_err(
@@ -953,6 +956,10 @@ fn slice(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
 
 fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let v = &a[0];
+    // An empty object or map is "empty" before it is "noniterable".
+    if matches!(v.kind, ValueKind::Object(_) | ValueKind::Map(..)) && elems(v).is_empty() {
+        return Err(arg_err(0, "cannot sum an empty list"));
+    }
     if !matches!(
         v.kind,
         ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
@@ -1044,7 +1051,7 @@ fn zipmap_type(a: &[Value]) -> R<Type> {
             Ok(Type::Object(ObjectType::new(attrs)))
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(1, "values argument must be a list or tuple value")),
+        _ => Err(fail("values argument must be a list or tuple value")),
     }
 }
 
