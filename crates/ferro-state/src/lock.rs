@@ -92,7 +92,6 @@ impl std::fmt::Display for LockError {
 pub struct HeldLock {
     pub(crate) file: File,
     pub info: LockInfo,
-    pub(crate) info_path: PathBuf,
     /// The lock created the (empty) state file; it is removed on unlock if still empty.
     pub(crate) created: bool,
 }
@@ -190,10 +189,14 @@ pub(crate) fn acquire(
                     holder: None,
                 });
             }
+            HELD.lock().unwrap_or_else(|e| e.into_inner()).push((
+                state.to_path_buf(),
+                info.id.clone(),
+                !existed,
+            ));
             return Ok(HeldLock {
                 file,
                 info,
-                info_path,
                 created: !existed,
             });
         }
@@ -209,15 +212,36 @@ pub(crate) fn acquire(
     }
 }
 
+/// Locks this process holds: (state file, lock ID, whether taking the lock created the file).
+static HELD: std::sync::Mutex<Vec<(PathBuf, String, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove the description (and an empty state file the lock created) of a lock this process
+/// holds on `state`.
+fn clean_up(state: &Path, id: &str, created: bool) {
+    if read_lock_info(state).is_some_and(|i| i.id == id) {
+        let _ = fs::remove_file(lock_info_path(state));
+    }
+    if created && fs::metadata(state).is_ok_and(|m| m.len() == 0) {
+        let _ = fs::remove_file(state);
+    }
+}
+
+/// Release every lock this process holds, for a process about to exit without unwinding (an
+/// interrupt while planning): the OS lock goes with the process, the description must not stay.
+pub fn release_all_held_locks() {
+    let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
+    for (state, id, created) in held {
+        clean_up(&state, &id, created);
+    }
+}
+
 impl HeldLock {
     /// Release the lock: remove the description, drop an empty state file the lock created.
     pub(crate) fn release(self, state: &Path) {
-        if read_lock_info(state).is_some_and(|i| i.id == self.info.id) {
-            let _ = fs::remove_file(&self.info_path);
-        }
-        if self.created && fs::metadata(state).is_ok_and(|m| m.len() == 0) {
-            let _ = fs::remove_file(state);
-        }
+        HELD.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(_, id, _)| id != &self.info.id);
+        clean_up(state, &self.info.id, self.created);
         drop(self.file);
     }
 }
