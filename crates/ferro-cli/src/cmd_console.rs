@@ -239,7 +239,8 @@ impl Session {
             return Ok(session);
         }
         let mut l = load_files(files);
-        let mut diags = config_diagnostics(&l);
+        let mut diags = Vec::new();
+        config_diagnostics(&l, &mut diags);
         let mut raw_vars =
             collect_variables(&mut l, &g.dir, &crate::commands::var_args(raw), &mut diags);
         // Unset variables are unknown in the console (Terraform allows them there).

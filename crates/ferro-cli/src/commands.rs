@@ -106,7 +106,7 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
-    diags.extend(config_diagnostics(&l));
+    config_diagnostics(&l, &mut diags);
     print_diags(io, &diags, &l.sources(), g.color);
     if has_errors(&diags) {
         return 1;
@@ -139,7 +139,7 @@ pub(crate) fn make_plan(
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
-    diags.extend(config_diagnostics(&l));
+    config_diagnostics(&l, &mut diags);
     let vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
@@ -334,7 +334,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         let mut l = load_files(plan.config.files.clone());
         let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
-        diags.extend(config_diagnostics(&l));
+        config_diagnostics(&l, &mut diags);
         if has_errors(&diags) {
             print_diags(io, &diags, &l.sources(), g.color);
             return 1;
@@ -686,7 +686,7 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let mut l = load_files(files);
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
-    diags.extend(config_diagnostics(&l));
+    config_diagnostics(&l, &mut diags);
     let raw = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);

@@ -182,15 +182,23 @@ pub fn attach_providers(
 }
 
 /// All static diagnostics of the loaded configuration.
-/// An unmet `required_version` stops everything else, as in Terraform.
-pub fn config_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
+/// Add the static diagnostics of the configuration to `diags` (which holds what loading the
+/// providers reported). An unmet `required_version` stops everything else, as in Terraform;
+/// a dependency cycle is looked for only when everything else is sound (an undeclared name or
+/// a missing provider can look like one).
+pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     let versions = required_version_diagnostics(l);
     if !versions.is_empty() {
-        return versions;
+        *diags = versions;
+        return;
     }
-    let mut out = l.encoding.clone();
-    out.extend(diagnostics(&l.db, l.ws).iter().cloned());
-    out
+    diags.extend(l.encoding.iter().cloned());
+    diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    if !diags.iter().any(Diagnostic::is_error) {
+        if let Err(d) = ferro_db::item_graph(&l.db, l.ws) {
+            diags.push(d.clone());
+        }
+    }
 }
 
 /// `terraform { required_version }` of every module, checked against the Terraform version

@@ -145,13 +145,6 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         }
     }
     out.extend(tree.diagnostics.iter().cloned());
-    // A cycle is only worth reporting when everything else is sound (an undeclared name can
-    // look like one).
-    if !out.iter().any(Diagnostic::is_error) {
-        if let Err(d) = item_graph(db, ws) {
-            out.push(d.clone());
-        }
-    }
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
 }
