@@ -131,8 +131,12 @@ pub fn state_attributes(
     {
         let mode = r.get("mode").and_then(|x| x.as_str()).unwrap_or_default();
         let prefix = if mode == "data" { "data." } else { "" };
+        let module = match r.get("module").and_then(|x| x.as_str()) {
+            Some(m) => format!("{m}."),
+            None => String::new(),
+        };
         let base = format!(
-            "{prefix}{}.{}",
+            "{module}{prefix}{}.{}",
             r.get("type").and_then(|x| x.as_str()).unwrap_or_default(),
             r.get("name").and_then(|x| x.as_str()).unwrap_or_default()
         );
@@ -179,7 +183,11 @@ fn write(dir: &Path, main_tf: &str) -> Result<(), String> {
 }
 
 /// Plan with `-out`, return the `show -json` actions, then apply the saved plan.
-fn plan_apply(env: &Env, tool: Tool, dir: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+pub(crate) fn plan_apply(
+    env: &Env,
+    tool: Tool,
+    dir: &Path,
+) -> Result<Vec<(String, Vec<String>)>, String> {
     env.expect(
         tool,
         dir,
@@ -197,7 +205,11 @@ fn plan_apply(env: &Env, tool: Tool, dir: &Path) -> Result<Vec<(String, Vec<Stri
     Ok(actions)
 }
 
-fn same<T: PartialEq + std::fmt::Debug>(what: &str, tf: &T, ferro: &T) -> Result<(), String> {
+pub(crate) fn same<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    tf: &T,
+    ferro: &T,
+) -> Result<(), String> {
     if tf != ferro {
         return Err(format!(
             "{what} differ\n  terraform: {tf:?}\n  ferro:     {ferro:?}"
@@ -206,7 +218,7 @@ fn same<T: PartialEq + std::fmt::Debug>(what: &str, tf: &T, ferro: &T) -> Result
     Ok(())
 }
 
-const NULL_HEADER: &str = r#"terraform {
+pub(crate) const NULL_HEADER: &str = r#"terraform {
   required_providers {
     null = {
       source  = "hashicorp/null"
@@ -743,6 +755,11 @@ pub const SCENARIOS: &[Scenario] = &[
     ("state-exchange", state_exchange),
     ("shelf-lifecycle", shelf_lifecycle),
     ("json-nested-blocks", json_nested_blocks),
+    ("module-tree", crate::interop_modules::module_tree),
+    (
+        "module-state-exchange",
+        crate::interop_modules::module_state_exchange,
+    ),
 ];
 
 /// Run the scenarios whose names contain `filter`; returns the failures.

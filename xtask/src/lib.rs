@@ -7,4 +7,5 @@ pub mod fmt_oracle;
 pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
+mod interop_modules;
 pub mod oracles;

@@ -491,14 +491,14 @@ impl Lower {
     }
 
     fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, Span)> {
-        match &e.kind {
-            ExprKind::Variable(id) => Some((id.name.to_string(), None, e.span)),
-            ExprKind::GetAttr { target, name, .. } => match &target.kind {
-                ExprKind::Variable(id) => Some((id.name.to_string(), Some(name.name.to_string()), e.span)),
-                _ => None,
-            },
+        let bare = match &e.kind {
+            ExprKind::Variable(_)
+            | ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::GetAttr { .. } => module_call::provider_name(e),
             _ => None,
-        }
+        };
+        bare.map(|(n, a)| (n, a, e.span))
         .or_else(|| {
             self.error(
                 "invalid-provider-reference",

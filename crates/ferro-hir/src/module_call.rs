@@ -108,13 +108,20 @@ impl Lower {
 }
 
 /// `name` or `name.alias` written as a bare traversal (or, for keys, a quoted string).
-fn provider_name(e: &ast::Expr) -> Option<(String, Option<String>)> {
+pub(super) fn provider_name(e: &ast::Expr) -> Option<(String, Option<String>)> {
+    // `null`, `true` and `false` are keywords in expressions but plain names here (the
+    // hashicorp/null provider's local name is `null`).
+    let root = |k: &ExprKind| match k {
+        ExprKind::Variable(id) => Some(id.name.to_string()),
+        ExprKind::Null => Some("null".to_string()),
+        ExprKind::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
     match &e.kind {
-        ExprKind::Variable(id) => Some((id.name.to_string(), None)),
-        ExprKind::GetAttr { target, name, .. } => match &target.kind {
-            ExprKind::Variable(id) => Some((id.name.to_string(), Some(name.name.to_string()))),
-            _ => None,
-        },
+        ExprKind::GetAttr { target, name, .. } => {
+            root(&target.kind).map(|r| (r, Some(name.name.to_string())))
+        }
+        k if root(k).is_some() => root(k).map(|r| (r, None)),
         _ => literal_string(e).and_then(|s| {
             let mut parts = s.splitn(2, '.');
             let n = parts.next()?.to_string();
