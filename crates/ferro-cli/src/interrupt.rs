@@ -61,6 +61,7 @@ fn on_signal() {
             say(GRACEFUL);
         }
         ferro_provider::plugin::kill_all_plugins();
+        ferro_state::tidy_locks_before_exit();
         std::process::exit(1);
     }
     if n == 1 {

@@ -18,5 +18,8 @@ pub use codec::{
 };
 pub use journal::{journal_path, Change};
 pub use local::{new_lineage, LocalBackend};
-pub use lock::{is_locked, lock_info_path, parse_duration, read_lock_info, LockError, LockInfo};
+pub use lock::{
+    is_locked, lock_info_path, parse_duration, read_lock_info, tidy_locks_before_exit, LockError,
+    LockInfo,
+};
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

@@ -92,7 +92,6 @@ impl std::fmt::Display for LockError {
 pub struct HeldLock {
     pub(crate) file: File,
     pub info: LockInfo,
-    pub(crate) info_path: PathBuf,
     /// The lock created the (empty) state file; it is removed on unlock if still empty.
     pub(crate) created: bool,
 }
@@ -190,10 +189,10 @@ pub(crate) fn acquire(
                     holder: None,
                 });
             }
+            register(state, &info.id, !existed);
             return Ok(HeldLock {
                 file,
                 info,
-                info_path,
                 created: !existed,
             });
         }
@@ -212,13 +211,41 @@ pub(crate) fn acquire(
 impl HeldLock {
     /// Release the lock: remove the description, drop an empty state file the lock created.
     pub(crate) fn release(self, state: &Path) {
-        if read_lock_info(state).is_some_and(|i| i.id == self.info.id) {
-            let _ = fs::remove_file(&self.info_path);
-        }
-        if self.created && fs::metadata(state).is_ok_and(|m| m.len() == 0) {
-            let _ = fs::remove_file(state);
-        }
+        unregister(&self.info.id);
+        tidy(state, &self.info.id, self.created);
         drop(self.file);
+    }
+}
+
+/// Remove our lock description and an empty state file the lock created.
+fn tidy(state: &Path, id: &str, created: bool) {
+    if read_lock_info(state).is_some_and(|i| i.id == id) {
+        let _ = fs::remove_file(lock_info_path(state));
+    }
+    if created && fs::metadata(state).is_ok_and(|m| m.len() == 0) {
+        let _ = fs::remove_file(state);
+    }
+}
+
+/// Locks held by this process: (state path, lock id, whether the lock created the file).
+static HELD: std::sync::Mutex<Vec<(PathBuf, String, bool)>> = std::sync::Mutex::new(Vec::new());
+
+fn register(state: &Path, id: &str, created: bool) {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    held.push((state.to_path_buf(), id.to_string(), created));
+}
+
+fn unregister(id: &str) {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    held.retain(|(_, i, _)| i != id);
+}
+
+/// For a process about to exit without unwinding (an interrupt outside apply): tidy up after
+/// every lock it holds, as releasing them would. The OS locks themselves end with the process.
+pub fn tidy_locks_before_exit() {
+    let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
+    for (state, id, created) in held {
+        tidy(&state, &id, created);
     }
 }
 
