@@ -145,17 +145,66 @@ pub fn run() -> Result<usize, String> {
             .into_iter()
             .map(|r| (r.expr.clone(), r))
             .collect();
-    let work = std::env::temp_dir().join(format!("ferro-console-oracle-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    copy_fixture(&work).map_err(|e| e.to_string())?;
-    let needs_init = std::fs::read_dir(&work)
+    let base = std::env::temp_dir().join(format!("ferro-console-oracle-{}", std::process::id()));
+    let works = [base.join("0"), base.join("1")];
+    for work in &works {
+        prepare(&tf, work)?;
+    }
+    // Two workers; the records are written out every 50 expressions so that an interrupted
+    // run keeps what it recorded.
+    let todo: Vec<&String> = exprs.iter().filter(|e| !cached.contains_key(*e)).collect();
+    let done = std::sync::Mutex::new(cached);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let save = |done: &std::collections::BTreeMap<String, Record>| {
+        let records: Vec<Record> = exprs.iter().filter_map(|e| done.get(e).cloned()).collect();
+        std::fs::write(console_dir().join("expected.txt"), write_records(&records))
+    };
+    let failed = std::sync::Mutex::new(None::<String>);
+    std::thread::scope(|s| {
+        for work in &works {
+            let (todo, next, done, failed, save, tf) = (&todo, &next, &done, &failed, &save, &tf);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(e) = todo.get(i) else { break };
+                match record_one(tf, work, e) {
+                    Ok(r) => {
+                        let mut d = done.lock().unwrap_or_else(|p| p.into_inner());
+                        d.insert((*e).clone(), r);
+                        if (i + 1) % 50 == 0 {
+                            eprintln!("{}/{}", i + 1, todo.len());
+                            let _ = save(&d);
+                        }
+                    }
+                    Err(err) => {
+                        *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(err);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    let done = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    save(&done).map_err(|e| e.to_string())?;
+    if let Some(err) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(err);
+    }
+    let records: Vec<Record> = exprs.iter().filter_map(|e| done.get(e).cloned()).collect();
+    let _ = std::fs::remove_dir_all(&base);
+    Ok(records.len())
+}
+
+/// A copy of the fixture, initialised when it declares resources.
+fn prepare(tf: &str, work: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(work);
+    copy_fixture(work).map_err(|e| e.to_string())?;
+    let needs_init = std::fs::read_dir(work)
         .map_err(|e| e.to_string())?
         .flatten()
         .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("resource \"")));
     if needs_init {
-        let st = Command::new(&tf)
+        let st = Command::new(tf)
             .args(["init", "-no-color", "-input=false"])
-            .current_dir(&work)
+            .current_dir(work)
             .output()
             .map_err(|e| e.to_string())?;
         if !st.status.success() {
@@ -166,37 +215,28 @@ pub fn run() -> Result<usize, String> {
             ));
         }
     }
-    let mut records = Vec::new();
-    for (i, e) in exprs.iter().enumerate() {
-        if let Some(r) = cached.get(e) {
-            records.push(r.clone());
-            continue;
-        }
-        let mut child = Command::new(&tf)
-            .args(["console", "-no-color"])
-            .current_dir(&work)
-            .env("HOME", "/nonexistent-home")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = writeln!(stdin, "{e}");
-        }
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        records.push(Record {
-            expr: e.clone(),
-            exit: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        });
-        if (i + 1) % 50 == 0 {
-            eprintln!("{}/{}", i + 1, exprs.len());
-        }
-    }
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::write(console_dir().join("expected.txt"), write_records(&records))
+    Ok(())
+}
+
+/// Run one expression through `terraform console`.
+fn record_one(tf: &str, work: &Path, e: &str) -> Result<Record, String> {
+    let mut child = Command::new(tf)
+        .args(["console", "-no-color"])
+        .current_dir(work)
+        .env("HOME", "/nonexistent-home")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| e.to_string())?;
-    Ok(records.len())
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = writeln!(stdin, "{e}");
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    Ok(Record {
+        expr: e.to_string(),
+        exit: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
 }

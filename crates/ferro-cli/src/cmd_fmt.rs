@@ -342,6 +342,10 @@ fn process_file(run: &mut Run, name: &str, path: Option<&Path>, src: Vec<u8>) {
     }
     if !o.list && !o.write && !o.diff {
         run.out.extend_from_slice(result.as_bytes());
+        // Terraform prints formatted standard input as a line of output.
+        if path.is_none() && !result.ends_with('\n') {
+            run.out.push(b'\n');
+        }
     }
 }
 

@@ -61,7 +61,7 @@ fn on_signal() {
             say(GRACEFUL);
         }
         ferro_provider::plugin::kill_all_plugins();
-        ferro_state::tidy_locks_before_exit();
+        ferro_state::release_all_held_locks();
         std::process::exit(1);
     }
     if n == 1 {

@@ -110,7 +110,7 @@ fn console_matches_terraform() {
     let expected = std::fs::read_to_string(console_dir().join("expected.txt"))
         .expect("expected.txt (run cargo xtask console-oracle)");
     let records = read_records(&expected);
-    assert!(records.len() >= 600, "corpus too small: {}", records.len());
+    assert!(records.len() >= 3000, "corpus too small: {}", records.len());
     let known: BTreeSet<String> =
         std::fs::read_to_string(console_dir().join("known-differences.txt"))
             .unwrap_or_default()

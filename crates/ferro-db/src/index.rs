@@ -37,38 +37,76 @@ pub struct ModuleIndex {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-fn duplicate(kind: &str, what: &str, name: &str, span: Span, first: Span) -> Diagnostic {
-    Diagnostic::error(
-        &format!("duplicate-{kind}"),
-        format!("Duplicate {what} declaration"),
-    )
-    .with_detail(format!(
-        "A {what} named {name:?} was already declared. {} names must be unique within a module.",
-        capitalize(what)
-    ))
-    .with_span(span)
-    .with_label(first, "first declared here")
+/// Terraform's summary and detail for a second declaration of `key`, the first being `at`.
+fn duplicate_text(kind: &str, key: &str, at: &str) -> (String, String) {
+    match kind {
+        "variable" => (
+            "Duplicate variable declaration".into(),
+            format!("A variable named {key:?} was already declared at {at}. Variable names must be unique within a module."),
+        ),
+        "local" => (
+            "Duplicate local value definition".into(),
+            format!("A local value named {key:?} was already defined at {at}. Local value names must be unique within a module."),
+        ),
+        "output" => (
+            "Duplicate output definition".into(),
+            format!("An output named {key:?} was already defined at {at}. Output names must be unique within a module."),
+        ),
+        "resource" => {
+            let (mode, rest) = match key.strip_prefix("data.") {
+                Some(rest) => ("data", rest),
+                None => ("resource", key),
+            };
+            let (ty, name) = rest.split_once('.').unwrap_or((rest, ""));
+            let what = if mode == "data" { "data resource" } else { "resource" };
+            (
+                format!("Duplicate {mode} {ty:?} configuration"),
+                format!("A {ty} {what} named {name:?} was already declared at {at}. Resource names must be unique per type in each module."),
+            )
+        }
+        "provider" => match key.split_once('.') {
+            Some((name, alias)) => (
+                "Duplicate provider configuration".into(),
+                format!("A provider configuration for {name:?} with alias {alias:?} was already given at {at}. Each configuration for the same provider must have a distinct alias."),
+            ),
+            None => (
+                "Duplicate provider configuration".into(),
+                format!("A default (non-aliased) provider configuration for {key:?} was already given at {at}. If multiple configurations are required, set the \"alias\" argument for alternative configurations."),
+            ),
+        },
+        _ => (
+            "Duplicate required provider".into(),
+            format!("Provider {key} was required more than once at {at}. Each provider may be required only once."),
+        ),
+    }
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
+fn duplicate(kind: &str, key: &str, span: Span, first: Span, at: &str) -> Diagnostic {
+    let (summary, detail) = duplicate_text(kind, key, at);
+    Diagnostic::error(&format!("duplicate-{kind}"), summary)
+        .with_detail(detail)
+        .with_span(span)
+        .with_label(first, "first declared here")
 }
 
 #[salsa::tracked(returns(ref))]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut idx = ModuleIndex::default();
     let mut first_spans: BTreeMap<(u8, String), Span> = BTreeMap::new();
+    // "already declared at main.tf:1,1-29" names the first declaration as HCL writes ranges.
+    let sources: BTreeMap<ferro_diag::FileId, SourceFile> =
+        module.files(db).iter().map(|f| (f.id(db), *f)).collect();
+    let at = |span: Span| match sources.get(&span.file) {
+        Some(f) => ferro_diag::hcl_range(f.path(db), f.text(db), span),
+        None => String::from("an earlier declaration"),
+    };
     for &file in module.files(db) {
         let hir = file_hir(db, file);
-        let mut add = |kind: u8, key: String, span: Span, diag_kind: &str, what: &str| -> bool {
+        let mut add = |kind: u8, key: String, span: Span, diag_kind: &str, _what: &str| -> bool {
             match first_spans.get(&(kind, key.clone())) {
                 Some(first) => {
                     idx.diagnostics
-                        .push(duplicate(diag_kind, what, &key, span, *first));
+                        .push(duplicate(diag_kind, &key, span, *first, &at(*first)));
                     false
                 }
                 None => {

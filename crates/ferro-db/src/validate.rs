@@ -105,8 +105,9 @@ pub fn file_diagnostics(
             v.check_static(
                 c,
                 &Type::Number,
-                "Invalid count argument",
-                "The given \"count\" argument value is unsuitable",
+                // Terraform 1.0.3 decodes `count` as a number while loading the configuration.
+                "Incorrect value type",
+                "Invalid expression value",
             );
         }
         if let Some(f) = r.for_each {

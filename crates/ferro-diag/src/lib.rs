@@ -4,9 +4,11 @@
 //! Every stage of ferro returns `Vec<Diagnostic>` beside its result; nothing here does IO
 //! beyond writing into a `String`.
 
+mod hcl_range;
 mod render;
 mod span;
 
+pub use hcl_range::hcl_range;
 pub use render::{line_col, render, render_one, SourceLookup};
 pub use span::{FileId, Span};
 

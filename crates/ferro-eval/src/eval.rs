@@ -171,7 +171,13 @@ impl Evaluator<'_> {
         unknown()
     }
 
+    /// Evaluate one expression. Deeply nested expressions (long operator chains, thousands of
+    /// nested conditionals) move to a fresh stack segment instead of overflowing the thread's.
     fn eval(&mut self, e: ExprId) -> Value {
+        stacker::maybe_grow(128 * 1024, 4 << 20, || self.eval_here(e))
+    }
+
+    fn eval_here(&mut self, e: ExprId) -> Value {
         let hir = self.hir;
         match &hir.exprs[e] {
             Expr::Literal(v) => v.clone(),
@@ -630,6 +636,23 @@ impl Evaluator<'_> {
         let else_diags: Vec<_> = self.diags.drain(saved..).collect();
         let marks = c.marks;
         let unified = unify::unify_values(&[t.clone(), f.clone()]);
+        if unified.is_none() && then_diags.is_empty() && else_diags.is_empty() {
+            let (ts, fs) = (self.span(then), self.span(otherwise));
+            let at = match (ts, fs) {
+                (Some(a), Some(b)) => Some(Span { end: b.end, ..a }),
+                (a, b) => a.or(b),
+            };
+            return self.err_at(
+                at,
+                "Inconsistent conditional result types",
+                format!(
+                    "The true and false result expressions must have consistent types. The \
+                     given expressions are {} and {}, respectively.",
+                    t.ty().friendly_name(),
+                    f.ty().friendly_name()
+                ),
+            );
+        }
         match choice {
             Some(true) => {
                 self.diags.extend(then_diags);

@@ -10,4 +10,3 @@ mod source_range;
 
 pub use eval::{eval_expr, eval_expr_bound, Scope};
 pub use functions::{call_function, function_names, is_function, CallError, FnContext};
-pub use source_range::hcl_range;

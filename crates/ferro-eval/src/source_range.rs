@@ -6,31 +6,8 @@
 //! combining accent is one column), and a range ends at the column after its last character.
 
 use ferro_diag::{Diagnostic, Span};
-use unicode_segmentation::UnicodeSegmentation;
 
-/// Line and column (1-based, columns in grapheme clusters) of byte `offset` in `text`.
-fn position(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before[..line_start].matches('\n').count() + 1;
-    (line, before[line_start..].graphemes(true).count() + 1)
-}
-
-/// `NAME:LINE,COL-ENDCOL`, or `NAME:LINE,COL-ENDLINE,ENDCOL` for a range over several lines
-/// (HCL's `Range.String`).
-pub fn hcl_range(name: &str, text: &str, span: Span) -> String {
-    let (line, col) = position(text, span.start as usize);
-    let (end_line, end_col) = position(text, span.end as usize);
-    if line == end_line {
-        format!("{name}:{line},{col}-{end_col}")
-    } else {
-        format!("{name}:{line},{col}-{end_line},{end_col}")
-    }
-}
+pub(crate) use ferro_diag::hcl_range;
 
 /// The message of a `try` whose arguments all failed: every diagnostic of every argument, as
 /// `- SUMMARY (at RANGE)` and the detail on the next line (the range is left out when the

@@ -652,7 +652,12 @@ impl Lower {
         self.alloc(Expr::Missing, span)
     }
 
+    /// Lower one expression; deep nesting continues on a fresh stack segment.
     fn expr(&mut self, e: &ast::Expr) -> ExprId {
+        stacker::maybe_grow(128 * 1024, 4 << 20, || self.expr_here(e))
+    }
+
+    fn expr_here(&mut self, e: &ast::Expr) -> ExprId {
         let span = e.span;
         match &e.kind {
             ExprKind::Null => {

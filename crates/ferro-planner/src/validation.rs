@@ -1,8 +1,9 @@
 //! Input variable `validation` rules, checked on a variable's final value (after conversion
 //! to its type), with Terraform's message: the rule's own error message, then where the rule is.
 
+use ferro_diag::hcl_range;
 use ferro_diag::Diagnostic;
-use ferro_eval::{eval_expr, hcl_range, Scope};
+use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{FileHir, Reference, Variable};
 use ferro_value::{Type, Value};
 

@@ -19,7 +19,7 @@ pub use codec::{
 pub use journal::{journal_path, Change};
 pub use local::{new_lineage, LocalBackend};
 pub use lock::{
-    is_locked, lock_info_path, parse_duration, read_lock_info, tidy_locks_before_exit, LockError,
+    is_locked, lock_info_path, parse_duration, read_lock_info, release_all_held_locks, LockError,
     LockInfo,
 };
 pub use model::{InstanceState, ObjectState, OutputState, ResourceState, State};

@@ -189,7 +189,11 @@ pub(crate) fn acquire(
                     holder: None,
                 });
             }
-            register(state, &info.id, !existed);
+            HELD.lock().unwrap_or_else(|e| e.into_inner()).push((
+                state.to_path_buf(),
+                info.id.clone(),
+                !existed,
+            ));
             return Ok(HeldLock {
                 file,
                 info,
@@ -208,17 +212,12 @@ pub(crate) fn acquire(
     }
 }
 
-impl HeldLock {
-    /// Release the lock: remove the description, drop an empty state file the lock created.
-    pub(crate) fn release(self, state: &Path) {
-        unregister(&self.info.id);
-        tidy(state, &self.info.id, self.created);
-        drop(self.file);
-    }
-}
+/// Locks this process holds: (state file, lock ID, whether taking the lock created the file).
+static HELD: std::sync::Mutex<Vec<(PathBuf, String, bool)>> = std::sync::Mutex::new(Vec::new());
 
-/// Remove our lock description and an empty state file the lock created.
-fn tidy(state: &Path, id: &str, created: bool) {
+/// Remove the description (and an empty state file the lock created) of a lock this process
+/// holds on `state`.
+fn clean_up(state: &Path, id: &str, created: bool) {
     if read_lock_info(state).is_some_and(|i| i.id == id) {
         let _ = fs::remove_file(lock_info_path(state));
     }
@@ -227,25 +226,23 @@ fn tidy(state: &Path, id: &str, created: bool) {
     }
 }
 
-/// Locks held by this process: (state path, lock id, whether the lock created the file).
-static HELD: std::sync::Mutex<Vec<(PathBuf, String, bool)>> = std::sync::Mutex::new(Vec::new());
-
-fn register(state: &Path, id: &str, created: bool) {
-    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    held.push((state.to_path_buf(), id.to_string(), created));
-}
-
-fn unregister(id: &str) {
-    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    held.retain(|(_, i, _)| i != id);
-}
-
-/// For a process about to exit without unwinding (an interrupt outside apply): tidy up after
-/// every lock it holds, as releasing them would. The OS locks themselves end with the process.
-pub fn tidy_locks_before_exit() {
+/// Release every lock this process holds, for a process about to exit without unwinding (an
+/// interrupt while planning): the OS lock goes with the process, the description must not stay.
+pub fn release_all_held_locks() {
     let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
     for (state, id, created) in held {
-        tidy(&state, &id, created);
+        clean_up(&state, &id, created);
+    }
+}
+
+impl HeldLock {
+    /// Release the lock: remove the description, drop an empty state file the lock created.
+    pub(crate) fn release(self, state: &Path) {
+        HELD.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(_, id, _)| id != &self.info.id);
+        clean_up(state, &self.info.id, self.created);
+        drop(self.file);
     }
 }
 

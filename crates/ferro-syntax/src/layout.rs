@@ -64,6 +64,9 @@ pub(crate) fn layout(
 ) {
     nested_splats(file, tokens, diags);
     let mut stack: Vec<(Open, TSpan)> = Vec::new();
+    // Which open braces begin a block body (after a block type or label), as opposed to an
+    // object constructor: the two are reported differently when left open.
+    let mut block_bodies: Vec<u32> = Vec::new();
     let mut i = 0;
     let mut w = 0;
     let mut unary_run = 0usize;
@@ -100,6 +103,12 @@ pub(crate) fn layout(
                     kind = Open::ForBrace;
                 }
             }
+            if kind == Open::Brace
+                && w > 0
+                && matches!(tokens[w - 1].0, Token::Ident | Token::QuoteClose)
+            {
+                block_bodies.push(r.start);
+            }
             stack.push((kind, r));
         } else if let Some(kind) = closer(tok) {
             if let Some(pos) = stack.iter().rposition(|(k, _)| same(*k, kind)) {
@@ -130,13 +139,49 @@ pub(crate) fn layout(
                 "Unclosed bracket",
                 "There is no closing ']' for this '[' before the end of the file.",
             ),
-            Open::Brace | Open::ForBrace => (
-                Token::RBrace,
-                "syntax-unclosed-brace",
-                "Unclosed configuration block",
-                "There is no closing brace for this block before the end of the file. This may be \
-                 caused by incorrect brace nesting elsewhere in this file.",
-            ),
+            // As HCL reports them: at the end of the file, where an argument, a block or an
+            // expression was expected.
+            // Several blocks left open are one error at the end of the file, as in HCL.
+            Open::Brace if block_bodies.contains(&r.start) => {
+                let at = Span::new(file, src_len..src_len);
+                if diags
+                    .iter()
+                    .any(|d| d.code == "syntax-unclosed-brace" && d.span == Some(at))
+                {
+                    tokens.push((Token::RBrace, eof));
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(
+                        "syntax-unclosed-brace",
+                        "Argument or block definition required",
+                    )
+                    .with_detail("An argument or block definition is required here.")
+                    .with_span(Span::new(file, src_len..src_len)),
+                );
+                tokens.push((Token::RBrace, eof));
+                continue;
+            }
+            Open::Brace | Open::ForBrace => {
+                let at = Span::new(file, src_len..src_len);
+                if diags
+                    .iter()
+                    .any(|d| d.code == "syntax-unclosed-brace" && d.span == Some(at))
+                {
+                    tokens.push((Token::RBrace, eof));
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error("syntax-unclosed-brace", "Invalid expression")
+                        .with_detail(
+                            "Expected the start of an expression, but found an invalid \
+                             expression token.",
+                        )
+                        .with_span(Span::new(file, src_len..src_len)),
+                );
+                tokens.push((Token::RBrace, eof));
+                continue;
+            }
             Open::Interp => (
                 Token::TemplClose,
                 "syntax-unclosed-template-sequence",

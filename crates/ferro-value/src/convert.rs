@@ -184,7 +184,12 @@ pub fn strip_optional(t: &Type) -> Type {
 
 /// Terraform's explanation of why `got` does not convert to `want` (cty `MismatchMessage`).
 pub fn mismatch_message(got: &Type, want: &Type) -> String {
-    let required = || format!("{} required", want.friendly_name());
+    let required = || match want {
+        Type::List(e) if **e == Type::Dynamic => "list of any single type required".to_string(),
+        Type::Set(e) if **e == Type::Dynamic => "set of any single type required".to_string(),
+        Type::Map(e) if **e == Type::Dynamic => "map of any single type required".to_string(),
+        _ => format!("{} required", want.friendly_name()),
+    };
     match (got, want) {
         (Type::Object(g), Type::Object(w)) => mismatch_objects(g, w),
         (Type::Tuple(_), Type::List(e)) if **e == Type::Dynamic => {

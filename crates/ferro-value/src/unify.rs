@@ -37,11 +37,13 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     if types.iter().all(|t| t == first) {
         return Some(first.clone());
     }
-    if types.contains(&Type::Dynamic) {
+    let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
+    let dynamic = count(|t| *t == Type::Dynamic);
+    let n = types.len();
+    // Structural kinds mixed with `Dynamic`: the result is only known at run time.
+    if dynamic > 0 && count(|t| !t.is_primitive() && *t != Type::Dynamic) > 0 {
         return Some(Type::Dynamic);
     }
-    let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
-    let n = types.len();
     let maps = count(|t| matches!(t, Type::Map(_)));
     let lists = count(|t| matches!(t, Type::List(_)));
     let sets = count(|t| matches!(t, Type::Set(_)));
@@ -72,10 +74,9 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     }
     // General case: the first candidate everything converts to.
     for want in preference_order(types) {
-        if types
-            .iter()
-            .all(|t| t == want || conversion_type(t, want, lenient).is_some())
-        {
+        if types.iter().all(|t| {
+            t == want || *t == Type::Dynamic || conversion_type(t, want, lenient).is_some()
+        }) {
             return Some(want.clone());
         }
     }
@@ -91,9 +92,13 @@ fn preference_order(types: &[Type]) -> Vec<&Type> {
         .take(1)
         .collect();
     for t in types {
-        if !out.contains(&t) {
+        if !out.contains(&t) && *t != Type::Dynamic {
             out.push(t);
         }
+    }
+    // A value of unknown type converts to anything, so it is the last choice.
+    if types.contains(&Type::Dynamic) {
+        out.push(&Type::Dynamic);
     }
     out
 }
@@ -151,7 +156,12 @@ fn unify_tuples(types: &[Type], lenient: bool) -> Option<Type> {
         .collect();
     let len = tuples[0].len();
     if tuples.iter().any(|t| t.len() != len) {
-        return None;
+        // Tuples of different lengths unify to a list of their unified element types.
+        let elems: Vec<Type> = tuples.iter().flat_map(|t| t.iter().cloned()).collect();
+        if elems.is_empty() {
+            return Some(Type::list(Type::Dynamic));
+        }
+        return unify_types(&elems, lenient).map(Type::list);
     }
     let mut out = Vec::with_capacity(len);
     for i in 0..len {
@@ -175,7 +185,8 @@ mod tests {
         assert_eq!(unify(&[Type::Number, Type::String]), Some(Type::String));
         assert_eq!(unify(&[Type::Bool, Type::String]), Some(Type::String));
         assert_eq!(unify(&[Type::Number, Type::Bool]), None);
-        assert_eq!(unify(&[Type::Number, Type::Dynamic]), Some(Type::Dynamic));
+        assert_eq!(unify(&[Type::Number, Type::Dynamic]), Some(Type::Number));
+        assert_eq!(unify(&[Type::Dynamic, Type::Dynamic]), Some(Type::Dynamic));
         assert_eq!(unify(&[]), None);
     }
 
@@ -194,7 +205,10 @@ mod tests {
             unify(&[t1.clone(), t2]),
             Some(Type::Tuple(vec![Type::String, Type::String]))
         );
-        assert_eq!(unify(&[t1, Type::Tuple(vec![Type::Number])]), None);
+        assert_eq!(
+            unify(&[t1, Type::Tuple(vec![Type::Number])]),
+            Some(Type::list(Type::String))
+        );
         assert_eq!(
             unify(&[Type::list(Type::Number), Type::list(Type::String)]),
             Some(Type::list(Type::String))
@@ -216,7 +230,8 @@ mod tests {
         assert_eq!(vs, vec![Value::string("1"), Value::string("a")]);
         assert!(unify_values(&[Value::int(1), Value::bool(true)]).is_none());
         let (t, vs) = unify_values(&[Value::null(Type::Dynamic), Value::int(1)]).unwrap();
-        assert_eq!(t, Type::Dynamic);
+        assert_eq!(t, Type::Number);
+        assert_eq!(vs[0], Value::null(Type::Number));
         assert_eq!(vs[1], Value::int(1));
     }
 }

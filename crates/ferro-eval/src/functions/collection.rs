@@ -212,7 +212,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "values",
         func(
-            vec![dynp("mapping")],
+            vec![dynp("values")],
             None,
             Ret::Computed(values_type),
             |_, a, _| match &a[0].kind {
@@ -235,7 +235,7 @@ pub(super) fn register(r: &mut Registry) {
         "lookup",
         func(
             vec![dynp("inputMap").marked(), p("key", Type::String).marked()],
-            Some(dynp("default").marked().null()),
+            Some(dynp("default").marked().null().unknown()),
             Ret::Computed(lookup_type),
             lookup,
         ),
@@ -418,7 +418,11 @@ fn coalescelist_type(a: &[Value]) -> R<Type> {
     for (i, v) in a.iter().enumerate() {
         let t = v.ty();
         match t {
-            Type::List(_) | Type::Tuple(_) | Type::Dynamic => tys.push(t),
+            Type::List(_) | Type::Tuple(_) => tys.push(t),
+            // An unknown argument makes the result unknown before its type is checked.
+            _ if v.is_unknown() => {}
+            // Terraform checks the argument types before anything else: a null (of no
+            // particular type) is refused too.
             _ => {
                 let _ = i;
                 return Err(fail("coalescelist arguments must be lists or tuples"));
@@ -600,6 +604,9 @@ fn index(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if !a[0].is_wholly_known() {
         return Ok(Value::unknown(Type::Number));
     }
+    if elems(&a[0]).is_empty() {
+        return Err(fail("cannot search an empty list"));
+    }
     for (i, v) in elems(&a[0]).iter().enumerate() {
         let eq = equals(v, &a[1]);
         if eq.is_unknown() {
@@ -696,6 +703,9 @@ fn lookup(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let k = s(&key);
     let found = match entries.get(k) {
         Some(v) => v.clone(),
+        None if a.len() == 3 && a[2].is_unknown() => {
+            return Ok(Value::unknown(rt.clone()).with_marks(marks))
+        }
         None if a.len() == 3 => a[2].clone(),
         None if matches!(m.kind, ValueKind::Object(_)) => {
             return Err(arg_err(
@@ -839,6 +849,8 @@ fn range(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let zero = Number::zero();
     let one = Number::from_i64(1);
     let (start, end, step) = match a.len() {
+        // One negative argument counts down from zero, as cty's range does.
+        1 if n(&a[0]) < zero => (zero.clone(), n(&a[0]), one.neg()),
         1 => (zero.clone(), n(&a[0]), one),
         2 => {
             let (st, en) = (n(&a[0]), n(&a[1]));
@@ -892,10 +904,19 @@ fn reverse_type(a: &[Value]) -> R<Type> {
 
 fn slice_bounds(a: &[Value]) -> R<(usize, usize)> {
     let len = elems(&a[0]).len() as i64;
-    let st = whole(&a[1])?;
-    let en = whole(&a[2])?;
+    let st = whole(&a[1]).map_err(|_| arg_err(1, format!("invalid start index: {WHOLE}")))?;
+    let en = whole(&a[2]).map_err(|_| arg_err(2, format!("invalid end index: {WHOLE}")))?;
     if st < 0 {
         return Err(arg_err(1, "start index must not be less than zero"));
+    }
+    if en < 0 {
+        return Err(arg_err(2, "end index must not be less than zero"));
+    }
+    if st > len {
+        return Err(arg_err(
+            1,
+            "start index must not be greater than the length of the list",
+        ));
     }
     if en > len {
         return Err(arg_err(
@@ -935,6 +956,10 @@ fn slice(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
 
 fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let v = &a[0];
+    // An empty object or map is "empty" before it is "noniterable".
+    if matches!(v.kind, ValueKind::Object(_) | ValueKind::Map(..)) && elems(v).is_empty() {
+        return Err(arg_err(0, "cannot sum an empty list"));
+    }
     if !matches!(
         v.kind,
         ValueKind::List(..) | ValueKind::Tuple(_) | ValueKind::Set(..)
@@ -952,6 +977,14 @@ fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             return Ok(Value::unknown(Type::Number));
         }
         if e.is_null() {
+            return Err(arg_err(
+                0,
+                "argument must be list, set, or tuple of number values",
+            ));
+        }
+        // Terraform converts all elements but the first, and panics when the first is not a
+        // number; ferro refuses it.
+        if acc.is_none() && e.ty() != Type::Number {
             return Err(arg_err(
                 0,
                 "argument must be list, set, or tuple of number values",
@@ -1018,7 +1051,7 @@ fn zipmap_type(a: &[Value]) -> R<Type> {
             Ok(Type::Object(ObjectType::new(attrs)))
         }
         Type::Dynamic => Ok(Type::Dynamic),
-        _ => Err(arg_err(1, "values argument must be a list or tuple value")),
+        _ => Err(fail("values argument must be a list or tuple value")),
     }
 }
 

@@ -2,7 +2,6 @@
 //! their file* variants, uuid and uuidv5.
 
 use super::encoding::b64_encode;
-use super::filesystem::read;
 use super::{arg_err, fail, func, n, p, s, FnContext, Registry, Ret, R};
 use ferro_value::{Type, Value};
 use md5::Md5;
@@ -78,37 +77,49 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "filemd5",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("md5", &read(c, s(&a[0]))?))
+            Ok(out("md5", &super::filesystem::read_for_hash(c, s(&a[0]))?))
         }),
     );
     r.insert(
         "filesha1",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("sha1", &read(c, s(&a[0]))?))
+            Ok(out("sha1", &super::filesystem::read_for_hash(c, s(&a[0]))?))
         }),
     );
     r.insert(
         "filesha256",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("sha256", &read(c, s(&a[0]))?))
+            Ok(out(
+                "sha256",
+                &super::filesystem::read_for_hash(c, s(&a[0]))?,
+            ))
         }),
     );
     r.insert(
         "filesha512",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("sha512", &read(c, s(&a[0]))?))
+            Ok(out(
+                "sha512",
+                &super::filesystem::read_for_hash(c, s(&a[0]))?,
+            ))
         }),
     );
     r.insert(
         "filebase64sha256",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("base64sha256", &read(c, s(&a[0]))?))
+            Ok(out(
+                "base64sha256",
+                &super::filesystem::read_for_hash(c, s(&a[0]))?,
+            ))
         }),
     );
     r.insert(
         "filebase64sha512",
         func(vec![p("path", Type::String)], None, st(), |c, a, _| {
-            Ok(out("base64sha512", &read(c, s(&a[0]))?))
+            Ok(out(
+                "base64sha512",
+                &super::filesystem::read_for_hash(c, s(&a[0]))?,
+            ))
         }),
     );
     r.insert(

@@ -59,6 +59,20 @@ pub(crate) fn b64_encode(data: &[u8]) -> String {
 }
 
 /// Strict standard base64 decoding (Go's `StdEncoding`, which ignores `\r` and `\n`).
+/// Where Go's decoder reports invalid base64: the first byte that is not a base64 symbol, else
+/// the start of the incomplete last group.
+fn b64_error_offset(text: &str) -> usize {
+    let symbol = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+    let data = text.trim_end_matches('=');
+    match data
+        .bytes()
+        .position(|c| !symbol(c) && c != b'\n' && c != b'\r')
+    {
+        Some(i) => i,
+        None => text.len() - text.len() % 4,
+    }
+}
+
 pub(crate) fn b64_decode(text: &str) -> Option<Vec<u8>> {
     let clean: Vec<u8> = text
         .bytes()
@@ -208,8 +222,15 @@ pub(super) fn register(r: &mut Registry) {
             st(),
             |_, a, _| {
                 let enc = encoding(s(&a[1]))?;
-                let bytes = b64_decode(s(&a[0]))
-                    .ok_or_else(|| arg_err(0, "the given value is has an invalid base64 symbol"))?;
+                let bytes = b64_decode(s(&a[0])).ok_or_else(|| {
+                    arg_err(
+                        0,
+                        format!(
+                            "the given value is has an invalid base64 symbol at offset {}",
+                            b64_error_offset(s(&a[0]))
+                        ),
+                    )
+                })?;
                 let text = match enc {
                     Enc::Utf8 => String::from_utf8_lossy(&bytes).into_owned(),
                     Enc::Utf16(le) => {

@@ -75,9 +75,10 @@ pub(super) fn register(r: &mut Registry) {
             let full = c.resolve(&expand_home(s(&a[0])));
             match std::fs::metadata(&full) {
                 Ok(m) if m.is_file() => Ok(Value::bool(true)),
-                Ok(_) => Err(fail(format!(
-                    "{} is not a regular file, but \"d\"",
-                    s(&a[0])
+                Ok(m) => Err(fail(format!(
+                    "{} is not a regular file, but {}",
+                    clean(s(&a[0])),
+                    go_q(&go_file_mode(&m))
                 ))),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::bool(false)),
                 Err(_) => Err(fail(format!("failed to stat {}", go_q(s(&a[0]))))),
@@ -137,8 +138,40 @@ pub(crate) fn read(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
             "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
             given
         ))),
-        Err(e) => Err(arg_err(0, format!("failed to read {given}: {e}"))),
+        Err(_) => Err(arg_err(0, format!("failed to read {given}"))),
     }
+}
+
+/// Read a file for the file hashing functions, with the Go error Terraform shows.
+pub(crate) fn read_for_hash(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
+    let shown = clean(given);
+    let full = c.resolve(&expand_home(given));
+    match std::fs::read(&full) {
+        Ok(b) => Ok(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(fail(format!("open {shown}: no such file or directory")))
+        }
+        Err(_) if full.is_dir() => Err(fail(format!("read {shown}: is a directory"))),
+        Err(_) => Err(fail(format!("open {shown}: permission denied"))),
+    }
+}
+
+/// Go's `FileMode.String()` for what `fileexists` finds instead of a file.
+fn go_file_mode(m: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let kind = if m.is_dir() {
+        'd'
+    } else if m.file_type().is_symlink() {
+        'L'
+    } else {
+        '-'
+    };
+    let bits = m.permissions().mode();
+    let mut out = String::from(kind);
+    for (i, c) in "rwxrwxrwx".chars().enumerate() {
+        out.push(if bits & (1 << (8 - i)) != 0 { c } else { '-' });
+    }
+    out
 }
 
 /// Go's `filepath.Clean` for slash-separated paths.

@@ -42,8 +42,12 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let mut iter_len: Option<usize> = None;
     let mut unknown = false;
     for (i, v) in args.iter().enumerate() {
+        // An unknown list makes the number of results unknown; an unknown string only makes
+        // the results that use it unknown.
         if v.is_unknown() {
-            unknown = true;
+            if !v.ty().is_primitive() {
+                unknown = true;
+            }
             continue;
         }
         let is_seq = matches!(
@@ -70,6 +74,12 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     }
     let Some(count) = iter_len else {
         // No lists: a single-element list.
+        if args.iter().any(|v| !v.is_wholly_known()) {
+            return Ok(Value::list(
+                Type::String,
+                vec![Value::unknown(Type::String)],
+            ));
+        }
         let plain: Vec<Value> = args.iter().map(|v| v.deep_unmark().0).collect();
         let text = format_str(fmt, &plain).map_err(|e| match e {
             super::CallError::Failed(m) => fail(format!("error on format iteration 0: {m}")),
@@ -228,6 +238,13 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
         v.mode = chars[i].1;
         i += 1;
         v.raw = chars[start..i].iter().map(|(_, c)| *c).collect();
+        if !v.mode.is_ascii_alphabetic() && v.mode != '%' {
+            return Err(fail(format!(
+                "unrecognized format character {:?} at offset {}",
+                v.mode,
+                chars[i - 1].0
+            )));
+        }
         if !"vtbdoxXeEfgGsq".contains(v.mode) {
             return Err(fail(format!(
                 "unsupported format verb {:?} in {:?} at offset {}",
@@ -274,19 +291,21 @@ pub(crate) fn format_str(fmt: &str, args: &[Value]) -> R<String> {
 
 /// cty's `formatPadWidth`: pad to the width counted in grapheme clusters, on the right with the
 /// `-` flag, with zeros instead of spaces with the `0` flag (on either side, sign or not).
-fn pad(v: &Verb, body: String) -> String {
-    let Some(w) = v.width else { return body };
+fn pad(v: &Verb, body: String) -> Result<String, String> {
+    let Some(w) = v.width else { return Ok(body) };
+    if w > GO_MAX_WIDTH {
+        return Err(format!("width {w} is too large"));
+    }
     let len = super::string::grapheme_len(&body);
     if len >= w {
-        return body;
+        return Ok(body);
     }
     let fill = if v.zero { "0" } else { " " }.repeat(w - len);
-    if v.minus {
-        body + &fill
-    } else {
-        fill + &body
-    }
+    Ok(if v.minus { body + &fill } else { fill + &body })
 }
+
+/// Largest width or precision Go's `fmt` reads.
+const GO_MAX_WIDTH: usize = 1_000_000;
 
 fn to_string_value(arg: &Value) -> Result<String, String> {
     match convert(arg, &Type::String) {
@@ -298,7 +317,7 @@ fn to_string_value(arg: &Value) -> Result<String, String> {
 fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
     if arg.is_null() {
         if v.mode == 'v' {
-            return Ok(pad(v, "null".into()));
+            return pad(v, "null".into());
         }
         return Err("null value cannot be formatted".into());
     }
@@ -306,12 +325,12 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
         'v' => {
             if v.sharp || !arg.ty().is_primitive() {
                 let j = json::value_to_plain_json(arg);
-                return Ok(pad(v, json::to_go_json_string(&j)));
+                return pad(v, json::to_go_json_string(&j));
             }
             match &arg.kind {
                 // cty prints `Text('g', -1)` and pads it like a string (no sign flags).
-                ValueKind::Number(num) => Ok(pad(v, shortest_text(num))),
-                _ => Ok(pad(v, to_string_value(arg)?)),
+                ValueKind::Number(num) => pad(v, shortest_text(num)),
+                _ => pad(v, to_string_value(arg)?),
             }
         }
         's' | 'q' => {
@@ -324,7 +343,7 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
                 // cty quotes as JSON (Go's encoding/json, which also escapes `<`, `>` and `&`).
                 text = json::to_go_json_string(&serde_json::Value::String(text));
             }
-            Ok(pad(v, text))
+            pad(v, text)
         }
         't' => match convert(arg, &Type::Bool) {
             Ok(b) => Ok(b.as_bool().unwrap_or(false).to_string()),
@@ -335,9 +354,22 @@ fn format_verb(v: &Verb, arg: &Value) -> Result<String, String> {
                 Ok(nv) => nv.as_number().cloned().unwrap_or_default(),
                 Err(e) => return Err(e.message),
             };
-            match v.mode {
-                'b' | 'd' | 'o' | 'x' | 'X' => format_int(v, &num),
-                _ => Ok(format_float(v, &num)),
+            let int = matches!(v.mode, 'b' | 'd' | 'o' | 'x' | 'X');
+            // Go's fmt gives up on widths and precisions beyond 10^6: the verb is not read
+            // and the argument is reported as extra.
+            if v.width.is_some_and(|w| w > GO_MAX_WIDTH) || v.prec.is_some_and(|p| p > GO_MAX_WIDTH)
+            {
+                let (ty, text) = if int {
+                    ("*big.Int", num.trunc().to_string())
+                } else {
+                    ("*big.Float", shortest_text(&num))
+                };
+                return Ok(format!("%!(NOVERB)%!(EXTRA {ty}={text})"));
+            }
+            if int {
+                format_int(v, &num)
+            } else {
+                Ok(format_float(v, &num))
             }
         }
     }
@@ -398,13 +430,13 @@ fn format_int(v: &Verb, num: &Number) -> Result<String, String> {
         }
         return Ok(body);
     }
-    Ok(pad(
+    pad(
         &Verb {
             zero: false,
             ..clone_verb(v)
         },
         body,
-    ))
+    )
 }
 
 fn clone_verb(v: &Verb) -> Verb {
@@ -519,7 +551,7 @@ fn shortest_text(num: &Number) -> String {
         return if num.signum() < 0 { "-Inf" } else { "+Inf" }.to_string();
     };
     let body = fmt_g(&d, d.digits.len() as i64, true, false);
-    if num.signum() < 0 {
+    if num.signum() < 0 || num.is_negative_zero() {
         format!("-{body}")
     } else {
         body

@@ -87,7 +87,11 @@ fn fmt_net(nt: &Net) -> String {
     format!("{}/{}", fmt_addr(nt.addr, nt.width), nt.len)
 }
 
-fn int_of(v: &Value) -> R<i128> {
+const WHOLE: &str =
+    "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
+
+/// A host or network number (a big integer in Terraform: no range in the message).
+fn big_int_of(v: &Value) -> R<i128> {
     let x = n(v);
     if !x.is_integer() {
         return Err(fail("value must be a whole number"));
@@ -95,6 +99,14 @@ fn int_of(v: &Value) -> R<i128> {
     x.to_string()
         .parse::<i128>()
         .map_err(|_| fail("value must be a whole number"))
+}
+
+fn int_of(v: &Value) -> R<i128> {
+    let x = n(v);
+    if !x.is_integer() {
+        return Err(fail(WHOLE));
+    }
+    x.to_i64().map(i128::from).ok_or_else(|| fail(WHOLE))
 }
 
 pub(super) fn register(r: &mut Registry) {
@@ -140,7 +152,7 @@ pub(super) fn register(r: &mut Registry) {
 }
 
 fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
-    let num = int_of(&a[1])?;
+    let num = big_int_of(&a[1])?;
     let nt = parse_cidr(s(&a[0])).map_err(fail)?;
     let host_bits = nt.width - nt.len;
     let max: i128 = if host_bits >= 127 {
@@ -152,7 +164,7 @@ fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if hostnum < 0 || hostnum > max {
         return Err(fail(format!(
             "prefix of {} does not accommodate a host numbered {}",
-            nt.len, num
+            nt.len, hostnum
         )));
     }
     Ok(Value::string(fmt_addr(nt.addr | hostnum as u128, nt.width)))
@@ -161,25 +173,39 @@ fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 fn cidrsubnet(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let nt = parse_cidr(s(&a[0])).map_err(fail)?;
     let newbits = int_of(&a[1])?;
-    let netnum = int_of(&a[2])?;
-    if newbits < 0 {
-        return Err(fail("value must be a whole number"));
-    }
-    let new_len = nt.len + newbits as u32;
+    let netnum = big_int_of(&a[2])?;
+    // A negative extension shortens the prefix, as go-cidr computes it.
+    let Ok(new_len) = u32::try_from(i128::from(nt.len) + newbits) else {
+        return Err(fail(format!(
+            "insufficient address space to extend prefix of {} by {}",
+            nt.len, newbits
+        )));
+    };
     if new_len > nt.width {
         return Err(fail(format!(
             "insufficient address space to extend prefix of {} by {}",
             nt.len, newbits
         )));
     }
-    let max: i128 = (1i128 << newbits) - 1;
-    if netnum < 0 || netnum > max {
+    let max: i128 = if newbits < 0 {
+        i128::MAX
+    } else {
+        (1i128 << newbits) - 1
+    };
+    // go-cidr checks the magnitude only; a negative number is or-ed in two's complement and
+    // the address is the magnitude of the (negative) result.
+    if netnum.unsigned_abs() > max as u128 {
         return Err(fail(format!(
             "prefix extension of {newbits} does not accommodate a subnet numbered {netnum}"
         )));
     }
     let shift = nt.width - new_len;
-    let addr = nt.addr | ((netnum as u128) << shift);
+    let addr = if netnum < 0 {
+        let v = nt.addr | ((netnum as u128).wrapping_shl(shift));
+        v.wrapping_neg() & all_ones(nt.width)
+    } else {
+        nt.addr | ((netnum as u128) << shift)
+    };
     Ok(Value::string(fmt_net(&Net {
         addr,
         len: new_len,
@@ -201,8 +227,7 @@ fn cidrsubnets(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     if lens.is_empty() {
         return Ok(Value::list(Type::String, vec![]));
     }
-    let first = int_of(&lens[0]).map_err(|_| arg_err(1, "value must be a whole number"))? as i64
-        + nt.len as i64;
+    let first = int_of(&lens[0]).map_err(|_| arg_err(1, WHOLE))? as i64 + nt.len as i64;
     let first = first.clamp(0, nt.width as i64) as u32;
     // PreviousSubnet: the subnet of length `first` just before the network.
     let m = mask(first, nt.width);
@@ -213,7 +238,7 @@ fn cidrsubnets(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     };
     let mut out = Vec::with_capacity(lens.len());
     for (i, l) in lens.iter().enumerate() {
-        let ext = int_of(l).map_err(|_| arg_err(i + 1, "value must be a whole number"))?;
+        let ext = int_of(l).map_err(|_| arg_err(i + 1, WHOLE))?;
         if ext < 1 {
             return Err(arg_err(i + 1, "must extend prefix by at least one bit"));
         }

@@ -13,6 +13,7 @@ mod datetime;
 mod encoding;
 mod filesystem;
 mod format;
+mod gopow;
 mod ip;
 mod numeric;
 mod regex_fns;
@@ -32,7 +33,7 @@ pub enum CallError {
     NoSuchFunction,
     /// Fewer arguments than parameters: the name of the first missing parameter.
     NotEnoughArgs {
-        expected: usize,
+        expected: String,
         missing: &'static str,
     },
     /// More arguments than parameters (and no variadic parameter).
@@ -57,6 +58,10 @@ pub(crate) fn arg_err(index: usize, message: impl Into<String>) -> CallError {
         message: message.into(),
     }
 }
+
+/// Largest string or collection a function builds; beyond it the call fails instead of
+/// exhausting memory (Terraform aborts there).
+pub(crate) const MAX_RESULT_BYTES: usize = 256 << 20;
 
 pub(crate) fn fail(message: impl Into<String>) -> CallError {
     CallError::Failed(message.into())
@@ -235,7 +240,11 @@ pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value
 fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
     if args.len() < f.params.len() {
         return Err(CallError::NotEnoughArgs {
-            expected: f.params.len(),
+            expected: if f.var_param.is_some() {
+                format!("at least {}", f.params.len())
+            } else {
+                f.params.len().to_string()
+            },
             missing: f.params[args.len()].name,
         });
     }
@@ -309,14 +318,4 @@ pub(crate) fn n(v: &Value) -> ferro_value::Number {
 
 pub(crate) fn elems(v: &Value) -> &[Value] {
     v.as_elements().unwrap_or_default()
-}
-
-/// A whole number argument as i64 (errors name the argument).
-pub(crate) fn int_arg(v: &Value, i: usize, what: &str) -> R<i64> {
-    let num = n(v);
-    if !num.is_integer() {
-        return Err(arg_err(i, format!("{what} must be a whole number")));
-    }
-    num.to_i64()
-        .ok_or_else(|| arg_err(i, format!("{what} is out of range")))
 }

@@ -55,7 +55,7 @@ pub(super) fn register(r: &mut Registry) {
             |_, a, _| {
                 let x = n(&a[0]);
                 let e = n(&a[1]);
-                float_result(x.to_f64().powf(e.to_f64()))
+                float_result(super::gopow::pow(x.to_f64(), e.to_f64()))
             },
         ),
     );
@@ -80,7 +80,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "parseint",
         func(
-            vec![p("number", Type::String), p("base", Type::Number)],
+            vec![p("number", Type::Dynamic), p("base", Type::Number)],
             None,
             Ret::Fixed(Type::Number),
             parseint,
@@ -110,6 +110,15 @@ fn extreme(a: &[Value], max: bool) -> R<Value> {
 }
 
 fn parseint(_: &super::FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    if a[0].ty() != Type::String {
+        return Err(arg_err(
+            0,
+            format!(
+                "first argument must be a string, not {}",
+                a[0].ty().friendly_name()
+            ),
+        ));
+    }
     let text = s(&a[0]);
     let base_n = n(&a[1]);
     let base = match base_n.to_i64() {

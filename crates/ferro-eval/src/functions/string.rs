@@ -1,7 +1,7 @@
 //! String functions: chomp, endswith, indent, join, lower, replace, split, startswith,
 //! strcontains, strrev, substr, title, trim, trimprefix, trimsuffix, trimspace, upper.
 
-use super::{arg_err, elems, fail, func, int_arg, p, s, FnContext, Registry, Ret, R};
+use super::{arg_err, elems, fail, func, n, p, s, FnContext, Registry, Ret, R};
 use ferro_value::{Type, Value};
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -57,7 +57,27 @@ pub(super) fn register(r: &mut Registry) {
             None,
             st(),
             |_, a, _| {
-                let k = int_arg(&a[0], 0, "spaces").unwrap_or(0).max(0) as usize;
+                let k = match n(&a[0]).to_i64() {
+                    Some(k) if n(&a[0]).is_integer() => k,
+                    _ => {
+                        return Err(super::fail(
+                            "value must be a whole number, between -9223372036854775808 and \
+                             9223372036854775807",
+                        ))
+                    }
+                };
+                // Terraform panics on a negative count; ferro reports it.
+                let Ok(k) = usize::try_from(k) else {
+                    return Err(super::fail("spaces must not be negative"));
+                };
+                let lines = s(&a[1]).matches('\n').count();
+                // Terraform runs out of memory here; ferro refuses results beyond 256 MiB.
+                if lines > 0 && k.saturating_mul(lines) > super::MAX_RESULT_BYTES {
+                    return Err(super::fail(format!(
+                        "indenting by {k} spaces would make a string longer than {} bytes",
+                        super::MAX_RESULT_BYTES
+                    )));
+                }
                 let pad = " ".repeat(k);
                 Ok(Value::string(s(&a[1]).replace('\n', &format!("\n{pad}"))))
             },

@@ -223,10 +223,6 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
         _ => return Err("on line 1, column 1: missing start of document".into()),
     }
     let v = d.node()?;
-    // cty-yaml gives an unknown result for a document that is just null.
-    if v.is_null() {
-        return Ok(Value::dynamic_unknown());
-    }
     if let Some((Event::DocumentEnd, _)) = d.events.get(d.pos) {
         d.pos += 1;
     }
@@ -236,6 +232,10 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
             m.line(),
             m.col() + 1
         ));
+    }
+    // cty-yaml gives an unknown result for a document that is just null.
+    if v.is_null() {
+        return Ok(Value::dynamic_unknown());
     }
     Ok(v)
 }
@@ -366,14 +366,8 @@ fn resolve(
                     ))
                 }
             }
-            "tag:yaml.org,2002:binary" => match super::encoding::b64_decode(text) {
-                Some(b) => Ok(Value::string(String::from_utf8_lossy(&b).into_owned())),
-                None => Err(format!(
-                    "on line {}, column {}: cannot decode !!binary",
-                    mark.line(),
-                    mark.col() + 1
-                )),
-            },
+            // Terraform 1.0.3 keeps the base64 text of a !!binary scalar as the string.
+            "tag:yaml.org,2002:binary" => Ok(Value::string(text)),
             other => Err(format!(
                 "on line {}, column {}: unsupported tag {other:?}",
                 mark.line(),

@@ -191,15 +191,18 @@ impl PluginClient {
                 })
                 .map_err(|e| fail(format!("cannot start an output reader thread: {e}")))?;
         }
-        let mut process = Process {
+        // Known to the reaper from the start: an interrupt during the handshake kills it too.
+        let process = Arc::new(Mutex::new(Process {
             child,
             stdin,
             exited: None,
-        };
+        }));
+        super::reaper::register(&process);
+
         let line = match line_rx.recv_timeout(opts.start_timeout) {
             Ok(line) => line,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                kill(&mut process);
+                kill(&mut locked(&process));
                 return Err(fail(format!(
                     "timeout while waiting for the plugin to start (no handshake within {} s){}",
                     opts.start_timeout.as_secs(),
@@ -207,7 +210,7 @@ impl PluginClient {
                 )));
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                let status = wait_exit(&mut process, EXIT_GRACE);
+                let status = wait_exit(&mut locked(&process), EXIT_GRACE);
                 logs.wait_ended(Duration::from_secs(1));
                 let how = match status {
                     Some(s) => format!("the plugin exited ({s}) before completing the handshake"),
@@ -215,14 +218,14 @@ impl PluginClient {
                         "the plugin closed its output before completing the handshake".to_string()
                     }
                 };
-                kill(&mut process);
+                kill(&mut locked(&process));
                 return Err(fail(format!("{how}{}", logs.describe())));
             }
         };
         let handshake = match parse_handshake(&line, &SUPPORTED_PROTOCOLS) {
             Ok(h) => h,
             Err(e) => {
-                kill(&mut process);
+                kill(&mut locked(&process));
                 logs.wait_ended(Duration::from_millis(200));
                 return Err(fail(format!("{e}{}", logs.describe())));
             }
@@ -236,7 +239,7 @@ impl PluginClient {
         {
             Ok(rt) => rt,
             Err(e) => {
-                kill(&mut process);
+                kill(&mut locked(&process));
                 return Err(fail(format!("cannot start the plugin runtime: {e}")));
             }
         };
@@ -244,12 +247,12 @@ impl PluginClient {
             (Some(c), Some(server)) => match tls::client_config(c, server.clone()) {
                 Ok(cfg) => Some(Arc::new(cfg)),
                 Err(e) => {
-                    kill(&mut process);
+                    kill(&mut locked(&process));
                     return Err(fail(e));
                 }
             },
             (None, Some(_)) => {
-                kill(&mut process);
+                kill(&mut locked(&process));
                 return Err(fail(
                     "the plugin offered TLS, but plugin TLS is disabled (TF_DISABLE_PLUGIN_TLS)"
                         .into(),
@@ -275,7 +278,7 @@ impl PluginClient {
                     Some(Err(e)) => describe_transport_error(&e),
                     _ => "the plugin runtime stopped".to_string(),
                 };
-                kill(&mut process);
+                kill(&mut locked(&process));
                 runtime.shutdown_background();
                 logs.wait_ended(Duration::from_millis(200));
                 return Err(fail(format!(
@@ -286,8 +289,6 @@ impl PluginClient {
             }
         };
         start_stdio_mirror(runtime.handle(), channel.clone(), logs.clone());
-        let process = Arc::new(Mutex::new(process));
-        super::reaper::register(&process);
         Ok(PluginClient {
             addr: addr.clone(),
             protocol_version: handshake.protocol_version,
@@ -584,4 +585,9 @@ where
             Ok(Box::new(s))
         }
     }
+}
+
+/// The plugin process behind its lock (a poisoned lock still holds the process).
+fn locked(p: &Arc<Mutex<Process>>) -> std::sync::MutexGuard<'_, Process> {
+    p.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -30,6 +30,12 @@ pub fn format_source(src: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_source`] with diagnostics attributed to `file`.
 pub fn format_file(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
+    // The passes over the tree recurse with the nesting of expressions; a stack of its own
+    // keeps 10 000-term chains and deeply nested conditionals from overflowing.
+    stacker::grow(64 << 20, || format_file_here(file, src))
+}
+
+fn format_file_here(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
     let parsed = crate::parse_file(file, src);
     if has_errors(&parsed.diagnostics) {
         return Err(parsed.diagnostics);
@@ -49,9 +55,7 @@ pub fn format_file(file: FileId, src: &str) -> Result<String, Vec<Diagnostic>> {
     rewrite::apply(&parsed.body, &mut toks);
     let mut out = layout::format_tokens(&mut toks);
     out.extend(std::iter::repeat_n(' ', trailing));
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
+    // Like terraform fmt, no final newline is added: an empty file stays empty.
     Ok(out)
 }
 

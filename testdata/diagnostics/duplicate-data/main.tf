@@ -1,0 +1,2 @@
+data "null_data_source" "a" {}
+data "null_data_source" "a" {}

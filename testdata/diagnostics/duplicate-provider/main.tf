@@ -1,0 +1,2 @@
+provider "null" {}
+provider "null" {}

@@ -1,0 +1,5 @@
+resource "null_resource" "a" {
+  triggers = {
+    x = null_resource.a.id
+  }
+}
