@@ -226,6 +226,11 @@ struct InstanceScope<'m, 'a> {
 }
 
 impl Scope for InstanceScope<'_, '_> {
+    /// `file()` and friends resolve relative paths against the working directory, which
+    /// `-chdir` changes (as Terraform changes the process's directory).
+    fn base_dir(&self) -> &std::path::Path {
+        std::path::Path::new(self.m.cwd.as_str())
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) => self.m.vars.get(n).cloned().ok_or_else(|| {
