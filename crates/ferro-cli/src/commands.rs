@@ -99,14 +99,26 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let _ = p;
     let mut l = match load_dir(&g.dir) {
         Ok(l) => l,
+        Err(e) if p.flag("json") => {
+            let d =
+                ferro_diag::Diagnostic::error("cli", "Failed to read configuration").with_detail(e);
+            let _ = io
+                .stdout
+                .write_all(crate::validate_json::render(&[d], &[]).as_bytes());
+            return 1;
+        }
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
     config_diagnostics(&l, &mut diags);
+    if p.flag("json") {
+        let doc = crate::validate_json::render(&diags, &l.sources);
+        let _ = io.stdout.write_all(doc.as_bytes());
+        return i32::from(has_errors(&diags));
+    }
     print_diags(io, &diags, &l.sources(), g.color);
     if has_errors(&diags) {
         return 1;

@@ -20,6 +20,7 @@ mod line_editor;
 mod load;
 mod output_fmt;
 pub mod render;
+mod validate_json;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -96,7 +96,9 @@ fn read_config_files_checked(
         .map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        // Symbolic links are configuration too, as Terraform reads them; anything else that
+        // is not a directory is checked below.
+        .filter(|e| e.file_type().map(|t| !t.is_dir()).unwrap_or(false))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| (n.ends_with(".tf") || n.ends_with(".tf.json")) && !n.starts_with('.'))
         .collect();
@@ -104,6 +106,13 @@ fn read_config_files_checked(
     let mut out = Vec::new();
     let mut diags = Vec::new();
     for (i, n) in names.into_iter().enumerate() {
+        // A dangling link or a link loop cannot be read; a link to a FIFO or a device would
+        // block or never end, so only regular files are read.
+        match std::fs::metadata(dir.join(&n)) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => return Err(format!("The file {n:?} is not a regular file.")),
+            Err(e) => return Err(format!("The file {n:?} could not be read: {e}.")),
+        }
         let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
         // Files get FileIds in this order (see `load_files` and `Loaded::add_module`).
         let (text, ds) = ferro_syntax::decode_source(FileId(first_id + i as u32), &bytes);
@@ -431,4 +440,41 @@ pub fn read_state(path: &Path) -> Result<Option<State>, String> {
     ferro_state::LocalBackend::new(path.to_path_buf())
         .load()
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_dir;
+
+    #[test]
+    fn symlinked_files_are_configuration_and_bad_links_are_errors() {
+        let dir = std::env::temp_dir().join(format!("ferro-load-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::write(dir.join("real/a.tf"), "output \"a\" {\n  value = 1\n}\n").unwrap();
+        std::os::unix::fs::symlink("real/a.tf", dir.join("link.tf")).unwrap();
+        let l = load_dir(&dir).unwrap();
+        assert_eq!(l.files.len(), 1);
+        assert_eq!(l.files[0].0, "link.tf");
+        assert!(l.files[0].1.contains("output \"a\""));
+
+        std::os::unix::fs::symlink("missing.tf", dir.join("dangling.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"dangling.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("dangling.tf")).unwrap();
+
+        std::os::unix::fs::symlink("loop.tf", dir.join("loop.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"loop.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("loop.tf")).unwrap();
+
+        std::fs::create_dir(dir.join("sub.tf")).unwrap();
+        std::os::unix::fs::symlink("sub.tf", dir.join("dirlink.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(
+            err.contains("\"dirlink.tf\" is not a regular file"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

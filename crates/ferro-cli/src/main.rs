@@ -1,7 +1,13 @@
 //! The `ferro` binary: hands the process arguments and streams to `ferro_cli::run`.
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // Colours only on a terminal, unless FORCE_COLOR asks for them.
+    use std::io::IsTerminal;
+    let forced = std::env::var("FORCE_COLOR").is_ok_and(|v| !v.is_empty() && v != "0");
+    if !forced && !std::io::stderr().is_terminal() && !std::io::stdout().is_terminal() {
+        args.insert(0, "-no-color".to_string());
+    }
     // Commands that run providers handle interrupts as Terraform does; the others keep the
     // default (the console reads Ctrl-C as a key in raw mode).
     let mut rest = args.iter().map(String::as_str);

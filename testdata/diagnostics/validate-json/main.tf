@@ -1,0 +1,6 @@
+output "x" {
+  value = 1
+}
+output "x" {
+  value = 2
+}
