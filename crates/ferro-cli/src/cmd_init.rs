@@ -19,67 +19,110 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),
     };
+    // Modules first: the configuration is only complete once they are in place.
+    let mut lines = Vec::new();
+    let installed = crate::init_modules::install_modules(
+        &g.dir,
+        p.flag("upgrade"),
+        &crate::init_modules::Unreachable,
+        &mut |l| lines.push(l),
+    );
+    if !lines.is_empty() {
+        let _ = writeln!(io.stdout, "Initializing modules...");
+        for l in &lines {
+            let _ = writeln!(io.stdout, "{l}");
+        }
+    }
+    match installed {
+        Ok(modules) => {
+            if modules.len() > 1 {
+                if let Err(e) = crate::init_modules::write_manifest(&g.dir, &modules) {
+                    return error(io, "Failed to write the module manifest", &e);
+                }
+            }
+        }
+        Err(diags) => {
+            let text =
+                ferro_diag::render(&diags, &ferro_db::Sources::from_files(Vec::new()), g.color);
+            let _ = io.stderr.write_all(text.as_bytes());
+            return 1;
+        }
+    }
     let l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };
+    // The configuration is checked as Terraform's init checks it (provider schemas aside).
+    let mut config_errors = Vec::new();
+    crate::load::config_diagnostics(&l, &mut config_errors);
+    config_errors.retain(Diagnostic::is_error);
+    if !config_errors.is_empty() {
+        let text = ferro_diag::render(&config_errors, &l.sources(), g.color);
+        let _ = io.stderr.write_all(text.as_bytes());
+        return 1;
+    }
     let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
 
     // Requirements: required_providers entries (source + version), providers that provider
-    // blocks and resources imply, and providers recorded in state.
-    let index = module_index(&l.db, l.ws.root(&l.db));
-    let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+    // blocks and resources imply, of every module, and providers recorded in state.
     let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
     let mut errors = Vec::new();
-    for (local, item) in &index.required_providers {
-        let rp = &file_hir(&l.db, item.file).required_providers[item.index];
-        let addr = match &rp.source {
-            Some(src) => match ProviderAddr::parse_source(src) {
-                Ok(a) => a,
+    for module in l.ws.modules(&l.db) {
+        let index = module_index(&l.db, module);
+        let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+        for (local, item) in &index.required_providers {
+            let rp = &file_hir(&l.db, item.file).required_providers[item.index];
+            let addr = match &rp.source {
+                Some(src) => match ProviderAddr::parse_source(src) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        errors.push(
+                            Diagnostic::error(
+                                "invalid-provider-source",
+                                "Invalid provider source address",
+                            )
+                            .with_detail(e)
+                            .with_span(rp.span),
+                        );
+                        continue;
+                    }
+                },
+                None => ProviderAddr::default_for(local),
+            };
+            let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
+                Ok(c) => c.unwrap_or_default(),
                 Err(e) => {
                     errors.push(
                         Diagnostic::error(
-                            "invalid-provider-source",
-                            "Invalid provider source address",
+                            "invalid-version-constraint",
+                            "Invalid version constraint",
                         )
                         .with_detail(e)
                         .with_span(rp.span),
                     );
                     continue;
                 }
-            },
-            None => ProviderAddr::default_for(local),
+            };
+            sources.insert(local.clone(), addr.clone());
+            reqs.entry(addr).or_default().merge(&constraints);
+        }
+        let implied = |local: &str| {
+            sources
+                .get(local)
+                .cloned()
+                .unwrap_or_else(|| ProviderAddr::default_for(local))
         };
-        let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
-            Ok(c) => c.unwrap_or_default(),
-            Err(e) => {
-                errors.push(
-                    Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
-                        .with_detail(e)
-                        .with_span(rp.span),
-                );
-                continue;
-            }
-        };
-        sources.insert(local.clone(), addr.clone());
-        reqs.entry(addr).or_default().merge(&constraints);
-    }
-    let implied = |local: &str| {
-        sources
-            .get(local)
-            .cloned()
-            .unwrap_or_else(|| ProviderAddr::default_for(local))
-    };
-    for (name, _) in index.providers.keys() {
-        reqs.entry(implied(name)).or_default();
-    }
-    for (res, item) in &index.resources {
-        let decl = &file_hir(&l.db, item.file).resources[item.index];
-        let local = match &decl.provider {
-            Some((local, _, _)) => local.clone(),
-            None => res.implied_provider().to_string(),
-        };
-        reqs.entry(implied(&local)).or_default();
+        for (name, _) in index.providers.keys() {
+            reqs.entry(implied(name)).or_default();
+        }
+        for (res, item) in &index.resources {
+            let decl = &file_hir(&l.db, item.file).resources[item.index];
+            let local = match &decl.provider {
+                Some((local, _, _)) => local.clone(),
+                None => res.implied_provider().to_string(),
+            };
+            reqs.entry(implied(&local)).or_default();
+        }
     }
     if let Some(st) = &state {
         for r in st.resources.values() {

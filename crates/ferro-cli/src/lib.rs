@@ -15,6 +15,7 @@ mod cmd_taint;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
+mod init_modules;
 pub mod interrupt;
 mod line_editor;
 mod load;

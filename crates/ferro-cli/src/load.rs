@@ -49,6 +49,19 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
     l.encoding = encoding;
     let mut tried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     tried.insert(".".to_string());
+    // Directories `ferro init` installed for non-local sources, by module key.
+    let installed = crate::init_modules::read_installed(dir);
+    let mut wanted_first = Vec::new();
+    for (_, d) in &installed {
+        if tried.insert(d.clone()) {
+            wanted_first.push(d.clone());
+        }
+    }
+    l.load_module_dirs(dir, wanted_first)?;
+    if !installed.is_empty() {
+        l.ws.set_installed(&mut l.db)
+            .to(installed.into_iter().collect());
+    }
     loop {
         let mut wanted = Vec::new();
         for m in l.ws.modules(&l.db) {
@@ -70,20 +83,7 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
         if wanted.is_empty() {
             break;
         }
-        for child in wanted {
-            let path = dir.join(&child);
-            if !path.is_dir() {
-                continue;
-            }
-            let first = l.sources.len() as u32;
-            let (files, encoding) = read_config_files_checked(&path, first)?;
-            let files: Vec<(String, String)> = files
-                .into_iter()
-                .map(|(n, t)| (format!("{child}/{n}"), t))
-                .collect();
-            l.encoding.extend(encoding);
-            l.add_module(child, files);
-        }
+        l.load_module_dirs(dir, wanted)?;
     }
     Ok(l)
 }
@@ -162,6 +162,25 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
 }
 
 impl Loaded {
+    /// Read module directories (relative to `root`) that exist and add them.
+    fn load_module_dirs(&mut self, root: &Path, dirs: Vec<String>) -> Result<(), String> {
+        for child in dirs {
+            let path = root.join(&child);
+            if !path.is_dir() {
+                continue;
+            }
+            let first = self.sources.len() as u32;
+            let (files, encoding) = read_config_files_checked(&path, first)?;
+            let files: Vec<(String, String)> = files
+                .into_iter()
+                .map(|(n, t)| (format!("{child}/{n}"), t))
+                .collect();
+            self.encoding.extend(encoding);
+            self.add_module(child, files);
+        }
+        Ok(())
+    }
+
     /// Add a module directory's files (already named relative to the root module).
     fn add_module(&mut self, dir: String, files: Vec<(String, String)>) {
         let mut inputs = Vec::new();

@@ -1,0 +1,254 @@
+//! `ferro init`'s module installation: every module call, from the root down, is resolved to
+//! a directory and recorded in `.terraform/modules/modules.json` as Terraform records it (`Key`
+//! `a.b`, `Source`, `Dir`). Local paths are used where they are; git sources
+//! (`git::URL[//subdir][?ref=REF]`) are cloned with the system `git` into
+//! `.terraform/modules/KEY`; anything else goes through a [`RemoteModules`] source, which on
+//! this machine cannot reach a registry and says so.
+
+use ferro_db::{is_local_source, resolve_local_source};
+use ferro_diag::Diagnostic;
+use std::path::Path;
+use std::process::Command;
+
+/// Where `modules.json` lives, relative to the working directory.
+pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
+
+/// One installed module call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Installed {
+    pub key: String,
+    pub source: String,
+    pub dir: String,
+}
+
+/// Fetches module sources that are neither local paths nor git repositories (registries,
+/// HTTP archives, cloud buckets).
+pub(crate) trait RemoteModules {
+    fn fetch(&self, source: &str, version: Option<&str>, dest: &Path) -> Result<(), String>;
+}
+
+/// No network here: every remote source is unreachable.
+pub(crate) struct Unreachable;
+
+impl RemoteModules for Unreachable {
+    fn fetch(&self, source: &str, _version: Option<&str>, _dest: &Path) -> Result<(), String> {
+        Err(format!(
+            "The module source {source:?} is not reachable: ferro can install local paths and git repositories (git::…) through the system git, but no module registry or remote archive can be reached from here."
+        ))
+    }
+}
+
+/// Install every module the configuration in `root` calls. `say` receives Terraform's progress
+/// lines. Existing git checkouts are reused unless `upgrade`.
+pub(crate) fn install_modules(
+    root: &Path,
+    upgrade: bool,
+    remote: &dyn RemoteModules,
+    say: &mut dyn FnMut(String),
+) -> Result<Vec<Installed>, Vec<Diagnostic>> {
+    let mut out = vec![Installed {
+        key: String::new(),
+        source: String::new(),
+        dir: ".".to_string(),
+    }];
+    let mut errors = Vec::new();
+    // What the last init installed: a checkout is reused only for the same source.
+    let previous: std::collections::BTreeMap<String, String> = read_manifest(root)
+        .into_iter()
+        .map(|m| (m.key, m.source))
+        .collect();
+    let mut stack: Vec<(Vec<String>, String, Vec<String>)> =
+        vec![(Vec::new(), ".".to_string(), vec![".".to_string()])];
+    while let Some((path, dir, ancestors)) = stack.pop() {
+        for (name, source, version) in calls_in(&root.join(&dir)) {
+            let mut key_path = path.clone();
+            key_path.push(name.clone());
+            let key = key_path.join(".");
+            let child = if is_local_source(&source) {
+                resolve_local_source(&dir, &source)
+            } else {
+                let dest = format!(".terraform/modules/{key}");
+                let fetched = if let Some(git) = source.strip_prefix("git::") {
+                    say(format!("Downloading {source} for {key}..."));
+                    let same_source = previous.get(&key) == Some(&source);
+                    git_fetch(git, &root.join(&dest), upgrade || !same_source).map(
+                        |sub| match sub {
+                            Some(s) => format!("{dest}/{s}"),
+                            None => dest.clone(),
+                        },
+                    )
+                } else {
+                    say(format!("Downloading {source} for {key}..."));
+                    remote
+                        .fetch(&source, version.as_deref(), &root.join(&dest))
+                        .map(|()| dest.clone())
+                };
+                match fetched {
+                    Ok(d) => d,
+                    Err(e) => {
+                        errors.push(
+                            Diagnostic::error("module-install", "Failed to download module")
+                                .with_detail(format!(
+                                    "Could not download module {key:?} source code from {source:?}: {e}"
+                                )),
+                        );
+                        continue;
+                    }
+                }
+            };
+            if ancestors.contains(&child) || key_path.len() > 64 {
+                errors.push(
+                    Diagnostic::error("module-cycle", "Module call cycle").with_detail(format!(
+                        "The module call {key:?} loads {child:?}, which is already being loaded by a module above it."
+                    )),
+                );
+                continue;
+            }
+            if !root.join(&child).is_dir() {
+                errors.push(
+                    Diagnostic::error("module-unreadable", "Unreadable module directory")
+                        .with_detail(format!(
+                            "The directory {child} for module {key:?} does not exist or cannot be read."
+                        )),
+                );
+                continue;
+            }
+            say(format!("- {key} in {child}"));
+            let mut anc = ancestors.clone();
+            anc.push(child.clone());
+            out.push(Installed {
+                key,
+                source,
+                dir: child.clone(),
+            });
+            stack.push((key_path, child, anc));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(out)
+}
+
+/// The module calls of the configuration files in `dir`: name, source, version.
+fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
+    let Ok(files) = crate::load::read_config_files(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, (name, text)) in files.iter().enumerate() {
+        let id = ferro_diag::FileId(i as u32);
+        let hir = if name.ends_with(".tf.json") {
+            ferro_hir::lower_json_file(id, &ferro_syntax::parse_json_file(id, text).body)
+        } else {
+            ferro_hir::lower_file(id, &ferro_syntax::parse_file(id, text).body)
+        };
+        for c in &hir.module_calls {
+            if let Some((source, _)) = &c.source {
+                out.push((c.name.clone(), source.clone(), c.version.clone()));
+            }
+        }
+    }
+    out.sort();
+    out.reverse();
+    out
+}
+
+/// Clone `url` (with `?ref=` and `//subdir` as go-getter reads them) into `dest`; returns the
+/// subdirectory. An existing checkout is kept unless `refetch`.
+fn git_fetch(url: &str, dest: &Path, refetch: bool) -> Result<Option<String>, String> {
+    let (url, reference) = match url.split_once("?ref=") {
+        Some((u, r)) => (u.to_string(), Some(r.to_string())),
+        None => (url.to_string(), None),
+    };
+    // `//sub` after the scheme's `//` names a subdirectory.
+    let scheme_end = url.find("://").map_or(0, |i| i + 3);
+    let (url, sub) = match url[scheme_end..].find("//") {
+        Some(i) => (
+            url[..scheme_end + i].to_string(),
+            Some(url[scheme_end + i + 2..].to_string()),
+        ),
+        None => (url, None),
+    };
+    if dest.join(".git").is_dir() && !refetch {
+        return Ok(sub);
+    }
+    let _ = std::fs::remove_dir_all(dest);
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    let run = |args: &[&str]| -> Result<(), String> {
+        let out = Command::new("git")
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "git {} failed: {}",
+                args.first().copied().unwrap_or_default(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    };
+    let dest_s = dest.display().to_string();
+    run(&["clone", "--quiet", &url, &dest_s])?;
+    if let Some(r) = &reference {
+        run(&["-C", &dest_s, "checkout", "--quiet", r])?;
+    }
+    Ok(sub)
+}
+
+/// Write `modules.json` as Terraform does (compact, keys sorted).
+pub(crate) fn write_manifest(root: &Path, modules: &[Installed]) -> Result<(), String> {
+    let entries: Vec<serde_json::Value> = modules
+        .iter()
+        .map(|m| {
+            let mut o = serde_json::Map::new();
+            o.insert("Key".into(), m.key.clone().into());
+            o.insert("Source".into(), m.source.clone().into());
+            o.insert("Dir".into(), m.dir.clone().into());
+            serde_json::Value::Object(o)
+        })
+        .collect();
+    let mut doc = serde_json::Map::new();
+    doc.insert("Modules".into(), serde_json::Value::Array(entries));
+    let path = root.join(MANIFEST);
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(&path, serde_json::Value::Object(doc).to_string()).map_err(|e| e.to_string())
+}
+
+/// The entries of `modules.json`, if there is one.
+fn read_manifest(root: &Path) -> Vec<Installed> {
+    let Ok(text) = std::fs::read_to_string(root.join(MANIFEST)) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    v.get("Modules")
+        .and_then(|m| m.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|m| {
+            Some(Installed {
+                key: m.get("Key")?.as_str()?.to_string(),
+                source: m.get("Source")?.as_str()?.to_string(),
+                dir: m.get("Dir")?.as_str()?.trim_end_matches('/').to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The installed directories of non-local module sources, by key, from `modules.json`.
+pub(crate) fn read_installed(root: &Path) -> Vec<(String, String)> {
+    read_manifest(root)
+        .into_iter()
+        .filter(|m| !m.key.is_empty() && !is_local_source(&m.source))
+        .map(|m| (m.key, m.dir))
+        .collect()
+}
