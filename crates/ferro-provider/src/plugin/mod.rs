@@ -5,7 +5,7 @@ mod client;
 pub mod handshake;
 pub mod proto;
 mod provider;
-mod tls;
+pub mod tls;
 
 pub use client::{PluginClient, PluginOptions};
-pub use provider::GrpcProvider;
+pub use provider::{decode_value, encode_value, GrpcProvider};

@@ -341,7 +341,7 @@ impl GrpcProvider {
 }
 
 /// msgpack against `ty` (what Terraform always sends).
-pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
+pub fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
     Ok(DynamicValue {
         msgpack: ferro_value::msgpack::to_msgpack(v, ty)?,
         json: Vec::new(),
@@ -349,7 +349,7 @@ pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String>
 }
 
 /// msgpack if present, else JSON, else null (as Terraform's client does).
-pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, String> {
+pub fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, String> {
     match dv {
         Some(dv) if !dv.msgpack.is_empty() => ferro_value::msgpack::from_msgpack(&dv.msgpack, ty),
         Some(dv) if !dv.json.is_empty() => {

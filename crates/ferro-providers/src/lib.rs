@@ -1,0 +1,24 @@
+//! ferro's built-in utility providers, written with ferro-sdk so that they match HashiCorp's
+//! providers of the same names: [`random`] and [`null`]. ferro links them in process (see
+//! [`install`]); the `terraform-provider-NAME` binaries serve the same code to any Terraform.
+
+pub mod null;
+pub mod random;
+mod rng;
+
+use ferro_provider::Provider;
+use std::sync::Arc;
+
+/// The built-in providers by type name (namespace `hashicorp`).
+pub fn builtins() -> Vec<(&'static str, fn() -> Arc<dyn Provider>)> {
+    vec![
+        ("random", || Arc::new(random::provider())),
+        ("null", || Arc::new(null::provider())),
+    ]
+}
+
+/// Make these providers the fallbacks for `registry.terraform.io/hashicorp/NAME` in every
+/// [`ferro_provider::ProviderRegistry`] of this process.
+pub fn install() {
+    ferro_provider::set_builtin_fallbacks(builtins());
+}
