@@ -6,4 +6,5 @@ pub mod fmt_oracle;
 pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
+pub mod interop_sdk;
 pub mod oracles;

@@ -118,7 +118,16 @@ fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    let mut args = vec!["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"];
+    // ferro, and the provider plugins built with ferro-sdk (the interop suite runs them).
+    let mut args = vec![
+        "build",
+        "--quiet",
+        "-p",
+        "ferro-cli",
+        "-p",
+        "ferro-providers",
+        "--bins",
+    ];
     if release {
         args.push("--release");
     }

@@ -17,6 +17,11 @@ pub mod validators;
 pub mod values;
 
 pub use provider::{DataSource, Resource, SdkProvider};
+
+/// The request and response types of [`Resource::modify_plan`].
+pub mod provider_types {
+    pub use crate::provider::{ModifyPlanRequest, ModifyPlanResponse};
+}
 pub use schema::{Attr, ResourceSchema};
 pub use server::serve;
 
