@@ -1,5 +1,5 @@
 //! Interop scenarios for ferro-sdk: Terraform 1.0.3 drives the ferro-built provider plugins
-//! (`terraform-provider-random`, `terraform-provider-null`) through `dev_overrides`, and ferro's
+//! (`terraform-provider-random`, `terraform-provider-null`, `terraform-provider-local`) through `dev_overrides`, and ferro's
 //! built-in `null` is compared with HashiCorp's null 2.1.2 plugin.
 
 use crate::interop::{plan_actions, state_attributes, Env, Tool};
@@ -74,20 +74,29 @@ resource "null_resource" "n" {
   }
 }
 
+resource "local_file" "f" {
+  filename = "${path.module}/out/id.txt"
+  content  = random_id.a.b64_std
+}
+
 output "hex" {
   value = random_id.a.hex
 }
 "#;
 
 /// Terraform 1.0.3 runs ferro's plugin binaries (AutoMTLS, protocol 6): init, plan, apply,
-/// no-op replan, a keepers change that replaces, destroy.
+/// no-op replan, a deleted file detected as drift, a keepers change that replaces, destroy.
 fn plugins_under_terraform(env: &Env) -> Result<(), String> {
     let bins = env
         .ferro
         .parent()
         .ok_or("no target directory")?
         .to_path_buf();
-    for p in ["terraform-provider-random", "terraform-provider-null"] {
+    for p in [
+        "terraform-provider-random",
+        "terraform-provider-null",
+        "terraform-provider-local",
+    ] {
         if !bins.join(p).is_file() {
             return Err(format!("{p} was not built in {}", bins.display()));
         }
@@ -98,7 +107,7 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
         &dir,
         "terraformrc",
         &format!(
-            "provider_installation {{\n  dev_overrides {{\n    \"hashicorp/random\" = \"{0}\"\n    \"hashicorp/null\" = \"{0}\"\n  }}\n  direct {{}}\n}}\n",
+            "provider_installation {{\n  dev_overrides {{\n    \"hashicorp/random\" = \"{0}\"\n    \"hashicorp/null\" = \"{0}\"\n    \"hashicorp/local\" = \"{0}\"\n  }}\n  direct {{}}\n}}\n",
             bins.display()
         ),
     )?;
@@ -123,11 +132,15 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
         Ok(actions)
     };
     let create = plan(&[])?;
-    let want_create: Vec<(String, Vec<String>)> =
-        ["null_resource.n", "random_id.a", "random_password.p"]
-            .iter()
-            .map(|a| (a.to_string(), vec!["create".to_string()]))
-            .collect();
+    let want_create: Vec<(String, Vec<String>)> = [
+        "local_file.f",
+        "null_resource.n",
+        "random_id.a",
+        "random_password.p",
+    ]
+    .iter()
+    .map(|a| (a.to_string(), vec!["create".to_string()]))
+    .collect();
     if create != want_create {
         return Err(format!("first plan: {create:?}"));
     }
@@ -150,14 +163,28 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
         &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
         0,
     )?;
-    // A keepers change replaces random_id.a, and through its new hex null_resource.n.
+    // The file disappears outside Terraform: refresh notices, and the plan creates it again.
+    let file = work.join("out/id.txt");
+    std::fs::remove_file(&file).map_err(|e| format!("cannot remove {}: {e}", file.display()))?;
+    let recreate: Vec<_> = plan(&[])?
+        .into_iter()
+        .filter(|(_, a)| a != &["no-op".to_string()])
+        .collect();
+    if recreate != [("local_file.f".to_string(), vec!["create".to_string()])] {
+        return Err(format!("after deleting the file: {recreate:?}"));
+    }
+    if !file.is_file() {
+        return Err("apply did not write the file again".into());
+    }
+    // A keepers change replaces random_id.a, and through its new values null_resource.n and
+    // local_file.f.
     let replace = plan(&["-var", "k=two"])?;
     let replaced: Vec<&str> = replace
         .iter()
         .filter(|(_, a)| a == &["delete".to_string(), "create".to_string()])
         .map(|(n, _)| n.as_str())
         .collect();
-    if replaced != ["null_resource.n", "random_id.a"] {
+    if replaced != ["local_file.f", "null_resource.n", "random_id.a"] {
         return Err(format!("keepers change: {replace:?}"));
     }
     let after = state_attributes(&work.join("terraform.tfstate"), &[])?;
@@ -182,6 +209,9 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
     let left = state_attributes(&work.join("terraform.tfstate"), &[])?;
     if !left.is_empty() {
         return Err(format!("objects left after destroy: {:?}", left.keys()));
+    }
+    if file.exists() {
+        return Err("destroy left the file behind".into());
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
 pub mod bench_providers;
+pub mod bench_random;
 pub mod console_oracle;
 pub mod fmt_oracle;
 pub mod fuzz_smoke;

