@@ -1,11 +1,12 @@
 //! ferro's built-in utility providers, written with ferro-sdk so that they match HashiCorp's
-//! providers of the same names: [`random`], [`null`] and [`local`]. ferro links them in process (see
+//! providers of the same names: [`random`], [`null`], [`local`] and part of [`time`]. ferro links them in process (see
 //! [`install`]); the `terraform-provider-NAME` binaries serve the same code to any Terraform.
 
 pub mod local;
 pub mod null;
 pub mod random;
 mod rng;
+pub mod time;
 
 use ferro_provider::Provider;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ pub fn builtins() -> Vec<(&'static str, fn() -> Arc<dyn Provider>)> {
         ("random", || Arc::new(random::provider())),
         ("null", || Arc::new(null::provider())),
         ("local", || Arc::new(local::provider())),
+        ("time", || Arc::new(time::provider())),
     ]
 }
 

@@ -1,0 +1,238 @@
+//! The `time` provider (hashicorp/time), partly: `time_static` (a timestamp fixed at creation,
+//! with its parts) and `time_sleep` (waits on create and/or destroy).
+
+use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
+use ferro_sdk::values::{get_str, with};
+use ferro_sdk::{attr_error, Attr, Diags, Resource, ResourceSchema, SdkProvider, Value};
+use std::time::Duration;
+
+pub fn provider() -> SdkProvider {
+    SdkProvider::new("time")
+        .resource("time_static", TimeStatic)
+        .resource("time_sleep", TimeSleep)
+}
+
+/// (year, month, day, hour, minute, second) of a unix time, UTC.
+fn civil(unix: i64) -> (i64, i64, i64, i64, i64, i64) {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+/// Unix time of a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
+fn parse_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() != 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'Z'
+    {
+        return None;
+    }
+    let n = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (n(0..4)?, n(5..7)?, n(8..10)?);
+    let (hh, mm, ss) = (n(11..13)?, n(14..16)?, n(17..19)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+pub struct TimeStatic;
+
+impl Resource for TimeStatic {
+    fn schema(&self) -> ResourceSchema {
+        let part = || Attr::number().computed().modifier(use_state_for_unknown());
+        ResourceSchema::new()
+            .attr(
+                "id",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            )
+            .attr(
+                "triggers",
+                Attr::map_of_strings()
+                    .optional()
+                    .modifier(requires_replace()),
+            )
+            .attr(
+                "rfc3339",
+                Attr::string()
+                    .optional()
+                    .computed()
+                    .modifier(requires_replace())
+                    .modifier(use_state_for_unknown()),
+            )
+            .attr("year", part())
+            .attr("month", part())
+            .attr("day", part())
+            .attr("hour", part())
+            .attr("minute", part())
+            .attr("second", part())
+            .attr("unix", part())
+    }
+
+    fn validate(&self, config: &Value, diags: &mut Diags) {
+        if let Some(s) = get_str(config, "rfc3339") {
+            if parse_rfc3339(&s).is_none() {
+                diags.push(attr_error(
+                    "rfc3339",
+                    "Invalid Attribute Value",
+                    format!("{s:?} is not an RFC 3339 timestamp of the form YYYY-MM-DDTHH:MM:SSZ"),
+                ));
+            }
+        }
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        let unix = match get_str(planned, "rfc3339") {
+            Some(s) => parse_rfc3339(&s)
+                .ok_or_else(|| vec![attr_error("rfc3339", "Invalid timestamp", s.clone())])?,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0),
+        };
+        let (y, mo, d, h, mi, s) = civil(unix);
+        let stamp = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z");
+        let mut v = planned.clone();
+        for (n, val) in [
+            ("year", y),
+            ("month", mo),
+            ("day", d),
+            ("hour", h),
+            ("minute", mi),
+            ("second", s),
+            ("unix", unix),
+        ] {
+            v = with(&v, n, Value::int(val));
+        }
+        v = with(&v, "rfc3339", Value::string(stamp.clone()));
+        Ok(with(&v, "id", Value::string(stamp)))
+    }
+}
+
+/// A Go duration like `30s`, `1m30s`, `1h`, `500ms`.
+fn parse_duration(s: &str) -> Option<Duration> {
+    let mut total = 0f64;
+    let mut num = String::new();
+    let mut chars = s.chars().peekable();
+    if s.is_empty() {
+        return None;
+    }
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let mut unit = c.to_string();
+        if c == 'm' && chars.peek() == Some(&'s') {
+            unit.push(chars.next()?);
+        }
+        let n: f64 = num.parse().ok()?;
+        num.clear();
+        total += n * match unit.as_str() {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 0.001,
+            _ => return None,
+        };
+    }
+    if !num.is_empty() {
+        return None;
+    }
+    Some(Duration::from_secs_f64(total))
+}
+
+pub struct TimeSleep;
+
+impl Resource for TimeSleep {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new()
+            .attr(
+                "id",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            )
+            .attr("create_duration", Attr::string().optional())
+            .attr("destroy_duration", Attr::string().optional())
+            .attr(
+                "triggers",
+                Attr::map_of_strings()
+                    .optional()
+                    .modifier(requires_replace()),
+            )
+    }
+
+    fn validate(&self, config: &Value, diags: &mut Diags) {
+        for n in ["create_duration", "destroy_duration"] {
+            if let Some(s) = get_str(config, n) {
+                if parse_duration(&s).is_none() {
+                    diags.push(attr_error(
+                        n,
+                        "Invalid Attribute Value",
+                        format!("{s:?} is not a duration such as 30s or 1m30s"),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        if let Some(d) = get_str(planned, "create_duration").and_then(|s| parse_duration(&s)) {
+            std::thread::sleep(d);
+        }
+        let (y, mo, d, h, mi, s) = civil(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0),
+        );
+        Ok(with(
+            planned,
+            "id",
+            Value::string(format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")),
+        ))
+    }
+
+    fn delete(&self, prior: &Value) -> Result<(), Diags> {
+        if let Some(d) = get_str(prior, "destroy_duration").and_then(|s| parse_duration(&s)) {
+            std::thread::sleep(d);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_and_durations_round_trip() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_rfc3339("2024-02-29T12:34:56Z"), Some(1_709_210_096));
+        assert_eq!(civil(1_709_210_096), (2024, 2, 29, 12, 34, 56));
+        assert_eq!(parse_rfc3339("2024-02-29 12:34:56"), None);
+        assert_eq!(parse_duration("1m30s"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10"), None);
+    }
+}
