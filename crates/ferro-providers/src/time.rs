@@ -1,5 +1,6 @@
-//! The `time` provider (hashicorp/time), partly: `time_static` (a timestamp fixed at creation,
-//! with its parts) and `time_sleep` (waits on create and/or destroy).
+//! The `time` provider (hashicorp/time): `time_static` (a timestamp fixed at creation, with its
+//! parts), `time_offset` (a base timestamp plus offsets) and `time_sleep` (waits on create
+//! and/or destroy).
 
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::values::{get_str, with};
@@ -10,6 +11,7 @@ pub fn provider() -> SdkProvider {
     SdkProvider::new("time")
         .resource("time_static", TimeStatic)
         .resource("time_sleep", TimeSleep)
+        .resource("time_offset", TimeOffset)
 }
 
 /// (year, month, day, hour, minute, second) of a unix time, UTC.
@@ -26,6 +28,32 @@ fn civil(unix: i64) -> (i64, i64, i64, i64, i64, i64) {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+/// Unix time of a civil UTC time; days and months past their range roll over as Go's
+/// `AddDate` does (January 31 plus one month is March 2 or 3).
+fn unix_of(y: i64, m: i64, d: i64, hh: i64, mm: i64, ss: i64) -> i64 {
+    let (y, m) = (y + (m - 1).div_euclid(12), (m - 1).rem_euclid(12) + 1);
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    days * 86_400 + hh * 3600 + mm * 60 + ss
+}
+
+fn rfc3339(unix: i64) -> String {
+    let (y, mo, d, h, mi, s) = civil(unix);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// Unix time of a `YYYY-MM-DDTHH:MM:SSZ` timestamp.
@@ -47,14 +75,7 @@ fn parse_rfc3339(s: &str) -> Option<i64> {
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
         return None;
     }
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+    Some(unix_of(y, m, d, hh, mm, ss))
 }
 
 pub struct TimeStatic;
@@ -221,6 +242,103 @@ impl Resource for TimeSleep {
     }
 }
 
+const OFFSETS: [&str; 6] = [
+    "offset_years",
+    "offset_months",
+    "offset_days",
+    "offset_hours",
+    "offset_minutes",
+    "offset_seconds",
+];
+
+pub struct TimeOffset;
+
+impl Resource for TimeOffset {
+    fn schema(&self) -> ResourceSchema {
+        let part = || Attr::number().computed().modifier(use_state_for_unknown());
+        let mut s = ResourceSchema::new()
+            .attr(
+                "id",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            )
+            .attr(
+                "triggers",
+                Attr::map_of_strings()
+                    .optional()
+                    .modifier(requires_replace()),
+            )
+            .attr(
+                "base_rfc3339",
+                Attr::string()
+                    .optional()
+                    .computed()
+                    .modifier(requires_replace())
+                    .modifier(use_state_for_unknown()),
+            )
+            .attr(
+                "rfc3339",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            );
+        for o in OFFSETS {
+            s = s.attr(o, Attr::number().optional().modifier(requires_replace()));
+        }
+        for p in ["year", "month", "day", "hour", "minute", "second", "unix"] {
+            s = s.attr(p, part());
+        }
+        s
+    }
+
+    fn validate(&self, config: &Value, diags: &mut Diags) {
+        if let Some(d) = ferro_sdk::validators::at_least_one_of(config, &OFFSETS) {
+            if config.is_wholly_known() {
+                diags.push(d);
+            }
+        }
+        if let Some(s) = get_str(config, "base_rfc3339") {
+            if parse_rfc3339(&s).is_none() {
+                diags.push(attr_error(
+                    "base_rfc3339",
+                    "Invalid Attribute Value",
+                    format!("{s:?} is not an RFC 3339 timestamp of the form YYYY-MM-DDTHH:MM:SSZ"),
+                ));
+            }
+        }
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        let base = match get_str(planned, "base_rfc3339") {
+            Some(s) => parse_rfc3339(&s)
+                .ok_or_else(|| vec![attr_error("base_rfc3339", "Invalid timestamp", s.clone())])?,
+            None => now(),
+        };
+        let off = |n: &str| ferro_sdk::values::get_i64(planned, n).unwrap_or(0);
+        let (y, mo, d, h, mi, s) = civil(base);
+        let t = unix_of(
+            y + off("offset_years"),
+            mo + off("offset_months"),
+            d + off("offset_days"),
+            h + off("offset_hours"),
+            mi + off("offset_minutes"),
+            s + off("offset_seconds"),
+        );
+        let (y, mo, d, h, mi, s) = civil(t);
+        let mut v = with(planned, "base_rfc3339", Value::string(rfc3339(base)));
+        for (n, val) in [
+            ("year", y),
+            ("month", mo),
+            ("day", d),
+            ("hour", h),
+            ("minute", mi),
+            ("second", s),
+            ("unix", t),
+        ] {
+            v = with(&v, n, Value::int(val));
+        }
+        v = with(&v, "rfc3339", Value::string(rfc3339(t)));
+        Ok(with(&v, "id", Value::string(rfc3339(base))))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,5 +352,16 @@ mod tests {
         assert_eq!(parse_duration("1m30s"), Some(Duration::from_secs(90)));
         assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
         assert_eq!(parse_duration("10"), None);
+        // Go's AddDate: January 31 plus one month rolls over into March.
+        let jan31 = parse_rfc3339("2023-01-31T00:00:00Z").unwrap();
+        let (y, m, d, ..) = civil(jan31);
+        assert_eq!(
+            rfc3339(unix_of(y, m + 1, d, 0, 0, 0)),
+            "2023-03-03T00:00:00Z"
+        );
+        assert_eq!(
+            rfc3339(unix_of(2023, 13, 1, 0, 0, -1)),
+            "2023-12-31T23:59:59Z"
+        );
     }
 }
