@@ -1,5 +1,6 @@
 //! The `time` provider (hashicorp/time): `time_static` (a timestamp fixed at creation, with its
-//! parts), `time_offset` (a base timestamp plus offsets) and `time_sleep` (waits on create
+//! parts), `time_offset` (a base timestamp plus offsets), `time_rotating` (gone from state once
+//! its rotation time has passed, so it is created again) and `time_sleep` (waits on create
 //! and/or destroy).
 
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
@@ -12,6 +13,7 @@ pub fn provider() -> SdkProvider {
         .resource("time_static", TimeStatic)
         .resource("time_sleep", TimeSleep)
         .resource("time_offset", TimeOffset)
+        .resource("time_rotating", TimeRotating)
 }
 
 /// (year, month, day, hour, minute, second) of a unix time, UTC.
@@ -336,6 +338,118 @@ impl Resource for TimeOffset {
         }
         v = with(&v, "rfc3339", Value::string(rfc3339(t)));
         Ok(with(&v, "id", Value::string(rfc3339(base))))
+    }
+}
+
+const ROTATIONS: [&str; 5] = [
+    "rotation_years",
+    "rotation_months",
+    "rotation_days",
+    "rotation_hours",
+    "rotation_minutes",
+];
+
+pub struct TimeRotating;
+
+impl Resource for TimeRotating {
+    fn schema(&self) -> ResourceSchema {
+        let part = || Attr::number().computed().modifier(use_state_for_unknown());
+        let mut s = ResourceSchema::new()
+            .attr(
+                "id",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            )
+            .attr(
+                "triggers",
+                Attr::map_of_strings()
+                    .optional()
+                    .modifier(requires_replace()),
+            )
+            .attr(
+                "rfc3339",
+                Attr::string()
+                    .optional()
+                    .computed()
+                    .modifier(requires_replace())
+                    .modifier(use_state_for_unknown()),
+            )
+            .attr(
+                "rotation_rfc3339",
+                Attr::string()
+                    .optional()
+                    .computed()
+                    .modifier(requires_replace())
+                    .modifier(use_state_for_unknown()),
+            );
+        for r in ROTATIONS {
+            s = s.attr(r, Attr::number().optional().modifier(requires_replace()));
+        }
+        for p in ["year", "month", "day", "hour", "minute", "second", "unix"] {
+            s = s.attr(p, part());
+        }
+        s
+    }
+
+    fn validate(&self, config: &Value, diags: &mut Diags) {
+        let mut all: Vec<&str> = ROTATIONS.to_vec();
+        all.push("rotation_rfc3339");
+        if config.is_wholly_known() {
+            if let Some(d) = ferro_sdk::validators::at_least_one_of(config, &all) {
+                diags.push(d);
+            }
+        }
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        let base = match get_str(planned, "rfc3339") {
+            Some(s) => parse_rfc3339(&s)
+                .ok_or_else(|| vec![attr_error("rfc3339", "Invalid timestamp", s.clone())])?,
+            None => now(),
+        };
+        let rotation = match get_str(planned, "rotation_rfc3339") {
+            Some(s) => parse_rfc3339(&s).ok_or_else(|| {
+                vec![attr_error(
+                    "rotation_rfc3339",
+                    "Invalid timestamp",
+                    s.clone(),
+                )]
+            })?,
+            None => {
+                let r = |n: &str| ferro_sdk::values::get_i64(planned, n).unwrap_or(0);
+                let (y, mo, d, h, mi, s) = civil(base);
+                unix_of(
+                    y + r("rotation_years"),
+                    mo + r("rotation_months"),
+                    d + r("rotation_days"),
+                    h + r("rotation_hours"),
+                    mi + r("rotation_minutes"),
+                    s,
+                )
+            }
+        };
+        let (y, mo, d, h, mi, s) = civil(base);
+        let mut v = with(planned, "rfc3339", Value::string(rfc3339(base)));
+        v = with(&v, "rotation_rfc3339", Value::string(rfc3339(rotation)));
+        for (n, val) in [
+            ("year", y),
+            ("month", mo),
+            ("day", d),
+            ("hour", h),
+            ("minute", mi),
+            ("second", s),
+            ("unix", base),
+        ] {
+            v = with(&v, n, Value::int(val));
+        }
+        Ok(with(&v, "id", Value::string(rfc3339(base))))
+    }
+
+    /// Past its rotation time the object is gone, so the next plan creates a new one.
+    fn read(&self, state: &Value) -> Result<Option<Value>, Diags> {
+        match get_str(state, "rotation_rfc3339").and_then(|s| parse_rfc3339(&s)) {
+            Some(r) if now() >= r => Ok(None),
+            _ => Ok(Some(state.clone())),
+        }
     }
 }
 
