@@ -1,6 +1,7 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
 pub mod bench_providers;
+pub mod bench_random;
 pub mod console_gen;
 pub mod console_oracle;
 pub mod fmt_oracle;
@@ -8,4 +9,5 @@ pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
 mod interop_modules;
+pub mod interop_sdk;
 pub mod oracles;

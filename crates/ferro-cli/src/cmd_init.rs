@@ -180,6 +180,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 "- Installed {} v{version} (unauthenticated)",
                 display_addr(&addr)
             ),
+            InstallEvent::Builtin { addr } => format!(
+                "- Using ferro's built-in {} (no plugin package installed)",
+                display_addr(&addr)
+            ),
             InstallEvent::DevOverride { addr, dir } => {
                 overrides.push(format!(" - {} in {}", display_addr(&addr), dir.display()));
                 return;

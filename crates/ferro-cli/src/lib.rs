@@ -75,6 +75,8 @@ Global options (use these before the subcommand, if any):
 
 /// Run `ferro ARGS...` (args exclude the program name) in `cwd`; returns the exit code.
 pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
+    // hashicorp/random, hashicorp/null, ... run in process unless a plugin is installed.
+    ferro_providers::install();
     let mut dir = cwd.to_path_buf();
     let mut color = true;
     let mut rest: Vec<String> = Vec::new();

@@ -10,7 +10,9 @@ pub mod install;
 pub mod plugin;
 mod registry;
 
-pub use registry::{ProviderRegistry, ProviderSource};
+pub use registry::{
+    builtin_fallback, set_builtin_fallbacks, BuiltinFactory, ProviderRegistry, ProviderSource,
+};
 
 use ferro_value::schema::Schema;
 use ferro_value::{PathStep, Value};

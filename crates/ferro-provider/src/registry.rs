@@ -14,7 +14,28 @@ use crate::Provider;
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A constructor of an in-process provider.
+pub type BuiltinFactory = fn() -> Arc<dyn Provider>;
+
+static FALLBACKS: OnceLock<BTreeMap<String, BuiltinFactory>> = OnceLock::new();
+
+/// Register in-process providers (by type name) that stand in for
+/// `registry.terraform.io/hashicorp/NAME` when no plugin for it is installed (not in the
+/// dependency lock file) or named by a `dev_overrides` entry: an installed plugin always wins.
+/// The first call wins; ferro's CLI calls it once at start-up.
+pub fn set_builtin_fallbacks(list: Vec<(&'static str, BuiltinFactory)>) {
+    let _ = FALLBACKS.set(list.into_iter().map(|(n, f)| (n.to_string(), f)).collect());
+}
+
+/// The in-process stand-in for `addr`, if there is one.
+pub fn builtin_fallback(addr: &ProviderAddr) -> Option<BuiltinFactory> {
+    if addr.hostname != "registry.terraform.io" || addr.namespace != "hashicorp" {
+        return None;
+    }
+    FALLBACKS.get()?.get(&addr.ty).copied()
+}
 
 /// Something that can start a provider given its source address.
 pub trait ProviderSource: Send + Sync {
@@ -92,7 +113,11 @@ impl ProviderRegistry {
                 Err(format!("there is no built-in provider named {:?}", addr.ty))
             };
         }
+        let fallback = builtin_fallback(addr);
         let Some(s) = &self.plugins else {
+            if let Some(f) = fallback {
+                return Ok(f());
+            }
             return Err(format!(
                 "provider {addr} is not available: this ferro session runs only its built-in providers (terraform.io/builtin/terraform)"
             ));
@@ -101,8 +126,18 @@ impl ProviderRegistry {
         let exe = match cli.dev_overrides.get(addr) {
             Some(dir) => locate_dev_override(dir, addr)?,
             None => {
-                let lock = s.lock.as_ref().map_err(Clone::clone)?;
-                locate_installed(&s.working_dir, addr, lock)?
+                let locked = s
+                    .lock
+                    .as_ref()
+                    .ok()
+                    .filter(|l| l.providers.contains_key(addr));
+                match (locked, fallback) {
+                    (None, Some(f)) => return Ok(f()),
+                    _ => {
+                        let lock = s.lock.as_ref().map_err(Clone::clone)?;
+                        locate_installed(&s.working_dir, addr, lock)?
+                    }
+                }
             }
         };
         let p = GrpcProvider::start(addr, &exe, &s.options)?;

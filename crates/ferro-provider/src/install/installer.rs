@@ -50,6 +50,8 @@ pub enum InstallEvent {
     },
     /// `dev_overrides` applies: nothing is installed.
     DevOverride { addr: ProviderAddr, dir: PathBuf },
+    /// No plugin package was found, and ferro has the provider built in: it runs in process.
+    Builtin { addr: ProviderAddr },
 }
 
 /// One provider that could not be installed.
@@ -147,6 +149,15 @@ impl Installer {
             match self.install_one(req, lock.providers.get(&req.addr), on_event) {
                 Ok(locked) => {
                     new_lock.providers.insert(req.addr.clone(), locked);
+                }
+                // No package anywhere and nothing locked: ferro's own provider stands in.
+                Err(_)
+                    if crate::builtin_fallback(&req.addr).is_some()
+                        && !lock.providers.contains_key(&req.addr) =>
+                {
+                    on_event(InstallEvent::Builtin {
+                        addr: req.addr.clone(),
+                    })
                 }
                 Err(e) => errors.push(e),
             }

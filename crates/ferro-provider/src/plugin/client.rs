@@ -8,7 +8,7 @@
 //! deadlock; the gRPC channel multiplexes them over one HTTP/2 connection.
 
 use super::handshake::{parse_handshake, plugin_env, Handshake, Network, SUPPORTED_PROTOCOLS};
-use super::proto::common::{Empty, StdioData};
+use super::proto::goplugin::{Empty, StdioData};
 use super::proto::{CONTROLLER_SHUTDOWN, STDIO_STREAM};
 use super::tls;
 use ferro_addrs::Provider as ProviderAddr;

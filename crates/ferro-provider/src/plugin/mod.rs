@@ -6,8 +6,8 @@ pub mod handshake;
 pub mod proto;
 mod provider;
 mod reaper;
-mod tls;
+pub mod tls;
 
 pub use client::{PluginClient, PluginOptions};
-pub use provider::GrpcProvider;
+pub use provider::{decode_value, encode_value, GrpcProvider};
 pub use reaper::kill_all_plugins;

@@ -5,8 +5,8 @@
 //! died, its last log lines.
 
 use super::client::{PluginClient, PluginOptions};
-use super::proto::common::{self as pb, DynamicValue};
-use super::proto::{schema_from_proto, v5, v6, Rpc};
+use super::proto::tfplugin6::{self as pb, DynamicValue};
+use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
     PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse,
@@ -109,14 +109,13 @@ impl GrpcProvider {
     }
 
     fn load_schema(&self) -> Result<LoadedSchema, Vec<ProviderDiagnostic>> {
-        let resp: v6::GetProviderSchemaResponse = if self.client.protocol_version() == 5 {
-            self.call::<pb::Empty, v5::GetProviderSchemaResponse>(
+        let resp: pb::get_provider_schema::Response = if self.client.protocol_version() == 5 {
+            widen_v5_schema_response(self.call::<_, v5::get_provider_schema::Response>(
                 Rpc::GetProviderSchema,
-                pb::Empty {},
-            )?
-            .into()
+                v5::get_provider_schema::Request {},
+            )?)
         } else {
-            self.call(Rpc::GetProviderSchema, pb::Empty {})?
+            self.call(Rpc::GetProviderSchema, pb::get_provider_schema::Request {})?
         };
         let diags = diagnostics_from_proto(resp.diagnostics);
         if crate::has_errors(&diags) {
@@ -249,13 +248,14 @@ impl GrpcProvider {
     pub fn functions(
         &self,
     ) -> Result<BTreeMap<String, FunctionSignature>, Vec<ProviderDiagnostic>> {
-        let resp: pb::GetFunctionsResponse = match self.call(Rpc::GetFunctions, pb::Empty {}) {
-            Ok(r) => r,
-            Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => {
-                return Ok(BTreeMap::new())
-            }
-            Err(d) => return Err(d),
-        };
+        let resp: pb::get_functions::Response =
+            match self.call(Rpc::GetFunctions, pb::get_functions::Request {}) {
+                Ok(r) => r,
+                Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => {
+                    return Ok(BTreeMap::new())
+                }
+                Err(d) => return Err(d),
+            };
         let diags = diagnostics_from_proto(resp.diagnostics);
         if crate::has_errors(&diags) {
             return Err(diags);
@@ -304,10 +304,10 @@ impl GrpcProvider {
         for (v, t) in args {
             arguments.push(encode_value(v, t)?);
         }
-        let resp: pb::CallFunctionResponse = self
+        let resp: pb::call_function::Response = self
             .call(
                 Rpc::CallFunction,
-                pb::CallFunctionRequest {
+                pb::call_function::Request {
                     name: name.to_string(),
                     arguments,
                 },
@@ -330,7 +330,9 @@ impl GrpcProvider {
     /// GetMetadata (protocol 5.4/6.4+): resource and data source type names without schemas.
     /// `None` for providers that predate it.
     pub fn metadata(&self) -> Option<(Vec<String>, Vec<String>)> {
-        let resp: pb::GetMetadataResponse = self.call(Rpc::GetMetadata, pb::Empty {}).ok()?;
+        let resp: pb::get_metadata::Response = self
+            .call(Rpc::GetMetadata, pb::get_metadata::Request {})
+            .ok()?;
         Some((
             resp.resources.into_iter().map(|r| r.type_name).collect(),
             resp.data_sources.into_iter().map(|r| r.type_name).collect(),
@@ -339,7 +341,7 @@ impl GrpcProvider {
 }
 
 /// msgpack against `ty` (what Terraform always sends).
-pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
+pub fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String> {
     Ok(DynamicValue {
         msgpack: ferro_value::msgpack::to_msgpack(v, ty)?,
         json: Vec::new(),
@@ -347,7 +349,7 @@ pub(crate) fn encode_value(v: &Value, ty: &Type) -> Result<DynamicValue, String>
 }
 
 /// msgpack if present, else JSON, else null (as Terraform's client does).
-pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, String> {
+pub fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, String> {
     match dv {
         Some(dv) if !dv.msgpack.is_empty() => ferro_value::msgpack::from_msgpack(&dv.msgpack, ty),
         Some(dv) if !dv.json.is_empty() => {
@@ -362,7 +364,7 @@ pub(crate) fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value
 pub(crate) fn diagnostics_from_proto(ds: Vec<pb::Diagnostic>) -> Vec<ProviderDiagnostic> {
     ds.into_iter()
         .map(|d| ProviderDiagnostic {
-            severity: if d.severity == pb::Severity::Warning as i32 {
+            severity: if d.severity == pb::diagnostic::Severity::Warning as i32 {
                 Severity::Warning
             } else {
                 Severity::Error
@@ -378,9 +380,13 @@ pub(crate) fn path_from_proto(p: pb::AttributePath) -> Vec<PathStep> {
     p.steps
         .into_iter()
         .filter_map(|s| match s.selector? {
-            pb::Selector::AttributeName(n) => Some(PathStep::Attr(n)),
-            pb::Selector::ElementKeyString(k) => Some(PathStep::Index(Value::string(k))),
-            pb::Selector::ElementKeyInt(i) => Some(PathStep::Index(Value::int(i))),
+            pb::attribute_path::step::Selector::AttributeName(n) => Some(PathStep::Attr(n)),
+            pb::attribute_path::step::Selector::ElementKeyString(k) => {
+                Some(PathStep::Index(Value::string(k)))
+            }
+            pb::attribute_path::step::Selector::ElementKeyInt(i) => {
+                Some(PathStep::Index(Value::int(i)))
+            }
         })
         .collect()
 }
@@ -395,9 +401,9 @@ impl Provider for GrpcProvider {
             let ty = self.provider_type()?;
             let config = self.encode("provider configuration", config, &ty)?;
             // v5 PrepareProviderConfig also returns a prepared config; Terraform ignores it.
-            let resp: pb::ProviderConfigResponse = self.call(
+            let resp: pb::validate_provider_config::Response = self.call(
                 Rpc::ValidateProviderConfig,
-                pb::ProviderConfigRequest {
+                pb::validate_provider_config::Request {
                     config: Some(config),
                 },
             )?;
@@ -410,11 +416,12 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.provider_type()?;
             let config = self.encode("provider configuration", config, &ty)?;
-            let req = pb::ConfigureRequest {
+            let req = pb::configure_provider::Request {
+                client_capabilities: None,
                 terraform_version: TERRAFORM_VERSION.to_string(),
                 config: Some(config),
             };
-            let resp: pb::DiagnosticsResponse = self.call(Rpc::ConfigureProvider, req)?;
+            let resp: pb::configure_provider::Response = self.call(Rpc::ConfigureProvider, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
         run().unwrap_or_else(|d| d)
@@ -424,11 +431,13 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.resource_type(type_name)?;
             let config = self.encode("resource configuration", config, &ty)?;
-            let req = pb::ValidateConfigRequest {
+            let req = pb::validate_resource_config::Request {
+                client_capabilities: None,
                 type_name: type_name.to_string(),
                 config: Some(config),
             };
-            let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateResourceConfig, req)?;
+            let resp: pb::validate_resource_config::Response =
+                self.call(Rpc::ValidateResourceConfig, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
         run().unwrap_or_else(|d| d)
@@ -442,11 +451,12 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.data_source_type(type_name)?;
             let config = self.encode("data source configuration", config, &ty)?;
-            let req = pb::ValidateConfigRequest {
+            let req = pb::validate_data_resource_config::Request {
                 type_name: type_name.to_string(),
                 config: Some(config),
             };
-            let resp: pb::DiagnosticsResponse = self.call(Rpc::ValidateDataResourceConfig, req)?;
+            let resp: pb::validate_data_resource_config::Response =
+                self.call(Rpc::ValidateDataResourceConfig, req)?;
             Ok(diagnostics_from_proto(resp.diagnostics))
         };
         run().unwrap_or_else(|d| d)
@@ -463,7 +473,7 @@ impl Provider for GrpcProvider {
             }
         };
         let json = serde_json::to_vec(req.raw_json).unwrap_or_default();
-        let msg = pb::UpgradeResourceStateRequest {
+        let msg = pb::upgrade_resource_state::Request {
             type_name: req.type_name.to_string(),
             version: req.version as i64,
             raw_state: Some(pb::RawState {
@@ -471,7 +481,7 @@ impl Provider for GrpcProvider {
                 flatmap: BTreeMap::new(),
             }),
         };
-        match self.call::<_, pb::UpgradeResourceStateResponse>(Rpc::UpgradeResourceState, msg) {
+        match self.call::<_, pb::upgrade_resource_state::Response>(Rpc::UpgradeResourceState, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let upgraded_state = self.decode(
@@ -506,13 +516,14 @@ impl Provider for GrpcProvider {
             Ok(v) => v,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::ReadResourceRequest {
+        let msg = pb::read_resource::Request {
+            client_capabilities: None,
             type_name: req.type_name.to_string(),
             current_state: Some(current_state),
             private: req.private.to_vec(),
             provider_meta: self.provider_meta(),
         };
-        match self.call::<_, pb::ReadResourceResponse>(Rpc::ReadResource, msg) {
+        match self.call::<_, pb::read_resource::Response>(Rpc::ReadResource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let new_state =
@@ -550,7 +561,8 @@ impl Provider for GrpcProvider {
             Ok(e) => e,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::PlanResourceChangeRequest {
+        let msg = pb::plan_resource_change::Request {
+            client_capabilities: None,
             type_name: req.type_name.to_string(),
             prior_state: Some(prior),
             proposed_new_state: Some(proposed),
@@ -558,7 +570,7 @@ impl Provider for GrpcProvider {
             prior_private: req.prior_private.to_vec(),
             provider_meta: self.provider_meta(),
         };
-        match self.call::<_, pb::PlanResourceChangeResponse>(Rpc::PlanResourceChange, msg) {
+        match self.call::<_, pb::plan_resource_change::Response>(Rpc::PlanResourceChange, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let planned_state = self.decode(
@@ -605,7 +617,7 @@ impl Provider for GrpcProvider {
             Ok(e) => e,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::ApplyResourceChangeRequest {
+        let msg = pb::apply_resource_change::Request {
             type_name: req.type_name.to_string(),
             prior_state: Some(prior),
             planned_state: Some(planned),
@@ -613,7 +625,7 @@ impl Provider for GrpcProvider {
             planned_private: req.planned_private.to_vec(),
             provider_meta: self.provider_meta(),
         };
-        match self.call::<_, pb::ApplyResourceChangeResponse>(Rpc::ApplyResourceChange, msg) {
+        match self.call::<_, pb::apply_resource_change::Response>(Rpc::ApplyResourceChange, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let new_state =
@@ -642,12 +654,13 @@ impl Provider for GrpcProvider {
             Ok(v) => v,
             Err(d) => return fail(ty, d),
         };
-        let msg = pb::ReadDataSourceRequest {
+        let msg = pb::read_data_source::Request {
+            client_capabilities: None,
             type_name: req.type_name.to_string(),
             config: Some(config),
             provider_meta: self.provider_meta(),
         };
-        match self.call::<_, pb::ReadDataSourceResponse>(Rpc::ReadDataSource, msg) {
+        match self.call::<_, pb::read_data_source::Response>(Rpc::ReadDataSource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let state = self.decode(
@@ -663,19 +676,21 @@ impl Provider for GrpcProvider {
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
-        let msg = pb::ImportResourceStateRequest {
+        let msg = pb::import_resource_state::Request {
+            client_capabilities: None,
             type_name: req.type_name.to_string(),
             id: req.id.to_string(),
         };
-        let resp: pb::ImportResourceStateResponse = match self.call(Rpc::ImportResourceState, msg) {
-            Ok(r) => r,
-            Err(diagnostics) => {
-                return ImportResponse {
-                    imported: Vec::new(),
-                    diagnostics,
+        let resp: pb::import_resource_state::Response =
+            match self.call(Rpc::ImportResourceState, msg) {
+                Ok(r) => r,
+                Err(diagnostics) => {
+                    return ImportResponse {
+                        imported: Vec::new(),
+                        diagnostics,
+                    }
                 }
-            }
-        };
+            };
         let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
         let mut imported = Vec::new();
         for r in resp.imported_resources {
@@ -700,7 +715,10 @@ impl Provider for GrpcProvider {
     }
 
     fn stop(&self) {
-        let _ = self.call::<_, pb::StopResponse>(Rpc::StopProvider, pb::Empty {});
+        let _ = self.call::<_, pb::stop_provider::Response>(
+            Rpc::StopProvider,
+            pb::stop_provider::Request {},
+        );
     }
 
     fn close(&self) {
@@ -719,19 +737,23 @@ mod tests {
     #[test]
     fn diagnostics_keep_severity_and_attribute_paths() {
         let d = pb::Diagnostic {
-            severity: pb::Severity::Warning as i32,
+            severity: pb::diagnostic::Severity::Warning as i32,
             summary: "s".into(),
             detail: "d".into(),
             attribute: Some(pb::AttributePath {
                 steps: vec![
-                    pb::AttributePathStep {
-                        selector: Some(pb::Selector::AttributeName("rule".into())),
+                    pb::attribute_path::Step {
+                        selector: Some(pb::attribute_path::step::Selector::AttributeName(
+                            "rule".into(),
+                        )),
                     },
-                    pb::AttributePathStep {
-                        selector: Some(pb::Selector::ElementKeyInt(2)),
+                    pb::attribute_path::Step {
+                        selector: Some(pb::attribute_path::step::Selector::ElementKeyInt(2)),
                     },
-                    pb::AttributePathStep {
-                        selector: Some(pb::Selector::ElementKeyString("k".into())),
+                    pb::attribute_path::Step {
+                        selector: Some(pb::attribute_path::step::Selector::ElementKeyString(
+                            "k".into(),
+                        )),
                     },
                 ],
             }),

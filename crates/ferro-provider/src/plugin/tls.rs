@@ -219,6 +219,94 @@ impl ServerCertVerifier for PinnedServerCert {
     }
 }
 
+/// The plugin (server) side of AutoMTLS: our own go-plugin style certificate, and a TLS server
+/// configuration (TLS 1.2 or later) that requires the host's client certificate and trusts
+/// exactly the one whose PEM the host put in `PLUGIN_CLIENT_CERT`. Returns the configuration and
+/// our certificate's DER (for handshake field 6).
+pub fn server_config(client_pem: &str) -> Result<(rustls::ServerConfig, Vec<u8>), String> {
+    let client_der = pem_certificate_der(client_pem)
+        .ok_or("PLUGIN_CLIENT_CERT does not hold a PEM certificate")?;
+    let ours = generate_client_cert()?;
+    let provider = crypto_provider();
+    let verifier = PinnedClientCert {
+        inner: PinnedServerCert {
+            key: pinned_key_kind(&client_der),
+            der: client_der,
+            algorithms: provider.signature_verification_algorithms,
+        },
+    };
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(ours.key_pkcs8.clone()));
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .with_client_cert_verifier(Arc::new(verifier))
+        .with_single_cert(vec![ours.der.clone()], key)
+        .map_err(|e| format!("cannot set up TLS: {e}"))?;
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    Ok((config, ours.der.to_vec()))
+}
+
+/// The DER of the first certificate in a PEM text.
+fn pem_certificate_der(pem: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let start = pem.find("-----BEGIN CERTIFICATE-----")? + "-----BEGIN CERTIFICATE-----".len();
+    let end = start + pem[start..].find("-----END CERTIFICATE-----")?;
+    let b64: String = pem[start..end]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    base64::engine::general_purpose::STANDARD.decode(b64).ok()
+}
+
+/// Trusts exactly the host's certificate (from `PLUGIN_CLIENT_CERT`).
+#[derive(Debug)]
+struct PinnedClientCert {
+    inner: PinnedServerCert,
+}
+
+impl rustls::server::danger::ClientCertVerifier for PinnedClientCert {
+    fn root_hint_subjects(&self) -> &[rustls::DistinguishedName] {
+        &[]
+    }
+
+    fn verify_client_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _now: UnixTime,
+    ) -> Result<rustls::server::danger::ClientCertVerified, rustls::Error> {
+        if end_entity.as_ref() == self.inner.der.as_slice() {
+            Ok(rustls::server::danger::ClientCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(
+                "the host presented a certificate other than PLUGIN_CLIENT_CERT".into(),
+            ))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify(message, cert, dss, false)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify(message, cert, dss, true)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.inner.supported_verify_schemes()
+    }
+}
+
 const OID_EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
 const OID_SECP521R1: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x23];
 

@@ -1,14 +1,43 @@
-//! The tfplugin5 (5.2+) and tfplugin6 (6.0+) messages a core needs, written by hand as prost
-//! messages (no protoc, no build-time code generation), the gRPC method paths of both
-//! protocols, and the conversion from the wire schema to ferro's [`Schema`].
+//! The plugin protocol types, generated at build time from the project's own `.proto` files
+//! (`crates/ferro-provider/proto/`): tfplugin5 (5.2+), tfplugin6 (6.0+), go-plugin's controller
+//! and stdio services and gRPC health — prost messages plus tonic clients and servers. Also the
+//! gRPC method paths of both protocols and the conversion from the wire schema to ferro's
+//! [`Schema`].
+//!
+//! Apart from the schema messages (protocol 5 has no nested attributes and numbers
+//! `write_only` differently), every message ferro exchanges has the same encoding in both
+//! protocols (PROTOCOL_FACTS §2.4), so the client encodes its requests with the tfplugin6 types
+//! for either protocol and only decodes a protocol-5 schema with the tfplugin5 types.
 
-pub mod common;
-pub mod v5;
-pub mod v6;
+#[allow(clippy::all, missing_docs)]
+pub mod tfplugin5 {
+    //! Generated from `proto/tfplugin5.proto`.
+    include!(concat!(env!("OUT_DIR"), "/tfplugin5.rs"));
+}
+
+#[allow(clippy::all, missing_docs)]
+pub mod tfplugin6 {
+    //! Generated from `proto/tfplugin6.proto`.
+    include!(concat!(env!("OUT_DIR"), "/tfplugin6.rs"));
+}
+
+#[allow(clippy::all, missing_docs)]
+pub mod goplugin {
+    //! Generated from `proto/plugin.proto` (go-plugin's `plugin` package).
+    include!(concat!(env!("OUT_DIR"), "/plugin.rs"));
+}
+
+#[allow(clippy::all, missing_docs)]
+pub mod health {
+    //! Generated from `proto/health.proto` (`grpc.health.v1`).
+    include!(concat!(env!("OUT_DIR"), "/grpc.health.v1.rs"));
+}
 
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::{ObjectType, Type};
 use std::collections::BTreeMap;
+use tfplugin5 as v5;
+use tfplugin6 as v6;
 
 /// The RPCs a core calls, named by their protocol-6 names; [`Rpc::path`] gives the method path
 /// in the negotiated protocol.
@@ -71,70 +100,94 @@ pub const CONTROLLER_SHUTDOWN: &str = "/plugin.GRPCController/Shutdown";
 /// Method path of go-plugin's stdio mirroring service (§1.7); absent from older plugins.
 pub const STDIO_STREAM: &str = "/plugin.GRPCStdio/StreamStdio";
 
-impl From<v5::Schema> for v6::Schema {
-    fn from(s: v5::Schema) -> Self {
-        v6::Schema {
-            version: s.version,
-            block: s.block.map(Into::into),
-        }
+/// Widen a protocol-5 schema response to the protocol-6 shape (no nested attributes).
+pub fn widen_v5_schema_response(
+    r: v5::get_provider_schema::Response,
+) -> v6::get_provider_schema::Response {
+    let conv = |m: BTreeMap<String, v5::Schema>| {
+        m.into_iter().map(|(k, v)| (k, widen_schema(v))).collect()
+    };
+    v6::get_provider_schema::Response {
+        provider: r.provider.map(widen_schema),
+        resource_schemas: conv(r.resource_schemas),
+        data_source_schemas: conv(r.data_source_schemas),
+        diagnostics: r.diagnostics.into_iter().map(widen_diagnostic).collect(),
+        provider_meta: r.provider_meta.map(widen_schema),
+        server_capabilities: r.server_capabilities.map(|c| v6::ServerCapabilities {
+            plan_destroy: c.plan_destroy,
+            get_provider_schema_optional: c.get_provider_schema_optional,
+            move_resource_state: c.move_resource_state,
+        }),
+        functions: BTreeMap::new(),
     }
 }
 
-impl From<v5::Block> for v6::Block {
-    fn from(b: v5::Block) -> Self {
-        v6::Block {
-            version: b.version,
-            attributes: b.attributes.into_iter().map(Into::into).collect(),
-            block_types: b.block_types.into_iter().map(Into::into).collect(),
-            description: b.description,
-            description_kind: b.description_kind,
-            deprecated: b.deprecated,
-        }
+fn widen_schema(s: v5::Schema) -> v6::Schema {
+    v6::Schema {
+        version: s.version,
+        block: s.block.map(widen_block),
     }
 }
 
-impl From<v5::Attribute> for v6::Attribute {
-    fn from(a: v5::Attribute) -> Self {
-        v6::Attribute {
-            name: a.name,
-            r#type: a.r#type,
-            nested_type: None,
-            description: a.description,
-            required: a.required,
-            optional: a.optional,
-            computed: a.computed,
-            sensitive: a.sensitive,
-            description_kind: a.description_kind,
-            deprecated: a.deprecated,
-            write_only: a.write_only,
-        }
+fn widen_block(b: v5::schema::Block) -> v6::schema::Block {
+    v6::schema::Block {
+        version: b.version,
+        attributes: b.attributes.into_iter().map(widen_attribute).collect(),
+        block_types: b
+            .block_types
+            .into_iter()
+            .map(|nb| v6::schema::NestedBlock {
+                type_name: nb.type_name,
+                block: nb.block.map(widen_block),
+                nesting: nb.nesting,
+                min_items: nb.min_items,
+                max_items: nb.max_items,
+            })
+            .collect(),
+        description: b.description,
+        description_kind: b.description_kind,
+        deprecated: b.deprecated,
     }
 }
 
-impl From<v5::NestedBlock> for v6::NestedBlock {
-    fn from(nb: v5::NestedBlock) -> Self {
-        v6::NestedBlock {
-            type_name: nb.type_name,
-            block: nb.block.map(Into::into),
-            nesting: nb.nesting,
-            min_items: nb.min_items,
-            max_items: nb.max_items,
-        }
+fn widen_attribute(a: v5::schema::Attribute) -> v6::schema::Attribute {
+    v6::schema::Attribute {
+        name: a.name,
+        r#type: a.r#type,
+        nested_type: None,
+        description: a.description,
+        required: a.required,
+        optional: a.optional,
+        computed: a.computed,
+        sensitive: a.sensitive,
+        description_kind: a.description_kind,
+        deprecated: a.deprecated,
+        write_only: a.write_only,
     }
 }
 
-impl From<v5::GetProviderSchemaResponse> for v6::GetProviderSchemaResponse {
-    fn from(r: v5::GetProviderSchemaResponse) -> Self {
-        let conv =
-            |m: BTreeMap<String, v5::Schema>| m.into_iter().map(|(k, v)| (k, v.into())).collect();
-        v6::GetProviderSchemaResponse {
-            provider: r.provider.map(Into::into),
-            resource_schemas: conv(r.resource_schemas),
-            data_source_schemas: conv(r.data_source_schemas),
-            diagnostics: r.diagnostics,
-            provider_meta: r.provider_meta.map(Into::into),
-            server_capabilities: r.server_capabilities,
-        }
+fn widen_diagnostic(d: v5::Diagnostic) -> v6::Diagnostic {
+    v6::Diagnostic {
+        severity: d.severity,
+        summary: d.summary,
+        detail: d.detail,
+        attribute: d.attribute.map(|p| v6::AttributePath {
+            steps: p
+                .steps
+                .into_iter()
+                .map(|st| v6::attribute_path::Step {
+                    selector: st.selector.map(|sel| {
+                        use v5::attribute_path::step::Selector as S5;
+                        use v6::attribute_path::step::Selector as S6;
+                        match sel {
+                            S5::AttributeName(n) => S6::AttributeName(n),
+                            S5::ElementKeyString(k) => S6::ElementKeyString(k),
+                            S5::ElementKeyInt(i) => S6::ElementKeyInt(i),
+                        }
+                    }),
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -157,7 +210,7 @@ pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
     })
 }
 
-fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
+fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> {
     let mut out = Block::default();
     for a in &b.attributes {
         let ty = attribute_type(a, what)?;
@@ -174,12 +227,13 @@ fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
             Some(inner) => block_from_proto(inner, what)?,
             None => Block::default(),
         };
-        let nesting = match common::NestingMode::try_from(nb.nesting) {
-            Ok(common::NestingMode::Single) => NestingMode::Single,
-            Ok(common::NestingMode::Group) => NestingMode::Group,
-            Ok(common::NestingMode::List) => NestingMode::List,
-            Ok(common::NestingMode::Set) => NestingMode::Set,
-            Ok(common::NestingMode::Map) => NestingMode::Map,
+        use v6::schema::nested_block::NestingMode as Wire;
+        let nesting = match Wire::try_from(nb.nesting) {
+            Ok(Wire::Single) => NestingMode::Single,
+            Ok(Wire::Group) => NestingMode::Group,
+            Ok(Wire::List) => NestingMode::List,
+            Ok(Wire::Set) => NestingMode::Set,
+            Ok(Wire::Map) => NestingMode::Map,
             _ => {
                 return Err(format!(
                 "the nested block type {:?} in the schema of {what} has an invalid nesting mode {}",
@@ -202,18 +256,19 @@ fn block_from_proto(b: &v6::Block, what: &str) -> Result<Block, String> {
 
 /// An attribute's type: its JSON type constraint, or the type a protocol-6 nested attribute
 /// implies (object, or a list/set/map of objects).
-fn attribute_type(a: &v6::Attribute, what: &str) -> Result<Type, String> {
+fn attribute_type(a: &v6::schema::Attribute, what: &str) -> Result<Type, String> {
     if let Some(obj) = &a.nested_type {
         let mut attrs = BTreeMap::new();
         for inner in &obj.attributes {
             attrs.insert(inner.name.clone(), attribute_type(inner, what)?);
         }
         let elem = Type::Object(ObjectType::new(attrs));
-        return match common::NestingMode::try_from(obj.nesting) {
-            Ok(common::NestingMode::Single) => Ok(elem),
-            Ok(common::NestingMode::List) => Ok(Type::list(elem)),
-            Ok(common::NestingMode::Set) => Ok(Type::set(elem)),
-            Ok(common::NestingMode::Map) => Ok(Type::map(elem)),
+        use v6::schema::object::NestingMode as Wire;
+        return match Wire::try_from(obj.nesting) {
+            Ok(Wire::Single) => Ok(elem),
+            Ok(Wire::List) => Ok(Type::list(elem)),
+            Ok(Wire::Set) => Ok(Type::set(elem)),
+            Ok(Wire::Map) => Ok(Type::map(elem)),
             _ => Err(format!(
                 "the nested attribute {:?} in the schema of {what} has an invalid nesting mode {}",
                 a.name, obj.nesting
@@ -262,12 +317,12 @@ mod tests {
 
     #[test]
     fn dynamic_value_wire_encoding_uses_field_numbers_one_and_two() {
-        let dv = common::DynamicValue {
+        let dv = v6::DynamicValue {
             msgpack: vec![0xc0],
             json: Vec::new(),
         };
         assert_eq!(dv.encode_to_vec(), vec![0x0a, 0x01, 0xc0]);
-        let dv = common::DynamicValue {
+        let dv = v6::DynamicValue {
             msgpack: Vec::new(),
             json: b"null".to_vec(),
         };
@@ -276,29 +331,29 @@ mod tests {
 
     #[test]
     fn v6_nested_attributes_map_to_their_implied_types() {
-        let inner = v6::Attribute {
+        let inner = v6::schema::Attribute {
             name: "port".into(),
             r#type: b"\"number\"".to_vec(),
             optional: true,
             ..Default::default()
         };
-        let nested = v6::Attribute {
+        let nested = v6::schema::Attribute {
             name: "rules".into(),
-            nested_type: Some(v6::Object {
+            nested_type: Some(v6::schema::Object {
                 attributes: vec![inner],
-                nesting: common::NestingMode::Set as i32,
+                nesting: v6::schema::object::NestingMode::Set as i32,
                 min_items: 0,
                 max_items: 0,
             }),
             optional: true,
             ..Default::default()
         };
-        let block = v6::Block {
+        let block = v6::schema::Block {
             attributes: vec![nested],
-            block_types: vec![v6::NestedBlock {
+            block_types: vec![v6::schema::NestedBlock {
                 type_name: "timeouts".into(),
-                block: Some(v6::Block::default()),
-                nesting: common::NestingMode::Single as i32,
+                block: Some(v6::schema::Block::default()),
+                nesting: v6::schema::nested_block::NestingMode::Single as i32,
                 ..Default::default()
             }],
             ..Default::default()
@@ -321,7 +376,7 @@ mod tests {
     fn invalid_schemas_are_errors() {
         let bad = v6::Schema {
             version: -1,
-            block: Some(v6::Block::default()),
+            block: Some(v6::schema::Block::default()),
         };
         assert!(schema_from_proto(&bad, "x").is_err());
         let no_block = v6::Schema {
@@ -333,8 +388,8 @@ mod tests {
             .contains("no block"));
         let bad_nesting = v6::Schema {
             version: 0,
-            block: Some(v6::Block {
-                block_types: vec![v6::NestedBlock {
+            block: Some(v6::schema::Block {
+                block_types: vec![v6::schema::NestedBlock {
                     type_name: "b".into(),
                     nesting: 0,
                     ..Default::default()
@@ -349,7 +404,7 @@ mod tests {
 
     #[test]
     fn a_v5_attribute_survives_the_round_trip_through_the_wire() {
-        let a = v5::Attribute {
+        let a = v5::schema::Attribute {
             name: "id".into(),
             r#type: b"\"string\"".to_vec(),
             optional: true,
@@ -357,9 +412,9 @@ mod tests {
             ..Default::default()
         };
         let bytes = a.encode_to_vec();
-        let back = v5::Attribute::decode(bytes.as_slice()).unwrap();
+        let back = v5::schema::Attribute::decode(bytes.as_slice()).unwrap();
         assert_eq!(back, a);
-        let wide: v6::Attribute = back.into();
+        let wide = widen_attribute(back);
         assert!(wide.nested_type.is_none() && wide.optional && wide.computed);
     }
 }

@@ -1,0 +1,461 @@
+//! The tfplugin6 `Provider` gRPC service over any ferro [`Provider`]: decodes the msgpack/JSON
+//! `DynamicValue`s against the schema's implied types, calls the provider, and encodes the
+//! answers (msgpack), schemas and diagnostics back into the generated protocol types.
+
+use ferro_provider::plugin::proto::tfplugin6 as pb;
+use ferro_provider::plugin::{decode_value, encode_value};
+use ferro_provider::{
+    ApplyRequest, ImportRequest, PlanRequest, Provider, ProviderDiagnostic, ProviderSchema,
+    ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
+};
+use ferro_value::schema::{Block, NestingMode, Schema};
+use ferro_value::{PathStep, Type, Value, ValueKind};
+use std::sync::{Arc, OnceLock};
+use tonic::{Request, Response, Status};
+
+/// Serves one provider object.
+pub struct ProviderService {
+    inner: Arc<dyn Provider>,
+    schema: OnceLock<Result<ProviderSchema, Vec<ProviderDiagnostic>>>,
+}
+
+impl ProviderService {
+    pub fn new(inner: Arc<dyn Provider>) -> ProviderService {
+        ProviderService {
+            inner,
+            schema: OnceLock::new(),
+        }
+    }
+
+    fn schema(&self) -> Result<&ProviderSchema, Vec<ProviderDiagnostic>> {
+        self.schema
+            .get_or_init(|| self.inner.schema())
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn resource_type(&self, name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        let s = self.schema()?;
+        s.resources
+            .get(name)
+            .map(|s| s.block.implied_type())
+            .ok_or_else(|| unknown_type("resource type", name))
+    }
+
+    fn data_type(&self, name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        let s = self.schema()?;
+        s.data_sources
+            .get(name)
+            .map(|s| s.block.implied_type())
+            .ok_or_else(|| unknown_type("data source", name))
+    }
+
+    fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
+        Ok(self.schema()?.provider.block.implied_type())
+    }
+}
+
+fn unknown_type(what: &str, name: &str) -> Vec<ProviderDiagnostic> {
+    vec![ProviderDiagnostic::error(
+        format!("Unknown {what}"),
+        format!("This provider has no {what} {name:?}."),
+    )]
+}
+
+fn decode(dv: Option<&pb::DynamicValue>, ty: &Type) -> Result<Value, Vec<ProviderDiagnostic>> {
+    decode_value(dv, ty).map_err(|e| {
+        vec![ProviderDiagnostic::error(
+            "Invalid value from Terraform",
+            format!("The value Terraform sent does not match the schema: {e}"),
+        )]
+    })
+}
+
+fn encode(v: &Value, ty: &Type, diags: &mut Vec<pb::Diagnostic>) -> Option<pb::DynamicValue> {
+    match encode_value(&v.deep_unmark().0, ty) {
+        Ok(dv) => Some(dv),
+        Err(e) => {
+            diags.push(diag(ProviderDiagnostic::error(
+                "Invalid value from the provider",
+                format!("The provider's answer does not match its schema: {e}"),
+            )));
+            None
+        }
+    }
+}
+
+/// A ferro diagnostic in wire form.
+pub fn diag(d: ProviderDiagnostic) -> pb::Diagnostic {
+    pb::Diagnostic {
+        severity: match d.severity {
+            Severity::Error => pb::diagnostic::Severity::Error as i32,
+            Severity::Warning => pb::diagnostic::Severity::Warning as i32,
+        },
+        summary: d.summary,
+        detail: d.detail,
+        attribute: d.attribute.map(|p| path(&p)),
+    }
+}
+
+fn diags(ds: Vec<ProviderDiagnostic>) -> Vec<pb::Diagnostic> {
+    ds.into_iter().map(diag).collect()
+}
+
+/// An attribute path in wire form (set elements cannot be named: the path stops there).
+pub fn path(steps: &[PathStep]) -> pb::AttributePath {
+    use pb::attribute_path::step::Selector;
+    let mut out = Vec::new();
+    for s in steps {
+        let sel = match s {
+            PathStep::Attr(n) => Selector::AttributeName(n.clone()),
+            PathStep::Index(v) => match &v.kind {
+                ValueKind::String(k) => Selector::ElementKeyString(k.to_string()),
+                ValueKind::Number(n) => match n.to_i64() {
+                    Some(i) => Selector::ElementKeyInt(i),
+                    None => break,
+                },
+                _ => break,
+            },
+        };
+        out.push(pb::attribute_path::Step {
+            selector: Some(sel),
+        });
+    }
+    pb::AttributePath { steps: out }
+}
+
+/// A ferro schema in wire form.
+pub fn schema_to_proto(s: &Schema) -> pb::Schema {
+    pb::Schema {
+        version: s.version as i64,
+        block: Some(block_to_proto(&s.block)),
+    }
+}
+
+fn block_to_proto(b: &Block) -> pb::schema::Block {
+    use pb::schema::nested_block::NestingMode as Wire;
+    pb::schema::Block {
+        attributes: b
+            .attributes
+            .iter()
+            .map(|(name, a)| pb::schema::Attribute {
+                name: name.clone(),
+                r#type: ferro_value::json::type_to_json_string(&a.ty).into_bytes(),
+                description: a.description.clone(),
+                required: a.required,
+                optional: a.optional,
+                computed: a.computed,
+                sensitive: a.sensitive,
+                ..Default::default()
+            })
+            .collect(),
+        block_types: b
+            .block_types
+            .iter()
+            .map(|(name, nb)| pb::schema::NestedBlock {
+                type_name: name.clone(),
+                block: Some(block_to_proto(&nb.block)),
+                nesting: match nb.nesting {
+                    NestingMode::Single => Wire::Single,
+                    NestingMode::Group => Wire::Group,
+                    NestingMode::List => Wire::List,
+                    NestingMode::Set => Wire::Set,
+                    NestingMode::Map => Wire::Map,
+                } as i32,
+                min_items: nb.min_items as i64,
+                max_items: nb.max_items as i64,
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// Run blocking provider logic without stalling the runtime's other connections.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    tokio::task::block_in_place(f)
+}
+
+type Rpc<T> = Result<Response<T>, Status>;
+
+#[tonic::async_trait]
+impl pb::provider_server::Provider for ProviderService {
+    async fn get_provider_schema(
+        &self,
+        _: Request<pb::get_provider_schema::Request>,
+    ) -> Rpc<pb::get_provider_schema::Response> {
+        let mut resp = pb::get_provider_schema::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => {
+                resp.provider = Some(schema_to_proto(&s.provider));
+                resp.resource_schemas = s
+                    .resources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
+                resp.data_source_schemas = s
+                    .data_sources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
+            }
+            Err(d) => {
+                resp.provider = Some(schema_to_proto(&Schema::default()));
+                resp.diagnostics = diags(d);
+            }
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn validate_provider_config(
+        &self,
+        req: Request<pb::validate_provider_config::Request>,
+    ) -> Rpc<pb::validate_provider_config::Response> {
+        let req = req.into_inner();
+        let d = self
+            .provider_type()
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| blocking(|| self.inner.validate_provider_config(&cfg)))
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(pb::validate_provider_config::Response {
+            diagnostics: diags(d),
+        }))
+    }
+
+    async fn validate_resource_config(
+        &self,
+        req: Request<pb::validate_resource_config::Request>,
+    ) -> Rpc<pb::validate_resource_config::Response> {
+        let req = req.into_inner();
+        let d = self
+            .resource_type(&req.type_name)
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| blocking(|| self.inner.validate_resource_config(&req.type_name, &cfg)))
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(pb::validate_resource_config::Response {
+            diagnostics: diags(d),
+        }))
+    }
+
+    async fn validate_data_resource_config(
+        &self,
+        req: Request<pb::validate_data_resource_config::Request>,
+    ) -> Rpc<pb::validate_data_resource_config::Response> {
+        let req = req.into_inner();
+        let d = self
+            .data_type(&req.type_name)
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| blocking(|| self.inner.validate_data_source_config(&req.type_name, &cfg)))
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(pb::validate_data_resource_config::Response {
+            diagnostics: diags(d),
+        }))
+    }
+
+    async fn upgrade_resource_state(
+        &self,
+        req: Request<pb::upgrade_resource_state::Request>,
+    ) -> Rpc<pb::upgrade_resource_state::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::upgrade_resource_state::Response::default();
+        let ty = match self.resource_type(&req.type_name) {
+            Ok(ty) => ty,
+            Err(d) => {
+                resp.diagnostics = diags(d);
+                return Ok(Response::new(resp));
+            }
+        };
+        let raw = req.raw_state.map(|r| r.json).unwrap_or_default();
+        let json: serde_json::Value = match serde_json::from_slice(&raw) {
+            Ok(j) => j,
+            Err(e) => {
+                resp.diagnostics = vec![diag(ProviderDiagnostic::error(
+                    "Unable to read stored state",
+                    format!("The stored state is not valid JSON: {e}"),
+                ))];
+                return Ok(Response::new(resp));
+            }
+        };
+        let out = blocking(|| {
+            self.inner.upgrade_resource_state(UpgradeRequest {
+                type_name: &req.type_name,
+                version: req.version.max(0) as u64,
+                raw_json: &json,
+            })
+        });
+        resp.diagnostics = diags(out.diagnostics);
+        resp.upgraded_state = encode(&out.upgraded_state, &ty, &mut resp.diagnostics);
+        Ok(Response::new(resp))
+    }
+
+    async fn configure_provider(
+        &self,
+        req: Request<pb::configure_provider::Request>,
+    ) -> Rpc<pb::configure_provider::Response> {
+        let req = req.into_inner();
+        let d = self
+            .provider_type()
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| blocking(|| self.inner.configure(&cfg)))
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(pb::configure_provider::Response {
+            diagnostics: diags(d),
+        }))
+    }
+
+    async fn read_resource(
+        &self,
+        req: Request<pb::read_resource::Request>,
+    ) -> Rpc<pb::read_resource::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::read_resource::Response::default();
+        let run = |resp: &mut pb::read_resource::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+            let ty = self.resource_type(&req.type_name)?;
+            let state = decode(req.current_state.as_ref(), &ty)?;
+            let out = blocking(|| {
+                self.inner.read_resource(ReadRequest {
+                    type_name: &req.type_name,
+                    current_state: &state,
+                    private: &req.private,
+                })
+            });
+            resp.diagnostics = diags(out.diagnostics);
+            resp.new_state = encode(&out.new_state, &ty, &mut resp.diagnostics);
+            resp.private = out.private;
+            Ok(())
+        };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn plan_resource_change(
+        &self,
+        req: Request<pb::plan_resource_change::Request>,
+    ) -> Rpc<pb::plan_resource_change::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::plan_resource_change::Response::default();
+        let run =
+            |resp: &mut pb::plan_resource_change::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+                let ty = self.resource_type(&req.type_name)?;
+                let prior = decode(req.prior_state.as_ref(), &ty)?;
+                let proposed = decode(req.proposed_new_state.as_ref(), &ty)?;
+                let config = decode(req.config.as_ref(), &ty)?;
+                let out = blocking(|| {
+                    self.inner.plan_resource_change(PlanRequest {
+                        type_name: &req.type_name,
+                        prior_state: &prior,
+                        proposed_new_state: &proposed,
+                        config: &config,
+                        prior_private: &req.prior_private,
+                    })
+                });
+                resp.diagnostics = diags(out.diagnostics);
+                resp.planned_state = encode(&out.planned_state, &ty, &mut resp.diagnostics);
+                resp.requires_replace = out.requires_replace.iter().map(|p| path(p)).collect();
+                resp.planned_private = out.planned_private;
+                resp.legacy_type_system = out.legacy_type_system;
+                Ok(())
+            };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn apply_resource_change(
+        &self,
+        req: Request<pb::apply_resource_change::Request>,
+    ) -> Rpc<pb::apply_resource_change::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::apply_resource_change::Response::default();
+        let run = |resp: &mut pb::apply_resource_change::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+            let ty = self.resource_type(&req.type_name)?;
+            let prior = decode(req.prior_state.as_ref(), &ty)?;
+            let planned = decode(req.planned_state.as_ref(), &ty)?;
+            let config = decode(req.config.as_ref(), &ty)?;
+            let out = blocking(|| {
+                self.inner.apply_resource_change(ApplyRequest {
+                    type_name: &req.type_name,
+                    prior_state: &prior,
+                    planned_state: &planned,
+                    config: &config,
+                    planned_private: &req.planned_private,
+                })
+            });
+            resp.diagnostics = diags(out.diagnostics);
+            resp.new_state = encode(&out.new_state, &ty, &mut resp.diagnostics);
+            resp.private = out.private;
+            resp.legacy_type_system = out.legacy_type_system;
+            Ok(())
+        };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn import_resource_state(
+        &self,
+        req: Request<pb::import_resource_state::Request>,
+    ) -> Rpc<pb::import_resource_state::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::import_resource_state::Response::default();
+        let out = blocking(|| {
+            self.inner.import_resource_state(ImportRequest {
+                type_name: &req.type_name,
+                id: &req.id,
+            })
+        });
+        resp.diagnostics = diags(out.diagnostics);
+        for imp in out.imported {
+            match self.resource_type(&imp.type_name) {
+                Ok(ty) => {
+                    let state = encode(&imp.state, &ty, &mut resp.diagnostics);
+                    resp.imported_resources
+                        .push(pb::import_resource_state::ImportedResource {
+                            type_name: imp.type_name,
+                            state,
+                            private: imp.private,
+                        });
+                }
+                Err(d) => resp.diagnostics.extend(diags(d)),
+            }
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn read_data_source(
+        &self,
+        req: Request<pb::read_data_source::Request>,
+    ) -> Rpc<pb::read_data_source::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::read_data_source::Response::default();
+        let run =
+            |resp: &mut pb::read_data_source::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+                let ty = self.data_type(&req.type_name)?;
+                let config = decode(req.config.as_ref(), &ty)?;
+                let out = blocking(|| {
+                    self.inner.read_data_source(ReadDataRequest {
+                        type_name: &req.type_name,
+                        config: &config,
+                    })
+                });
+                resp.diagnostics = diags(out.diagnostics);
+                resp.state = encode(&out.state, &ty, &mut resp.diagnostics);
+                Ok(())
+            };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn stop_provider(
+        &self,
+        _: Request<pb::stop_provider::Request>,
+    ) -> Rpc<pb::stop_provider::Response> {
+        self.inner.stop();
+        Ok(Response::new(pb::stop_provider::Response::default()))
+    }
+}

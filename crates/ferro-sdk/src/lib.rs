@@ -1,0 +1,39 @@
+//! ferro-sdk: the provider half of the plugin protocol. A provider author describes resource
+//! types with typed schemas ([`schema`]), writes their create/read/update/delete logic
+//! ([`Resource`]), and attaches plan modifiers and validators to attributes; the framework
+//! computes planned states that obey core's rules (PROTOCOL_FACTS §6), and serves the provider
+//! either over gRPC as a plugin ([`serve`]) or in process through ferro's [`Provider`] trait
+//! ([`SdkProvider`] implements it directly).
+//!
+//! [`Provider`]: ferro_provider::Provider
+
+mod grpc;
+pub mod modifiers;
+pub mod plan;
+mod provider;
+pub mod schema;
+pub mod server;
+pub mod validators;
+pub mod values;
+
+pub use provider::{DataSource, Resource, SdkProvider};
+
+/// The request and response types of [`Resource::modify_plan`].
+pub mod provider_types {
+    pub use crate::provider::{ModifyPlanRequest, ModifyPlanResponse};
+}
+pub use schema::{Attr, ResourceSchema};
+pub use server::serve;
+
+pub use ferro_provider::{ProviderDiagnostic as Diagnostic, Severity};
+pub use ferro_value::{PathStep, Type, Value};
+
+/// Diagnostics returned by provider logic.
+pub type Diags = Vec<Diagnostic>;
+
+/// An error diagnostic attached to an attribute.
+pub fn attr_error(attr: &str, summary: impl Into<String>, detail: impl Into<String>) -> Diagnostic {
+    let mut d = Diagnostic::error(summary, detail);
+    d.attribute = Some(vec![PathStep::Attr(attr.to_string())]);
+    d
+}

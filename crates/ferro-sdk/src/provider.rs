@@ -1,0 +1,388 @@
+//! [`SdkProvider`]: a provider assembled from [`Resource`]s and [`DataSource`]s. It implements
+//! ferro's [`Provider`] trait directly — ferro links it in process with no gRPC — and
+//! [`crate::serve`] puts the same object behind the plugin protocol.
+
+use crate::plan::{check, plan};
+use crate::schema::ResourceSchema;
+use crate::values::get;
+use crate::Diags;
+use ferro_provider::{
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
+    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse,
+    ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
+};
+use ferro_value::{Type, Value};
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+/// What [`Resource::modify_plan`] receives.
+pub struct ModifyPlanRequest<'a> {
+    pub config: &'a Value,
+    /// Prior state (null on create).
+    pub state: &'a Value,
+    /// Null: the provider has no provider_meta schema.
+    pub provider_meta: &'a Value,
+}
+
+/// What [`Resource::modify_plan`] may change.
+pub struct ModifyPlanResponse {
+    /// The framework's plan; may be modified within core's rules.
+    pub plan: Value,
+    /// Attribute names whose change forces replacement (added to the attribute modifiers').
+    pub requires_replace: Vec<String>,
+    pub diagnostics: Diags,
+}
+
+/// A managed resource type.
+pub trait Resource: Send + Sync {
+    fn schema(&self) -> ResourceSchema;
+    /// Resource-level validation (attribute validators run before this).
+    fn validate(&self, _config: &Value, _diags: &mut Diags) {}
+    /// Hook into PlanResourceChange after the framework's own planning.
+    fn modify_plan(&self, _req: &ModifyPlanRequest<'_>, _resp: &mut ModifyPlanResponse) {}
+    /// Create the object; `planned` may hold unknowns the result must resolve.
+    fn create(&self, planned: &Value, config: &Value) -> Result<Value, Diags>;
+    /// Refresh: `None` when the remote object no longer exists.
+    fn read(&self, state: &Value) -> Result<Option<Value>, Diags> {
+        Ok(Some(state.clone()))
+    }
+    /// Update in place (only reached when no attribute forced replacement).
+    fn update(&self, _prior: &Value, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(planned.clone())
+    }
+    fn delete(&self, _prior: &Value) -> Result<(), Diags> {
+        Ok(())
+    }
+    /// Import by ID: the state object to read afterwards.
+    fn import(&self, _id: &str) -> Result<Value, Diags> {
+        Err(vec![ProviderDiagnostic::error(
+            "Resource Import Not Implemented",
+            "This resource does not support import.",
+        )])
+    }
+}
+
+/// A data source type.
+pub trait DataSource: Send + Sync {
+    fn schema(&self) -> ResourceSchema;
+    fn validate(&self, _config: &Value, _diags: &mut Diags) {}
+    /// Read: the result must be wholly known.
+    fn read(&self, config: &Value) -> Result<Value, Diags>;
+}
+
+/// A provider built with ferro-sdk.
+pub struct SdkProvider {
+    name: String,
+    config_schema: ResourceSchema,
+    resources: BTreeMap<String, Arc<dyn Resource>>,
+    data_sources: BTreeMap<String, Arc<dyn DataSource>>,
+    config: RwLock<Option<Value>>,
+}
+
+impl SdkProvider {
+    /// A provider whose resource types are named `NAME_*`.
+    pub fn new(name: &str) -> SdkProvider {
+        SdkProvider {
+            name: name.to_string(),
+            config_schema: ResourceSchema::new(),
+            resources: BTreeMap::new(),
+            data_sources: BTreeMap::new(),
+            config: RwLock::new(None),
+        }
+    }
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn config_schema(mut self, s: ResourceSchema) -> SdkProvider {
+        self.config_schema = s;
+        self
+    }
+    pub fn resource(mut self, type_name: &str, r: impl Resource + 'static) -> SdkProvider {
+        self.resources.insert(type_name.to_string(), Arc::new(r));
+        self
+    }
+    pub fn data_source(mut self, type_name: &str, d: impl DataSource + 'static) -> SdkProvider {
+        self.data_sources.insert(type_name.to_string(), Arc::new(d));
+        self
+    }
+    /// The configuration given to `configure` (null before).
+    pub fn provider_config(&self) -> Value {
+        self.config
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_else(|| Value::null(self.config_schema.implied_type()))
+    }
+
+    fn res(&self, type_name: &str) -> Result<&Arc<dyn Resource>, Diags> {
+        self.resources.get(type_name).ok_or_else(|| {
+            vec![ProviderDiagnostic::error(
+                "Invalid resource type",
+                format!(
+                    "The provider {} does not support resource type {type_name:?}.",
+                    self.name
+                ),
+            )]
+        })
+    }
+}
+
+/// Run the attribute validators of `schema` on a configuration object.
+fn validate_attributes(schema: &ResourceSchema, config: &Value) -> Diags {
+    let mut diags = Vec::new();
+    if config.is_null() || !config.is_known() {
+        return diags;
+    }
+    for (name, a) in &schema.attributes {
+        let v = get(config, name);
+        if v.is_null() || !v.is_wholly_known() {
+            continue;
+        }
+        for val in &a.validators {
+            val.validate(name, &v, config, &mut diags);
+        }
+    }
+    diags
+}
+
+fn no_unknowns(v: &Value, what: &str) -> Diags {
+    if v.is_wholly_known() {
+        Vec::new()
+    } else {
+        vec![ProviderDiagnostic::error(
+            "Provider returned invalid result",
+            format!(
+                "The {what} still holds unknown values after apply. This is a bug in the provider."
+            ),
+        )]
+    }
+}
+
+impl Provider for SdkProvider {
+    fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
+        Ok(ProviderSchema {
+            provider: self.config_schema.to_schema(),
+            resources: self
+                .resources
+                .iter()
+                .map(|(n, r)| (n.clone(), r.schema().to_schema()))
+                .collect(),
+            data_sources: self
+                .data_sources
+                .iter()
+                .map(|(n, d)| (n.clone(), d.schema().to_schema()))
+                .collect(),
+        })
+    }
+
+    fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
+        validate_attributes(&self.config_schema, config)
+    }
+
+    fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
+        *self.config.write().unwrap_or_else(|e| e.into_inner()) = Some(config.clone());
+        Vec::new()
+    }
+
+    fn validate_resource_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic> {
+        let r = match self.res(type_name) {
+            Ok(r) => r,
+            Err(d) => return d,
+        };
+        let mut diags = validate_attributes(&r.schema(), config);
+        r.validate(config, &mut diags);
+        diags
+    }
+
+    fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
+        let fail = |d: Diags| UpgradeResponse {
+            upgraded_state: Value::null(Type::Dynamic),
+            diagnostics: d,
+        };
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => return fail(d),
+        };
+        let ty = r.schema().implied_type();
+        match ferro_value::json::value_from_json(req.raw_json, &ty) {
+            Ok(v) => UpgradeResponse {
+                upgraded_state: v,
+                diagnostics: Vec::new(),
+            },
+            Err(e) => fail(vec![ProviderDiagnostic::error(
+                "Unable to upgrade resource state",
+                format!(
+                    "The stored state of {} does not match its schema: {e}",
+                    req.type_name
+                ),
+            )]),
+        }
+    }
+
+    fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
+        let resp = |v: Value, d: Diags| ReadResponse {
+            new_state: v,
+            private: req.private.to_vec(),
+            diagnostics: d,
+        };
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => return resp(req.current_state.clone(), d),
+        };
+        match r.read(req.current_state) {
+            Ok(Some(v)) => resp(v, Vec::new()),
+            Ok(None) => resp(Value::null(r.schema().implied_type()), Vec::new()),
+            Err(d) => resp(req.current_state.clone(), d),
+        }
+    }
+
+    fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
+        let fail = |d: Diags| PlanResponse {
+            planned_state: req.proposed_new_state.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            diagnostics: d,
+            legacy_type_system: false,
+        };
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => return fail(d),
+        };
+        let schema = r.schema();
+        let mut p = plan(&schema, req.prior_state, req.proposed_new_state, req.config);
+        if !req.proposed_new_state.is_null() {
+            let meta = Value::null(Type::Dynamic);
+            let mreq = ModifyPlanRequest {
+                config: req.config,
+                state: req.prior_state,
+                provider_meta: &meta,
+            };
+            let mut mresp = ModifyPlanResponse {
+                plan: p.planned.clone(),
+                requires_replace: Vec::new(),
+                diagnostics: Vec::new(),
+            };
+            r.modify_plan(&mreq, &mut mresp);
+            p.diagnostics.append(&mut mresp.diagnostics);
+            let problems = check(&schema, req.prior_state, req.config, &mresp.plan);
+            if problems.is_empty() {
+                p.planned = mresp.plan;
+            } else {
+                p.diagnostics.extend(problems);
+            }
+            for name in mresp.requires_replace {
+                let path = vec![ferro_value::PathStep::Attr(name)];
+                if !p.requires_replace.contains(&path) {
+                    p.requires_replace.push(path);
+                }
+            }
+        }
+        PlanResponse {
+            planned_state: p.planned,
+            requires_replace: p.requires_replace,
+            planned_private: req.prior_private.to_vec(),
+            diagnostics: p.diagnostics,
+            legacy_type_system: false,
+        }
+    }
+
+    fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
+        let resp = |v: Value, d: Diags| ApplyResponse {
+            new_state: v,
+            private: req.planned_private.to_vec(),
+            diagnostics: d,
+            legacy_type_system: false,
+        };
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => return resp(req.prior_state.clone(), d),
+        };
+        if req.planned_state.is_null() {
+            return match r.delete(req.prior_state) {
+                Ok(()) => resp(req.planned_state.clone(), Vec::new()),
+                Err(d) => resp(req.prior_state.clone(), d),
+            };
+        }
+        let result = if req.prior_state.is_null() {
+            r.create(req.planned_state, req.config)
+        } else {
+            r.update(req.prior_state, req.planned_state, req.config)
+        };
+        match result {
+            Ok(v) => {
+                let d = no_unknowns(&v, "new state");
+                resp(v, d)
+            }
+            Err(d) => resp(req.prior_state.clone(), d),
+        }
+    }
+
+    fn validate_data_source_config(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        match self.data_sources.get(type_name) {
+            Some(d) => {
+                let mut diags = validate_attributes(&d.schema(), config);
+                d.validate(config, &mut diags);
+                diags
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
+        let Some(d) = self.data_sources.get(req.type_name) else {
+            return ReadDataResponse {
+                state: Value::null(Type::Dynamic),
+                diagnostics: vec![ProviderDiagnostic::error(
+                    "Invalid data source",
+                    format!(
+                        "The provider {} does not support data source {:?}.",
+                        self.name, req.type_name
+                    ),
+                )],
+            };
+        };
+        match d.read(req.config) {
+            Ok(v) => {
+                let diags = no_unknowns(&v, "data source result");
+                ReadDataResponse {
+                    state: v,
+                    diagnostics: diags,
+                }
+            }
+            Err(diags) => ReadDataResponse {
+                state: Value::null(d.schema().implied_type()),
+                diagnostics: diags,
+            },
+        }
+    }
+
+    fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => {
+                return ImportResponse {
+                    imported: Vec::new(),
+                    diagnostics: d,
+                }
+            }
+        };
+        match r.import(req.id) {
+            Ok(state) => ImportResponse {
+                imported: vec![ImportedResource {
+                    type_name: req.type_name.to_string(),
+                    state,
+                    private: Vec::new(),
+                }],
+                diagnostics: Vec::new(),
+            },
+            Err(d) => ImportResponse {
+                imported: Vec::new(),
+                diagnostics: d,
+            },
+        }
+    }
+}

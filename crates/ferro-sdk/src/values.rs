@@ -1,0 +1,51 @@
+//! Small helpers for reading and building the object values resources work with.
+
+use ferro_value::{Type, Value, ValueKind};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The attribute `name` of an object (null of dynamic type when absent or the object is null).
+pub fn get(obj: &Value, name: &str) -> Value {
+    obj.get_attr(name)
+        .cloned()
+        .unwrap_or_else(|| Value::null(Type::Dynamic))
+}
+
+/// The string attribute `name`, when known and not null.
+pub fn get_str(obj: &Value, name: &str) -> Option<String> {
+    obj.get_attr(name)
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+}
+
+/// The number attribute `name` as an i64, when known, not null and integral.
+pub fn get_i64(obj: &Value, name: &str) -> Option<i64> {
+    obj.get_attr(name)
+        .and_then(|v| v.as_number())
+        .and_then(|n| n.to_i64())
+}
+
+/// The bool attribute `name`, when known and not null.
+pub fn get_bool(obj: &Value, name: &str) -> Option<bool> {
+    obj.get_attr(name).and_then(|v| v.as_bool())
+}
+
+/// `obj` with attribute `name` replaced by `v` (marks kept).
+pub fn with(obj: &Value, name: &str, v: Value) -> Value {
+    match &obj.kind {
+        ValueKind::Object(attrs) => {
+            let mut attrs: BTreeMap<String, Value> = (**attrs).clone();
+            attrs.insert(name.to_string(), v);
+            Value {
+                kind: ValueKind::Object(Arc::new(attrs)),
+                marks: obj.marks,
+            }
+        }
+        _ => obj.clone(),
+    }
+}
+
+/// Whether the attribute is null or unknown (the cases plan modifiers leave alone).
+pub fn null_or_unknown(v: &Value) -> bool {
+    v.is_null() || !v.is_known()
+}
