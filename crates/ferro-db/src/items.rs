@@ -219,6 +219,11 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
     for (id, node, refs) in &deps {
         for r in refs {
             for t in targets(*node, r) {
+                // A resource referring to itself is no cycle of the graph: planning reports it
+                // as a self-referential block, as Terraform does.
+                if &t == id && matches!(t.id, ItemId::Resource(_)) {
+                    continue;
+                }
                 edge(&mut g, &t, id, true);
             }
         }

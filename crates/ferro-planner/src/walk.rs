@@ -532,6 +532,11 @@ impl Walk<'_> {
             resource: r.clone(),
         };
         let cr = abs.config();
+        if let Some(d) = self_reference(m.hir(file), &decl) {
+            self.diags.push(d);
+            m.set_resource(r.clone(), Value::dynamic_unknown());
+            return;
+        }
         let Some(cfg) = self.input.providers.by_resource.get(&cr).cloned() else {
             return;
         };
@@ -1017,6 +1022,48 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// A resource whose configuration refers to the resource itself (Terraform's "Self-referential
+/// block"), pointing at the first such reference.
+fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> Option<Diagnostic> {
+    fn exprs(body: &ferro_hir::BlockBody, out: &mut Vec<ExprId>) {
+        out.extend(body.attrs.iter().map(|a| a.expr));
+        for b in &body.blocks {
+            if let Some(d) = &b.dynamic {
+                out.push(d.for_each);
+                out.extend(d.labels.iter().copied());
+            }
+            exprs(&b.body, out);
+        }
+    }
+    let mut all: Vec<ExprId> = decl
+        .count
+        .iter()
+        .chain(decl.for_each.iter())
+        .copied()
+        .collect();
+    exprs(&decl.body, &mut all);
+    let mut found = None;
+    for e in all {
+        ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {
+            if found.is_none() && matches!(r, Reference::Resource(x) if *x == decl.addr) {
+                found = Some(id);
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    let id = found?;
+    Some(
+        Diagnostic::error("self-reference", "Self-referential block")
+            .with_detail(format!(
+                "Configuration for {} may not refer to itself.",
+                decl.addr
+            ))
+            .with_span_opt(hir.span(id)),
+    )
 }
 
 /// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
