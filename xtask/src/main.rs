@@ -16,6 +16,10 @@ subcommands:
   golden [FILTER] [--bless]   run the golden transcript tests in testdata/
   bench providers [--with-terraform]
                               apply 2000 null_resource instances in three shapes (release build)
+  bench modules [--without-terraform]
+                              a tree of 220 module instances and 5 000 null_resource
+                              instances: ferro validate and plan, Terraform 1.0.3's plan, and
+                              ferro's plan at 20 000 instances
   bench random [--debug]      2 000 random_id: ferro in process, ferro via the plugin binary,
                               Terraform 1.0.3 via the ferro-built plugin
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
@@ -176,6 +180,28 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 }
             }
         }
+        Some("modules") => {
+            let with_tf = !args.iter().any(|a| a == "--without-terraform");
+            let Some((repo, ferro)) = build_ferro(true) else {
+                return ExitCode::FAILURE;
+            };
+            let env = match xtask::interop::setup(&repo, ferro) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("cannot set up the benchmark environment: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result = xtask::bench_modules::run(&env, with_tf, &mut std::io::stdout());
+            let _ = std::fs::remove_dir_all(&env.work);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some("random") => {
             // --debug: measure the debug build (quick, but not representative).
             let release = !args.iter().any(|a| a == "--debug");
@@ -237,7 +263,7 @@ fn bench_cmd(args: &[String]) -> ExitCode {
         }
         other => {
             eprintln!(
-                "unknown benchmark {other:?}; available: providers, random, eval, parse\n\n{USAGE}"
+                "unknown benchmark {other:?}; available: providers, modules, random, eval, parse\n\n{USAGE}"
             );
             ExitCode::from(2)
         }
