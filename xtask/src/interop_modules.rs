@@ -2,7 +2,7 @@
 //! single call; a provider configuration passed down by alias; outputs through every level)
 //! planned and applied by Terraform 1.0.3 and by ferro, and states exchanged between them.
 
-use crate::interop::{plan_apply, same, state_attributes, workdir, Env, Tool, NULL_HEADER};
+use crate::interop::{plan_actions, same, state_attributes, workdir, Env, Tool, NULL_HEADER};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -122,7 +122,38 @@ type StepResult = (
     Vec<(String, Vec<String>)>,
     BTreeMap<String, serde_json::Value>,
     serde_json::Value,
+    serde_json::Value,
 );
+
+/// What a policy tool reads of the saved plan: the configuration (module calls nested) and
+/// the module instance tree of the planned values (addresses only).
+fn plan_shape(shown: &str) -> Result<serde_json::Value, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(shown).map_err(|e| format!("show -json: {e}"))?;
+    fn modules(m: &serde_json::Value) -> serde_json::Value {
+        let resources: Vec<serde_json::Value> = m
+            .get("resources")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .map(|r| r["address"].clone())
+            .collect();
+        // Terraform 1.0.3 lists child modules in no stable order: compare them sorted.
+        let mut children: Vec<serde_json::Value> = m
+            .get("child_modules")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+            .map(modules)
+            .collect();
+        children.sort_by_key(|c| c["address"].to_string());
+        serde_json::json!({"address": m.get("address"), "resources": resources, "child_modules": children})
+    }
+    Ok(serde_json::json!({
+        "configuration": v["configuration"]["root_module"],
+        "planned_values": modules(&v["planned_values"]["root_module"]),
+    }))
+}
 
 /// Create the tree, shrink the counted call (its second instance and everything under it go),
 /// drop a for_each key, remove the single call; the same actions, state and outputs each step.
@@ -141,9 +172,23 @@ pub fn module_tree(env: &Env) -> Result<(), String> {
         let mut per_step = Vec::new();
         for step in &steps {
             write_tree(&dir, step)?;
-            let actions = plan_apply(env, tool, &dir)?;
+            env.expect(
+                tool,
+                &dir,
+                &["plan", "-no-color", "-input=false", "-out=tfplan"],
+                0,
+            )?;
+            let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
+            let actions = plan_actions(&shown.stdout)?;
+            let shape = plan_shape(&shown.stdout)?;
+            env.expect(
+                tool,
+                &dir,
+                &["apply", "-no-color", "-input=false", "tfplan"],
+                0,
+            )?;
             let attrs = state_attributes(&dir.join("terraform.tfstate"), &["id"])?;
-            per_step.push((actions, attrs, outputs(env, tool, &dir)?));
+            per_step.push((actions, attrs, outputs(env, tool, &dir)?, shape));
         }
         env.expect(
             tool,
@@ -174,6 +219,7 @@ pub fn module_tree(env: &Env) -> Result<(), String> {
         same(&format!("step {} plan actions", i + 1), &tf.0, &fe.0)?;
         same(&format!("step {} state attributes", i + 1), &tf.1, &fe.1)?;
         same(&format!("step {} outputs", i + 1), &tf.2, &fe.2)?;
+        same(&format!("step {} show -json shape", i + 1), &tf.3, &fe.3)?;
     }
     Ok(())
 }

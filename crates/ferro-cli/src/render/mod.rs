@@ -3,6 +3,7 @@
 
 mod diff;
 mod json;
+mod json_config;
 mod pen;
 
 pub use json::{plan_json, state_json};
