@@ -273,15 +273,19 @@ pub fn apply(
             if !ok {
                 failed_nodes.insert(node);
             }
+            // One entry per edge; sorted, so each successor's edges are counted in one run
+            // (a join node has thousands of successors: no per-successor edge search).
             let mut succs: Vec<NodeIndex> =
                 g.neighbors_directed(node, Direction::Outgoing).collect();
-            succs.sort();
-            succs.dedup();
-            for succ in succs {
+            succs.sort_unstable();
+            let mut i = 0;
+            while i < succs.len() {
+                let succ = succs[i];
+                let count = succs[i..].iter().take_while(|n| **n == succ).count();
+                i += count;
                 if !ok {
                     failed_nodes.insert(succ);
                 }
-                let count = g.edges_connecting(node, succ).count();
                 let d = indegree.entry(succ).or_default();
                 *d -= count;
                 if *d == 0 {
