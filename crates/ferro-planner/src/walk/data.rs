@@ -1,0 +1,238 @@
+//! Data resources: read at plan time when their configuration is known and nothing they
+//! explicitly depend on has changes pending, else a read planned for apply.
+
+use super::*;
+
+impl Walk<'_> {
+    /// A data resource: read now when its configuration is known and nothing it explicitly
+    /// depends on has changes pending; otherwise plan a read during apply.
+    pub(super) fn data_resource(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        decl: &ResourceDecl,
+        abs: &AbsResource,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+    ) {
+        let r = &abs.resource;
+        let Some((expansion, keys)) = self.expand(m, file, decl.count, decl.for_each) else {
+            m.set_resource(r.clone(), Value::dynamic_unknown());
+            return;
+        };
+        self.expansions.insert(abs.clone(), expansion);
+        let Some(provider) = self.input.providers.get(cfg).cloned() else {
+            return;
+        };
+        let explicit: BTreeSet<Resource> = decl
+            .depends_on
+            .iter()
+            .filter_map(|(d, _)| {
+                if let Reference::Resource(x) = d {
+                    Some(x.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let pending = !explicit.is_empty()
+            && self.changes.iter().any(|c| {
+                c.action != Action::NoOp
+                    && c.addr.module == abs.module
+                    && explicit.contains(&c.addr.resource.resource)
+            });
+        let deps: Vec<String> = self
+            .transitive
+            .get(&abs.config())
+            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default();
+        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        for (key, each_value) in keys {
+            let inst = InstanceCtx::for_key(&key, each_value);
+            let addr = abs.instance(key.clone());
+            let addr_s = addr.to_string();
+            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| {
+                if d.address.is_none() {
+                    d.with_address(addr_s.clone())
+                } else {
+                    d
+                }
+            }));
+            if failed {
+                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                continue;
+            }
+            let (plain_cfg, cfg_marks) = config.deep_unmark();
+            for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
+                self.diags.push(resource_diag(&d, &addr_s, decl));
+            }
+            if !plain_cfg.is_wholly_known() || pending {
+                let planned = planned_data_object(&schema.block, &config);
+                let reason = if pending {
+                    ActionReason::ReadBecauseDependencyPending
+                } else {
+                    ActionReason::ReadBecauseConfigUnknown
+                };
+                let before = self
+                    .prior_data(abs, &key, schema)
+                    .unwrap_or_else(|| Value::null(schema.block.implied_type()));
+                self.push_change(
+                    addr,
+                    cfg,
+                    schema,
+                    Action::Read,
+                    Some(reason),
+                    before,
+                    planned.clone(),
+                    Vec::new(),
+                    Vec::new(),
+                    deps.clone(),
+                    false,
+                );
+                instance_values.push((key, mark_schema_sensitive(&schema.block, &planned)));
+                continue;
+            }
+            let resp = provider.read_data_source(ReadDataRequest {
+                type_name: &r.ty,
+                config: &plain_cfg,
+            });
+            let mut errored = false;
+            for d in &resp.diagnostics {
+                errored |= d.severity == Severity::Error;
+                self.diags.push(resource_diag(d, &addr_s, decl));
+            }
+            if errored {
+                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                continue;
+            }
+            let state = match convert(&resp.state, &schema.block.implied_type()) {
+                Ok(v) if v.is_wholly_known() && !v.is_null() => v,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                            .with_detail(format!("Provider {} produced an invalid value for {addr_s}: the object must be known, not null, and conform to the data source's schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
+                            .with_address(addr_s.clone()),
+                    );
+                    instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                    continue;
+                }
+            };
+            let value = carry_marks(&state, &config, cfg_marks);
+            match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false)
+            {
+                Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
+                Err(e) => self.diags.push(
+                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
+                        .with_detail(format!(
+                            "The object read for {addr_s} cannot be stored: {e}."
+                        ))
+                        .with_address(addr_s.clone()),
+                ),
+            }
+            instance_values.push((key, mark_schema_sensitive(&schema.block, &value)));
+        }
+        // Instances the configuration no longer has are dropped from state (no provider call).
+        if let Some(rs) = self.refreshed.resources.get(abs).cloned() {
+            for (key, inst) in &rs.instances {
+                if !wanted.contains(key) {
+                    if let Some(obj) = &inst.current {
+                        if let Ok(v) =
+                            json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                        {
+                            self.push_delete(
+                                abs.instance(key.clone()),
+                                &rs.provider,
+                                schema,
+                                v,
+                                None,
+                                &ferro_hir::Lifecycle::default(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        m.set_resource(
+            r.clone(),
+            resource_value(expansion, instance_values, schema),
+        );
+    }
+
+    /// The object a data resource had in state, if any (data sources have no upgrade step).
+    pub(super) fn prior_data(
+        &self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+        schema: &Schema,
+    ) -> Option<Value> {
+        let obj = self.refreshed.current_object(abs, key)?;
+        json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()
+    }
+}
+
+/// The value a data resource is planned to have when its read waits for apply: configured values
+/// as given, every computed attribute that was not set unknown (nested blocks likewise).
+pub(super) fn planned_data_object(schema: &ferro_value::schema::Block, config: &Value) -> Value {
+    if config.is_null() || !config.is_known() {
+        return config.clone();
+    }
+    let Some(attrs) = config.as_entries() else {
+        return config.clone();
+    };
+    let mut out = attrs.clone();
+    for (name, a) in &schema.attributes {
+        if a.computed && out.get(name).is_none_or(Value::is_null) {
+            out.insert(
+                name.clone(),
+                Value::unknown(a.ty.clone()).with_marks(if a.sensitive {
+                    ferro_value::Marks::SENSITIVE
+                } else {
+                    ferro_value::Marks::NONE
+                }),
+            );
+        }
+    }
+    for (name, nb) in &schema.block_types {
+        if let Some(v) = out.get(name).cloned() {
+            let mapped = match (&v.kind, nb.nesting) {
+                (ValueKind::List(t, es), _) => Value::list(
+                    t.clone(),
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Tuple(es), _) => Value::tuple(
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Set(t, es), _) => Value::set(
+                    t.clone(),
+                    es.iter()
+                        .map(|e| planned_data_object(&nb.block, e))
+                        .collect(),
+                ),
+                (ValueKind::Map(t, m), _) => Value::map(
+                    t.clone(),
+                    m.iter()
+                        .map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e)))
+                        .collect(),
+                ),
+                (ValueKind::Object(_), ferro_value::schema::NestingMode::Map) => Value::object(
+                    v.as_entries()
+                        .into_iter()
+                        .flatten()
+                        .map(|(k, e)| (k.clone(), planned_data_object(&nb.block, e)))
+                        .collect(),
+                ),
+                (ValueKind::Object(_), _) => planned_data_object(&nb.block, &v),
+                _ => v.clone(),
+            };
+            out.insert(name.clone(), mapped);
+        }
+    }
+    Value::object(out).with_marks(config.marks)
+}

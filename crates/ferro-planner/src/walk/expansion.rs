@@ -1,0 +1,113 @@
+//! Expansion: how many instances a resource or module call has (`count`, `for_each`), with
+//! Terraform's errors for unknown, null, negative, sensitive or wrongly typed values.
+
+use super::*;
+
+impl Walk<'_> {
+    pub(super) fn expand(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        count: Option<ExprId>,
+        for_each: Option<ExprId>,
+    ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
+        let hir = file_hir(self.input.db, file);
+        if let Some(c) = count {
+            let (v, ds) = m.eval(file, c, &InstanceCtx::default());
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds);
+            if failed {
+                return None;
+            }
+            let bad = |detail: &str| {
+                Diagnostic::error("invalid-count", "Invalid count argument")
+                    .with_detail(detail.to_string())
+                    .with_span_opt(hir.span(c))
+            };
+            if !v.is_wholly_known() {
+                self.diags.push(bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on."));
+                return None;
+            }
+            if v.is_null() {
+                self.diags.push(bad(
+                    "The given \"count\" argument value is null. An integer is required.",
+                ));
+                return None;
+            }
+            let n = match convert(&v.unmarked(), &Type::Number)
+                .ok()
+                .and_then(|n| n.as_number().cloned())
+            {
+                Some(n) => n,
+                None => {
+                    self.diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
+                    return None;
+                }
+            };
+            let Some(n) = n.to_i64().filter(|_| n.is_integer()) else {
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: the count must be a whole number."));
+                return None;
+            };
+            if n < 0 {
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."));
+                return None;
+            }
+            return Some((
+                Expansion::Count,
+                (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
+            ));
+        }
+        if let Some(f) = for_each {
+            let (v, ds) = m.eval(file, f, &InstanceCtx::default());
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds);
+            if failed {
+                return None;
+            }
+            let bad = |detail: String| {
+                Diagnostic::error("invalid-for-each", "Invalid for_each argument")
+                    .with_detail(detail)
+                    .with_span_opt(hir.span(f))
+            };
+            if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
+                self.diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
+                return None;
+            }
+            if v.contains_sensitive() && v.as_entries().is_none() || v.is_sensitive() {
+                self.diags.push(bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".into()));
+                return None;
+            }
+            let keys = match &v.kind {
+                ValueKind::Null(_) => {
+                    self.diags.push(bad("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()));
+                    return None;
+                }
+                ValueKind::Map(_, m) | ValueKind::Object(m) => m
+                    .iter()
+                    .map(|(k, x)| (InstanceKey::Str(k.clone()), Some(x.clone())))
+                    .collect(),
+                ValueKind::Set(_, es) => {
+                    let mut keys = Vec::new();
+                    for e in es.iter() {
+                        match e.as_str() {
+                            Some(s) => {
+                                keys.push((InstanceKey::Str(s.to_string()), Some(e.clone())))
+                            }
+                            None => {
+                                self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name())));
+                                return None;
+                            }
+                        }
+                    }
+                    keys
+                }
+                _ => {
+                    self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())));
+                    return None;
+                }
+            };
+            return Some((Expansion::ForEach, keys));
+        }
+        Some((Expansion::Single, vec![(InstanceKey::None, None)]))
+    }
+}

@@ -1,0 +1,777 @@
+//! The plan walk: variables, then every item in dependency order; resources are expanded into
+//! instances, refreshed, planned by their provider and given an action.
+
+use crate::config_value::{eval_body, mark_schema_sensitive};
+use crate::objchange::{assert_plan_valid, proposed_new};
+use crate::providers::Providers;
+use crate::scope::EvalTree;
+
+mod data;
+mod expansion;
+mod instance;
+mod orphans;
+
+use crate::scope::{InstanceCtx, ModuleEval};
+use crate::statecodec::{apply_sensitive_paths, base64_decode};
+use ferro_addrs::{
+    AbsProviderConfig, AbsResource, AbsResourceInstance, ConfigResource, InstanceKey,
+    ModuleInstance, Resource, ResourceMode,
+};
+use ferro_db::{file_hir, module_index, Db, Workspace};
+use ferro_db::{item_graph, ItemId};
+use ferro_diag::{Diagnostic, Span};
+use ferro_hir::{ExprId, Reference, ResourceDecl};
+use ferro_plan::{
+    Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode,
+    ResourceInstanceChange, StateIdentity, PLAN_FORMAT_VERSION,
+};
+use ferro_provider::{
+    PlanRequest, ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
+};
+use ferro_state::State;
+use ferro_value::convert::convert;
+use ferro_value::schema::Schema;
+use ferro_value::{json, PathStep, Type, Value, ValueKind};
+use instance::{carry_marks, Acc, InstancePlanner};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A variable value given on the command line or in a file, before type conversion.
+#[derive(Debug, Clone)]
+pub struct RawVariable {
+    pub value: Value,
+    /// Where it came from, for messages (`-var`, a file name, an environment variable).
+    pub origin: String,
+    pub span: Option<Span>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    pub destroy: bool,
+    pub refresh: bool,
+    pub replace: Vec<AbsResourceInstance>,
+}
+
+pub struct PlanInput<'a> {
+    pub db: &'a dyn Db,
+    pub ws: Workspace,
+    pub files: Vec<(String, String)>,
+    pub state: Option<State>,
+    pub variables: BTreeMap<String, RawVariable>,
+    pub providers: &'a Providers,
+    pub options: PlanOptions,
+    pub cwd: String,
+}
+
+/// Convert raw variable values to their declared types; report missing and undeclared ones.
+pub fn prepare_variables(
+    db: &dyn Db,
+    ws: Workspace,
+    raw: &BTreeMap<String, RawVariable>,
+) -> (BTreeMap<String, Value>, Vec<Diagnostic>) {
+    let index = module_index(db, ws.root(db));
+    let mut out = BTreeMap::new();
+    let mut diags = Vec::new();
+    for (name, rv) in raw {
+        if !index.variables.contains_key(name) {
+            diags.push(
+                Diagnostic::error("undeclared-variable", "Value for undeclared variable")
+                    .with_detail(format!("A variable named {name:?} was assigned by {}, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", rv.origin))
+                    .with_span_opt(rv.span),
+            );
+        }
+    }
+    for (name, item) in &index.variables {
+        let hir = file_hir(db, item.file);
+        let var = &hir.variables[item.index];
+        let (value, span) = match raw.get(name) {
+            Some(rv) => (rv.value.clone(), rv.span.or(Some(var.span))),
+            None => match var.default {
+                Some(d) => {
+                    let tree = EvalTree::new(db, ws, BTreeMap::new(), true, String::new());
+                    let (v, ds) = tree.root().eval(item.file, d, &InstanceCtx::default());
+                    diags.extend(ds);
+                    (v, hir.span(d))
+                }
+                None => {
+                    diags.push(
+                        Diagnostic::error("missing-variable", "No value for required variable")
+                            .with_detail(format!("The root module input variable {name:?} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."))
+                            .with_span(var.span),
+                    );
+                    continue;
+                }
+            },
+        };
+        let v = match crate::scope::convert_variable(var, value, span, &ModuleInstance::root()) {
+            Ok(v) => v,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        let source = (item.file.path(db).as_str(), item.file.text(db).as_str());
+        if let Err(d) = crate::validation::check_validations(hir, source, var, &v) {
+            diags.push(d);
+            continue;
+        }
+        out.insert(name.clone(), v);
+    }
+    (out, diags)
+}
+
+/// The source range a provider's attribute path points at inside a resource body: the attribute
+/// (or nested block) it names, else the closest enclosing block.
+pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span> {
+    let (first, rest) = path.split_first()?;
+    let PathStep::Attr(name) = first else {
+        return None;
+    };
+    if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
+        return Some(a.span);
+    }
+    let blocks: Vec<&ferro_hir::HirBlock> = body.blocks.iter().filter(|b| &b.ty == name).collect();
+    let (block, rest) = match rest.split_first() {
+        Some((PathStep::Index(k), tail)) => {
+            let chosen = match (k.as_number().and_then(|n| n.to_i64()), k.as_str()) {
+                (Some(i), _) => blocks.get(i as usize).copied(),
+                (None, Some(label)) => blocks
+                    .iter()
+                    .copied()
+                    .find(|b| b.labels.first().map(String::as_str) == Some(label)),
+                _ => None,
+            };
+            (chosen.or(blocks.first().copied()), tail)
+        }
+        _ => (blocks.first().copied(), rest),
+    };
+    let block = block?;
+    path_span(&block.body, rest).or(Some(block.span))
+}
+
+/// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
+pub(crate) fn resource_diag(d: &ProviderDiagnostic, addr: &str, decl: &ResourceDecl) -> Diagnostic {
+    let span = d
+        .attribute
+        .as_deref()
+        .and_then(|p| path_span(&decl.body, p))
+        .unwrap_or(decl.span);
+    provider_diag(d, addr, Some(span))
+}
+
+pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
+    let base = match d.severity {
+        Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
+        Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
+    };
+    base.with_detail(d.detail.clone())
+        .with_address(addr)
+        .with_span_opt(span)
+}
+
+struct PriorObject {
+    value: Value,
+    private: Vec<u8>,
+    tainted: bool,
+    schema_version: u64,
+}
+
+struct Walk<'a> {
+    input: &'a PlanInput<'a>,
+    tree: &'a EvalTree<'a>,
+    diags: Vec<Diagnostic>,
+    changes: Vec<ResourceInstanceChange>,
+    outputs: Vec<OutputChange>,
+    refreshed: State,
+    expansions: BTreeMap<AbsResource, Expansion>,
+    transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+}
+
+/// Make a plan. Returns None (with diagnostics) when planning failed.
+pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
+    let db = input.db;
+    let ws = input.ws;
+    let (vars, mut diags) = prepare_variables(db, ws, &input.variables);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let graph = match item_graph(db, ws) {
+        Ok(g) => g,
+        Err(d) => {
+            diags.push(d.clone());
+            return (None, diags);
+        }
+    };
+    let prior = input
+        .state
+        .clone()
+        .unwrap_or_else(|| State::new(String::new()));
+    let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone());
+    let mut w = Walk {
+        input,
+        tree: &tree,
+        diags,
+        changes: Vec::new(),
+        outputs: Vec::new(),
+        refreshed: prior.clone(),
+        expansions: BTreeMap::new(),
+        transitive: HashMap::new(),
+    };
+    let configured = crate::configure::configure_providers(&tree, input.providers);
+    let failed = configured.iter().any(Diagnostic::is_error);
+    w.diags.extend(configured);
+    if failed {
+        return (None, std::mem::take(&mut w.diags));
+    }
+    for item in &graph.order {
+        let tree = w.tree;
+        if let ItemId::Resource(r) = &item.id {
+            let cr = ConfigResource {
+                module: tree.statics[item.node].path.clone(),
+                resource: r.clone(),
+            };
+            let direct = graph.resource_deps.get(&cr).cloned().unwrap_or_default();
+            let mut all = direct.clone();
+            for d in &direct {
+                if let Some(t) = w.transitive.get(d) {
+                    all.extend(t.iter().cloned());
+                }
+            }
+            w.transitive.insert(cr, all);
+        }
+        for path in tree.instances_of(item.node) {
+            let Some(m) = tree.scope(&path) else {
+                continue;
+            };
+            match &item.id {
+                ItemId::Var(n) => {
+                    if !path.is_root() {
+                        if let Err(d) = m.var(n) {
+                            w.diags.push(d);
+                        }
+                    }
+                }
+                ItemId::Local(n) => {
+                    let li = &m.index.locals[n];
+                    let hir = file_hir(db, li.file);
+                    let (_, ds) =
+                        m.eval(li.file, hir.locals[li.index].expr, &InstanceCtx::default());
+                    w.diags.extend(ds);
+                }
+                ItemId::Resource(r) => w.resource(&m, r),
+                ItemId::Output(n) => w.output(&m, n),
+                ItemId::ModuleCall(n) => w.module_call(&m, n),
+            }
+        }
+    }
+    w.orphans();
+    let mut diags = std::mem::take(&mut w.diags);
+    dedup(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    w.changes
+        .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
+    let module_expansions = tree
+        .call_expansions()
+        .into_iter()
+        .map(|((path, name), e)| ((path, name), (e.expansion, e.keys)))
+        .collect();
+    let plan = Plan {
+        format_version: PLAN_FORMAT_VERSION,
+        mode: if input.options.destroy {
+            PlanMode::Destroy
+        } else {
+            PlanMode::Normal
+        },
+        config: ConfigSnapshot {
+            files: input.files.clone(),
+        },
+        variables: vars,
+        prior_state: w.refreshed,
+        state_identity: input.state.as_ref().map(|s| StateIdentity {
+            lineage: s.lineage.clone(),
+            serial: s.serial,
+        }),
+        changes: w.changes,
+        outputs: w.outputs,
+        graph: graph_ir,
+        expansions: w.expansions,
+        module_expansions,
+    };
+    (Some(plan), diags)
+}
+
+/// Drop repeated diagnostics. A variable's value error is about the variable, whichever
+/// resource's evaluation met it first, so it is reported once.
+fn dedup(diags: &mut Vec<Diagnostic>) {
+    let mut seen = BTreeSet::new();
+    diags.retain(|d| {
+        let address = if d.code == "invalid-variable-value" {
+            None
+        } else {
+            d.address.clone()
+        };
+        seen.insert((d.span, d.summary.clone(), d.detail.clone(), address))
+    });
+}
+
+fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    let mut cur = v;
+    for s in path {
+        cur = match (s, &cur.kind) {
+            (PathStep::Attr(a), ValueKind::Object(m)) => m.get(a)?,
+            (PathStep::Index(k), ValueKind::Map(_, m) | ValueKind::Object(m)) => {
+                m.get(k.as_str()?)?
+            }
+            (PathStep::Index(k), ValueKind::List(_, es) | ValueKind::Tuple(es)) => {
+                es.get(k.as_number()?.to_i64()? as usize)?
+            }
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+impl Walk<'_> {
+    /// A resource's declaration, its body read against the schema (see `ModuleEval::resource`).
+    fn decl<'m>(
+        m: &ModuleEval<'m>,
+        r: &Resource,
+    ) -> (ferro_db::SourceFile, std::borrow::Cow<'m, ResourceDecl>) {
+        let item = m.index.resources[r];
+        (item.file, m.resource(item))
+    }
+
+    /// A module call in one module instance: evaluate its `count`/`for_each` and create the
+    /// child instances.
+    fn module_call(&mut self, m: &ModuleEval<'_>, name: &str) {
+        let item = m.index.module_calls[name];
+        let call = &m.hir(item.file).module_calls[item.index];
+        if m.statics().children.get(name).is_none() {
+            return;
+        }
+        let (expansion, keys) = if self.input.options.destroy {
+            (Expansion::Single, Vec::new())
+        } else {
+            match self.expand(m, item.file, call.count, call.for_each) {
+                Some(x) => x,
+                None => return,
+            }
+        };
+        self.tree.expand_call(m.path(), name, expansion, keys);
+    }
+
+    fn planner(&self) -> InstancePlanner<'_> {
+        InstancePlanner {
+            providers: self.input.providers,
+            options: &self.input.options,
+            refreshed: &self.refreshed,
+        }
+    }
+
+    fn merge(&mut self, acc: Acc) {
+        self.diags.extend(acc.diags);
+        self.changes.extend(acc.changes);
+        for (abs, cfg, key, obj) in acc.sets {
+            self.refreshed.set_current(&abs, &cfg, &key, obj);
+        }
+    }
+
+    fn prior_object(
+        &mut self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+    ) -> Option<PriorObject> {
+        let mut acc = Acc::default();
+        let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
+        self.merge(acc);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_change(
+        &mut self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        action: Action,
+        reason: Option<ActionReason>,
+        before: Value,
+        after: Value,
+        requires_replace: Vec<Vec<PathStep>>,
+        planned_private: Vec<u8>,
+        dependencies: Vec<String>,
+        cbd: bool,
+    ) {
+        let mut acc = Acc::default();
+        self.planner().push_change(
+            addr,
+            cfg,
+            schema,
+            action,
+            reason,
+            before,
+            after,
+            requires_replace,
+            planned_private,
+            dependencies,
+            cbd,
+            &mut acc,
+        );
+        self.merge(acc);
+    }
+
+    fn resource(&mut self, m: &ModuleEval<'_>, r: &Resource) {
+        let (file, decl) = Self::decl(m, r);
+        let decl = decl.into_owned();
+        let abs = AbsResource {
+            module: m.path().clone(),
+            resource: r.clone(),
+        };
+        let cr = abs.config();
+        if let Some(d) = self_reference(m.hir(file), &decl) {
+            self.diags.push(d);
+            m.set_resource(r.clone(), Value::dynamic_unknown());
+            return;
+        }
+        let Some(cfg) = self.input.providers.by_resource.get(&cr).cloned() else {
+            return;
+        };
+        let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else {
+            return;
+        };
+        if r.mode == ResourceMode::Data {
+            if !self.input.options.destroy {
+                self.data_resource(m, file, &decl, &abs, &cfg, &schema);
+            }
+            return;
+        }
+        let (expansion, keys) = if self.input.options.destroy {
+            (Expansion::Single, Vec::new())
+        } else {
+            match self.expand(m, file, decl.count, decl.for_each) {
+                Some(x) => x,
+                None => {
+                    m.set_resource(r.clone(), Value::dynamic_unknown());
+                    return;
+                }
+            }
+        };
+        if !self.input.options.destroy {
+            self.expansions.insert(abs.clone(), expansion);
+        }
+        let deps: Vec<String> = self
+            .transitive
+            .get(&cr)
+            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default();
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        // Configuration values first (in order), then the provider calls of all instances at
+        // once, merged back in instance order.
+        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>)> = Vec::new();
+        for (key, each_value) in keys {
+            let inst = InstanceCtx::for_key(&key, each_value);
+            let addr = abs.instance(key.clone());
+            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| {
+                if d.address.is_none() {
+                    d.with_address(addr.to_string())
+                } else {
+                    d
+                }
+            }));
+            work.push((key, addr, if failed { None } else { Some(config) }));
+        }
+        let planner = self.planner();
+        let results = parallel_map(work, PLAN_PARALLELISM, |(key, addr, config)| {
+            let mut acc = Acc::default();
+            let v = match config {
+                None => Value::unknown(schema.block.implied_type()),
+                Some(config) => {
+                    let prior = planner.prior_object(&abs, &key, &cfg, &schema, &mut acc);
+                    let v = planner.plan_instance(
+                        &decl,
+                        &cfg,
+                        &schema,
+                        addr,
+                        config,
+                        prior,
+                        deps.clone(),
+                        &mut acc,
+                    );
+                    mark_schema_sensitive(&schema.block, &v)
+                }
+            };
+            (key, v, acc)
+        });
+        for (key, v, acc) in results {
+            self.merge(acc);
+            instance_values.push((key, v));
+        }
+        // Existing instances the configuration no longer wants are destroyed, and so are objects
+        // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
+        // `orphans` plans every object in state instead.)
+        if let (false, Some(rs)) = (
+            self.input.options.destroy,
+            self.refreshed.resources.get(&abs).cloned(),
+        ) {
+            for (key, inst) in &rs.instances {
+                if !wanted.contains(key) && inst.current.is_some() {
+                    if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            prior.value,
+                            None,
+                            &decl.lifecycle,
+                        );
+                    }
+                }
+                for (dk, obj) in &inst.deposed {
+                    if let Ok(v) =
+                        json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                    {
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            v,
+                            Some(dk.clone()),
+                            &ferro_hir::Lifecycle::default(),
+                        );
+                    }
+                }
+            }
+        }
+        m.set_resource(
+            r.clone(),
+            resource_value(expansion, instance_values, &schema),
+        );
+    }
+
+    fn push_delete(
+        &mut self,
+        addr: AbsResourceInstance,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        before: Value,
+        deposed: Option<String>,
+        lc: &ferro_hir::Lifecycle,
+    ) {
+        if lc.prevent_destroy {
+            self.diags.push(
+                Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
+                    .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
+                    .with_address(addr.to_string()),
+            );
+        }
+        self.changes.push(ResourceInstanceChange {
+            addr,
+            deposed,
+            provider: cfg.clone(),
+            action: Action::Delete,
+            reason: None,
+            after: Value::null(before.ty()),
+            before,
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version: schema.version,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        });
+    }
+
+    fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
+        if !m.path().is_root() {
+            // A child module's output: evaluated for its errors; its value reaches the parent
+            // through `module.NAME` (Terraform keeps only root outputs in state).
+            match m.output(name) {
+                Err(d) => self.diags.push(d),
+                Ok(v) => {
+                    let item = m.index.outputs[name];
+                    let o = &m.hir(item.file).outputs[item.index];
+                    if !o.sensitive && v.contains_sensitive() {
+                        let span = o
+                            .value
+                            .and_then(|e| m.hir(item.file).span(e))
+                            .or(Some(o.span));
+                        self.diags.push(sensitive_output_error(span));
+                    }
+                }
+            }
+            return;
+        }
+        let item = m.index.outputs[name];
+        let hir = file_hir(self.input.db, item.file);
+        let o = &hir.outputs[item.index];
+        let before = self.refreshed.outputs.get(name).and_then(|os| {
+            let ty = json::type_from_json(&os.ty).ok()?;
+            json::value_from_json(&os.value, &ty).ok()
+        });
+        if self.input.options.destroy {
+            if let Some(b) = before {
+                self.outputs.push(OutputChange {
+                    name: name.to_string(),
+                    action: Action::Delete,
+                    after: Value::null(b.ty()),
+                    before: b,
+                    sensitive: o.sensitive,
+                });
+            }
+            return;
+        }
+        let Some(e) = o.value else { return };
+        let (v, ds) = m.eval(item.file, e, &InstanceCtx::default());
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds);
+        if failed {
+            return;
+        }
+        if v.contains_sensitive() && !o.sensitive {
+            self.diags.push(sensitive_output_error(hir.span(e)));
+            return;
+        }
+        let action = match &before {
+            None => Action::Create,
+            Some(b) if v.is_wholly_known() && b.deep_unmark().0 == v.deep_unmark().0 => {
+                Action::NoOp
+            }
+            Some(_) => Action::Update,
+        };
+        self.outputs.push(OutputChange {
+            name: name.to_string(),
+            action,
+            before: before.unwrap_or_else(|| Value::null(Type::Dynamic)),
+            after: v,
+            sensitive: o.sensitive,
+        });
+    }
+}
+
+/// A resource whose configuration refers to the resource itself (Terraform's "Self-referential
+/// block"), pointing at the first such reference.
+fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> Option<Diagnostic> {
+    fn exprs(body: &ferro_hir::BlockBody, out: &mut Vec<ExprId>) {
+        out.extend(body.attrs.iter().map(|a| a.expr));
+        for b in &body.blocks {
+            if let Some(d) = &b.dynamic {
+                out.push(d.for_each);
+                out.extend(d.labels.iter().copied());
+            }
+            exprs(&b.body, out);
+        }
+    }
+    let mut all: Vec<ExprId> = decl
+        .count
+        .iter()
+        .chain(decl.for_each.iter())
+        .copied()
+        .collect();
+    exprs(&decl.body, &mut all);
+    let mut found = None;
+    for e in all {
+        ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {
+            if found.is_none() && matches!(r, Reference::Resource(x) if *x == decl.addr) {
+                found = Some(id);
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    let id = found?;
+    Some(
+        Diagnostic::error("self-reference", "Self-referential block")
+            .with_detail(format!(
+                "Configuration for {} may not refer to itself.",
+                decl.addr
+            ))
+            .with_span_opt(hir.span(id)),
+    )
+}
+
+/// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
+fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
+    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+        .with_span_opt(span)
+}
+
+/// The value a resource has in expressions: its one instance, a tuple (count) or an object
+/// keyed like for_each.
+fn resource_value(
+    expansion: Expansion,
+    mut instances: Vec<(InstanceKey, Value)>,
+    schema: &Schema,
+) -> Value {
+    match expansion {
+        Expansion::Single => instances
+            .pop()
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| Value::null(schema.block.implied_type())),
+        Expansion::Count => Value::tuple(instances.into_iter().map(|(_, v)| v).collect()),
+        Expansion::ForEach => Value::object(
+            instances
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        if let InstanceKey::Str(s) = k {
+                            s
+                        } else {
+                            String::new()
+                        },
+                        v,
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// How many instances of one resource are planned at once (Terraform's default parallelism).
+const PLAN_PARALLELISM: usize = 10;
+
+/// `f` over `items` on up to `threads` threads; results in the order of `items`.
+fn parallel_map<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let n = items.len();
+    if n <= 1 || threads <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let results: std::sync::Mutex<Vec<Option<R>>> =
+        std::sync::Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n) {
+            scope.spawn(|| loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((i, item)) = next else { break };
+                let r = f(item);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn replace_action(cbd: bool) -> Action {
+    if cbd {
+        Action::CreateThenDelete
+    } else {
+        Action::DeleteThenCreate
+    }
+}
