@@ -253,6 +253,7 @@ impl Session {
                     RawVariable {
                         value: Value::dynamic_unknown(),
                         origin: "the console".into(),
+                        source: ferro_planner::VariableSource::Internal,
                         span: None,
                     },
                 );

@@ -345,7 +345,7 @@ fn load_var_file(
                 diags.extend(hir.diagnostics.iter().cloned());
                 match ferro_db::static_value(&hir, id) {
                     Some(v) => {
-                        out.insert(a.name.name.to_string(), RawVariable { value: v, origin: format!("a variable file ({display})"), span: Some(a.expr.span) });
+                        out.insert(a.name.name.to_string(), RawVariable { value: v, origin: format!("a variable file ({display})"), source: ferro_planner::VariableSource::File(display.to_string()), span: Some(a.expr.span) });
                     }
                     None => diags.push(
                         Diagnostic::error("invalid-variable-value", "Variables not allowed")
@@ -388,6 +388,7 @@ pub fn collect_variables(
                 RawVariable {
                     value: Value::string(v),
                     origin: format!("environment variable TF_VAR_{name}"),
+                    source: ferro_planner::VariableSource::Environment,
                     span: None,
                 },
             );
@@ -397,6 +398,7 @@ pub fn collect_variables(
                 RawVariable {
                     value: val,
                     origin: format!("environment variable TF_VAR_{name}"),
+                    source: ferro_planner::VariableSource::Environment,
                     span: Some(span),
                 },
             );
@@ -435,6 +437,7 @@ pub fn collect_variables(
                 RawVariable {
                     value: Value::string(v),
                     origin: "a -var command line option".into(),
+                    source: ferro_planner::VariableSource::CommandLine,
                     span: None,
                 },
             );
@@ -446,6 +449,7 @@ pub fn collect_variables(
                 RawVariable {
                     value: val,
                     origin: "a -var command line option".into(),
+                    source: ferro_planner::VariableSource::CommandLine,
                     span: Some(span),
                 },
             );

@@ -708,8 +708,10 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
     }
     let (plain, _) = v.deep_unmark();
     let ty = plain.ty();
+    // A null output is not kept in state, as Terraform leaves it out.
     let out = json::value_to_json(&plain, &ty)
         .ok()
+        .filter(|_| !plain.is_null())
         .map(|value| OutputState {
             value,
             ty: json::type_to_json(&ty),

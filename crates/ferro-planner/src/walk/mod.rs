@@ -35,12 +35,28 @@ use ferro_value::{json, PathStep, Type, Value, ValueKind};
 use instance::{carry_marks, Acc, InstancePlanner};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Where a root variable's value came from; Terraform 1.0 treats a value for an undeclared
+/// variable differently by source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariableSource {
+    /// `-var NAME=VALUE`: an undeclared name is an error.
+    CommandLine,
+    /// A variable file (`terraform.tfvars`, `*.auto.tfvars`, `-var-file`), by its name: an
+    /// undeclared name is a warning.
+    File(String),
+    /// `TF_VAR_NAME`: an undeclared name is ignored.
+    Environment,
+    /// Supplied by a tool (the console's unknowns).
+    Internal,
+}
+
 /// A variable value given on the command line or in a file, before type conversion.
 #[derive(Debug, Clone)]
 pub struct RawVariable {
     pub value: Value,
     /// Where it came from, for messages (`-var`, a file name, an environment variable).
     pub origin: String,
+    pub source: VariableSource,
     pub span: Option<Span>,
 }
 
@@ -72,12 +88,21 @@ pub fn prepare_variables(
     let mut out = BTreeMap::new();
     let mut diags = Vec::new();
     for (name, rv) in raw {
-        if !index.variables.contains_key(name) {
-            diags.push(
+        if index.variables.contains_key(name) {
+            continue;
+        }
+        match &rv.source {
+            VariableSource::CommandLine => diags.push(
                 Diagnostic::error("undeclared-variable", "Value for undeclared variable")
-                    .with_detail(format!("A variable named {name:?} was assigned by {}, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", rv.origin))
+                    .with_detail(format!("A variable named {name:?} was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration."))
                     .with_span_opt(rv.span),
-            );
+            ),
+            VariableSource::File(file) => diags.push(
+                Diagnostic::warning("undeclared-variable", "Value for undeclared variable")
+                    .with_detail(format!("The root module does not declare a variable named {name:?} but a value was found in file {file:?}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization."))
+                    .with_span_opt(rv.span),
+            ),
+            VariableSource::Environment | VariableSource::Internal => {}
         }
     }
     for (name, item) in &index.variables {
@@ -635,6 +660,19 @@ impl Walk<'_> {
         }
         if v.contains_sensitive() && !o.sensitive {
             self.diags.push(sensitive_output_error(hir.span(e)));
+            return;
+        }
+        // A null output is not kept in state: nothing to create, or the old value goes.
+        if v.is_known() && v.is_null() {
+            if let Some(b) = before {
+                self.outputs.push(OutputChange {
+                    name: name.to_string(),
+                    action: Action::Delete,
+                    after: Value::null(b.ty()),
+                    before: b,
+                    sensitive: o.sensitive,
+                });
+            }
             return;
         }
         let action = match &before {

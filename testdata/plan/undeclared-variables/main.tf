@@ -1,0 +1,9 @@
+variable "a" {
+  default = 1
+}
+output "o" {
+  value = null
+}
+output "p" {
+  value = var.a
+}
