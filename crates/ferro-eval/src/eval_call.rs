@@ -1,0 +1,215 @@
+//! Function calls in expressions: argument evaluation and expansion (`f(xs...)`), `try` and
+//! `can` (which see errors instead of reporting them), and "did you mean" for unknown names.
+
+use super::*;
+
+impl Evaluator<'_> {
+    pub(super) fn call(
+        &mut self,
+        e: ExprId,
+        name: &str,
+        args: &[ExprId],
+        expand_final: bool,
+    ) -> Value {
+        // `try` and `can` see errors instead of reporting them.
+        if name == "try" || name == "can" {
+            return self.try_can(e, name, args);
+        }
+        if !functions::is_function(name) {
+            let mut detail = format!("There is no function named {name:?}.");
+            if let Some(s) = suggestion(name) {
+                detail.push_str(&format!(" Did you mean {s:?}?"));
+            }
+            return self.err_at(self.name_span(e, name), "Call to unknown function", detail);
+        }
+        let mut vals: Vec<Value> = args.iter().map(|a| self.eval(*a)).collect();
+        if expand_final {
+            if let Some(last) = vals.pop() {
+                match last.as_elements() {
+                    Some(es) => vals.extend(es.iter().cloned()),
+                    None if last.is_unknown() => return unknown(),
+                    None => {
+                        return self.err(
+                            *args.last().unwrap_or(&e),
+                            "Invalid expanding argument value",
+                            "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        )
+                    }
+                }
+            }
+        }
+        let ctx = FnContext {
+            base_dir: self.scope.base_dir(),
+            console: false,
+            depth: self.depth,
+        };
+        // Where HCL points: an argument's start (all of an expanded final argument), the
+        // closing parenthesis for a missing argument, `name(` for a failed call.
+        let arg_span = |this: &Self, index: usize| {
+            if expand_final && index + 1 >= args.len() {
+                args.last().and_then(|a| this.span(*a))
+            } else {
+                args.get(index).and_then(|a| this.hir.start_span(*a))
+            }
+        };
+        match functions::call_function(&ctx, name, &vals) {
+            Ok(v) => v,
+            Err(CallError::NoSuchFunction) => self.err_at(
+                self.name_span(e, name),
+                "Call to unknown function",
+                format!("There is no function named {name:?}."),
+            ),
+            Err(CallError::NotEnoughArgs { expected, missing }) => {
+                let close_paren = self.span(e).map(|s| Span {
+                    start: s.end.saturating_sub(1).max(s.start),
+                    ..s
+                });
+                self.err_at(
+                    close_paren,
+                    "Not enough function arguments",
+                    format!("Function {name:?} expects {expected} argument(s). Missing value for {missing:?}."),
+                )
+            }
+            Err(CallError::TooManyArgs { expected }) => {
+                let at = arg_span(self, expected).or_else(|| self.hir.start_span(e));
+                self.err_at(
+                    at,
+                    "Too many function arguments",
+                    format!("Function {name:?} expects only {expected} argument(s)."),
+                )
+            }
+            Err(CallError::Arg {
+                index,
+                param,
+                message,
+            }) => {
+                let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
+                let param = if param.is_empty() {
+                    functions::param_name(name, index)
+                } else {
+                    param
+                };
+                self.err_at(
+                    at,
+                    "Invalid function argument",
+                    format!("Invalid value for {param:?} parameter: {message}."),
+                )
+            }
+            Err(CallError::Failed(msg)) => self.err_at(
+                self.hir.start_span(e),
+                "Error in function call",
+                format!("Call to function {name:?} failed: {msg}."),
+            ),
+        }
+    }
+
+    /// The name of the call `e` (HCL points at it for an unknown function).
+    pub(super) fn name_span(&self, e: ExprId, name: &str) -> Option<Span> {
+        self.hir.start_span(e).map(|s| Span {
+            end: (s.start + name.len() as u32).min(s.end),
+            ..s
+        })
+    }
+
+    /// `try` and `can`: each argument is evaluated in turn and its diagnostics are caught.
+    /// When every argument of `try` fails, its error lists all their diagnostics with ranges.
+    pub(super) fn try_can(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Value {
+        if name == "can" && args.is_empty() {
+            let close_paren = self.span(e).map(|s| Span {
+                start: s.end.saturating_sub(1).max(s.start),
+                ..s
+            });
+            return self.err_at(
+                close_paren,
+                "Not enough function arguments",
+                "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
+            );
+        }
+        if name == "can" && args.len() > 1 {
+            return self.err_at(
+                self.hir.start_span(args[1]),
+                "Too many function arguments",
+                "Function \"can\" expects only 1 argument(s).",
+            );
+        }
+        if args.is_empty() {
+            return self.err_at(
+                self.hir.start_span(e),
+                "Error in function call",
+                "Call to function \"try\" failed: at least one argument is required.",
+            );
+        }
+        let mut caught = Vec::new();
+        for a in args {
+            let saved = self.diags.len();
+            let v = self.eval(*a);
+            // References to undeclared objects are static errors that try and can do not catch.
+            if self.diags[saved..]
+                .iter()
+                .any(|d| d.code == "undeclared-reference")
+            {
+                let keep: Vec<_> = self
+                    .diags
+                    .drain(saved..)
+                    .filter(|d| d.code == "undeclared-reference")
+                    .collect();
+                self.diags.extend(keep);
+                return unknown();
+            }
+            let diags: Vec<Diagnostic> = self.diags.drain(saved..).collect();
+            let failed = diags.iter().any(Diagnostic::is_error);
+            if name == "can" {
+                if !failed && !v.is_wholly_known() {
+                    return Value::unknown(Type::Bool);
+                }
+                return Value::bool(!failed);
+            }
+            if !failed {
+                if !v.is_wholly_known() {
+                    return unknown();
+                }
+                return v;
+            }
+            caught.extend(diags);
+        }
+        let scope = self.scope;
+        let range = |span: Span| {
+            scope
+                .source(span.file)
+                .map(|(file, text)| source_range::hcl_range(file, text, span))
+        };
+        let message = source_range::try_failure_message(&caught, &range);
+        self.err_at(
+            self.hir.start_span(e),
+            "Error in function call",
+            format!("Call to function \"try\" failed: {message}."),
+        )
+    }
+}
+
+/// The closest function name (Levenshtein distance under 3), as HCL suggests.
+fn suggestion(name: &str) -> Option<&'static str> {
+    let mut best: Option<(&'static str, usize)> = None;
+    for cand in functions::function_names() {
+        let d = levenshtein(name, cand);
+        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((cand, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
