@@ -156,8 +156,13 @@ pub fn apply(
                 let (outcomes, diags, ok) =
                     std::panic::catch_unwind(AssertUnwindSafe(|| run_step(ctx, step)))
                         .unwrap_or_else(|payload| panicked(ctx, step, payload.as_ref()));
-                let changes: Vec<ferro_state::Change> =
-                    outcomes.iter().filter_map(Outcome::change).collect();
+                let changes: Vec<ferro_state::Change> = outcomes
+                    .iter()
+                    .filter_map(|o| match o {
+                        Outcome::Change(c) => Some(c.clone()),
+                        Outcome::Report(_) => None,
+                    })
+                    .collect();
                 let journaled = if changes.is_empty() {
                     Ok(None)
                 } else {
@@ -236,11 +241,9 @@ pub fn apply(
             for o in outcomes {
                 match o {
                     Outcome::Report(e) => reports.push(e),
-                    o => {
-                        if let Some(c) = o.change() {
-                            c.apply_to(&mut state);
-                            dirty = true;
-                        }
+                    Outcome::Change(c) => {
+                        c.apply_to(&mut state);
+                        dirty = true;
                     }
                 }
             }
@@ -453,19 +456,7 @@ fn restore_module_instances(tree: &EvalTree<'_>, plan: &Plan) {
                 match call.for_each {
                     Some(fe) => {
                         let (v, _) = m.eval(item.file, fe, &InstanceCtx::default());
-                        let mut map = BTreeMap::new();
-                        if let Some(es) = v.as_entries() {
-                            for (k, x) in es {
-                                map.insert(k.clone(), x.clone());
-                            }
-                        } else if let Some(es) = v.as_elements() {
-                            for x in es {
-                                if let Some(s) = x.as_str() {
-                                    map.insert(s.to_string(), x.clone());
-                                }
-                            }
-                        }
-                        map
+                        ferro_planner::scope::each_values(&v)
                     }
                     None => BTreeMap::new(),
                 }

@@ -11,7 +11,7 @@ use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
 use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
-use ferro_state::{ObjectState, OutputState};
+use ferro_state::{Change, OutputState};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -26,74 +26,11 @@ pub(crate) struct StepCtx<'a> {
     pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
 }
 
-/// A change to state made by a completed step.
+/// What a completed step hands the coordinator: changes to state (journaled, then applied)
+/// and events to announce once the changes before them are in the state.
 pub(crate) enum Outcome {
-    SetCurrent {
-        res: AbsResource,
-        provider: ferro_addrs::AbsProviderConfig,
-        key: InstanceKey,
-        obj: Option<ObjectState>,
-    },
-    Depose {
-        res: AbsResource,
-        key: InstanceKey,
-        deposed_key: String,
-    },
-    RemoveDeposed {
-        res: AbsResource,
-        key: InstanceKey,
-        deposed_key: String,
-    },
-    SetOutput {
-        name: String,
-        out: Option<OutputState>,
-    },
-    /// Not a state change: an event to announce once the changes before it are in the state.
+    Change(Change),
     Report(Event),
-}
-
-impl Outcome {
-    /// The state change this outcome records, for the journal and the state (None for a
-    /// report).
-    pub fn change(&self) -> Option<ferro_state::Change> {
-        use ferro_state::Change;
-        Some(match self {
-            Outcome::SetCurrent {
-                res,
-                provider,
-                key,
-                obj,
-            } => Change::SetCurrent {
-                res: res.clone(),
-                provider: provider.clone(),
-                key: key.clone(),
-                obj: obj.clone(),
-            },
-            Outcome::Depose {
-                res,
-                key,
-                deposed_key,
-            } => Change::Depose {
-                res: res.clone(),
-                key: key.clone(),
-                deposed_key: deposed_key.clone(),
-            },
-            Outcome::RemoveDeposed {
-                res,
-                key,
-                deposed_key,
-            } => Change::RemoveDeposed {
-                res: res.clone(),
-                key: key.clone(),
-                deposed_key: deposed_key.clone(),
-            },
-            Outcome::SetOutput { name, out } => Change::SetOutput {
-                name: name.clone(),
-                out: out.clone(),
-            },
-            Outcome::Report(_) => return None,
-        })
-    }
 }
 
 /// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
@@ -174,19 +111,7 @@ fn each_value(
     let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
     if !cache.contains_key(&abs) {
         let (v, _) = m.eval(file, fe, &InstanceCtx::default());
-        let mut map = BTreeMap::new();
-        if let Some(es) = v.as_entries() {
-            for (k, x) in es {
-                map.insert(k.clone(), x.clone());
-            }
-        } else if let Some(es) = v.as_elements() {
-            for x in es {
-                if let Some(s) = x.as_str() {
-                    map.insert(s.to_string(), x.clone());
-                }
-            }
-        }
-        cache.insert(abs.clone(), map);
+        cache.insert(abs.clone(), ferro_planner::scope::each_values(&v));
     }
     cache.get(&abs).and_then(|m| m.get(k).cloned())
 }
@@ -309,12 +234,12 @@ fn read_data(
     };
     (
         vec![
-            Outcome::SetCurrent {
+            Outcome::Change(Change::SetCurrent {
                 res: abs,
                 provider: c.provider.clone(),
                 key,
                 obj: Some(obj),
-            },
+            }),
             Outcome::Report(done),
         ],
         diags,
@@ -389,11 +314,11 @@ fn apply_change(
     };
     let mut outcomes = Vec::new();
     if c.action == Action::CreateThenDelete {
-        outcomes.push(Outcome::Depose {
+        outcomes.push(Outcome::Change(Change::Depose {
             res: abs.clone(),
             key: key.clone(),
             deposed_key: deposed_key_for(index, &addr),
-        });
+        }));
     }
     let action_shown = if create {
         Action::Create
@@ -518,12 +443,12 @@ fn apply_change(
         c.create_before_destroy,
         tainted,
     ) {
-        Ok(obj) => outcomes.push(Outcome::SetCurrent {
+        Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
             res: abs.clone(),
             provider: c.provider.clone(),
             key: key.clone(),
             obj: Some(obj),
-        }),
+        })),
         Err(e) => {
             diags.push(
                 Diagnostic::error(
@@ -590,12 +515,12 @@ fn destroy_change(
     if res.mode == ferro_addrs::ResourceMode::Data {
         // Data sources are only forgotten; there is nothing to destroy.
         return (
-            vec![Outcome::SetCurrent {
+            vec![Outcome::Change(Change::SetCurrent {
                 res: abs,
                 provider: c.provider.clone(),
                 key,
                 obj: None,
-            }],
+            })],
             diags,
             true,
         );
@@ -656,22 +581,22 @@ fn destroy_change(
         return (Vec::new(), diags, false);
     }
     let outcome = match (&c.deposed, c.action) {
-        (Some(dk), _) => Outcome::RemoveDeposed {
+        (Some(dk), _) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,
             deposed_key: dk.clone(),
-        },
-        (None, Action::CreateThenDelete) => Outcome::RemoveDeposed {
+        }),
+        (None, Action::CreateThenDelete) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,
             deposed_key: deposed_key_for(index, &addr),
-        },
-        (None, _) => Outcome::SetCurrent {
+        }),
+        (None, _) => Outcome::Change(Change::SetCurrent {
             res: abs,
             provider: c.provider.clone(),
             key,
             obj: None,
-        },
+        }),
     };
     let done = Event::Completed {
         addr,
@@ -686,10 +611,10 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
     let oc = &ctx.plan.outputs[j];
     if oc.action == Action::Delete {
         return (
-            vec![Outcome::SetOutput {
+            vec![Outcome::Change(Change::SetOutput {
                 name: oc.name.clone(),
                 out: None,
-            }],
+            })],
             Vec::new(),
             true,
         );
@@ -718,10 +643,10 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
             sensitive: o.sensitive,
         });
     (
-        vec![Outcome::SetOutput {
+        vec![Outcome::Change(Change::SetOutput {
             name: oc.name.clone(),
             out,
-        }],
+        })],
         diags,
         true,
     )

@@ -53,6 +53,24 @@ impl InstanceCtx {
     }
 }
 
+/// `each.value` by key for a `for_each` value: a map's or object's entries, or a set's strings
+/// (each its own key), as expansion made the instances.
+pub fn each_values(v: &Value) -> BTreeMap<String, Value> {
+    let mut map = BTreeMap::new();
+    if let Some(es) = v.as_entries() {
+        for (k, x) in es {
+            map.insert(k.clone(), x.clone());
+        }
+    } else if let Some(es) = v.as_elements() {
+        for x in es {
+            if let Some(s) = x.as_str() {
+                map.insert(s.to_string(), x.clone());
+            }
+        }
+    }
+    map
+}
+
 /// A static module (a node of the module tree) with what evaluation needs of it.
 pub struct StaticModule<'a> {
     pub path: Vec<String>,
