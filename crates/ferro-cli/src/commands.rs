@@ -152,7 +152,18 @@ pub(crate) fn make_plan(
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);
-    let vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    let mut vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    // Required root variables without a value are asked for on a terminal (not with
+    // -input=false, and never when the caller supplies standard input).
+    use std::io::IsTerminal;
+    if !has_errors(&diags)
+        && p.bools.get("input") != Some(&false)
+        && io.stdin.is_none()
+        && std::io::stdin().is_terminal()
+    {
+        let mut input = std::io::stdin().lock();
+        crate::load::prompt_for_variables(&mut l, &mut vars, io.stdout, &mut input, &mut diags);
+    }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
         return Err(1);

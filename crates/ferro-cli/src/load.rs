@@ -501,3 +501,61 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Ask on the terminal for every root variable that has neither a value nor a default, as
+/// Terraform does when its standard input is a terminal (`var.NAME`, the description, `Enter a
+/// value:`). A value is taken literally for string, number and bool (and untyped) variables,
+/// else read as an expression. End of input stops asking; what is still missing is reported by
+/// planning as usual.
+pub fn prompt_for_variables(
+    l: &mut Loaded,
+    vars: &mut BTreeMap<String, RawVariable>,
+    out: &mut dyn std::io::Write,
+    input: &mut dyn std::io::BufRead,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let index = ferro_db::module_index(&l.db, l.ws.root(&l.db));
+    let missing: Vec<(String, Option<String>)> = index
+        .variables
+        .iter()
+        .filter(|(name, _)| !vars.contains_key(*name))
+        .filter_map(|(name, item)| {
+            let var = &ferro_db::file_hir(&l.db, item.file).variables[item.index];
+            var.default
+                .is_none()
+                .then(|| (name.clone(), var.description.clone()))
+        })
+        .collect();
+    for (name, description) in missing {
+        let mut text = format!("var.{name}\n");
+        if let Some(d) = description.filter(|d| !d.is_empty()) {
+            text.push_str(&format!("  {d}\n\n"));
+        }
+        text.push_str("  Enter a value: ");
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        let mut line = String::new();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let _ = out.write_all(b"\n");
+        let value = line.trim_end_matches(['\n', '\r']).to_string();
+        let raw = if takes_literal(l, &name) {
+            Some(Value::string(value))
+        } else {
+            constant(l, &name, &value, &format!("<value for var.{name}>"), diags).map(|(v, _)| v)
+        };
+        if let Some(value) = raw {
+            vars.insert(
+                name.clone(),
+                RawVariable {
+                    value,
+                    origin: "the interactive prompt".into(),
+                    source: ferro_planner::VariableSource::CommandLine,
+                    span: None,
+                },
+            );
+        }
+    }
+}
