@@ -465,43 +465,6 @@ pub fn read_state(path: &Path) -> Result<Option<State>, String> {
         .map_err(|e| e.to_string())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::load_dir;
-
-    #[test]
-    fn symlinked_files_are_configuration_and_bad_links_are_errors() {
-        let dir = std::env::temp_dir().join(format!("ferro-load-links-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("real")).unwrap();
-        std::fs::write(dir.join("real/a.tf"), "output \"a\" {\n  value = 1\n}\n").unwrap();
-        std::os::unix::fs::symlink("real/a.tf", dir.join("link.tf")).unwrap();
-        let l = load_dir(&dir).unwrap();
-        assert_eq!(l.files.len(), 1);
-        assert_eq!(l.files[0].0, "link.tf");
-        assert!(l.files[0].1.contains("output \"a\""));
-
-        std::os::unix::fs::symlink("missing.tf", dir.join("dangling.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(err.contains("\"dangling.tf\" could not be read"), "{err}");
-        std::fs::remove_file(dir.join("dangling.tf")).unwrap();
-
-        std::os::unix::fs::symlink("loop.tf", dir.join("loop.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(err.contains("\"loop.tf\" could not be read"), "{err}");
-        std::fs::remove_file(dir.join("loop.tf")).unwrap();
-
-        std::fs::create_dir(dir.join("sub.tf")).unwrap();
-        std::os::unix::fs::symlink("sub.tf", dir.join("dirlink.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(
-            err.contains("\"dirlink.tf\" is not a regular file"),
-            "{err}"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
 /// Ask on the terminal for every root variable that has neither a value nor a default, as
 /// Terraform does when its standard input is a terminal (`var.NAME`, the description, `Enter a
 /// value:`). A value is taken literally for string, number and bool (and untyped) variables,
@@ -557,5 +520,42 @@ pub fn prompt_for_variables(
                 },
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_dir;
+
+    #[test]
+    fn symlinked_files_are_configuration_and_bad_links_are_errors() {
+        let dir = std::env::temp_dir().join(format!("ferro-load-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::write(dir.join("real/a.tf"), "output \"a\" {\n  value = 1\n}\n").unwrap();
+        std::os::unix::fs::symlink("real/a.tf", dir.join("link.tf")).unwrap();
+        let l = load_dir(&dir).unwrap();
+        assert_eq!(l.files.len(), 1);
+        assert_eq!(l.files[0].0, "link.tf");
+        assert!(l.files[0].1.contains("output \"a\""));
+
+        std::os::unix::fs::symlink("missing.tf", dir.join("dangling.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"dangling.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("dangling.tf")).unwrap();
+
+        std::os::unix::fs::symlink("loop.tf", dir.join("loop.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"loop.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("loop.tf")).unwrap();
+
+        std::fs::create_dir(dir.join("sub.tf")).unwrap();
+        std::os::unix::fs::symlink("sub.tf", dir.join("dirlink.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(
+            err.contains("\"dirlink.tf\" is not a regular file"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
