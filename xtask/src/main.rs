@@ -156,74 +156,53 @@ fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)
     Some((repo, bin))
 }
 
+/// Build ferro (and the SDK provider plugins), set up the side-by-side environment, run one
+/// benchmark in it and clean up.
+fn with_bench_env(
+    release: bool,
+    run: impl FnOnce(&xtask::interop::Env) -> Result<(), String>,
+) -> ExitCode {
+    let Some((repo, ferro)) = build_ferro(release) else {
+        return ExitCode::FAILURE;
+    };
+    let env = match xtask::interop::setup(&repo, ferro) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot set up the benchmark environment: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = run(&env);
+    let _ = std::fs::remove_dir_all(&env.work);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("benchmark failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn bench_cmd(args: &[String]) -> ExitCode {
     match args.first().map(String::as_str) {
         Some("providers") => {
             let with_tf = args.iter().any(|a| a == "--with-terraform");
-            let Some((repo, ferro)) = build_ferro(true) else {
-                return ExitCode::FAILURE;
-            };
-            let env = match xtask::interop::setup(&repo, ferro) {
-                Ok(e) => e,
-                Err(e) => {
-                    eprintln!("cannot set up the benchmark environment: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let result = xtask::bench_providers::run(&env, with_tf, &mut std::io::stdout());
-            let _ = std::fs::remove_dir_all(&env.work);
-            match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("benchmark failed: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+            with_bench_env(true, |env| {
+                xtask::bench_providers::run(env, with_tf, &mut std::io::stdout())
+            })
         }
         Some("modules") => {
             let with_tf = !args.iter().any(|a| a == "--without-terraform");
-            let Some((repo, ferro)) = build_ferro(true) else {
-                return ExitCode::FAILURE;
-            };
-            let env = match xtask::interop::setup(&repo, ferro) {
-                Ok(e) => e,
-                Err(e) => {
-                    eprintln!("cannot set up the benchmark environment: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let result = xtask::bench_modules::run(&env, with_tf, &mut std::io::stdout());
-            let _ = std::fs::remove_dir_all(&env.work);
-            match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("benchmark failed: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+            with_bench_env(true, |env| {
+                xtask::bench_modules::run(env, with_tf, &mut std::io::stdout())
+            })
         }
         Some("random") => {
             // --debug: measure the debug build (quick, but not representative).
             let release = !args.iter().any(|a| a == "--debug");
-            let Some((repo, ferro)) = build_ferro(release) else {
-                return ExitCode::FAILURE;
-            };
-            let env = match xtask::interop::setup(&repo, ferro) {
-                Ok(e) => e,
-                Err(e) => {
-                    eprintln!("cannot set up the benchmark environment: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let result = xtask::bench_random::run(&env, 2000, &mut std::io::stdout());
-            let _ = std::fs::remove_dir_all(&env.work);
-            match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("benchmark failed: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+            with_bench_env(release, |env| {
+                xtask::bench_random::run(env, 2000, &mut std::io::stdout())
+            })
         }
         Some(which @ "eval") => {
             // In-process benchmarks with a counting allocator live in the ferro-bench package.
