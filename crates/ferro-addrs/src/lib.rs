@@ -8,7 +8,7 @@ mod provider;
 mod target;
 
 pub use provider::{AbsProviderConfig, Provider};
-pub use target::{parse_target, Target};
+pub use target::{module_contains, parse_target, Target};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -41,11 +41,27 @@ impl Target {
     /// descendants too).
     pub fn contains(&self, addr: &AbsResourceInstance) -> bool {
         match self {
-            Target::Module(m) => addr.module.0.starts_with(&m.0),
+            Target::Module(m) => module_contains(m, &addr.module),
             Target::Resource(r) => addr.module == r.module && addr.resource.resource == r.resource,
             Target::Instance(i) => i == addr,
         }
     }
+}
+
+/// Whether the module instance `m` (a command-line address) contains `other`: every step
+/// equal, except that a last step given without a key covers every instance of that call (as
+/// Terraform matches `-target=module.a` against `module.a[0]`).
+pub fn module_contains(m: &ModuleInstance, other: &ModuleInstance) -> bool {
+    if other.0.len() < m.0.len() {
+        return false;
+    }
+    m.0.iter()
+        .zip(&other.0)
+        .enumerate()
+        .all(|(i, (ours, theirs))| {
+            ours.name == theirs.name
+                && (ours.key == theirs.key || (i + 1 == m.0.len() && ours.key.is_none()))
+        })
 }
 
 struct Scanner<'a> {

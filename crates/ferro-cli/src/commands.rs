@@ -25,12 +25,15 @@ pub(crate) const PLAN_BOOLS: &[&str] = &[
     "lock",
     "compact-warnings",
     "auto-approve",
+    "refresh-only",
 ];
 pub(crate) const PLAN_VALUES: &[&str] = &[
     "out",
     "var",
     "var-file",
     "replace",
+    "target",
+    "exclude",
     "parallelism",
     "state",
     "lock-timeout",
@@ -176,6 +179,43 @@ pub(crate) fn make_plan(
         }
     }
     let refresh = p.bools.get("refresh").copied().unwrap_or(true);
+    let refresh_only = p.flag("refresh-only");
+    let destroy = destroy || p.flag("destroy");
+    if refresh_only && destroy {
+        return Err(plain_error(
+            io,
+            "Incompatible plan mode options",
+            "The -destroy and -refresh-only options are mutually-exclusive.",
+        ));
+    }
+    if refresh_only && !refresh {
+        return Err(plain_error(io, "Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because ferro would have nothing to do."));
+    }
+    if refresh_only && !replace.is_empty() {
+        return Err(plain_error(io, "Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
+    }
+    let (targets, excludes) = match (
+        parse_targets(p.all("target")),
+        parse_targets(p.all("exclude")),
+    ) {
+        (Ok(t), Ok(e)) => (t, e),
+        (Err((addr, e)), _) | (_, Err((addr, e))) => {
+            return Err(plain_error(io, &format!("Invalid target {addr:?}"), &e));
+        }
+    };
+    if !targets.is_empty() && !excludes.is_empty() {
+        return Err(plain_error(
+            io,
+            "Invalid combination of arguments",
+            "The -target and -exclude options cannot be used together: use one or the other.",
+        ));
+    }
+    if !targets.is_empty() {
+        diags.push(targeting_warning("target"));
+    }
+    if !excludes.is_empty() {
+        diags.push(targeting_warning("exclude"));
+    }
     let input = PlanInput {
         db: &l.db,
         ws: l.ws,
@@ -184,9 +224,12 @@ pub(crate) fn make_plan(
         variables: vars,
         providers: &providers,
         options: PlanOptions {
-            destroy: destroy || p.flag("destroy"),
+            destroy,
             refresh,
+            refresh_only,
             replace,
+            targets,
+            excludes,
         },
         cwd: g.dir.display().to_string(),
     };
@@ -202,6 +245,38 @@ pub(crate) fn make_plan(
         }),
         _ => Err(1),
     }
+}
+
+/// `-target`/`-exclude` addresses; an invalid one is returned with the reason.
+fn parse_targets(raw: &[String]) -> Result<Vec<ferro_addrs::Target>, (String, String)> {
+    raw.iter()
+        .map(|t| {
+            ferro_addrs::parse_target(t).map_err(|_| {
+                let detail = if t.contains('[') {
+                    "Index brackets must contain either a literal number or a literal string."
+                } else {
+                    "Resource specification must include a resource type and name."
+                };
+                (t.clone(), detail.to_string())
+            })
+        })
+        .collect()
+}
+
+/// Terraform's warning for a plan that covers only part of the configuration (`-target`, or
+/// OpenTofu's `-exclude`).
+fn targeting_warning(flag: &str) -> Diagnostic {
+    let summary = if flag == "target" {
+        "Resource targeting is in effect"
+    } else {
+        "Resource exclusion is in effect"
+    };
+    Diagnostic::warning("resource-targeting", summary).with_detail(format!("You are creating a plan with the -{flag} option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -{flag} option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
+}
+
+/// Terraform's warning after applying a plan made with `-target` (or `-exclude`).
+fn applied_targeting_warning(flag: &str) -> Diagnostic {
+    Diagnostic::warning("resource-targeting", "Applied changes may be incomplete").with_detail(format!("The plan was created with the -{flag} option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    ferro plan\n\nNote that the -{flag} option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
 }
 
 pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -238,7 +313,7 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             );
         }
         let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
-    } else if !planned.plan.is_empty() {
+    } else if !planned.plan.is_empty() || planned.plan.mode == PlanMode::RefreshOnly {
         let _ = write!(
             io.stdout,
             "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so ferro can't\nguarantee to take exactly these actions if you run \"ferro apply\" now.\n"
@@ -493,6 +568,16 @@ fn execute(
     }
     if has_errors(&diags) {
         return 1;
+    }
+    for (flag, list) in [("target", &plan.targets), ("exclude", &plan.excludes)] {
+        if !list.is_empty() {
+            print_diags(
+                io,
+                &[applied_targeting_warning(flag)],
+                &planned.loaded.sources(),
+                g.color,
+            );
+        }
     }
     if plan.mode == PlanMode::Destroy {
         let _ = write!(

@@ -49,6 +49,8 @@ pub struct ItemGraph {
     pub order: Vec<Item>,
     /// For every resource: the resources it depends on, directly or through other items.
     pub resource_deps: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    /// For every root module output: the resources its value depends on, through any items.
+    pub output_deps: HashMap<String, BTreeSet<ConfigResource>>,
 }
 
 fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
@@ -266,6 +268,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
     // dependencies are complete when it is visited.
     let mut through: HashMap<Item, BTreeSet<ConfigResource>> = HashMap::new();
     let mut resource_deps = HashMap::new();
+    let mut output_deps = HashMap::new();
     for item in &order {
         let mut set = BTreeSet::new();
         if let Some(ds) = direct.get(item) {
@@ -294,11 +297,15 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
                 set.clone(),
             );
         }
+        if let (ItemId::Output(n), true) = (&item.id, tree.nodes[item.node].path.is_empty()) {
+            output_deps.insert(n.clone(), set.clone());
+        }
         through.insert(item.clone(), set);
     }
     Ok(ItemGraph {
         order,
         resource_deps,
+        output_deps,
     })
 }
 

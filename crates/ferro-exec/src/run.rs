@@ -370,14 +370,29 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         .iter()
         .map(|c| c.addr.containing_resource())
         .collect();
+    // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the value
+    // state has for them.
+    let planned_instances: std::collections::HashSet<(
+        ferro_addrs::AbsResource,
+        ferro_addrs::InstanceKey,
+    )> = plan
+        .changes
+        .iter()
+        .filter(|c| c.deposed.is_none())
+        .map(|c| (c.addr.containing_resource(), c.addr.resource.key.clone()))
+        .collect();
     for (abs, rs) in &plan.prior_state.resources {
-        if abs.resource.mode != ferro_addrs::ResourceMode::Data || changed.contains(abs) {
+        let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;
+        if is_data && changed.contains(abs) {
             continue;
         }
         let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
             continue;
         };
         for (key, inst) in &rs.instances {
+            if !is_data && planned_instances.contains(&(abs.clone(), key.clone())) {
+                continue;
+            }
             if let Some(obj) = &inst.current {
                 if let Ok(v) = ferro_value::json::value_from_json(
                     &obj.attributes,

@@ -140,9 +140,17 @@ pub struct DynamicBlock {
 pub struct Lifecycle {
     pub create_before_destroy: bool,
     pub prevent_destroy: bool,
-    /// Attribute names whose configured values are ignored on update (`all` ignores everything).
-    pub ignore_changes: Vec<String>,
+    /// Attribute paths whose configured values are ignored on update (`all` ignores everything).
+    pub ignore_changes: Vec<Vec<IgnoreStep>>,
     pub ignore_all_changes: bool,
+}
+
+/// One step of an `ignore_changes` path: `tags`, `["Name"]`, `[0]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IgnoreStep {
+    Attr(String),
+    Key(String),
+    Index(u64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

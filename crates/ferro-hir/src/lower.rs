@@ -450,17 +450,17 @@ impl Lower {
                         ExprKind::Variable(id) if id.name == "all" => lc.ignore_all_changes = true,
                         ExprKind::Tuple(items) => {
                             for it in items {
-                                match &it.kind {
-                                    ExprKind::Variable(id) => lc.ignore_changes.push(id.name.to_string()),
-                                    _ => match literal_string(it) {
-                                        Some(s) => lc.ignore_changes.push(s),
-                                        None => self.error(
-                                            "invalid-ignore-changes",
-                                            "Invalid ignore_changes reference",
-                                            "Only attribute names of this resource may be listed in ignore_changes.",
-                                            it.span,
-                                        ),
-                                    },
+                                let path = ignore_path(it).or_else(|| {
+                                    literal_string(it).map(|s| vec![IgnoreStep::Attr(s)])
+                                });
+                                match path {
+                                    Some(p) => lc.ignore_changes.push(p),
+                                    None => self.error(
+                                        "invalid-ignore-changes",
+                                        "Invalid ignore_changes reference",
+                                        "Only attribute names of this resource may be listed in ignore_changes.",
+                                        it.span,
+                                    ),
                                 }
                             }
                         }
@@ -675,4 +675,27 @@ pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (Fi
     };
     let id = cx.expr(e);
     (cx.hir, id)
+}
+
+/// An `ignore_changes` entry as a path relative to the resource: `tags`, `tags["Name"]`,
+/// `tags.Name`, `rule[0].action`.
+fn ignore_path(e: &ast::Expr) -> Option<Vec<IgnoreStep>> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some(vec![IgnoreStep::Attr(id.name.to_string())]),
+        ExprKind::GetAttr { target, name, .. } => {
+            let mut p = ignore_path(target)?;
+            p.push(IgnoreStep::Attr(name.name.to_string()));
+            Some(p)
+        }
+        ExprKind::Index { target, key, .. } => {
+            let mut p = ignore_path(target)?;
+            let step = match &key.kind {
+                ExprKind::Number(n) => IgnoreStep::Index(n.parse().ok()?),
+                _ => IgnoreStep::Key(literal_string(key)?),
+            };
+            p.push(step);
+            Some(p)
+        }
+        _ => None,
+    }
 }

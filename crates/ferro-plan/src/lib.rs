@@ -157,6 +157,8 @@ pub struct StateIdentity {
 pub enum PlanMode {
     Normal,
     Destroy,
+    /// `-refresh-only`: no resource actions; applying records the refreshed state.
+    RefreshOnly,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -182,6 +184,28 @@ pub struct Plan {
     /// name) → how and with which keys. Apply recreates the module instances from it.
     #[serde(with = "serde_helpers::map_as_pairs")]
     pub module_expansions: BTreeMap<(ModuleInstance, String), (Expansion, Vec<InstanceKey>)>,
+    /// `-target` addresses the plan was made with (as typed), for apply's warning.
+    #[serde(default)]
+    pub targets: Vec<String>,
+    /// `-exclude` addresses the plan was made with (as typed).
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// Objects whose refreshed value differs from the previous run's state (changes made
+    /// outside ferro): `(address, deposed key, before, after)` for `resource_drift` and the
+    /// "Objects have changed outside of ferro" section.
+    #[serde(default)]
+    pub drift: Vec<ResourceDrift>,
+}
+
+/// A change made outside ferro, found by refreshing an object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceDrift {
+    pub addr: AbsResourceInstance,
+    pub provider: AbsProviderConfig,
+    /// The object as the previous run left it.
+    pub before: Value,
+    /// The object as it is now; null when it was deleted outside ferro.
+    pub after: Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +218,9 @@ pub enum Expansion {
 impl Plan {
     /// True when applying would change nothing (no resource or output actions).
     pub fn is_empty(&self) -> bool {
+        if self.mode == PlanMode::RefreshOnly {
+            return self.drift.is_empty() && self.outputs.iter().all(|o| o.action == Action::NoOp);
+        }
         self.changes.iter().all(|c| c.action == Action::NoOp)
             && self.outputs.iter().all(|o| o.action == Action::NoOp)
     }

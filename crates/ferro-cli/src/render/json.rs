@@ -5,7 +5,7 @@
 use super::{decode_object, sorted_changes};
 use ferro_addrs::{AbsResource, InstanceKey, ModuleInstance, ResourceMode};
 use ferro_db::{Db, Workspace};
-use ferro_plan::{Action, Plan};
+use ferro_plan::{Action, Plan, ResourceInstanceChange};
 use ferro_planner::config_value::mark_schema_sensitive;
 use ferro_planner::Providers;
 use ferro_state::State;
@@ -301,65 +301,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         if c.action == Action::Delete && c.addr.resource.resource.mode == ResourceMode::Data {
             continue;
         }
-        let mut r = obj();
-        resource_head(&mut r, &res, key, c.addr.to_string());
-        r.insert(
-            "provider_name".into(),
-            J::String(c.provider.provider.to_string()),
-        );
-        if let Some(d) = &c.deposed {
-            r.insert("deposed".into(), J::String(d.clone()));
-        }
-        let mut ch = obj();
-        ch.insert(
-            "actions".into(),
-            J::Array(
-                c.action
-                    .json_actions()
-                    .iter()
-                    .map(|a| J::String((*a).into()))
-                    .collect(),
-            ),
-        );
-        ch.insert(
-            "before".into(),
-            value_to_plain_json(&before.deep_unmark().0),
-        );
-        ch.insert(
-            "after".into(),
-            omit_unknowns(&after.deep_unmark().0).unwrap_or(J::Null),
-        );
-        let au = if after.is_wholly_known() {
-            J::Object(obj())
-        } else {
-            unknown_as_bool(&after)
-        };
-        ch.insert("after_unknown".into(), au);
-        ch.insert("before_sensitive".into(), sensitive_as_bool(&before));
-        ch.insert("after_sensitive".into(), sensitive_as_bool(&after));
-        if c.action.is_replace() && !c.requires_replace.is_empty() {
-            let paths = c
-                .requires_replace
-                .iter()
-                .map(|p| {
-                    J::Array(
-                        p.iter()
-                            .map(|s| match s {
-                                ferro_value::PathStep::Attr(a) => J::String(a.clone()),
-                                ferro_value::PathStep::Index(k) => value_to_plain_json(k),
-                            })
-                            .collect(),
-                    )
-                })
-                .collect();
-            ch.insert("replace_paths".into(), J::Array(paths));
-        }
-        r.insert("change".into(), J::Object(ch));
-        // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2).
-        if let Some(reason) = c.reason.filter(|_| c.action.is_replace()) {
-            r.insert("action_reason".into(), J::String(reason.as_str().into()));
-        }
-        resource_changes.push(J::Object(r));
+        resource_changes.push(resource_change_json(c, &before, &after));
     }
     let mut planned = obj();
     let mut pouts = obj();
@@ -382,6 +324,36 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     }
     planned.insert("root_module".into(), module_json(planned_resources));
     top.insert("planned_values".into(), J::Object(planned));
+    let mut drift = Vec::new();
+    for d in &plan.drift {
+        let c = ResourceInstanceChange {
+            addr: d.addr.clone(),
+            deposed: None,
+            provider: d.provider.clone(),
+            action: if d.after.is_null() {
+                Action::Delete
+            } else {
+                Action::Update
+            },
+            reason: None,
+            before: d.before.clone(),
+            after: d.after.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version: 0,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        };
+        let schema = super::schema_block(providers, &c);
+        let mark = |v: &Value| match schema {
+            Some(s) => mark_schema_sensitive(s, v),
+            None => v.clone(),
+        };
+        drift.push(resource_change_json(&c, &mark(&c.before), &mark(&c.after)));
+    }
+    if !drift.is_empty() {
+        top.insert("resource_drift".into(), J::Array(drift));
+    }
     if !resource_changes.is_empty() {
         top.insert("resource_changes".into(), J::Array(resource_changes));
     }
@@ -432,6 +404,71 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     let mut s = to_go_json_string(&J::Object(top));
     s.push('\n');
     s
+}
+
+/// One entry of `resource_changes` (and of `resource_drift`).
+fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Value) -> J {
+    let res = c.addr.containing_resource();
+    let key = &c.addr.resource.key;
+    let mut r = obj();
+    resource_head(&mut r, &res, key, c.addr.to_string());
+    r.insert(
+        "provider_name".into(),
+        J::String(c.provider.provider.to_string()),
+    );
+    if let Some(d) = &c.deposed {
+        r.insert("deposed".into(), J::String(d.clone()));
+    }
+    let mut ch = obj();
+    ch.insert(
+        "actions".into(),
+        J::Array(
+            c.action
+                .json_actions()
+                .iter()
+                .map(|a| J::String((*a).into()))
+                .collect(),
+        ),
+    );
+    ch.insert(
+        "before".into(),
+        value_to_plain_json(&before.deep_unmark().0),
+    );
+    ch.insert(
+        "after".into(),
+        omit_unknowns(&after.deep_unmark().0).unwrap_or(J::Null),
+    );
+    let au = if after.is_wholly_known() {
+        J::Object(obj())
+    } else {
+        unknown_as_bool(after)
+    };
+    ch.insert("after_unknown".into(), au);
+    ch.insert("before_sensitive".into(), sensitive_as_bool(before));
+    ch.insert("after_sensitive".into(), sensitive_as_bool(after));
+    if c.action.is_replace() && !c.requires_replace.is_empty() {
+        let paths = c
+            .requires_replace
+            .iter()
+            .map(|p| {
+                J::Array(
+                    p.iter()
+                        .map(|s| match s {
+                            ferro_value::PathStep::Attr(a) => J::String(a.clone()),
+                            ferro_value::PathStep::Index(k) => value_to_plain_json(k),
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        ch.insert("replace_paths".into(), J::Array(paths));
+    }
+    r.insert("change".into(), J::Object(ch));
+    // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2).
+    if let Some(reason) = c.reason.filter(|_| c.action.is_replace()) {
+        r.insert("action_reason".into(), J::String(reason.as_str().into()));
+    }
+    J::Object(r)
 }
 
 // ---------------------------------------------------------------------------------------------

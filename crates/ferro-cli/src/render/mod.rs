@@ -136,7 +136,10 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
 /// changes, and the `Plan: N to add, N to change, N to destroy.` line (or "No changes.").
 pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
     let pen = Pen { color };
-    let mut out = String::new();
+    let mut out = drift_section(plan, providers, pen);
+    if plan.mode == PlanMode::RefreshOnly {
+        return refresh_only_plan(plan, out, pen);
+    }
     let changes: Vec<&ResourceInstanceChange> = sorted_changes(plan)
         .into_iter()
         .filter(|c| {
@@ -207,6 +210,104 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         out.push_str(&output_changes(&outputs, pen));
         out.push('\n');
         if changes.is_empty() {
+            out.push_str(&word_wrap(
+                "\nYou can apply this plan to save these new output values to the ferro state, without changing any real infrastructure.",
+                COLUMNS,
+            ));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// "Objects have changed outside of ferro": what refreshing found changed or deleted since the
+/// last apply, as Terraform 1.0 shows it before the plan.
+fn drift_section(plan: &Plan, providers: &Providers, pen: Pen) -> String {
+    let mut out = String::new();
+    if plan.drift.is_empty() {
+        return out;
+    }
+    out.push_str(&pen.paint(
+        "\n[bold][cyan]Note:[reset][bold] Objects have changed outside of ferro[reset]\n\n",
+    ));
+    out.push_str(&word_wrap(
+        "ferro detected the following changes made outside of ferro since the last \"ferro apply\":",
+        COLUMNS,
+    ));
+    out.push_str("\n\n");
+    let empty = Block::default();
+    for d in &plan.drift {
+        let deleted = d.after.is_null();
+        let c = ResourceInstanceChange {
+            addr: d.addr.clone(),
+            deposed: None,
+            provider: d.provider.clone(),
+            action: if deleted {
+                Action::Delete
+            } else {
+                Action::Update
+            },
+            reason: None,
+            before: d.before.clone(),
+            after: d.after.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version: 0,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        };
+        let schema = schema_block(providers, &c).unwrap_or(&empty);
+        let body = resource_change(&c, schema, pen);
+        // The header says what happened instead of what will happen.
+        let verb = if deleted {
+            "has been deleted"
+        } else {
+            "has been changed"
+        };
+        let mut lines = body.splitn(2, '\n');
+        let head = lines.next().unwrap_or_default();
+        let rest = lines.next().unwrap_or_default();
+        out.push_str(&pen.paint(&format!("[bold]  # {}[reset] {verb}", d.addr)));
+        if !head.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(rest);
+        out.push('\n');
+    }
+    let closing = if plan.mode == PlanMode::RefreshOnly {
+        "This is a refresh-only plan, so ferro will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the ferro state without changing any remote objects."
+    } else {
+        "Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
+    };
+    out.push_str(&word_wrap(closing, COLUMNS));
+    out.push('\n');
+    if plan.mode != PlanMode::RefreshOnly {
+        out.push_str(
+            "\n─────────────────────────────────────────────────────────────────────────────\n",
+        );
+    }
+    out
+}
+
+/// A `-refresh-only` plan: the drift found (already in `out`) and output changes; no resource
+/// actions.
+fn refresh_only_plan(plan: &Plan, mut out: String, pen: Pen) -> String {
+    let outputs: Vec<&ferro_plan::OutputChange> = plan
+        .outputs
+        .iter()
+        .filter(|o| o.action != Action::NoOp)
+        .collect();
+    if plan.drift.is_empty() && outputs.is_empty() {
+        out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n"));
+        out.push_str(&word_wrap("ferro has checked that the real remote objects still match the result of your most recent changes, and found no differences.", COLUMNS));
+        out.push('\n');
+        return out;
+    }
+    if !outputs.is_empty() {
+        out.push_str(&pen.paint("[reset]\n[bold]Changes to Outputs:[reset]"));
+        out.push_str(&output_changes(&outputs, pen));
+        out.push('\n');
+        if plan.drift.is_empty() {
             out.push_str(&word_wrap(
                 "\nYou can apply this plan to save these new output values to the ferro state, without changing any real infrastructure.",
                 COLUMNS,

@@ -51,6 +51,13 @@ impl Walk<'_> {
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
+            if !self.targeting.includes(&addr) {
+                let v = self
+                    .prior_data(abs, &key, schema)
+                    .unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
+                instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+                continue;
+            }
             let addr_s = addr.to_string();
             let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);

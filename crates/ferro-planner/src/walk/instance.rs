@@ -9,6 +9,7 @@ use super::*;
 pub(super) struct Acc {
     pub(super) diags: Vec<Diagnostic>,
     pub(super) changes: Vec<ResourceInstanceChange>,
+    pub(super) drift: Vec<ferro_plan::ResourceDrift>,
     pub(super) sets: Vec<(
         AbsResource,
         AbsProviderConfig,
@@ -87,6 +88,19 @@ impl InstancePlanner<'_> {
             }
             if failed {
                 return None;
+            }
+            let (before_plain, _) = value.deep_unmark();
+            if before_plain != read.new_state.deep_unmark().0 {
+                acc.drift.push(ferro_plan::ResourceDrift {
+                    addr: abs.instance(key.clone()),
+                    provider: cfg.clone(),
+                    after: if read.new_state.is_null() {
+                        Value::null(schema.block.implied_type())
+                    } else {
+                        apply_sensitive_paths(read.new_state.clone(), &obj.sensitive_attributes)
+                    },
+                    before: value.clone(),
+                });
             }
             if read.new_state.is_null() {
                 // The object is gone: forget it so it is planned for creation.
@@ -377,19 +391,81 @@ pub(super) fn apply_ignore_changes(
     config: &Value,
     prior: &Value,
 ) -> Value {
-    if !lc.ignore_all_changes && lc.ignore_changes.is_empty() {
-        return config.clone();
-    }
-    let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else {
-        return config.clone();
-    };
-    let mut out = cm.clone();
-    for (k, v) in out.iter_mut() {
-        if lc.ignore_all_changes || lc.ignore_changes.iter().any(|n| n == k) {
+    if lc.ignore_all_changes {
+        let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else {
+            return config.clone();
+        };
+        let mut out = cm.clone();
+        for (k, v) in out.iter_mut() {
             if let Some(p) = pm.get(k) {
                 *v = p.clone();
             }
         }
+        return Value::object(out).with_marks(config.marks);
     }
-    Value::object(out).with_marks(config.marks)
+    let mut out = config.clone();
+    for path in &lc.ignore_changes {
+        out = ignore_at(&out, Some(prior), path).unwrap_or(out);
+    }
+    out
+}
+
+/// `config` with the value at `path` replaced by the prior object's value there (a map key the
+/// prior object lacks is removed; one only the prior object has is added back). None leaves
+/// `config` as it is (the path leads nowhere).
+fn ignore_at(
+    config: &Value,
+    prior: Option<&Value>,
+    path: &[ferro_hir::IgnoreStep],
+) -> Option<Value> {
+    use ferro_hir::IgnoreStep;
+    let Some((step, rest)) = path.split_first() else {
+        return Some(prior.cloned().unwrap_or_else(|| Value::null(config.ty())));
+    };
+    if !config.is_known() {
+        return None;
+    }
+    // As cty applies paths: attributes step into objects, string keys into maps, numbers into
+    // lists (`tags.Name` on a map leads nowhere, as in Terraform).
+    match (&config.kind, step) {
+        (ValueKind::Object(m), IgnoreStep::Attr(k)) => {
+            let cur = m.get(k)?;
+            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
+            let new = ignore_at(cur, p, rest)?;
+            let mut out = (**m).clone();
+            out.insert(k.to_string(), new);
+            Some(Value::object(out).with_marks(config.marks))
+        }
+        (ValueKind::Map(ety, m), IgnoreStep::Key(k)) => {
+            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
+            let mut out = (**m).clone();
+            match (m.get(k), p) {
+                (Some(_), None) if rest.is_empty() => {
+                    out.remove(k);
+                }
+                (Some(cur), _) => {
+                    out.insert(k.to_string(), ignore_at(cur, p, rest)?);
+                }
+                (None, Some(pv)) if rest.is_empty() => {
+                    out.insert(k.to_string(), pv.clone());
+                }
+                (None, _) => return None,
+            }
+            Some(Value::map(ety.clone(), out).with_marks(config.marks))
+        }
+        (ValueKind::Null(_), _) if rest.is_empty() => prior.cloned(),
+        (ValueKind::List(ety, items), IgnoreStep::Index(i)) => {
+            let i = *i as usize;
+            let cur = items.get(i)?;
+            let p = prior.and_then(|p| match &p.kind {
+                ValueKind::List(_, ps) | ValueKind::Tuple(ps) => ps.get(i),
+                _ => None,
+            });
+            let new = ignore_at(cur, p, rest)?;
+            let mut out = (**items).clone();
+            out[i] = new;
+            Some(Value::list(ety.clone(), out).with_marks(config.marks))
+        }
+        _ => None,
+    }
 }

@@ -10,6 +10,7 @@ mod data;
 mod expansion;
 mod instance;
 mod orphans;
+mod targeting;
 
 use crate::scope::{InstanceCtx, ModuleEval};
 use crate::statecodec::{apply_sensitive_paths, base64_decode};
@@ -64,7 +65,13 @@ pub struct RawVariable {
 pub struct PlanOptions {
     pub destroy: bool,
     pub refresh: bool,
+    /// `-refresh-only`: refresh every object, plan no resource actions.
+    pub refresh_only: bool,
     pub replace: Vec<AbsResourceInstance>,
+    /// `-target`: only these objects and what they depend on.
+    pub targets: Vec<ferro_addrs::Target>,
+    /// `-exclude`: everything but these objects and what depends on them.
+    pub excludes: Vec<ferro_addrs::Target>,
 }
 
 pub struct PlanInput<'a> {
@@ -209,6 +216,9 @@ struct Walk<'a> {
     refreshed: State,
     expansions: BTreeMap<AbsResource, Expansion>,
     transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    targeting: targeting::Targeting,
+    output_deps: HashMap<String, BTreeSet<ConfigResource>>,
+    drift: Vec<ferro_plan::ResourceDrift>,
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed.
@@ -231,6 +241,12 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         .clone()
         .unwrap_or_else(|| State::new(String::new()));
     let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone());
+    let targeting = targeting::Targeting::new(
+        input.options.targets.clone(),
+        input.options.excludes.clone(),
+        input.options.destroy,
+        &static_dependencies(&graph.resource_deps, &prior),
+    );
     let mut w = Walk {
         input,
         tree: &tree,
@@ -240,6 +256,9 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         refreshed: prior.clone(),
         expansions: BTreeMap::new(),
         transitive: HashMap::new(),
+        targeting,
+        output_deps: graph.output_deps.clone(),
+        drift: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
     let failed = configured.iter().any(Diagnostic::is_error);
@@ -296,6 +315,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     }
     w.changes
         .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
     let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
     let module_expansions = tree
         .call_expansions()
@@ -306,6 +326,8 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         format_version: PLAN_FORMAT_VERSION,
         mode: if input.options.destroy {
             PlanMode::Destroy
+        } else if input.options.refresh_only {
+            PlanMode::RefreshOnly
         } else {
             PlanMode::Normal
         },
@@ -323,8 +345,48 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         graph: graph_ir,
         expansions: w.expansions,
         module_expansions,
+        targets: input
+            .options
+            .targets
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        excludes: input
+            .options
+            .excludes
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        drift: w.drift,
     };
     (Some(plan), diags)
+}
+
+/// Every static resource of the configuration and of state with the resources it depends on
+/// (state's recorded dependencies for those the configuration no longer has).
+fn static_dependencies(
+    config: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    state: &State,
+) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
+    let mut out = config.clone();
+    for rs in state.resources.values() {
+        let cr = rs.addr.config();
+        if out.contains_key(&cr) {
+            continue;
+        }
+        let mut ds = BTreeSet::new();
+        for inst in rs.instances.values() {
+            for obj in inst.current.iter().chain(inst.deposed.values()) {
+                for d in &obj.dependencies {
+                    if let Ok(a) = ferro_addrs::parse_resource_instance(d) {
+                        ds.insert(a.containing_resource().config());
+                    }
+                }
+            }
+        }
+        out.insert(cr, ds);
+    }
+    out
 }
 
 /// Drop repeated diagnostics. A variable's value error is about the variable, whichever
@@ -339,6 +401,11 @@ fn dedup(diags: &mut Vec<Diagnostic>) {
         };
         seen.insert((d.span, d.summary.clone(), d.detail.clone(), address))
     });
+}
+
+/// Whether instance values are in key order already (they are unless some were left alone).
+fn untouched_sorted(values: &[(InstanceKey, Value)]) -> bool {
+    values.windows(2).all(|w| w[0].0 <= w[1].0)
 }
 
 fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
@@ -398,6 +465,7 @@ impl Walk<'_> {
     fn merge(&mut self, acc: Acc) {
         self.diags.extend(acc.diags);
         self.changes.extend(acc.changes);
+        self.drift.extend(acc.drift);
         for (abs, cfg, key, obj) in acc.sets {
             self.refreshed.set_current(&abs, &cfg, &key, obj);
         }
@@ -414,6 +482,14 @@ impl Walk<'_> {
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
         self.merge(acc);
         out
+    }
+
+    /// The current object of an instance as state holds it (not refreshed), with its sensitive
+    /// paths marked.
+    fn state_value(&self, abs: &AbsResource, key: &InstanceKey, schema: &Schema) -> Option<Value> {
+        let obj = self.refreshed.current_object(abs, key)?;
+        let v = json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()?;
+        Some(apply_sensitive_paths(v, &obj.sensitive_attributes))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -498,9 +574,14 @@ impl Walk<'_> {
         // Configuration values first (in order), then the provider calls of all instances at
         // once, merged back in instance order.
         let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>)> = Vec::new();
+        let mut untouched: Vec<InstanceKey> = Vec::new();
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
+            if self.input.options.refresh_only || !self.targeting.includes(&addr) {
+                untouched.push(key);
+                continue;
+            }
             let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| {
@@ -538,14 +619,33 @@ impl Walk<'_> {
             self.merge(acc);
             instance_values.push((key, v));
         }
+        // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
+        // the object in state (refreshed only by -refresh-only).
+        for key in untouched {
+            let v = if self.input.options.refresh_only {
+                self.prior_object(&abs, &key, &cfg, &schema)
+                    .map(|p| p.value)
+            } else {
+                self.state_value(&abs, &key, &schema)
+            };
+            let v = v.unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
+            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+        }
+        if !untouched_sorted(&instance_values) {
+            instance_values.sort_by(|a, b| a.0.cmp(&b.0));
+        }
         // Existing instances the configuration no longer wants are destroyed, and so are objects
         // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
         // `orphans` plans every object in state instead.)
-        if let (false, Some(rs)) = (
+        if let (false, false, Some(rs)) = (
             self.input.options.destroy,
+            self.input.options.refresh_only,
             self.refreshed.resources.get(&abs).cloned(),
         ) {
             for (key, inst) in &rs.instances {
+                if !self.targeting.includes(&abs.instance(key.clone())) {
+                    continue;
+                }
                 if !wanted.contains(key) && inst.current.is_some() {
                     if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
                         self.push_delete(
@@ -630,6 +730,9 @@ impl Walk<'_> {
                     }
                 }
             }
+            return;
+        }
+        if !self.targeting.includes_output(self.output_deps.get(name)) {
             return;
         }
         let item = m.index.outputs[name];

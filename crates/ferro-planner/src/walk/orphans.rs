@@ -45,6 +45,16 @@ impl Walk<'_> {
                 ferro_hir::Lifecycle::default()
             };
             for (key, inst) in &rs.instances {
+                if !self.targeting.includes(&rs.addr.instance(key.clone())) {
+                    continue;
+                }
+                if self.input.options.refresh_only {
+                    // Refreshed (an object deleted outside ferro leaves state), never destroyed.
+                    if !is_data && inst.current.is_some() {
+                        let _ = self.prior_object(&rs.addr, key, &rs.provider, &schema);
+                    }
+                    continue;
+                }
                 if is_data {
                     if let Some(v) = self.prior_data(&rs.addr, key, &schema) {
                         self.push_delete(
@@ -85,7 +95,7 @@ impl Walk<'_> {
                 }
             }
         }
-        if !self.input.options.destroy {
+        if !self.input.options.destroy && !self.targeting.is_active() {
             let names: Vec<String> = self
                 .refreshed
                 .outputs

@@ -1,0 +1,18 @@
+terraform {
+  required_providers {
+    ferrotest = { source = "terraform.io/builtin/ferrotest" }
+  }
+}
+
+resource "ferrotest_thing" "a" {
+  value = "hello"
+  drift = "changed outside"
+}
+
+resource "ferrotest_thing" "b" {
+  value = "steady"
+}
+
+output "a" {
+  value = ferrotest_thing.a.value
+}
