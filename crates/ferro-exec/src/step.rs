@@ -538,8 +538,16 @@ fn destroy_change(
     };
     let (prior, _) = c.before.deep_unmark();
     let id = id_of(&prior);
+    // Terraform names the deposed object when it starts destroying one.
+    let shown = match (&c.deposed, c.action) {
+        (Some(dk), _) => format!("{addr} (deposed object {dk})"),
+        (None, Action::CreateThenDelete) => {
+            format!("{addr} (deposed object {})", deposed_key_for(index, &addr))
+        }
+        _ => addr.clone(),
+    };
     (ctx.on_event)(Event::Started {
-        addr: addr.clone(),
+        addr: shown,
         action: Action::Delete,
         id: id.clone(),
     });

@@ -24,6 +24,7 @@ pub(super) struct InstancePlanner<'a> {
     pub(super) providers: &'a Providers,
     pub(super) options: &'a PlanOptions,
     pub(super) refreshed: &'a State,
+    pub(super) forced_cbd: &'a HashSet<ConfigResource>,
 }
 
 impl InstancePlanner<'_> {
@@ -179,7 +180,10 @@ impl InstancePlanner<'_> {
             return Value::unknown(ty);
         };
         let (mut planned, mut private, replace_paths) = first;
-        let cbd = decl.lifecycle.create_before_destroy;
+        let cbd = decl.lifecycle.create_before_destroy
+            || self
+                .forced_cbd
+                .contains(&addr.containing_resource().config());
         let (action, reason) = match &prior {
             None => (Action::Create, None),
             Some(_) if tainted => (

@@ -34,7 +34,7 @@ use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
 use instance::{carry_marks, Acc, InstancePlanner};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Where a root variable's value came from; Terraform 1.0 treats a value for an undeclared
 /// variable differently by source.
@@ -218,6 +218,9 @@ struct Walk<'a> {
     transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
     targeting: targeting::Targeting,
     output_deps: HashMap<String, BTreeSet<ConfigResource>>,
+    /// Resources replaced create-before-destroy because something that depends on them is
+    /// (Terraform propagates `create_before_destroy` to every dependency).
+    forced_cbd: HashSet<ConfigResource>,
     drift: Vec<ferro_plan::ResourceDrift>,
 }
 
@@ -258,6 +261,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         transitive: HashMap::new(),
         targeting,
         output_deps: graph.output_deps.clone(),
+        forced_cbd: forced_create_before_destroy(&tree, db, &graph),
         drift: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
@@ -362,6 +366,40 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     (Some(plan), diags)
 }
 
+/// Every resource that a `create_before_destroy` resource depends on, directly or not.
+fn forced_create_before_destroy(
+    tree: &EvalTree<'_>,
+    db: &dyn Db,
+    graph: &ferro_db::ItemGraph,
+) -> HashSet<ConfigResource> {
+    let mut start = Vec::new();
+    for item in &graph.order {
+        let ItemId::Resource(r) = &item.id else {
+            continue;
+        };
+        let st = &tree.statics[item.node];
+        let Some(ri) = st.index.resources.get(r) else {
+            continue;
+        };
+        let decl = &file_hir(db, ri.file).resources[ri.index];
+        if decl.lifecycle.create_before_destroy {
+            start.push(ConfigResource {
+                module: st.path.clone(),
+                resource: r.clone(),
+            });
+        }
+    }
+    let mut out = HashSet::new();
+    while let Some(r) = start.pop() {
+        for d in graph.resource_deps.get(&r).into_iter().flatten() {
+            if out.insert(d.clone()) {
+                start.push(d.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Every static resource of the configuration and of state with the resources it depends on
 /// (state's recorded dependencies for those the configuration no longer has).
 fn static_dependencies(
@@ -459,6 +497,7 @@ impl Walk<'_> {
             providers: self.input.providers,
             options: &self.input.options,
             refreshed: &self.refreshed,
+            forced_cbd: &self.forced_cbd,
         }
     }
 
@@ -482,6 +521,25 @@ impl Walk<'_> {
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
         self.merge(acc);
         out
+    }
+
+    /// A resource gaining `count` keeps its single object as index 0, and one losing it keeps
+    /// index 0 as its single object (Terraform renames the instance in state, silently).
+    fn fix_count_boundary(&mut self, abs: &AbsResource, count_set: bool) {
+        let Some(rs) = self.refreshed.resources.get_mut(abs) else {
+            return;
+        };
+        let (from, to) = if count_set {
+            (InstanceKey::None, InstanceKey::Int(0))
+        } else {
+            (InstanceKey::Int(0), InstanceKey::None)
+        };
+        if rs.instances.contains_key(&to) {
+            return;
+        }
+        if let Some(inst) = rs.instances.remove(&from) {
+            rs.instances.insert(to, inst);
+        }
     }
 
     /// The current object of an instance as state holds it (not refreshed), with its sensitive
@@ -563,6 +621,7 @@ impl Walk<'_> {
         };
         if !self.input.options.destroy {
             self.expansions.insert(abs.clone(), expansion);
+            self.fix_count_boundary(&abs, decl.count.is_some());
         }
         let deps: Vec<String> = self
             .transitive
