@@ -111,6 +111,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             add(&mut g, id.clone(), d.span);
             let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
             body_exprs(&d.body, &mut exprs);
+            exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
             let mut refs = refs_of(hir, &exprs);
             refs.extend(d.depends_on.iter().map(|(r, _)| r.clone()));
             deps.push((id, node, refs));

@@ -143,6 +143,9 @@ pub struct Lifecycle {
     /// Attribute paths whose configured values are ignored on update (`all` ignores everything).
     pub ignore_changes: Vec<Vec<IgnoreStep>>,
     pub ignore_all_changes: bool,
+    /// `replace_triggered_by`: references to managed resources (an instance, optionally an
+    /// attribute path) whose planned changes force this resource's replacement.
+    pub replace_triggered_by: Vec<ExprId>,
 }
 
 /// One step of an `ignore_changes` path: `tags`, `["Name"]`, `[0]`.

@@ -471,7 +471,29 @@ impl Lower {
                             a.expr.span,
                         ),
                     },
-                    "replace_triggered_by" => {}
+                    "replace_triggered_by" => match &a.expr.kind {
+                        ExprKind::Tuple(items) => {
+                            for it in items {
+                                if trigger_root(it).is_some() {
+                                    let id = self.expr(it);
+                                    lc.replace_triggered_by.push(id);
+                                } else {
+                                    self.error(
+                                        "invalid-replace-triggered-by",
+                                        "Invalid replace_triggered_by expression",
+                                        "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+                                        it.span,
+                                    );
+                                }
+                            }
+                        }
+                        _ => self.error(
+                            "invalid-replace-triggered-by",
+                            "Invalid replace_triggered_by expression",
+                            "replace_triggered_by must be a list of references to managed resources or their attributes.",
+                            a.expr.span,
+                        ),
+                    },
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -675,6 +697,33 @@ pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (Fi
     };
     let id = cx.expr(e);
     (cx.hir, id)
+}
+
+/// The resource a `replace_triggered_by` entry starts at: a managed resource reference followed
+/// only by attribute and index steps.
+fn trigger_root(e: &ast::Expr) -> Option<&ast::Ident> {
+    match &e.kind {
+        ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => match &target.kind {
+            ExprKind::Variable(id)
+                if !matches!(
+                    id.name.as_str(),
+                    "var"
+                        | "local"
+                        | "module"
+                        | "data"
+                        | "count"
+                        | "each"
+                        | "path"
+                        | "terraform"
+                        | "self"
+                ) =>
+            {
+                Some(id)
+            }
+            _ => trigger_root(target),
+        },
+        _ => None,
+    }
 }
 
 /// An `ignore_changes` entry as a path relative to the resource: `tags`, `tags["Name"]`,

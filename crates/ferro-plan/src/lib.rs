@@ -63,6 +63,8 @@ pub enum ActionReason {
     ReplaceBecauseTainted,
     ReplaceBecauseCannotUpdate,
     ReplaceByRequest,
+    /// `replace_triggered_by` named something with changes planned.
+    ReplaceByTriggers,
     /// A data source read waits for apply because its configuration has unknown values.
     ReadBecauseConfigUnknown,
     /// A data source read waits for apply because something it depends on has changes pending.
@@ -75,6 +77,7 @@ impl ActionReason {
             ActionReason::ReplaceBecauseTainted => "replace_because_tainted",
             ActionReason::ReplaceBecauseCannotUpdate => "replace_because_cannot_update",
             ActionReason::ReplaceByRequest => "replace_by_request",
+            ActionReason::ReplaceByTriggers => "replace_by_triggers",
             ActionReason::ReadBecauseConfigUnknown => "read_because_config_unknown",
             ActionReason::ReadBecauseDependencyPending => "read_because_dependency_pending",
         }

@@ -85,6 +85,9 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
             Some(ActionReason::ReplaceBecauseTainted) => {
                 format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced")
             }
+            Some(ActionReason::ReplaceByTriggers) => format!(
+                "[bold]  # {addr}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by"
+            ),
             Some(ActionReason::ReplaceByRequest) => {
                 format!("[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested")
             }

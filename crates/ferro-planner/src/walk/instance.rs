@@ -143,6 +143,7 @@ impl InstancePlanner<'_> {
         mut config: Value,
         prior: Option<PriorObject>,
         dependencies: Vec<String>,
+        triggered: bool,
         acc: &mut Acc,
     ) -> Value {
         let ty = schema.block.implied_type();
@@ -199,7 +200,7 @@ impl InstancePlanner<'_> {
                     })
                     .cloned()
                     .collect();
-                let forced = !changed.is_empty() || by_request;
+                let forced = !changed.is_empty() || by_request || triggered;
                 if forced {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
@@ -211,8 +212,10 @@ impl InstancePlanner<'_> {
                         }
                         None => return Value::unknown(ty),
                     }
-                    let reason = if changed.is_empty() {
+                    let reason = if by_request {
                         ActionReason::ReplaceByRequest
+                    } else if triggered {
+                        ActionReason::ReplaceByTriggers
                     } else {
                         ActionReason::ReplaceBecauseCannotUpdate
                     };

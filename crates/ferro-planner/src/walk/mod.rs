@@ -11,6 +11,7 @@ mod expansion;
 mod instance;
 mod orphans;
 mod targeting;
+mod triggers;
 
 use crate::scope::{InstanceCtx, ModuleEval};
 use crate::statecodec::{apply_sensitive_paths, base64_decode};
@@ -632,7 +633,7 @@ impl Walk<'_> {
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         // Configuration values first (in order), then the provider calls of all instances at
         // once, merged back in instance order.
-        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>)> = Vec::new();
+        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)> = Vec::new();
         let mut untouched: Vec<InstanceKey> = Vec::new();
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
@@ -650,10 +651,16 @@ impl Walk<'_> {
                     d
                 }
             }));
-            work.push((key, addr, if failed { None } else { Some(config) }));
+            let triggered = self.triggered(m, file, &decl, &inst);
+            work.push((
+                key,
+                addr,
+                if failed { None } else { Some(config) },
+                triggered,
+            ));
         }
         let planner = self.planner();
-        let results = parallel_map(work, PLAN_PARALLELISM, |(key, addr, config)| {
+        let results = parallel_map(work, PLAN_PARALLELISM, |(key, addr, config, triggered)| {
             let mut acc = Acc::default();
             let v = match config {
                 None => Value::unknown(schema.block.implied_type()),
@@ -667,6 +674,7 @@ impl Walk<'_> {
                         config,
                         prior,
                         deps.clone(),
+                        triggered,
                         &mut acc,
                     );
                     mark_schema_sensitive(&schema.block, &v)
