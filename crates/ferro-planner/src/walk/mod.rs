@@ -262,7 +262,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         transitive: HashMap::new(),
         targeting,
         output_deps: graph.output_deps.clone(),
-        forced_cbd: forced_create_before_destroy(&tree, db, &graph),
+        forced_cbd: forced_create_before_destroy(&tree, db, graph),
         drift: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
