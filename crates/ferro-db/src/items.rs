@@ -112,6 +112,14 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
             body_exprs(&d.body, &mut exprs);
             exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
+            for c in d
+                .lifecycle
+                .preconditions
+                .iter()
+                .chain(&d.lifecycle.postconditions)
+            {
+                exprs.extend([c.condition, c.error_message]);
+            }
             let mut refs = refs_of(hir, &exprs);
             refs.extend(d.depends_on.iter().map(|(r, _)| r.clone()));
             deps.push((id, node, refs));
@@ -121,7 +129,11 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             let o = &hir.outputs[item.index];
             let id = it(ItemId::Output(n.clone()));
             add(&mut g, id.clone(), o.span);
-            let mut refs = refs_of(hir, &o.value.into_iter().collect::<Vec<_>>());
+            let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
+            for c in &o.preconditions {
+                exprs.extend([c.condition, c.error_message]);
+            }
+            let mut refs = refs_of(hir, &exprs);
             refs.extend(o.depends_on.iter().map(|(r, _)| r.clone()));
             deps.push((id, node, refs));
         }

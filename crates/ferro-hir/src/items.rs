@@ -92,6 +92,17 @@ pub struct Output {
     pub description: Option<String>,
     pub sensitive: bool,
     pub depends_on: Vec<(Reference, Span)>,
+    /// `precondition` blocks, checked before the value is recorded.
+    pub preconditions: Vec<Condition>,
+}
+
+/// A `precondition` or `postcondition` block: a condition and the message shown when it fails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    pub condition: ExprId,
+    pub error_message: ExprId,
+    /// The block's header, for diagnostics when the condition has no range of its own.
+    pub span: Span,
 }
 
 /// A generic block body (attributes and nested blocks), interpreted later against a schema.
@@ -146,6 +157,9 @@ pub struct Lifecycle {
     /// `replace_triggered_by`: references to managed resources (an instance, optionally an
     /// attribute path) whose planned changes force this resource's replacement.
     pub replace_triggered_by: Vec<ExprId>,
+    pub preconditions: Vec<Condition>,
+    /// Checked against the planned (and, when unknown then, the applied) object as `self`.
+    pub postconditions: Vec<Condition>,
 }
 
 /// One step of an `ignore_changes` path: `tags`, `["Name"]`, `[0]`.

@@ -12,8 +12,8 @@ mod type_expr;
 
 pub use expr::{walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
 pub use items::{
-    BlockBody, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Lifecycle, Local, ModuleCall,
-    Output, ProviderBlock, ProviderPassing, RequiredProvider, ResourceDecl, Variable,
+    BlockBody, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Lifecycle, Local,
+    ModuleCall, Output, ProviderBlock, ProviderPassing, RequiredProvider, ResourceDecl, Variable,
     VariableValidation,
 };
 pub use lower::{lower_expr_with_vars, lower_file, lower_json_file, lower_standalone_expr};

@@ -310,6 +310,7 @@ impl Lower {
             description: None,
             sensitive: false,
             depends_on: Vec::new(),
+            preconditions: Vec::new(),
         };
         for item in &b.body.items {
             match item {
@@ -325,7 +326,11 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner) if inner.ty.name == "precondition" => {}
+                BodyItem::Block(inner) if inner.ty.name == "precondition" => {
+                    if let Some(c) = self.condition(inner) {
+                        o.preconditions.push(c);
+                    }
+                }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",
@@ -435,6 +440,50 @@ impl Lower {
         self.hir.resources.push(decl);
     }
 
+    /// A `precondition`/`postcondition` block: both arguments are required, nothing else is
+    /// allowed.
+    fn condition(&mut self, b: &ast::Block) -> Option<Condition> {
+        let (mut condition, mut error_message) = (None, None);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "condition" => {
+                    condition = Some(self.expr(&a.expr))
+                }
+                BodyItem::Attribute(a) if a.name.name == "error_message" => {
+                    error_message = Some(self.expr(&a.expr))
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        let span = Self::header_span(b);
+        for (name, v) in [("condition", condition), ("error_message", error_message)] {
+            if v.is_none() {
+                self.error(
+                    "missing-required-argument",
+                    "Missing required argument",
+                    format!("The argument {name:?} is required, but no definition was found."),
+                    span,
+                );
+            }
+        }
+        Some(Condition {
+            condition: condition?,
+            error_message: error_message?,
+            span,
+        })
+    }
+
     fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
         let mut lc = Lifecycle::default();
         for item in &b.body.items {
@@ -501,8 +550,16 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner)
-                    if matches!(inner.ty.name.as_str(), "precondition" | "postcondition") => {}
+                BodyItem::Block(inner) if inner.ty.name == "precondition" => {
+                    if let Some(c) = self.condition(inner) {
+                        lc.preconditions.push(c);
+                    }
+                }
+                BodyItem::Block(inner) if inner.ty.name == "postcondition" => {
+                    if let Some(c) = self.condition(inner) {
+                        lc.postconditions.push(c);
+                    }
+                }
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",

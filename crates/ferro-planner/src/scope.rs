@@ -32,6 +32,8 @@ pub enum Repetition {
 pub struct InstanceCtx {
     pub count_index: Option<i64>,
     pub each: Option<(Value, Value)>,
+    /// `self` in a postcondition: the instance's planned or applied object.
+    pub self_value: Option<Value>,
 }
 
 impl InstanceCtx {
@@ -40,7 +42,7 @@ impl InstanceCtx {
             InstanceKey::None => InstanceCtx::default(),
             InstanceKey::Int(i) => InstanceCtx {
                 count_index: Some(*i),
-                each: None,
+                ..InstanceCtx::default()
             },
             InstanceKey::Str(s) => InstanceCtx {
                 count_index: None,
@@ -48,6 +50,7 @@ impl InstanceCtx {
                     Value::string(s.as_str()),
                     each_value.unwrap_or_else(Value::dynamic_unknown),
                 )),
+                self_value: None,
             },
         }
     }
@@ -734,6 +737,11 @@ impl Scope for InstanceScope<'_, '_> {
             Reference::PathRoot => Ok(Value::string(".")),
             Reference::PathCwd => Ok(Value::string(self.m.tree.cwd.as_str())),
             Reference::TerraformWorkspace => Ok(Value::string(self.m.tree.workspace.as_str())),
+            Reference::SelfRef if self.inst.self_value.is_some() => Ok(self
+                .inst
+                .self_value
+                .clone()
+                .unwrap_or_else(Value::dynamic_unknown)),
             Reference::SelfRef => Err(Diagnostic::error(
                 "invalid-self",
                 "Invalid \"self\" reference",

@@ -59,7 +59,15 @@ impl Walk<'_> {
                 continue;
             }
             let addr_s = addr.to_string();
-            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            ds.extend(check_conditions(
+                m,
+                file,
+                &decl.lifecycle.preconditions,
+                &inst,
+                CheckKind::ResourcePrecondition,
+                Some(&addr_s),
+            ));
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| {
                 if d.address.is_none() {
@@ -139,6 +147,14 @@ impl Walk<'_> {
                         .with_address(addr_s.clone()),
                 ),
             }
+            self.diags.extend(check_conditions(
+                m,
+                file,
+                &decl.lifecycle.postconditions,
+                &with_self(&inst, &value),
+                CheckKind::ResourcePostcondition,
+                Some(&addr_s),
+            ));
             instance_values.push((key, mark_schema_sensitive(&schema.block, &value)));
         }
         // Instances the configuration no longer has are dropped from state (no provider call).

@@ -1,6 +1,7 @@
 //! The plan walk: variables, then every item in dependency order; resources are expanded into
 //! instances, refreshed, planned by their provider and given an action.
 
+use crate::conditions::{check_conditions, with_self, CheckKind};
 use crate::config_value::{eval_body, mark_schema_sensitive};
 use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
@@ -635,6 +636,7 @@ impl Walk<'_> {
         // once, merged back in instance order.
         let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)> = Vec::new();
         let mut untouched: Vec<InstanceKey> = Vec::new();
+        let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
@@ -642,7 +644,15 @@ impl Walk<'_> {
                 untouched.push(key);
                 continue;
             }
-            let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            ds.extend(check_conditions(
+                m,
+                file,
+                &decl.lifecycle.preconditions,
+                &inst,
+                CheckKind::ResourcePrecondition,
+                Some(&addr.to_string()),
+            ));
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| {
                 if d.address.is_none() {
@@ -651,6 +661,7 @@ impl Walk<'_> {
                     d
                 }
             }));
+            contexts.insert(key.clone(), inst.clone());
             let triggered = self.triggered(m, file, &decl, &inst);
             work.push((
                 key,
@@ -683,7 +694,19 @@ impl Walk<'_> {
             (key, v, acc)
         });
         for (key, v, acc) in results {
+            let ok = !acc.diags.iter().any(Diagnostic::is_error);
             self.merge(acc);
+            if ok && !decl.lifecycle.postconditions.is_empty() {
+                let inst = contexts.get(&key).cloned().unwrap_or_default();
+                self.diags.extend(check_conditions(
+                    m,
+                    file,
+                    &decl.lifecycle.postconditions,
+                    &with_self(&inst, &v),
+                    CheckKind::ResourcePostcondition,
+                    Some(&abs.instance(key.clone()).to_string()),
+                ));
+            }
             instance_values.push((key, v));
         }
         // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
@@ -780,6 +803,22 @@ impl Walk<'_> {
     }
 
     fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
+        if !self.input.options.destroy {
+            let item = m.index.outputs[name];
+            let o = &m.hir(item.file).outputs[item.index];
+            let ds = check_conditions(
+                m,
+                item.file,
+                &o.preconditions,
+                &InstanceCtx::default(),
+                CheckKind::OutputPrecondition,
+                None,
+            );
+            if ds.iter().any(Diagnostic::is_error) {
+                self.diags.extend(ds);
+                return;
+            }
+        }
         if !m.path().is_root() {
             // A child module's output: evaluated for its errors; its value reaches the parent
             // through `module.NAME` (Terraform keeps only root outputs in state).
