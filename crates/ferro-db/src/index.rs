@@ -34,6 +34,8 @@ pub struct ModuleIndex {
     pub required_providers: BTreeMap<String, ItemRef>,
     /// Module calls by name.
     pub module_calls: BTreeMap<String, ItemRef>,
+    /// `moved` blocks, in file order.
+    pub moved: Vec<ItemRef>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -171,6 +173,9 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 idx.required_providers
                     .insert(rp.local_name.clone(), ItemRef { file, index: i });
             }
+        }
+        for i in 0..hir.moved.len() {
+            idx.moved.push(ItemRef { file, index: i });
         }
         for (i, c) in hir.module_calls.iter().enumerate() {
             if add(6, c.name.clone(), c.span, "module", "module call") {

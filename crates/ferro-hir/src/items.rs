@@ -26,6 +26,8 @@ pub struct FileHir {
     pub providers: Vec<ProviderBlock>,
     pub required_providers: Vec<RequiredProvider>,
     pub module_calls: Vec<ModuleCall>,
+    /// `moved` blocks.
+    pub moved: Vec<Moved>,
     /// `terraform { required_version = "…" }` constraints with their ranges.
     pub required_versions: Vec<(String, Span)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -199,6 +201,17 @@ pub struct RequiredProvider {
     pub source: Option<String>,
     pub version: Option<String>,
     pub span: Span,
+}
+
+/// A `moved { from = …, to = … }` block: objects state has at `from` now belong at `to`
+/// (addresses relative to the module that declares the block).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    pub from: ferro_addrs::Target,
+    pub to: ferro_addrs::Target,
+    pub span: Span,
+    pub from_span: Span,
+    pub to_span: Span,
 }
 
 /// A `module "name" { source = … }` block: the call of a child module.

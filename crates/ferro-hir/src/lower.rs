@@ -125,6 +125,7 @@ impl Lower {
             "data" => self.resource_block(b, ResourceMode::Data),
             "provider" => self.provider_block(b),
             "module" => self.module_block(b),
+            "moved" => self.moved_block(b),
             other => self.error(
                 "unsupported-block-type",
                 "Unsupported block type",
@@ -484,6 +485,97 @@ impl Lower {
         })
     }
 
+    fn moved_block(&mut self, b: &ast::Block) {
+        let span = Self::header_span(b);
+        let (mut from, mut to) = (None, None);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if matches!(a.name.name.as_str(), "from" | "to") => {
+                    let parsed =
+                        traversal_text(&a.expr).and_then(|t| ferro_addrs::parse_target(&t).ok());
+                    match parsed {
+                        Some(t) if a.name.name == "from" => from = Some((t, a.expr.span)),
+                        Some(t) => to = Some((t, a.expr.span)),
+                        None => self.error(
+                            "invalid-moved-address",
+                            "Invalid address",
+                            "A moved block's from and to must each be the address of a resource, a resource instance, a module call or a module instance, written without quotes.",
+                            a.expr.span,
+                        ),
+                    }
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        let (Some((from, from_span)), Some((to, to_span))) = (from.clone(), to.clone()) else {
+            for (name, missing) in [("from", from.is_none()), ("to", to.is_none())] {
+                if missing {
+                    self.error(
+                        "missing-required-argument",
+                        "Missing required argument",
+                        format!("The argument {name:?} is required, but no definition was found."),
+                        span,
+                    );
+                }
+            }
+            return;
+        };
+        use ferro_addrs::Target;
+        let module_side = |t: &Target| matches!(t, Target::Module(_));
+        if module_side(&from) != module_side(&to) {
+            self.error(
+                "invalid-moved-address",
+                "Invalid \"moved\" addresses",
+                "The \"from\" and \"to\" addresses must both refer to resources or both refer to modules.",
+                span,
+            );
+            return;
+        }
+        let res = |t: &Target| match t {
+            Target::Resource(r) => Some(r.resource.clone()),
+            Target::Instance(i) => Some(i.resource.resource.clone()),
+            Target::Module(_) => None,
+        };
+        if let (Some(f), Some(t)) = (res(&from), res(&to)) {
+            if f.ty != t.ty || f.mode != t.mode {
+                self.error(
+                    "moved-type-mismatch",
+                    "Resource type mismatch",
+                    format!("This statement declares a move from {from} to {to}, which is a resource of a different type."),
+                    span,
+                );
+                return;
+            }
+        }
+        if from == to {
+            self.error(
+                "moved-cycle",
+                "Redundant move statement",
+                format!("This statement declares a move from {from} to the same address, which is the same as not declaring this move at all."),
+                span,
+            );
+            return;
+        }
+        self.hir.moved.push(Moved {
+            from,
+            to,
+            span,
+            from_span,
+            to_span,
+        });
+    }
+
     fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
         let mut lc = Lifecycle::default();
         for item in &b.body.items {
@@ -754,6 +846,25 @@ pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (Fi
     };
     let id = cx.expr(e);
     (cx.hir, id)
+}
+
+/// A static traversal (`module.a["k"].x.y[0]`) written back as address text; None for any other
+/// expression.
+fn traversal_text(e: &ast::Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some(id.name.to_string()),
+        ExprKind::GetAttr { target, name, .. } => {
+            Some(format!("{}.{}", traversal_text(target)?, name.name))
+        }
+        ExprKind::Index { target, key, .. } => {
+            let k = match &key.kind {
+                ExprKind::Number(n) => n.to_string(),
+                _ => ferro_addrs::quote(&literal_string(key)?),
+            };
+            Some(format!("{}[{k}]", traversal_text(target)?))
+        }
+        _ => None,
+    }
 }
 
 /// The resource a `replace_triggered_by` entry starts at: a managed resource reference followed

@@ -194,10 +194,13 @@ pub struct Plan {
     #[serde(default)]
     pub excludes: Vec<String>,
     /// Objects whose refreshed value differs from the previous run's state (changes made
-    /// outside ferro): `(address, deposed key, before, after)` for `resource_drift` and the
-    /// "Objects have changed outside of ferro" section.
+    /// outside ferro), for `resource_drift` and the "Objects have changed outside of ferro"
+    /// section.
     #[serde(default)]
     pub drift: Vec<ResourceDrift>,
+    /// Instances `moved` blocks took over: (new address, address state had before).
+    #[serde(default)]
+    pub moved: Vec<(AbsResourceInstance, AbsResourceInstance)>,
 }
 
 /// A change made outside ferro, found by refreshing an object.
@@ -221,6 +224,9 @@ pub enum Expansion {
 impl Plan {
     /// True when applying would change nothing (no resource or output actions).
     pub fn is_empty(&self) -> bool {
+        if !self.moved.is_empty() {
+            return false;
+        }
         if self.mode == PlanMode::RefreshOnly {
             return self.drift.is_empty() && self.outputs.iter().all(|o| o.action == Action::NoOp);
         }

@@ -10,6 +10,7 @@ pub mod config_value;
 mod configure;
 mod graph;
 mod import;
+mod moves;
 pub mod objchange;
 mod providers;
 pub mod scope;

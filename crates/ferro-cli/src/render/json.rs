@@ -272,6 +272,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     let changes = sorted_changes(plan);
     let mut planned_resources = Vec::new();
     let mut resource_changes = Vec::new();
+    let moved_from: std::collections::HashMap<_, _> = plan.moved.iter().cloned().collect();
     for c in &changes {
         let schema = super::schema_block(providers, c);
         let mark = |v: &Value| match schema {
@@ -301,7 +302,14 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         if c.action == Action::Delete && c.addr.resource.resource.mode == ResourceMode::Data {
             continue;
         }
-        resource_changes.push(resource_change_json(c, &before, &after));
+        let mut rc = resource_change_json(c, &before, &after);
+        if let (Some(old), J::Object(m)) = (
+            moved_from.get(&c.addr).filter(|_| c.deposed.is_none()),
+            &mut rc,
+        ) {
+            m.insert("previous_address".into(), J::String(old.to_string()));
+        }
+        resource_changes.push(rc);
     }
     let mut planned = obj();
     let mut pouts = obj();

@@ -59,7 +59,12 @@ fn action_symbol(a: Action) -> &'static str {
 }
 
 /// One resource instance change: the `# addr will be …` header and the block diff.
-fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> String {
+fn resource_change(
+    c: &ResourceInstanceChange,
+    schema: &Block,
+    pen: Pen,
+    moved_from: Option<&ferro_addrs::AbsResourceInstance>,
+) -> String {
     let mut out = String::new();
     let mut addr = c.addr.to_string();
     if let Some(k) = &c.deposed {
@@ -102,7 +107,14 @@ fn resource_change(c: &ResourceInstanceChange, schema: &Block, pen: Pen) -> Stri
             }
             h
         }
-        Action::NoOp => format!("{addr} has no changes"),
+        Action::NoOp => match moved_from {
+            Some(old) => format!("[bold]  # {old}[reset] has moved to [bold]{addr}[reset]"),
+            None => format!("{addr} has no changes"),
+        },
+    };
+    let head = match moved_from {
+        Some(old) if c.action != Action::NoOp => format!("{head}\n  # [reset](moved from {old})"),
+        _ => head,
     };
     out.push_str(&pen.paint(&head));
     out.push_str(&pen.paint("[reset]\n"));
@@ -143,10 +155,15 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
     if plan.mode == PlanMode::RefreshOnly {
         return refresh_only_plan(plan, out, pen);
     }
+    let moved: std::collections::HashMap<_, _> = plan
+        .moved
+        .iter()
+        .map(|(new, old)| (new.clone(), old))
+        .collect();
     let changes: Vec<&ResourceInstanceChange> = sorted_changes(plan)
         .into_iter()
         .filter(|c| {
-            c.action != Action::NoOp
+            (c.action != Action::NoOp || (c.deposed.is_none() && moved.contains_key(&c.addr)))
                 && !(c.action == Action::Delete
                     && c.addr.resource.resource.mode == ResourceMode::Data)
         })
@@ -200,7 +217,12 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         let empty = Block::default();
         for c in &changes {
             let schema = schema_block(providers, c).unwrap_or(&empty);
-            out.push_str(&resource_change(c, schema, pen));
+            out.push_str(&resource_change(
+                c,
+                schema,
+                pen,
+                moved.get(&c.addr).copied(),
+            ));
             out.push('\n');
         }
         let (add, change, destroy) = plan.counts();
@@ -260,7 +282,7 @@ fn drift_section(plan: &Plan, providers: &Providers, pen: Pen) -> String {
             create_before_destroy: false,
         };
         let schema = schema_block(providers, &c).unwrap_or(&empty);
-        let body = resource_change(&c, schema, pen);
+        let body = resource_change(&c, schema, pen, None);
         // The header says what happened instead of what will happen.
         let verb = if deleted {
             "has been deleted"

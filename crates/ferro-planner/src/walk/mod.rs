@@ -241,11 +241,16 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             return (None, diags);
         }
     };
-    let prior = input
+    let mut prior = input
         .state
         .clone()
         .unwrap_or_else(|| State::new(String::new()));
     let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone());
+    let (moved, move_diags) = crate::moves::apply_moves(&tree, &mut prior);
+    if move_diags.iter().any(Diagnostic::is_error) {
+        diags.extend(move_diags);
+        return (None, diags);
+    }
     let targeting = targeting::Targeting::new(
         input.options.targets.clone(),
         input.options.excludes.clone(),
@@ -364,6 +369,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .map(ToString::to_string)
             .collect(),
         drift: w.drift,
+        moved: moved.into_iter().collect(),
     };
     (Some(plan), diags)
 }
