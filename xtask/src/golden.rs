@@ -232,7 +232,7 @@ pub fn normalize(text: &str, tmp: Option<&Path>) -> String {
     let s = replace_uuids(&s);
     let mut out = String::with_capacity(s.len());
     for line in s.lines() {
-        out.push_str(line.trim_end());
+        out.push_str(&zero_elapsed(line.trim_end()));
         out.push('\n');
     }
     while out.ends_with("\n\n") {
@@ -242,6 +242,21 @@ pub fn normalize(text: &str, tmp: Option<&Path>) -> String {
         out.clear();
     }
     out
+}
+
+/// Progress lines say how long a step took (`Creation complete after 2s`); on a loaded machine
+/// that is not always 0s, so every duration is written as 0s.
+fn zero_elapsed(line: &str) -> std::borrow::Cow<'_, str> {
+    const MARK: &str = " complete after ";
+    let Some(at) = line.find(MARK) else {
+        return line.into();
+    };
+    let rest = &line[at + MARK.len()..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !rest[digits..].starts_with('s') {
+        return line.into();
+    }
+    format!("{}{MARK}0{}", &line[..at], &rest[digits..]).into()
 }
 
 /// Replace every 8-4-4-4-12 hex-digit group (not part of a longer hex/word run) with `<uuid>`.

@@ -553,6 +553,7 @@ fn execute(
                 }
             }
             Event::Failed { .. } => return,
+            Event::Message { text } => text.clone(),
         };
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(o, "{line}");

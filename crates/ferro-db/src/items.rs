@@ -112,6 +112,9 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
             body_exprs(&d.body, &mut exprs);
             exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
+            for p in &d.provisioners {
+                body_exprs(&p.body, &mut exprs);
+            }
             for c in d
                 .lifecycle
                 .preconditions

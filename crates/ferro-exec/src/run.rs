@@ -41,6 +41,10 @@ pub enum Event {
     Failed {
         addr: String,
     },
+    /// A line to show as it is (provisioner progress and output).
+    Message {
+        text: String,
+    },
 }
 
 pub struct ApplyInput<'a> {

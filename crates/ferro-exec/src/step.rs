@@ -434,7 +434,42 @@ fn apply_change(
     }
     // Carry configuration sensitivity into the stored object.
     let marked = carry_sensitive(&new_state, &config);
-    let tainted = errored && create;
+    // A failed create (the provider returned an object with errors) leaves it tainted, and so
+    // does a failed creation-time provisioner.
+    let mut tainted = errored && create;
+    if create && !errored {
+        // A failed creation-time provisioner leaves the new object tainted.
+        let ds = crate::provision::run_provisioners(
+            m,
+            item.file,
+            decl,
+            &ferro_planner::conditions::with_self(&inst, &marked),
+            crate::provision::When::Create,
+            &addr,
+            ctx.on_event,
+        );
+        if ds.iter().any(Diagnostic::is_error) {
+            errored = true;
+            tainted = true;
+        }
+        diags.extend(ds);
+    }
+    if !errored && !decl.lifecycle.postconditions.is_empty() {
+        let ds = ferro_planner::conditions::check_conditions(
+            m,
+            item.file,
+            &decl.lifecycle.postconditions,
+            &ferro_planner::conditions::with_self(&inst, &marked),
+            ferro_planner::conditions::CheckKind::ResourcePostcondition,
+            Some(&addr),
+        );
+        let failed = ds.iter().any(Diagnostic::is_error);
+        diags.extend(ds);
+        if failed {
+            // The object exists; it is kept, and the apply fails.
+            errored = true;
+        }
+    }
     match encode_object(
         schema,
         &marked,
@@ -552,6 +587,31 @@ fn destroy_change(
         id: id.clone(),
     });
     let started = Instant::now();
+    // Destroy-time provisioners run first, while the configuration still declares the resource;
+    // a failure keeps the object.
+    if let Some(m) = ctx.tree.scope(&c.addr.module) {
+        if let Some(item) = m.index.resources.get(&res).copied() {
+            let decl = m.resource(item);
+            if decl.provisioners.iter().any(|p| p.when_destroy) {
+                let inst = InstanceCtx::for_key(&c.addr.resource.key, None);
+                let ds = crate::provision::run_provisioners(
+                    &m,
+                    item.file,
+                    &decl,
+                    &ferro_planner::conditions::with_self(&inst, &c.before),
+                    crate::provision::When::Destroy,
+                    &addr,
+                    ctx.on_event,
+                );
+                if ds.iter().any(Diagnostic::is_error) {
+                    diags.extend(ds);
+                    (ctx.on_event)(Event::Failed { addr: addr.clone() });
+                    return (Vec::new(), diags, false);
+                }
+                diags.extend(ds);
+            }
+        }
+    }
     let null = Value::null(prior.ty());
     // A delete's planned private data is the object's own (the plan may not carry it).
     let private = if c.planned_private.is_empty() {

@@ -184,6 +184,23 @@ pub struct ResourceDecl {
     /// `provider = name` or `name.alias`.
     pub provider: Option<(String, Option<String>, Span)>,
     pub lifecycle: Lifecycle,
+    /// `provisioner "local-exec"` blocks, in order.
+    pub provisioners: Vec<Provisioner>,
+}
+
+/// A `provisioner "local-exec"` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provisioner {
+    /// The provisioner type (only `local-exec` is lowered).
+    pub kind: String,
+    /// `command`, `interpreter`, `environment`, `working_dir`, `quiet`.
+    pub body: BlockBody,
+    /// `when = destroy`: runs before the object is destroyed instead of after it is created.
+    pub when_destroy: bool,
+    /// `on_failure = continue`: a failure is reported but does not fail the apply.
+    pub on_failure_continue: bool,
+    /// The `provisioner "…"` header.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -398,6 +398,7 @@ impl Lower {
             count: None,
             for_each: None,
             depends_on: Vec::new(),
+            provisioners: Vec::new(),
             provider: None,
             lifecycle: Lifecycle::default(),
         };
@@ -415,15 +416,14 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" if mode == ResourceMode::Managed => {
-                        decl.lifecycle = self.lifecycle(inner)
+                    "lifecycle" => decl.lifecycle = self.lifecycle(inner),
+                    "provisioner" if mode == ResourceMode::Managed => {
+                        if let Some(p) = self.provisioner(inner) {
+                            decl.provisioners.push(p);
+                        }
                     }
-                    "provisioner" | "connection" => self.error(
-                        "unsupported-provisioner",
-                        "Provisioners are not supported",
-                        "ferro does not run provisioners; see docs/compatibility.md.",
-                        inner.ty.span,
-                    ),
+                    // Connection settings are for the remote provisioners, which are refused.
+                    "connection" if mode == ResourceMode::Managed => {}
                     _ => rest.items.push(item.clone()),
                 },
             }
@@ -574,6 +574,90 @@ impl Lower {
             from_span,
             to_span,
         });
+    }
+
+    fn provisioner(&mut self, b: &ast::Block) -> Option<Provisioner> {
+        let span = Self::header_span(b);
+        let kind = b.labels.first().map(|l| l.value.to_string())?;
+        if kind != "local-exec" {
+            self.error(
+                "unsupported-provisioner",
+                "Unsupported provisioner type",
+                format!("ferro runs only the \"local-exec\" provisioner; {kind:?} provisioners (which connect to the created machine) are not supported. See docs/compatibility.md."),
+                span,
+            );
+            return None;
+        }
+        let mut rest = ast::Body {
+            items: Vec::new(),
+            ..b.body.clone()
+        };
+        let (mut when_destroy, mut on_failure_continue) = (false, false);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "when" => match &a.expr.kind {
+                    ExprKind::Variable(id) if id.name == "destroy" => when_destroy = true,
+                    ExprKind::Variable(id) if id.name == "create" => {}
+                    _ => self.error(
+                        "invalid-provisioner-when",
+                        "Invalid \"when\" keyword",
+                        "The \"when\" argument requires one of the following keywords: create or destroy.",
+                        a.expr.span,
+                    ),
+                },
+                BodyItem::Attribute(a) if a.name.name == "on_failure" => match &a.expr.kind {
+                    ExprKind::Variable(id) if id.name == "continue" => on_failure_continue = true,
+                    ExprKind::Variable(id) if id.name == "fail" => {}
+                    _ => self.error(
+                        "invalid-provisioner-on-failure",
+                        "Invalid \"on_failure\" keyword",
+                        "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
+                        a.expr.span,
+                    ),
+                },
+                BodyItem::Attribute(a)
+                    if matches!(
+                        a.name.name.as_str(),
+                        "command" | "interpreter" | "environment" | "working_dir" | "quiet"
+                    ) =>
+                {
+                    rest.items.push(item.clone())
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) if inner.ty.name == "connection" => {}
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        if !rest
+            .items
+            .iter()
+            .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == "command"))
+        {
+            self.error(
+                "missing-required-argument",
+                "Missing required argument",
+                "The argument \"command\" is required, but no definition was found.",
+                span,
+            );
+            return None;
+        }
+        Some(Provisioner {
+            kind,
+            body: self.body(&rest),
+            when_destroy,
+            on_failure_continue,
+            span,
+        })
     }
 
     fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {

@@ -334,6 +334,11 @@ impl<'t> ModuleEval<'t> {
         self.inst.node
     }
 
+    /// The working directory commands run in (`-chdir`), as evaluation sees it.
+    pub fn cwd(&self) -> &str {
+        self.tree.cwd.as_str()
+    }
+
     pub fn statics(&self) -> &'t StaticModule<'t> {
         &self.tree.statics[self.inst.node]
     }

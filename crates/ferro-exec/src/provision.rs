@@ -1,0 +1,228 @@
+//! The `local-exec` provisioner: a command run on this machine after an object is created
+//! (or, with `when = destroy`, before it is destroyed), its output shown line by line as
+//! Terraform shows it.
+
+use crate::Event;
+use ferro_db::SourceFile;
+use ferro_diag::Diagnostic;
+use ferro_hir::{Provisioner, ResourceDecl};
+use ferro_planner::scope::{InstanceCtx, ModuleEval};
+use ferro_value::{Value, ValueKind};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+/// Which provisioners to run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum When {
+    Create,
+    Destroy,
+}
+
+/// Run the provisioners of `decl` for `when`, in order (`inst` binds `self` to the object).
+/// Returns the diagnostics; an error means a provisioner failed with `on_failure = fail`.
+pub(crate) fn run_provisioners(
+    m: &ModuleEval<'_>,
+    file: SourceFile,
+    decl: &ResourceDecl,
+    inst: &InstanceCtx,
+    when: When,
+    addr: &str,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for p in decl
+        .provisioners
+        .iter()
+        .filter(|p| p.when_destroy == (when == When::Destroy))
+    {
+        on_event(Event::Message {
+            text: format!("{addr}: Provisioning with '{}'...", p.kind),
+        });
+        if let Err(d) = run_local_exec(m, file, p, inst, addr, on_event) {
+            if p.on_failure_continue {
+                continue;
+            }
+            diags.push(d);
+            break;
+        }
+    }
+    diags
+}
+
+/// The provisioner's arguments, evaluated.
+struct LocalExec {
+    command: String,
+    interpreter: Vec<String>,
+    environment: Vec<(String, String)>,
+    working_dir: Option<String>,
+    quiet: bool,
+}
+
+fn evaluate(
+    m: &ModuleEval<'_>,
+    file: SourceFile,
+    p: &Provisioner,
+    inst: &InstanceCtx,
+) -> Result<LocalExec, Diagnostic> {
+    let mut out = LocalExec {
+        command: String::new(),
+        interpreter: vec!["/bin/sh".into(), "-c".into()],
+        environment: Vec::new(),
+        working_dir: None,
+        quiet: false,
+    };
+    for a in &p.body.attrs {
+        let (v, ds) = m.eval(file, a.expr, inst);
+        if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
+            return Err(d);
+        }
+        let (v, _) = v.deep_unmark();
+        let invalid = || {
+            Diagnostic::error("invalid-provisioner-argument", "Invalid provisioner argument")
+                .with_detail(format!(
+                    "The value of {:?} for the local-exec provisioner has the wrong type or is not known.",
+                    a.name
+                ))
+                .with_span(a.span)
+        };
+        match a.name.as_str() {
+            "command" => out.command = string_of(&v).ok_or_else(invalid)?,
+            "working_dir" => out.working_dir = Some(string_of(&v).ok_or_else(invalid)?),
+            "quiet" => out.quiet = v.as_bool().ok_or_else(invalid)?,
+            "interpreter" => {
+                let items = match &v.kind {
+                    ValueKind::List(_, es) | ValueKind::Tuple(es) => es.iter().collect::<Vec<_>>(),
+                    _ => return Err(invalid()),
+                };
+                out.interpreter = items
+                    .into_iter()
+                    .map(string_of)
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(invalid)?;
+            }
+            "environment" => {
+                let entries = v.as_entries().ok_or_else(invalid)?;
+                for (k, ev) in entries.iter() {
+                    out.environment
+                        .push((k.clone(), string_of(ev).ok_or_else(invalid)?));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// A string, or a number or bool written as a string (Terraform converts them).
+fn string_of(v: &Value) -> Option<String> {
+    let s = ferro_value::convert::convert(v, &ferro_value::Type::String).ok()?;
+    s.as_str().map(str::to_string)
+}
+
+fn run_local_exec(
+    m: &ModuleEval<'_>,
+    file: SourceFile,
+    p: &Provisioner,
+    inst: &InstanceCtx,
+    addr: &str,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<(), Diagnostic> {
+    let failed = |detail: String| {
+        Diagnostic::error("provisioner-failed", "local-exec provisioner error")
+            .with_detail(detail)
+            .with_span(p.span)
+            .with_address(addr.to_string())
+    };
+    let le = evaluate(m, file, p, inst).map_err(|d| d.with_address(addr.to_string()))?;
+    let Some((program, args)) = le.interpreter.split_first() else {
+        return Err(failed("The interpreter must name a program.".into()));
+    };
+    let shown: Vec<String> = le
+        .interpreter
+        .iter()
+        .chain(std::iter::once(&le.command))
+        .map(|s| format!("{s:?}"))
+        .collect();
+    let prefix = format!("{addr} (local-exec):");
+    if le.quiet {
+        on_event(Event::Message {
+            text: format!("{prefix} (output suppressed)"),
+        });
+    } else {
+        on_event(Event::Message {
+            text: format!("{prefix} Executing: [{}]", shown.join(" ")),
+        });
+    }
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .arg(&le.command)
+        .envs(le.environment.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &le.working_dir {
+        let base = std::path::Path::new(m.cwd());
+        cmd.current_dir(base.join(dir));
+    } else if !m.cwd().is_empty() {
+        cmd.current_dir(m.cwd());
+    }
+    let mut child = cmd.spawn().map_err(|e| {
+        failed(format!(
+            "Error running command '{}': {e}. Output: ",
+            le.command
+        ))
+    })?;
+    // Both streams are shown as they come, interleaved line by line.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let mut readers = Vec::new();
+    for stream in [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let tx = tx.clone();
+        readers.push(std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut output = String::new();
+    for line in rx {
+        output.push_str(&line);
+        output.push('\n');
+        if !le.quiet {
+            on_event(Event::Message {
+                text: format!("{prefix} {line}"),
+            });
+        }
+    }
+    for r in readers {
+        let _ = r.join();
+    }
+    let status = child
+        .wait()
+        .map_err(|e| failed(format!("Error waiting for command '{}': {e}.", le.command)))?;
+    if !status.success() {
+        let code = status
+            .code()
+            .map(|c| format!("exit status {c}"))
+            .unwrap_or_else(|| "terminated by a signal".into());
+        return Err(failed(format!(
+            "Error running command '{}': {code}. Output: {output}",
+            le.command
+        )));
+    }
+    Ok(())
+}
