@@ -765,7 +765,11 @@ pub const SCENARIOS: &[Scenario] = &[
 /// Run the scenarios whose names contain `filter`; returns the failures.
 pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
     let mut failures = Vec::new();
-    for (name, f) in SCENARIOS.iter().chain(crate::interop_sdk::SCENARIOS) {
+    for (name, f) in SCENARIOS
+        .iter()
+        .chain(crate::interop_lifecycle::SCENARIOS)
+        .chain(crate::interop_sdk::SCENARIOS)
+    {
         if filter.is_some_and(|x| !name.contains(x)) {
             continue;
         }

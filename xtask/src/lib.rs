@@ -9,6 +9,7 @@ pub mod fmt_oracle;
 pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
+mod interop_lifecycle;
 mod interop_modules;
 pub mod interop_sdk;
 pub mod oracles;

@@ -25,6 +25,8 @@ pub(super) struct InstancePlanner<'a> {
     pub(super) options: &'a PlanOptions,
     pub(super) refreshed: &'a State,
     pub(super) forced_cbd: &'a HashSet<ConfigResource>,
+    /// Resources whose `lifecycle` sets `prevent_destroy` (a replacement is refused too).
+    pub(super) prevent_destroy: &'a HashSet<ConfigResource>,
 }
 
 impl InstancePlanner<'_> {
@@ -285,6 +287,13 @@ impl InstancePlanner<'_> {
         cbd: bool,
         acc: &mut Acc,
     ) {
+        if action.is_replace()
+            && self
+                .prevent_destroy
+                .contains(&addr.containing_resource().config())
+        {
+            acc.diags.push(super::prevent_destroy_error(&addr));
+        }
         acc.changes.push(ResourceInstanceChange {
             addr,
             deposed: None,

@@ -223,6 +223,7 @@ struct Walk<'a> {
     /// Resources replaced create-before-destroy because something that depends on them is
     /// (Terraform propagates `create_before_destroy` to every dependency).
     forced_cbd: HashSet<ConfigResource>,
+    prevent_destroy: HashSet<ConfigResource>,
     drift: Vec<ferro_plan::ResourceDrift>,
 }
 
@@ -269,6 +270,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         targeting,
         output_deps: graph.output_deps.clone(),
         forced_cbd: forced_create_before_destroy(&tree, db, graph),
+        prevent_destroy: lifecycle_set(&tree, db, graph, |lc| lc.prevent_destroy),
         drift: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
@@ -374,13 +376,14 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     (Some(plan), diags)
 }
 
-/// Every resource that a `create_before_destroy` resource depends on, directly or not.
-fn forced_create_before_destroy(
+/// The configured resources whose `lifecycle` satisfies `pred`.
+fn lifecycle_set(
     tree: &EvalTree<'_>,
     db: &dyn Db,
     graph: &ferro_db::ItemGraph,
+    pred: impl Fn(&ferro_hir::Lifecycle) -> bool,
 ) -> HashSet<ConfigResource> {
-    let mut start = Vec::new();
+    let mut out = HashSet::new();
     for item in &graph.order {
         let ItemId::Resource(r) = &item.id else {
             continue;
@@ -389,14 +392,26 @@ fn forced_create_before_destroy(
         let Some(ri) = st.index.resources.get(r) else {
             continue;
         };
-        let decl = &file_hir(db, ri.file).resources[ri.index];
-        if decl.lifecycle.create_before_destroy {
-            start.push(ConfigResource {
+        if pred(&file_hir(db, ri.file).resources[ri.index].lifecycle) {
+            out.insert(ConfigResource {
                 module: st.path.clone(),
                 resource: r.clone(),
             });
         }
     }
+    out
+}
+
+/// Every resource that a `create_before_destroy` resource depends on, directly or not.
+fn forced_create_before_destroy(
+    tree: &EvalTree<'_>,
+    db: &dyn Db,
+    graph: &ferro_db::ItemGraph,
+) -> HashSet<ConfigResource> {
+    let mut start: Vec<ConfigResource> =
+        lifecycle_set(tree, db, graph, |lc| lc.create_before_destroy)
+            .into_iter()
+            .collect();
     let mut out = HashSet::new();
     while let Some(r) = start.pop() {
         for d in graph.resource_deps.get(&r).into_iter().flatten() {
@@ -506,6 +521,7 @@ impl Walk<'_> {
             options: &self.input.options,
             refreshed: &self.refreshed,
             forced_cbd: &self.forced_cbd,
+            prevent_destroy: &self.prevent_destroy,
         }
     }
 
@@ -786,11 +802,7 @@ impl Walk<'_> {
         lc: &ferro_hir::Lifecycle,
     ) {
         if lc.prevent_destroy {
-            self.diags.push(
-                Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
-                    .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
-                    .with_address(addr.to_string()),
-            );
+            self.diags.push(prevent_destroy_error(&addr));
         }
         self.changes.push(ResourceInstanceChange {
             addr,
@@ -905,6 +917,14 @@ impl Walk<'_> {
             sensitive: o.sensitive,
         });
     }
+}
+
+/// Terraform's error for a plan that would destroy (or replace) an instance whose
+/// `lifecycle` sets `prevent_destroy`.
+pub(super) fn prevent_destroy_error(addr: &AbsResourceInstance) -> Diagnostic {
+    Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
+        .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
+        .with_address(addr.to_string())
 }
 
 /// A resource whose configuration refers to the resource itself (Terraform's "Self-referential

@@ -1,0 +1,189 @@
+//! Interop scenarios for the planning behaviours of Terraform 1.0.3 with the null provider:
+//! create_before_destroy and its propagation, the count boundary, ignore_changes paths,
+//! `-replace`, taint, `-target`, `-refresh-only`, `-destroy` with a target and prevent_destroy.
+//! Each step runs in both tools; the actions per address of every plan, the state addresses
+//! after every apply and the summaries of expected errors must be the same.
+
+use crate::interop::{plan_actions, same, state_attributes, workdir, Env, Tool, NULL_HEADER};
+use std::path::Path;
+
+/// One step: a configuration, commands run before planning, extra plan arguments, and either
+/// an error summary the plan must fail with or nothing (the plan is then applied).
+struct Step {
+    config: String,
+    pre: Vec<Vec<&'static str>>,
+    plan_args: Vec<&'static str>,
+    error: Option<&'static str>,
+}
+
+fn step(config: String) -> Step {
+    Step {
+        config,
+        pre: Vec::new(),
+        plan_args: Vec::new(),
+        error: None,
+    }
+}
+
+/// What one tool did in one step.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    actions: Vec<(String, Vec<String>)>,
+    addresses: Vec<String>,
+}
+
+fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
+    let mut all: Vec<Vec<Outcome>> = Vec::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, name, tool, &steps[0].config)?;
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        let mut outcomes = Vec::new();
+        for (i, s) in steps.iter().enumerate() {
+            std::fs::write(dir.join("main.tf"), &s.config).map_err(|e| e.to_string())?;
+            for cmd in &s.pre {
+                env.expect(tool, &dir, cmd, 0)?;
+            }
+            let mut args = vec!["plan", "-no-color", "-input=false", "-out=tfplan"];
+            args.extend(s.plan_args.iter().copied());
+            if let Some(summary) = s.error {
+                let o = env.expect(tool, &dir, &args, 1)?;
+                if !o.stderr.contains(summary) && !o.stdout.contains(summary) {
+                    return Err(format!(
+                        "{tool:?} step {}: expected the error {summary:?}\n--- stderr\n{}",
+                        i + 1,
+                        o.stderr
+                    ));
+                }
+                outcomes.push(Outcome {
+                    actions: Vec::new(),
+                    addresses: addresses(&dir)?,
+                });
+                continue;
+            }
+            env.expect(tool, &dir, &args, 0)?;
+            let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
+            let actions = plan_actions(&shown.stdout)?;
+            env.expect(
+                tool,
+                &dir,
+                &["apply", "-no-color", "-input=false", "tfplan"],
+                0,
+            )?;
+            outcomes.push(Outcome {
+                actions,
+                addresses: addresses(&dir)?,
+            });
+        }
+        all.push(outcomes);
+    }
+    for (i, (tf, fe)) in all[0].iter().zip(&all[1]).enumerate() {
+        same(
+            &format!("{name} step {} plan actions", i + 1),
+            &tf.actions,
+            &fe.actions,
+        )?;
+        same(
+            &format!("{name} step {} state addresses", i + 1),
+            &tf.addresses,
+            &fe.addresses,
+        )?;
+    }
+    Ok(())
+}
+
+fn addresses(dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join("terraform.tfstate");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    Ok(state_attributes(&path, &[])?.into_keys().collect())
+}
+
+/// a ← b (create_before_destroy) and a ← c; `counted` picks up count later.
+fn cbd_config(x: &str, counted: bool, ignore: bool, prevent: bool) -> String {
+    let count = if counted { "\n  count = 1" } else { "" };
+    let a_ref = if counted {
+        "null_resource.a[0].id"
+    } else {
+        "null_resource.a.id"
+    };
+    let mut lifecycle = String::new();
+    if ignore {
+        lifecycle.push_str("\n    ignore_changes = [triggers[\"x\"]]");
+    }
+    if prevent {
+        lifecycle.push_str("\n    prevent_destroy = true");
+    }
+    let lifecycle = if lifecycle.is_empty() {
+        String::new()
+    } else {
+        format!("\n  lifecycle {{{lifecycle}\n  }}")
+    };
+    format!(
+        r#"{NULL_HEADER}
+resource "null_resource" "a" {{{count}
+  triggers = {{ x = "{x}", y = "fixed" }}{lifecycle}
+}}
+
+resource "null_resource" "b" {{
+  triggers = {{ a = {a_ref} }}
+  lifecycle {{
+    create_before_destroy = true
+  }}
+}}
+
+resource "null_resource" "c" {{
+  triggers = {{ a = {a_ref} }}
+}}
+
+output "c" {{
+  value = null_resource.c.id != ""
+}}
+"#
+    )
+}
+
+/// create_before_destroy propagated to a dependency, the count boundary, ignore_changes on a
+/// map key, prevent_destroy, -replace and taint.
+pub fn lifecycle_replacements(env: &Env) -> Result<(), String> {
+    let mut steps = vec![
+        step(cbd_config("1", false, false, false)),
+        step(cbd_config("2", false, false, false)),
+        step(cbd_config("2", true, false, false)),
+        step(cbd_config("3", true, true, false)),
+        step(cbd_config("4", true, false, true)),
+    ];
+    steps[4].error = Some("Instance cannot be destroyed");
+    let mut replace = step(cbd_config("2", true, false, false));
+    replace.plan_args = vec!["-replace=null_resource.c"];
+    steps.push(replace);
+    let mut taint = step(cbd_config("2", true, false, false));
+    taint.pre = vec![vec!["taint", "null_resource.b"]];
+    steps.push(taint);
+    run_steps(env, "lifecycle-replacements", &steps)
+}
+
+/// -target with its dependencies, -refresh-only, a destroy plan with a target.
+pub fn lifecycle_single_run_options(env: &Env) -> Result<(), String> {
+    let config = cbd_config("1", false, false, false);
+    let mut steps = Vec::new();
+    let mut targeted = step(config.clone());
+    targeted.plan_args = vec!["-target=null_resource.b"];
+    steps.push(targeted);
+    steps.push(step(config.clone()));
+    let mut refresh = step(config.clone());
+    refresh.plan_args = vec!["-refresh-only"];
+    steps.push(refresh);
+    let mut destroy = step(config.clone());
+    destroy.plan_args = vec!["-destroy", "-target=null_resource.c"];
+    steps.push(destroy);
+    let mut instance = step(config);
+    instance.plan_args = vec!["-target=null_resource.c"];
+    steps.push(instance);
+    run_steps(env, "lifecycle-single-run-options", &steps)
+}
+
+pub const SCENARIOS: &[crate::interop::Scenario] = &[
+    ("lifecycle-replacements", lifecycle_replacements),
+    ("lifecycle-single-run-options", lifecycle_single_run_options),
+];
