@@ -36,7 +36,12 @@ fn ferro_and_terraform_share_a_pg_backend() {
     assert_eq!(by_ferro.serial, by_tf.serial + 1);
     assert_eq!(ok(&tf, &d.0, &["output", "-raw", "x"]), "2");
     // ferro's `init` records the backend with Terraform's hash: Terraform accepts it.
+    let by_tf_init = std::fs::read_to_string(d.0.join(".terraform/terraform.tfstate")).unwrap();
+    std::fs::remove_file(d.0.join(".terraform/terraform.tfstate")).unwrap();
     ok(FERRO, &d.0, &["-no-color", "init"]);
+    let by_ferro_init = std::fs::read_to_string(d.0.join(".terraform/terraform.tfstate")).unwrap();
+    let hash = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap()["backend"].clone();
+    assert_eq!(hash(&by_ferro_init), hash(&by_tf_init));
     ok(&tf, &d.0, &["plan", "-input=false", "-no-color"]);
 
     // Terraform holds the lock (waiting for approval): ferro must not run.
