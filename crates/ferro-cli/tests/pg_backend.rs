@@ -208,3 +208,68 @@ fn pg_migrate_state_both_ways() {
     let out = ok(FERRO, &d.0, &["-no-color", "apply", "-auto-approve"]);
     assert!(out.contains("No changes."), "{out}");
 }
+
+#[test]
+fn pg_apply_killed_mid_way_loses_nothing() {
+    use std::io::BufRead;
+    let db = Db::new("kill");
+    let d = TempDir::new("kill");
+    let count = 400;
+    d.write(
+        "main.tf",
+        &format!(
+            "{}resource \"terraform_data\" \"a\" {{\n  count = {count}\n  input = count.index\n}}\n",
+            backend(&db.conn)
+        ),
+    );
+    ok(FERRO, &d.0, &["-no-color", "init"]);
+    let mut child = std::process::Command::new(FERRO)
+        .args(["-no-color", "apply", "-auto-approve", "-parallelism=2"])
+        .current_dir(&d.0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut completed = std::collections::BTreeSet::new();
+    let stdout = child.stdout.take().unwrap();
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        if let Some((addr, _)) = line.split_once(": Creation complete") {
+            completed.insert(addr.to_string());
+            if completed.len() == 120 {
+                child.kill().unwrap();
+                break;
+            }
+        }
+    }
+    let _ = child.wait();
+    assert_eq!(
+        completed.len(),
+        120,
+        "the apply finished before it was killed"
+    );
+    // The session's advisory lock went with the process; the journal holds what the last full
+    // write of the row did not.
+    let listed: std::collections::BTreeSet<String> = ok(FERRO, &d.0, &["state", "list"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let lost: Vec<&String> = completed.difference(&listed).collect();
+    assert!(lost.is_empty(), "lost: {lost:?}");
+    let out = ok(FERRO, &d.0, &["-no-color", "apply", "-auto-approve"]);
+    assert!(
+        out.contains(&format!("Resources: {} added", count - listed.len())),
+        "{out}"
+    );
+    let again = ok(FERRO, &d.0, &["-no-color", "apply", "-auto-approve"]);
+    assert!(again.contains("No changes."), "{again}");
+    let state = ferro_state::read_state(db.rows()[0].1.as_bytes()).unwrap();
+    assert_eq!(
+        state
+            .resources
+            .values()
+            .map(|r| r.instances.len())
+            .sum::<usize>(),
+        count
+    );
+}
