@@ -1,6 +1,7 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
 pub mod bench_modules;
+pub mod bench_pg;
 pub mod bench_providers;
 pub mod bench_random;
 pub mod console_gen;

@@ -27,6 +27,9 @@ subcommands:
   fmt-oracle                  record testdata/fmt/corpus/*.tf.expected with terraform fmt
   console-oracle              record terraform 1.0.3 console output for testdata/console/exprs.txt
                               and the generated edge cases (only new expressions)
+  bench pg [--debug]          2 000 null_resource: ferro on the local backend, ferro on pg,
+                              Terraform 1.0.3 on pg (PostgreSQL from FERRO_PG_CONN_STR or
+                              tools/pg-test-server.sh)
   bench eval                  time and count allocations of expression evaluation
   fuzz-smoke [SECONDS] [--seed N]
                               run the fuzz targets' checks on generated and mutated inputs
@@ -202,6 +205,16 @@ fn bench_cmd(args: &[String]) -> ExitCode {
             let release = !args.iter().any(|a| a == "--debug");
             with_bench_env(release, |env| {
                 xtask::bench_random::run(env, 2000, &mut std::io::stdout())
+            })
+        }
+        Some("pg") => {
+            let release = !args.iter().any(|a| a == "--debug");
+            let repo = golden::testdata_dir()
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default();
+            with_bench_env(release, |env| {
+                xtask::bench_pg::run(env, &repo, 2000, &mut std::io::stdout())
             })
         }
         Some(which @ "eval") => {

@@ -218,8 +218,18 @@ impl Session {
                 false,
             )
         })?;
-        let state_file = g.dir.join(p.value("state").unwrap_or("terraform.tfstate"));
-        let state = read_state(&state_file).map_err(|e| {
+        // The selected workspace's state in the configured backend, or the -state file.
+        let state = match p.value("state") {
+            Some(file) => read_state(&g.dir.join(file)),
+            None => crate::backend::location(&g.dir)
+                .map_err(|(summary, detail)| format!("{summary}: {detail}"))
+                .and_then(|loc| {
+                    let ws = ferro_state::workspace::current_workspace(&g.dir);
+                    crate::backend::open_workspace(&g.dir, &loc, &ws)
+                })
+                .and_then(|b| b.load().map_err(|e| e.0)),
+        };
+        let state = state.map_err(|e| {
             render_diag(
                 &Diagnostic::error("cli", "Failed to load state").with_detail(e),
                 g.color,

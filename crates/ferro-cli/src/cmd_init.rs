@@ -15,7 +15,19 @@ use ferro_provider::install::{display_addr, InstallEvent, Installer, Requirement
 use std::collections::BTreeMap;
 
 pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["upgrade", "input", "backend", "get"], &[]) {
+    let p = match args::parse(
+        a,
+        &[
+            "upgrade",
+            "input",
+            "backend",
+            "get",
+            "migrate-state",
+            "force-copy",
+            "reconfigure",
+        ],
+        &["backend-config"],
+    ) {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),
     };
@@ -141,6 +153,11 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         .collect();
 
     let _ = writeln!(io.stdout, "\nInitializing the backend...");
+    if p.bools.get("backend") != Some(&false) {
+        if let Err(code) = crate::init_backend::init_backend(g, &p, io) {
+            return code;
+        }
+    }
     let cli = match CliConfig::load() {
         Ok(c) => c,
         Err(e) => return error(io, "Invalid CLI configuration", &e),

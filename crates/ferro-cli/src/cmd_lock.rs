@@ -3,7 +3,7 @@
 
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;
-use ferro_state::LocalBackend;
+use ferro_state::Backend;
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ fn error(io: &mut Io<'_>, code: &str, summary: &str, detail: &str) -> i32 {
 /// the state path as the user knows it. On failure the error is printed and the exit code
 /// returned.
 pub(crate) fn take(
-    backend: &mut LocalBackend,
+    backend: &mut dyn Backend,
     p: &args::Parsed,
     operation: &str,
     display: &str,
@@ -99,12 +99,29 @@ pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return 1;
         }
     }
-    let path = crate::cmd_workspace::current_state_path(&g.dir);
-    let info = ferro_state::read_lock_info(&path);
     let fail = |io: &mut Io<'_>, msg: &str| {
         let _ = writeln!(io.stderr, "Failed to unlock state: {msg}");
         1
     };
+    let unlocked = "ferro state has been successfully unlocked!\n\nThe state has been unlocked, and ferro commands should now be able to\nobtain a new lock on the remote state.\n";
+    let loc = match crate::backend::location_or_report(g, io) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    if let crate::backend::Location::Pg(cfg) = &loc {
+        // A pg lock belongs to a database session: ending ferro's session that holds it
+        // releases it.
+        return match ferro_state::pg::PgStore::connect(cfg).and_then(|s| s.force_unlock(id)) {
+            Ok(true) => {
+                let _ = write!(io.stdout, "{unlocked}");
+                0
+            }
+            Ok(false) => fail(io, &format!("no session holds a ferro lock with ID {id:?}")),
+            Err(e) => fail(io, &e.0),
+        };
+    }
+    let path = crate::cmd_workspace::current_state_path(&g.dir);
+    let info = ferro_state::read_lock_info(&path);
     match info {
         Some(info) if info.id != *id => fail(
             io,
@@ -118,7 +135,7 @@ pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             if let Err(e) = std::fs::remove_file(ferro_state::lock_info_path(&path)) {
                 return fail(io, &e.to_string());
             }
-            let _ = write!(io.stdout, "ferro state has been successfully unlocked!\n\nThe state has been unlocked, and ferro commands should now be able to\nobtain a new lock on the remote state.\n");
+            let _ = write!(io.stdout, "{unlocked}");
             0
         }
         None => fail(io, "LocalState not locked"),

@@ -2,12 +2,12 @@
 //! (and the current output values) in the state without changing any infrastructure, under the
 //! state lock, as Terraform 1.0.3's `refresh` does.
 
-use crate::commands::{make_plan, plain_error, print_outputs, state_path, state_rel};
+use crate::commands::{make_plan, plain_error, print_outputs};
 use crate::commands::{PLAN_BOOLS, PLAN_VALUES};
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_plan::Action;
-use ferro_state::{LocalBackend, OutputState};
+use ferro_state::OutputState;
 use ferro_value::json;
 
 pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -15,15 +15,14 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let mut backend = LocalBackend::new(state_path(g, &p));
+    let (mut backend, display) = match crate::backend::open(g, &p, io) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     backend.set_errored_dir(g.dir.clone());
-    if let Err(code) = crate::cmd_lock::take(
-        &mut backend,
-        &p,
-        "OperationTypeRefresh",
-        &state_rel(g, &p),
-        io,
-    ) {
+    if let Err(code) =
+        crate::cmd_lock::take(backend.as_mut(), &p, "OperationTypeRefresh", &display, io)
+    {
         return code;
     }
     let current = match backend.load() {
@@ -38,7 +37,7 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = io.stderr.write_all(text.as_bytes());
         return 0;
     }
-    let planned = match make_plan(g, a, &p, false, io) {
+    let planned = match make_plan(g, a, &p, false, current.clone(), io) {
         Ok(x) => x,
         Err(code) => return code,
     };

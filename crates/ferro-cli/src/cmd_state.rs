@@ -1,12 +1,11 @@
 //! `ferro state list|show|mv|rm|pull|push|replace-provider`: reading and editing the state
 //! directly. Every command that writes takes the state lock; all keep Terraform's texts.
 
-use crate::commands::{state_path, state_rel};
 use crate::{args, Global, Io};
 use ferro_addrs::{parse_target, AbsResource, AbsResourceInstance, ModuleInstance, Target};
 use ferro_diag::Diagnostic;
 use ferro_provider::ProviderRegistry;
-use ferro_state::{LocalBackend, State};
+use ferro_state::{Backend, State};
 use std::io::{BufRead, Read};
 
 const LOCK_BOOLS: &[&str] = &[
@@ -74,9 +73,7 @@ Subcommands:
 
 /// Read the state without locking (list, show, pull). None: no state file.
 fn read_only(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<Option<State>, i32> {
-    LocalBackend::new(state_path(g, p))
-        .load()
-        .map_err(|e| diag(io, "Failed to load state", &e.0))
+    crate::backend::read(g, p, io)
 }
 
 /// Lock and load the state for a command that writes it.
@@ -85,17 +82,17 @@ fn locked(
     p: &args::Parsed,
     operation: &str,
     io: &mut Io<'_>,
-) -> Result<(LocalBackend, Option<State>), i32> {
-    let mut backend = LocalBackend::new(state_path(g, p));
+) -> Result<(Box<dyn Backend>, Option<State>), i32> {
+    let (mut backend, display) = crate::backend::open(g, p, io)?;
     backend.set_errored_dir(g.dir.clone());
-    crate::cmd_lock::take(&mut backend, p, operation, &state_rel(g, p), io)?;
+    crate::cmd_lock::take(backend.as_mut(), p, operation, &display, io)?;
     let state = backend
         .load()
         .map_err(|e| diag(io, "Failed to load state", &e.0))?;
     Ok((backend, state))
 }
 
-fn save(backend: &mut LocalBackend, state: &mut State, io: &mut Io<'_>) -> Result<(), i32> {
+fn save(backend: &mut dyn Backend, state: &mut State, io: &mut Io<'_>) -> Result<(), i32> {
     state.prune();
     backend
         .persist(state)
@@ -397,7 +394,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             });
         entry.instances.insert(to.resource.key.clone(), inst);
     }
-    if let Err(code) = save(&mut backend, &mut state, io) {
+    if let Err(code) = save(backend.as_mut(), &mut state, io) {
         return code;
     }
     let _ = writeln!(io.stdout, "Successfully moved 1 object(s).");
@@ -480,7 +477,7 @@ fn rm(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
         }
         return 0;
     }
-    if let Err(code) = save(&mut backend, &mut state, io) {
+    if let Err(code) = save(backend.as_mut(), &mut state, io) {
         return code;
     }
     let _ = writeln!(
@@ -617,7 +614,7 @@ fn replace_provider(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             rs.provider.provider = to.clone();
         }
     }
-    if let Err(code) = save(&mut backend, &mut state, io) {
+    if let Err(code) = save(backend.as_mut(), &mut state, io) {
         return code;
     }
     let _ = writeln!(

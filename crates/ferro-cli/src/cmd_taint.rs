@@ -2,10 +2,9 @@
 //! state as tainted (the next plan replaces it) or clear the mark, with Terraform 1.0's messages,
 //! exit codes and `-allow-missing`.
 
-use crate::commands::{plain_error, print_diags, state_path};
+use crate::commands::{plain_error, print_diags};
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;
-use ferro_state::LocalBackend;
 
 pub fn taint(g: &Global, a: &[String], io: &mut Io<'_>, on: bool) -> i32 {
     let name = if on { "taint" } else { "untaint" };
@@ -35,7 +34,10 @@ pub fn taint(g: &Global, a: &[String], io: &mut Io<'_>, on: bool) -> i32 {
             &format!("Resource instance {addr} is a data resource: only managed resources can be {name}ed."),
         );
     }
-    let mut backend = LocalBackend::new(state_path(g, &p));
+    let (mut backend, _) = match crate::backend::open(g, &p, io) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     let mut state = match backend.load() {
         Ok(s) => s,
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),

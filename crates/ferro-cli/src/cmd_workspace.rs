@@ -1,11 +1,11 @@
 //! `ferro workspace list|show|new|select|delete`, and where the selected workspace's state is.
 
+use crate::backend::{location_or_report, open_workspace, Location};
 use crate::{args, Global, Io};
 use ferro_state::workspace::{
-    current_workspace, environment_file, list_workspaces, valid_workspace_name, workspace_dir,
-    workspace_state_rel, DEFAULT_WORKSPACE,
+    current_workspace, environment_file, valid_workspace_name, workspace_dir, workspace_state_rel,
+    DEFAULT_WORKSPACE,
 };
-use ferro_state::LocalBackend;
 use std::path::{Path, PathBuf};
 
 /// The state file of the selected workspace.
@@ -41,10 +41,26 @@ pub fn workspace(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
 }
 
+/// The workspaces of the configured backend, or the error printed.
+fn all_workspaces(g: &Global, loc: &Location, io: &mut Io<'_>) -> Result<Vec<String>, i32> {
+    crate::backend::workspaces(&g.dir, loc).map_err(|e| {
+        let _ = writeln!(io.stderr, "Failed to get configured named states: {e}");
+        1
+    })
+}
+
 fn list(g: &Global, io: &mut Io<'_>) -> i32 {
+    let loc = match location_or_report(g, io) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let names = match all_workspaces(g, &loc, io) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
     let current = current_workspace(&g.dir);
     let mut out = String::new();
-    for name in list_workspaces(&g.dir) {
+    for name in names {
         let mark = if name == current { "* " } else { "  " };
         out.push_str(&format!("{mark}{name}\n"));
     }
@@ -96,9 +112,17 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if !check_name(io, &name) {
         return 1;
     }
-    if list_workspaces(&g.dir).contains(&name) {
-        let _ = writeln!(io.stderr, "Workspace {name:?} already exists");
-        return 1;
+    let loc = match location_or_report(g, io) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    match all_workspaces(g, &loc, io) {
+        Ok(names) if names.contains(&name) => {
+            let _ = writeln!(io.stderr, "Workspace {name:?} already exists");
+            return 1;
+        }
+        Ok(_) => {}
+        Err(code) => return code,
     }
     // A seed state (-state=FILE) is read before anything is created.
     let seed = match p.value("state") {
@@ -116,25 +140,41 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             }
         }
     };
-    if let Err(e) = std::fs::create_dir_all(workspace_dir(&g.dir, &name)) {
-        let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
-        return 1;
+    if loc == Location::Local {
+        if let Err(e) = std::fs::create_dir_all(workspace_dir(&g.dir, &name)) {
+            let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
+            return 1;
+        }
     }
-    if let Err(e) = set_current(g, &name) {
-        let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
-        return 1;
-    }
+    // A pg workspace exists once it has a row: it starts with an empty state, as Terraform's.
+    let seed = match (seed, &loc) {
+        (None, Location::Pg(_)) => Some(ferro_state::State::new(ferro_state::new_lineage())),
+        (seed, _) => seed,
+    };
     if let Some(mut state) = seed {
-        let rel = workspace_state_rel(&name);
-        let mut backend = LocalBackend::new(g.dir.join(&rel));
+        let rel = match loc {
+            Location::Local => workspace_state_rel(&name),
+            Location::Pg(_) => String::new(),
+        };
+        let mut backend = match open_workspace(&g.dir, &loc, &name) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
+                return 1;
+            }
+        };
         backend.set_errored_dir(g.dir.clone());
-        if let Err(code) = crate::cmd_lock::take(&mut backend, &p, "workspace-new", &rel, io) {
+        if let Err(code) = crate::cmd_lock::take(backend.as_mut(), &p, "workspace-new", &rel, io) {
             return code;
         }
         if let Err(e) = backend.persist(&mut state) {
             let _ = writeln!(io.stderr, "Failed to write the new workspace's state: {e}");
             return 1;
         }
+    }
+    if let Err(e) = set_current(g, &name) {
+        let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
+        return 1;
     }
     let _ = write!(io.stdout, "Created and switched to workspace {name:?}!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"ferro plan\" ferro will not see any existing state\nfor this configuration.\n");
     0
@@ -162,9 +202,17 @@ fn select(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stdout, "You're already on workspace {name:?}.");
         return 0;
     }
-    if !list_workspaces(&g.dir).contains(&name) {
-        let _ = write!(io.stderr, "\nWorkspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
-        return 1;
+    let loc = match location_or_report(g, io) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    match all_workspaces(g, &loc, io) {
+        Ok(names) if names.contains(&name) => {}
+        Ok(_) => {
+            let _ = write!(io.stderr, "\nWorkspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
+            return 1;
+        }
+        Err(code) => return code,
     }
     if let Err(e) = set_current(g, &name) {
         let _ = writeln!(io.stderr, "Failed to select workspace {name:?}: {e}");
@@ -192,9 +240,17 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if !check_name(io, &name) {
         return 1;
     }
-    if !list_workspaces(&g.dir).contains(&name) {
-        let _ = write!(io.stderr, "Workspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
-        return 1;
+    let loc = match location_or_report(g, io) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    match all_workspaces(g, &loc, io) {
+        Ok(names) if names.contains(&name) => {}
+        Ok(_) => {
+            let _ = write!(io.stderr, "Workspace {name:?} doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.\n");
+            return 1;
+        }
+        Err(code) => return code,
     }
     if name == current_workspace(&g.dir) {
         let _ = write!(io.stderr, "Workspace {name:?} is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.\n");
@@ -204,9 +260,18 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stderr, "cannot delete default state");
         return 1;
     }
-    let rel = workspace_state_rel(&name);
-    let mut backend = LocalBackend::new(g.dir.join(&rel));
-    if let Err(code) = crate::cmd_lock::take(&mut backend, &p, "workspace-delete", &rel, io) {
+    let rel = match loc {
+        Location::Local => workspace_state_rel(&name),
+        Location::Pg(_) => String::new(),
+    };
+    let mut backend = match open_workspace(&g.dir, &loc, &name) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "Failed to delete workspace {name:?}: {e}");
+            return 1;
+        }
+    };
+    if let Err(code) = crate::cmd_lock::take(backend.as_mut(), &p, "workspace-delete", &rel, io) {
         return code;
     }
     let state = match backend.load() {
@@ -225,7 +290,15 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     backend.unlock();
     drop(backend);
-    if let Err(e) = std::fs::remove_dir_all(workspace_dir(&g.dir, &name)) {
+    let removed = match &loc {
+        Location::Local => {
+            std::fs::remove_dir_all(workspace_dir(&g.dir, &name)).map_err(|e| e.to_string())
+        }
+        Location::Pg(cfg) => ferro_state::pg::PgStore::connect(cfg)
+            .and_then(|s| s.delete_workspace(&name))
+            .map_err(|e| e.0),
+    };
+    if let Err(e) = removed {
         let _ = writeln!(io.stderr, "Failed to delete workspace {name:?}: {e}");
         return 1;
     }

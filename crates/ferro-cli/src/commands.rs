@@ -2,7 +2,7 @@
 
 use crate::load::{
     attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
-    read_config_files, read_state, Loaded,
+    read_config_files, Loaded,
 };
 use crate::output_fmt::format_value;
 use crate::{args, render, Global, Io};
@@ -11,10 +11,9 @@ use ferro_exec::{ApplyInput, Event};
 use ferro_plan::{read_plan_file, write_plan_file, Action, Plan, PlanMode};
 use ferro_planner::{PlanInput, PlanOptions, Providers};
 use ferro_provider::ProviderRegistry;
-use ferro_state::{LocalBackend, State};
+use ferro_state::{Backend, State};
 use ferro_value::json;
 use std::io::BufRead;
-use std::path::PathBuf;
 use std::sync::Mutex;
 
 pub(crate) const PLAN_BOOLS: &[&str] = &[
@@ -85,18 +84,6 @@ pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
     out
 }
 
-pub(crate) fn state_path(g: &Global, p: &args::Parsed) -> PathBuf {
-    g.dir.join(state_rel(g, p))
-}
-
-/// The state file as the user names it: `-state`, else the selected workspace's.
-pub(crate) fn state_rel(g: &Global, p: &args::Parsed) -> String {
-    match p.value("state") {
-        Some(s) => s.to_string(),
-        None => crate::cmd_workspace::current_state_rel(&g.dir),
-    }
-}
-
 pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match args::parse(a, &["json"], &[]) {
         Ok(p) => p,
@@ -142,15 +129,12 @@ pub(crate) fn make_plan(
     a: &[String],
     p: &args::Parsed,
     destroy: bool,
+    state: Option<State>,
     io: &mut Io<'_>,
 ) -> Result<Planned, i32> {
     let mut l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
-    };
-    let state = match read_state(&state_path(g, p)) {
-        Ok(s) => s,
-        Err(e) => return Err(plain_error(io, "Failed to load state", &e)),
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
@@ -287,13 +271,20 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if !p.positional.is_empty() {
         return plain_error(io, "Too many command line arguments", "The plan command expects no positional arguments; to use a different configuration directory, use -chdir.");
     }
-    let mut backend = LocalBackend::new(state_path(g, &p));
+    let (mut backend, display) = match crate::backend::open(g, &p, io) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     if let Err(code) =
-        crate::cmd_lock::take(&mut backend, &p, "OperationTypePlan", &state_rel(g, &p), io)
+        crate::cmd_lock::take(backend.as_mut(), &p, "OperationTypePlan", &display, io)
     {
         return code;
     }
-    let planned = match make_plan(g, a, &p, false, io) {
+    let state = match backend.load() {
+        Ok(s) => s,
+        Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
+    };
+    let planned = match make_plan(g, a, &p, false, state, io) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -364,16 +355,14 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             )
         }
     };
-    let spath = state_path(g, &p);
-    let mut backend = LocalBackend::new(spath.clone());
+    let (mut backend, display) = match crate::backend::open(g, &p, io) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     backend.set_errored_dir(g.dir.clone());
-    if let Err(code) = crate::cmd_lock::take(
-        &mut backend,
-        &p,
-        "OperationTypeApply",
-        &state_rel(g, &p),
-        io,
-    ) {
+    if let Err(code) =
+        crate::cmd_lock::take(backend.as_mut(), &p, "OperationTypeApply", &display, io)
+    {
         return code;
     }
     let current = match backend.load() {
@@ -444,7 +433,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     } else {
-        let planned = match make_plan(g, a, &p, destroy, io) {
+        let planned = match make_plan(g, a, &p, destroy, current.clone(), io) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -479,7 +468,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     };
-    let code = execute(g, io, &planned, &mut backend, parallelism);
+    let code = execute(g, io, &planned, backend.as_mut(), parallelism);
     planned.registry.close_all();
     code
 }
@@ -488,7 +477,7 @@ fn execute(
     g: &Global,
     io: &mut Io<'_>,
     planned: &Planned,
-    backend: &mut LocalBackend,
+    backend: &mut dyn Backend,
     parallelism: usize,
 ) -> i32 {
     let plan = &planned.plan;
@@ -650,9 +639,9 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = io.stdout.write_all(text.as_bytes());
         return 0;
     }
-    let state = match read_state(&state_path(g, &p)) {
+    let state = match crate::backend::read(g, &p, io) {
         Ok(s) => s,
-        Err(e) => return plain_error(io, "Failed to load state", &e),
+        Err(code) => return code,
     };
     let Some(state) = state else {
         if p.flag("json") {
@@ -679,9 +668,9 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let state = match read_state(&state_path(g, &p)) {
+    let state = match crate::backend::read(g, &p, io) {
         Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
-        Err(e) => return plain_error(io, "Failed to load state", &e),
+        Err(code) => return code,
     };
     let outs = decoded_outputs(&state);
     if let Some(name) = p.positional.first() {
@@ -777,15 +766,14 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(f) => f,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
-    let mut backend = LocalBackend::new(state_path(g, &p));
+    let (mut backend, display) = match crate::backend::open(g, &p, io) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     backend.set_errored_dir(g.dir.clone());
-    if let Err(code) = crate::cmd_lock::take(
-        &mut backend,
-        &p,
-        "OperationTypeInvalid",
-        &state_rel(g, &p),
-        io,
-    ) {
+    if let Err(code) =
+        crate::cmd_lock::take(backend.as_mut(), &p, "OperationTypeInvalid", &display, io)
+    {
         return code;
     }
     let mut state = match backend.load() {

@@ -5,6 +5,7 @@
 //! terminal IO or parses command lines.
 
 mod args;
+mod backend;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_init;
@@ -15,6 +16,7 @@ mod cmd_taint;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
+mod init_backend;
 mod init_modules;
 pub mod interrupt;
 mod line_editor;

@@ -14,7 +14,7 @@ use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Expansion, Plan, Step};
 use ferro_planner::scope::{EvalTree, InstanceCtx};
 use ferro_planner::Providers;
-use ferro_state::{LocalBackend, State};
+use ferro_state::{Backend, State};
 use ferro_value::Value;
 use petgraph::stable_graph::NodeIndex;
 use petgraph::Direction;
@@ -77,7 +77,7 @@ struct Done {
 /// `backend` as changes complete.
 pub fn apply(
     input: &ApplyInput<'_>,
-    backend: &mut LocalBackend,
+    backend: &mut dyn Backend,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> (State, Vec<Diagnostic>) {
     let plan = input.plan;
@@ -351,7 +351,7 @@ fn panicked(
     (Vec::new(), vec![d], false)
 }
 
-fn persist(backend: &mut LocalBackend, state: &mut State, diags: &mut Vec<Diagnostic>) {
+fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnostic>) {
     state.prune();
     if let Err(e) = backend.persist(state) {
         // One report per run: later failures are the same trouble.

@@ -18,7 +18,8 @@
 //!   apply's workers through [`LocalBackend::journal`]); `load` folds a journal left by a
 //!   killed run.
 
-use crate::codec::{read_state, write_state, WRITER_VERSION};
+use crate::backend::{comparable, persist_with_journal, prepare_snapshot, save_errored, Backend};
+use crate::codec::{read_state, write_state};
 use crate::journal::{fold, journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
@@ -166,46 +167,16 @@ impl LocalBackend {
             self.write_backup()?;
             self.backed_up = true;
         }
-        // What goes to disk: the state plus changes journaled but not yet applied to it. The
-        // journal stays locked until the write is done and the journal is reset.
+        // What goes to disk: the state plus changes journaled but not yet applied to it.
         let journal = self.journal.clone();
-        let mut j = journal.lock();
-        let mut with_pending;
-        let snapshot: &mut State = if j.pending.is_empty() {
-            state
-        } else {
-            with_pending = state.clone();
-            for c in j.pending.values().flatten() {
-                c.clone().apply_to(&mut with_pending);
-            }
-            &mut with_pending
-        };
-        let result = self.write_snapshot(snapshot);
-        let (serial, version) = (snapshot.serial, snapshot.terraform_version.clone());
-        let lineage = snapshot.lineage.clone();
-        result?;
-        state.serial = serial;
-        state.terraform_version = version;
-        j.reset(&lineage, serial)
-            .map_err(|e| StateError(format!("failed to remove the state journal: {e}")))
+        persist_with_journal(&journal, state, |s| self.write_snapshot(s))
     }
 
     /// Write one snapshot (bumping its serial if its content changed).
     fn write_snapshot(&mut self, state: &mut State) -> Result<(), StateError> {
-        state.terraform_version = WRITER_VERSION.to_string();
-        let content = comparable(state);
-        let last = self.last.borrow().clone();
-        if let Some((last, serial)) = &last {
-            if *last == content {
-                state.serial = *serial;
-                if self.path.exists() {
-                    return Ok(());
-                }
-            } else {
-                state.serial = state.serial.max(*serial) + 1;
-            }
-        } else {
-            state.serial += 1;
+        let (content, changed) = prepare_snapshot(&self.last, state);
+        if !changed && self.path.exists() {
+            return Ok(());
         }
         let text = write_state(state);
         let target = write_target(&self.path);
@@ -234,17 +205,24 @@ impl LocalBackend {
     /// cannot be written either, put the state itself in the returned message. The message says
     /// where the state is.
     pub fn save_errored(&self, state: &State) -> String {
-        let text = write_state(state);
-        if let Some(dir) = &self.errored_dir {
-            let errored = dir.join("errored.tfstate");
-            match fs::write(&errored, text.as_bytes()) {
-                Ok(()) => return "The error shown above has prevented ferro from writing the updated state to\nthe configured backend. To allow for recovery, the state has been written to\nthe file \"errored.tfstate\" in the current working directory.\n\nRunning \"ferro apply\" again at this point will create a forked state,\nmaking it harder to recover.\n\nTo retry writing this state, use the following command:\n    ferro state push errored.tfstate".to_string(),
-                Err(_) => {
-                    let _ = fs::remove_file(&errored);
-                }
-            }
+        save_errored(self.errored_dir.as_deref(), state)
+    }
+
+    /// Empty the state file after its content moved to another backend (`init
+    /// -migrate-state`), keeping the old content in the backup, as Terraform does.
+    pub fn clear(&mut self) -> Result<(), StateError> {
+        if !self.path.exists() {
+            return Ok(());
         }
-        format!("The error shown above has prevented ferro from writing the updated state, and\nwriting it to \"errored.tfstate\" failed as well, so it is printed here. Save it\nto a file and run \"ferro state push FILE\" once the problem is fixed:\n\n{text}")
+        self.write_backup()?;
+        atomic_write(&write_target(&self.path), b"", false)
+            .map(|_| ())
+            .map_err(|e| {
+                StateError(format!(
+                    "failed to empty state file {}: {e}",
+                    self.path.display()
+                ))
+            })
     }
 
     fn write_backup(&self) -> Result<(), StateError> {
@@ -273,12 +251,31 @@ impl LocalBackend {
     }
 }
 
-/// The rendered state with the serial and writer version blanked, for change detection.
-fn comparable(state: &State) -> String {
-    let mut s = state.clone();
-    s.serial = 0;
-    s.terraform_version = String::new();
-    write_state(&s)
+impl Backend for LocalBackend {
+    fn lock(&mut self, operation: &str, display: &str, timeout: Duration) -> Result<(), LockError> {
+        LocalBackend::lock(self, operation, display, timeout)
+    }
+    fn lock_info(&self) -> Option<&crate::LockInfo> {
+        LocalBackend::lock_info(self)
+    }
+    fn unlock(&mut self) {
+        LocalBackend::unlock(self)
+    }
+    fn load(&self) -> Result<Option<State>, StateError> {
+        LocalBackend::load(self)
+    }
+    fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
+        LocalBackend::persist(self, state)
+    }
+    fn journal(&self, lineage: &str) -> Journal {
+        LocalBackend::journal(self, lineage)
+    }
+    fn set_errored_dir(&mut self, dir: PathBuf) {
+        LocalBackend::set_errored_dir(self, dir)
+    }
+    fn save_errored(&self, state: &State) -> String {
+        LocalBackend::save_errored(self, state)
+    }
 }
 
 impl Drop for LocalBackend {
@@ -397,6 +394,7 @@ fn random_bytes() -> [u8; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::WRITER_VERSION;
     use crate::{ObjectState, State};
     use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};
     use serde_json::json;

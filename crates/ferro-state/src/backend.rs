@@ -1,0 +1,113 @@
+//! The `Backend` trait: where one workspace's state lives and how it is locked. Commands and the
+//! interpreter talk to this trait; `LocalBackend` (a file) and `PgBackend` (a row in
+//! PostgreSQL) implement it. Also the pieces both share: serial bumping, folding journaled
+//! changes into a full write, and the `errored.tfstate` rescue.
+
+use crate::codec::{write_state, WRITER_VERSION};
+use crate::journal::Journal;
+use crate::{LockError, LockInfo, State, StateError};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One workspace's state store.
+pub trait Backend {
+    /// Lock the state for `operation`, waiting up to `timeout`; `display` names the state as
+    /// the user knows it (recorded in the lock description).
+    fn lock(&mut self, operation: &str, display: &str, timeout: Duration) -> Result<(), LockError>;
+    /// The description of the lock this backend holds, if any.
+    fn lock_info(&self) -> Option<&LockInfo>;
+    /// Release the lock, if held (also done on drop).
+    fn unlock(&mut self);
+    /// Read the state: `Ok(None)` when there is none yet; a broken one is an error (and is then
+    /// never overwritten by `persist`).
+    fn load(&self) -> Result<Option<State>, StateError>;
+    /// Write `state`, updating its serial (bumped only when the content changed) and
+    /// `terraform_version` in place.
+    fn persist(&mut self, state: &mut State) -> Result<(), StateError>;
+    /// The journal of completed changes, for an apply that starts with a state of `lineage`.
+    fn journal(&self, lineage: &str) -> Journal;
+    /// Write `errored.tfstate` into `dir` when persisting fails.
+    fn set_errored_dir(&mut self, dir: PathBuf);
+    /// After the state could not be persisted: keep it somewhere and say where.
+    fn save_errored(&self, state: &State) -> String;
+}
+
+/// The rendered state with the serial and writer version blanked, for change detection.
+pub(crate) fn comparable(state: &State) -> String {
+    let mut s = state.clone();
+    s.serial = 0;
+    s.terraform_version = String::new();
+    write_state(&s)
+}
+
+/// Set the writer version and the serial of a snapshot about to be written, given what was
+/// last loaded or written (`last`: comparable content and serial). Returns the comparable
+/// content, and whether it differs from `last` (an unchanged snapshot need not be written).
+pub(crate) fn prepare_snapshot(
+    last: &RefCell<Option<(String, u64)>>,
+    state: &mut State,
+) -> (String, bool) {
+    state.terraform_version = WRITER_VERSION.to_string();
+    let content = comparable(state);
+    let last = last.borrow();
+    match &*last {
+        Some((prev, serial)) if *prev == content => {
+            state.serial = *serial;
+            (content, false)
+        }
+        Some((_, serial)) => {
+            state.serial = state.serial.max(*serial) + 1;
+            (content, true)
+        }
+        None => {
+            state.serial += 1;
+            (content, true)
+        }
+    }
+}
+
+/// A full write of `state` plus the changes journaled but not yet applied to it: `write` gets
+/// that snapshot while the journal is held, and the journal is reset once it succeeded.
+pub(crate) fn persist_with_journal(
+    journal: &Journal,
+    state: &mut State,
+    write: impl FnOnce(&mut State) -> Result<(), StateError>,
+) -> Result<(), StateError> {
+    let mut j = journal.lock();
+    let mut with_pending;
+    let snapshot: &mut State = if j.pending.is_empty() {
+        state
+    } else {
+        with_pending = state.clone();
+        for c in j.pending.values().flatten() {
+            c.clone().apply_to(&mut with_pending);
+        }
+        &mut with_pending
+    };
+    let result = write(snapshot);
+    let (serial, version) = (snapshot.serial, snapshot.terraform_version.clone());
+    let lineage = snapshot.lineage.clone();
+    result?;
+    state.serial = serial;
+    state.terraform_version = version;
+    j.reset(&lineage, serial)
+        .map_err(|e| StateError(format!("failed to remove the state journal: {e}")))
+}
+
+/// Keep `state` in `errored.tfstate` in `dir`, as Terraform does, or, when that cannot be
+/// written either, put the state itself in the returned message. The message says where the
+/// state is.
+pub(crate) fn save_errored(dir: Option<&Path>, state: &State) -> String {
+    let text = write_state(state);
+    if let Some(dir) = dir {
+        let errored = dir.join("errored.tfstate");
+        match std::fs::write(&errored, text.as_bytes()) {
+            Ok(()) => return "The error shown above has prevented ferro from writing the updated state to\nthe configured backend. To allow for recovery, the state has been written to\nthe file \"errored.tfstate\" in the current working directory.\n\nRunning \"ferro apply\" again at this point will create a forked state,\nmaking it harder to recover.\n\nTo retry writing this state, use the following command:\n    ferro state push errored.tfstate".to_string(),
+            Err(_) => {
+                let _ = std::fs::remove_file(&errored);
+            }
+        }
+    }
+    format!("The error shown above has prevented ferro from writing the updated state, and\nwriting it to \"errored.tfstate\" failed as well, so it is printed here. Save it\nto a file and run \"ferro state push FILE\" once the problem is fixed:\n\n{text}")
+}
