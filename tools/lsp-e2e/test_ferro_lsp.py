@@ -83,7 +83,7 @@ async def diagnostics_after(client: LanguageClient, uri: str):
     """Diagnostics of `uri` once the server has handled what was sent before."""
     # A request is answered after the diagnostics of the edits before it are published.
     await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="none"))
-    return client.diagnostics.get(uri, [])
+    return list(client.diagnostics.get(uri, []))
 
 
 async def test_diagnostics_as_you_type(client: LanguageClient):
@@ -104,7 +104,7 @@ async def test_diagnostics_as_you_type(client: LanguageClient):
     diags = await diagnostics_after(client, MAIN_URI)
     assert len(diags) == 1
     assert diags[0].message.startswith("Reference to undeclared input variable")
-    assert diags[0].range.start == p
+    assert diags[0].range.start == pos(MAIN, "var.region\n")
     client.text_document_did_change(
         t.DidChangeTextDocumentParams(
             text_document=t.VersionedTextDocumentIdentifier(uri=MAIN_URI, version=3),
