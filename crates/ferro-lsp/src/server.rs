@@ -1,7 +1,8 @@
 //! The server loop: messages are read on a thread of their own and queued; the loop looks ahead
 //! in the queue so a request cancelled before it ran is answered `RequestCancelled`, applies
 //! notifications to the database, answers requests, and publishes diagnostics when the queue
-//! is empty or a request follows edits (so a burst of edits is analysed once). A panic in a handler becomes an
+//! is empty or a request follows edits (so a burst of edits is analysed once); the
+//! whole-workspace dependency-cycle check follows when the input has been quiet for a moment. A panic in a handler becomes an
 //! `InternalError` answer; the server keeps running.
 
 use crate::lines::{path_to_uri, uri_to_path, LineIndex};
@@ -28,8 +29,13 @@ pub struct Server<'w> {
     /// What was last published per document, so only changes are sent.
     published: HashMap<PathBuf, Vec<Value>>,
     dirty: bool,
+    /// The dependency-cycle check is still to be done for the latest edits.
+    cycles_pending: bool,
     watch_registration: bool,
 }
+
+/// How long the input must be quiet before the whole-workspace dependency-cycle check runs.
+const CYCLE_CHECK_QUIET: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Serve LSP on `input`/`output` until `exit` or the end of the input; returns the exit code
 /// (0 after `shutdown` then `exit`, 1 otherwise, as the protocol asks).
@@ -59,6 +65,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> i3
         utf8: false,
         published: HashMap::new(),
         dirty: false,
+        cycles_pending: false,
         watch_registration: false,
     };
     let code = server.run(&rx);
@@ -86,7 +93,16 @@ impl Server<'_> {
             }
             if queue.is_empty() {
                 if self.dirty {
-                    self.publish_diagnostics();
+                    self.publish_diagnostics(false);
+                }
+                if self.cycles_pending {
+                    // The cycle check walks the whole item graph: it waits for a quiet moment.
+                    match rx.recv_timeout(CYCLE_CHECK_QUIET) {
+                        Ok(m) => queue.push_back(m),
+                        Err(mpsc::RecvTimeoutError::Timeout) => self.publish_diagnostics(true),
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return 1,
+                    }
+                    continue;
                 }
                 match rx.recv() {
                     Ok(m) => queue.push_back(m),
@@ -100,7 +116,7 @@ impl Server<'_> {
             };
             // A request sees (and comes after) the diagnostics of the edits before it.
             if self.dirty && matches!(msg, Message::Request { .. }) {
-                self.publish_diagnostics();
+                self.publish_diagnostics(false);
             }
             match msg {
                 Message::Request { id, .. } if cancelled.contains(&id) => {
@@ -311,9 +327,11 @@ impl Server<'_> {
         self.dirty = true;
     }
 
-    /// Publish the diagnostics of every file whose set changed since the last time.
-    fn publish_diagnostics(&mut self) {
+    /// Publish the diagnostics of every file whose set changed since the last time; with
+    /// `cycles`, including the dependency-cycle check (otherwise it is left for later).
+    fn publish_diagnostics(&mut self, cycles: bool) {
         self.dirty = false;
+        self.cycles_pending = !cycles;
         let Some(world) = self.world.as_ref() else {
             return;
         };
@@ -323,7 +341,7 @@ impl Server<'_> {
             for f in world.all_files() {
                 by_file.insert(world.path_of(f), Vec::new());
             }
-            for d in world.diagnostics() {
+            for d in world.diagnostics_with(cycles) {
                 let Some(span) = d.span else { continue };
                 let Some(file) = world.file_by_id(span.file) else {
                     continue;
@@ -434,6 +452,7 @@ mod tests {
             utf8: false,
             published: HashMap::new(),
             dirty: false,
+            cycles_pending: false,
             watch_registration: false,
         };
         assert_eq!(server.run(&rx), 0);

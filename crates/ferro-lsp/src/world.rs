@@ -362,6 +362,12 @@ impl World {
     /// Every static diagnostic, as `ferro validate` computes them, for every loaded module
     /// (modules no call reaches, such as a file opened on its own, are checked too).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics_with(true)
+    }
+
+    /// As [`World::diagnostics`]; without `cycles`, the dependency-cycle check (a walk of the
+    /// whole item graph, which `validate` does only when nothing else failed) is left out.
+    pub fn diagnostics_with(&self, cycles: bool) -> Vec<Diagnostic> {
         let db = &self.db;
         let mut out: Vec<Diagnostic> = crate::validate::required_versions(db, self.ws);
         if !out.is_empty() {
@@ -393,7 +399,7 @@ impl World {
                 );
             }
         }
-        if !out.iter().any(Diagnostic::is_error) {
+        if cycles && !out.iter().any(Diagnostic::is_error) {
             if let Err(d) = ferro_db::item_graph(db, self.ws) {
                 out.push(d.clone());
             }

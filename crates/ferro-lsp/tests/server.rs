@@ -348,3 +348,20 @@ fn exit_without_shutdown_is_exit_code_1() {
     c.notify("exit", Value::Null);
     assert_eq!(c.join(), 1);
 }
+
+#[test]
+fn dependency_cycles_are_reported_once_the_input_is_quiet() {
+    let text = "locals {\n  a = local.b\n  b = local.a\n}\n";
+    let root = workspace("cycle", &[("main.tf", text)]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"].as_str().unwrap().starts_with("Cycle"),
+        "{d:?}"
+    );
+    c.shutdown();
+}
