@@ -365,3 +365,64 @@ fn dependency_cycles_are_reported_once_the_input_is_quiet() {
     );
     c.shutdown();
 }
+
+#[test]
+fn schemas_cached_by_init_are_used_for_validation() {
+    use ferro_value::schema::{Attribute, Block, Schema};
+    let text = "resource \"example_thing\" \"x\" {\n}\n";
+    let root = workspace("cached", &[("main.tf", text)]);
+    let mut schema = Schema::default();
+    schema.block = Block {
+        attributes: [(
+            "size".to_string(),
+            Attribute::new(ferro_value::Type::Number).required(),
+        )]
+        .into_iter()
+        .collect(),
+        block_types: Default::default(),
+    };
+    let mut catalog = ferro_lsp::schemas::SchemaCatalog {
+        format_version: 1,
+        ..Default::default()
+    };
+    let mut p = ferro_lsp::schemas::ProviderSchemas::default();
+    p.resources.insert("example_thing".into(), schema);
+    catalog
+        .providers
+        .insert("registry.terraform.io/acme/example".into(), p);
+    let cache = root.join(ferro_lsp::schemas::CACHE_FILE);
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, serde_json::to_vec(&catalog).unwrap()).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"size\" is required"),
+        "{d:?}"
+    );
+    // Completion offers the cached provider's resource types.
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 12}}),
+    );
+    assert!(
+        r["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["label"] == "example_thing"),
+        "{r}"
+    );
+    // The code action adds the missing argument.
+    let r = c.result("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}));
+    assert_eq!(
+        r[0]["edit"]["changes"][&uri][0]["newText"], "  size = 0\n",
+        "{r}"
+    );
+    c.shutdown();
+}

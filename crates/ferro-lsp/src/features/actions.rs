@@ -39,10 +39,19 @@ pub fn code_actions(doc: &Doc<'_>, start: usize, end: usize) -> Value {
             continue;
         }
         // Before the closing brace, on a line of its own.
-        let close = (body.end as usize).saturating_sub(1);
-        if doc.text.as_bytes().get(close) != Some(&b'}') {
-            continue;
-        }
+        // The body's range ends at or just before its closing brace.
+        let end = body.end as usize;
+        let close = if end > 0 && doc.text.as_bytes().get(end - 1) == Some(&b'}') {
+            end - 1
+        } else {
+            let Some(rest) = doc.text.get(end..) else {
+                continue;
+            };
+            match rest.find(|c: char| !c.is_whitespace()) {
+                Some(i) if rest[i..].starts_with('}') => end + i,
+                _ => continue,
+            }
+        };
         let line_start = doc.text[..close].rfind('\n').map(|i| i + 1).unwrap_or(0);
         let only_space = doc.text[line_start..close].trim().is_empty();
         let mut insert = String::new();
