@@ -16,6 +16,7 @@ pub struct World {
     /// The workspace root (absolute); module directories are named relative to it.
     pub root: PathBuf,
     files: HashMap<PathBuf, SourceFile>,
+    by_id: HashMap<FileId, SourceFile>,
     modules: BTreeMap<String, Module>,
     /// Open documents and their versions: their text comes from the editor.
     open: HashMap<PathBuf, i64>,
@@ -53,6 +54,7 @@ impl World {
             ws,
             root,
             files: HashMap::new(),
+            by_id: HashMap::new(),
             modules: [(".".to_string(), root_module)].into_iter().collect(),
             open: HashMap::new(),
             encoding: HashMap::new(),
@@ -106,7 +108,7 @@ impl World {
     }
 
     pub fn file_by_id(&self, id: FileId) -> Option<SourceFile> {
-        self.files.values().copied().find(|f| f.id(&self.db) == id)
+        self.by_id.get(&id).copied()
     }
 
     pub fn all_files(&self) -> Vec<SourceFile> {
@@ -158,6 +160,7 @@ impl World {
             self.encoding.insert(p.clone(), diags);
             let f = SourceFile::new(&self.db, self.file_name(&p), text, id);
             self.files.insert(p, f);
+            self.by_id.insert(id, f);
             files.push(f);
         }
         self.set_module_files(module, files);
@@ -257,6 +260,7 @@ impl World {
         let id = self.fresh_id();
         let f = SourceFile::new(&self.db, self.file_name(path), text, id);
         self.files.insert(path.to_path_buf(), f);
+        self.by_id.insert(id, f);
         let mut files = module.files(&self.db).clone();
         files.push(f);
         self.set_module_files(module, files);
@@ -268,6 +272,7 @@ impl World {
         let Some(f) = self.files.remove(path) else {
             return;
         };
+        self.by_id.remove(&f.id(&self.db));
         self.encoding.remove(path);
         let dir = path.parent().unwrap_or(Path::new("/"));
         if let Some(&m) = self.modules.get(&self.module_name(dir)) {
@@ -281,10 +286,15 @@ impl World {
         }
     }
 
-    pub fn open(&mut self, path: &Path, text: String, version: i64) -> SourceFile {
+    /// The editor opened a document; only configuration files (`*.tf`, `*.tf.json`) are
+    /// analysed (a `.tfvars` file is not configuration).
+    pub fn open(&mut self, path: &Path, text: String, version: i64) -> Option<SourceFile> {
+        if !is_config(path) {
+            return None;
+        }
         self.open.insert(path.to_path_buf(), version);
         self.encoding.remove(path);
-        self.put(path, text)
+        Some(self.put(path, text))
     }
 
     /// Replace an open document's text (after applying the editor's changes).

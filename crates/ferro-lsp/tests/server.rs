@@ -335,6 +335,15 @@ fn bad_input_never_crashes_the_server() {
         c.diagnostics(&uri).is_empty(),
         "the deleted file's diagnostics are cleared"
     );
+    // A document that is not configuration is not analysed: requests about it are errors.
+    let vars = c.uri("terraform.tfvars");
+    c.open(&vars, "region = \"eu\"\n");
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": vars}, "position": {"line": 0, "character": 1}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(c.diagnostics(&vars).is_empty());
     // Unknown methods are an error too.
     let r = c.request("textDocument/noSuchThing", json!({}));
     assert_eq!(r["error"]["code"], -32601, "{r}");
@@ -371,15 +380,17 @@ fn schemas_cached_by_init_are_used_for_validation() {
     use ferro_value::schema::{Attribute, Block, Schema};
     let text = "resource \"example_thing\" \"x\" {\n}\n";
     let root = workspace("cached", &[("main.tf", text)]);
-    let mut schema = Schema::default();
-    schema.block = Block {
-        attributes: [(
-            "size".to_string(),
-            Attribute::new(ferro_value::Type::Number).required(),
-        )]
-        .into_iter()
-        .collect(),
-        block_types: Default::default(),
+    let schema = Schema {
+        version: 0,
+        block: Block {
+            attributes: [(
+                "size".to_string(),
+                Attribute::new(ferro_value::Type::Number).required(),
+            )]
+            .into_iter()
+            .collect(),
+            block_types: Default::default(),
+        },
     };
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {
         format_version: 1,
