@@ -1,5 +1,6 @@
 //! Repository automation (`cargo xtask …`): the golden-test runner, later interop and benchmarks.
 
+pub mod bench_lsp;
 pub mod bench_modules;
 pub mod bench_pg;
 pub mod bench_providers;

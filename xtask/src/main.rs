@@ -31,6 +31,8 @@ subcommands:
                               Terraform 1.0.3 on pg (PostgreSQL from FERRO_PG_CONN_STR or
                               tools/pg-test-server.sh)
   bench eval                  time and count allocations of expression evaluation
+  bench lsp [--debug]         ferro lsp on 500 modules / 20 000 resources: initial analysis,
+                              peak memory, diagnostics after an edit, completion (release build)
   fuzz-smoke [SECONDS] [--seed N]
                               run the fuzz targets' checks on generated and mutated inputs
                               for SECONDS (default 60), without cargo-fuzz
@@ -217,6 +219,22 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                 xtask::bench_pg::run(env, &repo, 2000, &mut std::io::stdout())
             })
         }
+        Some("lsp") => {
+            // --debug: measure the debug build (quick, but not representative).
+            let release = !args.iter().any(|a| a == "--debug");
+            let Some((_, ferro)) = build_ferro(release) else {
+                return ExitCode::FAILURE;
+            };
+            let work = std::env::temp_dir().join(format!("ferro-bench-lsp-{}", std::process::id()));
+            match xtask::bench_lsp::run(&ferro, &work, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&work);
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(which @ "eval") => {
             // In-process benchmarks with a counting allocator live in the ferro-bench package.
             let status = std::process::Command::new(
@@ -255,7 +273,7 @@ fn bench_cmd(args: &[String]) -> ExitCode {
         }
         other => {
             eprintln!(
-                "unknown benchmark {other:?}; available: providers, modules, random, eval, parse\n\n{USAGE}"
+                "unknown benchmark {other:?}; available: providers, modules, random, lsp, eval, parse\n\n{USAGE}"
             );
             ExitCode::from(2)
         }

@@ -140,6 +140,8 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "import" => commands::import(&g, cmd_args, io),
         "taint" => cmd_taint::taint(&g, cmd_args, io, true),
         "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
+        // The language server speaks LSP on the process's own standard streams.
+        "lsp" => ferro_lsp::run_stdio(),
         "version" => {
             let _ = writeln!(
                 io.stdout,

@@ -3,7 +3,8 @@
 //! Inputs: one [`SourceFile`] per configuration file and a [`Workspace`] listing them with the
 //! resource schemas known from providers. Queries: [`parse`], [`file_hir`], [`module_index`],
 //! [`resource_bodies`] (JSON resource bodies read against their schemas), [`file_diagnostics`],
-//! [`diagnostics`]. Each query returns its own diagnostics as data.
+//! [`diagnostics`]; for editors [`file_sites`], [`file_modules`] and [`references_index`]
+//! (`navigate.rs`). Each query returns its own diagnostics as data.
 //!
 //! **Architecture invariant:** editing one file re-parses and re-lowers only that file; module-wide
 //! queries re-run but per-file work of other files is reused (see the incrementality test).
@@ -11,12 +12,17 @@
 mod index;
 mod items;
 mod json_body;
+mod navigate;
 mod tree;
 mod validate;
 
 pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
 pub use items::{item_graph, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
+pub use navigate::{
+    called_module, declaration, file_modules, file_sites, references_index, resolve, site_at,
+    ModuleSymbol, ReferencesIndex, Site, SiteTarget, Symbol,
+};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
 pub use tree::{

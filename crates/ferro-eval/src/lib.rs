@@ -9,4 +9,7 @@ mod functions;
 mod source_range;
 
 pub use eval::{eval_expr, eval_expr_bound, Scope};
-pub use functions::{call_function, function_names, is_function, CallError, FnContext};
+pub use functions::{
+    call_function, function_names, function_signature, is_function, CallError, FnContext,
+    FunctionSignature,
+};

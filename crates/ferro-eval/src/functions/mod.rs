@@ -187,6 +187,32 @@ pub fn function_names() -> Vec<&'static str> {
     names
 }
 
+/// A built-in function's parameters and return type, for editors (hover, signature help,
+/// completion snippets). `None` for names that are not functions and for the evaluator's own
+/// `can`, `try` and `type`, whose parameters are expressions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionSignature {
+    /// Parameter names and types, in order.
+    pub params: Vec<(&'static str, Type)>,
+    /// The variadic parameter, if any.
+    pub var_param: Option<(&'static str, Type)>,
+    /// The return type when it does not depend on the arguments.
+    pub ret: Option<Type>,
+}
+
+/// The signature of a built-in function.
+pub fn function_signature(name: &str) -> Option<FunctionSignature> {
+    let f = registry().get(name)?;
+    Some(FunctionSignature {
+        params: f.params.iter().map(|p| (p.name, p.ty.clone())).collect(),
+        var_param: f.var_param.as_ref().map(|p| (p.name, p.ty.clone())),
+        ret: match &f.ret {
+            Ret::Fixed(t) => Some(t.clone()),
+            Ret::Computed(_) => None,
+        },
+    })
+}
+
 /// Whether `name` is a built-in function (the evaluator handles `can`, `try` and `type`).
 pub fn is_function(name: &str) -> bool {
     registry().contains_key(name)

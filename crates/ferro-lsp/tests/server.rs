@@ -1,0 +1,439 @@
+//! The server driven as an editor drives it, in process: diagnostics as you type, navigation
+//! across files and modules, completion, rename, formatting, and bad input that must never
+//! crash it (every request gets a result or a JSON-RPC error).
+
+mod common;
+
+use common::{pos, workspace, Client};
+use serde_json::{json, Value};
+
+const MAIN: &str = r#"variable "region" {
+  type        = string
+  default     = "eu"
+  description = "Where everything goes."
+}
+
+locals {
+  name = "app-${var.region}"
+}
+
+resource "random_id" "suffix" {
+  byte_length = 4
+  keepers = {
+    region = var.region
+  }
+}
+
+module "net" {
+  source = "./modules/net"
+  cidr   = local.name
+}
+
+output "id" {
+  value = "${random_id.suffix.hex}-${module.net.subnet}"
+}
+"#;
+
+const NET: &str = r#"variable "cidr" {
+  type = string
+}
+
+output "subnet" {
+  value = var.cidr
+}
+"#;
+
+fn tree(name: &str) -> (std::path::PathBuf, Client) {
+    let root = workspace(name, &[("main.tf", MAIN), ("modules/net/main.tf", NET)]);
+    let c = Client::start(&root);
+    (root, c)
+}
+
+fn at(c: &Client, file: &str, text: &str, needle: &str, delta: usize) -> Value {
+    json!({"textDocument": {"uri": c.uri(file)}, "position": pos(text, needle, delta)})
+}
+
+#[test]
+fn diagnostics_appear_as_you_type_and_clear_when_fixed() {
+    let (_root, mut c) = tree("diags");
+    let uri = c.uri("main.tf");
+    c.open(&uri, MAIN);
+    assert!(c.diagnostics(&uri).is_empty());
+    // A one-character edit makes the reference undeclared.
+    let p = pos(MAIN, "var.region}", 4);
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": p, "end": {"line": p["line"], "character": p["character"].as_u64().unwrap() + 1}}, "text": "x"}],
+        }),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let msg = d[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("Reference to undeclared input variable"),
+        "{msg}"
+    );
+    assert_eq!(d[0]["range"]["start"]["line"], p["line"]);
+    // Fixed again: the diagnostics are cleared.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": MAIN}]}),
+    );
+    assert!(c.diagnostics(&uri).is_empty());
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn schema_diagnostics_of_builtin_providers() {
+    let text = "resource \"random_id\" \"x\" {\n  bogus = 1\n}\n";
+    let root = workspace("schema", &[("main.tf", text)]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri);
+    let msgs: Vec<&str> = d.iter().map(|x| x["message"].as_str().unwrap()).collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("Missing required argument")),
+        "{msgs:?} {:?}",
+        c.notifications
+    );
+    assert!(
+        msgs.iter().any(|m| m.starts_with("Unsupported argument")),
+        "{msgs:?}"
+    );
+    c.shutdown();
+}
+
+#[test]
+fn definition_and_references_cross_files_and_modules() {
+    let (_root, mut c) = tree("nav");
+    // var.region → the variable's name label.
+    let r = c.result(
+        "textDocument/definition",
+        at(&c, "main.tf", MAIN, "var.region}", 5),
+    );
+    assert_eq!(r["range"]["start"], pos(MAIN, "region\" {", 0), "{r}");
+    // module.net.subnet → the child's output.
+    let r = c.result(
+        "textDocument/definition",
+        at(&c, "main.tf", MAIN, "net.subnet", 5),
+    );
+    assert_eq!(r["uri"], c.uri("modules/net/main.tf"));
+    assert_eq!(r["range"]["start"], pos(NET, "subnet\"", 0));
+    // A call argument → the child's variable.
+    let r = c.result(
+        "textDocument/definition",
+        at(&c, "main.tf", MAIN, "cidr   =", 1),
+    );
+    assert_eq!(r["range"]["start"], pos(NET, "cidr\"", 0));
+    // The source → the module's files.
+    let r = c.result(
+        "textDocument/definition",
+        at(&c, "main.tf", MAIN, "./modules/net", 2),
+    );
+    assert_eq!(r[0]["uri"], c.uri("modules/net/main.tf"));
+    // References of the child's variable: its declaration, its use, the parent's argument.
+    let r = c.result(
+        "textDocument/references",
+        json!({"textDocument": {"uri": c.uri("modules/net/main.tf")}, "position": pos(NET, "cidr\"", 1), "context": {"includeDeclaration": true}}),
+    );
+    let uris: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris.len(), 3, "{r}");
+    assert!(uris.contains(&c.uri("main.tf").as_str()));
+    c.shutdown();
+}
+
+#[test]
+fn rename_edits_every_reference_across_modules() {
+    let (_root, mut c) = tree("rename");
+    let r = c.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": c.uri("modules/net/main.tf")}, "position": pos(NET, "subnet", 0), "newName": "sub"}),
+    );
+    let main_edits = r["changes"][c.uri("main.tf")].as_array().unwrap().clone();
+    let net_edits = r["changes"][c.uri("modules/net/main.tf")]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(main_edits.len(), 1, "{r}");
+    assert_eq!(net_edits.len(), 1, "{r}");
+    assert_eq!(main_edits[0]["range"]["start"], pos(MAIN, "subnet}", 0));
+    // Renaming a resource edits its name label and references, not its type.
+    let r = c.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": c.uri("main.tf")}, "position": pos(MAIN, "suffix.hex", 1), "newName": "tail"}),
+    );
+    let edits = r["changes"][c.uri("main.tf")].as_array().unwrap();
+    assert_eq!(edits.len(), 2, "{r}");
+    assert!(edits
+        .iter()
+        .any(|e| e["range"]["start"] == pos(MAIN, "suffix\" {", 0)));
+    // A bad name is an error, not a crash.
+    let r = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": c.uri("main.tf")}, "position": pos(MAIN, "suffix.hex", 1), "newName": "9 x"}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.shutdown();
+}
+
+#[test]
+fn hover_completion_and_formatting() {
+    let (_root, mut c) = tree("features");
+    let h = c.result(
+        "textDocument/hover",
+        at(&c, "main.tf", MAIN, "var.region}", 5),
+    );
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("string") && text.contains("Where everything goes."),
+        "{text}"
+    );
+    let h = c.result(
+        "textDocument/hover",
+        at(&c, "main.tf", MAIN, "byte_length", 2),
+    );
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("required"),
+        "{h}"
+    );
+    // Completion of `var.` in a new expression.
+    let edited = MAIN.replace("cidr   = local.name", "cidr   = var.");
+    let uri = c.uri("main.tf");
+    c.open(&uri, &edited);
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "main.tf", &edited, "= var.", 6),
+    );
+    let labels: Vec<&str> = r["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["region"], "{r}");
+    // Attribute names of a resource: required first.
+    let body = "resource \"random_string\" \"s\" {\n  \n}\n";
+    let uri2 = c.uri("extra.tf");
+    c.open(&uri2, body);
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "extra.tf", body, "{\n  ", 4),
+    );
+    let first = &r["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .min_by_key(|i| i["sortText"].as_str().unwrap().to_string())
+        .unwrap()["label"];
+    assert_eq!(first, "length", "{r}");
+    // Formatting is ferro fmt's.
+    let messy = "locals {\n  a=1\n  bb = 2\n}\n";
+    c.open(&uri2, messy);
+    let r = c.result(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri2}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(r[0]["newText"], "locals {\n  a  = 1\n  bb = 2\n}\n");
+    c.shutdown();
+}
+
+#[test]
+fn bad_input_never_crashes_the_server() {
+    let root = workspace("robust", &[("main.tf", "variable \"x\" {}\n")]);
+    let mut c = Client::spawn(&root);
+    // Before initialize: an error.
+    let r = c.request("textDocument/hover", json!({}));
+    assert_eq!(r["error"]["code"], -32002, "{r}");
+    let r = c.request(
+        "initialize",
+        json!({"rootUri": c.uri(""), "capabilities": {}}),
+    );
+    assert!(r["result"]["capabilities"].is_object());
+    // Invalid UTF-8 and invalid JSON in a message body: a parse error, then business as usual.
+    c.send_raw(b"Content-Length: 4\r\n\r\n\xff\xfe\xfd{");
+    // A request for an unknown document gets an error.
+    let r = c.request("textDocument/hover", json!({"textDocument": {"uri": "file:///nowhere/x.tf"}, "position": {"line": 0, "character": 0}}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "untitled:1"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        c.notifications.is_empty()
+            || c.notifications
+                .iter()
+                .all(|n| n["method"] != "window/logMessage")
+    );
+    // Half-typed blocks: every feature answers.
+    let uri = c.uri("main.tf");
+    let half = "resource \"random_id\" \"a\" {\n  byte_length = \nresource \"ran\nvariable \"x\" {\n  default = var.\n";
+    c.open(&uri, half);
+    for method in [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+        "textDocument/signatureHelp",
+        "textDocument/references",
+        "textDocument/prepareRename",
+    ] {
+        for line in 0..6 {
+            for ch in [0, 3, 12, 40] {
+                let r = c.request(method, json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": ch}, "context": {"includeDeclaration": true}}));
+                assert!(
+                    r.get("result").is_some() || r["error"]["code"] == -32602,
+                    "{method}: {r}"
+                );
+            }
+        }
+    }
+    for method in [
+        "textDocument/documentSymbol",
+        "textDocument/formatting",
+        "textDocument/semanticTokens/full",
+        "textDocument/foldingRange",
+    ] {
+        let r = c.request(method, json!({"textDocument": {"uri": uri}}));
+        assert!(r.get("result").is_some(), "{method}: {r}");
+    }
+    assert!(!c.diagnostics(&uri).is_empty());
+    // Edits far past the end of the text are clamped.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"range": {"start": {"line": 99, "character": 0}, "end": {"line": 99, "character": 5}}, "text": "\n"}]}));
+    // A file deleted while open keeps its editor text; after close it is gone.
+    std::fs::remove_file(root.join("main.tf")).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 3}]}),
+    );
+    let r = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(r["result"].is_array(), "{r}");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let r = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        c.diagnostics(&uri).is_empty(),
+        "the deleted file's diagnostics are cleared"
+    );
+    // A document that is not configuration is not analysed: requests about it are errors.
+    let vars = c.uri("terraform.tfvars");
+    c.open(&vars, "region = \"eu\"\n");
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": vars}, "position": {"line": 0, "character": 1}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(c.diagnostics(&vars).is_empty());
+    // Unknown methods are an error too.
+    let r = c.request("textDocument/noSuchThing", json!({}));
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn exit_without_shutdown_is_exit_code_1() {
+    let root = workspace("exit", &[]);
+    let mut c = Client::start(&root);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.join(), 1);
+}
+
+#[test]
+fn dependency_cycles_are_reported_once_the_input_is_quiet() {
+    let text = "locals {\n  a = local.b\n  b = local.a\n}\n";
+    let root = workspace("cycle", &[("main.tf", text)]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"].as_str().unwrap().starts_with("Cycle"),
+        "{d:?}"
+    );
+    c.shutdown();
+}
+
+#[test]
+fn schemas_cached_by_init_are_used_for_validation() {
+    use ferro_value::schema::{Attribute, Block, Schema};
+    let text = "resource \"example_thing\" \"x\" {\n}\n";
+    let root = workspace("cached", &[("main.tf", text)]);
+    let schema = Schema {
+        version: 0,
+        block: Block {
+            attributes: [(
+                "size".to_string(),
+                Attribute::new(ferro_value::Type::Number).required(),
+            )]
+            .into_iter()
+            .collect(),
+            block_types: Default::default(),
+        },
+    };
+    let mut catalog = ferro_lsp::schemas::SchemaCatalog {
+        format_version: 1,
+        ..Default::default()
+    };
+    let mut p = ferro_lsp::schemas::ProviderSchemas::default();
+    p.resources.insert("example_thing".into(), schema);
+    catalog
+        .providers
+        .insert("registry.terraform.io/acme/example".into(), p);
+    let cache = root.join(ferro_lsp::schemas::CACHE_FILE);
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, serde_json::to_vec(&catalog).unwrap()).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"size\" is required"),
+        "{d:?}"
+    );
+    // Completion offers the cached provider's resource types.
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 12}}),
+    );
+    assert!(
+        r["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["label"] == "example_thing"),
+        "{r}"
+    );
+    // The code action adds the missing argument.
+    let r = c.result("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}));
+    assert_eq!(
+        r[0]["edit"]["changes"][&uri][0]["newText"], "  size = 0\n",
+        "{r}"
+    );
+    c.shutdown();
+}
