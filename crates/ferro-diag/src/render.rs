@@ -10,11 +10,49 @@ pub trait SourceLookup {
     fn file_text(&self, file: FileId) -> Option<&str>;
 }
 
-/// Render all diagnostics, one after another, errors and warnings in the given order.
+/// Render all diagnostics, one after another with a blank line between them, errors and
+/// warnings in the given order.
 pub fn render(diags: &[Diagnostic], sources: &dyn SourceLookup, color: bool) -> String {
     let mut out = String::new();
-    for d in diags {
+    for (i, d) in diags.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
         out.push_str(&render_one(d, sources, color));
+    }
+    out
+}
+
+/// Terraform's consolidation of warnings for people to read: of the warnings that share a
+/// summary and have a source location, only the first is kept, its detail ending with
+/// "(and N more similar warnings elsewhere)". Errors and other warnings pass unchanged.
+pub fn consolidate_warnings(diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut counts: Vec<(String, usize, usize)> = Vec::new();
+    for d in diags {
+        if d.is_error() || d.span.is_none() {
+            out.push(d.clone());
+            continue;
+        }
+        match counts.iter_mut().find(|(s, _, _)| *s == d.summary) {
+            Some((_, _, n)) => *n += 1,
+            None => {
+                counts.push((d.summary.clone(), out.len(), 0));
+                out.push(d.clone());
+            }
+        }
+    }
+    for (_, at, n) in counts {
+        let more = match n {
+            0 => continue,
+            1 => "(and one more similar warning elsewhere)".to_string(),
+            n => format!("(and {n} more similar warnings elsewhere)"),
+        };
+        let d = &mut out[at];
+        d.detail = match d.detail.is_empty() {
+            true => more,
+            false => format!("{}\n\n{more}", d.detail),
+        };
     }
     out
 }
@@ -92,10 +130,29 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
                 Some(a) => format!("{} (in {a})", d.summary),
                 None => d.summary.clone(),
             };
-            builder.add_label(Label::new(span).with_message(primary));
-            for l in &d.labels {
-                let ls = clamp(l.span, sources.file_text(l.span.file));
-                builder.add_label(Label::new(ls).with_message(&l.message));
+            // Labels in source order, so that ariadne draws one group per file and the header
+            // of the primary's group is the primary's own location.
+            let mut labels: Vec<(Span, &str, bool)> = d
+                .labels
+                .iter()
+                .map(|l| {
+                    (
+                        clamp(l.span, sources.file_text(l.span.file)),
+                        l.message.as_str(),
+                        false,
+                    )
+                })
+                .collect();
+            labels.push((span, primary.as_str(), true));
+            labels.sort_by_key(|(s, _, is_primary)| {
+                (s.file != span.file, s.file, s.start, !is_primary)
+            });
+            for (order, (ls, message, _)) in labels.into_iter().enumerate() {
+                builder.add_label(
+                    Label::new(ls)
+                        .with_message(message)
+                        .with_order(order as i32),
+                );
             }
             if !d.detail.is_empty() {
                 builder.set_note(&d.detail);

@@ -12,6 +12,8 @@ use ferro_value::{Number, Value};
 
 #[path = "dynamic.rs"]
 mod dynamic;
+#[path = "legacy.rs"]
+mod legacy;
 #[path = "lower_expr.rs"]
 mod lower_expr;
 #[path = "module_call.rs"]
@@ -143,7 +145,7 @@ impl Lower {
                             self.hir.required_versions.push((c, a.expr.span));
                         }
                     }
-                    "experiments" => {}
+                    "experiments" => self.experiments(a),
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -153,7 +155,7 @@ impl Lower {
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
                     "required_providers" => self.required_providers(inner),
-                    "backend" | "cloud" | "provider_meta" => {}
+                    "backend" | "provider_meta" => {}
                     other => self.error(
                         "unsupported-block-type",
                         "Unsupported block type",
@@ -178,6 +180,7 @@ impl Lower {
                 }
                 continue;
             };
+            let mut source_span = None;
             let mut rp = RequiredProvider {
                 local_name: a.name.name.to_string(),
                 source: None,
@@ -190,7 +193,10 @@ impl Lower {
                         let key = object_key_text(&it.key);
                         let val = literal_string(&it.value);
                         match (key.as_deref(), val) {
-                            (Some("source"), Some(s)) => rp.source = Some(s),
+                            (Some("source"), Some(s)) => {
+                                rp.source = Some(s);
+                                source_span = Some(it.value.span);
+                            }
                             (Some("version"), Some(s)) => rp.version = Some(s),
                             (Some("configuration_aliases"), _) => {}
                             _ => self.error(
@@ -212,6 +218,8 @@ impl Lower {
                     ),
                 },
             }
+            let source = rp.source.as_deref().zip(source_span);
+            self.required_provider_checks(a, source);
             self.hir.required_providers.push(rp);
         }
     }
@@ -325,7 +333,6 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner) if inner.ty.name == "precondition" => {}
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",
@@ -349,6 +356,7 @@ impl Lower {
         let Some(labels) = self.labels(b, "provider", 1) else {
             return;
         };
+        self.provider_block_checks(b, &labels[0]);
         let mut alias = None;
         let mut rest = ast::Body {
             items: Vec::new(),
@@ -360,6 +368,10 @@ impl Lower {
                     alias = self.literal_string_attr(a)
                 }
                 BodyItem::Attribute(a) if a.name.name == "version" => {}
+                BodyItem::Attribute(a)
+                    if legacy::RESERVED_PROVIDER_ARGUMENTS.contains(&a.name.name.as_str()) => {}
+                BodyItem::Block(inner)
+                    if legacy::RESERVED_PROVIDER_BLOCKS.contains(&inner.ty.name.as_str()) => {}
                 other => rest.items.push(other.clone()),
             }
         }
@@ -438,6 +450,11 @@ impl Lower {
     fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
         let mut lc = Lifecycle::default();
         for item in &b.body.items {
+            if let BodyItem::Attribute(a) = item {
+                if a.name.name == "ignore_changes" {
+                    self.ignore_changes_legacy(&a.expr);
+                }
+            }
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "create_before_destroy" => {
@@ -471,7 +488,6 @@ impl Lower {
                             a.expr.span,
                         ),
                     },
-                    "replace_triggered_by" => {}
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -479,8 +495,6 @@ impl Lower {
                         a.name.span,
                     ),
                 },
-                BodyItem::Block(inner)
-                    if matches!(inner.ty.name.as_str(), "precondition" | "postcondition") => {}
                 BodyItem::Block(inner) => self.error(
                     "unsupported-block-type",
                     "Unsupported block type",
@@ -498,6 +512,10 @@ impl Lower {
             | ExprKind::Null
             | ExprKind::Bool(_)
             | ExprKind::GetAttr { .. } => module_call::provider_name(e),
+            ExprKind::Template(_) => {
+                let parsed = self.quoted_traversal(e)?;
+                module_call::provider_name(&parsed)
+            }
             _ => None,
         };
         bare.map(|(n, a)| (n, a, e.span))
@@ -524,10 +542,17 @@ impl Lower {
         };
         let mut out = Vec::new();
         for it in items {
-            let id = self.expr(it);
-            match &self.hir.exprs[id] {
-                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_) | Reference::Module(_))) => out.push((r.clone(), it.span)),
-                _ => self.error(
+            let quoted = literal_string(it).is_some();
+            let id = match quoted {
+                true => match self.quoted_traversal(it) {
+                    Some(parsed) => self.expr(&parsed),
+                    None => continue,
+                },
+                false => self.expr(it),
+            };
+            match self.depends_on_target(id, quoted) {
+                Some(r) => out.push((r, it.span)),
+                None => self.error(
                     "invalid-depends-on",
                     "Invalid depends_on reference",
                     "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
@@ -536,6 +561,27 @@ impl Lower {
             }
         }
         out
+    }
+
+    /// The object a `depends_on` entry names: a whole object, or one instance of a resource
+    /// or module call (which depends on the whole). Terraform accepts attribute accesses after
+    /// a quoted reference's object, too.
+    fn depends_on_target(&self, id: ExprId, quoted: bool) -> Option<Reference> {
+        match &self.hir.exprs[id] {
+            Expr::Ref(
+                r @ (Reference::Resource(_)
+                | Reference::Var(_)
+                | Reference::Local(_)
+                | Reference::Module(_)),
+            ) => Some(r.clone()),
+            Expr::Index { target, .. } => match &self.hir.exprs[*target] {
+                Expr::Ref(r @ (Reference::Resource(_) | Reference::Module(_))) => Some(r.clone()),
+                _ if quoted => self.depends_on_target(*target, quoted),
+                _ => None,
+            },
+            Expr::GetAttr { target, .. } if quoted => self.depends_on_target(*target, quoted),
+            _ => None,
+        }
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {

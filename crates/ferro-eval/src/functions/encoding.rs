@@ -348,7 +348,7 @@ fn json_decode(text: &str) -> R<Value> {
                         "EOF".to_string()
                     }
                 }
-                _ => go_json_error(&e),
+                _ => super::gojson::syntax_error(text).unwrap_or_else(|| go_json_error(&e)),
             }));
         }
     };
