@@ -44,10 +44,12 @@ pub struct SourceFile {
     pub id: FileId,
 }
 
-/// Resource schemas by (mode, type): `("managed", "terraform_data")`.
+/// Resource schemas by (mode, type): `("managed", "terraform_data")`, and the configuration
+/// schemas of the providers, by source address.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SchemaTable {
     pub resources: BTreeMap<(ferro_addrs::ResourceMode, String), Schema>,
+    pub providers: BTreeMap<ferro_addrs::Provider, Schema>,
 }
 
 /// The configuration files of one module directory. `dir` is relative to the root module
@@ -73,6 +75,10 @@ pub struct Workspace {
     pub installed: BTreeMap<String, String>,
     #[returns(ref)]
     pub schemas: Arc<SchemaTable>,
+    /// The directory relative paths of functions like `file` resolve against during static
+    /// validation (the root module's directory; `.` unless the caller sets it).
+    #[returns(ref)]
+    pub base_dir: std::path::PathBuf,
 }
 
 impl Workspace {
@@ -91,7 +97,7 @@ impl Workspace {
     /// A workspace of just a root module (no calls to resolve), for tests and tools.
     pub fn single(db: &dyn Db, files: Vec<SourceFile>, schemas: Arc<SchemaTable>) -> Workspace {
         let root = Module::new(db, ".".to_string(), files);
-        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas)
+        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas, ".".into())
     }
 }
 

@@ -52,6 +52,9 @@ impl Providers {
                     .insert((r.resource.mode, r.resource.ty.clone()), s.clone());
             }
         }
+        for (addr, ps) in &self.schemas {
+            t.providers.insert(addr.clone(), ps.provider.clone());
+        }
         t
     }
 }

@@ -42,10 +42,11 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let mut iter_len: Option<usize> = None;
     let mut unknown = false;
     for (i, v) in args.iter().enumerate() {
-        // An unknown list makes the number of results unknown; an unknown string only makes
-        // the results that use it unknown.
+        // An unknown list makes the number of results unknown; an unknown string (or a value
+        // of unknown type, which cty broadcasts like a string) only makes the results that
+        // use it unknown.
         if v.is_unknown() {
-            if !v.ty().is_primitive() {
+            if !v.ty().is_primitive() && v.ty() != Type::Dynamic {
                 unknown = true;
             }
             continue;
