@@ -65,10 +65,16 @@ struct Lower {
     json: bool,
 }
 
-fn label_count_detail(kind: &str, n: usize) -> String {
-    match n {
-        1 => format!("A {kind} block must have exactly one label: the name."),
-        _ => format!("A {kind} block must have exactly {n} labels."),
+/// HCL's words for a block with too few or too many labels.
+fn label_count_detail(kind: &str, n: usize, missing: bool) -> String {
+    let names = match (kind, n) {
+        ("dynamic", _) => "type",
+        (_, 2) => "type, name",
+        _ => "name",
+    };
+    match missing {
+        true => format!("All {kind} blocks must have {n} labels ({names})."),
+        false => format!("Only {n} labels ({names}) are expected for {kind} blocks."),
     }
 }
 
@@ -95,12 +101,13 @@ impl Lower {
             } else {
                 b.labels[0].span.to(b.labels[b.labels.len() - 1].span)
             };
-            let summary = if b.labels.len() < n {
-                "Missing name for block"
-            } else {
-                "Extraneous label for block"
+            let missing = b.labels.len() < n;
+            let summary = match missing {
+                true => format!("Missing name for {kind}"),
+                false => format!("Extraneous label for {kind}"),
             };
-            self.error("block-labels", summary, label_count_detail(kind, n), span);
+            let detail = label_count_detail(kind, n, missing);
+            self.error("block-labels", &summary, detail, span);
             return None;
         }
         for l in &b.labels {
@@ -282,8 +289,8 @@ impl Lower {
         if !b.labels.is_empty() {
             self.error(
                 "block-labels",
-                "Extraneous label for block",
-                "A locals block has no labels.",
+                "Extraneous label for locals",
+                "No labels are expected for locals blocks.",
                 b.labels[0].span,
             );
         }
