@@ -660,8 +660,11 @@ impl Lower {
     }
 
     fn literal_bool_attr(&mut self, a: &ast::Attribute) -> Option<bool> {
-        match &a.expr.kind {
-            ExprKind::Bool(b) => Some(*b),
+        // A quoted "true" or "false" converts to a bool, as Terraform decodes these arguments.
+        match (&a.expr.kind, literal_string(&a.expr).as_deref()) {
+            (ExprKind::Bool(b), _) => Some(*b),
+            (_, Some("true")) => Some(true),
+            (_, Some("false")) => Some(false),
             _ => {
                 self.error(
                     "expected-literal",
