@@ -129,6 +129,21 @@ fn is_json(db: &dyn Db, file: SourceFile) -> bool {
     file.path(db).ends_with(".tf.json")
 }
 
+/// Lowering knows files by id only; the "already set at main.tf:2,3-11" of a redefined
+/// argument is written here, where the file's name is known.
+fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if let (true, Some(first)) = (d.code == "attribute-redefined", d.labels.first()) {
+        let at = ferro_diag::hcl_range(file.path(db), file.text(db), first.span);
+        d.detail = d.detail.replacen(
+            " was already set.",
+            &format!(" was already set at {at}."),
+            1,
+        );
+    }
+    d
+}
+
 /// Every diagnostic of the workspace: syntax, lowering, module-wide and validation of every
 /// module the tree reaches, and the module tree's own, in file order.
 #[salsa::tracked(returns(ref))]
@@ -143,7 +158,12 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         }
         for f in m.files(db) {
             out.extend(parse(db, *f).diagnostics.iter().cloned());
-            out.extend(file_hir(db, *f).diagnostics.iter().cloned());
+            out.extend(
+                file_hir(db, *f)
+                    .diagnostics
+                    .iter()
+                    .map(|d| with_ranges(db, *f, d)),
+            );
         }
         out.extend(module_index(db, m).diagnostics.iter().cloned());
         for f in m.files(db) {

@@ -319,7 +319,7 @@ impl Validator<'_> {
                 Some(undeclared_local(n, suggest(n, self.index.locals.keys())))
             }
             Reference::Resource(res) if !self.index.resources.contains_key(res) => {
-                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "resource" };
+                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
                     "A {what} {:?} {:?} has not been declared in the root module.",
                     res.ty, res.name

@@ -541,8 +541,8 @@ impl Lower {
         let ExprKind::Tuple(items) = &e.kind else {
             self.error(
                 "invalid-depends-on",
-                "Invalid depends_on value",
-                "depends_on must be a list of references to resources or other objects, like [terraform_data.a].",
+                "Invalid expression",
+                "A static list expression is required.",
                 e.span,
             );
             return Vec::new();
