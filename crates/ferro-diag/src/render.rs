@@ -188,3 +188,64 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct OneFile(&'static str);
+
+    impl SourceLookup for OneFile {
+        fn file_name(&self, _: FileId) -> String {
+            "main.tf".to_string()
+        }
+        fn file_text(&self, _: FileId) -> Option<&str> {
+            Some(self.0)
+        }
+    }
+
+    fn at(start: u32, end: u32) -> Span {
+        Span {
+            file: FileId(0),
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn warnings_with_one_summary_are_consolidated_as_terraform_does() {
+        let w = |s| {
+            Diagnostic::warning("w", s)
+                .with_detail("D.")
+                .with_span(at(0, 1))
+        };
+        let diags = vec![w("A"), w("B"), w("A"), Diagnostic::error("e", "A"), w("A")];
+        let out = consolidate_warnings(&diags);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            out[0].detail,
+            "D.\n\n(and 2 more similar warnings elsewhere)"
+        );
+        assert_eq!(out[1].detail, "D.");
+        assert!(out[2].is_error());
+        let two = consolidate_warnings(&[w("A"), w("A")]);
+        assert_eq!(
+            two[0].detail,
+            "D.\n\n(and one more similar warning elsewhere)"
+        );
+    }
+
+    #[test]
+    fn diagnostics_are_separated_and_headed_by_the_primary_location() {
+        let text = "a = 1\nb = 2\n";
+        let d = Diagnostic::error("x", "Second")
+            .with_span(at(6, 7))
+            .with_label(at(0, 1), "first");
+        let out = render(&[d.clone(), d], &OneFile(text), false);
+        // One excerpt per diagnostic, its header at the primary range (line 2), not the label's.
+        assert_eq!(out.matches("main.tf:2:1").count(), 2, "{out}");
+        assert!(!out.contains("main.tf:1:1"), "{out}");
+        assert!(out.contains("---'\n\n[x"), "{out}");
+        assert!(!out.contains('\u{1b}'), "{out}");
+    }
+}
