@@ -152,6 +152,11 @@ const SUBSTITUTES: &[&str] = &[
     "{}",
     "[1, \"a\"]",
     "tolist([])",
+    "-0",
+    "1e300",
+    "\"-1\"",
+    "[null]",
+    "{ a = 1 }",
 ];
 
 /// The generated expressions, in a stable order and without duplicates.

@@ -38,17 +38,35 @@ pub(crate) const PLAN_VALUES: &[&str] = &[
     "lock-timeout",
 ];
 
+/// Print diagnostics as Terraform does: warnings on standard output (those sharing a summary
+/// consolidated into the first), errors on standard error.
 pub(crate) fn print_diags(
     io: &mut Io<'_>,
     diags: &[Diagnostic],
     sources: &dyn ferro_diag::SourceLookup,
     color: bool,
 ) {
-    if diags.is_empty() {
-        return;
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        diags.iter().cloned().partition(Diagnostic::is_error);
+    print_warnings(io, &warnings, sources, color);
+    if !errors.is_empty() {
+        let text = ferro_diag::render(&errors, sources, color);
+        let _ = io.stderr.write_all(text.as_bytes());
     }
-    let text = ferro_diag::render(diags, sources, color);
-    let _ = io.stderr.write_all(text.as_bytes());
+}
+
+/// Print warnings on standard output, consolidated.
+pub(crate) fn print_warnings(
+    io: &mut Io<'_>,
+    warnings: &[Diagnostic],
+    sources: &dyn ferro_diag::SourceLookup,
+    color: bool,
+) {
+    let warnings = ferro_diag::consolidate_warnings(warnings);
+    if !warnings.is_empty() {
+        let text = ferro_diag::render(&warnings, sources, color);
+        let _ = io.stdout.write_all(text.as_bytes());
+    }
 }
 
 pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
@@ -113,11 +131,20 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if has_errors(&diags) {
         return 1;
     }
-    let _ = writeln!(io.stdout, "Success! The configuration is valid.");
+    if diags.is_empty() {
+        let _ = writeln!(io.stdout, "Success! The configuration is valid.");
+    } else {
+        let _ = writeln!(
+            io.stdout,
+            "\nSuccess! The configuration is valid, but there were some validation warnings\nas shown above."
+        );
+    }
     0
 }
 
 pub(crate) struct Planned {
+    /// Warnings of loading and planning, shown when the command has done its work.
+    pub warnings: Vec<Diagnostic>,
     pub loaded: Loaded,
     pub providers: Providers,
     pub plan: Plan,
@@ -219,9 +246,12 @@ pub(crate) fn make_plan(
     };
     let (plan, pdiags) = ferro_planner::plan(&input);
     diags.extend(pdiags);
-    print_diags(io, &diags, &l.sources(), g.color);
+    if plan.is_none() || has_errors(&diags) {
+        print_diags(io, &diags, &l.sources(), g.color);
+    }
     match plan {
         Some(plan) if !has_errors(&diags) => Ok(Planned {
+            warnings: diags,
             loaded: l,
             providers,
             plan,
@@ -291,6 +321,11 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let _ = io
         .stdout
         .write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+    if !planned.warnings.is_empty() {
+        let _ = writeln!(io.stdout);
+        let sources = planned.loaded.sources();
+        print_warnings(io, &planned.warnings, &sources, g.color);
+    }
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
         let written = write_plan_file(&planned.plan)
@@ -427,6 +462,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             return 1;
         }
         Planned {
+            warnings: diags,
             loaded: l,
             providers,
             plan,
@@ -452,7 +488,10 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         // Apply runs with its own provider instances, configured afresh, as Terraform does.
         planned.registry.close_all();
         let Planned {
-            mut loaded, plan, ..
+            mut loaded,
+            plan,
+            warnings,
+            ..
         } = planned;
         let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (providers, diags) = attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
@@ -462,6 +501,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             return 1;
         }
         Planned {
+            warnings,
             loaded,
             providers,
             plan,
@@ -551,7 +591,12 @@ fn execute(
     let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
     drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
-    print_diags(io, &diags, &planned.loaded.sources(), g.color);
+    let mut all = planned.warnings.clone();
+    all.extend(diags.iter().cloned());
+    if all.iter().any(|d| !d.is_error()) {
+        let _ = writeln!(io.stdout);
+    }
+    print_diags(io, &all, &planned.loaded.sources(), g.color);
     if diags.iter().any(|d| d.code == "state-write-failed") {
         let msg = backend.save_errored(&state);
         return plain_error(io, "Failed to persist state to backend", &msg);

@@ -47,6 +47,7 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
     let (files, encoding) = read_config_files_checked(dir, 0)?;
     let mut l = load_files(files);
     l.encoding = encoding;
+    l.ws.set_base_dir(&mut l.db).to(dir.to_path_buf());
     let mut tried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     tried.insert(".".to_string());
     // Directories `ferro init` installed for non-local sources, by module key.

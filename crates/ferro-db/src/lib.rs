@@ -50,10 +50,12 @@ pub struct SourceFile {
     pub id: FileId,
 }
 
-/// Resource schemas by (mode, type): `("managed", "terraform_data")`.
+/// Resource schemas by (mode, type): `("managed", "terraform_data")`, and the configuration
+/// schemas of the providers, by source address.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SchemaTable {
     pub resources: BTreeMap<(ferro_addrs::ResourceMode, String), Schema>,
+    pub providers: BTreeMap<ferro_addrs::Provider, Schema>,
 }
 
 /// The configuration files of one module directory. `dir` is relative to the root module
@@ -79,6 +81,10 @@ pub struct Workspace {
     pub installed: BTreeMap<String, String>,
     #[returns(ref)]
     pub schemas: Arc<SchemaTable>,
+    /// The directory relative paths of functions like `file` resolve against during static
+    /// validation (the root module's directory; `.` unless the caller sets it).
+    #[returns(ref)]
+    pub base_dir: std::path::PathBuf,
 }
 
 impl Workspace {
@@ -97,7 +103,7 @@ impl Workspace {
     /// A workspace of just a root module (no calls to resolve), for tests and tools.
     pub fn single(db: &dyn Db, files: Vec<SourceFile>, schemas: Arc<SchemaTable>) -> Workspace {
         let root = Module::new(db, ".".to_string(), files);
-        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas)
+        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas, ".".into())
     }
 }
 
@@ -129,6 +135,21 @@ fn is_json(db: &dyn Db, file: SourceFile) -> bool {
     file.path(db).ends_with(".tf.json")
 }
 
+/// Lowering knows files by id only; the "already set at main.tf:2,3-11" of a redefined
+/// argument is written here, where the file's name is known.
+fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if let (true, Some(first)) = (d.code == "attribute-redefined", d.labels.first()) {
+        let at = ferro_diag::hcl_range(file.path(db), file.text(db), first.span);
+        d.detail = d.detail.replacen(
+            " was already set.",
+            &format!(" was already set at {at}."),
+            1,
+        );
+    }
+    d
+}
+
 /// Every diagnostic of the workspace: syntax, lowering, module-wide and validation of every
 /// module the tree reaches, and the module tree's own, in file order.
 #[salsa::tracked(returns(ref))]
@@ -143,7 +164,12 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         }
         for f in m.files(db) {
             out.extend(parse(db, *f).diagnostics.iter().cloned());
-            out.extend(file_hir(db, *f).diagnostics.iter().cloned());
+            out.extend(
+                file_hir(db, *f)
+                    .diagnostics
+                    .iter()
+                    .map(|d| with_ranges(db, *f, d)),
+            );
         }
         out.extend(module_index(db, m).diagnostics.iter().cloned());
         for f in m.files(db) {

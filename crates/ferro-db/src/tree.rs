@@ -112,6 +112,15 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
             let mut path = tree.nodes[id].path.clone();
             path.push(name.clone());
             let key = path.join(".");
+            if is_local_source(source) && call.version.is_some() {
+                let line = ferro_diag::line_col(item.file.text(db), call.span.start as usize).0;
+                tree.diagnostics.push(
+                    Diagnostic::error("module-version-local", "Invalid version constraint")
+                        .with_detail(format!("Cannot apply a version constraint to module {name:?} (at {}:{line}) because it has a relative local path.", item.file.path(db)))
+                        .with_span(call.span),
+                );
+                continue;
+            }
             let child_dir = if is_local_source(source) {
                 resolve_local_source(&dir, source)
             } else {

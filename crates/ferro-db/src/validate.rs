@@ -28,6 +28,7 @@ pub fn file_diagnostics(
         hir,
         index,
         source,
+        base_dir: ws.base_dir(db),
         out: Vec::new(),
     };
 
@@ -121,7 +122,28 @@ pub fn file_diagnostics(
             v.body_schema(body, &schema.block, r.span);
         }
     }
+    // Provider blocks against their provider's configuration schema (JSON bodies are read
+    // against it by the planner).
+    for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
+        let addr = provider_source(db, index, &pb.name);
+        if let Some(schema) = schemas.providers.get(&addr) {
+            v.body_schema(&pb.body, &schema.block, pb.span);
+        }
+    }
     v.out
+}
+
+/// The provider source address a local provider name stands for in a module.
+fn provider_source(db: &dyn Db, index: &ModuleIndex, local: &str) -> ferro_addrs::Provider {
+    index
+        .required_providers
+        .get(local)
+        .and_then(|item| {
+            let rp = &file_hir(db, item.file).required_providers[item.index];
+            rp.source.as_deref()
+        })
+        .and_then(|s| ferro_addrs::Provider::parse_source(s).ok())
+        .unwrap_or_else(|| ferro_addrs::Provider::default_for(local))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -136,6 +158,8 @@ struct Validator<'a> {
     index: &'a ModuleIndex,
     /// The file's id, name and text.
     source: (FileId, &'a str, &'a str),
+    /// Where `file` and friends read from.
+    base_dir: &'a std::path::Path,
     out: Vec<Diagnostic>,
 }
 
@@ -143,6 +167,7 @@ struct Validator<'a> {
 /// (id, name and text) when it is known.
 struct Unknowns<'a> {
     source: Option<(FileId, &'a str, &'a str)>,
+    base_dir: &'a std::path::Path,
 }
 
 impl Scope for Unknowns<'_> {
@@ -151,6 +176,9 @@ impl Scope for Unknowns<'_> {
     }
     fn free_variable(&self, _name: &str) -> Option<Value> {
         Some(Value::dynamic_unknown())
+    }
+    fn base_dir(&self) -> &std::path::Path {
+        self.base_dir
     }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.source
@@ -166,7 +194,11 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     if has_refs {
         return None;
     }
-    let (v, diags) = eval_expr(hir, &Unknowns { source: None }, e);
+    let unknowns = Unknowns {
+        source: None,
+        base_dir: std::path::Path::new("."),
+    };
+    let (v, diags) = eval_expr(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
         Some(v)
     } else {
@@ -182,6 +214,7 @@ impl Validator<'_> {
             self.hir,
             &Unknowns {
                 source: Some(self.source),
+                base_dir: self.base_dir,
             },
             e,
         );
@@ -286,7 +319,7 @@ impl Validator<'_> {
                 Some(undeclared_local(n, suggest(n, self.index.locals.keys())))
             }
             Reference::Resource(res) if !self.index.resources.contains_key(res) => {
-                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "resource" };
+                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
                     "A {what} {:?} {:?} has not been declared in the root module.",
                     res.ty, res.name

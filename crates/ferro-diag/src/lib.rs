@@ -9,7 +9,7 @@ mod render;
 mod span;
 
 pub use hcl_range::hcl_range;
-pub use render::{line_col, render, render_one, SourceLookup};
+pub use render::{consolidate_warnings, line_col, render, render_one, SourceLookup};
 pub use span::{FileId, Span};
 
 use serde::{Deserialize, Serialize};

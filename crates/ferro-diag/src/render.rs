@@ -10,11 +10,49 @@ pub trait SourceLookup {
     fn file_text(&self, file: FileId) -> Option<&str>;
 }
 
-/// Render all diagnostics, one after another, errors and warnings in the given order.
+/// Render all diagnostics, one after another with a blank line between them, errors and
+/// warnings in the given order.
 pub fn render(diags: &[Diagnostic], sources: &dyn SourceLookup, color: bool) -> String {
     let mut out = String::new();
-    for d in diags {
+    for (i, d) in diags.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
         out.push_str(&render_one(d, sources, color));
+    }
+    out
+}
+
+/// Terraform's consolidation of warnings for people to read: of the warnings that share a
+/// summary and have a source location, only the first is kept, its detail ending with
+/// "(and N more similar warnings elsewhere)". Errors and other warnings pass unchanged.
+pub fn consolidate_warnings(diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut counts: Vec<(String, usize, usize)> = Vec::new();
+    for d in diags {
+        if d.is_error() || d.span.is_none() {
+            out.push(d.clone());
+            continue;
+        }
+        match counts.iter_mut().find(|(s, _, _)| *s == d.summary) {
+            Some((_, _, n)) => *n += 1,
+            None => {
+                counts.push((d.summary.clone(), out.len(), 0));
+                out.push(d.clone());
+            }
+        }
+    }
+    for (_, at, n) in counts {
+        let more = match n {
+            0 => continue,
+            1 => "(and one more similar warning elsewhere)".to_string(),
+            n => format!("(and {n} more similar warnings elsewhere)"),
+        };
+        let d = &mut out[at];
+        d.detail = match d.detail.is_empty() {
+            true => more,
+            false => format!("{}\n\n{more}", d.detail),
+        };
     }
     out
 }
@@ -92,10 +130,29 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
                 Some(a) => format!("{} (in {a})", d.summary),
                 None => d.summary.clone(),
             };
-            builder.add_label(Label::new(span).with_message(primary));
-            for l in &d.labels {
-                let ls = clamp(l.span, sources.file_text(l.span.file));
-                builder.add_label(Label::new(ls).with_message(&l.message));
+            // Labels in source order, so that ariadne draws one group per file and the header
+            // of the primary's group is the primary's own location.
+            let mut labels: Vec<(Span, &str, bool)> = d
+                .labels
+                .iter()
+                .map(|l| {
+                    (
+                        clamp(l.span, sources.file_text(l.span.file)),
+                        l.message.as_str(),
+                        false,
+                    )
+                })
+                .collect();
+            labels.push((span, primary.as_str(), true));
+            labels.sort_by_key(|(s, _, is_primary)| {
+                (s.file != span.file, s.file, s.start, !is_primary)
+            });
+            for (order, (ls, message, _)) in labels.into_iter().enumerate() {
+                builder.add_label(
+                    Label::new(ls)
+                        .with_message(message)
+                        .with_order(order as i32),
+                );
             }
             if !d.detail.is_empty() {
                 builder.set_note(&d.detail);
@@ -130,4 +187,65 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct OneFile(&'static str);
+
+    impl SourceLookup for OneFile {
+        fn file_name(&self, _: FileId) -> String {
+            "main.tf".to_string()
+        }
+        fn file_text(&self, _: FileId) -> Option<&str> {
+            Some(self.0)
+        }
+    }
+
+    fn at(start: u32, end: u32) -> Span {
+        Span {
+            file: FileId(0),
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn warnings_with_one_summary_are_consolidated_as_terraform_does() {
+        let w = |s| {
+            Diagnostic::warning("w", s)
+                .with_detail("D.")
+                .with_span(at(0, 1))
+        };
+        let diags = vec![w("A"), w("B"), w("A"), Diagnostic::error("e", "A"), w("A")];
+        let out = consolidate_warnings(&diags);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            out[0].detail,
+            "D.\n\n(and 2 more similar warnings elsewhere)"
+        );
+        assert_eq!(out[1].detail, "D.");
+        assert!(out[2].is_error());
+        let two = consolidate_warnings(&[w("A"), w("A")]);
+        assert_eq!(
+            two[0].detail,
+            "D.\n\n(and one more similar warning elsewhere)"
+        );
+    }
+
+    #[test]
+    fn diagnostics_are_separated_and_headed_by_the_primary_location() {
+        let text = "a = 1\nb = 2\n";
+        let d = Diagnostic::error("x", "Second")
+            .with_span(at(6, 7))
+            .with_label(at(0, 1), "first");
+        let out = render(&[d.clone(), d], &OneFile(text), false);
+        // One excerpt per diagnostic, its header at the primary range (line 2), not the label's.
+        assert_eq!(out.matches("main.tf:2:1").count(), 2, "{out}");
+        assert!(!out.contains("main.tf:1:1"), "{out}");
+        assert!(out.contains("---'\n\n[x"), "{out}");
+        assert!(!out.contains('\u{1b}'), "{out}");
+    }
 }

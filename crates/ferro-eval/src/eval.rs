@@ -87,6 +87,27 @@ impl Scope for TemplateScope<'_> {
 }
 
 /// Render the text of a template file with `vars` bound (the body of `templatefile`).
+/// The first name (in source order) a template refers to that is not one of its variables:
+/// a reference the lowering classified, or a bare name it refused.
+fn first_unbound_name(hir: &ferro_hir::FileHir, text: &str) -> Option<(ferro_diag::Span, String)> {
+    let refs = hir
+        .exprs
+        .iter()
+        .filter(|(_, e)| matches!(e, ferro_hir::Expr::Ref(_)))
+        .filter_map(|(id, _)| hir.span(id));
+    let refused = hir
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "invalid-reference")
+        .filter_map(|d| d.span);
+    let span = refs.chain(refused).min_by_key(|s| s.start)?;
+    let rest = text.get(span.start as usize..)?;
+    let len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    Some((span, rest[..len].to_string()))
+}
+
 pub(crate) fn eval_template_text(
     ctx: &FnContext<'_>,
     name: &str,
@@ -113,6 +134,22 @@ pub(crate) fn eval_template_text(
     }
     let names: Vec<String> = vars.iter().map(|(k, _)| k.clone()).collect();
     let (hir, id) = ferro_hir::lower_expr_with_vars(file, &ast, &names);
+    // As Terraform checks before evaluating: every name the template uses must be in `vars`.
+    if let Some((span, root)) = first_unbound_name(&hir, &wrapped) {
+        let prefix = marker.len() as u32 + 3;
+        let span = ferro_diag::Span {
+            file,
+            start: span.start.saturating_sub(prefix),
+            end: span.end.saturating_sub(prefix),
+        };
+        return Err(functions::arg_err(
+            1,
+            format!(
+                "vars map does not contain key {root:?}, referenced at {}",
+                ferro_diag::hcl_range(name, text, span)
+            ),
+        ));
+    }
     if let Some(d) = hir.diagnostics.first() {
         return Err(functions::fail(format!(
             "{name}: {}: {}",

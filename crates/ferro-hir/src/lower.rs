@@ -12,6 +12,8 @@ use ferro_value::{Number, Value};
 
 #[path = "dynamic.rs"]
 mod dynamic;
+#[path = "legacy.rs"]
+mod legacy;
 #[path = "lower_expr.rs"]
 mod lower_expr;
 #[path = "module_call.rs"]
@@ -63,10 +65,16 @@ struct Lower {
     json: bool,
 }
 
-fn label_count_detail(kind: &str, n: usize) -> String {
-    match n {
-        1 => format!("A {kind} block must have exactly one label: the name."),
-        _ => format!("A {kind} block must have exactly {n} labels."),
+/// HCL's words for a block with too few or too many labels.
+fn label_count_detail(kind: &str, n: usize, missing: bool) -> String {
+    let names = match (kind, n) {
+        ("dynamic", _) => "type",
+        (_, 2) => "type, name",
+        _ => "name",
+    };
+    match missing {
+        true => format!("All {kind} blocks must have {n} labels ({names})."),
+        false => format!("Only {n} labels ({names}) are expected for {kind} blocks."),
     }
 }
 
@@ -93,12 +101,13 @@ impl Lower {
             } else {
                 b.labels[0].span.to(b.labels[b.labels.len() - 1].span)
             };
-            let summary = if b.labels.len() < n {
-                "Missing name for block"
-            } else {
-                "Extraneous label for block"
+            let missing = b.labels.len() < n;
+            let summary = match missing {
+                true => format!("Missing name for {kind}"),
+                false => format!("Extraneous label for {kind}"),
             };
-            self.error("block-labels", summary, label_count_detail(kind, n), span);
+            let detail = label_count_detail(kind, n, missing);
+            self.error("block-labels", &summary, detail, span);
             return None;
         }
         for l in &b.labels {
@@ -144,7 +153,7 @@ impl Lower {
                             self.hir.required_versions.push((c, a.expr.span));
                         }
                     }
-                    "experiments" => {}
+                    "experiments" => self.experiments(a),
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -154,7 +163,7 @@ impl Lower {
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
                     "required_providers" => self.required_providers(inner),
-                    "backend" | "cloud" | "provider_meta" => {}
+                    "backend" | "provider_meta" => {}
                     other => self.error(
                         "unsupported-block-type",
                         "Unsupported block type",
@@ -179,6 +188,7 @@ impl Lower {
                 }
                 continue;
             };
+            let mut source_span = None;
             let mut rp = RequiredProvider {
                 local_name: a.name.name.to_string(),
                 source: None,
@@ -191,7 +201,10 @@ impl Lower {
                         let key = object_key_text(&it.key);
                         let val = literal_string(&it.value);
                         match (key.as_deref(), val) {
-                            (Some("source"), Some(s)) => rp.source = Some(s),
+                            (Some("source"), Some(s)) => {
+                                rp.source = Some(s);
+                                source_span = Some(it.value.span);
+                            }
                             (Some("version"), Some(s)) => rp.version = Some(s),
                             (Some("configuration_aliases"), _) => {}
                             _ => self.error(
@@ -213,6 +226,8 @@ impl Lower {
                     ),
                 },
             }
+            let source = rp.source.as_deref().zip(source_span);
+            self.required_provider_checks(a, source);
             self.hir.required_providers.push(rp);
         }
     }
@@ -275,8 +290,8 @@ impl Lower {
         if !b.labels.is_empty() {
             self.error(
                 "block-labels",
-                "Extraneous label for block",
-                "A locals block has no labels.",
+                "Extraneous label for locals",
+                "No labels are expected for locals blocks.",
                 b.labels[0].span,
             );
         }
@@ -355,6 +370,7 @@ impl Lower {
         let Some(labels) = self.labels(b, "provider", 1) else {
             return;
         };
+        self.provider_block_checks(b, &labels[0]);
         let mut alias = None;
         let mut rest = ast::Body {
             items: Vec::new(),
@@ -366,6 +382,10 @@ impl Lower {
                     alias = self.literal_string_attr(a)
                 }
                 BodyItem::Attribute(a) if a.name.name == "version" => {}
+                BodyItem::Attribute(a)
+                    if legacy::RESERVED_PROVIDER_ARGUMENTS.contains(&a.name.name.as_str()) => {}
+                BodyItem::Block(inner)
+                    if legacy::RESERVED_PROVIDER_BLOCKS.contains(&inner.ty.name.as_str()) => {}
                 other => rest.items.push(other.clone()),
             }
         }
@@ -663,6 +683,11 @@ impl Lower {
     fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
         let mut lc = Lifecycle::default();
         for item in &b.body.items {
+            if let BodyItem::Attribute(a) = item {
+                if a.name.name == "ignore_changes" {
+                    self.ignore_changes_legacy(&a.expr);
+                }
+            }
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "create_before_destroy" => {
@@ -753,6 +778,10 @@ impl Lower {
             | ExprKind::Null
             | ExprKind::Bool(_)
             | ExprKind::GetAttr { .. } => module_call::provider_name(e),
+            ExprKind::Template(_) => {
+                let parsed = self.quoted_traversal(e)?;
+                module_call::provider_name(&parsed)
+            }
             _ => None,
         };
         bare.map(|(n, a)| (n, a, e.span))
@@ -771,18 +800,25 @@ impl Lower {
         let ExprKind::Tuple(items) = &e.kind else {
             self.error(
                 "invalid-depends-on",
-                "Invalid depends_on value",
-                "depends_on must be a list of references to resources or other objects, like [terraform_data.a].",
+                "Invalid expression",
+                "A static list expression is required.",
                 e.span,
             );
             return Vec::new();
         };
         let mut out = Vec::new();
         for it in items {
-            let id = self.expr(it);
-            match &self.hir.exprs[id] {
-                Expr::Ref(r @ (Reference::Resource(_) | Reference::Var(_) | Reference::Local(_) | Reference::Module(_))) => out.push((r.clone(), it.span)),
-                _ => self.error(
+            let quoted = literal_string(it).is_some();
+            let id = match quoted {
+                true => match self.quoted_traversal(it) {
+                    Some(parsed) => self.expr(&parsed),
+                    None => continue,
+                },
+                false => self.expr(it),
+            };
+            match self.depends_on_target(id, quoted) {
+                Some(r) => out.push((r, it.span)),
+                None => self.error(
                     "invalid-depends-on",
                     "Invalid depends_on reference",
                     "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
@@ -791,6 +827,27 @@ impl Lower {
             }
         }
         out
+    }
+
+    /// The object a `depends_on` entry names: a whole object, or one instance of a resource
+    /// or module call (which depends on the whole). Terraform accepts attribute accesses after
+    /// a quoted reference's object, too.
+    fn depends_on_target(&self, id: ExprId, quoted: bool) -> Option<Reference> {
+        match &self.hir.exprs[id] {
+            Expr::Ref(
+                r @ (Reference::Resource(_)
+                | Reference::Var(_)
+                | Reference::Local(_)
+                | Reference::Module(_)),
+            ) => Some(r.clone()),
+            Expr::Index { target, .. } => match &self.hir.exprs[*target] {
+                Expr::Ref(r @ (Reference::Resource(_) | Reference::Module(_))) => Some(r.clone()),
+                _ if quoted => self.depends_on_target(*target, quoted),
+                _ => None,
+            },
+            Expr::GetAttr { target, .. } if quoted => self.depends_on_target(*target, quoted),
+            _ => None,
+        }
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {
@@ -862,8 +919,11 @@ impl Lower {
     }
 
     fn literal_bool_attr(&mut self, a: &ast::Attribute) -> Option<bool> {
-        match &a.expr.kind {
-            ExprKind::Bool(b) => Some(*b),
+        // A quoted "true" or "false" converts to a bool, as Terraform decodes these arguments.
+        match (&a.expr.kind, literal_string(&a.expr).as_deref()) {
+            (ExprKind::Bool(b), _) => Some(*b),
+            (_, Some("true")) => Some(true),
+            (_, Some("false")) => Some(false),
             _ => {
                 self.error(
                     "expected-literal",

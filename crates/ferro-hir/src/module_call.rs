@@ -89,6 +89,17 @@ impl Lower {
                 ObjectKey::Ident(id) => Some((id.name.to_string(), None)),
             };
             let parent = provider_name(&it.value);
+            // Quoted names are read as Terraform 1.0.3 reads them, with its deprecation warning.
+            let key_expr = match &it.key {
+                ObjectKey::Expr(k) => Some(k),
+                ObjectKey::Ident(_) => None,
+            };
+            for q in key_expr.into_iter().chain([&it.value]) {
+                if literal_string(q).is_some() {
+                    let w = super::legacy::quoted_reference_warning(q.span);
+                    self.hir.diagnostics.push(w);
+                }
+            }
             match (child, parent) {
                 (Some(child), Some(parent)) => out.push(ProviderPassing {
                     child,

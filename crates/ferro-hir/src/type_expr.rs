@@ -21,11 +21,49 @@ pub fn lower_type_expr(file: FileId, e: &Expr) -> Result<Type, Diagnostic> {
 
 /// Lower a type constraint together with the defaults of its `optional(type, default)`
 /// attributes (None when it has none).
+///
+/// This is a variable's `type`, so the legacy forms Terraform 1.0.3 knows are handled as it
+/// handles them: bare `list` and `map` mean `list(any)` and `map(any)`; quoted types are errors
+/// that say how to write them now.
 pub fn lower_type_expr_with_defaults(
     file: FileId,
     e: &Expr,
 ) -> Result<(Type, Option<TypeDefaults>), Diagnostic> {
+    match keyword(e) {
+        Some("list") => return Ok((Type::list(Type::Dynamic), None)),
+        Some("map") => return Ok((Type::map(Type::Dynamic), None)),
+        _ => {}
+    }
+    if let Some(quoted) = quoted_text(e) {
+        let remove = "Terraform 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of Terraform.";
+        let (summary, detail) = match quoted.as_str() {
+            "string" => ("Invalid quoted type constraints", format!("{remove} Remove the quotes around \"string\".")),
+            k @ ("list" | "map") => ("Invalid quoted type constraints", format!("{remove} Remove the quotes around \"{k}\" and write {k}(string) instead to explicitly indicate that the {k} elements are strings.")),
+            _ => ("Invalid legacy variable type hint", "To provide a full type expression, remove the surrounding quotes and give the type expression directly.".to_string()),
+        };
+        return Err(Diagnostic::error("invalid-type-specification", summary)
+            .with_detail(detail)
+            .with_span(e.span));
+    }
     lower(file, e, false).map(|l| (l.ty, l.defaults.filter(|d| !d.is_empty())))
+}
+
+/// The text of a quoted string without interpolations.
+fn quoted_text(e: &Expr) -> Option<String> {
+    let ExprKind::Template(t) = &e.kind else {
+        return None;
+    };
+    if t.heredoc.is_some() {
+        return None;
+    }
+    let mut out = String::new();
+    for p in &t.parts {
+        match p {
+            TemplatePart::Literal { text, .. } => out.push_str(text),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// One lowered level: the type, whether it was `optional(...)`, its default if one was given,
@@ -248,10 +286,8 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
                 match args.get(1) {
                     None => None,
                     Some(d) => match const_value(d) {
-                        Some(v) => match ferro_value::convert::convert(
-                            &v,
-                            &ferro_value::convert::strip_optional(&inner.ty),
-                        ) {
+                        // Nested optional attributes may be left out of the default.
+                        Some(v) => match ferro_value::convert::convert(&v, &inner.ty) {
                             Ok(_) => Some(v),
                             Err(err) => {
                                 return Err(invalid(

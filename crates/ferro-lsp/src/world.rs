@@ -48,6 +48,7 @@ impl World {
             Vec::new(),
             BTreeMap::new(),
             Arc::new(catalog.table()),
+            root.clone(),
         );
         let mut w = World {
             db: std::mem::take(&mut db),

@@ -52,6 +52,9 @@ impl Providers {
                     .insert((r.resource.mode, r.resource.ty.clone()), s.clone());
             }
         }
+        for (addr, ps) in &self.schemas {
+            t.providers.insert(addr.clone(), ps.provider.clone());
+        }
         t
     }
 }
@@ -98,6 +101,11 @@ pub fn load_providers(
                 resource: res.clone(),
             };
             match resolve_config(db, tree, node, &local, alias) {
+                Ok(cfg) if !alias_declared(db, tree, &cfg) => diags.push(
+                    Diagnostic::error("provider-config-not-present", "Provider configuration not present")
+                        .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again."))
+                        .with_span(span),
+                ),
                 Ok(cfg) => {
                     out.by_resource.insert(cr.clone(), cfg.clone());
                     wanted.entry(cfg).or_insert((Some(span), cr.to_string()));
@@ -203,6 +211,25 @@ pub fn load_providers(
 /// for it in `providers = {…}`, else (for a default configuration) the parent's default
 /// configuration of the same provider, up to the root, where a missing block is an empty
 /// configuration.
+/// Whether an aliased configuration is declared by a provider block of its module (a default
+/// configuration needs no block).
+fn alias_declared(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bool {
+    if cfg.alias.is_none() {
+        return true;
+    }
+    let Some(node) = tree.find(&cfg.module) else {
+        return true;
+    };
+    let module = tree.nodes[node].module;
+    module_index(db, module)
+        .providers
+        .keys()
+        .any(|(local, alias)| {
+            alias == &cfg.alias
+                && source_for(db, module, local).ok().as_ref() == Some(&cfg.provider)
+        })
+}
+
 fn resolve_config(
     db: &dyn Db,
     tree: &ModuleTree,

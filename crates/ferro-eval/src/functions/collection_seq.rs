@@ -114,9 +114,24 @@ pub(super) fn slice(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
 
 pub(super) fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let v = &a[0];
-    // An empty object or map is "empty" before it is "noniterable".
-    if matches!(v.kind, ValueKind::Object(_) | ValueKind::Map(..)) && elems(v).is_empty() {
-        return Err(arg_err(0, "cannot sum an empty list"));
+    // An object or map is iterable to cty: "empty" when it is, else not a sequence.
+    let entries = match &v.kind {
+        ValueKind::Object(m) => Some(m.len()),
+        ValueKind::Map(_, m) => Some(m.len()),
+        _ => None,
+    };
+    match entries {
+        Some(0) => return Err(arg_err(0, "cannot sum an empty list")),
+        Some(_) => {
+            return Err(arg_err(
+                0,
+                format!(
+                    "argument must be list, set, or tuple. Received {}",
+                    v.ty().friendly_name()
+                ),
+            ))
+        }
+        None => {}
     }
     if !matches!(
         v.kind,

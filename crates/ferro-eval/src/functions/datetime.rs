@@ -281,9 +281,12 @@ pub(super) fn register(r: &mut Registry) {
     );
 }
 
-/// Go's `time.ParseDuration`, in nanoseconds, with Go's error messages.
+/// Go's `time.ParseDuration`, in nanoseconds, with Go's error messages: unsigned 64-bit
+/// arithmetic, so a duration past about 292 years is "invalid".
 fn parse_duration(text: &str) -> Result<i128, String> {
-    let invalid = || format!("time: invalid duration {}", super::numeric::go_quote(text));
+    const LIMIT: u64 = 1 << 63;
+    let q = super::numeric::go_quote;
+    let invalid = || format!("time: invalid duration {}", q(text));
     let (neg, mut rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -295,47 +298,93 @@ fn parse_duration(text: &str) -> Result<i128, String> {
     if rest.is_empty() {
         return Err(invalid());
     }
-    let mut total: f64 = 0.0;
+    let mut total: u64 = 0;
     while !rest.is_empty() {
-        let nend = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let numtext = &rest[..nend];
-        if numtext.is_empty() || numtext == "." {
+        if !rest.starts_with(|c: char| c == '.' || c.is_ascii_digit()) {
             return Err(invalid());
         }
-        let x: f64 = numtext.parse().map_err(|_| invalid())?;
-        rest = &rest[nend..];
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let mut v: u64 = 0;
+        for c in rest[..digits].bytes() {
+            if v > (LIMIT - 1) / 10 {
+                return Err(invalid());
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > LIMIT {
+                return Err(invalid());
+            }
+        }
+        let pre = digits > 0;
+        rest = &rest[digits..];
+        let (mut frac, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(after) = rest.strip_prefix('.') {
+            let n = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            let mut overflow = false;
+            for c in after[..n].bytes() {
+                if overflow || frac > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = frac * 10 + u64::from(c - b'0');
+                if y > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                frac = y;
+                scale *= 10.0;
+            }
+            post = n > 0;
+            rest = &after[n..];
+        }
+        if !pre && !post {
+            return Err(invalid());
+        }
         let uend = rest
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(rest.len());
-        let unit_text = &rest[..uend];
-        let unit = match unit_text {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            "" => {
-                return Err(format!(
-                    "time: missing unit in duration {}",
-                    super::numeric::go_quote(text)
-                ))
-            }
+        let unit: u64 = match &rest[..uend] {
+            "ns" => 1,
+            "us" | "µs" | "μs" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
+            "" => return Err(format!("time: missing unit in duration {}", q(text))),
             u => {
                 return Err(format!(
                     "time: unknown unit {} in duration {}",
-                    super::numeric::go_quote(u),
-                    super::numeric::go_quote(text)
+                    q(u),
+                    q(text)
                 ))
             }
         };
         rest = &rest[uend..];
-        total += x * unit;
+        if v > LIMIT / unit {
+            return Err(invalid());
+        }
+        v *= unit;
+        if frac > 0 {
+            v += (frac as f64 * (unit as f64 / scale)) as u64;
+            if v > LIMIT {
+                return Err(invalid());
+            }
+        }
+        total += v;
+        if total > LIMIT {
+            return Err(invalid());
+        }
     }
-    let v = total.round() as i128;
-    Ok(if neg { -v } else { v })
+    if neg {
+        return Ok(-i128::from(total));
+    }
+    if total > LIMIT - 1 {
+        return Err(invalid());
+    }
+    Ok(i128::from(total))
 }
 
 fn formatdate(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {

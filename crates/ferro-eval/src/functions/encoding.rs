@@ -249,6 +249,18 @@ pub(super) fn register(r: &mut Registry) {
                     }
                     Enc::Latin1 | Enc::Ascii => bytes.iter().map(|b| *b as char).collect(),
                 };
+                // Terraform refuses any text with a replacement character in it: bytes the
+                // encoding does not define (an odd byte of UTF-16 among them).
+                let odd = matches!(enc, Enc::Utf16(_)) && bytes.len() % 2 == 1;
+                if odd || text.contains('\u{FFFD}') {
+                    return Err(arg_err(
+                        0,
+                        format!(
+                            "the given string contains symbols that are not defined for {}",
+                            s(&a[1])
+                        ),
+                    ));
+                }
                 Ok(Value::string(text))
             },
         ),
@@ -348,7 +360,7 @@ fn json_decode(text: &str) -> R<Value> {
                         "EOF".to_string()
                     }
                 }
-                _ => go_json_error(&e),
+                _ => super::gojson::syntax_error(text).unwrap_or_else(|| go_json_error(&e)),
             }));
         }
     };

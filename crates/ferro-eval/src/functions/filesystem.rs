@@ -81,7 +81,7 @@ pub(super) fn register(r: &mut Registry) {
                     go_q(&go_file_mode(&m))
                 ))),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::bool(false)),
-                Err(_) => Err(fail(format!("failed to stat {}", go_q(s(&a[0]))))),
+                Err(_) => Err(fail(format!("failed to stat {}", clean(s(&a[0]))))),
             }
         }),
     );
@@ -138,7 +138,20 @@ pub(crate) fn read(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
             "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
             given
         ))),
-        Err(_) => Err(arg_err(0, format!("failed to read {given}"))),
+        Err(_) if full.is_dir() => Err(arg_err(0, format!("failed to read {given}"))),
+        Err(e) => Err(arg_err(0, format!("open {}: {}", clean(given), go_errno(&e)))),
+    }
+}
+
+/// The text Go gives an OS error ("file name too long"): the system's description without
+/// Rust's "(os error N)", starting in lower case.
+fn go_errno(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = text.split(" (os error").next().unwrap_or(&text);
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -152,7 +165,7 @@ pub(crate) fn read_for_hash(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
             Err(fail(format!("open {shown}: no such file or directory")))
         }
         Err(_) if full.is_dir() => Err(fail(format!("read {shown}: is a directory"))),
-        Err(_) => Err(fail(format!("open {shown}: permission denied"))),
+        Err(e) => Err(fail(format!("open {shown}: {}", go_errno(&e)))),
     }
 }
 

@@ -42,10 +42,11 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let mut iter_len: Option<usize> = None;
     let mut unknown = false;
     for (i, v) in args.iter().enumerate() {
-        // An unknown list makes the number of results unknown; an unknown string only makes
-        // the results that use it unknown.
+        // An unknown list makes the number of results unknown; an unknown string (or a value
+        // of unknown type, which cty broadcasts like a string) only makes the results that
+        // use it unknown.
         if v.is_unknown() {
-            if !v.ty().is_primitive() {
+            if !v.ty().is_primitive() && v.ty() != Type::Dynamic {
                 unknown = true;
             }
             continue;
@@ -386,7 +387,10 @@ fn format_int(v: &Verb, num: &Number) -> Result<String, String> {
         'x' | 'X' => 16,
         _ => 10,
     };
-    let mut digits = int_digits(&num.abs(), base);
+    let mut digits = match (base, cty_integer(&num.abs())) {
+        (10, Some(text)) => text,
+        _ => int_digits(&num.abs(), base),
+    };
     if v.mode == 'X' {
         digits = digits.to_uppercase();
     }
@@ -451,6 +455,17 @@ fn clone_verb(v: &Verb) -> Verb {
 }
 
 /// The digits of a non-negative integer in `base`.
+/// The decimal digits of the integer cty holds for an integral number: its 512-bit binary
+/// value, which past 2^512 is not the decimal written (`1e300` is 10^300 plus 25898…).
+fn cty_integer(num: &Number) -> Option<String> {
+    let d = num.binary_digits()?;
+    let exp = usize::try_from(d.exp).ok().filter(|e| *e > 0)?;
+    let int_part = &d.digits[..exp.min(d.digits.len())];
+    let mut text = String::from_utf8_lossy(int_part).into_owned();
+    text.extend(std::iter::repeat_n('0', exp - int_part.len()));
+    Some(text)
+}
+
 fn int_digits(num: &Number, base: u32) -> String {
     if base == 10 {
         return num.to_string();

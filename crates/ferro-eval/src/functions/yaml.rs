@@ -203,13 +203,7 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
     let mut c = Collector::default();
     let mut parser = Parser::new(src.chars());
     if let Err(e) = parser.load(&mut c, true) {
-        let m = e.marker();
-        return Err(format!(
-            "on line {}, column {}: {}",
-            m.line(),
-            m.col() + 1,
-            scan_message(&e)
-        ));
+        return Err(go_parse_error(src, &e));
     }
     let mut d = Decoder {
         events: c.events,
@@ -227,17 +221,43 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
         d.pos += 1;
     }
     if let Some((Event::DocumentStart, m)) = d.events.get(d.pos) {
-        return Err(format!(
-            "on line {}, column {}: unexpected extra content after value",
-            m.line(),
-            m.col() + 1
-        ));
+        return Err(go_position(m, "unexpected extra content after value"));
     }
     // cty-yaml gives an unknown result for a document that is just null.
     if v.is_null() {
         return Ok(Value::dynamic_unknown());
     }
     Ok(v)
+}
+
+/// A position as cty's YAML decoder writes it: libyaml's line counted from 0 (so an error on
+/// the first line has no position at all) and its column from 1.
+fn go_position(m: &Marker, message: &str) -> String {
+    match m.line().saturating_sub(1) {
+        0 => message.to_string(),
+        line => format!("on line {line}, column {}: {message}", m.col() + 1),
+    }
+}
+
+/// A parser error as cty's YAML decoder reports it: the problem without libyaml's
+/// "while parsing …" context, an undefined alias named.
+fn go_parse_error(src: &str, e: &yaml_rust::ScanError) -> String {
+    let text = scan_message(e);
+    let problem = match text.split_once(", ") {
+        Some((context, problem)) if context.starts_with("while parsing") => problem,
+        _ => text.as_str(),
+    };
+    let m = e.marker();
+    if problem == "found unknown anchor" {
+        let name: String = src
+            .chars()
+            .skip(m.index())
+            .skip_while(|c| *c == '*')
+            .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+            .collect();
+        return go_position(m, &format!("reference to undefined anchor {name:?}"));
+    }
+    go_position(m, problem)
 }
 
 fn scan_message(e: &yaml_rust::ScanError) -> String {

@@ -1,0 +1,4 @@
+resource "null_resource" "a" {
+  triggers = {}
+  triggers = {}
+}

@@ -1,0 +1,4 @@
+resource "null_resource" "a" {
+  count    = 1
+  for_each = {}
+}

@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  depends_on = "x"
+}

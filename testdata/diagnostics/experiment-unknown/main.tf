@@ -1,0 +1,3 @@
+terraform {
+  experiments = [no_such_thing, variable_validation]
+}

@@ -1,0 +1,6 @@
+resource "null_resource" "x" {
+  triggers = {}
+  lifecycle {
+    ignore_changes = ["*", triggers]
+  }
+}

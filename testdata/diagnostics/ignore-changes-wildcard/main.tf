@@ -1,0 +1,5 @@
+resource "null_resource" "x" {
+  lifecycle {
+    ignore_changes = ["*"]
+  }
+}

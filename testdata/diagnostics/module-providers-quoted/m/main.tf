@@ -1,0 +1,6 @@
+terraform {
+  required_providers {
+    null = { source = "hashicorp/null" }
+  }
+}
+resource "null_resource" "q" {}

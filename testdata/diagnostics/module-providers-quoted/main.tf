@@ -1,0 +1,7 @@
+provider "null" {}
+module "m" {
+  source = "./m"
+  providers = {
+    "null" = "null"
+  }
+}

@@ -1,0 +1,4 @@
+module "m" {
+  source  = "./m"
+  version = "1.0.0"
+}

@@ -1,0 +1,5 @@
+provider "null" {}
+
+resource "null_resource" "x" {
+  provider = null.nope
+}

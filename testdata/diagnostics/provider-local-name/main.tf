@@ -1,0 +1,7 @@
+terraform {
+  required_providers {
+    Null = {
+      source = "hashicorp/null"
+    }
+  }
+}

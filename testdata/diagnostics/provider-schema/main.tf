@@ -1,0 +1,4 @@
+provider "null" {
+  arbitrary = true
+}
+resource "null_resource" "x" {}

@@ -1,0 +1,7 @@
+terraform {
+  required_providers {
+    null = {
+      source = "hashicorp/terraform-provider-null"
+    }
+  }
+}

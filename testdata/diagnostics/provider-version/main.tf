@@ -1,0 +1,3 @@
+provider "null" {
+  version = "~> 2.1"
+}

@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  nope = 1
+}

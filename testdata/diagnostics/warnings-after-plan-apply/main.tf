@@ -1,0 +1,7 @@
+provider "null" {
+  version = "~> 2.1"
+}
+
+output "a" {
+  value = "x"
+}
