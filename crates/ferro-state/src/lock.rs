@@ -136,6 +136,9 @@ pub fn is_locked(state: &Path) -> bool {
     }
 }
 
+/// How long a lock without a lock description is waited for (see `acquire`).
+const RELEASE_GRACE: Duration = Duration::from_millis(500);
+
 /// Lock the state file at `state`, retrying until `timeout` has passed. `display` is the path
 /// recorded in the lock description (Terraform records the path as the user gave it).
 pub(crate) fn acquire(
@@ -148,7 +151,8 @@ pub(crate) fn acquire(
         message: e.to_string(),
         holder: None,
     };
-    let deadline = Instant::now() + timeout;
+    let started = Instant::now();
+    let deadline = started + timeout;
     let mut delay = Duration::from_millis(50);
     // A workspace selected with TF_WORKSPACE may not have its directory yet.
     if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -202,9 +206,17 @@ pub(crate) fn acquire(
         }
         drop(file);
         if Instant::now() >= deadline {
+            let holder = read_lock_info(state);
+            // Every holder writes its lock description; a lock without one is being released
+            // (a process spawned while the holder still had the file open keeps it until it
+            // starts its program), so it is waited for briefly even without -lock-timeout.
+            if holder.is_none() && Instant::now() < started + RELEASE_GRACE {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
             return Err(LockError {
                 message: "resource temporarily unavailable".to_string(),
-                holder: read_lock_info(state),
+                holder,
             });
         }
         std::thread::sleep(delay.min(deadline.saturating_duration_since(Instant::now())));
