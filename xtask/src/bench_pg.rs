@@ -82,13 +82,19 @@ pub fn run(env: &Env, repo: &Path, n: usize, out: &mut dyn std::io::Write) -> Re
     let _ = std::fs::remove_dir_all(&root);
     let resources = format!("resource \"null_resource\" \"r\" {{\n  count = {n}\n}}\n");
     let mut rows = Vec::new();
+    // Per-process database names, so two runs never drop each other's databases.
+    let pid = std::process::id();
+    let (ferro_db, tf_db) = (
+        format!("ferro_bench_ferro_{pid}"),
+        format!("ferro_bench_tf_{pid}"),
+    );
     for (name, tool, db) in [
         ("ferro, local backend", Tool::Ferro, None),
-        ("ferro, pg backend", Tool::Ferro, Some("ferro_bench_ferro")),
+        ("ferro, pg backend", Tool::Ferro, Some(ferro_db.as_str())),
         (
             "terraform 1.0.3, pg backend",
             Tool::Terraform,
-            Some("ferro_bench_tf"),
+            Some(tf_db.as_str()),
         ),
     ] {
         let dir = root.join(name.replace([' ', ',', '.'], "-"));
@@ -104,7 +110,7 @@ pub fn run(env: &Env, repo: &Path, n: usize, out: &mut dyn std::io::Write) -> Re
             .map_err(|e| e.to_string())?;
         rows.push((name, apply(env, tool, &dir)?));
     }
-    for db in ["ferro_bench_ferro", "ferro_bench_tf"] {
+    for db in [&ferro_db, &tf_db] {
         let _ = Command::new("psql")
             .args([
                 &admin,
