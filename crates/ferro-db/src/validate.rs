@@ -391,6 +391,7 @@ impl Validator<'_> {
                 if let Some((_, block)) = schema
                     .attributes
                     .get(&b.ty)
+                    .filter(|a| a.nested.is_none())
                     .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
                 {
                     // A list/set-of-objects attribute written as blocks.
