@@ -358,7 +358,7 @@ impl Validator<'_> {
                 }
                 Some(attr) => {
                     if let Some(v) = static_value(self.hir, a.expr) {
-                        if let Err(err) = convert(&v, &attr.ty) {
+                        if let Err(err) = convert(&v, &attr.constraint_type()) {
                             self.out.push(
                                 Diagnostic::error(
                                     "incorrect-attribute-type",
