@@ -35,7 +35,8 @@ fn start(protocol: &str) -> GrpcProvider {
 
 fn main() {
     if std::env::var_os(ferro_sdk::server::MAGIC_COOKIE_KEY).is_some() {
-        let nested = std::env::var("FERRO_SDK_PROTOCOL").as_deref() != Ok("5");
+        let nested = std::env::var("FERRO_SDK_PROTOCOL").as_deref() != Ok("5")
+            || std::env::var_os("FERRO_SDK_TEST_NESTED").is_some();
         std::process::exit(ferro_sdk::serve(Arc::new(provider::provider(nested))));
     }
     let filter: Vec<String> = std::env::args()
@@ -66,6 +67,21 @@ fn main() {
             }
         }
         ferro_provider::Provider::close(&p);
+    }
+    // Protocol 5 cannot describe nested attributes: GetSchema says which ones.
+    std::env::set_var("FERRO_SDK_TEST_NESTED", "1");
+    let p = start("5");
+    ran += 1;
+    let refused = match ferro_provider::Provider::schema(&p) {
+        Err(d) => d[0].detail.contains("test_thing.list"),
+        Ok(_) => false,
+    };
+    ferro_provider::Provider::close(&p);
+    if refused {
+        println!("test v5::nested_attributes_are_refused ... ok");
+    } else {
+        println!("test v5::nested_attributes_are_refused ... FAILED");
+        failed.push("v5::nested_attributes_are_refused".into());
     }
     println!(
         "\ntest result: {}. {} passed; {} failed",
