@@ -391,7 +391,7 @@ impl Validator<'_> {
                 }
                 Some(attr) => {
                     if let Some(v) = static_value(self.hir, a.expr) {
-                        if let Err(err) = convert(&v, &attr.ty) {
+                        if let Err(err) = convert(&v, &attr.constraint_type()) {
                             self.out.push(
                                 Diagnostic::error(
                                     "incorrect-attribute-type",
@@ -424,6 +424,7 @@ impl Validator<'_> {
                 if let Some((_, block)) = schema
                     .attributes
                     .get(&b.ty)
+                    .filter(|a| a.nested.is_none())
                     .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
                 {
                     // A list/set-of-objects attribute written as blocks.

@@ -6,14 +6,14 @@ use ferro_db::{diagnostics, RootDb, SchemaTable, Setter, SourceFile, Workspace};
 use ferro_diag::FileId;
 use ferro_exec::{apply, ApplyInput};
 use ferro_planner::{load_providers, plan, PlanInput, PlanOptions};
-use ferro_provider::builtin::TerraformProvider;
 use ferro_provider::*;
+use ferro_sdk::SdkProvider;
 use ferro_state::LocalBackend;
 use ferro_value::Value;
 use std::sync::Arc;
 
 /// The built-in provider, except that applying an object whose input is "boom" fails.
-struct Exploding(TerraformProvider);
+struct Exploding(SdkProvider);
 
 impl Provider for Exploding {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
@@ -93,7 +93,9 @@ fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
     let mut db = RootDb::default();
     let file = SourceFile::new(&db, "main.tf".into(), CONFIG.into(), FileId(0));
     let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
-    let source = Source(Arc::new(Exploding(TerraformProvider)));
+    let source = Source(Arc::new(Exploding(ferro_providers::terraform::provider(
+        std::path::Path::new("."),
+    ))));
     let (providers, diags) = load_providers(&db, ws, &source, None);
     assert!(diags.is_empty(), "{diags:?}");
     ws.set_schemas(&mut db)

@@ -9,8 +9,8 @@ use ferro_diag::{Diagnostic, FileId};
 use ferro_exec::{apply, ApplyInput};
 use ferro_plan::{EdgeKind, Plan, Step};
 use ferro_planner::{load_providers, plan, PlanInput, PlanOptions, Providers};
-use ferro_provider::builtin::TerraformProvider;
 use ferro_provider::*;
+use ferro_sdk::SdkProvider;
 use ferro_state::{LocalBackend, State};
 use ferro_value::Value;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// The built-in provider, except that applying an object whose input is "panic" panics, and one
 /// whose input is "crash" ends the "process": every later call fails as a dead plugin does.
 struct Fragile {
-    inner: TerraformProvider,
+    inner: SdkProvider,
     dead: AtomicBool,
     applies: AtomicUsize,
 }
@@ -107,7 +107,7 @@ fn planned(name: &str, config: &str) -> Case {
     let file = SourceFile::new(&db, "main.tf".into(), config.into(), FileId(0));
     let ws = Workspace::single(&db, vec![file], Arc::new(SchemaTable::default()));
     let provider = Arc::new(Fragile {
-        inner: TerraformProvider,
+        inner: ferro_providers::terraform::provider(std::path::Path::new(".")),
         dead: AtomicBool::new(false),
         applies: AtomicUsize::new(0),
     });

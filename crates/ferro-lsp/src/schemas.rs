@@ -45,7 +45,7 @@ impl SchemaCatalog {
             format_version: FORMAT_VERSION,
             ..Default::default()
         };
-        if let Some(s) = schemas_of(&ferro_provider::builtin::TerraformProvider) {
+        if let Some(s) = schemas_of(&ferro_providers::terraform::provider(Path::new("."))) {
             c.providers
                 .insert("terraform.io/builtin/terraform".into(), s);
         }

@@ -35,8 +35,11 @@ fn eval_body_bound(
     for (name, a) in &schema.attributes {
         let v = match body.attrs.iter().find(|x| &x.name == name) {
             None => match ferro_value::schema::attribute_as_blocks(&a.ty) {
-                // Blocks given for a list/set-of-objects attribute make its value.
-                Some((nesting, block)) if body.blocks.iter().any(|b| &b.ty == name) => {
+                // Blocks given for a list/set-of-objects attribute make its value (not for
+                // protocol 6 nested attributes, which are always written as attributes).
+                Some((nesting, block))
+                    if a.nested.is_none() && body.blocks.iter().any(|b| &b.ty == name) =>
+                {
                     let blocks: Vec<_> = body.blocks.iter().filter(|b| &b.ty == name).collect();
                     let v = eval_blocks(
                         m, file, &blocks, nesting, &block, inst, bindings, &mut diags,
@@ -52,7 +55,7 @@ fn eval_body_bound(
                 if failed {
                     Value::unknown(a.ty.clone())
                 } else {
-                    match convert(&v, &a.ty) {
+                    match convert(&v, &a.constraint_type()) {
                         Ok(v) => v,
                         Err(e) => {
                             diags.push(

@@ -1,6 +1,7 @@
 //! Providers: the [`Provider`] trait that core drives through the resource instance change
 //! lifecycle (validate → plan → apply, plus upgrade/read/import), the registry that starts
-//! providers by source address, and the built-in `terraform` provider.
+//! providers by source address (the built-in `terraform` provider is registered by
+//! ferro-providers, which builds it with ferro-sdk).
 //!
 //! Requests and responses carry [`Value`]s conforming to the schema's implied type; codecs to
 //! wire formats (msgpack, JSON) belong to the plugin client, not to callers.
@@ -11,7 +12,8 @@ pub mod plugin;
 mod registry;
 
 pub use registry::{
-    builtin_fallback, set_builtin_fallbacks, BuiltinFactory, ProviderRegistry, ProviderSource,
+    builtin_fallback, set_builtin_fallbacks, set_builtin_providers, BuiltinFactory,
+    BuiltinProviderFactory, ProviderRegistry, ProviderSource,
 };
 
 use ferro_value::schema::Schema;

@@ -5,7 +5,6 @@
 //! Each provider configuration (default or alias, per module) gets its own process, started
 //! lazily on first use; [`ProviderRegistry::close_all`] shuts them all down.
 
-use crate::builtin::TerraformProvider;
 use crate::install::cliconfig::CliConfig;
 use crate::install::lock::LockFile;
 use crate::install::{locate_dev_override, locate_installed};
@@ -20,6 +19,19 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub type BuiltinFactory = fn() -> Arc<dyn Provider>;
 
 static FALLBACKS: OnceLock<BTreeMap<String, BuiltinFactory>> = OnceLock::new();
+
+/// A constructor of a built-in `terraform.io/builtin/NAME` provider for the configuration in a
+/// working directory (where it resolves relative paths).
+pub type BuiltinProviderFactory = fn(&Path) -> Arc<dyn Provider>;
+
+static BUILTINS: OnceLock<BTreeMap<String, BuiltinProviderFactory>> = OnceLock::new();
+
+/// Register the built-in providers `terraform.io/builtin/NAME` (the `terraform` provider lives
+/// in ferro-providers, which depends on this crate). The first call wins; ferro's CLI calls it
+/// once at start-up.
+pub fn set_builtin_providers(list: Vec<(&'static str, BuiltinProviderFactory)>) {
+    let _ = BUILTINS.set(list.into_iter().map(|(n, f)| (n.to_string(), f)).collect());
+}
 
 /// Register in-process providers (by type name) that stand in for
 /// `registry.terraform.io/hashicorp/NAME` when no plugin for it is installed (not in the
@@ -105,8 +117,10 @@ impl ProviderRegistry {
 
     fn start(&self, addr: &ProviderAddr) -> Result<Arc<dyn Provider>, String> {
         if addr.is_builtin() {
-            return if addr.ty == "terraform" {
-                Ok(Arc::new(TerraformProvider))
+            let builtin = BUILTINS.get().and_then(|b| b.get(&addr.ty));
+            return if let Some(f) = builtin {
+                let dir = self.plugins.as_ref().map(|s| s.working_dir.as_path());
+                Ok(f(dir.unwrap_or(Path::new("."))))
             } else if addr.ty == "ferrotest" && crate::builtin::testing::enabled() {
                 Ok(Arc::new(crate::builtin::testing::TestProvider))
             } else {

@@ -1,11 +1,13 @@
 //! ferro's built-in utility providers, written with ferro-sdk so that they match HashiCorp's
-//! providers of the same names: [`random`], [`null`], [`local`] and part of [`time`]. ferro links them in process (see
+//! providers of the same names: [`random`], [`null`], [`local`], [`time`], and the built-in
+//! [`terraform`] provider. ferro links them in process (see
 //! [`install`]); the `terraform-provider-NAME` binaries serve the same code to any Terraform.
 
 pub mod local;
 pub mod null;
 pub mod random;
 mod rng;
+pub mod terraform;
 pub mod time;
 
 use ferro_provider::Provider;
@@ -21,8 +23,12 @@ pub fn builtins() -> Vec<(&'static str, fn() -> Arc<dyn Provider>)> {
     ]
 }
 
-/// Make these providers the fallbacks for `registry.terraform.io/hashicorp/NAME` in every
+/// Make these providers the fallbacks for `registry.terraform.io/hashicorp/NAME`, and the
+/// `terraform` provider the built-in `terraform.io/builtin/terraform`, in every
 /// [`ferro_provider::ProviderRegistry`] of this process.
 pub fn install() {
     ferro_provider::set_builtin_fallbacks(builtins());
+    ferro_provider::set_builtin_providers(vec![("terraform", |dir| {
+        Arc::new(terraform::provider(dir))
+    })]);
 }

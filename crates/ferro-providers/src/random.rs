@@ -182,6 +182,43 @@ impl Resource for RandomString {
         s
     }
 
+    /// State written by older provider versions: before random_string 2 / random_password 3
+    /// there was no `numeric` (its value was `number`'s), and random_password objects before
+    /// version 3 may lack `bcrypt_hash` (it is computed from `result`).
+    fn upgrade_state(
+        &self,
+        version: u64,
+        old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
+        let Some(mut obj) = old.as_object().cloned() else {
+            return Err(vec![ferro_sdk::Diagnostic::error(
+                "Unable to Upgrade Resource State",
+                format!("The stored state (schema version {version}) is not an object."),
+            )]);
+        };
+        let number = match obj.get("number") {
+            Some(n) if !n.is_null() => n.clone(),
+            _ => serde_json::Value::Bool(true),
+        };
+        if obj.get("numeric").is_none_or(serde_json::Value::is_null) {
+            obj.insert("numeric".into(), number.clone());
+        }
+        if obj.get("number").is_none_or(serde_json::Value::is_null) {
+            obj.insert("number".into(), number);
+        }
+        if self.password
+            && obj
+                .get("bcrypt_hash")
+                .is_none_or(serde_json::Value::is_null)
+        {
+            if let Some(result) = obj.get("result").and_then(serde_json::Value::as_str) {
+                let hash = pseudo_hash(result);
+                obj.insert("bcrypt_hash".into(), serde_json::Value::String(hash));
+            }
+        }
+        Ok(serde_json::Value::Object(obj))
+    }
+
     fn validate(&self, config: &Value, diags: &mut Diags) {
         if let Some(len) = get_i64(config, "length") {
             let mins: i64 = ["min_numeric", "min_upper", "min_lower", "min_special"]
@@ -382,18 +419,7 @@ impl Resource for RandomUuid {
     }
 
     fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
-        let mut b = rng::bytes(16);
-        b[6] = (b[6] & 0x0f) | 0x40;
-        b[8] = (b[8] & 0x3f) | 0x80;
-        let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
-        let u = format!(
-            "{}-{}-{}-{}-{}",
-            &h[0..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..32]
-        );
+        let u = rng::uuid();
         Ok(fill(
             planned,
             vec![

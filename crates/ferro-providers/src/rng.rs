@@ -37,3 +37,19 @@ pub fn below(n: u64) -> u64 {
 pub fn int63() -> i64 {
     (below(u64::MAX) >> 1) as i64
 }
+
+/// A random version-4 UUID in its usual 8-4-4-4-12 hex form.
+pub fn uuid() -> String {
+    let mut b = bytes(16);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}

@@ -8,7 +8,7 @@ use ferro_provider::{
     ApplyRequest, ImportRequest, PlanRequest, Provider, ProviderDiagnostic, ProviderSchema,
     ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
 };
-use ferro_value::schema::{Block, NestingMode, Schema};
+use ferro_value::schema::{Attribute, Block, NestingMode, Schema};
 use ferro_value::{PathStep, Type, Value, ValueKind};
 use std::sync::{Arc, OnceLock};
 use tonic::{Request, Response, Status};
@@ -53,6 +53,63 @@ impl ProviderService {
     fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
         Ok(self.schema()?.provider.block.implied_type())
     }
+    /// The GetProviderSchema answer. For protocol 5 (`v5`), which cannot describe nested
+    /// attributes, a schema that has any is an error naming them.
+    pub fn schema_response(&self, v5: bool) -> pb::get_provider_schema::Response {
+        let mut resp = pb::get_provider_schema::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => {
+                let nested: Vec<String> = s
+                    .resources
+                    .iter()
+                    .chain(&s.data_sources)
+                    .chain([(&String::from("provider"), &s.provider)])
+                    .flat_map(|(n, s)| nested_attributes(&s.block, n))
+                    .collect();
+                if v5 && !nested.is_empty() {
+                    resp.provider = Some(schema_to_proto(&Schema::default()));
+                    resp.diagnostics = diags(vec![ProviderDiagnostic::error(
+                        "Protocol version 5 cannot describe nested attributes",
+                        format!(
+                            "This provider uses nested attributes ({}), which need plugin protocol 6 (Terraform 1.0 or later).",
+                            nested.join(", ")
+                        ),
+                    )]);
+                    return resp;
+                }
+                resp.provider = Some(schema_to_proto(&s.provider));
+                resp.resource_schemas = s
+                    .resources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
+                resp.data_source_schemas = s
+                    .data_sources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
+            }
+            Err(d) => {
+                resp.provider = Some(schema_to_proto(&Schema::default()));
+                resp.diagnostics = diags(d);
+            }
+        }
+        resp
+    }
+}
+
+/// The nested attributes of a block and its nested blocks, as `owner.attribute`.
+fn nested_attributes(b: &Block, owner: &str) -> Vec<String> {
+    let mut out: Vec<String> = b
+        .attributes
+        .iter()
+        .filter(|(_, a)| a.nested.is_some())
+        .map(|(n, _)| format!("{owner}.{n}"))
+        .collect();
+    for (n, nb) in &b.block_types {
+        out.extend(nested_attributes(&nb.block, &format!("{owner}.{n}")));
+    }
+    out
 }
 
 fn unknown_type(what: &str, name: &str) -> Vec<ProviderDiagnostic> {
@@ -138,16 +195,7 @@ fn block_to_proto(b: &Block) -> pb::schema::Block {
         attributes: b
             .attributes
             .iter()
-            .map(|(name, a)| pb::schema::Attribute {
-                name: name.clone(),
-                r#type: ferro_value::json::type_to_json_string(&a.ty).into_bytes(),
-                description: a.description.clone(),
-                required: a.required,
-                optional: a.optional,
-                computed: a.computed,
-                sensitive: a.sensitive,
-                ..Default::default()
-            })
+            .map(|(name, a)| attribute_to_proto(name, a))
             .collect(),
         block_types: b
             .block_types
@@ -170,6 +218,46 @@ fn block_to_proto(b: &Block) -> pb::schema::Block {
     }
 }
 
+/// An attribute in wire form: a type, or (protocol 6 nested attributes) an object description.
+fn attribute_to_proto(name: &str, a: &Attribute) -> pb::schema::Attribute {
+    use pb::schema::object::NestingMode as Wire;
+    let (r#type, nested_type) = match &a.nested {
+        Some(n) => (
+            Vec::new(),
+            Some(pb::schema::Object {
+                attributes: n
+                    .attributes
+                    .iter()
+                    .map(|(name, a)| attribute_to_proto(name, a))
+                    .collect(),
+                nesting: match n.nesting {
+                    NestingMode::Single | NestingMode::Group => Wire::Single,
+                    NestingMode::List => Wire::List,
+                    NestingMode::Set => Wire::Set,
+                    NestingMode::Map => Wire::Map,
+                } as i32,
+                min_items: n.min_items as i64,
+                max_items: n.max_items as i64,
+            }),
+        ),
+        None => (
+            ferro_value::json::type_to_json_string(&a.ty).into_bytes(),
+            None,
+        ),
+    };
+    pb::schema::Attribute {
+        name: name.to_string(),
+        r#type,
+        nested_type,
+        description: a.description.clone(),
+        required: a.required,
+        optional: a.optional,
+        computed: a.computed,
+        sensitive: a.sensitive,
+        ..Default::default()
+    }
+}
+
 /// Run blocking provider logic without stalling the runtime's other connections.
 fn blocking<T>(f: impl FnOnce() -> T) -> T {
     tokio::task::block_in_place(f)
@@ -183,27 +271,7 @@ impl pb::provider_server::Provider for ProviderService {
         &self,
         _: Request<pb::get_provider_schema::Request>,
     ) -> Rpc<pb::get_provider_schema::Response> {
-        let mut resp = pb::get_provider_schema::Response::default();
-        match blocking(|| self.schema().cloned()) {
-            Ok(s) => {
-                resp.provider = Some(schema_to_proto(&s.provider));
-                resp.resource_schemas = s
-                    .resources
-                    .iter()
-                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
-                    .collect();
-                resp.data_source_schemas = s
-                    .data_sources
-                    .iter()
-                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
-                    .collect();
-            }
-            Err(d) => {
-                resp.provider = Some(schema_to_proto(&Schema::default()));
-                resp.diagnostics = diags(d);
-            }
-        }
-        Ok(Response::new(resp))
+        Ok(Response::new(self.schema_response(false)))
     }
 
     async fn validate_provider_config(

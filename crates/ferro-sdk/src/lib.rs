@@ -8,6 +8,7 @@
 //! [`Provider`]: ferro_provider::Provider
 
 mod grpc;
+mod grpc_v5;
 pub mod modifiers;
 pub mod plan;
 mod provider;

@@ -5,17 +5,22 @@
 
 use crate::values::null_or_unknown;
 use crate::Diags;
-use ferro_value::Value;
+use ferro_value::{PathStep, Value};
 use std::sync::Arc;
 
-/// What a modifier sees for one top-level attribute.
+/// What a modifier sees for one attribute (of the resource, or of a nested attribute's object).
 pub struct ModifierRequest<'a> {
+    /// The attribute's name.
     pub attribute: &'a str,
+    /// Its full path from the resource object (through nested attributes: list indexes, map
+    /// keys; a set element has no path of its own, so its attributes' paths end at the set).
+    pub path: &'a [PathStep],
     /// The configured value (null when unset).
     pub config: &'a Value,
     /// The prior state's value (null when the resource is being created).
     pub state: &'a Value,
-    /// Whether there is a prior object at all (false on create).
+    /// Whether there is a prior object at all (false on create; for an attribute of a nested
+    /// object, whether that object has a prior counterpart).
     pub has_prior: bool,
 }
 

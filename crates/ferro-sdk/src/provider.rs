@@ -53,6 +53,23 @@ pub trait Resource: Send + Sync {
     fn delete(&self, _prior: &Value) -> Result<(), Diags> {
         Ok(())
     }
+    /// Upgrade a state object stored under an older schema version (`version` is less than
+    /// `schema().version`): `old` is the object's attributes exactly as state stored them, and
+    /// the result is the same object as JSON of the current schema (decode `old` with a prior
+    /// schema's implied type through [`crate::values::from_json`] to work on typed values). The
+    /// default refuses: a resource that raises its version supplies the upgrade.
+    fn upgrade_state(
+        &self,
+        version: u64,
+        _old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
+        Err(vec![ProviderDiagnostic::error(
+            "Unable to Upgrade Resource State",
+            format!(
+                "This resource was implemented without an upgrade for its state from schema version {version}. This is always a problem with the provider and should be reported to the provider developer."
+            ),
+        )])
+    }
     /// Import by ID: the state object to read afterwards.
     fn import(&self, _id: &str) -> Result<Value, Diags> {
         Err(vec![ProviderDiagnostic::error(
@@ -203,8 +220,28 @@ impl Provider for SdkProvider {
             Ok(r) => r,
             Err(d) => return fail(d),
         };
-        let ty = r.schema().implied_type();
-        match ferro_value::json::value_from_json(req.raw_json, &ty) {
+        let schema = r.schema();
+        let ty = schema.implied_type();
+        if req.version > schema.version {
+            return fail(vec![ProviderDiagnostic::error(
+                "Unable to Upgrade Resource State",
+                format!(
+                    "The stored state of {} has schema version {}, newer than this provider's version {}; use a provider version that knows it.",
+                    req.type_name, req.version, schema.version
+                ),
+            )]);
+        }
+        let upgraded;
+        let json = if req.version < schema.version {
+            upgraded = match r.upgrade_state(req.version, req.raw_json) {
+                Ok(j) => j,
+                Err(d) => return fail(d),
+            };
+            &upgraded
+        } else {
+            req.raw_json
+        };
+        match ferro_value::json::value_from_json(json, &ty) {
             Ok(v) => UpgradeResponse {
                 upgraded_state: v,
                 diagnostics: Vec::new(),
@@ -212,8 +249,14 @@ impl Provider for SdkProvider {
             Err(e) => fail(vec![ProviderDiagnostic::error(
                 "Unable to upgrade resource state",
                 format!(
-                    "The stored state of {} does not match its schema: {e}",
-                    req.type_name
+                    "The {} state of {} does not match its schema (version {}): {e}",
+                    if req.version < schema.version {
+                        "upgraded"
+                    } else {
+                        "stored"
+                    },
+                    req.type_name,
+                    schema.version
                 ),
             )]),
         }

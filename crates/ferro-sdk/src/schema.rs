@@ -1,10 +1,11 @@
 //! Typed schemas: attributes (required / optional / computed / optional+computed, sensitive,
-//! description, deprecation), nested blocks, each attribute with its plan modifiers and
-//! validators. A [`ResourceSchema`] turns into ferro's wire-level [`Schema`].
+//! description, deprecation), nested attributes (protocol 6: an object, or a list, set or map of
+//! objects whose attributes have their own flags), nested blocks, each attribute with its plan
+//! modifiers and validators. A [`ResourceSchema`] turns into ferro's wire-level [`Schema`].
 
 use crate::modifiers::PlanModifier;
 use crate::validators::Validator;
-use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
+use ferro_value::schema::{Attribute, Block, NestedAttributes, NestedBlock, NestingMode, Schema};
 use ferro_value::{Type, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -23,6 +24,37 @@ pub struct Attr {
     pub default: Option<Value>,
     pub modifiers: Vec<Arc<dyn PlanModifier>>,
     pub validators: Vec<Arc<dyn Validator>>,
+    /// A nested attribute: how its objects nest, and their attributes.
+    pub nested: Option<(NestingMode, Object)>,
+}
+
+/// The objects of a nested attribute: attributes only (each with its own flags, modifiers and
+/// defaults), as protocol 6's `Schema.Object`.
+#[derive(Clone, Default)]
+pub struct Object {
+    pub attributes: BTreeMap<String, Attr>,
+}
+
+impl Object {
+    pub fn new() -> Object {
+        Object::default()
+    }
+    pub fn attr(mut self, name: &str, a: Attr) -> Object {
+        self.attributes.insert(name.to_string(), a);
+        self
+    }
+    fn wire(&self, nesting: NestingMode) -> NestedAttributes {
+        NestedAttributes {
+            nesting,
+            attributes: self
+                .attributes
+                .iter()
+                .map(|(n, a)| (n.clone(), a.wire()))
+                .collect(),
+            min_items: 0,
+            max_items: 0,
+        }
+    }
 }
 
 impl Attr {
@@ -38,7 +70,15 @@ impl Attr {
             default: None,
             modifiers: Vec::new(),
             validators: Vec::new(),
+            nested: None,
         }
+    }
+    /// A nested attribute holding one object (`NestingMode::Single`), or a list, set or map
+    /// of objects.
+    pub fn nested(nesting: NestingMode, object: Object) -> Attr {
+        let mut a = Attr::new(object.wire(nesting).implied_type());
+        a.nested = Some((nesting, object));
+        a
     }
     pub fn string() -> Attr {
         Attr::new(Type::String)
@@ -96,7 +136,14 @@ impl Attr {
     }
 
     fn wire(&self) -> Attribute {
-        let mut a = Attribute::new(self.ty.clone());
+        let mut a = match &self.nested {
+            Some((nesting, object)) => {
+                let mut a = Attribute::new(self.ty.clone());
+                a.nested = Some(Box::new(object.wire(*nesting)));
+                a
+            }
+            None => Attribute::new(self.ty.clone()),
+        };
         a.required = self.required;
         a.optional = self.optional;
         a.computed = self.computed;

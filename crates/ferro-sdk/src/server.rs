@@ -1,10 +1,11 @@
-//! The plugin side of go-plugin (PROTOCOL_FACTS §1): check the magic cookie, pick protocol 6,
-//! listen on a unix socket, set up AutoMTLS with the host's `PLUGIN_CLIENT_CERT`, register the
+//! The plugin side of go-plugin (PROTOCOL_FACTS §1): check the magic cookie, pick protocol 6
+//! (or 5, when the host offers only that), listen on a unix socket, set up AutoMTLS with the host's `PLUGIN_CLIENT_CERT`, register the
 //! provider service with go-plugin's controller (Shutdown ends the process) and gRPC health,
 //! print the handshake line, and serve until shut down.
 
 use crate::grpc::ProviderService;
-use ferro_provider::plugin::proto::{goplugin, health, tfplugin6};
+use crate::grpc_v5::ProviderServiceV5;
+use ferro_provider::plugin::proto::{goplugin, health, tfplugin5, tfplugin6};
 use ferro_provider::Provider;
 use std::future::Future;
 use std::io::Write;
@@ -21,7 +22,7 @@ pub const MAGIC_COOKIE_KEY: &str = "TF_PLUGIN_MAGIC_COOKIE";
 pub const MAGIC_COOKIE_VALUE: &str =
     "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
-/// Serve `provider` as a Terraform plugin (protocol 6) on this process's stdio; returns the
+/// Serve `provider` as a Terraform plugin (protocol 6, or 5 for hosts that offer only 5) on this process's stdio; returns the
 /// process exit code (0 after Shutdown, 1 when not started by a plugin host).
 pub fn serve(provider: Arc<dyn Provider>) -> i32 {
     if std::env::var(MAGIC_COOKIE_KEY).ok().as_deref() != Some(MAGIC_COOKIE_VALUE) {
@@ -50,13 +51,47 @@ pub fn serve(provider: Arc<dyn Provider>) -> i32 {
     }
 }
 
-/// The protocol version to announce: 6 (the only one served).
-fn negotiate() -> u32 {
-    6
+/// The protocol versions served.
+pub const PROTOCOLS: [u32; 2] = [5, 6];
+
+/// The protocol version to announce: the highest one the host offers in
+/// `PLUGIN_PROTOCOL_VERSIONS` (a host that sends none speaks 5), or `preferred`
+/// (`FERRO_SDK_PROTOCOL`, for tests) when the host offers it.
+pub fn negotiate(offered: Option<&str>, preferred: Option<&str>) -> Result<u32, String> {
+    let offered: Vec<u32> = match offered {
+        Some(list) if !list.trim().is_empty() => list
+            .split(',')
+            .filter_map(|v| v.trim().parse().ok())
+            .collect(),
+        _ => vec![5],
+    };
+    if let Some(p) = preferred.and_then(|p| p.trim().parse::<u32>().ok()) {
+        if offered.contains(&p) && PROTOCOLS.contains(&p) {
+            return Ok(p);
+        }
+    }
+    PROTOCOLS
+        .iter()
+        .rev()
+        .find(|v| offered.contains(v))
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "Incompatible API version with plugin. Plugin version: 5, 6, Client versions: {}",
+                offered
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
 }
 
 async fn run(provider: Arc<dyn Provider>) -> Result<(), String> {
-    let version = negotiate();
+    let version = negotiate(
+        std::env::var("PLUGIN_PROTOCOL_VERSIONS").ok().as_deref(),
+        std::env::var("FERRO_SDK_PROTOCOL").ok().as_deref(),
+    )?;
     let tls = match std::env::var("PLUGIN_CLIENT_CERT") {
         Ok(pem) if !pem.trim().is_empty() => {
             let (config, der) = ferro_provider::plugin::tls::server_config(&pem)?;
@@ -107,8 +142,12 @@ async fn run(provider: Arc<dyn Provider>) -> Result<(), String> {
             base64::engine::general_purpose::STANDARD_NO_PAD.encode(der)
         })
         .unwrap_or_default();
+    let service = Arc::new(ProviderService::new(provider));
     let router = Router {
-        provider: tfplugin6::provider_server::ProviderServer::new(ProviderService::new(provider))
+        provider: tfplugin6::provider_server::ProviderServer::from_arc(service.clone())
+            .max_decoding_message_size(usize::MAX)
+            .max_encoding_message_size(usize::MAX),
+        provider5: tfplugin5::provider_server::ProviderServer::new(ProviderServiceV5(service))
             .max_decoding_message_size(usize::MAX)
             .max_encoding_message_size(usize::MAX),
         controller: goplugin::grpc_controller_server::GrpcControllerServer::new(Controller(
@@ -218,6 +257,7 @@ impl health::health_server::Health for Health {
 #[derive(Clone)]
 struct Router {
     provider: tfplugin6::provider_server::ProviderServer<ProviderService>,
+    provider5: tfplugin5::provider_server::ProviderServer<ProviderServiceV5>,
     controller: goplugin::grpc_controller_server::GrpcControllerServer<Controller>,
     health: health::health_server::HealthServer<Health>,
 }
@@ -242,6 +282,8 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for Router {
         let path = req.uri().path();
         if path.starts_with("/tfplugin6.Provider/") {
             Box::pin(self.provider.call(req))
+        } else if path.starts_with("/tfplugin5.Provider/") {
+            Box::pin(self.provider5.call(req))
         } else if path.starts_with("/plugin.GRPCController/") {
             Box::pin(self.controller.call(req))
         } else if path.starts_with("/grpc.health.v1.Health/") {
@@ -254,4 +296,25 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for Router {
 
 impl tonic::server::NamedService for Router {
     const NAME: &'static str = "plugin";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::negotiate;
+
+    #[test]
+    fn the_highest_offered_protocol_wins() {
+        assert_eq!(negotiate(Some("5,6"), None), Ok(6));
+        assert_eq!(negotiate(Some("5"), None), Ok(5));
+        assert_eq!(negotiate(None, None), Ok(5), "old hosts send nothing: 5");
+        assert_eq!(negotiate(Some("5,6"), Some("5")), Ok(5));
+        assert_eq!(
+            negotiate(Some("6"), Some("5")),
+            Ok(6),
+            "a preference not offered"
+        );
+        assert!(negotiate(Some("4,7"), None)
+            .unwrap_err()
+            .contains("Incompatible API version"));
+    }
 }

@@ -49,3 +49,14 @@ pub fn with(obj: &Value, name: &str, v: Value) -> Value {
 pub fn null_or_unknown(v: &Value) -> bool {
     v.is_null() || !v.is_known()
 }
+
+/// Decode a state object's JSON attributes with the object type `ty` (for state upgraders: the
+/// implied type of the schema the object was written with).
+pub fn from_json(json: &serde_json::Value, ty: &Type) -> Result<Value, String> {
+    ferro_value::json::value_from_json(json, ty)
+}
+
+/// Encode an object value as state JSON of its type (the inverse of [`from_json`]).
+pub fn to_json(v: &Value, ty: &Type) -> Result<serde_json::Value, String> {
+    ferro_value::json::value_to_json(v, ty)
+}

@@ -1,5 +1,6 @@
-//! Provider schemas for resource types: attributes with their flags and nested blocks, and the
-//! object type a schema implies. This is the shape every resource configuration, plan and state
+//! Provider schemas for resource types: attributes with their flags (and, for protocol 6 nested
+//! attributes, the attributes of their objects) and nested blocks, and the object type a schema
+//! implies. This is the shape every resource configuration, plan and state
 //! object conforms to.
 
 use crate::{ObjectType, Type, Value};
@@ -14,6 +15,67 @@ pub struct Attribute {
     pub optional: bool,
     pub computed: bool,
     pub sensitive: bool,
+    /// A protocol 6 nested attribute: the attributes of its objects and how they nest; `ty` is
+    /// the type they imply ([`NestedAttributes::implied_type`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nested: Option<Box<NestedAttributes>>,
+}
+
+/// The objects of a nested attribute (protocol 6 `Schema.Object`): their attributes, each with
+/// its own flags, and the nesting mode (`Single`, `List`, `Set` or `Map`; never `Group`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NestedAttributes {
+    pub nesting: NestingMode,
+    pub attributes: BTreeMap<String, Attribute>,
+    pub min_items: u64,
+    pub max_items: u64,
+}
+
+impl NestedAttributes {
+    /// The type of one object.
+    pub fn object_type(&self) -> Type {
+        Type::Object(ObjectType::new(
+            self.attributes
+                .iter()
+                .map(|(n, a)| (n.clone(), a.ty.clone()))
+                .collect(),
+        ))
+    }
+
+    /// The attribute's value type: an object, or a list, set or map of objects.
+    pub fn implied_type(&self) -> Type {
+        let obj = self.object_type();
+        match self.nesting {
+            NestingMode::Single | NestingMode::Group => obj,
+            NestingMode::List => Type::list(obj),
+            NestingMode::Set => Type::set(obj),
+            NestingMode::Map => Type::map(obj),
+        }
+    }
+
+    /// The type configuration values are converted to: attributes of the objects that are not
+    /// required may be left out (they are null then), as Terraform decodes nested attributes.
+    pub fn constraint_type(&self) -> Type {
+        let mut obj = ObjectType::new(
+            self.attributes
+                .iter()
+                .map(|(n, a)| (n.clone(), a.constraint_type()))
+                .collect(),
+        );
+        obj.optional = self
+            .attributes
+            .iter()
+            .filter(|(_, a)| !a.required)
+            .map(|(n, _)| n.clone())
+            .collect();
+        let obj = Type::Object(obj);
+        match self.nesting {
+            NestingMode::Single | NestingMode::Group => obj,
+            NestingMode::List => Type::list(obj),
+            NestingMode::Set => Type::set(obj),
+            NestingMode::Map => Type::map(obj),
+        }
+    }
 }
 
 impl Attribute {
@@ -25,6 +87,28 @@ impl Attribute {
             optional: false,
             computed: false,
             sensitive: false,
+            nested: None,
+        }
+    }
+
+    /// A nested attribute whose objects have `attributes`, nested as `nesting` says.
+    pub fn nested(nesting: NestingMode, attributes: BTreeMap<String, Attribute>) -> Self {
+        let nested = NestedAttributes {
+            nesting,
+            attributes,
+            min_items: 0,
+            max_items: 0,
+        };
+        let mut a = Attribute::new(nested.implied_type());
+        a.nested = Some(Box::new(nested));
+        a
+    }
+
+    /// The type a configured value is converted to (see [`NestedAttributes::constraint_type`]).
+    pub fn constraint_type(&self) -> Type {
+        match &self.nested {
+            Some(n) => n.constraint_type(),
+            None => self.ty.clone(),
         }
     }
     pub fn required(mut self) -> Self {

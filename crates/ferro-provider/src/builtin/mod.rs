@@ -1,9 +1,7 @@
-//! Built-in providers, served in process with no download.
+//! Built-in providers of this crate, served in process with no download: the test provider
+//! (the `terraform` provider is built with ferro-sdk in ferro-providers).
 
-mod terraform_data;
 pub mod testing;
-
-pub use terraform_data::TerraformProvider;
 
 /// A random version-4-shaped UUID from the operating system's random source.
 pub fn random_uuid() -> String {

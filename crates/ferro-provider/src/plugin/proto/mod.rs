@@ -33,7 +33,7 @@ pub mod health {
     include!(concat!(env!("OUT_DIR"), "/grpc.health.v1.rs"));
 }
 
-use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
+use ferro_value::schema::{Attribute, Block, NestedAttributes, NestedBlock, NestingMode, Schema};
 use ferro_value::{ObjectType, Type};
 use std::collections::BTreeMap;
 use tfplugin5 as v5;
@@ -213,14 +213,8 @@ pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
 fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> {
     let mut out = Block::default();
     for a in &b.attributes {
-        let ty = attribute_type(a, what)?;
-        let mut attr = Attribute::new(ty);
-        attr.description = a.description.clone();
-        attr.required = a.required;
-        attr.optional = a.optional;
-        attr.computed = a.computed;
-        attr.sensitive = a.sensitive;
-        out.attributes.insert(a.name.clone(), attr);
+        out.attributes
+            .insert(a.name.clone(), attribute_from_proto(a, what)?);
     }
     for nb in &b.block_types {
         let inner = match &nb.block {
@@ -252,6 +246,36 @@ fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> 
         );
     }
     Ok(out)
+}
+
+/// An attribute with its flags; a protocol-6 nested attribute keeps its objects' attributes.
+fn attribute_from_proto(a: &v6::schema::Attribute, what: &str) -> Result<Attribute, String> {
+    let mut attr = Attribute::new(attribute_type(a, what)?);
+    attr.description = a.description.clone();
+    attr.required = a.required;
+    attr.optional = a.optional;
+    attr.computed = a.computed;
+    attr.sensitive = a.sensitive;
+    if let Some(obj) = &a.nested_type {
+        use v6::schema::object::NestingMode as Wire;
+        let nesting = match Wire::try_from(obj.nesting) {
+            Ok(Wire::Single) => NestingMode::Single,
+            Ok(Wire::List) => NestingMode::List,
+            Ok(Wire::Set) => NestingMode::Set,
+            _ => NestingMode::Map,
+        };
+        let mut attributes = BTreeMap::new();
+        for inner in &obj.attributes {
+            attributes.insert(inner.name.clone(), attribute_from_proto(inner, what)?);
+        }
+        attr.nested = Some(Box::new(NestedAttributes {
+            nesting,
+            attributes,
+            min_items: obj.min_items.max(0) as u64,
+            max_items: obj.max_items.max(0) as u64,
+        }));
+    }
+    Ok(attr)
 }
 
 /// An attribute's type: its JSON type constraint, or the type a protocol-6 nested attribute
@@ -369,6 +393,9 @@ mod tests {
         assert_eq!(s.version, 2);
         let port = Type::object([("port".to_string(), Type::Number)]);
         assert_eq!(s.block.attributes["rules"].ty, Type::set(port));
+        let nested = s.block.attributes["rules"].nested.as_ref().unwrap();
+        assert_eq!(nested.nesting, NestingMode::Set);
+        assert!(nested.attributes["port"].optional);
         assert_eq!(s.block.block_types["timeouts"].nesting, NestingMode::Single);
     }
 

@@ -1,0 +1,453 @@
+//! The cases, each driving the plugin over gRPC as core does: proposed new state from core's
+//! own merge (`proposed_new`), every answer checked with core's `assert_plan_valid`.
+
+use ferro_planner::objchange::{assert_plan_valid, proposed_new};
+use ferro_provider::plugin::GrpcProvider;
+use ferro_provider::{ApplyRequest, PlanRequest, PlanResponse, Provider, UpgradeRequest};
+use ferro_sdk::values::{get, with};
+use ferro_value::schema::Block;
+use ferro_value::{PathStep, Type, Value};
+use std::collections::BTreeMap;
+
+type Case = fn(&GrpcProvider);
+
+/// The cases for protocol 6, and for protocol 5 (which cannot describe nested attributes, so
+/// the plugin serves `test_thing` without them there).
+pub fn cases(protocol: u32) -> Vec<(&'static str, Case)> {
+    ALL.iter()
+        .filter(|(name, _)| protocol == 6 || !name.starts_with("nested"))
+        .copied()
+        .collect()
+}
+
+/// Whether the plugin's `test_thing` has its nested attributes.
+fn nested(p: &GrpcProvider) -> bool {
+    p.protocol_version() == 6
+}
+
+const ALL: &[(&str, Case)] = &[
+    ("create_plans_defaults_unknowns_and_nested_objects", create),
+    ("an_unchanged_configuration_plans_no_change", unchanged),
+    (
+        "requires_replace_and_if_set_with_null_and_unknown",
+        replace_if_set,
+    ),
+    (
+        "requires_replace_if_sees_null_old_and_new_values",
+        replace_if,
+    ),
+    (
+        "all_needs_every_condition_sequence_stops_early",
+        all_and_sequence,
+    ),
+    (
+        "use_state_for_unknown_keeps_ids_on_update_only",
+        state_for_unknown,
+    ),
+    ("nested_list_objects_plan_by_index", nested_list),
+    ("nested_map_set_and_single_objects", nested_map_set_single),
+    ("plans_core_would_reject_are_refused", refused),
+    ("state_upgrades_by_schema_version", upgrade),
+];
+
+fn block(p: &GrpcProvider) -> Block {
+    p.schema().unwrap().resources["test_thing"].block.clone()
+}
+
+fn obj_type() -> Type {
+    Type::object(
+        ["name", "id", "stamp", "tag"]
+            .into_iter()
+            .map(|n| (n.to_string(), Type::String)),
+    )
+}
+
+/// A configured nested object: `name` (and `tag` when given), the rest null.
+fn obj(name: &str, tag: Option<&str>) -> Value {
+    let s = |v: Option<&str>| v.map_or_else(|| Value::null(Type::String), Value::string);
+    Value::object(BTreeMap::from([
+        ("name".to_string(), Value::string(name)),
+        ("id".to_string(), s(None)),
+        ("stamp".to_string(), s(None)),
+        ("tag".to_string(), s(tag)),
+    ]))
+}
+
+fn config(p: &GrpcProvider, attrs: &[(&str, Value)]) -> Value {
+    let mut v = block(p).empty_value();
+    v = with(&v, "size", Value::int(5));
+    for (n, val) in attrs {
+        v = with(&v, n, val.clone());
+    }
+    v
+}
+
+fn plan(p: &GrpcProvider, prior: &Value, config: &Value) -> PlanResponse {
+    let b = block(p);
+    let proposed = proposed_new(&b, prior, config);
+    let r = p.plan_resource_change(PlanRequest {
+        type_name: "test_thing",
+        prior_state: prior,
+        proposed_new_state: &proposed,
+        config,
+        prior_private: &[],
+    });
+    let errs = assert_plan_valid(&b, prior, config, &r.planned_state);
+    assert!(errs.is_empty(), "core rejects the plan: {errs:?}");
+    r
+}
+
+fn ok(p: &GrpcProvider, prior: &Value, config: &Value) -> PlanResponse {
+    let r = plan(p, prior, config);
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    r
+}
+
+fn apply(p: &GrpcProvider, prior: &Value, config: &Value) -> Value {
+    let planned = ok(p, prior, config).planned_state;
+    let r = p.apply_resource_change(ApplyRequest {
+        type_name: "test_thing",
+        prior_state: prior,
+        planned_state: &planned,
+        config,
+        planned_private: &[],
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    r.new_state
+}
+
+/// Replacement paths as text: `size`, `list[1].name`, `map["k"].name`.
+fn replaced(r: &PlanResponse) -> Vec<String> {
+    let mut out: Vec<String> = r
+        .requires_replace
+        .iter()
+        .map(|path| {
+            let mut s = String::new();
+            for step in path {
+                match step {
+                    PathStep::Attr(n) if s.is_empty() => s.push_str(n),
+                    PathStep::Attr(n) => s.push_str(&format!(".{n}")),
+                    PathStep::Index(k) => match k.as_str() {
+                        Some(k) => s.push_str(&format!("[{k:?}]")),
+                        None => s.push_str(&format!("[{}]", k.as_number().unwrap())),
+                    },
+                }
+            }
+            s
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn at(v: &Value, path: &[&str]) -> Value {
+    let mut cur = v.clone();
+    for step in path {
+        cur = match step.parse::<usize>() {
+            Ok(i) => cur.as_elements().unwrap()[i].clone(),
+            Err(_) => match cur.get_attr(step) {
+                Some(x) => x.clone(),
+                None => cur.as_entries().unwrap()[*step].clone(),
+            },
+        };
+    }
+    cur
+}
+
+fn unknown(v: &Value) -> bool {
+    !v.is_known()
+}
+
+fn list(items: Vec<Value>) -> Value {
+    Value::list(obj_type(), items)
+}
+
+/// The state after creating the resource with one object in every nested attribute mode.
+fn created(p: &GrpcProvider) -> (Value, Value) {
+    let mut attrs = vec![
+        ("both", Value::int(5)),
+        ("seq", Value::int(1)),
+        ("label", Value::string("xa")),
+    ];
+    if nested(p) {
+        attrs.extend([
+            ("list", list(vec![obj("a", None), obj("b", None)])),
+            ("set", Value::set(obj_type(), vec![obj("a", None)])),
+            (
+                "map",
+                Value::map(obj_type(), BTreeMap::from([("k".into(), obj("a", None))])),
+            ),
+            ("single", obj("a", None)),
+        ]);
+    }
+    let cfg = config(p, &attrs);
+    let null = Value::null(cfg.ty());
+    (apply(p, &null, &cfg), cfg)
+}
+
+fn create(p: &GrpcProvider) {
+    let (_, cfg) = created(p);
+    let r = ok(p, &Value::null(cfg.ty()), &cfg);
+    let pl = &r.planned_state;
+    assert_eq!(get(pl, "mode"), Value::string("fast"), "default");
+    assert!(unknown(&get(pl, "id")) && unknown(&get(pl, "stamp")));
+    let paths: &[&[&str]] = if nested(p) {
+        &[
+            &["list", "0"],
+            &["list", "1"],
+            &["set", "0"],
+            &["map", "k"],
+            &["single"],
+        ]
+    } else {
+        &[]
+    };
+    for path in paths.iter().copied() {
+        let o = at(pl, path);
+        assert!(
+            unknown(&get(&o, "id")) && unknown(&get(&o, "stamp")),
+            "{path:?}"
+        );
+        assert_eq!(
+            get(&o, "tag"),
+            Value::string("t"),
+            "nested default {path:?}"
+        );
+        let name = if path == ["list", "1"] { "b" } else { "a" };
+        assert_eq!(get(&o, "name"), Value::string(name));
+    }
+    assert!(r.requires_replace.is_empty(), "creates never replace");
+    let (state, _) = created(p);
+    assert_eq!(get(&state, "id"), Value::string("created"));
+    if nested(p) {
+        assert_eq!(at(&state, &["list", "1", "id"]), Value::string("created"));
+    }
+}
+
+fn unchanged(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let r = ok(p, &state, &cfg);
+    assert_eq!(r.planned_state, state, "nothing changes");
+    assert!(r.requires_replace.is_empty());
+}
+
+fn replace_if_set(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let grow = with(&cfg, "size", Value::int(6));
+    assert_eq!(replaced(&ok(p, &state, &grow)), ["size"]);
+    let shrink = ok(p, &state, &with(&cfg, "size", Value::int(4)));
+    assert!(replaced(&shrink).is_empty(), "shrinking updates in place");
+    let size_unknown = with(&cfg, "size", Value::unknown(Type::Number));
+    assert!(
+        replaced(&ok(p, &state, &size_unknown)).is_empty(),
+        "unknown new side"
+    );
+    // Plain requires_replace: any change, an unknown one included; a null config planned as
+    // the default ("fast", as in state) is no change.
+    let mode_unknown = with(&cfg, "mode", Value::unknown(Type::String));
+    assert_eq!(replaced(&ok(p, &state, &mode_unknown)), ["mode"]);
+    assert!(replaced(&ok(p, &state, &cfg)).is_empty());
+    let slow = with(&cfg, "mode", Value::string("slow"));
+    assert_eq!(
+        replaced(&ok(p, &state, &slow)),
+        ["mode", "stamp"],
+        "modify_plan adds stamp"
+    );
+    // if_set with a null old side: `both` absent from state, then configured.
+    let no_both = with(&cfg, "both", Value::null(Type::Number));
+    let state2 = apply(p, &state, &no_both);
+    assert!(get(&state2, "both").is_null());
+    assert!(replaced(&ok(p, &state2, &with(&no_both, "both", Value::int(50)))).is_empty());
+    // ... and a null new side.
+    assert!(replaced(&ok(p, &state, &no_both)).is_empty());
+}
+
+fn replace_if(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    // Old "xa": any change replaces, to null included.
+    assert_eq!(
+        replaced(&ok(p, &state, &with(&cfg, "label", Value::string("b")))),
+        ["label"]
+    );
+    assert_eq!(
+        replaced(&ok(
+            p,
+            &state,
+            &with(&cfg, "label", Value::null(Type::String))
+        )),
+        ["label"]
+    );
+    assert_eq!(
+        replaced(&ok(
+            p,
+            &state,
+            &with(&cfg, "label", Value::unknown(Type::String))
+        )),
+        ["label"]
+    );
+    // Old null or "a": the function says no.
+    let plain = with(&cfg, "label", Value::string("a"));
+    let state2 = apply(p, &state, &plain);
+    assert!(replaced(&ok(p, &state2, &with(&cfg, "label", Value::string("b")))).is_empty());
+    let unset = with(&cfg, "label", Value::null(Type::String));
+    let state3 = apply(p, &state2, &unset);
+    assert!(replaced(&ok(p, &state3, &plain)).is_empty());
+}
+
+fn all_and_sequence(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let small = with(&with(&cfg, "both", Value::int(8)), "seq", Value::int(2));
+    assert!(
+        replaced(&ok(p, &state, &small)).is_empty(),
+        "8 > 5 but not > 10"
+    );
+    assert_eq!(
+        replaced(&ok(p, &state, &with(&cfg, "both", Value::int(11)))),
+        ["both"]
+    );
+    let unknown_both = with(&cfg, "both", Value::unknown(Type::Number));
+    assert!(
+        replaced(&ok(p, &state, &unknown_both)).is_empty(),
+        "if_set: unknown"
+    );
+    let unknown_seq = with(&cfg, "seq", Value::unknown(Type::Number));
+    assert!(replaced(&ok(p, &state, &unknown_seq)).is_empty());
+}
+
+fn state_for_unknown(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let r = ok(p, &state, &with(&cfg, "size", Value::int(4)));
+    assert_eq!(get(&r.planned_state, "id"), Value::string("created"));
+    assert!(
+        unknown(&get(&r.planned_state, "stamp")),
+        "no modifier: unknown"
+    );
+    let updated = apply(p, &state, &with(&cfg, "size", Value::int(4)));
+    assert_eq!(get(&updated, "id"), Value::string("created"));
+    assert_eq!(get(&updated, "stamp"), Value::string("updated"));
+}
+
+fn nested_list(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let renamed = with(&cfg, "list", list(vec![obj("a", None), obj("c", None)]));
+    assert_eq!(replaced(&ok(p, &state, &renamed)), ["list[1].name"]);
+    let retag = with(
+        &cfg,
+        "list",
+        list(vec![obj("a", None), obj("b", Some("u"))]),
+    );
+    let r = ok(p, &state, &retag);
+    assert!(replaced(&r).is_empty());
+    let pl = &r.planned_state;
+    assert_eq!(at(pl, &["list", "1", "tag"]), Value::string("u"));
+    assert_eq!(at(pl, &["list", "1", "id"]), Value::string("created"));
+    assert!(unknown(&at(pl, &["list", "1", "stamp"])), "changed object");
+    assert_eq!(at(pl, &["list", "0", "stamp"]), Value::string("created"));
+    let grown = with(
+        &cfg,
+        "list",
+        list(vec![obj("a", None), obj("b", None), obj("d", None)]),
+    );
+    let r = ok(p, &state, &grown);
+    assert!(replaced(&r).is_empty(), "a new object is no replacement");
+    assert!(unknown(&at(&r.planned_state, &["list", "2", "id"])));
+    assert_eq!(
+        at(&r.planned_state, &["list", "2", "tag"]),
+        Value::string("t")
+    );
+    let unknown_list = with(&cfg, "list", Value::unknown(Type::list(obj_type())));
+    assert!(unknown(&get(
+        &ok(p, &state, &unknown_list).planned_state,
+        "list"
+    )));
+}
+
+fn nested_map_set_single(p: &GrpcProvider) {
+    let (state, cfg) = created(p);
+    let map = |m: Vec<(&str, Value)>| {
+        Value::map(
+            obj_type(),
+            m.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        )
+    };
+    let renamed = with(&cfg, "map", map(vec![("k", obj("z", None))]));
+    assert_eq!(replaced(&ok(p, &state, &renamed)), ["map[\"k\"].name"]);
+    let added = with(
+        &cfg,
+        "map",
+        map(vec![("k", obj("a", None)), ("j", obj("a", None))]),
+    );
+    let r = ok(p, &state, &added);
+    assert!(replaced(&r).is_empty());
+    assert_eq!(
+        at(&r.planned_state, &["map", "k", "id"]),
+        Value::string("created")
+    );
+    assert!(unknown(&at(&r.planned_state, &["map", "j", "id"])));
+    // Set objects correlate with prior ones by the attributes the configuration alone
+    // controls (`name`; `tag` has a default, so it is computed too), as core's merge does.
+    let retag = with(
+        &cfg,
+        "set",
+        Value::set(obj_type(), vec![obj("a", Some("u"))]),
+    );
+    let r = ok(p, &state, &retag);
+    assert!(replaced(&r).is_empty());
+    let o = at(&r.planned_state, &["set", "0"]);
+    assert_eq!(get(&o, "id"), Value::string("created"));
+    assert!(unknown(&get(&o, "stamp")));
+    assert_eq!(get(&o, "tag"), Value::string("u"));
+    let renamed = with(&cfg, "set", Value::set(obj_type(), vec![obj("z", None)]));
+    let r = ok(p, &state, &renamed);
+    assert!(
+        replaced(&r).is_empty(),
+        "a new set object, no path to replace by"
+    );
+    assert!(unknown(&at(&r.planned_state, &["set", "0", "id"])));
+    let single = with(&cfg, "single", obj("q", None));
+    assert_eq!(replaced(&ok(p, &state, &single)), ["single.name"]);
+    let removed = with(&cfg, "single", Value::null(obj_type()));
+    let r = ok(p, &state, &removed);
+    assert!(get(&r.planned_state, "single").is_null());
+}
+
+fn refused(p: &GrpcProvider) {
+    let cfg = config(p, &[("bad", Value::bool(true))]);
+    let r = plan(p, &Value::null(cfg.ty()), &cfg);
+    assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!(r.diagnostics[0].summary, "Invalid plan modification");
+    assert_eq!(
+        r.diagnostics[0].attribute,
+        Some(vec![PathStep::Attr("size".into())])
+    );
+}
+
+fn upgrade(p: &GrpcProvider) {
+    let (state, _) = created(p);
+    let ty = state.ty();
+    let mut json = ferro_value::json::value_to_json(&state, &ty).unwrap();
+    let obj = json.as_object_mut().unwrap();
+    let size = obj.remove("size").unwrap();
+    obj.insert("old_size".into(), size);
+    let up = |version: u64, raw: &serde_json::Value| {
+        p.upgrade_resource_state(UpgradeRequest {
+            type_name: "test_thing",
+            version,
+            raw_json: raw,
+        })
+    };
+    let r = up(1, &json);
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.upgraded_state, state, "old_size became size");
+    let current = ferro_value::json::value_to_json(&state, &ty).unwrap();
+    assert_eq!(up(2, &current).upgraded_state, state);
+    let too_new = up(3, &current);
+    assert_eq!(
+        too_new.diagnostics[0].summary,
+        "Unable to Upgrade Resource State"
+    );
+    let no_path = up(0, &json);
+    assert!(no_path.diagnostics[0].detail.contains("version 0"));
+    // Version 1's shape read as version 2 does not fit the schema.
+    assert!(!up(2, &json).diagnostics.is_empty());
+}

@@ -1,0 +1,182 @@
+//! The provider the protocol tests serve: `test_thing` carries one attribute per plan modifier
+//! and helper, nested attributes in every nesting mode, and schema version 2 with an upgrade
+//! from version 1 (where `size` was called `old_size`).
+
+use ferro_sdk::modifiers::{
+    all, if_set, requires_replace, requires_replace_if, sequence, use_state_for_unknown,
+    RequiresReplaceIf,
+};
+use ferro_sdk::provider_types::{ModifyPlanRequest, ModifyPlanResponse};
+use ferro_sdk::schema::Object;
+use ferro_sdk::values::{get, with};
+use ferro_sdk::{Attr, Diags, Resource, ResourceSchema, SdkProvider, Type, Value};
+use ferro_value::schema::NestingMode;
+use std::sync::Arc;
+
+/// The provider; `nested`: with the nested attributes (protocol 6 only).
+pub fn provider(nested: bool) -> SdkProvider {
+    SdkProvider::new("test").resource("test_thing", Thing { nested })
+}
+
+pub struct Thing {
+    nested: bool,
+}
+
+/// The new number is greater than the old one.
+pub fn greater(old: &Value, new: &Value) -> bool {
+    match (old.as_number(), new.as_number()) {
+        (Some(o), Some(n)) => n.to_f64() > o.to_f64(),
+        _ => false,
+    }
+}
+
+/// The objects of every nested attribute: `name` (a change replaces the resource), `id` (kept
+/// once known), `stamp` (recomputed when the object changes), `tag` (defaults to "t").
+fn object() -> Object {
+    Object::new()
+        .attr(
+            "name",
+            Attr::string().required().modifier(requires_replace()),
+        )
+        .attr(
+            "id",
+            Attr::string().computed().modifier(use_state_for_unknown()),
+        )
+        .attr("stamp", Attr::string().computed())
+        .attr("tag", Attr::string().default(Value::string("t")))
+}
+
+impl Resource for Thing {
+    fn schema(&self) -> ResourceSchema {
+        let s = ResourceSchema::new()
+            .version(2)
+            .attr(
+                "id",
+                Attr::string().computed().modifier(use_state_for_unknown()),
+            )
+            .attr("stamp", Attr::string().computed())
+            .attr(
+                "size",
+                Attr::number()
+                    .required()
+                    .modifier(RequiresReplaceIf::from_fn(
+                        "growing replaces",
+                        if_set(greater),
+                    )),
+            )
+            .attr(
+                "mode",
+                Attr::string()
+                    .default(Value::string("fast"))
+                    .modifier(requires_replace()),
+            )
+            .attr(
+                "label",
+                Attr::string().optional().modifier(requires_replace_if(
+                    "changes from a value starting with x",
+                    |old, _| old.as_str().is_some_and(|s| s.starts_with('x')),
+                )),
+            )
+            .attr(
+                "both",
+                Attr::number()
+                    .optional()
+                    .modifier(RequiresReplaceIf::from_fn(
+                        "grows beyond 10",
+                        all(vec![
+                            if_set(greater),
+                            Arc::new(|_: &Value, n: &Value| {
+                                n.as_number().is_some_and(|x| x.to_f64() > 10.0)
+                            }),
+                        ]),
+                    )),
+            )
+            .attr(
+                "seq",
+                Attr::number()
+                    .optional()
+                    .modifier(RequiresReplaceIf::from_fn(
+                        "sequence",
+                        sequence(vec![
+                            if_set(|_, _| false),
+                            Arc::new(|_: &Value, _: &Value| {
+                                panic!("sequence must stop at the first false")
+                            }),
+                        ]),
+                    )),
+            )
+            .attr("bad", Attr::bool().optional());
+        if !self.nested {
+            return s;
+        }
+        s.attr(
+            "single",
+            Attr::nested(NestingMode::Single, object()).optional(),
+        )
+        .attr("list", Attr::nested(NestingMode::List, object()).optional())
+        .attr("set", Attr::nested(NestingMode::Set, object()).optional())
+        .attr("map", Attr::nested(NestingMode::Map, object()).optional())
+    }
+
+    fn modify_plan(&self, req: &ModifyPlanRequest<'_>, resp: &mut ModifyPlanResponse) {
+        if get(req.config, "bad").as_bool() == Some(true) {
+            // Breaks core's rules: a configured argument planned differently.
+            resp.plan = with(&resp.plan, "size", Value::int(999));
+        } else if !req.state.is_null() && get(req.config, "mode").as_str() == Some("slow") {
+            resp.requires_replace.push("stamp".into());
+        }
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(resolve(planned, "created"))
+    }
+
+    fn update(&self, _prior: &Value, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(resolve(planned, "updated"))
+    }
+
+    fn upgrade_state(
+        &self,
+        version: u64,
+        old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
+        let mut obj = old.as_object().cloned().unwrap_or_default();
+        if version == 1 {
+            if let Some(size) = obj.remove("old_size") {
+                obj.insert("size".into(), size);
+            }
+            return Ok(serde_json::Value::Object(obj));
+        }
+        Err(vec![ferro_sdk::Diagnostic::error(
+            "Unable to Upgrade Resource State",
+            format!("No upgrade from schema version {version}."),
+        )])
+    }
+}
+
+/// Every unknown string in `v` (nested objects included) becomes `what`.
+fn resolve(v: &Value, what: &str) -> Value {
+    use ferro_value::ValueKind;
+    match &v.kind {
+        ValueKind::Unknown(Type::String) => Value::string(what),
+        ValueKind::Object(attrs) => Value::object(
+            attrs
+                .iter()
+                .map(|(k, x)| (k.clone(), resolve(x, what)))
+                .collect(),
+        ),
+        ValueKind::List(t, es) => {
+            Value::list(t.clone(), es.iter().map(|e| resolve(e, what)).collect())
+        }
+        ValueKind::Set(t, es) => {
+            Value::set(t.clone(), es.iter().map(|e| resolve(e, what)).collect())
+        }
+        ValueKind::Map(t, es) => Value::map(
+            t.clone(),
+            es.iter()
+                .map(|(k, e)| (k.clone(), resolve(e, what)))
+                .collect(),
+        ),
+        _ => v.clone(),
+    }
+}

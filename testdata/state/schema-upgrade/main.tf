@@ -1,0 +1,4 @@
+resource "random_string" "s" {
+  length  = 12
+  special = false
+}
