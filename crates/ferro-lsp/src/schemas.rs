@@ -165,6 +165,9 @@ mod tests {
         assert!(c.resource(ResourceMode::Data, "local_file").is_some());
         let dir = std::env::temp_dir().join(format!("ferro-lsp-cache-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        // The built-in `terraform` provider is registered by ferro-providers, as `ferro` does
+        // at start-up.
+        ferro_providers::install();
         let registry = ferro_provider::ProviderRegistry::new();
         let addr = ProviderAddr::parse_source("terraform.io/builtin/terraform").unwrap();
         assert!(write_cache(&dir, &registry, &[addr]).unwrap().is_empty());

@@ -214,6 +214,31 @@ pub struct ResourceDrift {
     pub after: Value,
 }
 
+impl ResourceDrift {
+    /// The drift as a change (an update, or a delete when the object is gone), for the
+    /// renderings shared with planned changes.
+    pub fn as_change(&self) -> ResourceInstanceChange {
+        ResourceInstanceChange {
+            addr: self.addr.clone(),
+            deposed: None,
+            provider: self.provider.clone(),
+            action: if self.after.is_null() {
+                Action::Delete
+            } else {
+                Action::Update
+            },
+            reason: None,
+            before: self.before.clone(),
+            after: self.after.clone(),
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version: 0,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Expansion {
     Single,

@@ -334,24 +334,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     top.insert("planned_values".into(), J::Object(planned));
     let mut drift = Vec::new();
     for d in &plan.drift {
-        let c = ResourceInstanceChange {
-            addr: d.addr.clone(),
-            deposed: None,
-            provider: d.provider.clone(),
-            action: if d.after.is_null() {
-                Action::Delete
-            } else {
-                Action::Update
-            },
-            reason: None,
-            before: d.before.clone(),
-            after: d.after.clone(),
-            requires_replace: Vec::new(),
-            planned_private: Vec::new(),
-            schema_version: 0,
-            dependencies: Vec::new(),
-            create_before_destroy: false,
-        };
+        let c = d.as_change();
         let schema = super::schema_block(providers, &c);
         let mark = |v: &Value| match schema {
             Some(s) => mark_schema_sensitive(s, v),

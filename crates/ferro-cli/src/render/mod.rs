@@ -263,24 +263,7 @@ fn drift_section(plan: &Plan, providers: &Providers, pen: Pen) -> String {
     let empty = Block::default();
     for d in &plan.drift {
         let deleted = d.after.is_null();
-        let c = ResourceInstanceChange {
-            addr: d.addr.clone(),
-            deposed: None,
-            provider: d.provider.clone(),
-            action: if deleted {
-                Action::Delete
-            } else {
-                Action::Update
-            },
-            reason: None,
-            before: d.before.clone(),
-            after: d.after.clone(),
-            requires_replace: Vec::new(),
-            planned_private: Vec::new(),
-            schema_version: 0,
-            dependencies: Vec::new(),
-            create_before_destroy: false,
-        };
+        let c = d.as_change();
         let schema = schema_block(providers, &c).unwrap_or(&empty);
         let body = resource_change(&c, schema, pen, None);
         // The header says what happened instead of what will happen.
