@@ -177,6 +177,7 @@ impl ResourceSchema {
                     )
                 })
                 .collect(),
+            description: self.description.clone(),
         }
     }
 

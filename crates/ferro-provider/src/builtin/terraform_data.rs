@@ -32,6 +32,7 @@ fn data_schema() -> Schema {
         block: Block {
             attributes,
             block_types: BTreeMap::new(),
+            description: String::new(),
         },
     }
 }
