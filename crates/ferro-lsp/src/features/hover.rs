@@ -206,8 +206,11 @@ fn describe(doc: &Doc<'_>, sym: &ModuleSymbol) -> Option<String> {
                 ferro_addrs::ResourceMode::Data => "data",
             };
             let mut text = code(&format!("{kind} \"{}\" \"{}\"", r.ty, r.name));
-            if let Some((provider, _)) = doc.w.catalog.resource(r.mode, &r.ty) {
+            if let Some((provider, schema)) = doc.w.catalog.resource(r.mode, &r.ty) {
                 text.push_str(&format!("\n\nProvider `{provider}`."));
+                if !schema.block.description.is_empty() {
+                    text.push_str(&format!("\n\n{}", schema.block.description));
+                }
             }
             if let Some(e) = index.expanded.get(r) {
                 text.push_str(&format!(
