@@ -99,6 +99,7 @@ fn editing_one_json_file_rereads_only_its_resource_bodies() {
     let block = ferro_value::schema::Block {
         attributes: [("input".to_string(), input)].into_iter().collect(),
         block_types: Default::default(),
+        description: String::new(),
     };
     schemas.resources.insert(
         (ferro_addrs::ResourceMode::Managed, "terraform_data".into()),

@@ -32,6 +32,7 @@ fn block(attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> Block
             .into_iter()
             .map(|(n, b)| (n.to_string(), b))
             .collect(),
+        description: String::new(),
     }
 }
 

@@ -37,6 +37,7 @@ fn block(attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> Block
             .into_iter()
             .map(|(n, b)| (n.to_string(), b))
             .collect(),
+        description: String::new(),
     }
 }
 

@@ -390,6 +390,7 @@ fn schemas_cached_by_init_are_used_for_validation() {
             .into_iter()
             .collect(),
             block_types: Default::default(),
+            description: String::new(),
         },
     };
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {
@@ -436,4 +437,87 @@ fn schemas_cached_by_init_are_used_for_validation() {
         "{r}"
     );
     c.shutdown();
+}
+
+#[test]
+fn hover_shows_block_descriptions_from_cached_schemas() {
+    use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
+    let text = "resource \"example_thing\" \"x\" {\n  size = 1\n  rule {\n    port = 80\n  }\n}\n";
+    let root = workspace("blockdesc", &[("main.tf", text)]);
+    let rule = Block {
+        attributes: [(
+            "port".to_string(),
+            Attribute::new(ferro_value::Type::Number).optional(),
+        )]
+        .into_iter()
+        .collect(),
+        block_types: Default::default(),
+        description: "A firewall rule admitting one port.".into(),
+    };
+    let schema = Schema {
+        version: 0,
+        block: Block {
+            attributes: [(
+                "size".to_string(),
+                Attribute::new(ferro_value::Type::Number).required(),
+            )]
+            .into_iter()
+            .collect(),
+            block_types: [(
+                "rule".to_string(),
+                NestedBlock {
+                    nesting: NestingMode::List,
+                    block: rule,
+                    min_items: 0,
+                    max_items: 0,
+                },
+            )]
+            .into_iter()
+            .collect(),
+            description: "Manages an example thing.".into(),
+        },
+    };
+    let mut catalog = ferro_lsp::schemas::SchemaCatalog {
+        format_version: 1,
+        ..Default::default()
+    };
+    let mut p = ferro_lsp::schemas::ProviderSchemas::default();
+    p.resources.insert("example_thing".into(), schema);
+    catalog
+        .providers
+        .insert("registry.terraform.io/acme/example".into(), p);
+    let cache = root.join(ferro_lsp::schemas::CACHE_FILE);
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, serde_json::to_vec(&catalog).unwrap()).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    // The nested block type name.
+    let r = c.result(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 3}}),
+    );
+    let v = r["contents"]["value"].as_str().unwrap_or_default();
+    assert!(v.contains("rule { … }"), "{r}");
+    assert!(v.contains("A firewall rule admitting one port."), "{r}");
+    // The resource block header shows the resource type's description.
+    let r = c.result(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}),
+    );
+    let v = r["contents"]["value"].as_str().unwrap_or_default();
+    assert!(v.contains("Manages an example thing."), "{r}");
+    c.shutdown();
+}
+
+#[test]
+fn schema_caches_without_block_descriptions_still_read() {
+    // A cache written before blocks carried descriptions.
+    let old = r#"{"format_version":1,"providers":{"registry.terraform.io/acme/example":{
+        "provider":{"version":0,"block":{"attributes":{},"block_types":{}}},
+        "resources":{"example_thing":{"version":0,"block":{"attributes":{},"block_types":{}}}},
+        "data_sources":{}}}}"#;
+    let c: ferro_lsp::schemas::SchemaCatalog = serde_json::from_str(old).unwrap();
+    let p = &c.providers["registry.terraform.io/acme/example"];
+    assert_eq!(p.resources["example_thing"].block.description, "");
 }

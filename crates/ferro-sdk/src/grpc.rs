@@ -214,6 +214,7 @@ fn block_to_proto(b: &Block) -> pb::schema::Block {
                 max_items: nb.max_items as i64,
             })
             .collect(),
+        description: b.description.clone(),
         ..Default::default()
     }
 }

@@ -224,6 +224,7 @@ impl ResourceSchema {
                     )
                 })
                 .collect(),
+            description: self.description.clone(),
         }
     }
 

@@ -151,6 +151,10 @@ pub struct NestedBlock {
 pub struct Block {
     pub attributes: BTreeMap<String, Attribute>,
     pub block_types: BTreeMap<String, NestedBlock>,
+    /// The provider's description of the block (plain text or markdown); empty when it has none.
+    /// Defaulted so schema caches written before the field existed still read.
+    #[serde(default)]
+    pub description: String,
 }
 
 /// A resource type's schema with its version (stored in state as `schema_version`).

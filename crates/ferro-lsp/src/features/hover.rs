@@ -58,7 +58,7 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
             continue;
         };
         if r.span.start <= offset && offset <= r.span.end {
-            let text = format!(
+            let mut text = format!(
                 "{}\n\n{} attributes, {} nested block types.",
                 code(&format!(
                     "{} \"{}\"",
@@ -72,6 +72,9 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
                 schema.block.attributes.len(),
                 schema.block.block_types.len()
             );
+            if !schema.block.description.is_empty() {
+                text.push_str(&format!("\n\n{}", schema.block.description));
+            }
             return Ok(markdown(doc, text, r.span));
         }
         if let Some(v) = in_body(doc, &r.body, &schema.block, offset) {
@@ -121,13 +124,16 @@ fn in_body(doc: &Doc<'_>, body: &BlockBody, block: &Block, offset: u32) -> Optio
             } else {
                 format!("at most {}", nb.max_items)
             };
-            let text = format!(
+            let mut text = format!(
                 "{}\n\nNested block ({:?}), at least {}, {max}; {} attributes.",
                 code(&format!("{} {{ … }}", b.ty)),
                 nb.nesting,
                 nb.min_items,
                 nb.block.attributes.len()
             );
+            if !nb.block.description.is_empty() {
+                text.push_str(&format!("\n\n{}", nb.block.description));
+            }
             return Some(markdown(doc, text, b.ty_span));
         }
         if let Some(v) = in_body(doc, &b.body, &nb.block, offset) {
@@ -200,8 +206,11 @@ fn describe(doc: &Doc<'_>, sym: &ModuleSymbol) -> Option<String> {
                 ferro_addrs::ResourceMode::Data => "data",
             };
             let mut text = code(&format!("{kind} \"{}\" \"{}\"", r.ty, r.name));
-            if let Some((provider, _)) = doc.w.catalog.resource(r.mode, &r.ty) {
+            if let Some((provider, schema)) = doc.w.catalog.resource(r.mode, &r.ty) {
                 text.push_str(&format!("\n\nProvider `{provider}`."));
+                if !schema.block.description.is_empty() {
+                    text.push_str(&format!("\n\n{}", schema.block.description));
+                }
             }
             if let Some(e) = index.expanded.get(r) {
                 text.push_str(&format!(

@@ -59,6 +59,7 @@ fn schema() -> Schema {
         block: Block {
             attributes,
             block_types: BTreeMap::new(),
+            description: String::new(),
         },
     }
 }

@@ -211,7 +211,10 @@ pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
 }
 
 fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> {
-    let mut out = Block::default();
+    let mut out = Block {
+        description: b.description.clone(),
+        ..Block::default()
+    };
     for a in &b.attributes {
         out.attributes
             .insert(a.name.clone(), attribute_from_proto(a, what)?);
@@ -376,10 +379,14 @@ mod tests {
             attributes: vec![nested],
             block_types: vec![v6::schema::NestedBlock {
                 type_name: "timeouts".into(),
-                block: Some(v6::schema::Block::default()),
+                block: Some(v6::schema::Block {
+                    description: "How long operations may take.".into(),
+                    ..Default::default()
+                }),
                 nesting: v6::schema::nested_block::NestingMode::Single as i32,
                 ..Default::default()
             }],
+            description: "A test resource.".into(),
             ..Default::default()
         };
         let s = schema_from_proto(
@@ -397,6 +404,11 @@ mod tests {
         assert_eq!(nested.nesting, NestingMode::Set);
         assert!(nested.attributes["port"].optional);
         assert_eq!(s.block.block_types["timeouts"].nesting, NestingMode::Single);
+        assert_eq!(s.block.description, "A test resource.");
+        assert_eq!(
+            s.block.block_types["timeouts"].block.description,
+            "How long operations may take."
+        );
     }
 
     #[test]
