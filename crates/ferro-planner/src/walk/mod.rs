@@ -7,15 +7,20 @@ use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
 use crate::scope::EvalTree;
 
+mod checks;
 mod data;
 mod expansion;
 mod instance;
 mod orphans;
+mod parallel;
+mod relations;
 mod targeting;
 mod triggers;
 
 use crate::scope::{InstanceCtx, ModuleEval};
 use crate::statecodec::{apply_sensitive_paths, base64_decode};
+use checks::prevent_destroy_error;
+use checks::{self_reference, sensitive_output_error};
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, AbsResourceInstance, ConfigResource, InstanceKey,
     ModuleInstance, Resource, ResourceMode,
@@ -36,6 +41,8 @@ use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
 use instance::{carry_marks, Acc, InstancePlanner};
+use parallel::{parallel_map, PLAN_PARALLELISM};
+use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Where a root variable's value came from; Terraform 1.0 treats a value for an undeclared
@@ -374,80 +381,6 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         moved: moved.into_iter().collect(),
     };
     (Some(plan), diags)
-}
-
-/// The configured resources whose `lifecycle` satisfies `pred`.
-fn lifecycle_set(
-    tree: &EvalTree<'_>,
-    db: &dyn Db,
-    graph: &ferro_db::ItemGraph,
-    pred: impl Fn(&ferro_hir::Lifecycle) -> bool,
-) -> HashSet<ConfigResource> {
-    let mut out = HashSet::new();
-    for item in &graph.order {
-        let ItemId::Resource(r) = &item.id else {
-            continue;
-        };
-        let st = &tree.statics[item.node];
-        let Some(ri) = st.index.resources.get(r) else {
-            continue;
-        };
-        if pred(&file_hir(db, ri.file).resources[ri.index].lifecycle) {
-            out.insert(ConfigResource {
-                module: st.path.clone(),
-                resource: r.clone(),
-            });
-        }
-    }
-    out
-}
-
-/// Every resource that a `create_before_destroy` resource depends on, directly or not.
-fn forced_create_before_destroy(
-    tree: &EvalTree<'_>,
-    db: &dyn Db,
-    graph: &ferro_db::ItemGraph,
-) -> HashSet<ConfigResource> {
-    let mut start: Vec<ConfigResource> =
-        lifecycle_set(tree, db, graph, |lc| lc.create_before_destroy)
-            .into_iter()
-            .collect();
-    let mut out = HashSet::new();
-    while let Some(r) = start.pop() {
-        for d in graph.resource_deps.get(&r).into_iter().flatten() {
-            if out.insert(d.clone()) {
-                start.push(d.clone());
-            }
-        }
-    }
-    out
-}
-
-/// Every static resource of the configuration and of state with the resources it depends on
-/// (state's recorded dependencies for those the configuration no longer has).
-fn static_dependencies(
-    config: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
-    state: &State,
-) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
-    let mut out = config.clone();
-    for rs in state.resources.values() {
-        let cr = rs.addr.config();
-        if out.contains_key(&cr) {
-            continue;
-        }
-        let mut ds = BTreeSet::new();
-        for inst in rs.instances.values() {
-            for obj in inst.current.iter().chain(inst.deposed.values()) {
-                for d in &obj.dependencies {
-                    if let Ok(a) = ferro_addrs::parse_resource_instance(d) {
-                        ds.insert(a.containing_resource().config());
-                    }
-                }
-            }
-        }
-        out.insert(cr, ds);
-    }
-    out
 }
 
 /// Drop repeated diagnostics. A variable's value error is about the variable, whichever
@@ -919,63 +852,6 @@ impl Walk<'_> {
     }
 }
 
-/// Terraform's error for a plan that would destroy (or replace) an instance whose
-/// `lifecycle` sets `prevent_destroy`.
-pub(super) fn prevent_destroy_error(addr: &AbsResourceInstance) -> Diagnostic {
-    Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
-        .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
-        .with_address(addr.to_string())
-}
-
-/// A resource whose configuration refers to the resource itself (Terraform's "Self-referential
-/// block"), pointing at the first such reference.
-fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> Option<Diagnostic> {
-    fn exprs(body: &ferro_hir::BlockBody, out: &mut Vec<ExprId>) {
-        out.extend(body.attrs.iter().map(|a| a.expr));
-        for b in &body.blocks {
-            if let Some(d) = &b.dynamic {
-                out.push(d.for_each);
-                out.extend(d.labels.iter().copied());
-            }
-            exprs(&b.body, out);
-        }
-    }
-    let mut all: Vec<ExprId> = decl
-        .count
-        .iter()
-        .chain(decl.for_each.iter())
-        .copied()
-        .collect();
-    exprs(&decl.body, &mut all);
-    let mut found = None;
-    for e in all {
-        ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {
-            if found.is_none() && matches!(r, Reference::Resource(x) if *x == decl.addr) {
-                found = Some(id);
-            }
-        });
-        if found.is_some() {
-            break;
-        }
-    }
-    let id = found?;
-    Some(
-        Diagnostic::error("self-reference", "Self-referential block")
-            .with_detail(format!(
-                "Configuration for {} may not refer to itself.",
-                decl.addr
-            ))
-            .with_span_opt(hir.span(id)),
-    )
-}
-
-/// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
-fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
-    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
-        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
-        .with_span_opt(span)
-}
-
 /// The value a resource has in expressions: its one instance, a tuple (count) or an object
 /// keyed like for_each.
 fn resource_value(
@@ -1005,40 +881,6 @@ fn resource_value(
                 .collect(),
         ),
     }
-}
-
-/// How many instances of one resource are planned at once (Terraform's default parallelism).
-const PLAN_PARALLELISM: usize = 10;
-
-/// `f` over `items` on up to `threads` threads; results in the order of `items`.
-fn parallel_map<T: Send, R: Send>(
-    items: Vec<T>,
-    threads: usize,
-    f: impl Fn(T) -> R + Sync,
-) -> Vec<R> {
-    let n = items.len();
-    if n <= 1 || threads <= 1 {
-        return items.into_iter().map(f).collect();
-    }
-    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
-    let results: std::sync::Mutex<Vec<Option<R>>> =
-        std::sync::Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n) {
-            scope.spawn(|| loop {
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((i, item)) = next else { break };
-                let r = f(item);
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect()
 }
 
 fn replace_action(cbd: bool) -> Action {

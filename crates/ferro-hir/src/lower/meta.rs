@@ -1,0 +1,244 @@
+//! Lowering of the meta blocks around resources: `precondition`/`postcondition`, `moved` and
+//! `provisioner "local-exec"`.
+
+use super::*;
+
+impl Lower {
+    /// A `precondition`/`postcondition` block: both arguments are required, nothing else is
+    /// allowed.
+    pub(super) fn condition(&mut self, b: &ast::Block) -> Option<Condition> {
+        let (mut condition, mut error_message) = (None, None);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "condition" => {
+                    condition = Some(self.expr(&a.expr))
+                }
+                BodyItem::Attribute(a) if a.name.name == "error_message" => {
+                    error_message = Some(self.expr(&a.expr))
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        let span = Self::header_span(b);
+        for (name, v) in [("condition", condition), ("error_message", error_message)] {
+            if v.is_none() {
+                self.error(
+                    "missing-required-argument",
+                    "Missing required argument",
+                    format!("The argument {name:?} is required, but no definition was found."),
+                    span,
+                );
+            }
+        }
+        Some(Condition {
+            condition: condition?,
+            error_message: error_message?,
+            span,
+        })
+    }
+
+    pub(super) fn moved_block(&mut self, b: &ast::Block) {
+        let span = Self::header_span(b);
+        let (mut from, mut to) = (None, None);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if matches!(a.name.name.as_str(), "from" | "to") => {
+                    let parsed =
+                        traversal_text(&a.expr).and_then(|t| ferro_addrs::parse_target(&t).ok());
+                    match parsed {
+                        Some(t) if a.name.name == "from" => from = Some((t, a.expr.span)),
+                        Some(t) => to = Some((t, a.expr.span)),
+                        None => self.error(
+                            "invalid-moved-address",
+                            "Invalid address",
+                            "A moved block's from and to must each be the address of a resource, a resource instance, a module call or a module instance, written without quotes.",
+                            a.expr.span,
+                        ),
+                    }
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        let (Some((from, from_span)), Some((to, to_span))) = (from.clone(), to.clone()) else {
+            for (name, missing) in [("from", from.is_none()), ("to", to.is_none())] {
+                if missing {
+                    self.error(
+                        "missing-required-argument",
+                        "Missing required argument",
+                        format!("The argument {name:?} is required, but no definition was found."),
+                        span,
+                    );
+                }
+            }
+            return;
+        };
+        use ferro_addrs::Target;
+        let module_side = |t: &Target| matches!(t, Target::Module(_));
+        if module_side(&from) != module_side(&to) {
+            self.error(
+                "invalid-moved-address",
+                "Invalid \"moved\" addresses",
+                "The \"from\" and \"to\" addresses must both refer to resources or both refer to modules.",
+                span,
+            );
+            return;
+        }
+        let res = |t: &Target| match t {
+            Target::Resource(r) => Some(r.resource.clone()),
+            Target::Instance(i) => Some(i.resource.resource.clone()),
+            Target::Module(_) => None,
+        };
+        if let (Some(f), Some(t)) = (res(&from), res(&to)) {
+            if f.ty != t.ty || f.mode != t.mode {
+                self.error(
+                    "moved-type-mismatch",
+                    "Resource type mismatch",
+                    format!("This statement declares a move from {from} to {to}, which is a resource of a different type."),
+                    span,
+                );
+                return;
+            }
+        }
+        if from == to {
+            self.error(
+                "moved-cycle",
+                "Redundant move statement",
+                format!("This statement declares a move from {from} to the same address, which is the same as not declaring this move at all."),
+                span,
+            );
+            return;
+        }
+        self.hir.moved.push(Moved {
+            from,
+            to,
+            span,
+            from_span,
+            to_span,
+        });
+    }
+
+    pub(super) fn provisioner(&mut self, b: &ast::Block) -> Option<Provisioner> {
+        let span = Self::header_span(b);
+        let kind = b.labels.first().map(|l| l.value.to_string())?;
+        if kind != "local-exec" {
+            self.error(
+                "unsupported-provisioner",
+                "Unsupported provisioner type",
+                format!("ferro runs only the \"local-exec\" provisioner; {kind:?} provisioners (which connect to the created machine) are not supported. See docs/compatibility.md."),
+                span,
+            );
+            return None;
+        }
+        let mut rest = ast::Body {
+            items: Vec::new(),
+            ..b.body.clone()
+        };
+        let (mut when_destroy, mut on_failure_continue) = (false, false);
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "when" => match &a.expr.kind {
+                    ExprKind::Variable(id) if id.name == "destroy" => when_destroy = true,
+                    ExprKind::Variable(id) if id.name == "create" => {}
+                    _ => self.error(
+                        "invalid-provisioner-when",
+                        "Invalid \"when\" keyword",
+                        "The \"when\" argument requires one of the following keywords: create or destroy.",
+                        a.expr.span,
+                    ),
+                },
+                BodyItem::Attribute(a) if a.name.name == "on_failure" => match &a.expr.kind {
+                    ExprKind::Variable(id) if id.name == "continue" => on_failure_continue = true,
+                    ExprKind::Variable(id) if id.name == "fail" => {}
+                    _ => self.error(
+                        "invalid-provisioner-on-failure",
+                        "Invalid \"on_failure\" keyword",
+                        "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
+                        a.expr.span,
+                    ),
+                },
+                BodyItem::Attribute(a)
+                    if matches!(
+                        a.name.name.as_str(),
+                        "command" | "interpreter" | "environment" | "working_dir" | "quiet"
+                    ) =>
+                {
+                    rest.items.push(item.clone())
+                }
+                BodyItem::Attribute(a) => self.error(
+                    "unsupported-argument",
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name.name),
+                    a.name.span,
+                ),
+                BodyItem::Block(inner) if inner.ty.name == "connection" => {}
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        if !rest
+            .items
+            .iter()
+            .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == "command"))
+        {
+            self.error(
+                "missing-required-argument",
+                "Missing required argument",
+                "The argument \"command\" is required, but no definition was found.",
+                span,
+            );
+            return None;
+        }
+        Some(Provisioner {
+            kind,
+            body: self.body(&rest),
+            when_destroy,
+            on_failure_continue,
+            span,
+        })
+    }
+}
+
+/// A static traversal (`module.a["k"].x.y[0]`) written back as address text; None for any other
+/// expression.
+fn traversal_text(e: &ast::Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some(id.name.to_string()),
+        ExprKind::GetAttr { target, name, .. } => {
+            Some(format!("{}.{}", traversal_text(target)?, name.name))
+        }
+        ExprKind::Index { target, key, .. } => {
+            let k = match &key.kind {
+                ExprKind::Number(n) => n.to_string(),
+                _ => ferro_addrs::quote(&literal_string(key)?),
+            };
+            Some(format!("{}[{k}]", traversal_text(target)?))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,62 @@
+//! Errors the walk reports about the configuration itself: a resource referring to itself, a
+//! sensitive value in an output not marked sensitive, an instance protected by
+//! `prevent_destroy` that the plan would destroy.
+
+use super::*;
+
+/// Terraform's error for a plan that would destroy (or replace) an instance whose
+/// `lifecycle` sets `prevent_destroy`.
+pub(super) fn prevent_destroy_error(addr: &AbsResourceInstance) -> Diagnostic {
+    Diagnostic::error("prevent-destroy", "Instance cannot be destroyed")
+        .with_detail(format!("Resource {addr} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag."))
+        .with_address(addr.to_string())
+}
+
+/// A resource whose configuration refers to the resource itself (Terraform's "Self-referential
+/// block"), pointing at the first such reference.
+pub(super) fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> Option<Diagnostic> {
+    fn exprs(body: &ferro_hir::BlockBody, out: &mut Vec<ExprId>) {
+        out.extend(body.attrs.iter().map(|a| a.expr));
+        for b in &body.blocks {
+            if let Some(d) = &b.dynamic {
+                out.push(d.for_each);
+                out.extend(d.labels.iter().copied());
+            }
+            exprs(&b.body, out);
+        }
+    }
+    let mut all: Vec<ExprId> = decl
+        .count
+        .iter()
+        .chain(decl.for_each.iter())
+        .copied()
+        .collect();
+    exprs(&decl.body, &mut all);
+    let mut found = None;
+    for e in all {
+        ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {
+            if found.is_none() && matches!(r, Reference::Resource(x) if *x == decl.addr) {
+                found = Some(id);
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    let id = found?;
+    Some(
+        Diagnostic::error("self-reference", "Self-referential block")
+            .with_detail(format!(
+                "Configuration for {} may not refer to itself.",
+                decl.addr
+            ))
+            .with_span_opt(hir.span(id)),
+    )
+}
+
+/// A sensitive value in an output not marked sensitive (any module's, as in Terraform 1.0).
+pub(super) fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
+    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+        .with_span_opt(span)
+}

@@ -1,0 +1,79 @@
+//! Relations between static resources decided before the walk: what each depends on (state's
+//! record for resources the configuration no longer has), which resources a lifecycle setting
+//! applies to, and where `create_before_destroy` propagates.
+
+use super::*;
+
+/// The configured resources whose `lifecycle` satisfies `pred`.
+pub(super) fn lifecycle_set(
+    tree: &EvalTree<'_>,
+    db: &dyn Db,
+    graph: &ferro_db::ItemGraph,
+    pred: impl Fn(&ferro_hir::Lifecycle) -> bool,
+) -> HashSet<ConfigResource> {
+    let mut out = HashSet::new();
+    for item in &graph.order {
+        let ItemId::Resource(r) = &item.id else {
+            continue;
+        };
+        let st = &tree.statics[item.node];
+        let Some(ri) = st.index.resources.get(r) else {
+            continue;
+        };
+        if pred(&file_hir(db, ri.file).resources[ri.index].lifecycle) {
+            out.insert(ConfigResource {
+                module: st.path.clone(),
+                resource: r.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// Every resource that a `create_before_destroy` resource depends on, directly or not.
+pub(super) fn forced_create_before_destroy(
+    tree: &EvalTree<'_>,
+    db: &dyn Db,
+    graph: &ferro_db::ItemGraph,
+) -> HashSet<ConfigResource> {
+    let mut start: Vec<ConfigResource> =
+        lifecycle_set(tree, db, graph, |lc| lc.create_before_destroy)
+            .into_iter()
+            .collect();
+    let mut out = HashSet::new();
+    while let Some(r) = start.pop() {
+        for d in graph.resource_deps.get(&r).into_iter().flatten() {
+            if out.insert(d.clone()) {
+                start.push(d.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Every static resource of the configuration and of state with the resources it depends on
+/// (state's recorded dependencies for those the configuration no longer has).
+pub(super) fn static_dependencies(
+    config: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    state: &State,
+) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
+    let mut out = config.clone();
+    for rs in state.resources.values() {
+        let cr = rs.addr.config();
+        if out.contains_key(&cr) {
+            continue;
+        }
+        let mut ds = BTreeSet::new();
+        for inst in rs.instances.values() {
+            for obj in inst.current.iter().chain(inst.deposed.values()) {
+                for d in &obj.dependencies {
+                    if let Ok(a) = ferro_addrs::parse_resource_instance(d) {
+                        ds.insert(a.containing_resource().config());
+                    }
+                }
+            }
+        }
+        out.insert(cr, ds);
+    }
+    out
+}
