@@ -14,6 +14,7 @@ pub mod plan;
 mod provider;
 pub mod schema;
 pub mod server;
+pub mod stdio;
 pub mod validators;
 pub mod values;
 

@@ -347,21 +347,7 @@ pub fn check(schema: &ResourceSchema, prior: &Value, config: &Value, planned: &V
 }
 
 fn invalid_modification(path: &[PathStep]) -> ProviderDiagnostic {
-    let name = path
-        .iter()
-        .map(|s| match s {
-            PathStep::Attr(n) => n.clone(),
-            PathStep::Index(k) => match k.as_str() {
-                Some(s) => format!("[{s:?}]"),
-                None => format!(
-                    "[{}]",
-                    k.as_number().map(|n| n.to_string()).unwrap_or_default()
-                ),
-            },
-        })
-        .collect::<Vec<_>>()
-        .join(".")
-        .replace(".[", "[");
+    let name = crate::values::path_name(path);
     let mut d = ProviderDiagnostic::error(
         "Invalid plan modification",
         format!(

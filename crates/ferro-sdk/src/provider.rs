@@ -4,7 +4,6 @@
 
 use crate::plan::{check, plan};
 use crate::schema::ResourceSchema;
-use crate::values::get;
 use crate::Diags;
 use ferro_provider::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
@@ -144,24 +143,6 @@ impl SdkProvider {
     }
 }
 
-/// Run the attribute validators of `schema` on a configuration object.
-fn validate_attributes(schema: &ResourceSchema, config: &Value) -> Diags {
-    let mut diags = Vec::new();
-    if config.is_null() || !config.is_known() {
-        return diags;
-    }
-    for (name, a) in &schema.attributes {
-        let v = get(config, name);
-        if v.is_null() || !v.is_wholly_known() {
-            continue;
-        }
-        for val in &a.validators {
-            val.validate(name, &v, config, &mut diags);
-        }
-    }
-    diags
-}
-
 fn no_unknowns(v: &Value, what: &str) -> Diags {
     if v.is_wholly_known() {
         Vec::new()
@@ -193,7 +174,7 @@ impl Provider for SdkProvider {
     }
 
     fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
-        validate_attributes(&self.config_schema, config)
+        crate::validators::validate_config(&self.config_schema, config)
     }
 
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -206,7 +187,7 @@ impl Provider for SdkProvider {
             Ok(r) => r,
             Err(d) => return d,
         };
-        let mut diags = validate_attributes(&r.schema(), config);
+        let mut diags = crate::validators::validate_config(&r.schema(), config);
         r.validate(config, &mut diags);
         diags
     }
@@ -367,7 +348,7 @@ impl Provider for SdkProvider {
     ) -> Vec<ProviderDiagnostic> {
         match self.data_sources.get(type_name) {
             Some(d) => {
-                let mut diags = validate_attributes(&d.schema(), config);
+                let mut diags = crate::validators::validate_config(&d.schema(), config);
                 d.validate(config, &mut diags);
                 diags
             }

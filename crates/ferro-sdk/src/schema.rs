@@ -33,6 +33,8 @@ pub struct Attr {
 #[derive(Clone, Default)]
 pub struct Object {
     pub attributes: BTreeMap<String, Attr>,
+    /// Groups of attributes of which each object must set at least one.
+    pub at_least_one_of: Vec<Vec<String>>,
 }
 
 impl Object {
@@ -41,6 +43,12 @@ impl Object {
     }
     pub fn attr(mut self, name: &str, a: Attr) -> Object {
         self.attributes.insert(name.to_string(), a);
+        self
+    }
+    /// Every object must set at least one of `attrs` (reported on the first one's path).
+    pub fn at_least_one_of(mut self, attrs: &[&str]) -> Object {
+        self.at_least_one_of
+            .push(attrs.iter().map(|a| a.to_string()).collect());
         self
     }
     fn wire(&self, nesting: NestingMode) -> NestedAttributes {

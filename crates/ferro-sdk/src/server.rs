@@ -1,10 +1,12 @@
 //! The plugin side of go-plugin (PROTOCOL_FACTS §1): check the magic cookie, pick protocol 6
 //! (or 5, when the host offers only that), listen on a unix socket, set up AutoMTLS with the host's `PLUGIN_CLIENT_CERT`, register the
-//! provider service with go-plugin's controller (Shutdown ends the process) and gRPC health,
-//! print the handshake line, and serve until shut down.
+//! provider service with go-plugin's controller (Shutdown ends the process), go-plugin's stdio
+//! stream (what the provider writes through [`crate::stdio`]) and gRPC health, print the
+//! handshake line, and serve until shut down.
 
 use crate::grpc::ProviderService;
 use crate::grpc_v5::ProviderServiceV5;
+use crate::stdio::{Hub, StdioService};
 use ferro_provider::plugin::proto::{goplugin, health, tfplugin5, tfplugin6};
 use ferro_provider::Provider;
 use std::future::Future;
@@ -143,6 +145,7 @@ async fn run(provider: Arc<dyn Provider>) -> Result<(), String> {
         })
         .unwrap_or_default();
     let service = Arc::new(ProviderService::new(provider));
+    let hub = Hub::install();
     let router = Router {
         provider: tfplugin6::provider_server::ProviderServer::from_arc(service.clone())
             .max_decoding_message_size(usize::MAX)
@@ -153,6 +156,8 @@ async fn run(provider: Arc<dyn Provider>) -> Result<(), String> {
         controller: goplugin::grpc_controller_server::GrpcControllerServer::new(Controller(
             shutdown.clone(),
         )),
+        stdio: goplugin::grpc_stdio_server::GrpcStdioServer::new(StdioService(hub.clone()))
+            .max_encoding_message_size(usize::MAX),
         health: health::health_server::HealthServer::new(Health),
     };
     {
@@ -166,7 +171,11 @@ async fn run(provider: Arc<dyn Provider>) -> Result<(), String> {
         .serve_with_incoming_shutdown(
             router,
             tokio_stream::wrappers::ReceiverStream::new(rx),
-            async move { stop.notified().await },
+            // The open stdio stream ends first, or the graceful shutdown would wait for it.
+            async move {
+                stop.notified().await;
+                hub.close();
+            },
         )
         .await;
     let _ = std::fs::remove_file(&socket);
@@ -259,6 +268,7 @@ struct Router {
     provider: tfplugin6::provider_server::ProviderServer<ProviderService>,
     provider5: tfplugin5::provider_server::ProviderServer<ProviderServiceV5>,
     controller: goplugin::grpc_controller_server::GrpcControllerServer<Controller>,
+    stdio: goplugin::grpc_stdio_server::GrpcStdioServer<StdioService>,
     health: health::health_server::HealthServer<Health>,
 }
 
@@ -286,6 +296,8 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for Router {
             Box::pin(self.provider5.call(req))
         } else if path.starts_with("/plugin.GRPCController/") {
             Box::pin(self.controller.call(req))
+        } else if path.starts_with("/plugin.GRPCStdio/") {
+            Box::pin(self.stdio.call(req))
         } else if path.starts_with("/grpc.health.v1.Health/") {
             Box::pin(self.health.call(req))
         } else {

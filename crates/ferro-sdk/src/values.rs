@@ -1,6 +1,6 @@
 //! Small helpers for reading and building the object values resources work with.
 
-use ferro_value::{Type, Value, ValueKind};
+use ferro_value::{PathStep, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -59,4 +59,25 @@ pub fn from_json(json: &serde_json::Value, ty: &Type) -> Result<Value, String> {
 /// Encode an object value as state JSON of its type (the inverse of [`from_json`]).
 pub fn to_json(v: &Value, ty: &Type) -> Result<serde_json::Value, String> {
     ferro_value::json::value_to_json(v, ty)
+}
+
+/// An attribute path as the framework names it in messages: `rules[1].name`, `tags["k"]`.
+pub fn path_name(path: &[PathStep]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            PathStep::Attr(n) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(n);
+            }
+            PathStep::Index(k) => match (k.as_str(), k.as_number()) {
+                (Some(s), _) => out.push_str(&format!("[{s:?}]")),
+                (None, Some(n)) => out.push_str(&format!("[{n}]")),
+                _ => out.push_str("[?]"),
+            },
+        }
+    }
+    out
 }

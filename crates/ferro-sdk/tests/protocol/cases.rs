@@ -46,6 +46,7 @@ const ALL: &[(&str, Case)] = &[
     ),
     ("nested_list_objects_plan_by_index", nested_list),
     ("nested_map_set_and_single_objects", nested_map_set_single),
+    ("nested_validators_report_full_paths", nested_validators),
     ("plans_core_would_reject_are_refused", refused),
     ("state_upgrades_by_schema_version", upgrade),
 ];
@@ -450,4 +451,71 @@ fn upgrade(p: &GrpcProvider) {
     assert!(no_path.diagnostics[0].detail.contains("version 0"));
     // Version 1's shape read as version 2 does not fit the schema.
     assert!(!up(2, &json).diagnostics.is_empty());
+}
+
+/// Validators of the nested objects' attributes run in every mode, on their full paths.
+fn nested_validators(p: &GrpcProvider) {
+    let good = config(
+        p,
+        &[
+            ("list", list(vec![obj("a", None), obj("b", Some("u"))])),
+            ("single", obj("c", Some("t"))),
+        ],
+    );
+    let d = p.validate_resource_config("test_thing", &good);
+    assert!(d.is_empty(), "{d:?}");
+    let bad = config(
+        p,
+        &[
+            (
+                "list",
+                list(vec![obj("a", None), obj("much-too-long", None)]),
+            ),
+            (
+                "map",
+                Value::map(
+                    obj_type(),
+                    BTreeMap::from([("k".to_string(), obj("b", Some("zz")))]),
+                ),
+            ),
+            ("set", Value::set(obj_type(), vec![obj("", None)])),
+            ("single", obj("c", Some("v"))),
+        ],
+    );
+    let d = p.validate_resource_config("test_thing", &bad);
+    let mut got: Vec<(String, String)> = d
+        .iter()
+        .map(|d| {
+            let path = d.attribute.as_deref().unwrap_or(&[]);
+            (ferro_sdk::values::path_name(path), d.detail.clone())
+        })
+        .collect();
+    got.sort();
+    let want = [
+        (
+            "list[1].name",
+            "Attribute list[1].name string length must be between 1 and 8, got: 13",
+        ),
+        (
+            "map[\"k\"].tag",
+            "Attribute map[\"k\"].tag value must be one of: [\"t\", \"u\"], got: \"zz\"",
+        ),
+        (
+            "set.name",
+            "Attribute set.name string length must be between 1 and 8, got: 0",
+        ),
+        (
+            "single.tag",
+            "Attribute single.tag value must be one of: [\"t\", \"u\"], got: \"v\"",
+        ),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        d[0].attribute.as_ref().map(|p| p[0].clone()),
+        Some(PathStep::Attr("list".into()))
+    );
 }

@@ -2,19 +2,25 @@
 //! `cargo test`, it starts itself as a provider plugin (go-plugin handshake, AutoMTLS, gRPC)
 //! with ferro's plugin client and drives it as core does, with core's own proposed-new-state
 //! merge and plan checks: every plan modifier and helper with null and unknown values, nested
-//! attributes in each nesting mode, state upgrades, and (with `FERRO_SDK_PROTOCOL=5`) the same
-//! over protocol 5.
+//! attributes in each nesting mode, state upgrades, validators, and (with
+//! `FERRO_SDK_PROTOCOL=5`) the same over protocol 5; and the provider's output reaching the
+//! host through go-plugin's stdio stream.
 
 mod cases;
 mod provider;
 
-use ferro_provider::plugin::{GrpcProvider, PluginOptions};
+use ferro_provider::plugin::proto::tfplugin6 as v6;
+use ferro_provider::plugin::{GrpcProvider, PluginClient, PluginOptions};
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 fn start(protocol: &str) -> GrpcProvider {
+    GrpcProvider::new(start_client(protocol))
+}
+
+fn start_client(protocol: &str) -> PluginClient {
     let addr = ferro_addrs::Provider {
         hostname: "registry.terraform.io".into(),
         namespace: "ferro".into(),
@@ -30,7 +36,36 @@ fn start(protocol: &str) -> GrpcProvider {
     let exe = std::env::current_exe().expect("the test binary's path");
     let launcher = Path::new(&exe);
     std::env::set_var("FERRO_SDK_PROTOCOL", protocol);
-    GrpcProvider::start(&addr, launcher, &opts).expect("the plugin starts")
+    PluginClient::start(&addr, launcher, &opts).expect("the plugin starts")
+}
+
+/// What `test_echo` writes through `ferro_sdk::stdio` while validating reaches ferro's plugin
+/// client over `plugin.GRPCStdio/StreamStdio` (the client keeps it with the plugin's log lines;
+/// the SDK never writes it to the process's real stdout or stderr).
+fn stdio_reaches_the_host() -> bool {
+    let client = start_client("6");
+    let ty = ferro_sdk::Type::object([("text".to_string(), ferro_sdk::Type::String)]);
+    let config = ferro_provider::plugin::encode_value(&ferro_sdk::Value::null(ty.clone()), &ty)
+        .expect("a null config encodes");
+    let answer: Result<v6::validate_resource_config::Response, _> = client.unary(
+        "/tfplugin6.Provider/ValidateResourceConfig",
+        v6::validate_resource_config::Request {
+            type_name: "test_echo".into(),
+            config: Some(config),
+            ..Default::default()
+        },
+    );
+    let mut seen = false;
+    if answer.is_ok_and(|r| r.diagnostics.is_empty()) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !seen && std::time::Instant::now() < deadline {
+            let logs = client.recent_logs();
+            seen = logs.contains("echo-out: validating") && logs.contains("echo-err: validating");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    client.close();
+    seen
 }
 
 fn main() {
@@ -82,6 +117,13 @@ fn main() {
     } else {
         println!("test v5::nested_attributes_are_refused ... FAILED");
         failed.push("v5::nested_attributes_are_refused".into());
+    }
+    ran += 1;
+    if stdio_reaches_the_host() {
+        println!("test stdio_reaches_the_host ... ok");
+    } else {
+        println!("test stdio_reaches_the_host ... FAILED");
+        failed.push("stdio_reaches_the_host".into());
     }
     println!(
         "\ntest result: {}. {} passed; {} failed",

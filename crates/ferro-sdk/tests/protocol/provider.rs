@@ -8,6 +8,7 @@ use ferro_sdk::modifiers::{
 };
 use ferro_sdk::provider_types::{ModifyPlanRequest, ModifyPlanResponse};
 use ferro_sdk::schema::Object;
+use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{Attr, Diags, Resource, ResourceSchema, SdkProvider, Type, Value};
 use ferro_value::schema::NestingMode;
@@ -15,7 +16,26 @@ use std::sync::Arc;
 
 /// The provider; `nested`: with the nested attributes (protocol 6 only).
 pub fn provider(nested: bool) -> SdkProvider {
-    SdkProvider::new("test").resource("test_thing", Thing { nested })
+    SdkProvider::new("test")
+        .resource("test_thing", Thing { nested })
+        .resource("test_echo", Echo)
+}
+
+/// `test_echo` prints through the SDK's stdio writers when validated (the stdio stream test).
+pub struct Echo;
+
+impl Resource for Echo {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new().attr("text", Attr::string().optional())
+    }
+    fn validate(&self, _config: &Value, _diags: &mut Diags) {
+        use std::io::Write;
+        let _ = writeln!(ferro_sdk::stdio::stdout(), "echo-out: validating");
+        let _ = writeln!(ferro_sdk::stdio::stderr(), "echo-err: validating");
+    }
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(planned.clone())
+    }
 }
 
 pub struct Thing {
@@ -30,20 +50,29 @@ pub fn greater(old: &Value, new: &Value) -> bool {
     }
 }
 
-/// The objects of every nested attribute: `name` (a change replaces the resource), `id` (kept
-/// once known), `stamp` (recomputed when the object changes), `tag` (defaults to "t").
+/// The objects of every nested attribute: `name` (a change replaces the resource; 1 to 8
+/// characters), `id` (kept once known), `stamp` (recomputed when the object changes), `tag`
+/// (defaults to "t"; "t" or "u").
 fn object() -> Object {
     Object::new()
         .attr(
             "name",
-            Attr::string().required().modifier(requires_replace()),
+            Attr::string()
+                .required()
+                .modifier(requires_replace())
+                .validate(length_between(1, 8)),
         )
         .attr(
             "id",
             Attr::string().computed().modifier(use_state_for_unknown()),
         )
         .attr("stamp", Attr::string().computed())
-        .attr("tag", Attr::string().default(Value::string("t")))
+        .attr(
+            "tag",
+            Attr::string()
+                .default(Value::string("t"))
+                .validate(one_of(&["t", "u"])),
+        )
 }
 
 impl Resource for Thing {
