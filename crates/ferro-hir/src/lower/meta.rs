@@ -4,6 +4,26 @@
 use super::*;
 
 impl Lower {
+    /// An argument the meta block does not take.
+    fn unsupported_argument(&mut self, a: &ast::Attribute) {
+        self.error(
+            "unsupported-argument",
+            "Unsupported argument",
+            format!("An argument named {:?} is not expected here.", a.name.name),
+            a.name.span,
+        )
+    }
+
+    /// A nested block the meta block does not take.
+    fn unsupported_block(&mut self, b: &ast::Block) {
+        self.error(
+            "unsupported-block-type",
+            "Unsupported block type",
+            format!("Blocks of type {:?} are not expected here.", b.ty.name),
+            b.ty.span,
+        )
+    }
+
     /// A `precondition`/`postcondition` block: both arguments are required, nothing else is
     /// allowed.
     pub(super) fn condition(&mut self, b: &ast::Block) -> Option<Condition> {
@@ -16,18 +36,8 @@ impl Lower {
                 BodyItem::Attribute(a) if a.name.name == "error_message" => {
                     error_message = Some(self.expr(&a.expr))
                 }
-                BodyItem::Attribute(a) => self.error(
-                    "unsupported-argument",
-                    "Unsupported argument",
-                    format!("An argument named {:?} is not expected here.", a.name.name),
-                    a.name.span,
-                ),
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         let span = Self::header_span(b);
@@ -67,18 +77,8 @@ impl Lower {
                         ),
                     }
                 }
-                BodyItem::Attribute(a) => self.error(
-                    "unsupported-argument",
-                    "Unsupported argument",
-                    format!("An argument named {:?} is not expected here.", a.name.name),
-                    a.name.span,
-                ),
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         let (Some((from, from_span)), Some((to, to_span))) = (from.clone(), to.clone()) else {
@@ -186,19 +186,9 @@ impl Lower {
                 {
                     rest.items.push(item.clone())
                 }
-                BodyItem::Attribute(a) => self.error(
-                    "unsupported-argument",
-                    "Unsupported argument",
-                    format!("An argument named {:?} is not expected here.", a.name.name),
-                    a.name.span,
-                ),
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
                 BodyItem::Block(inner) if inner.ty.name == "connection" => {}
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         if !rest
