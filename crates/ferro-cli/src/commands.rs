@@ -592,7 +592,12 @@ fn execute(
     drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     let mut all = planned.warnings.clone();
-    all.extend(diags.iter().cloned());
+    // A check block's warning found while planning and again after apply is shown once.
+    for d in &diags {
+        if !all.contains(d) {
+            all.push(d.clone());
+        }
+    }
     if all.iter().any(|d| !d.is_error()) {
         let _ = writeln!(io.stdout);
     }
@@ -620,7 +625,12 @@ fn execute(
             "\nDestroy complete! Resources: {destroyed} destroyed.\n"
         );
     } else {
-        let _ = write!(io.stdout, "\nApply complete! Resources: {added} added, {changed} changed, {destroyed} destroyed.\n");
+        let imported = if plan.imports.is_empty() {
+            String::new()
+        } else {
+            format!("{} imported, ", plan.imports.len())
+        };
+        let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed.\n");
         print_outputs(io, &state);
     }
     0

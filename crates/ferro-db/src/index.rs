@@ -26,6 +26,8 @@ pub struct ModuleIndex {
     pub locals: BTreeMap<String, ItemRef>,
     pub outputs: BTreeMap<String, ItemRef>,
     pub resources: BTreeMap<Resource, ItemRef>,
+    /// Data sources declared inside a `check` block, with the block's name.
+    pub scoped_data: BTreeMap<Resource, String>,
     /// The resources with `count` or `for_each`, and which of the two.
     pub expanded: BTreeMap<Resource, Expansion>,
     /// Provider configurations by (local name, alias).
@@ -36,6 +38,12 @@ pub struct ModuleIndex {
     pub module_calls: BTreeMap<String, ItemRef>,
     /// `moved` blocks, in file order.
     pub moved: Vec<ItemRef>,
+    /// `removed` blocks, in file order.
+    pub removed: Vec<ItemRef>,
+    /// `import` blocks, in file order.
+    pub imports: Vec<ItemRef>,
+    /// `check` blocks, in file order.
+    pub checks: Vec<ItemRef>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -76,6 +84,10 @@ fn duplicate_text(kind: &str, key: &str, at: &str) -> (String, String) {
                 format!("A default (non-aliased) provider configuration for {key:?} was already given at {at}. If multiple configurations are required, set the \"alias\" argument for alternative configurations."),
             ),
         },
+        "check" => (
+            "Duplicate check block".into(),
+            format!("A check block named {key:?} was already defined at {at}. Check blocks must be unique within a module."),
+        ),
         _ => (
             "Duplicate required provider".into(),
             format!("Provider {key} was required more than once at {at}. Each provider may be required only once."),
@@ -139,6 +151,9 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if add(3, r.addr.to_string(), r.span, "resource", "resource") {
                 idx.resources
                     .insert(r.addr.clone(), ItemRef { file, index: i });
+                if let Some(c) = &r.check {
+                    idx.scoped_data.insert(r.addr.clone(), c.clone());
+                }
                 match (r.count, r.for_each) {
                     (Some(_), _) => {
                         idx.expanded.insert(r.addr.clone(), Expansion::Count);
@@ -176,6 +191,17 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         }
         for i in 0..hir.moved.len() {
             idx.moved.push(ItemRef { file, index: i });
+        }
+        for i in 0..hir.removed.len() {
+            idx.removed.push(ItemRef { file, index: i });
+        }
+        for i in 0..hir.imports.len() {
+            idx.imports.push(ItemRef { file, index: i });
+        }
+        for (i, c) in hir.checks.iter().enumerate() {
+            if add(7, c.name.clone(), c.span, "check", "check block") {
+                idx.checks.push(ItemRef { file, index: i });
+            }
         }
         for (i, c) in hir.module_calls.iter().enumerate() {
             if add(6, c.name.clone(), c.span, "module", "module call") {

@@ -30,6 +30,7 @@ pub fn file_diagnostics(
         source,
         base_dir: ws.base_dir(db),
         out: Vec::new(),
+        check_scope: None,
     };
 
     for var in &hir.variables {
@@ -117,10 +118,20 @@ pub fn file_diagnostics(
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, *span, Meta::None);
         }
+        v.check_scope = r.check.clone();
         v.body_references(body, meta);
+        v.check_scope = None;
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
             v.body_schema(body, &schema.block, r.span);
         }
+    }
+    for c in &hir.checks {
+        v.check_scope = Some(c.name.clone());
+        for a in &c.asserts {
+            v.references(a.condition, Meta::None);
+            v.references(a.error_message, Meta::None);
+        }
+        v.check_scope = None;
     }
     // Provider blocks against their provider's configuration schema (JSON bodies are read
     // against it by the planner).
@@ -161,6 +172,9 @@ struct Validator<'a> {
     /// Where `file` and friends read from.
     base_dir: &'a std::path::Path,
     out: Vec<Diagnostic>,
+    /// The `check` block whose contents are being checked: only there may its scoped data
+    /// source be referred to.
+    check_scope: Option<String>,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -317,6 +331,17 @@ impl Validator<'_> {
             }
             Reference::Local(n) if !self.index.locals.contains_key(n) => {
                 Some(undeclared_local(n, suggest(n, self.index.locals.keys())))
+            }
+            Reference::Resource(res)
+                if self.index.scoped_data.get(res).is_some_and(|c| self.check_scope.as_ref() != Some(c)) =>
+            {
+                Some(
+                    Diagnostic::error("scoped-reference", "Reference to scoped resource")
+                        .with_detail(format!(
+                            "The referenced data resource {:?} {:?} is not available from this context.",
+                            res.ty, res.name
+                        )),
+                )
             }
             Reference::Resource(res) if !self.index.resources.contains_key(res) => {
                 let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };

@@ -82,6 +82,10 @@ pub fn apply(
 ) -> (State, Vec<Diagnostic>) {
     let plan = input.plan;
     let mut state = plan.prior_state.clone();
+    // Objects `removed` blocks forget leave state before anything runs.
+    for c in &plan.forgotten {
+        state.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
+    }
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
     }
@@ -314,6 +318,10 @@ pub fn apply(
     });
     if !aborted {
         persist(backend, &mut state, &mut diags);
+    }
+    if !halted && !aborted && plan.mode != ferro_plan::PlanMode::Destroy {
+        // `check` blocks are evaluated again with the applied values.
+        diags.extend(ferro_planner::check_blocks::evaluate_checks(&tree));
     }
     if halted || aborted {
         diags.push(Diagnostic::error("interrupted", "execution halted"));

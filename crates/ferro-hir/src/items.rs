@@ -28,6 +28,12 @@ pub struct FileHir {
     pub module_calls: Vec<ModuleCall>,
     /// `moved` blocks.
     pub moved: Vec<Moved>,
+    /// `removed` blocks.
+    pub removed: Vec<Removed>,
+    /// `import` blocks.
+    pub imports: Vec<Import>,
+    /// `check` blocks (their scoped data sources are in `resources`, marked with the check).
+    pub checks: Vec<Check>,
     /// `terraform { required_version = "…" }` constraints with their ranges.
     pub required_versions: Vec<(String, Span)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -186,6 +192,9 @@ pub struct ResourceDecl {
     pub lifecycle: Lifecycle,
     /// `provisioner "local-exec"` blocks, in order.
     pub provisioners: Vec<Provisioner>,
+    /// The `check` block a scoped data source is declared in: its errors are warnings, and
+    /// only that check's assertions may refer to it.
+    pub check: Option<String>,
 }
 
 /// A `provisioner "local-exec"` block.
@@ -229,6 +238,50 @@ pub struct Moved {
     pub span: Span,
     pub from_span: Span,
     pub to_span: Span,
+}
+
+/// A `removed { from = … }` block: objects state has at `from` leave ferro's management.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removed {
+    pub from: ferro_addrs::Target,
+    /// `lifecycle { destroy = true }`: the objects are destroyed (as for any resource removed
+    /// from the configuration); otherwise they are only forgotten (left in place, dropped from
+    /// state).
+    pub destroy: bool,
+    pub span: Span,
+    pub from_span: Span,
+}
+
+/// An `import { to = …, id = … }` block: an existing object to bring under management.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// The resource imported into (module path with static keys).
+    pub to: ferro_addrs::AbsResource,
+    pub key: ImportKey,
+    pub id: ExprId,
+    pub for_each: Option<ExprId>,
+    pub span: Span,
+    pub to_span: Span,
+}
+
+/// The instance key of an import target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportKey {
+    /// `to = a.b`.
+    None,
+    /// `to = a.b[0]`, `to = a.b["k"]`.
+    Static(ferro_addrs::InstanceKey),
+    /// `to = a.b[each.key]`: evaluated for every element of `for_each`.
+    Expr(ExprId),
+}
+
+/// A `check "name" { assert { … } }` block: assertions evaluated after planning and after
+/// applying; a failed one is a warning, never an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub name: String,
+    pub asserts: Vec<Condition>,
+    pub span: Span,
 }
 
 /// A `module "name" { source = … }` block: the call of a child module.

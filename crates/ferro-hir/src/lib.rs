@@ -12,9 +12,9 @@ mod type_expr;
 
 pub use expr::{walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
 pub use items::{
-    BlockBody, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Lifecycle, Local,
-    ModuleCall, Moved, Output, ProviderBlock, ProviderPassing, Provisioner, RequiredProvider,
-    ResourceDecl, Variable, VariableValidation,
+    BlockBody, Check, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Import,
+    ImportKey, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock, ProviderPassing,
+    Provisioner, Removed, RequiredProvider, ResourceDecl, Variable, VariableValidation,
 };
 pub use lower::{lower_expr_with_vars, lower_file, lower_json_file, lower_standalone_expr};
 pub use type_expr::{lower_type_expr, lower_type_expr_with_defaults};

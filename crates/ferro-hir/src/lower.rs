@@ -79,6 +79,7 @@ fn label_count_detail(kind: &str, n: usize, missing: bool) -> String {
 }
 
 mod meta;
+mod state_blocks;
 
 impl Lower {
     fn error(&mut self, code: &str, summary: &str, detail: impl Into<String>, span: Span) {
@@ -137,6 +138,9 @@ impl Lower {
             "provider" => self.provider_block(b),
             "module" => self.module_block(b),
             "moved" => self.moved_block(b),
+            "removed" => self.removed_block(b),
+            "import" => self.import_block(b),
+            "check" => self.check_block(b),
             other => self.error(
                 "unsupported-block-type",
                 "Unsupported block type",
@@ -400,7 +404,7 @@ impl Lower {
         });
     }
 
-    fn resource_block(&mut self, b: &ast::Block, mode: ResourceMode) {
+    pub(super) fn resource_block(&mut self, b: &ast::Block, mode: ResourceMode) {
         let kind = if mode == ResourceMode::Managed {
             "resource"
         } else {
@@ -421,6 +425,7 @@ impl Lower {
             for_each: None,
             depends_on: Vec::new(),
             provisioners: Vec::new(),
+            check: None,
             provider: None,
             lifecycle: Lifecycle::default(),
         };

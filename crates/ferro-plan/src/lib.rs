@@ -201,6 +201,14 @@ pub struct Plan {
     /// Instances `moved` blocks took over: (new address, address state had before).
     #[serde(default)]
     pub moved: Vec<(AbsResourceInstance, AbsResourceInstance)>,
+    /// Instances `import` blocks brought under management, with the id each was imported by.
+    /// The imported objects are in `prior_state`; their changes are planned from there.
+    #[serde(default)]
+    pub imports: Vec<(AbsResourceInstance, String)>,
+    /// Objects `removed` blocks drop from state without destroying them (before values, for
+    /// rendering); apply removes them from state first.
+    #[serde(default)]
+    pub forgotten: Vec<ResourceInstanceChange>,
 }
 
 /// A change made outside ferro, found by refreshing an object.
@@ -249,7 +257,7 @@ pub enum Expansion {
 impl Plan {
     /// True when applying would change nothing (no resource or output actions).
     pub fn is_empty(&self) -> bool {
-        if !self.moved.is_empty() {
+        if !self.moved.is_empty() || !self.imports.is_empty() || !self.forgotten.is_empty() {
             return false;
         }
         if self.mode == PlanMode::RefreshOnly {
@@ -275,6 +283,14 @@ impl Plan {
             }
         }
         (add, change, destroy)
+    }
+
+    /// The id an instance is imported by, when an `import` block imports it in this plan.
+    pub fn import_id(&self, addr: &AbsResourceInstance) -> Option<&str> {
+        self.imports
+            .iter()
+            .find(|(a, _)| a == addr)
+            .map(|(_, id)| id.as_str())
     }
 
     /// The node of every step, for lookups.

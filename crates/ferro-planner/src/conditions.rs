@@ -17,6 +17,8 @@ pub enum CheckKind {
     ResourcePrecondition,
     ResourcePostcondition,
     OutputPrecondition,
+    /// An `assert` of a `check` block (reported as a warning by the caller).
+    CheckAssertion,
 }
 
 impl CheckKind {
@@ -25,6 +27,7 @@ impl CheckKind {
             CheckKind::ResourcePrecondition => "Resource precondition failed",
             CheckKind::ResourcePostcondition => "Resource postcondition failed",
             CheckKind::OutputPrecondition => "Module output value precondition failed",
+            CheckKind::CheckAssertion => "Check block assertion failed",
         }
     }
 }

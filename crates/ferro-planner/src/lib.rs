@@ -5,6 +5,7 @@
 //! ferro-exec only carries them out. Module-level evaluation ([`scope::ModuleEval`]) and core's
 //! checks of provider answers ([`objchange`]) are shared with ferro-exec.
 
+pub mod check_blocks;
 pub mod conditions;
 pub mod config_value;
 mod configure;

@@ -114,6 +114,15 @@ impl State {
         self.prune_instance(res, key);
     }
 
+    /// Drop an instance and every object it has (current and deposed) from state, as a
+    /// `removed` block without destroy does: the objects stay where they are, unmanaged.
+    pub fn forget_instance(&mut self, res: &AbsResource, key: &InstanceKey) {
+        if let Some(rs) = self.resources.get_mut(res) {
+            rs.instances.remove(key);
+        }
+        self.prune_instance(res, key);
+    }
+
     /// Drop one instance if it has no objects left, and its resource if that was the last one
     /// (what `prune` does, for one instance: a change costs O(log n), not O(n)).
     pub fn prune_instance(&mut self, res: &AbsResource, key: &InstanceKey) {

@@ -309,6 +309,31 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         ) {
             m.insert("previous_address".into(), J::String(old.to_string()));
         }
+        if let (Some(id), J::Object(m)) = (
+            plan.import_id(&c.addr).filter(|_| c.deposed.is_none()),
+            &mut rc,
+        ) {
+            if let Some(J::Object(ch)) = m.get_mut("change") {
+                let mut importing = obj();
+                importing.insert("id".into(), J::String(id.to_string()));
+                ch.insert("importing".into(), J::Object(importing));
+            }
+        }
+        resource_changes.push(rc);
+    }
+    // Objects `removed` blocks forget: OpenTofu's "forget" action.
+    for c in &plan.forgotten {
+        let schema = super::schema_block(providers, c);
+        let before = match schema {
+            Some(s) => mark_schema_sensitive(s, &c.before),
+            None => c.before.clone(),
+        };
+        let mut rc = resource_change_json(c, &before, &c.after);
+        if let J::Object(m) = &mut rc {
+            if let Some(J::Object(ch)) = m.get_mut("change") {
+                ch.insert("actions".into(), J::Array(vec![J::String("forget".into())]));
+            }
+        }
         resource_changes.push(rc);
     }
     let mut planned = obj();

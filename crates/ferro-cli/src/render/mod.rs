@@ -58,13 +58,25 @@ fn action_symbol(a: Action) -> &'static str {
     }
 }
 
+/// What else the plan says of a change besides its action.
+#[derive(Default, Clone, Copy)]
+struct Notes<'a> {
+    /// The address state had before a `moved` block.
+    moved_from: Option<&'a ferro_addrs::AbsResourceInstance>,
+    /// The id an `import` block imports the object by.
+    import_id: Option<&'a str>,
+    /// A `removed` block drops the object from state without destroying it.
+    forget: bool,
+}
+
 /// One resource instance change: the `# addr will be …` header and the block diff.
 fn resource_change(
     c: &ResourceInstanceChange,
     schema: &Block,
     pen: Pen,
-    moved_from: Option<&ferro_addrs::AbsResourceInstance>,
+    notes: Notes<'_>,
 ) -> String {
+    let moved_from = notes.moved_from;
     let mut out = String::new();
     let mut addr = c.addr.to_string();
     if let Some(k) = &c.deposed {
@@ -107,18 +119,37 @@ fn resource_change(
             }
             h
         }
-        Action::NoOp => match moved_from {
-            Some(old) => format!("[bold]  # {old}[reset] has moved to [bold]{addr}[reset]"),
-            None => format!("{addr} has no changes"),
+        Action::NoOp => match (moved_from, notes.import_id) {
+            (_, Some(_)) => format!("[bold]  # {addr}[reset] will be imported"),
+            (Some(old), None) => {
+                format!("[bold]  # {old}[reset] has moved to [bold]{addr}[reset]")
+            }
+            (None, None) => format!("{addr} has no changes"),
         },
+    };
+    let head = if notes.forget {
+        format!("[bold]  # {addr}[reset] will be removed from the ferro state but will not be destroyed")
+    } else {
+        head
     };
     let head = match moved_from {
         Some(old) if c.action != Action::NoOp => format!("{head}\n  # [reset](moved from {old})"),
         _ => head,
     };
+    let head = match notes.import_id {
+        Some(id) if c.action != Action::NoOp => {
+            format!("{head}\n  # [reset](imported from {})", diff::go_quote(id))
+        }
+        _ => head,
+    };
     out.push_str(&pen.paint(&head));
     out.push_str(&pen.paint("[reset]\n"));
-    out.push_str(&pen.paint(action_symbol(c.action)));
+    if notes.forget {
+        out.push_str(&pen.paint("  [bold]."));
+        out.push_str(&pen.paint("[reset]"));
+    } else {
+        out.push_str(&pen.paint(action_symbol(c.action)));
+    }
     out.push(' ');
     let r = &c.addr.resource.resource;
     // Terraform 1.0 leaves two spaces before the brace of a data block.
@@ -136,8 +167,15 @@ fn resource_change(
     };
     out.push_str(&header);
     let before = mark_schema_sensitive(schema, &c.before);
-    let after = mark_schema_sensitive(schema, &c.after);
-    let mut p = DiffPrinter::new(pen, c.action, &c.requires_replace);
+    let (action, after) = if notes.forget {
+        (Action::NoOp, before.clone())
+    } else {
+        (c.action, mark_schema_sensitive(schema, &c.after))
+    };
+    let mut p = DiffPrinter::new(pen, action, &c.requires_replace);
+    if notes.forget || (notes.import_id.is_some() && c.action == Action::NoOp) {
+        p = p.verbose();
+    }
     let written = p.block_body(schema, &before, &after, 6);
     out.push_str(&p.out);
     if written {
@@ -163,7 +201,9 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
     let changes: Vec<&ResourceInstanceChange> = sorted_changes(plan)
         .into_iter()
         .filter(|c| {
-            (c.action != Action::NoOp || (c.deposed.is_none() && moved.contains_key(&c.addr)))
+            (c.action != Action::NoOp
+                || (c.deposed.is_none()
+                    && (moved.contains_key(&c.addr) || plan.import_id(&c.addr).is_some())))
                 && !(c.action == Action::Delete
                     && c.addr.resource.resource.mode == ResourceMode::Data)
         })
@@ -173,7 +213,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         .iter()
         .filter(|o| o.action != Action::NoOp)
         .collect();
-    if changes.is_empty() && outputs.is_empty() {
+    if changes.is_empty() && outputs.is_empty() && plan.forgotten.is_empty() {
         if plan.mode == PlanMode::Destroy {
             out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"));
             out.push_str(&word_wrap("Either you have not created any objects yet or the existing objects were already deleted outside of ferro.", COLUMNS));
@@ -187,7 +227,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         out.push('\n');
         return out;
     }
-    if !changes.is_empty() {
+    if !changes.is_empty() || !plan.forgotten.is_empty() {
         let has = |a: Action| changes.iter().any(|c| c.action == a);
         let mut head = format!(
             "\n{}\n",
@@ -212,22 +252,38 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
                 head.push_str(&format!("{} {text}\n", action_symbol(a)));
             }
         }
+        if !plan.forgotten.is_empty() {
+            head.push_str("  [bold].[reset] forget\n");
+        }
         out.push_str(&pen.paint(&head));
         out.push_str("\nferro will perform the following actions:\n\n");
         let empty = Block::default();
         for c in &changes {
             let schema = schema_block(providers, c).unwrap_or(&empty);
-            out.push_str(&resource_change(
-                c,
-                schema,
-                pen,
-                moved.get(&c.addr).copied(),
-            ));
+            let notes = Notes {
+                moved_from: moved.get(&c.addr).copied(),
+                import_id: c
+                    .deposed
+                    .is_none()
+                    .then(|| plan.import_id(&c.addr))
+                    .flatten(),
+                forget: false,
+            };
+            out.push_str(&resource_change(c, schema, pen, notes));
             out.push('\n');
         }
-        let (add, change, destroy) = plan.counts();
+        for c in &plan.forgotten {
+            let schema = schema_block(providers, c).unwrap_or(&empty);
+            let notes = Notes {
+                forget: true,
+                ..Notes::default()
+            };
+            out.push_str(&resource_change(c, schema, pen, notes));
+            out.push('\n');
+        }
         out.push_str(&pen.paint(&format!(
-            "[reset][bold]Plan:[reset] {add} to add, {change} to change, {destroy} to destroy.\n"
+            "[reset][bold]Plan:[reset] {}\n",
+            plan_counts(plan)
         )));
     }
     if !outputs.is_empty() {
@@ -243,6 +299,24 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         }
     }
     out
+}
+
+/// The counts after `Plan:`: Terraform's three, with OpenTofu's import and forget counts
+/// around them when the plan has any.
+pub(crate) fn plan_counts(plan: &Plan) -> String {
+    let (add, change, destroy) = plan.counts();
+    let mut s = String::new();
+    if !plan.imports.is_empty() {
+        s.push_str(&format!("{} to import, ", plan.imports.len()));
+    }
+    s.push_str(&format!(
+        "{add} to add, {change} to change, {destroy} to destroy"
+    ));
+    if !plan.forgotten.is_empty() {
+        s.push_str(&format!(", {} to forget", plan.forgotten.len()));
+    }
+    s.push('.');
+    s
 }
 
 /// "Objects have changed outside of ferro": what refreshing found changed or deleted since the
@@ -265,7 +339,7 @@ fn drift_section(plan: &Plan, providers: &Providers, pen: Pen) -> String {
         let deleted = d.after.is_null();
         let c = d.as_change();
         let schema = schema_block(providers, &c).unwrap_or(&empty);
-        let body = resource_change(&c, schema, pen, None);
+        let body = resource_change(&c, schema, pen, Notes::default());
         // The header says what happened instead of what will happen.
         let verb = if deleted {
             "has been deleted"

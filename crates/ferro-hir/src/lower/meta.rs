@@ -5,7 +5,7 @@ use super::*;
 
 impl Lower {
     /// An argument the meta block does not take.
-    fn unsupported_argument(&mut self, a: &ast::Attribute) {
+    pub(super) fn unsupported_argument(&mut self, a: &ast::Attribute) {
         self.error(
             "unsupported-argument",
             "Unsupported argument",
@@ -15,7 +15,7 @@ impl Lower {
     }
 
     /// A nested block the meta block does not take.
-    fn unsupported_block(&mut self, b: &ast::Block) {
+    pub(super) fn unsupported_block(&mut self, b: &ast::Block) {
         self.error(
             "unsupported-block-type",
             "Unsupported block type",
@@ -216,7 +216,7 @@ impl Lower {
 
 /// A static traversal (`module.a["k"].x.y[0]`) written back as address text; None for any other
 /// expression.
-fn traversal_text(e: &ast::Expr) -> Option<String> {
+pub(super) fn traversal_text(e: &ast::Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Variable(id) => Some(id.name.to_string()),
         ExprKind::GetAttr { target, name, .. } => {

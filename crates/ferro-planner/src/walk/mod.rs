@@ -10,6 +10,7 @@ use crate::scope::EvalTree;
 mod checks;
 mod data;
 mod expansion;
+mod imports;
 mod instance;
 mod orphans;
 mod parallel;
@@ -232,6 +233,12 @@ struct Walk<'a> {
     forced_cbd: HashSet<ConfigResource>,
     prevent_destroy: HashSet<ConfigResource>,
     drift: Vec<ferro_plan::ResourceDrift>,
+    /// Instances `import` blocks imported into `refreshed`, with their ids.
+    imports: Vec<(AbsResourceInstance, String)>,
+    /// The `to` range of each import's block, in the order of `imports`.
+    import_spans: Vec<Span>,
+    /// Objects `removed` blocks forget (left in place, dropped from state at apply).
+    forgotten: Vec<ResourceInstanceChange>,
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed.
@@ -279,11 +286,18 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         forced_cbd: forced_create_before_destroy(&tree, db, graph),
         prevent_destroy: lifecycle_set(&tree, db, graph, |lc| lc.prevent_destroy),
         drift: Vec::new(),
+        imports: Vec::new(),
+        import_spans: Vec::new(),
+        forgotten: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
     let failed = configured.iter().any(Diagnostic::is_error);
     w.diags.extend(configured);
     if failed {
+        return (None, std::mem::take(&mut w.diags));
+    }
+    w.import_blocks();
+    if w.diags.iter().any(Diagnostic::is_error) {
         return (None, std::mem::take(&mut w.diags));
     }
     for item in &graph.order {
@@ -321,6 +335,14 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                         m.eval(li.file, hir.locals[li.index].expr, &InstanceCtx::default());
                     w.diags.extend(ds);
                 }
+                ItemId::Resource(r) if scoped_to_check(&m, r) => {
+                    // A data source scoped to a check block: its failures are warnings.
+                    let before = w.diags.len();
+                    w.resource(&m, r);
+                    for d in &mut w.diags[before..] {
+                        d.severity = ferro_diag::Severity::Warning;
+                    }
+                }
                 ItemId::Resource(r) => w.resource(&m, r),
                 ItemId::Output(n) => w.output(&m, n),
                 ItemId::ModuleCall(n) => w.module_call(&m, n),
@@ -328,6 +350,10 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         }
     }
     w.orphans();
+    w.check_imported();
+    if !input.options.destroy {
+        w.diags.extend(crate::check_blocks::evaluate_checks(&tree));
+    }
     let mut diags = std::mem::take(&mut w.diags);
     dedup(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -379,8 +405,16 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .collect(),
         drift: w.drift,
         moved: moved.into_iter().collect(),
+        imports: w.imports,
+        forgotten: w.forgotten,
     };
     (Some(plan), diags)
+}
+
+/// Whether a resource is a data source declared inside a `check` block.
+fn scoped_to_check(m: &ModuleEval<'_>, r: &Resource) -> bool {
+    let item = m.index.resources[r];
+    m.hir(item.file).resources[item.index].check.is_some()
 }
 
 /// Drop repeated diagnostics. A variable's value error is about the variable, whichever

@@ -1,5 +1,6 @@
 //! Orphans: objects in state that the configuration no longer has (a removed resource, a
-//! module instance or call that is gone, a removed output) are planned for destruction.
+//! module instance or call that is gone, a removed output) are planned for destruction, or
+//! forgotten when a `removed` block without `destroy = true` covers them.
 
 use super::*;
 
@@ -8,15 +9,30 @@ impl Walk<'_> {
     /// outputs that no longer exist.
     pub(super) fn orphans(&mut self) {
         let tree = self.tree;
+        self.removed_still_configured();
         let state_resources: Vec<_> = self.refreshed.resources.values().cloned().collect();
         for rs in state_resources {
+            let first_change = self.changes.len();
+            self.orphan_resource(tree, &rs);
+            let forget = rs.addr.resource.mode == ResourceMode::Managed
+                && self.removed_rule(&rs.addr) == Some(false);
+            if forget {
+                let gone: Vec<_> = self.changes.drain(first_change..).collect();
+                self.forgotten.extend(gone);
+            }
+        }
+        self.orphan_outputs(tree);
+    }
+
+    fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceState) {
+        {
             // Configured here: its module instance exists and declares the resource.
             let scope = tree.scope(&rs.addr.module);
             let configured_here = scope
                 .as_ref()
                 .is_some_and(|m| m.index.resources.contains_key(&rs.addr.resource));
             if configured_here && !self.input.options.destroy {
-                continue;
+                return;
             }
             let is_data = rs.addr.resource.mode == ResourceMode::Data;
             let Some(schema) = self
@@ -37,7 +53,7 @@ impl Walk<'_> {
                     Diagnostic::error("provider-unavailable", "Provider configuration not present")
                         .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
                 );
-                continue;
+                return;
             };
             let lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
                 Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
@@ -95,6 +111,9 @@ impl Walk<'_> {
                 }
             }
         }
+    }
+
+    fn orphan_outputs(&mut self, tree: &EvalTree<'_>) {
         if !self.input.options.destroy && !self.targeting.is_active() {
             let names: Vec<String> = self
                 .refreshed
@@ -120,4 +139,66 @@ impl Walk<'_> {
             }
         }
     }
+
+    /// The `removed` block covering a resource of state, if any: whether it asks for the
+    /// objects to be destroyed.
+    fn removed_rule(&self, addr: &AbsResource) -> Option<bool> {
+        let names: Vec<&str> = addr.module.0.iter().map(|s| s.name.as_str()).collect();
+        for st in &self.tree.statics {
+            for item in &st.index.removed {
+                let block = &self.tree.hir(item.file).removed[item.index];
+                let (prefix, resource) = removed_target(&st.path, &block.from);
+                let covered = match resource {
+                    Some(r) => names == prefix && r == &addr.resource,
+                    None => names.starts_with(&prefix),
+                };
+                if covered {
+                    return Some(block.destroy);
+                }
+            }
+        }
+        None
+    }
+
+    /// A `removed` block naming something the configuration still declares is an error.
+    fn removed_still_configured(&mut self) {
+        for st in &self.tree.statics {
+            for item in &st.index.removed {
+                let block = &self.tree.hir(item.file).removed[item.index];
+                let (prefix, resource) = removed_target(&st.path, &block.from);
+                let declared = self.tree.statics.iter().any(|o| {
+                    o.path.iter().map(String::as_str).eq(prefix.iter().copied())
+                        && resource.is_none_or(|r| o.index.resources.contains_key(r))
+                });
+                if declared {
+                    let what = if resource.is_some() {
+                        "resource"
+                    } else {
+                        "module"
+                    };
+                    self.diags.push(
+                        Diagnostic::error("removed-still-declared", format!("Removed {what} block still exists"))
+                            .with_detail(format!("This statement declares a removal of the {what} {}, but this {what} block still exists in the configuration. Please remove the {what} block.", block.from))
+                            .with_span(block.from_span),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The static module path a `removed` block's `from` names (the declaring module's path, then
+/// the module calls of `from`) and the resource, when it names one.
+fn removed_target<'a>(
+    module: &'a [String],
+    from: &'a ferro_addrs::Target,
+) -> (Vec<&'a str>, Option<&'a Resource>) {
+    let mut path: Vec<&str> = module.iter().map(String::as_str).collect();
+    let (steps, resource) = match from {
+        ferro_addrs::Target::Module(m) => (&m.0, None),
+        ferro_addrs::Target::Resource(r) => (&r.module.0, Some(&r.resource)),
+        ferro_addrs::Target::Instance(i) => (&i.module.0, Some(&i.resource.resource)),
+    };
+    path.extend(steps.iter().map(|s| s.name.as_str()));
+    (path, resource)
 }

@@ -1,0 +1,202 @@
+//! `import` blocks: before the walk, every target not yet in state is imported (the provider's
+//! `ImportResourceState`, then `ReadResource`) into the refreshed state, so the walk plans it
+//! like any existing object; after the walk, every imported instance must be one the
+//! configuration declares (else planning fails rather than destroy what was just imported).
+
+use super::*;
+use ferro_hir::ImportKey;
+
+impl Walk<'_> {
+    pub(super) fn import_blocks(&mut self) {
+        let tree = self.tree;
+        for (node, st) in tree.statics.iter().enumerate() {
+            for item in &st.index.imports {
+                let block = &tree.hir(item.file).imports[item.index];
+                if node != 0 {
+                    self.diags.push(
+                        Diagnostic::error("import-in-module", "Invalid import block")
+                            .with_detail("Import blocks are only allowed in the root module.")
+                            .with_span(block.span),
+                    );
+                    continue;
+                }
+                if self.input.options.destroy || self.input.options.refresh_only {
+                    continue;
+                }
+                self.import_block(item.file, block);
+            }
+        }
+    }
+
+    fn import_block(&mut self, file: ferro_db::SourceFile, block: &ferro_hir::Import) {
+        let m = self.tree.root();
+        let instances = match block.for_each {
+            Some(f) => match self.expand(&m, file, None, Some(f)) {
+                Some((_, keys)) => keys,
+                None => return,
+            },
+            None => vec![(InstanceKey::None, None)],
+        };
+        for (k, each) in instances {
+            let ctx = match each {
+                Some(v) => InstanceCtx::for_key(&k, Some(v)),
+                None => InstanceCtx::default(),
+            };
+            let key = match &block.key {
+                ImportKey::None => InstanceKey::None,
+                ImportKey::Static(k) => k.clone(),
+                ImportKey::Expr(e) => match self.import_key(&m, file, *e, &ctx) {
+                    Some(k) => k,
+                    None => continue,
+                },
+            };
+            let Some(id) = self.import_id(&m, file, block.id, &ctx) else {
+                continue;
+            };
+            let addr = block.to.instance(key);
+            if let Some((first, _)) = self.imports.iter().find(|(a, _)| *a == addr) {
+                self.diags.push(
+                    Diagnostic::error("import-duplicate", "Duplicate import configuration")
+                        .with_detail(format!(
+                            "An import block for the resource {first} was already declared."
+                        ))
+                        .with_span(block.to_span),
+                );
+                continue;
+            }
+            if self
+                .refreshed
+                .current_object(&addr.containing_resource(), &addr.resource.key)
+                .is_some()
+            {
+                // Already managed: nothing to import.
+                continue;
+            }
+            if !self.targeting.includes(&addr) {
+                continue;
+            }
+            if !self.declared(&addr) {
+                self.diags.push(missing_target(&addr, block.to_span));
+                continue;
+            }
+            let ds = crate::import::import_resource(
+                self.input.providers,
+                &mut self.refreshed,
+                &addr,
+                &id,
+                &mut |_| {},
+            );
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| match d.span {
+                None => d.with_span(block.span),
+                Some(_) => d,
+            }));
+            if !failed {
+                self.imports.push((addr, id));
+                self.import_spans.push(block.to_span);
+            }
+        }
+    }
+
+    /// Whether the configuration declares the target's resource in a module that exists
+    /// statically.
+    fn declared(&self, addr: &AbsResourceInstance) -> bool {
+        let path: Vec<&str> = addr.module.0.iter().map(|s| s.name.as_str()).collect();
+        self.tree.statics.iter().any(|st| {
+            st.path.iter().map(String::as_str).eq(path.iter().copied())
+                && st.index.resources.contains_key(&addr.resource.resource)
+        })
+    }
+
+    fn import_key(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        e: ExprId,
+        ctx: &InstanceCtx,
+    ) -> Option<InstanceKey> {
+        let (v, ds) = m.eval(file, e, ctx);
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds);
+        if failed {
+            return None;
+        }
+        let (v, _) = v.deep_unmark();
+        let key = match &v.kind {
+            ValueKind::String(s) => Some(InstanceKey::Str(s.to_string())),
+            ValueKind::Number(n) if n.is_integer() => n.to_i64().map(InstanceKey::Int),
+            _ => None,
+        };
+        if key.is_none() {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-import-address",
+                    "Invalid import address expression",
+                )
+                .with_detail(
+                    "The instance key of an import target must be a known string or whole number.",
+                )
+                .with_span_opt(m.hir(file).span(e)),
+            );
+        }
+        key
+    }
+
+    fn import_id(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        e: ExprId,
+        ctx: &InstanceCtx,
+    ) -> Option<String> {
+        let (v, ds) = m.eval(file, e, ctx);
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds);
+        if failed {
+            return None;
+        }
+        let bad = |detail: &str| {
+            Diagnostic::error("invalid-import-id", "Invalid import id argument")
+                .with_detail(detail.to_string())
+                .with_span_opt(m.hir(file).span(e))
+        };
+        if !v.is_wholly_known() {
+            self.diags.push(bad("The import block \"id\" argument depends on resource attributes that cannot be determined until apply, so ferro cannot plan to import this resource."));
+            return None;
+        }
+        let (plain, _) = v.deep_unmark();
+        match convert(&plain, &Type::String)
+            .ok()
+            .and_then(|s| s.as_str().map(str::to_string))
+        {
+            Some(id) if !id.is_empty() => Some(id),
+            _ => {
+                self.diags.push(bad(
+                    "The import block \"id\" argument must be a non-empty string.",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Every imported instance must have been planned as a configured instance; one the
+    /// configuration does not expand to (a key count or for_each does not produce) would
+    /// otherwise be destroyed right after its import.
+    pub(super) fn check_imported(&mut self) {
+        for ((addr, _), span) in self.imports.iter().zip(&self.import_spans) {
+            let planned = self
+                .changes
+                .iter()
+                .any(|c| &c.addr == addr && c.deposed.is_none() && c.action != Action::Delete);
+            if !planned {
+                self.diags.push(missing_target(addr, *span));
+            }
+        }
+    }
+}
+
+fn missing_target(addr: &AbsResourceInstance, span: impl Into<Option<Span>>) -> Diagnostic {
+    Diagnostic::error("import-no-config", "Configuration for import target does not exist")
+        .with_detail(format!("The configuration for the given import target {addr} does not exist. All target instances must have an associated configuration to be imported."))
+        .with_span_opt(span.into())
+}
