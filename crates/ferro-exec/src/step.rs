@@ -6,11 +6,11 @@ use ferro_addrs::{AbsResource, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
-use ferro_planner::objchange::{assert_compatible, proposed_new};
+use ferro_planner::objchange::assert_compatible;
 use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_planner::statecodec::encode_object;
 use ferro_planner::Providers;
-use ferro_provider::{ApplyRequest, PlanRequest, ProviderDiagnostic, ReadDataRequest, Severity};
+use ferro_provider::{ApplyRequest, ProviderDiagnostic, ReadDataRequest, Severity};
 use ferro_state::{Change, OutputState};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -62,22 +62,6 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
 
 /// The private data the plan's prior state holds for the object `c` changes (its current
 /// object, or the deposed one it names): what the provider returned when it last saw it.
-fn prior_private(ctx: &StepCtx<'_>, c: &ResourceInstanceChange) -> Vec<u8> {
-    let inst = ctx
-        .plan
-        .prior_state
-        .resources
-        .get(&c.addr.containing_resource())
-        .and_then(|r| r.instances.get(&c.addr.resource.key));
-    let obj = match &c.deposed {
-        Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
-        None => inst.and_then(|i| i.current.as_ref()),
-    };
-    obj.and_then(|o| o.private.as_deref())
-        .map(ferro_planner::statecodec::base64_decode)
-        .unwrap_or_default()
-}
-
 fn id_of(v: &Value) -> Option<String> {
     v.get_attr("id")
         .and_then(|x| x.as_str())
@@ -211,7 +195,7 @@ fn read_data(
             )
         }
     };
-    let marked = carry_sensitive(&state, &config);
+    let marked = ferro_planner::lifecycle::carry_marks(&state, &config);
     let obj = match encode_object(schema, &marked, &[], c.dependencies.clone(), false, false) {
         Ok(o) => o,
         Err(e) => {
@@ -331,39 +315,42 @@ fn apply_change(
         id: if create { None } else { id_of(&prior) },
     });
     let started = Instant::now();
+    // The final plan takes the lifecycle's steps again, now with the values learned so far:
+    // ignore_changes against the prior object, the state's private data (not the initial
+    // plan's), core's checks of the answer.
+    let config = ferro_planner::lifecycle::configured_value(
+        &decl.lifecycle,
+        &config,
+        (!create).then_some(&c.before),
+    );
     let (plain_cfg, _) = config.deep_unmark();
-    let proposed = proposed_new(&schema.block, &prior, &plain_cfg);
-    // As Terraform: the final plan gets the state's private data, not the initial plan's.
     let prior_private = if create {
         Vec::new()
     } else {
-        prior_private(ctx, c)
+        ferro_planner::lifecycle::state_private(&ctx.plan.prior_state, &c.addr, None)
     };
-    let final_plan = provider.plan_resource_change(PlanRequest {
-        type_name: &res.ty,
-        prior_state: &prior,
-        proposed_new_state: &proposed,
-        config: &plain_cfg,
-        prior_private: &prior_private,
-    });
-    let mut errored = false;
-    for d in &final_plan.diagnostics {
-        errored |= d.severity == Severity::Error;
-        diags.push(
-            pdiag(d, &addr).with_span_opt(Some(
-                d.attribute
-                    .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
-            )),
-        );
-    }
-    if errored {
+    let provider_name = c.provider.provider.to_string();
+    let at = ferro_planner::lifecycle::InstanceRef {
+        decl,
+        schema,
+        addr: &addr,
+        provider_name: &provider_name,
+    };
+    let (final_plan, ds) = ferro_planner::lifecycle::plan_change(
+        provider.as_ref(),
+        &at,
+        &prior,
+        &config,
+        &prior_private,
+    );
+    diags.extend(ds);
+    let Some(final_plan) = final_plan else {
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (outcomes, diags, false);
-    }
+    };
+    let final_planned = final_plan.value.deep_unmark().0;
     let initial = c.after.deep_unmark().0;
-    let errs = assert_compatible(&initial, &final_plan.planned_state);
+    let errs = assert_compatible(&initial, &final_planned);
     if !errs.is_empty() && !final_plan.legacy_type_system {
         let detail = format!(
             "When expanding the plan for {addr} to include new values learned so far during apply, provider \"{}\" produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
@@ -384,9 +371,9 @@ fn apply_change(
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
         prior_state: &prior,
-        planned_state: &final_plan.planned_state,
+        planned_state: &final_planned,
         config: &plain_cfg,
-        planned_private: &final_plan.planned_private,
+        planned_private: &final_plan.private,
     });
     let mut errored = false;
     for d in &resp.diagnostics {
@@ -411,7 +398,7 @@ fn apply_change(
         new_state = null_unknowns(&new_state);
     }
     if !errored && !resp.legacy_type_system {
-        let errs = assert_compatible(&final_plan.planned_state, &new_state);
+        let errs = assert_compatible(&final_planned, &new_state);
         if !errs.is_empty() {
             diags.push(
                 Diagnostic::error("provider-inconsistent-result", "Provider produced inconsistent result after apply")
@@ -433,7 +420,7 @@ fn apply_change(
         return (outcomes, diags, false);
     }
     // Carry configuration sensitivity into the stored object.
-    let marked = carry_sensitive(&new_state, &config);
+    let marked = ferro_planner::lifecycle::carry_marks(&new_state, &config);
     // A failed create (the provider returned an object with errors) leaves it tainted, and so
     // does a failed creation-time provisioner.
     let mut tainted = errored && create;
@@ -524,19 +511,6 @@ fn null_unknowns(v: &Value) -> Value {
     }
 }
 
-fn carry_sensitive(new: &Value, config: &Value) -> Value {
-    let (Some(nm), Some(cm)) = (new.as_entries(), config.as_entries()) else {
-        return new.clone();
-    };
-    let mut out = nm.clone();
-    for (k, v) in out.iter_mut() {
-        if cm.get(k).is_some_and(Value::contains_sensitive) {
-            *v = v.clone().mark_sensitive();
-        }
-    }
-    Value::object(out)
-}
-
 fn destroy_change(
     ctx: &StepCtx<'_>,
     index: usize,
@@ -615,7 +589,11 @@ fn destroy_change(
     let null = Value::null(prior.ty());
     // A delete's planned private data is the object's own (the plan may not carry it).
     let private = if c.planned_private.is_empty() {
-        prior_private(ctx, c)
+        ferro_planner::lifecycle::state_private(
+            &ctx.plan.prior_state,
+            &c.addr,
+            c.deposed.as_deref(),
+        )
     } else {
         c.planned_private.clone()
     };

@@ -106,6 +106,35 @@ pub struct ResourceInstanceChange {
     pub create_before_destroy: bool,
 }
 
+impl ResourceInstanceChange {
+    /// A change of an instance's current object. The reason, replace paths, private data,
+    /// dependencies and `create_before_destroy` start empty; set them with struct update
+    /// syntax.
+    pub fn new(
+        addr: AbsResourceInstance,
+        provider: AbsProviderConfig,
+        action: Action,
+        before: Value,
+        after: Value,
+        schema_version: u64,
+    ) -> Self {
+        ResourceInstanceChange {
+            addr,
+            deposed: None,
+            provider,
+            action,
+            reason: None,
+            before,
+            after,
+            requires_replace: Vec::new(),
+            planned_private: Vec::new(),
+            schema_version,
+            dependencies: Vec::new(),
+            create_before_destroy: false,
+        }
+    }
+}
+
 /// The planned change to a root module output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutputChange {

@@ -11,6 +11,7 @@ pub mod config_value;
 mod configure;
 mod graph;
 mod import;
+pub mod lifecycle;
 mod moves;
 pub mod objchange;
 mod providers;

@@ -80,7 +80,7 @@ impl Walk<'_> {
                 instance_values.push((key, Value::unknown(schema.block.implied_type())));
                 continue;
             }
-            let (plain_cfg, cfg_marks) = config.deep_unmark();
+            let (plain_cfg, _) = config.deep_unmark();
             for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
                 self.diags.push(resource_diag(&d, &addr_s, decl));
             }
@@ -94,19 +94,18 @@ impl Walk<'_> {
                 let before = self
                     .prior_data(abs, &key, schema)
                     .unwrap_or_else(|| Value::null(schema.block.implied_type()));
-                self.push_change(
-                    addr,
-                    cfg,
-                    schema,
-                    Action::Read,
-                    Some(reason),
-                    before,
-                    planned.clone(),
-                    Vec::new(),
-                    Vec::new(),
-                    deps.clone(),
-                    false,
-                );
+                self.push_change(ResourceInstanceChange {
+                    reason: Some(reason),
+                    dependencies: deps.clone(),
+                    ..ResourceInstanceChange::new(
+                        addr,
+                        cfg.clone(),
+                        Action::Read,
+                        before,
+                        planned.clone(),
+                        schema.version,
+                    )
+                });
                 instance_values.push((key, mark_schema_sensitive(&schema.block, &planned)));
                 continue;
             }
@@ -135,7 +134,7 @@ impl Walk<'_> {
                     continue;
                 }
             };
-            let value = carry_marks(&state, &config, cfg_marks);
+            let value = crate::lifecycle::carry_marks(&state, &config);
             match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false)
             {
                 Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),

@@ -2,6 +2,7 @@
 //! the provider's planned change and core's checks of it, and the action that follows.
 
 use super::*;
+use crate::lifecycle;
 
 /// What planning one instance produced: diagnostics, changes and refreshed state objects,
 /// merged into the walk in instance order (so parallel planning stays deterministic).
@@ -157,9 +158,11 @@ impl InstancePlanner<'_> {
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
             acc.diags.push(resource_diag(&d, &addr_s, decl));
         }
-        if let Some(p) = &prior {
-            config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
-        }
+        config = crate::lifecycle::configured_value(
+            &decl.lifecycle,
+            &config,
+            prior.as_ref().map(|p| &p.value),
+        );
         let tainted = prior.as_ref().is_some_and(|p| p.tainted);
         let by_request = self.options.replace.contains(&addr);
         let prior_val = match &prior {
@@ -170,19 +173,21 @@ impl InstancePlanner<'_> {
             .as_ref()
             .map(|p| p.private.clone())
             .unwrap_or_default();
-        let Some(first) = self.call_plan(
-            &provider,
-            schema,
-            &addr_s,
+        let provider_name = self.provider_name(decl);
+        let at = crate::lifecycle::InstanceRef {
             decl,
-            &prior_val,
-            &config,
-            &prior_private,
-            acc,
-        ) else {
+            schema,
+            addr: &addr_s,
+            provider_name: &provider_name,
+        };
+        let (first, ds) =
+            lifecycle::plan_change(provider.as_ref(), &at, &prior_val, &config, &prior_private);
+        acc.diags.extend(ds);
+        let Some(first) = first else {
             return Value::unknown(ty);
         };
-        let (mut planned, mut private, replace_paths) = first;
+        let (mut planned, mut private, replace_paths) =
+            (first.value, first.private, first.requires_replace);
         let cbd = decl.lifecycle.create_before_destroy
             || self
                 .forced_cbd
@@ -206,11 +211,13 @@ impl InstancePlanner<'_> {
                 if forced {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
-                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[], acc)
-                    {
-                        Some((pl, pr, _)) => {
-                            planned = pl;
-                            private = pr;
+                    let (second, ds) =
+                        lifecycle::plan_change(provider.as_ref(), &at, &null, &config, &[]);
+                    acc.diags.extend(ds);
+                    match second {
+                        Some(p) => {
+                            planned = p.value;
+                            private = p.private;
                         }
                         None => return Value::unknown(ty),
                     }
@@ -221,20 +228,22 @@ impl InstancePlanner<'_> {
                     } else {
                         ActionReason::ReplaceBecauseCannotUpdate
                     };
-                    self.push_change(
-                        addr,
-                        cfg,
-                        schema,
-                        replace_action(cbd),
-                        Some(reason),
-                        p.value.clone(),
-                        planned.clone(),
-                        changed,
-                        private,
+                    let change = ResourceInstanceChange {
+                        reason: Some(reason),
+                        requires_replace: changed,
+                        planned_private: private,
                         dependencies,
-                        cbd,
-                        acc,
-                    );
+                        create_before_destroy: cbd,
+                        ..ResourceInstanceChange::new(
+                            addr,
+                            cfg.clone(),
+                            replace_action(cbd),
+                            p.value.clone(),
+                            planned.clone(),
+                            schema.version,
+                        )
+                    };
+                    self.push_change(change, acc);
                     return planned;
                 }
                 if planned.deep_unmark().0 == p.value.deep_unmark().0 {
@@ -254,234 +263,43 @@ impl InstancePlanner<'_> {
         } else {
             planned.clone()
         };
-        self.push_change(
-            addr,
-            cfg,
-            schema,
-            action,
+        let change = ResourceInstanceChange {
             reason,
-            before,
-            planned,
-            Vec::new(),
-            private,
+            planned_private: private,
             dependencies,
-            cbd,
-            acc,
-        );
+            create_before_destroy: cbd,
+            ..ResourceInstanceChange::new(
+                addr,
+                cfg.clone(),
+                action,
+                before,
+                planned,
+                schema.version,
+            )
+        };
+        self.push_change(change, acc);
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn push_change(
-        &self,
-        addr: AbsResourceInstance,
-        cfg: &AbsProviderConfig,
-        schema: &Schema,
-        action: Action,
-        reason: Option<ActionReason>,
-        before: Value,
-        after: Value,
-        requires_replace: Vec<Vec<PathStep>>,
-        planned_private: Vec<u8>,
-        dependencies: Vec<String>,
-        cbd: bool,
-        acc: &mut Acc,
-    ) {
-        if action.is_replace()
+    /// Record a planned change (refusing replacements of `prevent_destroy` resources).
+    pub(super) fn push_change(&self, change: ResourceInstanceChange, acc: &mut Acc) {
+        if change.action.is_replace()
             && self
                 .prevent_destroy
-                .contains(&addr.containing_resource().config())
+                .contains(&change.addr.containing_resource().config())
         {
-            acc.diags.push(super::prevent_destroy_error(&addr));
+            acc.diags.push(super::prevent_destroy_error(&change.addr));
         }
-        acc.changes.push(ResourceInstanceChange {
-            addr,
-            deposed: None,
-            provider: cfg.clone(),
-            action,
-            reason,
-            before,
-            after,
-            requires_replace,
-            planned_private,
-            schema_version: schema.version,
-            dependencies,
-            create_before_destroy: cbd,
-        });
+        acc.changes.push(change);
     }
 
-    /// One PlanResourceChange call with core's checks; None after reporting errors.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn call_plan(
-        &self,
-        provider: &std::sync::Arc<dyn ferro_provider::Provider>,
-        schema: &Schema,
-        addr: &str,
-        decl: &ResourceDecl,
-        prior: &Value,
-        config: &Value,
-        prior_private: &[u8],
-        acc: &mut Acc,
-    ) -> Option<(Value, Vec<u8>, Vec<Vec<PathStep>>)> {
-        let (plain_cfg, cfg_marks) = config.deep_unmark();
-        let (plain_prior, _) = prior.deep_unmark();
-        let proposed = proposed_new(&schema.block, &plain_prior, &plain_cfg);
-        let resp = provider.plan_resource_change(PlanRequest {
-            type_name: &decl.addr.ty,
-            prior_state: &plain_prior,
-            proposed_new_state: &proposed,
-            config: &plain_cfg,
-            prior_private,
-        });
-        let mut failed = false;
-        for d in &resp.diagnostics {
-            failed |= d.severity == Severity::Error;
-            acc.diags.push(resource_diag(d, addr, decl));
-        }
-        if failed {
-            return None;
-        }
-        // Named as Terraform names it: the provider's source address.
-        // Named as Terraform names it: the provider's source address (looked up only for
-        // the message).
-        let provider_name = || {
-            self.providers
-                .by_resource
-                .iter()
-                .find(|(r, _)| r.resource == decl.addr)
-                .map(|(_, c)| c.provider.to_string())
-                .unwrap_or_else(|| decl.addr.implied_provider().to_string())
-        };
-        if convert(&resp.planned_state, &schema.block.implied_type()).is_err() {
-            acc.diags.push(
-                Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                    .with_detail(format!("Provider {:?} planned an invalid value for {addr}: the planned object does not conform to the resource type schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
-                    .with_address(addr),
-            );
-            return None;
-        }
-        if !resp.legacy_type_system {
-            let errs =
-                assert_plan_valid(&schema.block, &plain_prior, &plain_cfg, &resp.planned_state);
-            if !errs.is_empty() {
-                for e in errs {
-                    acc.diags.push(
-                        Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
-                            .with_detail(format!("Provider {:?} planned an invalid value for {addr}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", provider_name()))
-                            .with_address(addr),
-                    );
-                }
-                return None;
-            }
-        }
-        // Sensitivity from the configuration carries over to the planned object.
-        let planned = carry_marks(&resp.planned_state, config, cfg_marks);
-        Some((planned, resp.planned_private, resp.requires_replace))
-    }
-}
-
-/// Marks on configuration attributes are carried to the same attributes of the planned object.
-pub(super) fn carry_marks(planned: &Value, config: &Value, top: ferro_value::Marks) -> Value {
-    match (&planned.kind, config.as_entries()) {
-        (ValueKind::Object(pm), Some(cm)) => {
-            let mut out = (**pm).clone();
-            for (k, v) in out.iter_mut() {
-                if let Some(c) = cm.get(k) {
-                    if c.contains_sensitive() {
-                        *v = if c.is_sensitive() {
-                            v.clone().with_marks(c.marks)
-                        } else {
-                            carry_marks(v, c, ferro_value::Marks::NONE)
-                        };
-                    }
-                }
-            }
-            Value::object(out).with_marks(top)
-        }
-        _ => planned.clone().with_marks(config.marks),
-    }
-}
-
-pub(super) fn apply_ignore_changes(
-    lc: &ferro_hir::Lifecycle,
-    config: &Value,
-    prior: &Value,
-) -> Value {
-    if lc.ignore_all_changes {
-        let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else {
-            return config.clone();
-        };
-        let mut out = cm.clone();
-        for (k, v) in out.iter_mut() {
-            if let Some(p) = pm.get(k) {
-                *v = p.clone();
-            }
-        }
-        return Value::object(out).with_marks(config.marks);
-    }
-    let mut out = config.clone();
-    for path in &lc.ignore_changes {
-        out = ignore_at(&out, Some(prior), path).unwrap_or(out);
-    }
-    out
-}
-
-/// `config` with the value at `path` replaced by the prior object's value there (a map key the
-/// prior object lacks is removed; one only the prior object has is added back). None leaves
-/// `config` as it is (the path leads nowhere).
-fn ignore_at(
-    config: &Value,
-    prior: Option<&Value>,
-    path: &[ferro_hir::IgnoreStep],
-) -> Option<Value> {
-    use ferro_hir::IgnoreStep;
-    let Some((step, rest)) = path.split_first() else {
-        return Some(prior.cloned().unwrap_or_else(|| Value::null(config.ty())));
-    };
-    if !config.is_known() {
-        return None;
-    }
-    // As cty applies paths: attributes step into objects, string keys into maps, numbers into
-    // lists (`tags.Name` on a map leads nowhere, as in Terraform).
-    match (&config.kind, step) {
-        (ValueKind::Object(m), IgnoreStep::Attr(k)) => {
-            let cur = m.get(k)?;
-            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
-            let new = ignore_at(cur, p, rest)?;
-            let mut out = (**m).clone();
-            out.insert(k.to_string(), new);
-            Some(Value::object(out).with_marks(config.marks))
-        }
-        (ValueKind::Map(ety, m), IgnoreStep::Key(k)) => {
-            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
-            let mut out = (**m).clone();
-            match (m.get(k), p) {
-                (Some(_), None) if rest.is_empty() => {
-                    out.remove(k);
-                }
-                (Some(cur), _) => {
-                    out.insert(k.to_string(), ignore_at(cur, p, rest)?);
-                }
-                (None, Some(pv)) if rest.is_empty() => {
-                    out.insert(k.to_string(), pv.clone());
-                }
-                (None, _) => return None,
-            }
-            Some(Value::map(ety.clone(), out).with_marks(config.marks))
-        }
-        (ValueKind::Null(_), _) if rest.is_empty() => prior.cloned(),
-        (ValueKind::List(ety, items), IgnoreStep::Index(i)) => {
-            let i = *i as usize;
-            let cur = items.get(i)?;
-            let p = prior.and_then(|p| match &p.kind {
-                ValueKind::List(_, ps) | ValueKind::Tuple(ps) => ps.get(i),
-                _ => None,
-            });
-            let new = ignore_at(cur, p, rest)?;
-            let mut out = (**items).clone();
-            out[i] = new;
-            Some(Value::list(ety.clone(), out).with_marks(config.marks))
-        }
-        _ => None,
+    /// The provider's source address for a resource, as Terraform names it in messages.
+    fn provider_name(&self, decl: &ResourceDecl) -> String {
+        self.providers
+            .by_resource
+            .iter()
+            .find(|(r, _)| r.resource == decl.addr)
+            .map(|(_, c)| c.provider.to_string())
+            .unwrap_or_else(|| decl.addr.implied_provider().to_string())
     }
 }

@@ -3,7 +3,6 @@
 
 use crate::conditions::{check_conditions, with_self, CheckKind};
 use crate::config_value::{eval_body, mark_schema_sensitive};
-use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::providers::Providers;
 use crate::scope::EvalTree;
 
@@ -34,14 +33,12 @@ use ferro_plan::{
     Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode,
     ResourceInstanceChange, StateIdentity, PLAN_FORMAT_VERSION,
 };
-use ferro_provider::{
-    PlanRequest, ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
-};
+use ferro_provider::{ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest};
 use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
-use instance::{carry_marks, Acc, InstancePlanner};
+use instance::{Acc, InstancePlanner};
 use parallel::{parallel_map, PLAN_PARALLELISM};
 use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -541,36 +538,9 @@ impl Walk<'_> {
         Some(apply_sensitive_paths(v, &obj.sensitive_attributes))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn push_change(
-        &mut self,
-        addr: AbsResourceInstance,
-        cfg: &AbsProviderConfig,
-        schema: &Schema,
-        action: Action,
-        reason: Option<ActionReason>,
-        before: Value,
-        after: Value,
-        requires_replace: Vec<Vec<PathStep>>,
-        planned_private: Vec<u8>,
-        dependencies: Vec<String>,
-        cbd: bool,
-    ) {
+    fn push_change(&mut self, change: ResourceInstanceChange) {
         let mut acc = Acc::default();
-        self.planner().push_change(
-            addr,
-            cfg,
-            schema,
-            action,
-            reason,
-            before,
-            after,
-            requires_replace,
-            planned_private,
-            dependencies,
-            cbd,
-            &mut acc,
-        );
+        self.planner().push_change(change, &mut acc);
         self.merge(acc);
     }
 
@@ -772,18 +742,15 @@ impl Walk<'_> {
             self.diags.push(prevent_destroy_error(&addr));
         }
         self.changes.push(ResourceInstanceChange {
-            addr,
             deposed,
-            provider: cfg.clone(),
-            action: Action::Delete,
-            reason: None,
-            after: Value::null(before.ty()),
-            before,
-            requires_replace: Vec::new(),
-            planned_private: Vec::new(),
-            schema_version: schema.version,
-            dependencies: Vec::new(),
-            create_before_destroy: false,
+            ..ResourceInstanceChange::new(
+                addr,
+                cfg.clone(),
+                Action::Delete,
+                before.clone(),
+                Value::null(before.ty()),
+                schema.version,
+            )
         });
     }
 

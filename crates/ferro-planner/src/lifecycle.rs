@@ -1,0 +1,246 @@
+//! The resource instance change lifecycle of the design documents (000, 001): the steps plan
+//! and apply both take for one managed instance, in one place so the two phases cannot
+//! disagree.
+//!
+//! * [`configured_value`]: the configuration with `ignore_changes` applied against the prior
+//!   object (ignored values come from the prior object before `PlanResourceChange`);
+//! * [`plan_change`]: one `PlanResourceChange` call: the proposed new state, the provider's
+//!   answer checked against the schema and the configuration, and the configuration's
+//!   sensitivity carried to the planned object;
+//! * [`state_private`]: the private data of an object as state holds it (what both the
+//!   initial and the final plan send as prior private data, as Terraform does);
+//! * [`carry_marks`]: sensitivity of configuration values carried to the same places of a
+//!   planned or applied object, at every depth, as cty keeps marks.
+
+use crate::objchange::{assert_plan_valid, proposed_new};
+use crate::walk::resource_diag;
+use ferro_addrs::AbsResourceInstance;
+use ferro_diag::Diagnostic;
+use ferro_hir::{IgnoreStep, Lifecycle, ResourceDecl};
+use ferro_provider::{PlanRequest, Provider, Severity};
+use ferro_state::State;
+use ferro_value::convert::convert;
+use ferro_value::schema::Schema;
+use ferro_value::{PathStep, Value, ValueKind};
+
+/// What the provider planned for one instance, checked.
+pub struct PlannedObject {
+    /// The planned object, with the configuration's sensitivity.
+    pub value: Value,
+    pub private: Vec<u8>,
+    /// Paths whose change the provider says forces replacement.
+    pub requires_replace: Vec<Vec<PathStep>>,
+    /// The provider is built on the legacy SDK (its answers are only loosely checked).
+    pub legacy_type_system: bool,
+}
+
+/// The instance a lifecycle step is for.
+pub struct InstanceRef<'a> {
+    pub decl: &'a ResourceDecl,
+    pub schema: &'a Schema,
+    /// The instance's address as text, for messages.
+    pub addr: &'a str,
+    /// The provider's source address, for messages.
+    pub provider_name: &'a str,
+}
+
+/// One `PlanResourceChange` call with core's checks: the proposed new state is computed from
+/// `prior` and `config` (both may carry marks), and the answer must conform to the schema and
+/// keep every configured value. None when it failed; the diagnostics say why (with warnings).
+pub fn plan_change(
+    provider: &dyn Provider,
+    at: &InstanceRef<'_>,
+    prior: &Value,
+    config: &Value,
+    prior_private: &[u8],
+) -> (Option<PlannedObject>, Vec<Diagnostic>) {
+    let (plain_cfg, _) = config.deep_unmark();
+    let (plain_prior, _) = prior.deep_unmark();
+    let proposed = proposed_new(&at.schema.block, &plain_prior, &plain_cfg);
+    let resp = provider.plan_resource_change(PlanRequest {
+        type_name: &at.decl.addr.ty,
+        prior_state: &plain_prior,
+        proposed_new_state: &proposed,
+        config: &plain_cfg,
+        prior_private,
+    });
+    let mut diags = Vec::new();
+    let mut failed = false;
+    for d in &resp.diagnostics {
+        failed |= d.severity == Severity::Error;
+        diags.push(resource_diag(d, at.addr, at.decl));
+    }
+    if failed {
+        return (None, diags);
+    }
+    let invalid = |detail: String| {
+        Diagnostic::error("provider-invalid-plan", "Provider produced invalid plan")
+            .with_detail(format!("Provider {:?} planned an invalid value for {}{detail}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", at.provider_name, at.addr))
+            .with_address(at.addr)
+    };
+    if convert(&resp.planned_state, &at.schema.block.implied_type()).is_err() {
+        diags.push(invalid(
+            ": the planned object does not conform to the resource type schema".into(),
+        ));
+        return (None, diags);
+    }
+    if !resp.legacy_type_system {
+        let errs = assert_plan_valid(
+            &at.schema.block,
+            &plain_prior,
+            &plain_cfg,
+            &resp.planned_state,
+        );
+        if !errs.is_empty() {
+            diags.extend(errs.into_iter().map(invalid));
+            return (None, diags);
+        }
+    }
+    let planned = PlannedObject {
+        value: carry_marks(&resp.planned_state, config),
+        private: resp.planned_private,
+        requires_replace: resp.requires_replace,
+        legacy_type_system: resp.legacy_type_system,
+    };
+    (Some(planned), diags)
+}
+
+/// The private data state holds for an instance's current object (or one of its deposed
+/// objects), decoded.
+pub fn state_private(state: &State, addr: &AbsResourceInstance, deposed: Option<&str>) -> Vec<u8> {
+    let inst = state
+        .resources
+        .get(&addr.containing_resource())
+        .and_then(|r| r.instances.get(&addr.resource.key));
+    let obj = match deposed {
+        Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
+        None => inst.and_then(|i| i.current.as_ref()),
+    };
+    obj.and_then(|o| o.private.as_deref())
+        .map(crate::statecodec::base64_decode)
+        .unwrap_or_default()
+}
+
+/// Marks on configuration values are carried to the same places of `object` (a planned or
+/// applied object): a marked value marks the whole value there, and inside objects, maps and
+/// lists of the same shape the marks stay on the elements that carry them.
+pub fn carry_marks(object: &Value, config: &Value) -> Value {
+    if !config.contains_sensitive() {
+        return object.clone();
+    }
+    if !config.marks.is_empty() {
+        return object.clone().with_marks(config.marks);
+    }
+    match (&object.kind, &config.kind) {
+        (ValueKind::Object(om), ValueKind::Object(cm)) => {
+            let mut out = (**om).clone();
+            for (k, v) in out.iter_mut() {
+                if let Some(c) = cm.get(k) {
+                    *v = carry_marks(v, c);
+                }
+            }
+            Value::object(out).with_marks(object.marks)
+        }
+        (ValueKind::Map(ty, om), ValueKind::Map(_, cm) | ValueKind::Object(cm)) => {
+            let mut out = (**om).clone();
+            for (k, v) in out.iter_mut() {
+                if let Some(c) = cm.get(k) {
+                    *v = carry_marks(v, c);
+                }
+            }
+            Value::map(ty.clone(), out).with_marks(object.marks)
+        }
+        (ValueKind::List(ty, os), ValueKind::List(_, cs) | ValueKind::Tuple(cs))
+            if os.len() == cs.len() =>
+        {
+            let out = os
+                .iter()
+                .zip(cs.iter())
+                .map(|(o, c)| carry_marks(o, c))
+                .collect();
+            Value::list(ty.clone(), out).with_marks(object.marks)
+        }
+        // Elsewhere (sets, shapes that differ) the value is marked as a whole.
+        _ => object.clone().mark_sensitive(),
+    }
+}
+
+/// The configuration with `ignore_changes` applied: ignored attributes (and map keys, list
+/// elements) take the prior object's values. Without a prior object nothing is ignored.
+pub fn configured_value(lc: &Lifecycle, config: &Value, prior: Option<&Value>) -> Value {
+    let Some(prior) = prior.filter(|p| !p.is_null()) else {
+        return config.clone();
+    };
+    if lc.ignore_all_changes {
+        let (Some(cm), Some(pm)) = (config.as_entries(), prior.as_entries()) else {
+            return config.clone();
+        };
+        let mut out = cm.clone();
+        for (k, v) in out.iter_mut() {
+            if let Some(p) = pm.get(k) {
+                *v = p.clone();
+            }
+        }
+        return Value::object(out).with_marks(config.marks);
+    }
+    let mut out = config.clone();
+    for path in &lc.ignore_changes {
+        out = ignore_at(&out, Some(prior), path).unwrap_or(out);
+    }
+    out
+}
+
+/// `config` with the value at `path` replaced by the prior object's value there (a map key the
+/// prior object lacks is removed; one only the prior object has is added back). None leaves
+/// `config` as it is (the path leads nowhere).
+fn ignore_at(config: &Value, prior: Option<&Value>, path: &[IgnoreStep]) -> Option<Value> {
+    let Some((step, rest)) = path.split_first() else {
+        return Some(prior.cloned().unwrap_or_else(|| Value::null(config.ty())));
+    };
+    if !config.is_known() {
+        return None;
+    }
+    // As cty applies paths: attributes step into objects, string keys into maps, numbers into
+    // lists (`tags.Name` on a map leads nowhere, as in Terraform).
+    match (&config.kind, step) {
+        (ValueKind::Object(m), IgnoreStep::Attr(k)) => {
+            let cur = m.get(k)?;
+            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
+            let new = ignore_at(cur, p, rest)?;
+            let mut out = (**m).clone();
+            out.insert(k.to_string(), new);
+            Some(Value::object(out).with_marks(config.marks))
+        }
+        (ValueKind::Map(ety, m), IgnoreStep::Key(k)) => {
+            let p = prior.and_then(|p| p.as_entries()).and_then(|pm| pm.get(k));
+            let mut out = (**m).clone();
+            match (m.get(k), p) {
+                (Some(_), None) if rest.is_empty() => {
+                    out.remove(k);
+                }
+                (Some(cur), _) => {
+                    out.insert(k.to_string(), ignore_at(cur, p, rest)?);
+                }
+                (None, Some(pv)) if rest.is_empty() => {
+                    out.insert(k.to_string(), pv.clone());
+                }
+                (None, _) => return None,
+            }
+            Some(Value::map(ety.clone(), out).with_marks(config.marks))
+        }
+        (ValueKind::Null(_), _) if rest.is_empty() => prior.cloned(),
+        (ValueKind::List(ety, items), IgnoreStep::Index(i)) => {
+            let i = *i as usize;
+            let cur = items.get(i)?;
+            let p = prior.and_then(|p| match &p.kind {
+                ValueKind::List(_, ps) | ValueKind::Tuple(ps) => ps.get(i),
+                _ => None,
+            });
+            let new = ignore_at(cur, p, rest)?;
+            let mut out = (**items).clone();
+            out[i] = new;
+            Some(Value::list(ety.clone(), out).with_marks(config.marks))
+        }
+        _ => None,
+    }
+}
