@@ -768,6 +768,7 @@ pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
     for (name, f) in SCENARIOS
         .iter()
         .chain(crate::interop_lifecycle::SCENARIOS)
+        .chain(crate::interop_sensitive::SCENARIOS)
         .chain(crate::interop_sdk::SCENARIOS)
     {
         if filter.is_some_and(|x| !name.contains(x)) {

@@ -14,4 +14,5 @@ pub mod interop;
 mod interop_lifecycle;
 mod interop_modules;
 pub mod interop_sdk;
+mod interop_sensitive;
 pub mod oracles;

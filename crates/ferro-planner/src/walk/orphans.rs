@@ -35,6 +35,14 @@ impl Walk<'_> {
                 return;
             }
             let is_data = rs.addr.resource.mode == ResourceMode::Data;
+            if !self.provider_config_present(&rs.provider) {
+                self.diags.push(
+                    Diagnostic::error("provider-unavailable", "Provider configuration not present")
+                        .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", rs.addr, rs.provider, rs.addr))
+                        .with_address(rs.addr.to_string()),
+                );
+                return;
+            }
             let Some(schema) = self
                 .input
                 .providers
@@ -138,6 +146,32 @@ impl Walk<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the configuration still has the provider configuration an object of state was
+    /// made with: the root module's default configurations always exist (implied when no block
+    /// declares them); an alias, or a child module's own configuration, needs its block.
+    fn provider_config_present(&self, cfg: &AbsProviderConfig) -> bool {
+        if cfg.module.is_empty() && cfg.alias.is_none() {
+            return true;
+        }
+        let Some(st) = self.tree.statics.iter().find(|st| st.path == cfg.module) else {
+            return false;
+        };
+        st.index.providers.keys().any(|(name, alias)| {
+            alias == &cfg.alias && {
+                let source = st
+                    .index
+                    .required_providers
+                    .get(name)
+                    .and_then(|item| {
+                        let rp = &self.tree.hir(item.file).required_providers[item.index];
+                        rp.source.as_deref()
+                    })
+                    .and_then(|s| ferro_addrs::Provider::parse_source(s).ok());
+                source.unwrap_or_else(|| ferro_addrs::Provider::default_for(name)) == cfg.provider
+            }
+        })
     }
 
     /// The `removed` block covering a resource of state, if any: whether it asks for the
