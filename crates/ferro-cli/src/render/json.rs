@@ -407,12 +407,31 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     if !ochanges.is_empty() {
         top.insert("output_changes".into(), J::Object(ochanges));
     }
-    if !plan.prior_state.is_empty() {
-        top.insert(
-            "prior_state".into(),
-            state_object(&plan.prior_state, providers),
-        );
+    // Always present, as Terraform writes it: the refreshed state, with the root outputs as
+    // this plan evaluated them where they are known already.
+    let mut prior = plan.prior_state.clone();
+    for o in &plan.outputs {
+        if o.action == Action::Delete {
+            prior.outputs.remove(&o.name);
+            continue;
+        }
+        let (plain, _) = o.after.deep_unmark();
+        if !plain.is_wholly_known() || plain.is_null() {
+            continue;
+        }
+        let ty = plain.ty();
+        if let Ok(value) = ferro_value::json::value_to_json(&plain, &ty) {
+            prior.outputs.insert(
+                o.name.clone(),
+                ferro_state::OutputState {
+                    value,
+                    ty: ferro_value::json::type_to_json(&ty),
+                    sensitive: o.sensitive,
+                },
+            );
+        }
     }
+    top.insert("prior_state".into(), state_object(&prior, providers));
     top.insert(
         "configuration".into(),
         super::json_config::configuration(plan, providers, db, ws),
