@@ -685,6 +685,9 @@ mod tests {
         assert_eq!(n("7").rem(&n("-3")).unwrap().to_string(), "1");
         assert_eq!(n("5.5").rem(&n("2")).unwrap().to_string(), "1.5");
         assert_eq!(n("1e100").rem(&n("7")).unwrap().to_string(), "4");
+        // Operands with trailing zeros (7919e1, 2e4): the remainder keeps the common exponent.
+        assert_eq!(n("79190").rem(&n("20000")).unwrap().to_string(), "19190");
+        assert_eq!(n("1500").rem(&n("400")).unwrap().to_string(), "300");
         assert_eq!(n("1").div(&n("0")).unwrap(), Number::positive_infinity());
         assert_eq!(n("-1").div(&n("0")).unwrap(), Number::negative_infinity());
         assert!(n("0").div(&n("0")).is_err());

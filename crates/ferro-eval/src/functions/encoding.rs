@@ -4,38 +4,8 @@
 use super::{arg_err, fail, func, p, s, Registry, Ret, R};
 use ferro_value::{json, Type, Value};
 use std::collections::BTreeMap;
-use std::io::Write;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Gzip framed the way Terraform's `base64gzip` produces it (Go's `gzip.Writer`: `Write`, then
-/// `Flush`, then `Close`): a header with no name or time and OS 255, the deflate data ending in
-/// a sync flush (an empty non-final stored block), then a final empty stored block, then the
-/// CRC-32 and length. The deflate data itself comes from miniz, so for inputs where Go's LZ77
-/// would choose different matches the bytes still differ (docs/compatibility.md).
-fn gzip_like_go(data: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
-    if !data.is_empty() {
-        let mut enc =
-            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
-        enc.write_all(data)?;
-        enc.flush()?;
-        let mut body = enc.get_ref().clone();
-        // A sync flush ends with an empty stored block; keep exactly one of them.
-        if !body.ends_with(&[0, 0, 0xff, 0xff]) {
-            body.extend_from_slice(&[0, 0, 0, 0xff, 0xff]);
-        }
-        out.extend_from_slice(&body);
-    } else {
-        out.extend_from_slice(&[0, 0, 0, 0xff, 0xff]);
-    }
-    out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
-    let mut crc = flate2::Crc::new();
-    crc.update(data);
-    out.extend_from_slice(&crc.sum().to_le_bytes());
-    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    Ok(out)
-}
 
 /// Standard base64 with padding.
 pub(crate) fn b64_encode(data: &[u8]) -> String {
@@ -130,15 +100,10 @@ pub(super) fn register(r: &mut Registry) {
     );
     r.insert(
         "base64gzip",
-        func(
-            vec![p("str", Type::String)],
-            None,
-            st(),
-            |_, a, _| match gzip_like_go(s(&a[0]).as_bytes()) {
-                Ok(bytes) => Ok(Value::string(b64_encode(&bytes))),
-                Err(e) => Err(fail(format!("failed to compress: {e}"))),
-            },
-        ),
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            let gz = super::goflate::gzip(s(&a[0]).as_bytes());
+            Ok(Value::string(b64_encode(&gz)))
+        }),
     );
     r.insert(
         "urlencode",

@@ -13,6 +13,7 @@ mod datetime;
 mod encoding;
 mod filesystem;
 mod format;
+mod goflate;
 mod gojson;
 mod gopow;
 mod ip;

@@ -168,12 +168,13 @@ impl Number {
         // Integers: the exact remainder (with the dividend's sign; an exact multiple is +0).
         let small = |m: &Big, e: i64| e >= 0 && m.num_digits() as i64 + e <= 30;
         if !am.is_zero() && small(am, *ae) && small(bm, *be) {
+            // Both are aligned to the smaller exponent, which the remainder keeps.
             let (x, y) = align(am, *ae, bm, *be);
             let (_, r) = x.divmod(&y);
             return Ok(if r.is_zero() {
                 Number::zero().with_prec(self.1)
             } else {
-                Number::finite_prec(self.signum() < 0, r, 0, self.1)
+                Number::finite_prec(self.signum() < 0, r, (*ae).min(*be), self.1)
             });
         }
         let q = self.div(o)?;
