@@ -2,7 +2,7 @@
 //! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
 
 use crate::run::Event;
-use ferro_addrs::{AbsResource, InstanceKey};
+use ferro_addrs::{AbsResource, AbsResourceInstance, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
@@ -34,14 +34,37 @@ pub(crate) enum Outcome {
 }
 
 /// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
-/// step finds the same object.
-fn deposed_key_for(index: usize, addr: &str) -> String {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in addr.bytes().chain(index.to_le_bytes()) {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
+/// step finds the same object, and never a key the instance already has in the prior state (an
+/// object left deposed by an earlier failed replacement keeps its key).
+fn deposed_key_for(
+    prior: &ferro_state::State,
+    inst: &AbsResourceInstance,
+    index: usize,
+    addr: &str,
+) -> String {
+    let taken = prior
+        .resources
+        .get(&inst.containing_resource())
+        .and_then(|r| r.instances.get(&inst.resource.key))
+        .map(|i| i.deposed.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let mut salt: u32 = 0;
+    loop {
+        let mut h: u32 = 0x811c_9dc5;
+        for b in addr.bytes().chain(index.to_le_bytes()).chain(
+            salt.to_le_bytes()
+                .into_iter()
+                .take(if salt == 0 { 0 } else { 4 }),
+        ) {
+            h ^= u32::from(b);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+        let key = format!("{h:08x}");
+        if !taken.contains(&key) {
+            return key;
+        }
+        salt += 1;
     }
-    format!("{h:08x}")
 }
 
 fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
@@ -301,7 +324,7 @@ fn apply_change(
         outcomes.push(Outcome::Change(Change::Depose {
             res: abs.clone(),
             key: key.clone(),
-            deposed_key: deposed_key_for(index, &addr),
+            deposed_key: deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr),
         }));
     }
     let action_shown = if create {
@@ -551,7 +574,10 @@ fn destroy_change(
     let shown = match (&c.deposed, c.action) {
         (Some(dk), _) => format!("{addr} (deposed object {dk})"),
         (None, Action::CreateThenDelete) => {
-            format!("{addr} (deposed object {})", deposed_key_for(index, &addr))
+            format!(
+                "{addr} (deposed object {})",
+                deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr)
+            )
         }
         _ => addr.clone(),
     };
@@ -635,7 +661,7 @@ fn destroy_change(
         (None, Action::CreateThenDelete) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,
-            deposed_key: deposed_key_for(index, &addr),
+            deposed_key: deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr),
         }),
         (None, _) => Outcome::Change(Change::SetCurrent {
             res: abs,

@@ -3,6 +3,7 @@
 //! `prevent_destroy` that the plan would destroy.
 
 use super::*;
+use ferro_addrs::InstanceKey;
 
 /// Terraform's error for a plan that would destroy (or replace) an instance whose
 /// `lifecycle` sets `prevent_destroy`.
@@ -59,4 +60,56 @@ pub(super) fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
     Diagnostic::error("sensitive-output", "Output refers to sensitive values")
         .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
         .with_span_opt(span)
+}
+
+/// Terraform's warning for a `-replace` address without an instance key naming a resource whose
+/// instances have keys (or that has none): it matches nothing, so list what would.
+pub(super) fn incomplete_replace_warnings(
+    replace: &[AbsResourceInstance],
+    changes: &[ResourceInstanceChange],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for wanted in replace {
+        if wanted.resource.key != InstanceKey::None {
+            continue;
+        }
+        let res = wanted.containing_resource();
+        let instances: Vec<&AbsResourceInstance> = changes
+            .iter()
+            .filter(|c| {
+                c.deposed.is_none()
+                    && c.action != Action::Delete
+                    && c.addr.containing_resource() == res
+            })
+            .map(|c| &c.addr)
+            .collect();
+        let why = match instances.as_slice() {
+            [only] if only.resource.key == InstanceKey::None => continue,
+            [] => "because this resource doesn't have any instances.".to_string(),
+            [only] => format!("because it lacks an instance key.\n\nTo force replacement of the single declared instance, use the following option instead:\n  -replace={}", quoted(only)),
+            many => format!(
+                "because it lacks an instance key.\n\nTo force replacement of particular instances, use one or more of the following options instead:{}",
+                many.iter().map(|a| format!("\n  -replace={}", quoted(a))).collect::<String>()
+            ),
+        };
+        if instances.is_empty() && !changes.iter().any(|c| c.addr.containing_resource() == res) {
+            // Not a resource of this configuration at all: nothing to say (as Terraform).
+            continue;
+        }
+        out.push(
+            Diagnostic::warning(
+                "replace",
+                "Incompletely-matched force-replace resource instance",
+            )
+            .with_detail(format!(
+                "Your force-replace request for {wanted} doesn't match any resource instances {why}"
+            )),
+        );
+    }
+    out
+}
+
+/// An address as Go's `%q` prints it.
+fn quoted(addr: &AbsResourceInstance) -> String {
+    format!("{:?}", addr.to_string())
 }

@@ -158,12 +158,16 @@ impl InstancePlanner<'_> {
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
             acc.diags.push(resource_diag(&d, &addr_s, decl));
         }
+        // ignore_changes keeps prior values in an update; a replacement object (tainted prior,
+        // or replacement forced below) is planned from the whole configuration, as Terraform
+        // plans it against a null prior object.
+        let tainted = prior.as_ref().is_some_and(|p| p.tainted);
+        let whole_config = config.clone();
         config = crate::lifecycle::configured_value(
             &decl.lifecycle,
             &config,
-            prior.as_ref().map(|p| &p.value),
+            prior.as_ref().filter(|p| !p.tainted).map(|p| &p.value),
         );
-        let tainted = prior.as_ref().is_some_and(|p| p.tainted);
         let by_request = self.options.replace.contains(&addr);
         let prior_val = match &prior {
             Some(p) if !tainted => p.value.clone(),
@@ -212,7 +216,7 @@ impl InstancePlanner<'_> {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
                     let (second, ds) =
-                        lifecycle::plan_change(provider.as_ref(), &at, &null, &config, &[]);
+                        lifecycle::plan_change(provider.as_ref(), &at, &null, &whole_config, &[]);
                     acc.diags.extend(ds);
                     match second {
                         Some(p) => {

@@ -352,6 +352,10 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         w.diags.extend(crate::check_blocks::evaluate_checks(&tree));
     }
     let mut diags = std::mem::take(&mut w.diags);
+    diags.extend(checks::incomplete_replace_warnings(
+        &input.options.replace,
+        &w.changes,
+    ));
     dedup(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);

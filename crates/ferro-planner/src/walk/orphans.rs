@@ -63,11 +63,17 @@ impl Walk<'_> {
                 );
                 return;
             };
-            let lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
+            let mut lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
                 Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
             } else {
                 ferro_hir::Lifecycle::default()
             };
+            // prevent_destroy belongs to the resource's configuration block, wherever its module
+            // instance went (a destroy plan expands no module calls; a removed module instance
+            // still has the block), as Terraform attaches configuration to orphans.
+            if !is_data && self.prevent_destroy.contains(&rs.addr.config()) {
+                lc.prevent_destroy = true;
+            }
             for (key, inst) in &rs.instances {
                 if !self.targeting.includes(&rs.addr.instance(key.clone())) {
                     continue;

@@ -1,0 +1,7 @@
+resource "terraform_data" "x" {
+  input = "in module"
+
+  lifecycle {
+    prevent_destroy = true
+  }
+}

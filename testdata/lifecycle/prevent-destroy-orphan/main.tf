@@ -1,0 +1,7 @@
+resource "terraform_data" "a" {
+  input = "x"
+
+  lifecycle {
+    prevent_destroy = true
+  }
+}
