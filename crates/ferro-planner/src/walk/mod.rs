@@ -11,6 +11,7 @@ mod data;
 mod expansion;
 mod imports;
 mod instance;
+mod managed;
 mod orphans;
 mod parallel;
 mod relations;
@@ -313,6 +314,18 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             }
             w.transitive.insert(cr, all);
         }
+        if let ItemId::Resource(r) = &item.id {
+            // Every module instance's copy of a resource at once: their provider calls overlap.
+            let scopes: Vec<ModuleEval<'_>> = tree
+                .instances_of(item.node)
+                .iter()
+                .filter_map(|path| tree.scope(path))
+                .collect();
+            if r.mode == ResourceMode::Managed {
+                w.resources(&scopes, r);
+                continue;
+            }
+        }
         for path in tree.instances_of(item.node) {
             let Some(m) = tree.scope(&path) else {
                 continue;
@@ -546,191 +559,6 @@ impl Walk<'_> {
         let mut acc = Acc::default();
         self.planner().push_change(change, &mut acc);
         self.merge(acc);
-    }
-
-    fn resource(&mut self, m: &ModuleEval<'_>, r: &Resource) {
-        let (file, decl) = Self::decl(m, r);
-        let decl = decl.into_owned();
-        let abs = AbsResource {
-            module: m.path().clone(),
-            resource: r.clone(),
-        };
-        let cr = abs.config();
-        if let Some(d) = self_reference(m.hir(file), &decl) {
-            self.diags.push(d);
-            m.set_resource(r.clone(), Value::dynamic_unknown());
-            return;
-        }
-        let Some(cfg) = self.input.providers.by_resource.get(&cr).cloned() else {
-            return;
-        };
-        let Some(schema) = self.input.providers.resource_schema(&cfg, r).cloned() else {
-            return;
-        };
-        if r.mode == ResourceMode::Data {
-            if !self.input.options.destroy {
-                self.data_resource(m, file, &decl, &abs, &cfg, &schema);
-            }
-            return;
-        }
-        let (expansion, keys) = if self.input.options.destroy {
-            (Expansion::Single, Vec::new())
-        } else {
-            match self.expand(m, file, decl.count, decl.for_each) {
-                Some(x) => x,
-                None => {
-                    m.set_resource(r.clone(), Value::dynamic_unknown());
-                    return;
-                }
-            }
-        };
-        if !self.input.options.destroy {
-            self.expansions.insert(abs.clone(), expansion);
-            self.fix_count_boundary(&abs, decl.count.is_some());
-        }
-        let deps: Vec<String> = self
-            .transitive
-            .get(&cr)
-            .map(|s| s.iter().map(|d| d.to_string()).collect())
-            .unwrap_or_default();
-        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
-        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
-        // Configuration values first (in order), then the provider calls of all instances at
-        // once, merged back in instance order.
-        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)> = Vec::new();
-        let mut untouched: Vec<InstanceKey> = Vec::new();
-        let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
-        for (key, each_value) in keys {
-            let inst = InstanceCtx::for_key(&key, each_value);
-            let addr = abs.instance(key.clone());
-            if self.input.options.refresh_only || !self.targeting.includes(&addr) {
-                untouched.push(key);
-                continue;
-            }
-            let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
-            ds.extend(check_conditions(
-                m,
-                file,
-                &decl.lifecycle.preconditions,
-                &inst,
-                CheckKind::ResourcePrecondition,
-                Some(&addr.to_string()),
-            ));
-            let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| {
-                if d.address.is_none() {
-                    d.with_address(addr.to_string())
-                } else {
-                    d
-                }
-            }));
-            contexts.insert(key.clone(), inst.clone());
-            let triggered = self.triggered(m, file, &decl, &inst);
-            work.push((
-                key,
-                addr,
-                if failed { None } else { Some(config) },
-                triggered,
-            ));
-        }
-        let planner = self.planner();
-        let results = parallel_map(work, PLAN_PARALLELISM, |(key, addr, config, triggered)| {
-            let mut acc = Acc::default();
-            let v = match config {
-                None => Value::unknown(schema.block.implied_type()),
-                Some(config) => {
-                    let prior = planner.prior_object(&abs, &key, &cfg, &schema, &mut acc);
-                    let v = planner.plan_instance(
-                        &decl,
-                        &cfg,
-                        &schema,
-                        addr,
-                        config,
-                        prior,
-                        deps.clone(),
-                        triggered,
-                        &mut acc,
-                    );
-                    mark_schema_sensitive(&schema.block, &v)
-                }
-            };
-            (key, v, acc)
-        });
-        for (key, v, acc) in results {
-            let ok = !acc.diags.iter().any(Diagnostic::is_error);
-            self.merge(acc);
-            if ok && !decl.lifecycle.postconditions.is_empty() {
-                let inst = contexts.get(&key).cloned().unwrap_or_default();
-                self.diags.extend(check_conditions(
-                    m,
-                    file,
-                    &decl.lifecycle.postconditions,
-                    &with_self(&inst, &v),
-                    CheckKind::ResourcePostcondition,
-                    Some(&abs.instance(key.clone()).to_string()),
-                ));
-            }
-            instance_values.push((key, v));
-        }
-        // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
-        // the object in state (refreshed only by -refresh-only).
-        for key in untouched {
-            let v = if self.input.options.refresh_only {
-                self.prior_object(&abs, &key, &cfg, &schema)
-                    .map(|p| p.value)
-            } else {
-                self.state_value(&abs, &key, &schema)
-            };
-            let v = v.unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
-            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
-        }
-        if !untouched_sorted(&instance_values) {
-            instance_values.sort_by(|a, b| a.0.cmp(&b.0));
-        }
-        // Existing instances the configuration no longer wants are destroyed, and so are objects
-        // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
-        // `orphans` plans every object in state instead.)
-        if let (false, false, Some(rs)) = (
-            self.input.options.destroy,
-            self.input.options.refresh_only,
-            self.refreshed.resources.get(&abs).cloned(),
-        ) {
-            for (key, inst) in &rs.instances {
-                if !self.targeting.includes(&abs.instance(key.clone())) {
-                    continue;
-                }
-                if !wanted.contains(key) && inst.current.is_some() {
-                    if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
-                        self.push_delete(
-                            abs.instance(key.clone()),
-                            &rs.provider,
-                            &schema,
-                            prior.value,
-                            None,
-                            &decl.lifecycle,
-                        );
-                    }
-                }
-                for (dk, obj) in &inst.deposed {
-                    if let Ok(v) =
-                        json::value_from_json(&obj.attributes, &schema.block.implied_type())
-                    {
-                        self.push_delete(
-                            abs.instance(key.clone()),
-                            &rs.provider,
-                            &schema,
-                            v,
-                            Some(dk.clone()),
-                            &ferro_hir::Lifecycle::default(),
-                        );
-                    }
-                }
-            }
-        }
-        m.set_resource(
-            r.clone(),
-            resource_value(expansion, instance_values, &schema),
-        );
     }
 
     fn push_delete(

@@ -1,0 +1,281 @@
+//! Managed resources in the walk: each module instance's copy of a resource is prepared
+//! (expanded, its instances' configurations evaluated), then the provider calls of every
+//! instance of every module instance run together, then each copy is finished (results merged
+//! in instance order, deletes of instances no longer wanted, the resource's value set).
+
+use super::*;
+
+/// A managed resource in one module instance, ready for its provider calls.
+pub(super) struct Prepared {
+    file: ferro_db::SourceFile,
+    decl: ResourceDecl,
+    abs: AbsResource,
+    cfg: AbsProviderConfig,
+    schema: Schema,
+    expansion: Expansion,
+    /// Resources it depends on (for state's `dependencies`).
+    deps: Vec<String>,
+    wanted: BTreeSet<InstanceKey>,
+    /// Per instance to plan: key, address, configuration (None after an error), whether
+    /// `replace_triggered_by` fired.
+    work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)>,
+    /// Instances this plan leaves alone (outside -target, or -refresh-only).
+    untouched: Vec<InstanceKey>,
+    contexts: HashMap<InstanceKey, InstanceCtx>,
+}
+
+impl Walk<'_> {
+    /// A resource (a data source, or a managed resource in one module instance).
+    pub(super) fn resource(&mut self, m: &ModuleEval<'_>, r: &Resource) {
+        self.resources(std::slice::from_ref(m), r);
+    }
+
+    /// A resource in each of the given module instances: each is prepared (expanded, its
+    /// instances' configurations evaluated), then the provider calls of every instance of every
+    /// module instance run together, then each is finished in order.
+    pub(super) fn resources(&mut self, scopes: &[ModuleEval<'_>], r: &Resource) {
+        let mut prepared: Vec<(&ModuleEval<'_>, Prepared)> = Vec::new();
+        for m in scopes {
+            if let Some(p) = self.prepare_resource(m, r) {
+                prepared.push((m, p));
+            }
+        }
+        let mut work = Vec::new();
+        for (i, (_, p)) in prepared.iter_mut().enumerate() {
+            work.extend(std::mem::take(&mut p.work).into_iter().map(|w| (i, w)));
+        }
+        let planner = self.planner();
+        let results = parallel_map(
+            work,
+            PLAN_PARALLELISM,
+            |(i, (key, addr, config, triggered))| {
+                let p = &prepared[i].1;
+                let mut acc = Acc::default();
+                let v = match config {
+                    None => Value::unknown(p.schema.block.implied_type()),
+                    Some(config) => {
+                        let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
+                        let v = planner.plan_instance(
+                            &p.decl,
+                            &p.cfg,
+                            &p.schema,
+                            addr,
+                            config,
+                            prior,
+                            p.deps.clone(),
+                            triggered,
+                            &mut acc,
+                        );
+                        mark_schema_sensitive(&p.schema.block, &v)
+                    }
+                };
+                (i, key, v, acc)
+            },
+        );
+        let mut per: Vec<Vec<(InstanceKey, Value, Acc)>> =
+            prepared.iter().map(|_| Vec::new()).collect();
+        for (i, key, v, acc) in results {
+            per[i].push((key, v, acc));
+        }
+        for ((m, p), results) in prepared.into_iter().zip(per) {
+            self.finish_resource(m, r, p, results);
+        }
+    }
+
+    /// A resource in one module instance up to its provider calls: None when there is nothing
+    /// to plan (a data source, which is read here, or an error already reported).
+    fn prepare_resource(&mut self, m: &ModuleEval<'_>, r: &Resource) -> Option<Prepared> {
+        let (file, decl) = Self::decl(m, r);
+        let decl = decl.into_owned();
+        let abs = AbsResource {
+            module: m.path().clone(),
+            resource: r.clone(),
+        };
+        let cr = abs.config();
+        if let Some(d) = self_reference(m.hir(file), &decl) {
+            self.diags.push(d);
+            m.set_resource(r.clone(), Value::dynamic_unknown());
+            return None;
+        }
+        let cfg = self.input.providers.by_resource.get(&cr).cloned()?;
+        let schema = self.input.providers.resource_schema(&cfg, r).cloned()?;
+        if r.mode == ResourceMode::Data {
+            if !self.input.options.destroy {
+                self.data_resource(m, file, &decl, &abs, &cfg, &schema);
+            }
+            return None;
+        }
+        let (expansion, keys) = if self.input.options.destroy {
+            (Expansion::Single, Vec::new())
+        } else {
+            match self.expand(m, file, decl.count, decl.for_each) {
+                Some(x) => x,
+                None => {
+                    m.set_resource(r.clone(), Value::dynamic_unknown());
+                    return None;
+                }
+            }
+        };
+        if !self.input.options.destroy {
+            self.expansions.insert(abs.clone(), expansion);
+            self.fix_count_boundary(&abs, decl.count.is_some());
+        }
+        let deps: Vec<String> = self
+            .transitive
+            .get(&cr)
+            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .unwrap_or_default();
+        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        // Configuration values first (in order), then the provider calls of all instances at
+        // once, merged back in instance order.
+        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)> = Vec::new();
+        let mut untouched: Vec<InstanceKey> = Vec::new();
+        let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
+        for (key, each_value) in keys {
+            let inst = InstanceCtx::for_key(&key, each_value);
+            let addr = abs.instance(key.clone());
+            if self.input.options.refresh_only || !self.targeting.includes(&addr) {
+                untouched.push(key);
+                continue;
+            }
+            let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            ds.extend(check_conditions(
+                m,
+                file,
+                &decl.lifecycle.preconditions,
+                &inst,
+                CheckKind::ResourcePrecondition,
+                Some(&addr.to_string()),
+            ));
+            let failed = ds.iter().any(Diagnostic::is_error);
+            self.diags.extend(ds.into_iter().map(|d| {
+                if d.address.is_none() {
+                    d.with_address(addr.to_string())
+                } else {
+                    d
+                }
+            }));
+            contexts.insert(key.clone(), inst.clone());
+            let triggered = self.triggered(m, file, &decl, &inst);
+            work.push((
+                key,
+                addr,
+                if failed { None } else { Some(config) },
+                triggered,
+            ));
+        }
+        Some(Prepared {
+            file,
+            decl,
+            abs,
+            cfg,
+            schema,
+            expansion,
+            deps,
+            wanted,
+            work,
+            untouched,
+            contexts,
+        })
+    }
+
+    /// A resource in one module instance after its provider calls: merge the instances'
+    /// results in order, value the instances left alone, plan the deletes of instances no
+    /// longer wanted, and set the resource's value for what refers to it.
+    fn finish_resource(
+        &mut self,
+        m: &ModuleEval<'_>,
+        r: &Resource,
+        p: Prepared,
+        results: Vec<(InstanceKey, Value, Acc)>,
+    ) {
+        let Prepared {
+            file,
+            decl,
+            abs,
+            schema,
+            expansion,
+            wanted,
+            untouched,
+            contexts,
+            cfg,
+            ..
+        } = p;
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        for (key, v, acc) in results {
+            let ok = !acc.diags.iter().any(Diagnostic::is_error);
+            self.merge(acc);
+            if ok && !decl.lifecycle.postconditions.is_empty() {
+                let inst = contexts.get(&key).cloned().unwrap_or_default();
+                self.diags.extend(check_conditions(
+                    m,
+                    file,
+                    &decl.lifecycle.postconditions,
+                    &with_self(&inst, &v),
+                    CheckKind::ResourcePostcondition,
+                    Some(&abs.instance(key.clone()).to_string()),
+                ));
+            }
+            instance_values.push((key, v));
+        }
+        // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
+        // the object in state (refreshed only by -refresh-only).
+        for key in untouched {
+            let v = if self.input.options.refresh_only {
+                self.prior_object(&abs, &key, &cfg, &schema)
+                    .map(|p| p.value)
+            } else {
+                self.state_value(&abs, &key, &schema)
+            };
+            let v = v.unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
+            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+        }
+        if !untouched_sorted(&instance_values) {
+            instance_values.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        // Existing instances the configuration no longer wants are destroyed, and so are objects
+        // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
+        // `orphans` plans every object in state instead.)
+        if let (false, false, Some(rs)) = (
+            self.input.options.destroy,
+            self.input.options.refresh_only,
+            self.refreshed.resources.get(&abs).cloned(),
+        ) {
+            for (key, inst) in &rs.instances {
+                if !self.targeting.includes(&abs.instance(key.clone())) {
+                    continue;
+                }
+                if !wanted.contains(key) && inst.current.is_some() {
+                    if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            prior.value,
+                            None,
+                            &decl.lifecycle,
+                        );
+                    }
+                }
+                for (dk, obj) in &inst.deposed {
+                    if let Ok(v) =
+                        json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                    {
+                        self.push_delete(
+                            abs.instance(key.clone()),
+                            &rs.provider,
+                            &schema,
+                            v,
+                            Some(dk.clone()),
+                            &ferro_hir::Lifecycle::default(),
+                        );
+                    }
+                }
+            }
+        }
+        m.set_resource(
+            r.clone(),
+            resource_value(expansion, instance_values, &schema),
+        );
+    }
+}
