@@ -19,10 +19,14 @@ struct PerResource {
 
 /// Build the graph. `deps` holds each configured resource's dependencies; resources only in
 /// state take theirs from the state's recorded `dependencies`.
+/// `output_deps` holds the resources each root output refers to (through locals, variables and
+/// module outputs): an output waits for those only, so a failure elsewhere leaves it evaluated
+/// and recorded, as Terraform records it.
 pub fn build_graph(
     changes: &[ResourceInstanceChange],
     outputs: &[OutputChange],
     deps: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    output_deps: &HashMap<String, BTreeSet<ConfigResource>>,
     prior: &State,
 ) -> StableDiGraph<Step, EdgeKind> {
     let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::new();
@@ -110,7 +114,8 @@ pub fn build_graph(
             }
         }
     }
-    // Outputs are evaluated once every resource step has finished.
+    // Outputs are evaluated once the resources they refer to are done; an output whose
+    // references are not known waits for every resource step.
     if !outputs.is_empty() {
         let all = g.add_node(Step::Join);
         for e in per.values() {
@@ -118,9 +123,23 @@ pub fn build_graph(
                 g.add_edge(n, all, EdgeKind::Reference);
             }
         }
-        for j in 0..outputs.len() {
+        for (j, oc) in outputs.iter().enumerate() {
             let o = g.add_node(Step::Output(j));
-            g.add_edge(all, o, EdgeKind::Reference);
+            match output_deps.get(&oc.name) {
+                Some(ds) => {
+                    for n in ds
+                        .iter()
+                        .filter_map(|d| per.get(d))
+                        .flat_map(|e| [e.apply_done, e.destroy_done])
+                        .flatten()
+                    {
+                        g.add_edge(n, o, EdgeKind::Reference);
+                    }
+                }
+                None => {
+                    g.add_edge(all, o, EdgeKind::Reference);
+                }
+            }
         }
     }
     g

@@ -120,6 +120,21 @@ pub fn load_providers(
     }
     if let Some(st) = state {
         for r in st.resources.values() {
+            // An object whose resource left the configuration can only be destroyed through
+            // the provider configuration that made it; an alias no longer declared is an
+            // error per instance, named as Terraform names its orphan nodes.
+            if !out.by_resource.contains_key(&r.addr.config())
+                && !alias_declared(db, tree, &r.provider)
+            {
+                for key in r.instances.keys() {
+                    let orphan = format!("{} (orphan)", r.addr.instance(key.clone()));
+                    diags.push(
+                        Diagnostic::error("provider-config-not-present", "Provider configuration not present")
+                            .with_detail(format!("To work with {orphan} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {orphan}, after which you can remove the provider configuration again.", r.provider)),
+                    );
+                }
+                continue;
+            }
             wanted
                 .entry(r.provider.clone())
                 .or_insert((None, r.addr.to_string()));

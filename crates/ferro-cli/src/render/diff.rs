@@ -11,7 +11,11 @@ use std::collections::BTreeSet;
 #[path = "diff_values.rs"]
 mod diff_values;
 
+/// An attribute the provider's schema declares sensitive (and an output declared sensitive).
 const SENSITIVE: &str = "(sensitive value)";
+/// A value marked sensitive (from a sensitive variable, output or `sensitive()`), wherever it
+/// appears: Terraform 1.0 prints the shorter text for these.
+const MARKED: &str = "(sensitive)";
 const FORCES: &str = " [red]# forces replacement[reset]";
 
 /// Whether an action symbol, the body of a block, and counts of what was left out.
@@ -486,7 +490,7 @@ impl<'a> DiffPrinter<'a> {
     /// A whole value, every nested line prefixed with `action`'s symbol.
     fn value(&mut self, v: &Value, action: Action, indent: usize) {
         if v.is_sensitive() {
-            self.out.push_str(SENSITIVE);
+            self.out.push_str(MARKED);
             return;
         }
         match &v.kind {

@@ -19,7 +19,7 @@ impl DiffPrinter<'_> {
         };
         if old.is_known() && new.is_known() && !old.is_null() && !new.is_null() && types_equal {
             if old.is_sensitive() || new.is_sensitive() {
-                self.out.push_str(SENSITIVE);
+                self.out.push_str(MARKED);
                 if self.forces(path) {
                     self.color(FORCES);
                 }
@@ -295,7 +295,7 @@ impl DiffPrinter<'_> {
             match (action, o, n) {
                 (Action::Create | Action::NoOp, _, Some(n)) => {
                     if !object && n.is_sensitive() {
-                        self.out.push_str(SENSITIVE);
+                        self.out.push_str(MARKED);
                     } else {
                         self.value(n, action, indent + 4);
                     }
@@ -306,7 +306,7 @@ impl DiffPrinter<'_> {
                 }
                 (_, Some(o), Some(n)) => {
                     if !object && (o.is_sensitive() || n.is_sensitive()) {
-                        self.out.push_str(SENSITIVE);
+                        self.out.push_str(MARKED);
                     } else {
                         self.value_diff(o, n, indent + 4, &p);
                     }

@@ -85,17 +85,11 @@ fn resource_change(
     let head = match c.action {
         Action::Create => format!("[bold]  # {addr}[reset] will be created"),
         Action::Read => {
-            let mut h = format!("[bold]  # {addr}[reset] will be read during apply");
-            match c.reason {
-                Some(ActionReason::ReadBecauseConfigUnknown) => {
-                    h.push_str("\n  # (config refers to values not yet known)")
-                }
-                Some(ActionReason::ReadBecauseDependencyPending) => {
-                    h.push_str("\n  # (depends on a resource or a module with changes pending)")
-                }
-                _ => {}
-            }
-            h
+            // Terraform 1.0 gives every deferred read this one reason line, whatever made it
+            // wait (the plan records the real reason for show -json).
+            format!(
+                "[bold]  # {addr}[reset] will be read during apply\n  # (config refers to values not yet known)"
+            )
         }
         Action::Update => format!("[bold]  # {addr}[reset] will be updated in-place"),
         Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason {

@@ -13,12 +13,20 @@ impl Walk<'_> {
             for item in &st.index.imports {
                 let block = &tree.hir(item.file).imports[item.index];
                 if node != 0 {
+                    // Terraform reports the first import block of each child module.
                     self.diags.push(
-                        Diagnostic::error("import-in-module", "Invalid import block")
-                            .with_detail("Import blocks are only allowed in the root module.")
+                        Diagnostic::error("import-in-module", "Invalid import configuration")
+                            .with_detail(format!(
+                                "An import block was detected in {:?}. Import blocks are only allowed in the root module.",
+                                st.path
+                                    .iter()
+                                    .map(|name| format!("module.{name}"))
+                                    .collect::<Vec<_>>()
+                                    .join(".")
+                            ))
                             .with_span(block.span),
                     );
-                    continue;
+                    break;
                 }
                 if self.input.options.destroy || self.input.options.refresh_only {
                     continue;

@@ -376,7 +376,13 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     w.changes
         .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
     w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
-    let graph_ir = crate::graph::build_graph(&w.changes, &w.outputs, &w.transitive, &prior);
+    let graph_ir = crate::graph::build_graph(
+        &w.changes,
+        &w.outputs,
+        &w.transitive,
+        &w.output_deps,
+        &prior,
+    );
     let module_expansions = tree
         .call_expansions()
         .into_iter()

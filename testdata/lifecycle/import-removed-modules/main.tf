@@ -1,0 +1,7 @@
+module "m" {
+  source = "./m"
+}
+
+resource "terraform_data" "root" {
+  input = "root"
+}

@@ -1,0 +1,4 @@
+resource "terraform_data" "r" {
+  count = 2
+  input = "item-${count.index}"
+}
