@@ -170,7 +170,7 @@ impl Lower {
                 "invalid-experiments",
                 "Invalid expression",
                 "A static list expression is required.",
-                a.expr.span,
+                super::start_span(&a.expr),
             );
             return;
         };

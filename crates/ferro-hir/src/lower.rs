@@ -502,11 +502,13 @@ impl Lower {
                                 }
                             }
                         }
+                        // Terraform takes anything but the keyword `all` for a list
+                        // (`hcl.ExprList`), so a quoted "all" fails there too.
                         _ => self.error(
                             "invalid-ignore-changes",
-                            "Invalid ignore_changes value",
-                            "ignore_changes must be a list of attribute names, or the keyword all.",
-                            a.expr.span,
+                            "Invalid expression",
+                            "A static list expression is required.",
+                            start_span(&a.expr),
                         ),
                     },
                     "replace_triggered_by" => match &a.expr.kind {
@@ -590,7 +592,7 @@ impl Lower {
                 "invalid-depends-on",
                 "Invalid expression",
                 "A static list expression is required.",
-                e.span,
+                start_span(e),
             );
             return Vec::new();
         };
@@ -743,6 +745,27 @@ fn object_key_text(k: &ObjectKey) -> Option<String> {
 }
 
 /// The text of a template with no interpolations.
+/// Where HCL's `StartRange` puts an expression's diagnostics when a static list was required:
+/// a quoted string's first part (inside the quotes), an object's opening brace, a call's name.
+pub(crate) fn start_span(e: &ast::Expr) -> Span {
+    match &e.kind {
+        ExprKind::Template(t) => match t.parts.first() {
+            Some(
+                ast::TemplatePart::Literal { span, .. }
+                | ast::TemplatePart::Interpolation { span, .. }
+                | ast::TemplatePart::If { span, .. },
+            ) => *span,
+            _ => e.span,
+        },
+        ExprKind::Object(_) => Span {
+            end: e.span.start + 1,
+            ..e.span
+        },
+        ExprKind::FunctionCall(call) => call.name.span,
+        _ => e.span,
+    }
+}
+
 pub(crate) fn literal_string(e: &ast::Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Template(t) => {

@@ -10,8 +10,10 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_value::convert::convert;
-use ferro_value::schema::{Block, NestingMode};
+use ferro_value::schema::Block;
 use ferro_value::{Type, Value};
+
+mod blocks;
 
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(
@@ -433,6 +435,7 @@ impl Validator<'_> {
                 }
             }
         }
+        let missing_item = self.missing_item_range(body).unwrap_or(block_span);
         for (name, attr) in &schema.attributes {
             if attr.required && !body.attrs.iter().any(|a| &a.name == name) {
                 self.out.push(
@@ -440,84 +443,11 @@ impl Validator<'_> {
                         .with_detail(format!(
                             "The argument {name:?} is required, but no definition was found."
                         ))
-                        .with_span(block_span),
+                        .with_span(missing_item),
                 );
             }
         }
-        for b in &body.blocks {
-            if !schema.block_types.contains_key(&b.ty) {
-                if let Some((_, block)) = schema
-                    .attributes
-                    .get(&b.ty)
-                    .filter(|a| a.nested.is_none())
-                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
-                {
-                    // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, b.span);
-                    continue;
-                }
-            }
-            match schema.block_types.get(&b.ty) {
-                None => {
-                    let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
-                    if schema.attributes.contains_key(&b.ty) {
-                        detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
-                    }
-                    self.out.push(
-                        Diagnostic::error("unsupported-block-type", "Unsupported block type")
-                            .with_detail(detail)
-                            .with_span(b.ty_span),
-                    );
-                }
-                Some(nb) => {
-                    let want_labels = usize::from(nb.nesting == NestingMode::Map);
-                    let given = match &b.dynamic {
-                        Some(d) => d.labels.len(),
-                        None => b.labels.len(),
-                    };
-                    if given != want_labels {
-                        self.out.push(
-                            Diagnostic::error("block-labels", "Wrong number of block labels")
-                                .with_detail(format!(
-                                    "Blocks of type {:?} expect {want_labels} label(s).",
-                                    b.ty
-                                ))
-                                .with_span(b.ty_span),
-                        );
-                    }
-                    self.body_schema(&b.body, &nb.block, b.ty_span);
-                }
-            }
-        }
-        for (name, nb) in &schema.block_types {
-            let n = body.blocks.iter().filter(|b| &b.ty == name).count() as u64;
-            if nb.min_items > 0 && n < nb.min_items {
-                self.out.push(
-                    Diagnostic::error("insufficient-blocks", "Insufficient blocks")
-                        .with_detail(format!(
-                            "At least {} {name:?} blocks are required.",
-                            nb.min_items
-                        ))
-                        .with_span(block_span),
-                );
-            }
-            let single = matches!(nb.nesting, NestingMode::Single | NestingMode::Group);
-            if (nb.max_items > 0 && n > nb.max_items) || (single && n > 1) {
-                let extra = body.blocks.iter().filter(|b| &b.ty == name).nth(if single {
-                    1
-                } else {
-                    nb.max_items as usize
-                });
-                self.out.push(
-                    Diagnostic::error("too-many-blocks", "Too many blocks")
-                        .with_detail(format!(
-                            "No more than {} {name:?} blocks are allowed.",
-                            if single { 1 } else { nb.max_items }
-                        ))
-                        .with_span(extra.map(|b| b.ty_span).unwrap_or(block_span)),
-                );
-            }
-        }
+        self.nested_blocks(body, schema, block_span);
     }
 }
 

@@ -18,13 +18,17 @@
 //!   `read_unknown` (`ReadResource` reports `computed` as unknown);
 //! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
 //! * `import` of ID `X` yields an object with that id and `value = "imported-X"`.
+//!
+//! A second type, `ferrotest_rack`, has nested blocks with item limits, for the block-count
+//! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
+//! (set, at most 1, `name`). It stores what it is given and computes only `id`.
 
 use crate::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
     PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadRequest, ReadResponse,
     UpgradeRequest, UpgradeResponse,
 };
-use ferro_value::schema::{Attribute, Block, Schema};
+use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::{json, PathStep, Type, Value};
 use std::collections::BTreeMap;
 
@@ -36,6 +40,7 @@ pub fn enabled() -> bool {
 }
 
 const TYPE: &str = "ferrotest_thing";
+const RACK: &str = "ferrotest_rack";
 
 fn schema() -> Schema {
     let mut attributes = BTreeMap::new();
@@ -61,6 +66,46 @@ fn schema() -> Schema {
             block_types: BTreeMap::new(),
             description: String::new(),
         },
+    }
+}
+
+/// `ferrotest_rack`: nested block types with `min_items` / `max_items`.
+fn rack_schema() -> Schema {
+    let nested = |nesting, attr: &str, min_items, max_items| {
+        let mut attributes = BTreeMap::new();
+        attributes.insert(attr.to_string(), Attribute::new(Type::String).optional());
+        NestedBlock {
+            nesting,
+            block: Block {
+                attributes,
+                block_types: BTreeMap::new(),
+                description: String::new(),
+            },
+            min_items,
+            max_items,
+        }
+    };
+    let mut attributes = BTreeMap::new();
+    attributes.insert("id".to_string(), Attribute::new(Type::String).computed());
+    let mut block_types = BTreeMap::new();
+    block_types.insert("shelf".into(), nested(NestingMode::List, "label", 1, 2));
+    block_types.insert("door".into(), nested(NestingMode::Single, "color", 1, 1));
+    block_types.insert("tag".into(), nested(NestingMode::Set, "name", 0, 1));
+    Schema {
+        version: 0,
+        block: Block {
+            attributes,
+            block_types,
+            description: String::new(),
+        },
+    }
+}
+
+fn schema_of(type_name: &str) -> Option<Schema> {
+    match type_name {
+        TYPE => Some(schema()),
+        RACK => Some(rack_schema()),
+        _ => None,
     }
 }
 
@@ -116,6 +161,7 @@ impl Provider for TestProvider {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
         let mut resources = BTreeMap::new();
         resources.insert(TYPE.to_string(), schema());
+        resources.insert(RACK.to_string(), rack_schema());
         Ok(ProviderSchema {
             provider: Schema::default(),
             resources,
@@ -132,7 +178,7 @@ impl Provider for TestProvider {
         type_name: &str,
         _config: &Value,
     ) -> Vec<ProviderDiagnostic> {
-        if type_name == TYPE {
+        if schema_of(type_name).is_some() {
             Vec::new()
         } else {
             vec![unsupported(type_name)]
@@ -140,9 +186,15 @@ impl Provider for TestProvider {
     }
 
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
-        let ty = schema().block.implied_type();
+        let Some(schema) = schema_of(req.type_name) else {
+            return UpgradeResponse {
+                upgraded_state: Value::null(Type::Dynamic),
+                diagnostics: vec![unsupported(req.type_name)],
+            };
+        };
+        let ty = schema.block.implied_type();
         let mut raw = req.raw_json.clone();
-        if req.version == 0 {
+        if req.version == 0 && req.type_name == TYPE {
             if let Some(m) = raw.as_object_mut() {
                 if let Some(old) = m.remove("old_value") {
                     m.insert("value".into(), old);
@@ -157,7 +209,7 @@ impl Provider for TestProvider {
             Err(e) => UpgradeResponse {
                 upgraded_state: Value::null(ty),
                 diagnostics: vec![ProviderDiagnostic::error(
-                    "Invalid ferrotest_thing state",
+                    format!("Invalid {} state", req.type_name),
                     e,
                 )],
             },
@@ -192,6 +244,13 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
         };
+        if req.type_name == RACK {
+            if req.prior_state.is_null() && !req.proposed_new_state.is_null() {
+                resp.planned_state =
+                    with(req.proposed_new_state, "id", Value::unknown(Type::String));
+            }
+            return resp;
+        }
         if req.type_name != TYPE {
             resp.diagnostics.push(unsupported(req.type_name));
             return resp;
@@ -239,6 +298,12 @@ impl Provider for TestProvider {
             legacy_type_system: false,
         };
         let planned = req.planned_state;
+        if req.type_name == RACK {
+            if !planned.is_null() && get(planned, "id").is_unknown() {
+                resp.new_state = with(planned, "id", Value::string(super::random_uuid()));
+            }
+            return resp;
+        }
         if planned.is_null() {
             check_private(req.prior_state, req.planned_private, &mut resp.diagnostics);
             return resp;

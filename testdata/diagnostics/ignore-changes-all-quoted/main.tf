@@ -1,0 +1,5 @@
+resource "null_resource" "a" {
+  lifecycle {
+    ignore_changes = "all"
+  }
+}
