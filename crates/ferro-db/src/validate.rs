@@ -10,7 +10,7 @@ use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_value::convert::convert;
-use ferro_value::schema::{Block, NestingMode};
+use ferro_value::schema::Block;
 use ferro_value::{Type, Value};
 
 #[salsa::tracked(returns(ref))]
@@ -445,54 +445,52 @@ impl Validator<'_> {
                     );
                 }
                 Some(nb) => {
-                    let want_labels = usize::from(nb.nesting == NestingMode::Map);
-                    let given = match &b.dynamic {
-                        Some(d) => d.labels.len(),
-                        None => b.labels.len(),
-                    };
-                    if given != want_labels {
-                        self.out.push(
-                            Diagnostic::error("block-labels", "Wrong number of block labels")
-                                .with_detail(format!(
-                                    "Blocks of type {:?} expect {want_labels} label(s).",
-                                    b.ty
-                                ))
-                                .with_span(b.ty_span),
-                        );
+                    if crate::check_labels(self.hir, b, nb, &mut self.out) {
+                        self.body_schema(&b.body, &nb.block, b.ty_span);
                     }
-                    self.body_schema(&b.body, &nb.block, b.ty_span);
                 }
             }
         }
+        let missing = crate::missing_item_range(body).unwrap_or(block_span);
         for (name, nb) in &schema.block_types {
-            let n = body.blocks.iter().filter(|b| &b.ty == name).count() as u64;
-            if nb.min_items > 0 && n < nb.min_items {
-                self.out.push(
-                    Diagnostic::error("insufficient-blocks", "Insufficient blocks")
-                        .with_detail(format!(
-                            "At least {} {name:?} blocks are required.",
-                            nb.min_items
-                        ))
-                        .with_span(block_span),
-                );
-            }
-            let single = matches!(nb.nesting, NestingMode::Single | NestingMode::Group);
-            if (nb.max_items > 0 && n > nb.max_items) || (single && n > 1) {
-                let extra = body.blocks.iter().filter(|b| &b.ty == name).nth(if single {
-                    1
-                } else {
-                    nb.max_items as usize
-                });
-                self.out.push(
-                    Diagnostic::error("too-many-blocks", "Too many blocks")
-                        .with_detail(format!(
-                            "No more than {} {name:?} blocks are allowed.",
-                            if single { 1 } else { nb.max_items }
-                        ))
-                        .with_span(extra.map(|b| b.ty_span).unwrap_or(block_span)),
-                );
+            if let Some(blocks) = self.static_blocks(body, name, nb) {
+                let (_, fname, text) = self.source;
+                let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
+                self.out
+                    .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
             }
         }
+    }
+
+    /// The blocks of type `name` in `body` as far as they are known statically: written ones,
+    /// and those of `dynamic` blocks whose `for_each` is a literal (blocks with the wrong labels
+    /// generate none). None when a `dynamic` block's `for_each` is not known before planning.
+    fn static_blocks(
+        &mut self,
+        body: &BlockBody,
+        name: &str,
+        nb: &ferro_value::schema::NestedBlock,
+    ) -> Option<Vec<crate::Counted>> {
+        let mut out = Vec::new();
+        for b in body.blocks.iter().filter(|b| b.ty == name) {
+            if !crate::check_labels(self.hir, b, nb, &mut Vec::new()) {
+                continue;
+            }
+            let n = match &b.dynamic {
+                None => 1,
+                Some(d) => match static_value(self.hir, d.for_each)?.kind {
+                    ferro_value::ValueKind::List(_, es)
+                    | ferro_value::ValueKind::Tuple(es)
+                    | ferro_value::ValueKind::Set(_, es) => es.len(),
+                    ferro_value::ValueKind::Map(_, es) | ferro_value::ValueKind::Object(es) => {
+                        es.len()
+                    }
+                    _ => 0,
+                },
+            };
+            out.extend(std::iter::repeat_n(crate::Counted::of(b), n));
+        }
+        Some(out)
     }
 }
 

@@ -313,7 +313,7 @@ fn block_bodies_are_checked_against_the_nested_schema() {
     );
     check(
         r#"{"name": "n", "trim": [{"color": "a"}, {"color": "b"}]}"#,
-        "name = \"n\"\ntrim {\n  color = \"a\"\n}\ntrim {\n  color = \"b\"\n}\n[too-many-blocks] {: No more than 1 \"trim\" blocks are allowed.\n",
+        "name = \"n\"\ntrim {\n  color = \"a\"\n}\ntrim {\n  color = \"b\"\n}\n[duplicate-block] {: Only one block of type \"trim\" is allowed. Previous definition was at main.tf.json:1,62-63.\n",
     );
     check(
         r#"{"name": "n", "shelf": {"label": "a", "x${1}": 1}}"#,

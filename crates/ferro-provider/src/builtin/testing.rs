@@ -18,13 +18,18 @@
 //!   `read_unknown` (`ReadResource` reports `computed` as unknown);
 //! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
 //! * `import` of ID `X` yields an object with that id and `value = "imported-X"`.
+//!
+//! A second resource type, `ferrotest_blocks`, has nested blocks of each nesting mode for
+//! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
+//! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
+//! plans its configuration as given and gets an `id` at apply.
 
 use crate::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
     PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadRequest, ReadResponse,
     UpgradeRequest, UpgradeResponse,
 };
-use ferro_value::schema::{Attribute, Block, Schema};
+use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::{json, PathStep, Type, Value};
 use std::collections::BTreeMap;
 
@@ -36,6 +41,79 @@ pub fn enabled() -> bool {
 }
 
 const TYPE: &str = "ferrotest_thing";
+const BLOCKS: &str = "ferrotest_blocks";
+
+fn nested(
+    nesting: NestingMode,
+    attrs: &[(&str, Attribute)],
+    blocks: Vec<(&str, NestedBlock)>,
+) -> NestedBlock {
+    NestedBlock {
+        nesting,
+        block: Block {
+            attributes: attrs
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.clone()))
+                .collect(),
+            block_types: blocks
+                .into_iter()
+                .map(|(n, b)| (n.to_string(), b))
+                .collect(),
+            description: String::new(),
+        },
+        min_items: 0,
+        max_items: 0,
+    }
+}
+
+fn blocks_schema() -> Schema {
+    let tag = nested(
+        NestingMode::Set,
+        &[("value", Attribute::new(Type::String).required())],
+        Vec::new(),
+    );
+    let rule = NestedBlock {
+        min_items: 1,
+        max_items: 2,
+        ..nested(
+            NestingMode::List,
+            &[
+                ("port", Attribute::new(Type::Number).required()),
+                ("note", Attribute::new(Type::String).optional()),
+            ],
+            vec![("tag", tag)],
+        )
+    };
+    let limit = nested(
+        NestingMode::Single,
+        &[("n", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
+    let slot = nested(
+        NestingMode::Map,
+        &[("size", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
+    let mut block = nested(
+        NestingMode::Single,
+        &[
+            ("id", Attribute::new(Type::String).computed()),
+            ("name", Attribute::new(Type::String).optional()),
+        ],
+        vec![("rule", rule), ("limit", limit), ("slot", slot)],
+    )
+    .block;
+    block.description = String::new();
+    Schema { version: 0, block }
+}
+
+fn schema_of(type_name: &str) -> Schema {
+    if type_name == BLOCKS {
+        blocks_schema()
+    } else {
+        schema()
+    }
+}
 
 fn schema() -> Schema {
     let mut attributes = BTreeMap::new();
@@ -116,6 +194,7 @@ impl Provider for TestProvider {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
         let mut resources = BTreeMap::new();
         resources.insert(TYPE.to_string(), schema());
+        resources.insert(BLOCKS.to_string(), blocks_schema());
         Ok(ProviderSchema {
             provider: Schema::default(),
             resources,
@@ -132,7 +211,7 @@ impl Provider for TestProvider {
         type_name: &str,
         _config: &Value,
     ) -> Vec<ProviderDiagnostic> {
-        if type_name == TYPE {
+        if type_name == TYPE || type_name == BLOCKS {
             Vec::new()
         } else {
             vec![unsupported(type_name)]
@@ -140,7 +219,7 @@ impl Provider for TestProvider {
     }
 
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
-        let ty = schema().block.implied_type();
+        let ty = schema_of(req.type_name).block.implied_type();
         let mut raw = req.raw_json.clone();
         if req.version == 0 {
             if let Some(m) = raw.as_object_mut() {
@@ -192,6 +271,14 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
         };
+        if req.type_name == BLOCKS {
+            // Planned as configured; a new object gets its id at apply.
+            if req.prior_state.is_null() && !req.proposed_new_state.is_null() {
+                resp.planned_state =
+                    with(req.proposed_new_state, "id", Value::unknown(Type::String));
+            }
+            return resp;
+        }
         if req.type_name != TYPE {
             resp.diagnostics.push(unsupported(req.type_name));
             return resp;
