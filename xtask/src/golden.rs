@@ -50,6 +50,12 @@ pub enum Step {
     Cat {
         path: String,
     },
+    /// `env NAME=VALUE`: later `ferro` steps of the case see NAME in their environment
+    /// (`TF_VAR_x=…`); `env -u NAME` removes it again.
+    Env {
+        name: String,
+        value: Option<String>,
+    },
 }
 
 /// A step with the 1-based line number it starts on.
@@ -118,6 +124,20 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>, String> {
             "cat" => match rest {
                 [path] => Step::Cat { path: path.clone() },
                 _ => return Err(fail("usage: cat PATH".into())),
+            },
+            "env" => match rest {
+                [flag, name] if flag == "-u" => Step::Env {
+                    name: name.clone(),
+                    value: None,
+                },
+                [pair] if pair.contains('=') => {
+                    let (name, value) = pair.split_once('=').unwrap_or_default();
+                    Step::Env {
+                        name: name.to_string(),
+                        value: Some(value.to_string()),
+                    }
+                }
+                _ => return Err(fail("usage: env NAME=VALUE, or env -u NAME".into())),
             },
             "write" => {
                 let (path, marker) = match rest {
@@ -570,6 +590,7 @@ fn ensure_newline(out: &mut String) {
 /// failures (bad file operations, a panicking CLI) and name the script line.
 pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, String> {
     let mut t = String::new();
+    let mut env: Vec<(String, String)> = Vec::new();
     for sl in steps {
         let at = |msg: String| format!("{SCRIPT} line {}: {msg}", sl.line);
         match &sl.step {
@@ -585,7 +606,7 @@ pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, St
                         stderr: &mut stderr,
                         stdin: Some(&mut input),
                     };
-                    cli(args, work, &mut io)
+                    ferro_cli::with_env(&env, || cli(args, work, &mut io))
                 }));
                 let code = result
                     .map_err(|p| at(format!("ferro panicked: {}", panic_message(p.as_ref()))))?;
@@ -625,6 +646,18 @@ pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, St
                     fs::create_dir_all(parent).map_err(|e| at(format!("write: {e}")))?;
                 }
                 fs::write(&p, content).map_err(|e| at(format!("write {path}: {e}")))?;
+            }
+            Step::Env { name, value } => {
+                env.retain(|(n, _)| n != name);
+                match value {
+                    Some(v) => {
+                        let _ = writeln!(t, "$ env {name}={v}");
+                        env.push((name.clone(), v.clone()));
+                    }
+                    None => {
+                        let _ = writeln!(t, "$ env -u {name}");
+                    }
+                }
             }
             Step::Cat { path } => {
                 let _ = writeln!(t, "$ cat {path}");

@@ -16,6 +16,7 @@ mod cmd_taint;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
+mod env;
 mod init_backend;
 mod init_modules;
 pub mod interrupt;
@@ -24,6 +25,7 @@ mod load;
 mod output_fmt;
 pub mod render;
 mod validate_json;
+pub use env::with_env;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -365,8 +365,8 @@ fn load_var_file(
 }
 
 /// Collect variable values in Terraform's precedence order (later wins): environment
-/// (`TF_VAR_name`), `terraform.tfvars`, `*.auto.tfvars` (name order), then `-var` and `-var-file`
-/// in command-line order.
+/// (`TF_VAR_name`), `terraform.tfvars`, `terraform.tfvars.json`, `*.auto.tfvars` and
+/// `*.auto.tfvars.json` (in name order), then `-var` and `-var-file` in command-line order.
 pub fn collect_variables(
     l: &mut Loaded,
     dir: &Path,
@@ -374,7 +374,8 @@ pub fn collect_variables(
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, RawVariable> {
     let mut out = BTreeMap::new();
-    let mut env: Vec<(String, String)> = std::env::vars()
+    let mut env: Vec<(String, String)> = crate::env::vars()
+        .into_iter()
         .filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v)))
         .collect();
     env.sort();

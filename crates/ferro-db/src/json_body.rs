@@ -90,9 +90,20 @@ pub fn read_json_body<'b>(
         })
         .collect();
     let mut out = r.body(props, schema, body.span);
-    // Blocks the JSON mapping made itself (`dynamic`, `content`) stay as they are.
-    out.blocks.extend(body.blocks.iter().cloned());
+    // Blocks the JSON mapping made itself (`dynamic` blocks, whose `content` became their body).
+    out.blocks
+        .extend(body.blocks.iter().map(|b| r.mapped_block(b, schema)));
     (Cow::Owned(out), r.diags)
+}
+
+/// The schema of the blocks of type `ty` in a body of `schema`: a nested block type, or a
+/// list/set-of-objects attribute written as blocks.
+fn nested_schema<'s>(schema: &'s Block, ty: &str) -> Option<Cow<'s, Block>> {
+    if let Some(nb) = schema.block_types.get(ty) {
+        return Some(Cow::Borrowed(&nb.block));
+    }
+    let a = schema.attributes.get(ty).filter(|a| a.nested.is_none())?;
+    ferro_value::schema::attribute_as_blocks(&a.ty).map(|(_, b)| Cow::Owned(b))
 }
 
 /// One property of a JSON body: its name, the value's expression, and where both are.
@@ -130,6 +141,36 @@ fn inside(s: Span) -> Span {
 }
 
 impl<'h> Reader<'h> {
+    /// A block the JSON mapping made itself (a `dynamic` block) in a body of `schema`: its body
+    /// (the `content`) read against the schema of the blocks it generates, recursively. A type
+    /// the schema does not know is left as it is, for validation to report.
+    fn mapped_block(&mut self, b: &HirBlock, schema: &Block) -> HirBlock {
+        let Some(inner) = nested_schema(schema, &b.ty).filter(|_| b.body.json) else {
+            return b.clone();
+        };
+        let props = b
+            .body
+            .attrs
+            .iter()
+            .map(|a| Prop {
+                name: &a.name,
+                name_span: a.name_span,
+                value: a.expr,
+                span: a.span,
+            })
+            .collect();
+        // The attributes borrow from `b`, not from the file: read them through a local reader.
+        let mut r = Reader {
+            hir: self.hir,
+            diags: Vec::new(),
+        };
+        let mut body = r.body(props, &inner, b.body.span);
+        body.blocks
+            .extend(b.body.blocks.iter().map(|x| r.mapped_block(x, &inner)));
+        self.diags.append(&mut r.diags);
+        HirBlock { body, ..b.clone() }
+    }
+
     fn span(&self, e: ExprId) -> Span {
         // Every expression lowered from a file has a span; an empty one keeps this total.
         self.hir.span(e).unwrap_or(Span::new(

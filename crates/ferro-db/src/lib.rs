@@ -9,6 +9,7 @@
 //! **Architecture invariant:** editing one file re-parses and re-lowers only that file; module-wide
 //! queries re-run but per-file work of other files is reused (see the incrementality test).
 
+mod block_counts;
 mod index;
 mod items;
 mod json_body;
@@ -16,6 +17,7 @@ mod navigate;
 mod tree;
 mod validate;
 
+pub use block_counts::{check_labels, count_diagnostics, missing_item_range, Counted};
 pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
 pub use items::{item_graph, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};

@@ -444,6 +444,47 @@ fn dynamic_blocks_generate_the_same_blocks_as_written_ones() {
     );
 }
 
+/// `DYNAMIC` in the JSON syntax, with both forms of the `dynamic` property (an object of block
+/// types, an array of them) and a list of generators for one type.
+const DYNAMIC_JSON: &str = r#"{
+  "provider": {"shelf": {"owner": "me", "dynamic": {"defaults": {"for_each": ["scifi"], "content": {"genre": "${defaults.value}"}}}}},
+  "locals": {
+    "shelves": [
+      {"label": "top", "books": ["a"], "dividers": [1, 2]},
+      {"label": "bottom", "books": null, "dividers": []}
+    ],
+    "slots": {"left": 3, "right": null}
+  },
+  "resource": {"shelf_bookcase": {"c": {
+    "name": "hall",
+    "dynamic": [
+      {"shelf": [{
+        "for_each": "${local.shelves}",
+        "content": {
+          "label": "${shelf.value.label}",
+          "books": "${shelf.value.books}",
+          "dynamic": {"divider": {"for_each": "${shelf.value.dividers}", "iterator": "d", "content": {"at": "${d.value}"}}}
+        }
+      }]},
+      {"trim": {"for_each": "${toset([\"oak\"])}", "content": {"color": "${trim.key}"}},
+       "slot": {"for_each": "${local.slots}", "labels": ["${slot.key}"], "content": {"size": "${slot.value}"}}}
+    ]
+  }}}
+}"#;
+
+#[test]
+fn json_dynamic_blocks_generate_the_same_blocks_as_native_ones() {
+    let native = run("main.tf", NATIVE);
+    let dynamic = run("main.tf.json", DYNAMIC_JSON);
+    assert!(dynamic.diags.is_empty(), "{:?}", dynamic.diags);
+    assert_eq!(dynamic.configured, native.configured);
+    assert_eq!(dynamic.planned, native.planned);
+    assert_eq!(
+        attributes(dynamic.state.as_ref().unwrap()),
+        attributes(native.state.as_ref().unwrap())
+    );
+}
+
 #[test]
 fn dynamic_for_each_over_a_number_is_an_error_at_its_range() {
     let text = DYNAMIC.replace("for_each = local.shelves", "for_each = 3");

@@ -1,6 +1,8 @@
-//! Lowering `dynamic "name" { for_each, iterator, labels, content { … } }` blocks: the content
-//! body becomes a block of type `name` marked with its generator; the iterator is in scope in
-//! `labels` and `content` (as a bound name, like a `for` expression's variables).
+//! Lowering `dynamic "name" { for_each, iterator, labels, content { … } }` blocks (in both
+//! syntaxes: the JSON mapping makes the same blocks): the content body becomes a block of type
+//! `name` marked with its generator; the iterator is in scope in `labels` and `content` (as a
+//! bound name, like a `for` expression's variables). A dynamic block with any error in its own
+//! body generates nothing, as Terraform drops it.
 
 use super::{HirBlock, Lower};
 use crate::items::{BlockBody, DynamicBlock};
@@ -10,9 +12,17 @@ impl Lower {
     pub(super) fn dynamic_block(&mut self, b: &ast::Block) -> Option<HirBlock> {
         let labels = self.labels(b, "dynamic", 1)?;
         let ty = labels[0].clone();
+        // Where HCL points at something missing from the body: its opening brace, or in JSON
+        // the closing one.
+        let missing_item = if self.json {
+            b.close_brace
+        } else {
+            b.open_brace
+        };
+        let mut failed = false;
         let mut for_each = None;
         let mut iterator = ty.clone();
-        let mut label_exprs: Option<&ast::Expr> = None;
+        let mut label_attr: Option<&ast::Attribute> = None;
         let mut content: Option<&ast::Block> = None;
         for item in &b.body.items {
             match item {
@@ -20,42 +30,61 @@ impl Lower {
                     "for_each" => for_each = Some(self.expr(&a.expr)),
                     "iterator" => match &a.expr.kind {
                         ExprKind::Variable(id) => iterator = id.name.to_string(),
-                        _ => self.error(
-                            "invalid-dynamic-iterator",
-                            "Invalid dynamic iterator name",
-                            "Dynamic iterator must be a single variable name.",
-                            a.expr.span,
-                        ),
+                        _ => {
+                            failed = true;
+                            self.error(
+                                "invalid-dynamic-iterator",
+                                "Invalid dynamic iterator name",
+                                "Dynamic iterator must be a single variable name.",
+                                a.expr.span,
+                            )
+                        }
                     },
-                    "labels" => label_exprs = Some(&a.expr),
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    "labels" => label_attr = Some(a),
+                    other => {
+                        failed = true;
+                        if self.json {
+                            self.error(
+                                "unsupported-argument",
+                                "Extraneous JSON object property",
+                                format!("No argument or block type is named {other:?}."),
+                                a.name.span,
+                            )
+                        } else {
+                            self.error(
+                                "unsupported-argument",
+                                "Unsupported argument",
+                                format!("An argument named {other:?} is not expected here."),
+                                a.name.span,
+                            )
+                        }
+                    }
                 },
                 BodyItem::Block(inner) if inner.ty.name.as_str() == "content" => {
                     if content.is_some() {
+                        failed = true;
                         self.error(
                             "duplicate-content",
-                            "Duplicate content block",
-                            "Only one content block is allowed in a dynamic block.",
+                            "Extraneous dynamic content block",
+                            "Only one nested content block is allowed for each dynamic block.",
                             inner.ty.span,
                         );
                     } else {
                         content = Some(inner);
                     }
                 }
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!(
-                        "Blocks of type {:?} are not expected here.",
-                        inner.ty.name.as_str()
-                    ),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => {
+                    failed = true;
+                    self.error(
+                        "unsupported-block-type",
+                        "Unsupported block type",
+                        format!(
+                            "Blocks of type {:?} are not expected here.",
+                            inner.ty.name.as_str()
+                        ),
+                        inner.ty.span,
+                    )
+                }
             }
         }
         let Some(for_each) = for_each else {
@@ -63,24 +92,25 @@ impl Lower {
                 "missing-argument",
                 "Missing required argument",
                 "The argument \"for_each\" is required, but no definition was found.",
-                b.body.span,
+                missing_item,
             );
             return None;
         };
         let Some(content) = content else {
             self.error(
                 "missing-content",
-                "Missing content block",
+                "Missing dynamic content block",
                 "A dynamic block must have a nested block of type \"content\" to describe the body of each generated block.",
-                b.body.span,
+                missing_item,
             );
             return None;
         };
         self.for_scope.push(iterator.clone());
-        let labels = match label_exprs {
+        let labels = match label_attr.map(|a| &a.expr) {
             Some(e) => match &e.kind {
                 ExprKind::Tuple(items) => items.iter().map(|it| self.expr(it)).collect(),
                 _ => {
+                    failed = true;
                     self.error(
                         "invalid-dynamic-labels",
                         "Invalid dynamic block labels",
@@ -94,6 +124,9 @@ impl Lower {
         };
         let body: BlockBody = self.body(&content.body);
         self.for_scope.pop();
+        if failed {
+            return None;
+        }
         Some(HirBlock {
             ty,
             ty_span: b.labels[0].span,
@@ -104,6 +137,8 @@ impl Lower {
                 for_each,
                 iterator,
                 labels,
+                labels_at: label_attr.map(|a| (a.name.span, a.expr.span)),
+                missing_item,
             })),
         })
     }

@@ -153,6 +153,11 @@ pub struct DynamicBlock {
     pub iterator: String,
     /// `labels = [...]`, evaluated per element (the iterator in scope).
     pub labels: Vec<ExprId>,
+    /// Where the `labels` argument's name and value are, when it is given.
+    pub labels_at: Option<(Span, Span)>,
+    /// Where diagnostics about something missing from the dynamic block's own body point (its
+    /// opening brace; in JSON its closing one).
+    pub missing_item: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -674,7 +674,7 @@ impl Lower {
                         span: a.span,
                     });
                 }
-                BodyItem::Block(b) if b.ty.name.as_str() == "dynamic" && !self.json => {
+                BodyItem::Block(b) if b.ty.name.as_str() == "dynamic" => {
                     if let Some(block) = self.dynamic_block(b) {
                         out.blocks.push(block);
                     }

@@ -348,6 +348,14 @@ impl<'t> ModuleEval<'t> {
         self.tree.hir(file)
     }
 
+    /// A source range written as HCL writes it in messages (`main.tf:6,3-7`).
+    pub fn range_text(&self, span: ferro_diag::Span) -> String {
+        match self.tree.sources.iter().find(|s| s.0 == span.file) {
+            Some((_, name, text)) => ferro_diag::hcl_range(name, text, span),
+            None => String::from("(unknown)"),
+        }
+    }
+
     pub fn resource(&self, item: ItemRef) -> Cow<'t, ResourceDecl> {
         self.tree.resource(item)
     }

@@ -510,6 +510,14 @@ fn block_schema(ctx: Ctx, name: &str) -> Option<(usize, Ctx)> {
     })
 }
 
+/// The name Terraform's schema gives the `index`th label of a block type (for messages).
+fn label_name(ty: &str, index: usize) -> &'static str {
+    match (ty, index) {
+        ("resource" | "data", 0) | ("dynamic" | "provisioner" | "backend", _) => "type",
+        _ => "name",
+    }
+}
+
 fn attr_mode(ctx: Ctx, name: &str) -> Mode {
     match (ctx, name) {
         (Ctx::Resource | Ctx::Output | Ctx::Module, "depends_on")
@@ -542,6 +550,19 @@ impl Mapper<'_> {
             Diagnostic::error("json-value-type", "Incorrect JSON value type")
                 .with_detail(detail)
                 .with_span(self.span(v.start, v.end)),
+        );
+    }
+
+    /// "Missing block label": no property names the `index`th label of a `ty` block.
+    fn missing_label(&mut self, ty: &Ident, index: usize, at: Span) {
+        self.diags.push(
+            Diagnostic::error("json-missing-label", "Missing block label")
+                .with_detail(format!(
+                    "At least one object property is required, whose name represents the {} block's {}.",
+                    ty.name,
+                    label_name(&ty.name, index)
+                ))
+                .with_span(at),
         );
     }
 
@@ -581,6 +602,15 @@ impl Mapper<'_> {
         labels: &mut Vec<BlockLabel>,
         out: &mut Vec<BodyItem>,
     ) {
+        let empty = match &v.kind {
+            JKind::Array(elems) => elems.is_empty(),
+            JKind::Object(props) => props.is_empty(),
+            _ => false,
+        };
+        if need > 0 && empty {
+            self.missing_label(ty, labels.len(), self.span(v.start, v.start + 1));
+            return;
+        }
         match &v.kind {
             JKind::Array(elems) => {
                 for e in elems {
@@ -618,16 +648,17 @@ impl Mapper<'_> {
                     span: ty.span.to(close_brace),
                 }));
             }
-            _ if need > 0 => self.type_error(
-                v,
-                format!(
-                    "A JSON object is required here, whose property names are the labels of {:?} blocks ({} \
-                     more label{} needed).",
-                    ty.name,
-                    need,
-                    if need == 1 { " is" } else { "s are" }
-                ),
-            ),
+            _ if need > 0 => {
+                let label = label_name(&ty.name, labels.len());
+                self.type_error(
+                    v,
+                    format!(
+                        "Either a JSON object or JSON array of objects is required here, to specify {label} labels \
+                         for this block."
+                    ),
+                );
+                self.missing_label(ty, labels.len(), self.span(v.start, v.end));
+            }
             _ => self.type_error(
                 v,
                 format!(

@@ -55,7 +55,15 @@ impl Validator<'_> {
         let missing_item = self.missing_item_range(body).unwrap_or(block_span);
         for (name, nb) in &schema.block_types {
             if dynamic.contains(name.as_str()) {
-                // How many blocks a `dynamic` block makes is known only once it is expanded.
+                // How many blocks a `dynamic` block makes is known statically only when its
+                // `for_each` is a literal; otherwise the planner counts them after expansion.
+                if let Some(blocks) = self.static_blocks(body, name, nb) {
+                    let (_, fname, text) = self.source;
+                    let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
+                    let missing = crate::missing_item_range(body).unwrap_or(block_span);
+                    self.out
+                        .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
+                }
                 continue;
             }
             let blocks = given.get(name.as_str()).map_or(&[][..], Vec::as_slice);

@@ -449,6 +449,37 @@ impl Validator<'_> {
         }
         self.nested_blocks(body, schema, block_span);
     }
+
+    /// The blocks of type `name` in `body` as far as they are known statically: written ones,
+    /// and those of `dynamic` blocks whose `for_each` is a literal (blocks with the wrong labels
+    /// generate none). None when a `dynamic` block's `for_each` is not known before planning.
+    fn static_blocks(
+        &mut self,
+        body: &BlockBody,
+        name: &str,
+        nb: &ferro_value::schema::NestedBlock,
+    ) -> Option<Vec<crate::Counted>> {
+        let mut out = Vec::new();
+        for b in body.blocks.iter().filter(|b| b.ty == name) {
+            if !crate::check_labels(self.hir, b, nb, &mut Vec::new()) {
+                continue;
+            }
+            let n = match &b.dynamic {
+                None => 1,
+                Some(d) => match static_value(self.hir, d.for_each)?.kind {
+                    ferro_value::ValueKind::List(_, es)
+                    | ferro_value::ValueKind::Tuple(es)
+                    | ferro_value::ValueKind::Set(_, es) => es.len(),
+                    ferro_value::ValueKind::Map(_, es) | ferro_value::ValueKind::Object(es) => {
+                        es.len()
+                    }
+                    _ => 0,
+                },
+            };
+            out.extend(std::iter::repeat_n(crate::Counted::of(b), n));
+        }
+        Some(out)
+    }
 }
 
 /// "Reference to undeclared input variable", suggesting a declared name close to it as

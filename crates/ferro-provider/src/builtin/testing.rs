@@ -22,6 +22,11 @@
 //! A second type, `ferrotest_rack`, has nested blocks with item limits, for the block-count
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
 //! (set, at most 1, `name`). It stores what it is given and computes only `id`.
+//!
+//! A second resource type, `ferrotest_blocks`, has nested blocks of each nesting mode for
+//! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
+//! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
+//! plans its configuration as given and gets an `id` at apply.
 
 use crate::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
@@ -41,6 +46,71 @@ pub fn enabled() -> bool {
 
 const TYPE: &str = "ferrotest_thing";
 const RACK: &str = "ferrotest_rack";
+const BLOCKS: &str = "ferrotest_blocks";
+
+fn nested(
+    nesting: NestingMode,
+    attrs: &[(&str, Attribute)],
+    blocks: Vec<(&str, NestedBlock)>,
+) -> NestedBlock {
+    NestedBlock {
+        nesting,
+        block: Block {
+            attributes: attrs
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.clone()))
+                .collect(),
+            block_types: blocks
+                .into_iter()
+                .map(|(n, b)| (n.to_string(), b))
+                .collect(),
+            description: String::new(),
+        },
+        min_items: 0,
+        max_items: 0,
+    }
+}
+
+fn blocks_schema() -> Schema {
+    let tag = nested(
+        NestingMode::Set,
+        &[("value", Attribute::new(Type::String).required())],
+        Vec::new(),
+    );
+    let rule = NestedBlock {
+        min_items: 1,
+        max_items: 2,
+        ..nested(
+            NestingMode::List,
+            &[
+                ("port", Attribute::new(Type::Number).required()),
+                ("note", Attribute::new(Type::String).optional()),
+            ],
+            vec![("tag", tag)],
+        )
+    };
+    let limit = nested(
+        NestingMode::Single,
+        &[("n", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
+    let slot = nested(
+        NestingMode::Map,
+        &[("size", Attribute::new(Type::Number).optional())],
+        Vec::new(),
+    );
+    let mut block = nested(
+        NestingMode::Single,
+        &[
+            ("id", Attribute::new(Type::String).computed()),
+            ("name", Attribute::new(Type::String).optional()),
+        ],
+        vec![("rule", rule), ("limit", limit), ("slot", slot)],
+    )
+    .block;
+    block.description = String::new();
+    Schema { version: 0, block }
+}
 
 fn schema() -> Schema {
     let mut attributes = BTreeMap::new();
@@ -105,6 +175,7 @@ fn schema_of(type_name: &str) -> Option<Schema> {
     match type_name {
         TYPE => Some(schema()),
         RACK => Some(rack_schema()),
+        BLOCKS => Some(blocks_schema()),
         _ => None,
     }
 }
@@ -162,6 +233,7 @@ impl Provider for TestProvider {
         let mut resources = BTreeMap::new();
         resources.insert(TYPE.to_string(), schema());
         resources.insert(RACK.to_string(), rack_schema());
+        resources.insert(BLOCKS.to_string(), blocks_schema());
         Ok(ProviderSchema {
             provider: Schema::default(),
             resources,
@@ -244,7 +316,7 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
         };
-        if req.type_name == RACK {
+        if req.type_name == RACK || req.type_name == BLOCKS {
             if req.prior_state.is_null() && !req.proposed_new_state.is_null() {
                 resp.planned_state =
                     with(req.proposed_new_state, "id", Value::unknown(Type::String));
@@ -298,7 +370,7 @@ impl Provider for TestProvider {
             legacy_type_system: false,
         };
         let planned = req.planned_state;
-        if req.type_name == RACK {
+        if req.type_name == RACK || req.type_name == BLOCKS {
             if !planned.is_null() && get(planned, "id").is_unknown() {
                 resp.new_state = with(planned, "id", Value::string(super::random_uuid()));
             }

@@ -1,0 +1,3 @@
+e = "a.auto.tfvars"
+f = "a.auto.tfvars"
+j = "a.auto.tfvars"

@@ -1,0 +1,2 @@
+c = "tfvars"
+d = "tfvars"

@@ -1,0 +1,3 @@
+g = "x.tfvars"
+h = "x.tfvars"
+i = "x.tfvars"

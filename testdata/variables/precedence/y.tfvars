@@ -1,0 +1,1 @@
+i = "y.tfvars"
