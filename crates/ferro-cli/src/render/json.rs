@@ -407,8 +407,8 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     if !ochanges.is_empty() {
         top.insert("output_changes".into(), J::Object(ochanges));
     }
-    // Always present, as Terraform writes it: the refreshed state, with the root outputs as
-    // this plan evaluated them where they are known already.
+    // The refreshed state, with the root outputs as this plan evaluated them where they are
+    // known already (as Terraform writes it).
     let mut prior = plan.prior_state.clone();
     for o in &plan.outputs {
         if o.action == Action::Delete {
@@ -431,7 +431,10 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             );
         }
     }
-    top.insert("prior_state".into(), state_object(&prior, providers));
+    // Left out when there is nothing in it, as Terraform leaves it out.
+    if !prior.is_empty() {
+        top.insert("prior_state".into(), state_object(&prior, providers));
+    }
     top.insert(
         "configuration".into(),
         super::json_config::configuration(plan, providers, db, ws),

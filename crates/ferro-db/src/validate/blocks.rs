@@ -11,6 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 impl Validator<'_> {
     pub(super) fn nested_blocks(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
+        if body.json {
+            self.nested_blocks_json(body, schema, block_span);
+            return;
+        }
         let mut given: BTreeMap<&str, Vec<&HirBlock>> = BTreeMap::new();
         let mut dynamic: BTreeSet<&str> = BTreeSet::new();
         for b in &body.blocks {
@@ -120,8 +124,63 @@ impl Validator<'_> {
         }
     }
 
+    /// Nested blocks of a JSON body: types, labels and counts as the JSON syntax gives them
+    /// (a `dynamic` property's blocks are checked by dynblock's rules).
+    pub(super) fn nested_blocks_json(
+        &mut self,
+        body: &BlockBody,
+        schema: &Block,
+        block_span: Span,
+    ) {
+        for b in &body.blocks {
+            if !schema.block_types.contains_key(&b.ty) {
+                if let Some((_, block)) = schema
+                    .attributes
+                    .get(&b.ty)
+                    .filter(|a| a.nested.is_none())
+                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
+                {
+                    // A list/set-of-objects attribute written as blocks.
+                    self.body_schema(&b.body, &block, b.span);
+                    continue;
+                }
+            }
+            match schema.block_types.get(&b.ty) {
+                None => {
+                    let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
+                    if schema.attributes.contains_key(&b.ty) {
+                        detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
+                    }
+                    self.out.push(
+                        Diagnostic::error("unsupported-block-type", "Unsupported block type")
+                            .with_detail(detail)
+                            .with_span(b.ty_span),
+                    );
+                }
+                Some(nb) => {
+                    if crate::check_labels(self.hir, b, nb, &mut self.out) {
+                        self.body_schema(&b.body, &nb.block, b.ty_span);
+                    }
+                }
+            }
+        }
+        let missing = crate::missing_item_range(body).unwrap_or(block_span);
+        for (name, nb) in &schema.block_types {
+            if let Some(blocks) = self.static_blocks(body, name, nb) {
+                let (_, fname, text) = self.source;
+                let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
+                self.out
+                    .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
+            }
+        }
+    }
+
     /// HCL's label check for a nested block: map blocks take one label (`key`), the others none.
     fn labels_ok(&mut self, b: &HirBlock, nb: &NestedBlock) -> bool {
+        if b.dynamic.is_some() {
+            // A `dynamic` block's `labels` are checked with dynblock's own rules and words.
+            return crate::check_labels(self.hir, b, nb, &mut self.out);
+        }
         let names: &[&str] = if nb.nesting == NestingMode::Map {
             &["key"]
         } else {
