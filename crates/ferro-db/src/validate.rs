@@ -29,6 +29,7 @@ pub fn file_diagnostics(
         index,
         source,
         base_dir: ws.base_dir(db),
+        db,
         out: Vec::new(),
     };
 
@@ -63,7 +64,7 @@ pub fn file_diagnostics(
             v.references(e, Meta::None);
         }
         for (r, span) in &o.depends_on {
-            v.check_ref(r, *span, Meta::None);
+            v.check_ref(r, hir.at(*span), Meta::None);
         }
     }
     for p in &hir.providers {
@@ -84,7 +85,7 @@ pub fn file_diagnostics(
             v.references(a.expr, meta);
         }
         for (r, span) in &c.depends_on {
-            v.check_ref(r, *span, Meta::None);
+            v.check_ref(r, hir.at(*span), Meta::None);
         }
     }
     let bodies = resource_bodies(db, ws, file);
@@ -115,11 +116,11 @@ pub fn file_diagnostics(
             v.references(f, Meta::None);
         }
         for (dep, span) in &r.depends_on {
-            v.check_ref(dep, *span, Meta::None);
+            v.check_ref(dep, hir.at(*span), Meta::None);
         }
         v.body_references(body, meta);
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
-            v.body_schema(body, &schema.block, r.span);
+            v.body_schema(body, &schema.block, hir.at(r.span));
         }
     }
     // Provider blocks against their provider's configuration schema (JSON bodies are read
@@ -127,7 +128,7 @@ pub fn file_diagnostics(
     for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
         let addr = provider_source(db, index, &pb.name);
         if let Some(schema) = schemas.providers.get(&addr) {
-            v.body_schema(&pb.body, &schema.block, pb.span);
+            v.body_schema(&pb.body, &schema.block, hir.at(pb.span));
         }
     }
     v.out
@@ -139,7 +140,7 @@ fn provider_source(db: &dyn Db, index: &ModuleIndex, local: &str) -> ferro_addrs
         .required_providers
         .get(local)
         .and_then(|item| {
-            let rp = &file_hir(db, item.file).required_providers[item.index];
+            let rp = &crate::item_tree(db, item.file).required_providers[item.index];
             rp.source.as_deref()
         })
         .and_then(|s| ferro_addrs::Provider::parse_source(s).ok())
@@ -160,6 +161,7 @@ struct Validator<'a> {
     source: (FileId, &'a str, &'a str),
     /// Where `file` and friends read from.
     base_dir: &'a std::path::Path,
+    db: &'a dyn Db,
     out: Vec<Diagnostic>,
 }
 
@@ -168,6 +170,8 @@ struct Validator<'a> {
 struct Unknowns<'a> {
     source: Option<(FileId, &'a str, &'a str)>,
     base_dir: &'a std::path::Path,
+    /// The database whose query evaluates: the files read become its dependencies.
+    db: Option<&'a dyn Db>,
 }
 
 impl Scope for Unknowns<'_> {
@@ -179,6 +183,11 @@ impl Scope for Unknowns<'_> {
     }
     fn base_dir(&self) -> &std::path::Path {
         self.base_dir
+    }
+    fn file_read(&self, path: &std::path::Path) {
+        if let Some(db) = self.db {
+            db.disk_file(path).version(db);
+        }
     }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.source
@@ -197,6 +206,7 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     let unknowns = Unknowns {
         source: None,
         base_dir: std::path::Path::new("."),
+        db: None,
     };
     let (v, diags) = eval_expr(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
@@ -215,6 +225,7 @@ impl Validator<'_> {
             &Unknowns {
                 source: Some(self.source),
                 base_dir: self.base_dir,
+                db: Some(self.db),
             },
             e,
         );
@@ -379,14 +390,14 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-argument", "Unsupported argument")
                             .with_detail(detail)
-                            .with_span(a.name_span),
+                            .with_span(self.hir.at(a.name_span)),
                     );
                 }
                 Some(attr) if attr.computed && !attr.optional && !attr.required => {
                     self.out.push(
                         Diagnostic::error("unconfigurable-attribute", "Value for unconfigurable attribute")
                             .with_detail(format!("Can't configure a value for {:?}: its value will be decided automatically based on the result of applying this configuration.", a.name))
-                            .with_span(a.name_span),
+                            .with_span(self.hir.at(a.name_span)),
                     );
                 }
                 Some(attr) => {
@@ -428,7 +439,7 @@ impl Validator<'_> {
                     .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
                 {
                     // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, b.span);
+                    self.body_schema(&b.body, &block, self.hir.at(b.span));
                     continue;
                 }
             }
@@ -441,7 +452,7 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-block-type", "Unsupported block type")
                             .with_detail(detail)
-                            .with_span(b.ty_span),
+                            .with_span(self.hir.at(b.ty_span)),
                     );
                 }
                 Some(nb) => {
@@ -457,10 +468,10 @@ impl Validator<'_> {
                                     "Blocks of type {:?} expect {want_labels} label(s).",
                                     b.ty
                                 ))
-                                .with_span(b.ty_span),
+                                .with_span(self.hir.at(b.ty_span)),
                         );
                     }
-                    self.body_schema(&b.body, &nb.block, b.ty_span);
+                    self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
                 }
             }
         }
@@ -489,7 +500,7 @@ impl Validator<'_> {
                             "No more than {} {name:?} blocks are allowed.",
                             if single { 1 } else { nb.max_items }
                         ))
-                        .with_span(extra.map(|b| b.ty_span).unwrap_or(block_span)),
+                        .with_span(extra.map(|b| self.hir.at(b.ty_span)).unwrap_or(block_span)),
                 );
             }
         }

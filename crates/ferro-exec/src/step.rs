@@ -190,8 +190,8 @@ fn read_data(
             pdiag(d, &addr).with_span_opt(Some(
                 d.attribute
                     .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
+                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
+                    .unwrap_or(m.hir(item.file).at(decl.span)),
             )),
         );
     }
@@ -353,8 +353,8 @@ fn apply_change(
             pdiag(d, &addr).with_span_opt(Some(
                 d.attribute
                     .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
+                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
+                    .unwrap_or(m.hir(item.file).at(decl.span)),
             )),
         );
     }
@@ -395,8 +395,8 @@ fn apply_change(
             pdiag(d, &addr).with_span_opt(Some(
                 d.attribute
                     .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
+                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
+                    .unwrap_or(m.hir(item.file).at(decl.span)),
             )),
         );
     }

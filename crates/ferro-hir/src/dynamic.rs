@@ -92,14 +92,15 @@ impl Lower {
             },
             None => Vec::new(),
         };
+        let (ty_span, span) = (self.sp(b.labels[0].span), self.sp(b.span));
         let body: BlockBody = self.body(&content.body);
         self.for_scope.pop();
         Some(HirBlock {
             ty,
-            ty_span: b.labels[0].span,
+            ty_span,
             labels: Vec::new(),
             body,
-            span: b.span,
+            span,
             dynamic: Some(Box::new(DynamicBlock {
                 for_each,
                 iterator,

@@ -138,6 +138,7 @@ impl InstancePlanner<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn plan_instance(
         &self,
+        hir: &ferro_hir::FileHir,
         decl: &ResourceDecl,
         cfg: &AbsProviderConfig,
         schema: &Schema,
@@ -155,7 +156,7 @@ impl InstancePlanner<'_> {
         };
         let (plain_cfg, _) = config.deep_unmark();
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            acc.diags.push(resource_diag(&d, &addr_s, decl));
+            acc.diags.push(resource_diag(hir, &d, &addr_s, decl));
         }
         if let Some(p) = &prior {
             config = apply_ignore_changes(&decl.lifecycle, &config, &p.value);
@@ -174,6 +175,7 @@ impl InstancePlanner<'_> {
             &provider,
             schema,
             &addr_s,
+            hir,
             decl,
             &prior_val,
             &config,
@@ -206,8 +208,17 @@ impl InstancePlanner<'_> {
                 if forced {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
-                    match self.call_plan(&provider, schema, &addr_s, decl, &null, &config, &[], acc)
-                    {
+                    match self.call_plan(
+                        &provider,
+                        schema,
+                        &addr_s,
+                        hir,
+                        decl,
+                        &null,
+                        &config,
+                        &[],
+                        acc,
+                    ) {
                         Some((pl, pr, _)) => {
                             planned = pl;
                             private = pr;
@@ -317,6 +328,7 @@ impl InstancePlanner<'_> {
         provider: &std::sync::Arc<dyn ferro_provider::Provider>,
         schema: &Schema,
         addr: &str,
+        hir: &ferro_hir::FileHir,
         decl: &ResourceDecl,
         prior: &Value,
         config: &Value,
@@ -336,7 +348,7 @@ impl InstancePlanner<'_> {
         let mut failed = false;
         for d in &resp.diagnostics {
             failed |= d.severity == Severity::Error;
-            acc.diags.push(resource_diag(d, addr, decl));
+            acc.diags.push(resource_diag(hir, d, addr, decl));
         }
         if failed {
             return None;
