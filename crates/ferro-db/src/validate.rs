@@ -41,7 +41,8 @@ pub fn file_diagnostics(
                 "Variables may not be used here.",
             );
             v.check_eval(d);
-            if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
+            if let (Some(ty), Some(val)) = (&var.ty, static_value_in(hir, d, v.base_dir, Some(db)))
+            {
                 let val = match &var.defaults {
                     Some(defs) => ferro_value::defaults::apply_defaults(&val, defs),
                     None => val,
@@ -198,6 +199,17 @@ impl Scope for Unknowns<'_> {
 
 /// The value of an expression that references nothing, when it evaluates without errors.
 pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
+    static_value_in(hir, e, std::path::Path::new("."), None)
+}
+
+/// [`static_value`] with file functions reading from `base_dir`, their reads recorded as
+/// dependencies of the running query when `db` is given.
+fn static_value_in(
+    hir: &FileHir,
+    e: ExprId,
+    base_dir: &std::path::Path,
+    db: Option<&dyn Db>,
+) -> Option<Value> {
     let mut has_refs = false;
     walk_references(&hir.exprs, e, &mut |_, _| has_refs = true);
     if has_refs {
@@ -205,8 +217,8 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     }
     let unknowns = Unknowns {
         source: None,
-        base_dir: std::path::Path::new("."),
-        db: None,
+        base_dir,
+        db,
     };
     let (v, diags) = eval_expr(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
@@ -362,7 +374,7 @@ impl Validator<'_> {
     }
 
     fn check_static(&mut self, e: ExprId, ty: &Type, summary: &str, lead: &str) {
-        if let Some(v) = static_value(self.hir, e) {
+        if let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) {
             if let Err(err) = convert(&v, ty) {
                 self.out.push(
                     Diagnostic::error("incorrect-value-type", summary)
@@ -401,7 +413,8 @@ impl Validator<'_> {
                     );
                 }
                 Some(attr) => {
-                    if let Some(v) = static_value(self.hir, a.expr) {
+                    if let Some(v) = static_value_in(self.hir, a.expr, self.base_dir, Some(self.db))
+                    {
                         if let Err(err) = convert(&v, &attr.constraint_type()) {
                             self.out.push(
                                 Diagnostic::error(
