@@ -286,8 +286,8 @@ impl Session {
             return Err(ds);
         }
         let (hir, id) = ferro_hir::lower_standalone_expr(file, &ast);
-        if !hir.diagnostics.is_empty() {
-            return Err(hir.diagnostics.clone());
+        if !hir.diagnostics().is_empty() {
+            return Err(hir.diagnostics().to_vec());
         }
         let scope = ConsoleScope {
             s: self,

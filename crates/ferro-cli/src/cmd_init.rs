@@ -83,7 +83,8 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let index = module_index(&l.db, module);
         let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
         for (local, item) in &index.required_providers {
-            let rp = &file_hir(&l.db, item.file).required_providers[item.index];
+            let hir = file_hir(&l.db, item.file);
+            let rp = &hir.required_providers[item.index];
             let addr = match &rp.source {
                 Some(src) => match ProviderAddr::parse_source(src) {
                     Ok(a) => a,
@@ -94,7 +95,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                                 "Invalid provider source address",
                             )
                             .with_detail(e)
-                            .with_span(rp.span),
+                            .with_span(hir.at(rp.span)),
                         );
                         continue;
                     }
@@ -110,7 +111,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                             "Invalid version constraint",
                         )
                         .with_detail(e)
-                        .with_span(rp.span),
+                        .with_span(hir.at(rp.span)),
                     );
                     continue;
                 }

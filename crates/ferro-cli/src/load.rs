@@ -28,7 +28,7 @@ impl Loaded {
     }
 
     fn add_source(&mut self, name: String, text: String) -> FileId {
-        let id = FileId(self.sources.len() as u32);
+        let id = self.db.fresh_file_id(Path::new(&name));
         self.sources.push((id, name, text));
         id
     }
@@ -36,7 +36,23 @@ impl Loaded {
 
 /// Read the configuration files of `dir` (`*.tf` and `*.tf.json`), in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    read_config_files_checked(dir, 0).map(|(files, _)| files)
+    read_config_files_checked(dir).map(|files| files.into_iter().map(|(n, t, _)| (n, t)).collect())
+}
+
+/// Diagnostics of a file read before it had an id, pointed at the file's id.
+fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
+    diags
+        .into_iter()
+        .map(|mut d| {
+            if let Some(s) = d.span.as_mut() {
+                s.file = id;
+            }
+            for l in &mut d.labels {
+                l.span.file = id;
+            }
+            d
+        })
+        .collect()
 }
 
 /// Read and load the configuration of `dir` and of every module directory its local module
@@ -44,9 +60,16 @@ pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
 /// (`config_diagnostics`). A call whose directory is missing stays unresolved, for the module
 /// tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
-    let (files, encoding) = read_config_files_checked(dir, 0)?;
+    let read = read_config_files_checked(dir)?;
+    let files = read
+        .iter()
+        .map(|(n, t, _)| (n.clone(), t.clone()))
+        .collect();
     let mut l = load_files(files);
-    l.encoding = encoding;
+    for (name, _, ds) in read {
+        let id = l.db.file_id(Path::new(&name));
+        l.encoding.extend(retarget(ds, id));
+    }
     l.ws.set_base_dir(&mut l.db).to(dir.to_path_buf());
     let mut tried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     tried.insert(".".to_string());
@@ -89,10 +112,10 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
     Ok(l)
 }
 
-fn read_config_files_checked(
-    dir: &Path,
-    first_id: u32,
-) -> Result<(Vec<(String, String)>, Vec<Diagnostic>), String> {
+/// The configuration files of `dir` in name order: name, text, and the diagnostics of invalid
+/// character encodings (pointed at a placeholder id: see [`retarget`]).
+#[allow(clippy::type_complexity)]
+fn read_config_files_checked(dir: &Path) -> Result<Vec<(String, String, Vec<Diagnostic>)>, String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
     let mut names: Vec<String> = entries
@@ -105,8 +128,7 @@ fn read_config_files_checked(
         .collect();
     names.sort();
     let mut out = Vec::new();
-    let mut diags = Vec::new();
-    for (i, n) in names.into_iter().enumerate() {
+    for n in names {
         // A dangling link or a link loop cannot be read; a link to a FIFO or a device would
         // block or never end, so only regular files are read.
         match std::fs::metadata(dir.join(&n)) {
@@ -115,12 +137,10 @@ fn read_config_files_checked(
             Err(e) => return Err(format!("The file {n:?} could not be read: {e}.")),
         }
         let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
-        // Files get FileIds in this order (see `load_files` and `Loaded::add_module`).
-        let (text, ds) = ferro_syntax::decode_source(FileId(first_id + i as u32), &bytes);
-        diags.extend(ds);
-        out.push((n, text));
+        let (text, ds) = ferro_syntax::decode_source(FileId(u32::MAX), &bytes);
+        out.push((n, text, ds));
     }
-    Ok((out, diags))
+    Ok(out)
 }
 
 /// The module directory of a configuration file named relative to the root module.
@@ -138,8 +158,8 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
     let mut sources = Vec::new();
     let mut by_dir: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
     by_dir.insert(".".to_string(), Vec::new());
-    for (i, (name, text)) in files.iter().enumerate() {
-        let id = FileId(i as u32);
+    for (name, text) in &files {
+        let id = db.file_id(Path::new(name));
         sources.push((id, name.clone(), text.clone()));
         by_dir
             .entry(module_dir_of(name))
@@ -170,13 +190,14 @@ impl Loaded {
             if !path.is_dir() {
                 continue;
             }
-            let first = self.sources.len() as u32;
-            let (files, encoding) = read_config_files_checked(&path, first)?;
-            let files: Vec<(String, String)> = files
-                .into_iter()
-                .map(|(n, t)| (format!("{child}/{n}"), t))
-                .collect();
-            self.encoding.extend(encoding);
+            let read = read_config_files_checked(&path)?;
+            let mut files = Vec::new();
+            for (n, t, ds) in read {
+                let name = format!("{child}/{n}");
+                let id = self.db.file_id(Path::new(&name));
+                self.encoding.extend(retarget(ds, id));
+                files.push((name, t));
+            }
             self.add_module(child, files);
         }
         Ok(())
@@ -186,7 +207,7 @@ impl Loaded {
     fn add_module(&mut self, dir: String, files: Vec<(String, String)>) {
         let mut inputs = Vec::new();
         for (name, text) in &files {
-            let id = FileId(self.sources.len() as u32);
+            let id = self.db.file_id(Path::new(name));
             self.sources.push((id, name.clone(), text.clone()));
             inputs.push(SourceFile::new(&self.db, name.clone(), text.clone(), id));
         }
@@ -224,7 +245,7 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     diags.extend(l.encoding.iter().cloned());
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
     if !diags.iter().any(Diagnostic::is_error) {
-        if let Err(d) = ferro_db::item_graph(&l.db, l.ws) {
+        if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
             diags.push(d.clone());
         }
     }
@@ -240,18 +261,20 @@ fn required_version_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for m in l.ws.modules(&l.db) {
         for f in m.files(&l.db) {
-            for (constraint, span) in &ferro_db::file_hir(&l.db, *f).required_versions {
+            let hir = ferro_db::file_hir(&l.db, *f);
+            for (constraint, span) in &hir.required_versions {
+                let span = hir.at(*span);
                 match Constraints::parse(constraint) {
                     Ok(c) if c.allows(&ours) => {}
                     Ok(_) => out.push(
                         Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
                             .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
-                            .with_span(*span),
+                            .with_span(span),
                     ),
                     Err(e) => out.push(
                         Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
                             .with_detail(format!("This string does not use correct version constraint syntax: {e}."))
-                            .with_span(*span),
+                            .with_span(span),
                     ),
                 }
             }
@@ -275,8 +298,8 @@ fn constant(
         return None;
     }
     let (hir, id) = ferro_hir::lower_standalone_expr(file, &expr);
-    if !hir.diagnostics.is_empty() {
-        diags.extend(hir.diagnostics.clone());
+    if !hir.diagnostics().is_empty() {
+        diags.extend(hir.diagnostics().iter().cloned());
         return None;
     }
     let span = hir
@@ -343,7 +366,7 @@ fn load_var_file(
         match item {
             ferro_syntax::ast::BodyItem::Attribute(a) => {
                 let (hir, id) = ferro_hir::lower_standalone_expr(file, &a.expr);
-                diags.extend(hir.diagnostics.iter().cloned());
+                diags.extend(hir.diagnostics().iter().cloned());
                 match ferro_db::static_value(&hir, id) {
                     Some(v) => {
                         out.insert(a.name.name.to_string(), RawVariable { value: v, origin: format!("a variable file ({display})"), source: ferro_planner::VariableSource::File(display.to_string()), span: Some(a.expr.span) });

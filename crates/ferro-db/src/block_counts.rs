@@ -14,8 +14,8 @@ use ferro_value::schema::{NestedBlock, NestingMode};
 
 /// Where HCL points at something missing from a body: its opening brace, in JSON its closing
 /// one.
-pub fn missing_item_range(body: &BlockBody) -> Option<Span> {
-    let s = body.span?;
+pub fn missing_item_range(hir: &FileHir, body: &BlockBody) -> Option<Span> {
+    let s = hir.at(body.span?);
     Some(if body.json {
         Span {
             start: s.end,
@@ -47,10 +47,15 @@ pub struct Counted {
 
 impl Counted {
     /// A block as written (or generated: `block.body` is then the `content` body).
-    pub fn of(block: &HirBlock) -> Counted {
+    pub fn of(hir: &FileHir, block: &HirBlock) -> Counted {
+        let ty = hir.at(block.ty_span);
         Counted {
-            brace: block.body.span.map(open_brace_of).unwrap_or(block.ty_span),
-            ty: block.ty_span,
+            brace: block
+                .body
+                .span
+                .map(|s| open_brace_of(hir.at(s)))
+                .unwrap_or(ty),
+            ty,
         }
     }
 }
@@ -136,12 +141,12 @@ pub fn check_labels(
         out.push(
             Diagnostic::error("block-labels", format!("Extraneous label for {ty}"))
                 .with_detail(detail)
-                .with_span(b.ty_span),
+                .with_span(hir.at(b.ty_span)),
         );
         return false;
     }
     if given < want {
-        let at = missing_item_range(&b.body).unwrap_or(b.ty_span);
+        let at = missing_item_range(hir, &b.body).unwrap_or(hir.at(b.ty_span));
         out.push(
             Diagnostic::error("block-labels", format!("Missing key for {ty}"))
                 .with_detail(format!("All {ty} blocks must have {want} labels (key)."))
@@ -159,14 +164,14 @@ fn check_dynamic_labels(
     want: usize,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let Some((name, value)) = d.labels_at else {
+    let Some((name, value)) = d.labels_at.map(|(n, v)| (hir.at(n), hir.at(v))) else {
         if want == 0 {
             return true;
         }
         out.push(
             Diagnostic::error("missing-argument", "Missing required argument")
                 .with_detail("The argument \"labels\" is required, but no definition was found.")
-                .with_span(d.missing_item),
+                .with_span(hir.at(d.missing_item)),
         );
         return false;
     };

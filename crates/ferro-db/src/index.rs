@@ -1,9 +1,11 @@
 //! The module index: every named item of the module, which file declares it, and the
 //! duplicate-declaration diagnostics.
 
-use crate::{file_hir, Db, Module, SourceFile};
+use crate::pending::{Loc, Pending, RANGE_MARK};
+use crate::{item_tree, Db, Module, SourceFile};
 use ferro_addrs::Resource;
-use ferro_diag::{Diagnostic, Span};
+use ferro_diag::Diagnostic;
+use ferro_hir::SpanId;
 use std::collections::BTreeMap;
 
 /// Where an item is declared: the file and its position in that file's item list.
@@ -44,7 +46,8 @@ pub struct ModuleIndex {
     pub imports: Vec<ItemRef>,
     /// `check` blocks, in file order.
     pub checks: Vec<ItemRef>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// Second declarations of a name (reported by [`module_index_diagnostics`]).
+    pub duplicates: Vec<Pending>,
 }
 
 /// Terraform's summary and detail for a second declaration of `key`, the first being `at`.
@@ -95,60 +98,56 @@ fn duplicate_text(kind: &str, key: &str, at: &str) -> (String, String) {
     }
 }
 
-fn duplicate(kind: &str, key: &str, span: Span, first: Span, at: &str) -> Diagnostic {
-    let (summary, detail) = duplicate_text(kind, key, at);
-    Diagnostic::error(&format!("duplicate-{kind}"), summary)
-        .with_detail(detail)
-        .with_span(span)
-        .with_label(first, "first declared here")
+fn duplicate(kind: &str, key: &str, at: Loc, first: Loc) -> Pending {
+    let (summary, detail) = duplicate_text(kind, key, RANGE_MARK);
+    Pending::new(
+        Diagnostic::error(&format!("duplicate-{kind}"), summary).with_detail(detail),
+        at,
+    )
+    .with_label(first, "first declared here")
 }
 
+/// The names a module declares, read from its files' item trees only (no source positions:
+/// moving text around in a file does not change the index).
 #[salsa::tracked(returns(ref))]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut idx = ModuleIndex::default();
-    let mut first_spans: BTreeMap<(u8, String), Span> = BTreeMap::new();
-    // "already declared at main.tf:1,1-29" names the first declaration as HCL writes ranges.
-    let sources: BTreeMap<ferro_diag::FileId, SourceFile> =
-        module.files(db).iter().map(|f| (f.id(db), *f)).collect();
-    let at = |span: Span| match sources.get(&span.file) {
-        Some(f) => ferro_diag::hcl_range(f.path(db), f.text(db), span),
-        None => String::from("an earlier declaration"),
-    };
+    let mut first_locs: BTreeMap<(u8, String), Loc> = BTreeMap::new();
     for &file in module.files(db) {
-        let hir = file_hir(db, file);
-        let mut add = |kind: u8, key: String, span: Span, diag_kind: &str, _what: &str| -> bool {
-            match first_spans.get(&(kind, key.clone())) {
+        let hir = item_tree(db, file);
+        let mut add = |kind: u8, key: String, span: SpanId, diag_kind: &str| -> bool {
+            let at = Loc::new(file, span);
+            match first_locs.get(&(kind, key.clone())) {
                 Some(first) => {
-                    idx.diagnostics
-                        .push(duplicate(diag_kind, &key, span, *first, &at(*first)));
+                    idx.duplicates.push(duplicate(diag_kind, &key, at, *first));
                     false
                 }
                 None => {
-                    first_spans.insert((kind, key), span);
+                    first_locs.insert((kind, key), at);
                     true
                 }
             }
         };
         for (i, v) in hir.variables.iter().enumerate() {
-            if add(0, v.name.clone(), v.span, "variable", "variable") {
+            if add(0, v.name.clone(), v.span, "variable") {
                 idx.variables
                     .insert(v.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, l) in hir.locals.iter().enumerate() {
-            if add(1, l.name.clone(), l.span, "local", "local value") {
+            if add(1, l.name.clone(), l.span, "local") {
                 idx.locals
                     .insert(l.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, o) in hir.outputs.iter().enumerate() {
-            if add(2, o.name.clone(), o.span, "output", "output") {
+            if add(2, o.name.clone(), o.span, "output") {
                 idx.outputs
                     .insert(o.name.clone(), ItemRef { file, index: i });
             }
         }
         for (i, r) in hir.resources.iter().enumerate() {
-            if add(3, r.addr.to_string(), r.span, "resource", "resource") {
+            if add(3, r.addr.to_string(), r.span, "resource") {
                 idx.resources
                     .insert(r.addr.clone(), ItemRef { file, index: i });
                 if let Some(c) = &r.check {
@@ -170,7 +169,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 Some(a) => format!("{}.{a}", p.name),
                 None => p.name.clone(),
             };
-            if add(4, key, p.span, "provider", "provider configuration") {
+            if add(4, key, p.span, "provider") {
                 idx.providers.insert(
                     (p.name.clone(), p.alias.clone()),
                     ItemRef { file, index: i },
@@ -178,13 +177,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             }
         }
         for (i, rp) in hir.required_providers.iter().enumerate() {
-            if add(
-                5,
-                rp.local_name.clone(),
-                rp.span,
-                "required-provider",
-                "required provider",
-            ) {
+            if add(5, rp.local_name.clone(), rp.span, "required-provider") {
                 idx.required_providers
                     .insert(rp.local_name.clone(), ItemRef { file, index: i });
             }
@@ -199,16 +192,26 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             idx.imports.push(ItemRef { file, index: i });
         }
         for (i, c) in hir.checks.iter().enumerate() {
-            if add(7, c.name.clone(), c.span, "check", "check block") {
+            if add(7, c.name.clone(), c.span, "check") {
                 idx.checks.push(ItemRef { file, index: i });
             }
         }
         for (i, c) in hir.module_calls.iter().enumerate() {
-            if add(6, c.name.clone(), c.span, "module", "module call") {
+            if add(6, c.name.clone(), c.span, "module") {
                 idx.module_calls
                     .insert(c.name.clone(), ItemRef { file, index: i });
             }
         }
     }
     idx
+}
+
+/// The duplicate-declaration diagnostics of a module, with their ranges.
+#[salsa::tracked(returns(ref))]
+pub fn module_index_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+    module_index(db, module)
+        .duplicates
+        .iter()
+        .map(|p| p.resolve(db))
+        .collect()
 }

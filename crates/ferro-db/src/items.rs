@@ -6,10 +6,11 @@
 //! that every item of the child waits for (its instances must be known first); a child's input
 //! variable depends on the call's argument for it; `module.NAME` depends on the child's outputs.
 
-use crate::{file_hir, module_tree, Db, TreeNodeId, Workspace};
+use crate::pending::{Loc, Pending};
+use crate::{item_tree, module_tree, Db, TreeNodeId, Workspace};
 use ferro_addrs::{ConfigResource, Resource};
-use ferro_diag::{Diagnostic, Span};
-use ferro_hir::{walk_references, BlockBody, ExprId, FileHir, Reference};
+use ferro_diag::Diagnostic;
+use ferro_hir::{walk_references, BlockBody, ExprId, ItemTree, Reference};
 use petgraph::algo::toposort;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap};
@@ -66,7 +67,7 @@ fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
     }
 }
 
-fn refs_of(hir: &FileHir, exprs: &[ExprId]) -> Vec<Reference> {
+fn refs_of(hir: &ItemTree, exprs: &[ExprId]) -> Vec<Reference> {
     let mut out = Vec::new();
     for e in exprs {
         walk_references(&hir.exprs, *e, &mut |_, r| out.push(r.clone()));
@@ -74,19 +75,20 @@ fn refs_of(hir: &FileHir, exprs: &[ExprId]) -> Vec<Reference> {
     out
 }
 
-/// The item graph of the whole module tree; a cycle is a diagnostic naming its items (also
-/// reported by [`crate::diagnostics`], so `validate` sees it).
+/// The item graph of the whole module tree, read from item trees only; a cycle is a (pending)
+/// diagnostic naming its items (also reported by [`crate::diagnostics`], so `validate` sees
+/// it; [`item_graph_cycle`] gives it with its range).
 #[salsa::tracked(returns(ref))]
-pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
+pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     let tree = module_tree(db, ws);
     let mut g: DiGraph<Item, ()> = DiGraph::new();
     let mut nodes: HashMap<Item, NodeIndex> = HashMap::new();
-    let mut spans: HashMap<Item, Span> = HashMap::new();
+    let mut spans: HashMap<Item, Loc> = HashMap::new();
     // (item, its references, resolved in module `node`)
     let mut deps: Vec<(Item, TreeNodeId, Vec<Reference>)> = Vec::new();
     // Extra edges: (from, to).
     let mut extra: Vec<(Item, Item)> = Vec::new();
-    let mut add = |g: &mut DiGraph<Item, ()>, item: Item, span: Span| {
+    let mut add = |g: &mut DiGraph<Item, ()>, item: Item, span: Loc| {
         let ix = g.add_node(item.clone());
         nodes.insert(item.clone(), ix);
         spans.insert(item, span);
@@ -95,20 +97,28 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
         let index = crate::module_index(db, tn.module);
         let it = |id: ItemId| Item { node, id };
         for (n, item) in &index.variables {
-            let span = file_hir(db, item.file).variables[item.index].span;
-            add(&mut g, it(ItemId::Var(n.clone())), span);
+            let span = item_tree(db, item.file).variables[item.index].span;
+            add(
+                &mut g,
+                it(ItemId::Var(n.clone())),
+                Loc::new(item.file, span),
+            );
         }
         for (n, item) in &index.locals {
-            let hir = file_hir(db, item.file);
+            let hir = item_tree(db, item.file);
             let l = &hir.locals[item.index];
-            add(&mut g, it(ItemId::Local(n.clone())), l.span);
+            add(
+                &mut g,
+                it(ItemId::Local(n.clone())),
+                Loc::new(item.file, l.span),
+            );
             deps.push((it(ItemId::Local(n.clone())), node, refs_of(hir, &[l.expr])));
         }
         for (r, item) in &index.resources {
-            let hir = file_hir(db, item.file);
+            let hir = item_tree(db, item.file);
             let d = &hir.resources[item.index];
             let id = it(ItemId::Resource(r.clone()));
-            add(&mut g, id.clone(), d.span);
+            add(&mut g, id.clone(), Loc::new(item.file, d.span));
             let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
             body_exprs(&d.body, &mut exprs);
             exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
@@ -128,10 +138,10 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             deps.push((id, node, refs));
         }
         for (n, item) in &index.outputs {
-            let hir = file_hir(db, item.file);
+            let hir = item_tree(db, item.file);
             let o = &hir.outputs[item.index];
             let id = it(ItemId::Output(n.clone()));
-            add(&mut g, id.clone(), o.span);
+            add(&mut g, id.clone(), Loc::new(item.file, o.span));
             let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
             for c in &o.preconditions {
                 exprs.extend([c.condition, c.error_message]);
@@ -141,10 +151,10 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
             deps.push((id, node, refs));
         }
         for (n, item) in &index.module_calls {
-            let hir = file_hir(db, item.file);
+            let hir = item_tree(db, item.file);
             let c = &hir.module_calls[item.index];
             let id = it(ItemId::ModuleCall(n.clone()));
-            add(&mut g, id.clone(), c.span);
+            add(&mut g, id.clone(), Loc::new(item.file, c.span));
             let exprs: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
             let mut refs = refs_of(hir, &exprs);
             refs.extend(c.depends_on.iter().map(|(r, _)| r.clone()));
@@ -270,14 +280,16 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Diagnostic> {
                 .into_iter()
                 .map(|n| item_name(tree, &g[n]))
                 .collect();
-            return Err(
-                Diagnostic::error("dependency-cycle", "Cycle in configuration")
-                    .with_detail(format!(
+            return Err(Pending {
+                diag: Diagnostic::error("dependency-cycle", "Cycle in configuration").with_detail(
+                    format!(
                         "These objects refer to each other in a cycle: {}.",
                         members.join(", ")
-                    ))
-                    .with_span_opt(spans.get(&start).copied()),
-            );
+                    ),
+                ),
+                at: spans.get(&start).copied(),
+                label: None,
+            });
         }
     };
     // Resource dependencies through other items, in topological order so each item's
@@ -333,4 +345,10 @@ fn item_name(tree: &crate::ModuleTree, item: &Item) -> String {
     }
     s.push_str(&item.id.to_string());
     s
+}
+
+/// The item graph's cycle, if there is one, as a diagnostic with its range.
+#[salsa::tracked(returns(ref))]
+pub fn item_graph_cycle(db: &dyn Db, ws: Workspace) -> Option<Diagnostic> {
+    item_graph(db, ws).as_ref().err().map(|p| p.resolve(db))
 }

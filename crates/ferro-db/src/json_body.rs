@@ -22,7 +22,7 @@
 
 use crate::{file_hir, Db, ItemRef, SourceFile, Workspace};
 use ferro_diag::{Diagnostic, Span};
-use ferro_hir::{BlockBody, Expr, ExprId, FileHir, HirAttr, HirBlock};
+use ferro_hir::{BlockBody, Expr, ExprId, FileHir, HirAttr, HirBlock, SpanId};
 use ferro_value::schema::{Block, NestedBlock, NestingMode};
 use std::borrow::Cow;
 
@@ -84,12 +84,12 @@ pub fn read_json_body<'b>(
         .iter()
         .map(|a| Prop {
             name: &a.name,
-            name_span: a.name_span,
+            name_span: hir.at(a.name_span),
             value: a.expr,
-            span: a.span,
+            span: hir.at(a.span),
         })
         .collect();
-    let mut out = r.body(props, schema, body.span);
+    let mut out = r.body(props, schema, body.span.map(|s| hir.at(s)));
     // Blocks the JSON mapping made itself (`dynamic` blocks, whose `content` became their body).
     out.blocks
         .extend(body.blocks.iter().map(|b| r.mapped_block(b, schema)));
@@ -154,9 +154,9 @@ impl<'h> Reader<'h> {
             .iter()
             .map(|a| Prop {
                 name: &a.name,
-                name_span: a.name_span,
+                name_span: self.hir.at(a.name_span),
                 value: a.expr,
-                span: a.span,
+                span: self.hir.at(a.span),
             })
             .collect();
         // The attributes borrow from `b`, not from the file: read them through a local reader.
@@ -164,7 +164,7 @@ impl<'h> Reader<'h> {
             hir: self.hir,
             diags: Vec::new(),
         };
-        let mut body = r.body(props, &inner, b.body.span);
+        let mut body = r.body(props, &inner, b.body.span.map(|s| self.hir.at(s)));
         body.blocks
             .extend(b.body.blocks.iter().map(|x| r.mapped_block(x, &inner)));
         self.diags.append(&mut r.diags);
@@ -230,7 +230,7 @@ impl<'h> Reader<'h> {
         let mut out = BlockBody {
             attrs: Vec::new(),
             blocks: Vec::new(),
-            span,
+            span: span.map(SpanId::Fixed),
             json: true,
         };
         for p in props {
@@ -243,9 +243,9 @@ impl<'h> Reader<'h> {
                         Diagnostic::error("attribute-redefined", "Attribute redefined")
                             .with_detail(format!("The argument {:?} was already set. Each argument may be set only once.", p.name))
                             .with_span(p.name_span)
-                            .with_label(first.name_span, "first set here"),
+                            .with_label(self.hir.at(first.name_span), "first set here"),
                     ),
-                    None => out.attrs.push(HirAttr { name: p.name.to_string(), name_span: p.name_span, expr: p.value, span: p.span }),
+                    None => out.attrs.push(HirAttr { name: p.name.to_string(), name_span: SpanId::Fixed(p.name_span), expr: p.value, span: SpanId::Fixed(p.span) }),
                 },
             }
         }
@@ -339,14 +339,14 @@ impl<'h> Reader<'h> {
                 let mut props = Vec::new();
                 self.props(items, &mut props);
                 let body = self.body(props, schema, Some(inside(span)));
-                out.push(HirBlock { ty: ty.to_string(), ty_span: head, labels, body, span: head.to(span), dynamic: None });
+                out.push(HirBlock { ty: ty.to_string(), ty_span: SpanId::Fixed(head), labels, body, span: SpanId::Fixed(head.to(span)), dynamic: None });
             }
             Expr::Tuple(elems) => {
                 for &e in elems {
                     if let Some(body) = self.element_body(e, schema) {
                         let at = self.span(e);
                         // The element's opening brace says which of the blocks a diagnostic means.
-                        out.push(HirBlock { ty: ty.to_string(), ty_span: first_char(at), labels: labels.clone(), body, span: at, dynamic: None });
+                        out.push(HirBlock { ty: ty.to_string(), ty_span: SpanId::Fixed(first_char(at)), labels: labels.clone(), body, span: SpanId::Fixed(at), dynamic: None });
                     }
                 }
             }

@@ -1,44 +1,53 @@
 //! The analysis database shared by every front end (CLI, language server, golden tests).
 //!
-//! Inputs: one [`SourceFile`] per configuration file and a [`Workspace`] listing them with the
-//! resource schemas known from providers. Queries: [`parse`], [`file_hir`], [`module_index`],
+//! Inputs: one [`SourceFile`] per configuration file, a [`Module`] per directory, a
+//! [`Workspace`] listing them with the resource schemas known from providers, and a
+//! [`DiskFile`] per file a function read from disk. Queries: [`parse`], [`file_hir`] (lowering)
+//! split into [`item_tree`] (no positions) and [`source_map`]; on item trees only,
+//! [`module_index`], [`module_tree`], [`item_graph`] and [`resolve_file`]; with ranges,
 //! [`resource_bodies`] (JSON resource bodies read against their schemas), [`file_diagnostics`],
 //! [`diagnostics`]; for editors [`file_sites`], [`file_modules`] and [`references_index`]
 //! (`navigate.rs`). Each query returns its own diagnostics as data.
 //!
-//! **Architecture invariant:** editing one file re-parses and re-lowers only that file; module-wide
-//! queries re-run but per-file work of other files is reused (see the incrementality test).
+//! **Architecture invariant:** editing one file re-parses and re-lowers only that file; an edit
+//! that only moves text leaves its item tree equal, so no semantic query runs again (see the
+//! incrementality tests).
 
 mod block_counts;
 mod index;
 mod items;
 mod json_body;
 mod navigate;
+mod pending;
+mod resolve;
 mod tree;
 mod validate;
 
 pub use block_counts::{check_labels, count_diagnostics, missing_item_range, Counted};
-pub use index::{module_index, Expansion, ItemRef, ModuleIndex};
-pub use items::{item_graph, Item, ItemGraph, ItemId};
+pub use index::{module_index, module_index_diagnostics, Expansion, ItemRef, ModuleIndex};
+pub use items::{item_graph, item_graph_cycle, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 pub use navigate::{
     called_module, declaration, file_modules, file_sites, references_index, resolve, site_at,
     ModuleSymbol, ReferencesIndex, Site, SiteTarget, Symbol,
 };
+pub use pending::{Loc, Pending};
+pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKey};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
 pub use tree::{
-    is_local_source, module_tree, resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
+    is_local_source, module_tree, module_tree_diagnostics, resolve_local_source, ModuleTree,
+    TreeNode, TreeNodeId,
 };
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
 };
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};
-use ferro_hir::FileHir;
+use ferro_hir::{FileHir, ItemTree, SourceMap};
 use ferro_syntax::Parsed;
 use ferro_value::schema::Schema;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// One configuration file.
@@ -109,8 +118,63 @@ impl Workspace {
     }
 }
 
+/// A file read from disk by a function (`file`, `templatefile`, `fileexists`, …) during static
+/// validation: one input per path, created on the first read. Reads stay reads of the disk;
+/// the input's `version` is what the queries that read the file depend on, so a front end that
+/// learns the file changed ([`RootDb::disk_changed`]) re-runs exactly those queries.
+#[salsa::input(debug)]
+pub struct DiskFile {
+    #[returns(ref)]
+    pub path: std::path::PathBuf,
+    #[returns(copy)]
+    pub version: u64,
+}
+
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The input standing for `path` on disk (created on first use).
+    fn disk_file(&self, path: &std::path::Path) -> DiskFile;
+}
+
+/// One identity per configuration file path, for the life of a database: a path interned once
+/// keeps its [`FileId`] (removed and added again included), and ids are never reused, so adding
+/// a file never renumbers the others. The CLI and the language server both take ids from here.
+#[derive(Debug, Default)]
+pub struct FileRegistry {
+    ids: HashMap<std::path::PathBuf, FileId>,
+    paths: Vec<std::path::PathBuf>,
+}
+
+impl FileRegistry {
+    /// The id of `path`, assigned (the next unused one) on first use.
+    pub fn intern(&mut self, path: &std::path::Path) -> FileId {
+        if let Some(id) = self.ids.get(path) {
+            return *id;
+        }
+        let id = FileId(self.paths.len() as u32);
+        self.paths.push(path.to_path_buf());
+        self.ids.insert(path.to_path_buf(), id);
+        id
+    }
+
+    /// A new id for a text that is not a file of its own (a `-var` value, an environment
+    /// variable's): never shared, whatever its name.
+    pub fn fresh(&mut self, name: &std::path::Path) -> FileId {
+        let id = FileId(self.paths.len() as u32);
+        self.paths.push(name.to_path_buf());
+        id
+    }
+
+    /// The id of a path interned before.
+    pub fn get(&self, path: &std::path::Path) -> Option<FileId> {
+        self.ids.get(path).copied()
+    }
+
+    /// The path an id was given to.
+    pub fn path(&self, id: FileId) -> Option<&std::path::Path> {
+        self.paths.get(id.0 as usize).map(|p| p.as_path())
+    }
+}
 
 /// Parse one file: the JSON syntax for `*.tf.json`, the native syntax otherwise.
 #[salsa::tracked(returns(ref))]
@@ -122,7 +186,9 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     }
 }
 
-/// Lower one file to HIR.
+/// Lower one file to HIR: its item tree and its source map, as one lowering produces them.
+/// Front ends that need both read this; analysis queries read [`item_tree`] (and, where they
+/// report ranges, [`source_map`]) so that they depend on exactly what they use.
 #[salsa::tracked(returns(ref))]
 pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
     if is_json(db, file) {
@@ -130,6 +196,21 @@ pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
     } else {
         ferro_hir::lower_file(file.id(db), &parse(db, file).body)
     }
+}
+
+/// The file's position-free item tree. An edit that only moves text lowers to an equal tree,
+/// so salsa keeps this query's old value (backdates it) and nothing that reads only item trees
+/// (`module_index`, `module_tree`, `item_graph`, `resolve`) runs again.
+#[salsa::tracked(returns(ref))]
+pub fn item_tree(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
+    file_hir(db, file).tree.clone()
+}
+
+/// The file's source map: the ranges of its item tree's ids and expressions, and the
+/// diagnostics of lowering.
+#[salsa::tracked(returns(ref))]
+pub fn source_map(db: &dyn Db, file: SourceFile) -> Arc<SourceMap> {
+    file_hir(db, file).map.clone()
 }
 
 /// Whether a configuration file is in the JSON syntax (by its name, as Terraform decides).
@@ -167,18 +248,18 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         for f in m.files(db) {
             out.extend(parse(db, *f).diagnostics.iter().cloned());
             out.extend(
-                file_hir(db, *f)
+                source_map(db, *f)
                     .diagnostics
                     .iter()
                     .map(|d| with_ranges(db, *f, d)),
             );
         }
-        out.extend(module_index(db, m).diagnostics.iter().cloned());
+        out.extend(module_index_diagnostics(db, m).iter().cloned());
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());
         }
     }
-    out.extend(tree.diagnostics.iter().cloned());
+    out.extend(module_tree_diagnostics(db, ws).iter().cloned());
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
 }
@@ -189,13 +270,25 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
 pub struct RootDb {
     storage: salsa::Storage<Self>,
     log: Arc<Mutex<Option<Vec<String>>>>,
+    files: Arc<Mutex<FileRegistry>>,
+    disk: Arc<Mutex<HashMap<std::path::PathBuf, DiskFile>>>,
 }
 
 #[salsa::db]
 impl salsa::Database for RootDb {}
 
 #[salsa::db]
-impl Db for RootDb {}
+impl Db for RootDb {
+    fn disk_file(&self, path: &std::path::Path) -> DiskFile {
+        let mut disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = disk.get(path) {
+            return *f;
+        }
+        let f = DiskFile::new(self, path.to_path_buf(), 0);
+        disk.insert(path.to_path_buf(), f);
+        f
+    }
+}
 
 impl RootDb {
     /// A database that records every query execution (for incrementality tests).
@@ -211,6 +304,49 @@ impl RootDb {
                 }
             }))),
             log,
+            files: Arc::default(),
+            disk: Arc::default(),
+        }
+    }
+
+    /// The file identity of a configuration file's path (see [`FileRegistry`]).
+    pub fn file_id(&self, path: &std::path::Path) -> FileId {
+        self.files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .intern(path)
+    }
+
+    /// A new file id for a text that is not a configuration file (see [`FileRegistry::fresh`]).
+    pub fn fresh_file_id(&self, name: &std::path::Path) -> FileId {
+        self.files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .fresh(name)
+    }
+
+    /// The path a file id was given to.
+    pub fn file_path(&self, id: FileId) -> Option<std::path::PathBuf> {
+        let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        files.path(id).map(|p| p.to_path_buf())
+    }
+
+    /// A file on disk changed (or appeared, or went away): the queries that read it through a
+    /// file function run again, nothing else. Returns whether any query had read it.
+    pub fn disk_changed(&mut self, path: &std::path::Path) -> bool {
+        let f = self
+            .disk
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied();
+        match f {
+            Some(f) => {
+                let v = f.version(self);
+                f.set_version(self).to(v + 1);
+                true
+            }
+            None => false,
         }
     }
 

@@ -6,10 +6,11 @@
 //! `file_sites` is per file, so an edit re-runs it for the edited file only; the workspace-wide
 //! `references_index` is built from the per-file results when someone asks for it.
 
+use crate::resolve::{resolve_file, symbol_of, SiteKey};
 use crate::{file_hir, module_tree, Db, Module, SourceFile, Workspace};
 use ferro_addrs::Resource;
 use ferro_diag::Span;
-use ferro_hir::{Expr, Reference};
+use ferro_hir::{Expr, Reference, SpanId};
 use std::collections::HashMap;
 
 /// A named item of one module.
@@ -54,6 +55,8 @@ pub struct Site {
     pub name_span: Span,
     pub target: SiteTarget,
     pub declaration: bool,
+    /// The site without its position, by which [`crate::resolve_file`] knows it.
+    pub key: SiteKey,
 }
 
 /// Every site of a file, ordered by position.
@@ -63,12 +66,14 @@ pub fn file_sites(db: &dyn Db, file: SourceFile) -> Vec<Site> {
     let text = file.text(db);
     let mut out = Vec::new();
     let own = |s: Symbol| SiteTarget::Own(s);
-    let decl = |span: Span, name: &str, target: SiteTarget, out: &mut Vec<Site>| {
+    let decl = |id: SpanId, name: &str, target: SiteTarget, out: &mut Vec<Site>| {
+        let span = hir.at(id);
         out.push(Site {
             span,
             name_span: label_span(text, span, name),
             target,
             declaration: true,
+            key: SiteKey::Span(id),
         });
     };
     for v in &hir.variables {
@@ -108,37 +113,36 @@ pub fn file_sites(db: &dyn Db, file: SourceFile) -> Vec<Site> {
         );
         for a in &c.inputs {
             out.push(Site {
-                span: a.name_span,
-                name_span: a.name_span,
+                span: hir.at(a.name_span),
+                name_span: hir.at(a.name_span),
                 target: SiteTarget::Child {
                     call: c.name.clone(),
                     symbol: Symbol::Variable(a.name.clone()),
                 },
                 declaration: false,
+                key: SiteKey::Span(a.name_span),
             });
         }
         if let Some((_, span)) = &c.source {
             out.push(Site {
-                span: *span,
-                name_span: *span,
+                span: hir.at(*span),
+                name_span: hir.at(*span),
                 target: SiteTarget::ModuleSource(c.name.clone()),
                 declaration: false,
+                key: SiteKey::Span(*span),
             });
         }
     }
-    let reference = |r: &Reference, span: Span, out: &mut Vec<Site>| {
-        let symbol = match r {
-            Reference::Var(n) => Symbol::Variable(n.clone()),
-            Reference::Local(n) => Symbol::Local(n.clone()),
-            Reference::Resource(r) => Symbol::Resource(r.clone()),
-            Reference::Module(n) => Symbol::ModuleCall(n.clone()),
-            _ => return,
+    let reference = |r: &Reference, span: Span, key: SiteKey, out: &mut Vec<Site>| {
+        let Some(symbol) = symbol_of(r) else {
+            return;
         };
         out.push(Site {
             span,
             name_span: tail_span(text, span, symbol.name()),
             target: SiteTarget::Own(symbol),
             declaration: false,
+            key,
         });
     };
     let deps = hir
@@ -148,12 +152,12 @@ pub fn file_sites(db: &dyn Db, file: SourceFile) -> Vec<Site> {
         .chain(hir.outputs.iter().flat_map(|o| o.depends_on.iter()))
         .chain(hir.module_calls.iter().flat_map(|c| c.depends_on.iter()));
     for (r, span) in deps {
-        reference(r, *span, &mut out);
+        reference(r, hir.at(*span), SiteKey::Span(*span), &mut out);
     }
     for (id, e) in hir.exprs.iter() {
         let Some(span) = hir.span(id) else { continue };
         match e {
-            Expr::Ref(r) => reference(r, span, &mut out),
+            Expr::Ref(r) => reference(r, span, SiteKey::Expr(id), &mut out),
             Expr::GetAttr { target, name } => {
                 if let Expr::Ref(Reference::Module(call)) = &hir.exprs[*target] {
                     let step = hir.step_span(id).unwrap_or(span);
@@ -165,6 +169,7 @@ pub fn file_sites(db: &dyn Db, file: SourceFile) -> Vec<Site> {
                             symbol: Symbol::Output(name.clone()),
                         },
                         declaration: false,
+                        key: SiteKey::Expr(id),
                     });
                 }
             }
@@ -246,19 +251,19 @@ pub struct ModuleSymbol {
 }
 
 /// The symbol a site names: the called module's for `module.x.out` and call arguments. None for
-/// a `source` and for calls that do not resolve to a loaded module.
+/// a `source` and for calls that do not resolve to a loaded module. References are looked up in
+/// the file's name resolution ([`resolve_file`]); a declaration names its own symbol.
 pub fn resolve(db: &dyn Db, ws: Workspace, file: SourceFile, site: &Site) -> Option<ModuleSymbol> {
-    let module = *file_modules(db, ws).get(&file)?;
     match &site.target {
-        SiteTarget::Own(symbol) => Some(ModuleSymbol {
-            module,
-            symbol: symbol.clone(),
-        }),
-        SiteTarget::Child { call, symbol } => Some(ModuleSymbol {
-            module: called_module(db, ws, module, call)?,
-            symbol: symbol.clone(),
-        }),
         SiteTarget::ModuleSource(_) => None,
+        SiteTarget::Own(symbol) if site.declaration => Some(ModuleSymbol {
+            module: *file_modules(db, ws).get(&file)?,
+            symbol: symbol.clone(),
+        }),
+        _ => resolve_file(db, ws, file)
+            .by_key
+            .get(&site.key)
+            .map(|r| r.symbol.clone()),
     }
 }
 

@@ -5,7 +5,8 @@
 //! This is the tree of *calls*, known without evaluating anything; how many instances each call
 //! has (`count`/`for_each`) is the planner's business.
 
-use crate::{file_hir, module_index, Db, ItemRef, Module, Workspace};
+use crate::pending::{Loc, Pending, LINE_MARK};
+use crate::{item_tree, module_index, Db, ItemRef, Module, Workspace};
 use ferro_diag::Diagnostic;
 use std::collections::BTreeMap;
 
@@ -28,7 +29,9 @@ pub struct TreeNode {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModuleTree {
     pub nodes: Vec<TreeNode>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// Calls that cannot be resolved and inputs that do not match (reported with their ranges
+    /// by [`module_tree_diagnostics`]).
+    pub problems: Vec<Pending>,
 }
 
 impl ModuleTree {
@@ -95,7 +98,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
             call: None,
             children: BTreeMap::new(),
         }],
-        diagnostics: Vec::new(),
+        problems: Vec::new(),
     };
     let mut next = 0;
     while next < tree.nodes.len() {
@@ -105,7 +108,8 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
         let dir = module.dir(db).clone();
         let index = module_index(db, module);
         for (name, item) in &index.module_calls {
-            let call = &file_hir(db, item.file).module_calls[item.index];
+            let call = &item_tree(db, item.file).module_calls[item.index];
+            let call_at = Loc::new(item.file, call.span);
             let Some((source, source_span)) = &call.source else {
                 continue;
             };
@@ -113,12 +117,11 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
             path.push(name.clone());
             let key = path.join(".");
             if is_local_source(source) && call.version.is_some() {
-                let line = ferro_diag::line_col(item.file.text(db), call.span.start as usize).0;
-                tree.diagnostics.push(
+                tree.problems.push(Pending::new(
                     Diagnostic::error("module-version-local", "Invalid version constraint")
-                        .with_detail(format!("Cannot apply a version constraint to module {name:?} (at {}:{line}) because it has a relative local path.", item.file.path(db)))
-                        .with_span(call.span),
-                );
+                        .with_detail(format!("Cannot apply a version constraint to module {name:?} (at {}:{LINE_MARK}) because it has a relative local path.", item.file.path(db))),
+                    call_at,
+                ));
                 continue;
             }
             let child_dir = if is_local_source(source) {
@@ -127,11 +130,11 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
                 match installed.get(&key) {
                     Some(d) => d.clone(),
                     None => {
-                        tree.diagnostics.push(
+                        tree.problems.push(Pending::new(
                             Diagnostic::error("module-not-installed", "Module not installed")
-                                .with_detail("This module is not yet installed. Run \"ferro init\" to install all modules required by this configuration.")
-                                .with_span(call.span),
-                        );
+                                .with_detail("This module is not yet installed. Run \"ferro init\" to install all modules required by this configuration."),
+                            call_at,
+                        ));
                         continue;
                     }
                 }
@@ -147,24 +150,24 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
                 ancestor = tree.nodes[a].parent;
             }
             if cycle || path.len() > MAX_DEPTH {
-                tree.diagnostics.push(
+                tree.problems.push(Pending::new(
                     Diagnostic::error("module-cycle", "Module call cycle")
-                        .with_detail(format!("The module call {name:?} loads {child_dir:?}, which is already being loaded by a module above it: a module cannot call itself, directly or through other modules."))
-                        .with_span(*source_span),
-                );
+                        .with_detail(format!("The module call {name:?} loads {child_dir:?}, which is already being loaded by a module above it: a module cannot call itself, directly or through other modules.")),
+                    Loc::new(item.file, *source_span),
+                ));
                 continue;
             }
             let Some(&child) = by_dir.get(&child_dir) else {
-                tree.diagnostics.push(
+                tree.problems.push(Pending::new(
                     Diagnostic::error("module-unreadable", "Unreadable module directory")
                         .with_detail(format!(
                             "The directory {child_dir} does not exist or cannot be read."
-                        ))
-                        .with_span(*source_span),
-                );
+                        )),
+                    Loc::new(item.file, *source_span),
+                ));
                 continue;
             };
-            check_inputs(db, call, child, &mut tree.diagnostics);
+            check_inputs(db, call, item.file, child, &mut tree.problems);
             let child_id = tree.nodes.len();
             tree.nodes.push(TreeNode {
                 path,
@@ -183,32 +186,40 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
 fn check_inputs(
     db: &dyn Db,
     call: &ferro_hir::ModuleCall,
+    file: crate::SourceFile,
     child: Module,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Vec<Pending>,
 ) {
     let index = module_index(db, child);
     for a in &call.inputs {
         if !index.variables.contains_key(&a.name) {
-            out.push(
-                Diagnostic::error("unsupported-argument", "Unsupported argument")
-                    .with_detail(format!(
-                        "An argument named {:?} is not expected here.",
-                        a.name
-                    ))
-                    .with_span(a.name_span),
-            );
+            out.push(Pending::new(
+                Diagnostic::error("unsupported-argument", "Unsupported argument").with_detail(
+                    format!("An argument named {:?} is not expected here.", a.name),
+                ),
+                Loc::new(file, a.name_span),
+            ));
         }
     }
     for (name, item) in &index.variables {
-        let var = &file_hir(db, item.file).variables[item.index];
+        let var = &item_tree(db, item.file).variables[item.index];
         if var.default.is_none() && !call.inputs.iter().any(|a| &a.name == name) {
-            out.push(
-                Diagnostic::error("missing-argument", "Missing required argument")
-                    .with_detail(format!(
-                        "The argument {name:?} is required, but no definition was found."
-                    ))
-                    .with_span(call.span),
-            );
+            out.push(Pending::new(
+                Diagnostic::error("missing-argument", "Missing required argument").with_detail(
+                    format!("The argument {name:?} is required, but no definition was found."),
+                ),
+                Loc::new(file, call.span),
+            ));
         }
     }
+}
+
+/// The module tree's diagnostics, with their ranges.
+#[salsa::tracked(returns(ref))]
+pub fn module_tree_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
+    module_tree(db, ws)
+        .problems
+        .iter()
+        .map(|p| p.resolve(db))
+        .collect()
 }

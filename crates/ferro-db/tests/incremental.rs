@@ -1,7 +1,11 @@
 //! Editing one file re-runs the queries of that file only; the other files' parse and lowering
-//! results are reused, and module-wide queries re-run because their input changed.
+//! results are reused, and module-wide queries re-run because their input changed. Moving text
+//! re-runs no semantic query; a file read by `file()` re-runs only the checks that read it.
 
-use ferro_db::{diagnostics, file_hir, parse, RootDb, SchemaTable, Setter, SourceFile, Workspace};
+use ferro_db::{
+    diagnostics, file_hir, item_graph, module_index, module_tree, parse, resolve_file, RootDb,
+    SchemaTable, Setter, SourceFile, Workspace,
+};
 use ferro_diag::FileId;
 use std::sync::Arc;
 
@@ -135,4 +139,166 @@ fn editing_one_json_file_rereads_only_its_resource_bodies() {
         0,
         "{log:?}"
     );
+}
+
+/// How many times `query(` executed in the log (whatever its key).
+fn runs(log: &[String], query: &str) -> usize {
+    log.iter()
+        .filter(|l| l.starts_with(&format!("{query}(")))
+        .count()
+}
+
+const VARS: &str = "variable \"x\" {\n  default = 1\n}\n\nlocals {\n  twice = var.x * 2\n}\n";
+const OUTS: &str = "output \"y\" {\n  value = local.twice + var.nope\n}\n\nresource \"terraform_data\" \"r\" {\n  input = local.twice\n}\n";
+
+fn two_files(db: &RootDb) -> (SourceFile, SourceFile, Workspace) {
+    let a = SourceFile::new(db, "a.tf".into(), VARS.into(), FileId(0));
+    let b = SourceFile::new(db, "b.tf".into(), OUTS.into(), FileId(1));
+    let ws = Workspace::single(db, vec![a, b], Arc::new(SchemaTable::default()));
+    (a, b, ws)
+}
+
+/// Everything the semantic queries compute, asked for so that each runs once.
+fn semantic(db: &RootDb, ws: Workspace) {
+    let _ = module_index(db, ws.root(db));
+    let _ = module_tree(db, ws);
+    let _ = item_graph(db, ws);
+    for f in ws.files(db) {
+        let _ = resolve_file(db, ws, *f);
+    }
+}
+
+#[test]
+fn moving_text_reruns_no_semantic_query_and_diagnostics_follow() {
+    let mut db = RootDb::with_logging();
+    let (_a, b, ws) = two_files(&db);
+    let before = diagnostics(&db, ws).clone();
+    assert_eq!(before.len(), 1, "{before:?}");
+    semantic(&db, ws);
+    assert!(item_graph(&db, ws).is_ok());
+    db.take_log();
+
+    // Blank lines and a comment above the first block of b.tf: every position in it moves.
+    let pad = "\n\n# a comment that moves everything below it\n\n";
+    b.set_text(&mut db).to(format!("{pad}{OUTS}"));
+    let after = diagnostics(&db, ws).clone();
+    semantic(&db, ws);
+    let log = db.take_log();
+
+    let b_id = salsa_id(&format!("{b:?}"));
+    assert_eq!(
+        count(&log, "parse(", &b_id),
+        1,
+        "b.tf is parsed again: {log:?}"
+    );
+    assert_eq!(
+        count(&log, "file_hir(", &b_id),
+        1,
+        "b.tf is lowered again: {log:?}"
+    );
+    for q in [
+        "module_index",
+        "module_tree",
+        "item_graph",
+        "resolve_file",
+        "module_index_diagnostics",
+        "module_tree_diagnostics",
+    ] {
+        assert_eq!(runs(&log, q), 0, "{q} must not run again: {log:?}");
+    }
+    // The undeclared `var.nope` is reported where it now is.
+    assert_eq!(after.len(), 1, "{after:?}");
+    let (old, new) = (before[0].span.unwrap(), after[0].span.unwrap());
+    assert_eq!(new.start, old.start + pad.len() as u32);
+    assert_eq!(new.end, old.end + pad.len() as u32);
+    assert_eq!(&b.text(&db)[new.range()], "var.nope");
+}
+
+#[test]
+fn renaming_a_variable_reruns_the_semantic_queries() {
+    let mut db = RootDb::with_logging();
+    let (a, _b, ws) = two_files(&db);
+    assert_eq!(diagnostics(&db, ws).len(), 1);
+    semantic(&db, ws);
+    db.take_log();
+
+    a.set_text(&mut db).to(VARS.replace("\"x\"", "\"z\""));
+    let diags = diagnostics(&db, ws).clone();
+    semantic(&db, ws);
+    let log = db.take_log();
+    for q in ["module_index", "item_graph", "resolve_file"] {
+        assert!(runs(&log, q) >= 1, "{q} must run again: {log:?}");
+    }
+    // `var.x` in the local is undeclared now, as well as `var.nope`.
+    assert_eq!(diags.len(), 2, "{diags:?}");
+}
+
+#[test]
+fn adding_a_file_keeps_the_ids_of_the_others() {
+    let db = RootDb::default();
+    let b = db.file_id(std::path::Path::new("/w/b.tf"));
+    let c = db.file_id(std::path::Path::new("/w/c.tf"));
+    // A file that sorts before both, added later, gets a new id and changes none.
+    let a = db.file_id(std::path::Path::new("/w/a.tf"));
+    assert_eq!(db.file_id(std::path::Path::new("/w/b.tf")), b);
+    assert_eq!(db.file_id(std::path::Path::new("/w/c.tf")), c);
+    assert!(a != b && a != c && b != c);
+    // Ids are never reused: a text that is not a file gets one of its own.
+    let value = db.fresh_file_id(std::path::Path::new("<value for var.x>"));
+    assert!(![a, b, c].contains(&value));
+    assert_eq!(
+        db.file_path(b).as_deref(),
+        Some(std::path::Path::new("/w/b.tf"))
+    );
+}
+
+#[test]
+fn a_file_read_by_file_reruns_only_what_read_it() {
+    let dir = std::env::temp_dir().join(format!("ferro-db-disk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    std::fs::write(&data, "hello").unwrap();
+
+    let mut db = RootDb::with_logging();
+    let a = SourceFile::new(
+        &db,
+        "a.tf".into(),
+        "output \"o\" {\n  value = file(\"data.txt\")\n}\n".into(),
+        FileId(0),
+    );
+    let b = SourceFile::new(
+        &db,
+        "b.tf".into(),
+        "output \"p\" {\n  value = upper(\"x\")\n}\n".into(),
+        FileId(1),
+    );
+    let ws = Workspace::single(&db, vec![a, b], Arc::new(SchemaTable::default()));
+    ws.set_base_dir(&mut db).to(dir.clone());
+    assert!(diagnostics(&db, ws).is_empty());
+    db.take_log();
+
+    // Nothing changed on disk that anything read: nothing runs.
+    assert!(!db.disk_changed(&dir.join("other.txt")));
+    assert!(diagnostics(&db, ws).is_empty());
+    assert!(db.take_log().is_empty());
+
+    std::fs::remove_file(&data).unwrap();
+    assert!(db.disk_changed(&data));
+    let diags = diagnostics(&db, ws).clone();
+    let log = db.take_log();
+    std::fs::remove_dir_all(&dir).ok();
+
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].detail.contains("no file exists at data.txt"),
+        "{diags:?}"
+    );
+    assert_eq!(
+        runs(&log, "file_diagnostics"),
+        1,
+        "only a.tf's checks: {log:?}"
+    );
+    for q in ["parse", "file_hir", "module_index", "module_tree"] {
+        assert_eq!(runs(&log, q), 0, "{q} must not run again: {log:?}");
+    }
 }

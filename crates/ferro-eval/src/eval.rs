@@ -26,6 +26,10 @@ pub trait Scope {
     fn base_dir(&self) -> &Path {
         Path::new(".")
     }
+    /// Told before a file function (`file`, `templatefile`, `fileexists`, `filebase64`, the
+    /// file hashes) reads `path` (as resolved against [`Scope::base_dir`]), so an analysis
+    /// database can make the read a dependency of what it is computing.
+    fn file_read(&self, _path: &Path) {}
     /// The display name and text of a source file, for messages that quote where another
     /// diagnostic points (`try` lists its arguments' errors with ranges such as
     /// `main.tf:3,5-12`). None when unknown: the range is left out.

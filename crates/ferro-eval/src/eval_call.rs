@@ -38,8 +38,10 @@ impl Evaluator<'_> {
                 }
             }
         }
+        let on_read = |p: &std::path::Path| self.scope.file_read(p);
         let ctx = FnContext {
             base_dir: self.scope.base_dir(),
+            on_read: &on_read,
             console: false,
             depth: self.depth,
         };

@@ -6,6 +6,7 @@ use super::*;
 /// The scope of a `templatefile` template: only its variables (bound as plain names) exist.
 struct TemplateScope<'a> {
     base: &'a Path,
+    on_read: &'a dyn Fn(&Path),
 }
 
 impl Scope for TemplateScope<'_> {
@@ -15,6 +16,9 @@ impl Scope for TemplateScope<'_> {
     }
     fn base_dir(&self) -> &Path {
         self.base
+    }
+    fn file_read(&self, path: &Path) {
+        (self.on_read)(path)
     }
 }
 
@@ -28,7 +32,7 @@ fn first_unbound_name(hir: &ferro_hir::FileHir, text: &str) -> Option<(ferro_dia
         .filter(|(_, e)| matches!(e, ferro_hir::Expr::Ref(_)))
         .filter_map(|(id, _)| hir.span(id));
     let refused = hir
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter(|d| d.code == "invalid-reference")
         .filter_map(|d| d.span);
@@ -82,14 +86,17 @@ pub(crate) fn eval_template_text(
             ),
         ));
     }
-    if let Some(d) = hir.diagnostics.first() {
+    if let Some(d) = hir.diagnostics().first() {
         return Err(functions::fail(format!(
             "{name}: {}: {}",
             d.summary,
             d.detail.clone()
         )));
     }
-    let scope = TemplateScope { base: ctx.base_dir };
+    let scope = TemplateScope {
+        base: ctx.base_dir,
+        on_read: ctx.on_read,
+    };
     let mut ev = Evaluator {
         hir: &hir,
         scope: &scope,

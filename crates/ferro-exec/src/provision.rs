@@ -83,7 +83,7 @@ fn evaluate(
                     "The value of {:?} for the local-exec provisioner has the wrong type or is not known.",
                     a.name
                 ))
-                .with_span(a.span)
+                .with_span(m.hir(file).at(a.span))
         };
         match a.name.as_str() {
             "command" => out.command = string_of(&v).ok_or_else(invalid)?,
@@ -130,7 +130,7 @@ fn run_local_exec(
     let failed = |detail: String| {
         Diagnostic::error("provisioner-failed", "local-exec provisioner error")
             .with_detail(detail)
-            .with_span(p.span)
+            .with_span(m.hir(file).at(p.span))
             .with_address(addr.to_string())
     };
     let le = evaluate(m, file, p, inst).map_err(|d| d.with_address(addr.to_string()))?;

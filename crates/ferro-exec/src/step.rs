@@ -197,8 +197,8 @@ fn read_data(
             pdiag(d, &addr).with_span_opt(Some(
                 d.attribute
                     .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
+                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
+                    .unwrap_or(m.hir(item.file).at(decl.span)),
             )),
         );
     }
@@ -354,6 +354,7 @@ fn apply_change(
     };
     let provider_name = c.provider.provider.to_string();
     let at = ferro_planner::lifecycle::InstanceRef {
+        hir: m.hir(item.file),
         decl,
         schema,
         addr: &addr,
@@ -405,8 +406,8 @@ fn apply_change(
             pdiag(d, &addr).with_span_opt(Some(
                 d.attribute
                     .as_deref()
-                    .and_then(|p| ferro_planner::path_span(&decl.body, p))
-                    .unwrap_or(decl.span),
+                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
+                    .unwrap_or(m.hir(item.file).at(decl.span)),
             )),
         );
     }

@@ -122,22 +122,25 @@ impl Lower {
             },
             None => Vec::new(),
         };
+        let (ty_span, span) = (self.sp(b.labels[0].span), self.sp(b.span));
         let body: BlockBody = self.body(&content.body);
         self.for_scope.pop();
         if failed {
             return None;
         }
+        let labels_at = label_attr.map(|a| (self.sp(a.name.span), self.sp(a.expr.span)));
+        let missing_item = self.sp(missing_item);
         Some(HirBlock {
             ty,
-            ty_span: b.labels[0].span,
+            ty_span,
             labels: Vec::new(),
             body,
-            span: b.span,
+            span,
             dynamic: Some(Box::new(DynamicBlock {
                 for_each,
                 iterator,
                 labels,
-                labels_at: label_attr.map(|a| (a.name.span, a.expr.span)),
+                labels_at,
                 missing_item,
             })),
         })

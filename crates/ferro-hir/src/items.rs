@@ -5,20 +5,16 @@ use ferro_addrs::Resource;
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_value::Type;
 use la_arena::{Arena, ArenaMap};
+use std::sync::Arc;
 
-/// The lowered form of one file.
+/// What one file declares, without a single source position: items refer to their ranges
+/// through [`SpanId`]s, indices into the file's [`SourceMap`] assigned in lowering order. An edit
+/// that only moves text (a blank line or a comment above a block) lowers to an equal item tree,
+/// so the analysis database keeps everything computed from it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FileHir {
+pub struct ItemTree {
     pub file: Option<FileId>,
     pub exprs: Arena<Expr>,
-    /// The way back from an expression to its source range.
-    pub spans: ArenaMap<ExprId, Span>,
-    /// Where an expression starts, as HCL's `StartRange` has it, when that is not the whole
-    /// range: see [`FileHir::start_span`].
-    pub start_spans: ArenaMap<ExprId, Span>,
-    /// The step of an attribute access (`.name`) or index (`[key]`), or a splat's marker body
-    /// step; see [`FileHir::step_span`].
-    pub step_spans: ArenaMap<ExprId, Span>,
     pub variables: Vec<Variable>,
     pub locals: Vec<Local>,
     pub outputs: Vec<Output>,
@@ -35,13 +31,57 @@ pub struct FileHir {
     /// `check` blocks (their scoped data sources are in `resources`, marked with the check).
     pub checks: Vec<Check>,
     /// `terraform { required_version = "…" }` constraints with their ranges.
-    pub required_versions: Vec<(String, Span)>,
+    pub required_versions: Vec<(String, SpanId)>,
+}
+
+/// A source range of an item: the index of a range lowering recorded in the file's
+/// [`SourceMap`], or, for bodies derived after lowering from expressions (JSON bodies read
+/// against a schema), the range itself. Lowering only ever produces `Index`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpanId {
+    Index(u32),
+    Fixed(Span),
+}
+
+/// Everything positional about one file: the ranges of the item tree's [`SpanId`]s, the
+/// ranges of expressions, and the diagnostics of lowering.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMap {
+    /// The ranges [`SpanId::Index`] refers to.
+    pub spans: Vec<Span>,
+    /// The way back from an expression to its source range.
+    pub expr_spans: ArenaMap<ExprId, Span>,
+    /// Where an expression starts, as HCL's `StartRange` has it, when that is not the whole
+    /// range: see [`SourceMap::start_span`].
+    pub start_spans: ArenaMap<ExprId, Span>,
+    /// The step of an attribute access (`.name`) or index (`[key]`), or a splat's marker body
+    /// step; see [`SourceMap::step_span`].
+    pub step_spans: ArenaMap<ExprId, Span>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl FileHir {
+impl SourceMap {
+    /// Record a range; the id is its position in lowering order.
+    pub fn add(&mut self, span: Span) -> SpanId {
+        self.spans.push(span);
+        SpanId::Index(self.spans.len() as u32 - 1)
+    }
+
+    /// The range of an item's id (an empty range at the start of the file when the id belongs
+    /// to another file's map, which callers never do on purpose).
+    pub fn at(&self, id: SpanId) -> Span {
+        match id {
+            SpanId::Index(i) => self
+                .spans
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Span::new(FileId(0), 0..0)),
+            SpanId::Fixed(s) => s,
+        }
+    }
+
     pub fn span(&self, e: ExprId) -> Option<Span> {
-        self.spans.get(e).copied()
+        self.expr_spans.get(e).copied()
     }
 
     /// The part of an expression that diagnostics about the expression as a whole point at
@@ -60,13 +100,54 @@ impl FileHir {
     }
 }
 
+/// The lowered form of one file: its item tree and its source map, as lowering produced them
+/// together. Dereferences to the item tree; the span accessors read the source map.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileHir {
+    pub tree: Arc<ItemTree>,
+    pub map: Arc<SourceMap>,
+}
+
+impl std::ops::Deref for FileHir {
+    type Target = ItemTree;
+    fn deref(&self) -> &ItemTree {
+        &self.tree
+    }
+}
+
+impl FileHir {
+    /// The range of an item's id.
+    pub fn at(&self, id: SpanId) -> Span {
+        self.map.at(id)
+    }
+
+    pub fn span(&self, e: ExprId) -> Option<Span> {
+        self.map.span(e)
+    }
+
+    /// See [`SourceMap::start_span`].
+    pub fn start_span(&self, e: ExprId) -> Option<Span> {
+        self.map.start_span(e)
+    }
+
+    /// See [`SourceMap::step_span`].
+    pub fn step_span(&self, e: ExprId) -> Option<Span> {
+        self.map.step_span(e)
+    }
+
+    /// The diagnostics of lowering.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.map.diagnostics
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variable {
     pub name: String,
     /// The `variable "name"` header.
-    pub span: Span,
+    pub span: SpanId,
     pub ty: Option<Type>,
-    pub type_span: Option<Span>,
+    pub type_span: Option<SpanId>,
     /// Defaults of `optional(type, default)` attributes in `ty`, applied before conversion.
     pub defaults: Option<ferro_value::defaults::TypeDefaults>,
     pub default: Option<ExprId>,
@@ -82,24 +163,24 @@ pub struct VariableValidation {
     pub condition: ExprId,
     pub error_message: String,
     /// The `validation` keyword, which the failure message names.
-    pub span: Span,
+    pub span: SpanId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Local {
     pub name: String,
-    pub span: Span,
+    pub span: SpanId,
     pub expr: ExprId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
     pub name: String,
-    pub span: Span,
+    pub span: SpanId,
     pub value: Option<ExprId>,
     pub description: Option<String>,
     pub sensitive: bool,
-    pub depends_on: Vec<(Reference, Span)>,
+    pub depends_on: Vec<(Reference, SpanId)>,
     /// `precondition` blocks, checked before the value is recorded.
     pub preconditions: Vec<Condition>,
 }
@@ -110,7 +191,7 @@ pub struct Condition {
     pub condition: ExprId,
     pub error_message: ExprId,
     /// The block's header, for diagnostics when the condition has no range of its own.
-    pub span: Span,
+    pub span: SpanId,
 }
 
 /// A generic block body (attributes and nested blocks), interpreted later against a schema.
@@ -118,7 +199,7 @@ pub struct Condition {
 pub struct BlockBody {
     pub attrs: Vec<HirAttr>,
     pub blocks: Vec<HirBlock>,
-    pub span: Option<Span>,
+    pub span: Option<SpanId>,
     /// Written in the JSON syntax. JSON cannot tell an argument from nested blocks, so every
     /// property is an argument here (duplicates included) until the schema decides which are
     /// blocks: `ferro_db::read_json_body`. Native-syntax bodies are complete as lowered.
@@ -128,18 +209,18 @@ pub struct BlockBody {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HirAttr {
     pub name: String,
-    pub name_span: Span,
+    pub name_span: SpanId,
     pub expr: ExprId,
-    pub span: Span,
+    pub span: SpanId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HirBlock {
     pub ty: String,
-    pub ty_span: Span,
+    pub ty_span: SpanId,
     pub labels: Vec<String>,
     pub body: BlockBody,
-    pub span: Span,
+    pub span: SpanId,
     /// Set for a `dynamic "ty" { … }` block: `body` is its `content`, generated once per
     /// element of `for_each`.
     pub dynamic: Option<Box<DynamicBlock>>,
@@ -154,10 +235,10 @@ pub struct DynamicBlock {
     /// `labels = [...]`, evaluated per element (the iterator in scope).
     pub labels: Vec<ExprId>,
     /// Where the `labels` argument's name and value are, when it is given.
-    pub labels_at: Option<(Span, Span)>,
+    pub labels_at: Option<(SpanId, SpanId)>,
     /// Where diagnostics about something missing from the dynamic block's own body point (its
     /// opening brace; in JSON its closing one).
-    pub missing_item: Span,
+    pub missing_item: SpanId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -187,13 +268,13 @@ pub enum IgnoreStep {
 pub struct ResourceDecl {
     pub addr: Resource,
     /// The `resource "type" "name"` header.
-    pub span: Span,
+    pub span: SpanId,
     pub body: BlockBody,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
-    pub depends_on: Vec<(Reference, Span)>,
+    pub depends_on: Vec<(Reference, SpanId)>,
     /// `provider = name` or `name.alias`.
-    pub provider: Option<(String, Option<String>, Span)>,
+    pub provider: Option<(String, Option<String>, SpanId)>,
     pub lifecycle: Lifecycle,
     /// `provisioner "local-exec"` blocks, in order.
     pub provisioners: Vec<Provisioner>,
@@ -214,14 +295,14 @@ pub struct Provisioner {
     /// `on_failure = continue`: a failure is reported but does not fail the apply.
     pub on_failure_continue: bool,
     /// The `provisioner "…"` header.
-    pub span: Span,
+    pub span: SpanId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderBlock {
     pub name: String,
     pub alias: Option<String>,
-    pub span: Span,
+    pub span: SpanId,
     pub body: BlockBody,
 }
 
@@ -231,7 +312,7 @@ pub struct RequiredProvider {
     pub local_name: String,
     pub source: Option<String>,
     pub version: Option<String>,
-    pub span: Span,
+    pub span: SpanId,
 }
 
 /// A `moved { from = …, to = … }` block: objects state has at `from` now belong at `to`
@@ -240,9 +321,9 @@ pub struct RequiredProvider {
 pub struct Moved {
     pub from: ferro_addrs::Target,
     pub to: ferro_addrs::Target,
-    pub span: Span,
-    pub from_span: Span,
-    pub to_span: Span,
+    pub span: SpanId,
+    pub from_span: SpanId,
+    pub to_span: SpanId,
 }
 
 /// A `removed { from = … }` block: objects state has at `from` leave ferro's management.
@@ -253,8 +334,8 @@ pub struct Removed {
     /// from the configuration); otherwise they are only forgotten (left in place, dropped from
     /// state).
     pub destroy: bool,
-    pub span: Span,
-    pub from_span: Span,
+    pub span: SpanId,
+    pub from_span: SpanId,
 }
 
 /// An `import { to = …, id = … }` block: an existing object to bring under management.
@@ -265,8 +346,8 @@ pub struct Import {
     pub key: ImportKey,
     pub id: ExprId,
     pub for_each: Option<ExprId>,
-    pub span: Span,
-    pub to_span: Span,
+    pub span: SpanId,
+    pub to_span: SpanId,
 }
 
 /// The instance key of an import target.
@@ -286,7 +367,7 @@ pub enum ImportKey {
 pub struct Check {
     pub name: String,
     pub asserts: Vec<Condition>,
-    pub span: Span,
+    pub span: SpanId,
 }
 
 /// A `module "name" { source = … }` block: the call of a child module.
@@ -294,13 +375,13 @@ pub struct Check {
 pub struct ModuleCall {
     pub name: String,
     /// The `module "name"` header.
-    pub span: Span,
+    pub span: SpanId,
     /// The literal `source` string and its range.
-    pub source: Option<(String, Span)>,
+    pub source: Option<(String, SpanId)>,
     pub version: Option<String>,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
-    pub depends_on: Vec<(Reference, Span)>,
+    pub depends_on: Vec<(Reference, SpanId)>,
     /// `providers = { child = parent, child.alias = parent.alias }`.
     pub providers: Vec<ProviderPassing>,
     /// Every other argument: a value for the child's input variable of that name.
@@ -314,5 +395,5 @@ pub struct ProviderPassing {
     pub child: (String, Option<String>),
     /// The configuration in the calling module it stands for.
     pub parent: (String, Option<String>),
-    pub span: Span,
+    pub span: SpanId,
 }

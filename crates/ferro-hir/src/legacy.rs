@@ -31,7 +31,7 @@ pub(super) fn quoted_reference_warning(span: Span) -> Diagnostic {
 
 impl Lower {
     fn warn(&mut self, d: Diagnostic) {
-        self.hir.diagnostics.push(d);
+        self.map.diagnostics.push(d);
     }
 
     /// A reference written as a quoted string (`"null_resource.a"`): warns as Terraform does and
@@ -56,7 +56,7 @@ impl Lower {
         if diags.iter().any(Diagnostic::is_error) {
             for d in diags.into_iter().filter(Diagnostic::is_error) {
                 let span = d.span.map(&mut shift);
-                self.hir.diagnostics.push(Diagnostic { span, ..d });
+                self.map.diagnostics.push(Diagnostic { span, ..d });
             }
             return None;
         }

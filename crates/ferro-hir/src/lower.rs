@@ -1,6 +1,6 @@
 //! AST → HIR for one file: top-level blocks become items, expressions go into the arena with
 //! their references classified. Problems found here (unknown block types, malformed meta
-//! arguments, invalid references) are diagnostics in `FileHir::diagnostics`.
+//! arguments, invalid references) are diagnostics in the file's `SourceMap`.
 
 use crate::expr::{Expr, ExprId, Reference, TemplatePart};
 use crate::items::*;
@@ -36,10 +36,11 @@ pub fn lower_json_file(file: FileId, body: &ast::Body) -> FileHir {
 fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
     let mut cx = Lower {
         file,
-        hir: FileHir {
+        hir: ItemTree {
             file: Some(file),
-            ..FileHir::default()
+            ..ItemTree::default()
         },
+        map: SourceMap::default(),
         for_scope: Vec::new(),
         json,
     };
@@ -54,12 +55,13 @@ fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
             BodyItem::Block(b) => cx.top_block(b),
         }
     }
-    cx.hir
+    cx.finish()
 }
 
 struct Lower {
     file: FileId,
-    hir: FileHir,
+    hir: ItemTree,
+    map: SourceMap,
     for_scope: Vec<String>,
     /// The file is in the JSON syntax.
     json: bool,
@@ -82,8 +84,20 @@ mod meta;
 mod state_blocks;
 
 impl Lower {
+    fn finish(self) -> FileHir {
+        FileHir {
+            tree: std::sync::Arc::new(self.hir),
+            map: std::sync::Arc::new(self.map),
+        }
+    }
+
+    /// Record a range in the source map; items keep the id.
+    fn sp(&mut self, span: Span) -> SpanId {
+        self.map.add(span)
+    }
+
     fn error(&mut self, code: &str, summary: &str, detail: impl Into<String>, span: Span) {
-        self.hir.diagnostics.push(
+        self.map.diagnostics.push(
             Diagnostic::error(code, summary)
                 .with_detail(detail)
                 .with_span(span),
@@ -156,7 +170,8 @@ impl Lower {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "required_version" => {
                         if let Some(c) = self.literal_string_attr(a) {
-                            self.hir.required_versions.push((c, a.expr.span));
+                            let at = self.sp(a.expr.span);
+                            self.hir.required_versions.push((c, at));
                         }
                     }
                     "experiments" => self.experiments(a),
@@ -195,11 +210,12 @@ impl Lower {
                 continue;
             };
             let mut source_span = None;
+            let span = self.sp(a.span);
             let mut rp = RequiredProvider {
                 local_name: a.name.name.to_string(),
                 source: None,
                 version: None,
-                span: a.span,
+                span,
             };
             match &a.expr.kind {
                 ExprKind::Object(items) => {
@@ -242,9 +258,10 @@ impl Lower {
         let Some(labels) = self.labels(b, "variable", 1) else {
             return;
         };
+        let span = self.sp(Self::header_span(b));
         let mut v = Variable {
             name: labels[0].clone(),
-            span: Self::header_span(b),
+            span,
             ty: None,
             type_span: None,
             defaults: None,
@@ -261,9 +278,9 @@ impl Lower {
                         Ok((t, defaults)) => {
                             v.ty = Some(t);
                             v.defaults = defaults;
-                            v.type_span = Some(a.expr.span);
+                            v.type_span = Some(self.sp(a.expr.span));
                         }
-                        Err(d) => self.hir.diagnostics.push(d),
+                        Err(d) => self.map.diagnostics.push(d),
                     },
                     "default" => v.default = Some(self.expr(&a.expr)),
                     "description" => v.description = self.literal_string_attr(a),
@@ -304,10 +321,11 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => {
+                    let span = self.sp(a.name.span);
                     let expr = self.expr(&a.expr);
                     self.hir.locals.push(Local {
                         name: a.name.name.to_string(),
-                        span: a.name.span,
+                        span,
                         expr,
                     });
                 }
@@ -325,9 +343,10 @@ impl Lower {
         let Some(labels) = self.labels(b, "output", 1) else {
             return;
         };
+        let span = self.sp(Self::header_span(b));
         let mut o = Output {
             name: labels[0].clone(),
-            span: Self::header_span(b),
+            span,
             value: None,
             description: None,
             sensitive: false,
@@ -366,7 +385,7 @@ impl Lower {
                 "missing-required-argument",
                 "Missing required argument",
                 "The argument \"value\" is required, but no definition was found.",
-                o.span,
+                Self::header_span(b),
             );
         }
         self.hir.outputs.push(o);
@@ -395,11 +414,12 @@ impl Lower {
                 other => rest.items.push(other.clone()),
             }
         }
+        let span = self.sp(Self::header_span(b));
         let body = self.body(&rest);
         self.hir.providers.push(ProviderBlock {
             name: labels[0].clone(),
             alias,
-            span: Self::header_span(b),
+            span,
             body,
         });
     }
@@ -413,13 +433,14 @@ impl Lower {
         let Some(labels) = self.labels(b, kind, 2) else {
             return;
         };
+        let span = self.sp(Self::header_span(b));
         let mut decl = ResourceDecl {
             addr: Resource {
                 mode,
                 ty: labels[0].clone(),
                 name: labels[1].clone(),
             },
-            span: Self::header_span(b),
+            span,
             body: BlockBody::default(),
             count: None,
             for_each: None,
@@ -456,7 +477,7 @@ impl Lower {
             }
         }
         if let (Some(c), Some(_)) = (decl.count, decl.for_each) {
-            let span = self.hir.span(c).unwrap_or(decl.span);
+            let span = self.map.span(c).unwrap_or(Self::header_span(b));
             self.error(
                 "count-and-for-each",
                 "Invalid combination of \"count\" and \"for_each\"",
@@ -562,7 +583,7 @@ impl Lower {
         lc
     }
 
-    fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, Span)> {
+    fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, SpanId)> {
         let bare = match &e.kind {
             ExprKind::Variable(_)
             | ExprKind::Null
@@ -574,19 +595,21 @@ impl Lower {
             }
             _ => None,
         };
-        bare.map(|(n, a)| (n, a, e.span))
-        .or_else(|| {
-            self.error(
+        match bare {
+            Some((n, a)) => Some((n, a, self.sp(e.span))),
+            None => {
+                self.error(
                 "invalid-provider-reference",
                 "Invalid provider configuration reference",
                 "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias.",
                 e.span,
             );
-            None
-        })
+                None
+            }
+        }
     }
 
-    fn depends_on(&mut self, e: &ast::Expr) -> Vec<(Reference, Span)> {
+    fn depends_on(&mut self, e: &ast::Expr) -> Vec<(Reference, SpanId)> {
         let ExprKind::Tuple(items) = &e.kind else {
             self.error(
                 "invalid-depends-on",
@@ -607,7 +630,10 @@ impl Lower {
                 false => self.expr(it),
             };
             match self.depends_on_target(id, quoted) {
-                Some(r) => out.push((r, it.span)),
+                Some(r) => {
+                    let at = self.sp(it.span);
+                    out.push((r, at))
+                }
                 None => self.error(
                     "invalid-depends-on",
                     "Invalid depends_on reference",
@@ -641,10 +667,11 @@ impl Lower {
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {
+        let span = Some(self.sp(body.span));
         let mut out = BlockBody {
             attrs: Vec::new(),
             blocks: Vec::new(),
-            span: Some(body.span),
+            span,
             json: self.json,
         };
         for item in &body.items {
@@ -657,8 +684,8 @@ impl Lower {
                         out.attrs.iter().find(|p| p.name == a.name.name)
                     };
                     if let Some(prev) = first {
-                        let prev_span = prev.name_span;
-                        self.hir.diagnostics.push(
+                        let prev_span = self.map.at(prev.name_span);
+                        self.map.diagnostics.push(
                             Diagnostic::error("attribute-redefined", "Attribute redefined")
                                 .with_detail(format!("The argument {:?} was already set. Each argument may be set only once.", a.name.name))
                                 .with_span(a.name.span)
@@ -666,12 +693,14 @@ impl Lower {
                         );
                         continue;
                     }
+                    let name_span = self.sp(a.name.span);
+                    let span = self.sp(a.span);
                     let expr = self.expr(&a.expr);
                     out.attrs.push(HirAttr {
                         name: a.name.name.to_string(),
-                        name_span: a.name.span,
+                        name_span,
                         expr,
-                        span: a.span,
+                        span,
                     });
                 }
                 BodyItem::Block(b) if b.ty.name.as_str() == "dynamic" => {
@@ -680,13 +709,15 @@ impl Lower {
                     }
                 }
                 BodyItem::Block(b) => {
+                    let ty_span = self.sp(b.ty.span);
+                    let span = self.sp(b.span);
                     let inner = self.body(&b.body);
                     out.blocks.push(HirBlock {
                         ty: b.ty.name.to_string(),
-                        ty_span: b.ty.span,
+                        ty_span,
                         labels: b.labels.iter().map(|l| l.value.to_string()).collect(),
                         body: inner,
-                        span: b.span,
+                        span,
                         dynamic: None,
                     });
                 }
@@ -792,15 +823,16 @@ pub fn lower_standalone_expr(file: FileId, e: &ast::Expr) -> (FileHir, ExprId) {
 pub fn lower_expr_with_vars(file: FileId, e: &ast::Expr, vars: &[String]) -> (FileHir, ExprId) {
     let mut cx = Lower {
         file,
-        hir: FileHir {
+        hir: ItemTree {
             file: Some(file),
-            ..FileHir::default()
+            ..ItemTree::default()
         },
+        map: SourceMap::default(),
         for_scope: vars.to_vec(),
         json: false,
     };
     let id = cx.expr(e);
-    (cx.hir, id)
+    (cx.finish(), id)
 }
 
 /// The resource a `replace_triggered_by` entry starts at: a managed resource reference followed

@@ -7,19 +7,19 @@ use super::*;
 impl Lower {
     pub(super) fn alloc(&mut self, e: Expr, span: Span) -> ExprId {
         let id = self.hir.exprs.alloc(e);
-        self.hir.spans.insert(id, span);
+        self.map.expr_spans.insert(id, span);
         id
     }
 
     /// Record where `id` starts for diagnostics (see [`FileHir::start_span`]).
     pub(super) fn set_start(&mut self, id: ExprId, start: Span) {
-        if self.hir.spans.get(id) != Some(&start) {
-            self.hir.start_spans.insert(id, start);
+        if self.map.expr_spans.get(id) != Some(&start) {
+            self.map.start_spans.insert(id, start);
         }
     }
 
     pub(super) fn start_of(&self, id: ExprId) -> Span {
-        self.hir
+        self.map
             .start_span(id)
             .unwrap_or(Span::new(self.file, 0..0))
     }
@@ -353,7 +353,7 @@ impl Lower {
                         },
                         step.span,
                     );
-                    self.hir.step_spans.insert(id, *step_span);
+                    self.map.step_spans.insert(id, *step_span);
                     id
                 }
                 ExprKind::Index { key, step_span, .. } => {
@@ -365,7 +365,7 @@ impl Lower {
                         },
                         step.span,
                     );
-                    self.hir.step_spans.insert(id, *step_span);
+                    self.map.step_spans.insert(id, *step_span);
                     // HCL makes an index with a literal key a traversal step (starting where the
                     // whole expression does) and any other index an expression starting at `[`.
                     if !matches!(self.hir.exprs[k], Expr::Literal(_)) {
@@ -478,8 +478,8 @@ impl Lower {
         }
         .map(|(id, n)| {
             // Make the reference's span start at the root name.
-            let end = self.hir.spans.get(id).copied().unwrap_or(root.span);
-            self.hir.spans.insert(id, root.span.to(end));
+            let end = self.map.expr_spans.get(id).copied().unwrap_or(root.span);
+            self.map.expr_spans.insert(id, root.span.to(end));
             (id, n)
         })
     }

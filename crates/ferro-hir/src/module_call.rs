@@ -10,9 +10,10 @@ impl Lower {
         let Some(labels) = self.labels(b, "module", 1) else {
             return;
         };
+        let span = self.sp(Self::header_span(b));
         let mut call = ModuleCall {
             name: labels[0].clone(),
-            span: Self::header_span(b),
+            span,
             source: None,
             version: None,
             count: None,
@@ -24,19 +25,25 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "source" => call.source = self.literal_string_attr(a).map(|s| (s, a.expr.span)),
+                    "source" => {
+                        let literal = self.literal_string_attr(a);
+                        let at = literal.as_ref().map(|_| self.sp(a.expr.span));
+                        call.source = literal.zip(at);
+                    }
                     "version" => call.version = self.literal_string_attr(a),
                     "count" => call.count = Some(self.expr(&a.expr)),
                     "for_each" => call.for_each = Some(self.expr(&a.expr)),
                     "depends_on" => call.depends_on = self.depends_on(&a.expr),
                     "providers" => call.providers = self.provider_passing(&a.expr),
                     _ => {
+                        let name_span = self.sp(a.name.span);
+                        let span = self.sp(a.span);
                         let expr = self.expr(&a.expr);
                         call.inputs.push(HirAttr {
                             name: a.name.name.to_string(),
-                            name_span: a.name.span,
+                            name_span,
                             expr,
-                            span: a.span,
+                            span,
                         });
                     }
                 },
@@ -60,7 +67,7 @@ impl Lower {
             );
         }
         if let (Some(c), Some(_)) = (call.count, call.for_each) {
-            let span = self.hir.span(c).unwrap_or(call.span);
+            let span = self.map.span(c).unwrap_or(Self::header_span(b));
             self.error(
                 "count-and-for-each",
                 "Invalid combination of \"count\" and \"for_each\"",
@@ -97,15 +104,18 @@ impl Lower {
             for q in key_expr.into_iter().chain([&it.value]) {
                 if literal_string(q).is_some() {
                     let w = super::legacy::quoted_reference_warning(q.span);
-                    self.hir.diagnostics.push(w);
+                    self.map.diagnostics.push(w);
                 }
             }
             match (child, parent) {
-                (Some(child), Some(parent)) => out.push(ProviderPassing {
-                    child,
-                    parent,
-                    span: it.span,
-                }),
+                (Some(child), Some(parent)) => {
+                    let span = self.sp(it.span);
+                    out.push(ProviderPassing {
+                        child,
+                        parent,
+                        span,
+                    })
+                }
                 _ => self.error(
                     "invalid-providers",
                     "Invalid provider configuration reference",

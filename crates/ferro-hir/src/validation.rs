@@ -91,7 +91,7 @@ impl Lower {
         Some(VariableValidation {
             condition,
             error_message,
-            span: b.ty.span,
+            span: self.sp(b.ty.span),
         })
     }
 }

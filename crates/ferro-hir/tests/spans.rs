@@ -8,7 +8,11 @@ fn lower(text: &str) -> (FileHir, ExprId) {
     let (ast, diags) = ferro_syntax::parse_expr(FileId(0), text);
     assert!(diags.is_empty(), "{text}: {diags:?}");
     let (hir, id) = lower_standalone_expr(FileId(0), &ast);
-    assert!(hir.diagnostics.is_empty(), "{text}: {:?}", hir.diagnostics);
+    assert!(
+        hir.diagnostics().is_empty(),
+        "{text}: {:?}",
+        hir.diagnostics()
+    );
     (hir, id)
 }
 

@@ -17,18 +17,20 @@ pub fn required_versions(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for m in ws.modules(db) {
         for f in m.files(db) {
-            for (constraint, span) in &ferro_db::file_hir(db, *f).required_versions {
+            let hir = ferro_db::file_hir(db, *f);
+            for (constraint, span) in &hir.required_versions {
+                let span = hir.at(*span);
                 match Constraints::parse(constraint) {
                     Ok(c) if c.allows(&ours) => {}
                     Ok(_) => out.push(
                         Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
                             .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
-                            .with_span(*span),
+                            .with_span(span),
                     ),
                     Err(e) => out.push(
                         Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
                             .with_detail(format!("This string does not use correct version constraint syntax: {e}."))
-                            .with_span(*span),
+                            .with_span(span),
                     ),
                 }
             }

@@ -22,7 +22,6 @@ pub struct World {
     open: HashMap<PathBuf, i64>,
     /// Invalid character encodings found reading files from disk.
     encoding: HashMap<PathBuf, Vec<Diagnostic>>,
-    next_id: u32,
     pub catalog: SchemaCatalog,
 }
 
@@ -59,7 +58,6 @@ impl World {
             modules: [(".".to_string(), root_module)].into_iter().collect(),
             open: HashMap::new(),
             encoding: HashMap::new(),
-            next_id: 0,
             catalog,
         };
         w.load_dir(".");
@@ -156,7 +154,7 @@ impl World {
             let Ok(bytes) = std::fs::read(&p) else {
                 continue;
             };
-            let id = self.fresh_id();
+            let id = self.db.file_id(&p);
             let (text, diags) = ferro_syntax::decode_source(id, &bytes);
             self.encoding.insert(p.clone(), diags);
             let f = SourceFile::new(&self.db, self.file_name(&p), text, id);
@@ -165,11 +163,6 @@ impl World {
             files.push(f);
         }
         self.set_module_files(module, files);
-    }
-
-    fn fresh_id(&mut self) -> FileId {
-        self.next_id += 1;
-        FileId(self.next_id - 1)
     }
 
     fn set_module_files(&mut self, module: Module, mut files: Vec<SourceFile>) {
@@ -258,7 +251,7 @@ impl World {
         let dir = path.parent().unwrap_or(Path::new("/"));
         let name = self.module_name(dir);
         let module = self.module(&name);
-        let id = self.fresh_id();
+        let id = self.db.file_id(path);
         let f = SourceFile::new(&self.db, self.file_name(path), text, id);
         self.files.insert(path.to_path_buf(), f);
         self.by_id.insert(id, f);
@@ -302,7 +295,7 @@ impl World {
     pub fn set_text(&mut self, path: &Path, text: String, version: i64) -> Option<SourceFile> {
         let f = self.file(path)?;
         self.open.insert(path.to_path_buf(), version);
-        let module_calls_before = ferro_db::file_hir(&self.db, f).module_calls.len();
+        let module_calls_before = ferro_db::item_tree(&self.db, f).module_calls.len();
         if f.text(&self.db) != &text {
             f.set_text(&mut self.db).to(text);
         }
@@ -322,6 +315,9 @@ impl World {
 
     /// A file changed on disk (created, changed or deleted); open documents keep the editor's text.
     pub fn disk_changed(&mut self, path: &Path) {
+        // A file a function such as `file()` read during validation: only what read it runs
+        // again.
+        self.db.disk_changed(path);
         if self.open.contains_key(path) {
             return;
         }
@@ -347,11 +343,7 @@ impl World {
                 if !known {
                     return;
                 }
-                let id = self
-                    .files
-                    .get(path)
-                    .map(|f| f.id(&self.db))
-                    .unwrap_or(FileId(u32::MAX));
+                let id = self.db.file_id(path);
                 let (text, diags) = ferro_syntax::decode_source(id, &bytes);
                 let f = self.put(path, text);
                 let id = f.id(&self.db);
@@ -399,9 +391,9 @@ impl World {
             }
             for f in m.files(db) {
                 out.extend(ferro_db::parse(db, *f).diagnostics.iter().cloned());
-                out.extend(ferro_db::file_hir(db, *f).diagnostics.iter().cloned());
+                out.extend(ferro_db::source_map(db, *f).diagnostics.iter().cloned());
             }
-            out.extend(ferro_db::module_index(db, m).diagnostics.iter().cloned());
+            out.extend(ferro_db::module_index_diagnostics(db, m).iter().cloned());
             for f in m.files(db) {
                 out.extend(
                     ferro_db::file_diagnostics(db, self.ws, m, *f)
@@ -411,7 +403,7 @@ impl World {
             }
         }
         if cycles && !out.iter().any(Diagnostic::is_error) {
-            if let Err(d) = ferro_db::item_graph(db, self.ws) {
+            if let Some(d) = ferro_db::item_graph_cycle(db, self.ws) {
                 out.push(d.clone());
             }
         }

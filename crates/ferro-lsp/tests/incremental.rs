@@ -84,3 +84,118 @@ fn an_edit_reruns_only_the_edited_files_queries() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Executions of `query(` in the log, whatever its key.
+fn runs(log: &[String], query: &str) -> usize {
+    log.iter()
+        .filter(|l| l.starts_with(&format!("{query}(")))
+        .count()
+}
+
+#[test]
+fn whitespace_above_a_block_keeps_diagnostics_right_and_reruns_nothing_semantic() {
+    let root: PathBuf =
+        std::env::temp_dir().join(format!("ferro-lsp-whitespace-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    write(
+        &root,
+        "main.tf",
+        "module \"m\" {\n  source = \"./m\"\n  nam    = \"x\"\n}\n\noutput \"o\" {\n  value = var.missing\n}\n",
+    );
+    write(
+        &root,
+        "m/main.tf",
+        "variable \"name\" {\n  default = \"d\"\n}\n",
+    );
+    let mut w = World::with_database(root.clone(), RootDb::with_logging());
+    let path = root.join("main.tf");
+    let file = w.file(&path).unwrap();
+    let texts = |w: &World| -> Vec<(String, String)> {
+        let text = file.text(&w.db).clone();
+        w.diagnostics()
+            .iter()
+            .map(|d| (d.summary.clone(), text[d.span.unwrap().range()].to_string()))
+            .collect()
+    };
+    let before = texts(&w);
+    assert_eq!(before.len(), 2, "{before:?}");
+    w.db.take_log();
+
+    let moved = format!("\n\n# moved\n\n{}", file.text(&w.db));
+    w.open(&path, moved, 2);
+    let after = texts(&w);
+    // The same problems, at the same text: the ranges moved with it.
+    assert_eq!(after, before);
+    assert!(after.iter().any(|(_, t)| t == "nam"), "{after:?}");
+    assert!(after.iter().any(|(_, t)| t == "var.missing"), "{after:?}");
+    let spans: Vec<u32> = w
+        .diagnostics()
+        .iter()
+        .map(|d| d.span.unwrap().start)
+        .collect();
+    assert!(spans.iter().all(|s| *s >= 11), "{spans:?}");
+    let log = w.db.take_log();
+    assert_eq!(runs(&log, "parse"), 1, "{log:?}");
+    for q in ["module_index", "module_tree", "item_graph", "resolve_file"] {
+        assert_eq!(runs(&log, q), 0, "{q} ran again: {log:?}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_new_file_on_disk_keeps_the_other_files_ids() {
+    let root: PathBuf =
+        std::env::temp_dir().join(format!("ferro-lsp-file-ids-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    write(&root, "b.tf", "locals {\n  b = 1\n}\n");
+    write(&root, "c.tf", "locals {\n  c = 1\n}\n");
+    let mut w = World::new(root.clone());
+    let id = |w: &World, name: &str| w.file(&root.join(name)).map(|f| f.id(&w.db));
+    let (b, c) = (id(&w, "b.tf").unwrap(), id(&w, "c.tf").unwrap());
+
+    // A file that sorts first appears: it gets a new id, the others keep theirs.
+    write(&root, "a.tf", "locals {\n  a = 1\n}\n");
+    w.disk_changed(&root.join("a.tf"));
+    let a = id(&w, "a.tf").unwrap();
+    assert_eq!((id(&w, "b.tf"), id(&w, "c.tf")), (Some(b), Some(c)));
+    assert!(a != b && a != c);
+
+    // Deleted and created again, a path keeps its identity.
+    std::fs::remove_file(root.join("a.tf")).unwrap();
+    w.disk_changed(&root.join("a.tf"));
+    assert_eq!(id(&w, "a.tf"), None);
+    write(&root, "a.tf", "locals {\n  a = 2\n}\n");
+    w.disk_changed(&root.join("a.tf"));
+    assert_eq!(id(&w, "a.tf"), Some(a));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_changed_file_read_by_file_reruns_its_checks() {
+    let root: PathBuf =
+        std::env::temp_dir().join(format!("ferro-lsp-file-fn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    write(
+        &root,
+        "main.tf",
+        "output \"o\" {\n  value = file(\"data.txt\")\n}\n",
+    );
+    write(&root, "other.tf", "output \"p\" {\n  value = 1\n}\n");
+    write(&root, "data.txt", "hello");
+    let mut w = World::with_database(root.clone(), RootDb::with_logging());
+    assert!(w.diagnostics().is_empty(), "{:?}", w.diagnostics());
+    w.db.take_log();
+
+    std::fs::remove_file(root.join("data.txt")).unwrap();
+    w.disk_changed(&root.join("data.txt"));
+    let diags = w.diagnostics();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].detail.contains("no file exists at data.txt"),
+        "{diags:?}"
+    );
+    let log = w.db.take_log();
+    assert_eq!(runs(&log, "file_diagnostics"), 1, "{log:?}");
+    assert_eq!(runs(&log, "parse"), 0, "{log:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -49,7 +49,7 @@ pub fn check_conditions(
         _ => d,
     };
     for c in conds {
-        let span = hir.span(c.condition).or(Some(c.span));
+        let span = hir.span(c.condition).or(Some(hir.at(c.span)));
         let (v, ds) = m.eval(file, c.condition, inst);
         if ds.iter().any(Diagnostic::is_error) {
             out.extend(ds.into_iter().map(with_addr));
@@ -89,7 +89,7 @@ pub fn check_conditions(
                 out.push(with_addr(
                     Diagnostic::error("invalid-error-message", "Invalid error message")
                         .with_detail("Unsuitable value for error message: a string is required.")
-                        .with_span_opt(hir.span(c.error_message).or(Some(c.span))),
+                        .with_span_opt(hir.span(c.error_message).or(Some(hir.at(c.span)))),
                 ));
                 continue;
             }

@@ -99,9 +99,10 @@ fn eval_body_bound(
         // Written blocks were counted before planning; generated ones are counted now (not
         // when a `for_each` is unknown: the blocks are then unknown as a whole).
         if v.is_known() && blocks.iter().any(|b| b.dynamic.is_some()) {
-            let missing = ferro_db::missing_item_range(body)
-                .or(body.span)
-                .or_else(|| blocks.first().map(|b| b.span));
+            let hir = m.hir(file);
+            let missing = ferro_db::missing_item_range(hir, body)
+                .or(body.span.map(|s| hir.at(s)))
+                .or_else(|| blocks.first().map(|b| hir.at(b.span)));
             if let Some(missing) = missing {
                 let range = |s| m.range_text(s);
                 diags.extend(ferro_db::count_diagnostics(
@@ -132,7 +133,7 @@ fn eval_blocks(
     let mut keyed = BTreeMap::new();
     let mut unknown = false;
     for b in blocks {
-        counted.push(ferro_db::Counted::of(b));
+        counted.push(ferro_db::Counted::of(hir, b));
         let Some(d) = &b.dynamic else {
             let (v, ds) = eval_body_bound(m, file, &b.body, block, inst, bindings);
             diags.extend(ds);
@@ -149,7 +150,7 @@ fn eval_blocks(
             continue;
         };
         counted.extend(std::iter::repeat_n(
-            ferro_db::Counted::of(b),
+            ferro_db::Counted::of(hir, b),
             elements.len(),
         ));
         for (key, value) in elements {

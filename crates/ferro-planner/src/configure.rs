@@ -64,7 +64,7 @@ pub fn configure_providers(tree: &EvalTree<'_>, providers: &Providers) -> Vec<Di
                 if failed {
                     continue;
                 }
-                (v, Some(pb.span))
+                (v, Some(hir.at(pb.span)))
             }
             None => (schema.provider.block.empty_value(), None),
         };

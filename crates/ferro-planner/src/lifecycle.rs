@@ -36,6 +36,8 @@ pub struct PlannedObject {
 
 /// The instance a lifecycle step is for.
 pub struct InstanceRef<'a> {
+    /// The HIR of the file declaring the resource (for the ranges of provider diagnostics).
+    pub hir: &'a ferro_hir::FileHir,
     pub decl: &'a ResourceDecl,
     pub schema: &'a Schema,
     /// The instance's address as text, for messages.
@@ -68,7 +70,7 @@ pub fn plan_change(
     let mut failed = false;
     for d in &resp.diagnostics {
         failed |= d.severity == Severity::Error;
-        diags.push(resource_diag(d, at.addr, at.decl));
+        diags.push(resource_diag(at.hir, d, at.addr, at.decl));
     }
     if failed {
         return (None, diags);

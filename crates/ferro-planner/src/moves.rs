@@ -36,12 +36,13 @@ pub(crate) fn apply_moves(
     let mut statements = Vec::new();
     for st in &tree.statics {
         for item in &st.index.moved {
-            let m = &tree.hir(item.file).moved[item.index];
+            let hir = tree.hir(item.file);
+            let m = &hir.moved[item.index];
             statements.push(Statement {
                 module: st.path.clone(),
                 from: m.from.clone(),
                 to: m.to.clone(),
-                span: m.span,
+                span: hir.at(m.span),
             });
         }
     }

@@ -67,9 +67,12 @@ fn source_for(
     let index = module_index(db, module);
     match index.required_providers.get(local) {
         Some(item) => {
-            let rp = &file_hir(db, item.file).required_providers[item.index];
+            let hir = file_hir(db, item.file);
+            let rp = &hir.required_providers[item.index];
             match &rp.source {
-                Some(src) => ProviderAddr::parse_source(src).map_err(|e| (e, Some(rp.span))),
+                Some(src) => {
+                    ProviderAddr::parse_source(src).map_err(|e| (e, Some(hir.at(rp.span))))
+                }
                 None => Ok(ProviderAddr::default_for(local)),
             }
         }
@@ -91,10 +94,11 @@ pub fn load_providers(
     for (node, tn) in tree.nodes.iter().enumerate() {
         let index = module_index(db, tn.module);
         for (res, item) in &index.resources {
-            let decl = &file_hir(db, item.file).resources[item.index];
+            let hir = file_hir(db, item.file);
+            let decl = &hir.resources[item.index];
             let (local, alias, span) = match &decl.provider {
-                Some((l, a, s)) => (l.clone(), a.clone(), *s),
-                None => (res.implied_provider().to_string(), None, decl.span),
+                Some((l, a, s)) => (l.clone(), a.clone(), hir.at(*s)),
+                None => (res.implied_provider().to_string(), None, hir.at(decl.span)),
             };
             let cr = ConfigResource {
                 module: tn.path.clone(),
@@ -202,7 +206,8 @@ pub fn load_providers(
                 continue;
             };
             let item = &module_index(db, tree.nodes[node].module).resources[res];
-            let decl = &file_hir(db, item.file).resources[item.index];
+            let hir = file_hir(db, item.file);
+            let decl = &hir.resources[item.index];
             let what = if res.mode == ResourceMode::Managed {
                 "resource"
             } else {
@@ -214,7 +219,7 @@ pub fn load_providers(
                         "The provider {} does not support {what} type {:?}.",
                         cfg.provider, res.ty
                     ))
-                    .with_span(decl.span),
+                    .with_span(hir.at(decl.span)),
             );
         }
     }
@@ -272,7 +277,7 @@ fn resolve_config(
             ..here
         });
     };
-    let call = &file_hir(db, call.file).module_calls[call.index];
+    let call = &ferro_db::item_tree(db, call.file).module_calls[call.index];
     if let Some(p) = call
         .providers
         .iter()

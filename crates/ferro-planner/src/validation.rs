@@ -58,9 +58,9 @@ pub fn check_validations(
                 .with_detail(format!(
                     "{}\n\nThis was checked by the validation rule at {}.",
                     rule.error_message,
-                    hcl_range(name, text, rule.span)
+                    hcl_range(name, text, hir.at(rule.span))
                 ))
-                .with_span(var.span));
+                .with_span(hir.at(var.span)));
             }
             None => {
                 return Err(Diagnostic::error(

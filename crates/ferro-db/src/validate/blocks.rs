@@ -26,7 +26,7 @@ impl Validator<'_> {
                     .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
                 {
                     // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, b.span);
+                    self.body_schema(&b.body, &block, self.hir.at(b.span));
                     continue;
                 }
             }
@@ -39,7 +39,7 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-block-type", "Unsupported block type")
                             .with_detail(detail)
-                            .with_span(b.ty_span),
+                            .with_span(self.hir.at(b.ty_span)),
                     );
                 }
                 Some((name, nb)) => {
@@ -52,7 +52,7 @@ impl Validator<'_> {
                     if b.dynamic.is_some() {
                         dynamic.insert(name.as_str());
                     }
-                    self.body_schema(&b.body, &nb.block, b.ty_span);
+                    self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
                 }
             }
         }
@@ -64,7 +64,7 @@ impl Validator<'_> {
                 if let Some(blocks) = self.static_blocks(body, name, nb) {
                     let (_, fname, text) = self.source;
                     let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
-                    let missing = crate::missing_item_range(body).unwrap_or(block_span);
+                    let missing = crate::missing_item_range(self.hir, body).unwrap_or(block_span);
                     self.out
                         .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
                 }
@@ -82,11 +82,15 @@ impl Validator<'_> {
                         );
                     }
                     if let [first, second, ..] = blocks {
-                        let at = ferro_diag::hcl_range(self.source.1, self.source.2, first.ty_span);
+                        let at = ferro_diag::hcl_range(
+                            self.source.1,
+                            self.source.2,
+                            self.hir.at(first.ty_span),
+                        );
                         self.out.push(
                             Diagnostic::error("duplicate-block", format!("Duplicate {name} block"))
                                 .with_detail(format!("Only one block of type {name:?} is allowed. Previous definition was at {at}."))
-                                .with_span(second.ty_span),
+                                .with_span(self.hir.at(second.ty_span)),
                         );
                     }
                 }
@@ -114,7 +118,7 @@ impl Validator<'_> {
                                 ))
                                 .with_span(
                                     self.missing_item_range(&extra.body)
-                                        .unwrap_or(extra.ty_span),
+                                        .unwrap_or(self.hir.at(extra.ty_span)),
                                 ),
                         );
                     }
@@ -141,7 +145,7 @@ impl Validator<'_> {
                     .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
                 {
                     // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, b.span);
+                    self.body_schema(&b.body, &block, self.hir.at(b.span));
                     continue;
                 }
             }
@@ -154,17 +158,17 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-block-type", "Unsupported block type")
                             .with_detail(detail)
-                            .with_span(b.ty_span),
+                            .with_span(self.hir.at(b.ty_span)),
                     );
                 }
                 Some(nb) => {
                     if crate::check_labels(self.hir, b, nb, &mut self.out) {
-                        self.body_schema(&b.body, &nb.block, b.ty_span);
+                        self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
                     }
                 }
             }
         }
-        let missing = crate::missing_item_range(body).unwrap_or(block_span);
+        let missing = crate::missing_item_range(self.hir, body).unwrap_or(block_span);
         for (name, nb) in &schema.block_types {
             if let Some(blocks) = self.static_blocks(body, name, nb) {
                 let (_, fname, text) = self.source;
@@ -205,7 +209,7 @@ impl Validator<'_> {
                     names.len(),
                     names.join(", ")
                 ))
-                .with_span(span.unwrap_or(b.ty_span))
+                .with_span(span.unwrap_or(self.hir.at(b.ty_span)))
         } else {
             let detail = if names.is_empty() {
                 format!("No labels are expected for {ty} blocks.")
@@ -222,7 +226,7 @@ impl Validator<'_> {
             };
             Diagnostic::error("block-labels", format!("Extraneous label for {ty}"))
                 .with_detail(detail)
-                .with_span(span.unwrap_or(b.ty_span))
+                .with_span(span.unwrap_or(self.hir.at(b.ty_span)))
         };
         self.out.push(diag);
         false
@@ -232,6 +236,7 @@ impl Validator<'_> {
     fn open_brace(&self, body: &BlockBody) -> Option<Span> {
         let s = body
             .span
+            .map(|s| self.hir.at(s))
             .filter(|s| !body.json && s.file == self.source.0)?;
         let brace = s.start.checked_sub(1)?;
         (self.source.2.as_bytes().get(brace as usize) == Some(&b'{')).then_some(Span {
@@ -267,11 +272,11 @@ impl Validator<'_> {
     /// The spans of a native-syntax block's labels (quoted strings or bare names after its type).
     fn label_spans(&self, b: &HirBlock) -> Vec<Span> {
         let mut out = Vec::new();
-        if b.body.json || b.ty_span.file != self.source.0 {
+        if b.body.json || self.hir.at(b.ty_span).file != self.source.0 {
             return out;
         }
         let bytes = self.source.2.as_bytes();
-        let mut i = b.ty_span.end as usize;
+        let mut i = self.hir.at(b.ty_span).end as usize;
         loop {
             while matches!(bytes.get(i), Some(b' ' | b'\t')) {
                 i += 1;
@@ -298,7 +303,7 @@ impl Validator<'_> {
             out.push(Span {
                 start: start as u32,
                 end: i as u32,
-                ..b.ty_span
+                ..self.hir.at(b.ty_span)
             });
         }
     }

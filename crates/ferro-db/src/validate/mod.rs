@@ -31,6 +31,7 @@ pub fn file_diagnostics(
         index,
         source,
         base_dir: ws.base_dir(db),
+        db,
         out: Vec::new(),
         check_scope: None,
     };
@@ -43,7 +44,8 @@ pub fn file_diagnostics(
                 "Variables may not be used here.",
             );
             v.check_eval(d);
-            if let (Some(ty), Some(val)) = (&var.ty, static_value(hir, d)) {
+            if let (Some(ty), Some(val)) = (&var.ty, static_value_in(hir, d, v.base_dir, Some(db)))
+            {
                 let val = match &var.defaults {
                     Some(defs) => ferro_value::defaults::apply_defaults(&val, defs),
                     None => val,
@@ -66,7 +68,7 @@ pub fn file_diagnostics(
             v.references(e, Meta::None);
         }
         for (r, span) in &o.depends_on {
-            v.check_ref(r, *span, Meta::None);
+            v.check_ref(r, hir.at(*span), Meta::None);
         }
     }
     for p in &hir.providers {
@@ -87,7 +89,7 @@ pub fn file_diagnostics(
             v.references(a.expr, meta);
         }
         for (r, span) in &c.depends_on {
-            v.check_ref(r, *span, Meta::None);
+            v.check_ref(r, hir.at(*span), Meta::None);
         }
     }
     let bodies = resource_bodies(db, ws, file);
@@ -118,13 +120,13 @@ pub fn file_diagnostics(
             v.references(f, Meta::None);
         }
         for (dep, span) in &r.depends_on {
-            v.check_ref(dep, *span, Meta::None);
+            v.check_ref(dep, hir.at(*span), Meta::None);
         }
         v.check_scope = r.check.clone();
         v.body_references(body, meta);
         v.check_scope = None;
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
-            v.body_schema(body, &schema.block, r.span);
+            v.body_schema(body, &schema.block, hir.at(r.span));
         }
     }
     for c in &hir.checks {
@@ -140,7 +142,7 @@ pub fn file_diagnostics(
     for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
         let addr = provider_source(db, index, &pb.name);
         if let Some(schema) = schemas.providers.get(&addr) {
-            v.body_schema(&pb.body, &schema.block, pb.span);
+            v.body_schema(&pb.body, &schema.block, hir.at(pb.span));
         }
     }
     v.out
@@ -152,7 +154,7 @@ fn provider_source(db: &dyn Db, index: &ModuleIndex, local: &str) -> ferro_addrs
         .required_providers
         .get(local)
         .and_then(|item| {
-            let rp = &file_hir(db, item.file).required_providers[item.index];
+            let rp = &crate::item_tree(db, item.file).required_providers[item.index];
             rp.source.as_deref()
         })
         .and_then(|s| ferro_addrs::Provider::parse_source(s).ok())
@@ -173,6 +175,7 @@ struct Validator<'a> {
     source: (FileId, &'a str, &'a str),
     /// Where `file` and friends read from.
     base_dir: &'a std::path::Path,
+    db: &'a dyn Db,
     out: Vec<Diagnostic>,
     /// The `check` block whose contents are being checked: only there may its scoped data
     /// source be referred to.
@@ -184,6 +187,8 @@ struct Validator<'a> {
 struct Unknowns<'a> {
     source: Option<(FileId, &'a str, &'a str)>,
     base_dir: &'a std::path::Path,
+    /// The database whose query evaluates: the files read become its dependencies.
+    db: Option<&'a dyn Db>,
 }
 
 impl Scope for Unknowns<'_> {
@@ -196,6 +201,11 @@ impl Scope for Unknowns<'_> {
     fn base_dir(&self) -> &std::path::Path {
         self.base_dir
     }
+    fn file_read(&self, path: &std::path::Path) {
+        if let Some(db) = self.db {
+            db.disk_file(path).version(db);
+        }
+    }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         self.source
             .filter(|s| s.0 == file)
@@ -205,6 +215,17 @@ impl Scope for Unknowns<'_> {
 
 /// The value of an expression that references nothing, when it evaluates without errors.
 pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
+    static_value_in(hir, e, std::path::Path::new("."), None)
+}
+
+/// [`static_value`] with file functions reading from `base_dir`, their reads recorded as
+/// dependencies of the running query when `db` is given.
+fn static_value_in(
+    hir: &FileHir,
+    e: ExprId,
+    base_dir: &std::path::Path,
+    db: Option<&dyn Db>,
+) -> Option<Value> {
     let mut has_refs = false;
     walk_references(&hir.exprs, e, &mut |_, _| has_refs = true);
     if has_refs {
@@ -212,7 +233,8 @@ pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
     }
     let unknowns = Unknowns {
         source: None,
-        base_dir: std::path::Path::new("."),
+        base_dir,
+        db,
     };
     let (v, diags) = eval_expr(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
@@ -231,6 +253,7 @@ impl Validator<'_> {
             &Unknowns {
                 source: Some(self.source),
                 base_dir: self.base_dir,
+                db: Some(self.db),
             },
             e,
         );
@@ -378,7 +401,7 @@ impl Validator<'_> {
     }
 
     fn check_static(&mut self, e: ExprId, ty: &Type, summary: &str, lead: &str) {
-        if let Some(v) = static_value(self.hir, e) {
+        if let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) {
             if let Err(err) = convert(&v, ty) {
                 self.out.push(
                     Diagnostic::error("incorrect-value-type", summary)
@@ -406,18 +429,19 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-argument", "Unsupported argument")
                             .with_detail(detail)
-                            .with_span(a.name_span),
+                            .with_span(self.hir.at(a.name_span)),
                     );
                 }
                 Some(attr) if attr.computed && !attr.optional && !attr.required => {
                     self.out.push(
                         Diagnostic::error("unconfigurable-attribute", "Value for unconfigurable attribute")
                             .with_detail(format!("Can't configure a value for {:?}: its value will be decided automatically based on the result of applying this configuration.", a.name))
-                            .with_span(a.name_span),
+                            .with_span(self.hir.at(a.name_span)),
                     );
                 }
                 Some(attr) => {
-                    if let Some(v) = static_value(self.hir, a.expr) {
+                    if let Some(v) = static_value_in(self.hir, a.expr, self.base_dir, Some(self.db))
+                    {
                         if let Err(err) = convert(&v, &attr.constraint_type()) {
                             self.out.push(
                                 Diagnostic::error(
@@ -476,7 +500,7 @@ impl Validator<'_> {
                     _ => 0,
                 },
             };
-            out.extend(std::iter::repeat_n(crate::Counted::of(b), n));
+            out.extend(std::iter::repeat_n(crate::Counted::of(self.hir, b), n));
         }
         Some(out)
     }

@@ -73,6 +73,7 @@ pub(super) fn register(r: &mut Registry) {
         "fileexists",
         func(path(), None, Ret::Fixed(Type::Bool), |c, a, _| {
             let full = c.resolve(&expand_home(s(&a[0])));
+            (c.on_read)(&full);
             match std::fs::metadata(&full) {
                 Ok(m) if m.is_file() => Ok(Value::bool(true)),
                 Ok(m) => Err(fail(format!(
@@ -132,6 +133,7 @@ fn expand_home(p: &str) -> String {
 /// Read a file for the file functions, with Terraform's error for a missing one.
 pub(crate) fn read(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
     let full = c.resolve(&expand_home(given));
+    (c.on_read)(&full);
     match std::fs::read(&full) {
         Ok(b) => Ok(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(arg_err(0, format!(
@@ -159,6 +161,7 @@ fn go_errno(e: &std::io::Error) -> String {
 pub(crate) fn read_for_hash(c: &FnContext<'_>, given: &str) -> R<Vec<u8>> {
     let shown = clean(given);
     let full = c.resolve(&expand_home(given));
+    (c.on_read)(&full);
     match std::fs::read(&full) {
         Ok(b) => Ok(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -75,6 +75,8 @@ pub(crate) type R<T> = std::result::Result<T, CallError>;
 pub struct FnContext<'a> {
     /// The module directory: relative paths of file functions start here.
     pub base_dir: &'a Path,
+    /// Called with the resolved path before a file function reads or inspects a file.
+    pub on_read: &'a dyn Fn(&Path),
     /// Console-only functions (`type`) are available.
     pub console: bool,
     /// Evaluates `templatefile` templates (set by the evaluator).

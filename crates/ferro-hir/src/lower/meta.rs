@@ -54,7 +54,7 @@ impl Lower {
         Some(Condition {
             condition: condition?,
             error_message: error_message?,
-            span,
+            span: self.sp(span),
         })
     }
 
@@ -130,6 +130,7 @@ impl Lower {
             );
             return;
         }
+        let (span, from_span, to_span) = (self.sp(span), self.sp(from_span), self.sp(to_span));
         self.hir.moved.push(Moved {
             from,
             to,
@@ -204,6 +205,7 @@ impl Lower {
             );
             return None;
         }
+        let span = self.sp(span);
         Some(Provisioner {
             kind,
             body: self.body(&rest),

@@ -52,12 +52,15 @@ impl Lower {
             }
         }
         match from {
-            Some((from, from_span)) => self.hir.removed.push(Removed {
-                from,
-                destroy,
-                span,
-                from_span,
-            }),
+            Some((from, from_span)) => {
+                let (span, from_span) = (self.sp(span), self.sp(from_span));
+                self.hir.removed.push(Removed {
+                    from,
+                    destroy,
+                    span,
+                    from_span,
+                })
+            }
             None if !b
                 .body
                 .items
@@ -113,6 +116,7 @@ impl Lower {
             );
             return;
         }
+        let (span, to_span) = (self.sp(span), self.sp(to_span));
         self.hir.imports.push(Import {
             to,
             key,
@@ -211,6 +215,7 @@ impl Lower {
             );
             return;
         }
+        let span = self.sp(span);
         self.hir.checks.push(Check {
             name,
             asserts,

@@ -21,8 +21,10 @@ pub fn code_actions(doc: &Doc<'_>, start: usize, end: usize) -> Value {
     let hir = ferro_db::file_hir(&doc.w.db, doc.file);
     let mut out = Vec::new();
     for r in &hir.resources {
-        let Some(body) = r.body.span else { continue };
-        if r.body.json || (body.end as usize) < start || (r.span.start as usize) > end {
+        let Some(body) = r.body.span.map(|s| hir.at(s)) else {
+            continue;
+        };
+        if r.body.json || (body.end as usize) < start || (hir.at(r.span).start as usize) > end {
             continue;
         }
         let Some((_, schema)) = doc.w.catalog.resource(r.addr.mode, &r.addr.ty) else {

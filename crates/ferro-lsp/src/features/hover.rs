@@ -57,7 +57,8 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
         let Some((_, schema)) = doc.w.catalog.resource(r.addr.mode, &r.addr.ty) else {
             continue;
         };
-        if r.span.start <= offset && offset <= r.span.end {
+        let header = hir.at(r.span);
+        if header.start <= offset && offset <= header.end {
             let mut text = format!(
                 "{}\n\n{} attributes, {} nested block types.",
                 code(&format!(
@@ -75,9 +76,9 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
             if !schema.block.description.is_empty() {
                 text.push_str(&format!("\n\n{}", schema.block.description));
             }
-            return Ok(markdown(doc, text, r.span));
+            return Ok(markdown(doc, text, header));
         }
-        if let Some(v) = in_body(doc, &r.body, &schema.block, offset) {
+        if let Some(v) = in_body(doc, hir, &r.body, &schema.block, offset) {
             return Ok(v);
         }
     }
@@ -85,14 +86,21 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
 }
 
 /// An attribute name or nested block type under the position, described from the schema.
-fn in_body(doc: &Doc<'_>, body: &BlockBody, block: &Block, offset: u32) -> Option<Value> {
-    if let Some(s) = body.span {
+fn in_body(
+    doc: &Doc<'_>,
+    hir: &ferro_hir::FileHir,
+    body: &BlockBody,
+    block: &Block,
+    offset: u32,
+) -> Option<Value> {
+    if let Some(s) = body.span.map(|s| hir.at(s)) {
         if offset < s.start || offset > s.end {
             return None;
         }
     }
     for a in &body.attrs {
-        if a.name_span.start <= offset && offset <= a.name_span.end {
+        let name_span = hir.at(a.name_span);
+        if name_span.start <= offset && offset <= name_span.end {
             let attr = block.attributes.get(&a.name)?;
             let what = if attr.required {
                 "required"
@@ -111,14 +119,15 @@ fn in_body(doc: &Doc<'_>, body: &BlockBody, block: &Block, offset: u32) -> Optio
             if !attr.description.is_empty() {
                 text.push_str(&format!("\n\n{}", attr.description));
             }
-            return Some(markdown(doc, text, a.name_span));
+            return Some(markdown(doc, text, name_span));
         }
     }
     for b in &body.blocks {
         let Some(nb) = block.block_types.get(&b.ty) else {
             continue;
         };
-        if b.ty_span.start <= offset && offset <= b.ty_span.end {
+        let ty_span = hir.at(b.ty_span);
+        if ty_span.start <= offset && offset <= ty_span.end {
             let max = if nb.max_items == 0 {
                 "no maximum".to_string()
             } else {
@@ -134,9 +143,9 @@ fn in_body(doc: &Doc<'_>, body: &BlockBody, block: &Block, offset: u32) -> Optio
             if !nb.block.description.is_empty() {
                 text.push_str(&format!("\n\n{}", nb.block.description));
             }
-            return Some(markdown(doc, text, b.ty_span));
+            return Some(markdown(doc, text, ty_span));
         }
-        if let Some(v) = in_body(doc, &b.body, &nb.block, offset) {
+        if let Some(v) = in_body(doc, hir, &b.body, &nb.block, offset) {
             return Some(v);
         }
     }

@@ -22,30 +22,30 @@ fn items(w: &World, file: SourceFile) -> Vec<(String, u8, Span)> {
     let hir = ferro_db::file_hir(&w.db, file);
     let mut out = Vec::new();
     for v in &hir.variables {
-        out.push((format!("var.{}", v.name), S_VARIABLE, v.span));
+        out.push((format!("var.{}", v.name), S_VARIABLE, hir.at(v.span)));
     }
     for l in &hir.locals {
-        out.push((format!("local.{}", l.name), S_CONSTANT, l.span));
+        out.push((format!("local.{}", l.name), S_CONSTANT, hir.at(l.span)));
     }
     for o in &hir.outputs {
-        out.push((format!("output.{}", o.name), S_PROPERTY, o.span));
+        out.push((format!("output.{}", o.name), S_PROPERTY, hir.at(o.span)));
     }
     for r in &hir.resources {
         let kind = match r.addr.mode {
             ResourceMode::Managed => S_CLASS,
             ResourceMode::Data => S_STRUCT,
         };
-        out.push((r.addr.to_string(), kind, r.span));
+        out.push((r.addr.to_string(), kind, hir.at(r.span)));
     }
     for c in &hir.module_calls {
-        out.push((format!("module.{}", c.name), S_MODULE, c.span));
+        out.push((format!("module.{}", c.name), S_MODULE, hir.at(c.span)));
     }
     for p in &hir.providers {
         let name = match &p.alias {
             Some(a) => format!("provider.{}.{a}", p.name),
             None => format!("provider.{}", p.name),
         };
-        out.push((name, S_NAMESPACE, p.span));
+        out.push((name, S_NAMESPACE, hir.at(p.span)));
     }
     out.sort_by_key(|i| i.2.start);
     out

@@ -82,7 +82,8 @@ impl Walk<'_> {
             }
             let (plain_cfg, _) = config.deep_unmark();
             for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
-                self.diags.push(resource_diag(&d, &addr_s, decl));
+                self.diags
+                    .push(resource_diag(m.hir(file), &d, &addr_s, decl));
             }
             if !plain_cfg.is_wholly_known() || pending {
                 let planned = planned_data_object(&schema.block, &config);
@@ -116,7 +117,8 @@ impl Walk<'_> {
             let mut errored = false;
             for d in &resp.diagnostics {
                 errored |= d.severity == Severity::Error;
-                self.diags.push(resource_diag(d, &addr_s, decl));
+                self.diags
+                    .push(resource_diag(m.hir(file), d, &addr_s, decl));
             }
             if errored {
                 instance_values.push((key, Value::unknown(schema.block.implied_type())));

@@ -11,7 +11,8 @@ impl Walk<'_> {
         let tree = self.tree;
         for (node, st) in tree.statics.iter().enumerate() {
             for item in &st.index.imports {
-                let block = &tree.hir(item.file).imports[item.index];
+                let hir = tree.hir(item.file);
+                let block = &hir.imports[item.index];
                 if node != 0 {
                     // Terraform reports the first import block of each child module.
                     self.diags.push(
@@ -24,7 +25,7 @@ impl Walk<'_> {
                                     .collect::<Vec<_>>()
                                     .join(".")
                             ))
-                            .with_span(block.span),
+                            .with_span(hir.at(block.span)),
                     );
                     break;
                 }
@@ -38,6 +39,8 @@ impl Walk<'_> {
 
     fn import_block(&mut self, file: ferro_db::SourceFile, block: &ferro_hir::Import) {
         let m = self.tree.root();
+        let hir = m.hir(file);
+        let (to_span, block_span) = (hir.at(block.to_span), hir.at(block.span));
         let instances = match block.for_each {
             Some(f) => match self.expand(&m, file, None, Some(f)) {
                 Some((_, keys)) => keys,
@@ -68,7 +71,7 @@ impl Walk<'_> {
                         .with_detail(format!(
                             "An import block for the resource {first} was already declared."
                         ))
-                        .with_span(block.to_span),
+                        .with_span(to_span),
                 );
                 continue;
             }
@@ -84,7 +87,7 @@ impl Walk<'_> {
                 continue;
             }
             if !self.declared(&addr) {
-                self.diags.push(missing_target(&addr, block.to_span));
+                self.diags.push(missing_target(&addr, to_span));
                 continue;
             }
             let ds = crate::import::import_resource(
@@ -96,12 +99,12 @@ impl Walk<'_> {
             );
             let failed = ds.iter().any(Diagnostic::is_error);
             self.diags.extend(ds.into_iter().map(|d| match d.span {
-                None => d.with_span(block.span),
+                None => d.with_span(block_span),
                 Some(_) => d,
             }));
             if !failed {
                 self.imports.push((addr, id));
-                self.import_spans.push(block.to_span);
+                self.import_spans.push(to_span);
             }
         }
     }

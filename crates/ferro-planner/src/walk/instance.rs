@@ -139,6 +139,7 @@ impl InstancePlanner<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn plan_instance(
         &self,
+        hir: &ferro_hir::FileHir,
         decl: &ResourceDecl,
         cfg: &AbsProviderConfig,
         schema: &Schema,
@@ -156,7 +157,7 @@ impl InstancePlanner<'_> {
         };
         let (plain_cfg, _) = config.deep_unmark();
         for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            acc.diags.push(resource_diag(&d, &addr_s, decl));
+            acc.diags.push(resource_diag(hir, &d, &addr_s, decl));
         }
         // ignore_changes keeps prior values in an update; a replacement object (tainted prior,
         // or replacement forced below) is planned from the whole configuration, as Terraform
@@ -179,6 +180,7 @@ impl InstancePlanner<'_> {
             .unwrap_or_default();
         let provider_name = self.provider_name(decl);
         let at = crate::lifecycle::InstanceRef {
+            hir,
             decl,
             schema,
             addr: &addr_s,

@@ -49,13 +49,14 @@ impl Walk<'_> {
             work,
             PLAN_PARALLELISM,
             |(i, (key, addr, config, triggered))| {
-                let p = &prepared[i].1;
+                let (m, p) = (&prepared[i].0, &prepared[i].1);
                 let mut acc = Acc::default();
                 let v = match config {
                     None => Value::unknown(p.schema.block.implied_type()),
                     Some(config) => {
                         let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
                         let v = planner.plan_instance(
+                            m.hir(p.file),
                             &p.decl,
                             &p.cfg,
                             &p.schema,

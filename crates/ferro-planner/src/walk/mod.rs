@@ -124,7 +124,7 @@ pub fn prepare_variables(
         let hir = file_hir(db, item.file);
         let var = &hir.variables[item.index];
         let (value, span) = match raw.get(name) {
-            Some(rv) => (rv.value.clone(), rv.span.or(Some(var.span))),
+            Some(rv) => (rv.value.clone(), rv.span.or(Some(hir.at(var.span)))),
             None => match var.default {
                 Some(d) => {
                     let tree = EvalTree::new(db, ws, BTreeMap::new(), true, String::new());
@@ -136,7 +136,7 @@ pub fn prepare_variables(
                     diags.push(
                         Diagnostic::error("missing-variable", "No value for required variable")
                             .with_detail(format!("The root module input variable {name:?} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."))
-                            .with_span(var.span),
+                            .with_span(hir.at(var.span)),
                     );
                     continue;
                 }
@@ -161,13 +161,17 @@ pub fn prepare_variables(
 
 /// The source range a provider's attribute path points at inside a resource body: the attribute
 /// (or nested block) it names, else the closest enclosing block.
-pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span> {
+pub fn path_span(
+    hir: &ferro_hir::FileHir,
+    body: &ferro_hir::BlockBody,
+    path: &[PathStep],
+) -> Option<Span> {
     let (first, rest) = path.split_first()?;
     let PathStep::Attr(name) = first else {
         return None;
     };
     if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
-        return Some(a.span);
+        return Some(hir.at(a.span));
     }
     let blocks: Vec<&ferro_hir::HirBlock> = body.blocks.iter().filter(|b| &b.ty == name).collect();
     let (block, rest) = match rest.split_first() {
@@ -185,16 +189,21 @@ pub fn path_span(body: &ferro_hir::BlockBody, path: &[PathStep]) -> Option<Span>
         _ => (blocks.first().copied(), rest),
     };
     let block = block?;
-    path_span(&block.body, rest).or(Some(block.span))
+    path_span(hir, &block.body, rest).or(Some(hir.at(block.span)))
 }
 
 /// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
-pub(crate) fn resource_diag(d: &ProviderDiagnostic, addr: &str, decl: &ResourceDecl) -> Diagnostic {
+pub(crate) fn resource_diag(
+    hir: &ferro_hir::FileHir,
+    d: &ProviderDiagnostic,
+    addr: &str,
+    decl: &ResourceDecl,
+) -> Diagnostic {
     let span = d
         .attribute
         .as_deref()
-        .and_then(|p| path_span(&decl.body, p))
-        .unwrap_or(decl.span);
+        .and_then(|p| path_span(hir, &decl.body, p))
+        .unwrap_or(hir.at(decl.span));
     provider_diag(d, addr, Some(span))
 }
 
@@ -250,7 +259,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     let graph = match item_graph(db, ws) {
         Ok(g) => g,
         Err(d) => {
-            diags.push(d.clone());
+            diags.push(d.resolve(db));
             return (None, diags);
         }
     };
@@ -621,7 +630,7 @@ impl Walk<'_> {
                         let span = o
                             .value
                             .and_then(|e| m.hir(item.file).span(e))
-                            .or(Some(o.span));
+                            .or(Some(m.hir(item.file).at(o.span)));
                         self.diags.push(sensitive_output_error(span));
                     }
                 }

@@ -219,7 +219,7 @@ impl Walk<'_> {
                     self.diags.push(
                         Diagnostic::error("removed-still-declared", format!("Removed {what} block still exists"))
                             .with_detail(format!("This statement declares a removal of the {what} {}, but this {what} block still exists in the configuration. Please remove the {what} block.", block.from))
-                            .with_span(block.from_span),
+                            .with_span(self.tree.hir(item.file).at(block.from_span)),
                     );
                 }
             }
