@@ -15,6 +15,9 @@ struct PerResource {
     apply_done: Option<NodeIndex>,
     destroy_start: Option<NodeIndex>,
     destroy_done: Option<NodeIndex>,
+    /// Some instance is replaced create-before-destroy: its old object outlives the update of
+    /// everything that referred to it.
+    create_before_destroy: bool,
 }
 
 /// Build the graph. `deps` holds each configured resource's dependencies; resources only in
@@ -48,6 +51,7 @@ pub fn build_graph(
                 e.applies.push(a);
             }
             Action::CreateThenDelete => {
+                e.create_before_destroy = true;
                 let a = g.add_node(Step::Apply(i));
                 let d = g.add_node(Step::Destroy(i));
                 g.add_edge(a, d, EdgeKind::Replace);
@@ -103,6 +107,13 @@ pub fn build_graph(
             // Dependents are destroyed first.
             if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
                 g.add_edge(done, start, EdgeKind::DestroyOrder);
+            }
+            // A create_before_destroy replacement destroys its old object only once what
+            // depends on it has moved to the new one.
+            if dp.create_before_destroy {
+                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+                    g.add_edge(done, start, EdgeKind::DestroyOrder);
+                }
             }
             // A dependent that stays is updated before the object it used to need goes away.
             if dp.apply_start.is_none() {

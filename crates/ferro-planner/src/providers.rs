@@ -289,13 +289,34 @@ fn resolve_config(
         // An alias the call does not pass resolves nowhere above; keep it in this module.
         return Ok(here);
     }
-    // Implicit inheritance: the parent's local name for the same provider.
-    let pindex = module_index(db, tree.nodes[parent].module);
-    let parent_local = pindex
+    inherit(db, tree, parent, here)
+}
+
+/// Implicit inheritance of a default provider configuration by provider address: the nearest
+/// ancestor with a local name for the same provider resolves it; when no module above names
+/// it, it is the root module's default configuration (as Terraform resolves it).
+fn inherit(
+    db: &dyn Db,
+    tree: &ModuleTree,
+    node: TreeNodeId,
+    wanted: AbsProviderConfig,
+) -> Result<AbsProviderConfig, (String, Option<Span>)> {
+    let module = tree.nodes[node].module;
+    let fqn = &wanted.provider;
+    let named = module_index(db, module)
         .required_providers
         .keys()
-        .find(|l| source_for(db, tree.nodes[parent].module, l).ok().as_ref() == Some(&fqn))
+        .find(|l| source_for(db, module, l).ok().as_ref() == Some(fqn))
         .cloned()
-        .unwrap_or_else(|| fqn.ty.clone());
-    resolve_config(db, tree, parent, &parent_local, None)
+        .or_else(|| {
+            (source_for(db, module, &fqn.ty).ok().as_ref() == Some(fqn)).then(|| fqn.ty.clone())
+        });
+    match (named, tree.nodes[node].parent) {
+        (Some(local), _) => resolve_config(db, tree, node, &local, None),
+        (None, Some(parent)) => inherit(db, tree, parent, wanted),
+        (None, None) => Ok(AbsProviderConfig {
+            module: Vec::new(),
+            ..wanted
+        }),
+    }
 }

@@ -46,6 +46,13 @@ fn step_json(s: &PathStep) -> serde_json::Value {
     }
 }
 
+/// The paths of an object's sensitive values, as state records them in `sensitive_attributes`.
+pub fn sensitive_path_list(v: &Value) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    sensitive_paths(v, &mut Vec::new(), &mut out);
+    out
+}
+
 fn sensitive_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<serde_json::Value>) {
     if v.is_sensitive() && !path.is_empty() {
         out.push(serde_json::Value::Array(

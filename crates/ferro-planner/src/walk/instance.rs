@@ -252,7 +252,11 @@ impl InstancePlanner<'_> {
                     self.push_change(change, acc);
                     return planned;
                 }
-                if planned.deep_unmark().0 == p.value.deep_unmark().0 {
+                // A value that only gains or loses its sensitive mark still changes what state
+                // records: an update, as Terraform plans it.
+                let same_marks = crate::statecodec::sensitive_path_list(&planned)
+                    == crate::statecodec::sensitive_path_list(&p.value);
+                if planned.deep_unmark().0 == p.value.deep_unmark().0 && same_marks {
                     (Action::NoOp, None)
                 } else {
                     (Action::Update, None)

@@ -220,9 +220,11 @@ impl Walk<'_> {
             instance_values.push((key, v));
         }
         // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
-        // the object in state (refreshed only by -refresh-only).
+        // the object in state (refreshed only by -refresh-only, and then only when targeted).
         for key in untouched {
-            let v = if self.input.options.refresh_only {
+            let refresh = self.input.options.refresh_only
+                && self.targeting.includes(&abs.instance(key.clone()));
+            let v = if refresh {
                 self.prior_object(&abs, &key, &cfg, &schema)
                     .map(|p| p.value)
             } else {

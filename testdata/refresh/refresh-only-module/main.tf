@@ -1,0 +1,7 @@
+module "m" {
+  source = "./m"
+}
+
+output "seen" {
+  value = module.m.value
+}

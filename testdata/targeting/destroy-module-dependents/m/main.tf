@@ -1,0 +1,7 @@
+resource "terraform_data" "inner" {
+  input = "inner"
+}
+
+output "out" {
+  value = terraform_data.inner.output
+}
