@@ -737,7 +737,8 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             );
         };
         let text = if p.flag("json") {
-            json::value_to_plain_json(v).to_string()
+            // Escaped as Go's encoding/json escapes (`<` as `\u003c`, …), as Terraform prints it.
+            ferro_value::json::to_go_json_string(&json::value_to_plain_json(v))
         } else if p.flag("raw") {
             match v.as_str() {
                 Some(s) => s.to_string(),
@@ -765,8 +766,9 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 serde_json::json!({"sensitive": o.sensitive, "type": o.ty, "value": o.value}),
             );
         }
-        let text =
-            serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default();
+        let text = ferro_value::json::go_escape(
+            &serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default(),
+        );
         let _ = writeln!(io.stdout, "{text}");
         return 0;
     }

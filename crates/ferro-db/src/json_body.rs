@@ -237,7 +237,7 @@ impl<'h> Reader<'h> {
             let is_attr = schema.attributes.contains_key(p.name);
             match schema.block_types.get(p.name) {
                 Some(nb) if !is_attr => self.blocks(&p, nb, &mut out.blocks),
-                _ if p.name == "dynamic" && !is_attr => self.dynamic_blocks(&p, &mut out.blocks),
+                _ if p.name == "dynamic" && !is_attr => self.dynamic_blocks(&p, schema, &mut out.blocks),
                 _ => match out.attrs.iter().find(|a| a.name == p.name) {
                     Some(first) => self.diags.push(
                         Diagnostic::error("attribute-redefined", "Attribute redefined")
@@ -391,28 +391,116 @@ impl<'h> Reader<'h> {
         Some(self.body(props, schema, Some(inside(span))))
     }
 
-    /// `"dynamic": {"type": {…}}` inside a block body: `dynamic` blocks labelled with the block
-    /// type, as the JSON mapping makes them directly in resource bodies.
-    fn dynamic_blocks(&mut self, p: &Prop<'h>, out: &mut Vec<HirBlock>) {
+    /// `"dynamic": {"type": {…}}` inside a block body written as a JSON property: the
+    /// `dynamic` blocks it gives, as the JSON mapping makes them directly in resource bodies
+    /// (an object of block types or an array of them; for each type a generator object or an
+    /// array of them). Lowering put each generator's iterator in scope in its `labels` and
+    /// `content`.
+    fn dynamic_blocks(&mut self, p: &Prop<'h>, schema: &Block, out: &mut Vec<HirBlock>) {
         let hir: &'h FileHir = self.hir;
-        let mut labelled = Vec::new();
+        let mut types = Vec::new();
         match &hir.exprs[p.value] {
-            Expr::Object(items) => self.label_props(items, &mut labelled),
+            Expr::Object(items) => self.label_props(items, &mut types),
+            Expr::Tuple(elems) => {
+                for &e in elems {
+                    if let Expr::Object(items) = &hir.exprs[e] {
+                        self.label_props(items, &mut types);
+                    }
+                }
+            }
             _ => {
                 let at = self.span(p.value);
-                self.type_error(at, "A JSON object is required here, whose property names are the labels of \"dynamic\" blocks.".into());
+                self.type_error(at, "Either a JSON object or JSON array of objects is required here, to specify type labels for this block.".into());
             }
         }
-        for l in labelled {
-            // Pointed at by the "dynamic" property, as the JSON mapping does in resource bodies.
-            self.block_values(
-                p.name,
-                p.name_span,
-                Some(l.name),
-                l.value,
-                &Block::default(),
-                out,
-            );
+        for t in types {
+            let gens: Vec<ExprId> = match &hir.exprs[t.value] {
+                Expr::Tuple(elems) => elems.clone(),
+                _ => vec![t.value],
+            };
+            for g in gens {
+                if let Some(b) = self.generator(t.name, t.name_span, g, schema) {
+                    out.push(b);
+                }
+            }
         }
+    }
+
+    /// One generator object: `for_each`, `iterator`, `labels`, `content`.
+    fn generator(&mut self, ty: &str, head: Span, g: ExprId, schema: &Block) -> Option<HirBlock> {
+        let hir: &'h FileHir = self.hir;
+        let span = self.span(g);
+        let Expr::Object(items) = &hir.exprs[g] else {
+            self.type_error(
+                span,
+                "A JSON object is required here, to define the arguments of a dynamic block."
+                    .into(),
+            );
+            return None;
+        };
+        let mut props = Vec::new();
+        self.props(items, &mut props);
+        let closing = Span {
+            start: span.end.saturating_sub(1),
+            ..span
+        };
+        let get = |name: &str| props.iter().find(|p| p.name == name);
+        let Some(for_each) = get("for_each").map(|p| p.value) else {
+            self.diags.push(
+                Diagnostic::error("missing-argument", "Missing required argument")
+                    .with_detail(
+                        "The argument \"for_each\" is required, but no definition was found.",
+                    )
+                    .with_span(closing),
+            );
+            return None;
+        };
+        let Some(content) = get("content").map(|p| p.value) else {
+            self.diags.push(
+                Diagnostic::error("missing-content", "Missing dynamic content block")
+                    .with_detail("A dynamic block must have a nested block of type \"content\" to describe the body of each generated block.")
+                    .with_span(closing),
+            );
+            return None;
+        };
+        let iterator = get("iterator")
+            .and_then(|p| match &hir.exprs[p.value] {
+                Expr::Literal(v) => v.as_str().map(str::to_string),
+                _ => None,
+            })
+            .unwrap_or_else(|| ty.to_string());
+        let labels_at = get("labels").map(|p| (p.name_span, self.span(p.value)));
+        let labels = match get("labels").map(|p| &hir.exprs[p.value]) {
+            Some(Expr::Tuple(es)) => es.clone(),
+            _ => Vec::new(),
+        };
+        let inner = nested_schema(schema, ty).unwrap_or_default();
+        let mut body_props = Vec::new();
+        let content_span = self.span(content);
+        match &hir.exprs[content] {
+            Expr::Object(items) => self.props(items, &mut body_props),
+            _ => {
+                self.type_error(
+                    content_span,
+                    "A JSON object is required here, to define arguments and child blocks.".into(),
+                );
+                return None;
+            }
+        }
+        let body = self.body(body_props, &inner, Some(inside(content_span)));
+        Some(HirBlock {
+            ty: ty.to_string(),
+            ty_span: head,
+            labels: Vec::new(),
+            body,
+            span: head.to(span),
+            dynamic: Some(Box::new(ferro_hir::DynamicBlock {
+                for_each,
+                iterator,
+                labels,
+                labels_at,
+                missing_item: closing,
+            })),
+        })
     }
 }

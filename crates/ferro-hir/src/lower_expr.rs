@@ -129,7 +129,11 @@ impl Lower {
                         }
                         ObjectKey::Expr(k) => self.expr(k),
                     };
-                    let v = self.expr(&it.value);
+                    let v = if self.json && object_key(&it.key).as_deref() == Some("dynamic") {
+                        self.json_dynamic_generators(&it.value)
+                    } else {
+                        self.expr(&it.value)
+                    };
                     out.push((k, v));
                 }
                 let id = self.alloc(Expr::Object(out), span);
@@ -482,5 +486,93 @@ impl Lower {
             self.map.expr_spans.insert(id, root.span.to(end));
             (id, n)
         })
+    }
+}
+
+/// The text of an object key written as an identifier or a literal string.
+fn object_key(k: &ObjectKey) -> Option<String> {
+    match k {
+        ObjectKey::Ident(id) => Some(id.name.to_string()),
+        ObjectKey::Expr(e) => super::literal_string(e),
+    }
+}
+
+impl Lower {
+    /// In a JSON body, a `"dynamic"` property inside an object that the schema may read as a
+    /// nested block: `{"type": {"for_each": …, "iterator": "x", "labels": […], "content": {…}}}`
+    /// (or arrays of such generators). Lowered as an object, with the iterator in scope in
+    /// `labels` and `content` as a `dynamic` block has it; ferro-db's JSON body reader makes the
+    /// generators of it.
+    fn json_dynamic_generators(&mut self, e: &ast::Expr) -> ExprId {
+        if let ExprKind::Tuple(elems) = &e.kind {
+            let items = elems
+                .iter()
+                .map(|x| self.json_dynamic_generators(x))
+                .collect();
+            return self.alloc(Expr::Tuple(items), e.span);
+        }
+        let ExprKind::Object(types) = &e.kind else {
+            return self.expr(e);
+        };
+        let mut out = Vec::new();
+        for t in types {
+            let k = match &t.key {
+                ObjectKey::Ident(id) => {
+                    self.alloc(Expr::Literal(Value::string(id.name.as_str())), id.span)
+                }
+                ObjectKey::Expr(k) => self.expr(k),
+            };
+            let ty = object_key(&t.key).unwrap_or_default();
+            let v = match &t.value.kind {
+                ExprKind::Tuple(gens) => {
+                    let items = gens.iter().map(|g| self.json_generator(&ty, g)).collect();
+                    self.alloc(Expr::Tuple(items), t.value.span)
+                }
+                _ => self.json_generator(&ty, &t.value),
+            };
+            out.push((k, v));
+        }
+        let id = self.alloc(Expr::Object(out), e.span);
+        self.set_start(id, Self::first_char(e.span));
+        id
+    }
+
+    /// One generator object of [`Self::json_dynamic_generators`].
+    fn json_generator(&mut self, ty: &str, e: &ast::Expr) -> ExprId {
+        let ExprKind::Object(props) = &e.kind else {
+            return self.expr(e);
+        };
+        if !props
+            .iter()
+            .any(|p| object_key(&p.key).as_deref() == Some("content"))
+        {
+            return self.expr(e);
+        }
+        let iterator = props
+            .iter()
+            .find(|p| object_key(&p.key).as_deref() == Some("iterator"))
+            .and_then(|p| super::literal_string(&p.value))
+            .unwrap_or_else(|| ty.to_string());
+        let mut out = Vec::new();
+        for p in props {
+            let k = match &p.key {
+                ObjectKey::Ident(id) => {
+                    self.alloc(Expr::Literal(Value::string(id.name.as_str())), id.span)
+                }
+                ObjectKey::Expr(k) => self.expr(k),
+            };
+            let scoped = matches!(object_key(&p.key).as_deref(), Some("content" | "labels"));
+            if scoped {
+                self.for_scope.push(iterator.clone());
+            }
+            let v = self.expr(&p.value);
+            if scoped {
+                self.for_scope.pop();
+            }
+            out.push((k, v));
+        }
+        let id = self.alloc(Expr::Object(out), e.span);
+        self.set_start(id, Self::first_char(e.span));
+        id
     }
 }

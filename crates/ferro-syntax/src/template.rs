@@ -152,11 +152,23 @@ pub(crate) fn build(
                 };
                 let text = unescape(raw, flavor == Flavor::Quoted, s.start as usize, errs);
                 let mut text: &str = &text;
+                // HCL's scanner cuts the literal of a heredoc or template file into one token
+                // per line (each ending with its newline), and a strip marker trims only the
+                // token next to it: at most one line break goes.
+                let by_line = flavor != Flavor::Quoted;
                 if after_this {
-                    text = text.trim_start();
+                    text = if by_line {
+                        trim_first_line_start(text)
+                    } else {
+                        text.trim_start()
+                    };
                 }
                 if strips_after {
-                    text = text.trim_end();
+                    text = if by_line {
+                        trim_last_line_end(text)
+                    } else {
+                        text.trim_end()
+                    };
                 }
                 if !text.is_empty() {
                     target(&mut stack, &mut done).push(TemplatePart::Literal {
@@ -431,4 +443,23 @@ fn bad_escape(start: usize, end: usize, seq: &str) -> PErr {
              \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN; write \\\\ for a literal backslash."
         ),
     )
+}
+
+/// `text` without the leading whitespace of its first line (the line break ending that line
+/// included, when the line is blank).
+fn trim_first_line_start(text: &str) -> &str {
+    let first = match text.find('\n') {
+        Some(i) => &text[..=i],
+        None => text,
+    };
+    &text[first.len() - first.trim_start().len()..]
+}
+
+/// `text` without the trailing whitespace of its last line (which ends with the text's final
+/// line break, if it has one).
+fn trim_last_line_end(text: &str) -> &str {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let start = body.rfind('\n').map_or(0, |i| i + 1);
+    let last = &text[start..];
+    &text[..start + last.trim_end().len()]
 }

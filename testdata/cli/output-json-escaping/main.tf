@@ -1,0 +1,3 @@
+output "html" {
+  value = "<powershell> a & b </powershell>"
+}
