@@ -490,16 +490,16 @@ impl<'h> Reader<'h> {
         let body = self.body(body_props, &inner, Some(inside(content_span)));
         Some(HirBlock {
             ty: ty.to_string(),
-            ty_span: head,
+            ty_span: SpanId::Fixed(head),
             labels: Vec::new(),
             body,
-            span: head.to(span),
+            span: SpanId::Fixed(head.to(span)),
             dynamic: Some(Box::new(ferro_hir::DynamicBlock {
                 for_each,
                 iterator,
                 labels,
-                labels_at,
-                missing_item: closing,
+                labels_at: labels_at.map(|(n, v)| (SpanId::Fixed(n), SpanId::Fixed(v))),
+                missing_item: SpanId::Fixed(closing),
             })),
         })
     }
