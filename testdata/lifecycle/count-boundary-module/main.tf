@@ -1,0 +1,4 @@
+module "m" {
+  source   = "./m"
+  for_each = toset(["k"])
+}
