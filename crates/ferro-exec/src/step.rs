@@ -344,11 +344,6 @@ fn apply_change(
     } else {
         Action::Update
     };
-    (ctx.on_event)(Event::Started {
-        addr: addr.clone(),
-        action: action_shown,
-        id: if create { None } else { id_of(&prior) },
-    });
     let started = Instant::now();
     // The final plan takes the lifecycle's steps again, now with the values learned so far:
     // ignore_changes against the prior object, the state's private data (not the initial
@@ -404,6 +399,12 @@ fn apply_change(
             .with_address(addr.clone()),
         );
     }
+    // "Creating..." comes once the final plan has passed core's checks, as Terraform says it.
+    (ctx.on_event)(Event::Started {
+        addr: addr.clone(),
+        action: action_shown,
+        id: if create { None } else { id_of(&prior) },
+    });
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
         prior_state: &prior,
