@@ -1,6 +1,7 @@
 //! Interop scenarios for the planning behaviours of Terraform 1.0.3 with the null provider:
 //! create_before_destroy and its propagation, the count boundary, ignore_changes paths,
-//! `-replace`, taint, `-target`, `-refresh-only`, `-destroy` with a target and prevent_destroy.
+//! `-replace`, taint and untaint, `-target`, `-refresh-only`, `-destroy` with a target,
+//! prevent_destroy, and `count` ⇄ `for_each` transitions.
 //! Each step runs in both tools; the actions per address of every plan, the state addresses
 //! after every apply and the summaries of expected errors must be the same.
 
@@ -183,7 +184,36 @@ pub fn lifecycle_single_run_options(env: &Env) -> Result<(), String> {
     run_steps(env, "lifecycle-single-run-options", &steps)
 }
 
+/// `count` → `for_each` → `count` on one resource, and taint undone by untaint.
+pub fn lifecycle_repetition(env: &Env) -> Result<(), String> {
+    let counted = |n: u32| {
+        format!(
+            "{NULL_HEADER}\nresource \"null_resource\" \"r\" {{\n  count    = {n}\n  triggers = {{ i = count.index }}\n}}\n"
+        )
+    };
+    let keyed = format!(
+        "{NULL_HEADER}\nresource \"null_resource\" \"r\" {{\n  for_each = toset([\"a\", \"b\"])\n  triggers = {{ k = each.key }}\n}}\n"
+    );
+    let mut steps = vec![
+        step(counted(2)),
+        step(keyed.clone()),
+        step(counted(1)),
+        step(counted(3)),
+    ];
+    let mut untaint = step(counted(3));
+    untaint.pre = vec![
+        vec!["taint", "null_resource.r[1]"],
+        vec!["untaint", "null_resource.r[1]"],
+    ];
+    steps.push(untaint);
+    let mut taint = step(counted(3));
+    taint.pre = vec![vec!["taint", "null_resource.r[2]"]];
+    steps.push(taint);
+    run_steps(env, "lifecycle-repetition", &steps)
+}
+
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
     ("lifecycle-replacements", lifecycle_replacements),
     ("lifecycle-single-run-options", lifecycle_single_run_options),
+    ("lifecycle-repetition", lifecycle_repetition),
 ];

@@ -415,6 +415,13 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 "Expected at most one positional argument: the plan file.",
             );
         }
+        if !var_args(a).is_empty() {
+            return plain_error(
+                io,
+                "Can't set variables when applying a saved plan",
+                "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
+            );
+        }
         let bytes = match std::fs::read(g.dir.join(file)) {
             Ok(b) => b,
             Err(e) => {
@@ -508,7 +515,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     };
-    let code = execute(g, io, &planned, backend.as_mut(), parallelism);
+    let code = execute(g, io, &planned, backend.as_mut(), parallelism, destroy);
     planned.registry.close_all();
     code
 }
@@ -519,6 +526,7 @@ fn execute(
     planned: &Planned,
     backend: &mut dyn Backend,
     parallelism: usize,
+    destroy_command: bool,
 ) -> i32 {
     let plan = &planned.plan;
     let input = ApplyInput {
@@ -619,7 +627,8 @@ fn execute(
             );
         }
     }
-    if plan.mode == PlanMode::Destroy {
+    if destroy_command {
+        // Only the destroy command says so; applying a saved destroy plan is an apply.
         let _ = write!(
             io.stdout,
             "\nDestroy complete! Resources: {destroyed} destroyed.\n"

@@ -305,7 +305,19 @@ fn apply_change(
     let decl = m.resource(*item);
     let decl = &*decl;
     let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
-    let (config, ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
+    let (config, mut ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
+    if !ds.iter().any(Diagnostic::is_error) {
+        // Preconditions are checked again with what apply has learned so far: one that was
+        // unknown while planning may fail now, before anything is changed.
+        ds.extend(ferro_planner::conditions::check_conditions(
+            m,
+            item.file,
+            &decl.lifecycle.preconditions,
+            &inst,
+            ferro_planner::conditions::CheckKind::ResourcePrecondition,
+            Some(&addr),
+        ));
+    }
     let failed = ds.iter().any(Diagnostic::is_error);
     diags.extend(ds.into_iter().map(|d| d.with_address(addr.clone())));
     if failed {
@@ -332,11 +344,6 @@ fn apply_change(
     } else {
         Action::Update
     };
-    (ctx.on_event)(Event::Started {
-        addr: addr.clone(),
-        action: action_shown,
-        id: if create { None } else { id_of(&prior) },
-    });
     let started = Instant::now();
     // The final plan takes the lifecycle's steps again, now with the values learned so far:
     // ignore_changes against the prior object, the state's private data (not the initial
@@ -392,6 +399,12 @@ fn apply_change(
             .with_address(addr.clone()),
         );
     }
+    // "Creating..." comes once the final plan has passed core's checks, as Terraform says it.
+    (ctx.on_event)(Event::Started {
+        addr: addr.clone(),
+        action: action_shown,
+        id: if create { None } else { id_of(&prior) },
+    });
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,
         prior_state: &prior,
@@ -465,6 +478,7 @@ fn apply_change(
         }
         diags.extend(ds);
     }
+    let mut postcondition_failed = false;
     if !errored && !decl.lifecycle.postconditions.is_empty() {
         let ds = ferro_planner::conditions::check_conditions(
             m,
@@ -479,6 +493,7 @@ fn apply_change(
         if failed {
             // The object exists; it is kept, and the apply fails.
             errored = true;
+            postcondition_failed = true;
         }
     }
     match encode_object(
@@ -508,16 +523,22 @@ fn apply_change(
         }
     }
     m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
-    if errored {
-        (ctx.on_event)(Event::Failed { addr: addr.clone() });
-        return (outcomes, diags, false);
-    }
-    outcomes.push(Outcome::Report(Event::Completed {
-        addr,
+    let completed = Event::Completed {
+        addr: addr.clone(),
         action: action_shown,
         id: id_of(&new_state),
         elapsed: started.elapsed(),
-    }));
+    };
+    if postcondition_failed {
+        // The change itself completed (Terraform says so) before its postcondition failed.
+        outcomes.push(Outcome::Report(completed));
+        return (outcomes, diags, false);
+    }
+    if errored {
+        (ctx.on_event)(Event::Failed { addr });
+        return (outcomes, diags, false);
+    }
+    outcomes.push(Outcome::Report(completed));
     (outcomes, diags, true)
 }
 

@@ -301,6 +301,9 @@ impl Plan {
         let (mut add, mut change, mut destroy) = (0, 0, 0);
         for c in &self.changes {
             match c.action {
+                // A data source leaving state is not a destroy (Terraform does not count it).
+                Action::Delete
+                    if c.addr.resource.resource.mode == ferro_addrs::ResourceMode::Data => {}
                 Action::Create => add += 1,
                 Action::Update => change += 1,
                 Action::Delete => destroy += 1,

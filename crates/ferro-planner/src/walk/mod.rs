@@ -621,19 +621,10 @@ impl Walk<'_> {
         if !m.path().is_root() {
             // A child module's output: evaluated for its errors; its value reaches the parent
             // through `module.NAME` (Terraform keeps only root outputs in state).
-            match m.output(name) {
-                Err(d) => self.diags.push(d),
-                Ok(v) => {
-                    let item = m.index.outputs[name];
-                    let o = &m.hir(item.file).outputs[item.index];
-                    if !o.sensitive && v.contains_sensitive() {
-                        let span = o
-                            .value
-                            .and_then(|e| m.hir(item.file).span(e))
-                            .or(Some(m.hir(item.file).at(o.span)));
-                        self.diags.push(sensitive_output_error(span));
-                    }
-                }
+            // Terraform 1.0.3 requires `sensitive = true` on root outputs only; a child's
+            // output passes its marks on to the parent.
+            if let Err(d) = m.output(name) {
+                self.diags.push(d);
             }
             return;
         }

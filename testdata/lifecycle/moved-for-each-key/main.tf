@@ -1,0 +1,4 @@
+resource "terraform_data" "site" {
+  for_each = toset(["blue", "green"])
+  input    = each.key
+}

@@ -1,0 +1,5 @@
+module "old" {
+  source = "./mod"
+  count  = 2
+  name   = "n${count.index}"
+}

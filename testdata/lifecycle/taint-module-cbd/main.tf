@@ -1,0 +1,7 @@
+module "m" {
+  source = "./mod"
+}
+
+resource "terraform_data" "user" {
+  input = module.m.id
+}

@@ -1,0 +1,10 @@
+terraform {
+  required_providers {
+    ferrotest = { source = "terraform.io/builtin/ferrotest" }
+  }
+}
+
+resource "ferrotest_thing" "a" {
+  value = "configured"
+  drift = "changed outside"
+}

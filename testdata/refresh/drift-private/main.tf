@@ -1,0 +1,11 @@
+terraform {
+  required_providers {
+    ferrotest = { source = "terraform.io/builtin/ferrotest" }
+  }
+}
+
+resource "ferrotest_thing" "a" {
+  value   = "set"
+  drift   = "changed outside"
+  private = "secret-token"
+}
