@@ -18,43 +18,19 @@ impl Validator<'_> {
         let mut given: BTreeMap<&str, Vec<&HirBlock>> = BTreeMap::new();
         let mut dynamic: BTreeSet<&str> = BTreeSet::new();
         for b in &body.blocks {
-            if !schema.block_types.contains_key(&b.ty) {
-                if let Some((_, block)) = schema
-                    .attributes
-                    .get(&b.ty)
-                    .filter(|a| a.nested.is_none())
-                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
-                {
-                    // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, self.hir.at(b.span));
-                    continue;
-                }
+            let Some((name, nb)) = self.nested_type(b, schema) else {
+                continue;
+            };
+            // HCL leaves a block with the wrong labels out of the body's content: it is
+            // neither decoded nor counted.
+            if !self.labels_ok(b, nb) {
+                continue;
             }
-            match schema.block_types.get_key_value(&b.ty) {
-                None => {
-                    let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
-                    if schema.attributes.contains_key(&b.ty) {
-                        detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
-                    }
-                    self.out.push(
-                        Diagnostic::error("unsupported-block-type", "Unsupported block type")
-                            .with_detail(detail)
-                            .with_span(self.hir.at(b.ty_span)),
-                    );
-                }
-                Some((name, nb)) => {
-                    // HCL leaves a block with the wrong labels out of the body's content: it
-                    // is neither decoded nor counted.
-                    if !self.labels_ok(b, nb) {
-                        continue;
-                    }
-                    given.entry(name.as_str()).or_default().push(b);
-                    if b.dynamic.is_some() {
-                        dynamic.insert(name.as_str());
-                    }
-                    self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
-                }
+            given.entry(name.as_str()).or_default().push(b);
+            if b.dynamic.is_some() {
+                dynamic.insert(name.as_str());
             }
+            self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
         }
         let missing_item = self.missing_item_range(body).unwrap_or(block_span);
         for (name, nb) in &schema.block_types {
@@ -137,34 +113,9 @@ impl Validator<'_> {
         block_span: Span,
     ) {
         for b in &body.blocks {
-            if !schema.block_types.contains_key(&b.ty) {
-                if let Some((_, block)) = schema
-                    .attributes
-                    .get(&b.ty)
-                    .filter(|a| a.nested.is_none())
-                    .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
-                {
-                    // A list/set-of-objects attribute written as blocks.
-                    self.body_schema(&b.body, &block, self.hir.at(b.span));
-                    continue;
-                }
-            }
-            match schema.block_types.get(&b.ty) {
-                None => {
-                    let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
-                    if schema.attributes.contains_key(&b.ty) {
-                        detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
-                    }
-                    self.out.push(
-                        Diagnostic::error("unsupported-block-type", "Unsupported block type")
-                            .with_detail(detail)
-                            .with_span(self.hir.at(b.ty_span)),
-                    );
-                }
-                Some(nb) => {
-                    if crate::check_labels(self.hir, b, nb, &mut self.out) {
-                        self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
-                    }
+            if let Some((_, nb)) = self.nested_type(b, schema) {
+                if crate::check_labels(self.hir, b, nb, &mut self.out) {
+                    self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
                 }
             }
         }
@@ -177,6 +128,39 @@ impl Validator<'_> {
                     .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
             }
         }
+    }
+
+    /// The nested block type `b` is of. A block for a list/set-of-objects attribute is checked
+    /// against the object's attributes here, and a type the schema does not have is reported;
+    /// both give None.
+    fn nested_type<'s>(
+        &mut self,
+        b: &HirBlock,
+        schema: &'s Block,
+    ) -> Option<(&'s String, &'s NestedBlock)> {
+        if let Some(found) = schema.block_types.get_key_value(&b.ty) {
+            return Some(found);
+        }
+        if let Some((_, block)) = schema
+            .attributes
+            .get(&b.ty)
+            .filter(|a| a.nested.is_none())
+            .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
+        {
+            // A list/set-of-objects attribute written as blocks.
+            self.body_schema(&b.body, &block, self.hir.at(b.span));
+            return None;
+        }
+        let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
+        if schema.attributes.contains_key(&b.ty) {
+            detail.push_str(&format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.ty));
+        }
+        self.out.push(
+            Diagnostic::error("unsupported-block-type", "Unsupported block type")
+                .with_detail(detail)
+                .with_span(self.hir.at(b.ty_span)),
+        );
+        None
     }
 
     /// HCL's label check for a nested block: map blocks take one label (`key`), the others none.
