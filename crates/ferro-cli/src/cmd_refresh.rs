@@ -2,7 +2,8 @@
 //! (and the current output values) in the state without changing any infrastructure, under the
 //! state lock, as Terraform 1.0.3's `refresh` does.
 
-use crate::commands::{make_plan, plain_error, print_outputs};
+use crate::cmd_output::print_outputs;
+use crate::commands::{make_plan, plain_error};
 use crate::commands::{PLAN_BOOLS, PLAN_VALUES};
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;

@@ -1,10 +1,9 @@
-//! The commands: validate, plan, apply/destroy, show, output, import.
+//! The commands: validate, plan, apply/destroy, show, import.
 
 use crate::load::{
     attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
     read_config_files, Loaded,
 };
-use crate::output_fmt::format_value;
 use crate::{args, render, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
@@ -12,7 +11,6 @@ use ferro_plan::{read_plan_file, write_plan_file, Action, Plan, PlanMode};
 use ferro_planner::{PlanInput, PlanOptions, Providers};
 use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
-use ferro_value::json;
 use std::io::BufRead;
 use std::sync::Mutex;
 
@@ -640,37 +638,9 @@ fn execute(
             format!("{} imported, ", plan.imports.len())
         };
         let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed.\n");
-        print_outputs(io, &state);
+        crate::cmd_output::print_outputs(io, &state);
     }
     0
-}
-
-fn decoded_outputs(state: &State) -> Vec<(String, ferro_value::Value, bool)> {
-    state
-        .outputs
-        .iter()
-        .filter_map(|(n, o)| {
-            let ty = json::type_from_json(&o.ty).ok()?;
-            let v = json::value_from_json(&o.value, &ty).ok()?;
-            Some((n.clone(), v, o.sensitive))
-        })
-        .collect()
-}
-
-pub(crate) fn print_outputs(io: &mut Io<'_>, state: &State) {
-    let outs = decoded_outputs(state);
-    if outs.is_empty() {
-        return;
-    }
-    let _ = write!(io.stdout, "\nOutputs:\n\n");
-    for (n, v, sensitive) in outs {
-        let text = if sensitive {
-            "<sensitive>".to_string()
-        } else {
-            format_value(&v, 0)
-        };
-        let _ = writeln!(io.stdout, "{n} = {text}");
-    }
 }
 
 pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -724,83 +694,6 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         render::human_state(&state, &providers, g.color)
     };
     let _ = io.stdout.write_all(text.as_bytes());
-    0
-}
-
-pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json", "raw"], &["state"]) {
-        Ok(p) => p,
-        Err(e) => return plain_error(io, "Invalid arguments", &e),
-    };
-    let state = match crate::backend::read(g, &p, io) {
-        Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
-        Err(code) => return code,
-    };
-    let outs = decoded_outputs(&state);
-    if let Some(name) = p.positional.first() {
-        let Some((_, v, _)) = outs.iter().find(|(n, _, _)| n == name) else {
-            return plain_error(
-                io,
-                "Output not found",
-                "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `ferro apply`, since the state won't be updated with new output variables until that command is run.",
-            );
-        };
-        let text = if p.flag("json") {
-            // Escaped as Go's encoding/json escapes (`<` as `\u003c`, …), as Terraform prints it.
-            ferro_value::json::to_go_json_string(&json::value_to_plain_json(v))
-        } else if p.flag("raw") {
-            match v.as_str() {
-                Some(s) => s.to_string(),
-                None => match json::value_to_plain_json(v) {
-                    serde_json::Value::Number(n) => n.to_string(),
-                    serde_json::Value::Bool(b) => b.to_string(),
-                    _ => return plain_error(io, "Unsupported value for raw output", "The -raw option only supports strings, numbers, and boolean values, but this output has a complex type."),
-                },
-            }
-        } else {
-            format_value(&v.unmarked(), 0)
-        };
-        if p.flag("raw") {
-            let _ = write!(io.stdout, "{text}");
-        } else {
-            let _ = writeln!(io.stdout, "{text}");
-        }
-        return 0;
-    }
-    if p.flag("json") {
-        let mut obj = serde_json::Map::new();
-        for (n, o) in &state.outputs {
-            obj.insert(
-                n.clone(),
-                serde_json::json!({"sensitive": o.sensitive, "type": o.ty, "value": o.value}),
-            );
-        }
-        let text = ferro_value::json::go_escape(
-            &serde_json::to_string_pretty(&serde_json::Value::Object(obj)).unwrap_or_default(),
-        );
-        let _ = writeln!(io.stdout, "{text}");
-        return 0;
-    }
-    if outs.is_empty() {
-        let d = Diagnostic::warning("no-outputs", "No outputs found").with_detail(
-            "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `ferro refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `ferro console` command to assist.",
-        );
-        print_diags(
-            io,
-            &[d],
-            &ferro_db::Sources::from_files(Vec::new()),
-            g.color,
-        );
-        return 0;
-    }
-    for (n, v, sensitive) in outs {
-        let text = if sensitive {
-            "<sensitive>".to_string()
-        } else {
-            format_value(&v, 0)
-        };
-        let _ = writeln!(io.stdout, "{n} = {text}");
-    }
     0
 }
 

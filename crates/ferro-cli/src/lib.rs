@@ -10,6 +10,7 @@ pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_init;
 mod cmd_lock;
+mod cmd_output;
 mod cmd_refresh;
 mod cmd_state;
 mod cmd_taint;
@@ -133,7 +134,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "apply" => commands::apply(&g, cmd_args, io, false),
         "destroy" => commands::apply(&g, cmd_args, io, true),
         "show" => commands::show(&g, cmd_args, io),
-        "output" => commands::output(&g, cmd_args, io),
+        "output" => cmd_output::output(&g, cmd_args, io),
         "console" => cmd_console::console(&g, cmd_args, io),
         "state" => cmd_state::state(&g, cmd_args, io),
         "workspace" => cmd_workspace::workspace(&g, cmd_args, io),
