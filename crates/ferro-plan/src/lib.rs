@@ -317,12 +317,13 @@ impl Plan {
         (add, change, destroy)
     }
 
-    /// The id an instance is imported by, when an `import` block imports it in this plan.
-    pub fn import_id(&self, addr: &AbsResourceInstance) -> Option<&str> {
+    /// The id each instance an `import` block imports in this plan is imported by (a map, so
+    /// renderings look every change up in constant time).
+    pub fn import_ids(&self) -> std::collections::HashMap<&AbsResourceInstance, &str> {
         self.imports
             .iter()
-            .find(|(a, _)| a == addr)
-            .map(|(_, id)| id.as_str())
+            .map(|(a, id)| (a, id.as_str()))
+            .collect()
     }
 
     /// The node of every step, for lookups.

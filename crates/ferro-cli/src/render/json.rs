@@ -273,6 +273,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     let mut planned_resources = Vec::new();
     let mut resource_changes = Vec::new();
     let moved_from: std::collections::HashMap<_, _> = plan.moved.iter().cloned().collect();
+    let import_ids = plan.import_ids();
     for c in &changes {
         let schema = super::schema_block(providers, c);
         let mark = |v: &Value| match schema {
@@ -310,7 +311,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             m.insert("previous_address".into(), J::String(old.to_string()));
         }
         if let (Some(id), J::Object(m)) = (
-            plan.import_id(&c.addr).filter(|_| c.deposed.is_none()),
+            import_ids.get(&c.addr).filter(|_| c.deposed.is_none()),
             &mut rc,
         ) {
             if let Some(J::Object(ch)) = m.get_mut("change") {

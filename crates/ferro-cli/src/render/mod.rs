@@ -187,6 +187,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
     if plan.mode == PlanMode::RefreshOnly {
         return refresh_only_plan(plan, out, pen);
     }
+    let import_ids = plan.import_ids();
     let moved: std::collections::HashMap<_, _> = plan
         .moved
         .iter()
@@ -197,7 +198,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
         .filter(|c| {
             (c.action != Action::NoOp
                 || (c.deposed.is_none()
-                    && (moved.contains_key(&c.addr) || plan.import_id(&c.addr).is_some())))
+                    && (moved.contains_key(&c.addr) || import_ids.contains_key(&c.addr))))
                 && !(c.action == Action::Delete
                     && c.addr.resource.resource.mode == ResourceMode::Data)
         })
@@ -259,7 +260,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
                 import_id: c
                     .deposed
                     .is_none()
-                    .then(|| plan.import_id(&c.addr))
+                    .then(|| import_ids.get(&c.addr).copied())
                     .flatten(),
                 forget: false,
             };

@@ -65,11 +65,11 @@ impl Walk<'_> {
                 continue;
             };
             let addr = block.to.instance(key);
-            if let Some((first, _)) = self.imports.iter().find(|(a, _)| *a == addr) {
+            if !self.imported.insert(addr.clone()) {
                 self.diags.push(
                     Diagnostic::error("import-duplicate", "Duplicate import configuration")
                         .with_detail(format!(
-                            "An import block for the resource {first} was already declared."
+                            "An import block for the resource {addr} was already declared."
                         ))
                         .with_span(to_span),
                 );
@@ -194,12 +194,14 @@ impl Walk<'_> {
     /// configuration does not expand to (a key count or for_each does not produce) would
     /// otherwise be destroyed right after its import.
     pub(super) fn check_imported(&mut self) {
+        let planned: HashSet<&AbsResourceInstance> = self
+            .changes
+            .iter()
+            .filter(|c| c.deposed.is_none() && c.action != Action::Delete)
+            .map(|c| &c.addr)
+            .collect();
         for ((addr, _), span) in self.imports.iter().zip(&self.import_spans) {
-            let planned = self
-                .changes
-                .iter()
-                .any(|c| &c.addr == addr && c.deposed.is_none() && c.action != Action::Delete);
-            if !planned {
+            if !planned.contains(addr) {
                 self.diags.push(missing_target(addr, *span));
             }
         }

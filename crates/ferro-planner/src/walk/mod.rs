@@ -244,6 +244,8 @@ struct Walk<'a> {
     imports: Vec<(AbsResourceInstance, String)>,
     /// The `to` range of each import's block, in the order of `imports`.
     import_spans: Vec<Span>,
+    /// Every import target met so far (a second block for one is an error).
+    imported: HashSet<AbsResourceInstance>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
     forgotten: Vec<ResourceInstanceChange>,
 }
@@ -295,6 +297,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         drift: Vec::new(),
         imports: Vec::new(),
         import_spans: Vec::new(),
+        imported: HashSet::new(),
         forgotten: Vec::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
