@@ -20,6 +20,11 @@ subcommands:
                               a tree of 220 module instances and 5 000 null_resource
                               instances: ferro validate and plan, Terraform 1.0.3's plan, and
                               ferro's plan at 20 000 instances
+  bench scale [--sizes N,N..] [--shapes flat,chain,layers,modules] [--terraform-max N]
+                              every phase (plan, apply, no-op re-plan, destroy) at 2 000 to
+                              100 000 instances: wall, CPU, peak RSS, provider calls, the RPC
+                              floor, and Terraform 1.0.3 up to --terraform-max (default 2 000;
+                              0 skips it). Default sizes: 2000,10000 (release build)
   bench random [--debug]      2 000 random_id: ferro in process, ferro via the plugin binary,
                               Terraform 1.0.3 via the ferro-built plugin
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
@@ -161,6 +166,24 @@ fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)
     Some((repo, bin))
 }
 
+/// Build the `ferro-bench` package in release (the RPC floor lives there); its binary.
+fn build_bench_release() -> Option<std::path::PathBuf> {
+    let (repo, _) = build_ferro(true)?;
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "-q", "-p", "ferro-bench"])
+            .current_dir(&repo)
+            .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("cannot build ferro-bench");
+        return None;
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| repo.join("target"));
+    Some(target.join("release").join("ferro-bench"))
+}
+
 /// Build ferro (and the SDK provider plugins), set up the side-by-side environment, run one
 /// benchmark in it and clean up.
 fn with_bench_env(
@@ -194,6 +217,39 @@ fn bench_cmd(args: &[String]) -> ExitCode {
             let with_tf = args.iter().any(|a| a == "--with-terraform");
             with_bench_env(true, |env| {
                 xtask::bench_providers::run(env, with_tf, &mut std::io::stdout())
+            })
+        }
+        Some("scale") => {
+            let value = |flag: &str| {
+                args.iter()
+                    .position(|a| a == flag)
+                    .and_then(|i| args.get(i + 1))
+                    .cloned()
+            };
+            let sizes: Vec<usize> = value("--sizes")
+                .unwrap_or_else(|| "2000,10000".into())
+                .split(',')
+                .filter_map(|s| s.trim().parse().ok())
+                .collect();
+            let shapes: Vec<String> = value("--shapes")
+                .unwrap_or_else(|| "flat,chain,layers,modules".into())
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .collect();
+            let terraform_max = value("--terraform-max")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2000);
+            let Some(bench) = build_bench_release() else {
+                return ExitCode::FAILURE;
+            };
+            with_bench_env(true, |env| {
+                let opts = xtask::bench_scale::Options {
+                    sizes,
+                    shapes,
+                    terraform_max,
+                    bench,
+                };
+                xtask::bench_scale::run(env, &opts, &mut std::io::stdout())
             })
         }
         Some("modules") => {
@@ -273,7 +329,7 @@ fn bench_cmd(args: &[String]) -> ExitCode {
         }
         other => {
             eprintln!(
-                "unknown benchmark {other:?}; available: providers, modules, random, lsp, eval, parse\n\n{USAGE}"
+                "unknown benchmark {other:?}; available: providers, modules, scale, random, lsp, eval, parse\n\n{USAGE}"
             );
             ExitCode::from(2)
         }

@@ -7,7 +7,7 @@ use crate::load::{
 use crate::{args, render, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
-use ferro_plan::{read_plan_file, write_plan_file, Action, Plan, PlanMode};
+use ferro_plan::{read_plan_file, write_plan_file_to, Action, Plan, PlanMode};
 use ferro_planner::{PlanInput, PlanOptions, Providers};
 use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
@@ -242,7 +242,7 @@ pub(crate) fn make_plan(
         },
         cwd: g.dir.display().to_string(),
     };
-    let (plan, pdiags) = ferro_planner::plan(&input);
+    let (plan, pdiags) = ferro_planner::plan(input);
     diags.extend(pdiags);
     if plan.is_none() || has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
@@ -326,9 +326,12 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
-        let written = write_plan_file(&planned.plan)
+        let written = std::fs::File::create(&path)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string()));
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+                write_plan_file_to(&planned.plan, &mut w).map_err(|e| e.to_string())
+            });
         if let Err(e) = written {
             return plain_error(
                 io,

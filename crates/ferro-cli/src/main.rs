@@ -35,5 +35,13 @@ fn main() {
             stdin: None,
         },
     );
+    if let Some(path) = std::env::var_os("FERRO_RPC_STATS").filter(|p| !p.is_empty()) {
+        // For benchmarks: how many provider calls of each kind this run made.
+        let lines: String = ferro_provider::plugin::rpc_counts()
+            .into_iter()
+            .map(|(method, n)| format!("{method} {n}\n"))
+            .collect();
+        let _ = std::fs::write(path, lines);
+    }
     std::process::exit(code);
 }

@@ -281,7 +281,7 @@ fn run(path: &str, text: &str) -> Run {
         },
         cwd: cwd.clone(),
     };
-    let (planned, diags) = plan(&input);
+    let (planned, diags) = plan(input);
     let Some(planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
         let configured = shelf.configured.lock().unwrap().clone();
         return Run {

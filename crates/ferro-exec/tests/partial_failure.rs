@@ -115,7 +115,7 @@ fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
         },
         cwd: dir.display().to_string(),
     };
-    let (planned, diags) = plan(&input);
+    let (planned, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");
     let planned = planned.expect("a plan");
     assert_eq!(planned.counts(), (3, 0, 0));

@@ -128,7 +128,7 @@ fn planned(name: &str, config: &str) -> Case {
         },
         cwd: dir.display().to_string(),
     };
-    let (plan, diags) = plan(&input);
+    let (plan, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");
     let plan = plan.expect("a plan");
     Case {

@@ -18,11 +18,18 @@ impl std::fmt::Display for PlanFileError {
 }
 
 pub fn write_plan_file(plan: &Plan) -> Result<Vec<u8>, PlanFileError> {
-    let mut out = format!("{MAGIC} {PLAN_FORMAT_VERSION}\n").into_bytes();
-    let body = serde_json::to_vec(plan)
-        .map_err(|e| PlanFileError(format!("the plan could not be encoded: {e}")))?;
-    out.extend(body);
+    let mut out = Vec::new();
+    write_plan_file_to(plan, &mut out)?;
     Ok(out)
+}
+
+/// [`write_plan_file`] streamed into `w` (a large plan is never held encoded in memory).
+pub fn write_plan_file_to(plan: &Plan, w: &mut dyn std::io::Write) -> Result<(), PlanFileError> {
+    let fail =
+        |e: &dyn std::fmt::Display| PlanFileError(format!("the plan could not be encoded: {e}"));
+    writeln!(w, "{MAGIC} {PLAN_FORMAT_VERSION}").map_err(|e| fail(&e))?;
+    serde_json::to_writer(&mut *w, plan).map_err(|e| fail(&e))?;
+    w.flush().map_err(|e| fail(&e))
 }
 
 pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {

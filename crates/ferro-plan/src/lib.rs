@@ -14,7 +14,7 @@ mod file;
 mod serde_helpers;
 
 pub use check::check_consistency;
-pub use file::{read_plan_file, write_plan_file, PlanFileError};
+pub use file::{read_plan_file, write_plan_file, write_plan_file_to, PlanFileError};
 
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance,

@@ -85,10 +85,11 @@ pub fn build_graph(
     }
     // Dependencies of every resource that has steps: configuration first, else state.
     let mut dep_of: BTreeMap<ConfigResource, BTreeSet<ConfigResource>> = BTreeMap::new();
+    let mut from_state = state_deps(prior);
     for r in per.keys() {
         let set = match deps.get(r) {
             Some(s) => s.clone(),
-            None => state_deps(prior, r),
+            None => from_state.remove(r).unwrap_or_default(),
         };
         dep_of.insert(r.clone(), set);
     }
@@ -156,15 +157,17 @@ pub fn build_graph(
     g
 }
 
-fn state_deps(prior: &State, r: &ConfigResource) -> BTreeSet<ConfigResource> {
-    let mut out = BTreeSet::new();
-    for rs in prior.resources.values().filter(|rs| &rs.addr.config() == r) {
+/// The dependencies state records for each resource (in one pass over the state).
+fn state_deps(prior: &State) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
+    let mut out: HashMap<ConfigResource, BTreeSet<ConfigResource>> = HashMap::new();
+    for rs in prior.resources.values() {
+        let set = out.entry(rs.addr.config()).or_default();
         for inst in rs.instances.values() {
             for obj in inst.current.iter().chain(inst.deposed.values()) {
                 for d in &obj.dependencies {
                     // Dependencies are static addresses (`module.a.x.y`): no instance keys.
                     if let Ok(a) = parse_resource_instance(d) {
-                        out.insert(a.containing_resource().config());
+                        set.insert(a.containing_resource().config());
                     }
                 }
             }

@@ -3,7 +3,7 @@
 //! PostgreSQL) implement it. Also the pieces both share: serial bumping, folding journaled
 //! changes into a full write, and the `errored.tfstate` rescue.
 
-use crate::codec::{write_state, WRITER_VERSION};
+use crate::codec::{render_state, write_state, WRITER_VERSION};
 use crate::journal::Journal;
 use crate::{LockError, LockInfo, State, StateError};
 use std::cell::RefCell;
@@ -33,21 +33,29 @@ pub trait Backend {
     fn save_errored(&self, state: &State) -> String;
 }
 
-/// The rendered state with the serial and writer version blanked, for change detection.
-pub(crate) fn comparable(state: &State) -> String {
-    let mut s = state.clone();
-    s.serial = 0;
-    s.terraform_version = String::new();
-    write_state(&s)
+/// A digest of the rendered state with the serial and writer version blanked, for change
+/// detection (the rendering is streamed into the hash, never held whole).
+pub(crate) fn comparable(state: &State) -> Comparable {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut len = 0u64;
+    render_state(state, 0, "", &mut |piece| {
+        h.write(piece.as_bytes());
+        len += piece.len() as u64;
+    });
+    (h.finish(), len)
 }
+
+/// What [`comparable`] computes: the rendering's 64-bit SipHash and its length.
+pub(crate) type Comparable = (u64, u64);
 
 /// Set the writer version and the serial of a snapshot about to be written, given what was
 /// last loaded or written (`last`: comparable content and serial). Returns the comparable
 /// content, and whether it differs from `last` (an unchanged snapshot need not be written).
 pub(crate) fn prepare_snapshot(
-    last: &RefCell<Option<(String, u64)>>,
+    last: &RefCell<Option<(Comparable, u64)>>,
     state: &mut State,
-) -> (String, bool) {
+) -> (Comparable, bool) {
     state.terraform_version = WRITER_VERSION.to_string();
     let content = comparable(state);
     let last = last.borrow();

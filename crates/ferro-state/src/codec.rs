@@ -13,7 +13,7 @@
 //! Legacy `attributes_flat` objects (pre-0.12 flatmap) are accepted on read and kept in
 //! `ObjectState::attributes` as a JSON object of strings; they are written back as `attributes`.
 
-use crate::json::write_indented;
+use crate::json::{write_indented, write_indented_at};
 use crate::{ObjectState, OutputState, ResourceState, State};
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource,
@@ -578,16 +578,26 @@ fn parse_quoted(s: &str, start: usize) -> Result<(String, usize), String> {
 
 /// Render a state as Terraform 1.0.3 writes it (`json.MarshalIndent` with two spaces, plus `\n`).
 pub fn write_state(state: &State) -> String {
+    let mut out = String::new();
+    write_state_to(state, &mut |piece| out.push_str(piece));
+    out
+}
+
+/// [`write_state`] in pieces handed to `sink` in order (one resource instance object at a
+/// time), so a caller streaming to a file or a digest never holds the whole document.
+pub fn write_state_to(state: &State, sink: &mut dyn FnMut(&str)) {
+    render_state(state, state.serial, &state.terraform_version, sink)
+}
+
+/// The state's rendering with the given serial and writer version.
+pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut dyn FnMut(&str)) {
     let mut top = Map::new();
     top.insert(
         "version".into(),
         Value::Number(Number::from(STATE_FORMAT_VERSION)),
     );
-    top.insert(
-        "terraform_version".into(),
-        Value::String(state.terraform_version.clone()),
-    );
-    top.insert("serial".into(), Value::Number(Number::from(state.serial)));
+    top.insert("terraform_version".into(), Value::String(version.into()));
+    top.insert("serial".into(), Value::Number(Number::from(serial)));
     top.insert("lineage".into(), Value::String(state.lineage.clone()));
 
     let mut outputs = Map::new();
@@ -611,19 +621,56 @@ pub fn write_state(state: &State) -> String {
             a.resource.name.clone(),
         )
     });
-    let resources = rs
-        .into_iter()
-        .map(|(addr, r)| write_resource(addr, r))
-        .collect();
-    top.insert("resources".into(), Value::Array(resources));
-
-    let mut out = String::new();
-    write_indented(&mut out, &Value::Object(top));
-    out.push('\n');
-    out
+    // The members before "resources" rendered as one object, reopened after its last member;
+    // then each resource with its "instances" member written one object at a time. The
+    // layout is write_indented's: members one level deeper than their brackets.
+    let mut buf = String::new();
+    write_indented(&mut buf, &Value::Object(top));
+    buf.truncate(buf.len() - "\n}".len());
+    buf.push_str(",\n  \"resources\": ");
+    if rs.is_empty() {
+        buf.push_str("[]");
+    } else {
+        buf.push('[');
+        for (i, (addr, r)) in rs.into_iter().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            buf.push_str("\n    ");
+            write_indented_at(&mut buf, &Value::Object(resource_head(addr, r)), 2);
+            buf.truncate(buf.len() - "\n    }".len());
+            buf.push_str(",\n      \"instances\": ");
+            let mut first = true;
+            for (key, inst) in &r.instances {
+                let objects = inst
+                    .current
+                    .iter()
+                    .map(|cur| write_object(key, None, cur))
+                    .chain(
+                        inst.deposed
+                            .iter()
+                            .map(|(dk, obj)| write_object(key, Some(dk), obj)),
+                    );
+                for o in objects {
+                    buf.push_str(if first { "[" } else { "," });
+                    first = false;
+                    buf.push_str("\n        ");
+                    write_indented_at(&mut buf, &o, 4);
+                    sink(&buf);
+                    buf.clear();
+                }
+            }
+            buf.push_str(if first { "[]" } else { "\n      ]" });
+            buf.push_str("\n    }");
+        }
+        buf.push_str("\n  ]");
+    }
+    buf.push_str("\n}\n");
+    sink(&buf);
 }
 
-fn write_resource(addr: &AbsResource, r: &ResourceState) -> Value {
+/// A resource's members before its "instances".
+fn resource_head(addr: &AbsResource, r: &ResourceState) -> Map<String, Value> {
     let mut o = Map::new();
     if !addr.module.is_root() {
         o.insert("module".into(), Value::String(addr.module.to_string()));
@@ -635,17 +682,7 @@ fn write_resource(addr: &AbsResource, r: &ResourceState) -> Value {
     o.insert("type".into(), Value::String(addr.resource.ty.clone()));
     o.insert("name".into(), Value::String(addr.resource.name.clone()));
     o.insert("provider".into(), Value::String(r.provider.to_string()));
-    let mut instances = Vec::new();
-    for (key, inst) in &r.instances {
-        if let Some(cur) = &inst.current {
-            instances.push(write_object(key, None, cur));
-        }
-        for (dk, obj) in &inst.deposed {
-            instances.push(write_object(key, Some(dk), obj));
-        }
-    }
-    o.insert("instances".into(), Value::Array(instances));
-    Value::Object(o)
+    o
 }
 
 fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> Value {

@@ -13,6 +13,12 @@ pub fn write_indented(out: &mut String, v: &Value) {
     write_value(out, v, 0);
 }
 
+/// Append `v` rendered as [`write_indented`] renders it `depth` levels deep in a document
+/// (nested lines indented by `depth + 1` steps, the closing bracket by `depth`).
+pub fn write_indented_at(out: &mut String, v: &Value, depth: usize) {
+    write_value(out, v, depth);
+}
+
 /// Append `v` rendered like Go's `json.Marshal(v)` (compact, no spaces).
 pub fn write_compact(out: &mut String, v: &Value) {
     match v {

@@ -18,8 +18,10 @@
 //!   apply's workers through [`LocalBackend::journal`]); `load` folds a journal left by a
 //!   killed run.
 
-use crate::backend::{comparable, persist_with_journal, prepare_snapshot, save_errored, Backend};
-use crate::codec::{read_state, write_state};
+use crate::backend::{
+    comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
+};
+use crate::codec::{read_state, write_state_to};
 use crate::journal::{fold, journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
@@ -34,8 +36,8 @@ pub struct LocalBackend {
     pub path: PathBuf,
     /// Whether this backend object already handled the backup (done once per run).
     backed_up: bool,
-    /// The content last loaded or persisted, rendered with serial 0, and its serial.
-    last: RefCell<Option<(String, u64)>>,
+    /// A digest of the content last loaded or persisted (rendered with serial 0), and its serial.
+    last: RefCell<Option<(Comparable, u64)>>,
     /// The lock, while held.
     lock: Option<HeldLock>,
     /// Where `errored.tfstate` goes when a write fails (None: no emergency copy).
@@ -178,10 +180,19 @@ impl LocalBackend {
         if !changed && self.path.exists() {
             return Ok(());
         }
-        let text = write_state(state);
         let target = write_target(&self.path);
         let locked = self.lock.is_some();
-        match atomic_write(&target, text.as_bytes(), locked) {
+        // Streamed into the file an instance at a time: no copy of the rendered state is held.
+        let render = |f: &mut dyn Write| {
+            let mut result = Ok(());
+            write_state_to(state, &mut |piece| {
+                if result.is_ok() {
+                    result = f.write_all(piece.as_bytes());
+                }
+            });
+            result
+        };
+        match atomic_write(&target, &render, locked) {
             Ok(new_file) => {
                 if let (Some(l), Some(f)) = (self.lock.as_mut(), new_file) {
                     // The old file is unlinked; holding the new one keeps the path locked.
@@ -215,7 +226,7 @@ impl LocalBackend {
             return Ok(());
         }
         self.write_backup()?;
-        atomic_write(&write_target(&self.path), b"", false)
+        atomic_write(&write_target(&self.path), &|_| Ok(()), false)
             .map(|_| ())
             .map_err(|e| {
                 StateError(format!(
@@ -226,21 +237,25 @@ impl LocalBackend {
     }
 
     fn write_backup(&self) -> Result<(), StateError> {
-        let bytes = match fs::read(&self.path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
-            Err(e) => {
-                return Err(StateError(format!(
-                    "failed to read state file {}: {e}",
-                    self.path.display()
-                )))
-            }
+        let read_error = |e: std::io::Error| {
+            StateError(format!(
+                "failed to read state file {}: {e}",
+                self.path.display()
+            ))
         };
-        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        // Scanned, then copied, in blocks: the old state is never held whole.
+        let blank = match fs::File::open(&self.path) {
+            Ok(f) => all_whitespace(f).map_err(read_error)?,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(read_error(e)),
+        };
+        if blank {
             return Ok(());
         }
         let backup = self.backup_path();
-        atomic_write(&backup, &bytes, false)
+        let copy =
+            |out: &mut dyn Write| std::io::copy(&mut fs::File::open(&self.path)?, out).map(|_| ());
+        atomic_write(&backup, &copy, false)
             .map(|_| ())
             .map_err(|e| {
                 StateError(format!(
@@ -300,7 +315,26 @@ fn write_target(path: &Path) -> PathBuf {
 /// Write `bytes` to `<path>.tmp-<pid>` in the same directory with `path`'s permissions, sync
 /// it, and rename it over `path`. With `lock`, the new file is locked before the rename and its
 /// handle is returned.
-fn atomic_write(path: &Path, bytes: &[u8], lock: bool) -> std::io::Result<Option<fs::File>> {
+/// Whether a file holds nothing but whitespace.
+fn all_whitespace(mut f: fs::File) -> std::io::Result<bool> {
+    let mut block = [0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut block)?;
+        if n == 0 {
+            return Ok(true);
+        }
+        if !block[..n].iter().all(u8::is_ascii_whitespace) {
+            return Ok(false);
+        }
+    }
+}
+
+/// Write a file by way of a temporary one renamed over it; `render` writes the content.
+fn atomic_write(
+    path: &Path,
+    render: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
+    lock: bool,
+) -> std::io::Result<Option<fs::File>> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
@@ -327,7 +361,10 @@ fn atomic_write(path: &Path, bytes: &[u8], lock: bool) -> std::io::Result<Option
                 "could not lock the new state file",
             ));
         }
-        f.write_all(bytes)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut f);
+        render(&mut w)?;
+        w.flush()?;
+        drop(w);
         f.sync_all()?;
         fs::rename(&tmp, path)?;
         Ok(f)
@@ -394,6 +431,7 @@ fn random_bytes() -> [u8; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::write_state;
     use crate::WRITER_VERSION;
     use crate::{ObjectState, State};
     use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};

@@ -16,7 +16,9 @@
 //! * Completed changes of an apply are journaled in a local file (given by the caller) between
 //!   full writes, and folded by the next load when it continues the snapshot in the database.
 
-use crate::backend::{comparable, persist_with_journal, prepare_snapshot, save_errored, Backend};
+use crate::backend::{
+    comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
+};
 use crate::codec::{read_state, write_state};
 use crate::journal::{fold, Journal};
 use crate::lock::{LockError, LockInfo};
@@ -329,7 +331,7 @@ pub struct PgBackend {
     workspace: String,
     /// The advisory lock id held and its description.
     lock: Option<(i64, LockInfo)>,
-    last: RefCell<Option<(String, u64)>>,
+    last: RefCell<Option<(Comparable, u64)>>,
     unreadable: Cell<bool>,
     journal: Journal,
     errored_dir: Option<PathBuf>,

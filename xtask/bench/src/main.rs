@@ -4,6 +4,8 @@
 //! * every local value of a generated configuration with 10 000 resources (each local refers to
 //!   the previous one and to a resource attribute, the shape of real configurations).
 
+mod rpc_floor;
+
 use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{lower_file, lower_standalone_expr, Reference};
@@ -109,8 +111,16 @@ impl Scope for LocalScope<'_> {
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "eval".into());
+    if which == "rpc-floor" {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        if let Err(e) = rpc_floor::run(&args) {
+            eprintln!("rpc-floor: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     if which != "eval" {
-        eprintln!("unknown benchmark {which:?} (available: eval)");
+        eprintln!("unknown benchmark {which:?} (available: eval, rpc-floor)");
         std::process::exit(2);
     }
     // 1. A for expression over 100 000 elements.

@@ -244,6 +244,17 @@ impl Walk<'_> {
             self.input.options.refresh_only,
             self.refreshed.resources.get(&abs).cloned(),
         ) {
+            let gone = rs
+                .instances
+                .iter()
+                .filter(|(key, inst)| {
+                    !wanted.contains(*key)
+                        && inst.current.is_some()
+                        && self.targeting.includes(&abs.instance((*key).clone()))
+                })
+                .map(|(key, _)| (abs.clone(), key.clone(), rs.provider.clone(), &schema))
+                .collect();
+            self.prefetch_priors(gone);
             for (key, inst) in &rs.instances {
                 if !self.targeting.includes(&abs.instance(key.clone())) {
                     continue;

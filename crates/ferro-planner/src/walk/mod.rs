@@ -248,10 +248,20 @@ struct Walk<'a> {
     imported: HashSet<AbsResourceInstance>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
     forgotten: Vec<ResourceInstanceChange>,
+    /// Prior objects decoded and refreshed ahead of their turn, their provider calls overlapped
+    /// (see [`Walk::prefetch_priors`]); taken by [`Walk::prior_object`].
+    prefetched: HashMap<(AbsResource, InstanceKey), (Option<PriorObject>, Acc)>,
 }
 
-/// Make a plan. Returns None (with diagnostics) when planning failed.
-pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
+/// Make a plan. Returns None (with diagnostics) when planning failed. The input's state
+/// becomes the plan's prior state (refreshed in place, never copied).
+pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
+    let state = input.state.take();
+    let state_identity = state.as_ref().map(|s| StateIdentity {
+        lineage: s.lineage.clone(),
+        serial: s.serial,
+    });
+    let input = &input;
     let db = input.db;
     let ws = input.ws;
     let (vars, mut diags) = prepare_variables(db, ws, &input.variables);
@@ -265,10 +275,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             return (None, diags);
         }
     };
-    let mut prior = input
-        .state
-        .clone()
-        .unwrap_or_else(|| State::new(String::new()));
+    let mut prior = state.unwrap_or_else(|| State::new(String::new()));
     let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone());
     let (moved, move_diags) = crate::moves::apply_moves(&tree, &mut prior);
     if move_diags.iter().any(Diagnostic::is_error) {
@@ -287,7 +294,8 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         diags,
         changes: Vec::new(),
         outputs: Vec::new(),
-        refreshed: prior.clone(),
+        // The walk refreshes objects in place: prior is not kept beside it.
+        refreshed: prior,
         expansions: BTreeMap::new(),
         transitive: HashMap::new(),
         targeting,
@@ -299,6 +307,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         import_spans: Vec::new(),
         imported: HashSet::new(),
         forgotten: Vec::new(),
+        prefetched: HashMap::new(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
     let failed = configured.iter().any(Diagnostic::is_error);
@@ -393,7 +402,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         &w.outputs,
         &w.transitive,
         &w.output_deps,
-        &prior,
+        &w.refreshed,
     );
     let module_expansions = tree
         .call_expansions()
@@ -414,10 +423,7 @@ pub fn plan(input: &PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         },
         variables: vars,
         prior_state: w.refreshed,
-        state_identity: input.state.as_ref().map(|s| StateIdentity {
-            lineage: s.lineage.clone(),
-            serial: s.serial,
-        }),
+        state_identity,
         changes: w.changes,
         outputs: w.outputs,
         graph: graph_ir,
@@ -540,10 +546,33 @@ impl Walk<'_> {
         cfg: &AbsProviderConfig,
         schema: &Schema,
     ) -> Option<PriorObject> {
+        if let Some((out, acc)) = self.prefetched.remove(&(abs.clone(), key.clone())) {
+            self.merge(acc);
+            return out;
+        }
         let mut acc = Acc::default();
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
         self.merge(acc);
         out
+    }
+
+    /// Decode, upgrade and refresh many prior objects at once, their provider calls overlapped,
+    /// for the walk's sequential steps (deletes of orphans and of instances no longer wanted)
+    /// to take in order: what each produced is merged when it is taken.
+    fn prefetch_priors(
+        &mut self,
+        items: Vec<(AbsResource, InstanceKey, AbsProviderConfig, &Schema)>,
+    ) {
+        if items.len() < 2 {
+            return;
+        }
+        let planner = self.planner();
+        let results = parallel_map(items, PLAN_PARALLELISM, |(abs, key, cfg, schema)| {
+            let mut acc = Acc::default();
+            let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
+            ((abs, key), (out, acc))
+        });
+        self.prefetched.extend(results);
     }
 
     /// A resource gaining `count` keeps its single object as index 0, and one losing it keeps

@@ -4,13 +4,29 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
     /// Resources in state that the configuration no longer declares are destroyed; so are
     /// outputs that no longer exist.
     pub(super) fn orphans(&mut self) {
         let tree = self.tree;
         self.removed_still_configured();
         let state_resources: Vec<_> = self.refreshed.resources.values().cloned().collect();
+        let refreshes: Vec<_> = state_resources
+            .iter()
+            .filter_map(|rs| Some((rs, self.orphan_schema(tree, rs)?)))
+            .flat_map(|(rs, schema)| {
+                rs.instances
+                    .iter()
+                    .filter(|(key, inst)| {
+                        inst.current.is_some()
+                            && self.targeting.includes(&rs.addr.instance((*key).clone()))
+                    })
+                    .map(move |(key, _)| {
+                        (rs.addr.clone(), key.clone(), rs.provider.clone(), schema)
+                    })
+            })
+            .collect();
+        self.prefetch_priors(refreshes);
         for rs in state_resources {
             let first_change = self.changes.len();
             self.orphan_resource(tree, &rs);
@@ -22,6 +38,26 @@ impl Walk<'_> {
             }
         }
         self.orphan_outputs(tree);
+    }
+
+    /// The schema of a managed resource of state that `orphan_resource` will refresh: one the
+    /// configuration no longer has (or every one, in destroy mode), whose provider is present.
+    fn orphan_schema(
+        &self,
+        tree: &EvalTree<'_>,
+        rs: &ferro_state::ResourceState,
+    ) -> Option<&'a Schema> {
+        let configured_here = tree
+            .scope(&rs.addr.module)
+            .is_some_and(|m| m.index.resources.contains_key(&rs.addr.resource));
+        if (configured_here && !self.input.options.destroy)
+            || rs.addr.resource.mode != ResourceMode::Managed
+            || !self.provider_config_present(&rs.provider)
+        {
+            return None;
+        }
+        let schemas = self.input.providers.schemas.get(&rs.provider.provider)?;
+        schemas.resources.get(&rs.addr.resource.ty)
     }
 
     fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceState) {

@@ -6,8 +6,10 @@ pub mod handshake;
 pub mod proto;
 mod provider;
 mod reaper;
+mod stats;
 pub mod tls;
 
 pub use client::{PluginClient, PluginOptions};
 pub use provider::{decode_value, encode_value, GrpcProvider};
 pub use reaper::kill_all_plugins;
+pub use stats::rpc_counts;

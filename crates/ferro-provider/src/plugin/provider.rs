@@ -71,6 +71,7 @@ impl GrpcProvider {
         Resp: prost::Message + Default + Send + 'static,
     {
         let v = self.client.protocol_version();
+        super::stats::record(rpc);
         self.client
             .unary(&rpc.path(v), req)
             .map_err(|st| vec![self.status_diagnostic(rpc, &st)])

@@ -523,3 +523,64 @@ fn version_strings() {
         assert!(!is_version(bad), "{bad}");
     }
 }
+
+#[test]
+fn a_state_terraform_wrote_is_written_back_byte_for_byte() {
+    // Written by Terraform 1.0.3 with hashicorp/null 2.1.2: counted and for_each instances, a
+    // module, an output, HTML characters Go escapes.
+    let text = include_str!("../../testdata/terraform-1.0.3.tfstate");
+    let state = read(text);
+    assert_eq!(write_state(&state), text);
+    // The streamed pieces make up the same document, one instance object per piece.
+    let mut pieces = Vec::new();
+    write_state_to(&state, &mut |p| pieces.push(p.to_string()));
+    assert_eq!(pieces.concat(), text);
+    assert_eq!(pieces.len(), 5);
+}
+
+#[test]
+fn resources_without_instances_and_deposed_objects_keep_their_layout() {
+    let text = r#"{
+  "version": 4,
+  "terraform_version": "1.0.3",
+  "serial": 3,
+  "lineage": "l",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "null_resource",
+      "name": "a",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": []
+    },
+    {
+      "mode": "managed",
+      "type": "null_resource",
+      "name": "b",
+      "provider": "provider[\"registry.terraform.io/hashicorp/null\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "1"
+          },
+          "sensitive_attributes": []
+        },
+        {
+          "deposed": "00000001",
+          "schema_version": 0,
+          "attributes": {
+            "id": "2"
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ]
+}
+"#;
+    assert_eq!(write_state(&read(text)), text);
+    let empty = "{\n  \"version\": 4,\n  \"terraform_version\": \"1.0.3\",\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": []\n}\n";
+    assert_eq!(write_state(&read(empty)), empty);
+}
