@@ -138,8 +138,8 @@ impl Server {
     }
 }
 
-/// The server's peak resident set size in bytes (VmHWM).
-fn peak_rss(pid: u32) -> Option<u64> {
+/// A process's peak resident set size in bytes (VmHWM).
+pub fn peak_rss(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

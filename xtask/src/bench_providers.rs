@@ -5,7 +5,8 @@
 use crate::interop::{Env, Tool};
 use std::time::{Duration, Instant};
 
-const HEADER: &str = r#"terraform {
+/// The `terraform` block the generated benchmark configurations start with.
+pub const HEADER: &str = r#"terraform {
   required_providers {
     null = {
       source  = "hashicorp/null"

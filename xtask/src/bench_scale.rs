@@ -11,15 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const HEADER: &str = r#"terraform {
-  required_providers {
-    null = {
-      source  = "hashicorp/null"
-      version = "2.1.2"
-    }
-  }
-}
-"#;
+use crate::bench_providers::HEADER;
 
 /// A generated configuration and how its instances fall into dependency waves (for the floor).
 struct Shape {
@@ -159,12 +151,6 @@ fn children_cpu() -> Duration {
     Duration::from_secs_f64((get(16) + get(17)) / TICKS)
 }
 
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str]) -> Result<Run, String> {
     let bin = match tool {
         Tool::Terraform => &env.oracles.terraform,
@@ -196,8 +182,8 @@ fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str]) -> Result<Run, Stri
     });
     let mut rss = 0;
     let status = loop {
-        if let Some(kb) = peak_rss_kb(child.id()) {
-            rss = rss.max(kb);
+        if let Some(bytes) = crate::bench_lsp::peak_rss(child.id()) {
+            rss = rss.max(bytes / 1024);
         }
         match child.try_wait() {
             Ok(Some(s)) => break s,

@@ -168,7 +168,7 @@ fn build_ferro(release: bool) -> Option<(std::path::PathBuf, std::path::PathBuf)
 
 /// Build the `ferro-bench` package in release (the RPC floor lives there); its binary.
 fn build_bench_release() -> Option<std::path::PathBuf> {
-    let (repo, _) = build_ferro(true)?;
+    let (repo, ferro) = build_ferro(true)?;
     let status =
         std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["build", "--release", "-q", "-p", "ferro-bench"])
@@ -178,10 +178,8 @@ fn build_bench_release() -> Option<std::path::PathBuf> {
         eprintln!("cannot build ferro-bench");
         return None;
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| repo.join("target"));
-    Some(target.join("release").join("ferro-bench"))
+    // Beside the release ferro binary.
+    Some(ferro.with_file_name("ferro-bench"))
 }
 
 /// Build ferro (and the SDK provider plugins), set up the side-by-side environment, run one
