@@ -316,9 +316,7 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let _ = io
-        .stdout
-        .write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+    let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
     if !planned.warnings.is_empty() {
         let _ = writeln!(io.stdout);
         let sources = planned.loaded.sources();
@@ -477,13 +475,11 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     } else {
-        let planned = match make_plan(g, a, &p, destroy, current.clone(), io) {
+        let planned = match make_plan(g, a, &p, destroy, current, io) {
             Ok(x) => x,
             Err(code) => return code,
         };
-        let _ = io
-            .stdout
-            .write_all(render::human_plan(&planned.plan, &planned.providers, g.color).as_bytes());
+        let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
         if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
             let _ = writeln!(
                 io.stdout,

@@ -1,6 +1,7 @@
 //! The `ferro` binary: hands the process arguments and streams to `ferro_cli::run`.
 
 fn main() {
+    ferro_term::limit_malloc_arenas();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // Colours only on a terminal, unless FORCE_COLOR asks for them.
     use std::io::IsTerminal;

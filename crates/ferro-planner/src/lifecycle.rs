@@ -99,7 +99,8 @@ pub fn plan_change(
         }
     }
     let planned = PlannedObject {
-        value: carry_marks(&resp.planned_state, config),
+        // The parts the plan leaves as they were share the prior's memory.
+        value: carry_marks(&resp.planned_state, config).share_from(prior),
         private: resp.planned_private,
         requires_replace: resp.requires_replace,
         legacy_type_system: resp.legacy_type_system,

@@ -21,7 +21,7 @@ pub fn encode_object(
     Ok(ObjectState {
         tainted,
         schema_version: schema.version,
-        attributes,
+        attributes: attributes.into(),
         sensitive_attributes: serde_json::Value::Array(paths),
         private: if private.is_empty() {
             None

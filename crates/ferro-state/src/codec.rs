@@ -54,11 +54,28 @@ pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
     }
     let root: Value = serde_json::from_slice(bytes)
         .map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
-    let obj = match root.as_object() {
-        Some(o) => o,
-        None => return err("the state file must contain a JSON object at the top level"),
+    read_document(root)
+}
+
+/// Parse a state file read whole: the bytes are dropped as soon as the JSON is parsed, and the
+/// parsed document is taken apart into the model (no part of it is copied), so a big state is
+/// held about once at a time.
+pub fn read_state_owned(bytes: Vec<u8>) -> Result<State, StateError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return err("the state file is empty");
+    }
+    let root: Result<Value, _> = serde_json::from_slice(&bytes);
+    drop(bytes);
+    let root = root.map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
+    read_document(root)
+}
+
+fn read_document(root: Value) -> Result<State, StateError> {
+    let obj = match root {
+        Value::Object(o) => o,
+        _ => return err("the state file must contain a JSON object at the top level"),
     };
-    let version = sniff_version(obj)?;
+    let version = sniff_version(&obj)?;
     match version {
         0..=3 => err(format!(
             "state format version {version} is too old for ferro; upgrade it with Terraform 0.13+ first"
@@ -141,23 +158,24 @@ fn opt_bool(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<bool, Stat
     }
 }
 
-fn opt_array<'a>(
-    obj: &'a Map<String, Value>,
+/// Optional array field, taken out of the object: missing or null → empty.
+fn take_array(
+    obj: &mut Map<String, Value>,
     key: &str,
     ctx: &str,
-) -> Result<&'a [Value], StateError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(&[]),
+) -> Result<Vec<Value>, StateError> {
+    match obj.remove(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(a)) => Ok(a),
         Some(other) => err(format!(
             "{ctx}\"{key}\" must be an array, not {}",
-            describe(other)
+            describe(&other)
         )),
     }
 }
 
-fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
-    let terraform_version = opt_str(obj, "terraform_version", "")?
+fn read_v4(mut obj: Map<String, Value>) -> Result<State, StateError> {
+    let terraform_version = opt_str(&obj, "terraform_version", "")?
         .unwrap_or("")
         .to_string();
     if !terraform_version.is_empty() && !is_version(&terraform_version) {
@@ -171,28 +189,32 @@ fn read_v4(obj: &Map<String, Value>) -> Result<State, StateError> {
             "state snapshot was created by Terraform v{v}, which is newer than current v{WRITER_VERSION}; upgrade to Terraform v{v} or greater to work with this state"
         ));
     }
-    let serial = opt_u64(obj, "serial", "")?.unwrap_or(0);
-    let lineage = opt_str(obj, "lineage", "")?.unwrap_or("").to_string();
+    let serial = opt_u64(&obj, "serial", "")?.unwrap_or(0);
+    let lineage = opt_str(&obj, "lineage", "")?.unwrap_or("").to_string();
 
     let mut outputs = BTreeMap::new();
-    match obj.get("outputs") {
+    match obj.remove("outputs") {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (name, raw) in m {
-                let ctx = format!("outputs[{}]", ferro_addrs::quote(name));
-                outputs.insert(name.clone(), read_output(raw, &ctx)?);
+                let ctx = format!("outputs[{}]", ferro_addrs::quote(&name));
+                let out = read_output(raw, &ctx)?;
+                outputs.insert(name, out);
             }
         }
         Some(other) => {
             return err(format!(
                 "\"outputs\" must be an object, not {}",
-                describe(other)
+                describe(&other)
             ))
         }
     }
 
     let mut resources: BTreeMap<AbsResource, ResourceState> = BTreeMap::new();
-    for (ri, raw) in opt_array(obj, "resources", "")?.iter().enumerate() {
+    for (ri, raw) in take_array(&mut obj, "resources", "")?
+        .into_iter()
+        .enumerate()
+    {
         let ctx = format!("resources[{ri}]");
         read_resource(raw, &ctx, &mut resources)?;
     }
@@ -236,20 +258,25 @@ fn is_version(s: &str) -> bool {
     core_ok && rest_ok && (s.len() == core.len() || !rest.is_empty())
 }
 
-fn read_output(raw: &Value, ctx: &str) -> Result<OutputState, StateError> {
-    let o = match raw.as_object() {
-        Some(o) => o,
-        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+fn read_output(raw: Value, ctx: &str) -> Result<OutputState, StateError> {
+    let mut o = match raw {
+        Value::Object(o) => o,
+        other => {
+            return err(format!(
+                "{ctx}: must be an object, not {}",
+                describe(&other)
+            ))
+        }
     };
-    let value = match o.get("value") {
-        Some(v) => v.clone(),
+    let value = match o.remove("value") {
+        Some(v) => v,
         None => return err(format!("{ctx}: missing \"value\"")),
     };
-    let ty = match o.get("type") {
-        Some(t) if !t.is_null() => t.clone(),
+    let ty = match o.remove("type") {
+        Some(t) if !t.is_null() => t,
         _ => return err(format!("{ctx}: missing \"type\"")),
     };
-    let sensitive = opt_bool(o, "sensitive", &format!("{ctx}: "))?;
+    let sensitive = opt_bool(&o, "sensitive", &format!("{ctx}: "))?;
     Ok(OutputState {
         value,
         ty,
@@ -258,14 +285,20 @@ fn read_output(raw: &Value, ctx: &str) -> Result<OutputState, StateError> {
 }
 
 fn read_resource(
-    raw: &Value,
+    raw: Value,
     ctx: &str,
     resources: &mut BTreeMap<AbsResource, ResourceState>,
 ) -> Result<(), StateError> {
-    let o = match raw.as_object() {
-        Some(o) => o,
-        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+    let mut o = match raw {
+        Value::Object(o) => o,
+        other => {
+            return err(format!(
+                "{ctx}: must be an object, not {}",
+                describe(&other)
+            ))
+        }
     };
+    let o = &mut o;
     let pre = format!("{ctx}: ");
     let module = match opt_str(o, "module", &pre)? {
         None | Some("") => ModuleInstance::root(),
@@ -306,16 +339,16 @@ fn read_resource(
             instances: BTreeMap::new(),
         });
 
-    for (ii, raw) in opt_array(o, "instances", &pre)?.iter().enumerate() {
+    for (ii, raw) in take_array(o, "instances", &pre)?.into_iter().enumerate() {
         let ictx = format!("{ctx}.instances[{ii}]");
         let (key, deposed, obj) = read_instance(raw, &ictx)?;
-        let inst = rs.instances.entry(key).or_default();
+        let inst = rs.instances.entry(key.clone()).or_default();
         match deposed {
             None => {
                 if inst.current.is_some() {
                     return err(format!(
                         "{ictx}: duplicate current object for {}",
-                        addr.instance(inst_key_of(raw))
+                        addr.instance(key)
                     ));
                 }
                 inst.current = Some(obj);
@@ -324,7 +357,7 @@ fn read_resource(
                 if inst.deposed.contains_key(&dk) {
                     return err(format!(
                         "{ictx}: duplicate deposed object {dk:?} for {}",
-                        addr.instance(inst_key_of(raw))
+                        addr.instance(key)
                     ));
                 }
                 inst.deposed.insert(dk, obj);
@@ -332,13 +365,6 @@ fn read_resource(
         }
     }
     Ok(())
-}
-
-/// Re-derive an instance's key for an error message (it was already validated).
-fn inst_key_of(raw: &Value) -> InstanceKey {
-    raw.get("index_key")
-        .map(|k| read_index_key(k, "").unwrap_or(InstanceKey::None))
-        .unwrap_or(InstanceKey::None)
 }
 
 fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
@@ -363,13 +389,19 @@ fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
 }
 
 fn read_instance(
-    raw: &Value,
+    raw: Value,
     ctx: &str,
 ) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
-    let o = match raw.as_object() {
-        Some(o) => o,
-        None => return err(format!("{ctx}: must be an object, not {}", describe(raw))),
+    let mut o = match raw {
+        Value::Object(o) => o,
+        other => {
+            return err(format!(
+                "{ctx}: must be an object, not {}",
+                describe(&other)
+            ))
+        }
     };
+    let o = &mut o;
     let pre = format!("{ctx}: ");
     let key = match o.get("index_key") {
         None => InstanceKey::None,
@@ -396,10 +428,10 @@ fn read_instance(
         }
     };
     let schema_version = opt_u64(o, "schema_version", &pre)?.unwrap_or(0);
-    let attributes = match (o.get("attributes"), o.get("attributes_flat")) {
-        (Some(Value::Object(m)), _) => Value::Object(m.clone()),
+    let attributes = match (o.remove("attributes"), o.remove("attributes_flat")) {
+        (Some(Value::Object(m)), _) => Value::Object(m),
         (Some(Value::Null) | None, Some(Value::Object(flat))) => {
-            for (k, v) in flat {
+            for (k, v) in &flat {
                 if !v.is_string() {
                     return err(format!(
                         "{ctx}: \"attributes_flat\" value for {k:?} must be a string, not {}",
@@ -407,23 +439,23 @@ fn read_instance(
                     ));
                 }
             }
-            Value::Object(flat.clone())
+            Value::Object(flat)
         }
         (Some(Value::Null) | None, Some(Value::Null) | None) => Value::Object(Map::new()),
         (Some(other), _) => {
             return err(format!(
                 "{ctx}: \"attributes\" must be an object, not {}",
-                describe(other)
+                describe(&other)
             ))
         }
         (_, Some(other)) => {
             return err(format!(
                 "{ctx}: \"attributes_flat\" must be an object, not {}",
-                describe(other)
+                describe(&other)
             ))
         }
     };
-    let sensitive_attributes = match o.get("sensitive_attributes") {
+    let sensitive_attributes = match o.remove("sensitive_attributes") {
         None | Some(Value::Null) => Value::Array(Vec::new()),
         Some(Value::Array(paths)) => {
             for (pi, p) in paths.iter().enumerate() {
@@ -434,12 +466,12 @@ fn read_instance(
                     ));
                 }
             }
-            Value::Array(paths.clone())
+            Value::Array(paths)
         }
         Some(other) => {
             return err(format!(
                 "{ctx}: \"sensitive_attributes\" must be an array, not {}",
-                describe(other)
+                describe(&other)
             ))
         }
     };
@@ -456,13 +488,13 @@ fn read_instance(
         }
     };
     let mut dependencies = Vec::new();
-    for (di, d) in opt_array(o, "dependencies", &pre)?.iter().enumerate() {
+    for (di, d) in take_array(o, "dependencies", &pre)?.into_iter().enumerate() {
         match d {
-            Value::String(s) if !s.is_empty() => dependencies.push(s.clone()),
+            Value::String(s) if !s.is_empty() => dependencies.push(s),
             other => {
                 return err(format!(
                     "{ctx}: dependencies[{di}] must be a resource address string, not {}",
-                    describe(other)
+                    describe(&other)
                 ))
             }
         }
@@ -474,7 +506,7 @@ fn read_instance(
         ObjectState {
             tainted,
             schema_version,
-            attributes,
+            attributes: attributes.into(),
             sensitive_attributes,
             private,
             dependencies,

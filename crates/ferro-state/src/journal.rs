@@ -326,7 +326,7 @@ mod tests {
             obj: Some(ObjectState {
                 tainted: false,
                 schema_version: 0,
-                attributes: json!({"id": format!("{name}{key}")}),
+                attributes: json!({"id": format!("{name}{key}")}).into(),
                 sensitive_attributes: json!([]),
                 private: None,
                 dependencies: vec![],

@@ -16,8 +16,8 @@ pub mod workspace;
 
 pub use backend::Backend;
 pub use codec::{
-    parse_module_instance, read_state, write_state, StateError, STATE_FORMAT_VERSION,
-    WRITER_VERSION,
+    parse_module_instance, read_state, read_state_owned, write_state, StateError,
+    STATE_FORMAT_VERSION, WRITER_VERSION,
 };
 pub use journal::{journal_path, Change, Journal};
 pub use local::{new_lineage, LocalBackend};

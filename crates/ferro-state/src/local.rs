@@ -21,7 +21,7 @@
 use crate::backend::{
     comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
 };
-use crate::codec::{read_state, write_state_to};
+use crate::codec::{read_state_owned, write_state_to};
 use crate::journal::{fold, journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
@@ -129,7 +129,7 @@ impl LocalBackend {
             self.unreadable.set(false);
             return Ok(self.fold_onto_nothing());
         }
-        let state = read_state(&bytes).map_err(|e| {
+        let state = read_state_owned(bytes).map_err(|e| {
             self.unreadable.set(true);
             StateError(format!(
                 "failed to load state file {}: {e}",
@@ -431,7 +431,7 @@ fn random_bytes() -> [u8; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::write_state;
+    use crate::codec::{read_state, write_state};
     use crate::WRITER_VERSION;
     use crate::{ObjectState, State};
     use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};
@@ -459,7 +459,7 @@ mod tests {
         ObjectState {
             tainted: false,
             schema_version: 0,
-            attributes: json!({"id": id}),
+            attributes: json!({"id": id}).into(),
             sensitive_attributes: json!([]),
             private: None,
             dependencies: vec![],

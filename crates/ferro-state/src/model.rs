@@ -47,8 +47,10 @@ pub struct InstanceState {
 pub struct ObjectState {
     pub tainted: bool,
     pub schema_version: u64,
-    /// The object encoded as cty JSON against the schema's implied type (keys sorted).
-    pub attributes: serde_json::Value,
+    /// The object encoded as cty JSON against the schema's implied type (keys sorted); shared,
+    /// so copies of a state (the plan's prior state, apply's working state, the snapshot a
+    /// write takes) hold each object once.
+    pub attributes: std::sync::Arc<serde_json::Value>,
     /// Paths of sensitive values, as Terraform writes them (`[[{"type":"get_attr","value":"x"}]]`).
     pub sensitive_attributes: serde_json::Value,
     /// Provider private data, base64 as stored in the file; None when empty.
@@ -56,6 +58,39 @@ pub struct ObjectState {
     /// Resources this object depends on (no instance keys), sorted and de-duplicated.
     pub dependencies: Vec<String>,
     pub create_before_destroy: bool,
+}
+
+impl ResourceState {
+    /// A copy of the resource for walking its instances while their objects are replaced in
+    /// the state it came from: addresses, provider, which instances have a current object, and
+    /// the deposed objects whole. The current objects' attributes and private data are left out
+    /// (null), so the copy keeps no replaced object alive.
+    pub fn skeleton(&self) -> ResourceState {
+        let bare = |o: &ObjectState| ObjectState {
+            tainted: o.tainted,
+            schema_version: o.schema_version,
+            attributes: std::sync::Arc::new(serde_json::Value::Null),
+            sensitive_attributes: serde_json::Value::Null,
+            private: None,
+            dependencies: Vec::new(),
+            create_before_destroy: o.create_before_destroy,
+        };
+        ResourceState {
+            addr: self.addr.clone(),
+            provider: self.provider.clone(),
+            instances: self
+                .instances
+                .iter()
+                .map(|(k, inst)| {
+                    let inst = InstanceState {
+                        current: inst.current.as_ref().map(bare),
+                        deposed: inst.deposed.clone(),
+                    };
+                    (k.clone(), inst)
+                })
+                .collect(),
+        }
+    }
 }
 
 impl State {

@@ -5,6 +5,7 @@
 //! value is cheap.
 
 mod number;
+mod share;
 mod ty;
 mod value;
 

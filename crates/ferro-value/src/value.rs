@@ -159,8 +159,16 @@ impl Value {
         }
         self.children().any(|v| v.contains_sensitive())
     }
+    /// True when this value or anything inside it carries any mark.
+    fn has_marks(&self) -> bool {
+        !self.marks.is_empty() || self.children().any(Value::has_marks)
+    }
     /// Remove marks at every depth; returns the marks that were found (unioned).
     pub fn deep_unmark(&self) -> (Value, Marks) {
+        if !self.has_marks() {
+            // Nothing to remove: the value is shared, not rebuilt.
+            return (self.clone(), Marks::NONE);
+        }
         let mut found = self.marks;
         let kind = match &self.kind {
             ValueKind::List(t, es) => {

@@ -182,11 +182,25 @@ fn resource_change(
 /// The human plan body: the legend, every resource change with its attribute diff, output
 /// changes, and the `Plan: N to add, N to change, N to destroy.` line (or "No changes.").
 pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
+    let mut buf = Vec::new();
+    let _ = write_human_plan(plan, providers, color, &mut buf);
+    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`human_plan`], written to `w` as it is rendered: a plan of many big objects is never held
+/// whole as text.
+pub fn write_human_plan(
+    plan: &Plan,
+    providers: &Providers,
+    color: bool,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let pen = Pen { color };
-    let mut out = drift_section(plan, providers, pen);
+    let out = drift_section(plan, providers, pen);
     if plan.mode == PlanMode::RefreshOnly {
-        return refresh_only_plan(plan, out, pen);
+        return w.write_all(refresh_only_plan(plan, out, pen).as_bytes());
     }
+    let mut out = out;
     let import_ids = plan.import_ids();
     let moved: std::collections::HashMap<_, _> = plan
         .moved
@@ -220,7 +234,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
             ));
         }
         out.push('\n');
-        return out;
+        return w.write_all(out.as_bytes());
     }
     if !changes.is_empty() || !plan.forgotten.is_empty() {
         let has = |a: Action| changes.iter().any(|c| c.action == a);
@@ -266,6 +280,10 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
             };
             out.push_str(&resource_change(c, schema, pen, notes));
             out.push('\n');
+            if out.len() >= 1 << 16 {
+                w.write_all(out.as_bytes())?;
+                out.clear();
+            }
         }
         for c in &plan.forgotten {
             let schema = schema_block(providers, c).unwrap_or(&empty);
@@ -293,7 +311,7 @@ pub fn human_plan(plan: &Plan, providers: &Providers, color: bool) -> String {
             out.push('\n');
         }
     }
-    out
+    w.write_all(out.as_bytes())
 }
 
 /// The counts after `Plan:`: Terraform's three, with OpenTofu's import and forget counts

@@ -40,7 +40,7 @@ impl InstancePlanner<'_> {
         schema: &Schema,
         acc: &mut Acc,
     ) -> Option<PriorObject> {
-        let obj = self.refreshed.current_object(abs, key)?.clone();
+        let obj = self.refreshed.current_object(abs, key)?;
         let addr = abs.instance(key.clone()).to_string();
         let provider = self.providers.get(cfg)?.clone();
         if obj.schema_version > schema.version {

@@ -242,7 +242,10 @@ impl Walk<'_> {
         if let (false, false, Some(rs)) = (
             self.input.options.destroy,
             self.input.options.refresh_only,
-            self.refreshed.resources.get(&abs).cloned(),
+            self.refreshed
+                .resources
+                .get(&abs)
+                .map(ferro_state::ResourceState::skeleton),
         ) {
             let gone = rs
                 .instances

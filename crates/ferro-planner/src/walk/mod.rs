@@ -40,7 +40,7 @@ use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
 use instance::{Acc, InstancePlanner};
-use parallel::{parallel_map, PLAN_PARALLELISM};
+use parallel::{parallel_map, PLAN_PARALLELISM, PREFETCH_CHUNK};
 use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -558,7 +558,9 @@ impl Walk<'_> {
 
     /// Decode, upgrade and refresh many prior objects at once, their provider calls overlapped,
     /// for the walk's sequential steps (deletes of orphans and of instances no longer wanted)
-    /// to take in order: what each produced is merged when it is taken.
+    /// to take in order. The refreshed objects go into state at once (every prefetched
+    /// instance is taken later); the rest of what each produced (diagnostics, drift) is merged
+    /// when it is taken, in the walk's order.
     fn prefetch_priors(
         &mut self,
         items: Vec<(AbsResource, InstanceKey, AbsProviderConfig, &Schema)>,
@@ -566,13 +568,27 @@ impl Walk<'_> {
         if items.len() < 2 {
             return;
         }
-        let planner = self.planner();
-        let results = parallel_map(items, PLAN_PARALLELISM, |(abs, key, cfg, schema)| {
-            let mut acc = Acc::default();
-            let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
-            ((abs, key), (out, acc))
-        });
-        self.prefetched.extend(results);
+        // In chunks, each chunk's refreshed objects replacing those of state before the next
+        // starts: the old and the new objects of every instance are never all held at once.
+        let mut items = items.into_iter();
+        loop {
+            let chunk: Vec<_> = items.by_ref().take(PREFETCH_CHUNK).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            let planner = self.planner();
+            let results = parallel_map(chunk, PLAN_PARALLELISM, |(abs, key, cfg, schema)| {
+                let mut acc = Acc::default();
+                let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
+                ((abs, key), (out, acc))
+            });
+            for (at, (out, mut acc)) in results {
+                for (abs, cfg, key, obj) in std::mem::take(&mut acc.sets) {
+                    self.refreshed.set_current(&abs, &cfg, &key, obj);
+                }
+                self.prefetched.insert(at, (out, acc));
+            }
+        }
     }
 
     /// A resource gaining `count` keeps its single object as index 0, and one losing it keeps

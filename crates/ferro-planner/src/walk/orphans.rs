@@ -10,7 +10,14 @@ impl<'a> Walk<'a> {
     pub(super) fn orphans(&mut self) {
         let tree = self.tree;
         self.removed_still_configured();
-        let state_resources: Vec<_> = self.refreshed.resources.values().cloned().collect();
+        // Skeletons: the walk replaces the objects themselves in `refreshed` as it refreshes
+        // them, and a full copy here would keep every replaced object alive.
+        let state_resources: Vec<_> = self
+            .refreshed
+            .resources
+            .values()
+            .map(ferro_state::ResourceState::skeleton)
+            .collect();
         let refreshes: Vec<_> = state_resources
             .iter()
             .filter_map(|rs| Some((rs, self.orphan_schema(tree, rs)?)))

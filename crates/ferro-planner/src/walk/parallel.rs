@@ -3,6 +3,9 @@
 
 /// How many instances of one resource are planned at once (Terraform's default parallelism).
 pub(super) const PLAN_PARALLELISM: usize = 10;
+/// How many prior objects [`super::Walk::prefetch_priors`] refreshes before it puts the
+/// refreshed objects into state.
+pub(super) const PREFETCH_CHUNK: usize = 256;
 
 /// `f` over `items` on up to `threads` threads; results in the order of `items`.
 pub(super) fn parallel_map<T: Send, R: Send>(

@@ -22,7 +22,7 @@ fn obj(attrs: Value) -> ObjectState {
     ObjectState {
         tainted: false,
         schema_version: 0,
-        attributes: attrs,
+        attributes: attrs.into(),
         sensitive_attributes: json!([]),
         private: None,
         dependencies: vec![],
@@ -389,7 +389,7 @@ fn attributes_flat_and_missing_attributes() {
             .as_ref()
             .unwrap()
             .attributes,
-        json!({"id": "x", "tags.%": "0"})
+        json!({"id": "x", "tags.%": "0"}).into()
     );
     assert_eq!(
         r.instances[&InstanceKey::Int(1)]
@@ -397,7 +397,7 @@ fn attributes_flat_and_missing_attributes() {
             .as_ref()
             .unwrap()
             .attributes,
-        json!({})
+        json!({}).into()
     );
 }
 
@@ -536,6 +536,25 @@ fn a_state_terraform_wrote_is_written_back_byte_for_byte() {
     write_state_to(&state, &mut |p| pieces.push(p.to_string()));
     assert_eq!(pieces.concat(), text);
     assert_eq!(pieces.len(), 5);
+    // Read from owned bytes (the document taken apart, not copied): the same state.
+    let owned = super::read_state_owned(text.as_bytes().to_vec()).unwrap();
+    assert_eq!(owned, state);
+    assert_eq!(write_state(&owned), text);
+}
+
+#[test]
+fn reading_owned_bytes_reports_the_same_errors() {
+    for text in [
+        "",
+        "[]",
+        "{\"version\": 4, \"resources\": {}}",
+        "{\"version\": 4, \"resources\": [{\"mode\": \"managed\", \"type\": \"t\", \"name\": \"n\", \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\", \"instances\": [{\"attributes\": 3}]}]}",
+    ] {
+        let borrowed = read_state(text.as_bytes()).unwrap_err();
+        let owned = super::read_state_owned(text.as_bytes().to_vec()).unwrap_err();
+        assert_eq!(owned.0, borrowed.0);
+        assert!(!owned.0.is_empty());
+    }
 }
 
 #[test]
