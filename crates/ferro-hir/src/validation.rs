@@ -1,8 +1,10 @@
-//! Lowering a variable's `validation { condition, error_message }` block, with Terraform 1.0's
-//! static rules: the condition must refer to the variable (and to nothing else), the message
-//! must be a literal sentence.
+//! Lowering a variable's `validation { condition, error_message }` block, with the static rules
+//! of Terraform 1.2 to 1.8: the condition must refer to the variable (and to nothing else); the
+//! message is a string expression that may refer to the variable and to nothing else (Terraform
+//! 1.0 wanted a literal sentence there, which real modules written for later versions do not
+//! keep to).
 
-use super::{literal_string, Lower};
+use super::Lower;
 use crate::expr::{walk_references, Reference};
 use crate::items::VariableValidation;
 use ferro_syntax::ast::{self, BodyItem};
@@ -14,20 +16,12 @@ impl Lower {
         var: &str,
     ) -> Option<VariableValidation> {
         let mut condition = None;
-        let mut message: Option<(String, ferro_diag::Span)> = None;
+        let mut message = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "condition" => condition = Some((self.expr(&a.expr), a.expr.span)),
-                    "error_message" => match literal_string(&a.expr) {
-                        Some(m) => message = Some((m, a.expr.span)),
-                        None => self.error(
-                            "invalid-validation-message",
-                            "Invalid validation error message",
-                            "The validation error message must be a literal string.",
-                            a.expr.span,
-                        ),
-                    },
+                    "error_message" => message = Some((self.expr(&a.expr), a.expr.span)),
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -55,7 +49,7 @@ impl Lower {
             );
             return None;
         };
-        let Some((error_message, _)) = message else {
+        let Some((error_message, message_span)) = message else {
             self.error(
                 "missing-argument",
                 "Missing required argument",
@@ -76,6 +70,20 @@ impl Lower {
                 "Invalid reference in variable validation",
                 format!("The condition for variable {var:?} can only refer to the variable itself, using var.{var}."),
                 cond_span,
+            );
+            return None;
+        }
+        let mut message_others = false;
+        walk_references(&self.hir.exprs, error_message, &mut |_, r| match r {
+            Reference::Var(n) if n == var => {}
+            _ => message_others = true,
+        });
+        if message_others {
+            self.error(
+                "invalid-validation-reference",
+                "Invalid reference in variable validation",
+                format!("The error message for variable {var:?} can only refer to the variable itself, using var.{var}."),
+                message_span,
             );
             return None;
         }

@@ -4,7 +4,7 @@
 use ferro_diag::hcl_range;
 use ferro_diag::Diagnostic;
 use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{FileHir, Reference, Variable};
+use ferro_hir::{ExprId, FileHir, Reference, Variable};
 use ferro_value::{Type, Value};
 
 /// The one value a validation condition may refer to.
@@ -20,6 +20,22 @@ impl Scope for VarScope<'_> {
             _ => Ok(Value::dynamic_unknown()),
         }
     }
+}
+
+/// The text of a failed rule's `error_message` (a string expression since Terraform 1.2).
+fn error_message(hir: &FileHir, scope: &VarScope, expr: ExprId) -> Result<String, Diagnostic> {
+    let (value, diags) = eval_expr(hir, scope, expr);
+    if let Some(d) = diags.into_iter().find(Diagnostic::is_error) {
+        return Err(d);
+    }
+    let text = ferro_value::convert::convert(&value.deep_unmark().0, &Type::String)
+        .ok()
+        .and_then(|s| s.as_str().map(str::to_string));
+    text.ok_or_else(|| {
+        Diagnostic::error("invalid-error-message", "Invalid error message")
+            .with_detail("Unsuitable value for error message: a string is required.")
+            .with_span_opt(hir.span(expr))
+    })
 }
 
 /// Check every rule of `var` (declared in `hir`, a file named `name` with `text`) against
@@ -51,13 +67,14 @@ pub fn check_validations(
         match ok {
             Some(true) => {}
             Some(false) => {
+                let message = error_message(hir, &scope, rule.error_message)?;
                 return Err(Diagnostic::error(
                     "invalid-variable-value",
                     "Invalid value for variable",
                 )
                 .with_detail(format!(
                     "{}\n\nThis was checked by the validation rule at {}.",
-                    rule.error_message,
+                    message.trim_end(),
                     hcl_range(name, text, hir.at(rule.span))
                 ))
                 .with_span(hir.at(var.span)));
