@@ -496,7 +496,11 @@ impl<'t> ModuleEval<'t> {
         self.enter(&key)?;
         let given = self.call_argument(name);
         self.leave(&key);
-        let (raw, span) = match given? {
+        // A null argument for a non-nullable variable with a default takes the default
+        // (Terraform 1.1+).
+        let given =
+            given?.filter(|(v, _)| !(v.is_null() && !var.nullable && var.default.is_some()));
+        let (raw, span) = match given {
             Some(x) => x,
             None => match var.default {
                 Some(d) => {

@@ -123,7 +123,12 @@ pub fn prepare_variables(
     for (name, item) in &index.variables {
         let hir = file_hir(db, item.file);
         let var = &hir.variables[item.index];
-        let (value, span) = match raw.get(name) {
+        // A null value for a non-nullable variable with a default takes the default
+        // (Terraform 1.1+).
+        let given = raw
+            .get(name)
+            .filter(|rv| !(rv.value.is_null() && !var.nullable && var.default.is_some()));
+        let (value, span) = match given {
             Some(rv) => (rv.value.clone(), rv.span.or(Some(hir.at(var.span)))),
             None => match var.default {
                 Some(d) => {
