@@ -1,8 +1,7 @@
 //! Lowering a variable's `validation { condition, error_message }` block, with the static rules
-//! of Terraform 1.2 to 1.8: the condition must refer to the variable (and to nothing else); the
-//! message is a string expression that may refer to the variable and to nothing else (Terraform
-//! 1.0 wanted a literal sentence there, which real modules written for later versions do not
-//! keep to).
+//! of Terraform 1.9+: the condition must refer to the variable, and it and the message (a string
+//! expression, not the literal sentence Terraform 1.0 wanted) may refer to the rest of the
+//! module too. Real modules written for later versions rely on both.
 
 use super::Lower;
 use crate::expr::{walk_references, Reference};
@@ -49,7 +48,7 @@ impl Lower {
             );
             return None;
         };
-        let Some((error_message, message_span)) = message else {
+        let Some((error_message, _)) = message else {
             self.error(
                 "missing-argument",
                 "Missing required argument",
@@ -58,35 +57,14 @@ impl Lower {
             );
             return None;
         };
+        // Terraform 1.9+: the rule may refer to the rest of the module (other variables,
+        // locals, resources, …), but the condition must still test the variable itself.
         let mut refers_to_var = false;
-        let mut others = false;
-        walk_references(&self.hir.exprs, condition, &mut |_, r| match r {
-            Reference::Var(n) if n == var => refers_to_var = true,
-            _ => others = true,
+        walk_references(&self.hir.exprs, condition, &mut |_, r| {
+            if matches!(r, Reference::Var(n) if n == var) {
+                refers_to_var = true;
+            }
         });
-        if others {
-            self.error(
-                "invalid-validation-reference",
-                "Invalid reference in variable validation",
-                format!("The condition for variable {var:?} can only refer to the variable itself, using var.{var}."),
-                cond_span,
-            );
-            return None;
-        }
-        let mut message_others = false;
-        walk_references(&self.hir.exprs, error_message, &mut |_, r| match r {
-            Reference::Var(n) if n == var => {}
-            _ => message_others = true,
-        });
-        if message_others {
-            self.error(
-                "invalid-validation-reference",
-                "Invalid reference in variable validation",
-                format!("The error message for variable {var:?} can only refer to the variable itself, using var.{var}."),
-                message_span,
-            );
-            return None;
-        }
         if !refers_to_var {
             self.error(
                 "invalid-validation-condition",

@@ -7,17 +7,19 @@ use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, Reference, Variable};
 use ferro_value::{Type, Value};
 
-/// The one value a validation condition may refer to.
+/// The variable being checked, and (as in Terraform 1.9+) whatever else of the module its
+/// rules refer to, from `others`.
 struct VarScope<'a> {
     name: &'a str,
     value: &'a Value,
+    others: &'a dyn Scope,
 }
 
 impl Scope for VarScope<'_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) if n == self.name => Ok(self.value.clone()),
-            _ => Ok(Value::dynamic_unknown()),
+            _ => self.others.reference(r),
         }
     }
 }
@@ -39,12 +41,14 @@ fn error_message(hir: &FileHir, scope: &VarScope, expr: ExprId) -> Result<String
 }
 
 /// Check every rule of `var` (declared in `hir`, a file named `name` with `text`) against
-/// `value`; the first failure is the error. Unknown values pass: they are checked at apply.
+/// `value`, other references read from `others`; the first failure is the error. Unknown
+/// values pass: they are checked at apply.
 pub fn check_validations(
     hir: &FileHir,
     (name, text): (&str, &str),
     var: &Variable,
     value: &Value,
+    others: &dyn Scope,
 ) -> Result<(), Diagnostic> {
     if !value.is_wholly_known() {
         return Ok(());
@@ -52,6 +56,7 @@ pub fn check_validations(
     let scope = VarScope {
         name: &var.name,
         value,
+        others,
     };
     for rule in &var.validations {
         let (result, diags) = eval_expr(hir, &scope, rule.condition);

@@ -21,7 +21,7 @@ variable "other" {
 
   validation {
     condition     = var.other != ""
-    error_message = "The value ${var.size} is not this variable."
+    error_message = "The value must not be empty (size is ${var.size})."
   }
 }
 
