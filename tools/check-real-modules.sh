@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Run `ferro validate` (without `init`) in every module directory below a tree of real-world
 # Terraform modules (a directory holding *.tf or *.tf.json files, `.terraform` left out), and
-# sort the results: "clean" (valid), "providers" (the only errors are providers that are not
-# installed, expected without `init`), "FAIL" (any other error: a false error to fix in ferro,
-# or a genuine one in the module). Prints one line per directory, then the other errors of each
+# sort the results: "clean" (valid), "providers" (the only errors are providers, or modules from
+# registry or remote sources, that are not installed: expected without `init`, and Terraform
+# reports them the same way), "FAIL" (any other error: a false error to fix in ferro, or a
+# genuine one in the module). Prints one line per directory, then the other errors of each
 # failing directory, then the counts; exits 1 when a directory fails.
 #
 # Usage: tools/check-real-modules.sh DIR        (FERRO=path/to/ferro to choose the binary;
@@ -18,8 +19,8 @@ if [[ -z $ferro ]]; then
   ferro="$here/target/debug/ferro"
 fi
 
-# Diagnostic codes that only say a provider is not installed.
-provider_codes='provider-unavailable|provider-not-installed|missing-provider'
+# Diagnostic codes that only say a provider or a non-local module is not installed.
+provider_codes='provider-unavailable|provider-not-installed|missing-provider|module-not-installed'
 
 clean=0 providers=0 failed=0
 report=""

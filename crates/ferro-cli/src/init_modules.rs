@@ -131,12 +131,16 @@ pub(crate) fn install_modules(
     Ok(out)
 }
 
-/// The module calls of the configuration files in `dir`: name, source, version.
+/// The module calls of the configuration files in `dir`: name, source, version. Override files
+/// (`override.tf`, `*_override.tf`) come after the others and change the `source` and `version`
+/// of the calls they name, as Terraform merges them.
 fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
-    let Ok(files) = crate::load::read_config_files(dir) else {
+    let Ok(mut files) = crate::load::read_config_files(dir) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
+    files.sort_by_key(|(name, _)| ferro_db::is_override_path(name));
+    let mut calls: std::collections::BTreeMap<String, (Option<String>, Option<String>)> =
+        std::collections::BTreeMap::new();
     for (i, (name, text)) in files.iter().enumerate() {
         let id = ferro_diag::FileId(i as u32);
         let hir = if name.ends_with(".tf.json") {
@@ -144,12 +148,30 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
         } else {
             ferro_hir::lower_file(id, &ferro_syntax::parse_file(id, text).body)
         };
+        let overriding = ferro_db::is_override_path(name);
         for c in &hir.module_calls {
-            if let Some((source, _)) = &c.source {
-                out.push((c.name.clone(), source.clone(), c.version.clone()));
+            let source = c.source.as_ref().map(|(s, _)| s.clone());
+            match calls.get_mut(&c.name) {
+                Some(base) if overriding => {
+                    if source.is_some() {
+                        base.0 = source;
+                    }
+                    if c.version.is_some() {
+                        base.1 = c.version.clone();
+                    }
+                }
+                Some(_) => {}
+                None if overriding => {}
+                None => {
+                    calls.insert(c.name.clone(), (source, c.version.clone()));
+                }
             }
         }
     }
+    let mut out: Vec<(String, String, Option<String>)> = calls
+        .into_iter()
+        .filter_map(|(name, (source, version))| Some((name, source?, version)))
+        .collect();
     out.sort();
     out.reverse();
     out

@@ -166,6 +166,9 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
             .or_default()
             .push(SourceFile::new(&db, name.clone(), text.clone(), id));
     }
+    for fs in by_dir.values() {
+        ferro_db::link_overrides(&mut db, fs);
+    }
     let root_files = by_dir.remove(".").unwrap_or_default();
     let ws = Workspace::single(&db, root_files, Arc::new(SchemaTable::default()));
     let children: Vec<ferro_db::Module> = by_dir
@@ -212,6 +215,7 @@ impl Loaded {
             inputs.push(SourceFile::new(&self.db, name.clone(), text.clone(), id));
         }
         self.files.extend(files);
+        ferro_db::link_overrides(&mut self.db, &inputs);
         let module = ferro_db::Module::new(&self.db, dir, inputs);
         let mut children = self.ws.children(&self.db).clone();
         children.push(module);

@@ -18,6 +18,7 @@ mod index;
 mod items;
 mod json_body;
 mod navigate;
+mod overrides;
 mod pending;
 mod resolve;
 mod tree;
@@ -31,6 +32,7 @@ pub use navigate::{
     called_module, declaration, file_modules, file_sites, references_index, resolve, site_at,
     ModuleSymbol, ReferencesIndex, Site, SiteTarget, Symbol,
 };
+pub use overrides::is_override_path;
 pub use pending::{Loc, Pending};
 pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKey};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
@@ -59,6 +61,24 @@ pub struct SourceFile {
     pub text: String,
     #[returns(copy)]
     pub id: FileId,
+    /// Every file of the file's module, set (by [`link_overrides`]) only when the module has
+    /// override files: what a file's lowering merges with.
+    #[default]
+    #[returns(ref)]
+    pub module_files: Vec<SourceFile>,
+}
+
+/// Tell the files of one module about each other when any of them is an override file
+/// (`override.tf`, `*_override.tf`), so that lowering merges the overrides; otherwise leave
+/// them unlinked. Call whenever a module's list of files is set.
+pub fn link_overrides(db: &mut RootDb, files: &[SourceFile]) {
+    let any = files.iter().any(|f| is_override_path(f.path(db)));
+    let linked: Vec<SourceFile> = if any { files.to_vec() } else { Vec::new() };
+    for f in files {
+        if f.module_files(db) != &linked {
+            f.set_module_files(db).to(linked.clone());
+        }
+    }
 }
 
 /// Resource schemas by (mode, type): `("managed", "terraform_data")`, and the configuration
@@ -191,6 +211,13 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
 /// report ranges, [`source_map`]) so that they depend on exactly what they use.
 #[salsa::tracked(returns(ref))]
 pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
+    if let Some((body, diags)) = overrides::merged_body(db, file) {
+        let mut hir = ferro_hir::lower_file(file.id(db), &body);
+        if !diags.is_empty() {
+            Arc::make_mut(&mut hir.map).diagnostics.extend(diags);
+        }
+        return hir;
+    }
     if is_json(db, file) {
         ferro_hir::lower_json_file(file.id(db), &parse(db, file).body)
     } else {

@@ -161,7 +161,8 @@ pub struct Variable {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VariableValidation {
     pub condition: ExprId,
-    pub error_message: String,
+    /// A string, or (as in Terraform 1.2+) an expression that may refer to the variable.
+    pub error_message: ExprId,
     /// The `validation` keyword, which the failure message names.
     pub span: SpanId,
 }

@@ -1,8 +1,9 @@
-//! Lowering a variable's `validation { condition, error_message }` block, with Terraform 1.0's
-//! static rules: the condition must refer to the variable (and to nothing else), the message
-//! must be a literal sentence.
+//! Lowering a variable's `validation { condition, error_message }` block, with the static rules
+//! of Terraform 1.9+: the condition must refer to the variable, and it and the message (a string
+//! expression, not the literal sentence Terraform 1.0 wanted) may refer to the rest of the
+//! module too. Real modules written for later versions rely on both.
 
-use super::{literal_string, Lower};
+use super::Lower;
 use crate::expr::{walk_references, Reference};
 use crate::items::VariableValidation;
 use ferro_syntax::ast::{self, BodyItem};
@@ -14,20 +15,12 @@ impl Lower {
         var: &str,
     ) -> Option<VariableValidation> {
         let mut condition = None;
-        let mut message: Option<(String, ferro_diag::Span)> = None;
+        let mut message = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "condition" => condition = Some((self.expr(&a.expr), a.expr.span)),
-                    "error_message" => match literal_string(&a.expr) {
-                        Some(m) => message = Some((m, a.expr.span)),
-                        None => self.error(
-                            "invalid-validation-message",
-                            "Invalid validation error message",
-                            "The validation error message must be a literal string.",
-                            a.expr.span,
-                        ),
-                    },
+                    "error_message" => message = Some((self.expr(&a.expr), a.expr.span)),
                     other => self.error(
                         "unsupported-argument",
                         "Unsupported argument",
@@ -64,21 +57,14 @@ impl Lower {
             );
             return None;
         };
+        // Terraform 1.9+: the rule may refer to the rest of the module (other variables,
+        // locals, resources, …), but the condition must still test the variable itself.
         let mut refers_to_var = false;
-        let mut others = false;
-        walk_references(&self.hir.exprs, condition, &mut |_, r| match r {
-            Reference::Var(n) if n == var => refers_to_var = true,
-            _ => others = true,
+        walk_references(&self.hir.exprs, condition, &mut |_, r| {
+            if matches!(r, Reference::Var(n) if n == var) {
+                refers_to_var = true;
+            }
         });
-        if others {
-            self.error(
-                "invalid-validation-reference",
-                "Invalid reference in variable validation",
-                format!("The condition for variable {var:?} can only refer to the variable itself, using var.{var}."),
-                cond_span,
-            );
-            return None;
-        }
         if !refers_to_var {
             self.error(
                 "invalid-validation-condition",

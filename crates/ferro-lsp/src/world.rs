@@ -167,6 +167,7 @@ impl World {
 
     fn set_module_files(&mut self, module: Module, mut files: Vec<SourceFile>) {
         files.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        ferro_db::link_overrides(&mut self.db, &files);
         if module.files(&self.db) != &files {
             module.set_files(&mut self.db).to(files);
         }

@@ -407,6 +407,12 @@ impl<'t> ModuleEval<'t> {
         self.tree.cache_partial || v.is_wholly_known()
     }
 
+    /// Whether `what` is being evaluated (see [`ModuleEval::enter`]).
+    fn in_progress(&self, what: &str) -> bool {
+        let id = Arc::as_ptr(&self.inst) as usize;
+        IN_PROGRESS.with(|stack| stack.borrow().iter().any(|(i, n)| *i == id && n == what))
+    }
+
     /// Guard against evaluating a named value while it is being evaluated.
     fn enter(&self, what: &str) -> Result<(), Diagnostic> {
         let id = Arc::as_ptr(&self.inst) as usize;
@@ -491,12 +497,62 @@ impl<'t> ModuleEval<'t> {
                 ferro_db::suggest(name, self.index.variables.keys()),
             ));
         };
+        let v = self.var_unvalidated(name)?;
+        let var = &self.hir(item.file).variables[item.index];
+        let hir = self.hir(item.file);
+        let key = format!("validation of var.{name}");
+        if self.in_progress(&key) {
+            // Reached from the variable's own rule (through a local value, say): its value,
+            // which the rule is checking.
+            return Ok(v);
+        }
+        if !var.validations.is_empty() {
+            if let Some((_, fname, text)) = self.tree.sources.iter().find(|s| Some(s.0) == hir.file)
+            {
+                // A rule may refer to the rest of the module (Terraform 1.9+): other variables
+                // by their converted values, anything else as expressions do.
+                self.enter(&key)?;
+                let ctx = InstanceCtx::default();
+                let others = ValidationScope {
+                    inner: InstanceScope {
+                        m: self,
+                        inst: &ctx,
+                    },
+                };
+                let checked =
+                    crate::validation::check_validations(hir, (fname, text), var, &v, &others);
+                self.leave(&key);
+                checked?;
+            }
+        }
+        if self.cacheable(&v) {
+            self.inst
+                .vars
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(name.to_string(), v.clone());
+        }
+        Ok(v)
+    }
+
+    /// A child module's input variable converted to its type, before its validation rules.
+    fn var_unvalidated(&self, name: &str) -> Result<Value, Diagnostic> {
+        let Some(item) = self.index.variables.get(name) else {
+            return Err(ferro_db::undeclared_variable(
+                name,
+                ferro_db::suggest(name, self.index.variables.keys()),
+            ));
+        };
         let var = &self.hir(item.file).variables[item.index];
         let key = format!("var.{name}");
         self.enter(&key)?;
         let given = self.call_argument(name);
         self.leave(&key);
-        let (raw, span) = match given? {
+        // A null argument for a non-nullable variable with a default takes the default
+        // (Terraform 1.1+).
+        let given =
+            given?.filter(|(v, _)| !(v.is_null() && !var.nullable && var.default.is_some()));
+        let (raw, span) = match given {
             Some(x) => x,
             None => match var.default {
                 Some(d) => {
@@ -509,19 +565,7 @@ impl<'t> ModuleEval<'t> {
                 None => (Value::null(Type::Dynamic), None),
             },
         };
-        let v = convert_variable(var, raw, span, &self.inst.path)?;
-        let hir = self.hir(item.file);
-        if let Some((_, fname, text)) = self.tree.sources.iter().find(|s| Some(s.0) == hir.file) {
-            crate::validation::check_validations(hir, (fname, text), var, &v)?;
-        }
-        if self.cacheable(&v) {
-            self.inst
-                .vars
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(name.to_string(), v.clone());
-        }
-        Ok(v)
+        convert_variable(var, raw, span, &self.inst.path)
     }
 
     /// The value the call of this module instance gives for `name`, evaluated in the parent.
@@ -717,6 +761,21 @@ pub fn convert_variable(
 struct InstanceScope<'m, 't> {
     m: &'m ModuleEval<'t>,
     inst: &'m InstanceCtx,
+}
+
+/// What a child module's variable validation rule sees of the module: the other variables
+/// before their own rules (so that rules may refer to each other), the rest as usual.
+struct ValidationScope<'m, 't> {
+    inner: InstanceScope<'m, 't>,
+}
+
+impl Scope for ValidationScope<'_, '_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        match r {
+            Reference::Var(n) => self.inner.m.var_unvalidated(n),
+            _ => self.inner.reference(r),
+        }
+    }
 }
 
 impl Scope for InstanceScope<'_, '_> {

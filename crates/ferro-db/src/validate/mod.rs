@@ -60,6 +60,13 @@ pub fn file_diagnostics(
             }
         }
     }
+    // Validation rules may refer to the rest of the module (Terraform 1.9+).
+    for var in &hir.variables {
+        for rule in &var.validations {
+            v.references(rule.condition, Meta::None);
+            v.references(rule.error_message, Meta::None);
+        }
+    }
     for l in &hir.locals {
         v.references(l.expr, Meta::None);
     }

@@ -123,7 +123,12 @@ pub fn prepare_variables(
     for (name, item) in &index.variables {
         let hir = file_hir(db, item.file);
         let var = &hir.variables[item.index];
-        let (value, span) = match raw.get(name) {
+        // A null value for a non-nullable variable with a default takes the default
+        // (Terraform 1.1+).
+        let given = raw
+            .get(name)
+            .filter(|rv| !(rv.value.is_null() && !var.nullable && var.default.is_some()));
+        let (value, span) = match given {
             Some(rv) => (rv.value.clone(), rv.span.or(Some(hir.at(var.span)))),
             None => match var.default {
                 Some(d) => {
@@ -149,14 +154,42 @@ pub fn prepare_variables(
                 continue;
             }
         };
-        let source = (item.file.path(db).as_str(), item.file.text(db).as_str());
-        if let Err(d) = crate::validation::check_validations(hir, source, var, &v) {
-            diags.push(d);
-            continue;
-        }
         out.insert(name.clone(), v);
     }
+    // Validation rules, once every value is known: a rule may refer to the other variables
+    // (Terraform 1.9+); what else it refers to is not known yet here, and such a rule is
+    // skipped.
+    let others = RootVars(&out);
+    let mut failed = Vec::new();
+    for (name, v) in &out {
+        let Some(item) = index.variables.get(name) else {
+            continue;
+        };
+        let hir = file_hir(db, item.file);
+        let var = &hir.variables[item.index];
+        let source = (item.file.path(db).as_str(), item.file.text(db).as_str());
+        if let Err(d) = crate::validation::check_validations(hir, source, var, v, &others) {
+            diags.push(d);
+            failed.push(name.clone());
+        }
+    }
+    for name in failed {
+        out.remove(&name);
+    }
     (out, diags)
+}
+
+/// The root module's variables, for validation rules that refer to other variables.
+struct RootVars<'a>(&'a BTreeMap<String, Value>);
+
+impl ferro_eval::Scope for RootVars<'_> {
+    fn reference(&self, r: &ferro_hir::Reference) -> Result<Value, Diagnostic> {
+        Ok(match r {
+            ferro_hir::Reference::Var(n) => self.0.get(n).cloned(),
+            _ => None,
+        }
+        .unwrap_or_else(Value::dynamic_unknown))
+    }
 }
 
 /// The source range a provider's attribute path points at inside a resource body: the attribute

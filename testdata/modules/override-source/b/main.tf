@@ -1,0 +1,3 @@
+output "from" {
+  value = "b"
+}

@@ -1,0 +1,7 @@
+module "m" {
+  source = "./a"
+}
+
+output "from" {
+  value = module.m.from
+}

@@ -1,0 +1,6 @@
+variable "v" {
+  type = string
+}
+output "v" {
+  value = var.v
+}

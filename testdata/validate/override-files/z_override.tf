@@ -1,0 +1,3 @@
+output "size" {
+  value = "${var.size}!"
+}

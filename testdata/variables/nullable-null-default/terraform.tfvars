@@ -1,0 +1,2 @@
+root_size = null
+required  = "given"
