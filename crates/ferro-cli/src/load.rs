@@ -241,7 +241,7 @@ pub fn attach_providers(
 /// a dependency cycle is looked for only when everything else is sound (an undeclared name or
 /// a missing provider can look like one).
 pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
-    let versions = required_version_diagnostics(l);
+    let versions = ferro_lsp::required_versions(&l.db, l.ws);
     if !versions.is_empty() {
         *diags = versions;
         return;
@@ -253,38 +253,6 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
             diags.push(d.clone());
         }
     }
-}
-
-/// `terraform { required_version }` of every module, checked against the Terraform version
-/// ferro is compatible with (the one it records in state).
-fn required_version_diagnostics(l: &Loaded) -> Vec<Diagnostic> {
-    use ferro_provider::install::version::{Constraints, Version};
-    let Ok(ours) = Version::parse(ferro_state::WRITER_VERSION) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for m in l.ws.modules(&l.db) {
-        for f in m.files(&l.db) {
-            let hir = ferro_db::file_hir(&l.db, *f);
-            for (constraint, span) in &hir.required_versions {
-                let span = hir.at(*span);
-                match Constraints::parse(constraint) {
-                    Ok(c) if c.allows(&ours) => {}
-                    Ok(_) => out.push(
-                        Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
-                            .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
-                            .with_span(span),
-                    ),
-                    Err(e) => out.push(
-                        Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
-                            .with_detail(format!("This string does not use correct version constraint syntax: {e}."))
-                            .with_span(span),
-                    ),
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.

@@ -17,6 +17,7 @@ mod validate;
 pub mod world;
 
 pub use server::serve;
+pub use validate::{required_versions, NEWEST_LANGUAGE_VERSION};
 pub use world::World;
 
 /// Serve on the process's standard input and output; returns the exit code.

@@ -8,10 +8,21 @@ use ferro_diag::{Diagnostic, Severity};
 use ferro_provider::install::version::{Constraints, Version};
 use serde_json::{json, Value};
 
-/// `terraform { required_version }` of every module checked against the Terraform version
-/// ferro is compatible with, with the CLI's texts.
+/// The newest Terraform release whose configuration language ferro implements (apart from
+/// what docs/compatibility.md lists); the oldest is the one it records in state
+/// (`ferro_state::WRITER_VERSION`, 1.0.3).
+pub const NEWEST_LANGUAGE_VERSION: &str = "1.9.8";
+
+/// `terraform { required_version }` of every module checked against the Terraform versions
+/// ferro is compatible with: a constraint passes when some release from the one ferro
+/// records in state to [`NEWEST_LANGUAGE_VERSION`] meets it (modules that ask for a newer
+/// language, `>= 1.5.7`, load; `< 0.1.0` or `>= 2.0` do not). The CLI's and the language
+/// server's check.
 pub fn required_versions(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
-    let Ok(ours) = Version::parse(ferro_state::WRITER_VERSION) else {
+    let (Ok(oldest), Ok(newest)) = (
+        Version::parse(ferro_state::WRITER_VERSION),
+        Version::parse(NEWEST_LANGUAGE_VERSION),
+    ) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -21,10 +32,10 @@ pub fn required_versions(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
             for (constraint, span) in &hir.required_versions {
                 let span = hir.at(*span);
                 match Constraints::parse(constraint) {
-                    Ok(c) if c.allows(&ours) => {}
+                    Ok(c) if c.allows_some_in(&oldest, &newest) => {}
                     Ok(_) => out.push(
                         Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
-                            .with_detail(format!("This configuration does not support Terraform version {ours}, the version ferro is compatible with. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
+                            .with_detail(format!("This configuration does not support any Terraform version ferro is compatible with ({oldest} to {newest}). To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
                             .with_span(span),
                     ),
                     Err(e) => out.push(

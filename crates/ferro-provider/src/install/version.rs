@@ -224,6 +224,23 @@ impl Constraints {
         self.0.iter().all(|c| c.matches(v))
     }
 
+    /// Does some release from `lo` to `hi` (both included) satisfy every constraint? The
+    /// releases tried are the bounds and each constraint's version with the next two patch
+    /// releases after it: where the constraints leave a range open within the bounds, its
+    /// least release is one of those.
+    pub fn allows_some_in(&self, lo: &Version, hi: &Version) -> bool {
+        let patch_after = |v: &Version, n: u64| Version::new(v.major, v.minor, v.patch + n);
+        let mut candidates = vec![lo.clone(), hi.clone()];
+        for c in &self.0 {
+            for n in 0..3 {
+                candidates.push(patch_after(&c.version, n));
+            }
+        }
+        candidates
+            .iter()
+            .any(|v| v >= lo && v <= hi && !v.is_prerelease() && self.allows(v))
+    }
+
     /// Merge another module's constraints for the same provider.
     pub fn merge(&mut self, other: &Constraints) {
         for c in &other.0 {
@@ -287,6 +304,39 @@ mod tests {
 
     fn allows(c: &str, ver: &str) -> bool {
         Constraints::parse(c).unwrap().allows(&v(ver))
+    }
+
+    #[test]
+    fn a_range_of_releases_satisfies_constraints_any_of_them_meets() {
+        let some = |c: &str| {
+            Constraints::parse(c)
+                .unwrap()
+                .allows_some_in(&v("1.0.3"), &v("1.9.8"))
+        };
+        for ok in [
+            ">= 0.12",
+            "~> 1.0.0",
+            "= 1.0.3",
+            ">= 1.3",
+            ">= 1.5.7",
+            "~> 1.5",
+            ">= 1.2, < 1.4",
+            "> 1.6.0, != 1.6.1",
+            "1.9.8",
+            "",
+        ] {
+            assert!(some(ok), "{ok}");
+        }
+        for bad in [
+            "< 0.1.0",
+            ">= 1.10",
+            "~> 0.14.0",
+            "= 1.0.2",
+            "> 1.9.8",
+            ">= 2.0",
+        ] {
+            assert!(!some(bad), "{bad}");
+        }
     }
 
     #[test]
