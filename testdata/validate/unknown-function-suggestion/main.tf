@@ -1,0 +1,4 @@
+locals {
+  a = type(1)
+  c = lenght("x")
+}
