@@ -65,15 +65,6 @@ pub(crate) struct Pieces {
     rest: Vec<Piece>,
 }
 
-impl Pieces {
-    fn len(&self) -> usize {
-        usize::from(self.first.is_some()) + self.rest.len()
-    }
-    fn iter(&self) -> impl Iterator<Item = &Piece> {
-        self.first.iter().chain(&self.rest)
-    }
-}
-
 impl IntoIterator for Pieces {
     type Item = Piece;
     type IntoIter = std::iter::Chain<std::option::IntoIter<Piece>, std::vec::IntoIter<Piece>>;
@@ -107,10 +98,8 @@ pub(crate) fn build(
     flavor: Flavor,
     errs: &mut Vec<PErr>,
 ) -> Vec<TemplatePart> {
-    let indent = match flavor {
-        Flavor::Heredoc { indented: true } => min_indent(src, pieces.iter()),
-        _ => 0,
-    };
+    let pieces: Vec<Piece> = pieces.into_iter().collect();
+    let mut texts = literal_texts(src, &pieces, flavor, errs);
     // Nest the directives with an explicit stack (no recursion).
     struct Open {
         tag: Tag,
@@ -134,45 +123,13 @@ pub(crate) fn build(
         }
     }
     let sp = |s: usize, e: usize| Span::new(file, s..e);
-    let mut strips_before = false;
-    let mut pieces = pieces.into_iter().enumerate().peekable();
-    while let Some((i, p)) = pieces.next() {
-        let strips_after = pieces.peek().is_some_and(|(_, n)| n.strips().0);
-        let after_this = std::mem::replace(&mut strips_before, p.strips().1);
+    for (i, p) in pieces.into_iter().enumerate() {
         match p {
             Piece::Text(s) => {
-                // The literal text, with indentation, escapes and strip markers applied.
-                let raw = &src[urange(s)];
-                let dedented;
-                let raw = if indent > 0 {
-                    dedented = dedent(raw, indent, i == 0);
-                    dedented.as_str()
-                } else {
-                    raw
-                };
-                let text = unescape(raw, flavor == Flavor::Quoted, s.start as usize, errs);
-                let mut text: &str = &text;
-                // HCL's scanner cuts the literal of a heredoc or template file into one token
-                // per line (each ending with its newline), and a strip marker trims only the
-                // token next to it: at most one line break goes.
-                let by_line = flavor != Flavor::Quoted;
-                if after_this {
-                    text = if by_line {
-                        trim_first_line_start(text)
-                    } else {
-                        text.trim_start()
-                    };
-                }
-                if strips_after {
-                    text = if by_line {
-                        trim_last_line_end(text)
-                    } else {
-                        text.trim_end()
-                    };
-                }
+                let text = std::mem::take(&mut texts[i]);
                 if !text.is_empty() {
                     target(&mut stack, &mut done).push(TemplatePart::Literal {
-                        text: SmolStr::new(text),
+                        text: SmolStr::new(&text),
                         span: sp(s.start as usize, s.end as usize),
                     });
                 }
@@ -318,56 +275,82 @@ fn mismatch(span: TSpan, word: &str, wants: &str) -> PErr {
     )
 }
 
-/// The smallest indentation (spaces and tabs) of the non-blank lines of a `<<-` heredoc.
-fn min_indent<'p>(src: &str, pieces: impl Iterator<Item = &'p Piece>) -> usize {
-    let mut min = usize::MAX;
-    let mut at_line_start = true;
-    for p in pieces {
-        match p {
-            Piece::Text(sp) => {
-                let raw = &src[urange(*sp)];
-                for (k, line) in raw.split('\n').enumerate() {
-                    let starts_line = if k == 0 { at_line_start } else { true };
-                    if !starts_line {
-                        continue;
-                    }
-                    let n = line.len() - line.trim_start_matches([' ', '\t']).len();
-                    let last = k == raw.split('\n').count() - 1;
-                    let blank = line.trim().is_empty();
-                    // A line that continues in an interpolation counts even when its text is blank.
-                    if !blank || (last && !line.is_empty()) {
-                        min = min.min(n);
-                    }
-                }
-                at_line_start = raw.ends_with('\n');
-            }
-            _ => {
-                if at_line_start {
-                    min = 0;
-                }
-                at_line_start = false;
+/// The literal text of every `Text` piece (empty for the others), as HCL builds it: escapes
+/// processed, then strip markers applied, then (`<<-` heredocs) the common indentation removed.
+///
+/// HCL's scanner cuts the literal of a heredoc or template file into one token per line (each
+/// ending with its newline); a strip marker trims only the token next to it (so at most one
+/// line break goes), and the indentation is measured on the tokens as the strip markers left
+/// them: a line whose leading spaces a `~` removed has none, and then nothing is removed.
+fn literal_texts(src: &str, pieces: &[Piece], flavor: Flavor, errs: &mut Vec<PErr>) -> Vec<String> {
+    let by_line = flavor != Flavor::Quoted;
+    // Per piece, its literal tokens (one for a quoted template's text).
+    let mut tokens: Vec<Vec<String>> = Vec::with_capacity(pieces.len());
+    for (i, p) in pieces.iter().enumerate() {
+        let Piece::Text(s) = p else {
+            tokens.push(Vec::new());
+            continue;
+        };
+        let text = unescape(&src[urange(*s)], !by_line, s.start as usize, errs);
+        let mut toks: Vec<String> = if by_line {
+            text.split_inclusive('\n').map(str::to_owned).collect()
+        } else {
+            vec![text.into_owned()]
+        };
+        if toks.is_empty() {
+            toks.push(String::new());
+        }
+        if i > 0 && pieces[i - 1].strips().1 {
+            let first = &mut toks[0];
+            *first = first.trim_start().to_owned();
+        }
+        if pieces.get(i + 1).is_some_and(|n| n.strips().0) {
+            if let Some(last) = toks.last_mut() {
+                last.truncate(last.trim_end().len());
             }
         }
+        tokens.push(toks);
     }
-    if min == usize::MAX {
-        0
-    } else {
-        min
+    if flavor == (Flavor::Heredoc { indented: true }) {
+        flush_indentation(pieces, &mut tokens);
     }
+    tokens.into_iter().map(|t| t.concat()).collect()
 }
 
-/// Remove up to `n` leading spaces/tabs from every line of `raw` that starts a source line.
-fn dedent(raw: &str, n: usize, first_starts_line: bool) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for (k, line) in raw.split_inclusive('\n').enumerate() {
-        if k == 0 && !first_starts_line {
-            out.push_str(line);
+/// Remove the common indentation of a `<<-` heredoc from the literal tokens that start a line
+/// (HCL's rule: a token of only whitespace ending with its newline is a blank line and does not
+/// count; an interpolation or directive starting a line means no indentation at all).
+fn flush_indentation(pieces: &[Piece], tokens: &mut [Vec<String>]) {
+    let mut min = usize::MAX;
+    let mut newline = true;
+    let mut adjust: Vec<(usize, usize)> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        if !matches!(p, Piece::Text(_)) {
+            if newline {
+                min = 0;
+            }
+            newline = false;
             continue;
         }
-        let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
-        out.push_str(&line[ws.min(n)..]);
+        for (k, tok) in tokens[i].iter().enumerate() {
+            if newline {
+                let rest = tok.trim_start();
+                if !(rest.is_empty() && tok.ends_with('\n')) {
+                    min = min.min(tok[..tok.len() - rest.len()].chars().count());
+                    adjust.push((i, k));
+                }
+            }
+            newline = tok.ends_with('\n');
+        }
     }
-    out
+    if min == 0 || min == usize::MAX {
+        return;
+    }
+    for (i, k) in adjust {
+        let tok = &mut tokens[i][k];
+        let cut = tok.char_indices().nth(min).map_or(tok.len(), |(b, _)| b);
+        tok.drain(..cut);
+    }
 }
 
 /// Process escapes: `$${` and `%%{` always, backslash escapes in quoted templates.
@@ -443,23 +426,4 @@ fn bad_escape(start: usize, end: usize, seq: &str) -> PErr {
              \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN; write \\\\ for a literal backslash."
         ),
     )
-}
-
-/// `text` without the leading whitespace of its first line (the line break ending that line
-/// included, when the line is blank).
-fn trim_first_line_start(text: &str) -> &str {
-    let first = match text.find('\n') {
-        Some(i) => &text[..=i],
-        None => text,
-    };
-    &text[first.len() - first.trim_start().len()..]
-}
-
-/// `text` without the trailing whitespace of its last line (which ends with the text's final
-/// line break, if it has one).
-fn trim_last_line_end(text: &str) -> &str {
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let start = body.rfind('\n').map_or(0, |i| i + 1);
-    let last = &text[start..];
-    &text[..start + last.trim_end().len()]
 }
