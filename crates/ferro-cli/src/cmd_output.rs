@@ -1,7 +1,8 @@
-//! `ferro output` and the outputs printed after apply and refresh.
+//! `ferro output` and the outputs printed after apply and refresh (values as Terraform's console
+//! prints them: quoted keys, `tomap(...)`, `tolist(...)`, heredocs for multi-line strings).
 
+use crate::cmd_console::format_value;
 use crate::commands::{plain_error, print_diags};
-use crate::output_fmt::format_value;
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_state::State;

@@ -23,7 +23,6 @@ mod init_modules;
 pub mod interrupt;
 mod line_editor;
 mod load;
-mod output_fmt;
 pub mod render;
 mod validate_json;
 pub use env::with_env;

@@ -488,7 +488,7 @@ impl<'a> DiffPrinter<'a> {
     }
 
     /// A whole value, every nested line prefixed with `action`'s symbol.
-    fn value(&mut self, v: &Value, action: Action, indent: usize) {
+    pub(crate) fn value(&mut self, v: &Value, action: Action, indent: usize) {
         if v.is_sensitive() {
             self.out.push_str(MARKED);
             return;

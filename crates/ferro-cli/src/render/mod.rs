@@ -480,11 +480,13 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
             let v = ferro_value::json::type_from_json(&o.ty)
                 .ok()
                 .and_then(|t| ferro_value::json::value_from_json(&o.value, &t).ok());
+            // Written as Terraform's `show` writes them: as unchanged plan values.
             match v {
-                Some(v) => out.push_str(&format!(
-                    "{name} = {}\n",
-                    crate::output_fmt::format_value(&v, 0)
-                )),
+                Some(v) => {
+                    let mut p = DiffPrinter::new(pen, Action::NoOp, &[]);
+                    p.value(&v, Action::NoOp, 0);
+                    out.push_str(&format!("{name} = {}\n", p.out));
+                }
                 None => out.push_str(&format!("{name} = {}\n", o.value)),
             }
         }
