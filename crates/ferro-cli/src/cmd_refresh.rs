@@ -30,13 +30,14 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(s) => s,
         Err(e) => return plain_error(io, "Failed to load state", &e.0),
     };
+    // As Terraform 1.0.3: a warning, and the refresh goes on (it still records and prints the
+    // outputs).
     if current.as_ref().is_none_or(|s| s.resources.is_empty()) {
         let d = Diagnostic::warning("empty-state", "Empty or non-existent state").with_detail(
-            "There are currently no remote objects tracked in the state, so there is nothing to refresh.",
+            "There are currently no resources tracked in the state, so there is nothing to refresh.",
         );
         let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
         let _ = io.stderr.write_all(text.as_bytes());
-        return 0;
     }
     let planned = match make_plan(g, a, &p, false, current.clone(), io) {
         Ok(x) => x,
