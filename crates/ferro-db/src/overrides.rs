@@ -179,25 +179,8 @@ fn apply_override(body: &mut Body, over: &Block) {
 fn merge_body(base: &mut Body, over: &Body, variable: bool) {
     for it in &over.items {
         match it {
-            BodyItem::Attribute(a) => {
-                match base
-                    .items
-                    .iter_mut()
-                    .find(|x| matches!(x, BodyItem::Attribute(y) if y.name.name == a.name.name))
-                {
-                    Some(slot) => *slot = it.clone(),
-                    None => base.items.push(it.clone()),
-                }
-            }
-            BodyItem::Block(b) if b.ty.name == "lifecycle" => {
-                match base.items.iter_mut().find_map(|x| match x {
-                    BodyItem::Block(y) if y.ty.name == "lifecycle" => Some(y),
-                    _ => None,
-                }) {
-                    Some(l) => merge_body(&mut l.body, &b.body, false),
-                    None => base.items.push(it.clone()),
-                }
-            }
+            BodyItem::Attribute(a) => put_attribute(base, &a.name.name, it),
+            BodyItem::Block(b) if b.ty.name == "lifecycle" => merge_into_block(base, b, it),
             BodyItem::Block(b) if variable && b.ty.name == "validation" => {}
             BodyItem::Block(_) => {}
         }
@@ -229,6 +212,30 @@ fn merge_body(base: &mut Body, over: &Body, variable: bool) {
     }
 }
 
+/// An overriding argument replaces the base's argument of that name, or is added.
+fn put_attribute(base: &mut Body, name: &str, it: &BodyItem) {
+    match base
+        .items
+        .iter_mut()
+        .find(|x| matches!(x, BodyItem::Attribute(y) if y.name.name == name))
+    {
+        Some(slot) => *slot = it.clone(),
+        None => base.items.push(it.clone()),
+    }
+}
+
+/// An overriding block merged argument by argument into the base's block of its type (the
+/// first), or added when the base has none.
+fn merge_into_block(base: &mut Body, b: &Block, it: &BodyItem) {
+    match base.items.iter_mut().find_map(|x| match x {
+        BodyItem::Block(y) if y.ty.name == b.ty.name => Some(y),
+        _ => None,
+    }) {
+        Some(y) => merge_body(&mut y.body, &b.body, false),
+        None => base.items.push(it.clone()),
+    }
+}
+
 /// The block type a nested block stands for: `dynamic "x"` stands for `x`.
 fn nested_kind(b: &Block) -> String {
     match (b.ty.name.as_str(), b.labels.first()) {
@@ -242,24 +249,9 @@ fn nested_kind(b: &Block) -> String {
 fn merge_terraform(base: &mut Body, over: &Body) {
     for it in &over.items {
         match it {
-            BodyItem::Attribute(a) => {
-                match base
-                    .items
-                    .iter_mut()
-                    .find(|x| matches!(x, BodyItem::Attribute(y) if y.name.name == a.name.name))
-                {
-                    Some(slot) => *slot = it.clone(),
-                    None => base.items.push(it.clone()),
-                }
-            }
+            BodyItem::Attribute(a) => put_attribute(base, &a.name.name, it),
             BodyItem::Block(b) if b.ty.name == "required_providers" => {
-                match base.items.iter_mut().find_map(|x| match x {
-                    BodyItem::Block(y) if y.ty.name == "required_providers" => Some(y),
-                    _ => None,
-                }) {
-                    Some(r) => merge_body(&mut r.body, &b.body, false),
-                    None => base.items.push(it.clone()),
-                }
+                merge_into_block(base, b, it)
             }
             BodyItem::Block(b) if b.ty.name == "backend" || b.ty.name == "cloud" => {
                 base.items.retain(|x| {

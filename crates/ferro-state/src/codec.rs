@@ -158,6 +158,17 @@ fn opt_bool(obj: &Map<String, Value>, key: &str, ctx: &str) -> Result<bool, Stat
     }
 }
 
+/// A JSON value that must be an object, as its map.
+fn object(raw: Value, ctx: &str) -> Result<Map<String, Value>, StateError> {
+    match raw {
+        Value::Object(o) => Ok(o),
+        other => err(format!(
+            "{ctx}: must be an object, not {}",
+            describe(&other)
+        )),
+    }
+}
+
 /// Optional array field, taken out of the object: missing or null → empty.
 fn take_array(
     obj: &mut Map<String, Value>,
@@ -259,15 +270,7 @@ fn is_version(s: &str) -> bool {
 }
 
 fn read_output(raw: Value, ctx: &str) -> Result<OutputState, StateError> {
-    let mut o = match raw {
-        Value::Object(o) => o,
-        other => {
-            return err(format!(
-                "{ctx}: must be an object, not {}",
-                describe(&other)
-            ))
-        }
-    };
+    let mut o = object(raw, ctx)?;
     let value = match o.remove("value") {
         Some(v) => v,
         None => return err(format!("{ctx}: missing \"value\"")),
@@ -289,15 +292,7 @@ fn read_resource(
     ctx: &str,
     resources: &mut BTreeMap<AbsResource, ResourceState>,
 ) -> Result<(), StateError> {
-    let mut o = match raw {
-        Value::Object(o) => o,
-        other => {
-            return err(format!(
-                "{ctx}: must be an object, not {}",
-                describe(&other)
-            ))
-        }
-    };
+    let mut o = object(raw, ctx)?;
     let o = &mut o;
     let pre = format!("{ctx}: ");
     let module = match opt_str(o, "module", &pre)? {
@@ -392,15 +387,7 @@ fn read_instance(
     raw: Value,
     ctx: &str,
 ) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
-    let mut o = match raw {
-        Value::Object(o) => o,
-        other => {
-            return err(format!(
-                "{ctx}: must be an object, not {}",
-                describe(&other)
-            ))
-        }
-    };
+    let mut o = object(raw, ctx)?;
     let o = &mut o;
     let pre = format!("{ctx}: ");
     let key = match o.get("index_key") {
