@@ -125,7 +125,9 @@ fn interrupted_apply(dir: &Path, after: usize, twice: bool) -> Run {
             started += 1;
             started_addrs.insert(addr.to_string());
         }
-        if !sent && completed.len() >= after {
+        // During apply: once a change has started (with `after` 0 a signal sent on the plan's
+        // first line could land before apply begins, which is another case).
+        if !sent && started > 0 && completed.len() >= after {
             sent = true;
             signal(pid);
             if twice {
