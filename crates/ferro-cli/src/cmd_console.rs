@@ -19,6 +19,7 @@ use ferro_hir::{Expr, FileHir, Reference};
 use ferro_planner::RawVariable;
 use ferro_state::State;
 use ferro_value::json::go_quote;
+use ferro_value::ValueMap;
 use ferro_value::{json, Type, Value, ValueKind};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -326,7 +327,7 @@ fn state_resources(st: &State) -> HashMap<Resource, Value> {
         };
         let mut single = None;
         let mut ints = Vec::new();
-        let mut strs = BTreeMap::new();
+        let mut strs = ValueMap::new();
         for (key, inst) in &rs.instances {
             let Some(cur) = &inst.current else { continue };
             match key {
@@ -525,7 +526,7 @@ fn sequence(es: &[Value], indent: usize) -> String {
     out
 }
 
-fn mapping(m: &BTreeMap<String, Value>, indent: usize) -> String {
+fn mapping(m: &ValueMap, indent: usize) -> String {
     let mut out = String::from("{");
     let inner = indent + 2;
     for (k, e) in m {

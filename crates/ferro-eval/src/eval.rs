@@ -7,6 +7,7 @@ use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
 use ferro_syntax::ast::{BinaryOp, UnaryOp};
 use ferro_value::convert::convert;
 use ferro_value::ops::{self, ArithOp, CompareOp, LogicOp};
+use ferro_value::ValueMap;
 use ferro_value::{unify, Marks, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -557,7 +558,7 @@ impl Evaluator<'_> {
                     .map(|(k, vs)| (k, Value::tuple(vs)))
                     .collect(),
             ),
-            Some(_) => Value::object(obj_out),
+            Some(_) => Value::object(obj_out.into()),
         }
     }
 
@@ -613,7 +614,7 @@ impl Evaluator<'_> {
     }
 
     fn object(&mut self, items: &[(ExprId, ExprId)]) -> Value {
-        let mut out = BTreeMap::new();
+        let mut out = ValueMap::new();
         let mut marks = Marks::NONE;
         let mut any_unknown = false;
         for (k, v) in items {

@@ -4,6 +4,7 @@
 use ferro_diag::{Diagnostic, FileId};
 use ferro_syntax::ast::{Expr, ExprKind, ObjectKey, TemplatePart, UnaryOp};
 use ferro_value::defaults::TypeDefaults;
+use ferro_value::ValueMap;
 use ferro_value::{Number, ObjectType, Type, Value};
 use std::collections::BTreeMap;
 
@@ -126,7 +127,7 @@ fn const_value(e: &Expr) -> Option<Value> {
             .collect::<Option<Vec<_>>>()
             .map(Value::tuple),
         ExprKind::Object(items) => {
-            let mut m = BTreeMap::new();
+            let mut m = ValueMap::new();
             for it in items {
                 let key = match &it.key {
                     ObjectKey::Ident(id) => id.name.to_string(),
@@ -264,7 +265,7 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
                 attrs.insert(key, l.ty);
             }
             Ok(Lowered {
-                ty: Type::Object(ObjectType { attrs, optional }),
+                ty: Type::from_object(ObjectType { attrs, optional }),
                 optional: false,
                 default: None,
                 defaults: Some(defaults),

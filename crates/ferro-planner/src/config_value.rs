@@ -7,8 +7,8 @@ use ferro_diag::Diagnostic;
 use ferro_hir::{BlockBody, DynamicBlock};
 use ferro_value::convert::convert;
 use ferro_value::schema::{Block, NestingMode};
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value, ValueKind};
-use std::collections::BTreeMap;
 
 /// Evaluate `body` against `schema`; attributes not set are null, absent blocks empty/null.
 pub fn eval_body(
@@ -31,7 +31,7 @@ fn eval_body_bound(
 ) -> (Value, Vec<Diagnostic>) {
     let hir = m.hir(file);
     let mut diags = Vec::new();
-    let mut out = BTreeMap::new();
+    let mut out = ValueMap::new();
     for (name, a) in &schema.attributes {
         let v = match body.attrs.iter().find(|x| &x.name == name) {
             None => match ferro_value::schema::attribute_as_blocks(&a.ty) {
@@ -130,7 +130,7 @@ fn eval_blocks(
     let hir = m.hir(file);
     let inner_ty = block.implied_type();
     let mut vals = Vec::new();
-    let mut keyed = BTreeMap::new();
+    let mut keyed = ValueMap::new();
     let mut unknown = false;
     for b in blocks {
         counted.push(ferro_db::Counted::of(hir, b));
@@ -155,7 +155,7 @@ fn eval_blocks(
         ));
         for (key, value) in elements {
             let mut inner = bindings.to_vec();
-            let mut it = BTreeMap::new();
+            let mut it = ValueMap::new();
             it.insert("key".to_string(), key);
             it.insert("value".to_string(), value);
             inner.push((d.iterator.clone(), Value::object(it)));

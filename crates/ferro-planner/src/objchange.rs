@@ -2,6 +2,7 @@
 //! (PROTOCOL_FACTS §6): `proposed_new`, `assert_plan_valid`, `assert_compatible`.
 
 use ferro_value::schema::{Attribute, Block, NestedAttributes, NestingMode};
+use ferro_value::ValueMap;
 use ferro_value::{Value, ValueKind};
 use std::collections::BTreeMap;
 
@@ -81,12 +82,8 @@ fn attr_or_null(obj: &Value, name: &str, ty: &ferro_value::Type) -> Value {
 
 /// Terraform's proposedNewAttributes: computed attributes left null keep their prior value;
 /// nested attributes (protocol 6) that are not computed are merged object by object.
-fn proposed_attrs(
-    attrs: &BTreeMap<String, Attribute>,
-    prior: &Value,
-    config: &Value,
-) -> BTreeMap<String, Value> {
-    let mut out = BTreeMap::new();
+fn proposed_attrs(attrs: &BTreeMap<String, Attribute>, prior: &Value, config: &Value) -> ValueMap {
+    let mut out = ValueMap::new();
     for (name, a) in attrs {
         let c = attr_or_null(config, name, &a.ty);
         let p = attr_or_null(prior, name, &a.ty);

@@ -14,6 +14,7 @@ use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, ModuleCall, Reference, ResourceDecl};
 use ferro_plan::Expansion;
 use ferro_value::convert::convert;
+use ferro_value::ValueMap;
 use ferro_value::{Type, Value, ValueKind};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -648,7 +649,7 @@ impl<'t> ModuleEval<'t> {
                 values.push((k.clone(), Value::dynamic_unknown()));
                 continue;
             };
-            let mut obj = BTreeMap::new();
+            let mut obj = ValueMap::new();
             for out in child.index.outputs.keys() {
                 obj.insert(out.clone(), child.output(out)?);
             }

@@ -14,8 +14,8 @@ use ferro_provider::plugin::{GrpcProvider, PluginOptions};
 use ferro_provider::{
     has_errors, ApplyRequest, PlanRequest, Provider, ReadRequest, UpgradeRequest,
 };
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value};
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 fn null_addr() -> ProviderAddr {
@@ -32,7 +32,7 @@ fn obj(pairs: &[(&str, Value)]) -> Value {
 }
 
 fn triggers(pairs: &[(&str, &str)]) -> Value {
-    let m: BTreeMap<String, Value> = pairs
+    let m: ValueMap = pairs
         .iter()
         .map(|(k, v)| (k.to_string(), Value::string(*v)))
         .collect();

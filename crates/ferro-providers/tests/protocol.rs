@@ -5,8 +5,8 @@
 use ferro_provider::plugin::{GrpcProvider, PluginOptions};
 use ferro_provider::{ApplyRequest, PlanRequest, PlanResponse, Provider};
 use ferro_sdk::values::with;
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -36,7 +36,7 @@ fn empty(p: &GrpcProvider, ty: &str) -> Value {
 fn keepers(k: &str) -> Value {
     Value::map(
         Type::String,
-        BTreeMap::from([("k".to_string(), Value::string(k))]),
+        ValueMap::from([("k".to_string(), Value::string(k))]),
     )
 }
 

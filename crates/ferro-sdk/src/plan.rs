@@ -10,6 +10,7 @@ use crate::schema::{Attr, Object, ResourceSchema};
 use crate::Diags;
 use ferro_provider::ProviderDiagnostic;
 use ferro_value::schema::NestingMode;
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 
@@ -200,7 +201,7 @@ fn plan_nested(
             let planned = es
                 .iter()
                 .map(|(k, e)| {
-                    let get = |m: Option<&BTreeMap<String, Value>>| {
+                    let get = |m: Option<&ValueMap>| {
                         m.and_then(|m| m.get(k))
                             .cloned()
                             .unwrap_or_else(|| Value::null(t.clone()))

@@ -1,7 +1,7 @@
 //! Small helpers for reading and building the object values resources work with.
 
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value, ValueKind};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The attribute `name` of an object (null of dynamic type when absent or the object is null).
@@ -34,7 +34,7 @@ pub fn get_bool(obj: &Value, name: &str) -> Option<bool> {
 pub fn with(obj: &Value, name: &str, v: Value) -> Value {
     match &obj.kind {
         ValueKind::Object(attrs) => {
-            let mut attrs: BTreeMap<String, Value> = (**attrs).clone();
+            let mut attrs: ValueMap = (**attrs).clone();
             attrs.insert(name.to_string(), v);
             Value {
                 kind: ValueKind::Object(Arc::new(attrs)),

@@ -8,7 +8,7 @@ use ferro_sdk::validators::{at_least, conflicts_with, length_between, matches_cl
 use ferro_sdk::values::path_name;
 use ferro_sdk::{Attr, Diags, Resource, ResourceSchema, SdkProvider, Type, Value};
 use ferro_value::schema::NestingMode;
-use std::collections::BTreeMap;
+use ferro_value::ValueMap;
 
 struct Rules;
 
@@ -80,7 +80,7 @@ fn rule_type() -> Type {
 }
 
 fn rule_value(name: &str, port: Option<i64>, cidr: Option<&str>) -> Value {
-    Value::object(BTreeMap::from([
+    Value::object(ValueMap::from([
         ("name".to_string(), Value::string(name)),
         (
             "port".to_string(),
@@ -136,7 +136,7 @@ fn valid_nested_objects_pass() {
         ("set", Value::set(rule_type(), vec![ok.clone()])),
         (
             "map",
-            Value::map(rule_type(), BTreeMap::from([("k".to_string(), ok)])),
+            Value::map(rule_type(), ValueMap::from([("k".to_string(), ok)])),
         ),
     ]);
     assert_eq!(got, Vec::<(String, String)>::new());
@@ -171,7 +171,7 @@ fn list_elements_are_reported_by_index() {
 
 #[test]
 fn map_set_and_single_objects_and_blocks_are_validated() {
-    let label = |s: &str| Value::object(BTreeMap::from([("label".to_string(), Value::string(s))]));
+    let label = |s: &str| Value::object(ValueMap::from([("label".to_string(), Value::string(s))]));
     let label_ty = Type::object([("label".to_string(), Type::String)]);
     let got = check(&[
         ("mode", Value::string("c")),
@@ -180,7 +180,7 @@ fn map_set_and_single_objects_and_blocks_are_validated() {
             "map",
             Value::map(
                 rule_type(),
-                BTreeMap::from([(
+                ValueMap::from([(
                     "k1".to_string(),
                     rule_value("y", Some(5), Some("10.0.0.0/8")),
                 )]),
@@ -228,7 +228,7 @@ fn unknown_and_null_nested_values_are_not_checked() {
             "set",
             Value::set(
                 rule_type(),
-                vec![Value::object(BTreeMap::from([
+                vec![Value::object(ValueMap::from([
                     ("name".to_string(), Value::unknown(Type::String)),
                     ("port".to_string(), Value::int(0)),
                     ("cidr".to_string(), Value::null(Type::String)),

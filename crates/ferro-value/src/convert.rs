@@ -8,6 +8,7 @@
 //! failing element. Object to object conversion drops attributes the target does not declare.
 
 use crate::unify::unify_types;
+use crate::ValueMap;
 use crate::{Number, ObjectType, PathStep, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 
@@ -120,14 +121,14 @@ pub fn conversion_type(from: &Type, to: &Type, lenient: bool) -> Option<Type> {
                     None => return None,
                 }
             }
-            Some(Type::Object(ObjectType::new(attrs)))
+            Some(Type::from_object(ObjectType::new(attrs)))
         }
         (Type::Map(fe), Type::Object(to_)) if lenient => {
             let mut attrs = BTreeMap::new();
             for (name, at) in &to_.attrs {
                 attrs.insert(name.clone(), conversion_type(fe, at, lenient)?);
             }
-            Some(Type::Object(ObjectType::new(attrs)))
+            Some(Type::from_object(ObjectType::new(attrs)))
         }
         _ => None,
     }
@@ -172,7 +173,7 @@ pub fn strip_optional(t: &Type) -> Type {
         Type::Set(e) => Type::set(strip_optional(e)),
         Type::Map(e) => Type::map(strip_optional(e)),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_optional).collect()),
-        Type::Object(o) => Type::Object(ObjectType::new(
+        Type::Object(o) => Type::from_object(ObjectType::new(
             o.attrs
                 .iter()
                 .map(|(k, v)| (k.clone(), strip_optional(v)))
@@ -308,7 +309,7 @@ fn overlay(to: &Type, rt: &Type) -> Type {
         (Type::Tuple(a), Type::Tuple(b)) if a.len() == b.len() => {
             Type::Tuple(a.iter().zip(b).map(|(x, y)| overlay(x, y)).collect())
         }
-        (Type::Object(a), Type::Object(b)) => Type::Object(ObjectType {
+        (Type::Object(a), Type::Object(b)) => Type::from_object(ObjectType {
             attrs: a
                 .attrs
                 .iter()
@@ -368,7 +369,7 @@ fn convert_known(
             Value::tuple(convert_seq(es, |i| &tts[i], path, is_set)?)
         }
         (ValueKind::Map(_, m) | ValueKind::Object(m), Type::Map(te)) => {
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::new();
             for (k, e) in m.iter() {
                 path.push(PathStep::Index(Value::string(k.as_str())));
                 let c = convert_at(e, te, path)?;
@@ -379,7 +380,7 @@ fn convert_known(
         }
         (ValueKind::Object(m) | ValueKind::Map(_, m), Type::Object(want)) => {
             let from_map = matches!(v.kind, ValueKind::Map(..));
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::new();
             for (name, at) in &want.attrs {
                 match m.get(name) {
                     Some(e) => {
@@ -611,7 +612,7 @@ mod tests {
             .into(),
         );
         ot.optional.insert("b".into());
-        let want = Type::list(Type::Object(ot));
+        let want = Type::list(Type::from_object(ot));
         let v = Value::tuple(vec![
             obj(&[("a", s("x"))]),
             obj(&[("a", s("y")), ("b", s("2"))]),
@@ -672,7 +673,7 @@ mod tests {
             .into(),
         );
         ot.optional.insert("b".into());
-        let opt = Type::Object(ot);
+        let opt = Type::from_object(ot);
         let c = convert(&obj(&[("a", s("x"))]), &opt).unwrap();
         assert_eq!(c, obj(&[("a", s("x")), ("b", Value::null(Type::Number))]));
         assert_eq!(c.ty(), oty(&[("a", Type::String), ("b", Type::Number)]));
@@ -683,7 +684,7 @@ mod tests {
         );
         let c = convert(&m, &opt).unwrap();
         assert_eq!(c, obj(&[("a", s("x")), ("b", Value::null(Type::Number))]));
-        let e = convert(&Value::map(Type::String, BTreeMap::new()), &opt).unwrap_err();
+        let e = convert(&Value::map(Type::String, ValueMap::new()), &opt).unwrap_err();
         assert_eq!(e.message, "map has no element for required attribute \"a\"");
 
         let lo = Value::tuple(vec![

@@ -2,6 +2,7 @@
 //! plain JSON of a value's own type (`show -json`).
 
 use crate::convert::{convert, format_path, strip_optional};
+use crate::ValueMap;
 use crate::{Number, ObjectType, PathStep, Type, Value, ValueKind};
 use serde_json::{Map, Value as J};
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,7 +105,7 @@ pub fn type_from_json(j: &serde_json::Value) -> Result<Type, String> {
                         }
                         ot.optional = set;
                     }
-                    Ok(Type::Object(ot))
+                    Ok(Type::from_object(ot))
                 }
                 other => Err(format!("invalid type kind {other:?}")),
             }
@@ -308,7 +309,7 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
         }
         Type::Map(et) => {
             let obj = j.as_object().ok_or_else(required)?;
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::new();
             for (k, e) in obj {
                 path.push(PathStep::Index(Value::string(k.as_str())));
                 out.insert(k.clone(), decode(e, et, path)?);
@@ -321,7 +322,7 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
             if let Some(k) = obj.keys().find(|k| !ot.attrs.contains_key(*k)) {
                 return Err(path_err(path, &format!("unsupported attribute {k:?}")));
             }
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::new();
             for (k, t) in &ot.attrs {
                 path.push(PathStep::Attr(k.clone()));
                 let v = match obj.get(k) {

@@ -4,6 +4,7 @@
 //! any value may carry marks (today: sensitive). Collections are shared behind `Arc` so cloning a
 //! value is cheap.
 
+mod map;
 mod number;
 mod share;
 mod ty;
@@ -17,6 +18,7 @@ pub mod ops;
 pub mod schema;
 pub mod unify;
 
+pub use map::ValueMap;
 pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
 pub use ty::{ObjectType, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};

@@ -4,8 +4,8 @@
 
 use crate::convert::{convert, strip_optional};
 use crate::json::{type_from_json, type_to_json_string};
+use crate::ValueMap;
 use crate::{Number, Type, Value, ValueKind};
-use std::collections::BTreeMap;
 
 /// Encode `v` against `ty` (marks are ignored; strip them first where that matters).
 pub fn to_msgpack(v: &Value, ty: &Type) -> Result<Vec<u8>, String> {
@@ -374,7 +374,7 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
         }
         Type::Map(et) => {
             let n = r.map_len()?;
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::with_capacity(n);
             for _ in 0..n {
                 let k = r.string()?;
                 out.insert(k, decode(r, et)?);
@@ -389,7 +389,7 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
                     ot.attrs.len()
                 ));
             }
-            let mut out = BTreeMap::new();
+            let mut out = ValueMap::with_capacity(n);
             for _ in 0..n {
                 let k = r.string()?;
                 let t = ot

@@ -310,7 +310,6 @@ pub fn neg(a: &Value) -> Result<Value, OpError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn n(s: &str) -> Value {
         Value::number(Number::parse(s).unwrap())
@@ -444,7 +443,7 @@ mod tests {
         let e = equals(&deep, &Value::list(Type::String, vec![s("a")]));
         assert_eq!(e.unmarked(), Value::bool(true));
         assert!(e.is_sensitive());
-        let mut m = BTreeMap::new();
+        let mut m = crate::ValueMap::new();
         m.insert("k".to_string(), Value::int(1));
         assert_eq!(
             equals(&Value::object(m.clone()), &Value::object(m)),

@@ -3,6 +3,7 @@
 //! implies. This is the shape every resource configuration, plan and state
 //! object conforms to.
 
+use crate::ValueMap;
 use crate::{ObjectType, Type, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,7 +35,7 @@ pub struct NestedAttributes {
 impl NestedAttributes {
     /// The type of one object.
     pub fn object_type(&self) -> Type {
-        Type::Object(ObjectType::new(
+        Type::from_object(ObjectType::new(
             self.attributes
                 .iter()
                 .map(|(n, a)| (n.clone(), a.ty.clone()))
@@ -68,7 +69,7 @@ impl NestedAttributes {
             .filter(|(_, a)| !a.required)
             .map(|(n, _)| n.clone())
             .collect();
-        let obj = Type::Object(obj);
+        let obj = Type::from_object(obj);
         match self.nesting {
             NestingMode::Single | NestingMode::Group => obj,
             NestingMode::List => Type::list(obj),
@@ -183,13 +184,13 @@ impl Block {
             };
             attrs.insert(name.clone(), ty);
         }
-        Type::Object(ObjectType::new(attrs))
+        Type::from_object(ObjectType::new(attrs))
     }
 
     /// An object of this block's type with every attribute null and every block collection empty
     /// (`Single` blocks null, `Group` blocks empty objects).
     pub fn empty_value(&self) -> Value {
-        let mut attrs = BTreeMap::new();
+        let mut attrs = ValueMap::new();
         for (name, a) in &self.attributes {
             attrs.insert(name.clone(), Value::null(a.ty.clone()));
         }
@@ -202,7 +203,7 @@ impl Block {
                 NestingMode::List => Value::list(inner_ty, Vec::new()),
                 NestingMode::Set => Value::set(inner_ty, Vec::new()),
                 NestingMode::Map if inner_ty.has_dynamic() => Value::empty_object(),
-                NestingMode::Map => Value::map(inner_ty, BTreeMap::new()),
+                NestingMode::Map => Value::map(inner_ty, ValueMap::new()),
             };
             attrs.insert(name.clone(), v);
         }

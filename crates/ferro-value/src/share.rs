@@ -2,8 +2,7 @@
 //! answer (a planned or applied object) takes the parts equal to its prior from the prior, so
 //! the two hold one copy of those parts instead of two.
 
-use crate::{Value, ValueKind};
-use std::collections::BTreeMap;
+use crate::{Value, ValueKind, ValueMap};
 use std::sync::Arc;
 
 impl Value {
@@ -77,15 +76,12 @@ impl Value {
     }
 }
 
-fn share_map(
-    a: Arc<BTreeMap<String, Value>>,
-    b: &Arc<BTreeMap<String, Value>>,
-) -> (Arc<BTreeMap<String, Value>>, bool) {
+fn share_map(a: Arc<ValueMap>, b: &Arc<ValueMap>) -> (Arc<ValueMap>, bool) {
     if Arc::ptr_eq(&a, b) {
         return (a, true);
     }
     let mut all = true;
-    let m: BTreeMap<String, Value> = Arc::unwrap_or_clone(a)
+    let m: ValueMap = Arc::unwrap_or_clone(a)
         .into_iter()
         .map(|(k, v)| {
             let v = match b.get(&k) {
@@ -131,7 +127,6 @@ fn share_vec(a: Arc<Vec<Value>>, b: &Arc<Vec<Value>>) -> (Arc<Vec<Value>>, bool)
 #[cfg(test)]
 mod tests {
     use crate::{Type, Value, ValueKind};
-    use std::collections::BTreeMap;
     use std::sync::Arc;
 
     fn obj(pairs: &[(&str, Value)]) -> Value {
@@ -139,7 +134,7 @@ mod tests {
             pairs
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect::<BTreeMap<_, _>>(),
+                .collect::<crate::ValueMap>(),
         )
     }
 

@@ -14,7 +14,8 @@ pub enum Type {
     Set(Box<Type>),
     Map(Box<Type>),
     Tuple(Vec<Type>),
-    Object(ObjectType),
+    /// Shared: object types are copied into every null and unknown value of that type.
+    Object(std::sync::Arc<ObjectType>),
 }
 
 /// An object type. `optional` is only meaningful in type constraints (`optional(T)` attributes).
@@ -43,11 +44,14 @@ impl Type {
     pub fn map(t: Type) -> Type {
         Type::Map(Box::new(t))
     }
+    pub fn from_object(o: ObjectType) -> Type {
+        Type::Object(std::sync::Arc::new(o))
+    }
     pub fn object(attrs: impl IntoIterator<Item = (String, Type)>) -> Type {
-        Type::Object(ObjectType::new(attrs.into_iter().collect()))
+        Type::from_object(ObjectType::new(attrs.into_iter().collect()))
     }
     pub fn empty_object() -> Type {
-        Type::Object(ObjectType::default())
+        Type::from_object(ObjectType::default())
     }
 
     pub fn is_primitive(&self) -> bool {

@@ -130,7 +130,7 @@ fn unify_objects(types: &[Type], lenient: bool) -> Option<Type> {
     let objs: Vec<&ObjectType> = types
         .iter()
         .filter_map(|t| match t {
-            Type::Object(o) => Some(o),
+            Type::Object(o) => Some(&**o),
             _ => None,
         })
         .collect();
@@ -143,7 +143,7 @@ fn unify_objects(types: &[Type], lenient: bool) -> Option<Type> {
         let ts: Vec<Type> = objs.iter().map(|o| o.attrs[name].clone()).collect();
         attrs.insert(name.clone(), unify_types(&ts, lenient)?);
     }
-    Some(Type::Object(ObjectType::new(attrs)))
+    Some(Type::from_object(ObjectType::new(attrs)))
 }
 
 fn unify_tuples(types: &[Type], lenient: bool) -> Option<Type> {

@@ -1,8 +1,8 @@
 //! Values: known, null or unknown, of any type, with marks.
 
-use crate::{Number, ObjectType, Type};
+use crate::{Number, ObjectType, Type, ValueMap};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+
 use std::sync::Arc;
 
 /// Marks carried by a value through every operation. Today only "sensitive".
@@ -45,9 +45,9 @@ pub enum ValueKind {
     List(Type, Arc<Vec<Value>>),
     /// Element type and elements, kept sorted (by `Value::set_order`) and free of duplicates.
     Set(Type, Arc<Vec<Value>>),
-    Map(Type, Arc<BTreeMap<String, Value>>),
+    Map(Type, Arc<ValueMap>),
     Tuple(Arc<Vec<Value>>),
-    Object(Arc<BTreeMap<String, Value>>),
+    Object(Arc<ValueMap>),
 }
 
 /// One step of a path into a value: an attribute name or a key/index.
@@ -122,17 +122,17 @@ impl Value {
         elems.dedup();
         Value::plain(ValueKind::Set(elem_ty, Arc::new(elems)))
     }
-    pub fn map(elem_ty: Type, entries: BTreeMap<String, Value>) -> Value {
+    pub fn map(elem_ty: Type, entries: ValueMap) -> Value {
         Value::plain(ValueKind::Map(elem_ty, Arc::new(entries)))
     }
     pub fn tuple(elems: Vec<Value>) -> Value {
         Value::plain(ValueKind::Tuple(Arc::new(elems)))
     }
-    pub fn object(attrs: BTreeMap<String, Value>) -> Value {
+    pub fn object(attrs: ValueMap) -> Value {
         Value::plain(ValueKind::Object(Arc::new(attrs)))
     }
     pub fn empty_object() -> Value {
-        Value::object(BTreeMap::new())
+        Value::object(ValueMap::new())
     }
 
     pub fn with_marks(mut self, marks: Marks) -> Value {
@@ -222,7 +222,7 @@ impl Value {
             ValueKind::Set(t, _) => Type::set(t.clone()),
             ValueKind::Map(t, _) => Type::map(t.clone()),
             ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
-            ValueKind::Object(m) => Type::Object(ObjectType::new(
+            ValueKind::Object(m) => Type::from_object(ObjectType::new(
                 m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
             )),
         }
@@ -254,7 +254,7 @@ impl Value {
         }
     }
     /// Entries of a map or attributes of an object.
-    pub fn as_entries(&self) -> Option<&BTreeMap<String, Value>> {
+    pub fn as_entries(&self) -> Option<&ValueMap> {
         match &self.kind {
             ValueKind::Map(_, m) | ValueKind::Object(m) => Some(m),
             _ => None,
@@ -279,7 +279,7 @@ fn unmark_vec(es: &[Value], found: &mut Marks) -> Vec<Value> {
         .collect()
 }
 
-fn unmark_map(m: &BTreeMap<String, Value>, found: &mut Marks) -> BTreeMap<String, Value> {
+fn unmark_map(m: &ValueMap, found: &mut Marks) -> ValueMap {
     m.iter()
         .map(|(k, e)| {
             let (v, mk) = e.deep_unmark();

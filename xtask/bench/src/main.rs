@@ -9,9 +9,10 @@ mod rpc_floor;
 use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{lower_file, lower_standalone_expr, Reference};
+use ferro_value::ValueMap;
 use ferro_value::{Type, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -100,7 +101,7 @@ impl Scope for LocalScope<'_> {
                 self.cache.borrow_mut().insert(n.clone(), v.clone());
                 Ok(v)
             }
-            Reference::Resource(_) => Ok(Value::object(BTreeMap::from([(
+            Reference::Resource(_) => Ok(Value::object(ValueMap::from([(
                 "id".to_string(),
                 Value::unknown(Type::String),
             )]))),

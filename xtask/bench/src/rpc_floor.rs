@@ -11,8 +11,8 @@ use ferro_addrs::Provider as ProviderAddr;
 use ferro_provider::plugin::{GrpcProvider, PluginOptions};
 use ferro_provider::{ApplyRequest, PlanRequest, Provider, ReadRequest, UpgradeRequest};
 use ferro_value::schema::Schema;
+use ferro_value::ValueMap;
 use ferro_value::{json, Type, Value};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -62,7 +62,7 @@ fn instance(
     bytes: usize,
     applied: Option<&Value>,
 ) -> Instance {
-    let mut attrs: BTreeMap<String, Value> = schema
+    let mut attrs: ValueMap = schema
         .block
         .attributes
         .iter()
@@ -75,7 +75,7 @@ fn instance(
                 text.push_str(",0123456789012345678");
             }
             text.truncate(bytes.max(text.len().min(8)));
-            let entries = BTreeMap::from([("name".to_string(), Value::string(text))]);
+            let entries = ValueMap::from([("name".to_string(), Value::string(text))]);
             attrs.insert("triggers".into(), Value::map(Type::String, entries));
         }
     }

@@ -626,7 +626,7 @@ fn elements(v: &Value) -> Vec<Value> {
     v.as_elements().map(|e| e.to_vec()).unwrap_or_default()
 }
 
-fn entries(v: &Value) -> std::collections::BTreeMap<String, Value> {
+fn entries(v: &Value) -> ferro_value::ValueMap {
     v.as_entries().cloned().unwrap_or_default()
 }
 

@@ -245,8 +245,8 @@ impl DiffPrinter<'_> {
 
     pub(super) fn map_diff(
         &mut self,
-        old: &std::collections::BTreeMap<String, Value>,
-        new: &std::collections::BTreeMap<String, Value>,
+        old: &ferro_value::ValueMap,
+        new: &ferro_value::ValueMap,
         indent: usize,
         path: &[PathStep],
         object: bool,

@@ -416,8 +416,8 @@ fn refresh_only_plan(plan: &Plan, mut out: String, pen: Pen) -> String {
 /// The outputs section: outputs are printed like attributes of a block with dynamic types.
 fn output_changes(outputs: &[&ferro_plan::OutputChange], pen: Pen) -> String {
     let mut schema = Block::default();
-    let mut old = std::collections::BTreeMap::new();
-    let mut new = std::collections::BTreeMap::new();
+    let mut old = ferro_value::ValueMap::new();
+    let mut new = ferro_value::ValueMap::new();
     for o in outputs {
         let mut a = Attribute::new(Type::Dynamic).optional();
         a.sensitive = o.sensitive;

@@ -775,7 +775,7 @@ fn merge_type(a: &[Value]) -> R<Type> {
             }
             Type::Object(o) => {
                 all_maps = false;
-                for (k, t) in o.attrs {
+                for (k, t) in std::sync::Arc::unwrap_or_clone(o).attrs {
                     attrs.insert(k, t);
                 }
             }
@@ -790,7 +790,7 @@ fn merge_type(a: &[Value]) -> R<Type> {
     if all_maps {
         return Ok(map_elem.map(Type::map).unwrap_or_else(Type::empty_object));
     }
-    Ok(Type::Object(ObjectType::new(attrs)))
+    Ok(Type::from_object(ObjectType::new(attrs)))
 }
 
 fn merge(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -807,8 +807,8 @@ fn merge(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         }
     }
     match rt {
-        Type::Map(e) => Ok(Value::map((**e).clone(), out)),
-        _ => Ok(Value::object(out)),
+        Type::Map(e) => Ok(Value::map((**e).clone(), out.into())),
+        _ => Ok(Value::object(out.into())),
     }
 }
 

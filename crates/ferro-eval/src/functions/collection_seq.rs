@@ -2,6 +2,7 @@
 //! transpose, zipmap (registered by `collection.rs`).
 
 use super::*;
+use ferro_value::ValueMap;
 
 pub(super) fn range(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let zero = Number::zero();
@@ -177,7 +178,7 @@ pub(super) fn sum(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 pub(super) fn transpose(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     let Some(m) = a[0].as_entries() else {
-        return Ok(Value::map(Type::list(Type::String), BTreeMap::new()));
+        return Ok(Value::map(Type::list(Type::String), ValueMap::new()));
     };
     for (k, list) in m.iter() {
         if !list.is_wholly_known() {
@@ -221,7 +222,7 @@ pub(super) fn zipmap_type(a: &[Value]) -> R<Type> {
                 }
                 attrs.insert(s(k).to_string(), t);
             }
-            Ok(Type::Object(ObjectType::new(attrs)))
+            Ok(Type::from_object(ObjectType::new(attrs)))
         }
         Type::Dynamic => Ok(Type::Dynamic),
         _ => Err(fail("values argument must be a list or tuple value")),
@@ -248,7 +249,7 @@ pub(super) fn zipmap(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
         out.insert(s(k).to_string(), v.clone());
     }
     match rt {
-        Type::Map(e) => Ok(Value::map((**e).clone(), out)),
-        _ => Ok(Value::object(out)),
+        Type::Map(e) => Ok(Value::map((**e).clone(), out.into())),
+        _ => Ok(Value::object(out.into())),
     }
 }

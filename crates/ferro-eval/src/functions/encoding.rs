@@ -2,8 +2,8 @@
 //! jsonencode, textdecodebase64, textencodebase64, urlencode, yamldecode, yamlencode.
 
 use super::{arg_err, fail, func, p, s, Registry, Ret, R};
+use ferro_value::ValueMap;
 use ferro_value::{json, Type, Value};
-use std::collections::BTreeMap;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -435,7 +435,7 @@ fn csv_decode(text: &str) -> R<Value> {
         if rec.len() != header.len() {
             return Err(csv_type_err(*line, "wrong number of fields"));
         }
-        let obj: BTreeMap<String, Value> = header
+        let obj: ValueMap = header
             .iter()
             .cloned()
             .zip(rec.iter().map(|f| Value::string(f.as_str())))

@@ -5,9 +5,9 @@
 //! before compiling.
 
 use super::{arg_err, fail, func, p, s, FnContext, Registry, Ret, R};
+use ferro_value::ValueMap;
 use ferro_value::{ObjectType, Type, Value};
 use regex::Regex;
-use std::collections::BTreeMap;
 
 pub(super) fn register(r: &mut Registry) {
     let params = || vec![p("pattern", Type::String), p("string", Type::String)];
@@ -131,7 +131,7 @@ fn shape_type(sh: &Shape) -> Type {
     match sh {
         Shape::Whole => Type::String,
         Shape::List(k) => Type::Tuple(vec![Type::String; *k]),
-        Shape::Object(names) => Type::Object(ObjectType::new(
+        Shape::Object(names) => Type::from_object(ObjectType::new(
             names.iter().map(|n| (n.clone(), Type::String)).collect(),
         )),
     }
@@ -169,7 +169,7 @@ fn match_value(caps: &regex::Captures<'_>, sh: &Shape) -> Value {
         Shape::Whole => group(0),
         Shape::List(k) => Value::tuple((1..=*k).map(group).collect()),
         Shape::Object(names) => {
-            let mut m = BTreeMap::new();
+            let mut m = ValueMap::new();
             for name in names {
                 let v = match caps.name(name) {
                     Some(x) => Value::string(x.as_str()),

@@ -324,7 +324,7 @@ impl Decoder {
                     attrs.insert(key, v);
                 }
                 self.pos += 1;
-                (Value::object(attrs), anchor)
+                (Value::object(attrs.into()), anchor)
             }
             Event::Alias(id) => match self.anchors.get(&id) {
                 Some(v) => return Ok(v.clone()),

@@ -19,6 +19,19 @@ pub(super) struct Acc {
     )>,
 }
 
+impl Acc {
+    /// Frees the room the vectors reserved beyond what they hold. One `Acc` is kept per
+    /// instance until its resource is merged, and a vector's first push reserves four entries
+    /// (a change is about 450 bytes): without this, 10 000 instances kept 30 MB of empty room.
+    pub(super) fn compact(mut self) -> Self {
+        self.diags.shrink_to_fit();
+        self.changes.shrink_to_fit();
+        self.drift.shrink_to_fit();
+        self.sets.shrink_to_fit();
+        self
+    }
+}
+
 /// The read-only view of a walk that planning one resource instance needs; it is `Sync`, so the
 /// instances of one resource are planned concurrently (their provider calls overlap).
 pub(super) struct InstancePlanner<'a> {
@@ -122,10 +135,18 @@ impl InstancePlanner<'_> {
                 obj.create_before_destroy,
                 obj.tainted,
             ) {
-                let mut enc = enc;
-                enc.sensitive_attributes = obj.sensitive_attributes.clone();
-                acc.sets
-                    .push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
+                // An object the refresh left as it was (same JSON, same private data, same
+                // schema version) keeps its state entry: replacing it would hold a second copy
+                // of every unchanged object until the walk ends.
+                let unchanged = obj.schema_version == schema.version
+                    && enc.attributes == obj.attributes
+                    && enc.private == obj.private;
+                if !unchanged {
+                    let mut enc = enc;
+                    enc.sensitive_attributes = obj.sensitive_attributes.clone();
+                    acc.sets
+                        .push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
+                }
             }
         }
         Some(PriorObject {

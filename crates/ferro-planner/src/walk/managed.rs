@@ -70,7 +70,7 @@ impl Walk<'_> {
                         mark_schema_sensitive(&p.schema.block, &v)
                     }
                 };
-                (i, key, v, acc)
+                (i, key, v, acc.compact())
             },
         );
         let mut per: Vec<Vec<(InstanceKey, Value, Acc)>> =

@@ -619,7 +619,7 @@ impl Walk<'_> {
                 for (abs, cfg, key, obj) in std::mem::take(&mut acc.sets) {
                     self.refreshed.set_current(&abs, &cfg, &key, obj);
                 }
-                self.prefetched.insert(at, (out, acc));
+                self.prefetched.insert(at, (out, acc.compact()));
             }
         }
     }

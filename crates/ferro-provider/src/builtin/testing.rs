@@ -34,6 +34,7 @@ use crate::{
     UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
+use ferro_value::ValueMap;
 use ferro_value::{json, PathStep, Type, Value};
 use std::collections::BTreeMap;
 
@@ -426,7 +427,7 @@ impl Provider for TestProvider {
             };
         }
         let ty = schema().block.implied_type();
-        let mut attrs = BTreeMap::new();
+        let mut attrs = ValueMap::new();
         if let ferro_value::Type::Object(fields) = &ty {
             for (k, t) in fields.attrs.iter() {
                 attrs.insert(k.clone(), Value::null(t.clone()));

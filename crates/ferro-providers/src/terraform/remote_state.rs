@@ -6,7 +6,7 @@
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{Attr, DataSource, Diagnostic, Diags, PathStep, ResourceSchema, Type, Value};
 use ferro_value::convert::convert;
-use std::collections::BTreeMap;
+use ferro_value::ValueMap;
 use std::path::{Path, PathBuf};
 
 /// Backend types Terraform 1.0.3 knows but ferro cannot read remote state from.
@@ -78,7 +78,7 @@ fn local_config(config: &Value) -> Result<(Option<String>, Option<String>), Diag
 }
 
 /// The outputs recorded in the state file at `path`; `None` when there is no stored state.
-fn stored_outputs(path: &Path) -> Result<Option<BTreeMap<String, Value>>, Diags> {
+fn stored_outputs(path: &Path) -> Result<Option<ValueMap>, Diags> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -99,7 +99,7 @@ fn stored_outputs(path: &Path) -> Result<Option<BTreeMap<String, Value>>, Diags>
             format!("{}: {e}.", path.display()),
         )]
     })?;
-    let mut out = BTreeMap::new();
+    let mut out = ValueMap::new();
     for (name, o) in state.outputs {
         let value = ferro_value::json::type_from_json(&o.ty)
             .and_then(|ty| ferro_value::json::value_from_json(&o.value, &ty))
@@ -208,9 +208,9 @@ fn check_backend(backend: &Value) -> Result<(), Diags> {
 }
 
 /// The outputs `defaults` gives (an object or map; null gives none).
-fn default_outputs(defaults: &Value) -> Result<BTreeMap<String, Value>, Diags> {
+fn default_outputs(defaults: &Value) -> Result<ValueMap, Diags> {
     if defaults.is_null() {
-        return Ok(BTreeMap::new());
+        return Ok(ValueMap::new());
     }
     match (defaults.ty(), defaults.as_entries()) {
         (Type::Object(_) | Type::Map(_), Some(entries)) => Ok(entries.clone()),

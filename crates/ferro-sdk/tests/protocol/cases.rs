@@ -6,8 +6,8 @@ use ferro_provider::plugin::GrpcProvider;
 use ferro_provider::{ApplyRequest, PlanRequest, PlanResponse, Provider, UpgradeRequest};
 use ferro_sdk::values::{get, with};
 use ferro_value::schema::Block;
+use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value};
-use std::collections::BTreeMap;
 
 type Case = fn(&GrpcProvider);
 
@@ -66,7 +66,7 @@ fn obj_type() -> Type {
 /// A configured nested object: `name` (and `tag` when given), the rest null.
 fn obj(name: &str, tag: Option<&str>) -> Value {
     let s = |v: Option<&str>| v.map_or_else(|| Value::null(Type::String), Value::string);
-    Value::object(BTreeMap::from([
+    Value::object(ValueMap::from([
         ("name".to_string(), Value::string(name)),
         ("id".to_string(), s(None)),
         ("stamp".to_string(), s(None)),
@@ -176,7 +176,7 @@ fn created(p: &GrpcProvider) -> (Value, Value) {
             ("set", Value::set(obj_type(), vec![obj("a", None)])),
             (
                 "map",
-                Value::map(obj_type(), BTreeMap::from([("k".into(), obj("a", None))])),
+                Value::map(obj_type(), ValueMap::from([("k".into(), obj("a", None))])),
             ),
             ("single", obj("a", None)),
         ]);
@@ -475,7 +475,7 @@ fn nested_validators(p: &GrpcProvider) {
                 "map",
                 Value::map(
                     obj_type(),
-                    BTreeMap::from([("k".to_string(), obj("b", Some("zz")))]),
+                    ValueMap::from([("k".to_string(), obj("b", Some("zz")))]),
                 ),
             ),
             ("set", Value::set(obj_type(), vec![obj("", None)])),

@@ -289,7 +289,7 @@ fn attribute_type(a: &v6::schema::Attribute, what: &str) -> Result<Type, String>
         for inner in &obj.attributes {
             attrs.insert(inner.name.clone(), attribute_type(inner, what)?);
         }
-        let elem = Type::Object(ObjectType::new(attrs));
+        let elem = Type::from_object(ObjectType::new(attrs));
         use v6::schema::object::NestingMode as Wire;
         return match Wire::try_from(obj.nesting) {
             Ok(Wire::Single) => Ok(elem),
