@@ -107,7 +107,7 @@ fn editing_one_json_file_rereads_only_its_resource_bodies() {
     };
     schemas.resources.insert(
         (ferro_addrs::ResourceMode::Managed, "terraform_data".into()),
-        ferro_value::schema::Schema { version: 0, block },
+        ferro_value::schema::Schema::new(0, block),
     );
     let ws = Workspace::single(&db, vec![a, b], Arc::new(schemas));
     assert!(diagnostics(&db, ws).is_empty());

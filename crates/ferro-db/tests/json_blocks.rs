@@ -68,10 +68,7 @@ fn bookcase() -> Schema {
             ("slot", nested(NestingMode::Map, slot)),
         ],
     );
-    Schema {
-        version: 0,
-        block: top,
-    }
+    Schema::new(0, top)
 }
 
 fn schemas() -> Arc<SchemaTable> {

@@ -205,7 +205,7 @@ fn read_data(
     if errored {
         return failed(diags, None);
     }
-    let state = match ferro_value::convert::convert(&resp.state, &schema.block.implied_type()) {
+    let state = match ferro_value::convert::convert(&resp.state, &schema.implied_type()) {
         Ok(v) if v.is_wholly_known() && !v.is_null() => v,
         _ => {
             return failed(
@@ -324,7 +324,7 @@ fn apply_change(
         (ctx.on_event)(Event::Failed { addr: addr.clone() });
         return (Vec::new(), diags, false);
     }
-    let ty = schema.block.implied_type();
+    let ty = schema.implied_type();
     let create = c.action != Action::Update;
     let prior = if create {
         Value::null(ty.clone())

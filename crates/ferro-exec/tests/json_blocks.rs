@@ -65,9 +65,9 @@ fn bookcase() -> Schema {
         &[("size", Attribute::new(Type::Number).optional())],
         Vec::new(),
     );
-    Schema {
-        version: 0,
-        block: block(
+    Schema::new(
+        0,
+        block(
             &[
                 ("name", Attribute::new(Type::String).required()),
                 (
@@ -81,7 +81,7 @@ fn bookcase() -> Schema {
             ],
             vec![("shelf", shelf), ("trim", trim), ("slot", slot)],
         ),
-    }
+    )
 }
 
 /// A provider whose resource plans exactly its configuration, except that a shelf labelled
@@ -99,13 +99,13 @@ impl Provider for Shelf {
             Vec::new(),
         );
         Ok(ProviderSchema {
-            provider: Schema {
-                version: 0,
-                block: block(
+            provider: Schema::new(
+                0,
+                block(
                     &[("owner", Attribute::new(Type::String).optional())],
                     vec![("defaults", defaults)],
                 ),
-            },
+            ),
             resources: [("shelf_bookcase".to_string(), bookcase())]
                 .into_iter()
                 .collect(),

@@ -380,9 +380,9 @@ fn schemas_cached_by_init_are_used_for_validation() {
     use ferro_value::schema::{Attribute, Block, Schema};
     let text = "resource \"example_thing\" \"x\" {\n}\n";
     let root = workspace("cached", &[("main.tf", text)]);
-    let schema = Schema {
-        version: 0,
-        block: Block {
+    let schema = Schema::new(
+        0,
+        Block {
             attributes: [(
                 "size".to_string(),
                 Attribute::new(ferro_value::Type::Number).required(),
@@ -392,7 +392,7 @@ fn schemas_cached_by_init_are_used_for_validation() {
             block_types: Default::default(),
             description: String::new(),
         },
-    };
+    );
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {
         format_version: 1,
         ..Default::default()
@@ -454,9 +454,9 @@ fn hover_shows_block_descriptions_from_cached_schemas() {
         block_types: Default::default(),
         description: "A firewall rule admitting one port.".into(),
     };
-    let schema = Schema {
-        version: 0,
-        block: Block {
+    let schema = Schema::new(
+        0,
+        Block {
             attributes: [(
                 "size".to_string(),
                 Attribute::new(ferro_value::Type::Number).required(),
@@ -476,7 +476,7 @@ fn hover_shows_block_descriptions_from_cached_schemas() {
             .collect(),
             description: "Manages an example thing.".into(),
         },
-    };
+    );
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {
         format_version: 1,
         ..Default::default()

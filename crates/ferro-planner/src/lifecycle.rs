@@ -80,7 +80,7 @@ pub fn plan_change(
             .with_detail(format!("Provider {:?} planned an invalid value for {}{detail}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", at.provider_name, at.addr))
             .with_address(at.addr)
     };
-    if convert(&resp.planned_state, &at.schema.block.implied_type()).is_err() {
+    if convert(&resp.planned_state, &at.schema.implied_type()).is_err() {
         diags.push(invalid(
             ": the planned object does not conform to the resource type schema".into(),
         ));

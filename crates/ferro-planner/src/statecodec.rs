@@ -15,7 +15,7 @@ pub fn encode_object(
     tainted: bool,
 ) -> Result<ObjectState, String> {
     let (plain, _) = v.deep_unmark();
-    let attributes = json::value_to_json(&plain, &schema.block.implied_type())?;
+    let attributes = json::value_to_json(&plain, &schema.implied_type())?;
     let mut paths = Vec::new();
     sensitive_paths(v, &mut Vec::new(), &mut paths);
     Ok(ObjectState {

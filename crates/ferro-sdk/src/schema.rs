@@ -237,10 +237,7 @@ impl ResourceSchema {
     }
 
     pub fn to_schema(&self) -> Schema {
-        Schema {
-            version: self.version,
-            block: self.to_block(),
-        }
+        Schema::new(self.version, self.to_block())
     }
 
     pub fn implied_type(&self) -> Type {

@@ -163,6 +163,53 @@ pub struct Block {
 pub struct Schema {
     pub version: u64,
     pub block: Block,
+    /// The block's implied type, computed once: every null and unknown value of the type
+    /// (one per instance planned) then shares it instead of holding its own copy.
+    #[serde(skip)]
+    implied: ImpliedType,
+}
+
+impl Schema {
+    pub fn new(version: u64, block: Block) -> Self {
+        Schema {
+            version,
+            block,
+            implied: ImpliedType::default(),
+        }
+    }
+
+    /// [`Block::implied_type`] of the top-level block, computed on first use.
+    pub fn implied_type(&self) -> Type {
+        self.implied
+            .0
+            .get_or_init(|| self.block.implied_type())
+            .clone()
+    }
+}
+
+/// The cache behind [`Schema::implied_type`]. It takes no part in comparisons, and a clone
+/// starts empty (the clone's block may be changed afterwards).
+#[derive(Default)]
+struct ImpliedType(std::sync::OnceLock<Type>);
+
+impl Clone for ImpliedType {
+    fn clone(&self) -> Self {
+        ImpliedType::default()
+    }
+}
+impl PartialEq for ImpliedType {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for ImpliedType {}
+impl std::hash::Hash for ImpliedType {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+impl std::fmt::Debug for ImpliedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 impl Block {

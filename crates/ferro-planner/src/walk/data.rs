@@ -54,7 +54,7 @@ impl Walk<'_> {
             if !self.targeting.includes(&addr) {
                 let v = self
                     .prior_data(abs, &key, schema)
-                    .unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
+                    .unwrap_or_else(|| Value::unknown(schema.implied_type()));
                 instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
                 continue;
             }
@@ -77,7 +77,7 @@ impl Walk<'_> {
                 }
             }));
             if failed {
-                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                instance_values.push((key, Value::unknown(schema.implied_type())));
                 continue;
             }
             let (plain_cfg, _) = config.deep_unmark();
@@ -94,7 +94,7 @@ impl Walk<'_> {
                 };
                 let before = self
                     .prior_data(abs, &key, schema)
-                    .unwrap_or_else(|| Value::null(schema.block.implied_type()));
+                    .unwrap_or_else(|| Value::null(schema.implied_type()));
                 self.push_change(ResourceInstanceChange {
                     reason: Some(reason),
                     dependencies: deps.clone(),
@@ -121,10 +121,10 @@ impl Walk<'_> {
                     .push(resource_diag(m.hir(file), d, &addr_s, decl));
             }
             if errored {
-                instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                instance_values.push((key, Value::unknown(schema.implied_type())));
                 continue;
             }
-            let state = match convert(&resp.state, &schema.block.implied_type()) {
+            let state = match convert(&resp.state, &schema.implied_type()) {
                 Ok(v) if v.is_wholly_known() && !v.is_null() => v,
                 _ => {
                     self.diags.push(
@@ -132,7 +132,7 @@ impl Walk<'_> {
                             .with_detail(format!("Provider {} produced an invalid value for {addr_s}: the object must be known, not null, and conform to the data source's schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
                             .with_address(addr_s.clone()),
                     );
-                    instance_values.push((key, Value::unknown(schema.block.implied_type())));
+                    instance_values.push((key, Value::unknown(schema.implied_type())));
                     continue;
                 }
             };
@@ -164,7 +164,7 @@ impl Walk<'_> {
                 if !wanted.contains(key) {
                     if let Some(obj) = &inst.current {
                         if let Ok(v) =
-                            json::value_from_json(&obj.attributes, &schema.block.implied_type())
+                            json::value_from_json(&obj.attributes, &schema.implied_type())
                         {
                             self.push_delete(
                                 abs.instance(key.clone()),
@@ -193,7 +193,7 @@ impl Walk<'_> {
         schema: &Schema,
     ) -> Option<Value> {
         let obj = self.refreshed.current_object(abs, key)?;
-        json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()
+        json::value_from_json(&obj.attributes, &schema.implied_type()).ok()
     }
 }
 

@@ -112,7 +112,7 @@ impl InstancePlanner<'_> {
                     addr: abs.instance(key.clone()),
                     provider: cfg.clone(),
                     after: if read.new_state.is_null() {
-                        Value::null(schema.block.implied_type())
+                        Value::null(schema.implied_type())
                     } else {
                         apply_sensitive_paths(read.new_state.clone(), &obj.sensitive_attributes)
                     },
@@ -171,7 +171,7 @@ impl InstancePlanner<'_> {
         triggered: bool,
         acc: &mut Acc,
     ) -> Value {
-        let ty = schema.block.implied_type();
+        let ty = schema.implied_type();
         let addr_s = addr.to_string();
         let Some(provider) = self.providers.get(cfg).cloned() else {
             return Value::unknown(ty);

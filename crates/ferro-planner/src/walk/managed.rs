@@ -52,7 +52,7 @@ impl Walk<'_> {
                 let (m, p) = (&prepared[i].0, &prepared[i].1);
                 let mut acc = Acc::default();
                 let v = match config {
-                    None => Value::unknown(p.schema.block.implied_type()),
+                    None => Value::unknown(p.schema.implied_type()),
                     Some(config) => {
                         let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
                         let v = planner.plan_instance(
@@ -230,7 +230,7 @@ impl Walk<'_> {
             } else {
                 self.state_value(&abs, &key, &schema)
             };
-            let v = v.unwrap_or_else(|| Value::unknown(schema.block.implied_type()));
+            let v = v.unwrap_or_else(|| Value::unknown(schema.implied_type()));
             instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
         }
         if !untouched_sorted(&instance_values) {
@@ -275,9 +275,7 @@ impl Walk<'_> {
                     }
                 }
                 for (dk, obj) in &inst.deposed {
-                    if let Ok(v) =
-                        json::value_from_json(&obj.attributes, &schema.block.implied_type())
-                    {
+                    if let Ok(v) = json::value_from_json(&obj.attributes, &schema.implied_type()) {
                         self.push_delete(
                             abs.instance(key.clone()),
                             &rs.provider,

@@ -647,7 +647,7 @@ impl Walk<'_> {
     /// paths marked.
     fn state_value(&self, abs: &AbsResource, key: &InstanceKey, schema: &Schema) -> Option<Value> {
         let obj = self.refreshed.current_object(abs, key)?;
-        let v = json::value_from_json(&obj.attributes, &schema.block.implied_type()).ok()?;
+        let v = json::value_from_json(&obj.attributes, &schema.implied_type()).ok()?;
         Some(apply_sensitive_paths(v, &obj.sensitive_attributes))
     }
 
@@ -783,7 +783,7 @@ fn resource_value(
         Expansion::Single => instances
             .pop()
             .map(|(_, v)| v)
-            .unwrap_or_else(|| Value::null(schema.block.implied_type())),
+            .unwrap_or_else(|| Value::null(schema.implied_type())),
         Expansion::Count => Value::tuple(instances.into_iter().map(|(_, v)| v).collect()),
         Expansion::ForEach => Value::object(
             instances

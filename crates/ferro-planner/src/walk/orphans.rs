@@ -154,7 +154,7 @@ impl<'a> Walk<'a> {
                     }
                 }
                 for (dk, obj) in &inst.deposed {
-                    let ty = schema.block.implied_type();
+                    let ty = schema.implied_type();
                     if let Ok(v) = json::value_from_json(&obj.attributes, &ty) {
                         self.push_delete(
                             rs.addr.instance(key.clone()),

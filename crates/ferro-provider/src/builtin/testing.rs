@@ -110,7 +110,7 @@ fn blocks_schema() -> Schema {
     )
     .block;
     block.description = String::new();
-    Schema { version: 0, block }
+    Schema::new(0, block)
 }
 
 fn schema() -> Schema {
@@ -130,14 +130,14 @@ fn schema() -> Schema {
     add("private", Attribute::new(Type::String).optional());
     add("fail_apply", Attribute::new(Type::String).optional());
     add("break", Attribute::new(Type::String).optional());
-    Schema {
-        version: 1,
-        block: Block {
+    Schema::new(
+        1,
+        Block {
             attributes,
             block_types: BTreeMap::new(),
             description: String::new(),
         },
-    }
+    )
 }
 
 /// `ferrotest_rack`: nested block types with `min_items` / `max_items`.
@@ -162,14 +162,14 @@ fn rack_schema() -> Schema {
     block_types.insert("shelf".into(), nested(NestingMode::List, "label", 1, 2));
     block_types.insert("door".into(), nested(NestingMode::Single, "color", 1, 1));
     block_types.insert("tag".into(), nested(NestingMode::Set, "name", 0, 1));
-    Schema {
-        version: 0,
-        block: Block {
+    Schema::new(
+        0,
+        Block {
             attributes,
             block_types,
             description: String::new(),
         },
-    }
+    )
 }
 
 fn schema_of(type_name: &str) -> Option<Schema> {
@@ -265,7 +265,7 @@ impl Provider for TestProvider {
                 diagnostics: vec![unsupported(req.type_name)],
             };
         };
-        let ty = schema.block.implied_type();
+        let ty = schema.implied_type();
         let mut raw = req.raw_json.clone();
         if req.version == 0 && req.type_name == TYPE {
             if let Some(m) = raw.as_object_mut() {

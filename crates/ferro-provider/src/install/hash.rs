@@ -8,12 +8,18 @@ use std::path::Path;
 
 /// `h1:` hash of a set of (relative path, contents) files.
 pub fn hash1<'a>(files: impl IntoIterator<Item = (String, &'a [u8])>) -> Result<String, String> {
-    let mut lines: Vec<(String, String)> = Vec::new();
-    for (name, data) in files {
-        if name.contains('\n') {
-            return Err(format!("the file name {name:?} contains a newline"));
-        }
-        lines.push((name, hex(&Sha256::digest(data))));
+    manifest_hash(
+        files
+            .into_iter()
+            .map(|(name, data)| (name, hex(&Sha256::digest(data))))
+            .collect(),
+    )
+}
+
+/// `h1:` hash over (relative path, hex SHA-256 of the contents) lines.
+fn manifest_hash(mut lines: Vec<(String, String)>) -> Result<String, String> {
+    if let Some((name, _)) = lines.iter().find(|(name, _)| name.contains('\n')) {
+        return Err(format!("the file name {name:?} contains a newline"));
     }
     lines.sort();
     let mut manifest = Sha256::new();
@@ -30,12 +36,14 @@ pub fn hash1<'a>(files: impl IntoIterator<Item = (String, &'a [u8])>) -> Result<
 pub fn hash_dir(dir: &Path) -> Result<String, String> {
     let root =
         std::fs::canonicalize(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut files = Vec::new();
-    collect(&root, "", &mut files)?;
-    hash1(files.iter().map(|(n, d)| (n.clone(), d.as_slice())))
+    let mut lines = Vec::new();
+    collect(&root, "", &mut lines)?;
+    manifest_hash(lines)
 }
 
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
+/// The (relative path, hex SHA-256) of every file under `dir`. Files are read in blocks, so
+/// hashing a provider (tens of megabytes) does not hold it in memory.
+fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) -> Result<(), String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for entry in entries {
@@ -54,12 +62,30 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result
         if ft.is_dir() {
             collect(&path, &rel, out)?;
         } else {
-            let data =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            out.push((rel, data));
+            let sum =
+                file_digest(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            out.push((rel, sum));
         }
     }
     Ok(())
+}
+
+fn file_digest(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match file.read(&mut buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => r?,
+        };
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex(&hasher.finalize()))
 }
 
 /// `h1:` hash of a zip package: the same manifest over the archive's entries.

@@ -204,10 +204,7 @@ pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
         Some(b) => block_from_proto(b, what)?,
         None => return Err(format!("the schema of {what} has no block")),
     };
-    Ok(Schema {
-        version: s.version as u64,
-        block,
-    })
+    Ok(Schema::new(s.version as u64, block))
 }
 
 fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> {
