@@ -92,19 +92,10 @@ pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
 }
 
 fn literal(e: &ferro_syntax::ast::Expr) -> Option<Lit> {
-    use ferro_syntax::ast::{ExprKind, TemplatePart};
+    use ferro_syntax::ast::ExprKind;
     match &e.kind {
         ExprKind::Bool(b) => Some(Lit::Bool(*b)),
-        ExprKind::Template(t) => {
-            let mut s = String::new();
-            for p in &t.parts {
-                match p {
-                    TemplatePart::Literal { text, .. } => s.push_str(text),
-                    _ => return None,
-                }
-            }
-            Some(Lit::Str(s))
-        }
+        ExprKind::Template(t) => t.literal_text().map(Lit::Str),
         ExprKind::Parens(inner) => literal(inner),
         _ => None,
     }

@@ -11,7 +11,7 @@
 
 use crate::{parse, Db, SourceFile};
 use ferro_diag::Diagnostic;
-use ferro_syntax::ast::{Block, Body, BodyItem, ExprKind, TemplatePart};
+use ferro_syntax::ast::{Block, Body, BodyItem, ExprKind};
 
 /// Whether a configuration file is an override file, by its name as Terraform decides.
 pub fn is_override_path(path: &str) -> bool {
@@ -88,16 +88,7 @@ pub fn merged_body(db: &dyn Db, file: SourceFile) -> Option<(Body, Vec<Diagnosti
 fn alias_of(b: &Block) -> Option<String> {
     b.body.items.iter().find_map(|it| match it {
         BodyItem::Attribute(a) if a.name.name == "alias" => match &a.expr.kind {
-            ExprKind::Template(t) => {
-                let mut s = String::new();
-                for p in &t.parts {
-                    match p {
-                        TemplatePart::Literal { text, .. } => s.push_str(text),
-                        _ => return None,
-                    }
-                }
-                Some(s)
-            }
+            ExprKind::Template(t) => t.literal_text(),
             _ => None,
         },
         _ => None,

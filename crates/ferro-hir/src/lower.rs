@@ -799,16 +799,7 @@ pub(crate) fn start_span(e: &ast::Expr) -> Span {
 
 pub(crate) fn literal_string(e: &ast::Expr) -> Option<String> {
     match &e.kind {
-        ExprKind::Template(t) => {
-            let mut s = String::new();
-            for p in &t.parts {
-                match p {
-                    ast::TemplatePart::Literal { text, .. } => s.push_str(text),
-                    _ => return None,
-                }
-            }
-            Some(s)
-        }
+        ExprKind::Template(t) => t.literal_text(),
         _ => None,
     }
 }

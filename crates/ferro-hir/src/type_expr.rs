@@ -2,7 +2,7 @@
 //! lowered from syntax into `Type`.
 
 use ferro_diag::{Diagnostic, FileId};
-use ferro_syntax::ast::{Expr, ExprKind, ObjectKey, TemplatePart, UnaryOp};
+use ferro_syntax::ast::{Expr, ExprKind, ObjectKey, UnaryOp};
 use ferro_value::defaults::TypeDefaults;
 use ferro_value::ValueMap;
 use ferro_value::{Number, ObjectType, Type, Value};
@@ -57,14 +57,7 @@ fn quoted_text(e: &Expr) -> Option<String> {
     if t.heredoc.is_some() {
         return None;
     }
-    let mut out = String::new();
-    for p in &t.parts {
-        match p {
-            TemplatePart::Literal { text, .. } => out.push_str(text),
-            _ => return None,
-        }
-    }
-    Some(out)
+    t.literal_text()
 }
 
 /// One lowered level: the type, whether it was `optional(...)`, its default if one was given,
@@ -105,16 +98,7 @@ fn const_value(e: &Expr) -> Option<Value> {
         ExprKind::Bool(b) => Some(Value::bool(*b)),
         ExprKind::Number(n) => Number::parse(n).map(Value::number),
         ExprKind::Parens(inner) => const_value(inner),
-        ExprKind::Template(t) => {
-            let mut out = String::new();
-            for p in &t.parts {
-                match p {
-                    TemplatePart::Literal { text, .. } => out.push_str(text),
-                    _ => return None,
-                }
-            }
-            Some(Value::string(out))
-        }
+        ExprKind::Template(t) => t.literal_text().map(Value::string),
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,

@@ -237,6 +237,21 @@ pub struct Template {
     pub heredoc: Option<Box<Heredoc>>,
 }
 
+impl Template {
+    /// The text of a template made only of literal parts (no interpolations or directives);
+    /// None otherwise.
+    pub fn literal_text(&self) -> Option<String> {
+        let mut out = String::new();
+        for p in &self.parts {
+            match p {
+                TemplatePart::Literal { text, .. } => out.push_str(text),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+}
+
 /// `name(args...)`, with `expand_final` when the last argument is followed by `...`;
 /// `open_paren` is the `(`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,7 +1,7 @@
 //! Reading the small HCL files installation uses (the lock file, the CLI configuration) from
 //! ferro-syntax's AST: literal strings, lists of strings, nested blocks.
 
-use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind, TemplatePart};
+use ferro_syntax::ast::{Body, BodyItem, Expr, ExprKind};
 
 /// Parse `text`; syntax errors become one message naming `what`.
 pub fn parse(text: &str, what: &str) -> Result<Body, String> {
@@ -31,16 +31,7 @@ pub fn parse(text: &str, what: &str) -> Result<Body, String> {
 /// A string literal (a quoted string without interpolations).
 pub fn literal_string(e: &Expr) -> Option<String> {
     match &e.kind {
-        ExprKind::Template(t) => {
-            let mut out = String::new();
-            for p in &t.parts {
-                match p {
-                    TemplatePart::Literal { text, .. } => out.push_str(text),
-                    _ => return None,
-                }
-            }
-            Some(out)
-        }
+        ExprKind::Template(t) => t.literal_text(),
         ExprKind::Parens(inner) => literal_string(inner),
         _ => None,
     }
