@@ -1,7 +1,11 @@
 //! The `ferro` binary: hands the process arguments and streams to `ferro_cli::run`.
 
+/// jemalloc rather than the C library's malloc: see the note in Cargo.toml.
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
-    ferro_term::limit_malloc_arenas();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // Colours only on a terminal, unless FORCE_COLOR asks for them.
     use std::io::IsTerminal;
