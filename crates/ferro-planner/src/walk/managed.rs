@@ -202,7 +202,12 @@ impl Walk<'_> {
             cfg,
             ..
         } = p;
-        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::with_capacity(results.len());
+        // Room for the resource's changes at once: growing one push at a time, the plan's list
+        // of changes (about 450 bytes each) doubled into 1.3× its size and held both copies
+        // while it moved.
+        self.changes
+            .reserve(results.iter().map(|(_, _, a)| a.changes.len()).sum());
         for (key, v, acc) in results {
             let ok = !acc.diags.iter().any(Diagnostic::is_error);
             self.merge(acc);
