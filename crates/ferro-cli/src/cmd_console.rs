@@ -322,7 +322,7 @@ fn state_resources(st: &State) -> HashMap<Resource, Value> {
             continue;
         }
         let obj = |o: &ferro_state::ObjectState| {
-            let v = json::value_from_plain_json(&o.attributes);
+            let v = json::value_from_plain_json(&o.attributes.json());
             ferro_planner::statecodec::apply_sensitive_paths(v, &o.sensitive_attributes)
         };
         let mut single = None;

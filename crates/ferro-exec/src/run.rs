@@ -406,9 +406,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                 continue;
             }
             if let Some(obj) = &inst.current {
-                if let Ok(v) =
-                    ferro_value::json::value_from_json(&obj.attributes, &schema.implied_type())
-                {
+                if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                     let v = ferro_planner::statecodec::apply_sensitive_paths(
                         v,
                         &obj.sensitive_attributes,

@@ -318,7 +318,7 @@ fn attributes(state: &State) -> Vec<String> {
         .values()
         .flat_map(|r| r.instances.values())
         .filter_map(|i| i.current.as_ref());
-    objects.map(|o| o.attributes.to_string()).collect()
+    objects.map(|o| o.attributes.json().to_string()).collect()
 }
 
 #[test]

@@ -1,7 +1,7 @@
-//! Between state objects (raw JSON) and values: decoding through the provider's upgrade, encoding
-//! new objects for the state file.
+//! Between state objects and values: decoding through the provider's upgrade, encoding new
+//! objects for the state file.
 
-use ferro_state::ObjectState;
+use ferro_state::{Attributes, ObjectState};
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Value, ValueKind};
 
@@ -14,14 +14,13 @@ pub fn encode_object(
     cbd: bool,
     tainted: bool,
 ) -> Result<ObjectState, String> {
-    let (plain, _) = v.deep_unmark();
-    let attributes = json::value_to_json(&plain, &schema.implied_type())?;
+    let attributes = Attributes::from_value(v, &schema.implied_type())?;
     let mut paths = Vec::new();
     sensitive_paths(v, &mut Vec::new(), &mut paths);
     Ok(ObjectState {
         tainted,
         schema_version: schema.version,
-        attributes: attributes.into(),
+        attributes,
         sensitive_attributes: serde_json::Value::Array(paths),
         private: if private.is_empty() {
             None

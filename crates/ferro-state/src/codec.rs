@@ -57,17 +57,30 @@ pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
     read_document(root)
 }
 
-/// Parse a state file read whole: the bytes are dropped as soon as the JSON is parsed, and the
-/// parsed document is taken apart into the model (no part of it is copied), so a big state is
-/// held about once at a time.
-pub fn read_state_owned(bytes: Vec<u8>) -> Result<State, StateError> {
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return err("the state file is empty");
+/// Parse a state file as it is read: the text is never held whole, only the parsed document,
+/// which is then taken apart into the model (no part of it is copied), so a big state is held
+/// about once. `Ok(None)` when the input holds nothing but whitespace.
+pub fn read_state_from(mut reader: impl std::io::BufRead) -> Result<Option<State>, StateError> {
+    let io = |e: std::io::Error| StateError(format!("the state file cannot be read: {e}"));
+    // A blank file is told from a broken one by looking past its leading whitespace; what is
+    // looked past is given to the parser too, so its errors count lines and columns from the
+    // start of the file.
+    let mut skipped = Vec::new();
+    loop {
+        let buf = reader.fill_buf().map_err(io)?;
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        if buf.iter().any(|b| !b.is_ascii_whitespace()) {
+            break;
+        }
+        skipped.extend_from_slice(buf);
+        let n = buf.len();
+        reader.consume(n);
     }
-    let root: Result<Value, _> = serde_json::from_slice(&bytes);
-    drop(bytes);
-    let root = root.map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
-    read_document(root)
+    let root: Value = serde_json::from_reader(std::io::Read::chain(&skipped[..], reader))
+        .map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
+    read_document(root).map(Some)
 }
 
 fn read_document(root: Value) -> Result<State, StateError> {
@@ -725,7 +738,12 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
         "schema_version".into(),
         Value::Number(Number::from(obj.schema_version)),
     );
-    o.insert("attributes".into(), canonical(&obj.attributes));
+    let attributes = match &obj.attributes {
+        crate::Attributes::Json(j) => canonical(j),
+        // Encoded from a value: keys already in name order, wrappers as written.
+        decoded => decoded.json().into_owned(),
+    };
+    o.insert("attributes".into(), attributes);
     let sens = match &obj.sensitive_attributes {
         Value::Null => Value::Array(Vec::new()),
         v => canonical(v),

@@ -1,9 +1,11 @@
 //! State: what ferro believes exists, in Terraform's state format version 4.
 //!
-//! Attribute objects are kept as the raw JSON Terraform stores (encoded against the resource
-//! type's schema); decoding them into values needs the schema and happens in the planner. This
-//! keeps the state crate independent of providers and of the value model.
+//! An object's attributes are kept as the JSON a state file gives (encoded against the
+//! resource type's schema, possibly an older version of it) until the planner, which has the
+//! schemas, decodes them; state then holds the decoded value, shared with the plan
+//! ([`Attributes`]). The state crate stays independent of providers.
 
+mod attributes;
 mod backend;
 mod codec;
 mod journal;
@@ -14,9 +16,10 @@ mod model;
 pub mod pg;
 pub mod workspace;
 
+pub use attributes::Attributes;
 pub use backend::Backend;
 pub use codec::{
-    parse_module_instance, read_state, read_state_owned, write_state, StateError,
+    parse_module_instance, read_state, read_state_from, write_state, StateError,
     STATE_FORMAT_VERSION, WRITER_VERSION,
 };
 pub use journal::{journal_path, Change, Journal};

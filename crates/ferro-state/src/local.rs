@@ -21,7 +21,7 @@
 use crate::backend::{
     comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
 };
-use crate::codec::{read_state_owned, write_state_to};
+use crate::codec::{read_state_from, write_state_to};
 use crate::journal::{fold, journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
@@ -111,8 +111,8 @@ impl LocalBackend {
 
     /// Read the state file. A missing (or empty) file is `Ok(None)`; a broken one is an error.
     pub fn load(&self) -> Result<Option<State>, StateError> {
-        let bytes = match fs::read(&self.path) {
-            Ok(b) => b,
+        let file = match fs::File::open(&self.path) {
+            Ok(f) => f,
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 self.unreadable.set(false);
                 return Ok(self.fold_onto_nothing());
@@ -125,17 +125,21 @@ impl LocalBackend {
                 )));
             }
         };
-        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-            self.unreadable.set(false);
-            return Ok(self.fold_onto_nothing());
-        }
-        let state = read_state_owned(bytes).map_err(|e| {
-            self.unreadable.set(true);
-            StateError(format!(
-                "failed to load state file {}: {e}",
-                self.path.display()
-            ))
-        })?;
+        let read = read_state_from(std::io::BufReader::with_capacity(1 << 16, file));
+        let state = match read {
+            Ok(Some(state)) => state,
+            Ok(None) => {
+                self.unreadable.set(false);
+                return Ok(self.fold_onto_nothing());
+            }
+            Err(e) => {
+                self.unreadable.set(true);
+                return Err(StateError(format!(
+                    "failed to load state file {}: {e}",
+                    self.path.display()
+                )));
+            }
+        };
         self.unreadable.set(false);
         *self.last.borrow_mut() = Some((comparable(&state), state.serial));
         let mut j = self.journal.lock();

@@ -47,10 +47,10 @@ pub struct InstanceState {
 pub struct ObjectState {
     pub tainted: bool,
     pub schema_version: u64,
-    /// The object encoded as cty JSON against the schema's implied type (keys sorted); shared,
-    /// so copies of a state (the plan's prior state, apply's working state, the snapshot a
-    /// write takes) hold each object once.
-    pub attributes: std::sync::Arc<serde_json::Value>,
+    /// The object: cty JSON as read, or the value decoded against the schema's implied type.
+    /// Either is shared, so copies of a state (the plan's prior state, apply's working state,
+    /// the snapshot a write takes) hold each object once.
+    pub attributes: crate::Attributes,
     /// Paths of sensitive values, as Terraform writes them (`[[{"type":"get_attr","value":"x"}]]`).
     pub sensitive_attributes: serde_json::Value,
     /// Provider private data, base64 as stored in the file; None when empty.
@@ -69,7 +69,7 @@ impl ResourceState {
         let bare = |o: &ObjectState| ObjectState {
             tainted: o.tainted,
             schema_version: o.schema_version,
-            attributes: std::sync::Arc::new(serde_json::Value::Null),
+            attributes: serde_json::Value::Null.into(),
             sensitive_attributes: serde_json::Value::Null,
             private: None,
             dependencies: Vec::new(),

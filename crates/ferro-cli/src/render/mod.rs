@@ -24,7 +24,7 @@ const COLUMNS: usize = 78;
 
 /// Decode a state object against its schema, with the sensitive marks state recorded.
 pub(crate) fn decode_object(o: &ObjectState, schema: &Schema) -> Option<Value> {
-    let v = ferro_value::json::value_from_json(&o.attributes, &schema.implied_type()).ok()?;
+    let v = o.attributes.to_value(&schema.implied_type()).ok()?;
     Some(apply_sensitive_paths(v, &o.sensitive_attributes))
 }
 

@@ -163,9 +163,7 @@ impl Walk<'_> {
             for (key, inst) in &rs.instances {
                 if !wanted.contains(key) {
                     if let Some(obj) = &inst.current {
-                        if let Ok(v) =
-                            json::value_from_json(&obj.attributes, &schema.implied_type())
-                        {
+                        if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                             self.push_delete(
                                 abs.instance(key.clone()),
                                 &rs.provider,
@@ -193,7 +191,7 @@ impl Walk<'_> {
         schema: &Schema,
     ) -> Option<Value> {
         let obj = self.refreshed.current_object(abs, key)?;
-        json::value_from_json(&obj.attributes, &schema.implied_type()).ok()
+        obj.attributes.to_value(&schema.implied_type()).ok()
     }
 }
 

@@ -64,20 +64,28 @@ impl InstancePlanner<'_> {
             );
             return None;
         }
-        let resp = provider.upgrade_resource_state(UpgradeRequest {
-            type_name: &abs.resource.ty,
-            version: obj.schema_version,
-            raw_json: &obj.attributes,
-        });
+        let ty = schema.implied_type();
         let mut failed = false;
-        for d in &resp.diagnostics {
-            failed |= d.severity == Severity::Error;
-            acc.diags.push(provider_diag(d, &addr, None));
-        }
-        if failed {
-            return None;
-        }
-        let mut value = apply_sensitive_paths(resp.upgraded_state, &obj.sensitive_attributes);
+        let upgraded = match obj.attributes.decoded(&ty) {
+            // Decoded against this schema earlier in this run (upgraded then): taken as it is.
+            Some(v) if obj.schema_version == schema.version => v.clone(),
+            _ => {
+                let resp = provider.upgrade_resource_state(UpgradeRequest {
+                    type_name: &abs.resource.ty,
+                    version: obj.schema_version,
+                    raw_json: &obj.attributes.json(),
+                });
+                for d in &resp.diagnostics {
+                    failed |= d.severity == Severity::Error;
+                    acc.diags.push(provider_diag(d, &addr, None));
+                }
+                if failed {
+                    return None;
+                }
+                resp.upgraded_state
+            }
+        };
+        let mut value = apply_sensitive_paths(upgraded, &obj.sensitive_attributes);
         let private = obj
             .private
             .as_deref()
@@ -125,24 +133,29 @@ impl InstancePlanner<'_> {
                 acc.sets.push((abs.clone(), prov, key.clone(), None));
                 return None;
             }
-            value = apply_sensitive_paths(read.new_state, &obj.sensitive_attributes);
+            // The parts the refresh left as they were are the prior's, not a second copy.
+            let refreshed = read.new_state.share_from(&value.deep_unmark().0);
+            value = apply_sensitive_paths(refreshed, &obj.sensitive_attributes);
             private_out = read.private;
-            if let Ok(enc) = crate::statecodec::encode_object(
-                schema,
-                &value,
-                &private_out,
-                obj.dependencies.clone(),
-                obj.create_before_destroy,
-                obj.tainted,
-            ) {
-                // An object the refresh left as it was (same JSON, same private data, same
-                // schema version) keeps its state entry: replacing it would hold a second copy
-                // of every unchanged object until the walk ends.
-                let unchanged = obj.schema_version == schema.version
-                    && enc.attributes == obj.attributes
-                    && enc.private == obj.private;
-                if !unchanged {
-                    let mut enc = enc;
+            // State takes the refreshed object as the decoded value the plan holds as its
+            // prior: the JSON it replaces is dropped, so the walk never holds an object twice.
+            // An object that is already that value (refreshed earlier in this run, unchanged)
+            // is left as it is.
+            let same = obj.schema_version == schema.version
+                && private_out == private
+                && obj
+                    .attributes
+                    .decoded(&ty)
+                    .is_some_and(|d| *d == value.deep_unmark().0);
+            if !same {
+                if let Ok(mut enc) = crate::statecodec::encode_object(
+                    schema,
+                    &value,
+                    &private_out,
+                    obj.dependencies.clone(),
+                    obj.create_before_destroy,
+                    obj.tainted,
+                ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
                     acc.sets
                         .push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));

@@ -280,7 +280,7 @@ impl Walk<'_> {
                     }
                 }
                 for (dk, obj) in &inst.deposed {
-                    if let Ok(v) = json::value_from_json(&obj.attributes, &schema.implied_type()) {
+                    if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                         self.push_delete(
                             abs.instance(key.clone()),
                             &rs.provider,

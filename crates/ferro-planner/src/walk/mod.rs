@@ -647,7 +647,7 @@ impl Walk<'_> {
     /// paths marked.
     fn state_value(&self, abs: &AbsResource, key: &InstanceKey, schema: &Schema) -> Option<Value> {
         let obj = self.refreshed.current_object(abs, key)?;
-        let v = json::value_from_json(&obj.attributes, &schema.implied_type()).ok()?;
+        let v = obj.attributes.to_value(&schema.implied_type()).ok()?;
         Some(apply_sensitive_paths(v, &obj.sensitive_attributes))
     }
 

@@ -155,7 +155,7 @@ impl<'a> Walk<'a> {
                 }
                 for (dk, obj) in &inst.deposed {
                     let ty = schema.implied_type();
-                    if let Ok(v) = json::value_from_json(&obj.attributes, &ty) {
+                    if let Ok(v) = obj.attributes.to_value(&ty) {
                         self.push_delete(
                             rs.addr.instance(key.clone()),
                             &rs.provider,

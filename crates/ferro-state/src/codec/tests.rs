@@ -536,24 +536,28 @@ fn a_state_terraform_wrote_is_written_back_byte_for_byte() {
     write_state_to(&state, &mut |p| pieces.push(p.to_string()));
     assert_eq!(pieces.concat(), text);
     assert_eq!(pieces.len(), 5);
-    // Read from owned bytes (the document taken apart, not copied): the same state.
-    let owned = super::read_state_owned(text.as_bytes().to_vec()).unwrap();
-    assert_eq!(owned, state);
-    assert_eq!(write_state(&owned), text);
+    // Read as a stream (never held whole, the document taken apart): the same state.
+    let streamed = super::read_state_from(text.as_bytes()).unwrap().unwrap();
+    assert_eq!(streamed, state);
+    assert_eq!(write_state(&streamed), text);
 }
 
 #[test]
-fn reading_owned_bytes_reports_the_same_errors() {
+fn reading_a_stream_reports_the_same_errors() {
+    // Blank input is no state at all, for the caller to decide about.
+    for blank in ["", " \n\t "] {
+        assert!(super::read_state_from(blank.as_bytes()).unwrap().is_none());
+    }
     for text in [
-        "",
         "[]",
+        "  {\"version\": 4,",
         "{\"version\": 4, \"resources\": {}}",
         "{\"version\": 4, \"resources\": [{\"mode\": \"managed\", \"type\": \"t\", \"name\": \"n\", \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\", \"instances\": [{\"attributes\": 3}]}]}",
     ] {
         let borrowed = read_state(text.as_bytes()).unwrap_err();
-        let owned = super::read_state_owned(text.as_bytes().to_vec()).unwrap_err();
-        assert_eq!(owned.0, borrowed.0);
-        assert!(!owned.0.is_empty());
+        let streamed = super::read_state_from(text.as_bytes()).unwrap_err();
+        assert_eq!(streamed.0, borrowed.0);
+        assert!(!streamed.0.is_empty());
     }
 }
 

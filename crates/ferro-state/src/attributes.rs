@@ -1,0 +1,177 @@
+//! An object's attributes as state holds them.
+//!
+//! A state file gives each object as cty JSON, written against a schema version that may be
+//! older than the provider's. Once the planner has upgraded and decoded an object against the
+//! current schema, state holds the decoded value instead, the same value the plan holds, so a
+//! state and the plan made from it keep one copy of each object rather than a JSON tree beside
+//! a value. The JSON is produced again only where a file or a reader wants it.
+
+use ferro_value::{json, Type, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub enum Attributes {
+    /// As read from a state file, a journal or a backend: cty JSON, not decoded yet.
+    Json(Arc<serde_json::Value>),
+    /// Decoded against a schema's type (see [`Attributes::from_value`]).
+    Decoded(Decoded),
+}
+
+/// A value known to encode against its type: wholly known, conforming, unmarked.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    value: Value,
+    ty: Type,
+}
+
+impl Attributes {
+    /// Attributes holding `value`, decoded against `ty` (a schema's implied type). Fails, as
+    /// encoding for a state file would, when the value is not wholly known or does not
+    /// conform to `ty`; the value kept is the one converted to `ty`, without marks.
+    pub fn from_value(value: &Value, ty: &Type) -> Result<Attributes, String> {
+        let (plain, _) = value.deep_unmark();
+        // Encoding is the check: a value that encodes once encodes again when written.
+        json::value_to_json(&plain, ty)?;
+        let value = if plain.ty() == *ty || *ty == Type::Dynamic {
+            plain
+        } else {
+            ferro_value::convert::convert(&plain, ty).map_err(|e| e.to_string())?
+        };
+        Ok(Attributes::Decoded(Decoded {
+            value,
+            ty: ty.clone(),
+        }))
+    }
+
+    /// The attributes as cty JSON (object keys in name order, as state files have them).
+    pub fn json(&self) -> Cow<'_, serde_json::Value> {
+        match self {
+            Attributes::Json(j) => Cow::Borrowed(j),
+            Attributes::Decoded(d) => Cow::Owned(
+                // Cannot fail: `from_value` encoded this value against this type.
+                json::value_to_json(&d.value, &d.ty).unwrap_or(serde_json::Value::Null),
+            ),
+        }
+    }
+
+    /// The attributes as a value of `ty`: the decoded value itself (shared, not copied) when
+    /// it was decoded against `ty`, else decoded from the JSON.
+    pub fn to_value(&self, ty: &Type) -> Result<Value, String> {
+        match self {
+            Attributes::Decoded(d) if d.ty == *ty => Ok(d.value.clone()),
+            _ => json::value_from_json(&self.json(), ty),
+        }
+    }
+
+    /// The decoded value, when these attributes were decoded against `ty`.
+    pub fn decoded(&self, ty: &Type) -> Option<&Value> {
+        match self {
+            Attributes::Decoded(d) if d.ty == *ty => Some(&d.value),
+            _ => None,
+        }
+    }
+}
+
+impl From<serde_json::Value> for Attributes {
+    fn from(j: serde_json::Value) -> Self {
+        Attributes::Json(Arc::new(j))
+    }
+}
+
+impl PartialEq for Attributes {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Attributes::Decoded(a), Attributes::Decoded(b)) if a.ty == b.ty => a.value == b.value,
+            _ => self.json() == other.json(),
+        }
+    }
+}
+
+impl Serialize for Attributes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Attributes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(d).map(Attributes::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferro_value::ValueMap;
+    use std::collections::BTreeMap;
+
+    fn object_type() -> Type {
+        Type::object(BTreeMap::from([
+            ("id".to_string(), Type::String),
+            ("n".to_string(), Type::Number),
+        ]))
+    }
+
+    fn object(id: &str) -> Value {
+        Value::object(ValueMap::from_iter([
+            ("id".to_string(), Value::string(id)),
+            ("n".to_string(), Value::int(3)),
+        ]))
+    }
+
+    #[test]
+    fn decoded_values_are_shared_and_written_as_state_json() {
+        let ty = object_type();
+        let v = object("a-long-identifier");
+        let attrs = Attributes::from_value(&v, &ty).unwrap();
+        assert_eq!(
+            *attrs.json(),
+            serde_json::json!({"id": "a-long-identifier", "n": 3})
+        );
+        let back = attrs.to_value(&ty).unwrap();
+        assert_eq!(back, v);
+        // The same strings, not copies of them.
+        let (ferro_value::ValueKind::Object(a), ferro_value::ValueKind::Object(b)) =
+            (&back.kind, &v.kind)
+        else {
+            panic!("objects expected");
+        };
+        assert!(Arc::ptr_eq(a, b));
+        // Equal to the JSON a state file would give for it.
+        let read: Attributes = serde_json::json!({"id": "a-long-identifier", "n": 3}).into();
+        assert_eq!(attrs, read);
+        assert_eq!(read.to_value(&ty).unwrap(), v);
+    }
+
+    #[test]
+    fn values_a_state_file_cannot_hold_are_refused() {
+        let ty = object_type();
+        let unknown = Value::object(ValueMap::from_iter([
+            ("id".to_string(), Value::unknown(Type::String)),
+            ("n".to_string(), Value::int(3)),
+        ]));
+        assert!(Attributes::from_value(&unknown, &ty).is_err());
+        assert!(Attributes::from_value(&Value::string("x"), &ty).is_err());
+    }
+
+    #[test]
+    fn a_value_decoded_against_another_type_is_decoded_again() {
+        let ty = object_type();
+        let attrs = Attributes::from_value(&object("x"), &ty).unwrap();
+        // A newer schema with one more attribute: the stored JSON lacks it, so it is null.
+        let wider = Type::object(BTreeMap::from([
+            ("id".to_string(), Type::String),
+            ("n".to_string(), Type::Number),
+            ("tags".to_string(), Type::Map(Box::new(Type::String))),
+        ]));
+        assert!(attrs.decoded(&wider).is_none());
+        let v = attrs.to_value(&wider).unwrap();
+        assert_eq!(
+            v.get_attr("tags"),
+            Some(&Value::null(Type::Map(Box::new(Type::String))))
+        );
+        assert_eq!(v.get_attr("id"), Some(&Value::string("x")));
+    }
+}
