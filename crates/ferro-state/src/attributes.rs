@@ -32,13 +32,13 @@ impl Attributes {
     /// conform to `ty`; the value kept is the one converted to `ty`, without marks.
     pub fn from_value(value: &Value, ty: &Type) -> Result<Attributes, String> {
         let (plain, _) = value.deep_unmark();
-        // Encoding is the check: a value that encodes once encodes again when written.
-        json::value_to_json(&plain, ty)?;
-        let value = if plain.ty() == *ty || *ty == Type::Dynamic {
+        let value = if *ty == Type::Dynamic || plain.ty() == *ty {
             plain
         } else {
             ferro_value::convert::convert(&plain, ty).map_err(|e| e.to_string())?
         };
+        // Encoding is the check: a value that encodes once encodes again when written.
+        json::value_to_json(&value, ty)?;
         Ok(Attributes::Decoded(Decoded {
             value,
             ty: ty.clone(),
