@@ -198,6 +198,7 @@ fn expr_body(expr: ferro_syntax::ast::Expr) -> Body {
             end: span.start,
             ..span
         },
+        json: false,
     }
 }
 

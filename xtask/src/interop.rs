@@ -697,6 +697,150 @@ fn json_nested_blocks(env: &Env) -> Result<(), String> {
     Ok(())
 }
 
+/// Override files in both syntaxes over primary files in both syntaxes, with the test
+/// provider's nested blocks: a JSON override's property replaces the native blocks of its name,
+/// a native override's blocks replace a JSON primary's property; locals, variables and outputs
+/// are overridden too. Both tools must plan the same document and write the same state, and
+/// plan nothing afterwards.
+fn json_override(env: &Env) -> Result<(), String> {
+    const MAIN: &str = r#"terraform {
+  required_providers {
+    shelf = {
+      source  = "example.test/ferro/shelf"
+      version = "1.0.0"
+    }
+  }
+}
+
+provider "shelf" {
+  owner = "interop"
+}
+
+variable "colour" {
+  default = "oak"
+}
+
+locals {
+  suffix = "native"
+}
+
+resource "shelf_bookcase" "hall" {
+  name = "hall-${local.suffix}"
+  shelf {
+    label = "top"
+  }
+  shelf {
+    label = "bottom"
+  }
+  trim {
+    color = var.colour
+  }
+}
+
+output "hall_labels" {
+  value = shelf_bookcase.hall.shelf[*].label
+}
+"#;
+    const DESK: &str = r#"{
+  "resource": {
+    "shelf_bookcase": {
+      "desk": {
+        "name": "desk",
+        "shelf": [{"label": "one", "books": ["a"]}],
+        "trim": {"color": "pine"},
+        "slot": {"left": {"size": 1}}
+      }
+    }
+  },
+  "output": {
+    "desk_name": {"value": "${shelf_bookcase.desk.name}"}
+  }
+}
+"#;
+    const HALL_OVERRIDE: &str = r#"{
+  "locals": {"suffix": "json"},
+  "variable": {"colour": {"default": "walnut"}},
+  "resource": {
+    "shelf_bookcase": {
+      "hall": {
+        "shelf": {"label": "only", "books": ["x", "y"], "divider": [{"at": 3}]}
+      }
+    }
+  }
+}
+"#;
+    const DESK_OVERRIDE: &str = r#"resource "shelf_bookcase" "desk" {
+  name = "desk-native"
+  shelf {
+    label = "first"
+  }
+  shelf {
+    label = "second"
+  }
+}
+
+output "desk_name" {
+  value = upper(shelf_bookcase.desk.name)
+}
+"#;
+    let mut results: BTreeMap<&str, (serde_json::Value, BTreeMap<String, serde_json::Value>)> =
+        BTreeMap::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, "json-override", tool, MAIN)?;
+        for (name, text) in [
+            ("desk.tf.json", DESK),
+            ("hall_override.tf.json", HALL_OVERRIDE),
+            ("desk_override.tf", DESK_OVERRIDE),
+        ] {
+            std::fs::write(dir.join(name), text).map_err(|e| e.to_string())?;
+        }
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-out=tfplan"],
+            0,
+        )?;
+        let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["apply", "-no-color", "-input=false", "tfplan"],
+            0,
+        )?;
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+            0,
+        )?;
+        results.insert(
+            if tool == Tool::Terraform {
+                "terraform"
+            } else {
+                "ferro"
+            },
+            (
+                plan_document(&shown.stdout)?,
+                state_attributes(&dir.join("terraform.tfstate"), &[])?,
+            ),
+        );
+    }
+    let (tf, fe) = (&results["terraform"], &results["ferro"]);
+    let hall_labels =
+        fe.1.get("shelf_bookcase.hall")
+            .and_then(|a| a.get("shelf"))
+            .and_then(|s| s.as_array())
+            .map(|s| s.iter().map(|x| x["label"].clone()).collect::<Vec<_>>());
+    same(
+        "shelves of shelf_bookcase.hall in ferro's state",
+        &Some(vec![serde_json::Value::from("only")]),
+        &hall_labels,
+    )?;
+    same_document("show -json", &tf.0, &fe.0)?;
+    same("state attributes", &tf.1, &fe.1)
+}
+
 /// Lay out the protocol-6 test provider as a filesystem-mirror package (a wrapper script that
 /// runs it with the oracle virtualenv's Python).
 fn install_shelf(env_dir: &Path, oracles: &Oracles, repo: &Path) -> Result<PathBuf, String> {
@@ -755,6 +899,7 @@ pub const SCENARIOS: &[Scenario] = &[
     ("state-exchange", state_exchange),
     ("shelf-lifecycle", shelf_lifecycle),
     ("json-nested-blocks", json_nested_blocks),
+    ("json-override", json_override),
     ("module-tree", crate::interop_modules::module_tree),
     (
         "module-state-exchange",

@@ -143,11 +143,12 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
         std::collections::BTreeMap::new();
     for (i, (name, text)) in files.iter().enumerate() {
         let id = ferro_diag::FileId(i as u32);
-        let hir = if name.ends_with(".tf.json") {
-            ferro_hir::lower_json_file(id, &ferro_syntax::parse_json_file(id, text).body)
+        let parsed = if name.ends_with(".tf.json") {
+            ferro_syntax::parse_json_file(id, text)
         } else {
-            ferro_hir::lower_file(id, &ferro_syntax::parse_file(id, text).body)
+            ferro_syntax::parse_file(id, text)
         };
+        let hir = ferro_hir::lower_file(id, &parsed.body);
         let overriding = ferro_db::is_override_path(name);
         for c in &hir.module_calls {
             let source = c.source.as_ref().map(|(s, _)| s.clone());

@@ -218,11 +218,7 @@ pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
         }
         return hir;
     }
-    if is_json(db, file) {
-        ferro_hir::lower_json_file(file.id(db), &parse(db, file).body)
-    } else {
-        ferro_hir::lower_file(file.id(db), &parse(db, file).body)
-    }
+    ferro_hir::lower_file(file.id(db), &parse(db, file).body)
 }
 
 /// The file's position-free item tree. An edit that only moves text lowers to an equal tree,

@@ -6,8 +6,11 @@
 //!
 //! The merge works on syntax trees, before lowering: the primary file lowers its merged tree,
 //! and the override file lowers to no items of its own. Merged parts keep the ranges of the
-//! override file, so diagnostics about them point there. Both files must use the native
-//! syntax; a `.tf.json` override file is read as a primary file (see docs/compatibility.md).
+//! override file, so diagnostics about them point there. Either file may use either syntax.
+//! In a body whose schema comes from a provider, a JSON property may stand for nested blocks,
+//! so where JSON is involved an overriding argument also replaces base blocks of its name, and
+//! overriding blocks replace a base argument of their type's name; the merged body is then
+//! marked JSON, for the schema to read (`crate::read_json_body`).
 
 use crate::{parse, Db, SourceFile};
 use ferro_diag::Diagnostic;
@@ -25,17 +28,13 @@ pub fn is_override_path(path: &str) -> bool {
     stem == "override" || stem.ends_with("_override")
 }
 
-fn is_native(path: &str) -> bool {
-    path.ends_with(".tf")
-}
-
 /// The override files of `file`'s module, in name order (empty unless the module has any).
 fn override_files(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
     let mut out: Vec<SourceFile> = file
         .module_files(db)
         .iter()
         .copied()
-        .filter(|f| is_native(f.path(db)) && is_override_path(f.path(db)))
+        .filter(|f| is_override_path(f.path(db)))
         .collect();
     out.sort_by(|a, b| a.path(db).cmp(b.path(db)));
     out
@@ -45,7 +44,7 @@ fn override_files(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
 /// the overrides merged in, or (for an override file) an empty tree and the diagnostics of
 /// blocks that override nothing. `None` when nothing changes (the common case).
 pub fn merged_body(db: &dyn Db, file: SourceFile) -> Option<(Body, Vec<Diagnostic>)> {
-    if file.module_files(db).is_empty() || !is_native(file.path(db)) {
+    if file.module_files(db).is_empty() {
         return None;
     }
     let overrides = override_files(db, file);
@@ -57,19 +56,14 @@ pub fn merged_body(db: &dyn Db, file: SourceFile) -> Option<(Body, Vec<Diagnosti
         let primaries: Vec<&Body> = file
             .module_files(db)
             .iter()
-            .filter(|f| is_native(f.path(db)) && !is_override_path(f.path(db)))
+            .filter(|f| !is_override_path(f.path(db)))
             .map(|f| &parse(db, *f).body)
             .collect();
-        // Blocks declared in a `.tf.json` primary file are not merged (nor looked for): with
-        // one in the module, only the blocks no override file may hold are reported.
-        let json_primary = file
-            .module_files(db)
-            .iter()
-            .any(|f| !is_native(f.path(db)) && !is_override_path(f.path(db)));
-        let diags = missing_bases(body, &primaries, json_primary);
+        let diags = missing_bases(body, &primaries);
         let empty = Body {
             items: Vec::new(),
             span: body.span,
+            json: body.json,
         };
         return Some((empty, diags));
     }
@@ -158,7 +152,8 @@ fn apply_override(body: &mut Body, over: &Block) {
     for item in &mut body.items {
         if let BodyItem::Block(b) = item {
             if same_block(b, over) {
-                merge_body(&mut b.body, &over.body, ty == "variable");
+                let open = matches!(ty, "resource" | "data" | "provider");
+                merge_body(&mut b.body, &over.body, ty == "variable", open);
             }
         }
     }
@@ -167,7 +162,37 @@ fn apply_override(body: &mut Body, over: &Block) {
 /// Arguments replace arguments; nested blocks of a type (written plainly or as `dynamic "type"`)
 /// replace every base block of that type; `lifecycle` merges argument by argument. A variable's
 /// `validation` blocks are kept (Terraform does not override them).
-fn merge_body(base: &mut Body, over: &Body, variable: bool) {
+///
+/// In a body whose schema comes from a provider (`open`), when either side is JSON a name is
+/// an argument or a nested block type, not both (the schema decides which): an overriding
+/// argument replaces the base's blocks of its name, overriding blocks the base's argument.
+fn merge_body(base: &mut Body, over: &Body, variable: bool, open: bool) {
+    let json = open && (base.json || over.json);
+    if json {
+        let names: Vec<&str> = over
+            .items
+            .iter()
+            .filter_map(|it| match it {
+                BodyItem::Attribute(a) => Some(a.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        base.items.retain(
+            |it| !matches!(it, BodyItem::Block(b) if names.contains(&nested_kind(b).as_str())),
+        );
+        let kinds: Vec<String> = over
+            .items
+            .iter()
+            .filter_map(|it| match it {
+                BodyItem::Block(b) if !is_meta_block(&b.ty.name) => Some(nested_kind(b)),
+                _ => None,
+            })
+            .collect();
+        base.items.retain(
+            |it| !matches!(it, BodyItem::Attribute(a) if kinds.iter().any(|k| k == a.name.name.as_str())),
+        );
+        base.json = true;
+    }
     for it in &over.items {
         match it {
             BodyItem::Attribute(a) => put_attribute(base, &a.name.name, it),
@@ -222,9 +247,14 @@ fn merge_into_block(base: &mut Body, b: &Block, it: &BodyItem) {
         BodyItem::Block(y) if y.ty.name == b.ty.name => Some(y),
         _ => None,
     }) {
-        Some(y) => merge_body(&mut y.body, &b.body, false),
+        Some(y) => merge_body(&mut y.body, &b.body, false, false),
         None => base.items.push(it.clone()),
     }
+}
+
+/// Blocks of a resource body that Terraform itself defines (never a provider's block type).
+fn is_meta_block(ty: &str) -> bool {
+    matches!(ty, "lifecycle" | "provisioner" | "connection")
 }
 
 /// The block type a nested block stands for: `dynamic "x"` stands for `x`.
@@ -255,8 +285,12 @@ fn merge_terraform(base: &mut Body, over: &Body) {
     }
 }
 
-/// A block's type and labels, where Terraform points at a block.
+/// Where Terraform points at a block: its type and labels, or in JSON the opening brace of
+/// its body.
 fn def_range(b: &Block) -> ferro_diag::Span {
+    if b.body.json {
+        return b.open_brace;
+    }
     let mut span = b.ty.span;
     if let Some(l) = b.labels.last() {
         span.end = l.span.end;
@@ -265,7 +299,7 @@ fn def_range(b: &Block) -> ferro_diag::Span {
 }
 
 /// Terraform's errors for override blocks with no base in any primary file.
-fn missing_bases(body: &Body, primaries: &[&Body], json_primary: bool) -> Vec<Diagnostic> {
+fn missing_bases(body: &Body, primaries: &[&Body]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let blocks = || {
         primaries.iter().flat_map(|p| {
@@ -292,9 +326,6 @@ fn missing_bases(body: &Body, primaries: &[&Body], json_primary: bool) -> Vec<Di
                     ))
                     .with_span(def_range(over)),
             );
-            continue;
-        }
-        if json_primary {
             continue;
         }
         if ty == "locals" {

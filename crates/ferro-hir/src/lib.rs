@@ -19,5 +19,5 @@ pub use items::{
     ProviderPassing, Provisioner, Removed, RequiredProvider, ResourceDecl, SourceMap, SpanId,
     Variable, VariableValidation,
 };
-pub use lower::{lower_expr_with_vars, lower_file, lower_json_file, lower_standalone_expr};
+pub use lower::{lower_expr_with_vars, lower_file, lower_standalone_expr};
 pub use type_expr::{lower_type_expr, lower_type_expr_with_defaults};

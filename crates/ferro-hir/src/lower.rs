@@ -21,19 +21,10 @@ mod module_call;
 #[path = "validation.rs"]
 mod validation;
 
-/// Lower one parsed file in the native syntax.
+/// Lower one parsed file, in either syntax. Bodies parsed from JSON ([`ast::Body::json`])
+/// lower to [`BlockBody::json`] bodies that keep repeated properties, for the schema to sort
+/// resource and provider bodies into arguments and nested blocks.
 pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
-    lower_top(file, body, false)
-}
-
-/// Lower one file parsed from the JSON syntax (`ferro_syntax::parse_json_file`): the same as
-/// [`lower_file`], except that resource and provider bodies are marked [`BlockBody::json`] and
-/// keep repeated properties, for the schema to sort into arguments and nested blocks.
-pub fn lower_json_file(file: FileId, body: &ast::Body) -> FileHir {
-    lower_top(file, body, true)
-}
-
-fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
     let mut cx = Lower {
         file,
         hir: ItemTree {
@@ -42,7 +33,7 @@ fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
         },
         map: SourceMap::default(),
         for_scope: Vec::new(),
-        json,
+        json: body.json,
     };
     for item in &body.items {
         match item {
@@ -52,7 +43,10 @@ fn lower_top(file: FileId, body: &ast::Body, json: bool) -> FileHir {
                 format!("An argument named {:?} is not expected here.", a.name.name),
                 a.name.span,
             ),
-            BodyItem::Block(b) => cx.top_block(b),
+            BodyItem::Block(b) => {
+                cx.json = b.body.json;
+                cx.top_block(b)
+            }
         }
     }
     cx.finish()
@@ -63,7 +57,7 @@ struct Lower {
     hir: ItemTree,
     map: SourceMap,
     for_scope: Vec<String>,
-    /// The file is in the JSON syntax.
+    /// The body being lowered is in the JSON syntax (or has JSON merged into it).
     json: bool,
 }
 
@@ -400,6 +394,7 @@ impl Lower {
         let mut rest = ast::Body {
             items: Vec::new(),
             span: b.body.span,
+            json: b.body.json,
         };
         for item in &b.body.items {
             match item {
@@ -453,6 +448,7 @@ impl Lower {
         let mut rest = ast::Body {
             items: Vec::new(),
             span: b.body.span,
+            json: b.body.json,
         };
         for item in &b.body.items {
             match item {
@@ -667,6 +663,13 @@ impl Lower {
     }
 
     fn body(&mut self, body: &ast::Body) -> BlockBody {
+        let outer = std::mem::replace(&mut self.json, body.json);
+        let out = self.body_items(body);
+        self.json = outer;
+        out
+    }
+
+    fn body_items(&mut self, body: &ast::Body) -> BlockBody {
         let span = Some(self.sp(body.span));
         let mut out = BlockBody {
             attrs: Vec::new(),

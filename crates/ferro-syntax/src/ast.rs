@@ -14,6 +14,11 @@ pub use smol_str::SmolStr;
 pub struct Body {
     pub items: Vec<BodyItem>,
     pub span: Span,
+    /// Written in the JSON syntax, where a property of a body whose schema comes from a
+    /// provider may be an argument or nested blocks (lowering keeps it an argument, for the
+    /// schema to decide). A native body into which an override file's JSON body was merged is
+    /// marked too.
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -167,7 +167,11 @@ impl Mapper<'_> {
                 }
             }
         }
-        Body { items, span }
+        Body {
+            items,
+            span,
+            json: true,
+        }
     }
 
     /// The blocks of type `ty` in `v`: `need` more labels are taken from object keys, then the
@@ -380,6 +384,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
         body: Body {
             items: Vec::new(),
             span: whole,
+            json: true,
         },
         comments: Vec::new(),
         diagnostics: diags.into_iter().map(|d| *d).collect(),
@@ -417,7 +422,11 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
                     BodyItem::Attribute(Attribute { name, expr, span })
                 })
                 .collect();
-            Body { items, span: whole }
+            Body {
+                items,
+                span: whole,
+                json: true,
+            }
         }
         JKind::Object(props) => m.body(Ctx::Root, props, whole),
         // A root array of objects is the concatenation of their bodies.
@@ -430,7 +439,11 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
                     items.extend(m.body(Ctx::Root, props, whole).items);
                 }
             }
-            Body { items, span: whole }
+            Body {
+                items,
+                span: whole,
+                json: true,
+            }
         }
         _ => {
             m.diags.push(
@@ -446,6 +459,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
             Body {
                 items: Vec::new(),
                 span: whole,
+                json: true,
             }
         }
     };

@@ -147,6 +147,7 @@ where
                         end: close_brace.start,
                         ..span
                     },
+                    json: false,
                 };
                 BodyItem::Block(Block {
                     ty,
@@ -162,6 +163,7 @@ where
     items(cx, block, top).map_with(move |items, e| Body {
         items,
         span: cx.span(e.span()),
+        json: false,
     })
 }
 
@@ -320,6 +322,7 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
     let body = out.unwrap_or_else(|| Body {
         items: Vec::new(),
         span: Span::new(file, 0..text.len()),
+        json: false,
     });
     let mut diagnostics = finish(file, diags, errs);
     let before = diagnostics.len();
