@@ -101,8 +101,9 @@ pub struct ResourceInstanceChange {
     pub requires_replace: Vec<Vec<PathStep>>,
     pub planned_private: Vec<u8>,
     pub schema_version: u64,
-    /// Resources this object depends on (for state's `dependencies`).
-    pub dependencies: Vec<String>,
+    /// Resources this object depends on (for state's `dependencies`; shared by the changes of
+    /// a resource's instances).
+    pub dependencies: ferro_state::Dependencies,
     pub create_before_destroy: bool,
 }
 
@@ -129,7 +130,7 @@ impl ResourceInstanceChange {
             requires_replace: Vec::new(),
             planned_private: Vec::new(),
             schema_version,
-            dependencies: Vec::new(),
+            dependencies: Default::default(),
             create_before_destroy: false,
         }
     }
@@ -270,7 +271,7 @@ impl ResourceDrift {
             requires_replace: Vec::new(),
             planned_private: Vec::new(),
             schema_version: 0,
-            dependencies: Vec::new(),
+            dependencies: Default::default(),
             create_before_destroy: false,
         }
     }

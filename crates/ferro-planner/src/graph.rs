@@ -164,7 +164,7 @@ fn state_deps(prior: &State) -> HashMap<ConfigResource, BTreeSet<ConfigResource>
         let set = out.entry(rs.addr.config()).or_default();
         for inst in rs.instances.values() {
             for obj in inst.current.iter().chain(inst.deposed.values()) {
-                for d in &obj.dependencies {
+                for d in obj.dependencies.iter() {
                     // Dependencies are static addresses (`module.a.x.y`): no instance keys.
                     if let Ok(a) = parse_resource_instance(d) {
                         set.insert(a.containing_resource().config());

@@ -102,7 +102,7 @@ pub fn import_resource(
         schema,
         &read.new_state,
         &read.private,
-        Vec::new(),
+        Default::default(),
         false,
         false,
     ) {

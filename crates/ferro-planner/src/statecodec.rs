@@ -10,7 +10,7 @@ pub fn encode_object(
     schema: &Schema,
     v: &Value,
     private: &[u8],
-    dependencies: Vec<String>,
+    dependencies: ferro_state::Dependencies,
     cbd: bool,
     tainted: bool,
 ) -> Result<ObjectState, String> {

@@ -14,7 +14,7 @@
 //! `ObjectState::attributes` as a JSON object of strings; they are written back as `attributes`.
 
 use crate::json::{write_indented, write_indented_at};
-use crate::{ObjectState, OutputState, ResourceState, State};
+use crate::{Dependencies, ObjectState, OutputState, ResourceState, State};
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource,
     ResourceMode,
@@ -52,9 +52,21 @@ pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return err("the state file is empty");
     }
-    let root: Value = serde_json::from_slice(bytes)
-        .map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
-    read_document(root)
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let doc = parse_document(&mut de)?;
+    read_document(doc)
+}
+
+/// Parse a whole document, resources taken into the model as they are parsed.
+fn parse_document<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+) -> Result<stream::Document, StateError> {
+    let invalid =
+        |e: serde_json::Error| StateError(format!("the state file is not valid JSON: {e}"));
+    let doc =
+        serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(invalid)?;
+    de.end().map_err(invalid)?;
+    Ok(doc)
 }
 
 /// Parse a state file as it is read: the text is never held whole, only the parsed document,
@@ -78,22 +90,24 @@ pub fn read_state_from(mut reader: impl std::io::BufRead) -> Result<Option<State
         let n = buf.len();
         reader.consume(n);
     }
-    let root: Value = serde_json::from_reader(std::io::Read::chain(&skipped[..], reader))
-        .map_err(|e| StateError(format!("the state file is not valid JSON: {e}")))?;
-    read_document(root).map(Some)
+    let mut de = serde_json::Deserializer::from_reader(std::io::Read::chain(&skipped[..], reader));
+    let doc = parse_document(&mut de)?;
+    read_document(doc).map(Some)
 }
 
-fn read_document(root: Value) -> Result<State, StateError> {
-    let obj = match root {
-        Value::Object(o) => o,
-        _ => return err("the state file must contain a JSON object at the top level"),
+fn read_document(doc: stream::Document) -> Result<State, StateError> {
+    let (obj, resources) = match doc {
+        stream::Document::Object { members, resources } => (members, resources),
+        stream::Document::Other => {
+            return err("the state file must contain a JSON object at the top level")
+        }
     };
     let version = sniff_version(&obj)?;
     match version {
         0..=3 => err(format!(
             "state format version {version} is too old for ferro; upgrade it with Terraform 0.13+ first"
         )),
-        4 => read_v4(obj),
+        4 => read_v4(obj, resources),
         _ => err(format!(
             "the state file uses format version {version}, which is not supported by ferro (it reads version 4)"
         )),
@@ -198,7 +212,11 @@ fn take_array(
     }
 }
 
-fn read_v4(mut obj: Map<String, Value>) -> Result<State, StateError> {
+/// A version 4 document; `read` holds its resources when they were read while parsing.
+fn read_v4(
+    mut obj: Map<String, Value>,
+    read: Option<Result<stream::Resources, StateError>>,
+) -> Result<State, StateError> {
     let terraform_version = opt_str(&obj, "terraform_version", "")?
         .unwrap_or("")
         .to_string();
@@ -234,14 +252,20 @@ fn read_v4(mut obj: Map<String, Value>) -> Result<State, StateError> {
         }
     }
 
-    let mut resources: BTreeMap<AbsResource, ResourceState> = BTreeMap::new();
-    for (ri, raw) in take_array(&mut obj, "resources", "")?
-        .into_iter()
-        .enumerate()
-    {
-        let ctx = format!("resources[{ri}]");
-        read_resource(raw, &ctx, &mut resources)?;
-    }
+    let resources = match read {
+        Some(read) => read?,
+        None => {
+            let mut resources: BTreeMap<AbsResource, ResourceState> = BTreeMap::new();
+            for (ri, raw) in take_array(&mut obj, "resources", "")?
+                .into_iter()
+                .enumerate()
+            {
+                let ctx = format!("resources[{ri}]");
+                read_resource(raw, &ctx, &mut resources)?;
+            }
+            resources
+        }
+    };
 
     Ok(State {
         terraform_version,
@@ -347,9 +371,12 @@ fn read_resource(
             instances: BTreeMap::new(),
         });
 
+    // The instances of a resource nearly always record the same dependencies: they share
+    // one list.
+    let mut shared = Dependencies::default();
     for (ii, raw) in take_array(o, "instances", &pre)?.into_iter().enumerate() {
         let ictx = format!("{ctx}.instances[{ii}]");
-        let (key, deposed, obj) = read_instance(raw, &ictx)?;
+        let (key, deposed, obj) = read_instance(raw, &ictx, &mut shared)?;
         let inst = rs.instances.entry(key.clone()).or_default();
         match deposed {
             None => {
@@ -396,9 +423,12 @@ fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
     }
 }
 
+/// One instance object; `shared` is the dependency list of the resource's object read before,
+/// taken when this one records the same (and replaced when not).
 fn read_instance(
     raw: Value,
     ctx: &str,
+    shared: &mut Dependencies,
 ) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
     let mut o = object(raw, ctx)?;
     let o = &mut o;
@@ -499,6 +529,10 @@ fn read_instance(
             }
         }
     }
+    if shared[..] != dependencies[..] {
+        *shared = dependencies.into();
+    }
+    let dependencies = shared.clone();
     let create_before_destroy = opt_bool(o, "create_before_destroy", &pre)?;
     Ok((
         key,
@@ -791,5 +825,6 @@ pub fn canonical(v: &Value) -> Value {
     }
 }
 
+mod stream;
 #[cfg(test)]
 mod tests;

@@ -329,7 +329,7 @@ mod tests {
                 attributes: json!({"id": format!("{name}{key}")}).into(),
                 sensitive_attributes: json!([]),
                 private: None,
-                dependencies: vec![],
+                dependencies: Default::default(),
                 create_before_destroy: false,
             }),
         }

@@ -466,7 +466,7 @@ mod tests {
             attributes: json!({"id": id}).into(),
             sensitive_attributes: json!([]),
             private: None,
-            dependencies: vec![],
+            dependencies: Default::default(),
             create_before_destroy: false,
         }
     }

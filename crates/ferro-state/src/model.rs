@@ -4,6 +4,11 @@ use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The resources an object depends on, as state records them; one list is shared by every
+/// object that has the same (the instances of a resource), which in a long chain of resources
+/// is most of what state holds.
+pub type Dependencies = std::sync::Arc<[String]>;
+
 /// A whole state snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -55,8 +60,9 @@ pub struct ObjectState {
     pub sensitive_attributes: serde_json::Value,
     /// Provider private data, base64 as stored in the file; None when empty.
     pub private: Option<String>,
-    /// Resources this object depends on (no instance keys), sorted and de-duplicated.
-    pub dependencies: Vec<String>,
+    /// Resources this object depends on (no instance keys), sorted and de-duplicated. Shared:
+    /// the instances of a resource (and the plan's changes of them) hold one list.
+    pub dependencies: Dependencies,
     pub create_before_destroy: bool,
 }
 
@@ -72,7 +78,7 @@ impl ResourceState {
             attributes: serde_json::Value::Null.into(),
             sensitive_attributes: serde_json::Value::Null,
             private: None,
-            dependencies: Vec::new(),
+            dependencies: Dependencies::default(),
             create_before_destroy: o.create_before_destroy,
         };
         ResourceState {

@@ -41,7 +41,7 @@ impl Walk<'_> {
                     && c.addr.module == abs.module
                     && explicit.contains(&c.addr.resource.resource)
             });
-        let deps: Vec<String> = self
+        let deps: ferro_state::Dependencies = self
             .transitive
             .get(&abs.config())
             .map(|s| s.iter().map(|d| d.to_string()).collect())

@@ -180,7 +180,7 @@ impl InstancePlanner<'_> {
         addr: AbsResourceInstance,
         mut config: Value,
         prior: Option<PriorObject>,
-        dependencies: Vec<String>,
+        dependencies: ferro_state::Dependencies,
         triggered: bool,
         acc: &mut Acc,
     ) -> Value {

@@ -14,7 +14,7 @@ pub(super) struct Prepared {
     schema: Schema,
     expansion: Expansion,
     /// Resources it depends on (for state's `dependencies`).
-    deps: Vec<String>,
+    deps: ferro_state::Dependencies,
     wanted: BTreeSet<InstanceKey>,
     /// Per instance to plan: key, address, configuration (None after an error), whether
     /// `replace_triggered_by` fired.
@@ -121,7 +121,7 @@ impl Walk<'_> {
             self.expansions.insert(abs.clone(), expansion);
             self.fix_count_boundary(&abs, decl.count.is_some());
         }
-        let deps: Vec<String> = self
+        let deps: ferro_state::Dependencies = self
             .transitive
             .get(&cr)
             .map(|s| s.iter().map(|d| d.to_string()).collect())

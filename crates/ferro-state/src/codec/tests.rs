@@ -25,7 +25,7 @@ fn obj(attrs: Value) -> ObjectState {
         attributes: attrs.into(),
         sensitive_attributes: json!([]),
         private: None,
-        dependencies: vec![],
+        dependencies: Default::default(),
         create_before_destroy: false,
     }
 }
@@ -57,7 +57,7 @@ fn example_round_trips_byte_identically() {
         .current_object(&b, &InstanceKey::Str("one".into()))
         .unwrap();
     assert!(o.tainted && o.create_before_destroy);
-    assert_eq!(o.dependencies, vec!["null_resource.a".to_string()]);
+    assert_eq!(*o.dependencies, ["null_resource.a".to_string()]);
     assert_eq!(o.private.as_deref(), Some("bnVsbA=="));
 }
 
@@ -606,4 +606,67 @@ fn resources_without_instances_and_deposed_objects_keep_their_layout() {
     assert_eq!(write_state(&read(text)), text);
     let empty = "{\n  \"version\": 4,\n  \"terraform_version\": \"1.0.3\",\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": []\n}\n";
     assert_eq!(write_state(&read(empty)), empty);
+}
+
+#[test]
+fn resources_read_while_parsing_keep_the_errors_of_a_whole_read() {
+    // Not an object at the top level, in every JSON kind.
+    for doc in ["42", "1.5e3", "[1, 2]", "\"s\"", "true", "null"] {
+        assert!(
+            read_err(doc).contains("must contain a JSON object at the top level"),
+            "{doc}: {}",
+            read_err(doc)
+        );
+    }
+    let bad_resource = r#"[{"mode": "managed"}]"#;
+    // The version is checked before the resources, wherever it is in the document.
+    let e = read_err(&format!(r#"{{"version": 3, "resources": {bad_resource}}}"#));
+    assert!(e.contains("too old"), "{e}");
+    let e = read_err(&format!(r#"{{"resources": {bad_resource}, "version": 5}}"#));
+    assert!(e.contains("format version 5"), "{e}");
+    // So are the members Terraform writes before the resources.
+    let e = read_err(&format!(
+        r#"{{"version": 4, "terraform_version": "99.0.0", "resources": {bad_resource}}}"#
+    ));
+    assert!(e.contains("newer than current"), "{e}");
+    // A syntax error after a bad resource is still what is reported.
+    let e = read_err(&format!(
+        r#"{{"version": 4, "resources": {bad_resource}, }}"#
+    ));
+    assert!(e.contains("not valid JSON"), "{e}");
+    // A bad resource is reported with its place, read first or last.
+    let e = read_err(&format!(r#"{{"version": 4, "resources": {bad_resource}}}"#));
+    assert!(e.starts_with("resources[0]"), "{e}");
+    let e = read_err(&format!(r#"{{"resources": {bad_resource}, "version": 4}}"#));
+    assert!(e.starts_with("resources[0]"), "{e}");
+    // "resources" that is not an array, and a second "resources" member (the last one wins).
+    let e = read_err(r#"{"version": 4, "resources": {"a": 1}}"#);
+    assert!(e.contains("\"resources\" must be an array"), "{e}");
+    let s = read(&format!(
+        r#"{{"version": 4, "resources": {bad_resource}, "resources": []}}"#
+    ));
+    assert!(s.resources.is_empty());
+}
+
+#[test]
+fn instances_of_a_resource_share_their_dependency_list() {
+    let deps = r#""dependencies": ["null_resource.a", "null_resource.b"]"#;
+    let s = read(&with_instances(&format!(
+        r#"{{"index_key": 0, "schema_version": 0, "attributes": {{}}, {deps}}},
+           {{"index_key": 1, "schema_version": 0, "attributes": {{}}, {deps}}},
+           {{"index_key": 2, "schema_version": 0, "attributes": {{}}, "dependencies": ["null_resource.c"]}}"#
+    )));
+    let r = s.resources.values().next().unwrap();
+    let dep = |i: i64| {
+        r.instances[&InstanceKey::Int(i)]
+            .current
+            .as_ref()
+            .unwrap()
+            .dependencies
+            .clone()
+    };
+    assert!(std::sync::Arc::ptr_eq(&dep(0), &dep(1)));
+    assert_eq!(*dep(2), ["null_resource.c".to_string()]);
+    // Written back as they were.
+    assert!(write_state(&s).contains("\"null_resource.b\""));
 }
