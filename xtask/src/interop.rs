@@ -17,6 +17,16 @@ pub enum Tool {
     Ferro,
 }
 
+impl Tool {
+    /// The tool's name in lower case, as results are keyed by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Terraform => "terraform",
+            Tool::Ferro => "ferro",
+        }
+    }
+}
+
 pub struct Env {
     pub oracles: Oracles,
     pub ferro: PathBuf,
@@ -188,6 +198,11 @@ pub(crate) fn plan_apply(
     tool: Tool,
     dir: &Path,
 ) -> Result<Vec<(String, Vec<String>)>, String> {
+    plan_actions(&plan_show_apply(env, tool, dir)?)
+}
+
+/// Plan with `-out`, apply the saved plan; the plan's `show -json` text.
+fn plan_show_apply(env: &Env, tool: Tool, dir: &Path) -> Result<String, String> {
     env.expect(
         tool,
         dir,
@@ -195,14 +210,13 @@ pub(crate) fn plan_apply(
         0,
     )?;
     let shown = env.expect(tool, dir, &["show", "-json", "tfplan"], 0)?;
-    let actions = plan_actions(&shown.stdout)?;
     env.expect(
         tool,
         dir,
         &["apply", "-no-color", "-input=false", "tfplan"],
         0,
     )?;
-    Ok(actions)
+    Ok(shown.stdout)
 }
 
 pub(crate) fn same<T: PartialEq + std::fmt::Debug>(
@@ -315,14 +329,7 @@ fn null_lifecycle(env: &Env) -> Result<(), String> {
                 left.keys().collect::<Vec<_>>()
             ));
         }
-        results.insert(
-            if tool == Tool::Terraform {
-                "terraform"
-            } else {
-                "ferro"
-            },
-            per_step,
-        );
+        results.insert(tool.name(), per_step);
     }
     for (i, (tf, fe)) in results["terraform"]
         .iter()
@@ -472,14 +479,7 @@ fn shelf_lifecycle(env: &Env) -> Result<(), String> {
                 left.keys().collect::<Vec<_>>()
             ));
         }
-        results.insert(
-            if tool == Tool::Terraform {
-                "terraform"
-            } else {
-                "ferro"
-            },
-            per_step,
-        );
+        results.insert(tool.name(), per_step);
     }
     let expected_actions = [
         vec![("shelf_book.b".to_string(), vec!["create".to_string()])],
@@ -618,21 +618,9 @@ fn json_nested_blocks(env: &Env) -> Result<(), String> {
         let mut per_step = Vec::new();
         for step in [1, 2] {
             write_json(&bookcase_json(step))?;
-            env.expect(
-                tool,
-                &dir,
-                &["plan", "-no-color", "-input=false", "-out=tfplan"],
-                0,
-            )?;
-            let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
-            env.expect(
-                tool,
-                &dir,
-                &["apply", "-no-color", "-input=false", "tfplan"],
-                0,
-            )?;
+            let shown = plan_show_apply(env, tool, &dir)?;
             per_step.push((
-                plan_document(&shown.stdout)?,
+                plan_document(&shown)?,
                 state_attributes(&dir.join("terraform.tfstate"), &[])?,
             ));
         }
@@ -666,14 +654,7 @@ fn json_nested_blocks(env: &Env) -> Result<(), String> {
                 left.keys().collect::<Vec<_>>()
             ));
         }
-        results.insert(
-            if tool == Tool::Terraform {
-                "terraform"
-            } else {
-                "ferro"
-            },
-            per_step,
-        );
+        results.insert(tool.name(), per_step);
     }
     let hall_shelves = results["ferro"][0]
         .1
@@ -795,19 +776,7 @@ output "desk_name" {
             std::fs::write(dir.join(name), text).map_err(|e| e.to_string())?;
         }
         env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
-        env.expect(
-            tool,
-            &dir,
-            &["plan", "-no-color", "-input=false", "-out=tfplan"],
-            0,
-        )?;
-        let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
-        env.expect(
-            tool,
-            &dir,
-            &["apply", "-no-color", "-input=false", "tfplan"],
-            0,
-        )?;
+        let shown = plan_show_apply(env, tool, &dir)?;
         env.expect(
             tool,
             &dir,
@@ -815,13 +784,9 @@ output "desk_name" {
             0,
         )?;
         results.insert(
-            if tool == Tool::Terraform {
-                "terraform"
-            } else {
-                "ferro"
-            },
+            tool.name(),
             (
-                plan_document(&shown.stdout)?,
+                plan_document(&shown)?,
                 state_attributes(&dir.join("terraform.tfstate"), &[])?,
             ),
         );

@@ -202,14 +202,7 @@ pub fn module_tree(env: &Env) -> Result<(), String> {
             &["destroy", "-no-color", "-input=false", "-auto-approve"],
             0,
         )?;
-        results.insert(
-            if tool == Tool::Terraform {
-                "terraform"
-            } else {
-                "ferro"
-            },
-            per_step,
-        );
+        results.insert(tool.name(), per_step);
     }
     for (i, (tf, fe)) in results["terraform"]
         .iter()

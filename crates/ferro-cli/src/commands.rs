@@ -149,6 +149,19 @@ pub(crate) struct Planned {
     pub registry: ProviderRegistry,
 }
 
+/// `-parallelism` (Terraform's default, 10, when not given).
+fn parallelism_arg(p: &args::Parsed, io: &mut Io<'_>) -> Result<usize, i32> {
+    match p.value("parallelism").map(str::parse::<usize>) {
+        None => Ok(10),
+        Some(Ok(n)) if n > 0 => Ok(n),
+        Some(_) => Err(plain_error(
+            io,
+            "Invalid parallelism",
+            "The -parallelism value must be a positive whole number.",
+        )),
+    }
+}
+
 pub(crate) fn make_plan(
     g: &Global,
     a: &[String],
@@ -157,6 +170,7 @@ pub(crate) fn make_plan(
     state: Option<State>,
     io: &mut Io<'_>,
 ) -> Result<Planned, i32> {
+    let parallelism = parallelism_arg(p, io)?;
     let mut l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
@@ -239,6 +253,7 @@ pub(crate) fn make_plan(
             replace,
             targets,
             excludes,
+            parallelism,
         },
         cwd: g.dir.display().to_string(),
     };
@@ -378,16 +393,9 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let parallelism = match p.value("parallelism").map(str::parse::<usize>) {
-        None => 10,
-        Some(Ok(n)) if n > 0 => n,
-        Some(_) => {
-            return plain_error(
-                io,
-                "Invalid parallelism",
-                "The -parallelism value must be a positive whole number.",
-            )
-        }
+    let parallelism = match parallelism_arg(&p, io) {
+        Ok(n) => n,
+        Err(code) => return code,
     };
     let (mut backend, display) = match crate::backend::open(g, &p, io) {
         Ok(b) => b,

@@ -44,35 +44,32 @@ impl Walk<'_> {
         for (i, (_, p)) in prepared.iter_mut().enumerate() {
             work.extend(std::mem::take(&mut p.work).into_iter().map(|w| (i, w)));
         }
+        let threads = self.parallelism();
         let planner = self.planner();
-        let results = parallel_map(
-            work,
-            PLAN_PARALLELISM,
-            |(i, (key, addr, config, triggered))| {
-                let (m, p) = (&prepared[i].0, &prepared[i].1);
-                let mut acc = Acc::default();
-                let v = match config {
-                    None => Value::unknown(p.schema.implied_type()),
-                    Some(config) => {
-                        let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
-                        let v = planner.plan_instance(
-                            m.hir(p.file),
-                            &p.decl,
-                            &p.cfg,
-                            &p.schema,
-                            addr,
-                            config,
-                            prior,
-                            p.deps.clone(),
-                            triggered,
-                            &mut acc,
-                        );
-                        mark_schema_sensitive(&p.schema.block, &v)
-                    }
-                };
-                (i, key, v, acc.compact())
-            },
-        );
+        let results = parallel_map(work, threads, |(i, (key, addr, config, triggered))| {
+            let (m, p) = (&prepared[i].0, &prepared[i].1);
+            let mut acc = Acc::default();
+            let v = match config {
+                None => Value::unknown(p.schema.implied_type()),
+                Some(config) => {
+                    let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
+                    let v = planner.plan_instance(
+                        m.hir(p.file),
+                        &p.decl,
+                        &p.cfg,
+                        &p.schema,
+                        addr,
+                        config,
+                        prior,
+                        p.deps.clone(),
+                        triggered,
+                        &mut acc,
+                    );
+                    mark_schema_sensitive(&p.schema.block, &v)
+                }
+            };
+            (i, key, v, acc.compact())
+        });
         let mut per: Vec<Vec<(InstanceKey, Value, Acc)>> =
             prepared.iter().map(|_| Vec::new()).collect();
         for (i, key, v, acc) in results {

@@ -80,6 +80,9 @@ pub struct PlanOptions {
     pub targets: Vec<ferro_addrs::Target>,
     /// `-exclude`: everything but these objects and what depends on them.
     pub excludes: Vec<ferro_addrs::Target>,
+    /// `-parallelism`: how many instances' provider calls run at once (0: Terraform's
+    /// default, 10).
+    pub parallelism: usize,
 }
 
 pub struct PlanInput<'a> {
@@ -525,6 +528,14 @@ fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
 }
 
 impl Walk<'_> {
+    /// How many instances' provider calls run at once (`-parallelism`).
+    fn parallelism(&self) -> usize {
+        match self.input.options.parallelism {
+            0 => PLAN_PARALLELISM,
+            n => n,
+        }
+    }
+
     /// A resource's declaration, its body read against the schema (see `ModuleEval::resource`).
     fn decl<'m>(
         m: &ModuleEval<'m>,
@@ -609,8 +620,9 @@ impl Walk<'_> {
             if chunk.is_empty() {
                 break;
             }
+            let threads = self.parallelism();
             let planner = self.planner();
-            let results = parallel_map(chunk, PLAN_PARALLELISM, |(abs, key, cfg, schema)| {
+            let results = parallel_map(chunk, threads, |(abs, key, cfg, schema)| {
                 let mut acc = Acc::default();
                 let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
                 ((abs, key), (out, acc))
