@@ -684,19 +684,7 @@ fn json_nested_blocks(env: &Env) -> Result<(), String> {
 /// are overridden too. Both tools must plan the same document and write the same state, and
 /// plan nothing afterwards.
 fn json_override(env: &Env) -> Result<(), String> {
-    const MAIN: &str = r#"terraform {
-  required_providers {
-    shelf = {
-      source  = "example.test/ferro/shelf"
-      version = "1.0.0"
-    }
-  }
-}
-
-provider "shelf" {
-  owner = "interop"
-}
-
+    const MAIN: &str = r#"
 variable "colour" {
   default = "oak"
 }
@@ -767,7 +755,7 @@ output "desk_name" {
     let mut results: BTreeMap<&str, (serde_json::Value, BTreeMap<String, serde_json::Value>)> =
         BTreeMap::new();
     for tool in [Tool::Terraform, Tool::Ferro] {
-        let dir = workdir(env, "json-override", tool, MAIN)?;
+        let dir = workdir(env, "json-override", tool, &format!("{SHELF_HEADER}{MAIN}"))?;
         for (name, text) in [
             ("desk.tf.json", DESK),
             ("hall_override.tf.json", HALL_OVERRIDE),
