@@ -1,26 +1,31 @@
 //! An object's attributes as state holds them.
 //!
 //! A state file gives each object as cty JSON, written against a schema version that may be
-//! older than the provider's. Once the planner has upgraded and decoded an object against the
-//! current schema, state holds the decoded value instead, the same value the plan holds, so a
-//! state and the plan made from it keep one copy of each object rather than a JSON tree beside
-//! a value. The JSON is produced again only where a file or a reader wants it.
+//! older than the provider's. Until the planner decodes an object, state keeps its JSON as
+//! text: a parsed JSON tree costs ten to twenty times the text it came from (every object is
+//! a map with its own table, every string its own allocation), and most objects of a large
+//! state are only ever handed back to their provider and written out again. Once the planner
+//! has upgraded and decoded an object against the current schema, state holds the decoded
+//! value instead, the same value the plan holds, so a state and the plan made from it keep one
+//! copy of each object rather than a JSON tree beside a value. The JSON is produced again only
+//! where a file or a reader wants it.
 
 use ferro_value::{json, Type, Value};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::borrow::Cow;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub enum Attributes {
-    /// As read from a state file, a journal or a backend: cty JSON, not decoded yet.
-    Json(Arc<serde_json::Value>),
+    /// As read from a state file, a journal or a backend, not decoded yet: cty JSON text,
+    /// compact, with object members in name order as state files are written (see
+    /// [`crate::codec::canonical`]).
+    Json(Arc<str>),
     /// Decoded against a schema's type (see [`Attributes::from_value`]).
-    Decoded(Decoded),
+    Decoded(Arc<Decoded>),
 }
 
 /// A value known to encode against its type: wholly known, conforming, unmarked.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Decoded {
     value: Value,
     ty: Type,
@@ -39,20 +44,21 @@ impl Attributes {
         };
         // Encoding is the check: a value that encodes once encodes again when written.
         json::value_to_json(&value, ty)?;
-        Ok(Attributes::Decoded(Decoded {
+        Ok(Attributes::Decoded(Arc::new(Decoded {
             value,
             ty: ty.clone(),
-        }))
+        })))
     }
 
     /// The attributes as cty JSON (object keys in name order, as state files have them).
-    pub fn json(&self) -> Cow<'_, serde_json::Value> {
+    pub fn json(&self) -> serde_json::Value {
         match self {
-            Attributes::Json(j) => Cow::Borrowed(j),
-            Attributes::Decoded(d) => Cow::Owned(
-                // Cannot fail: `from_value` encoded this value against this type.
-                json::value_to_json(&d.value, &d.ty).unwrap_or(serde_json::Value::Null),
-            ),
+            // Cannot fail: the text was written from a parsed JSON value.
+            Attributes::Json(text) => serde_json::from_str(text).unwrap_or(serde_json::Value::Null),
+            // Cannot fail: `from_value` encoded this value against this type.
+            Attributes::Decoded(d) => {
+                json::value_to_json(&d.value, &d.ty).unwrap_or(serde_json::Value::Null)
+            }
         }
     }
 
@@ -75,8 +81,11 @@ impl Attributes {
 }
 
 impl From<serde_json::Value> for Attributes {
+    /// Attributes read as JSON, kept as their compact text in state's member order.
     fn from(j: serde_json::Value) -> Self {
-        Attributes::Json(Arc::new(j))
+        let text = serde_json::to_string(&crate::codec::canonical(&j))
+            .unwrap_or_else(|_| "null".to_string());
+        Attributes::Json(text.into())
     }
 }
 
@@ -84,6 +93,7 @@ impl PartialEq for Attributes {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Attributes::Decoded(a), Attributes::Decoded(b)) if a.ty == b.ty => a.value == b.value,
+            (Attributes::Json(a), Attributes::Json(b)) if a == b => true,
             _ => self.json() == other.json(),
         }
     }
@@ -127,7 +137,7 @@ mod tests {
         let v = object("a-long-identifier");
         let attrs = Attributes::from_value(&v, &ty).unwrap();
         assert_eq!(
-            *attrs.json(),
+            attrs.json(),
             serde_json::json!({"id": "a-long-identifier", "n": 3})
         );
         let back = attrs.to_value(&ty).unwrap();
@@ -143,6 +153,47 @@ mod tests {
         let read: Attributes = serde_json::json!({"id": "a-long-identifier", "n": 3}).into();
         assert_eq!(attrs, read);
         assert_eq!(read.to_value(&ty).unwrap(), v);
+    }
+
+    #[test]
+    fn json_read_is_kept_as_compact_text_in_state_order() {
+        let file = r#"{
+          "zone": "a",
+          "id": "x",
+          "extra": {"value": "v", "type": "string"},
+          "nums": [1.50, 2]
+        }"#;
+        let read: Attributes = serde_json::from_str::<serde_json::Value>(file)
+            .unwrap()
+            .into();
+        let Attributes::Json(text) = &read else {
+            panic!("JSON attributes expected");
+        };
+        // Members in name order, except a dynamic-value wrapper's; numbers as written.
+        assert_eq!(
+            &**text,
+            r#"{"extra":{"value":"v","type":"string"},"id":"x","nums":[1.50,2],"zone":"a"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&read.json()).unwrap(),
+            r#"{"extra":{"value":"v","type":"string"},"id":"x","nums":[1.50,2],"zone":"a"}"#
+        );
+        // The same object read with its members in another order is the same attributes.
+        let again: Attributes = serde_json::from_str::<serde_json::Value>(
+            r#"{"id": "x", "zone": "a", "nums": [1.50, 2], "extra": {"value": "v", "type": "string"}}"#,
+        )
+        .unwrap()
+        .into();
+        assert_eq!(read, again);
+        let ty = Type::object(BTreeMap::from([
+            ("id".to_string(), Type::String),
+            ("zone".to_string(), Type::String),
+        ]));
+        let flat: Attributes = serde_json::json!({"zone": "a", "id": "x"}).into();
+        assert_eq!(
+            flat.to_value(&ty).unwrap().get_attr("zone"),
+            Some(&Value::string("a"))
+        );
     }
 
     #[test]

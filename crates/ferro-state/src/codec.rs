@@ -772,12 +772,9 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
         "schema_version".into(),
         Value::Number(Number::from(obj.schema_version)),
     );
-    let attributes = match &obj.attributes {
-        crate::Attributes::Json(j) => canonical(j),
-        // Encoded from a value: keys already in name order, wrappers as written.
-        decoded => decoded.json().into_owned(),
-    };
-    o.insert("attributes".into(), attributes);
+    // Either form gives its members in name order (the JSON was made canonical when read;
+    // a value encodes its object keys in order, wrappers as written).
+    o.insert("attributes".into(), obj.attributes.json());
     let sens = match &obj.sensitive_attributes {
         Value::Null => Value::Array(Vec::new()),
         v => canonical(v),

@@ -201,7 +201,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
                         r.insert("sensitive_values".into(), sensitive_as_bool(v));
                     }
                     None => {
-                        r.insert("values".into(), o.attributes.json().into_owned());
+                        r.insert("values".into(), o.attributes.json());
                         r.insert("sensitive_values".into(), J::Object(obj()));
                     }
                 }

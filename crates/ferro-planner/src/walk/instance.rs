@@ -4,19 +4,17 @@
 use super::*;
 use crate::lifecycle;
 
-/// What planning one instance produced: diagnostics, changes and refreshed state objects,
+/// What planning one instance produced: diagnostics, changes and its refreshed state object,
 /// merged into the walk in instance order (so parallel planning stays deterministic).
 #[derive(Default)]
 pub(super) struct Acc {
     pub(super) diags: Vec<Diagnostic>,
     pub(super) changes: Vec<ResourceInstanceChange>,
     pub(super) drift: Vec<ferro_plan::ResourceDrift>,
-    pub(super) sets: Vec<(
-        AbsResource,
-        AbsProviderConfig,
-        InstanceKey,
-        Option<ferro_state::ObjectState>,
-    )>,
+    /// The instance's object as refreshed, for state (`Some(None)`: it is gone). The instance
+    /// is not named: whoever merges the accumulator knows which instance it planned, and a
+    /// large resource's accumulators would otherwise each hold a copy of its address.
+    pub(super) refreshed: Option<Option<ferro_state::ObjectState>>,
 }
 
 impl Acc {
@@ -27,7 +25,6 @@ impl Acc {
         self.diags.shrink_to_fit();
         self.changes.shrink_to_fit();
         self.drift.shrink_to_fit();
-        self.sets.shrink_to_fit();
         self
     }
 }
@@ -129,8 +126,7 @@ impl InstancePlanner<'_> {
             }
             if read.new_state.is_null() {
                 // The object is gone: forget it so it is planned for creation.
-                let prov = cfg.clone();
-                acc.sets.push((abs.clone(), prov, key.clone(), None));
+                acc.refreshed = Some(None);
                 return None;
             }
             // The parts the refresh left as they were are the prior's, not a second copy.
@@ -157,8 +153,7 @@ impl InstancePlanner<'_> {
                     obj.tainted,
                 ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
-                    acc.sets
-                        .push((abs.clone(), cfg.clone(), key.clone(), Some(enc)));
+                    acc.refreshed = Some(Some(enc));
                 }
             }
         }

@@ -21,6 +21,8 @@ pub(super) struct Prepared {
     work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)>,
     /// Instances this plan leaves alone (outside -target, or -refresh-only).
     untouched: Vec<InstanceKey>,
+    /// Each planned instance's `count`/`each` context, kept only for a resource with
+    /// postconditions (they are checked against the planned object after the provider calls).
     contexts: HashMap<InstanceKey, InstanceCtx>,
 }
 
@@ -70,13 +72,21 @@ impl Walk<'_> {
             };
             (i, key, v, acc.compact())
         });
-        let mut per: Vec<Vec<(InstanceKey, Value, Acc)>> =
-            prepared.iter().map(|_| Vec::new()).collect();
-        for (i, key, v, acc) in results {
-            per[i].push((key, v, acc));
+        // The work went in grouped by module instance, so the results come back grouped: each
+        // group is taken off in turn rather than copied into lists of its own.
+        let mut sizes = vec![(0usize, 0usize); prepared.len()];
+        for (i, _, _, acc) in &results {
+            sizes[*i].0 += 1;
+            sizes[*i].1 += acc.changes.len();
         }
-        for ((m, p), results) in prepared.into_iter().zip(per) {
-            self.finish_resource(m, r, p, results);
+        let mut results = results.into_iter().peekable();
+        for ((i, (m, p)), sizes) in prepared.into_iter().enumerate().zip(sizes) {
+            let mine = std::iter::from_fn(|| {
+                results
+                    .next_if(|(j, ..)| *j == i)
+                    .map(|(_, key, v, acc)| (key, v, acc))
+            });
+            self.finish_resource(m, r, p, mine, sizes);
         }
     }
 
@@ -153,7 +163,9 @@ impl Walk<'_> {
                     d
                 }
             }));
-            contexts.insert(key.clone(), inst.clone());
+            if !decl.lifecycle.postconditions.is_empty() {
+                contexts.insert(key.clone(), inst.clone());
+            }
             let triggered = self.triggered(m, file, &decl, &inst);
             work.push((
                 key,
@@ -185,7 +197,8 @@ impl Walk<'_> {
         m: &ModuleEval<'_>,
         r: &Resource,
         p: Prepared,
-        results: Vec<(InstanceKey, Value, Acc)>,
+        results: impl Iterator<Item = (InstanceKey, Value, Acc)>,
+        (instances, changes): (usize, usize),
     ) {
         let Prepared {
             file,
@@ -199,15 +212,14 @@ impl Walk<'_> {
             cfg,
             ..
         } = p;
-        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::with_capacity(results.len());
+        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::with_capacity(instances);
         // Room for the resource's changes at once: growing one push at a time, the plan's list
         // of changes (about 450 bytes each) doubled into 1.3× its size and held both copies
         // while it moved.
-        self.changes
-            .reserve(results.iter().map(|(_, _, a)| a.changes.len()).sum());
+        self.changes.reserve(changes);
         for (key, v, acc) in results {
             let ok = !acc.diags.iter().any(Diagnostic::is_error);
-            self.merge(acc);
+            self.merge_instance(&abs, &cfg, &key, acc);
             if ok && !decl.lifecycle.postconditions.is_empty() {
                 let inst = contexts.get(&key).cloned().unwrap_or_default();
                 self.diags.extend(check_conditions(

@@ -574,13 +574,36 @@ impl Walk<'_> {
         }
     }
 
-    fn merge(&mut self, acc: Acc) {
-        self.diags.extend(acc.diags);
-        self.changes.extend(acc.changes);
-        self.drift.extend(acc.drift);
-        for (abs, cfg, key, obj) in acc.sets {
-            self.refreshed.set_current(&abs, &cfg, &key, obj);
+    /// Merge what planning the instance `key` of `abs` produced, its refreshed object into
+    /// state.
+    fn merge_instance(
+        &mut self,
+        abs: &AbsResource,
+        cfg: &AbsProviderConfig,
+        key: &InstanceKey,
+        mut acc: Acc,
+    ) {
+        if let Some(obj) = acc.refreshed.take() {
+            self.refreshed.set_current(abs, cfg, key, obj);
         }
+        self.merge(acc);
+    }
+
+    /// Merge an accumulator that holds no refreshed object (see [`Walk::merge_instance`]).
+    fn merge(&mut self, acc: Acc) {
+        let Acc {
+            diags,
+            changes,
+            drift,
+            refreshed,
+        } = acc;
+        debug_assert!(
+            refreshed.is_none(),
+            "a refreshed object merged without its instance"
+        );
+        self.diags.extend(diags);
+        self.changes.extend(changes);
+        self.drift.extend(drift);
     }
 
     fn prior_object(
@@ -596,7 +619,7 @@ impl Walk<'_> {
         }
         let mut acc = Acc::default();
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
-        self.merge(acc);
+        self.merge_instance(abs, cfg, key, acc);
         out
     }
 
@@ -625,13 +648,13 @@ impl Walk<'_> {
             let results = parallel_map(chunk, threads, |(abs, key, cfg, schema)| {
                 let mut acc = Acc::default();
                 let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
-                ((abs, key), (out, acc))
+                (abs, key, cfg, out, acc)
             });
-            for (at, (out, mut acc)) in results {
-                for (abs, cfg, key, obj) in std::mem::take(&mut acc.sets) {
+            for (abs, key, cfg, out, mut acc) in results {
+                if let Some(obj) = acc.refreshed.take() {
                     self.refreshed.set_current(&abs, &cfg, &key, obj);
                 }
-                self.prefetched.insert(at, (out, acc.compact()));
+                self.prefetched.insert((abs, key), (out, acc.compact()));
             }
         }
     }
