@@ -18,6 +18,8 @@ const DOWN: &str = "\x1b[B";
 const LEFT: &str = "\x1b[D";
 const RIGHT: &str = "\x1b[C";
 const DELETE: &str = "\x1b[3~";
+/// How the console draws its prompt on an empty line.
+const EMPTY_PROMPT: &str = "\r\x1b[J> \r\x1b[2C";
 
 /// A running `ferro console` on a pseudo-terminal, and everything it wrote so far.
 struct Console {
@@ -95,6 +97,15 @@ impl Console {
         }
     }
 
+    /// Wait for a new, empty prompt. Its drawing (erase to the end of the screen, the prompt,
+    /// the cursor put back after it) is written once the terminal is in raw mode, so keys
+    /// typed after it are read by the line editor, not echoed by the terminal. A bare "> "
+    /// would also match text such as "<console-input> line 1" in a diagnostic printed before
+    /// the prompt, while the terminal is still in its normal mode.
+    fn expect_prompt(&mut self) {
+        self.expect(EMPTY_PROMPT);
+    }
+
     fn type_keys(&mut self, keys: &str) {
         self.keys.write_all(keys.as_bytes()).expect("type");
         self.keys.flush().expect("type");
@@ -102,7 +113,7 @@ impl Console {
 
     /// Type a line's keys and wait for the result line that follows it.
     fn eval(&mut self, keys: &str, result: &str) {
-        self.expect("> ");
+        self.expect_prompt();
         self.type_keys(keys);
         self.expect(&format!("\r\n{result}\r\n"));
     }
@@ -183,22 +194,22 @@ fn editing_history_and_results() {
     // Down past the newest entry returns to the line being typed.
     c.eval(&format!("40 + {UP}{DOWN}2\r"), "42");
     // An error is reported and the session goes on.
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("upper([])\r");
     c.expect("Invalid function argument");
     c.eval("7\r", "7");
     // Ctrl-C abandons the line; Ctrl-L clears the screen.
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("junk\x03");
     c.expect("^C\r\n");
     c.eval("2 + 2\r", "4");
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("\x0c");
     c.expect("\x1b[H\x1b[2J");
     c.type_keys("5\r");
     c.expect("\r\n5\r\n");
     // Ctrl-D on an empty line ends the session as `exit`.
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("\x04");
     c.expect("exit\r\n");
     assert_eq!(c.wait_exit(), 0);
@@ -209,7 +220,7 @@ fn editing_history_and_results() {
 fn exit_and_interrupt_end_the_session() {
     let mut c = Console::start("exit");
     c.eval("\"a\\nb\"\r", "<<EOT\r\na\r\nb\r\nEOT");
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("exit\r");
     assert_eq!(c.wait_exit(), 0);
     c.assert_terminal_restored();
@@ -217,7 +228,7 @@ fn exit_and_interrupt_end_the_session() {
     // Ctrl-C on an empty line ends the session too (as Terraform's console does).
     let mut c = Console::start("interrupt");
     c.eval("var.nums[0]\r", "1");
-    c.expect("> ");
+    c.expect_prompt();
     c.type_keys("\x03");
     c.expect("^C\r\n");
     assert_eq!(c.wait_exit(), 0);

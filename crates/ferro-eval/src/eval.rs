@@ -661,6 +661,31 @@ impl Evaluator<'_> {
                 "This value is null, so it does not have any attributes.",
             );
         }
+        // A known object or map answers from its entries: its whole type (built from every
+        // entry's) is needed only for the other kinds.
+        match &t.kind {
+            ValueKind::Object(attrs) => {
+                return match attrs.get(name) {
+                    Some(v) => v.clone().with_marks(marks),
+                    None => self.err_at(
+                        at,
+                        UNSUPPORTED,
+                        format!("This object does not have an attribute named {name:?}."),
+                    ),
+                }
+            }
+            ValueKind::Map(_, entries) => {
+                return match entries.get(name) {
+                    Some(v) => v.clone().with_marks(marks),
+                    None => self.err_at(
+                        at,
+                        "Missing map element",
+                        format!("This map does not have an element with the key {name:?}."),
+                    ),
+                }
+            }
+            _ => {}
+        }
         match t.ty() {
             Type::Object(o) => match (o.attrs.get(name), &t.kind) {
                 (None, _) => self.err_at(at, UNSUPPORTED, format!("This object does not have an attribute named {name:?}.")),
@@ -714,11 +739,25 @@ impl Evaluator<'_> {
                 "Can't use a null value as an indexing key.",
             );
         }
-        let ty = t.ty();
-        if ty == Type::Dynamic || k.ty() == Type::Dynamic {
+        // The collection's kind of type, not its whole type: a known collection's type is
+        // built from every element's, and `x[count.index]` over a resource of many instances,
+        // evaluated once per instance, would cost the square of the count.
+        // (`shape` is the whole type except for tuples and objects, which stand for their kind.)
+        let shape = match &t.kind {
+            ValueKind::Null(ty) | ValueKind::Unknown(ty) => ty.clone(),
+            ValueKind::List(el, _) => Type::List(Box::new(el.clone())),
+            ValueKind::Map(el, _) => Type::Map(Box::new(el.clone())),
+            ValueKind::Set(el, _) => Type::Set(Box::new(el.clone())),
+            ValueKind::Tuple(_) => Type::Tuple(Vec::new()),
+            ValueKind::Object(_) => Type::empty_object(),
+            ValueKind::Bool(_) => Type::Bool,
+            ValueKind::Number(_) => Type::Number,
+            ValueKind::String(_) => Type::String,
+        };
+        if shape == Type::Dynamic || k.ty() == Type::Dynamic {
             return unknown().with_marks(marks);
         }
-        let key_ty = match &ty {
+        let key_ty = match &shape {
             Type::List(_) | Type::Tuple(_) => Type::Number,
             Type::Map(_) | Type::Object(_) => Type::String,
             Type::Set(_) => {
@@ -741,7 +780,7 @@ impl Evaluator<'_> {
             }
         };
         if t.is_unknown() || key.is_unknown() {
-            return match ty {
+            return match shape {
                 Type::List(el) | Type::Map(el) => Value::unknown(*el),
                 _ => unknown(),
             }
@@ -765,7 +804,7 @@ impl Evaluator<'_> {
             }
             ValueKind::Map(_, es) | ValueKind::Object(es) => match es.get(key.as_str().unwrap_or_default()) {
                 Some(v) => v.clone().with_marks(marks),
-                None if matches!(ty, Type::Object(_)) && k.ty() == Type::Number => self.err_at(
+                None if matches!(shape, Type::Object(_)) && k.ty() == Type::Number => self.err_at(
                     at,
                     "Invalid index",
                     format!("{NO_ELEMENT}. An object only supports looking up attributes by name, not by numeric index."),
