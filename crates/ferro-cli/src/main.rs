@@ -1,7 +1,7 @@
 //! The `ferro` binary: hands the process arguments and streams to `ferro_cli::run`.
 
 /// jemalloc rather than the C library's malloc: see the note in Cargo.toml.
-#[cfg(all(unix, not(target_env = "musl")))]
+#[cfg(all(unix, not(target_env = "musl"), not(feature = "system-alloc")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 

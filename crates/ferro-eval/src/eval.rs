@@ -661,17 +661,14 @@ impl Evaluator<'_> {
                 "This value is null, so it does not have any attributes.",
             );
         }
+        let no_attribute = || format!("This object does not have an attribute named {name:?}.");
         // A known object or map answers from its entries: its whole type (built from every
-        // entry's) is needed only for the other kinds.
+        // entry's) is needed only for unknown values and the other kinds.
         match &t.kind {
             ValueKind::Object(attrs) => {
                 return match attrs.get(name) {
                     Some(v) => v.clone().with_marks(marks),
-                    None => self.err_at(
-                        at,
-                        UNSUPPORTED,
-                        format!("This object does not have an attribute named {name:?}."),
-                    ),
+                    None => self.err_at(at, UNSUPPORTED, no_attribute()),
                 }
             }
             ValueKind::Map(_, entries) => {
@@ -687,18 +684,11 @@ impl Evaluator<'_> {
             _ => {}
         }
         match t.ty() {
-            Type::Object(o) => match (o.attrs.get(name), &t.kind) {
-                (None, _) => self.err_at(at, UNSUPPORTED, format!("This object does not have an attribute named {name:?}.")),
-                (Some(_), ValueKind::Object(attrs)) => attrs.get(name).cloned().unwrap_or_else(unknown).with_marks(marks),
-                (Some(aty), _) => Value::unknown(aty.clone()).with_marks(marks),
+            Type::Object(o) => match o.attrs.get(name) {
+                Some(aty) => Value::unknown(aty.clone()).with_marks(marks),
+                None => self.err_at(at, UNSUPPORTED, no_attribute()),
             },
-            Type::Map(elem) => match &t.kind {
-                ValueKind::Map(_, entries) => match entries.get(name) {
-                    Some(v) => v.clone().with_marks(marks),
-                    None => self.err_at(at, "Missing map element", format!("This map does not have an element with the key {name:?}.")),
-                },
-                _ => Value::unknown(*elem).with_marks(marks),
-            },
+            Type::Map(elem) => Value::unknown(*elem).with_marks(marks),
             Type::Dynamic => unknown().with_marks(marks),
             Type::List(elem) if matches!(*elem, Type::Object(_)) => self.err_at(
                 at,

@@ -143,7 +143,7 @@ pub fn apply(
     let mut aborted = false;
     let parallelism = input.parallelism.max(1);
     let provider_of = |n: NodeIndex| match g[n] {
-        Step::Apply(i) | Step::Destroy(i) => Some(&plan.changes[i].provider),
+        Step::Apply(i) | Step::Destroy(i) => Some(&*plan.changes[i].provider),
         _ => None,
     };
 

@@ -243,7 +243,7 @@ fn read_data(
         vec![
             Outcome::Change(Change::SetCurrent {
                 res: abs,
-                provider: c.provider.clone(),
+                provider: (*c.provider).clone(),
                 key,
                 obj: Some(obj),
             }),
@@ -506,7 +506,7 @@ fn apply_change(
     ) {
         Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
             res: abs.clone(),
-            provider: c.provider.clone(),
+            provider: (*c.provider).clone(),
             key: key.clone(),
             obj: Some(obj),
         })),
@@ -571,7 +571,7 @@ fn destroy_change(
         return (
             vec![Outcome::Change(Change::SetCurrent {
                 res: abs,
-                provider: c.provider.clone(),
+                provider: (*c.provider).clone(),
                 key,
                 obj: None,
             })],
@@ -687,7 +687,7 @@ fn destroy_change(
         }),
         (None, _) => Outcome::Change(Change::SetCurrent {
             res: abs,
-            provider: c.provider.clone(),
+            provider: (*c.provider).clone(),
             key,
             obj: None,
         }),

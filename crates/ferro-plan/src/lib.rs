@@ -24,6 +24,7 @@ use ferro_value::{PathStep, Value};
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Bumped whenever the serialised shape changes; older plan files are refused.
 pub const PLAN_FORMAT_VERSION: u32 = 1;
@@ -90,7 +91,8 @@ pub struct ResourceInstanceChange {
     pub addr: AbsResourceInstance,
     /// For changes to deposed objects: their key.
     pub deposed: Option<String>,
-    pub provider: AbsProviderConfig,
+    /// Shared by the changes of a resource's instances.
+    pub provider: Arc<AbsProviderConfig>,
     pub action: Action,
     pub reason: Option<ActionReason>,
     /// Prior (refreshed) value; null for create.
@@ -113,7 +115,7 @@ impl ResourceInstanceChange {
     /// syntax.
     pub fn new(
         addr: AbsResourceInstance,
-        provider: AbsProviderConfig,
+        provider: Arc<AbsProviderConfig>,
         action: Action,
         before: Value,
         after: Value,
@@ -207,7 +209,7 @@ pub struct Plan {
     pub prior_state: State,
     /// None when there was no state file yet.
     pub state_identity: Option<StateIdentity>,
-    pub changes: Vec<ResourceInstanceChange>,
+    pub changes: Vec<Box<ResourceInstanceChange>>,
     pub outputs: Vec<OutputChange>,
     pub graph: StableDiGraph<Step, EdgeKind>,
     /// How each configured resource is repeated (decides the shape of its value at apply).
@@ -238,14 +240,14 @@ pub struct Plan {
     /// Objects `removed` blocks drop from state without destroying them (before values, for
     /// rendering); apply removes them from state first.
     #[serde(default)]
-    pub forgotten: Vec<ResourceInstanceChange>,
+    pub forgotten: Vec<Box<ResourceInstanceChange>>,
 }
 
 /// A change made outside ferro, found by refreshing an object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResourceDrift {
     pub addr: AbsResourceInstance,
-    pub provider: AbsProviderConfig,
+    pub provider: Arc<AbsProviderConfig>,
     /// The object as the previous run left it.
     pub before: Value,
     /// The object as it is now; null when it was deleted outside ferro.

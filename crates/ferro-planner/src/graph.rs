@@ -26,7 +26,7 @@ struct PerResource {
 /// module outputs): an output waits for those only, so a failure elsewhere leaves it evaluated
 /// and recorded, as Terraform records it.
 pub fn build_graph(
-    changes: &[ResourceInstanceChange],
+    changes: &[Box<ResourceInstanceChange>],
     outputs: &[OutputChange],
     deps: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
     output_deps: &HashMap<String, BTreeSet<ConfigResource>>,

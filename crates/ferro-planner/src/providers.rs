@@ -20,7 +20,7 @@ pub struct Providers {
     pub configs: BTreeMap<AbsProviderConfig, Arc<dyn Provider>>,
     pub schemas: BTreeMap<ProviderAddr, ProviderSchema>,
     /// The provider configuration each configured resource resolves to.
-    pub by_resource: BTreeMap<ConfigResource, AbsProviderConfig>,
+    pub by_resource: BTreeMap<ConfigResource, Arc<AbsProviderConfig>>,
 }
 
 impl Providers {
@@ -111,7 +111,7 @@ pub fn load_providers(
                         .with_span(span),
                 ),
                 Ok(cfg) => {
-                    out.by_resource.insert(cr.clone(), cfg.clone());
+                    out.by_resource.insert(cr.clone(), Arc::new(cfg.clone()));
                     wanted.entry(cfg).or_insert((Some(span), cr.to_string()));
                 }
                 Err((msg, s)) => diags.push(

@@ -14,7 +14,7 @@
 //! `ObjectState::attributes` as a JSON object of strings; they are written back as `attributes`.
 
 use crate::json::{write_indented, write_indented_at};
-use crate::{Dependencies, ObjectState, OutputState, ResourceState, State};
+use crate::{Dependencies, InstanceState, ObjectState, OutputState, ResourceState, State};
 use ferro_addrs::{
     AbsProviderConfig, AbsResource, InstanceKey, ModuleInstance, ModuleInstanceStep, Resource,
     ResourceMode,
@@ -329,7 +329,81 @@ fn read_resource(
     ctx: &str,
     resources: &mut BTreeMap<AbsResource, ResourceState>,
 ) -> Result<(), StateError> {
-    let mut o = object(raw, ctx)?;
+    let o = object(raw, ctx)?;
+    finish_resource(o, None, ctx, resources)
+}
+
+/// The instances of a resource, read one by one into their final form; the first error is
+/// kept for when the resource's address is known (the resource's own members are checked
+/// first, whatever their order in the file).
+#[derive(Default)]
+struct InstancesRead {
+    instances: BTreeMap<InstanceKey, InstanceState>,
+    /// The instances of a resource nearly always record the same dependencies: they share
+    /// one list.
+    shared: Dependencies,
+    failed: Option<InstanceError>,
+}
+
+enum InstanceError {
+    Read(StateError),
+    /// (context, key, deposed key): a second object in the same place.
+    Duplicate(String, InstanceKey, Option<String>),
+}
+
+impl InstancesRead {
+    fn add(&mut self, raw: Value, ictx: String) {
+        if self.failed.is_some() {
+            return;
+        }
+        let (key, deposed, obj) = match read_instance(raw, &ictx, &mut self.shared) {
+            Ok(read) => read,
+            Err(e) => {
+                self.failed = Some(InstanceError::Read(e));
+                return;
+            }
+        };
+        let inst = self.instances.entry(key.clone()).or_default();
+        let taken = match &deposed {
+            None => inst.current.is_some(),
+            Some(dk) => inst.deposed.contains_key(dk),
+        };
+        if taken {
+            self.failed = Some(InstanceError::Duplicate(ictx, key, deposed));
+            return;
+        }
+        match deposed {
+            None => inst.current = Some(obj),
+            Some(dk) => {
+                inst.deposed.insert(dk, obj);
+            }
+        }
+    }
+}
+
+fn duplicate_error(
+    ictx: &str,
+    addr: &AbsResource,
+    key: InstanceKey,
+    deposed: Option<String>,
+) -> StateError {
+    let addr = addr.instance(key);
+    match deposed {
+        None => StateError(format!("{ictx}: duplicate current object for {addr}")),
+        Some(dk) => StateError(format!(
+            "{ictx}: duplicate deposed object {dk:?} for {addr}"
+        )),
+    }
+}
+
+/// A resource from its members other than `instances` and, when they were read while parsing,
+/// its instances (otherwise they are still among the members).
+fn finish_resource(
+    mut o: Map<String, Value>,
+    read: Option<InstancesRead>,
+    ctx: &str,
+    resources: &mut BTreeMap<AbsResource, ResourceState>,
+) -> Result<(), StateError> {
     let o = &mut o;
     let pre = format!("{ctx}: ");
     let module = match opt_str(o, "module", &pre)? {
@@ -363,40 +437,50 @@ fn read_resource(
         module,
         resource: Resource { mode, ty, name },
     };
-    let rs = resources
-        .entry(addr.clone())
-        .or_insert_with(|| ResourceState {
-            addr: addr.clone(),
-            provider,
-            instances: BTreeMap::new(),
-        });
-
-    // The instances of a resource nearly always record the same dependencies: they share
-    // one list.
-    let mut shared = Dependencies::default();
-    for (ii, raw) in take_array(o, "instances", &pre)?.into_iter().enumerate() {
-        let ictx = format!("{ctx}.instances[{ii}]");
-        let (key, deposed, obj) = read_instance(raw, &ictx, &mut shared)?;
+    let read = match read {
+        Some(read) => read,
+        None => {
+            let mut read = InstancesRead::default();
+            for (ii, raw) in take_array(o, "instances", &pre)?.into_iter().enumerate() {
+                read.add(raw, format!("{ctx}.instances[{ii}]"));
+            }
+            read
+        }
+    };
+    match read.failed {
+        Some(InstanceError::Read(e)) => return Err(e),
+        Some(InstanceError::Duplicate(ictx, key, deposed)) => {
+            return Err(duplicate_error(&ictx, &addr, key, deposed))
+        }
+        None => {}
+    }
+    let rs = match resources.entry(addr) {
+        std::collections::btree_map::Entry::Vacant(v) => {
+            let addr = v.key().clone();
+            v.insert(ResourceState {
+                addr,
+                provider,
+                instances: read.instances,
+            });
+            return Ok(());
+        }
+        std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+    };
+    // The same resource listed twice: its instances join the first listing's.
+    let ictx = format!("{ctx}.instances");
+    for (key, new) in read.instances {
         let inst = rs.instances.entry(key.clone()).or_default();
-        match deposed {
-            None => {
-                if inst.current.is_some() {
-                    return err(format!(
-                        "{ictx}: duplicate current object for {}",
-                        addr.instance(key)
-                    ));
-                }
-                inst.current = Some(obj);
+        if let Some(obj) = new.current {
+            if inst.current.is_some() {
+                return Err(duplicate_error(&ictx, &rs.addr, key, None));
             }
-            Some(dk) => {
-                if inst.deposed.contains_key(&dk) {
-                    return err(format!(
-                        "{ictx}: duplicate deposed object {dk:?} for {}",
-                        addr.instance(key)
-                    ));
-                }
-                inst.deposed.insert(dk, obj);
+            inst.current = Some(obj);
+        }
+        for (dk, obj) in new.deposed {
+            if inst.deposed.contains_key(&dk) {
+                return Err(duplicate_error(&ictx, &rs.addr, key, Some(dk)));
             }
+            inst.deposed.insert(dk, obj);
         }
     }
     Ok(())

@@ -28,4 +28,7 @@ pub use lock::{
     is_locked, lock_info_path, parse_duration, read_lock_info, release_all_held_locks, LockError,
     LockInfo,
 };
-pub use model::{Dependencies, InstanceState, ObjectState, OutputState, ResourceState, State};
+pub use model::{
+    Dependencies, InstanceOutline, InstanceState, ObjectState, OutputState, ResourceOutline,
+    ResourceState, State,
+};

@@ -66,33 +66,47 @@ pub struct ObjectState {
     pub create_before_destroy: bool,
 }
 
+/// What walking a resource's instances needs while their objects are replaced in the state it
+/// came from: its address and provider, and per instance its key, whether it has a current
+/// object, and its deposed objects whole. It holds no current object, so it keeps none of the
+/// replaced ones alive, and it costs a few words per instance.
+#[derive(Debug, Clone)]
+pub struct ResourceOutline {
+    pub addr: AbsResource,
+    pub provider: AbsProviderConfig,
+    pub instances: Vec<InstanceOutline>,
+}
+
+/// One instance of a [`ResourceOutline`].
+#[derive(Debug, Clone)]
+pub struct InstanceOutline {
+    pub key: InstanceKey,
+    pub has_current: bool,
+    /// (deposed key, object), in key order.
+    pub deposed: Vec<(String, ObjectState)>,
+}
+
 impl ResourceState {
-    /// A copy of the resource for walking its instances while their objects are replaced in
-    /// the state it came from: addresses, provider, which instances have a current object, and
-    /// the deposed objects whole. The current objects' attributes and private data are left out
-    /// (null), so the copy keeps no replaced object alive.
-    pub fn skeleton(&self) -> ResourceState {
-        let bare = |o: &ObjectState| ObjectState {
-            tainted: o.tainted,
-            schema_version: o.schema_version,
-            attributes: serde_json::Value::Null.into(),
-            sensitive_attributes: serde_json::Value::Null,
-            private: None,
-            dependencies: Dependencies::default(),
-            create_before_destroy: o.create_before_destroy,
-        };
-        ResourceState {
+    /// The outline of the resource, with the instances `keep` accepts (in key order).
+    pub fn outline(
+        &self,
+        mut keep: impl FnMut(&InstanceKey, &InstanceState) -> bool,
+    ) -> ResourceOutline {
+        ResourceOutline {
             addr: self.addr.clone(),
             provider: self.provider.clone(),
             instances: self
                 .instances
                 .iter()
-                .map(|(k, inst)| {
-                    let inst = InstanceState {
-                        current: inst.current.as_ref().map(bare),
-                        deposed: inst.deposed.clone(),
-                    };
-                    (k.clone(), inst)
+                .filter(|(k, inst)| keep(k, inst))
+                .map(|(k, inst)| InstanceOutline {
+                    key: k.clone(),
+                    has_current: inst.current.is_some(),
+                    deposed: inst
+                        .deposed
+                        .iter()
+                        .map(|(dk, o)| (dk.clone(), o.clone()))
+                        .collect(),
                 })
                 .collect(),
         }

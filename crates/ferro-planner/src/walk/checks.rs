@@ -66,7 +66,7 @@ pub(super) fn sensitive_output_error(span: Option<Span>) -> Diagnostic {
 /// instances have keys (or that has none): it matches nothing, so list what would.
 pub(super) fn incomplete_replace_warnings(
     replace: &[AbsResourceInstance],
-    changes: &[ResourceInstanceChange],
+    changes: &[Box<ResourceInstanceChange>],
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for wanted in replace {

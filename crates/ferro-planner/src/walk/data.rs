@@ -12,7 +12,7 @@ impl Walk<'_> {
         file: ferro_db::SourceFile,
         decl: &ResourceDecl,
         abs: &AbsResource,
-        cfg: &AbsProviderConfig,
+        cfg: &Arc<AbsProviderConfig>,
         schema: &Schema,
     ) {
         let r = &abs.resource;
@@ -160,13 +160,14 @@ impl Walk<'_> {
         }
         // Instances the configuration no longer has are dropped from state (no provider call).
         if let Some(rs) = self.refreshed.resources.get(abs).cloned() {
+            let provider = Arc::new(rs.provider.clone());
             for (key, inst) in &rs.instances {
                 if !wanted.contains(key) {
                     if let Some(obj) = &inst.current {
                         if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                             self.push_delete(
                                 abs.instance(key.clone()),
-                                &rs.provider,
+                                &provider,
                                 schema,
                                 v,
                                 None,

@@ -9,7 +9,7 @@ use crate::lifecycle;
 #[derive(Default)]
 pub(super) struct Acc {
     pub(super) diags: Vec<Diagnostic>,
-    pub(super) changes: Vec<ResourceInstanceChange>,
+    pub(super) changes: Vec<Box<ResourceInstanceChange>>,
     pub(super) drift: Vec<ferro_plan::ResourceDrift>,
     /// The instance's object as refreshed, for state (`Some(None)`: it is gone). The instance
     /// is not named: whoever merges the accumulator knows which instance it planned, and a
@@ -115,7 +115,7 @@ impl InstancePlanner<'_> {
             if before_plain != read.new_state.deep_unmark().0 {
                 acc.drift.push(ferro_plan::ResourceDrift {
                     addr: abs.instance(key.clone()),
-                    provider: cfg.clone(),
+                    provider: Arc::new(cfg.clone()),
                     after: if read.new_state.is_null() {
                         Value::null(schema.implied_type())
                     } else {
@@ -161,7 +161,6 @@ impl InstancePlanner<'_> {
             value,
             private: private_out,
             tainted: obj.tainted,
-            schema_version: obj.schema_version,
         })
     }
 
@@ -170,7 +169,7 @@ impl InstancePlanner<'_> {
         &self,
         hir: &ferro_hir::FileHir,
         decl: &ResourceDecl,
-        cfg: &AbsProviderConfig,
+        cfg: &Arc<AbsProviderConfig>,
         schema: &Schema,
         addr: AbsResourceInstance,
         mut config: Value,
@@ -296,12 +295,14 @@ impl InstancePlanner<'_> {
             .as_ref()
             .map(|p| p.value.clone())
             .unwrap_or_else(|| Value::null(ty.clone()));
-        let _ = prior.as_ref().map(|p| p.schema_version);
-        let result = if action == Action::NoOp {
+        // A no-op's planned value equals its prior one: the change holds the prior twice (it is
+        // shared) rather than keeping the provider's answer decoded beside it.
+        let planned = if action == Action::NoOp {
             before.clone()
         } else {
-            planned.clone()
+            planned
         };
+        let result = planned.clone();
         let change = ResourceInstanceChange {
             reason,
             planned_private: private,
@@ -329,7 +330,7 @@ impl InstancePlanner<'_> {
         {
             acc.diags.push(super::prevent_destroy_error(&change.addr));
         }
-        acc.changes.push(change);
+        acc.changes.push(Box::new(change));
     }
 
     /// The provider's source address for a resource, as Terraform names it in messages.

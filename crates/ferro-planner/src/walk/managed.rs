@@ -10,15 +10,16 @@ pub(super) struct Prepared {
     file: ferro_db::SourceFile,
     decl: ResourceDecl,
     abs: AbsResource,
-    cfg: AbsProviderConfig,
+    cfg: Arc<AbsProviderConfig>,
     schema: Schema,
     expansion: Expansion,
     /// Resources it depends on (for state's `dependencies`).
     deps: ferro_state::Dependencies,
     wanted: BTreeSet<InstanceKey>,
-    /// Per instance to plan: key, address, configuration (None after an error), whether
-    /// `replace_triggered_by` fired.
-    work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)>,
+    /// Per instance to plan: key, configuration (None after an error), whether
+    /// `replace_triggered_by` fired. (The address is made when the instance is planned: the
+    /// list is held until every instance is.)
+    work: Vec<(InstanceKey, Option<Value>, bool)>,
     /// Instances this plan leaves alone (outside -target, or -refresh-only).
     untouched: Vec<InstanceKey>,
     /// Each planned instance's `count`/`each` context, kept only for a resource with
@@ -48,12 +49,13 @@ impl Walk<'_> {
         }
         let threads = self.parallelism();
         let planner = self.planner();
-        let results = parallel_map(work, threads, |(i, (key, addr, config, triggered))| {
+        let results = parallel_map(work, threads, |(i, (key, config, triggered))| {
             let (m, p) = (&prepared[i].0, &prepared[i].1);
             let mut acc = Acc::default();
             let v = match config {
                 None => Value::unknown(p.schema.implied_type()),
                 Some(config) => {
+                    let addr = p.abs.instance(key.clone());
                     let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
                     let v = planner.plan_instance(
                         m.hir(p.file),
@@ -79,8 +81,17 @@ impl Walk<'_> {
             sizes[*i].0 += 1;
             sizes[*i].1 += acc.changes.len();
         }
+        // The last group takes the list itself, so that its room is freed as soon as that
+        // group is merged rather than after the resource is finished.
+        let last = prepared.len().saturating_sub(1);
         let mut results = results.into_iter().peekable();
         for ((i, (m, p)), sizes) in prepared.into_iter().enumerate().zip(sizes) {
+            if i == last {
+                let rest = std::mem::replace(&mut results, Vec::new().into_iter().peekable());
+                let mine = rest.map(|(_, key, v, acc)| (key, v, acc));
+                self.finish_resource(m, r, p, mine, sizes);
+                break;
+            }
             let mine = std::iter::from_fn(|| {
                 results
                     .next_if(|(j, ..)| *j == i)
@@ -136,7 +147,7 @@ impl Walk<'_> {
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         // Configuration values first (in order), then the provider calls of all instances at
         // once, merged back in instance order.
-        let mut work: Vec<(InstanceKey, AbsResourceInstance, Option<Value>, bool)> = Vec::new();
+        let mut work: Vec<(InstanceKey, Option<Value>, bool)> = Vec::new();
         let mut untouched: Vec<InstanceKey> = Vec::new();
         let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
         for (key, each_value) in keys {
@@ -167,12 +178,7 @@ impl Walk<'_> {
                 contexts.insert(key.clone(), inst.clone());
             }
             let triggered = self.triggered(m, file, &decl, &inst);
-            work.push((
-                key,
-                addr,
-                if failed { None } else { Some(config) },
-                triggered,
-            ));
+            work.push((key, if failed { None } else { Some(config) }, triggered));
         }
         Some(Prepared {
             file,
@@ -253,34 +259,33 @@ impl Walk<'_> {
         // Existing instances the configuration no longer wants are destroyed, and so are objects
         // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
         // `orphans` plans every object in state instead.)
+        // Only the instances with something to destroy are outlined: the walk below replaces
+        // objects in the state they come from.
         if let (false, false, Some(rs)) = (
             self.input.options.destroy,
             self.input.options.refresh_only,
-            self.refreshed
-                .resources
-                .get(&abs)
-                .map(ferro_state::ResourceState::skeleton),
+            self.refreshed.resources.get(&abs).map(|rs| {
+                rs.outline(|key, inst| {
+                    ((!wanted.contains(key) && inst.current.is_some()) || !inst.deposed.is_empty())
+                        && self.targeting.includes(&abs.instance(key.clone()))
+                })
+            }),
         ) {
             let gone = rs
                 .instances
                 .iter()
-                .filter(|(key, inst)| {
-                    !wanted.contains(*key)
-                        && inst.current.is_some()
-                        && self.targeting.includes(&abs.instance((*key).clone()))
-                })
-                .map(|(key, _)| (abs.clone(), key.clone(), rs.provider.clone(), &schema))
+                .filter(|inst| !wanted.contains(&inst.key) && inst.has_current)
+                .map(|inst| (abs.clone(), inst.key.clone(), rs.provider.clone(), &schema))
                 .collect();
             self.prefetch_priors(gone);
-            for (key, inst) in &rs.instances {
-                if !self.targeting.includes(&abs.instance(key.clone())) {
-                    continue;
-                }
-                if !wanted.contains(key) && inst.current.is_some() {
+            let provider = Arc::new(rs.provider.clone());
+            for inst in &rs.instances {
+                let key = &inst.key;
+                if !wanted.contains(key) && inst.has_current {
                     if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
                         self.push_delete(
                             abs.instance(key.clone()),
-                            &rs.provider,
+                            &provider,
                             &schema,
                             prior.value,
                             None,
@@ -292,7 +297,7 @@ impl Walk<'_> {
                     if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                         self.push_delete(
                             abs.instance(key.clone()),
-                            &rs.provider,
+                            &provider,
                             &schema,
                             v,
                             Some(dk.clone()),

@@ -43,6 +43,7 @@ use instance::{Acc, InstancePlanner};
 use parallel::{parallel_map, PLAN_PARALLELISM, PREFETCH_CHUNK};
 use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 /// Where a root variable's value came from; Terraform 1.0 treats a value for an undeclared
 /// variable differently by source.
@@ -257,14 +258,13 @@ struct PriorObject {
     value: Value,
     private: Vec<u8>,
     tainted: bool,
-    schema_version: u64,
 }
 
 struct Walk<'a> {
     input: &'a PlanInput<'a>,
     tree: &'a EvalTree<'a>,
     diags: Vec<Diagnostic>,
-    changes: Vec<ResourceInstanceChange>,
+    changes: Vec<Box<ResourceInstanceChange>>,
     outputs: Vec<OutputChange>,
     refreshed: State,
     expansions: BTreeMap<AbsResource, Expansion>,
@@ -283,7 +283,7 @@ struct Walk<'a> {
     /// Every import target met so far (a second block for one is an error).
     imported: HashSet<AbsResourceInstance>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
-    forgotten: Vec<ResourceInstanceChange>,
+    forgotten: Vec<Box<ResourceInstanceChange>>,
     /// Prior objects decoded and refreshed ahead of their turn, their provider calls overlapped
     /// (see [`Walk::prefetch_priors`]); taken by [`Walk::prior_object`].
     prefetched: HashMap<(AbsResource, InstanceKey), (Option<PriorObject>, Acc)>,
@@ -695,7 +695,7 @@ impl Walk<'_> {
     fn push_delete(
         &mut self,
         addr: AbsResourceInstance,
-        cfg: &AbsProviderConfig,
+        cfg: &Arc<AbsProviderConfig>,
         schema: &Schema,
         before: Value,
         deposed: Option<String>,
@@ -704,7 +704,7 @@ impl Walk<'_> {
         if lc.prevent_destroy {
             self.diags.push(prevent_destroy_error(&addr));
         }
-        self.changes.push(ResourceInstanceChange {
+        self.changes.push(Box::new(ResourceInstanceChange {
             deposed,
             ..ResourceInstanceChange::new(
                 addr,
@@ -714,7 +714,7 @@ impl Walk<'_> {
                 Value::null(before.ty()),
                 schema.version,
             )
-        });
+        }));
     }
 
     fn output(&mut self, m: &ModuleEval<'_>, name: &str) {

@@ -10,13 +10,16 @@ impl<'a> Walk<'a> {
     pub(super) fn orphans(&mut self) {
         let tree = self.tree;
         self.removed_still_configured();
-        // Skeletons: the walk replaces the objects themselves in `refreshed` as it refreshes
-        // them, and a full copy here would keep every replaced object alive.
+        // Outlines of the resources that may have orphans: the walk replaces the objects
+        // themselves in `refreshed` as it refreshes them, and a full copy here would keep every
+        // replaced object alive.
+        let destroy = self.input.options.destroy;
         let state_resources: Vec<_> = self
             .refreshed
             .resources
             .values()
-            .map(ferro_state::ResourceState::skeleton)
+            .filter(|rs| destroy || !configured_here(tree, &rs.addr))
+            .map(|rs| rs.outline(|_, _| true))
             .collect();
         let refreshes: Vec<_> = state_resources
             .iter()
@@ -24,12 +27,17 @@ impl<'a> Walk<'a> {
             .flat_map(|(rs, schema)| {
                 rs.instances
                     .iter()
-                    .filter(|(key, inst)| {
-                        inst.current.is_some()
-                            && self.targeting.includes(&rs.addr.instance((*key).clone()))
+                    .filter(|inst| {
+                        inst.has_current
+                            && self.targeting.includes(&rs.addr.instance(inst.key.clone()))
                     })
-                    .map(move |(key, _)| {
-                        (rs.addr.clone(), key.clone(), rs.provider.clone(), schema)
+                    .map(move |inst| {
+                        (
+                            rs.addr.clone(),
+                            inst.key.clone(),
+                            rs.provider.clone(),
+                            schema,
+                        )
                     })
             })
             .collect();
@@ -52,12 +60,9 @@ impl<'a> Walk<'a> {
     fn orphan_schema(
         &self,
         tree: &EvalTree<'_>,
-        rs: &ferro_state::ResourceState,
+        rs: &ferro_state::ResourceOutline,
     ) -> Option<&'a Schema> {
-        let configured_here = tree
-            .scope(&rs.addr.module)
-            .is_some_and(|m| m.index.resources.contains_key(&rs.addr.resource));
-        if (configured_here && !self.input.options.destroy)
+        if (configured_here(tree, &rs.addr) && !self.input.options.destroy)
             || rs.addr.resource.mode != ResourceMode::Managed
             || !self.provider_config_present(&rs.provider)
         {
@@ -67,13 +72,10 @@ impl<'a> Walk<'a> {
         schemas.resources.get(&rs.addr.resource.ty)
     }
 
-    fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceState) {
+    fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceOutline) {
         {
-            // Configured here: its module instance exists and declares the resource.
             let scope = tree.scope(&rs.addr.module);
-            let configured_here = scope
-                .as_ref()
-                .is_some_and(|m| m.index.resources.contains_key(&rs.addr.resource));
+            let configured_here = configured_here(tree, &rs.addr);
             if configured_here && !self.input.options.destroy {
                 return;
             }
@@ -117,13 +119,15 @@ impl<'a> Walk<'a> {
             if !is_data && self.prevent_destroy.contains(&rs.addr.config()) {
                 lc.prevent_destroy = true;
             }
-            for (key, inst) in &rs.instances {
+            let provider = Arc::new(rs.provider.clone());
+            for inst in &rs.instances {
+                let key = &inst.key;
                 if !self.targeting.includes(&rs.addr.instance(key.clone())) {
                     continue;
                 }
                 if self.input.options.refresh_only {
                     // Refreshed (an object deleted outside ferro leaves state), never destroyed.
-                    if !is_data && inst.current.is_some() {
+                    if !is_data && inst.has_current {
                         let _ = self.prior_object(&rs.addr, key, &rs.provider, &schema);
                     }
                     continue;
@@ -132,7 +136,7 @@ impl<'a> Walk<'a> {
                     if let Some(v) = self.prior_data(&rs.addr, key, &schema) {
                         self.push_delete(
                             rs.addr.instance(key.clone()),
-                            &rs.provider,
+                            &provider,
                             &schema,
                             v,
                             None,
@@ -141,11 +145,11 @@ impl<'a> Walk<'a> {
                     }
                     continue;
                 }
-                if inst.current.is_some() {
+                if inst.has_current {
                     if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, &schema) {
                         self.push_delete(
                             rs.addr.instance(key.clone()),
-                            &rs.provider,
+                            &provider,
                             &schema,
                             prior.value,
                             None,
@@ -158,7 +162,7 @@ impl<'a> Walk<'a> {
                     if let Ok(v) = obj.attributes.to_value(&ty) {
                         self.push_delete(
                             rs.addr.instance(key.clone()),
-                            &rs.provider,
+                            &provider,
                             &schema,
                             v,
                             Some(dk.clone()),
@@ -284,4 +288,10 @@ fn removed_target<'a>(
     };
     path.extend(steps.iter().map(|s| s.name.as_str()));
     (path, resource)
+}
+
+/// Whether the configuration has the resource: its module instance exists and declares it.
+fn configured_here(tree: &EvalTree<'_>, addr: &AbsResource) -> bool {
+    tree.scope(&addr.module)
+        .is_some_and(|m| m.index.resources.contains_key(&addr.resource))
 }

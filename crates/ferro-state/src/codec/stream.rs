@@ -1,11 +1,12 @@
 //! Reading a state document while it is parsed: each element of a version 4 `resources` array
-//! is taken into the model as soon as it is parsed, so the parsed form of the whole resource
-//! list (in a long chain of resources mostly dependency lists, several times the file's size
-//! once parsed) never exists at once. Everything else is parsed as a JSON value, and
-//! `read_document` checks it in the same order as for a document parsed whole, so errors and
-//! their precedence do not change.
+//! is taken into the model as soon as it is parsed, and so is each element of a resource's
+//! `instances`, so the parsed form of the whole resource list (in a long chain of resources
+//! mostly dependency lists, several times the file's size once parsed), or of one resource's
+//! instances (over a kilobyte per instance), never exists at once. Everything else is parsed as
+//! a JSON value, and `read_document` checks it in the same order as for a document parsed
+//! whole, so errors and their precedence do not change.
 
-use super::{read_resource, StateError};
+use super::{finish_resource, read_resource, InstancesRead, StateError};
 use crate::ResourceState;
 use ferro_addrs::AbsResource;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -160,10 +161,20 @@ impl<'de> Visitor<'de> for ResourcesVisitor {
         let mut out = Resources::new();
         let mut failed = None;
         let mut i = 0usize;
-        while let Some(raw) = seq.next_element::<Value>()? {
+        loop {
+            let ctx = format!("resources[{i}]");
+            let Some(resource) = seq.next_element_seed(ResourceSeed { ctx: &ctx })? else {
+                break;
+            };
             // After the first error the rest is only parsed (syntax errors still win).
             if failed.is_none() {
-                if let Err(e) = read_resource(raw, &format!("resources[{i}]"), &mut out) {
+                let read = match resource {
+                    Resource::Members(o, instances) => {
+                        finish_resource(o, instances, &ctx, &mut out)
+                    }
+                    Resource::Other(raw) => read_resource(raw, &ctx, &mut out),
+                };
+                if let Err(e) = read {
                     failed = Some(e);
                 }
             }
@@ -173,5 +184,104 @@ impl<'de> Visitor<'de> for ResourcesVisitor {
             Some(e) => Err(e),
             None => Ok(out),
         }))
+    }
+}
+
+/// An element of `resources`.
+enum Resource {
+    /// An object: its members other than an `instances` array, and that array's instances.
+    Members(Map<String, Value>, Option<InstancesRead>),
+    /// Something else, for `read_resource` to refuse.
+    Other(Value),
+}
+
+struct ResourceSeed<'a> {
+    ctx: &'a str,
+}
+
+impl<'de> DeserializeSeed<'de> for ResourceSeed<'_> {
+    type Value = Resource;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Resource, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ResourceSeed<'_> {
+    type Value = Resource;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a resource")
+    }
+
+    forward_scalars!(Resource::Other);
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Resource, A::Error> {
+        any_value(serde::de::value::SeqAccessDeserializer::new(seq)).map(Resource::Other)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Resource, A::Error> {
+        let mut members = Map::new();
+        let mut instances = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == NUMBER_TOKEN {
+                // A number (how serde_json hands over exact numbers).
+                let text: String = map.next_value()?;
+                let n = text.parse().map_err(serde::de::Error::custom)?;
+                return Ok(Resource::Other(Value::Number(n)));
+            }
+            if key == "instances" {
+                match map.next_value_seed(InstancesSeed { ctx: self.ctx })? {
+                    Ok(read) => {
+                        members.remove("instances");
+                        instances = Some(read);
+                    }
+                    Err(v) => {
+                        instances = None;
+                        members.insert(key, v);
+                    }
+                }
+            } else {
+                let v: Value = map.next_value()?;
+                members.insert(key, v);
+            }
+        }
+        Ok(Resource::Members(members, instances))
+    }
+}
+
+/// A resource's `instances`: an array is read element by element; anything else is returned
+/// whole for the usual checks.
+struct InstancesSeed<'a> {
+    ctx: &'a str,
+}
+
+impl<'de> DeserializeSeed<'de> for InstancesSeed<'_> {
+    type Value = Result<InstancesRead, Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for InstancesSeed<'_> {
+    type Value = Result<InstancesRead, Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of instances")
+    }
+
+    forward_scalars!(Err);
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        any_value(serde::de::value::MapAccessDeserializer::new(map)).map(Err)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut read = InstancesRead::default();
+        let mut i = 0usize;
+        while let Some(raw) = seq.next_element::<Value>()? {
+            read.add(raw, format!("{}.instances[{i}]", self.ctx));
+            i += 1;
+        }
+        Ok(Ok(read))
     }
 }

@@ -670,3 +670,42 @@ fn instances_of_a_resource_share_their_dependency_list() {
     // Written back as they were.
     assert!(write_state(&s).contains("\"null_resource.b\""));
 }
+
+#[test]
+fn instances_read_while_parsed_keep_the_checks_of_a_whole_parse() {
+    let doc = |resources: &str| {
+        format!(r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [{resources}]}}"#)
+    };
+    // `instances` before the resource's own members: read all the same.
+    let s = read(&doc(
+        r#"{"instances": [{"index_key": 0, "attributes": {"id": "a"}}, {"index_key": 1, "attributes": {"id": "b"}}],
+            "mode": "managed", "type": "t", "name": "n", "provider": "provider[\"registry.terraform.io/hashicorp/t\"]"}"#,
+    ));
+    let r = s.resources.values().next().unwrap();
+    assert_eq!(r.instances.len(), 2);
+    assert_eq!(r.addr.to_string(), "t.n");
+    // The resource's own members are checked before its instances, wherever they stand.
+    let e = read_err(&doc(
+        r#"{"instances": [{"status": "deposed"}], "mode": "managed", "type": "t", "name": "n"}"#,
+    ));
+    assert_eq!(e, "resources[0]: missing \"provider\"");
+    // An `instances` that is not an array, and a number where a resource should be.
+    let e = read_err(&doc(
+        r#"{"mode": "managed", "type": "t", "name": "n", "provider": "provider[\"registry.terraform.io/hashicorp/t\"]", "instances": 7}"#,
+    ));
+    assert!(e.contains("\"instances\" must be an array"), "{e}");
+    assert!(read_err(&doc("12.5")).starts_with("resources[0]"));
+    // A resource listed twice: its instances join, and a second object in one place is refused.
+    let one = |i: u32| {
+        format!(
+            r#"{{"mode": "managed", "type": "t", "name": "n", "provider": "provider[\"registry.terraform.io/hashicorp/t\"]", "instances": [{{"index_key": {i}, "attributes": {{}}}}]}}"#
+        )
+    };
+    let s = read(&doc(&format!("{}, {}", one(0), one(1))));
+    assert_eq!(s.resources.values().next().unwrap().instances.len(), 2);
+    let e = read_err(&doc(&format!("{}, {}", one(0), one(0))));
+    assert_eq!(
+        e,
+        "resources[1].instances: duplicate current object for t.n[0]"
+    );
+}
