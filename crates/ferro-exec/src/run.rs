@@ -383,16 +383,17 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         .map(|c| c.addr.containing_resource())
         .collect();
     // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the value
-    // state has for them.
-    let planned_instances: std::collections::HashSet<(
+    // state has for them. (Per resource, the keys the plan has changes for, borrowed.)
+    let mut planned_instances: std::collections::HashMap<
         ferro_addrs::AbsResource,
-        ferro_addrs::InstanceKey,
-    )> = plan
-        .changes
-        .iter()
-        .filter(|c| c.deposed.is_none())
-        .map(|c| (c.addr.containing_resource(), c.addr.resource.key.clone()))
-        .collect();
+        std::collections::HashSet<&ferro_addrs::InstanceKey>,
+    > = std::collections::HashMap::new();
+    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
+        planned_instances
+            .entry(c.addr.containing_resource())
+            .or_default()
+            .insert(&c.addr.resource.key);
+    }
     for (abs, rs) in &plan.prior_state.resources {
         let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;
         if is_data && changed.contains(abs) {
@@ -401,8 +402,9 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
             continue;
         };
+        let planned = planned_instances.get(abs);
         for (key, inst) in &rs.instances {
-            if !is_data && planned_instances.contains(&(abs.clone(), key.clone())) {
+            if !is_data && planned.is_some_and(|keys| keys.contains(key)) {
                 continue;
             }
             if let Some(obj) = &inst.current {

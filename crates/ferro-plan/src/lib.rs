@@ -209,6 +209,8 @@ pub struct Plan {
     pub prior_state: State,
     /// None when there was no state file yet.
     pub state_identity: Option<StateIdentity>,
+    /// Boxed: a change (over 300 bytes) moves from the instance that planned it into this list
+    /// as a pointer, so the two are never held at once, and sorting moves pointers.
     pub changes: Vec<Box<ResourceInstanceChange>>,
     pub outputs: Vec<OutputChange>,
     pub graph: StableDiGraph<Step, EdgeKind>,

@@ -9,6 +9,9 @@ use crate::lifecycle;
 #[derive(Default)]
 pub(super) struct Acc {
     pub(super) diags: Vec<Diagnostic>,
+    /// Boxed as the plan holds them: merging moves a pointer, and the instances' changes and
+    /// the plan's list of them are never held twice.
+    #[allow(clippy::vec_box)]
     pub(super) changes: Vec<Box<ResourceInstanceChange>>,
     pub(super) drift: Vec<ferro_plan::ResourceDrift>,
     /// The instance's object as refreshed, for state (`Some(None)`: it is gone). The instance
@@ -26,6 +29,14 @@ impl Acc {
         self.changes.shrink_to_fit();
         self.drift.shrink_to_fit();
         self
+    }
+
+    /// Whether it holds nothing to merge.
+    pub(super) fn is_empty(&self) -> bool {
+        self.diags.is_empty()
+            && self.changes.is_empty()
+            && self.drift.is_empty()
+            && self.refreshed.is_none()
     }
 }
 

@@ -254,6 +254,9 @@ pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Spa
         .with_span_opt(span)
 }
 
+/// A prior object refreshed ahead of its turn, and what else its refresh produced.
+type Prefetched = (Option<PriorObject>, Option<Box<Acc>>);
+
 struct PriorObject {
     value: Value,
     private: Vec<u8>,
@@ -264,6 +267,8 @@ struct Walk<'a> {
     input: &'a PlanInput<'a>,
     tree: &'a EvalTree<'a>,
     diags: Vec<Diagnostic>,
+    /// Boxed, as `Plan::changes`.
+    #[allow(clippy::vec_box)]
     changes: Vec<Box<ResourceInstanceChange>>,
     outputs: Vec<OutputChange>,
     refreshed: State,
@@ -283,10 +288,13 @@ struct Walk<'a> {
     /// Every import target met so far (a second block for one is an error).
     imported: HashSet<AbsResourceInstance>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
+    #[allow(clippy::vec_box)]
     forgotten: Vec<Box<ResourceInstanceChange>>,
     /// Prior objects decoded and refreshed ahead of their turn, their provider calls overlapped
-    /// (see [`Walk::prefetch_priors`]); taken by [`Walk::prior_object`].
-    prefetched: HashMap<(AbsResource, InstanceKey), (Option<PriorObject>, Acc)>,
+    /// (see [`Walk::prefetch_priors`]); taken by [`Walk::prior_object`]. Per resource, then
+    /// per instance; what else an instance's refresh produced (diagnostics, drift) only when
+    /// there is some: a destroy plan holds an entry for every instance in state.
+    prefetched: HashMap<AbsResource, HashMap<InstanceKey, Prefetched>>,
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed. The input's state
@@ -613,9 +621,16 @@ impl Walk<'_> {
         cfg: &AbsProviderConfig,
         schema: &Schema,
     ) -> Option<PriorObject> {
-        if let Some((out, acc)) = self.prefetched.remove(&(abs.clone(), key.clone())) {
-            self.merge(acc);
-            return out;
+        if let Some(instances) = self.prefetched.get_mut(abs) {
+            if let Some((out, acc)) = instances.remove(key) {
+                if instances.is_empty() {
+                    self.prefetched.remove(abs);
+                }
+                if let Some(acc) = acc {
+                    self.merge(*acc);
+                }
+                return out;
+            }
         }
         let mut acc = Acc::default();
         let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
@@ -654,7 +669,11 @@ impl Walk<'_> {
                 if let Some(obj) = acc.refreshed.take() {
                     self.refreshed.set_current(&abs, &cfg, &key, obj);
                 }
-                self.prefetched.insert((abs, key), (out, acc.compact()));
+                let acc = (!acc.is_empty()).then(|| Box::new(acc.compact()));
+                self.prefetched
+                    .entry(abs)
+                    .or_default()
+                    .insert(key, (out, acc));
             }
         }
     }
@@ -711,7 +730,7 @@ impl Walk<'_> {
                 cfg.clone(),
                 Action::Delete,
                 before.clone(),
-                Value::null(before.ty()),
+                Value::null(schema.implied_type()),
                 schema.version,
             )
         }));
