@@ -21,7 +21,7 @@ pub fn encode_object(
         tainted,
         schema_version: schema.version,
         attributes,
-        sensitive_attributes: serde_json::Value::Array(paths),
+        sensitive_attributes: serde_json::Value::Array(paths).into(),
         private: if private.is_empty() {
             None
         } else {

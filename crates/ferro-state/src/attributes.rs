@@ -111,6 +111,54 @@ impl<'de> Deserialize<'de> for Attributes {
     }
 }
 
+/// An object's `sensitive_attributes` as state records them (a JSON array of paths). Nearly
+/// always empty, and then it holds nothing; otherwise the JSON is shared by the copies of the
+/// object. It reads as the JSON value (`Deref`), `[]` when empty.
+#[derive(Clone, Default)]
+pub struct SensitiveAttributes(Option<Arc<serde_json::Value>>);
+
+static NO_PATHS: serde_json::Value = serde_json::Value::Array(Vec::new());
+
+impl std::ops::Deref for SensitiveAttributes {
+    type Target = serde_json::Value;
+    fn deref(&self) -> &serde_json::Value {
+        self.0.as_deref().unwrap_or(&NO_PATHS)
+    }
+}
+
+impl From<serde_json::Value> for SensitiveAttributes {
+    fn from(v: serde_json::Value) -> Self {
+        match &v {
+            serde_json::Value::Array(paths) if paths.is_empty() => SensitiveAttributes(None),
+            _ => SensitiveAttributes(Some(Arc::new(v))),
+        }
+    }
+}
+
+impl PartialEq for SensitiveAttributes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for SensitiveAttributes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl Serialize for SensitiveAttributes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for SensitiveAttributes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(d).map(Into::into)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +272,25 @@ mod tests {
             Some(&Value::null(Type::Map(Box::new(Type::String))))
         );
         assert_eq!(v.get_attr("id"), Some(&Value::string("x")));
+    }
+
+    #[test]
+    fn sensitive_attributes_hold_nothing_when_empty() {
+        let empty = SensitiveAttributes::from(serde_json::json!([]));
+        assert!(empty.0.is_none());
+        assert_eq!(*empty, serde_json::json!([]));
+        assert_eq!(empty, SensitiveAttributes::default());
+        let paths = serde_json::json!([[{"type": "get_attr", "value": "secret"}]]);
+        let some = SensitiveAttributes::from(paths.clone());
+        let copy = some.clone();
+        assert!(Arc::ptr_eq(
+            some.0.as_ref().unwrap(),
+            copy.0.as_ref().unwrap()
+        ));
+        assert_eq!(serde_json::to_value(&some).unwrap(), paths);
+        let back: SensitiveAttributes = serde_json::from_value(paths).unwrap();
+        assert_eq!(back, some);
+        assert_ne!(back, empty);
+        assert_eq!(serde_json::to_string(&empty).unwrap(), "[]");
     }
 }

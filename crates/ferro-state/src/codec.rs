@@ -625,7 +625,7 @@ fn read_instance(
             tainted,
             schema_version,
             attributes: attributes.into(),
-            sensitive_attributes,
+            sensitive_attributes: sensitive_attributes.into(),
             private,
             dependencies,
             create_before_destroy,
@@ -859,7 +859,7 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
     // Either form gives its members in name order (the JSON was made canonical when read;
     // a value encodes its object keys in order, wrappers as written).
     o.insert("attributes".into(), obj.attributes.json());
-    let sens = match &obj.sensitive_attributes {
+    let sens = match &*obj.sensitive_attributes {
         Value::Null => Value::Array(Vec::new()),
         v => canonical(v),
     };

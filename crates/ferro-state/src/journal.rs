@@ -327,7 +327,7 @@ mod tests {
                 tainted: false,
                 schema_version: 0,
                 attributes: json!({"id": format!("{name}{key}")}).into(),
-                sensitive_attributes: json!([]),
+                sensitive_attributes: json!([]).into(),
                 private: None,
                 dependencies: Default::default(),
                 create_before_destroy: false,

@@ -16,7 +16,7 @@ mod model;
 pub mod pg;
 pub mod workspace;
 
-pub use attributes::Attributes;
+pub use attributes::{Attributes, SensitiveAttributes};
 pub use backend::Backend;
 pub use codec::{
     parse_module_instance, read_state, read_state_from, write_state, StateError,

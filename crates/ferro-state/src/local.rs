@@ -464,7 +464,7 @@ mod tests {
             tainted: false,
             schema_version: 0,
             attributes: json!({"id": id}).into(),
-            sensitive_attributes: json!([]),
+            sensitive_attributes: json!([]).into(),
             private: None,
             dependencies: Default::default(),
             create_before_destroy: false,

@@ -57,7 +57,7 @@ pub struct ObjectState {
     /// the snapshot a write takes) hold each object once.
     pub attributes: crate::Attributes,
     /// Paths of sensitive values, as Terraform writes them (`[[{"type":"get_attr","value":"x"}]]`).
-    pub sensitive_attributes: serde_json::Value,
+    pub sensitive_attributes: crate::SensitiveAttributes,
     /// Provider private data, base64 as stored in the file; None when empty.
     pub private: Option<String>,
     /// Resources this object depends on (no instance keys), sorted and de-duplicated. Shared:

@@ -23,7 +23,7 @@ fn obj(attrs: Value) -> ObjectState {
         tainted: false,
         schema_version: 0,
         attributes: attrs.into(),
-        sensitive_attributes: json!([]),
+        sensitive_attributes: json!([]).into(),
         private: None,
         dependencies: Default::default(),
         create_before_destroy: false,
