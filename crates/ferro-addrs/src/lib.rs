@@ -12,6 +12,7 @@ pub use target::{module_contains, parse_target, Target};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// `count.index` / `each.key` of one instance, or none for a single-instance resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -148,12 +149,14 @@ impl ResourceMode {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Resource {
     pub mode: ResourceMode,
-    pub ty: String,
-    pub name: String,
+    /// Shared: every instance address of a resource (a change, a state entry) holds the
+    /// resource's type and name once.
+    pub ty: Arc<str>,
+    pub name: Arc<str>,
 }
 
 impl Resource {
-    pub fn managed(ty: impl Into<String>, name: impl Into<String>) -> Self {
+    pub fn managed(ty: impl Into<Arc<str>>, name: impl Into<Arc<str>>) -> Self {
         Resource {
             mode: ResourceMode::Managed,
             ty: ty.into(),
@@ -383,8 +386,8 @@ pub fn parse_resource_instance(s: &str) -> Result<AbsResourceInstance, String> {
     let resource = match parts.as_slice() {
         ["data", ty, name] => Resource {
             mode: ResourceMode::Data,
-            ty: ty.to_string(),
-            name: name.to_string(),
+            ty: (*ty).into(),
+            name: (*name).into(),
         },
         [ty, name] => Resource::managed(*ty, *name),
         _ => return Err(format!("{s:?} is not a resource instance address")),

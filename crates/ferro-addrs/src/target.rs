@@ -181,8 +181,8 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
         let name = sc.ident().ok_or_else(bad)?;
         Resource {
             mode: ResourceMode::Data,
-            ty,
-            name,
+            ty: ty.into(),
+            name: name.into(),
         }
     } else {
         Resource::managed(first, sc.ident().ok_or_else(bad)?)

@@ -83,7 +83,7 @@ pub fn taint(g: &Global, a: &[String], io: &mut Io<'_>, on: bool) -> i32 {
             ),
         );
     }
-    obj.tainted = on;
+    std::sync::Arc::make_mut(obj).tainted = on;
     if let Err(e) = backend.persist(st) {
         return plain_error(io, "Failed to write state", &e.to_string());
     }

@@ -44,7 +44,7 @@ pub fn resource_bodies(db: &dyn Db, ws: Workspace, file: SourceFile) -> Resource
     let mut out = ResourceBodies::default();
     for r in &hir.resources {
         let schema = if r.body.json {
-            schemas.resources.get(&(r.addr.mode, r.addr.ty.clone()))
+            schemas.resources.get(&(r.addr.mode, r.addr.ty.to_string()))
         } else {
             None
         };

@@ -377,22 +377,38 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
     let mut per: BTreeMap<ferro_addrs::AbsResource, Vec<(ferro_addrs::InstanceKey, Value)>> =
         BTreeMap::new();
     // Data sources read while planning are in the plan's (refreshed) prior state.
-    let changed: std::collections::HashSet<ferro_addrs::AbsResource> = plan
-        .changes
-        .iter()
-        .map(|c| c.addr.containing_resource())
-        .collect();
     // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the value
     // state has for them. (Per resource, the keys the plan has changes for, borrowed.)
+    // A resource's changes are mostly next to each other: its address is made once per run of
+    // them, not once per change, and the sets grow with what they hold (collecting would
+    // reserve room for one resource per change).
+    let mut changed: std::collections::HashSet<ferro_addrs::AbsResource> =
+        std::collections::HashSet::new();
     let mut planned_instances: std::collections::HashMap<
         ferro_addrs::AbsResource,
         std::collections::HashSet<&ferro_addrs::InstanceKey>,
     > = std::collections::HashMap::new();
-    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
-        planned_instances
-            .entry(c.addr.containing_resource())
-            .or_default()
-            .insert(&c.addr.resource.key);
+    let mut current: Option<ferro_addrs::AbsResource> = None;
+    for c in &plan.changes {
+        let same = current
+            .as_ref()
+            .is_some_and(|r| r.module == c.addr.module && r.resource == c.addr.resource.resource);
+        if !same {
+            let res = c.addr.containing_resource();
+            changed.insert(res.clone());
+            current = Some(res);
+        }
+        let (Some(res), None) = (&current, &c.deposed) else {
+            continue;
+        };
+        match planned_instances.get_mut(res) {
+            Some(keys) => {
+                keys.insert(&c.addr.resource.key);
+            }
+            None => {
+                planned_instances.insert(res.clone(), [&c.addr.resource.key].into());
+            }
+        }
     }
     for (abs, rs) in &plan.prior_state.resources {
         let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;

@@ -643,7 +643,7 @@ fn destroy_change(
             c.deposed.as_deref(),
         )
     } else {
-        c.planned_private.clone()
+        c.planned_private.to_vec()
     };
     let resp = provider.apply_resource_change(ApplyRequest {
         type_name: &res.ty,

@@ -432,8 +432,8 @@ impl Lower {
         let mut decl = ResourceDecl {
             addr: Resource {
                 mode,
-                ty: labels[0].clone(),
-                name: labels[1].clone(),
+                ty: labels[0].as_str().into(),
+                name: labels[1].as_str().into(),
             },
             span,
             body: BlockBody::default(),

@@ -459,7 +459,7 @@ impl Lower {
             },
             "data" => match (attr(0), attr(1)) {
                 (Some((ty, _)), Some((n, span))) => {
-                    let r = Reference::Resource(Resource { mode: ResourceMode::Data, ty: ty.to_string(), name: n.to_string() });
+                    let r = Reference::Resource(Resource { mode: ResourceMode::Data, ty: (*ty).into(), name: (*n).into() });
                     Some((self.alloc(Expr::Ref(r), span), 2))
                 }
                 _ => {

@@ -7,9 +7,10 @@ use std::collections::HashSet;
 
 /// Err names the first inconsistency found.
 pub fn check_consistency(plan: &Plan) -> Result<(), String> {
-    let mut applies = HashSet::new();
-    let mut destroys = HashSet::new();
-    let mut outputs = HashSet::new();
+    // Which changes (and outputs) have a step already: a flag each, not a set of indices.
+    let mut applies = vec![false; plan.changes.len()];
+    let mut destroys = vec![false; plan.changes.len()];
+    let mut outputs = vec![false; plan.outputs.len()];
     for n in plan.graph.node_indices() {
         let (seen, i, len, what) = match plan.graph[n] {
             Step::Apply(i) => (&mut applies, i, plan.changes.len(), "an apply step"),
@@ -22,13 +23,14 @@ pub fn check_consistency(plan: &Plan) -> Result<(), String> {
                 "{what} refers to change {i}, but the plan has only {len}"
             ));
         }
-        if !seen.insert(i) {
+        if std::mem::replace(&mut seen[i], true) {
             return Err(format!("{what} for change {i} appears more than once"));
         }
     }
-    let mut addrs = HashSet::new();
+    // The addresses themselves, borrowed (their text would be a string per change).
+    let mut addrs = HashSet::with_capacity(plan.changes.len());
     for c in &plan.changes {
-        if !addrs.insert((c.addr.to_string(), c.deposed.clone())) {
+        if !addrs.insert((&c.addr, c.deposed.as_deref())) {
             return Err(format!("the plan changes {} more than once", c.addr));
         }
     }
@@ -41,4 +43,111 @@ pub fn check_consistency(plan: &Plan) -> Result<(), String> {
         return Err(format!("its steps form a cycle (through {what})"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        Action, ConfigSnapshot, EdgeKind, PlanMode, ResourceInstanceChange, PLAN_FORMAT_VERSION,
+    };
+    use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};
+    use ferro_value::{Type, Value};
+    use std::sync::Arc;
+
+    fn change(name: &str, key: i64, deposed: Option<&str>) -> ResourceInstanceChange {
+        let provider = Arc::new(AbsProviderConfig::root(Provider::default_for("null")));
+        let addr = AbsResource::root(Resource::managed("null_resource", name))
+            .instance(InstanceKey::Int(key));
+        let mut c = ResourceInstanceChange::new(
+            addr,
+            provider,
+            Action::Delete,
+            Value::null(Type::Dynamic),
+            Value::null(Type::Dynamic),
+            0,
+        );
+        c.deposed = deposed.map(str::to_string);
+        c
+    }
+
+    /// A plan of the given changes, each with an apply step, in a chain.
+    fn plan(changes: Vec<ResourceInstanceChange>) -> Plan {
+        let mut graph = petgraph::stable_graph::StableDiGraph::new();
+        let mut last = None;
+        for i in 0..changes.len() {
+            let n = graph.add_node(Step::Apply(i));
+            if let Some(prev) = last {
+                graph.add_edge(prev, n, EdgeKind::Reference);
+            }
+            last = Some(n);
+        }
+        Plan {
+            format_version: PLAN_FORMAT_VERSION,
+            mode: PlanMode::Normal,
+            config: ConfigSnapshot { files: Vec::new() },
+            variables: Default::default(),
+            prior_state: ferro_state::State::new("lineage".into()),
+            state_identity: None,
+            changes: changes.into_iter().map(Box::new).collect(),
+            outputs: Vec::new(),
+            graph,
+            expansions: Default::default(),
+            module_expansions: Default::default(),
+            targets: Vec::new(),
+            excludes: Vec::new(),
+            drift: Vec::new(),
+            moved: Vec::new(),
+            imports: Vec::new(),
+            forgotten: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_consistent_plan_passes() {
+        // The same instance may have a current object and a deposed one changed.
+        let p = plan(vec![
+            change("a", 0, None),
+            change("a", 1, None),
+            change("a", 0, Some("00000001")),
+        ]);
+        assert_eq!(check_consistency(&p), Ok(()));
+    }
+
+    #[test]
+    fn an_object_changed_twice_is_refused() {
+        let p = plan(vec![change("a", 0, None), change("a", 0, None)]);
+        assert_eq!(
+            check_consistency(&p),
+            Err("the plan changes null_resource.a[0] more than once".to_string())
+        );
+    }
+
+    #[test]
+    fn steps_that_repeat_or_point_nowhere_are_refused() {
+        let mut p = plan(vec![change("a", 0, None)]);
+        p.graph.add_node(Step::Apply(0));
+        assert_eq!(
+            check_consistency(&p),
+            Err("an apply step for change 0 appears more than once".to_string())
+        );
+        let mut p = plan(vec![change("a", 0, None)]);
+        p.graph.add_node(Step::Destroy(3));
+        assert_eq!(
+            check_consistency(&p),
+            Err("a destroy step refers to change 3, but the plan has only 1".to_string())
+        );
+    }
+
+    #[test]
+    fn a_cycle_is_refused() {
+        let mut p = plan(vec![change("a", 0, None), change("b", 0, None)]);
+        let nodes: Vec<_> = p.graph.node_indices().collect();
+        p.graph.add_edge(nodes[1], nodes[0], EdgeKind::DependsOn);
+        let err = check_consistency(&p).unwrap_err();
+        assert!(
+            err.starts_with("its steps form a cycle (through null_resource."),
+            "{err}"
+        );
+    }
 }

@@ -101,7 +101,8 @@ pub struct ResourceInstanceChange {
     pub after: Value,
     /// Attribute paths that forced a replacement.
     pub requires_replace: Vec<Vec<PathStep>>,
-    pub planned_private: Vec<u8>,
+    /// Boxed (no spare room): it keeps a change within 320 bytes, an allocation size class.
+    pub planned_private: Box<[u8]>,
     pub schema_version: u64,
     /// Resources this object depends on (for state's `dependencies`; shared by the changes of
     /// a resource's instances).
@@ -130,7 +131,7 @@ impl ResourceInstanceChange {
             before,
             after,
             requires_replace: Vec::new(),
-            planned_private: Vec::new(),
+            planned_private: Box::default(),
             schema_version,
             dependencies: Default::default(),
             create_before_destroy: false,
@@ -273,7 +274,7 @@ impl ResourceDrift {
             before: self.before.clone(),
             after: self.after.clone(),
             requires_replace: Vec::new(),
-            planned_private: Vec::new(),
+            planned_private: Box::default(),
             schema_version: 0,
             dependencies: Default::default(),
             create_before_destroy: false,

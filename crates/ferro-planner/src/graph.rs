@@ -163,7 +163,12 @@ fn state_deps(prior: &State) -> HashMap<ConfigResource, BTreeSet<ConfigResource>
     for rs in prior.resources.values() {
         let set = out.entry(rs.addr.config()).or_default();
         for inst in rs.instances.values() {
-            for obj in inst.current.iter().chain(inst.deposed.values()) {
+            for obj in inst
+                .current
+                .as_deref()
+                .into_iter()
+                .chain(inst.deposed.values())
+            {
                 for d in obj.dependencies.iter() {
                     // Dependencies are static addresses (`module.a.x.y`): no instance keys.
                     if let Ok(a) = parse_resource_instance(d) {

@@ -67,7 +67,7 @@ pub fn import_resource(
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
-    let Some(obj) = resp.imported.iter().find(|o| o.type_name == res.ty) else {
+    let Some(obj) = resp.imported.iter().find(|o| *o.type_name == *res.ty) else {
         diags.push(
             Diagnostic::error("import-nothing", "Import returned no resources")
                 .with_detail(format!(

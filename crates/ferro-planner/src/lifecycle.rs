@@ -117,7 +117,7 @@ pub fn state_private(state: &State, addr: &AbsResourceInstance, deposed: Option<
         .and_then(|r| r.instances.get(&addr.resource.key));
     let obj = match deposed {
         Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
-        None => inst.and_then(|i| i.current.as_ref()),
+        None => inst.and_then(|i| i.current.as_deref()),
     };
     obj.and_then(|o| o.private.as_deref())
         .map(crate::statecodec::base64_decode)

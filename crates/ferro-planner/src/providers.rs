@@ -31,8 +31,8 @@ impl Providers {
     pub fn resource_schema(&self, cfg: &AbsProviderConfig, r: &Resource) -> Option<&Schema> {
         let ps = self.schemas.get(&cfg.provider)?;
         match r.mode {
-            ResourceMode::Managed => ps.resources.get(&r.ty),
-            ResourceMode::Data => ps.data_sources.get(&r.ty),
+            ResourceMode::Managed => ps.resources.get(&*r.ty),
+            ResourceMode::Data => ps.data_sources.get(&*r.ty),
         }
     }
 
@@ -49,7 +49,7 @@ impl Providers {
         for (r, cfg) in &self.by_resource {
             if let Some(s) = self.resource_schema(cfg, &r.resource) {
                 t.resources
-                    .insert((r.resource.mode, r.resource.ty.clone()), s.clone());
+                    .insert((r.resource.mode, r.resource.ty.to_string()), s.clone());
             }
         }
         for (addr, ps) in &self.schemas {

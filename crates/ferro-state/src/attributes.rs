@@ -71,6 +71,19 @@ impl Attributes {
         }
     }
 
+    /// Whether these attributes are `value` (wholly known, unmarked, of `ty`) as state holds
+    /// it: decoded from it, or its JSON text exactly (as `From<serde_json::Value>` writes it).
+    /// An object a refresh left as it was keeps its text, then, rather than the plan's value
+    /// being put beside it.
+    pub fn holds(&self, value: &Value, ty: &Type) -> bool {
+        match self {
+            Attributes::Decoded(d) if d.ty == *ty => d.value == *value,
+            Attributes::Decoded(_) => false,
+            Attributes::Json(text) => json::value_to_json(value, ty)
+                .is_ok_and(|j| matches!(Attributes::from(j), Attributes::Json(t) if t == *text)),
+        }
+    }
+
     /// The decoded value, when these attributes were decoded against `ty`.
     pub fn decoded(&self, ty: &Type) -> Option<&Value> {
         match self {

@@ -373,7 +373,7 @@ impl InstancesRead {
             return;
         }
         match deposed {
-            None => inst.current = Some(obj),
+            None => inst.current = Some(std::sync::Arc::new(obj)),
             Some(dk) => {
                 inst.deposed.insert(dk, obj);
             }
@@ -435,7 +435,11 @@ fn finish_resource(
     };
     let addr = AbsResource {
         module,
-        resource: Resource { mode, ty, name },
+        resource: Resource {
+            mode,
+            ty: ty.into(),
+            name: name.into(),
+        },
     };
     let read = match read {
         Some(read) => read,
@@ -829,8 +833,8 @@ fn resource_head(addr: &AbsResource, r: &ResourceState) -> Map<String, Value> {
         "mode".into(),
         Value::String(addr.resource.mode.as_str().into()),
     );
-    o.insert("type".into(), Value::String(addr.resource.ty.clone()));
-    o.insert("name".into(), Value::String(addr.resource.name.clone()));
+    o.insert("type".into(), Value::String(addr.resource.ty.to_string()));
+    o.insert("name".into(), Value::String(addr.resource.name.to_string()));
     o.insert("provider".into(), Value::String(r.provider.to_string()));
     o
 }

@@ -73,6 +73,7 @@ impl Change {
                     .and_then(|r| r.instances.get_mut(&key))
                 {
                     if let Some(cur) = inst.current.take() {
+                        let cur = std::sync::Arc::unwrap_or_clone(cur);
                         inst.deposed.insert(deposed_key, cur);
                     }
                 }
@@ -375,7 +376,7 @@ mod tests {
         // A full write includes journaled changes not yet applied, then removes the journal.
         let seq = j.record(&[set("b", 0)]).unwrap();
         let mut mem = again.clone();
-        mem.resources.retain(|r, _| r.resource.name == "a");
+        mem.resources.retain(|r, _| &*r.resource.name == "a");
         b.persist(&mut mem).unwrap();
         j.applied(seq);
         assert!(!journal_path(&path).exists());

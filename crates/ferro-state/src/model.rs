@@ -3,6 +3,7 @@
 use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The resources an object depends on, as state records them; one list is shared by every
 /// object that has the same (the instances of a resource), which in a long chain of resources
@@ -42,7 +43,10 @@ pub struct ResourceState {
 /// One resource instance: its current object and any deposed objects (create_before_destroy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct InstanceState {
-    pub current: Option<ObjectState>,
+    /// Shared: the copies of a state (the plan's prior state, apply's working state, the
+    /// snapshot a write takes) hold each object once, and copying a state copies no object.
+    /// Change one with `Arc::make_mut`.
+    pub current: Option<Arc<ObjectState>>,
     /// Keyed by the 8-hex-digit deposed key.
     pub deposed: BTreeMap<String, ObjectState>,
 }
@@ -136,7 +140,7 @@ impl State {
             .instances
             .get(key)?
             .current
-            .as_ref()
+            .as_deref()
     }
 
     /// Remove resources that have no instances left (Terraform drops them from the file).
@@ -165,7 +169,7 @@ impl State {
                 instances: BTreeMap::new(),
             });
         entry.provider = provider.clone();
-        entry.instances.entry(key.clone()).or_default().current = obj;
+        entry.instances.entry(key.clone()).or_default().current = obj.map(Arc::new);
         self.prune_instance(res, key);
     }
 

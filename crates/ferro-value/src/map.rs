@@ -41,6 +41,10 @@ impl ValueMap {
     pub fn with_capacity(n: usize) -> Self {
         ValueMap(Vec::with_capacity(n))
     }
+    /// Frees the room reserved beyond the entries held.
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
     pub fn len(&self) -> usize {
         self.0.len()
     }

@@ -112,23 +112,32 @@ impl Value {
         let nfc: String = unicode_normalization::UnicodeNormalization::nfc(&*s).collect();
         Value::plain(ValueKind::String(nfc.into()))
     }
+    // The collection constructors free the room their vectors reserved beyond what they hold
+    // (a vector grown by pushes starts at four entries): a value is immutable from here on,
+    // and a resource's configuration and planned values are held once per instance.
+
     /// A list; `elem_ty` is used when `elems` is empty, otherwise it must match the elements.
-    pub fn list(elem_ty: Type, elems: Vec<Value>) -> Value {
+    pub fn list(elem_ty: Type, mut elems: Vec<Value>) -> Value {
+        elems.shrink_to_fit();
         Value::plain(ValueKind::List(elem_ty, Arc::new(elems)))
     }
     /// A set: the elements are sorted and de-duplicated here.
     pub fn set(elem_ty: Type, mut elems: Vec<Value>) -> Value {
         elems.sort();
         elems.dedup();
+        elems.shrink_to_fit();
         Value::plain(ValueKind::Set(elem_ty, Arc::new(elems)))
     }
-    pub fn map(elem_ty: Type, entries: ValueMap) -> Value {
+    pub fn map(elem_ty: Type, mut entries: ValueMap) -> Value {
+        entries.shrink_to_fit();
         Value::plain(ValueKind::Map(elem_ty, Arc::new(entries)))
     }
-    pub fn tuple(elems: Vec<Value>) -> Value {
+    pub fn tuple(mut elems: Vec<Value>) -> Value {
+        elems.shrink_to_fit();
         Value::plain(ValueKind::Tuple(Arc::new(elems)))
     }
-    pub fn object(attrs: ValueMap) -> Value {
+    pub fn object(mut attrs: ValueMap) -> Value {
+        attrs.shrink_to_fit();
         Value::plain(ValueKind::Object(Arc::new(attrs)))
     }
     pub fn empty_object() -> Value {

@@ -110,8 +110,8 @@ fn resource_head(out: &mut Map<String, J>, res: &AbsResource, key: &InstanceKey,
         out.insert("module_address".into(), J::String(res.module.to_string()));
     }
     out.insert("mode".into(), J::String(mode_str(res.resource.mode).into()));
-    out.insert("type".into(), J::String(res.resource.ty.clone()));
-    out.insert("name".into(), J::String(res.resource.name.clone()));
+    out.insert("type".into(), J::String(res.resource.ty.to_string()));
+    out.insert("name".into(), J::String(res.resource.name.to_string()));
     if let Some(i) = index_json(key) {
         out.insert("index".into(), i);
     }
@@ -170,8 +170,9 @@ fn state_values(state: &State, providers: &Providers) -> J {
         for (key, inst) in &rs.instances {
             let objects = inst
                 .current
-                .iter()
+                .as_deref()
                 .map(|o| (None, o))
+                .into_iter()
                 .chain(inst.deposed.iter().map(|(k, o)| (Some(k), o)));
             for (deposed, o) in objects {
                 let addr = res.instance(key.clone()).to_string();

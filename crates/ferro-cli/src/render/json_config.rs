@@ -127,8 +127,8 @@ fn module_config(
         let mut e = obj();
         e.insert("address".into(), J::String(res.to_string()));
         e.insert("mode".into(), J::String(mode_str(res.mode).into()));
-        e.insert("type".into(), J::String(res.ty.clone()));
-        e.insert("name".into(), J::String(res.name.clone()));
+        e.insert("type".into(), J::String(res.ty.to_string()));
+        e.insert("name".into(), J::String(res.name.to_string()));
         let pkey = match &decl.provider {
             Some((l, Some(a), _)) => format!("{l}.{a}"),
             Some((l, None, _)) => l.clone(),

@@ -132,7 +132,7 @@ pub fn file_diagnostics(
         v.check_scope = r.check.clone();
         v.body_references(body, meta);
         v.check_scope = None;
-        if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.clone())) {
+        if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.to_string())) {
             v.body_schema(body, &schema.block, hir.at(r.span));
         }
     }

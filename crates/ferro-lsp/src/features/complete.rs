@@ -324,7 +324,7 @@ fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
                 .resources
                 .keys()
                 .filter(|r| r.mode == ResourceMode::Managed)
-                .map(|r| r.ty.as_str())
+                .map(|r| &*r.ty)
                 .collect();
             types.dedup();
             for t in types {
@@ -373,7 +373,7 @@ fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
                 .resources
                 .keys()
                 .filter(|r| r.mode == ResourceMode::Data)
-                .map(|r| r.ty.as_str())
+                .map(|r| &*r.ty)
                 .collect();
             types.dedup();
             for t in types {
@@ -393,7 +393,7 @@ fn names(index: &ferro_db::ModuleIndex, mode: ResourceMode, ty: &str) -> Vec<Val
     index
         .resources
         .keys()
-        .filter(|r| r.mode == mode && r.ty == ty)
+        .filter(|r| r.mode == mode && *r.ty == *ty)
         .map(|r| item(&r.name, K_VARIABLE, &r.to_string(), "0"))
         .collect()
 }

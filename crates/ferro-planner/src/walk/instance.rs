@@ -144,17 +144,20 @@ impl InstancePlanner<'_> {
             let refreshed = read.new_state.share_from(&value.deep_unmark().0);
             value = apply_sensitive_paths(refreshed, &obj.sensitive_attributes);
             private_out = read.private;
-            // State takes the refreshed object as the decoded value the plan holds as its
-            // prior: the JSON it replaces is dropped, so the walk never holds an object twice.
-            // An object that is already that value (refreshed earlier in this run, unchanged)
-            // is left as it is.
-            let same = obj.schema_version == schema.version
-                && private_out == private
-                && obj
-                    .attributes
-                    .decoded(&ty)
-                    .is_some_and(|d| *d == value.deep_unmark().0);
-            if !same {
+            // State takes a changed object as the decoded value the plan holds as its prior:
+            // the JSON it replaces is dropped, so the walk never holds an object twice. An
+            // object that already is that value (its JSON text exactly, or decoded earlier in
+            // this run) is left as it is: the text costs less than a second entry for the
+            // value, and is written back as it is.
+            let same_attributes = obj.schema_version == schema.version
+                && obj.attributes.holds(&value.deep_unmark().0, &ty);
+            if same_attributes && private_out != private {
+                // Only the private data changed: the attributes stay as they are (shared).
+                let mut enc = obj.clone();
+                enc.private =
+                    (!private_out.is_empty()).then(|| crate::statecodec::base64(&private_out));
+                acc.refreshed = Some(Some(enc));
+            } else if !same_attributes {
                 if let Ok(mut enc) = crate::statecodec::encode_object(
                     schema,
                     &value,
@@ -276,7 +279,7 @@ impl InstancePlanner<'_> {
                     let change = ResourceInstanceChange {
                         reason: Some(reason),
                         requires_replace: changed,
-                        planned_private: private,
+                        planned_private: private.into(),
                         dependencies,
                         create_before_destroy: cbd,
                         ..ResourceInstanceChange::new(
@@ -316,7 +319,7 @@ impl InstancePlanner<'_> {
         let result = planned.clone();
         let change = ResourceInstanceChange {
             reason,
-            planned_private: private,
+            planned_private: private.into(),
             dependencies,
             create_before_destroy: cbd,
             ..ResourceInstanceChange::new(

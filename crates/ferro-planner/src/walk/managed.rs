@@ -1,9 +1,15 @@
 //! Managed resources in the walk: each module instance's copy of a resource is prepared
 //! (expanded, its instances' configurations evaluated), then the provider calls of every
-//! instance of every module instance run together, then each copy is finished (results merged
-//! in instance order, deletes of instances no longer wanted, the resource's value set).
+//! instance of every module instance run together, a chunk of instances at a time, each
+//! chunk's results merged in instance order before the next, and each copy is finished once
+//! its last result is merged (deletes of instances no longer wanted, the resource's value
+//! set).
 
 use super::*;
+
+/// One instance to plan: key, configuration (None after an error), whether
+/// `replace_triggered_by` fired.
+type Work = (InstanceKey, Option<Value>, bool);
 
 /// A managed resource in one module instance, ready for its provider calls.
 pub(super) struct Prepared {
@@ -16,12 +22,13 @@ pub(super) struct Prepared {
     /// Resources it depends on (for state's `dependencies`).
     deps: ferro_state::Dependencies,
     wanted: BTreeSet<InstanceKey>,
-    /// Per instance to plan: key, configuration (None after an error), whether
-    /// `replace_triggered_by` fired. (The address is made when the instance is planned: the
-    /// list is held until every instance is.)
-    work: Vec<(InstanceKey, Option<Value>, bool)>,
+    /// The instances to plan, in order. (The address is made when an instance is planned:
+    /// the list is held until its chunk is.)
+    work: Vec<Work>,
     /// Instances this plan leaves alone (outside -target, or -refresh-only).
     untouched: Vec<InstanceKey>,
+    /// How many instances the copy has (planned and left alone).
+    instances: usize,
     /// Each planned instance's `count`/`each` context, kept only for a resource with
     /// postconditions (they are checked against the planned object after the provider calls).
     contexts: HashMap<InstanceKey, InstanceCtx>,
@@ -35,7 +42,7 @@ impl Walk<'_> {
 
     /// A resource in each of the given module instances: each is prepared (expanded, its
     /// instances' configurations evaluated), then the provider calls of every instance of every
-    /// module instance run together, then each is finished in order.
+    /// module instance run together (in chunks), and each is finished in order.
     pub(super) fn resources(&mut self, scopes: &[ModuleEval<'_>], r: &Resource) {
         let mut prepared: Vec<(&ModuleEval<'_>, Prepared)> = Vec::new();
         for m in scopes {
@@ -43,62 +50,128 @@ impl Walk<'_> {
                 prepared.push((m, p));
             }
         }
-        let mut work = Vec::new();
+        // The work of every module instance's copy, in order, cut into chunks: each chunk's
+        // results are merged (into the plan's changes, the refreshed state and the instances'
+        // values) before the next chunk is planned, so the results waiting to be merged, and
+        // the work lists, are bounded by a chunk rather than by the resource's instances.
+        let total: usize = prepared.iter().map(|(_, p)| p.work.len()).sum();
+        let mut chunks: Vec<Vec<(usize, Work)>> = Vec::with_capacity(total.div_ceil(PLAN_CHUNK));
+        // Each copy's instance values, given their room when its first result is merged.
+        let mut values: Vec<Vec<(InstanceKey, Value)>> = Vec::with_capacity(prepared.len());
         for (i, (_, p)) in prepared.iter_mut().enumerate() {
-            work.extend(std::mem::take(&mut p.work).into_iter().map(|w| (i, w)));
-        }
-        let threads = self.parallelism();
-        let planner = self.planner();
-        let results = parallel_map(work, threads, |(i, (key, config, triggered))| {
-            let (m, p) = (&prepared[i].0, &prepared[i].1);
-            let mut acc = Acc::default();
-            let v = match config {
-                None => Value::unknown(p.schema.implied_type()),
-                Some(config) => {
-                    let addr = p.abs.instance(key.clone());
-                    let prior = planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
-                    let v = planner.plan_instance(
-                        m.hir(p.file),
-                        &p.decl,
-                        &p.cfg,
-                        &p.schema,
-                        addr,
-                        config,
-                        prior,
-                        p.deps.clone(),
-                        triggered,
-                        &mut acc,
-                    );
-                    mark_schema_sensitive(&p.schema.block, &v)
+            values.push(Vec::new());
+            for w in std::mem::take(&mut p.work) {
+                match chunks.last_mut() {
+                    Some(c) if c.len() < PLAN_CHUNK => c.push((i, w)),
+                    _ => {
+                        let mut c = Vec::with_capacity(PLAN_CHUNK.min(total));
+                        c.push((i, w));
+                        chunks.push(c);
+                    }
                 }
-            };
-            (i, key, v, acc.compact())
-        });
-        // The work went in grouped by module instance, so the results come back grouped: each
-        // group is taken off in turn rather than copied into lists of its own.
-        let mut sizes = vec![(0usize, 0usize); prepared.len()];
-        for (i, _, _, acc) in &results {
-            sizes[*i].0 += 1;
-            sizes[*i].1 += acc.changes.len();
-        }
-        // The last group takes the list itself, so that its room is freed as soon as that
-        // group is merged rather than after the resource is finished.
-        let last = prepared.len().saturating_sub(1);
-        let mut results = results.into_iter().peekable();
-        for ((i, (m, p)), sizes) in prepared.into_iter().enumerate().zip(sizes) {
-            if i == last {
-                let rest = std::mem::replace(&mut results, Vec::new().into_iter().peekable());
-                let mine = rest.map(|(_, key, v, acc)| (key, v, acc));
-                self.finish_resource(m, r, p, mine, sizes);
-                break;
             }
-            let mine = std::iter::from_fn(|| {
-                results
-                    .next_if(|(j, ..)| *j == i)
-                    .map(|(_, key, v, acc)| (key, v, acc))
-            });
-            self.finish_resource(m, r, p, mine, sizes);
         }
+        // Room for the resource's changes at once (about one per planned instance): growing
+        // one push at a time, the plan's list of changes doubled and held both copies while
+        // it moved.
+        self.changes.reserve(total);
+        let threads = self.parallelism();
+        let mut prepared: Vec<Option<(&ModuleEval<'_>, Prepared)>> =
+            prepared.into_iter().map(Some).collect();
+        // Copies are finished in order, each once its last result is merged, so changes and
+        // diagnostics come out in the order a copy-by-copy walk gives them.
+        let mut finished = 0;
+        for chunk in chunks {
+            let results = {
+                let planner = self.planner();
+                let prepared = &prepared;
+                parallel_map(chunk, threads, |(i, (key, config, triggered))| {
+                    let Some((m, p)) = &prepared[i] else {
+                        unreachable!("a copy is finished only after its last result")
+                    };
+                    let mut acc = Acc::default();
+                    let v = match config {
+                        None => Value::unknown(p.schema.implied_type()),
+                        Some(config) => {
+                            let addr = p.abs.instance(key.clone());
+                            let prior =
+                                planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
+                            let v = planner.plan_instance(
+                                m.hir(p.file),
+                                &p.decl,
+                                &p.cfg,
+                                &p.schema,
+                                addr,
+                                config,
+                                prior,
+                                p.deps.clone(),
+                                triggered,
+                                &mut acc,
+                            );
+                            mark_schema_sensitive(&p.schema.block, &v)
+                        }
+                    };
+                    (i, key, v, acc.compact())
+                })
+            };
+            for (i, key, v, acc) in results {
+                while finished < i {
+                    self.finish_copy(r, &mut prepared, &mut values, finished);
+                    finished += 1;
+                }
+                if let Some((m, p)) = &prepared[i] {
+                    if values[i].capacity() == 0 {
+                        values[i].reserve_exact(p.instances);
+                    }
+                    self.merge_result(m, p, &mut values[i], key, v, acc);
+                }
+            }
+        }
+        while finished < prepared.len() {
+            self.finish_copy(r, &mut prepared, &mut values, finished);
+            finished += 1;
+        }
+    }
+
+    /// Finish copy `i` of a resource (see [`Walk::finish_resource`]), taking it out of the
+    /// lists.
+    fn finish_copy(
+        &mut self,
+        r: &Resource,
+        prepared: &mut [Option<(&ModuleEval<'_>, Prepared)>],
+        values: &mut [Vec<(InstanceKey, Value)>],
+        i: usize,
+    ) {
+        if let Some((m, p)) = prepared[i].take() {
+            self.finish_resource(m, r, p, std::mem::take(&mut values[i]));
+        }
+    }
+
+    /// Merge one planned instance of a copy: its changes, diagnostics and refreshed object,
+    /// its postconditions, and its value (`values`, the copy's instance values so far).
+    fn merge_result(
+        &mut self,
+        m: &ModuleEval<'_>,
+        p: &Prepared,
+        values: &mut Vec<(InstanceKey, Value)>,
+        key: InstanceKey,
+        v: Value,
+        acc: Acc,
+    ) {
+        let ok = !acc.diags.iter().any(Diagnostic::is_error);
+        self.merge_instance(&p.abs, &p.cfg, &key, acc);
+        if ok && !p.decl.lifecycle.postconditions.is_empty() {
+            let inst = p.contexts.get(&key).cloned().unwrap_or_default();
+            self.diags.extend(check_conditions(
+                m,
+                p.file,
+                &p.decl.lifecycle.postconditions,
+                &with_self(&inst, &v),
+                CheckKind::ResourcePostcondition,
+                Some(&p.abs.instance(key.clone()).to_string()),
+            ));
+        }
+        values.push((key, v));
     }
 
     /// A resource in one module instance up to its provider calls: None when there is nothing
@@ -147,7 +220,7 @@ impl Walk<'_> {
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         // Configuration values first (in order), then the provider calls of all instances at
         // once, merged back in instance order.
-        let mut work: Vec<(InstanceKey, Option<Value>, bool)> = Vec::new();
+        let mut work: Vec<Work> = Vec::with_capacity(keys.len());
         let mut untouched: Vec<InstanceKey> = Vec::new();
         let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
         for (key, each_value) in keys {
@@ -189,56 +262,33 @@ impl Walk<'_> {
             expansion,
             deps,
             wanted,
+            instances: work.len() + untouched.len(),
             work,
             untouched,
             contexts,
         })
     }
 
-    /// A resource in one module instance after its provider calls: merge the instances'
-    /// results in order, value the instances left alone, plan the deletes of instances no
-    /// longer wanted, and set the resource's value for what refers to it.
+    /// A resource in one module instance after its instances' results are merged (their
+    /// values are `instance_values`): value the instances left alone, plan the deletes of
+    /// instances no longer wanted, and set the resource's value for what refers to it.
     fn finish_resource(
         &mut self,
         m: &ModuleEval<'_>,
         r: &Resource,
         p: Prepared,
-        results: impl Iterator<Item = (InstanceKey, Value, Acc)>,
-        (instances, changes): (usize, usize),
+        mut instance_values: Vec<(InstanceKey, Value)>,
     ) {
         let Prepared {
-            file,
             decl,
             abs,
             schema,
             expansion,
             wanted,
             untouched,
-            contexts,
             cfg,
             ..
         } = p;
-        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::with_capacity(instances);
-        // Room for the resource's changes at once: growing one push at a time, the plan's list
-        // of changes (about 450 bytes each) doubled into 1.3× its size and held both copies
-        // while it moved.
-        self.changes.reserve(changes);
-        for (key, v, acc) in results {
-            let ok = !acc.diags.iter().any(Diagnostic::is_error);
-            self.merge_instance(&abs, &cfg, &key, acc);
-            if ok && !decl.lifecycle.postconditions.is_empty() {
-                let inst = contexts.get(&key).cloned().unwrap_or_default();
-                self.diags.extend(check_conditions(
-                    m,
-                    file,
-                    &decl.lifecycle.postconditions,
-                    &with_self(&inst, &v),
-                    CheckKind::ResourcePostcondition,
-                    Some(&abs.instance(key.clone()).to_string()),
-                ));
-            }
-            instance_values.push((key, v));
-        }
         // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
         // the object in state (refreshed only by -refresh-only, and then only when targeted).
         for key in untouched {

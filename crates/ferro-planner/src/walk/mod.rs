@@ -40,7 +40,7 @@ use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
 use instance::{Acc, InstancePlanner};
-use parallel::{parallel_map, PLAN_PARALLELISM, PREFETCH_CHUNK};
+use parallel::{parallel_map, PLAN_CHUNK, PLAN_PARALLELISM, PREFETCH_CHUNK};
 use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;

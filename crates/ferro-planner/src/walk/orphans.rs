@@ -69,7 +69,7 @@ impl<'a> Walk<'a> {
             return None;
         }
         let schemas = self.input.providers.schemas.get(&rs.provider.provider)?;
-        schemas.resources.get(&rs.addr.resource.ty)
+        schemas.resources.get(&*rs.addr.resource.ty)
     }
 
     fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceOutline) {
@@ -95,9 +95,9 @@ impl<'a> Walk<'a> {
                 .get(&rs.provider.provider)
                 .and_then(|s| {
                     if is_data {
-                        s.data_sources.get(&rs.addr.resource.ty)
+                        s.data_sources.get(&*rs.addr.resource.ty)
                     } else {
-                        s.resources.get(&rs.addr.resource.ty)
+                        s.resources.get(&*rs.addr.resource.ty)
                     }
                 })
                 .cloned()

@@ -9,3 +9,7 @@ pub(super) const PLAN_PARALLELISM: usize = 10;
 /// How many prior objects [`super::Walk::prefetch_priors`] refreshes before it puts the
 /// refreshed objects into state.
 pub(super) const PREFETCH_CHUNK: usize = 256;
+/// How many instances [`super::Walk::resources`] plans before it merges their results: what
+/// waits to be merged is bounded by this, not by the size of the resource, and the threads
+/// wait for a chunk's slowest call once per chunk.
+pub(super) const PLAN_CHUNK: usize = 1024;

@@ -65,7 +65,12 @@ pub(super) fn static_dependencies(
         }
         let mut ds = BTreeSet::new();
         for inst in rs.instances.values() {
-            for obj in inst.current.iter().chain(inst.deposed.values()) {
+            for obj in inst
+                .current
+                .as_deref()
+                .into_iter()
+                .chain(inst.deposed.values())
+            {
                 for d in obj.dependencies.iter() {
                     if let Ok(a) = ferro_addrs::parse_resource_instance(d) {
                         ds.insert(a.containing_resource().config());
