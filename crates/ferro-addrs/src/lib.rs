@@ -87,9 +87,10 @@ pub struct ModuleInstanceStep {
     pub key: InstanceKey,
 }
 
-/// A module instance path; empty is the root module.
+/// A module instance path; empty is the root module. Shared: the addresses of every resource
+/// instance in a module instance (changes, state entries) hold its path once.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub struct ModuleInstance(pub Vec<ModuleInstanceStep>);
+pub struct ModuleInstance(pub Arc<[ModuleInstanceStep]>);
 
 impl PartialOrd for ModuleInstance {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
@@ -110,7 +111,7 @@ impl Ord for ModuleInstance {
 
 impl ModuleInstance {
     pub fn root() -> Self {
-        ModuleInstance(Vec::new())
+        ModuleInstance(Arc::from([]))
     }
     pub fn is_root(&self) -> bool {
         self.0.is_empty()
@@ -279,18 +280,18 @@ impl ModuleInstance {
 
     /// This path with one more step.
     pub fn child(&self, name: &str, key: InstanceKey) -> ModuleInstance {
-        let mut steps = self.0.clone();
+        let mut steps = self.0.to_vec();
         steps.push(ModuleInstanceStep {
             name: name.to_string(),
             key,
         });
-        ModuleInstance(steps)
+        ModuleInstance(steps.into())
     }
 
     /// The parent module instance and the last step; None for the root.
     pub fn split_last(&self) -> Option<(ModuleInstance, &ModuleInstanceStep)> {
         let (last, rest) = self.0.split_last()?;
-        Some((ModuleInstance(rest.to_vec()), last))
+        Some((ModuleInstance(rest.into()), last))
     }
 }
 
@@ -365,7 +366,7 @@ pub fn parse_module_prefix(s: &str) -> Result<(ModuleInstance, &str), String> {
             None => return Err(format!("{s:?} is not a valid address")),
         };
     }
-    Ok((ModuleInstance(steps), rest))
+    Ok((ModuleInstance(steps.into()), rest))
 }
 
 /// Parse a resource instance address as typed on the command line (`a.b`, `a.b[0]`, `a.b["k"]`,
@@ -417,10 +418,13 @@ mod tests {
             r.instance(InstanceKey::Str("x\"y".into())).to_string(),
             "terraform_data.a[\"x\\\"y\"]"
         );
-        let m = ModuleInstance(vec![ModuleInstanceStep {
-            name: "m".into(),
-            key: InstanceKey::Str("k".into()),
-        }]);
+        let m = ModuleInstance(
+            vec![ModuleInstanceStep {
+                name: "m".into(),
+                key: InstanceKey::Str("k".into()),
+            }]
+            .into(),
+        );
         let abs = AbsResource {
             module: m,
             resource: Resource {

@@ -56,7 +56,7 @@ pub fn module_contains(m: &ModuleInstance, other: &ModuleInstance) -> bool {
         return false;
     }
     m.0.iter()
-        .zip(&other.0)
+        .zip(other.0.iter())
         .enumerate()
         .all(|(i, (ours, theirs))| {
             ours.name == theirs.name
@@ -159,7 +159,7 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
             let key = sc.key()?;
             module.push(ModuleInstanceStep { name, key });
             if sc.i == s.len() {
-                return Ok(Target::Module(ModuleInstance(module)));
+                return Ok(Target::Module(ModuleInstance(module.into())));
             }
             if !sc.eat(b'.') {
                 return Err(bad());
@@ -193,7 +193,7 @@ pub fn parse_target(s: &str) -> Result<Target, String> {
         return Err(bad());
     }
     let abs = AbsResource {
-        module: ModuleInstance(module),
+        module: ModuleInstance(module.into()),
         resource,
     };
     Ok(if has_key {

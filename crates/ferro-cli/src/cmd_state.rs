@@ -244,9 +244,9 @@ Options:
 
 /// Replace the leading `from` steps of `m` with `to`.
 fn rebase(m: &ModuleInstance, from: &ModuleInstance, to: &ModuleInstance) -> ModuleInstance {
-    let mut steps = to.0.clone();
+    let mut steps = to.0.to_vec();
     steps.extend(m.0[from.0.len()..].iter().cloned());
-    ModuleInstance(steps)
+    ModuleInstance(steps.into())
 }
 
 fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {

@@ -424,7 +424,10 @@ fn apply_change(
             )),
         );
     }
-    let mut new_state = resp.new_state.clone();
+    // The parts the provider left as planned are the plan's, not a second copy: the plan
+    // holds its planned values until apply ends, and state and the instance's value take the
+    // new object.
+    let mut new_state = resp.new_state.clone().share_from(&c.after);
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")

@@ -154,6 +154,8 @@ pub fn build_graph(
             }
         }
     }
+    // The plan holds the graph until apply ends: without the room its vectors doubled into.
+    g.shrink_to_fit();
     g
 }
 

@@ -121,7 +121,7 @@ fn module_instances(state: &State, module: &[String]) -> Vec<ModuleInstance> {
             a.module.0.len() >= module.len()
                 && a.module.0.iter().zip(module).all(|(s, n)| &s.name == n)
         })
-        .map(|a| ModuleInstance(a.module.0[..module.len()].to_vec()))
+        .map(|a| ModuleInstance(a.module.0[..module.len()].into()))
         .collect();
     out.sort();
     out.dedup();
@@ -129,9 +129,9 @@ fn module_instances(state: &State, module: &[String]) -> Vec<ModuleInstance> {
 }
 
 fn join(base: &ModuleInstance, rel: &ModuleInstance) -> ModuleInstance {
-    let mut steps = base.0.clone();
+    let mut steps = base.0.to_vec();
     steps.extend(rel.0.iter().cloned());
-    ModuleInstance(steps)
+    ModuleInstance(steps.into())
 }
 
 /// Apply one statement everywhere it applies; the (old, new) address of every instance moved.
@@ -270,7 +270,7 @@ fn move_module(
             continue;
         };
         let n = from.0.len();
-        let mut steps = to.0.clone();
+        let mut steps = to.0.to_vec();
         if keyless {
             // The call moved as a whole: each instance keeps its key.
             if let (Some(last), Some(orig)) = (steps.last_mut(), old.module.0.get(n - 1)) {
@@ -282,7 +282,7 @@ fn move_module(
         }
         steps.extend(old.module.0[n..].iter().cloned());
         let new = AbsResource {
-            module: ModuleInstance(steps),
+            module: ModuleInstance(steps.into()),
             resource: old.resource.clone(),
         };
         for key in rs.instances.keys() {

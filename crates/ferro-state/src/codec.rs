@@ -690,7 +690,7 @@ pub fn parse_module_instance(s: &str) -> Result<ModuleInstance, String> {
         }
         steps.push(ModuleInstanceStep { name, key });
     }
-    Ok(ModuleInstance(steps))
+    Ok(ModuleInstance(steps.into()))
 }
 
 /// Parse a double-quoted string starting at byte `start` (the opening quote); returns the text

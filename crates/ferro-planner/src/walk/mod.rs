@@ -254,8 +254,10 @@ pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Spa
         .with_span_opt(span)
 }
 
-/// A prior object refreshed ahead of its turn, and what else its refresh produced.
-type Prefetched = (Option<PriorObject>, Option<Box<Acc>>);
+/// A prior object refreshed ahead of its turn, and what else its refresh produced. Boxed in
+/// the walk's map, whose table then holds a pointer per instance: a table keeps its size as
+/// the walk takes entries out (into changes), and each entry's memory is freed as it is taken.
+type Prefetched = Box<(Option<PriorObject>, Option<Box<Acc>>)>;
 
 struct PriorObject {
     value: Value,
@@ -622,9 +624,15 @@ impl Walk<'_> {
         schema: &Schema,
     ) -> Option<PriorObject> {
         if let Some(instances) = self.prefetched.get_mut(abs) {
-            if let Some((out, acc)) = instances.remove(key) {
+            if let Some(taken) = instances.remove(key) {
+                let (out, acc) = *taken;
                 if instances.is_empty() {
                     self.prefetched.remove(abs);
+                } else if instances.len() * 4 <= instances.capacity() {
+                    // A map keeps its room as entries leave; the walk takes them one by one
+                    // into changes, so the room is given back as it goes (halving it each
+                    // time a quarter is left costs a linear number of moves in all).
+                    instances.shrink_to_fit();
                 }
                 if let Some(acc) = acc {
                     self.merge(*acc);
@@ -673,7 +681,7 @@ impl Walk<'_> {
                 self.prefetched
                     .entry(abs)
                     .or_default()
-                    .insert(key, (out, acc));
+                    .insert(key, Box::new((out, acc)));
             }
         }
     }
