@@ -461,10 +461,13 @@ fn finish_resource(
     let rs = match resources.entry(addr) {
         std::collections::btree_map::Entry::Vacant(v) => {
             let addr = v.key().clone();
+            // Rebuilt from its sorted entries, the map's nodes are full: inserted one by one
+            // in order, each node was left half empty by its split, and every copy of the
+            // state (the plan's, apply's working state, a write's snapshot) copies the nodes.
             v.insert(ResourceState {
                 addr,
                 provider,
-                instances: read.instances,
+                instances: read.instances.into_iter().collect(),
             });
             return Ok(());
         }
