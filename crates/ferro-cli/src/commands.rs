@@ -411,7 +411,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         Ok(s) => s,
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
     };
-    let planned = if let Some(file) = p.positional.first() {
+    let mut planned = if let Some(file) = p.positional.first() {
         if destroy {
             return plain_error(io, "Invalid arguments", "The destroy command does not take a plan file; use ferro plan -destroy -out=FILE and ferro apply FILE.");
         }
@@ -520,7 +520,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     };
-    let code = execute(g, io, &planned, backend.as_mut(), parallelism, destroy);
+    let code = execute(g, io, &mut planned, backend.as_mut(), parallelism, destroy);
     planned.registry.close_all();
     code
 }
@@ -528,16 +528,15 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
 fn execute(
     g: &Global,
     io: &mut Io<'_>,
-    planned: &Planned,
+    planned: &mut Planned,
     backend: &mut dyn Backend,
     parallelism: usize,
     destroy_command: bool,
 ) -> i32 {
-    let plan = &planned.plan;
     let input = ApplyInput {
         db: &planned.loaded.db,
         ws: planned.loaded.ws,
-        plan,
+        plan: &mut planned.plan,
         providers: &planned.providers,
         parallelism,
         cwd: g.dir.display().to_string(),
@@ -601,7 +600,8 @@ fn execute(
         let _ = writeln!(o, "{line}");
     };
     let applying = crate::interrupt::applying();
-    let (state, diags) = ferro_exec::apply(&input, backend, &on_event);
+    let (state, diags) = ferro_exec::apply(input, backend, &on_event);
+    let plan = &planned.plan;
     drop(applying);
     let (added, changed, destroyed) = *counts.lock().unwrap_or_else(|e| e.into_inner());
     let mut all = planned.warnings.clone();

@@ -11,7 +11,7 @@ use crate::step::{run_step, Outcome, StepCtx};
 use ferro_addrs::AbsProviderConfig;
 use ferro_db::{Db, Workspace};
 use ferro_diag::Diagnostic;
-use ferro_plan::{Action, Expansion, Plan, Step};
+use ferro_plan::{Action, Expansion, Plan, ResourceInstanceChange, Step};
 use ferro_planner::scope::{EvalTree, InstanceCtx};
 use ferro_planner::Providers;
 use ferro_state::{Backend, State};
@@ -50,7 +50,10 @@ pub enum Event {
 pub struct ApplyInput<'a> {
     pub db: &'a dyn Db,
     pub ws: Workspace,
-    pub plan: &'a Plan,
+    /// The plan to apply. Apply takes its changes (`plan.changes` is empty afterwards) and
+    /// drops each once its last step is done, so what a change holds (its planned and prior
+    /// values) is freed as the apply goes instead of living until it ends.
+    pub plan: &'a mut Plan,
     pub providers: &'a Providers,
     pub parallelism: usize,
     pub cwd: String,
@@ -65,6 +68,8 @@ const PERSIST_INTERVAL: Duration = Duration::from_millis(250);
 /// What a worker hands back for one step.
 struct Done {
     node: NodeIndex,
+    /// The change the step worked on, handed back.
+    change: Option<Box<ResourceInstanceChange>>,
     outcomes: Vec<Outcome>,
     diags: Vec<Diagnostic>,
     ok: bool,
@@ -76,11 +81,19 @@ struct Done {
 /// Apply `plan`; returns the final state and diagnostics. The state is persisted through
 /// `backend` as changes complete.
 pub fn apply(
-    input: &ApplyInput<'_>,
+    input: ApplyInput<'_>,
     backend: &mut dyn Backend,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> (State, Vec<Diagnostic>) {
-    let plan = input.plan;
+    let ApplyInput {
+        db,
+        ws,
+        plan,
+        providers,
+        parallelism,
+        cwd,
+        interrupt,
+    } = input;
     let mut state = plan.prior_state.clone();
     // Objects `removed` blocks forget leave state before anything runs.
     for c in &plan.forgotten {
@@ -97,41 +110,46 @@ pub fn apply(
             ))],
         );
     }
-    let tree = EvalTree::new(
-        input.db,
-        input.ws,
-        plan.variables.clone(),
-        false,
-        input.cwd.clone(),
-    );
+    let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd);
     restore_module_instances(&tree, plan);
-    seed_resource_values(&tree, plan, input.providers);
-    let configured = ferro_planner::configure_providers(&tree, input.providers);
+    seed_resource_values(&tree, plan, providers);
+    let configured = ferro_planner::configure_providers(&tree, providers);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
+    // From here on the coordinator owns the changes: it hands each to the worker running its
+    // step, takes it back with the step's result, and drops it once its last step (a
+    // replacement has two) is done or skipped.
+    let mut changes: Vec<Option<Box<ResourceInstanceChange>>> = std::mem::take(&mut plan.changes)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let plan: &Plan = plan;
+    let mut steps_left: Vec<u8> = vec![0; changes.len()];
+    for n in plan.graph.node_indices() {
+        if let Step::Apply(i) | Step::Destroy(i) = plan.graph[n] {
+            steps_left[i] = steps_left[i].saturating_add(1);
+        }
+    }
     let ctx = StepCtx {
         plan,
-        providers: input.providers,
+        providers,
         tree: &tree,
         on_event,
         for_each_cache: Mutex::new(HashMap::new()),
     };
 
     let g = &plan.graph;
-    let mut indegree: HashMap<NodeIndex, usize> = g
+    // Unfinished predecessors per step, indexed by node (a word per step, not a hash entry).
+    let mut indegree: Vec<u32> = vec![0; petgraph::visit::NodeIndexable::node_bound(g)];
+    for n in g.node_indices() {
+        indegree[n.index()] = g.neighbors_directed(n, Direction::Incoming).count() as u32;
+    }
+    // In node order (the graph lists its nodes in index order).
+    let mut ready: VecDeque<NodeIndex> = g
         .node_indices()
-        .map(|n| (n, g.neighbors_directed(n, Direction::Incoming).count()))
+        .filter(|n| indegree[n.index()] == 0)
         .collect();
-    let mut ready: VecDeque<NodeIndex> = {
-        let mut v: Vec<NodeIndex> = indegree
-            .iter()
-            .filter(|(_, d)| **d == 0)
-            .map(|(n, _)| *n)
-            .collect();
-        v.sort();
-        v.into()
-    };
     let mut failed_nodes: HashSet<NodeIndex> = HashSet::new();
     // Providers whose crash has been reported: their remaining steps fail without repeating it.
     let mut crashed: HashSet<AbsProviderConfig> = HashSet::new();
@@ -141,14 +159,29 @@ pub fn apply(
     let mut dirty = false;
     let mut halted = false;
     let mut aborted = false;
-    let parallelism = input.parallelism.max(1);
-    let provider_of = |n: NodeIndex| match g[n] {
-        Step::Apply(i) | Step::Destroy(i) => Some(&*plan.changes[i].provider),
+    let parallelism = parallelism.max(1);
+    let change_of = |n: NodeIndex| match g[n] {
+        Step::Apply(i) | Step::Destroy(i) => Some(i),
         _ => None,
+    };
+    let provider_of = |changes: &[Option<Box<ResourceInstanceChange>>], n: NodeIndex| {
+        let c = changes.get(change_of(n)?)?.as_ref()?;
+        Some(c.provider.clone())
+    };
+    // A step is over (done or skipped): its change goes once no other step needs it.
+    let release = |changes: &mut [Option<Box<ResourceInstanceChange>>],
+                   steps_left: &mut [u8],
+                   n: NodeIndex| {
+        if let Some(i) = change_of(n) {
+            steps_left[i] = steps_left[i].saturating_sub(1);
+            if steps_left[i] == 0 {
+                changes[i] = None;
+            }
+        }
     };
 
     let journal = backend.journal(&state.lineage);
-    let (work_tx, work_rx) = mpsc::channel::<NodeIndex>();
+    let (work_tx, work_rx) = mpsc::channel::<(NodeIndex, Option<Box<ResourceInstanceChange>>)>();
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<Done>();
@@ -159,11 +192,12 @@ pub fn apply(
             let journal = &journal;
             scope.spawn(move || loop {
                 let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                let Ok(node) = next else { break };
+                let Ok((node, change)) = next else { break };
                 let step = &g[node];
-                let (outcomes, diags, ok) =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| run_step(ctx, step)))
-                        .unwrap_or_else(|payload| panicked(ctx, step, payload.as_ref()));
+                let (outcomes, diags, ok) = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    run_step(ctx, step, change.as_deref())
+                }))
+                .unwrap_or_else(|payload| panicked(ctx, step, change.as_deref(), payload.as_ref()));
                 let changes: Vec<ferro_state::Change> = outcomes
                     .iter()
                     .filter_map(|o| match o {
@@ -178,6 +212,7 @@ pub fn apply(
                 };
                 let done = Done {
                     node,
+                    change,
                     outcomes,
                     diags,
                     ok,
@@ -192,7 +227,7 @@ pub fn apply(
         let mut in_flight = 0usize;
         let mut stopping = false;
         loop {
-            if let Some(int) = input.interrupt {
+            if let Some(int) = interrupt {
                 if int.abort_requested() {
                     // Running steps are abandoned: what they do is not recorded.
                     persist(backend, &mut state, &mut diags);
@@ -202,7 +237,7 @@ pub fn apply(
                 }
                 if int.stop_requested() && !stopping {
                     stopping = true;
-                    for p in input.providers.configs.values() {
+                    for p in providers.configs.values() {
                         p.stop();
                     }
                 }
@@ -212,21 +247,23 @@ pub fn apply(
             while in_flight < parallelism {
                 let Some(n) = ready.pop_front() else { break };
                 let upstream_failed = failed_nodes.contains(&n);
-                let provider_gone = provider_of(n).is_some_and(|p| crashed.contains(p));
+                let provider_gone = provider_of(&changes, n).is_some_and(|p| crashed.contains(&*p));
                 if stopping || upstream_failed || provider_gone {
                     halted |= stopping && !matches!(g[n], Step::Join);
                     // Skip this step and everything after it.
+                    release(&mut changes, &mut steps_left, n);
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
                         failed_nodes.insert(succ);
-                        let d = indegree.entry(succ).or_default();
-                        *d -= 1;
+                        let d = &mut indegree[succ.index()];
+                        *d = d.saturating_sub(1);
                         if *d == 0 {
                             ready.push_back(succ);
                         }
                     }
                     continue;
                 }
-                if work_tx.send(n).is_ok() {
+                let change = change_of(n).and_then(|i| changes[i].take());
+                if work_tx.send((n, change)).is_ok() {
                     in_flight += 1;
                 }
             }
@@ -235,6 +272,7 @@ pub fn apply(
             }
             let Done {
                 node,
+                change,
                 outcomes,
                 diags: ds,
                 ok,
@@ -245,10 +283,17 @@ pub fn apply(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             in_flight -= 1;
+            if let (Some(i), Some(c)) = (change_of(node), change) {
+                changes[i] = Some(c);
+            }
+            // A state write since the step journaled its changes has folded them into the
+            // state already.
+            let folded_in = matches!(journaled, Ok(Some(seq)) if journal.applied(seq));
             let mut reports = Vec::new();
             for o in outcomes {
                 match o {
                     Outcome::Report(e) => reports.push(e),
+                    Outcome::Change(_) if folded_in => {}
                     Outcome::Change(c) => {
                         c.apply_to(&mut state);
                         dirty = true;
@@ -256,8 +301,7 @@ pub fn apply(
                 }
             }
             match journaled {
-                Ok(Some(seq)) => journal.applied(seq),
-                Ok(None) => {}
+                Ok(_) => {}
                 // No journal (disk trouble): the whole state is written before completion
                 // is announced (unless writing has already failed: then only the final write
                 // is retried, instead of a full rewrite per change).
@@ -272,9 +316,10 @@ pub fn apply(
                 on_event(e);
             }
             let provider_crashed = !ok
-                && provider_of(node)
-                    .and_then(|p| input.providers.get(p).map(|x| (p, x)))
-                    .is_some_and(|(p, x)| x.crashed() && !crashed.insert(p.clone()));
+                && provider_of(&changes, node)
+                    .and_then(|p| providers.get(&p).map(|x| (p, x)))
+                    .is_some_and(|(p, x)| x.crashed() && !crashed.insert((*p).clone()));
+            release(&mut changes, &mut steps_left, node);
             if provider_crashed {
                 // Already reported for another instance of this provider.
                 diags.extend(ds.into_iter().filter(|d| !d.is_error()));
@@ -297,8 +342,8 @@ pub fn apply(
                 if !ok {
                     failed_nodes.insert(succ);
                 }
-                let d = indegree.entry(succ).or_default();
-                *d -= count;
+                let d = &mut indegree[succ.index()];
+                *d = d.saturating_sub(count as u32);
                 if *d == 0 {
                     ready.push_back(succ);
                 }
@@ -334,6 +379,7 @@ pub fn apply(
 fn panicked(
     ctx: &StepCtx<'_>,
     step: &Step,
+    change: Option<&ResourceInstanceChange>,
     payload: &(dyn std::any::Any + Send),
 ) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     let msg = payload
@@ -341,9 +387,10 @@ fn panicked(
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown cause".to_string());
+    let addr_of = |i: &usize| change.map_or_else(|| format!("change {i}"), |c| c.addr.to_string());
     let (what, addr) = match step {
-        Step::Apply(i) => ("applying", ctx.plan.changes[*i].addr.to_string()),
-        Step::Destroy(i) => ("destroying", ctx.plan.changes[*i].addr.to_string()),
+        Step::Apply(i) => ("applying", addr_of(i)),
+        Step::Destroy(i) => ("destroying", addr_of(i)),
         Step::Output(i) => (
             "evaluating",
             format!("output.{}", ctx.plan.outputs[*i].name),
@@ -373,113 +420,117 @@ fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnos
 
 /// Resource values as expressions see them at the start of apply: planned values (unknowns
 /// included) for changed instances, prior values for unchanged ones.
+///
+/// One resource at a time: its instances are gathered (borrowing the plan's values), sorted,
+/// and made into its value before the next resource's, so what this holds beside the values
+/// it builds is one resource's list of references.
 fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers) {
-    let mut per: BTreeMap<ferro_addrs::AbsResource, Vec<(ferro_addrs::InstanceKey, Value)>> =
-        BTreeMap::new();
-    // Data sources read while planning are in the plan's (refreshed) prior state.
-    // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the value
-    // state has for them. (Per resource, the keys the plan has changes for, borrowed.)
-    // A resource's changes are mostly next to each other: its address is made once per run of
-    // them, not once per change, and the sets grow with what they hold (collecting would
-    // reserve room for one resource per change).
-    let mut changed: std::collections::HashSet<ferro_addrs::AbsResource> =
-        std::collections::HashSet::new();
-    let mut planned_instances: std::collections::HashMap<
-        ferro_addrs::AbsResource,
-        std::collections::HashSet<&ferro_addrs::InstanceKey>,
-    > = std::collections::HashMap::new();
-    let mut current: Option<ferro_addrs::AbsResource> = None;
-    for c in &plan.changes {
-        let same = current
-            .as_ref()
-            .is_some_and(|r| r.module == c.addr.module && r.resource == c.addr.resource.resource);
+    use ferro_addrs::{AbsResource, InstanceKey};
+    use std::borrow::Cow;
+    // The plan's changes per resource (indices). A resource's changes are mostly next to each
+    // other: its address is made once per run of them, not once per change.
+    let mut changes_of: HashMap<AbsResource, Vec<u32>> = HashMap::new();
+    let mut current: Option<(AbsResource, usize)> = None;
+    let mut runs: Vec<(AbsResource, std::ops::Range<usize>)> = Vec::new();
+    for (i, c) in plan.changes.iter().enumerate() {
+        let same = current.as_ref().is_some_and(|(r, _)| {
+            r.module == c.addr.module && r.resource == c.addr.resource.resource
+        });
         if !same {
-            let res = c.addr.containing_resource();
-            changed.insert(res.clone());
-            current = Some(res);
-        }
-        let (Some(res), None) = (&current, &c.deposed) else {
-            continue;
-        };
-        match planned_instances.get_mut(res) {
-            Some(keys) => {
-                keys.insert(&c.addr.resource.key);
+            if let Some((r, start)) = current.take() {
+                runs.push((r, start..i));
             }
-            None => {
-                planned_instances.insert(res.clone(), [&c.addr.resource.key].into());
-            }
+            current = Some((c.addr.containing_resource(), i));
         }
     }
-    for (abs, rs) in &plan.prior_state.resources {
-        let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;
-        if is_data && changed.contains(abs) {
-            continue;
-        }
-        let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) else {
-            continue;
-        };
-        let planned = planned_instances.get(abs);
-        for (key, inst) in &rs.instances {
-            if !is_data && planned.is_some_and(|keys| keys.contains(key)) {
-                continue;
-            }
-            if let Some(obj) = &inst.current {
-                if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
-                    let v = ferro_planner::statecodec::apply_sensitive_paths(
-                        v,
-                        &obj.sensitive_attributes,
-                    );
-                    per.entry(abs.clone()).or_default().push((
-                        key.clone(),
-                        ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v),
-                    ));
-                }
-            }
-        }
+    if let Some((r, start)) = current {
+        runs.push((r, start..plan.changes.len()));
     }
-    for c in &plan.changes {
-        if c.deposed.is_some() || c.action == Action::Delete {
-            continue;
-        }
-        let v = if c.action == Action::NoOp {
-            c.before.clone()
-        } else {
-            c.after.clone()
-        };
-        per.entry(c.addr.containing_resource())
+    for (r, range) in runs {
+        changes_of
+            .entry(r)
             .or_default()
-            .push((c.addr.resource.key.clone(), v));
+            .extend(range.map(|i| i as u32));
     }
     for (abs, exp) in &plan.expansions {
-        let r = &abs.resource;
         let Some(m) = tree.scope(&abs.module) else {
             continue;
         };
-        let mut insts = per.remove(abs).unwrap_or_default();
-        insts.sort_by(|a, b| a.0.cmp(&b.0));
+        let changes = changes_of.get(abs).map(Vec::as_slice).unwrap_or_default();
+        let mut insts: Vec<(&InstanceKey, Cow<'_, Value>)> = Vec::with_capacity(changes.len());
+        // Data sources read while planning are in the plan's (refreshed) prior state.
+        // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the
+        // value state has for them.
+        let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;
+        let prior = plan
+            .prior_state
+            .resources
+            .get(abs)
+            .filter(|rs| (!is_data || changes.is_empty()) && !rs.instances.is_empty());
+        if let Some(rs) = prior {
+            if let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) {
+                let planned: HashSet<&InstanceKey> = if is_data {
+                    HashSet::new()
+                } else {
+                    changes
+                        .iter()
+                        .map(|&i| &*plan.changes[i as usize])
+                        .filter(|c| c.deposed.is_none())
+                        .map(|c| &c.addr.resource.key)
+                        .collect()
+                };
+                for (key, inst) in &rs.instances {
+                    if planned.contains(key) {
+                        continue;
+                    }
+                    let Some(obj) = &inst.current else { continue };
+                    if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
+                        let v = ferro_planner::statecodec::apply_sensitive_paths(
+                            v,
+                            &obj.sensitive_attributes,
+                        );
+                        let v =
+                            ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v);
+                        insts.push((key, Cow::Owned(v)));
+                    }
+                }
+            }
+        }
+        for &i in changes {
+            let c = &plan.changes[i as usize];
+            if c.deposed.is_some() || c.action == Action::Delete {
+                continue;
+            }
+            let v = if c.action == Action::NoOp {
+                &c.before
+            } else {
+                &c.after
+            };
+            insts.push((&c.addr.resource.key, Cow::Borrowed(v)));
+        }
+        insts.sort_by(|a, b| a.0.cmp(b.0));
         let v = match exp {
             Expansion::Single => insts
                 .pop()
-                .map(|(_, v)| v)
+                .map(|(_, v)| v.into_owned())
                 .unwrap_or_else(Value::dynamic_unknown),
-            Expansion::Count => Value::tuple(insts.into_iter().map(|(_, v)| v).collect()),
+            Expansion::Count => {
+                Value::tuple(insts.into_iter().map(|(_, v)| v.into_owned()).collect())
+            }
             Expansion::ForEach => Value::object(
                 insts
                     .into_iter()
                     .map(|(k, v)| {
-                        (
-                            if let ferro_addrs::InstanceKey::Str(s) = k {
-                                s
-                            } else {
-                                String::new()
-                            },
-                            v,
-                        )
+                        let name = match k {
+                            InstanceKey::Str(s) => s.clone(),
+                            _ => String::new(),
+                        };
+                        (name, v.into_owned())
                     })
                     .collect(),
             ),
         };
-        m.set_resource(r.clone(), v);
+        m.set_resource(abs.resource.clone(), v);
     }
 }
 

@@ -91,12 +91,28 @@ fn id_of(v: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
-pub(crate) fn run_step(ctx: &StepCtx<'_>, step: &Step) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
-    match step {
-        Step::Join => (Vec::new(), Vec::new(), true),
-        Step::Apply(i) => apply_change(ctx, *i, &ctx.plan.changes[*i]),
-        Step::Destroy(i) => destroy_change(ctx, *i, &ctx.plan.changes[*i]),
-        Step::Output(j) => output(ctx, *j),
+/// Run one step. `change` is the plan's change the step applies or destroys (the coordinator
+/// hands it over with the step: apply owns the plan's changes and drops each once its last step
+/// is done).
+pub(crate) fn run_step(
+    ctx: &StepCtx<'_>,
+    step: &Step,
+    change: Option<&ResourceInstanceChange>,
+) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
+    match (step, change) {
+        (Step::Join, _) => (Vec::new(), Vec::new(), true),
+        (Step::Apply(i), Some(c)) => apply_change(ctx, *i, c),
+        (Step::Destroy(i), Some(c)) => destroy_change(ctx, *i, c),
+        (Step::Output(j), _) => output(ctx, *j),
+        (Step::Apply(i) | Step::Destroy(i), None) => (
+            Vec::new(),
+            vec![
+                Diagnostic::error("internal-error", "Internal error").with_detail(format!(
+                    "ferro lost the plan's change {i} before its step ran. This is a bug in ferro."
+                )),
+            ],
+            false,
+        ),
     }
 }
 

@@ -282,7 +282,7 @@ fn run(path: &str, text: &str) -> Run {
         cwd: cwd.clone(),
     };
     let (planned, diags) = plan(input);
-    let Some(planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
+    let Some(mut planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
         let configured = shelf.configured.lock().unwrap().clone();
         return Run {
             configured,
@@ -291,22 +291,24 @@ fn run(path: &str, text: &str) -> Run {
             diags,
         };
     };
+    // Apply takes the plan's changes: what was planned is read first.
+    let planned_values = planned.changes.iter().map(|c| c.after.clone()).collect();
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
     let apply_input = ApplyInput {
         db: &db,
         ws,
-        plan: &planned,
+        plan: &mut planned,
         providers: &providers,
         parallelism: 2,
         cwd,
         interrupt: None,
     };
-    let (state, apply_diags) = apply(&apply_input, &mut backend, &|_| {});
+    let (state, apply_diags) = apply(apply_input, &mut backend, &|_| {});
     let _ = std::fs::remove_dir_all(&dir);
     let configured = shelf.configured.lock().unwrap().clone();
     Run {
         configured,
-        planned: planned.changes.iter().map(|c| c.after.clone()).collect(),
+        planned: planned_values,
         state: Some(state),
         diags: diags.into_iter().chain(apply_diags).collect(),
     }

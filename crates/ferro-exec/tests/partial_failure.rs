@@ -117,20 +117,20 @@ fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
     };
     let (planned, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");
-    let planned = planned.expect("a plan");
+    let mut planned = planned.expect("a plan");
     assert_eq!(planned.counts(), (3, 0, 0));
 
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
     let apply_input = ApplyInput {
         db: &db,
         ws,
-        plan: &planned,
+        plan: &mut planned,
         providers: &providers,
         parallelism: 4,
         cwd: dir.display().to_string(),
         interrupt,
     };
-    let (state, diags) = apply(&apply_input, &mut backend, &|_| {});
+    let (state, diags) = apply(apply_input, &mut backend, &|_| {});
 
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{diags:?}");

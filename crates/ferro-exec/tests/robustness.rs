@@ -145,16 +145,18 @@ impl Case {
     /// The state returned, the diagnostics, and the state file's resources (none without one).
     fn apply(&self, parallelism: usize) -> (State, Vec<Diagnostic>, Vec<String>) {
         let mut backend = LocalBackend::new(self.dir.join("terraform.tfstate"));
+        // Apply takes the plan's changes; each run applies a copy, so a case can run again.
+        let mut plan = self.plan.clone();
         let input = ApplyInput {
             db: &self.db,
             ws: self.ws,
-            plan: &self.plan,
+            plan: &mut plan,
             providers: &self.providers,
             parallelism,
             cwd: self.dir.display().to_string(),
             interrupt: None,
         };
-        let (state, diags) = apply(&input, &mut backend, &|_| {});
+        let (state, diags) = apply(input, &mut backend, &|_| {});
         let on_disk = LocalBackend::new(self.dir.join("terraform.tfstate"))
             .load()
             .unwrap()

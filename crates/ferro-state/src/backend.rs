@@ -75,30 +75,21 @@ pub(crate) fn prepare_snapshot(
     }
 }
 
-/// A full write of `state` plus the changes journaled but not yet applied to it: `write` gets
-/// that snapshot while the journal is held, and the journal is reset once it succeeded.
+/// A full write of `state` plus the changes journaled but not yet applied to it: they are
+/// folded into `state` itself (and marked so, for [`Journal::applied`] to tell the
+/// coordinator not to apply them again), `write` gets it while the journal is held, and the
+/// journal is reset once the write succeeded. Folding in place spares a copy of the state per
+/// write.
 pub(crate) fn persist_with_journal(
     journal: &Journal,
     state: &mut State,
     write: impl FnOnce(&mut State) -> Result<(), StateError>,
 ) -> Result<(), StateError> {
     let mut j = journal.lock();
-    let mut with_pending;
-    let snapshot: &mut State = if j.pending.is_empty() {
-        state
-    } else {
-        with_pending = state.clone();
-        for c in j.pending.values().flatten() {
-            c.clone().apply_to(&mut with_pending);
-        }
-        &mut with_pending
-    };
-    let result = write(snapshot);
-    let (serial, version) = (snapshot.serial, snapshot.terraform_version.clone());
-    let lineage = snapshot.lineage.clone();
+    j.fold_pending_into(state);
+    let result = write(state);
     result?;
-    state.serial = serial;
-    state.terraform_version = version;
+    let (serial, lineage) = (state.serial, state.lineage.clone());
     j.reset(&lineage, serial)
         .map_err(|e| StateError(format!("failed to remove the state journal: {e}")))
 }

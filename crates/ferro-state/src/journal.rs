@@ -242,6 +242,9 @@ pub(crate) struct Inner {
     pub(crate) folded: bool,
     /// Journaled changes the coordinator has not applied yet, by sequence number.
     pub(crate) pending: BTreeMap<u64, Vec<Change>>,
+    /// Journaled changes a state write folded into the coordinator's state before the
+    /// coordinator got to them: it must not apply them a second time.
+    folded_in: std::collections::HashSet<u64>,
     next_seq: u64,
 }
 
@@ -254,6 +257,7 @@ impl Journal {
             base_serial: None,
             folded: false,
             pending: BTreeMap::new(),
+            folded_in: std::collections::HashSet::new(),
             next_seq: 0,
         })))
     }
@@ -291,13 +295,29 @@ impl Journal {
         Ok(seq)
     }
 
-    /// The coordinator applied the changes recorded as `seq` to its state.
-    pub fn applied(&self, seq: u64) {
-        self.lock().pending.remove(&seq);
+    /// The coordinator is done with the changes recorded as `seq`. Returns false when it must
+    /// still apply them to its state, true when a state write has already folded them in
+    /// (applying some of them twice would not be the same: a second `Depose` deposes the new
+    /// object).
+    pub fn applied(&self, seq: u64) -> bool {
+        let mut j = self.lock();
+        j.pending.remove(&seq);
+        j.folded_in.remove(&seq)
     }
 }
 
 impl Inner {
+    /// Apply the pending changes to `state`, in the order they were recorded, and remember
+    /// that they are in it.
+    pub(crate) fn fold_pending_into(&mut self, state: &mut State) {
+        for (seq, changes) in std::mem::take(&mut self.pending) {
+            for c in changes {
+                c.apply_to(state);
+            }
+            self.folded_in.insert(seq);
+        }
+    }
+
     /// After a full write of a snapshot with `serial` that includes everything journaled.
     pub(crate) fn reset(&mut self, lineage: &str, serial: u64) -> std::io::Result<()> {
         self.writer = None;
@@ -378,10 +398,18 @@ mod tests {
         let mut mem = again.clone();
         mem.resources.retain(|r, _| &*r.resource.name == "a");
         b.persist(&mut mem).unwrap();
-        j.applied(seq);
+        // The write folded the pending change into the state it was given: the coordinator
+        // is told not to apply it again.
+        assert_eq!(count(&mem), 4);
+        assert!(j.applied(seq), "the change is already in the written state");
         assert!(!journal_path(&path).exists());
         let on_disk = LocalBackend::new(path.clone()).load().unwrap().unwrap();
         assert_eq!(count(&on_disk), 4);
+        // A change acknowledged before any write is the coordinator's to apply.
+        let seq = j.record(&[set("c", 0)]).unwrap();
+        assert!(!j.applied(seq));
+        b.persist(&mut mem).unwrap();
+        assert_eq!(count(&mem), 4, "nothing pending was folded in");
 
         // A journal continuing an older snapshot (the state moved on) is ignored.
         fs::write(

@@ -96,14 +96,11 @@ impl ResourceState {
         &self,
         mut keep: impl FnMut(&InstanceKey, &InstanceState) -> bool,
     ) -> ResourceOutline {
-        ResourceOutline {
-            addr: self.addr.clone(),
-            provider: self.provider.clone(),
-            instances: self
-                .instances
-                .iter()
-                .filter(|(k, inst)| keep(k, inst))
-                .map(|(k, inst)| InstanceOutline {
+        // No spare room is kept: a walk holds its outlines while it plans.
+        let mut instances: Vec<InstanceOutline> = Vec::new();
+        instances.extend(self.instances.iter().filter(|(k, inst)| keep(k, inst)).map(
+            |(k, inst)| {
+                InstanceOutline {
                     key: k.clone(),
                     has_current: inst.current.is_some(),
                     deposed: inst
@@ -111,8 +108,14 @@ impl ResourceState {
                         .iter()
                         .map(|(dk, o)| (dk.clone(), o.clone()))
                         .collect(),
-                })
-                .collect(),
+                }
+            },
+        ));
+        instances.shrink_to_fit();
+        ResourceOutline {
+            addr: self.addr.clone(),
+            provider: self.provider.clone(),
+            instances,
         }
     }
 }

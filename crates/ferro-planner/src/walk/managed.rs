@@ -325,7 +325,7 @@ impl Walk<'_> {
                 .instances
                 .iter()
                 .filter(|inst| !wanted.contains(&inst.key) && inst.has_current)
-                .map(|inst| (abs.clone(), inst.key.clone(), rs.provider.clone(), &schema))
+                .map(|inst| (&abs, &inst.key, &rs.provider, &schema))
                 .collect();
             self.prefetch_priors(gone);
             let provider = Arc::new(rs.provider.clone());

@@ -651,9 +651,11 @@ impl Walk<'_> {
     /// to take in order. The refreshed objects go into state at once (every prefetched
     /// instance is taken later); the rest of what each produced (diagnostics, drift) is merged
     /// when it is taken, in the walk's order.
+    /// The items are borrowed (from the caller's outline of state): four words each, where
+    /// owned addresses and provider configurations took over 200 bytes per instance.
     fn prefetch_priors(
         &mut self,
-        items: Vec<(AbsResource, InstanceKey, AbsProviderConfig, &Schema)>,
+        items: Vec<(&AbsResource, &InstanceKey, &AbsProviderConfig, &Schema)>,
     ) {
         if items.len() < 2 {
             return;
@@ -670,18 +672,24 @@ impl Walk<'_> {
             let planner = self.planner();
             let results = parallel_map(chunk, threads, |(abs, key, cfg, schema)| {
                 let mut acc = Acc::default();
-                let out = planner.prior_object(&abs, &key, &cfg, schema, &mut acc);
+                let out = planner.prior_object(abs, key, cfg, schema, &mut acc);
                 (abs, key, cfg, out, acc)
             });
             for (abs, key, cfg, out, mut acc) in results {
                 if let Some(obj) = acc.refreshed.take() {
-                    self.refreshed.set_current(&abs, &cfg, &key, obj);
+                    self.refreshed.set_current(abs, cfg, key, obj);
                 }
                 let acc = (!acc.is_empty()).then(|| Box::new(acc.compact()));
-                self.prefetched
-                    .entry(abs)
-                    .or_default()
-                    .insert(key, Box::new((out, acc)));
+                let prefetched = Box::new((out, acc));
+                match self.prefetched.get_mut(abs) {
+                    Some(instances) => {
+                        instances.insert(key.clone(), prefetched);
+                    }
+                    None => {
+                        let instances = HashMap::from([(key.clone(), prefetched)]);
+                        self.prefetched.insert(abs.clone(), instances);
+                    }
+                }
             }
         }
     }

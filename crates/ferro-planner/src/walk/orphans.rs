@@ -31,14 +31,7 @@ impl<'a> Walk<'a> {
                         inst.has_current
                             && self.targeting.includes(&rs.addr.instance(inst.key.clone()))
                     })
-                    .map(move |inst| {
-                        (
-                            rs.addr.clone(),
-                            inst.key.clone(),
-                            rs.provider.clone(),
-                            schema,
-                        )
-                    })
+                    .map(move |inst| (&rs.addr, &inst.key, &rs.provider, schema))
             })
             .collect();
         self.prefetch_priors(refreshes);
