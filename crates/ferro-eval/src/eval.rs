@@ -42,6 +42,12 @@ pub trait Scope {
     fn free_variable(&self, _name: &str) -> Option<Value> {
         None
     }
+    /// Planning (and validating): the impure functions (`uuid`, `timestamp`, `bcrypt`) give
+    /// unknown values, as Terraform's plan has them "known after apply"; apply and the console
+    /// call them.
+    fn pure_only(&self) -> bool {
+        false
+    }
 }
 
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the

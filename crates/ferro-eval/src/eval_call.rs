@@ -43,6 +43,7 @@ impl Evaluator<'_> {
             base_dir: self.scope.base_dir(),
             on_read: &on_read,
             console: false,
+            pure_only: self.scope.pure_only(),
             depth: self.depth,
         };
         // Where HCL points: an argument's start (all of an expanded final argument), the

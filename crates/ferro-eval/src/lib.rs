@@ -11,5 +11,5 @@ mod source_range;
 pub use eval::{eval_expr, eval_expr_bound, Scope};
 pub use functions::{
     call_function, function_names, function_signature, is_function, CallError, FnContext,
-    FunctionSignature,
+    FunctionSignature, IMPURE_FUNCTIONS,
 };

@@ -137,6 +137,7 @@ pub fn apply(
         tree: &tree,
         on_event,
         for_each_cache: Mutex::new(HashMap::new()),
+        config_cache: Mutex::new(HashMap::new()),
     };
 
     let g = &plan.graph;

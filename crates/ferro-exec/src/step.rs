@@ -24,6 +24,42 @@ pub(crate) struct StepCtx<'a> {
     pub on_event: &'a (dyn Fn(Event) + Sync),
     /// for_each values per resource, evaluated once.
     pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
+    /// Configuration values of resources whose body every instance evaluates alike
+    /// (`instance_independent`), evaluated by the first instance to run and shared by the
+    /// others: one copy of what it holds (a large string joined from another resource's
+    /// values, say) for all of them. Every instance of such a resource waits for the same
+    /// steps, so the values it reads are final when the first one runs.
+    pub config_cache: Mutex<HashMap<AbsResource, Value>>,
+}
+
+/// The configuration value of one instance (see [`StepCtx::config_cache`]); evaluations with
+/// anything to say are not shared, so each instance reports it with its address.
+fn instance_config(
+    ctx: &StepCtx<'_>,
+    m: &ModuleEval<'_>,
+    file: ferro_db::SourceFile,
+    decl: &ferro_hir::ResourceDecl,
+    block: &ferro_value::schema::Block,
+    abs: &AbsResource,
+    inst: &InstanceCtx,
+) -> (Value, Vec<Diagnostic>) {
+    let cached = ctx
+        .config_cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(abs)
+        .cloned();
+    if let Some(v) = cached {
+        return (v, Vec::new());
+    }
+    let (v, ds) = eval_body(m, file, &decl.body, block, inst);
+    if ds.is_empty() && ferro_planner::config_value::instance_independent(m.hir(file), &decl.body) {
+        ctx.config_cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(abs.clone(), v.clone());
+    }
+    (v, ds)
 }
 
 /// What a completed step hands the coordinator: changes to state (journaled, then applied)
@@ -321,7 +357,7 @@ fn apply_change(
     let decl = m.resource(*item);
     let decl = &*decl;
     let inst = InstanceCtx::for_key(&key, each_value(ctx, m, item.file, decl, &key));
-    let (config, mut ds) = eval_body(m, item.file, &decl.body, &schema.block, &inst);
+    let (config, mut ds) = instance_config(ctx, m, item.file, decl, &schema.block, &abs, &inst);
     if !ds.iter().any(Diagnostic::is_error) {
         // Preconditions are checked again with what apply has learned so far: one that was
         // unknown while planning may fail now, before anything is changed.
@@ -440,10 +476,14 @@ fn apply_change(
             )),
         );
     }
-    // The parts the provider left as planned are the plan's, not a second copy: the plan
-    // holds its planned values until apply ends, and state and the instance's value take the
-    // new object.
-    let mut new_state = resp.new_state.clone().share_from(&c.after);
+    // The parts the provider left as planned are the plan's, not a second copy, and so are
+    // the parts the final plan took from the configuration: state and the instance's value
+    // take the new object.
+    let mut new_state = resp
+        .new_state
+        .clone()
+        .share_from(&c.after)
+        .share_from(&final_planned);
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")

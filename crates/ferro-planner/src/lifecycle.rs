@@ -99,8 +99,12 @@ pub fn plan_change(
         }
     }
     let planned = PlannedObject {
-        // The parts the plan leaves as they were share the prior's memory.
-        value: carry_marks(&resp.planned_state, config).share_from(prior),
+        // The parts the plan leaves as they were share the prior's memory, and the parts it
+        // takes from the configuration share the configuration's (which the instances of a
+        // resource may share among themselves).
+        value: carry_marks(&resp.planned_state, config)
+            .share_from(prior)
+            .share_from(config),
         private: resp.planned_private,
         requires_replace: resp.requires_replace,
         legacy_type_system: resp.legacy_type_system,

@@ -408,6 +408,12 @@ impl<'t> ModuleEval<'t> {
         self.tree.cache_partial || v.is_wholly_known()
     }
 
+    /// Whether this tree evaluates for a plan (values may stay unknown until apply, and the
+    /// impure functions give unknowns, as Terraform's plan walk has them).
+    pub fn planning(&self) -> bool {
+        self.tree.cache_partial
+    }
+
     /// Whether `what` is being evaluated (see [`ModuleEval::enter`]).
     fn in_progress(&self, what: &str) -> bool {
         let id = Arc::as_ptr(&self.inst) as usize;
@@ -777,6 +783,9 @@ impl Scope for ValidationScope<'_, '_> {
             _ => self.inner.reference(r),
         }
     }
+    fn pure_only(&self) -> bool {
+        self.inner.pure_only()
+    }
 }
 
 impl Scope for InstanceScope<'_, '_> {
@@ -835,5 +844,8 @@ impl Scope for InstanceScope<'_, '_> {
             .iter()
             .find(|s| s.0 == file)
             .map(|(_, name, text)| (*name, *text))
+    }
+    fn pure_only(&self) -> bool {
+        self.m.planning()
     }
 }

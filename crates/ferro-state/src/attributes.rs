@@ -84,6 +84,14 @@ impl Attributes {
         }
     }
 
+    /// The length of the JSON text, when these attributes are held as text.
+    pub fn text_len(&self) -> Option<usize> {
+        match self {
+            Attributes::Json(text) => Some(text.len()),
+            Attributes::Decoded(_) => None,
+        }
+    }
+
     /// The decoded value, when these attributes were decoded against `ty`.
     pub fn decoded(&self, ty: &Type) -> Option<&Value> {
         match self {

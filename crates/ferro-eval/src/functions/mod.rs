@@ -79,6 +79,9 @@ pub struct FnContext<'a> {
     pub on_read: &'a dyn Fn(&Path),
     /// Console-only functions (`type`) are available.
     pub console: bool,
+    /// Impure functions return unknown values of their result type (see
+    /// [`crate::Scope::pure_only`]); their arguments are checked all the same.
+    pub pure_only: bool,
     /// Evaluates `templatefile` templates (set by the evaluator).
     pub(crate) depth: usize,
 }
@@ -245,7 +248,7 @@ pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value
     let Some(f) = registry().get(name) else {
         return Err(CallError::NoSuchFunction);
     };
-    call(ctx, f, args).map_err(|e| match e {
+    call(ctx, name, f, args).map_err(|e| match e {
         CallError::Arg {
             index,
             param: "",
@@ -267,7 +270,10 @@ pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value
     })
 }
 
-fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
+/// Functions whose result differs from one call to the next (Terraform 1.0's list).
+pub const IMPURE_FUNCTIONS: &[&str] = &["bcrypt", "timestamp", "uuid"];
+
+fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
     if args.len() < f.params.len() {
         return Err(CallError::NotEnoughArgs {
             expected: if f.var_param.is_some() {
@@ -331,6 +337,9 @@ fn call(ctx: &FnContext<'_>, f: &Func, args: &[Value]) -> R<Value> {
         if v.is_unknown() && !param_of(i).allow_unknown {
             return Ok(Value::unknown(ret_ty).with_marks(result_marks));
         }
+    }
+    if ctx.pure_only && IMPURE_FUNCTIONS.contains(&name) {
+        return Ok(Value::unknown(ret_ty).with_marks(result_marks));
     }
     let out = (f.imp)(ctx, &plain, &ret_ty)?;
     Ok(out.with_marks(result_marks))

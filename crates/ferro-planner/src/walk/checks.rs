@@ -16,23 +16,13 @@ pub(super) fn prevent_destroy_error(addr: &AbsResourceInstance) -> Diagnostic {
 /// A resource whose configuration refers to the resource itself (Terraform's "Self-referential
 /// block"), pointing at the first such reference.
 pub(super) fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> Option<Diagnostic> {
-    fn exprs(body: &ferro_hir::BlockBody, out: &mut Vec<ExprId>) {
-        out.extend(body.attrs.iter().map(|a| a.expr));
-        for b in &body.blocks {
-            if let Some(d) = &b.dynamic {
-                out.push(d.for_each);
-                out.extend(d.labels.iter().copied());
-            }
-            exprs(&b.body, out);
-        }
-    }
     let mut all: Vec<ExprId> = decl
         .count
         .iter()
         .chain(decl.for_each.iter())
         .copied()
         .collect();
-    exprs(&decl.body, &mut all);
+    crate::config_value::body_exprs(&decl.body, &mut all);
     let mut found = None;
     for e in all {
         ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {

@@ -51,6 +51,11 @@ pub(super) struct InstancePlanner<'a> {
     pub(super) prevent_destroy: &'a HashSet<ConfigResource>,
 }
 
+/// Above this many bytes of JSON, a refreshed object's text in state is replaced by the
+/// decoded value the plan holds anyway (below it, the text costs less than the new state entry
+/// the value would take).
+const KEEP_STATE_TEXT_UP_TO: usize = 512;
+
 impl InstancePlanner<'_> {
     /// Decode, upgrade and (optionally) refresh the current object of an instance from state.
     pub(super) fn prior_object(
@@ -147,17 +152,25 @@ impl InstancePlanner<'_> {
             // State takes a changed object as the decoded value the plan holds as its prior:
             // the JSON it replaces is dropped, so the walk never holds an object twice. An
             // object that already is that value (its JSON text exactly, or decoded earlier in
-            // this run) is left as it is: the text costs less than a second entry for the
-            // value, and is written back as it is.
+            // this run) is left as it is when its text is short: the text costs less than a
+            // second entry for the value, and is written back as it is. A long text (large
+            // strings, long lists) is replaced by the value all the same: held beside the
+            // plan's decoded prior, it would be the object twice over.
             let same_attributes = obj.schema_version == schema.version
                 && obj.attributes.holds(&value.deep_unmark().0, &ty);
-            if same_attributes && private_out != private {
-                // Only the private data changed: the attributes stay as they are (shared).
-                let mut enc = obj.clone();
-                enc.private =
-                    (!private_out.is_empty()).then(|| crate::statecodec::base64(&private_out));
-                acc.refreshed = Some(Some(enc));
-            } else if !same_attributes {
+            let long_text = obj
+                .attributes
+                .text_len()
+                .is_some_and(|n| n > KEEP_STATE_TEXT_UP_TO);
+            if same_attributes && !long_text {
+                if private_out != private {
+                    // Only the private data changed: the attributes stay as they are (shared).
+                    let mut enc = obj.clone();
+                    enc.private =
+                        (!private_out.is_empty()).then(|| crate::statecodec::base64(&private_out));
+                    acc.refreshed = Some(Some(enc));
+                }
+            } else {
                 if let Ok(mut enc) = crate::statecodec::encode_object(
                     schema,
                     &value,

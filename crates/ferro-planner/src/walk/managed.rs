@@ -223,6 +223,13 @@ impl Walk<'_> {
         let mut work: Vec<Work> = Vec::with_capacity(keys.len());
         let mut untouched: Vec<InstanceKey> = Vec::new();
         let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
+        // A body that no instance evaluates differently (no `count`, `each` or `self`, nothing
+        // impure) is evaluated once, and the instances share its value: one copy of what it
+        // holds, however many instances there are. When that evaluation has anything to say
+        // (an error, a warning), every instance evaluates its own, as before, so each
+        // reports it with its address.
+        let independent = crate::config_value::instance_independent(m.hir(file), &decl.body);
+        let mut shared_config: Option<Option<Value>> = None;
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
@@ -230,7 +237,16 @@ impl Walk<'_> {
                 untouched.push(key);
                 continue;
             }
-            let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            let (config, mut ds) = match &shared_config {
+                Some(Some(v)) => (v.clone(), Vec::new()),
+                _ => {
+                    let (v, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+                    if independent && shared_config.is_none() {
+                        shared_config = Some(ds.is_empty().then(|| v.clone()));
+                    }
+                    (v, ds)
+                }
+            };
             ds.extend(check_conditions(
                 m,
                 file,
