@@ -39,7 +39,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         &crate::init_modules::Unreachable,
         &mut |l| lines.push(l),
     );
-    if !lines.is_empty() {
+    // Terraform announces the step whenever the configuration calls modules, even when every
+    // call was installed before (and so has nothing to say).
+    let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
+    if calls_modules || !lines.is_empty() {
         let _ = writeln!(io.stdout, "Initializing modules...");
         for l in &lines {
             let _ = writeln!(io.stdout, "{l}");
@@ -80,62 +83,11 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
     let mut errors = Vec::new();
     for module in l.ws.modules(&l.db) {
-        let index = module_index(&l.db, module);
-        let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
-        for (local, item) in &index.required_providers {
-            let hir = file_hir(&l.db, item.file);
-            let rp = &hir.required_providers[item.index];
-            let addr = match &rp.source {
-                Some(src) => match ProviderAddr::parse_source(src) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        errors.push(
-                            Diagnostic::error(
-                                "invalid-provider-source",
-                                "Invalid provider source address",
-                            )
-                            .with_detail(e)
-                            .with_span(hir.at(rp.span)),
-                        );
-                        continue;
-                    }
-                },
-                None => ProviderAddr::default_for(local),
-            };
-            let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
-                Ok(c) => c.unwrap_or_default(),
-                Err(e) => {
-                    errors.push(
-                        Diagnostic::error(
-                            "invalid-version-constraint",
-                            "Invalid version constraint",
-                        )
-                        .with_detail(e)
-                        .with_span(hir.at(rp.span)),
-                    );
-                    continue;
-                }
-            };
-            sources.insert(local.clone(), addr.clone());
+        let (module_reqs, module_errors) = module_requirements(&l.db, module);
+        for (addr, constraints) in module_reqs {
             reqs.entry(addr).or_default().merge(&constraints);
         }
-        let implied = |local: &str| {
-            sources
-                .get(local)
-                .cloned()
-                .unwrap_or_else(|| ProviderAddr::default_for(local))
-        };
-        for (name, _) in index.providers.keys() {
-            reqs.entry(implied(name)).or_default();
-        }
-        for (res, item) in &index.resources {
-            let decl = &file_hir(&l.db, item.file).resources[item.index];
-            let local = match &decl.provider {
-                Some((local, _, _)) => local.clone(),
-                None => res.implied_provider().to_string(),
-            };
-            reqs.entry(implied(&local)).or_default();
-        }
+        errors.extend(module_errors);
     }
     if let Some(st) = &state {
         for r in st.resources.values() {
@@ -260,4 +212,69 @@ fn error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
     let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
     let _ = io.stderr.write_all(text.as_bytes());
     1
+}
+
+/// The providers one module requires: its `required_providers` entries (source and version
+/// constraints), and the providers its provider blocks and resources imply (no constraints),
+/// with the diagnostics of entries that cannot be read.
+pub(crate) fn module_requirements(
+    db: &dyn ferro_db::Db,
+    module: ferro_db::Module,
+) -> (BTreeMap<ProviderAddr, Constraints>, Vec<Diagnostic>) {
+    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
+    let mut errors = Vec::new();
+    let index = module_index(db, module);
+    let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+    for (local, item) in &index.required_providers {
+        let hir = file_hir(db, item.file);
+        let rp = &hir.required_providers[item.index];
+        let addr = match &rp.source {
+            Some(src) => match ProviderAddr::parse_source(src) {
+                Ok(a) => a,
+                Err(e) => {
+                    errors.push(
+                        Diagnostic::error(
+                            "invalid-provider-source",
+                            "Invalid provider source address",
+                        )
+                        .with_detail(e)
+                        .with_span(hir.at(rp.span)),
+                    );
+                    continue;
+                }
+            },
+            None => ProviderAddr::default_for(local),
+        };
+        let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
+            Ok(c) => c.unwrap_or_default(),
+            Err(e) => {
+                errors.push(
+                    Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
+                        .with_detail(e)
+                        .with_span(hir.at(rp.span)),
+                );
+                continue;
+            }
+        };
+        sources.insert(local.clone(), addr.clone());
+        reqs.entry(addr).or_default().merge(&constraints);
+    }
+    let implied = |local: &str| {
+        sources
+            .get(local)
+            .cloned()
+            .unwrap_or_else(|| ProviderAddr::default_for(local))
+    };
+    for (name, _) in index.providers.keys() {
+        reqs.entry(implied(name)).or_default();
+    }
+    for (res, item) in &index.resources {
+        let decl = &file_hir(db, item.file).resources[item.index];
+        let local = match &decl.provider {
+            Some((local, _, _)) => local.clone(),
+            None => res.implied_provider().to_string(),
+        };
+        reqs.entry(implied(&local)).or_default();
+    }
+    (reqs, errors)
 }

@@ -64,19 +64,21 @@ pub(crate) fn install_modules(
             let mut key_path = path.clone();
             key_path.push(name.clone());
             let key = key_path.join(".");
+            // A call the last installation recorded with the same source is kept as it is and
+            // not announced again (as Terraform's installer skips it), unless upgrading.
+            let reused = !upgrade && previous.get(&key) == Some(&source);
             let child = if is_local_source(&source) {
                 resolve_local_source(&dir, &source)
             } else {
                 let dest = format!(".terraform/modules/{key}");
                 let fetched = if let Some(git) = source.strip_prefix("git::") {
-                    say(format!("Downloading {source} for {key}..."));
-                    let same_source = previous.get(&key) == Some(&source);
-                    git_fetch(git, &root.join(&dest), upgrade || !same_source).map(
-                        |sub| match sub {
-                            Some(s) => format!("{dest}/{s}"),
-                            None => dest.clone(),
-                        },
-                    )
+                    if !reused {
+                        say(format!("Downloading {source} for {key}..."));
+                    }
+                    git_fetch(git, &root.join(&dest), !reused).map(|sub| match sub {
+                        Some(s) => format!("{dest}/{s}"),
+                        None => dest.clone(),
+                    })
                 } else {
                     say(format!("Downloading {source} for {key}..."));
                     remote
@@ -113,7 +115,9 @@ pub(crate) fn install_modules(
                 );
                 continue;
             }
-            say(format!("- {key} in {child}"));
+            if !reused {
+                say(format!("- {key} in {child}"));
+            }
             let mut anc = ancestors.clone();
             anc.push(child.clone());
             out.push(Installed {

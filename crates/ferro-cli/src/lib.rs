@@ -8,12 +8,15 @@ mod args;
 mod backend;
 pub mod cmd_console;
 mod cmd_fmt;
+mod cmd_get;
 mod cmd_init;
 mod cmd_lock;
 mod cmd_output;
+mod cmd_providers;
 mod cmd_refresh;
 mod cmd_state;
 mod cmd_taint;
+mod cmd_version;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
@@ -60,8 +63,10 @@ All other commands:
   console       Try ferro expressions at an interactive command prompt
   fmt           Reformat your configuration in the standard style
   force-unlock  Release a stuck lock on the current workspace
+  get           Install or upgrade remote ferro modules
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
+  providers     Show the providers required for this configuration
   refresh       Update the state to match remote systems
   show          Show the current state or a saved plan
   state         Advanced state management
@@ -140,18 +145,13 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "refresh" => cmd_refresh::refresh(&g, cmd_args, io),
         "force-unlock" => cmd_lock::force_unlock(&g, cmd_args, io),
         "import" => commands::import(&g, cmd_args, io),
+        "providers" => cmd_providers::providers(&g, cmd_args, io),
+        "get" => cmd_get::get(&g, cmd_args, io),
         "taint" => cmd_taint::taint(&g, cmd_args, io, true),
         "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
         // The language server speaks LSP on the process's own standard streams.
         "lsp" => ferro_lsp::run_stdio(),
-        "version" => {
-            let _ = writeln!(
-                io.stdout,
-                "ferro v{}\non linux_amd64",
-                env!("CARGO_PKG_VERSION")
-            );
-            0
-        }
+        "version" => cmd_version::version(&g, cmd_args, io),
         other => {
             let _ = writeln!(
                 io.stderr,

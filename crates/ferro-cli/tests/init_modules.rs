@@ -135,3 +135,51 @@ output "o" {{
     assert!(err.contains("is not reachable"), "{err}");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `get` installs modules as `init` does; a call installed before is kept and not announced
+/// again (by `get` or by `init`), unless `get -update` / `init -upgrade`, as in Terraform.
+#[test]
+fn get_installs_modules_and_reinstalls_only_on_update() {
+    let dir = std::env::temp_dir().join(format!("ferro-get-modules-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("child/grand")).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        "module \"child\" {\n  source = \"./child\"\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("child/main.tf"),
+        "module \"grand\" {\n  source = \"./grand\"\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("child/grand/main.tf"),
+        "resource \"terraform_data\" \"r\" {}\n",
+    )
+    .unwrap();
+    let listed = "- child in child\n- child.grand in child/grand\n";
+    let (code, out, err) = ferro(&dir, &["get", "-no-color"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, listed);
+    let manifest = std::fs::read_to_string(dir.join(".terraform/modules/modules.json")).unwrap();
+    assert!(manifest.contains("\"Key\":\"child.grand\""), "{manifest}");
+
+    let (code, out, _) = ferro(&dir, &["get", "-no-color"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = ferro(&dir, &["init", "-no-color"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("Initializing modules...\n\nInitializing the backend..."),
+        "{out}"
+    );
+    let (code, out, _) = ferro(&dir, &["get", "-update", "-no-color"]);
+    assert_eq!((code, out.as_str()), (0, listed));
+    let (code, out, _) = ferro(&dir, &["plan", "-no-color"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("module.child.module.grand.terraform_data.r will be created"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

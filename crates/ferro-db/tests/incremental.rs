@@ -104,6 +104,8 @@ fn editing_one_json_file_rereads_only_its_resource_bodies() {
         attributes: [("input".to_string(), input)].into_iter().collect(),
         block_types: Default::default(),
         description: String::new(),
+        description_markdown: false,
+        deprecated: false,
     };
     schemas.resources.insert(
         (ferro_addrs::ResourceMode::Managed, "terraform_data".into()),

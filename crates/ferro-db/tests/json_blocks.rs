@@ -33,6 +33,8 @@ fn block(attrs: &[(&str, Attribute)], blocks: Vec<(&str, NestedBlock)>) -> Block
             .map(|(n, b)| (n.to_string(), b))
             .collect(),
         description: String::new(),
+        description_markdown: false,
+        deprecated: false,
     }
 }
 

@@ -391,6 +391,8 @@ fn schemas_cached_by_init_are_used_for_validation() {
             .collect(),
             block_types: Default::default(),
             description: String::new(),
+            description_markdown: false,
+            deprecated: false,
         },
     );
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {
@@ -453,6 +455,8 @@ fn hover_shows_block_descriptions_from_cached_schemas() {
         .collect(),
         block_types: Default::default(),
         description: "A firewall rule admitting one port.".into(),
+        description_markdown: false,
+        deprecated: false,
     };
     let schema = Schema::new(
         0,
@@ -475,6 +479,8 @@ fn hover_shows_block_descriptions_from_cached_schemas() {
             .into_iter()
             .collect(),
             description: "Manages an example thing.".into(),
+            description_markdown: false,
+            deprecated: false,
         },
     );
     let mut catalog = ferro_lsp::schemas::SchemaCatalog {

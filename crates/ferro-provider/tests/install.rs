@@ -238,7 +238,7 @@ fn errors_for_missing_providers_and_unsatisfiable_constraints() {
         .unwrap_err();
     assert!(
         errs[0].detail.contains(
-            "no available releases match the given constraints >= 2.0 (available: 1.0.0)"
+            "no available releases match the given constraints >= 2.0.0 (available: 1.0.0)"
         ),
         "{}",
         errs[0].detail

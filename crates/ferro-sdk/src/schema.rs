@@ -233,6 +233,8 @@ impl ResourceSchema {
                 })
                 .collect(),
             description: self.description.clone(),
+            description_markdown: false,
+            deprecated: false,
         }
     }
 

@@ -16,6 +16,11 @@ pub struct Attribute {
     pub optional: bool,
     pub computed: bool,
     pub sensitive: bool,
+    /// The description is markdown (the protocol's `StringKind`), not plain text.
+    #[serde(default)]
+    pub description_markdown: bool,
+    #[serde(default)]
+    pub deprecated: bool,
     /// A protocol 6 nested attribute: the attributes of its objects and how they nest; `ty` is
     /// the type they imply ([`NestedAttributes::implied_type`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -88,6 +93,8 @@ impl Attribute {
             optional: false,
             computed: false,
             sensitive: false,
+            description_markdown: false,
+            deprecated: false,
             nested: None,
         }
     }
@@ -156,6 +163,11 @@ pub struct Block {
     /// Defaulted so schema caches written before the field existed still read.
     #[serde(default)]
     pub description: String,
+    /// The description is markdown (the protocol's `StringKind`), not plain text.
+    #[serde(default)]
+    pub description_markdown: bool,
+    #[serde(default)]
+    pub deprecated: bool,
 }
 
 /// A resource type's schema with its version (stored in state as `schema_version`).

@@ -66,6 +66,8 @@ fn nested(
                 .map(|(n, b)| (n.to_string(), b))
                 .collect(),
             description: String::new(),
+            description_markdown: false,
+            deprecated: false,
         },
         min_items: 0,
         max_items: 0,
@@ -136,6 +138,8 @@ fn schema() -> Schema {
             attributes,
             block_types: BTreeMap::new(),
             description: String::new(),
+            description_markdown: false,
+            deprecated: false,
         },
     )
 }
@@ -151,6 +155,8 @@ fn rack_schema() -> Schema {
                 attributes,
                 block_types: BTreeMap::new(),
                 description: String::new(),
+                description_markdown: false,
+                deprecated: false,
             },
             min_items,
             max_items,
@@ -168,6 +174,8 @@ fn rack_schema() -> Schema {
             attributes,
             block_types,
             description: String::new(),
+            description_markdown: false,
+            deprecated: false,
         },
     )
 }

@@ -264,32 +264,34 @@ impl Constraints {
 }
 
 impl fmt::Display for Constraints {
-    /// Terraform's normalized form (as written to the lock file): `~> 2.1, != 2.1.3`.
+    /// Terraform's normalized form (as written to the lock file and shown by `init` and
+    /// `providers`): every version with three components (`>= 2.0` is `>= 2.0.0`), except
+    /// that `~>` keeps the precision it was given, two components at least (`~> 2` is
+    /// `~> 2.0`); a constraint repeated (in that form) is written once.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self
-            .0
-            .iter()
-            .map(|c| {
-                let v = &c.version;
-                let mut text = match c.precision {
-                    1 => format!("{}", v.major),
-                    2 => format!("{}.{}", v.major, v.minor),
-                    _ => format!("{}.{}.{}", v.major, v.minor, v.patch),
-                };
-                if !v.prerelease.is_empty() {
-                    text = format!("{}.{}.{}-{}", v.major, v.minor, v.patch, v.prerelease);
-                }
-                match c.op {
-                    Op::Eq => text,
-                    Op::Ne => format!("!= {text}"),
-                    Op::Gt => format!("> {text}"),
-                    Op::Ge => format!(">= {text}"),
-                    Op::Lt => format!("< {text}"),
-                    Op::Le => format!("<= {text}"),
-                    Op::Pessimistic => format!("~> {text}"),
-                }
-            })
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        for c in &self.0 {
+            let v = &c.version;
+            let text = if !v.prerelease.is_empty() {
+                format!("{}.{}.{}-{}", v.major, v.minor, v.patch, v.prerelease)
+            } else if c.op == Op::Pessimistic && c.precision <= 2 {
+                format!("{}.{}", v.major, v.minor)
+            } else {
+                format!("{}.{}.{}", v.major, v.minor, v.patch)
+            };
+            let part = match c.op {
+                Op::Eq => text,
+                Op::Ne => format!("!= {text}"),
+                Op::Gt => format!("> {text}"),
+                Op::Ge => format!(">= {text}"),
+                Op::Lt => format!("< {text}"),
+                Op::Le => format!("<= {text}"),
+                Op::Pessimistic => format!("~> {text}"),
+            };
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
         f.write_str(&parts.join(", "))
     }
 }
@@ -417,5 +419,33 @@ mod tests {
             "~> 2.1, >= 2.1.2"
         );
         assert_eq!(Constraints::parse("2.1.2").unwrap().to_string(), "2.1.2");
+    }
+
+    /// As Terraform 1.0.3 prints them (`terraform providers`) and requires them in the lock
+    /// file: a lock file with any other form is refused by Terraform.
+    #[test]
+    fn display_is_terraforms_normalized_form() {
+        for (given, normalized) in [
+            ("~> 2", "~> 2.0"),
+            ("~> 2.1", "~> 2.1"),
+            ("~> 2.1.0", "~> 2.1.0"),
+            ("= 2.1", "2.1.0"),
+            ("2.1", "2.1.0"),
+            ("!= 2.1", "!= 2.1.0"),
+            ("< 3", "< 3.0.0"),
+            ("> 2.0.0-beta1", "> 2.0.0-beta1"),
+            (">= 2.1, ~> 2.1, >= 2.1", ">= 2.1.0, ~> 2.1"),
+            ("<= 3.1", "<= 3.1.0"),
+        ] {
+            assert_eq!(
+                Constraints::parse(given).unwrap().to_string(),
+                normalized,
+                "{given}"
+            );
+        }
+        let mut merged = Constraints::parse(">= 2.0").unwrap();
+        merged.merge(&Constraints::parse("~> 2.1").unwrap());
+        merged.merge(&Constraints::parse(">= 2.0.0").unwrap());
+        assert_eq!(merged.to_string(), ">= 2.0.0, ~> 2.1");
     }
 }

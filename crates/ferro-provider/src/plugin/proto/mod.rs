@@ -210,6 +210,8 @@ pub fn schema_from_proto(s: &v6::Schema, what: &str) -> Result<Schema, String> {
 fn block_from_proto(b: &v6::schema::Block, what: &str) -> Result<Block, String> {
     let mut out = Block {
         description: b.description.clone(),
+        description_markdown: b.description_kind == v6::StringKind::Markdown as i32,
+        deprecated: b.deprecated,
         ..Block::default()
     };
     for a in &b.attributes {
@@ -256,6 +258,8 @@ fn attribute_from_proto(a: &v6::schema::Attribute, what: &str) -> Result<Attribu
     attr.optional = a.optional;
     attr.computed = a.computed;
     attr.sensitive = a.sensitive;
+    attr.description_markdown = a.description_kind == v6::StringKind::Markdown as i32;
+    attr.deprecated = a.deprecated;
     if let Some(obj) = &a.nested_type {
         use v6::schema::object::NestingMode as Wire;
         let nesting = match Wire::try_from(obj.nesting) {
