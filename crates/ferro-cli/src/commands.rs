@@ -15,6 +15,7 @@ use std::io::BufRead;
 use std::sync::Mutex;
 
 pub(crate) const PLAN_BOOLS: &[&str] = &[
+    "json",
     "detailed-exitcode",
     "destroy",
     "refresh",
@@ -44,6 +45,10 @@ pub(crate) fn print_diags(
     sources: &dyn ferro_diag::SourceLookup,
     color: bool,
 ) {
+    if crate::json_ui::active() {
+        crate::json_ui::diagnostics(io.stdout, diags, sources);
+        return;
+    }
     let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
         diags.iter().cloned().partition(Diagnostic::is_error);
     print_warnings(io, &warnings, sources, color);
@@ -60,6 +65,10 @@ pub(crate) fn print_warnings(
     sources: &dyn ferro_diag::SourceLookup,
     color: bool,
 ) {
+    if crate::json_ui::active() {
+        crate::json_ui::diagnostics(io.stdout, warnings, sources);
+        return;
+    }
     let warnings = ferro_diag::consolidate_warnings(warnings);
     if !warnings.is_empty() {
         let text = ferro_diag::render(&warnings, sources, color);
@@ -110,9 +119,10 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) if p.flag("json") => {
             let d =
                 ferro_diag::Diagnostic::error("cli", "Failed to read configuration").with_detail(e);
-            let _ = io
-                .stdout
-                .write_all(crate::validate_json::render(&[d], &[]).as_bytes());
+            let _ = io.stdout.write_all(
+                crate::validate_json::render(&[d], &ferro_db::Sources::from_files(Vec::new()))
+                    .as_bytes(),
+            );
             return 1;
         }
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
@@ -121,7 +131,7 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let (_, mut diags) = attach_providers(&mut l, &registry, None);
     config_diagnostics(&l, &mut diags);
     if p.flag("json") {
-        let doc = crate::validate_json::render(&diags, &l.sources);
+        let doc = crate::validate_json::render(&diags, &l.sources());
         let _ = io.stdout.write_all(doc.as_bytes());
         return i32::from(has_errors(&diags));
     }
@@ -180,10 +190,11 @@ pub(crate) fn make_plan(
     config_diagnostics(&l, &mut diags);
     let mut vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
     // Required root variables without a value are asked for on a terminal (not with
-    // -input=false, and never when the caller supplies standard input).
+    // -input=false or -json, and never when the caller supplies standard input).
     use std::io::IsTerminal;
     if !has_errors(&diags)
         && p.bools.get("input") != Some(&false)
+        && !crate::json_ui::active()
         && io.stdin.is_none()
         && std::io::stdin().is_terminal()
     {
@@ -311,6 +322,11 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
+    let _json = p.flag("json").then(|| {
+        let ui = crate::json_ui::enable();
+        crate::json_ui::version(io.stdout);
+        ui
+    });
     if !p.positional.is_empty() {
         return plain_error(io, "Too many command line arguments", "The plan command expects no positional arguments; to use a different configuration directory, use -chdir.");
     }
@@ -331,9 +347,16 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
+    if crate::json_ui::active() {
+        crate::json_ui::planned_changes(io.stdout, &planned.plan);
+        crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
+    } else {
+        let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
+    }
     if !planned.warnings.is_empty() {
-        let _ = writeln!(io.stdout);
+        if !crate::json_ui::active() {
+            let _ = writeln!(io.stdout);
+        }
         let sources = planned.loaded.sources();
         print_warnings(io, &planned.warnings, &sources, g.color);
     }
@@ -352,7 +375,10 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 &format!("The plan file {out} could not be written: {e}."),
             );
         }
-        let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
+        if !crate::json_ui::active() {
+            let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
+        }
+    } else if crate::json_ui::active() {
     } else if !planned.plan.is_empty() || planned.plan.mode == PlanMode::RefreshOnly {
         let _ = write!(
             io.stdout,
@@ -393,6 +419,18 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
+    let _json = p.flag("json").then(|| {
+        let ui = crate::json_ui::enable();
+        crate::json_ui::version(io.stdout);
+        ui
+    });
+    if p.flag("json") && p.positional.is_empty() && !p.flag("auto-approve") {
+        return plain_error(
+            io,
+            "Plan file or auto-approve required",
+            "ferro cannot ask for interactive approval when -json is set. You can either apply a saved plan file, or enable the -auto-approve option.",
+        );
+    }
     let parallelism = match parallelism_arg(&p, io) {
         Ok(n) => n,
         Err(code) => return code,
@@ -487,7 +525,12 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             Ok(x) => x,
             Err(code) => return code,
         };
-        let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
+        if crate::json_ui::active() {
+            crate::json_ui::planned_changes(io.stdout, &planned.plan);
+            crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
+        } else {
+            let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
+        }
         if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
             let _ = writeln!(
                 io.stdout,
@@ -543,6 +586,7 @@ fn execute(
         interrupt: Some(crate::interrupt::interrupt()),
     };
     let counts = Mutex::new((0usize, 0usize, 0usize));
+    let json = crate::json_ui::active();
     let out = Mutex::new(&mut *io.stdout);
     let on_event = |e: Event| {
         let line = match &e {
@@ -593,11 +637,15 @@ fn execute(
                     }
                 }
             }
-            Event::Failed { .. } => return,
+            Event::Failed { .. } => String::new(),
             Event::Message { text } => text.clone(),
         };
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(o, "{line}");
+        if json {
+            crate::json_ui::event(&mut **o, &e, &line);
+        } else if !matches!(e, Event::Failed { .. }) {
+            let _ = writeln!(o, "{line}");
+        }
     };
     let applying = crate::interrupt::applying();
     let (state, diags) = ferro_exec::apply(input, backend, &on_event);
@@ -611,7 +659,7 @@ fn execute(
             all.push(d.clone());
         }
     }
-    if all.iter().any(|d| !d.is_error()) {
+    if all.iter().any(|d| !d.is_error()) && !json {
         let _ = writeln!(io.stdout);
     }
     print_diags(io, &all, &planned.loaded.sources(), g.color);
@@ -632,7 +680,14 @@ fn execute(
             );
         }
     }
-    if destroy_command {
+    if json {
+        if destroy_command {
+            crate::json_ui::change_summary(io.stdout, "destroy", (added, changed, destroyed));
+        } else {
+            crate::json_ui::change_summary(io.stdout, "apply", (added, changed, destroyed));
+            crate::json_ui::outputs(io.stdout, &state);
+        }
+    } else if destroy_command {
         // Only the destroy command says so; applying a saved destroy plan is an apply.
         let _ = write!(
             io.stdout,

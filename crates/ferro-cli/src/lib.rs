@@ -24,6 +24,7 @@ mod env;
 mod init_backend;
 mod init_modules;
 pub mod interrupt;
+pub(crate) mod json_ui;
 mod line_editor;
 mod load;
 pub mod render;

@@ -1,11 +1,11 @@
 //! `ferro validate -json`: the diagnostics in Terraform 1.0.3's machine-readable format
 //! (`format_version` "0.1", `valid`, counts, and each diagnostic with its range and snippet).
 
-use ferro_diag::{Diagnostic, FileId, Severity};
+use ferro_diag::{Diagnostic, Severity, SourceLookup};
 use serde_json::{json, Value};
 
 /// The JSON document for `diags`; `sources` gives each file's name and text.
-pub(crate) fn render(diags: &[Diagnostic], sources: &[(FileId, String, String)]) -> String {
+pub(crate) fn render(diags: &[Diagnostic], sources: &dyn SourceLookup) -> String {
     let errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -25,7 +25,9 @@ pub(crate) fn render(diags: &[Diagnostic], sources: &[(FileId, String, String)])
     out
 }
 
-fn diagnostic(d: &Diagnostic, sources: &[(FileId, String, String)]) -> Value {
+/// One diagnostic as Terraform's JSON gives it (also the `diagnostic` of the machine-readable
+/// UI, `plan -json`).
+pub(crate) fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -34,13 +36,10 @@ fn diagnostic(d: &Diagnostic, sources: &[(FileId, String, String)]) -> Value {
     obj.insert("severity".into(), json!(severity));
     obj.insert("summary".into(), json!(d.summary));
     obj.insert("detail".into(), json!(d.detail));
-    let source = d.span.and_then(|s| {
-        sources
-            .iter()
-            .find(|(id, _, _)| *id == s.file)
-            .map(|f| (s, f))
-    });
-    if let Some((span, (_, name, text))) = source {
+    let source = d
+        .span
+        .and_then(|s| Some((s, sources.file_name(s.file), sources.file_text(s.file)?)));
+    if let Some((span, name, text)) = source {
         let start = (span.start as usize).min(text.len());
         let end = (span.end as usize).clamp(start, text.len());
         obj.insert(

@@ -1,0 +1,284 @@
+//! The machine-readable UI of `plan -json`, `apply -json` and `destroy -json`: Terraform
+//! 1.0's `terraform.ui` messages (UI version 0.1.0), one JSON object per line on standard
+//! output: `version` first, then `planned_change`s and a `change_summary`, the hooks of each
+//! step as it runs (`apply_start`, `apply_complete`, `apply_errored`), the final summary and
+//! `outputs`, and every diagnostic as a `diagnostic` message.
+//!
+//! While a command runs with `-json`, [`enable`] makes the shared diagnostic printers
+//! (`print_diags`, `plain_error`) write `diagnostic` messages instead of rendered text. The
+//! switch is per thread: `ferro_cli::run` may run on several threads at once (the tests do).
+
+use ferro_addrs::{AbsResourceInstance, InstanceKey};
+use ferro_diag::{Diagnostic, Severity, SourceLookup};
+use ferro_plan::{Action, Plan};
+use serde_json::{json, Map, Value};
+use std::cell::Cell;
+use std::io::Write;
+
+thread_local! {
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The JSON UI is on for this thread until this is dropped.
+pub(crate) struct Enabled(());
+
+impl Drop for Enabled {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(false));
+    }
+}
+
+pub(crate) fn enable() -> Enabled {
+    ACTIVE.with(|a| a.set(true));
+    Enabled(())
+}
+
+pub(crate) fn active() -> bool {
+    ACTIVE.with(Cell::get)
+}
+
+/// Terraform's `@timestamp`: RFC 3339 in UTC with microseconds.
+fn timestamp() -> String {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = d.as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        d.subsec_micros()
+    )
+}
+
+/// One message: the `@` members, then the message's own members and `type`, in name order
+/// (as Terraform's logger writes them).
+fn emit(out: &mut dyn Write, level: &str, message: &str, kind: &str, fields: Vec<(&str, Value)>) {
+    let mut m = Map::new();
+    m.insert("@level".into(), level.into());
+    m.insert("@message".into(), message.into());
+    m.insert("@module".into(), "terraform.ui".into());
+    m.insert("@timestamp".into(), timestamp().into());
+    let mut rest: Vec<(&str, Value)> = fields;
+    rest.push(("type", kind.into()));
+    rest.sort_by(|a, b| a.0.cmp(b.0));
+    for (k, v) in rest {
+        m.insert(k.into(), v);
+    }
+    let _ = writeln!(out, "{}", Value::Object(m));
+    let _ = out.flush();
+}
+
+/// The first message of every run.
+pub(crate) fn version(out: &mut dyn Write) {
+    emit(
+        out,
+        "info",
+        &format!("Terraform {}", ferro_state::WRITER_VERSION),
+        "version",
+        vec![
+            ("terraform", ferro_state::WRITER_VERSION.into()),
+            ("ui", "0.1.0".into()),
+        ],
+    );
+}
+
+pub(crate) fn diagnostics(out: &mut dyn Write, diags: &[Diagnostic], sources: &dyn SourceLookup) {
+    for d in diags {
+        let (level, word) = match d.severity {
+            Severity::Error => ("error", "Error"),
+            Severity::Warning => ("warn", "Warning"),
+        };
+        emit(
+            out,
+            level,
+            &format!("{word}: {}", d.summary),
+            "diagnostic",
+            vec![("diagnostic", crate::validate_json::diagnostic(d, sources))],
+        );
+    }
+}
+
+/// A resource instance as the UI names it.
+fn resource(addr: &AbsResourceInstance) -> Value {
+    let r = &addr.resource.resource;
+    let key = match &addr.resource.key {
+        InstanceKey::None => Value::Null,
+        InstanceKey::Int(i) => json!(i),
+        InstanceKey::Str(s) => json!(s),
+    };
+    json!({
+        "addr": addr.to_string(),
+        "module": addr.module.to_string(),
+        "resource": addr.resource.to_string(),
+        "implied_provider": r.implied_provider(),
+        "resource_type": &*r.ty,
+        "resource_name": &*r.name,
+        "resource_key": key,
+    })
+}
+
+/// The resource an apply event names (its text address; a deposed object's suffix dropped).
+fn resource_of_event(addr: &str) -> Option<(AbsResourceInstance, Value)> {
+    let plain = addr.split(" (deposed object").next().unwrap_or(addr);
+    match ferro_addrs::parse_target(plain).ok()? {
+        ferro_addrs::Target::Instance(i) => {
+            let v = resource(&i);
+            Some((i, v))
+        }
+        ferro_addrs::Target::Resource(r) => {
+            let i = r.instance(InstanceKey::None);
+            let v = resource(&i);
+            Some((i, v))
+        }
+        ferro_addrs::Target::Module(_) => None,
+    }
+}
+
+fn action_name(a: Action) -> &'static str {
+    match a {
+        Action::Create => "create",
+        Action::Read => "read",
+        Action::Update => "update",
+        Action::Delete => "delete",
+        Action::DeleteThenCreate | Action::CreateThenDelete => "replace",
+        Action::NoOp => "noop",
+    }
+}
+
+/// A `planned_change` for every change the plan makes, by address.
+pub(crate) fn planned_changes(out: &mut dyn Write, plan: &Plan) {
+    let mut changes: Vec<_> = plan
+        .changes
+        .iter()
+        .filter(|c| c.action != Action::NoOp)
+        // A data source leaving state is no change (Terraform neither lists nor counts it).
+        .filter(|c| {
+            !(c.action == Action::Delete
+                && c.addr.resource.resource.mode == ferro_addrs::ResourceMode::Data)
+        })
+        .collect();
+    changes.sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    for c in changes {
+        let action = action_name(c.action);
+        emit(
+            out,
+            "info",
+            &format!("{}: Plan to {action}", c.addr),
+            "planned_change",
+            vec![(
+                "change",
+                json!({ "resource": resource(&c.addr), "action": action }),
+            )],
+        );
+    }
+}
+
+/// What a run changed (or plans to): `operation` is `plan`, `apply` or `destroy`.
+pub(crate) fn change_summary(
+    out: &mut dyn Write,
+    operation: &str,
+    (add, change, remove): (usize, usize, usize),
+) {
+    let message = match operation {
+        "plan" => format!("Plan: {add} to add, {change} to change, {remove} to destroy."),
+        "destroy" => format!("Destroy complete! Resources: {remove} destroyed."),
+        _ => {
+            format!("Apply complete! Resources: {add} added, {change} changed, {remove} destroyed.")
+        }
+    };
+    emit(
+        out,
+        "info",
+        &message,
+        "change_summary",
+        vec![(
+            "changes",
+            json!({ "add": add, "change": change, "remove": remove, "operation": operation }),
+        )],
+    );
+}
+
+/// An apply event as a hook message.
+pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str) {
+    use ferro_exec::Event;
+    let (addr, kind, hook) = match e {
+        Event::Started { addr, action, id } => {
+            let mut h = vec![("action", json!(action_name(*action)))];
+            if let Some(id) = id {
+                h.push(("id_key", json!("id")));
+                h.push(("id_value", json!(id)));
+            }
+            (addr, "apply_start", h)
+        }
+        Event::Completed {
+            addr,
+            action,
+            id,
+            elapsed,
+        } => {
+            let mut h = vec![("action", json!(action_name(*action)))];
+            if let Some(id) = id.as_ref().filter(|_| *action != Action::Delete) {
+                h.push(("id_key", json!("id")));
+                h.push(("id_value", json!(id)));
+            }
+            h.push(("elapsed_seconds", json!(elapsed.as_secs())));
+            (addr, "apply_complete", h)
+        }
+        Event::Failed { addr } => (addr, "apply_errored", Vec::new()),
+        Event::Message { text } => {
+            emit(out, "info", text, "log", Vec::new());
+            return;
+        }
+    };
+    let Some((_, resource)) = resource_of_event(addr) else {
+        return;
+    };
+    let mut obj = Map::new();
+    obj.insert("resource".into(), resource);
+    for (k, v) in hook {
+        obj.insert(k.into(), v);
+    }
+    let message = if text.is_empty() {
+        format!("{addr}: Apply errored")
+    } else {
+        text.to_string()
+    };
+    emit(
+        out,
+        "info",
+        &message,
+        kind,
+        vec![("hook", Value::Object(obj))],
+    );
+}
+
+/// The root module's outputs after an apply, values included (sensitive ones too, marked).
+pub(crate) fn outputs(out: &mut dyn Write, state: &ferro_state::State) {
+    let mut all = Map::new();
+    for (name, o) in &state.outputs {
+        all.insert(
+            name.clone(),
+            json!({ "sensitive": o.sensitive, "type": o.ty, "value": o.value }),
+        );
+    }
+    emit(
+        out,
+        "info",
+        &format!("Outputs: {}", all.len()),
+        "outputs",
+        vec![("outputs", Value::Object(all))],
+    );
+}

@@ -1,0 +1,141 @@
+//! `plan -json`, `apply -json` and `destroy -json`: Terraform 1.0's machine-readable UI, one
+//! JSON message per line (`version`, `planned_change`, `change_summary`, `apply_start`,
+//! `apply_complete`, `outputs`, `diagnostic`), which tools that drive Terraform parse.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Exit code and the messages printed (every stdout line must be a JSON object).
+fn ferro_json(dir: &Path, args: &[&str]) -> (i32, Vec<Value>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run ferro");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let msgs = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}")))
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        msgs,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn types(msgs: &[Value]) -> Vec<&str> {
+    msgs.iter().map(|m| m["type"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn plan_apply_and_destroy_speak_terraforms_machine_readable_ui() {
+    let dir = scratch("json-ui");
+    std::fs::write(
+        dir.join("main.tf"),
+        r#"
+resource "terraform_data" "r" {
+  count = 2
+  input = "v${count.index}"
+}
+
+output "first" {
+  value = terraform_data.r[0].output
+}
+"#,
+    )
+    .unwrap();
+
+    let (code, msgs, err) = ferro_json(&dir, &["plan", "-json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        types(&msgs),
+        [
+            "version",
+            "planned_change",
+            "planned_change",
+            "change_summary"
+        ]
+    );
+    let v = &msgs[0];
+    assert_eq!(v["terraform"], "1.0.3");
+    assert_eq!(v["ui"], "0.1.0");
+    assert_eq!(v["@module"], "terraform.ui");
+    assert!(v["@timestamp"].as_str().unwrap().ends_with('Z'));
+    let change = &msgs[1]["change"];
+    assert_eq!(change["action"], "create");
+    assert_eq!(change["resource"]["addr"], "terraform_data.r[0]");
+    assert_eq!(change["resource"]["resource_key"], 0);
+    assert_eq!(change["resource"]["resource_type"], "terraform_data");
+    assert_eq!(msgs[1]["@message"], "terraform_data.r[0]: Plan to create");
+    assert_eq!(
+        msgs[3]["changes"],
+        serde_json::json!({"add": 2, "change": 0, "remove": 0, "operation": "plan"})
+    );
+
+    // No prompt with -json: a plan file or -auto-approve.
+    let (code, msgs, _) = ferro_json(&dir, &["apply", "-json"]);
+    assert_eq!(code, 1);
+    assert_eq!(types(&msgs), ["version", "diagnostic"]);
+    assert_eq!(
+        msgs[1]["diagnostic"]["summary"],
+        "Plan file or auto-approve required"
+    );
+
+    let (code, msgs, err) = ferro_json(&dir, &["apply", "-json", "-auto-approve"]);
+    assert_eq!(code, 0, "{err}");
+    let t = types(&msgs);
+    assert_eq!(
+        t.iter().filter(|t| **t == "apply_start").count(),
+        2,
+        "{t:?}"
+    );
+    assert_eq!(
+        t.iter().filter(|t| **t == "apply_complete").count(),
+        2,
+        "{t:?}"
+    );
+    assert_eq!(&t[t.len() - 2..], ["change_summary", "outputs"]);
+    let done = msgs.iter().find(|m| m["type"] == "apply_complete").unwrap();
+    assert_eq!(done["hook"]["action"], "create");
+    assert_eq!(done["hook"]["id_key"], "id");
+    assert!(done["hook"]["id_value"].is_string());
+    let summary = &msgs[msgs.len() - 2];
+    assert_eq!(
+        summary["@message"],
+        "Apply complete! Resources: 2 added, 0 changed, 0 destroyed."
+    );
+    assert_eq!(summary["changes"]["operation"], "apply");
+    assert_eq!(msgs[msgs.len() - 1]["outputs"]["first"]["value"], "v0");
+
+    let (code, msgs, err) = ferro_json(&dir, &["destroy", "-json", "-auto-approve"]);
+    assert_eq!(code, 0, "{err}");
+    let last = msgs.last().unwrap();
+    assert_eq!(
+        last["@message"],
+        "Destroy complete! Resources: 2 destroyed."
+    );
+    assert_eq!(last["changes"]["operation"], "destroy");
+
+    // Errors are diagnostic messages, with where they point.
+    std::fs::write(
+        dir.join("bad.tf"),
+        "resource \"terraform_data\" \"b\" {\n  input = nosuch\n}\n",
+    )
+    .unwrap();
+    let (code, msgs, _) = ferro_json(&dir, &["plan", "-json"]);
+    assert_eq!(code, 1);
+    let d = msgs.iter().find(|m| m["type"] == "diagnostic").unwrap();
+    assert_eq!(d["@level"], "error");
+    assert_eq!(d["diagnostic"]["range"]["filename"], "bad.tf");
+    assert_eq!(d["diagnostic"]["range"]["start"]["line"], 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
