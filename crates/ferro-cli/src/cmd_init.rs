@@ -25,8 +25,12 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             "migrate-state",
             "force-copy",
             "reconfigure",
+            // Terraform's init locks the state only while migrating it, and ferro's migration
+            // takes no lock; the flags are accepted, as Terraform accepts them, for the tools
+            // that pass them to every command.
+            "lock",
         ],
-        &["backend-config"],
+        &["backend-config", "lock-timeout"],
     ) {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),

@@ -164,5 +164,39 @@ fn providers_schema_json_is_terraforms_format() {
         p["resource_schemas"]["terraform_data"]["block"]["description_kind"],
         "plain"
     );
+    // Terraform's own provider describes terraform_remote_state in markdown.
+    let backend =
+        &p["data_source_schemas"]["terraform_remote_state"]["block"]["attributes"]["backend"];
+    assert_eq!(backend["description_kind"], "markdown", "{backend}");
+    assert_eq!(backend["required"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The flags terraform-exec (the library most tools drive Terraform with) passes to `init`,
+/// once `version -json` told it the binary is Terraform 1.0.3.
+#[test]
+fn init_takes_the_flags_driving_tools_pass() {
+    let dir = scratch("init-flags");
+    std::fs::write(
+        dir.join("main.tf"),
+        "resource \"terraform_data\" \"a\" {}\n",
+    )
+    .unwrap();
+    let (code, out, err) = ferro(
+        &dir,
+        &[
+            "init",
+            "-no-color",
+            "-force-copy",
+            "-input=false",
+            "-lock-timeout=0s",
+            "-backend=true",
+            "-get=true",
+            "-upgrade=false",
+            "-lock=true",
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("Initializing the backend..."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

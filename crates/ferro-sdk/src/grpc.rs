@@ -215,7 +215,17 @@ fn block_to_proto(b: &Block) -> pb::schema::Block {
             })
             .collect(),
         description: b.description.clone(),
+        description_kind: kind(b.description_markdown),
+        deprecated: b.deprecated,
         ..Default::default()
+    }
+}
+
+fn kind(markdown: bool) -> i32 {
+    if markdown {
+        pb::StringKind::Markdown as i32
+    } else {
+        pb::StringKind::Plain as i32
     }
 }
 
@@ -255,6 +265,8 @@ fn attribute_to_proto(name: &str, a: &Attribute) -> pb::schema::Attribute {
         optional: a.optional,
         computed: a.computed,
         sensitive: a.sensitive,
+        description_kind: kind(a.description_markdown),
+        deprecated: a.deprecated,
         ..Default::default()
     }
 }

@@ -19,6 +19,8 @@ pub struct Attr {
     pub computed: bool,
     pub sensitive: bool,
     pub description: String,
+    /// The description is markdown, not plain text.
+    pub description_markdown: bool,
     pub deprecated: bool,
     /// The value planned when the configuration leaves the attribute null (needs computed).
     pub default: Option<Value>,
@@ -74,6 +76,7 @@ impl Attr {
             computed: false,
             sensitive: false,
             description: String::new(),
+            description_markdown: false,
             deprecated: false,
             default: None,
             modifiers: Vec::new(),
@@ -127,6 +130,12 @@ impl Attr {
         self.description = d.into();
         self
     }
+    /// A description in markdown.
+    pub fn describe_markdown(mut self, d: impl Into<String>) -> Attr {
+        self.description = d.into();
+        self.description_markdown = true;
+        self
+    }
     /// Plan `v` when the configuration leaves this attribute null; makes it optional+computed.
     pub fn default(mut self, v: Value) -> Attr {
         self.optional = true;
@@ -157,6 +166,8 @@ impl Attr {
         a.computed = self.computed;
         a.sensitive = self.sensitive;
         a.description = self.description.clone();
+        a.description_markdown = self.description_markdown;
+        a.deprecated = self.deprecated;
         a
     }
 }

@@ -124,17 +124,17 @@ impl DataSource for RemoteState {
                 "backend",
                 Attr::string()
                     .required()
-                    .describe("The remote backend to use, e.g. `remote` or `http`."),
+                    .describe_markdown("The remote backend to use, e.g. `remote` or `http`."),
             )
             .attr(
                 "config",
-                Attr::new(Type::Dynamic).optional().describe(
+                Attr::new(Type::Dynamic).optional().describe_markdown(
                     "The configuration of the remote backend. Although this is optional, most backends require some configuration.\n\nThe object can use any arguments that would be valid in the equivalent `terraform { backend \"<TYPE>\" { ... } }` block.",
                 ),
             )
             .attr(
                 "defaults",
-                Attr::new(Type::Dynamic).optional().describe(
+                Attr::new(Type::Dynamic).optional().describe_markdown(
                     "Default values for outputs, in case the state file is empty or lacks a required output.",
                 ),
             )
@@ -142,13 +142,13 @@ impl DataSource for RemoteState {
                 "outputs",
                 Attr::new(Type::Dynamic)
                     .computed()
-                    .describe("An object containing every root-level output in the remote state."),
+                    .describe_markdown("An object containing every root-level output in the remote state."),
             )
             .attr(
                 "workspace",
                 Attr::string()
                     .optional()
-                    .describe("The Terraform workspace to use, if the backend supports workspaces."),
+                    .describe_markdown("The Terraform workspace to use, if the backend supports workspaces."),
             )
     }
 
