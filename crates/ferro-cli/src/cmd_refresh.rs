@@ -16,6 +16,13 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
+    // `-json`: the machine-readable UI (the version first, diagnostics and outputs as
+    // messages), as Terraform's `refresh -json`.
+    let _json = p.flag("json").then(|| {
+        let ui = crate::json_ui::enable();
+        crate::json_ui::version(io.stdout);
+        ui
+    });
     let (mut backend, display) = match crate::backend::open(g, &p, io) {
         Ok(b) => b,
         Err(code) => return code,
@@ -36,8 +43,13 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let d = Diagnostic::warning("empty-state", "Empty or non-existent state").with_detail(
             "There are currently no resources tracked in the state, so there is nothing to refresh.",
         );
-        let text = ferro_diag::render(&[d], &ferro_db::Sources::from_files(Vec::new()), false);
-        let _ = io.stderr.write_all(text.as_bytes());
+        let none = ferro_db::Sources::from_files(Vec::new());
+        if crate::json_ui::active() {
+            crate::json_ui::diagnostics(io.stdout, &[d], &none);
+        } else {
+            let text = ferro_diag::render(&[d], &none, false);
+            let _ = io.stderr.write_all(text.as_bytes());
+        }
     }
     let planned = match make_plan(g, a, &p, false, current.clone(), io) {
         Ok(x) => x,
@@ -75,6 +87,10 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             &format!("{e}\n\n{msg}"),
         );
     }
-    print_outputs(io, &state);
+    if crate::json_ui::active() {
+        crate::json_ui::outputs(io.stdout, &state);
+    } else {
+        print_outputs(io, &state);
+    }
     0
 }

@@ -1,6 +1,6 @@
-//! The machine-readable UI of `plan -json`, `apply -json` and `destroy -json`: Terraform
-//! 1.0's `terraform.ui` messages (UI version 0.1.0), one JSON object per line on standard
-//! output: `version` first, then `planned_change`s and a `change_summary`, the hooks of each
+//! The machine-readable UI of `plan -json`, `apply -json`, `refresh -json` and `destroy -json`:
+//! Terraform 1.0's `terraform.ui` messages (UI version 0.1.0), one JSON object per line on
+//! standard output: `version` first, then `planned_change`s and a `change_summary`, the hooks of each
 //! step as it runs (`apply_start`, `apply_complete`, `apply_errored`), the final summary and
 //! `outputs`, and every diagnostic as a `diagnostic` message.
 //!

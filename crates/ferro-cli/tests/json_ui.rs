@@ -1,4 +1,5 @@
-//! `plan -json`, `apply -json` and `destroy -json`: Terraform 1.0's machine-readable UI, one
+//! `plan -json`, `apply -json`, `refresh -json` and `destroy -json`: Terraform 1.0's
+//! machine-readable UI, one
 //! JSON message per line (`version`, `planned_change`, `change_summary`, `apply_start`,
 //! `apply_complete`, `outputs`, `diagnostic`), which tools that drive Terraform parse.
 
@@ -115,6 +116,11 @@ output "first" {
     );
     assert_eq!(summary["changes"]["operation"], "apply");
     assert_eq!(msgs[msgs.len() - 1]["outputs"]["first"]["value"], "v0");
+
+    let (code, msgs, err) = ferro_json(&dir, &["refresh", "-json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(types(&msgs), ["version", "outputs"]);
+    assert_eq!(msgs[1]["outputs"]["first"]["value"], "v0");
 
     let (code, msgs, err) = ferro_json(&dir, &["destroy", "-json", "-auto-approve"]);
     assert_eq!(code, 0, "{err}");
