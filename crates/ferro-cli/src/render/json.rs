@@ -412,6 +412,13 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     // The refreshed state, with the root outputs as this plan evaluated them where they are
     // known already (as Terraform writes it).
     let mut prior = plan.prior_state.clone();
+    // A data source read during apply has only a planned object until then, which Terraform
+    // does not keep in the refreshed state: its old result is left out.
+    for c in &plan.changes {
+        if c.action == Action::Read && c.deposed.is_none() {
+            prior.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
+        }
+    }
     for o in &plan.outputs {
         if o.action == Action::Delete {
             prior.outputs.remove(&o.name);
