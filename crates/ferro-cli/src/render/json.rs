@@ -132,7 +132,8 @@ fn module_json(resources: Vec<(ModuleInstance, J)>) -> J {
     }
     fn render(m: &ModuleInstance, by_module: &mut BTreeMap<ModuleInstance, Vec<J>>) -> J {
         let mut out = obj();
-        let resources = by_module.remove(m).unwrap_or_default();
+        let mut resources = by_module.remove(m).unwrap_or_default();
+        sort_by_address(&mut resources);
         if !resources.is_empty() {
             out.insert("resources".into(), J::Array(resources));
         }
@@ -153,6 +154,18 @@ fn module_json(resources: Vec<(ModuleInstance, J)>) -> J {
     }
     by_module.entry(ModuleInstance::root()).or_default();
     render(&ModuleInstance::root(), &mut by_module)
+}
+
+/// Terraform lists resources (and resource changes) in the order of their address text:
+/// `r[10]` before `r[2]`, `module.a…` before `null_resource…`. The sort is stable, so entries
+/// of one address (a current and a deposed object) keep their order.
+fn sort_by_address(list: &mut [J]) {
+    list.sort_by_cached_key(|r| {
+        r.get("address")
+            .and_then(J::as_str)
+            .unwrap_or_default()
+            .to_string()
+    });
 }
 
 /// The `values` representation of a state (also the plan's `prior_state`).
@@ -369,9 +382,11 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         };
         drift.push(resource_change_json(&c, &mark(&c.before), &mark(&c.after)));
     }
+    sort_by_address(&mut drift);
     if !drift.is_empty() {
         top.insert("resource_drift".into(), J::Array(drift));
     }
+    sort_by_address(&mut resource_changes);
     if !resource_changes.is_empty() {
         top.insert("resource_changes".into(), J::Array(resource_changes));
     }
@@ -420,8 +435,9 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         }
     }
     for o in &plan.outputs {
+        // An output the plan deletes keeps its old value here (Terraform's refreshed state
+        // still has it; the output change says it goes).
         if o.action == Action::Delete {
-            prior.outputs.remove(&o.name);
             continue;
         }
         let (plain, _) = o.after.deep_unmark();
