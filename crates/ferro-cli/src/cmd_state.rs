@@ -15,7 +15,7 @@ const LOCK_BOOLS: &[&str] = &[
     "auto-approve",
     "ignore-remote-version",
 ];
-const LOCK_VALUES: &[&str] = &["state", "state-out", "backup", "lock-timeout"];
+const LOCK_VALUES: &[&str] = &["state", "state-out", "backup", "lock-timeout", "id"];
 
 const NO_STATE: &str = "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where ferro has been run or use the -state flag\nto point the command to a specific state location.\n";
 
@@ -37,6 +37,13 @@ pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return diag(io, "Invalid arguments", &e),
     };
+    if p.value("id").is_some() && a.first().map(String::as_str) != Some("list") {
+        return diag(
+            io,
+            "Invalid arguments",
+            "flag provided but not defined: -id",
+        );
+    }
     match a.first().map(String::as_str) {
         Some("list") => list(g, &p, io),
         Some("show") => show(g, &p, io),
@@ -131,9 +138,20 @@ fn list(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
         }
     }
     let all = instances(&state);
+    // `-id=ID`: only the instances whose object has an `id` attribute of that value are
+    // printed (an address naming a resource in state is no error when none of its match).
+    let shown = |a: &AbsResourceInstance| match p.value("id") {
+        None => true,
+        Some(id) => state
+            .resources
+            .get(&a.containing_resource())
+            .and_then(|rs| rs.instances.get(&a.resource.key))
+            .and_then(|i| i.current.as_ref())
+            .is_some_and(|o| o.attributes.json().get("id").and_then(|v| v.as_str()) == Some(id)),
+    };
     let mut out = String::new();
     if filters.is_empty() {
-        for a in &all {
+        for a in all.iter().filter(|a| shown(a)) {
             out.push_str(&format!("{a}\n"));
         }
     }
@@ -143,7 +161,7 @@ fn list(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             let _ = io.stdout.write_all(out.as_bytes());
             return diag(io, "Unknown resource", &format!("The current state contains no resource {f}. If you've just added this\nresource to the configuration, you must run \"ferro apply\" first to create\nthe resource's entry in the state."));
         }
-        for a in hits {
+        for a in hits.into_iter().filter(|a| shown(a)) {
             out.push_str(&format!("{a}\n"));
         }
     }

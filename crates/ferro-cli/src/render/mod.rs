@@ -437,10 +437,19 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
         return "No state.\n".into();
     }
     let mut out = String::new();
+    // Laid out as Terraform lays it out: module by module, each module's listing followed by
+    // one more blank line, then the outputs, trailing blank lines trimmed. (Terraform takes
+    // the modules in no fixed order, and an empty root module taken first starts its listing
+    // with a blank line; ferro takes them in address order.)
+    let mut current_module: Option<&ferro_addrs::ModuleInstance> = None;
     for (res, rs) in &state.resources {
         let schema = providers.resource_schema(&rs.provider, &res.resource);
         for (key, inst) in &rs.instances {
             let Some(o) = &inst.current else { continue };
+            if current_module.is_some_and(|m| *m != res.module) {
+                out.push('\n');
+            }
+            current_module = Some(&res.module);
             let addr = res.instance(key.clone());
             let taint = if o.tainted { " (tainted)" } else { "" };
             out.push_str(&format!("# {addr}:{taint}\n"));
@@ -470,8 +479,9 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
             out.push_str("}\n\n");
         }
     }
+    out.push('\n');
     if !state.outputs.is_empty() {
-        out.push_str("\nOutputs:\n\n");
+        out.push_str("Outputs:\n\n");
         for (name, o) in &state.outputs {
             if o.sensitive {
                 out.push_str(&format!("{name} = (sensitive value)\n"));
@@ -491,5 +501,7 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
             }
         }
     }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
     out
 }
