@@ -22,7 +22,7 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let Some((_, v, _)) = outs.iter().find(|(n, _, _)| n == name) else {
             return plain_error(
                 io,
-                "Output not found",
+                &format!("Output {name:?} not found"),
                 "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `ferro apply`, since the state won't be updated with new output variables until that command is run.",
             );
         };
@@ -35,7 +35,7 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 None => match json::value_to_plain_json(v) {
                     serde_json::Value::Number(n) => n.to_string(),
                     serde_json::Value::Bool(b) => b.to_string(),
-                    _ => return plain_error(io, "Unsupported value for raw output", "The -raw option only supports strings, numbers, and boolean values, but this output has a complex type."),
+                    _ => return plain_error(io, "Unsupported value for raw output", &format!("The -raw option only supports strings, numbers, and boolean values, but output value {name:?} is {}.\n\nUse the -json option for machine-readable representations of output values that have complex types.", v.ty().friendly_name())),
                 },
             }
         } else {

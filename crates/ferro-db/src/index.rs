@@ -135,7 +135,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             }
         }
         for (i, l) in hir.locals.iter().enumerate() {
-            if add(1, l.name.clone(), l.span, "local") {
+            if add(1, l.name.clone(), l.decl_span, "local") {
                 idx.locals
                     .insert(l.name.clone(), ItemRef { file, index: i });
             }

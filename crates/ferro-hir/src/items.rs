@@ -170,7 +170,11 @@ pub struct VariableValidation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Local {
     pub name: String,
+    /// The name.
     pub span: SpanId,
+    /// The whole definition, `name = expression` (where Terraform's messages about the local
+    /// value point).
+    pub decl_span: SpanId,
     pub expr: ExprId,
 }
 

@@ -316,10 +316,12 @@ impl Lower {
             match item {
                 BodyItem::Attribute(a) => {
                     let span = self.sp(a.name.span);
+                    let decl_span = self.sp(a.span);
                     let expr = self.expr(&a.expr);
                     self.hir.locals.push(Local {
                         name: a.name.name.to_string(),
                         span,
+                        decl_span,
                         expr,
                     });
                 }

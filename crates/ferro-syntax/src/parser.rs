@@ -479,6 +479,23 @@ fn check_block_lines(text: &str, body: &Body, broken: &[(u32, u32)], diags: &mut
                         BodyItem::Attribute(x) => x.span,
                         BodyItem::Block(x) => x.span,
                     };
+                    // The next item on a later line: the block was left open after its
+                    // argument (HCL points at the end of that line).
+                    let between = &text[a.span.end as usize..(sp.start as usize).max(a.span.end as usize)];
+                    if let Some(nl) = between.find('\n') {
+                        let at = a.span.end + nl as u32;
+                        // A line comment ends the line with it: HCL points at the comment.
+                        let comment = between[..nl].find('#').or_else(|| between[..nl].find("//"));
+                        let from = comment.map_or(at, |c| a.span.end + c as u32);
+                        diags.push(single(
+                            "An argument definition on the same line as its containing block creates a single-line \
+                             block definition, which must also be closed on the same line. Place the block's closing \
+                             brace immediately after the argument definition.",
+                            Span { start: from, end: at + 1, ..sp },
+                        ));
+                        check_block_lines(text, &b.body, broken, diags);
+                        continue;
+                    }
                     diags.push(single(
                         "Single-line block syntax can include only one argument definition. To define \
                          multiple arguments, use the multi-line block syntax with one argument definition \
