@@ -398,10 +398,16 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
         .with_span(span);
     }
     if has("expression") {
+        // HCL names no token here: the end of the file, or "an invalid expression token".
+        if err.found.is_none() {
+            return Diagnostic::error("syntax-missing-expression", "Missing expression")
+                .with_detail("Expected the start of an expression, but found the end of the file.")
+                .with_span(span);
+        }
         return Diagnostic::error("syntax-invalid-expression", "Invalid expression")
-            .with_detail(format!(
-                "Expected the start of an expression, but found {found}."
-            ))
+            .with_detail(
+                "Expected the start of an expression, but found an invalid expression token.",
+            )
             .with_span(span);
     }
     let mut names = err.expected.names();

@@ -26,6 +26,24 @@ pub fn file_diagnostics(
     let index = module_index(db, module);
     let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
+    // How Terraform names the module in its messages: "the root module", or the path of
+    // the (first) call of it, "module.a.module.b".
+    let module_name = if module == ws.root(db) {
+        "the root module".to_string()
+    } else {
+        crate::module_tree(db, ws)
+            .nodes
+            .iter()
+            .find(|n| n.module == module)
+            .map(|n| {
+                n.path
+                    .iter()
+                    .map(|c| format!("module.{c}"))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .unwrap_or_else(|| "this module".to_string())
+    };
     let mut v = Validator {
         hir,
         index,
@@ -34,6 +52,7 @@ pub fn file_diagnostics(
         db,
         out: Vec::new(),
         check_scope: None,
+        module_name,
     };
 
     for var in &hir.variables {
@@ -125,6 +144,7 @@ pub fn file_diagnostics(
         }
         if let Some(f) = r.for_each {
             v.references(f, Meta::None);
+            v.check_for_each(f);
         }
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, hir.at(*span), Meta::None);
@@ -187,6 +207,8 @@ struct Validator<'a> {
     /// The `check` block whose contents are being checked: only there may its scoped data
     /// source be referred to.
     check_scope: Option<String>,
+    /// The module as messages name it ("the root module", "module.a").
+    module_name: String,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -378,15 +400,15 @@ impl Validator<'_> {
             Reference::Resource(res) if !self.index.resources.contains_key(res) => {
                 let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
-                    "A {what} {:?} {:?} has not been declared in the root module.",
-                    res.ty, res.name
+                    "A {what} {:?} {:?} has not been declared in {}.",
+                    res.ty, res.name, self.module_name
                 )))
             }
             Reference::Module(n) if !self.index.module_calls.contains_key(n) => Some(
                 Diagnostic::error("undeclared-module", "Reference to undeclared module").with_detail(
                     match suggest(n, self.index.module_calls.keys()) {
-                        Some(close) => format!("No module call named {n:?} is declared in this module. Did you mean {close:?}?"),
-                        None => format!("No module call named {n:?} is declared in this module."),
+                        Some(close) => format!("No module call named {n:?} is declared in {}. Did you mean {close:?}?", self.module_name),
+                        None => format!("No module call named {n:?} is declared in {}.", self.module_name),
                     },
                 ),
             ),
@@ -404,6 +426,36 @@ impl Validator<'_> {
         };
         if let Some(d) = d {
             self.out.push(d.with_span(span));
+        }
+    }
+
+    /// A resource's `for_each` whose value is known without planning must be a map, an
+    /// object or a set of strings (Terraform's validate evaluates it).
+    fn check_for_each(&mut self, e: ExprId) {
+        use ferro_value::ValueKind;
+        let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {
+            return;
+        };
+        if !v.is_wholly_known() || v.is_sensitive() {
+            return;
+        }
+        let argument = "Invalid for_each argument";
+        let problem = match &v.kind {
+            ValueKind::Map(..) | ValueKind::Object(_) => None,
+            ValueKind::Null(_) => Some((argument, "the given \"for_each\" argument value is null. A map, or set of strings is allowed.".to_string())),
+            ValueKind::Set(_, es) => es.iter().find(|e| e.as_str().is_none()).map(|e| {
+                ("Invalid for_each set argument", format!("\"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name()))
+            }),
+            _ => Some((argument, format!("the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name()))),
+        };
+        if let Some((summary, p)) = problem {
+            self.out.push(
+                Diagnostic::error("invalid-for-each", summary)
+                    .with_detail(format!(
+                        "The given \"for_each\" argument value is unsuitable: {p}"
+                    ))
+                    .with_span_opt(self.hir.span(e)),
+            );
         }
     }
 

@@ -94,7 +94,9 @@ impl Walk<'_> {
                                 keys.push((InstanceKey::Str(s.to_string()), Some(e.clone())))
                             }
                             None => {
-                                self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name())));
+                                let mut d = bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name()));
+                                d.summary = "Invalid for_each set argument".into();
+                                self.diags.push(d);
                                 return None;
                             }
                         }
