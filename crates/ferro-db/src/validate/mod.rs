@@ -314,22 +314,41 @@ impl Validator<'_> {
             _ => None,
         };
         let (mut found, mut keys) = (Vec::new(), Vec::new());
+        // `module.x.out`, `module.x[0].out`: Terraform's range for a reference to a module
+        // call takes in the instance key and the output named after it.
+        let mut parents: std::collections::HashMap<ExprId, (ExprId, bool)> =
+            std::collections::HashMap::new();
         walk_exprs(exprs, e, &mut |id, x| match x {
             Expr::Ref(r) => found.push((id, r.clone())),
             Expr::Index { target, .. } => {
                 if let Some(r) = resource(*target) {
                     keys.push((id, r.clone(), true));
                 }
+                parents.insert(*target, (id, true));
             }
             Expr::GetAttr { target, .. } => {
                 if let Some(r) = resource(*target) {
                     keys.push((*target, r.clone(), false));
                 }
+                parents.insert(*target, (id, false));
             }
             _ => {}
         });
         for (id, r) in found {
-            if let Some(span) = self.hir.span(id) {
+            let at = match r {
+                Reference::Module(_) => {
+                    let mut at = id;
+                    if let Some(&(p, true)) = parents.get(&at) {
+                        at = p;
+                    }
+                    if let Some(&(p, false)) = parents.get(&at) {
+                        at = p;
+                    }
+                    at
+                }
+                _ => id,
+            };
+            if let Some(span) = self.hir.span(at) {
                 self.check_ref(&r, span, meta);
             }
         }
