@@ -713,6 +713,17 @@ impl<'t> ModuleEval<'t> {
     }
 }
 
+/// Why `value` does not convert to the variable's declared type (defaults of `optional`
+/// attributes applied first), as the conversion says it; None when it converts.
+pub fn variable_conversion_error(var: &ferro_hir::Variable, value: &Value) -> Option<String> {
+    let ty = var.ty.clone().unwrap_or(Type::Dynamic);
+    let value = match &var.defaults {
+        Some(d) => ferro_value::defaults::apply_defaults(value, d),
+        None => value.clone(),
+    };
+    convert(&value, &ty).err().map(|e| e.message)
+}
+
 /// Convert a variable's value to its declared type (defaults of `optional` attributes first),
 /// refusing null for a non-nullable variable and marking a sensitive one.
 pub fn convert_variable(

@@ -118,7 +118,7 @@ pub fn prepare_variables(
             ),
             VariableSource::File(file) => diags.push(
                 Diagnostic::warning("undeclared-variable", "Value for undeclared variable")
-                    .with_detail(format!("The root module does not declare a variable named {name:?} but a value was found in file {file:?}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization."))
+                    .with_detail(format!("The root module does not declare a variable named {name:?} but a value was found in file {file:?}. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option."))
                     .with_span_opt(rv.span),
             ),
             VariableSource::Environment | VariableSource::Internal => {}
@@ -153,7 +153,29 @@ pub fn prepare_variables(
         };
         let v = match crate::scope::convert_variable(var, value, span, &ModuleInstance::root()) {
             Ok(v) => v,
-            Err(d) => {
+            Err(mut d) => {
+                // Terraform words a value that does not convert after where it came from.
+                if let (Some(rv), Some(why)) = (
+                    given,
+                    given.and_then(|rv| crate::scope::variable_conversion_error(var, &rv.value)),
+                ) {
+                    match &rv.source {
+                        VariableSource::CommandLine => {
+                            d.detail = format!("The argument -var=\"{name}=...\" does not contain a valid value for variable {name:?}: {why}.");
+                            d.span = None;
+                        }
+                        VariableSource::Environment => {
+                            d.detail = format!("The environment variable TF_VAR_{name} does not contain a valid value for variable {name:?}: {why}.");
+                            d.span = None;
+                        }
+                        VariableSource::File(_) => {
+                            d.detail = format!(
+                                "The given value is not valid for variable {name:?}: {why}."
+                            );
+                        }
+                        VariableSource::Internal => {}
+                    }
+                }
                 diags.push(d);
                 continue;
             }

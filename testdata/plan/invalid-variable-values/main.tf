@@ -1,0 +1,8 @@
+variable "num" {
+  type    = number
+  default = 1
+}
+
+output "o" {
+  value = var.num
+}
