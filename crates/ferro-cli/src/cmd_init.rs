@@ -47,7 +47,12 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     // call was installed before (and so has nothing to say).
     let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
     if calls_modules || !lines.is_empty() {
-        let _ = writeln!(io.stdout, "Initializing modules...");
+        let header = if p.flag("upgrade") {
+            "Upgrading modules..."
+        } else {
+            "Initializing modules..."
+        };
+        let _ = writeln!(io.stdout, "{header}");
         for l in &lines {
             let _ = writeln!(io.stdout, "{l}");
         }

@@ -117,6 +117,13 @@ fn init_then_apply_with_the_real_null_provider() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("No changes."), "{out}");
 
+    // `init -upgrade` selecting the version already unpacked keeps it, as Terraform does.
+    let (code, out, err) = ferro(&dir, &["init", "-upgrade", "-no-color"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(
+        "- Finding hashicorp/null versions matching \"2.1.2\"...\n- Using previously-installed hashicorp/null v2.1.2\n"
+    ), "{out}");
+
     // A changed constraint that the lock file's selection does not satisfy needs -upgrade.
     std::fs::write(
         dir.join("main.tf"),

@@ -175,6 +175,14 @@ fn get_installs_modules_and_reinstalls_only_on_update() {
     );
     let (code, out, _) = ferro(&dir, &["get", "-update", "-no-color"]);
     assert_eq!((code, out.as_str()), (0, listed));
+    let (code, out, _) = ferro(&dir, &["init", "-upgrade", "-no-color"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!(
+            "Upgrading modules...\n{listed}\nInitializing the backend..."
+        )),
+        "{out}"
+    );
     let (code, out, _) = ferro(&dir, &["plan", "-no-color"]);
     assert_eq!(code, 0);
     assert!(

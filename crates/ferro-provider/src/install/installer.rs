@@ -181,6 +181,9 @@ impl Installer {
             summary: "Failed to query available provider packages".into(),
             detail,
         };
+        // What the lock file recorded, even when upgrading: a package already unpacked for
+        // that version is verified against its hashes.
+        let previous = locked;
         let locked = locked.filter(|_| !self.upgrade);
         if let Some(l) = locked {
             if !req.constraints.allows(&l.version) {
@@ -265,10 +268,6 @@ impl Installer {
             },
         };
         let loc = &available[&version];
-        on_event(InstallEvent::Installing {
-            addr: addr.clone(),
-            version: version.clone(),
-        });
         let install_error = |detail: String| InstallError {
             summary: "Failed to install provider".into(),
             detail: format!("Error while installing {shown} v{version}: {detail}"),
@@ -300,6 +299,30 @@ impl Installer {
             )));
         }
         let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
+        // The package already unpacked for the version the lock file recorded, and matching
+        // its hashes (an `init -upgrade` that selects the version it had): kept, as Terraform
+        // keeps it. Without a lock entry to check it against, it is installed again.
+        let in_place = previous.is_some_and(|p| p.version == version && p.hashes.contains(&h1))
+            && dest.is_dir()
+            && hash::hash_dir(&dest).is_ok_and(|h| h == h1);
+        if in_place {
+            on_event(InstallEvent::UsingInstalled {
+                addr: addr.clone(),
+                version: version.clone(),
+            });
+            hashes.push(h1);
+            hashes.sort();
+            hashes.dedup();
+            return Ok(LockedProvider {
+                version,
+                constraints: constraints_text(&req.constraints),
+                hashes,
+            });
+        }
+        on_event(InstallEvent::Installing {
+            addr: addr.clone(),
+            version: version.clone(),
+        });
         place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?;
         if find_executable(&dest, &addr.ty).is_none() {
             return Err(install_error(format!(
