@@ -18,6 +18,12 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(code) => return code,
     };
     let outs = decoded_outputs(&state);
+    // As Terraform's human and raw views: with no outputs at all, asking for one is the
+    // "No outputs found" warning (exit 0); `-json` says the output is not found.
+    if outs.is_empty() && !p.flag("json") {
+        no_outputs_warning(g, io);
+        return 0;
+    }
     if let Some(name) = p.positional.first() {
         let Some((_, v, _)) = outs.iter().find(|(n, _, _)| n == name) else {
             return plain_error(
@@ -62,20 +68,20 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stdout, "{text}");
         return 0;
     }
-    if outs.is_empty() {
-        let d = Diagnostic::warning("no-outputs", "No outputs found").with_detail(
-            "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `ferro refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `ferro console` command to assist.",
-        );
-        print_diags(
-            io,
-            &[d],
-            &ferro_db::Sources::from_files(Vec::new()),
-            g.color,
-        );
-        return 0;
-    }
     write_outputs(io, outs);
     0
+}
+
+fn no_outputs_warning(g: &Global, io: &mut Io<'_>) {
+    let d = Diagnostic::warning("no-outputs", "No outputs found").with_detail(
+        "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `ferro refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `ferro console` command to assist.",
+    );
+    print_diags(
+        io,
+        &[d],
+        &ferro_db::Sources::from_files(Vec::new()),
+        g.color,
+    );
 }
 
 fn decoded_outputs(state: &State) -> Vec<(String, ferro_value::Value, bool)> {

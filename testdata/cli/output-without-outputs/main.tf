@@ -1,0 +1,1 @@
+output "a" { value = 1 }
