@@ -587,6 +587,8 @@ fn execute(
     };
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let json = crate::json_ui::active();
+    // When each step started and what it does (the JSON UI says how long a failed one ran).
+    let started = crate::json_ui::Started::default();
     let out = Mutex::new(&mut *io.stdout);
     let on_event = |e: Event| {
         let line = match &e {
@@ -639,11 +641,12 @@ fn execute(
             }
             Event::Failed { .. } => String::new(),
             Event::Message { text } => text.clone(),
+            Event::Provision { .. } => e.provision_line().unwrap_or_default(),
         };
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
         if json {
-            crate::json_ui::event(&mut **o, &e, &line);
-        } else if !matches!(e, Event::Failed { .. }) {
+            crate::json_ui::event(&mut **o, &e, &line, &started);
+        } else if !line.is_empty() {
             let _ = writeln!(o, "{line}");
         }
     };

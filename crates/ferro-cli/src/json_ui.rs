@@ -211,17 +211,50 @@ pub(crate) fn change_summary(
     );
 }
 
-/// An apply event as a hook message.
-pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str) {
-    use ferro_exec::Event;
-    let (addr, kind, hook) = match e {
+/// When each running step started and what it does, by address: an `apply_errored` message
+/// says what failed and after how long.
+#[derive(Default)]
+pub(crate) struct Started(
+    std::sync::Mutex<std::collections::HashMap<String, (Action, std::time::Instant)>>,
+);
+
+fn hook_message(
+    out: &mut dyn Write,
+    addr: &str,
+    message: &str,
+    kind: &str,
+    fields: Vec<(&str, Value)>,
+) {
+    let Some((_, resource)) = resource_of_event(addr) else {
+        return;
+    };
+    let mut obj = Map::new();
+    obj.insert("resource".into(), resource);
+    for (k, v) in fields {
+        obj.insert(k.into(), v);
+    }
+    emit(
+        out,
+        "info",
+        message,
+        kind,
+        vec![("hook", Value::Object(obj))],
+    );
+}
+
+/// An apply event as a hook message (`text` is the human line, the message of most).
+pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, started: &Started) {
+    use ferro_exec::{Event, ProvisionPhase};
+    let mut started = started.0.lock().unwrap_or_else(|e| e.into_inner());
+    match e {
         Event::Started { addr, action, id } => {
+            started.insert(addr.clone(), (*action, std::time::Instant::now()));
             let mut h = vec![("action", json!(action_name(*action)))];
             if let Some(id) = id {
                 h.push(("id_key", json!("id")));
                 h.push(("id_value", json!(id)));
             }
-            (addr, "apply_start", h)
+            hook_message(out, addr, text, "apply_start", h);
         }
         Event::Completed {
             addr,
@@ -229,40 +262,72 @@ pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str) {
             id,
             elapsed,
         } => {
+            started.remove(addr);
             let mut h = vec![("action", json!(action_name(*action)))];
             if let Some(id) = id.as_ref().filter(|_| *action != Action::Delete) {
                 h.push(("id_key", json!("id")));
                 h.push(("id_value", json!(id)));
             }
             h.push(("elapsed_seconds", json!(elapsed.as_secs())));
-            (addr, "apply_complete", h)
+            hook_message(out, addr, text, "apply_complete", h);
         }
-        Event::Failed { addr } => (addr, "apply_errored", Vec::new()),
-        Event::Message { text } => {
-            emit(out, "info", text, "log", Vec::new());
-            return;
+        // A step that failed before it started (its final plan, say) has only its
+        // diagnostic, as in Terraform.
+        Event::Failed { addr } => {
+            let Some((action, at)) = started.remove(addr) else {
+                return;
+            };
+            let secs = at.elapsed().as_secs();
+            let verb = match action {
+                Action::Create => "Creation",
+                Action::Delete => "Destruction",
+                Action::Read => "Read",
+                _ => "Modifications",
+            };
+            hook_message(
+                out,
+                addr,
+                &format!("{addr}: {verb} errored after {secs}s"),
+                "apply_errored",
+                vec![
+                    ("action", json!(action_name(action))),
+                    ("elapsed_seconds", json!(secs)),
+                ],
+            );
         }
-    };
-    let Some((_, resource)) = resource_of_event(addr) else {
-        return;
-    };
-    let mut obj = Map::new();
-    obj.insert("resource".into(), resource);
-    for (k, v) in hook {
-        obj.insert(k.into(), v);
+        Event::Provision {
+            addr,
+            provisioner,
+            phase,
+        } => {
+            let p = ("provisioner", json!(provisioner));
+            match phase {
+                ProvisionPhase::Start => hook_message(out, addr, text, "provision_start", vec![p]),
+                ProvisionPhase::Output(line) => hook_message(
+                    out,
+                    addr,
+                    &format!("{addr}: ({provisioner}): {line}"),
+                    "provision_progress",
+                    vec![p, ("output", json!(line))],
+                ),
+                ProvisionPhase::Complete => hook_message(
+                    out,
+                    addr,
+                    &format!("{addr}: ({provisioner}) Provisioning complete"),
+                    "provision_complete",
+                    vec![p],
+                ),
+                ProvisionPhase::Errored => hook_message(
+                    out,
+                    addr,
+                    &format!("{addr}: ({provisioner}) Provisioning errored"),
+                    "provision_errored",
+                    vec![p],
+                ),
+            }
+        }
+        Event::Message { text } => emit(out, "info", text, "log", Vec::new()),
     }
-    let message = if text.is_empty() {
-        format!("{addr}: Apply errored")
-    } else {
-        text.to_string()
-    };
-    emit(
-        out,
-        "info",
-        &message,
-        kind,
-        vec![("hook", Value::Object(obj))],
-    );
 }
 
 /// The root module's outputs after an apply, values included (sensitive ones too, marked).

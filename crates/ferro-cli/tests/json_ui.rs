@@ -145,3 +145,59 @@ output "first" {
     assert_eq!(d["diagnostic"]["range"]["start"]["line"], 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn provisioners_and_failed_steps_are_hook_messages() {
+    let dir = scratch("json-ui-provisioners");
+    std::fs::write(
+        dir.join("main.tf"),
+        r#"
+resource "terraform_data" "ok" {
+  provisioner "local-exec" {
+    command = "echo fine"
+  }
+}
+
+resource "terraform_data" "bad" {
+  provisioner "local-exec" {
+    command = "echo failing; exit 3"
+  }
+}
+"#,
+    )
+    .unwrap();
+    let (code, msgs, _) = ferro_json(&dir, &["apply", "-json", "-auto-approve"]);
+    assert_eq!(code, 1);
+    let of = |kind: &str, addr: &str| -> Vec<&Value> {
+        msgs.iter()
+            .filter(|m| m["type"] == kind && m["hook"]["resource"]["addr"] == addr)
+            .collect()
+    };
+    let start = of("provision_start", "terraform_data.ok");
+    assert_eq!(start.len(), 1, "{msgs:?}");
+    assert_eq!(start[0]["hook"]["provisioner"], "local-exec");
+    assert_eq!(
+        start[0]["@message"],
+        "terraform_data.ok: Provisioning with 'local-exec'..."
+    );
+    let progress = of("provision_progress", "terraform_data.ok");
+    assert!(
+        progress.iter().any(|m| m["hook"]["output"] == "fine"
+            && m["@message"] == "terraform_data.ok: (local-exec): fine"),
+        "{progress:?}"
+    );
+    assert_eq!(of("provision_complete", "terraform_data.ok").len(), 1);
+    assert_eq!(of("apply_complete", "terraform_data.ok").len(), 1);
+
+    assert_eq!(of("provision_errored", "terraform_data.bad").len(), 1);
+    let errored = of("apply_errored", "terraform_data.bad");
+    assert_eq!(errored.len(), 1, "{msgs:?}");
+    assert_eq!(errored[0]["hook"]["action"], "create");
+    assert!(errored[0]["@message"]
+        .as_str()
+        .unwrap()
+        .starts_with("terraform_data.bad: Creation errored after "));
+    assert!(msgs.iter().any(|m| m["type"] == "diagnostic"
+        && m["diagnostic"]["summary"] == "local-exec provisioner error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,4 +11,4 @@ mod run;
 mod step;
 
 pub use interrupt::Interrupt;
-pub use run::{apply, ApplyInput, Event};
+pub use run::{apply, ApplyInput, Event, ProvisionPhase};

@@ -2,7 +2,7 @@
 //! (or, with `when = destroy`, before it is destroyed), its output shown line by line as
 //! Terraform shows it.
 
-use crate::Event;
+use crate::{Event, ProvisionPhase};
 use ferro_db::SourceFile;
 use ferro_diag::Diagnostic;
 use ferro_hir::{Provisioner, ResourceDecl};
@@ -35,16 +35,21 @@ pub(crate) fn run_provisioners(
         .iter()
         .filter(|p| p.when_destroy == (when == When::Destroy))
     {
-        on_event(Event::Message {
-            text: format!("{addr}: Provisioning with '{}'...", p.kind),
-        });
+        let phase = |phase| Event::Provision {
+            addr: addr.to_string(),
+            provisioner: p.kind.to_string(),
+            phase,
+        };
+        on_event(phase(ProvisionPhase::Start));
         if let Err(d) = run_local_exec(m, file, p, inst, addr, on_event) {
+            on_event(phase(ProvisionPhase::Errored));
             if p.on_failure_continue {
                 continue;
             }
             diags.push(d);
             break;
         }
+        on_event(phase(ProvisionPhase::Complete));
     }
     diags
 }
@@ -143,15 +148,17 @@ fn run_local_exec(
         .chain(std::iter::once(&le.command))
         .map(|s| format!("{s:?}"))
         .collect();
-    let prefix = format!("{addr} (local-exec):");
+    let say = |line: String| {
+        on_event(Event::Provision {
+            addr: addr.to_string(),
+            provisioner: "local-exec".to_string(),
+            phase: ProvisionPhase::Output(line),
+        })
+    };
     if le.quiet {
-        on_event(Event::Message {
-            text: format!("{prefix} (output suppressed)"),
-        });
+        say("(output suppressed)".to_string());
     } else {
-        on_event(Event::Message {
-            text: format!("{prefix} Executing: [{}]", shown.join(" ")),
-        });
+        say(format!("Executing: [{}]", shown.join(" ")));
     }
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -203,9 +210,7 @@ fn run_local_exec(
         output.push_str(&line);
         output.push('\n');
         if !le.quiet {
-            on_event(Event::Message {
-                text: format!("{prefix} {line}"),
-            });
+            say(line.clone());
         }
     }
     for r in readers {

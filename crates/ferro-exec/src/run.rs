@@ -41,10 +41,46 @@ pub enum Event {
     Failed {
         addr: String,
     },
-    /// A line to show as it is (provisioner progress and output).
+    /// A line to show as it is.
     Message {
         text: String,
     },
+    /// A provisioner of `addr` (its kind, `local-exec`) starts, prints a line, completes or
+    /// fails.
+    Provision {
+        addr: String,
+        provisioner: String,
+        phase: ProvisionPhase,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProvisionPhase {
+    Start,
+    Output(String),
+    Complete,
+    Errored,
+}
+
+impl Event {
+    /// The line the human UI shows for this event, if any (completion and failure lines of
+    /// steps are the caller's: they need its counts).
+    pub fn provision_line(&self) -> Option<String> {
+        match self {
+            Event::Provision {
+                addr,
+                provisioner,
+                phase,
+            } => match phase {
+                ProvisionPhase::Start => {
+                    Some(format!("{addr}: Provisioning with '{provisioner}'..."))
+                }
+                ProvisionPhase::Output(line) => Some(format!("{addr} ({provisioner}): {line}")),
+                ProvisionPhase::Complete | ProvisionPhase::Errored => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 pub struct ApplyInput<'a> {
