@@ -111,6 +111,12 @@ pub fn file_diagnostics(
         for e in c.count.iter().chain(c.for_each.iter()) {
             v.references(*e, Meta::None);
         }
+        if let Some(n) = c.count {
+            v.check_count(n);
+        }
+        if let Some(f) = c.for_each {
+            v.check_for_each(f);
+        }
         for a in &c.inputs {
             v.references(a.expr, meta);
         }
@@ -134,13 +140,7 @@ pub fn file_diagnostics(
         };
         if let Some(c) = r.count {
             v.references(c, Meta::None);
-            v.check_static(
-                c,
-                &Type::Number,
-                // Terraform 1.0.3 decodes `count` as a number while loading the configuration.
-                "Incorrect value type",
-                "Invalid expression value",
-            );
+            v.check_count(c);
         }
         if let Some(f) = r.for_each {
             v.references(f, Meta::None);
@@ -448,8 +448,46 @@ impl Validator<'_> {
         }
     }
 
-    /// A resource's `for_each` whose value is known without planning must be a map, an
-    /// object or a set of strings (Terraform's validate evaluates it).
+    /// A `count` known without planning: a number (Terraform 1.0.3 decodes it as one while
+    /// loading the configuration), and not a negative one.
+    fn check_count(&mut self, e: ExprId) {
+        let before = self.out.len();
+        self.check_static(
+            e,
+            &Type::Number,
+            "Incorrect value type",
+            "Invalid expression value",
+        );
+        if self.out.len() > before {
+            return;
+        }
+        let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {
+            return;
+        };
+        let Some(n) = convert(&v, &Type::Number)
+            .ok()
+            .and_then(|n| n.as_number().cloned())
+        else {
+            return;
+        };
+        let problem = match n.to_i64().filter(|_| n.is_integer()) {
+            None => {
+                "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
+            }
+            Some(i) if i < 0 => "negative numbers are not supported",
+            Some(_) => return,
+        };
+        self.out.push(
+            Diagnostic::error("invalid-count", "Invalid count argument")
+                .with_detail(format!(
+                    "The given \"count\" argument value is unsuitable: {problem}."
+                ))
+                .with_span_opt(self.hir.span(e)),
+        );
+    }
+
+    /// A `for_each` (of a resource or a module call) whose value is known without planning
+    /// must be a map, an object or a set of strings (Terraform's validate evaluates it).
     fn check_for_each(&mut self, e: ExprId) {
         use ferro_value::ValueKind;
         let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {

@@ -45,11 +45,11 @@ impl Walk<'_> {
                 }
             };
             let Some(n) = n.to_i64().filter(|_| n.is_integer()) else {
-                self.diags.push(bad("The given \"count\" argument value is unsuitable: the count must be a whole number."));
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807."));
                 return None;
             };
             if n < 0 {
-                self.diags.push(bad("The given \"count\" argument value is unsuitable: must be greater than or equal to zero."));
+                self.diags.push(bad("The given \"count\" argument value is unsuitable: negative numbers are not supported."));
                 return None;
             }
             return Some((

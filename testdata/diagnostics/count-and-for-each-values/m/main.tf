@@ -1,0 +1,1 @@
+variable "x" { default = 1 }
