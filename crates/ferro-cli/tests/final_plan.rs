@@ -3,30 +3,11 @@
 //! (naming the address, the provider and the attribute), for a create and for an update, and
 //! the rest of the plan is applied.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod cli_support;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use cli_support::{ferro, scratch};
 
 /// Runs the built binary in `dir` (file functions read relative to the process directory).
-fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run ferro");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn a_value_changed_since_plan_is_an_inconsistent_final_plan() {
     let dir = scratch("final-plan");

@@ -3,34 +3,21 @@
 //! JSON message per line (`version`, `planned_change`, `change_summary`, `apply_start`,
 //! `apply_complete`, `outputs`, `diagnostic`), which tools that drive Terraform parse.
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod cli_support;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use cli_support::scratch;
+use std::path::Path;
+
+use serde_json::Value;
 
 /// Exit code and the messages printed (every stdout line must be a JSON object).
 fn ferro_json(dir: &Path, args: &[&str]) -> (i32, Vec<Value>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run ferro");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (code, stdout, stderr) = cli_support::ferro(dir, args);
     let msgs = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}")))
         .collect();
-    (
-        out.status.code().unwrap_or(-1),
-        msgs,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (code, msgs, stderr)
 }
 
 fn types(msgs: &[Value]) -> Vec<&str> {

@@ -2,28 +2,9 @@
 //! them: nothing (and exit 0) when none match, an address filter naming a resource in state
 //! is no error when its instances do not match, and `-id` belongs to `list` alone.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod cli_support;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run ferro");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use cli_support::{ferro, scratch};
 
 #[test]
 fn state_list_filters_by_id() {

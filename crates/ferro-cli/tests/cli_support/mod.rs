@@ -1,0 +1,41 @@
+//! Helpers shared by the CLI tests that run the built `ferro` binary: a scratch directory per
+//! test, and one run of ferro in a directory.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// An empty directory for one test (named after it and the test process).
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run the built binary in `dir` (file functions read relative to the process directory):
+/// exit code, standard output, standard error.
+pub fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    ferro_with_input(dir, args, "")
+}
+
+/// As [`ferro`], with `stdin` as standard input.
+pub fn ferro_with_input(dir: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ferro");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
