@@ -1,14 +1,13 @@
 //! `plan -json`, `apply -json`, `refresh -json` and `destroy -json`: Terraform 1.0's
-//! machine-readable UI, one
-//! JSON message per line (`version`, `planned_change`, `change_summary`, `apply_start`,
-//! `apply_complete`, `outputs`, `diagnostic`), which tools that drive Terraform parse.
+//! machine-readable UI, one JSON message per line (`version`, `planned_change`,
+//! `change_summary`, `apply_start`, `apply_complete`, `outputs`, `diagnostic`), which tools
+//! that drive Terraform parse.
 
 mod cli_support;
 
 use cli_support::scratch;
-use std::path::Path;
-
 use serde_json::Value;
+use std::path::Path;
 
 /// Exit code and the messages printed (every stdout line must be a JSON object).
 fn ferro_json(dir: &Path, args: &[&str]) -> (i32, Vec<Value>, String) {

@@ -451,23 +451,21 @@ impl Validator<'_> {
     /// A `count` known without planning: a number (Terraform 1.0.3 decodes it as one while
     /// loading the configuration), and not a negative one.
     fn check_count(&mut self, e: ExprId) {
-        let before = self.out.len();
-        self.check_static(
-            e,
-            &Type::Number,
-            "Incorrect value type",
-            "Invalid expression value",
-        );
-        if self.out.len() > before {
-            return;
-        }
         let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {
             return;
         };
-        let Some(n) = convert(&v, &Type::Number)
-            .ok()
-            .and_then(|n| n.as_number().cloned())
-        else {
+        let n = match convert(&v, &Type::Number) {
+            Ok(n) => n,
+            Err(err) => {
+                self.out.push(
+                    Diagnostic::error("incorrect-value-type", "Incorrect value type")
+                        .with_detail(format!("Invalid expression value: {}.", err.message))
+                        .with_span_opt(self.hir.span(e)),
+                );
+                return;
+            }
+        };
+        let Some(n) = n.as_number() else {
             return;
         };
         let problem = match n.to_i64().filter(|_| n.is_integer()) {
@@ -513,18 +511,6 @@ impl Validator<'_> {
                     ))
                     .with_span_opt(self.hir.span(e)),
             );
-        }
-    }
-
-    fn check_static(&mut self, e: ExprId, ty: &Type, summary: &str, lead: &str) {
-        if let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) {
-            if let Err(err) = convert(&v, ty) {
-                self.out.push(
-                    Diagnostic::error("incorrect-value-type", summary)
-                        .with_detail(format!("{lead}: {}.", err.message))
-                        .with_span_opt(self.hir.span(e)),
-                );
-            }
         }
     }
 
