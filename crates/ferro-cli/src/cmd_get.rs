@@ -17,30 +17,8 @@ pub fn get(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             "The get command takes no positional arguments; use the global -chdir option to work in another directory.",
         );
     }
-    let mut lines = Vec::new();
-    let installed = crate::init_modules::install_modules(
-        &g.dir,
-        p.flag("update"),
-        &crate::init_modules::Unreachable,
-        &mut |l| lines.push(l),
-    );
-    for l in &lines {
-        let _ = writeln!(io.stdout, "{l}");
-    }
-    match installed {
-        Ok(modules) => {
-            if modules.len() > 1 {
-                if let Err(e) = crate::init_modules::write_manifest(&g.dir, &modules) {
-                    return plain_error(io, "Failed to write the module manifest", &e);
-                }
-            }
-            0
-        }
-        Err(diags) => {
-            let text =
-                ferro_diag::render(&diags, &ferro_db::Sources::from_files(Vec::new()), g.color);
-            let _ = io.stderr.write_all(text.as_bytes());
-            1
-        }
+    match crate::init_modules::install_step(g, io, p.flag("update"), None) {
+        Ok(()) => 0,
+        Err(code) => code,
     }
 }

@@ -36,41 +36,13 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return error(io, "Invalid arguments", &e),
     };
     // Modules first: the configuration is only complete once they are in place.
-    let mut lines = Vec::new();
-    let installed = crate::init_modules::install_modules(
-        &g.dir,
-        p.flag("upgrade"),
-        &crate::init_modules::Unreachable,
-        &mut |l| lines.push(l),
-    );
-    // Terraform announces the step whenever the configuration calls modules, even when every
-    // call was installed before (and so has nothing to say).
-    let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
-    if calls_modules || !lines.is_empty() {
-        let header = if p.flag("upgrade") {
-            "Upgrading modules..."
-        } else {
-            "Initializing modules..."
-        };
-        let _ = writeln!(io.stdout, "{header}");
-        for l in &lines {
-            let _ = writeln!(io.stdout, "{l}");
-        }
-    }
-    match installed {
-        Ok(modules) => {
-            if modules.len() > 1 {
-                if let Err(e) = crate::init_modules::write_manifest(&g.dir, &modules) {
-                    return error(io, "Failed to write the module manifest", &e);
-                }
-            }
-        }
-        Err(diags) => {
-            let text =
-                ferro_diag::render(&diags, &ferro_db::Sources::from_files(Vec::new()), g.color);
-            let _ = io.stderr.write_all(text.as_bytes());
-            return 1;
-        }
+    let header = if p.flag("upgrade") {
+        "Upgrading modules..."
+    } else {
+        "Initializing modules..."
+    };
+    if let Err(code) = crate::init_modules::install_step(g, io, p.flag("upgrade"), Some(header)) {
+        return code;
     }
     let l = match load_dir(&g.dir) {
         Ok(l) => l,

@@ -5,6 +5,8 @@
 //! `.terraform/modules/KEY`; anything else goes through a [`RemoteModules`] source, which on
 //! this machine cannot reach a registry and says so.
 
+use crate::commands::plain_error;
+use crate::{Global, Io};
 use ferro_db::{is_local_source, resolve_local_source};
 use ferro_diag::Diagnostic;
 use std::path::Path;
@@ -35,6 +37,44 @@ impl RemoteModules for Unreachable {
         Err(format!(
             "The module source {source:?} is not reachable: ferro can install local paths and git repositories (git::…) through the system git, but no module registry or remote archive can be reached from here."
         ))
+    }
+}
+
+/// `init`'s and `get`'s module step: install every call, print Terraform's progress lines
+/// (under `header` when the configuration calls modules), and record the manifest. Err is the
+/// exit code, once the problem is reported.
+pub(crate) fn install_step(
+    g: &Global,
+    io: &mut Io<'_>,
+    upgrade: bool,
+    header: Option<&str>,
+) -> Result<(), i32> {
+    let mut lines = Vec::new();
+    let installed = install_modules(&g.dir, upgrade, &Unreachable, &mut |l| lines.push(l));
+    // Terraform announces the step whenever the configuration calls modules, even when every
+    // call was installed before (and so has nothing to say).
+    let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
+    if let Some(h) = header.filter(|_| calls_modules || !lines.is_empty()) {
+        let _ = writeln!(io.stdout, "{h}");
+    }
+    for l in &lines {
+        let _ = writeln!(io.stdout, "{l}");
+    }
+    match installed {
+        Ok(modules) => {
+            if modules.len() > 1 {
+                if let Err(e) = write_manifest(&g.dir, &modules) {
+                    return Err(plain_error(io, "Failed to write the module manifest", &e));
+                }
+            }
+            Ok(())
+        }
+        Err(diags) => {
+            let text =
+                ferro_diag::render(&diags, &ferro_db::Sources::from_files(Vec::new()), g.color);
+            let _ = io.stderr.write_all(text.as_bytes());
+            Err(1)
+        }
     }
 }
 
