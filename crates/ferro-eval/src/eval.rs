@@ -744,7 +744,7 @@ impl Evaluator<'_> {
             ValueKind::List(el, _) => Type::List(Box::new(el.clone())),
             ValueKind::Map(el, _) => Type::Map(Box::new(el.clone())),
             ValueKind::Set(el, _) => Type::Set(Box::new(el.clone())),
-            ValueKind::Tuple(_) => Type::Tuple(Vec::new()),
+            ValueKind::Tuple(_) => Type::Tuple(Vec::new().into()),
             ValueKind::Object(_) => Type::empty_object(),
             ValueKind::Bool(_) => Type::Bool,
             ValueKind::Number(_) => Type::Number,

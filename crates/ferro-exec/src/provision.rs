@@ -109,7 +109,7 @@ fn evaluate(
                 let entries = v.as_entries().ok_or_else(invalid)?;
                 for (k, ev) in entries.iter() {
                     out.environment
-                        .push((k.clone(), string_of(ev).ok_or_else(invalid)?));
+                        .push((k.to_string(), string_of(ev).ok_or_else(invalid)?));
                 }
             }
             _ => {}

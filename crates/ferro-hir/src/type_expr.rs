@@ -200,7 +200,7 @@ fn lower(file: FileId, e: &Expr, in_object: bool) -> Result<Lowered, Diagnostic>
             for el in elems {
                 tys.push(lower(file, el, false)?.ty);
             }
-            Ok(Lowered::plain(Type::Tuple(tys)))
+            Ok(Lowered::plain(Type::Tuple(tys.into())))
         }
         "object" => {
             let arg = one_arg("object")?;

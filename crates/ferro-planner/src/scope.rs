@@ -63,7 +63,7 @@ pub fn each_values(v: &Value) -> BTreeMap<String, Value> {
     let mut map = BTreeMap::new();
     if let Some(es) = v.as_entries() {
         for (k, x) in es {
-            map.insert(k.clone(), x.clone());
+            map.insert(k.to_string(), x.clone());
         }
     } else if let Some(es) = v.as_elements() {
         for x in es {

@@ -62,7 +62,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<PathStep>, out: &mut Vec<serde_json
     match &v.kind {
         ValueKind::Object(m) => {
             for (k, x) in m.iter() {
-                path.push(PathStep::Attr(k.clone()));
+                path.push(PathStep::Attr(k.to_string()));
                 sensitive_paths(x, path, out);
                 path.pop();
             }

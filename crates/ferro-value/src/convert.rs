@@ -8,7 +8,7 @@
 //! failing element. Object to object conversion drops attributes the target does not declare.
 
 use crate::unify::unify_types;
-use crate::ValueMap;
+use crate::{Key, ValueMap};
 use crate::{Number, ObjectType, PathStep, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 
@@ -101,13 +101,13 @@ pub fn conversion_type(from: &Type, to: &Type, lenient: bool) -> Option<Type> {
                 .zip(ts)
                 .map(|(f, t)| conversion_type(f, t, lenient))
                 .collect::<Option<Vec<_>>>()
-                .map(Type::Tuple)
+                .map(|ts| Type::Tuple(ts.into()))
         }
         (Type::List(fe) | Type::Set(fe), Type::Tuple(ts)) if lenient => ts
             .iter()
             .map(|t| conversion_type(fe, t, lenient))
             .collect::<Option<Vec<_>>>()
-            .map(Type::Tuple),
+            .map(|ts| Type::Tuple(ts.into())),
         (Type::Object(fo), Type::Object(to_)) => {
             let mut attrs = BTreeMap::new();
             for (name, at) in &to_.attrs {
@@ -391,10 +391,10 @@ fn convert_known(
                         });
                         let c = convert_at(e, at, path)?;
                         path.pop();
-                        out.insert(name.clone(), c);
+                        out.insert(Key::attr(name), c);
                     }
                     None if want.optional.contains(name) => {
-                        out.insert(name.clone(), Value::null(strip_optional(at)));
+                        out.insert(Key::attr(name), Value::null(strip_optional(at)));
                     }
                     None if from_map => {
                         return Err(err(
@@ -575,7 +575,7 @@ mod tests {
         );
         let tt = convert(
             &Value::list(Type::Number, vec![Value::int(1)]),
-            &Type::Tuple(vec![Type::String]),
+            &Type::Tuple(vec![Type::String].into()),
         )
         .unwrap();
         assert_eq!(tt, Value::tuple(vec![s("1")]));

@@ -2,7 +2,7 @@
 //! plain JSON of a value's own type (`show -json`).
 
 use crate::convert::{convert, format_path, strip_optional};
-use crate::ValueMap;
+use crate::{Key, ValueMap};
 use crate::{Number, ObjectType, PathStep, Type, Value, ValueKind};
 use serde_json::{Map, Value as J};
 use std::collections::{BTreeMap, BTreeSet};
@@ -190,7 +190,7 @@ fn encode(v: &Value, ty: &Type, path: &mut Vec<PathStep>) -> Result<J, String> {
             let mut out = Map::new();
             for (k, e) in m.iter() {
                 path.push(PathStep::Index(Value::string(k.as_str())));
-                out.insert(k.clone(), encode(e, et, path)?);
+                out.insert(k.to_string(), encode(e, et, path)?);
                 path.pop();
             }
             Ok(J::Object(out))
@@ -330,7 +330,7 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
                     None => Value::null(strip_optional(t)),
                 };
                 path.pop();
-                out.insert(k.clone(), v);
+                out.insert(Key::attr(k), v);
             }
             Ok(Value::object(out))
         }
@@ -350,7 +350,7 @@ pub fn value_to_plain_json(v: &Value) -> serde_json::Value {
         }
         ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
             m.iter()
-                .map(|(k, e)| (k.clone(), value_to_plain_json(e)))
+                .map(|(k, e)| (k.to_string(), value_to_plain_json(e)))
                 .collect(),
         ),
     }
@@ -590,7 +590,7 @@ mod tests {
         );
         let set = value_from_json(&json!(["b", "a", "b"]), &Type::set(Type::String)).unwrap();
         assert_eq!(set.as_elements().unwrap(), &[s("a"), s("b")]);
-        assert!(value_from_json(&json!([1, 2]), &Type::Tuple(vec![Type::Number])).is_err());
+        assert!(value_from_json(&json!([1, 2]), &Type::Tuple(vec![Type::Number].into())).is_err());
         let n: J = serde_json::from_str("123456789012345678901234567890.5").unwrap();
         assert_eq!(
             value_from_json(&n, &Type::Number)

@@ -4,6 +4,7 @@
 //! any value may carry marks (today: sensitive). Collections are shared behind `Arc` so cloning a
 //! value is cheap.
 
+mod key;
 mod map;
 mod number;
 mod share;
@@ -18,7 +19,8 @@ pub mod ops;
 pub mod schema;
 pub mod unify;
 
+pub use key::Key;
 pub use map::ValueMap;
 pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
-pub use ty::{ObjectType, Type};
+pub use ty::{ObjectType, TupleTypes, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};

@@ -11,26 +11,26 @@
 //! `insert` is O(1) when keys arrive in ascending order (decoders, ordered walks) and a shift
 //! of the tail otherwise; code that inserts many keys in no particular order should collect.
 
-use crate::Value;
+use crate::{Key, Value};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ValueMap(Vec<(String, Value)>);
+pub struct ValueMap(Vec<(Key, Value)>);
 
-type Pair = (String, Value);
+type Pair = (Key, Value);
 /// Borrowing iterator over a `ValueMap`'s entries, in key order.
 pub type Iter<'a> =
-    std::iter::Map<std::slice::Iter<'a, Pair>, fn(&'a Pair) -> (&'a String, &'a Value)>;
+    std::iter::Map<std::slice::Iter<'a, Pair>, fn(&'a Pair) -> (&'a Key, &'a Value)>;
 /// Mutably borrowing iterator over a `ValueMap`'s entries, in key order.
 pub type IterMut<'a> =
-    std::iter::Map<std::slice::IterMut<'a, Pair>, fn(&'a mut Pair) -> (&'a String, &'a mut Value)>;
+    std::iter::Map<std::slice::IterMut<'a, Pair>, fn(&'a mut Pair) -> (&'a Key, &'a mut Value)>;
 
-fn pair_ref(p: &Pair) -> (&String, &Value) {
+fn pair_ref(p: &Pair) -> (&Key, &Value) {
     (&p.0, &p.1)
 }
-fn pair_mut(p: &mut Pair) -> (&String, &mut Value) {
+fn pair_mut(p: &mut Pair) -> (&Key, &mut Value) {
     (&p.0, &mut p.1)
 }
 
@@ -52,12 +52,12 @@ impl ValueMap {
         self.0.is_empty()
     }
     fn position(&self, key: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        self.0.binary_search_by(|(k, _)| (**k).cmp(key))
     }
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.position(key).ok().map(|i| &self.0[i].1)
     }
-    pub fn get_key_value(&self, key: &str) -> Option<(&String, &Value)> {
+    pub fn get_key_value(&self, key: &str) -> Option<(&Key, &Value)> {
         self.position(key).ok().map(|i| pair_ref(&self.0[i]))
     }
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
@@ -70,7 +70,8 @@ impl ValueMap {
         self.position(key).is_ok()
     }
     /// Sets `key` to `value`, returning the value it replaced.
-    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
+        let key = key.into();
         if self.0.last().is_none_or(|(k, _)| *k < key) {
             self.0.push((key, value));
             return None;
@@ -86,20 +87,18 @@ impl ValueMap {
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         self.position(key).ok().map(|i| self.0.remove(i).1)
     }
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key, &mut Value) -> bool) {
         self.0.retain_mut(|(k, v)| keep(k, v));
     }
     pub fn iter(&self) -> Iter<'_> {
-        self.0
-            .iter()
-            .map(pair_ref as fn(&Pair) -> (&String, &Value))
+        self.0.iter().map(pair_ref as fn(&Pair) -> (&Key, &Value))
     }
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         self.0
             .iter_mut()
-            .map(pair_mut as fn(&mut Pair) -> (&String, &mut Value))
+            .map(pair_mut as fn(&mut Pair) -> (&Key, &mut Value))
     }
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator + Clone {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Key> + ExactSizeIterator + Clone {
         self.0.iter().map(|(k, _)| k)
     }
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
@@ -110,16 +109,16 @@ impl ValueMap {
     ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.0.iter_mut().map(|(_, v)| v)
     }
-    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = String> + ExactSizeIterator {
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Key> + ExactSizeIterator {
         self.0.into_iter().map(|(k, _)| k)
     }
     pub fn into_values(self) -> impl DoubleEndedIterator<Item = Value> + ExactSizeIterator {
         self.0.into_iter().map(|(_, v)| v)
     }
-    pub fn first_key_value(&self) -> Option<(&String, &Value)> {
+    pub fn first_key_value(&self) -> Option<(&Key, &Value)> {
         self.0.first().map(pair_ref)
     }
-    pub fn last_key_value(&self) -> Option<(&String, &Value)> {
+    pub fn last_key_value(&self) -> Option<(&Key, &Value)> {
         self.0.last().map(pair_ref)
     }
 
@@ -148,50 +147,50 @@ impl fmt::Debug for ValueMap {
     }
 }
 
-impl FromIterator<(String, Value)> for ValueMap {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
-        let mut m = ValueMap(iter.into_iter().collect());
+impl<K: Into<Key>> FromIterator<(K, Value)> for ValueMap {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Self {
+        let mut m = ValueMap(iter.into_iter().map(|(k, v)| (k.into(), v)).collect());
         m.normalize();
         m
     }
 }
 
-impl Extend<(String, Value)> for ValueMap {
-    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
-        self.0.extend(iter);
+impl<K: Into<Key>> Extend<(K, Value)> for ValueMap {
+    fn extend<I: IntoIterator<Item = (K, Value)>>(&mut self, iter: I) {
+        self.0.extend(iter.into_iter().map(|(k, v)| (k.into(), v)));
         self.normalize();
     }
 }
 
-impl From<BTreeMap<String, Value>> for ValueMap {
-    fn from(m: BTreeMap<String, Value>) -> Self {
+impl<K: Into<Key>> From<BTreeMap<K, Value>> for ValueMap {
+    fn from(m: BTreeMap<K, Value>) -> Self {
         // Already in key order, without duplicates.
-        ValueMap(m.into_iter().collect())
+        ValueMap(m.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 }
 
-impl<const N: usize> From<[(String, Value); N]> for ValueMap {
-    fn from(entries: [(String, Value); N]) -> Self {
+impl<K: Into<Key>, const N: usize> From<[(K, Value); N]> for ValueMap {
+    fn from(entries: [(K, Value); N]) -> Self {
         entries.into_iter().collect()
     }
 }
 
 impl From<ValueMap> for BTreeMap<String, Value> {
     fn from(m: ValueMap) -> Self {
-        m.0.into_iter().collect()
+        m.0.into_iter().map(|(k, v)| (k.into(), v)).collect()
     }
 }
 
 impl IntoIterator for ValueMap {
-    type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    type Item = (Key, Value);
+    type IntoIter = std::vec::IntoIter<(Key, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
     }
 }
 
 impl<'a> IntoIterator for &'a ValueMap {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Key, &'a Value);
     type IntoIter = Iter<'a>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -199,7 +198,7 @@ impl<'a> IntoIterator for &'a ValueMap {
 }
 
 impl<'a> IntoIterator for &'a mut ValueMap {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a Key, &'a mut Value);
     type IntoIter = IterMut<'a>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
@@ -240,10 +239,10 @@ mod tests {
             m.insert(k.to_string(), s(k));
         }
         assert_eq!(
-            m.keys().map(String::as_str).collect::<Vec<_>>(),
+            m.keys().map(Key::as_str).collect::<Vec<_>>(),
             ["a", "b", "c", "d"]
         );
-        assert_eq!(m.insert("a".into(), s("x")), Some(s("a")));
+        assert_eq!(m.insert("a", s("x")), Some(s("a")));
         assert_eq!(m.get("a"), Some(&s("x")));
         assert_eq!(m.remove("c"), Some(s("c")));
         assert!(!m.contains_key("c"));

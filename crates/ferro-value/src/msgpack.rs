@@ -4,7 +4,7 @@
 
 use crate::convert::{convert, strip_optional};
 use crate::json::{type_from_json, type_to_json_string};
-use crate::ValueMap;
+use crate::{Key, ValueMap};
 use crate::{Number, Type, Value, ValueKind};
 
 /// Encode `v` against `ty` (marks are ignored; strip them first where that matters).
@@ -396,7 +396,7 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
                     .attrs
                     .get(&k)
                     .ok_or_else(|| format!("unsupported attribute {k:?}"))?;
-                out.insert(k, decode(r, t)?);
+                out.insert(Key::attr(&k), decode(r, t)?);
             }
             if out.len() != ot.attrs.len() {
                 return Err("duplicate attribute in msgpack object".into());
@@ -556,7 +556,7 @@ mod tests {
         let ty = Type::object([
             (
                 "t".to_string(),
-                Type::Tuple(vec![Type::Bool, Type::Dynamic]),
+                Type::Tuple(vec![Type::Bool, Type::Dynamic].into()),
             ),
             ("s".to_string(), Type::set(Type::Number)),
         ]);

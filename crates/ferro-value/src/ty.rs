@@ -13,9 +13,57 @@ pub enum Type {
     List(Box<Type>),
     Set(Box<Type>),
     Map(Box<Type>),
-    Tuple(Vec<Type>),
+    /// Shared, so a type is two words (and a value three).
+    Tuple(TupleTypes),
     /// Shared: object types are copied into every null and unknown value of that type.
     Object(std::sync::Arc<ObjectType>),
+}
+
+/// A tuple type's element types, shared (one word, so a type is two words and a value four).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TupleTypes(std::sync::Arc<Vec<Type>>);
+
+impl std::ops::Deref for TupleTypes {
+    type Target = [Type];
+    fn deref(&self) -> &[Type] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for TupleTypes {
+    /// Copies the element types first when they are shared.
+    fn deref_mut(&mut self) -> &mut [Type] {
+        std::sync::Arc::make_mut(&mut self.0).as_mut_slice()
+    }
+}
+
+impl From<Vec<Type>> for TupleTypes {
+    fn from(v: Vec<Type>) -> Self {
+        TupleTypes(std::sync::Arc::new(v))
+    }
+}
+
+impl FromIterator<Type> for TupleTypes {
+    fn from_iter<I: IntoIterator<Item = Type>>(iter: I) -> Self {
+        TupleTypes::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a TupleTypes {
+    type Item = &'a Type;
+    type IntoIter = std::slice::Iter<'a, Type>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for TupleTypes {
+    type Item = Type;
+    type IntoIter = std::vec::IntoIter<Type>;
+    fn into_iter(self) -> Self::IntoIter {
+        std::sync::Arc::unwrap_or_clone(self.0).into_iter()
+    }
 }
 
 /// An object type. `optional` is only meaningful in type constraints (`optional(T)` attributes).

@@ -8,7 +8,7 @@
 //! result `Dynamic`.
 
 use crate::convert::{conversion_type, convert};
-use crate::{ObjectType, Type, Value};
+use crate::{ObjectType, TupleTypes, Type, Value};
 use std::collections::BTreeMap;
 
 /// The most specific type all of `types` can safely convert to, or None.
@@ -147,7 +147,7 @@ fn unify_objects(types: &[Type], lenient: bool) -> Option<Type> {
 }
 
 fn unify_tuples(types: &[Type], lenient: bool) -> Option<Type> {
-    let tuples: Vec<&Vec<Type>> = types
+    let tuples: Vec<&TupleTypes> = types
         .iter()
         .filter_map(|t| match t {
             Type::Tuple(ts) => Some(ts),
@@ -168,7 +168,7 @@ fn unify_tuples(types: &[Type], lenient: bool) -> Option<Type> {
         let ts: Vec<Type> = tuples.iter().map(|t| t[i].clone()).collect();
         out.push(unify_types(&ts, lenient)?);
     }
-    Some(Type::Tuple(out))
+    Some(Type::Tuple(out.into()))
 }
 
 #[cfg(test)]
@@ -199,14 +199,14 @@ mod tests {
         assert_eq!(unify(&[a.clone(), c]), Some(Type::map(Type::String)));
         let d = oty(&[("y", Type::Bool)]);
         assert_eq!(unify(&[a, d]), None);
-        let t1 = Type::Tuple(vec![Type::Number, Type::String]);
-        let t2 = Type::Tuple(vec![Type::String, Type::String]);
+        let t1 = Type::Tuple(vec![Type::Number, Type::String].into());
+        let t2 = Type::Tuple(vec![Type::String, Type::String].into());
         assert_eq!(
             unify(&[t1.clone(), t2]),
-            Some(Type::Tuple(vec![Type::String, Type::String]))
+            Some(Type::Tuple(vec![Type::String, Type::String].into()))
         );
         assert_eq!(
-            unify(&[t1, Type::Tuple(vec![Type::Number])]),
+            unify(&[t1, Type::Tuple(vec![Type::Number].into())]),
             Some(Type::list(Type::String))
         );
         assert_eq!(
@@ -214,7 +214,10 @@ mod tests {
             Some(Type::list(Type::String))
         );
         assert_eq!(
-            unify(&[Type::list(Type::String), Type::Tuple(vec![Type::String])]),
+            unify(&[
+                Type::list(Type::String),
+                Type::Tuple(vec![Type::String].into())
+            ]),
             Some(Type::list(Type::String))
         );
         assert_eq!(

@@ -39,7 +39,9 @@ pub enum ValueKind {
     Null(Type),
     Unknown(Type),
     Bool(bool),
-    Number(Number),
+    /// Boxed: a number is 48 bytes, and every value would be as large (numbers are rarer than
+    /// strings in resource objects).
+    Number(Arc<Number>),
     String(Arc<str>),
     /// Element type and elements (all conforming to the element type).
     List(Type, Arc<Vec<Value>>),
@@ -94,7 +96,7 @@ impl Value {
         Value::plain(ValueKind::Bool(b))
     }
     pub fn number(n: Number) -> Value {
-        Value::plain(ValueKind::Number(n))
+        Value::plain(ValueKind::Number(Arc::new(n)))
     }
     pub fn int(i: i64) -> Value {
         Value::number(Number::from_i64(i))
@@ -232,7 +234,7 @@ impl Value {
             ValueKind::Map(t, _) => Type::map(t.clone()),
             ValueKind::Tuple(es) => Type::Tuple(es.iter().map(Value::ty).collect()),
             ValueKind::Object(m) => Type::from_object(ObjectType::new(
-                m.iter().map(|(k, v)| (k.clone(), v.ty())).collect(),
+                m.iter().map(|(k, v)| (k.to_string(), v.ty())).collect(),
             )),
         }
     }

@@ -76,7 +76,7 @@ fn instance(
             }
             text.truncate(bytes.max(text.len().min(8)));
             let entries = ValueMap::from([("name".to_string(), Value::string(text))]);
-            attrs.insert("triggers".into(), Value::map(Type::String, entries));
+            attrs.insert("triggers", Value::map(Type::String, entries));
         }
     }
     let config = Value::object(attrs.clone());

@@ -5,7 +5,7 @@
 use super::pen::Pen;
 use ferro_plan::Action;
 use ferro_value::schema::{Block, NestingMode};
-use ferro_value::{PathStep, Type, Value, ValueKind};
+use ferro_value::{Key, PathStep, Type, Value, ValueKind};
 use std::collections::BTreeSet;
 
 #[path = "diff_values.rs"]
@@ -325,7 +325,7 @@ impl<'a> DiffPrinter<'a> {
             NestingMode::Map => {
                 let olds = entries(old);
                 let news = entries(new);
-                let keys: BTreeSet<&String> = olds.keys().chain(news.keys()).collect();
+                let keys: BTreeSet<&Key> = olds.keys().chain(news.keys()).collect();
                 let mut blank = blank_before;
                 for k in keys {
                     let (action, o, n) = match (olds.get(k), news.get(k)) {

@@ -258,7 +258,7 @@ impl DiffPrinter<'_> {
         }
         self.out.push('\n');
         let shown = |k: &str| if object { display_name(k) } else { go_quote(k) };
-        let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+        let keys: BTreeSet<&Key> = old.keys().chain(new.keys()).collect();
         let width = keys.iter().map(|k| shown(k).len()).max().unwrap_or(0);
         let mut suppressed = 0;
         for k in keys {
@@ -277,7 +277,7 @@ impl DiffPrinter<'_> {
             }
             let mut p = path.to_vec();
             p.push(if object {
-                PathStep::Attr(k.clone())
+                PathStep::Attr(k.to_string())
             } else {
                 PathStep::Index(Value::string(k.as_str()))
             });

@@ -36,7 +36,7 @@ fn omit_unknowns(v: &Value) -> Option<J> {
         }
         ValueKind::Map(_, m) | ValueKind::Object(m) => Some(J::Object(
             m.iter()
-                .filter_map(|(k, e)| omit_unknowns(e).map(|j| (k.clone(), j)))
+                .filter_map(|(k, e)| omit_unknowns(e).map(|j| (k.to_string(), j)))
                 .collect(),
         )),
         _ => Some(value_to_plain_json(v)),
@@ -53,7 +53,7 @@ fn unknown_as_bool(v: &Value) -> J {
         }
         ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
             m.iter()
-                .map(|(k, e)| (k.clone(), unknown_as_bool(e)))
+                .map(|(k, e)| (k.to_string(), unknown_as_bool(e)))
                 .filter(|(_, j)| *j != J::Bool(false))
                 .collect(),
         ),
@@ -81,7 +81,7 @@ pub(crate) fn sensitive_as_bool(v: &Value) -> J {
         }
         ValueKind::Map(_, m) | ValueKind::Object(m) => J::Object(
             m.iter()
-                .map(|(k, e)| (k.clone(), sensitive_as_bool(e)))
+                .map(|(k, e)| (k.to_string(), sensitive_as_bool(e)))
                 .filter(|(_, j)| *j != J::Bool(false))
                 .collect(),
         ),
@@ -206,7 +206,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
                                     "values".into(),
                                     J::Object(
                                         m.iter()
-                                            .map(|(k, e)| (k.clone(), value_to_plain_json(e)))
+                                            .map(|(k, e)| (k.to_string(), value_to_plain_json(e)))
                                             .collect(),
                                     ),
                                 );

@@ -488,7 +488,7 @@ fn concat_type(a: &[Value]) -> R<Type> {
         }
         tys.extend(elems(v).iter().map(Value::ty));
     }
-    Ok(Type::Tuple(tys))
+    Ok(Type::Tuple(tys.into()))
 }
 
 fn concat(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
@@ -767,7 +767,7 @@ fn merge_type(a: &[Value]) -> R<Type> {
                 }
                 if let Some(m) = v.as_entries() {
                     for k in m.keys() {
-                        attrs.insert(k.clone(), (*e).clone());
+                        attrs.insert(k.to_string(), (*e).clone());
                     }
                 } else {
                     return Ok(Type::Dynamic);

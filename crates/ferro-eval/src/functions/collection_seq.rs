@@ -97,7 +97,7 @@ pub(super) fn slice_type(a: &[Value]) -> R<Type> {
                 return Ok(Type::Dynamic);
             }
             let (st, en) = slice_bounds(a)?;
-            Ok(Type::Tuple(ts[st..en].to_vec()))
+            Ok(Type::Tuple(ts[st..en].to_vec().into()))
         }
         Type::Dynamic => Ok(Type::Dynamic),
         _ => Err(arg_err(0, "must be a list or tuple value")),

@@ -388,7 +388,7 @@ fn match_one(p: &[u8], t: &[u8]) -> Result<bool, String> {
 fn template_vars(vars: &Value) -> R<Option<Vec<(String, Value)>>> {
     match &vars.kind {
         ValueKind::Map(_, m) | ValueKind::Object(m) => Ok(Some(
-            m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            m.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
         )),
         ValueKind::Unknown(_) => Ok(None),
         _ => Err(arg_err(1, "invalid vars value: must be a map")),

@@ -130,7 +130,7 @@ fn shape(re: &Regex) -> R<Shape> {
 fn shape_type(sh: &Shape) -> Type {
     match sh {
         Shape::Whole => Type::String,
-        Shape::List(k) => Type::Tuple(vec![Type::String; *k]),
+        Shape::List(k) => Type::Tuple(vec![Type::String; *k].into()),
         Shape::Object(names) => Type::from_object(ObjectType::new(
             names.iter().map(|n| (n.clone(), Type::String)).collect(),
         )),

@@ -109,7 +109,7 @@ fn product_type(a: &[Value]) -> R<Type> {
             _ => return Err(super::arg_err(i, "a set or a list is required")),
         }
     }
-    let tuple = Type::Tuple(etys);
+    let tuple = Type::Tuple(etys.into());
     Ok(if any_set {
         Type::set(tuple)
     } else {

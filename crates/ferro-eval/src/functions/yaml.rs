@@ -316,7 +316,7 @@ impl Decoder {
                     if key == "<<" {
                         if let Some(m) = v.as_entries() {
                             for (mk, mv) in m.iter() {
-                                attrs.entry(mk.clone()).or_insert_with(|| mv.clone());
+                                attrs.entry(mk.to_string()).or_insert_with(|| mv.clone());
                             }
                             continue;
                         }

@@ -84,7 +84,7 @@ impl Walk<'_> {
                 }
                 ValueKind::Map(_, m) | ValueKind::Object(m) => m
                     .iter()
-                    .map(|(k, x)| (InstanceKey::Str(k.clone()), Some(x.clone())))
+                    .map(|(k, x)| (InstanceKey::Str(k.to_string()), Some(x.clone())))
                     .collect(),
                 ValueKind::Set(_, es) => {
                     let mut keys = Vec::new();

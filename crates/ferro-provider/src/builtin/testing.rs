@@ -441,13 +441,10 @@ impl Provider for TestProvider {
                 attrs.insert(k.clone(), Value::null(t.clone()));
             }
         }
-        attrs.insert("id".into(), Value::string(req.id));
+        attrs.insert("id", Value::string(req.id));
+        attrs.insert("value", Value::string(format!("imported-{}", req.id)));
         attrs.insert(
-            "value".into(),
-            Value::string(format!("imported-{}", req.id)),
-        );
-        attrs.insert(
-            "computed".into(),
+            "computed",
             Value::string(format!("computed-imported-{}", req.id)),
         );
         ImportResponse {

@@ -176,7 +176,7 @@ fn created(p: &GrpcProvider) -> (Value, Value) {
             ("set", Value::set(obj_type(), vec![obj("a", None)])),
             (
                 "map",
-                Value::map(obj_type(), ValueMap::from([("k".into(), obj("a", None))])),
+                Value::map(obj_type(), ValueMap::from([("k", obj("a", None))])),
             ),
             ("single", obj("a", None)),
         ]);
