@@ -854,6 +854,7 @@ pub const SCENARIOS: &[Scenario] = &[
     ("json-nested-blocks", json_nested_blocks),
     ("json-override", json_override),
     ("module-tree", crate::interop_modules::module_tree),
+    ("module-graph", crate::interop_modules::module_graph),
     (
         "module-state-exchange",
         crate::interop_modules::module_state_exchange,

@@ -9,6 +9,7 @@ mod backend;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_get;
+mod cmd_graph;
 mod cmd_init;
 mod cmd_lock;
 mod cmd_output;
@@ -21,6 +22,7 @@ mod cmd_workspace;
 mod commands;
 mod console_terminal;
 mod env;
+mod graph_dot;
 mod init_backend;
 mod init_modules;
 pub mod interrupt;
@@ -65,6 +67,7 @@ All other commands:
   fmt           Reformat your configuration in the standard style
   force-unlock  Release a stuck lock on the current workspace
   get           Install or upgrade remote ferro modules
+  graph         Generate a Graphviz graph of the steps in an operation
   import        Associate existing infrastructure with a ferro resource
   output        Show output values from your root module
   providers     Show the providers required for this configuration
@@ -148,6 +151,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "import" => commands::import(&g, cmd_args, io),
         "providers" => cmd_providers::providers(&g, cmd_args, io),
         "get" => cmd_get::get(&g, cmd_args, io),
+        "graph" => cmd_graph::graph(&g, cmd_args, io),
         "taint" => cmd_taint::taint(&g, cmd_args, io, true),
         "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
         // The language server speaks LSP on the process's own standard streams.

@@ -6,11 +6,11 @@
 //! that every item of the child waits for (its instances must be known first); a child's input
 //! variable depends on the call's argument for it; `module.NAME` depends on the child's outputs.
 
+use crate::item_refs::{item_references, RefTarget, Referrer};
 use crate::pending::{Loc, Pending};
-use crate::{item_tree, module_tree, Db, TreeNodeId, Workspace};
+use crate::{module_tree, Db, TreeNodeId, Workspace};
 use ferro_addrs::{ConfigResource, Resource};
 use ferro_diag::Diagnostic;
-use ferro_hir::{walk_references, BlockBody, ExprId, ItemTree, Reference};
 use petgraph::algo::toposort;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap};
@@ -54,122 +54,33 @@ pub struct ItemGraph {
     pub output_deps: HashMap<String, BTreeSet<ConfigResource>>,
 }
 
-fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
-    for a in &body.attrs {
-        out.push(a.expr);
-    }
-    for b in &body.blocks {
-        if let Some(d) = &b.dynamic {
-            out.push(d.for_each);
-            out.extend(d.labels.iter().copied());
-        }
-        body_exprs(&b.body, out);
-    }
-}
-
-fn refs_of(hir: &ItemTree, exprs: &[ExprId]) -> Vec<Reference> {
-    let mut out = Vec::new();
-    for e in exprs {
-        walk_references(&hir.exprs, *e, &mut |_, r| out.push(r.clone()));
-    }
-    out
-}
-
-/// The item graph of the whole module tree, read from item trees only; a cycle is a (pending)
-/// diagnostic naming its items (also reported by [`crate::diagnostics`], so `validate` sees
-/// it; [`item_graph_cycle`] gives it with its range).
+/// The item graph of the whole module tree, read from item trees only (through
+/// [`item_references`]); a cycle is a (pending) diagnostic naming its items (also reported by
+/// [`crate::diagnostics`], so `validate` sees it; [`item_graph_cycle`] gives it with its range).
 #[salsa::tracked(returns(ref))]
 pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     let tree = module_tree(db, ws);
+    let refs = item_references(db, ws);
     let mut g: DiGraph<Item, ()> = DiGraph::new();
     let mut nodes: HashMap<Item, NodeIndex> = HashMap::new();
     let mut spans: HashMap<Item, Loc> = HashMap::new();
-    // (item, its references, resolved in module `node`)
-    let mut deps: Vec<(Item, TreeNodeId, Vec<Reference>)> = Vec::new();
-    // Extra edges: (from, to).
-    let mut extra: Vec<(Item, Item)> = Vec::new();
-    let mut add = |g: &mut DiGraph<Item, ()>, item: Item, span: Loc| {
+    for (item, span) in &refs.items {
         let ix = g.add_node(item.clone());
         nodes.insert(item.clone(), ix);
-        spans.insert(item, span);
-    };
+        spans.insert(item.clone(), *span);
+    }
+    // Extra edges: (from, to).
+    let mut extra: Vec<(Item, Item)> = Vec::new();
     for (node, tn) in tree.nodes.iter().enumerate() {
         let index = crate::module_index(db, tn.module);
-        let it = |id: ItemId| Item { node, id };
-        for (n, item) in &index.variables {
-            let span = item_tree(db, item.file).variables[item.index].span;
-            add(
-                &mut g,
-                it(ItemId::Var(n.clone())),
-                Loc::new(item.file, span),
-            );
-        }
-        for (n, item) in &index.locals {
-            let hir = item_tree(db, item.file);
-            let l = &hir.locals[item.index];
-            add(
-                &mut g,
-                it(ItemId::Local(n.clone())),
-                Loc::new(item.file, l.span),
-            );
-            deps.push((it(ItemId::Local(n.clone())), node, refs_of(hir, &[l.expr])));
-        }
-        for (r, item) in &index.resources {
-            let hir = item_tree(db, item.file);
-            let d = &hir.resources[item.index];
-            let id = it(ItemId::Resource(r.clone()));
-            add(&mut g, id.clone(), Loc::new(item.file, d.span));
-            let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
-            body_exprs(&d.body, &mut exprs);
-            exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
-            for p in &d.provisioners {
-                body_exprs(&p.body, &mut exprs);
-            }
-            for c in d
-                .lifecycle
-                .preconditions
-                .iter()
-                .chain(&d.lifecycle.postconditions)
-            {
-                exprs.extend([c.condition, c.error_message]);
-            }
-            let mut refs = refs_of(hir, &exprs);
-            refs.extend(d.depends_on.iter().map(|(r, _)| r.clone()));
-            deps.push((id, node, refs));
-        }
-        for (n, item) in &index.outputs {
-            let hir = item_tree(db, item.file);
-            let o = &hir.outputs[item.index];
-            let id = it(ItemId::Output(n.clone()));
-            add(&mut g, id.clone(), Loc::new(item.file, o.span));
-            let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
-            for c in &o.preconditions {
-                exprs.extend([c.condition, c.error_message]);
-            }
-            let mut refs = refs_of(hir, &exprs);
-            refs.extend(o.depends_on.iter().map(|(r, _)| r.clone()));
-            deps.push((id, node, refs));
-        }
-        for (n, item) in &index.module_calls {
-            let hir = item_tree(db, item.file);
-            let c = &hir.module_calls[item.index];
-            let id = it(ItemId::ModuleCall(n.clone()));
-            add(&mut g, id.clone(), Loc::new(item.file, c.span));
-            let exprs: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
-            let mut refs = refs_of(hir, &exprs);
-            refs.extend(c.depends_on.iter().map(|(r, _)| r.clone()));
-            deps.push((id.clone(), node, refs));
+        for n in index.module_calls.keys() {
             let Some(&child) = tn.children.get(n) else {
                 continue;
             };
-            // Each input variable of the child depends on its argument (evaluated here).
-            for a in &c.inputs {
-                let var = Item {
-                    node: child,
-                    id: ItemId::Var(a.name.clone()),
-                };
-                deps.push((var, node, refs_of(hir, &[a.expr])));
-            }
+            let id = Item {
+                node,
+                id: ItemId::ModuleCall(n.clone()),
+            };
             // Everything in the child waits for the call's expansion.
             let child_index = crate::module_index(db, tree.nodes[child].module);
             let child_items = child_index
@@ -206,17 +117,17 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
             }
         }
     }
-    // References resolve to items of the module they are written in; `module.NAME` to the
-    // outputs of the child.
-    let targets = |node: TreeNodeId, r: &Reference| -> Vec<Item> {
-        let it = |id: ItemId| Item { node, id };
-        match r {
-            Reference::Var(n) => vec![it(ItemId::Var(n.clone()))],
-            Reference::Local(n) => vec![it(ItemId::Local(n.clone()))],
-            Reference::Resource(res) => vec![it(ItemId::Resource(res.clone()))],
-            Reference::Module(n) => {
-                let mut v = vec![it(ItemId::ModuleCall(n.clone()))];
-                if let Some(&child) = tree.nodes[node].children.get(n) {
+    // `module.NAME` (with or without an output after it) waits for the call and every output
+    // of the child: the scope evaluates the module's whole object.
+    let targets = |t: &RefTarget| -> Vec<Item> {
+        match t {
+            RefTarget::Item(item) => vec![item.clone()],
+            RefTarget::Module { node, call, .. } => {
+                let mut v = vec![Item {
+                    node: *node,
+                    id: ItemId::ModuleCall(call.clone()),
+                }];
+                if let Some(&child) = tree.nodes[*node].children.get(call) {
                     let ci = crate::module_index(db, tree.nodes[child].module);
                     v.extend(ci.outputs.keys().map(|o| Item {
                         node: child,
@@ -225,7 +136,6 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                 }
                 v
             }
-            _ => Vec::new(),
         }
     };
     let mut direct: HashMap<Item, BTreeSet<Item>> = HashMap::new();
@@ -244,16 +154,17 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                     .insert(from_item.clone());
             }
         };
-    for (id, node, refs) in &deps {
-        for r in refs {
-            for t in targets(*node, r) {
-                // A resource referring to itself is no cycle of the graph: planning reports it
-                // as a self-referential block, as Terraform does.
-                if &t == id && matches!(t.id, ItemId::Resource(_)) {
-                    continue;
-                }
-                edge(&mut g, &t, id, true);
+    for (who, target) in &refs.refs {
+        let Referrer::Item(id) = who else {
+            continue;
+        };
+        for t in targets(target) {
+            // A resource referring to itself is no cycle of the graph: planning reports it
+            // as a self-referential block, as Terraform does.
+            if &t == id && matches!(t.id, ItemId::Resource(_)) {
+                continue;
             }
+            edge(&mut g, &t, id, true);
         }
     }
     for (from, to) in &extra {

@@ -15,6 +15,7 @@
 
 mod block_counts;
 mod index;
+mod item_refs;
 mod items;
 mod json_body;
 mod navigate;
@@ -26,6 +27,7 @@ mod validate;
 
 pub use block_counts::{check_labels, count_diagnostics, missing_item_range, Counted};
 pub use index::{module_index, module_index_diagnostics, Expansion, ItemRef, ModuleIndex};
+pub use item_refs::{item_references, ItemReferences, RefTarget, Referrer};
 pub use items::{item_graph, item_graph_cycle, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 pub use navigate::{
@@ -281,6 +283,35 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());
         }
+    }
+    out.extend(module_tree_diagnostics(db, ws).iter().cloned());
+    out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    out
+}
+
+/// The diagnostics Terraform's configuration loader would report: syntax, lowering, duplicate
+/// declarations and the module tree's, without the checks of references, schemas and types
+/// (`graph` draws a configuration that has only those wrong, as Terraform does).
+#[salsa::tracked(returns(ref))]
+pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let tree = module_tree(db, ws);
+    let mut seen = std::collections::BTreeSet::new();
+    for node in &tree.nodes {
+        let m = node.module;
+        if !seen.insert(m.dir(db).clone()) {
+            continue;
+        }
+        for f in m.files(db) {
+            out.extend(parse(db, *f).diagnostics.iter().cloned());
+            out.extend(
+                source_map(db, *f)
+                    .diagnostics
+                    .iter()
+                    .map(|d| with_ranges(db, *f, d)),
+            );
+        }
+        out.extend(module_index_diagnostics(db, m).iter().cloned());
     }
     out.extend(module_tree_diagnostics(db, ws).iter().cloned());
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));

@@ -24,7 +24,7 @@ pub use configure::configure_providers;
 pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
-pub use providers::{load_providers, Providers};
+pub use providers::{load_providers, provider_config, Providers};
 pub use walk::{
     path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable, VariableSource,
 };

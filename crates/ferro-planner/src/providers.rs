@@ -226,11 +226,18 @@ pub fn load_providers(
     (out, diags)
 }
 
-/// The provider configuration that a provider reference (`local` name and optional alias)
-/// in module `node` stands for: a `provider` block of that module, else what the call passes
-/// for it in `providers = {…}`, else (for a default configuration) the parent's default
-/// configuration of the same provider, up to the root, where a missing block is an empty
-/// configuration.
+/// The provider configuration that the provider reference `local` (with `alias`) stands for in
+/// static module `node`: for a `provider` block of that module, the block itself.
+pub fn provider_config(
+    db: &dyn Db,
+    ws: Workspace,
+    node: TreeNodeId,
+    local: &str,
+    alias: Option<String>,
+) -> Result<AbsProviderConfig, String> {
+    resolve_config(db, module_tree(db, ws), node, local, alias).map_err(|(msg, _)| msg)
+}
+
 /// Whether an aliased configuration is declared by a provider block of its module (a default
 /// configuration needs no block).
 fn alias_declared(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bool {
@@ -250,6 +257,11 @@ fn alias_declared(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bo
         })
 }
 
+/// The provider configuration that a provider reference (`local` name and optional alias)
+/// in module `node` stands for: a `provider` block of that module, else what the call passes
+/// for it in `providers = {…}`, else (for a default configuration) the parent's default
+/// configuration of the same provider, up to the root, where a missing block is an empty
+/// configuration.
 fn resolve_config(
     db: &dyn Db,
     tree: &ModuleTree,

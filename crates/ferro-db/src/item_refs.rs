@@ -1,0 +1,239 @@
+//! What every configuration item of the module tree refers to, per static module: the material
+//! the item graph is built from, kept apart from it so that a configuration with a cycle still
+//! has its references (`ferro graph` draws them), and so that `module.NAME.OUT` keeps the one
+//! output it names (the item graph widens it to the whole call; Terraform's graph does not).
+//!
+//! Provider blocks refer to things too (their arguments); they are no items of the item graph,
+//! so their references are listed with their own kind of referrer.
+
+use crate::pending::Loc;
+use crate::{item_tree, module_tree, Db, Item, ItemId, TreeNodeId, Workspace};
+use ferro_hir::{walk_references, BlockBody, Expr, ExprId, ItemTree, Reference};
+use std::collections::HashMap;
+
+/// Who refers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Referrer {
+    /// An item; a child module's input variable refers to what its call's argument refers to
+    /// (evaluated in the calling module).
+    Item(Item),
+    /// A `provider "NAME"` block (with its alias) of a static module.
+    Provider {
+        node: TreeNodeId,
+        name: String,
+        alias: Option<String>,
+    },
+}
+
+/// What one reference names, resolved in the module where its expression is evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefTarget {
+    /// A variable, local or resource of that module. The item may not exist (an undeclared
+    /// name): file diagnostics report those.
+    Item(Item),
+    /// `module.NAME` of module `node`; `output` is the output the expression goes on to name
+    /// (`module.NAME.OUT`, `module.NAME[KEY].OUT`), None when it takes the whole call (or its
+    /// instances through a splat).
+    Module {
+        node: TreeNodeId,
+        call: String,
+        output: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ItemReferences {
+    /// Every item of every static module with its declaration's range, module by module.
+    pub items: Vec<(Item, Loc)>,
+    /// Each reference of an item or provider block, in declaration order.
+    pub refs: Vec<(Referrer, RefTarget)>,
+}
+
+fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
+    for a in &body.attrs {
+        out.push(a.expr);
+    }
+    for b in &body.blocks {
+        if let Some(d) = &b.dynamic {
+            out.push(d.for_each);
+            out.extend(d.labels.iter().copied());
+        }
+        body_exprs(&b.body, out);
+    }
+}
+
+/// The output a `module.NAME` reference root goes on to name, by the root's expression: the
+/// name of a `.OUT` step right after it, or after one index step.
+fn module_output_steps(hir: &ItemTree) -> HashMap<ExprId, String> {
+    let mut out = HashMap::new();
+    for (_, e) in hir.exprs.iter() {
+        let Expr::GetAttr { target, name } = e else {
+            continue;
+        };
+        let root = match &hir.exprs[*target] {
+            Expr::Index { target: t, .. } => *t,
+            _ => *target,
+        };
+        if let Expr::Ref(Reference::Module(_)) = &hir.exprs[root] {
+            out.insert(root, name.clone());
+        }
+    }
+    out
+}
+
+/// The references of `exprs` (written in `hir`) as targets in module `node`.
+fn targets_of(
+    hir: &ItemTree,
+    steps: &HashMap<ExprId, String>,
+    node: TreeNodeId,
+    exprs: &[ExprId],
+    out: &mut Vec<RefTarget>,
+) {
+    for e in exprs {
+        walk_references(&hir.exprs, *e, &mut |id, r| {
+            if let Some(t) = target(node, r, steps.get(&id).cloned()) {
+                out.push(t);
+            }
+        });
+    }
+}
+
+/// The target of one reference root (`output`: the output step after a `module.NAME` root).
+fn target(node: TreeNodeId, r: &Reference, output: Option<String>) -> Option<RefTarget> {
+    let it = |id: ItemId| RefTarget::Item(Item { node, id });
+    Some(match r {
+        Reference::Var(n) => it(ItemId::Var(n.clone())),
+        Reference::Local(n) => it(ItemId::Local(n.clone())),
+        Reference::Resource(res) => it(ItemId::Resource(res.clone())),
+        Reference::Module(call) => RefTarget::Module {
+            node,
+            call: call.clone(),
+            output,
+        },
+        _ => return None,
+    })
+}
+
+/// The items of the whole module tree and what each refers to, read from item trees only.
+#[salsa::tracked(returns(ref))]
+pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
+    let tree = module_tree(db, ws);
+    let mut out = ItemReferences::default();
+    let mut steps_cache: HashMap<crate::SourceFile, HashMap<ExprId, String>> = HashMap::new();
+    let mut steps = |file: crate::SourceFile| {
+        steps_cache
+            .entry(file)
+            .or_insert_with(|| module_output_steps(item_tree(db, file)))
+            .clone()
+    };
+    let push = |out: &mut ItemReferences, who: Referrer, ts: Vec<RefTarget>| {
+        out.refs.extend(ts.into_iter().map(|t| (who.clone(), t)));
+    };
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        let index = crate::module_index(db, tn.module);
+        let it = |id: ItemId| Item { node, id };
+        for (n, item) in &index.variables {
+            let span = item_tree(db, item.file).variables[item.index].span;
+            out.items
+                .push((it(ItemId::Var(n.clone())), Loc::new(item.file, span)));
+        }
+        for (n, item) in &index.locals {
+            let hir = item_tree(db, item.file);
+            let l = &hir.locals[item.index];
+            let id = it(ItemId::Local(n.clone()));
+            out.items.push((id.clone(), Loc::new(item.file, l.span)));
+            let mut ts = Vec::new();
+            targets_of(hir, &steps(item.file), node, &[l.expr], &mut ts);
+            push(&mut out, Referrer::Item(id), ts);
+        }
+        for (r, item) in &index.resources {
+            let hir = item_tree(db, item.file);
+            let d = &hir.resources[item.index];
+            let id = it(ItemId::Resource(r.clone()));
+            out.items.push((id.clone(), Loc::new(item.file, d.span)));
+            let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
+            body_exprs(&d.body, &mut exprs);
+            exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
+            for p in &d.provisioners {
+                body_exprs(&p.body, &mut exprs);
+            }
+            for c in d
+                .lifecycle
+                .preconditions
+                .iter()
+                .chain(&d.lifecycle.postconditions)
+            {
+                exprs.extend([c.condition, c.error_message]);
+            }
+            let mut ts = Vec::new();
+            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            ts.extend(
+                d.depends_on
+                    .iter()
+                    .filter_map(|(r, _)| target(node, r, None)),
+            );
+            push(&mut out, Referrer::Item(id), ts);
+        }
+        for (n, item) in &index.outputs {
+            let hir = item_tree(db, item.file);
+            let o = &hir.outputs[item.index];
+            let id = it(ItemId::Output(n.clone()));
+            out.items.push((id.clone(), Loc::new(item.file, o.span)));
+            let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
+            for c in &o.preconditions {
+                exprs.extend([c.condition, c.error_message]);
+            }
+            let mut ts = Vec::new();
+            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            ts.extend(
+                o.depends_on
+                    .iter()
+                    .filter_map(|(r, _)| target(node, r, None)),
+            );
+            push(&mut out, Referrer::Item(id), ts);
+        }
+        for (n, item) in &index.module_calls {
+            let hir = item_tree(db, item.file);
+            let c = &hir.module_calls[item.index];
+            let id = it(ItemId::ModuleCall(n.clone()));
+            out.items.push((id.clone(), Loc::new(item.file, c.span)));
+            let exprs: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
+            let mut ts = Vec::new();
+            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            ts.extend(
+                c.depends_on
+                    .iter()
+                    .filter_map(|(r, _)| target(node, r, None)),
+            );
+            push(&mut out, Referrer::Item(id), ts);
+            let Some(&child) = tn.children.get(n) else {
+                continue;
+            };
+            // Each input variable of the child refers to what its argument refers to here.
+            for a in &c.inputs {
+                let var = Item {
+                    node: child,
+                    id: ItemId::Var(a.name.clone()),
+                };
+                let mut ts = Vec::new();
+                targets_of(hir, &steps(item.file), node, &[a.expr], &mut ts);
+                push(&mut out, Referrer::Item(var), ts);
+            }
+        }
+        for ((name, alias), item) in &index.providers {
+            let hir = item_tree(db, item.file);
+            let p = &hir.providers[item.index];
+            let mut exprs = Vec::new();
+            body_exprs(&p.body, &mut exprs);
+            let mut ts = Vec::new();
+            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            let who = Referrer::Provider {
+                node,
+                name: name.clone(),
+                alias: alias.clone(),
+            };
+            push(&mut out, who, ts);
+        }
+    }
+    out
+}

@@ -1,0 +1,3 @@
+resource "null_resource" "a" {
+  triggers = { x = var.nope }
+}
