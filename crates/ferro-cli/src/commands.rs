@@ -250,6 +250,18 @@ pub(crate) fn make_plan(
     if !excludes.is_empty() {
         diags.push(targeting_warning("exclude"));
     }
+    let json = crate::json_ui::active();
+    let out = Mutex::new(&mut *io.stdout);
+    // Terraform's "Refreshing state..." lines (in the JSON UI, refresh_start and
+    // refresh_complete messages).
+    let on_refresh = |n: ferro_planner::RefreshNotice<'_>| {
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        if json {
+            crate::json_ui::refresh(&mut **o, n.addr, n.id);
+        } else {
+            let _ = writeln!(o, "{}: Refreshing state...{}", n.addr, id_suffix(n.id));
+        }
+    };
     let input = PlanInput {
         db: &l.db,
         ws: l.ws,
@@ -267,6 +279,7 @@ pub(crate) fn make_plan(
             parallelism,
         },
         cwd: g.dir.display().to_string(),
+        on_refresh: Some(&on_refresh),
     };
     let (plan, pdiags) = ferro_planner::plan(input);
     diags.extend(pdiags);
@@ -283,6 +296,11 @@ pub(crate) fn make_plan(
         }),
         _ => Err(1),
     }
+}
+
+/// The " [id=…]" a progress line names its object with (nothing without a naming attribute).
+pub(crate) fn id_suffix(id: Option<(&str, &str)>) -> String {
+    id.map(|(k, v)| format!(" [{k}={v}]")).unwrap_or_default()
 }
 
 /// `-target`/`-exclude` addresses; an invalid one is returned with the reason.

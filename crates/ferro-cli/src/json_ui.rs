@@ -242,6 +242,31 @@ fn hook_message(
     );
 }
 
+/// An object the plan refreshed: `refresh_start` and `refresh_complete`, as Terraform reports
+/// each refresh (ferro tells of it once it is done, in the walk's order).
+pub(crate) fn refresh(out: &mut dyn Write, addr: &AbsResourceInstance, id: Option<(&str, &str)>) {
+    let addr = addr.to_string();
+    let suffix = crate::commands::id_suffix(id);
+    let fields = || {
+        id.map(|(k, v)| vec![("id_key", json!(k)), ("id_value", json!(v))])
+            .unwrap_or_default()
+    };
+    hook_message(
+        out,
+        &addr,
+        &format!("{addr}: Refreshing state...{suffix}"),
+        "refresh_start",
+        fields(),
+    );
+    hook_message(
+        out,
+        &addr,
+        &format!("{addr}: Refresh complete{suffix}"),
+        "refresh_complete",
+        fields(),
+    );
+}
+
 /// An apply event as a hook message (`text` is the human line, the message of most).
 pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, started: &Started) {
     use ferro_exec::{Event, ProvisionPhase};

@@ -105,8 +105,31 @@ output "first" {
 
     let (code, msgs, err) = ferro_json(&dir, &["refresh", "-json"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(types(&msgs), ["version", "outputs"]);
-    assert_eq!(msgs[1]["outputs"]["first"]["value"], "v0");
+    // Each object refreshed is told of, as Terraform's hooks tell of it.
+    assert_eq!(
+        types(&msgs),
+        [
+            "version",
+            "refresh_start",
+            "refresh_complete",
+            "refresh_start",
+            "refresh_complete",
+            "outputs"
+        ]
+    );
+    let start = &msgs[1];
+    assert_eq!(start["hook"]["resource"]["addr"], "terraform_data.r[0]");
+    assert_eq!(start["hook"]["id_key"], "id");
+    let id = start["hook"]["id_value"].as_str().unwrap();
+    assert_eq!(
+        start["@message"],
+        format!("terraform_data.r[0]: Refreshing state... [id={id}]")
+    );
+    assert_eq!(
+        msgs[2]["@message"],
+        format!("terraform_data.r[0]: Refresh complete [id={id}]")
+    );
+    assert_eq!(msgs[5]["outputs"]["first"]["value"], "v0");
 
     let (code, msgs, err) = ferro_json(&dir, &["destroy", "-json", "-auto-approve"]);
     assert_eq!(code, 0, "{err}");

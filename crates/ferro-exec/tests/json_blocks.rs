@@ -282,6 +282,7 @@ fn run(path: &str, text: &str) -> Run {
             ..Default::default()
         },
         cwd: cwd.clone(),
+        on_refresh: None,
     };
     let (planned, diags) = plan(input);
     let Some(mut planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {

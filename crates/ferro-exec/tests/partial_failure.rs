@@ -114,6 +114,7 @@ fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
             ..Default::default()
         },
         cwd: dir.display().to_string(),
+        on_refresh: None,
     };
     let (planned, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");

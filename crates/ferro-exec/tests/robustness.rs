@@ -127,6 +127,7 @@ fn planned(name: &str, config: &str) -> Case {
             ..Default::default()
         },
         cwd: dir.display().to_string(),
+        on_refresh: None,
     };
     let (plan, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");

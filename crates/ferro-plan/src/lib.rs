@@ -110,6 +110,29 @@ pub struct ResourceInstanceChange {
     pub create_before_destroy: bool,
 }
 
+/// The attribute that names an object in progress lines ("Refreshing state... [id=…]"), as
+/// Terraform picks it: `id` when the object type has a string `id` (nothing when that is null,
+/// unknown or sensitive), else a string `name` (on the same terms).
+pub fn object_value_id(v: &Value) -> Option<(&'static str, String)> {
+    let ferro_value::ValueKind::Object(attrs) = &v.kind else {
+        return None;
+    };
+    if v.marks.is_sensitive() {
+        return None;
+    }
+    let named = ["id", "name"].into_iter().find_map(|k| {
+        attrs
+            .get(k)
+            .filter(|a| a.ty() == ferro_value::Type::String)
+            .map(|a| (k, a))
+    })?;
+    let (k, a) = named;
+    if a.marks.is_sensitive() {
+        return None;
+    }
+    a.as_str().map(|s| (k, s.to_string()))
+}
+
 impl ResourceInstanceChange {
     /// A change of an instance's current object. The reason, replace paths, private data,
     /// dependencies and `create_before_destroy` start empty; set them with struct update
@@ -338,5 +361,43 @@ impl Plan {
             .node_indices()
             .map(|n| (n, &self.graph[n]))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod object_value_id_tests {
+    use super::object_value_id;
+    use ferro_value::{Marks, Type, Value, ValueMap};
+
+    fn obj(entries: Vec<(&str, Value)>) -> Value {
+        Value::object(entries.into_iter().collect::<ValueMap>())
+    }
+
+    #[test]
+    fn names_objects_as_terraforms_progress_lines_do() {
+        let id = |v: Value| obj(vec![("id", v), ("name", Value::string("n"))]);
+        assert_eq!(
+            object_value_id(&id(Value::string("i-1"))),
+            Some(("id", "i-1".to_string()))
+        );
+        // A string id that is null, unknown or sensitive names nothing: `name` is not tried.
+        assert_eq!(object_value_id(&id(Value::null(Type::String))), None);
+        assert_eq!(object_value_id(&id(Value::unknown(Type::String))), None);
+        let mut secret = Value::string("i-1");
+        secret.marks = Marks::SENSITIVE;
+        assert_eq!(object_value_id(&id(secret)), None);
+        // Without a string id, `name`.
+        assert_eq!(
+            object_value_id(&obj(vec![
+                ("id", Value::int(3)),
+                ("name", Value::string("n"))
+            ])),
+            Some(("name", "n".to_string()))
+        );
+        assert_eq!(
+            object_value_id(&obj(vec![("other", Value::string("x"))])),
+            None
+        );
+        assert_eq!(object_value_id(&Value::string("x")), None);
     }
 }

@@ -26,5 +26,6 @@ pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
 pub use providers::{load_providers, provider_config, Providers};
 pub use walk::{
-    path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable, VariableSource,
+    path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable, RefreshNotice,
+    VariableSource,
 };

@@ -18,6 +18,9 @@ pub(super) struct Acc {
     /// is not named: whoever merges the accumulator knows which instance it planned, and a
     /// large resource's accumulators would otherwise each hold a copy of its address.
     pub(super) refreshed: Option<Option<ferro_state::ObjectState>>,
+    /// Set when the instance's object was refreshed: the attribute that names it in the
+    /// "Refreshing state..." line (see [`crate::RefreshNotice`]), reported when merged.
+    pub(super) refreshing: Option<Option<(&'static str, String)>>,
 }
 
 impl Acc {
@@ -37,6 +40,7 @@ impl Acc {
             && self.changes.is_empty()
             && self.drift.is_empty()
             && self.refreshed.is_none()
+            && self.refreshing.is_none()
     }
 }
 
@@ -106,6 +110,7 @@ impl InstancePlanner<'_> {
             .unwrap_or_default();
         let mut private_out = private.clone();
         if self.options.refresh && abs.resource.mode == ResourceMode::Managed {
+            acc.refreshing = Some(ferro_plan::object_value_id(&value));
             let (plain, _) = value.deep_unmark();
             let read = provider.read_resource(ReadRequest {
                 type_name: &abs.resource.ty,

@@ -72,6 +72,17 @@ pub struct PlanInput<'a> {
     pub providers: &'a Providers,
     pub options: PlanOptions,
     pub cwd: String,
+    /// Told of every object refreshed, in the walk's order (each resource's instances in key
+    /// order), as Terraform's "Refreshing state..." lines tell of them.
+    pub on_refresh: Option<&'a (dyn Fn(RefreshNotice<'_>) + Sync)>,
+}
+
+/// An object the plan refreshed: its address, and the attribute that names it in progress
+/// lines (`id`, else `name`; see [`ferro_plan::object_value_id`]) with its value.
+#[derive(Debug, Clone, Copy)]
+pub struct RefreshNotice<'a> {
+    pub addr: &'a AbsResourceInstance,
+    pub id: Option<(&'static str, &'a str)>,
 }
 
 /// The source range a provider's attribute path points at inside a resource body: the attribute
@@ -471,10 +482,24 @@ impl Walk<'_> {
         key: &InstanceKey,
         mut acc: Acc,
     ) {
+        self.notice_refresh(abs, key, &mut acc);
         if let Some(obj) = acc.refreshed.take() {
             self.refreshed.set_current(abs, cfg, key, obj);
         }
         self.merge(acc);
+    }
+
+    /// Tell of the refresh an accumulator records, if any.
+    fn notice_refresh(&self, abs: &AbsResource, key: &InstanceKey, acc: &mut Acc) {
+        let Some(id) = acc.refreshing.take() else {
+            return;
+        };
+        if let Some(tell) = self.input.on_refresh {
+            tell(RefreshNotice {
+                addr: &abs.instance(key.clone()),
+                id: id.as_ref().map(|(k, v)| (*k, v.as_str())),
+            });
+        }
     }
 
     /// Merge an accumulator that holds no refreshed object (see [`Walk::merge_instance`]).
@@ -484,10 +509,15 @@ impl Walk<'_> {
             changes,
             drift,
             refreshed,
+            refreshing,
         } = acc;
         debug_assert!(
             refreshed.is_none(),
             "a refreshed object merged without its instance"
+        );
+        debug_assert!(
+            refreshing.is_none(),
+            "a refresh merged without its instance"
         );
         self.diags.extend(diags);
         self.changes.extend(changes);
@@ -554,6 +584,8 @@ impl Walk<'_> {
                 (abs, key, cfg, out, acc)
             });
             for (abs, key, cfg, out, mut acc) in results {
+                // Told now, in the walk's order: the rest waits until the instance is taken.
+                self.notice_refresh(abs, key, &mut acc);
                 if let Some(obj) = acc.refreshed.take() {
                     self.refreshed.set_current(abs, cfg, key, obj);
                 }
