@@ -28,3 +28,16 @@ module "typo" {
   source = "./m"
   y      = 1
 }
+
+resource "terraform_data" "null_count" {
+  count = null
+}
+
+variable "maybe" {
+  default = null
+}
+
+# Unknown to validate (a variable), so only plan can tell it is null.
+resource "terraform_data" "variable_count" {
+  count = var.maybe
+}

@@ -465,6 +465,16 @@ impl Validator<'_> {
                 return;
             }
         };
+        if n.is_null() {
+            self.out.push(
+                Diagnostic::error("invalid-count", "Invalid count argument")
+                    .with_detail(
+                        "The given \"count\" argument value is null. An integer is required.",
+                    )
+                    .with_span_opt(self.hir.span(e)),
+            );
+            return;
+        }
         let Some(n) = n.as_number() else {
             return;
         };
