@@ -423,6 +423,10 @@ fn build(
         };
         let to = match target {
             RefTarget::Item(item) => items.get(item).copied(),
+            RefTarget::ModuleContents { node, call } => tree.nodes[*node]
+                .children
+                .get(call)
+                .and_then(|&child| dot.find(&module_vertex(child, "close"))),
             RefTarget::Module { node, call, output } => tree.nodes[*node]
                 .children
                 .get(call)

@@ -613,7 +613,12 @@ fn execute(
             Event::Started { addr, action, id } => {
                 let verb = match action {
                     Action::Create => "Creating...".to_string(),
-                    Action::Read => "Reading...".to_string(),
+                    Action::Read => format!(
+                        "Reading...{}",
+                        id.as_ref()
+                            .map(|i| format!(" [id={i}]"))
+                            .unwrap_or_default()
+                    ),
                     Action::Delete => format!(
                         "Destroying...{}",
                         id.as_ref()

@@ -39,6 +39,9 @@ pub enum RefTarget {
         call: String,
         output: Option<String>,
     },
+    /// `module.NAME` in a `depends_on` of module `node`: everything the call's module (and the
+    /// modules it calls, to any depth) declares, as Terraform waits for the whole module.
+    ModuleContents { node: TreeNodeId, call: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -95,6 +98,17 @@ fn targets_of(
                 out.push(t);
             }
         });
+    }
+}
+
+/// The target of one `depends_on` entry: a module call waits for all it holds.
+fn depends_on_target(node: TreeNodeId, r: &Reference) -> Option<RefTarget> {
+    match r {
+        Reference::Module(call) => Some(RefTarget::ModuleContents {
+            node,
+            call: call.clone(),
+        }),
+        _ => target(node, r, None),
     }
 }
 
@@ -170,7 +184,7 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             ts.extend(
                 d.depends_on
                     .iter()
-                    .filter_map(|(r, _)| target(node, r, None)),
+                    .filter_map(|(r, _)| depends_on_target(node, r)),
             );
             push(&mut out, Referrer::Item(id), ts);
         }
@@ -188,7 +202,7 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             ts.extend(
                 o.depends_on
                     .iter()
-                    .filter_map(|(r, _)| target(node, r, None)),
+                    .filter_map(|(r, _)| depends_on_target(node, r)),
             );
             push(&mut out, Referrer::Item(id), ts);
         }
@@ -203,7 +217,7 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             ts.extend(
                 c.depends_on
                     .iter()
-                    .filter_map(|(r, _)| target(node, r, None)),
+                    .filter_map(|(r, _)| depends_on_target(node, r)),
             );
             push(&mut out, Referrer::Item(id), ts);
             let Some(&child) = tn.children.get(n) else {

@@ -117,11 +117,34 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
             }
         }
     }
+    // The items of each static module, for `depends_on = [module.NAME]`.
+    let mut items_of: HashMap<TreeNodeId, Vec<Item>> = HashMap::new();
+    for (item, _) in &refs.items {
+        items_of.entry(item.node).or_default().push(item.clone());
+    }
     // `module.NAME` (with or without an output after it) waits for the call and every output
-    // of the child: the scope evaluates the module's whole object.
+    // of the child: the scope evaluates the module's whole object. In `depends_on` it waits
+    // for everything the child and its own children declare.
     let targets = |t: &RefTarget| -> Vec<Item> {
         match t {
             RefTarget::Item(item) => vec![item.clone()],
+            RefTarget::ModuleContents { node, call } => {
+                let mut v = vec![Item {
+                    node: *node,
+                    id: ItemId::ModuleCall(call.clone()),
+                }];
+                let mut pending: Vec<TreeNodeId> = tree.nodes[*node]
+                    .children
+                    .get(call)
+                    .copied()
+                    .into_iter()
+                    .collect();
+                while let Some(n) = pending.pop() {
+                    v.extend(items_of.get(&n).into_iter().flatten().cloned());
+                    pending.extend(tree.nodes[n].children.values().copied());
+                }
+                v
+            }
             RefTarget::Module { node, call, .. } => {
                 let mut v = vec![Item {
                     node: *node,

@@ -119,8 +119,7 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
     }
 }
 
-/// The private data the plan's prior state holds for the object `c` changes (its current
-/// object, or the deposed one it names): what the provider returned when it last saw it.
+/// The `id` an object is named by in progress lines ("Destroying... [id=…]").
 fn id_of(v: &Value) -> Option<String> {
     v.get_attr("id")
         .and_then(|x| x.as_str())
@@ -231,10 +230,12 @@ fn read_data(
     if bad {
         return failed(diags, None);
     }
+    // A data source read before (its prior is in state) is named by what it was, as Terraform
+    // names it ("Reading... [id=…]").
     (ctx.on_event)(Event::Started {
         addr: addr.clone(),
         action: Action::Read,
-        id: None,
+        id: id_of(&c.before),
     });
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();

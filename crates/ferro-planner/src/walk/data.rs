@@ -1,11 +1,12 @@
-//! Data resources: read at plan time when their configuration is known and nothing they
-//! explicitly depend on has changes pending, else a read planned for apply.
+//! Data resources: read at plan time when their configuration is known and no managed resource
+//! they wait for has changes pending, else a read planned for apply.
 
 use super::*;
 
 impl Walk<'_> {
-    /// A data resource: read now when its configuration is known and nothing it explicitly
-    /// depends on has changes pending; otherwise plan a read during apply.
+    /// A data resource: read now when its configuration is known and no managed resource it
+    /// waits for ([`Walk::dependency_pending`]) has changes pending; otherwise plan a read
+    /// during apply.
     pub(super) fn data_resource(
         &mut self,
         m: &ModuleEval<'_>,
@@ -24,28 +25,9 @@ impl Walk<'_> {
         let Some(provider) = self.input.providers.get(cfg).cloned() else {
             return;
         };
-        let explicit: BTreeSet<Resource> = decl
-            .depends_on
-            .iter()
-            .filter_map(|(d, _)| {
-                if let Reference::Resource(x) = d {
-                    Some(x.clone())
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let pending = !explicit.is_empty()
-            && self.changes.iter().any(|c| {
-                c.action != Action::NoOp
-                    && c.addr.module == abs.module
-                    && explicit.contains(&c.addr.resource.resource)
-            });
-        let deps: ferro_state::Dependencies = self
-            .transitive
-            .get(&abs.config())
-            .map(|s| s.iter().map(|d| d.to_string()).collect())
-            .unwrap_or_default();
+        let pending = self.dependency_pending(m, file, decl);
+        // Terraform 1.0 records no dependencies for data resources in state.
+        let deps = ferro_state::Dependencies::default();
         let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
         let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
         for (key, each_value) in keys {
@@ -258,4 +240,127 @@ pub(super) fn planned_data_object(schema: &ferro_value::schema::Block, config: &
         }
     }
     Value::object(out).with_marks(config.marks)
+}
+
+/// Where a data resource's wait reaches: managed resources, and whole module calls (by their
+/// configuration path: everything declared in them).
+#[derive(Default)]
+struct Awaited {
+    resources: BTreeSet<ConfigResource>,
+    modules: Vec<Vec<String>>,
+}
+
+impl Awaited {
+    /// A `depends_on` entry or a reference, written in the module at configuration path
+    /// `module`.
+    fn add(&mut self, module: &[String], r: &Reference) {
+        match r {
+            Reference::Resource(res) if res.mode == ResourceMode::Managed => {
+                self.resources.insert(ConfigResource {
+                    module: module.to_vec(),
+                    resource: res.clone(),
+                });
+            }
+            Reference::Module(name) => {
+                let mut path = module.to_vec();
+                path.push(name.clone());
+                self.modules.push(path);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// Whether a managed resource the data resource waits for has a change planned (not a
+    /// no-op), in any instance: then Terraform 1.0 reads the data during apply, even when its
+    /// configuration is known. It waits for, as Terraform 1.0.3 does:
+    /// - the managed resources its own configuration refers to (not through a local or a
+    ///   module output) and those its `depends_on` names;
+    /// - everything in the module calls its `depends_on` names;
+    /// - what the `depends_on` of every module call it is inside of names;
+    /// - and, for each of those resources, every resource it depends on in turn (state's
+    ///   dependencies: through locals, variables and modules too).
+    pub(super) fn dependency_pending(
+        &self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        decl: &ResourceDecl,
+    ) -> bool {
+        let here = &m.statics().path;
+        let hir = m.hir(file);
+        let mut awaited = Awaited::default();
+        let mut exprs: Vec<ExprId> = decl
+            .count
+            .iter()
+            .chain(decl.for_each.iter())
+            .copied()
+            .collect();
+        crate::config_value::body_exprs(&decl.body, &mut exprs);
+        for c in decl
+            .lifecycle
+            .preconditions
+            .iter()
+            .chain(&decl.lifecycle.postconditions)
+        {
+            exprs.extend([c.condition, c.error_message]);
+        }
+        for e in exprs {
+            ferro_hir::walk_references(&hir.exprs, e, &mut |_, r| {
+                if matches!(r, Reference::Resource(_)) {
+                    awaited.add(here, r);
+                }
+            });
+        }
+        for (r, _) in &decl.depends_on {
+            awaited.add(here, r);
+        }
+        // The calls this module instance sits in, each with its own `depends_on`.
+        let path = m.path();
+        for depth in (0..path.0.len()).rev() {
+            let parent = ferro_addrs::ModuleInstance(path.0[..depth].into());
+            let Some(pm) = self.tree.scope(&parent) else {
+                continue;
+            };
+            let name = &path.0[depth].name;
+            let Some(item) = pm.index.module_calls.get(name) else {
+                continue;
+            };
+            let call = &pm.hir(item.file).module_calls[item.index];
+            for (r, _) in &call.depends_on {
+                awaited.add(&pm.statics().path, r);
+            }
+        }
+        if awaited.resources.is_empty() && awaited.modules.is_empty() {
+            return false;
+        }
+        let mut all = awaited.resources.clone();
+        for (cr, deps) in &self.transitive {
+            let inside = awaited.modules.iter().any(|p| cr.module.starts_with(p));
+            if inside && cr.resource.mode == ResourceMode::Managed {
+                all.insert(cr.clone());
+            }
+            if inside || awaited.resources.contains(cr) {
+                all.extend(
+                    deps.iter()
+                        .filter(|d| d.resource.mode == ResourceMode::Managed)
+                        .cloned(),
+                );
+            }
+        }
+        // Compared in place: a plan may hold many changes, and most are no-ops.
+        self.changes.iter().any(|c| {
+            c.action != Action::NoOp
+                && c.addr.resource.resource.mode == ResourceMode::Managed
+                && all.iter().any(|cr| {
+                    cr.resource == c.addr.resource.resource
+                        && cr.module.len() == c.addr.module.0.len()
+                        && cr
+                            .module
+                            .iter()
+                            .zip(c.addr.module.0.iter())
+                            .all(|(a, b)| *a == b.name)
+                })
+        })
+    }
 }

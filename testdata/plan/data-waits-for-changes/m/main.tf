@@ -1,0 +1,5 @@
+variable "v" {}
+
+resource "null_resource" "c" {
+  triggers = { v = var.v }
+}

@@ -1,0 +1,3 @@
+data "null_data_source" "inner" {
+  inputs = { x = "constant" }
+}
