@@ -124,11 +124,21 @@ impl Value {
         Value::plain(ValueKind::List(elem_ty, Arc::new(elems)))
     }
     /// A set: the elements are sorted and de-duplicated here.
+    /// A set. Its elements carry no marks, as in cty: the marks found in them (at any depth)
+    /// are the set's own (a set with one sensitive element is wholly sensitive).
     pub fn set(elem_ty: Type, mut elems: Vec<Value>) -> Value {
+        let mut marks = Marks::NONE;
+        if elems.iter().any(Value::has_marks) {
+            for e in &mut elems {
+                let (plain, m) = e.deep_unmark();
+                *e = plain;
+                marks = marks.union(m);
+            }
+        }
         elems.sort();
         elems.dedup();
         elems.shrink_to_fit();
-        Value::plain(ValueKind::Set(elem_ty, Arc::new(elems)))
+        Value::plain(ValueKind::Set(elem_ty, Arc::new(elems))).with_marks(marks)
     }
     pub fn map(elem_ty: Type, mut entries: ValueMap) -> Value {
         entries.shrink_to_fit();

@@ -5,7 +5,7 @@
 use super::{arg_err, elems, fail, func, n, p, s, FnContext, Registry, Ret, R};
 use ferro_value::convert::convert;
 use ferro_value::ops::equals;
-use ferro_value::{unify, Number, ObjectType, Type, Value, ValueKind};
+use ferro_value::{unify, Marks, Number, ObjectType, Type, Value, ValueKind};
 use std::collections::BTreeMap;
 
 #[path = "collection_seq.rs"]
@@ -70,7 +70,7 @@ pub(super) fn register(r: &mut Registry) {
         "chunklist",
         func(
             vec![
-                p("list", Type::list(Type::Dynamic)),
+                p("list", Type::list(Type::Dynamic)).inner_marks(),
                 p("size", Type::Number),
             ],
             None,
@@ -121,7 +121,7 @@ pub(super) fn register(r: &mut Registry) {
         "concat",
         func(
             vec![],
-            Some(dynp("seqs")),
+            Some(dynp("seqs").inner_marks()),
             Ret::Computed(concat_type),
             concat,
         ),
@@ -158,7 +158,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "element",
         func(
-            vec![dynp("list"), p("index", Type::Number)],
+            vec![dynp("list").inner_marks(), p("index", Type::Number)],
             None,
             Ret::Computed(element_type),
             element,
@@ -167,15 +167,16 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "flatten",
         func(
-            vec![dynp("list")],
+            vec![dynp("list").inner_marks()],
             None,
             Ret::Computed(flatten_type),
             |_, a, rt| {
                 let mut out = Vec::new();
-                if !flatten_into(&a[0], &mut out) {
-                    return Ok(Value::unknown(rt.clone()));
+                let mut marks = Marks::NONE;
+                if !flatten_into(&a[0], &mut out, &mut marks) {
+                    return Ok(Value::unknown(rt.clone()).with_marks(marks));
                 }
-                Ok(Value::tuple(out))
+                Ok(Value::tuple(out).with_marks(marks))
             },
         ),
     );
@@ -216,7 +217,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "values",
         func(
-            vec![dynp("values")],
+            vec![dynp("values").inner_marks()],
             None,
             Ret::Computed(values_type),
             |_, a, _| match &a[0].kind {
@@ -261,7 +262,7 @@ pub(super) fn register(r: &mut Registry) {
         "merge",
         func(
             vec![],
-            Some(dynp("maps").null().dynamic()),
+            Some(dynp("maps").null().dynamic().inner_marks()),
             Ret::Computed(merge_type),
             merge,
         ),
@@ -282,7 +283,7 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "reverse",
         func(
-            vec![dynp("list")],
+            vec![dynp("list").inner_marks()],
             None,
             Ret::Computed(reverse_type),
             |_, a, rt| {
@@ -299,7 +300,7 @@ pub(super) fn register(r: &mut Registry) {
         "slice",
         func(
             vec![
-                dynp("list"),
+                dynp("list").inner_marks(),
                 p("start_index", Type::Number),
                 p("end_index", Type::Number),
             ],
@@ -348,7 +349,10 @@ pub(super) fn register(r: &mut Registry) {
     r.insert(
         "zipmap",
         func(
-            vec![p("keys", Type::list(Type::String)), dynp("values")],
+            vec![
+                p("keys", Type::list(Type::String)),
+                dynp("values").inner_marks(),
+            ],
             None,
             Ret::Computed(zipmap_type),
             zipmap,
@@ -566,15 +570,16 @@ fn flatten_type(a: &[Value]) -> R<Type> {
     if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
         return Err(fail("can only flatten lists, sets and tuples"));
     }
-    let mut out = Vec::new();
-    if !flatten_into(&a[0], &mut out) {
+    let (mut out, mut marks) = (Vec::new(), Marks::NONE);
+    if !flatten_into(&a[0], &mut out, &mut marks) {
         return Ok(Type::Dynamic);
     }
     Ok(Type::Tuple(out.iter().map(Value::ty).collect()))
 }
 
-/// Returns false when an unknown list was met (the result is then unknown).
-fn flatten_into(v: &Value, out: &mut Vec<Value>) -> bool {
+/// Returns false when an unknown list was met (the result is then unknown). The marks of the
+/// nested lists taken apart go to `marks` (the result carries them whole).
+fn flatten_into(v: &Value, out: &mut Vec<Value>, marks: &mut Marks) -> bool {
     if v.is_unknown() {
         return false;
     }
@@ -591,7 +596,8 @@ fn flatten_into(v: &Value, out: &mut Vec<Value>) -> bool {
             e.kind,
             ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_)
         ) {
-            if !flatten_into(e, out) {
+            *marks = marks.union(e.marks);
+            if !flatten_into(e, out, marks) {
                 return false;
             }
         } else {

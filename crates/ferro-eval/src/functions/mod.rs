@@ -106,6 +106,10 @@ pub(crate) struct Param {
     pub allow_unknown: bool,
     pub allow_dynamic: bool,
     pub allow_marked: bool,
+    /// Sees the marks inside its argument (its elements' and attributes'), not the argument's
+    /// own: those go to the result whole, the inner ones stay where they are (cty functions
+    /// that allow marks and re-mark their result with the collection's marks).
+    pub inner_marks: bool,
 }
 
 pub(crate) fn p(name: &'static str, ty: Type) -> Param {
@@ -116,6 +120,7 @@ pub(crate) fn p(name: &'static str, ty: Type) -> Param {
         allow_unknown: false,
         allow_dynamic: false,
         allow_marked: false,
+        inner_marks: false,
     }
 }
 
@@ -134,6 +139,10 @@ impl Param {
     }
     pub fn marked(mut self) -> Self {
         self.allow_marked = true;
+        self
+    }
+    pub fn inner_marks(mut self) -> Self {
+        self.inner_marks = true;
         self
     }
 }
@@ -312,7 +321,10 @@ fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
     let mut dynamic_result = false;
     for (i, v) in conv.iter().enumerate() {
         let prm = param_of(i);
-        if !prm.allow_marked {
+        if prm.inner_marks {
+            result_marks = result_marks.union(v.marks);
+            plain[i].marks = Marks::NONE;
+        } else if !prm.allow_marked {
             let (u, m) = v.deep_unmark();
             result_marks = result_marks.union(m);
             plain[i] = u;

@@ -37,7 +37,7 @@ pub(super) fn register(r: &mut Registry) {
         "setproduct",
         func(
             vec![],
-            Some(p("sets", Type::Dynamic)),
+            Some(p("sets", Type::Dynamic).inner_marks()),
             Ret::Computed(product_type),
             setproduct,
         ),
