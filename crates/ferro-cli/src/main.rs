@@ -28,6 +28,7 @@ fn main() {
     if matches!(command, Some("plan" | "apply" | "destroy" | "import")) {
         ferro_cli::interrupt::install();
     }
+    enter_chdir(&mut args);
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
@@ -49,4 +50,29 @@ fn main() {
         let _ = std::fs::write(path, lines);
     }
     std::process::exit(code);
+}
+
+/// `-chdir=DIR` (a global option, before the command) switches the process's own working
+/// directory, as Terraform's does: providers, built in or plugins, then resolve relative paths
+/// (`local_file`'s `filename`, say) against the configuration's directory. The option is taken
+/// off the arguments once applied; a directory that cannot be entered is left for `run` to
+/// report.
+fn enter_chdir(args: &mut Vec<String>) {
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        let a = args[i].trim_start_matches('-');
+        let (dir, taken) = if let Some(d) = a.strip_prefix("chdir=") {
+            (d.to_string(), 1)
+        } else if a == "chdir" && i + 1 < args.len() {
+            (args[i + 1].clone(), 2)
+        } else {
+            i += 1;
+            continue;
+        };
+        if std::path::Path::new(&dir).is_dir() && std::env::set_current_dir(&dir).is_ok() {
+            args.drain(i..i + taken);
+        } else {
+            i += taken;
+        }
+    }
 }
