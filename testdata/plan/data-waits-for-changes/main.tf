@@ -2,54 +2,83 @@ variable "n" {
   default = 1
 }
 
-resource "null_resource" "a" {
+resource "terraform_data" "a" {
   count = var.n
 }
 
 # Refers to a[0], known while planning: still read during apply when any instance of
-# null_resource.a has a change planned.
-data "null_data_source" "direct" {
-  inputs = { x = null_resource.a[0].id }
+# terraform_data.a has a change planned.
+data "terraform_remote_state" "direct" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+  defaults = {
+    ref = terraform_data.a[0].id
+  }
 }
 
 # Through a local: not a reference to the resource, so read while planning.
 locals {
-  first = null_resource.a[0].id
+  first = terraform_data.a[0].id
 }
 
-data "null_data_source" "through_local" {
-  inputs = { x = local.first }
+data "terraform_remote_state" "through_local" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+  defaults = {
+    ref = local.first
+  }
 }
 
 # b depends on a (through a local), so what refers to b waits for a's changes too.
-resource "null_resource" "b" {
-  triggers = { x = local.first }
+resource "terraform_data" "b" {
+  input = local.first
 }
 
-data "null_data_source" "through_b" {
-  inputs = { x = null_resource.b.id }
+data "terraform_remote_state" "through_b" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+  defaults = {
+    ref = terraform_data.b.id
+  }
 }
 
 # depends_on a module call: everything in it, and what its arguments refer to.
 module "m" {
   source = "./m"
-  v      = null_resource.a[0].id
+  v      = terraform_data.a[0].id
 }
 
-data "null_data_source" "after_module" {
-  inputs     = { x = "constant" }
+data "terraform_remote_state" "after_module" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
   depends_on = [module.m]
 }
 
 # A data source inside a module whose call (two levels up) depends on a.
 module "outer" {
   source     = "./outer"
-  depends_on = [null_resource.a]
+  depends_on = [terraform_data.a]
 }
 
 # Nothing it waits for changes: read while planning.
-resource "null_resource" "steady" {}
+resource "terraform_data" "steady" {
+  input = "s"
+}
 
-data "null_data_source" "steady" {
-  inputs = { x = null_resource.steady.id }
+data "terraform_remote_state" "steady" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
+  defaults = {
+    ref = terraform_data.steady.id
+  }
 }

@@ -1,5 +1,5 @@
 variable "v" {}
 
-resource "null_resource" "c" {
-  triggers = { v = var.v }
+resource "terraform_data" "c" {
+  input = var.v
 }

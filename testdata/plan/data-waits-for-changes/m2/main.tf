@@ -1,3 +1,6 @@
-data "null_data_source" "inner" {
-  inputs = { x = "constant" }
+data "terraform_remote_state" "inner" {
+  backend = "local"
+  config = {
+    path = "other.tfstate"
+  }
 }
