@@ -138,6 +138,12 @@ pub fn carry_marks(object: &Value, config: &Value) -> Value {
     if !config.marks.is_empty() {
         return object.clone().with_marks(config.marks);
     }
+    // Marks inside the configuration have no place in a value not known yet (or null): cty
+    // applies each marked path only where the value has it, so Terraform drops them (a
+    // provider planning a whole map unknown leaves its sensitive element unmarked).
+    if object.is_unknown() || object.is_null() {
+        return object.clone();
+    }
     match (&object.kind, &config.kind) {
         (ValueKind::Object(om), ValueKind::Object(cm)) => {
             let mut out = (**om).clone();
@@ -249,5 +255,42 @@ fn ignore_at(config: &Value, prior: Option<&Value>, path: &[IgnoreStep]) -> Opti
             Some(Value::list(ety.clone(), out).with_marks(config.marks))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carry_marks;
+    use ferro_value::{Type, Value, ValueMap};
+
+    fn map(entries: Vec<(&str, Value)>) -> Value {
+        Value::map(Type::String, entries.into_iter().collect::<ValueMap>())
+    }
+
+    #[test]
+    fn marks_go_where_the_value_has_the_marked_path() {
+        let config = map(vec![
+            ("parent", Value::unknown(Type::String)),
+            ("s", Value::string("hunter2").mark_sensitive()),
+        ]);
+        // Known: the element is marked, not the map.
+        let known = map(vec![
+            ("parent", Value::string("p")),
+            ("s", Value::string("hunter2")),
+        ]);
+        let out = carry_marks(&known, &config);
+        assert!(!out.is_sensitive());
+        let ferro_value::ValueKind::Map(_, m) = &out.kind else {
+            panic!("not a map: {out:?}")
+        };
+        assert!(m.get("s").unwrap().is_sensitive());
+        assert!(!m.get("parent").unwrap().is_sensitive());
+        // Planned wholly unknown (as SDKv2 providers plan a map with an unknown element): the
+        // marked path is not there, and Terraform leaves the value unmarked.
+        let unknown = Value::unknown(Type::map(Type::String));
+        assert!(!carry_marks(&unknown, &config).contains_sensitive());
+        // A mark on the configuration value itself covers whatever was planned.
+        let whole = Value::string("x").mark_sensitive();
+        assert!(carry_marks(&Value::unknown(Type::String), &whole).is_sensitive());
     }
 }
