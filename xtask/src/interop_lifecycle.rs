@@ -1,7 +1,8 @@
 //! Interop scenarios for the planning behaviours of Terraform 1.0.3 with the null provider:
 //! create_before_destroy and its propagation, the count boundary, ignore_changes paths,
 //! `-replace`, taint and untaint, `-target`, `-refresh-only`, `-destroy` with a target,
-//! prevent_destroy, and `count` ⇄ `for_each` transitions.
+//! prevent_destroy, `count` ⇄ `for_each` transitions, when data sources are read, and
+//! sensitive elements inside collections.
 //! Each step runs in both tools; the actions per address of every plan, the state addresses
 //! after every apply and the summaries of expected errors must be the same.
 
@@ -212,7 +213,100 @@ pub fn lifecycle_repetition(env: &Env) -> Result<(), String> {
     run_steps(env, "lifecycle-repetition", &steps)
 }
 
+/// Data sources read while planning or during apply: a data source whose configuration is
+/// known is still read during apply when a managed resource it refers to directly (or names in
+/// `depends_on`, or depends on through another resource) has a change planned; one that refers
+/// to the resource only through a local is read while planning.
+pub fn lifecycle_data_waits(env: &Env) -> Result<(), String> {
+    let config = |n: u32| {
+        format!(
+            r#"{NULL_HEADER}
+resource "null_resource" "a" {{
+  count = {n}
+}}
+
+locals {{
+  first = null_resource.a[0].id
+}}
+
+resource "null_resource" "b" {{
+  triggers = {{ x = local.first }}
+}}
+
+data "null_data_source" "direct" {{
+  inputs = {{ x = null_resource.a[0].id }}
+}}
+
+data "null_data_source" "through_local" {{
+  inputs = {{ x = local.first }}
+}}
+
+data "null_data_source" "through_b" {{
+  inputs = {{ x = null_resource.b.id }}
+}}
+
+data "null_data_source" "after_b" {{
+  inputs     = {{ x = "constant" }}
+  depends_on = [null_resource.b]
+}}
+
+resource "null_resource" "uses" {{
+  triggers = {{ x = data.null_data_source.direct.outputs["x"] }}
+}}
+"#
+        )
+    };
+    let steps = vec![
+        step(config(1)),
+        step(config(2)),
+        step(config(2)),
+        step(config(1)),
+    ];
+    run_steps(env, "lifecycle-data-waits", &steps)
+}
+
+/// Sensitive values inside collections: a map attribute holding one sensitive element, an
+/// output reading another element of it (through a `for` expression over the resource's
+/// instances), the resource planned with the map unknown; then the sensitive value changes.
+pub fn lifecycle_sensitive_elements(env: &Env) -> Result<(), String> {
+    let config = |keys: &str, secret: &str| {
+        format!(
+            r#"{NULL_HEADER}
+variable "secret" {{
+  default   = "{secret}"
+  sensitive = true
+}}
+
+resource "null_resource" "base" {{
+  for_each = toset([{keys}])
+}}
+
+resource "null_resource" "chained" {{
+  for_each = null_resource.base
+  triggers = {{ parent = each.value.id, s = var.secret }}
+}}
+
+output "parents" {{
+  value = {{ for k, v in null_resource.chained : k => v.triggers.parent }}
+}}
+
+output "first" {{
+  value = values(null_resource.chained)[0].triggers.parent
+}}
+"#
+        )
+    };
+    let steps = vec![
+        step(config(r#""a", "b""#, "one")),
+        step(config(r#""a", "c""#, "one")),
+        step(config(r#""a", "c""#, "two")),
+    ];
+    run_steps(env, "lifecycle-sensitive-elements", &steps)
+}
+
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
+    ("lifecycle-data-waits", lifecycle_data_waits),
+    ("lifecycle-sensitive-elements", lifecycle_sensitive_elements),
     ("lifecycle-replacements", lifecycle_replacements),
     ("lifecycle-single-run-options", lifecycle_single_run_options),
     ("lifecycle-repetition", lifecycle_repetition),
