@@ -1,5 +1,6 @@
 //! Terraform-style command-line flags: a single dash (a double dash is accepted too),
-//! `-name=value` or `-name value` for valued flags, `-name` or `-name=true|false` for booleans.
+//! `-name=value` or `-name value` for valued flags, `-name` or `-name=true|false` for booleans;
+//! and `Spec`, a command's flags together with the help text that lists them.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +24,36 @@ impl Parsed {
     pub fn all(&self, name: &str) -> &[String] {
         self.values.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
+}
+
+/// What a command accepts and how its `-help` describes it. The flag lists are what the parser
+/// accepts; the help text names exactly those flags (checked by `spec::tests`).
+pub struct Spec {
+    /// Flags without a value (`-name`, `-name=true|false`).
+    pub bools: &'static [&'static str],
+    /// Flags with a value (`-name=value`, `-name value`); they may be repeated.
+    pub values: &'static [&'static str],
+    /// The text `ferro COMMAND -help` prints.
+    pub help: &'static str,
+}
+
+impl Spec {
+    pub fn parse(&self, args: &[String]) -> Result<Parsed, String> {
+        parse(args, self.bools, self.values)
+    }
+
+    /// Whether `name` (without its dash) is one of the flags.
+    pub fn has(&self, name: &str) -> bool {
+        self.bools.contains(&name) || self.values.contains(&name)
+    }
+}
+
+/// Whether the arguments ask for help: `-h`, `-help` or `--help` anywhere before a `--`
+/// (after it every argument is positional), as Terraform decides before running a command.
+pub fn wants_help(args: &[String]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| matches!(a.as_str(), "-h" | "-help" | "--help"))
 }
 
 /// Parse `args` against the accepted flag names. Unknown flags are an error naming the flag.
@@ -103,6 +134,15 @@ mod tests {
         assert_eq!(p.value("out"), Some("plan"));
         assert_eq!(p.all("var"), &["a=1".to_string(), "b=2".to_string()]);
         assert_eq!(p.positional, vec!["file".to_string()]);
+    }
+
+    #[test]
+    fn help_is_asked_for_before_a_double_dash() {
+        assert!(wants_help(&s(&["-var", "-help"])));
+        assert!(wants_help(&s(&["x", "--help"])));
+        assert!(wants_help(&s(&["-h"])));
+        assert!(!wants_help(&s(&["--", "-help"])));
+        assert!(!wants_help(&s(&["-help=true", "-helpful"])));
     }
 
     #[test]

@@ -75,7 +75,7 @@ fn run_console(
     terminal: Option<Terminal<'_>>,
     io: &mut Io<'_>,
 ) -> i32 {
-    let p = match args::parse(a, &[], &["var", "var-file", "state"]) {
+    let p = match crate::spec::core::CONSOLE.parse(a) {
         Ok(p) => p,
         Err(e) => {
             let _ = write!(

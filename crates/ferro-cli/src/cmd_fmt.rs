@@ -11,6 +11,7 @@
 //!
 //! Beyond Terraform 1.0.3 (which takes at most one path), several paths may be given.
 
+use crate::args::Spec;
 use crate::{Global, Io};
 use ferro_diag::{has_errors, Diagnostic, FileId};
 use std::io::{Read, Write};
@@ -45,8 +46,15 @@ Options:
                  given directory (or current directory) is processed.
 ";
 
+/// fmt's flags (Go's flag syntax, read by `parse_flags`; all are booleans) and its help.
+pub(crate) const FMT: Spec = Spec {
+    bools: &["list", "write", "diff", "check", "recursive"],
+    values: &[],
+    help: HELP,
+};
+
 #[derive(Debug, Clone, Copy)]
-struct Opts {
+pub(crate) struct Opts {
     list: bool,
     write: bool,
     diff: bool,
@@ -80,7 +88,7 @@ fn parse_bool(v: &str) -> Option<bool> {
 }
 
 /// Parse the flags the way Go's `flag` package does: flags first, then positional arguments.
-fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
+pub(crate) fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
     let mut o = Opts {
         list: true,
         write: true,
@@ -103,6 +111,9 @@ fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
             Some((n, v)) => (n, Some(v)),
             None => (name, None),
         };
+        if !FMT.has(name) {
+            return Err(format!("flag provided but not defined: -{name}"));
+        }
         let slot = match name {
             "list" => &mut o.list,
             "write" => &mut o.write,

@@ -1,12 +1,11 @@
 //! `ferro get [-update]`: install the modules the configuration calls, as `init` does, without
 //! the rest of `init` (Terraform's `get`). Calls installed before are kept unless `-update`.
 
-use crate::args;
 use crate::commands::plain_error;
 use crate::{Global, Io};
 
 pub fn get(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["update"], &[]) {
+    let p = match crate::spec::other::GET.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

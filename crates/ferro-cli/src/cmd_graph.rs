@@ -6,6 +6,7 @@
 //! planner's resolution), and Terraform's structural vertices (module expansion and closing,
 //! provider closing, the count boundary and the root), then reduced transitively.
 
+use crate::args::Spec;
 use crate::commands::print_diags;
 use crate::graph_dot::{DotGraph, Drawn};
 use crate::load::{attach_providers, load_dir, load_files, Loaded};
@@ -45,7 +46,16 @@ Options:
                    not drawn by ferro.)
 
   -module-depth=n  (deprecated) In prior versions of Terraform, specified the
-                   depth of modules to show in the output.";
+                   depth of modules to show in the output.
+
+  -verbose         Also draw the vertices that close each provider.";
+
+/// graph's flags (Go's flag syntax, read by `parse_flags`) and its help.
+pub(crate) const GRAPH: Spec = Spec {
+    bools: &["draw-cycles", "verbose"],
+    values: &["type", "plan", "module-depth"],
+    help: HELP,
+};
 
 /// Which of Terraform's graphs to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +79,7 @@ fn ui_error(io: &mut Io<'_>, color: bool, text: &str) -> i32 {
     1
 }
 
-struct Flags {
+pub(crate) struct Flags {
     plan: Option<String>,
     graph_type: Option<String>,
     verbose: bool,
@@ -77,7 +87,7 @@ struct Flags {
 
 /// Parse the flags as Go's `flag` package does for Terraform's graph command: flags stop at the
 /// first argument that is not one; errors are worded as Go words them.
-fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), String> {
+pub(crate) fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), String> {
     let mut flags = Flags {
         plan: None,
         graph_type: None,
@@ -99,6 +109,9 @@ fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), String> {
             Some((n, v)) => (n, Some(v.to_string())),
             None => (body, None),
         };
+        if !GRAPH.has(name) {
+            return Err(format!("flag provided but not defined: -{name}"));
+        }
         match name {
             "draw-cycles" | "verbose" => {
                 let v = match inline.as_deref() {

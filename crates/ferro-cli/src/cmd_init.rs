@@ -2,7 +2,6 @@
 //! installation methods into `.terraform/providers/`, and write `.terraform.lock.hcl`, with
 //! Terraform's messages.
 
-use crate::args;
 use crate::load::{load_dir, read_state};
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
@@ -15,23 +14,7 @@ use ferro_provider::install::{display_addr, InstallEvent, Installer, Requirement
 use std::collections::BTreeMap;
 
 pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(
-        a,
-        &[
-            "upgrade",
-            "input",
-            "backend",
-            "get",
-            "migrate-state",
-            "force-copy",
-            "reconfigure",
-            // Terraform's init locks the state only while migrating it, and ferro's migration
-            // takes no lock; the flags are accepted, as Terraform accepts them, for the tools
-            // that pass them to every command.
-            "lock",
-        ],
-        &["backend-config", "lock-timeout"],
-    ) {
+    let p = match crate::spec::core::INIT.parse(a) {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),
     };

@@ -1,6 +1,7 @@
 //! State locking from the command line: `-lock`, `-lock-timeout`, the "Error acquiring the
 //! state lock" report, and `ferro force-unlock`.
 
+use crate::spec::other::FORCE_UNLOCK;
 use crate::{args, Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_state::Backend;
@@ -47,37 +48,24 @@ pub(crate) fn take(
     })
 }
 
-const FORCE_UNLOCK_USAGE: &str = "Usage: ferro [global options] force-unlock LOCK_ID
-
-  Manually unlock the state for the defined configuration.
-
-  This will not modify your infrastructure. This command removes the lock on the
-  state for the current workspace. The behavior of this lock is dependent
-  on the backend being used. Local state files cannot be unlocked by another
-  process.
-
-Options:
-
-  -force                 Don't ask for input for unlock confirmation.
-";
-
 /// `ferro force-unlock [-force] LOCK_ID`.
 ///
 /// A local state lock is an OS lock held by a process; it ends when that process ends and no
 /// other process can release it, so (as in Terraform) this only succeeds for a lock that is no
 /// longer held: it then removes the stale lock description.
 pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["force"], &[]) {
+    let p = match FORCE_UNLOCK.parse(a) {
         Ok(p) => p,
         Err(e) => {
-            let _ = write!(io.stderr, "{e}\n{FORCE_UNLOCK_USAGE}");
+            let _ = write!(io.stderr, "{e}\n{}", FORCE_UNLOCK.help);
             return 1;
         }
     };
     let [id] = p.positional.as_slice() else {
         let _ = write!(
             io.stderr,
-            "Expected a single argument: LOCK_ID\n{FORCE_UNLOCK_USAGE}"
+            "Expected a single argument: LOCK_ID\n{}",
+            FORCE_UNLOCK.help
         );
         return 1;
     };

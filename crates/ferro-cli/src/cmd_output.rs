@@ -3,13 +3,13 @@
 
 use crate::cmd_console::format_value;
 use crate::commands::{plain_error, print_diags};
-use crate::{args, Global, Io};
+use crate::{Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_state::State;
 use ferro_value::json;
 
 pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json", "raw"], &["state"]) {
+    let p = match crate::spec::other::OUTPUT.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

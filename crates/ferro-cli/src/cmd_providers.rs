@@ -3,7 +3,6 @@
 //! `ferro providers schema -json`: the schemas of those providers in Terraform's JSON format
 //! (`format_version` "0.2"), which documentation generators and editors read.
 
-use crate::args;
 use crate::cmd_init::module_requirements;
 use crate::commands::{plain_error, print_diags};
 use crate::load::{attach_providers, load_dir};
@@ -36,7 +35,7 @@ struct Node {
 }
 
 fn tree(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &[], &[]) {
+    let p = match crate::spec::other::PROVIDERS.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -132,7 +131,7 @@ fn write_children(node: &Node, prefix: &str, out: &mut String) {
 }
 
 fn schema(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json"], &[]) {
+    let p = match crate::spec::other::PROVIDERS_SCHEMA.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

@@ -4,15 +4,14 @@
 
 use crate::cmd_output::print_outputs;
 use crate::commands::{make_plan, plain_error};
-use crate::commands::{PLAN_BOOLS, PLAN_VALUES};
-use crate::{args, Global, Io};
+use crate::{spec, Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_plan::Action;
 use ferro_state::OutputState;
 use ferro_value::json;
 
 pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+    let p = match spec::core::REFRESH.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

@@ -1,21 +1,12 @@
 //! `ferro state list|show|mv|rm|pull|push|replace-provider`: reading and editing the state
 //! directly. Every command that writes takes the state lock; all keep Terraform's texts.
 
-use crate::{args, Global, Io};
+use crate::{args, spec, Global, Io};
 use ferro_addrs::{parse_target, AbsResource, AbsResourceInstance, ModuleInstance, Target};
 use ferro_diag::Diagnostic;
 use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
 use std::io::{BufRead, Read};
-
-const LOCK_BOOLS: &[&str] = &[
-    "lock",
-    "dry-run",
-    "force",
-    "auto-approve",
-    "ignore-remote-version",
-];
-const LOCK_VALUES: &[&str] = &["state", "state-out", "backup", "lock-timeout", "id"];
 
 const NO_STATE: &str = "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where ferro has been run or use the -state flag\nto point the command to a specific state location.\n";
 
@@ -33,50 +24,35 @@ fn usage(io: &mut Io<'_>, text: &str, why: &str) -> i32 {
 
 pub fn state(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let rest = a.get(1..).unwrap_or(&[]);
-    let p = match args::parse(rest, LOCK_BOOLS, LOCK_VALUES) {
+    let sub = a.first().map(String::as_str);
+    let Some(sub_spec) = sub.and_then(spec::state::subcommand) else {
+        return match sub {
+            Some(other) => diag(
+                io,
+                "Unknown state subcommand",
+                &format!("ferro state has no subcommand {other:?}; available: list, mv, pull, push, replace-provider, rm, show."),
+            ),
+            None => {
+                let _ = io.stdout.write_all(spec::state::STATE.help.as_bytes());
+                0
+            }
+        };
+    };
+    // Each subcommand accepts only its own flags, as in Terraform.
+    let p = match sub_spec.parse(rest) {
         Ok(p) => p,
         Err(e) => return diag(io, "Invalid arguments", &e),
     };
-    if p.value("id").is_some() && a.first().map(String::as_str) != Some("list") {
-        return diag(
-            io,
-            "Invalid arguments",
-            "flag provided but not defined: -id",
-        );
-    }
-    match a.first().map(String::as_str) {
+    match sub {
         Some("list") => list(g, &p, io),
         Some("show") => show(g, &p, io),
         Some("mv") => mv(g, &p, io),
         Some("rm") => rm(g, &p, io),
         Some("pull") => pull(g, &p, io),
         Some("push") => push(g, &p, io),
-        Some("replace-provider") => replace_provider(g, &p, io),
-        Some(other) => diag(
-            io,
-            "Unknown state subcommand",
-            &format!("ferro state has no subcommand {other:?}; available: list, mv, pull, push, replace-provider, rm, show."),
-        ),
-        None => {
-            let _ = io.stdout.write_all(STATE_USAGE.as_bytes());
-            0
-        }
+        _ => replace_provider(g, &p, io),
     }
 }
-
-const STATE_USAGE: &str = "Usage: ferro [global options] state <subcommand> [options] [args]
-
-  This command has subcommands for advanced state management.
-
-Subcommands:
-    list                List resources in the state
-    mv                  Move an item in the state
-    pull                Pull current state and output to stdout
-    push                Update remote state from a local state file
-    replace-provider    Replace provider in the state
-    rm                  Remove instances from the state
-    show                Show a resource in the state
-";
 
 /// Read the state without locking (list, show, pull). None: no state file.
 fn read_only(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<Option<State>, i32> {
@@ -169,24 +145,13 @@ fn list(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     0
 }
 
-const SHOW_USAGE: &str = "Usage: ferro [global options] state show [options] ADDRESS
-
-  Shows the attributes of a resource in the ferro state.
-
-  This command shows the attributes of a single resource in the ferro
-  state. The address argument must be used to specify a single resource.
-  You can view the list of available resources with \"ferro state list\".
-
-Options:
-
-  -state=statefile    Path to a ferro state file to use to look
-                      up ferro-managed resources. By default it will
-                      use the state \"terraform.tfstate\" if it exists.
-";
-
 fn show(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     let [addr] = p.positional.as_slice() else {
-        let _ = write!(io.stderr, "Exactly one argument expected.\n\n{SHOW_USAGE}");
+        let _ = write!(
+            io.stderr,
+            "Exactly one argument expected.\n\n{}",
+            spec::state::SHOW.help
+        );
         return 1;
     };
     let target = match parse(io, addr) {
@@ -235,31 +200,6 @@ fn show(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     0
 }
 
-const MV_USAGE: &str = "Usage: ferro [global options] state mv [options] SOURCE DESTINATION
-
- This command will move an item matched by the address given to the
- destination address.
-
- This can be used for simple resource renaming, moving items to and from
- a module, moving entire modules, and more.
-
- This command will output a backup copy of the state prior to saving any
- changes. The backup cannot be disabled. Due to the destructive nature
- of this command, backups are required.
-
-Options:
-
-  -dry-run                If set, prints out what would've been moved but doesn't
-                          actually move anything.
-
-  -lock=false             Don't hold a state lock during the operation. This is
-                          dangerous if others might concurrently run commands
-                          against the same workspace.
-
-  -lock-timeout=0s        Duration to retry a state lock.
-
-";
-
 /// Replace the leading `from` steps of `m` with `to`.
 fn rebase(m: &ModuleInstance, from: &ModuleInstance, to: &ModuleInstance) -> ModuleInstance {
     let mut steps = to.0.to_vec();
@@ -269,7 +209,7 @@ fn rebase(m: &ModuleInstance, from: &ModuleInstance, to: &ModuleInstance) -> Mod
 
 fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     let [src_text, dst_text] = p.positional.as_slice() else {
-        return usage(io, MV_USAGE, "Exactly two arguments expected.");
+        return usage(io, spec::state::MV.help, "Exactly two arguments expected.");
     };
     let (src, dst) = match (parse(io, src_text), parse(io, dst_text)) {
         (Ok(s), Ok(d)) => (s, d),
@@ -419,39 +359,13 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     0
 }
 
-const RM_USAGE: &str = "Usage: ferro [global options] state rm [options] ADDRESS...
-
-  Remove one or more items from the ferro state, causing ferro to
-  \"forget\" those items without first destroying them in the remote system.
-
-  This command removes one or more resource instances from the ferro state
-  based on the addresses given. You can view and list the available instances
-  with \"ferro state list\".
-
-  If you give the address of an entire module then all of the instances in
-  that module and any of its child modules will be removed from the state.
-
-  If you give the address of a resource that has \"count\" or \"for_each\" set,
-  all of the instances of that resource will be removed from the state.
-
-Options:
-
-  -dry-run                If set, prints out what would've been removed but
-                          doesn't actually remove anything.
-
-  -lock=false             Don't hold a state lock during the operation. This is
-                          dangerous if others might concurrently run commands
-                          against the same workspace.
-
-  -lock-timeout=0s        Duration to retry a state lock.
-
-  -state=PATH             Path to the state file to update. Defaults to the
-                          current workspace state.
-";
-
 fn rm(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     if p.positional.is_empty() {
-        return usage(io, RM_USAGE, "At least one address is required.");
+        return usage(
+            io,
+            spec::state::RM.help,
+            "At least one address is required.",
+        );
     }
     let mut targets = Vec::new();
     for t in &p.positional {
@@ -519,7 +433,11 @@ fn pull(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
 
 fn push(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     let [file] = p.positional.as_slice() else {
-        return usage(io, "Usage: ferro [global options] state push [options] PATH\n\n  Update remote state from a local state file at PATH.\n\nOptions:\n\n  -force              Write the state even if lineages don't match or the\n                      remote serial is higher.\n\n  -lock=false         Don't hold a state lock during the operation. This is\n                      dangerous if others might concurrently run commands\n                      against the same workspace.\n\n  -lock-timeout=0s    Duration to retry a state lock.\n\n", "Exactly one argument expected: path to state to push");
+        return usage(
+            io,
+            spec::state::PUSH.help,
+            "Exactly one argument expected: path to state to push",
+        );
     };
     let bytes = if file == "-" {
         let mut buf = Vec::new();
@@ -573,7 +491,11 @@ fn push(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
 
 fn replace_provider(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     let [from_text, to_text] = p.positional.as_slice() else {
-        return usage(io, "Usage: ferro [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN\n\n  Replace provider for resources in the ferro state.\n\n", "Exactly two arguments expected.");
+        return usage(
+            io,
+            spec::state::REPLACE_PROVIDER.help,
+            "Exactly two arguments expected.",
+        );
     };
     let from = match ferro_addrs::Provider::parse_source(from_text) {
         Ok(p) => p,

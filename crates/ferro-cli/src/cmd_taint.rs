@@ -3,23 +3,26 @@
 //! exit codes and `-allow-missing`.
 
 use crate::commands::{plain_error, print_diags};
-use crate::{args, Global, Io};
+use crate::spec::{self, usage_line};
+use crate::{Global, Io};
 use ferro_diag::Diagnostic;
 
 pub fn taint(g: &Global, a: &[String], io: &mut Io<'_>, on: bool) -> i32 {
     let name = if on { "taint" } else { "untaint" };
-    let p = match args::parse(
-        a,
-        &["allow-missing", "lock", "ignore-remote-version"],
-        &["state", "state-out", "backup", "lock-timeout"],
-    ) {
+    let spec = if on {
+        &spec::other::TAINT
+    } else {
+        &spec::other::UNTAINT
+    };
+    let p = match spec.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
     let [addr_text] = p.positional.as_slice() else {
         let _ = writeln!(
             io.stderr,
-            "The {name} command expects exactly one argument.\nUsage: ferro [global options] {name} [options] <address>"
+            "The {name} command expects exactly one argument.\n{}",
+            usage_line(spec.help)
         );
         return 1;
     };

@@ -3,13 +3,12 @@
 //! `terraform_version` to decide what the binary can do) see the Terraform release ferro is
 //! compatible with: 1.0.3, the version ferro records in state.
 
-use crate::args;
 use crate::commands::plain_error;
 use crate::{Global, Io};
 use std::collections::BTreeMap;
 
 pub fn version(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json"], &[]) {
+    let p = match crate::spec::other::VERSION.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

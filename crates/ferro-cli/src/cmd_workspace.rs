@@ -1,7 +1,12 @@
 //! `ferro workspace list|show|new|select|delete`, and where the selected workspace's state is.
 
+use crate::args::{self, Spec};
 use crate::backend::{location_or_report, open_workspace, Location};
-use crate::{args, Global, Io};
+use crate::spec::other::{
+    WORKSPACE, WORKSPACE_DELETE, WORKSPACE_LIST, WORKSPACE_NEW, WORKSPACE_SELECT, WORKSPACE_SHOW,
+};
+use crate::spec::usage_line;
+use crate::{Global, Io};
 use ferro_state::workspace::{
     current_workspace, environment_file, valid_workspace_name, workspace_dir, workspace_state_rel,
     DEFAULT_WORKSPACE,
@@ -18,25 +23,28 @@ pub(crate) fn current_state_rel(dir: &Path) -> String {
     workspace_state_rel(&current_workspace(dir))
 }
 
-const USAGE: &str = "Usage: ferro [global options] workspace
-
-  new, list, show, select and delete ferro workspaces.
-";
-
 pub fn workspace(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let rest = a.get(1..).unwrap_or(&[]);
     match a.first().map(String::as_str) {
-        Some("list") => list(g, io),
-        Some("show") => {
-            let _ = writeln!(io.stdout, "{}", current_workspace(&g.dir));
-            0
-        }
+        Some("list") => list(g, rest, io),
+        Some("show") => show(g, rest, io),
         Some("new") => new(g, rest, io),
         Some("select") => select(g, rest, io),
         Some("delete") => delete(g, rest, io),
         _ => {
-            let _ = io.stdout.write_all(USAGE.as_bytes());
+            let _ = io.stdout.write_all(WORKSPACE.help.as_bytes());
             0
+        }
+    }
+}
+
+/// Parse a subcommand's arguments; a flag it does not have is printed as an error.
+fn parse(spec: &Spec, a: &[String], io: &mut Io<'_>) -> Option<args::Parsed> {
+    match spec.parse(a) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{e}");
+            None
         }
     }
 }
@@ -49,7 +57,10 @@ fn all_workspaces(g: &Global, loc: &Location, io: &mut Io<'_>) -> Result<Vec<Str
     })
 }
 
-fn list(g: &Global, io: &mut Io<'_>) -> i32 {
+fn list(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    if parse(&WORKSPACE_LIST, a, io).is_none() {
+        return 1;
+    }
     let loc = match location_or_report(g, io) {
         Ok(l) => l,
         Err(code) => return code,
@@ -65,6 +76,14 @@ fn list(g: &Global, io: &mut Io<'_>) -> i32 {
         out.push_str(&format!("{mark}{name}\n"));
     }
     let _ = writeln!(io.stdout, "{out}");
+    0
+}
+
+fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    if parse(&WORKSPACE_SHOW, a, io).is_none() {
+        return 1;
+    }
+    let _ = writeln!(io.stdout, "{}", current_workspace(&g.dir));
     0
 }
 
@@ -95,18 +114,10 @@ fn set_current(g: &Global, name: &str) -> std::io::Result<()> {
 }
 
 fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["lock"], &["lock-timeout", "state"]) {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "{e}");
-            return 1;
-        }
+    let Some(p) = parse(&WORKSPACE_NEW, a, io) else {
+        return 1;
     };
-    let Some(name) = one_name(
-        io,
-        &p,
-        "Usage: ferro [global options] workspace new [OPTIONS] NAME",
-    ) else {
+    let Some(name) = one_name(io, &p, usage_line(WORKSPACE_NEW.help)) else {
         return 1;
     };
     if !check_name(io, &name) {
@@ -181,18 +192,10 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 fn select(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &[], &[]) {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "{e}");
-            return 1;
-        }
+    let Some(p) = parse(&WORKSPACE_SELECT, a, io) else {
+        return 1;
     };
-    let Some(name) = one_name(
-        io,
-        &p,
-        "Usage: ferro [global options] workspace select NAME",
-    ) else {
+    let Some(name) = one_name(io, &p, usage_line(WORKSPACE_SELECT.help)) else {
         return 1;
     };
     if !check_name(io, &name) {
@@ -223,18 +226,10 @@ fn select(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["force", "lock"], &["lock-timeout"]) {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "{e}");
-            return 1;
-        }
+    let Some(p) = parse(&WORKSPACE_DELETE, a, io) else {
+        return 1;
     };
-    let Some(name) = one_name(
-        io,
-        &p,
-        "Usage: ferro [global options] workspace delete [OPTIONS] NAME",
-    ) else {
+    let Some(name) = one_name(io, &p, usage_line(WORKSPACE_DELETE.help)) else {
         return 1;
     };
     if !check_name(io, &name) {

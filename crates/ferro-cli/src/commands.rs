@@ -4,7 +4,7 @@ use crate::load::{
     attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
     read_config_files, Loaded,
 };
-use crate::{args, render, Global, Io};
+use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
 use ferro_plan::{read_plan_file, write_plan_file_to, Action, Plan, PlanMode};
@@ -13,29 +13,6 @@ use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
 use std::io::BufRead;
 use std::sync::Mutex;
-
-pub(crate) const PLAN_BOOLS: &[&str] = &[
-    "json",
-    "detailed-exitcode",
-    "destroy",
-    "refresh",
-    "input",
-    "lock",
-    "compact-warnings",
-    "auto-approve",
-    "refresh-only",
-];
-pub(crate) const PLAN_VALUES: &[&str] = &[
-    "out",
-    "var",
-    "var-file",
-    "replace",
-    "target",
-    "exclude",
-    "parallelism",
-    "state",
-    "lock-timeout",
-];
 
 /// Print diagnostics as Terraform does: warnings on standard output (those sharing a summary
 /// consolidated into the first), errors on standard error.
@@ -110,7 +87,7 @@ pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
 }
 
 pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json"], &[]) {
+    let p = match spec::core::VALIDATE.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -336,7 +313,7 @@ fn applied_targeting_warning(flag: &str) -> Diagnostic {
 }
 
 pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+    let p = match spec::core::PLAN.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -433,7 +410,12 @@ fn confirm(io: &mut Io<'_>, destroy: bool) -> bool {
 }
 
 pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
-    let p = match args::parse(a, PLAN_BOOLS, PLAN_VALUES) {
+    let spec = if destroy {
+        &spec::core::DESTROY
+    } else {
+        &spec::core::APPLY
+    };
+    let p = match spec.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -732,7 +714,7 @@ fn execute(
 }
 
 pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(a, &["json"], &["state"]) {
+    let p = match spec::other::SHOW.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
@@ -786,19 +768,7 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match args::parse(
-        a,
-        &["input", "lock", "allow-missing-config"],
-        &[
-            "var",
-            "var-file",
-            "state",
-            "lock-timeout",
-            "parallelism",
-            "config",
-            "provider",
-        ],
-    ) {
+    let p = match spec::core::IMPORT.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };

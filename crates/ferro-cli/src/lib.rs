@@ -30,6 +30,7 @@ pub(crate) mod json_ui;
 mod line_editor;
 mod load;
 pub mod render;
+mod spec;
 mod validate_json;
 pub use env::with_env;
 
@@ -51,7 +52,8 @@ pub(crate) struct Global {
     pub color: bool,
 }
 
-const USAGE: &str = "Usage: ferro [global options] <subcommand> [args]
+/// The command list `ferro`, `ferro -help` and an unknown command print.
+pub(crate) const USAGE: &str = "Usage: ferro [global options] <subcommand> [args]
 
 The available commands for execution are listed below.
 
@@ -69,6 +71,7 @@ All other commands:
   get           Install or upgrade remote ferro modules
   graph         Generate a Graphviz graph of the steps in an operation
   import        Associate existing infrastructure with a ferro resource
+  lsp           Run the language server for editors
   output        Show output values from your root module
   providers     Show the providers required for this configuration
   refresh       Update the state to match remote systems
@@ -82,7 +85,8 @@ All other commands:
 Global options (use these before the subcommand, if any):
   -chdir=DIR    Switch to a different working directory before executing the
                 given subcommand.
-  -help         Show this help output.
+  -help         Show this help output, or the help of the given command
+                (also -h, --help; after the command too).
   -no-color     Disable color output (also accepted after the subcommand).
 ";
 
@@ -92,6 +96,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
     ferro_providers::install();
     let mut dir = cwd.to_path_buf();
     let mut color = true;
+    let mut help = false;
     let mut rest: Vec<String> = Vec::new();
     let mut i = 0;
     // Global options come before the subcommand.
@@ -105,8 +110,8 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         } else if a == "no-color" {
             color = false;
         } else if a == "help" || a == "h" {
-            let _ = io.stdout.write_all(USAGE.as_bytes());
-            return 0;
+            // As Terraform: `ferro -help plan` is plan's help.
+            help = true;
         } else if a == "version" || a == "v" {
             rest.push("version".into());
         } else {
@@ -131,9 +136,21 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
     let g = Global { dir, color };
     let Some(cmd) = rest.first().cloned() else {
         let _ = io.stdout.write_all(USAGE.as_bytes());
-        return 127;
+        // Terraform's exit codes: 0 when help was asked for, 127 for no command at all.
+        return if help { 0 } else { 127 };
     };
     let cmd_args = &rest[1..];
+    // `-help` (or `-h`, `--help`) anywhere before a `--` shows the command's help, whatever
+    // else is on the line; an unknown command stays an error.
+    if help || args::wants_help(cmd_args) {
+        if let Some(text) = spec::help_for(&cmd, cmd_args) {
+            let _ = io.stdout.write_all(text.as_bytes());
+            if !text.ends_with('\n') {
+                let _ = io.stdout.write_all(b"\n");
+            }
+            return 0;
+        }
+    }
     match cmd.as_str() {
         "init" => cmd_init::init(&g, cmd_args, io),
         "validate" => commands::validate(&g, cmd_args, io),
