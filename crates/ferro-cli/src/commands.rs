@@ -779,8 +779,9 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(a) => a,
         Err(e) => return plain_error(io, "Invalid address", &e),
     };
-    let files = match read_config_files(&g.dir) {
-        Ok(f) => f,
+    // The whole module tree, as plan loads it: the address may be in a module.
+    let mut l = match load_dir(&g.dir) {
+        Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let (mut backend, display) = match crate::backend::open(g, &p, io) {
@@ -797,7 +798,6 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(s) => s.unwrap_or_else(|| State::new(ferro_state::new_lineage())),
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
     };
-    let mut l = load_files(files);
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
     config_diagnostics(&l, &mut diags);
