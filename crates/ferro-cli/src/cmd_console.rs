@@ -7,9 +7,7 @@
 //! `> ` prompt, every result is printed after its line and errors do not end the session.
 
 use crate::console_terminal::{LineRead, Terminal};
-use crate::load::{
-    collect_variables, config_diagnostics, load_files, read_config_files, read_state,
-};
+use crate::load::{collect_variables, config_diagnostics, read_config_files, read_state};
 use crate::{args, Global, Io};
 use ferro_addrs::{InstanceKey, Resource};
 use ferro_db::{file_hir, module_index};
@@ -249,7 +247,14 @@ impl Session {
         if files.is_empty() {
             return Ok(session);
         }
-        let mut l = load_files(files);
+        // The whole module tree, as plan loads it (`module.NAME.OUT` evaluates the child).
+        let mut l = crate::load::load_dir(&g.dir).map_err(|e| {
+            render_diag(
+                &Diagnostic::error("cli", "Failed to read configuration").with_detail(e),
+                g.color,
+                false,
+            )
+        })?;
         let mut diags = Vec::new();
         config_diagnostics(&l, &mut diags);
         let mut raw_vars =
@@ -435,7 +440,22 @@ impl Scope for ConsoleScope<'_> {
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
             // Module outputs are not kept in state (only the root's are), so the console knows
             // only that the module exists.
-            Reference::Module(_) => Ok(Value::dynamic_unknown()),
+            Reference::Module(n) => {
+                let calls = self
+                    .s
+                    .loaded
+                    .as_ref()
+                    .map(|l| module_index(&l.db, l.ws.root(&l.db)).module_calls.keys().cloned().collect::<Vec<_>>())
+                    .unwrap_or_default();
+                if calls.contains(n) {
+                    return Ok(Value::dynamic_unknown());
+                }
+                let detail = match ferro_db::suggest(n, calls.iter()) {
+                    Some(close) => format!("No module call named {n:?} is declared in the root module. Did you mean {close:?}?"),
+                    None => format!("No module call named {n:?} is declared in the root module."),
+                };
+                Err(Diagnostic::error("undeclared-module", "Reference to undeclared module").with_detail(detail))
+            }
         }
     }
     fn base_dir(&self) -> &Path {
