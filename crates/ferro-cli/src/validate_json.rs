@@ -54,10 +54,18 @@ pub(crate) fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
         let code = text.get(line_start..line_end).unwrap_or("");
+        // The top-level block around the byte before the range, in native-syntax
+        // configuration files, as Terraform looks it up (a range starting a block has none).
+        let context = match start.checked_sub(1) {
+            Some(before) if name.ends_with(".tf") => {
+                ferro_syntax::context_string(text, before).map_or(Value::Null, Value::String)
+            }
+            _ => Value::Null,
+        };
         obj.insert(
             "snippet".into(),
             json!({
-                "context": Value::Null,
+                "context": context,
                 "code": code,
                 "start_line": text[..start].matches('\n').count() + 1,
                 "highlight_start_offset": start - line_start,

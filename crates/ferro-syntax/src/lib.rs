@@ -32,6 +32,27 @@ pub fn parse_file(file: FileId, text: &str) -> Parsed {
     parser::parse_file(file, text)
 }
 
+/// The header of the top-level block of a native-syntax file that contains byte `offset`, as
+/// Terraform names the context of a diagnostic (`resource "null_resource" "a"`, `locals`);
+/// None outside every block (a top-level argument, a `.tfvars` file).
+pub fn context_string(text: &str, offset: usize) -> Option<String> {
+    let parsed = parse_file(FileId(0), text);
+    let block = parsed.body.items.iter().find_map(|item| match item {
+        ast::BodyItem::Block(b)
+            if (b.span.start as usize) <= offset && offset < b.span.end as usize =>
+        {
+            Some(b)
+        }
+        _ => None,
+    })?;
+    let mut out = block.ty.name.to_string();
+    for l in &block.labels {
+        out.push(' ');
+        out.push_str(&format!("{:?}", l.value.as_str()));
+    }
+    Some(out)
+}
+
 /// Parse a configuration file in the HCL JSON syntax (`.tf.json`): the same tree the native
 /// syntax gives for the equivalent configuration, with spans into the JSON text.
 pub fn parse_json_file(file: FileId, text: &str) -> Parsed {
@@ -80,4 +101,23 @@ pub fn decode_source(file: FileId, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
         }
     }
     (text, diags)
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::context_string;
+
+    #[test]
+    fn the_top_level_block_around_an_offset_names_the_context() {
+        let text = "locals {\n  a = 1\n}\nresource \"x\" \"y\" {\n  dynamic \"d\" {\n    content {}\n  }\n}\nz = 1\n";
+        let at = |needle: &str| text.find(needle).unwrap();
+        assert_eq!(context_string(text, at("a = 1")).as_deref(), Some("locals"));
+        // Nested blocks are named by the top-level block around them.
+        assert_eq!(
+            context_string(text, at("content")).as_deref(),
+            Some("resource \"x\" \"y\"")
+        );
+        assert_eq!(context_string(text, at("z = 1")), None);
+        assert_eq!(context_string(text, text.len()), None);
+    }
 }
