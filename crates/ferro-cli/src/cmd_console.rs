@@ -9,7 +9,7 @@
 use crate::console_terminal::{LineRead, Terminal};
 use crate::load::{collect_variables, config_diagnostics, read_config_files, read_state};
 use crate::{args, Global, Io};
-use ferro_addrs::{InstanceKey, Resource};
+use ferro_addrs::Resource;
 use ferro_db::{file_hir, module_index};
 use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
@@ -18,7 +18,7 @@ use ferro_planner::RawVariable;
 use ferro_state::State;
 use ferro_value::json::go_quote;
 use ferro_value::ValueMap;
-use ferro_value::{json, Type, Value, ValueKind};
+use ferro_value::{Type, Value, ValueKind};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, IsTerminal};
@@ -205,6 +205,10 @@ struct Session {
     loaded: Option<crate::load::Loaded>,
     vars: BTreeMap<String, Value>,
     resources: HashMap<Resource, Value>,
+    /// For `module.NAME`: the module tree is expanded and evaluated against it.
+    state: Option<State>,
+    /// The providers' schemas (their processes are closed), to decode state with.
+    providers: Option<ferro_planner::Providers>,
     dir: PathBuf,
 }
 
@@ -239,11 +243,11 @@ impl Session {
             loaded: None,
             vars: BTreeMap::new(),
             resources: HashMap::new(),
+            state: None,
+            providers: None,
             dir: g.dir.clone(),
         };
-        if let Some(st) = &state {
-            session.resources = state_resources(st);
-        }
+        session.state = state;
         if files.is_empty() {
             return Ok(session);
         }
@@ -255,6 +259,16 @@ impl Session {
                 false,
             )
         })?;
+        // Schemas, so state decodes as plan reads it (as Terraform's console, which starts
+        // the providers for theirs).
+        let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
+        let (providers, _) =
+            crate::load::attach_providers(&mut l, &registry, session.state.as_ref());
+        registry.close_all();
+        if let Some(st) = &session.state {
+            session.resources = state_resources(st, Some(&providers));
+        }
+        session.providers = Some(providers);
         let mut diags = Vec::new();
         config_diagnostics(&l, &mut diags);
         let mut raw_vars =
@@ -297,6 +311,7 @@ impl Session {
         }
         let scope = ConsoleScope {
             s: self,
+            modules: std::cell::OnceCell::new(),
             input: text,
             locals: RefCell::new(HashMap::new()),
             in_progress: RefCell::new(Vec::new()),
@@ -319,38 +334,22 @@ impl Session {
     }
 }
 
-/// Resource values from state: one object, a tuple (count) or an object (for_each).
-fn state_resources(st: &State) -> HashMap<Resource, Value> {
-    let mut out = HashMap::new();
-    for (addr, rs) in &st.resources {
-        if !addr.module.is_root() {
-            continue;
-        }
-        let obj = |o: &ferro_state::ObjectState| {
-            let v = json::value_from_plain_json(&o.attributes.json());
-            ferro_planner::statecodec::apply_sensitive_paths(v, &o.sensitive_attributes)
-        };
-        let mut single = None;
-        let mut ints = Vec::new();
-        let mut strs = ValueMap::new();
-        for (key, inst) in &rs.instances {
-            let Some(cur) = &inst.current else { continue };
-            match key {
-                InstanceKey::None => single = Some(obj(cur)),
-                InstanceKey::Int(_) => ints.push(obj(cur)),
-                InstanceKey::Str(k) => {
-                    strs.insert(k.clone(), obj(cur));
-                }
-            }
-        }
-        let v = match single {
-            Some(v) => v,
-            None if !strs.is_empty() => Value::object(strs),
-            None => Value::tuple(ints),
-        };
-        out.insert(addr.resource.clone(), v);
-    }
-    out
+/// The root module's resource values from state (one object, a tuple for `count`, an object
+/// for `for_each`), decoded with the providers' schemas where known.
+fn state_resources(
+    st: &State,
+    providers: Option<&ferro_planner::Providers>,
+) -> HashMap<Resource, Value> {
+    st.resources
+        .iter()
+        .filter(|(addr, _)| addr.module.is_root())
+        .map(|(addr, rs)| {
+            (
+                addr.resource.clone(),
+                ferro_planner::state_scope::resource_value(rs, providers),
+            )
+        })
+        .collect()
 }
 
 /// The file id of the line being evaluated.
@@ -358,6 +357,8 @@ const CONSOLE_INPUT: FileId = FileId(u32::MAX - 1);
 
 struct ConsoleScope<'s> {
     s: &'s Session,
+    /// The module tree expanded against the state, built when a line first names a module.
+    modules: std::cell::OnceCell<Option<ferro_planner::scope::EvalTree<'s>>>,
     /// The line being evaluated.
     input: &'s str,
     locals: RefCell<HashMap<String, Value>>,
@@ -393,6 +394,30 @@ impl ConsoleScope<'_> {
         }
         self.locals.borrow_mut().insert(name.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// `module.NAME`, its outputs evaluated against the state (the module tree expanded as its
+    /// calls' `count` and `for_each` say).
+    #[allow(clippy::result_large_err)]
+    fn module_value(&self, name: &str) -> Result<Value, Diagnostic> {
+        let tree = self.modules.get_or_init(|| {
+            let l = self.s.loaded.as_ref()?;
+            let tree = ferro_planner::scope::EvalTree::new(
+                &l.db,
+                l.ws,
+                self.s.vars.clone(),
+                false,
+                self.s.dir.display().to_string(),
+            );
+            let empty = State::new(String::new());
+            let state = self.s.state.as_ref().unwrap_or(&empty);
+            ferro_planner::state_scope::expand_from_state(&tree, state, self.s.providers.as_ref());
+            Some(tree)
+        });
+        match tree {
+            Some(t) => t.root().module_value(name),
+            None => Ok(Value::dynamic_unknown()),
+        }
     }
 
     fn declared(&self, r: &Resource) -> bool {
@@ -448,7 +473,7 @@ impl Scope for ConsoleScope<'_> {
                     .map(|l| module_index(&l.db, l.ws.root(&l.db)).module_calls.keys().cloned().collect::<Vec<_>>())
                     .unwrap_or_default();
                 if calls.contains(n) {
-                    return Ok(Value::dynamic_unknown());
+                    return self.module_value(n);
                 }
                 let detail = match ferro_db::suggest(n, calls.iter()) {
                     Some(close) => format!("No module call named {n:?} is declared in the root module. Did you mean {close:?}?"),

@@ -16,6 +16,7 @@ mod moves;
 pub mod objchange;
 mod providers;
 pub mod scope;
+pub mod state_scope;
 pub mod statecodec;
 mod validation;
 mod walk;

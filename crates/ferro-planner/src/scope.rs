@@ -636,8 +636,9 @@ impl<'t> ModuleEval<'t> {
     }
 
     /// `module.NAME` in this scope: an object of outputs per child instance, shaped by the
-    /// call's `count` (a tuple) or `for_each` (an object keyed like it).
-    fn module_value(&self, name: &str) -> Result<Value, Diagnostic> {
+    /// call's `count` (a tuple) or `for_each` (an object keyed like it); unknown while the call
+    /// is not expanded.
+    pub fn module_value(&self, name: &str) -> Result<Value, Diagnostic> {
         let Some(exp) = self
             .tree
             .calls

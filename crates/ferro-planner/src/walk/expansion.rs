@@ -11,105 +11,115 @@ impl Walk<'_> {
         count: Option<ExprId>,
         for_each: Option<ExprId>,
     ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
-        let hir = file_hir(self.input.db, file);
-        if let Some(c) = count {
-            let (v, ds) = m.eval(file, c, &InstanceCtx::default());
-            let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds);
-            if failed {
-                return None;
-            }
-            let bad = |detail: &str| {
-                Diagnostic::error("invalid-count", "Invalid count argument")
-                    .with_detail(detail.to_string())
-                    .with_span_opt(hir.span(c))
-            };
-            if !v.is_wholly_known() {
-                self.diags.push(bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on."));
-                return None;
-            }
-            if v.is_null() {
-                self.diags.push(bad(
-                    "The given \"count\" argument value is null. An integer is required.",
-                ));
-                return None;
-            }
-            let n = match convert(&v.unmarked(), &Type::Number)
-                .ok()
-                .and_then(|n| n.as_number().cloned())
-            {
-                Some(n) => n,
-                None => {
-                    self.diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
-                    return None;
-                }
-            };
-            let Some(n) = n.to_i64().filter(|_| n.is_integer()) else {
-                self.diags.push(bad("The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807."));
-                return None;
-            };
-            if n < 0 {
-                self.diags.push(bad("The given \"count\" argument value is unsuitable: negative numbers are not supported."));
-                return None;
-            }
-            return Some((
-                Expansion::Count,
-                (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
-            ));
+        expand_in(m, file, count, for_each, &mut self.diags)
+    }
+}
+
+/// The instances `count` or `for_each` (evaluated in `m`) give a resource or module call, each
+/// key with its `each.value`; None, with the error in `diags`, when they cannot be known.
+pub fn expand_in(
+    m: &ModuleEval<'_>,
+    file: ferro_db::SourceFile,
+    count: Option<ExprId>,
+    for_each: Option<ExprId>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
+    let hir = m.hir(file);
+    if let Some(c) = count {
+        let (v, ds) = m.eval(file, c, &InstanceCtx::default());
+        let failed = ds.iter().any(Diagnostic::is_error);
+        diags.extend(ds);
+        if failed {
+            return None;
         }
-        if let Some(f) = for_each {
-            let (v, ds) = m.eval(file, f, &InstanceCtx::default());
-            let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds);
-            if failed {
+        let bad = |detail: &str| {
+            Diagnostic::error("invalid-count", "Invalid count argument")
+                .with_detail(detail.to_string())
+                .with_span_opt(hir.span(c))
+        };
+        if !v.is_wholly_known() {
+            diags.push(bad("The \"count\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on."));
+            return None;
+        }
+        if v.is_null() {
+            diags.push(bad(
+                "The given \"count\" argument value is null. An integer is required.",
+            ));
+            return None;
+        }
+        let n = match convert(&v.unmarked(), &Type::Number)
+            .ok()
+            .and_then(|n| n.as_number().cloned())
+        {
+            Some(n) => n,
+            None => {
+                diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
                 return None;
             }
-            let bad = |detail: String| {
-                Diagnostic::error("invalid-for-each", "Invalid for_each argument")
-                    .with_detail(detail)
-                    .with_span_opt(hir.span(f))
-            };
-            if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
-                self.diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
+        };
+        let Some(n) = n.to_i64().filter(|_| n.is_integer()) else {
+            diags.push(bad("The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807."));
+            return None;
+        };
+        if n < 0 {
+            diags.push(bad("The given \"count\" argument value is unsuitable: negative numbers are not supported."));
+            return None;
+        }
+        return Some((
+            Expansion::Count,
+            (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
+        ));
+    }
+    if let Some(f) = for_each {
+        let (v, ds) = m.eval(file, f, &InstanceCtx::default());
+        let failed = ds.iter().any(Diagnostic::is_error);
+        diags.extend(ds);
+        if failed {
+            return None;
+        }
+        let bad = |detail: String| {
+            Diagnostic::error("invalid-for-each", "Invalid for_each argument")
+                .with_detail(detail)
+                .with_span_opt(hir.span(f))
+        };
+        if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
+            diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
+            return None;
+        }
+        if v.contains_sensitive() && v.as_entries().is_none() || v.is_sensitive() {
+            diags.push(bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".into()));
+            return None;
+        }
+        let keys = match &v.kind {
+            ValueKind::Null(_) => {
+                diags.push(bad("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()));
                 return None;
             }
-            if v.contains_sensitive() && v.as_entries().is_none() || v.is_sensitive() {
-                self.diags.push(bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.".into()));
-                return None;
-            }
-            let keys = match &v.kind {
-                ValueKind::Null(_) => {
-                    self.diags.push(bad("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()));
-                    return None;
-                }
-                ValueKind::Map(_, m) | ValueKind::Object(m) => m
-                    .iter()
-                    .map(|(k, x)| (InstanceKey::Str(k.to_string()), Some(x.clone())))
-                    .collect(),
-                ValueKind::Set(_, es) => {
-                    let mut keys = Vec::new();
-                    for e in es.iter() {
-                        match e.as_str() {
-                            Some(s) => {
-                                keys.push((InstanceKey::Str(s.to_string()), Some(e.clone())))
-                            }
-                            None => {
-                                let mut d = bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name()));
-                                d.summary = "Invalid for_each set argument".into();
-                                self.diags.push(d);
-                                return None;
-                            }
+            ValueKind::Map(_, m) | ValueKind::Object(m) => m
+                .iter()
+                .map(|(k, x)| (InstanceKey::Str(k.to_string()), Some(x.clone())))
+                .collect(),
+            ValueKind::Set(_, es) => {
+                let mut keys = Vec::new();
+                for e in es.iter() {
+                    match e.as_str() {
+                        Some(s) => keys.push((InstanceKey::Str(s.to_string()), Some(e.clone()))),
+                        None => {
+                            let mut d = bad(format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name()));
+                            d.summary = "Invalid for_each set argument".into();
+                            diags.push(d);
+                            return None;
                         }
                     }
-                    keys
                 }
-                _ => {
-                    self.diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())));
-                    return None;
-                }
-            };
-            return Some((Expansion::ForEach, keys));
-        }
-        Some((Expansion::Single, vec![(InstanceKey::None, None)]))
+                keys
+            }
+            _ => {
+                diags.push(bad(format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())));
+                return None;
+            }
+        };
+        return Some((Expansion::ForEach, keys));
     }
+    Some((Expansion::Single, vec![(InstanceKey::None, None)]))
 }

@@ -9,6 +9,7 @@ use crate::scope::EvalTree;
 mod checks;
 mod data;
 mod expansion;
+pub(crate) use expansion::expand_in;
 mod imports;
 mod instance;
 mod managed;
