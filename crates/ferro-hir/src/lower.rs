@@ -452,11 +452,15 @@ impl Lower {
             span: b.body.span,
             json: b.body.json,
         };
+        let mut for_each_name = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "count" => decl.count = Some(self.expr(&a.expr)),
-                    "for_each" => decl.for_each = Some(self.expr(&a.expr)),
+                    "for_each" => {
+                        for_each_name = Some(a.name.span);
+                        decl.for_each = Some(self.expr(&a.expr));
+                    }
                     "depends_on" => decl.depends_on = self.depends_on(&a.expr),
                     "provider" => decl.provider = self.provider_ref(&a.expr),
                     _ => rest.items.push(item.clone()),
@@ -474,8 +478,9 @@ impl Lower {
                 },
             }
         }
-        if let (Some(c), Some(_)) = (decl.count, decl.for_each) {
-            let span = self.map.span(c).unwrap_or(Self::header_span(b));
+        // Terraform points at the name of the `for_each` argument.
+        if let (Some(_), Some(name)) = (decl.count, for_each_name) {
+            let span = name;
             self.error(
                 "count-and-for-each",
                 "Invalid combination of \"count\" and \"for_each\"",

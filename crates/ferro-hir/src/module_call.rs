@@ -22,6 +22,7 @@ impl Lower {
             providers: Vec::new(),
             inputs: Vec::new(),
         };
+        let mut for_each_name = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -32,7 +33,10 @@ impl Lower {
                     }
                     "version" => call.version = self.literal_string_attr(a),
                     "count" => call.count = Some(self.expr(&a.expr)),
-                    "for_each" => call.for_each = Some(self.expr(&a.expr)),
+                    "for_each" => {
+                        for_each_name = Some(a.name.span);
+                        call.for_each = Some(self.expr(&a.expr));
+                    }
                     "depends_on" => call.depends_on = self.depends_on(&a.expr),
                     "providers" => call.providers = self.provider_passing(&a.expr),
                     _ => {
@@ -66,8 +70,9 @@ impl Lower {
                 b.body.span,
             );
         }
-        if let (Some(c), Some(_)) = (call.count, call.for_each) {
-            let span = self.map.span(c).unwrap_or(Self::header_span(b));
+        // Terraform points at the name of the `for_each` argument.
+        if let (Some(_), Some(name)) = (call.count, for_each_name) {
+            let span = name;
             self.error(
                 "count-and-for-each",
                 "Invalid combination of \"count\" and \"for_each\"",
