@@ -19,31 +19,34 @@ use std::path::{Path, PathBuf};
 
 const HELP: &str = "Usage: ferro [global options] fmt [options] [DIR]
 
-	Rewrites all Terraform configuration files to a canonical format. Both
-	configuration files (.tf) and variables files (.tfvars) are updated.
-	JSON files (.tf.json or .tfvars.json) are not modified.
+  Lays out configuration files the one canonical way: indentation,
+  spacing and the alignment of arguments. Native-syntax files are handled,
+  both .tf and .tfvars; JSON files (.tf.json, .tfvars.json) are skipped.
 
-	If DIR is not specified then the current working directory will be used.
-	If DIR is \"-\" then content will be read from STDIN. The given content must
-	be in the Terraform language native syntax; JSON is not supported.
+  Without DIR, the working directory is formatted; several paths may be
+  given. DIR \"-\" formats standard input, which must be native syntax, and
+  prints the result on standard output.
+
+  A syntax error is reported as a diagnostic and makes the exit status 2.
 
 Options:
 
-  -list=false    Don't list files whose formatting differs
-                 (always disabled if using STDIN)
+  -check         Change no file; exit with status 3 when some file is not
+                 in canonical form, 0 when all are. The files that are not
+                 are listed unless -list=false.
 
-  -write=false   Don't write to source files
-                 (always disabled if using STDIN or -check)
+  -diff          Print each change as a unified diff.
 
-  -diff          Display diffs of formatting changes
+  -list=false    Do not print the names of the files that changed (they
+                 never are for standard input).
 
-  -check         Check if the input is formatted. Exit status will be 0 if all
-                 input is properly formatted and non-zero otherwise.
+  -no-color      Print without terminal colours.
 
-  -no-color      If specified, output won't contain any color.
+  -recursive     Format the subdirectories too; without it only the
+                 directory's own files are.
 
-  -recursive     Also process files in subdirectories. By default, only the
-                 given directory (or current directory) is processed.
+  -write=false   Leave the files unchanged (implied by -check and by
+                 standard input).
 ";
 
 /// fmt's flags (Go's flag syntax, read by `parse_flags`; all are booleans) and its help.

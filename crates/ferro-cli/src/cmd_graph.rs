@@ -20,33 +20,28 @@ use std::sync::Arc;
 
 const HELP: &str = "Usage: ferro [global options] graph [options]
 
-  Outputs the visual execution graph of ferro resources according to
-  either the current configuration or an execution plan.
+  Prints, in the DOT language, the dependency graph of an operation: a
+  node for each resource, provider, module call, variable, local value and
+  output, with an edge to everything each one needs. Graphviz
+  (\"dot -Tsvg\") and many online viewers turn it into a picture.
 
-  The graph is outputted in DOT format. The typical program that can
-  read this format is GraphViz, but many web services are also available
-  to read this format.
-
-  The -type flag can be used to control the type of graph shown. ferro
-  draws the graphs Terraform 1.0.3 draws for planning and validating;
-  see the options below for the types it supports.
+  Which graph is drawn is chosen with -type. The default is plan, or, with
+  -plan, apply, which ferro cannot draw: give -type together with -plan.
 
 Options:
 
-  -plan=tfplan     Render graph using the configuration saved in the given
-                   plan file instead of the configuration in the current
-                   directory (needs -type=plan or -type=validate).
-
-  -draw-cycles     Highlight any cycles in the graph with colored edges.
-                   Accepted for compatibility; like Terraform 1.0.3,
+  -draw-cycles     Accepted for compatibility; like Terraform 1.0.3,
                    ferro draws cycles without colour.
 
-  -type=plan       Type of graph to output. Can be: plan, plan-refresh-only,
-                   validate, eval. (Terraform's plan-destroy and apply are
-                   not drawn by ferro.)
+  -module-depth=n  Deprecated, and ignored: every module is drawn.
 
-  -module-depth=n  (deprecated) In prior versions of Terraform, specified the
-                   depth of modules to show in the output.
+  -plan=tfplan     Draw from the configuration stored in the given plan
+                   file rather than the working directory's (with
+                   -type=plan or -type=validate).
+
+  -type=plan       The graph to draw: plan, plan-refresh-only, validate
+                   or eval. (Terraform's plan-destroy and apply graphs
+                   are not available in ferro.)
 
   -verbose         Also draw the vertices that close each provider.";
 

@@ -55,39 +55,41 @@ pub(crate) struct Global {
 /// The command list `ferro`, `ferro -help` and an unknown command print.
 pub(crate) const USAGE: &str = "Usage: ferro [global options] <subcommand> [args]
 
-The available commands for execution are listed below.
+  ferro makes infrastructure match the configuration in the working
+  directory. Name a command from the lists below; \"ferro COMMAND -help\"
+  explains it.
 
-Main commands:
-  init          Prepare your working directory for other commands
-  validate      Check whether the configuration is valid
-  plan          Show changes required by the current configuration
-  apply         Create or update infrastructure
-  destroy       Destroy previously-created infrastructure
+Common commands:
+  init          Set up the directory: backend, modules and providers
+  validate      Look for errors in the configuration, offline
+  plan          Work out and print what apply would change
+  apply         Carry out the changes the configuration calls for
+  destroy       Delete every object the state tracks
 
-All other commands:
-  console       Try ferro expressions at an interactive command prompt
-  fmt           Reformat your configuration in the standard style
-  force-unlock  Release a stuck lock on the current workspace
-  get           Install or upgrade remote ferro modules
-  graph         Generate a Graphviz graph of the steps in an operation
-  import        Associate existing infrastructure with a ferro resource
+Further commands:
+  console       Evaluate expressions against the configuration and state
+  fmt           Tidy the layout of configuration files
+  force-unlock  Clear a state lock a finished run left behind
+  get           Fetch the called modules into .terraform/modules
+  graph         Print the dependency graph in Graphviz's DOT language
+  import        Start tracking an object that already exists
   lsp           Run the language server for editors
-  output        Show output values from your root module
-  providers     Show the providers required for this configuration
-  refresh       Update the state to match remote systems
-  show          Show the current state or a saved plan
-  state         Advanced state management
-  taint         Mark a resource instance as not fully functional
-  untaint       Remove the 'tainted' state from a resource instance
-  version       Show the current ferro version
-  workspace     Workspace management
+  output        Print the root module's output values
+  providers     List the providers the configuration and state need
+  refresh       Read every tracked object back into the state
+  show          Print the state, or a plan saved to a file
+  state         Inspect and edit the state directly
+  taint         Mark an instance for replacement by the next plan
+  untaint       Clear the replacement mark set by taint
+  version       Print ferro's version and the providers locked
+  workspace     Keep several states for one configuration
 
-Global options (use these before the subcommand, if any):
-  -chdir=DIR    Switch to a different working directory before executing the
-                given subcommand.
-  -help         Show this help output, or the help of the given command
-                (also -h, --help; after the command too).
-  -no-color     Disable color output (also accepted after the subcommand).
+Global options, given before the command:
+  -chdir=DIR    Run the command as if started in DIR.
+  -help         Print this list; with a command, that command's help
+                (also -h or --help, and after the command as well).
+  -no-color     Print without terminal colours (after the command too).
+  -version      The same as the version command (also -v).
 ";
 
 /// Run `ferro ARGS...` (args exclude the program name) in `cwd`; returns the exit code.

@@ -155,7 +155,7 @@ mod tests {
     fn every_listed_command_has_help() {
         let listed: Vec<&str> = crate::USAGE
             .lines()
-            .skip_while(|l| !l.starts_with("Main commands:"))
+            .skip_while(|l| !l.starts_with("Common commands:"))
             .take_while(|l| !l.starts_with("Global options"))
             .filter(|l| l.starts_with("  "))
             .filter_map(|l| l.split_whitespace().next())

@@ -141,7 +141,7 @@ Planning options:
                       terraform.tfvars and *.auto.tfvars. May be given more
                       than once.
 
-Other options:
+General options:
 
   -compact-warnings   Accepted for compatibility; ferro prints warnings in
                       full.

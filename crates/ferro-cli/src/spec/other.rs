@@ -143,14 +143,15 @@ pub(crate) const VERSION: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] version [options]
 
-  Prints ferro's version, the Terraform release it is compatible with, the
-  platform, and the provider versions the lock file selected. The global
-  options -v and -version do the same.
+  Tells which ferro this is: its own version, the Terraform release it is
+  compatible with, the operating system and architecture, and the version
+  of each provider the dependency lock file selected. The global options
+  -v and -version print the same.
 
 Options:
 
-  -json       Print the same facts as a JSON object, with the members of
-              \"terraform version -json\" and ferro's own version.
+  -json       Print those facts as one JSON object: the members of
+              \"terraform version -json\" plus ferro's own version.
 ",
 };
 
@@ -163,7 +164,7 @@ pub(crate) const PROVIDERS: Spec = Spec {
   their version constraints, and the providers the state refers to.
 
 Subcommands:
-    schema    Print the schemas of the providers the configuration uses
+    schema    Print provider schemas as JSON
 
   (ferro has no \"providers lock\" or \"providers mirror\": they need a
   provider registry.)
@@ -175,9 +176,11 @@ pub(crate) const PROVIDERS_SCHEMA: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] providers schema -json
 
-  Prints the schemas of the providers the configuration and state use, as
-  the JSON document \"terraform providers schema -json\" prints, for
-  documentation generators and editors. Run \"ferro init\" first.
+  Prints, as one JSON document, every resource type, data source and
+  provider configuration block of the providers the configuration and
+  state use, with their attributes and types, in the format of
+  \"terraform providers schema -json\", for documentation generators and
+  editors. Run \"ferro init\" first so the providers are installed.
 
 Options:
 
@@ -190,16 +193,21 @@ pub(crate) const FORCE_UNLOCK: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] force-unlock LOCK_ID
 
-  Manually unlock the state for the defined configuration.
+  Releases a lock on the selected workspace's state that a ferro run left
+  behind, for instance after it was killed. LOCK_ID is the ID printed
+  under \"Lock Info\" by the command that could not take the lock. Only the
+  lock goes away: neither the state nor any infrastructure is changed.
+  Make sure no run still holds the lock before releasing it.
 
-  This will not modify your infrastructure. This command removes the lock on the
-  state for the current workspace. The behavior of this lock is dependent
-  on the backend being used. Local state files cannot be unlocked by another
-  process.
+  What releasing means depends on where the state is. A local state file
+  is locked by the process using it, and only that process can let go:
+  force-unlock can only clear the record of a lock whose process has
+  ended. On the pg backend, the database session holding the lock is
+  ended.
 
 Options:
 
-  -force                 Don't ask for input for unlock confirmation.
+  -force                 Release the lock without asking for confirmation.
 ",
 };
 
@@ -208,14 +216,17 @@ pub(crate) const WORKSPACE: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] workspace
 
-  new, list, show, select and delete ferro workspaces.
+  Workspaces let one configuration keep several separate states, say one
+  for testing and one for production. Every working directory starts with
+  the workspace \"default\"; the subcommands below add more, switch between
+  them and remove them.
 
 Subcommands:
-    delete    Delete a workspace
-    list      List the workspaces
-    new       Create a workspace and select it
-    select    Select a workspace
-    show      Print the name of the selected workspace
+    new       Make a workspace and switch to it
+    select    Switch to another existing workspace
+    show      Print which workspace is selected
+    list      Print the names of all workspaces
+    delete    Remove a workspace together with its state
 ",
 };
 
@@ -224,8 +235,9 @@ pub(crate) const WORKSPACE_LIST: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] workspace list
 
-  Lists the workspaces of the configured backend, marking the selected one
-  with an asterisk.
+  Prints the name of every workspace the configured backend holds, one a
+  line, starting with \"default\"; the selected one is marked with an
+  asterisk.
 ",
 };
 
@@ -234,7 +246,9 @@ pub(crate) const WORKSPACE_SHOW: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] workspace show
 
-  Prints the name of the selected workspace.
+  Prints the name of the workspace the other commands use: the one last
+  chosen with \"workspace select\" or \"workspace new\", \"default\" if none
+  was, or the TF_WORKSPACE environment variable when it is set.
 ",
 };
 
@@ -243,8 +257,9 @@ pub(crate) const WORKSPACE_NEW: Spec = Spec {
     values: &["lock-timeout", "state"],
     help: "Usage: ferro [global options] workspace new [OPTIONS] NAME
 
-  Creates the workspace NAME, with an empty state unless -state gives one,
-  and selects it.
+  Adds the workspace NAME to the configured backend and switches to it.
+  Its state starts out empty, or as a copy of the file given with -state.
+  The name may hold only characters that are safe in a URL, and no slash.
 
 Options:
 
@@ -262,8 +277,9 @@ pub(crate) const WORKSPACE_SELECT: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] workspace select NAME
 
-  Selects the existing workspace NAME: the commands that follow use its
-  state.
+  Switches this working directory to the workspace NAME, which must exist
+  already; plan, apply and the other commands then read and write its
+  state. The choice is kept in .terraform/environment.
 ",
 };
 

@@ -9,16 +9,19 @@ pub(crate) const STATE: Spec = Spec {
     values: &[],
     help: "Usage: ferro [global options] state <subcommand> [options] [args]
 
-  This command has subcommands for advanced state management.
+  Reads and edits the state directly, for the jobs plan and apply do not
+  do: renaming and moving tracked objects, forgetting them, copying the
+  whole state out or in, and pointing resources at another provider. Each
+  subcommand has a help text of its own.
 
 Subcommands:
-    list                List resources in the state
-    mv                  Move an item in the state
-    pull                Pull current state and output to stdout
-    push                Update remote state from a local state file
-    replace-provider    Replace provider in the state
-    rm                  Remove instances from the state
-    show                Show a resource in the state
+    list                Print the addresses of the tracked instances
+    mv                  Give tracked objects a new address
+    pull                Print the stored state as JSON
+    push                Overwrite the stored state with a state file
+    replace-provider    Switch resources from one provider to another
+    rm                  Stop tracking instances, leaving the objects alone
+    show                Print the attributes of one instance
 ",
 };
 
@@ -45,17 +48,16 @@ pub(crate) const SHOW: Spec = Spec {
     values: &["state"],
     help: "Usage: ferro [global options] state show [options] ADDRESS
 
-  Shows the attributes of a resource in the ferro state.
-
-  This command shows the attributes of a single resource in the ferro
-  state. The address argument must be used to specify a single resource.
-  You can view the list of available resources with \"ferro state list\".
+  Prints what the state recorded about one resource instance, attribute by
+  attribute, laid out as plan and apply print resources. ADDRESS has to
+  pick out a single instance, for example aws_instance.web or
+  aws_instance.web[0]; \"ferro state list\" prints every address there is.
 
 Options:
 
-  -state=statefile    Path to a ferro state file to use to look
-                      up ferro-managed resources. By default it will
-                      use the state \"terraform.tfstate\" if it exists.
+  -state=FILE    Read this local state file instead of the selected
+                 workspace's state (terraform.tfstate in the default
+                 workspace).
 ",
 };
 
@@ -64,15 +66,16 @@ pub(crate) const MV: Spec = Spec {
     values: &["state", "state-out", "backup", "lock-timeout"],
     help: "Usage: ferro [global options] state mv [options] SOURCE DESTINATION
 
- This command will move an item matched by the address given to the
- destination address.
+  Gives objects the state tracks a new address, leaving the real objects
+  as they are: rename a resource, move resources into or out of a module,
+  or rename a whole module. SOURCE and DESTINATION are both modules, both
+  resources or both resource instances (a resource may also go into a
+  module under its own name). Resource types must match, and nothing may
+  be tracked at DESTINATION yet.
 
- This can be used for simple resource renaming, moving items to and from
- a module, moving entire modules, and more.
-
- This command will output a backup copy of the state prior to saving any
- changes. The backup cannot be disabled. Due to the destructive nature
- of this command, backups are required.
+  The move happens inside one state; ferro does not move objects to
+  another state file. A local state file's previous version is kept as a
+  backup, which cannot be turned off.
 
 Options:
 
@@ -80,17 +83,15 @@ Options:
                           previous version is always kept beside it, with
                           .backup added to its name.
 
-  -dry-run                If set, prints out what would've been moved but doesn't
-                          actually move anything.
+  -dry-run                Print the move that would be made, and make none.
 
   -ignore-remote-version  Accepted for compatibility; ferro checks no remote
                           version.
 
-  -lock=false             Don't hold a state lock during the operation. This is
-                          dangerous if others might concurrently run commands
-                          against the same workspace.
+  -lock=false             Skip the state lock. Risky when others may use
+                          the same workspace at the same time.
 
-  -lock-timeout=0s        Duration to retry a state lock.
+  -lock-timeout=0s        How long to keep trying to take the state lock.
 
   -state=FILE             Edit this local state file instead of the selected
                           workspace's state.
@@ -106,18 +107,14 @@ pub(crate) const RM: Spec = Spec {
     values: &["state", "backup", "lock-timeout"],
     help: "Usage: ferro [global options] state rm [options] ADDRESS...
 
-  Remove one or more items from the ferro state, causing ferro to
-  \"forget\" those items without first destroying them in the remote system.
+  Makes ferro stop tracking objects without destroying them: the instances
+  at the given addresses are dropped from the state and the real objects
+  stay where they are, no longer managed. \"ferro state list\" prints the
+  addresses there are.
 
-  This command removes one or more resource instances from the ferro state
-  based on the addresses given. You can view and list the available instances
-  with \"ferro state list\".
-
-  If you give the address of an entire module then all of the instances in
-  that module and any of its child modules will be removed from the state.
-
-  If you give the address of a resource that has \"count\" or \"for_each\" set,
-  all of the instances of that resource will be removed from the state.
+  Each ADDRESS may name one instance, a whole resource (every instance of
+  a resource with count or for_each goes), or a module (every instance in
+  it and in the modules below it goes).
 
 Options:
 
@@ -125,20 +122,19 @@ Options:
                           previous version is always kept beside it, with
                           .backup added to its name.
 
-  -dry-run                If set, prints out what would've been removed but
-                          doesn't actually remove anything.
+  -dry-run                Print the instances that would be dropped, and
+                          drop none.
 
   -ignore-remote-version  Accepted for compatibility; ferro checks no remote
                           version.
 
-  -lock=false             Don't hold a state lock during the operation. This is
-                          dangerous if others might concurrently run commands
-                          against the same workspace.
+  -lock=false             Skip the state lock. Risky when others may use
+                          the same workspace at the same time.
 
-  -lock-timeout=0s        Duration to retry a state lock.
+  -lock-timeout=0s        How long to keep trying to take the state lock.
 
-  -state=PATH             Path to the state file to update. Defaults to the
-                          current workspace state.
+  -state=FILE             Edit this local state file instead of the selected
+                          workspace's state.
 ",
 };
 
@@ -158,22 +154,27 @@ pub(crate) const PUSH: Spec = Spec {
     values: &["lock-timeout"],
     help: "Usage: ferro [global options] state push [options] PATH
 
-  Update remote state from a local state file at PATH.
+  Writes the state file at PATH over the selected workspace's stored
+  state, on whichever backend holds it, local files included. With \"-\" as
+  PATH the state is read from standard input, all of it, before anything
+  is written.
+
+  As a safeguard, a state from a different lineage, or with a lower serial
+  than the stored one, is refused unless -force is given.
 
 Options:
 
-  -force              Write the state even if lineages don't match or the
-                      remote serial is higher.
+  -force              Overwrite even when the lineages differ or the
+                      stored serial is the higher one.
 
   -ignore-remote-version
                       Accepted for compatibility; ferro checks no remote
                       version.
 
-  -lock=false         Don't hold a state lock during the operation. This is
-                      dangerous if others might concurrently run commands
-                      against the same workspace.
+  -lock=false         Skip the state lock. Risky when others may use the
+                      same workspace at the same time.
 
-  -lock-timeout=0s    Duration to retry a state lock.
+  -lock-timeout=0s    How long to keep trying to take the state lock.
 
 ",
 };
@@ -183,7 +184,12 @@ pub(crate) const REPLACE_PROVIDER: Spec = Spec {
     values: &["state", "backup", "lock-timeout"],
     help: "Usage: ferro [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
 
-  Replace provider for resources in the ferro state.
+  Switches every resource in the state that belongs to the provider
+  FROM_PROVIDER_FQN over to TO_PROVIDER_FQN, for instance after a provider
+  moved to another namespace or registry. Both are provider source
+  addresses, such as registry.terraform.io/hashicorp/aws or
+  hashicorp/aws. The resources affected are listed and approval is asked
+  for before the state is written.
 
 Options:
 
@@ -196,11 +202,10 @@ Options:
   -ignore-remote-version  Accepted for compatibility; ferro checks no remote
                           version.
 
-  -lock=false             Don't hold a state lock during the operation. This is
-                          dangerous if others might concurrently run commands
-                          against the same workspace.
+  -lock=false             Skip the state lock. Risky when others may use
+                          the same workspace at the same time.
 
-  -lock-timeout=0s        Duration to retry a state lock.
+  -lock-timeout=0s        How long to keep trying to take the state lock.
 
   -state=FILE             Edit this local state file instead of the selected
                           workspace's state.
