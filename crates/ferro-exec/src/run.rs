@@ -495,27 +495,23 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         };
         let changes = changes_of.get(abs).map(Vec::as_slice).unwrap_or_default();
         let mut insts: Vec<(&InstanceKey, Cow<'_, Value>)> = Vec::with_capacity(changes.len());
-        // Data sources read while planning are in the plan's (refreshed) prior state.
-        // Managed instances the plan leaves alone (outside -target, -refresh-only) keep the
-        // value state has for them.
-        let is_data = abs.resource.mode == ferro_addrs::ResourceMode::Data;
+        // Instances the plan has a change for take their value from it (none when deleted:
+        // an orphaned data source instance is removed as one). The others keep the value of the
+        // plan's (refreshed) prior state: data sources read while planning, and managed
+        // instances the plan leaves alone (outside -target, -refresh-only).
         let prior = plan
             .prior_state
             .resources
             .get(abs)
-            .filter(|rs| (!is_data || changes.is_empty()) && !rs.instances.is_empty());
+            .filter(|rs| !rs.instances.is_empty());
         if let Some(rs) = prior {
             if let Some(schema) = providers.resource_schema(&rs.provider, &abs.resource) {
-                let planned: HashSet<&InstanceKey> = if is_data {
-                    HashSet::new()
-                } else {
-                    changes
-                        .iter()
-                        .map(|&i| &*plan.changes[i as usize])
-                        .filter(|c| c.deposed.is_none())
-                        .map(|c| &c.addr.resource.key)
-                        .collect()
-                };
+                let planned: HashSet<&InstanceKey> = changes
+                    .iter()
+                    .map(|&i| &*plan.changes[i as usize])
+                    .filter(|c| c.deposed.is_none())
+                    .map(|c| &c.addr.resource.key)
+                    .collect();
                 for (key, inst) in &rs.instances {
                     if planned.contains(key) {
                         continue;

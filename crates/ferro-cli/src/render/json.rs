@@ -428,9 +428,13 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     // known already (as Terraform writes it).
     let mut prior = plan.prior_state.clone();
     // A data source read during apply has only a planned object until then, which Terraform
-    // does not keep in the refreshed state: its old result is left out.
+    // does not keep in the refreshed state: its old result is left out. So is a data source
+    // instance no longer in the configuration (Terraform drops it while planning; ferro's plan
+    // deletes it from state, a change show -json does not list).
     for c in &plan.changes {
-        if c.action == Action::Read && c.deposed.is_none() {
+        let data_gone = c.action == Action::Delete
+            && c.addr.resource.resource.mode == ferro_addrs::ResourceMode::Data;
+        if (c.action == Action::Read || data_gone) && c.deposed.is_none() {
             prior.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
         }
     }
