@@ -8,7 +8,7 @@
 
 use crate::pending::Loc;
 use crate::{item_tree, module_tree, Db, Item, ItemId, TreeNodeId, Workspace};
-use ferro_hir::{walk_references, BlockBody, Expr, ExprId, ItemTree, Reference};
+use ferro_hir::{walk_references, Expr, ExprId, ItemTree, Reference};
 use std::collections::HashMap;
 
 /// Who refers.
@@ -50,19 +50,6 @@ pub struct ItemReferences {
     pub items: Vec<(Item, Loc)>,
     /// Each reference of an item or provider block, in declaration order.
     pub refs: Vec<(Referrer, RefTarget)>,
-}
-
-fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
-    for a in &body.attrs {
-        out.push(a.expr);
-    }
-    for b in &body.blocks {
-        if let Some(d) = &b.dynamic {
-            out.push(d.for_each);
-            out.extend(d.labels.iter().copied());
-        }
-        body_exprs(&b.body, out);
-    }
 }
 
 /// The output a `module.NAME` reference root goes on to name, by the root's expression: the
@@ -165,19 +152,10 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             let d = &hir.resources[item.index];
             let id = it(ItemId::Resource(r.clone()));
             out.items.push((id.clone(), Loc::new(item.file, d.span)));
-            let mut exprs: Vec<ExprId> = d.count.iter().chain(d.for_each.iter()).copied().collect();
-            body_exprs(&d.body, &mut exprs);
+            let mut exprs = d.config_exprs();
             exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
             for p in &d.provisioners {
-                body_exprs(&p.body, &mut exprs);
-            }
-            for c in d
-                .lifecycle
-                .preconditions
-                .iter()
-                .chain(&d.lifecycle.postconditions)
-            {
-                exprs.extend([c.condition, c.error_message]);
+                p.body.exprs(&mut exprs);
             }
             let mut ts = Vec::new();
             targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
@@ -238,7 +216,7 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             let hir = item_tree(db, item.file);
             let p = &hir.providers[item.index];
             let mut exprs = Vec::new();
-            body_exprs(&p.body, &mut exprs);
+            p.body.exprs(&mut exprs);
             let mut ts = Vec::new();
             targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
             let who = Referrer::Provider {

@@ -262,31 +262,25 @@ fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
 /// module the tree reaches, and the module tree's own, in file order.
 #[salsa::tracked(returns(ref))]
 pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let tree = module_tree(db, ws);
-    let mut seen = std::collections::BTreeSet::new();
-    for node in &tree.nodes {
-        let m = node.module;
-        if !seen.insert(m.dir(db).clone()) {
-            continue;
-        }
-        for f in m.files(db) {
-            out.extend(parse(db, *f).diagnostics.iter().cloned());
-            out.extend(
-                source_map(db, *f)
-                    .diagnostics
-                    .iter()
-                    .map(|d| with_ranges(db, *f, d)),
-            );
-        }
-        out.extend(module_index_diagnostics(db, m).iter().cloned());
+    let mut out = load_diagnostics(db, ws).clone();
+    for_each_module(db, ws, |m| {
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());
         }
-    }
-    out.extend(module_tree_diagnostics(db, ws).iter().cloned());
+    });
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
+}
+
+/// Each module of the tree once (a directory called from several places is one module).
+fn for_each_module(db: &dyn Db, ws: Workspace, mut f: impl FnMut(Module)) {
+    let tree = module_tree(db, ws);
+    let mut seen = std::collections::BTreeSet::new();
+    for node in &tree.nodes {
+        if seen.insert(node.module.dir(db).clone()) {
+            f(node.module);
+        }
+    }
 }
 
 /// The diagnostics Terraform's configuration loader would report: syntax, lowering, duplicate
@@ -295,13 +289,7 @@ pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
 #[salsa::tracked(returns(ref))]
 pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let tree = module_tree(db, ws);
-    let mut seen = std::collections::BTreeSet::new();
-    for node in &tree.nodes {
-        let m = node.module;
-        if !seen.insert(m.dir(db).clone()) {
-            continue;
-        }
+    for_each_module(db, ws, |m| {
         for f in m.files(db) {
             out.extend(parse(db, *f).diagnostics.iter().cloned());
             out.extend(
@@ -312,7 +300,7 @@ pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
             );
         }
         out.extend(module_index_diagnostics(db, m).iter().cloned());
-    }
+    });
     out.extend(module_tree_diagnostics(db, ws).iter().cloned());
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out

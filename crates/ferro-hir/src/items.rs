@@ -211,6 +211,21 @@ pub struct BlockBody {
     pub json: bool,
 }
 
+impl BlockBody {
+    /// Every expression the body holds, nested blocks' and `dynamic` blocks' `for_each` and
+    /// labels included, appended to `out`.
+    pub fn exprs(&self, out: &mut Vec<ExprId>) {
+        out.extend(self.attrs.iter().map(|a| a.expr));
+        for b in &self.blocks {
+            if let Some(d) = &b.dynamic {
+                out.push(d.for_each);
+                out.extend(d.labels.iter().copied());
+            }
+            b.body.exprs(out);
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HirAttr {
     pub name: String,
@@ -286,6 +301,29 @@ pub struct ResourceDecl {
     /// The `check` block a scoped data source is declared in: its errors are warnings, and
     /// only that check's assertions may refer to it.
     pub check: Option<String>,
+}
+
+impl ResourceDecl {
+    /// The expressions of its configuration: `count`, `for_each`, the body, and the
+    /// `lifecycle` conditions.
+    pub fn config_exprs(&self) -> Vec<ExprId> {
+        let mut out: Vec<ExprId> = self
+            .count
+            .iter()
+            .chain(self.for_each.iter())
+            .copied()
+            .collect();
+        self.body.exprs(&mut out);
+        for c in self
+            .lifecycle
+            .preconditions
+            .iter()
+            .chain(&self.lifecycle.postconditions)
+        {
+            out.extend([c.condition, c.error_message]);
+        }
+        out
+    }
 }
 
 /// A `provisioner "local-exec"` block.

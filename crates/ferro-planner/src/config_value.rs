@@ -4,24 +4,11 @@
 use crate::scope::{InstanceCtx, ModuleEval};
 use ferro_db::SourceFile;
 use ferro_diag::Diagnostic;
-use ferro_hir::{BlockBody, DynamicBlock, Expr, ExprId, Reference};
+use ferro_hir::{BlockBody, DynamicBlock, Expr, Reference};
 use ferro_value::convert::convert;
 use ferro_value::schema::{Block, NestingMode};
 use ferro_value::ValueMap;
 use ferro_value::{PathStep, Type, Value, ValueKind};
-
-/// Every expression of a resource body: attributes, and the `for_each` and labels of its
-/// `dynamic` blocks, nested blocks included.
-pub fn body_exprs(body: &BlockBody, out: &mut Vec<ExprId>) {
-    out.extend(body.attrs.iter().map(|a| a.expr));
-    for b in &body.blocks {
-        if let Some(d) = &b.dynamic {
-            out.push(d.for_each);
-            out.extend(d.labels.iter().copied());
-        }
-        body_exprs(&b.body, out);
-    }
-}
 
 /// Functions whose result differs from one call to the next (random or the clock), and
 /// provider-defined functions, which ferro cannot know to be pure.
@@ -34,7 +21,7 @@ fn impure_call(name: &str) -> bool {
 /// nothing impure. Such a body is evaluated once and its value shared by the instances.
 pub fn instance_independent(hir: &ferro_hir::FileHir, body: &BlockBody) -> bool {
     let mut all = Vec::new();
-    body_exprs(body, &mut all);
+    body.exprs(&mut all);
     let mut independent = true;
     for e in all {
         ferro_hir::walk_exprs(&hir.exprs, e, &mut |_, x| match x {

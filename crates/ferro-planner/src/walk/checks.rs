@@ -22,7 +22,7 @@ pub(super) fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> O
         .chain(decl.for_each.iter())
         .copied()
         .collect();
-    crate::config_value::body_exprs(&decl.body, &mut all);
+    decl.body.exprs(&mut all);
     let mut found = None;
     for e in all {
         ferro_hir::walk_references(&hir.exprs, e, &mut |id, r| {

@@ -290,22 +290,7 @@ impl Walk<'_> {
         let here = &m.statics().path;
         let hir = m.hir(file);
         let mut awaited = Awaited::default();
-        let mut exprs: Vec<ExprId> = decl
-            .count
-            .iter()
-            .chain(decl.for_each.iter())
-            .copied()
-            .collect();
-        crate::config_value::body_exprs(&decl.body, &mut exprs);
-        for c in decl
-            .lifecycle
-            .preconditions
-            .iter()
-            .chain(&decl.lifecycle.postconditions)
-        {
-            exprs.extend([c.condition, c.error_message]);
-        }
-        for e in exprs {
+        for e in decl.config_exprs() {
             ferro_hir::walk_references(&hir.exprs, e, &mut |_, r| {
                 if matches!(r, Reference::Resource(_)) {
                     awaited.add(here, r);
