@@ -213,7 +213,7 @@ impl Walk<'_> {
             self.fix_count_boundary(&abs, decl.count.is_some());
         }
         let deps: ferro_state::Dependencies = self
-            .transitive
+            .recorded
             .get(&cr)
             .map(|s| s.iter().map(|d| d.to_string()).collect())
             .unwrap_or_default();

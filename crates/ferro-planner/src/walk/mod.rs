@@ -166,6 +166,13 @@ struct Walk<'a> {
     refreshed: State,
     expansions: BTreeMap<AbsResource, Expansion>,
     transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    /// What an object this plan creates, updates or replaces records as its `dependencies`,
+    /// by resource, as Terraform 1.0.3's apply graph gives them: the resources it refers to,
+    /// and, through each of those that has a change planned itself, what that one records.
+    recorded: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    /// Resources with an instance to create, update, replace or read during apply.
+    changing: HashSet<ConfigResource>,
+    last_changing: Option<ConfigResource>,
     targeting: targeting::Targeting,
     output_deps: HashMap<String, BTreeSet<ConfigResource>>,
     /// Resources replaced create-before-destroy because something that depends on them is
@@ -234,6 +241,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         refreshed: prior,
         expansions: BTreeMap::new(),
         transitive: HashMap::new(),
+        recorded: HashMap::new(),
+        changing: HashSet::new(),
+        last_changing: None,
         targeting,
         output_deps: graph.output_deps.clone(),
         forced_cbd: forced_create_before_destroy(&tree, db, graph),
@@ -269,7 +279,16 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                     all.extend(t.iter().cloned());
                 }
             }
-            w.transitive.insert(cr, all);
+            w.transitive.insert(cr.clone(), all);
+            let mut recorded = direct.clone();
+            for d in &direct {
+                if w.changing.contains(d) {
+                    if let Some(t) = w.recorded.get(d) {
+                        recorded.extend(t.iter().cloned());
+                    }
+                }
+            }
+            w.recorded.insert(cr, recorded);
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
@@ -521,8 +540,34 @@ impl Walk<'_> {
             "a refresh merged without its instance"
         );
         self.diags.extend(diags);
+        for c in &changes {
+            self.note_changing(c);
+        }
         self.changes.extend(changes);
         self.drift.extend(drift);
+    }
+
+    /// Count the resource of a change among those that change during apply (what
+    /// [`Walk::recorded`] follows), unless it is a no-op or a delete.
+    fn note_changing(&mut self, c: &ResourceInstanceChange) {
+        if matches!(c.action, Action::NoOp | Action::Delete) || c.deposed.is_some() {
+            return;
+        }
+        let same = |r: &ConfigResource| {
+            r.resource == c.addr.resource.resource
+                && r.module.len() == c.addr.module.0.len()
+                && r.module
+                    .iter()
+                    .zip(c.addr.module.0.iter())
+                    .all(|(a, b)| *a == b.name)
+        };
+        // Most changes are of the resource noted last: no address is built for them.
+        if self.last_changing.as_ref().is_some_and(same) {
+            return;
+        }
+        let cr = c.addr.containing_resource().config();
+        self.changing.insert(cr.clone());
+        self.last_changing = Some(cr);
     }
 
     fn prior_object(
