@@ -6,6 +6,7 @@
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::values::{get_str, with};
 use ferro_sdk::{attr_error, Attr, Diags, Resource, ResourceSchema, SdkProvider, Value};
+use ferro_value::civil::{civil_from_days, days_from_civil};
 use std::time::Duration;
 
 pub fn provider() -> SdkProvider {
@@ -18,17 +19,8 @@ pub fn provider() -> SdkProvider {
 
 /// (year, month, day, hour, minute, second) of a unix time, UTC.
 fn civil(unix: i64) -> (i64, i64, i64, i64, i64, i64) {
-    let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = civil_from_days(unix.div_euclid(86_400));
     (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
 }
 
@@ -36,14 +28,7 @@ fn civil(unix: i64) -> (i64, i64, i64, i64, i64, i64) {
 /// `AddDate` does (January 31 plus one month is March 2 or 3).
 fn unix_of(y: i64, m: i64, d: i64, hh: i64, mm: i64, ss: i64) -> i64 {
     let (y, m) = (y + (m - 1).div_euclid(12), (m - 1).rem_euclid(12) + 1);
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    days * 86_400 + hh * 3600 + mm * 60 + ss
+    days_from_civil(y, m, d) * 86_400 + hh * 3600 + mm * 60 + ss
 }
 
 fn rfc3339(unix: i64) -> String {

@@ -316,7 +316,7 @@ fn who() -> String {
 fn rfc3339_nano(t: SystemTime) -> String {
     let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs() as i64;
-    let (y, mo, da) = civil_from_days(secs.div_euclid(86_400));
+    let (y, mo, da) = ferro_value::civil::civil_from_days(secs.div_euclid(86_400));
     let s = secs.rem_euclid(86_400);
     let frac = fraction(d.subsec_nanos());
     format!(
@@ -344,23 +344,10 @@ fn go_time_string(rfc: &str) -> String {
     }
 }
 
-/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferro_value::civil::civil_from_days;
 
     #[test]
     fn dates_and_durations() {

@@ -4,6 +4,7 @@
 //! any value may carry marks (today: sensitive). Collections are shared behind `Arc` so cloning a
 //! value is cheap.
 
+pub mod civil;
 mod key;
 mod map;
 mod number;

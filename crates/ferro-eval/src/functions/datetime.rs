@@ -2,6 +2,7 @@
 //! are RFC 3339 strings; parse errors name the failing part as cty's `parseTimestamp` does.
 
 use super::{arg_err, fail, func, p, s, FnContext, Registry, Ret, R};
+use ferro_value::civil::{civil_from_days, days_from_civil};
 use ferro_value::{Type, Value};
 
 /// A parsed timestamp: seconds since the epoch (UTC), nanoseconds, and the UTC offset in seconds
@@ -36,29 +37,6 @@ const DAYS: [&str; 7] = [
     "Friday",
     "Saturday",
 ];
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719468;
-    let era = if z >= 0 { z } else { z - 146096 } / 146097;
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
 
 fn days_in_month(y: i64, m: i64) -> i64 {
     match m {
