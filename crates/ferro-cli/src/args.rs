@@ -107,6 +107,30 @@ pub fn parse(
     Ok(out)
 }
 
+/// An argument as Go's `flag` package reads it (the commands whose flags Terraform parses that
+/// way, `fmt` and `graph`, where flags end at the first argument that is not one): the flag's
+/// name and its `=value` for `-name`, `--name`, `-name=value`; None for an argument that ends
+/// the flags (a path, `-`). `--` is the caller's to check.
+pub fn go_flag(a: &str) -> Option<(&str, Option<&str>)> {
+    if a.len() < 2 || !a.starts_with('-') {
+        return None;
+    }
+    let body = a.strip_prefix("--").unwrap_or(&a[1..]);
+    Some(match body.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (body, None),
+    })
+}
+
+/// Go's `strconv.ParseBool`.
+pub fn go_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
+        "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

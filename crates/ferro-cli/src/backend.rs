@@ -137,37 +137,17 @@ pub(crate) fn pg_config(attrs: &BTreeMap<String, Lit>) -> Result<PgConfig, Strin
 /// Terraform's `configs.Backend.Hash`: crc32 of cty's set-hash serialisation of
 /// `[type, config object]` (attributes in name order, unset ones null).
 pub(crate) fn config_hash(block: &BackendBlock) -> u32 {
-    let mut s = format!("<{};<", go_quote(&block.ty));
+    let mut s = format!("<{};<", ferro_syntax::go_quote(&block.ty));
     for name in PG_ATTRS {
         match block.attrs.get(name) {
             None => s.push('~'),
-            Some(Lit::Str(v)) => s.push_str(&go_quote(v)),
+            Some(Lit::Str(v)) => s.push_str(&ferro_syntax::go_quote(v)),
             Some(Lit::Bool(b)) => s.push(if *b { 'T' } else { 'F' }),
         }
         s.push(';');
     }
     s.push_str(">;>");
     crc32(s.as_bytes())
-}
-
-/// Go's `%q` for the strings a backend configuration holds.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// CRC-32 (IEEE), as Go's `crc32.ChecksumIEEE`.

@@ -81,15 +81,6 @@ pub fn fmt(g: &Global, args: &[String], io: &mut Io<'_>) -> i32 {
     fmt_with_stdin(g, args, &mut std::io::stdin(), io)
 }
 
-/// Go's `strconv.ParseBool`.
-fn parse_bool(v: &str) -> Option<bool> {
-    match v {
-        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
-        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
-        _ => None,
-    }
-}
-
 /// Parse the flags the way Go's `flag` package does: flags first, then positional arguments.
 pub(crate) fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String> {
     let mut o = Opts {
@@ -106,13 +97,8 @@ pub(crate) fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String
             i += 1;
             break;
         }
-        if a.len() < 2 || !a.starts_with('-') {
+        let Some((name, value)) = crate::args::go_flag(a) else {
             break;
-        }
-        let name = a.strip_prefix("--").unwrap_or(&a[1..]);
-        let (name, value) = match name.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (name, None),
         };
         if !FMT.has(name) {
             return Err(format!("flag provided but not defined: -{name}"));
@@ -127,7 +113,7 @@ pub(crate) fn parse_flags(args: &[String]) -> Result<(Opts, Vec<String>), String
         };
         *slot = match value {
             None => true,
-            Some(v) => parse_bool(v)
+            Some(v) => crate::args::go_bool(v)
                 .ok_or_else(|| format!("invalid boolean value {v:?} for -{name}: parse error"))?,
         };
         i += 1;

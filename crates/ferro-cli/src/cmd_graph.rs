@@ -95,15 +95,11 @@ pub(crate) fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), Strin
             i += 1;
             break;
         }
-        if !a.starts_with('-') || a == "-" {
+        let Some((name, inline)) = crate::args::go_flag(a) else {
             break;
-        }
-        i += 1;
-        let body = a.strip_prefix("--").unwrap_or(&a[1..]);
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (body, None),
         };
+        let inline = inline.map(str::to_string);
+        i += 1;
         if !GRAPH.has(name) {
             return Err(format!("flag provided but not defined: -{name}"));
         }
@@ -111,7 +107,7 @@ pub(crate) fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), Strin
             "draw-cycles" | "verbose" => {
                 let v = match inline.as_deref() {
                     None => true,
-                    Some(v) => parse_go_bool(v).ok_or_else(|| {
+                    Some(v) => crate::args::go_bool(v).ok_or_else(|| {
                         format!("invalid boolean value {v:?} for -{name}: parse error")
                     })?,
                 };
@@ -147,15 +143,6 @@ pub(crate) fn parse_flags(args: &[String]) -> Result<(Flags, Vec<String>), Strin
         }
     }
     Ok((flags, args[i..].to_vec()))
-}
-
-/// Go's `strconv.ParseBool`.
-fn parse_go_bool(v: &str) -> Option<bool> {
-    match v {
-        "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
-        "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
-        _ => None,
-    }
 }
 
 /// Go's `strconv.ParseInt(v, 0, 64)` as the flag package reads an int: a sign, then decimal,

@@ -2,6 +2,8 @@
 //! only named by edges), dependency edges, Terraform's transitive reduction, and its DOT text
 //! (vertices sorted by name, then edges sorted as written, in one `subgraph "root"`).
 
+// DOT string literals: Terraform writes the names with Go's `%q`.
+use ferro_syntax::go_quote as quote;
 use petgraph::algo::toposort;
 use petgraph::algo::tred::{dag_to_toposorted_adjacency_list, dag_transitive_reduction_closure};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -140,24 +142,6 @@ impl DotGraph {
             .map(|(a, b)| (self.names[*a].clone(), self.names[*b].clone()))
             .collect()
     }
-}
-
-/// A DOT string literal, escaped as Go's `%q` escapes the names Terraform writes.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

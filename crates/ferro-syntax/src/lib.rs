@@ -32,6 +32,33 @@ pub fn parse_file(file: FileId, text: &str) -> Parsed {
     parser::parse_file(file, text)
 }
 
+/// A string quoted as Go's `%q` quotes it (`strconv.Quote`), as Terraform prints block labels,
+/// graph vertex names and the strings of a backend's configuration hash.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The header of the top-level block of a native-syntax file that contains byte `offset`, as
 /// Terraform names the context of a diagnostic (`resource "null_resource" "a"`, `locals`);
 /// None outside every block (a top-level argument, a `.tfvars` file).
@@ -48,7 +75,7 @@ pub fn context_string(text: &str, offset: usize) -> Option<String> {
     let mut out = block.ty.name.to_string();
     for l in &block.labels {
         out.push(' ');
-        out.push_str(&format!("{:?}", l.value.as_str()));
+        out.push_str(&go_quote(&l.value));
     }
     Some(out)
 }
