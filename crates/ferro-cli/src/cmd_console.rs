@@ -260,15 +260,15 @@ impl Session {
             )
         })?;
         // Schemas, so state decodes as plan reads it (as Terraform's console, which starts
-        // the providers for theirs).
-        let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
-        let (providers, _) =
-            crate::load::attach_providers(&mut l, &registry, session.state.as_ref());
-        registry.close_all();
-        if let Some(st) = &session.state {
+        // the providers for theirs); with no resources in state there is nothing to decode and
+        // no provider is started.
+        if let Some(st) = session.state.as_ref().filter(|st| !st.resources.is_empty()) {
+            let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
+            let (providers, _) = crate::load::attach_providers(&mut l, &registry, Some(st));
+            registry.close_all();
             session.resources = state_resources(st, Some(&providers));
+            session.providers = Some(providers);
         }
-        session.providers = Some(providers);
         let mut diags = Vec::new();
         config_diagnostics(&l, &mut diags);
         let mut raw_vars =
