@@ -333,19 +333,6 @@ impl Walk<'_> {
                 );
             }
         }
-        // Compared in place: a plan may hold many changes, and most are no-ops.
-        self.changes.iter().any(|c| {
-            c.action != Action::NoOp
-                && c.addr.resource.resource.mode == ResourceMode::Managed
-                && all.iter().any(|cr| {
-                    cr.resource == c.addr.resource.resource
-                        && cr.module.len() == c.addr.module.0.len()
-                        && cr
-                            .module
-                            .iter()
-                            .zip(c.addr.module.0.iter())
-                            .all(|(a, b)| *a == b.name)
-                })
-        })
+        all.iter().any(|cr| self.pending.contains(cr))
     }
 }

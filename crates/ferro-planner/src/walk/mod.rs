@@ -172,7 +172,10 @@ struct Walk<'a> {
     recorded: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
     /// Resources with an instance to create, update, replace or read during apply.
     changing: HashSet<ConfigResource>,
-    last_changing: Option<ConfigResource>,
+    /// Resources with any change planned but a no-op (deletes included).
+    pending: HashSet<ConfigResource>,
+    /// The resource noted last, and whether it is in `changing`.
+    last_noted: Option<(ConfigResource, bool)>,
     targeting: targeting::Targeting,
     output_deps: HashMap<String, BTreeSet<ConfigResource>>,
     /// Resources replaced create-before-destroy because something that depends on them is
@@ -243,7 +246,8 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         transitive: HashMap::new(),
         recorded: HashMap::new(),
         changing: HashSet::new(),
-        last_changing: None,
+        pending: HashSet::new(),
+        last_noted: None,
         targeting,
         output_deps: graph.output_deps.clone(),
         forced_cbd: forced_create_before_destroy(&tree, db, graph),
@@ -541,18 +545,20 @@ impl Walk<'_> {
         );
         self.diags.extend(diags);
         for c in &changes {
-            self.note_changing(c);
+            self.note_change(c);
         }
         self.changes.extend(changes);
         self.drift.extend(drift);
     }
 
-    /// Count the resource of a change among those that change during apply (what
-    /// [`Walk::recorded`] follows), unless it is a no-op or a delete.
-    fn note_changing(&mut self, c: &ResourceInstanceChange) {
-        if matches!(c.action, Action::NoOp | Action::Delete) || c.deposed.is_some() {
+    /// Note the resource of a planned change: any but a no-op makes it `pending` (what data
+    /// sources wait for), and one that writes an object during apply (not a delete) makes it
+    /// `changing` (what [`Walk::recorded`] follows).
+    fn note_change(&mut self, c: &ResourceInstanceChange) {
+        if c.action == Action::NoOp {
             return;
         }
+        let writes = c.action != Action::Delete && c.deposed.is_none();
         let same = |r: &ConfigResource| {
             r.resource == c.addr.resource.resource
                 && r.module.len() == c.addr.module.0.len()
@@ -562,12 +568,17 @@ impl Walk<'_> {
                     .all(|(a, b)| *a == b.name)
         };
         // Most changes are of the resource noted last: no address is built for them.
-        if self.last_changing.as_ref().is_some_and(same) {
-            return;
+        if let Some((last, wrote)) = &self.last_noted {
+            if same(last) && (*wrote || !writes) {
+                return;
+            }
         }
         let cr = c.addr.containing_resource().config();
-        self.changing.insert(cr.clone());
-        self.last_changing = Some(cr);
+        self.pending.insert(cr.clone());
+        if writes {
+            self.changing.insert(cr.clone());
+        }
+        self.last_noted = Some((cr, writes));
     }
 
     fn prior_object(
@@ -695,7 +706,7 @@ impl Walk<'_> {
         if lc.prevent_destroy {
             self.diags.push(prevent_destroy_error(&addr));
         }
-        self.changes.push(Box::new(ResourceInstanceChange {
+        let change = Box::new(ResourceInstanceChange {
             deposed,
             ..ResourceInstanceChange::new(
                 addr,
@@ -705,7 +716,9 @@ impl Walk<'_> {
                 Value::null(schema.implied_type()),
                 schema.version,
             )
-        }));
+        });
+        self.note_change(&change);
+        self.changes.push(change);
     }
 
     fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
