@@ -738,7 +738,7 @@ fn destroy_change(
         (Some(dk), _) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,
-            deposed_key: dk.clone(),
+            deposed_key: dk.to_string(),
         }),
         (None, Action::CreateThenDelete) => Outcome::Change(Change::RemoveDeposed {
             res: abs,

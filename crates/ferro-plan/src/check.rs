@@ -75,7 +75,7 @@ mod tests {
             Value::null(Type::Dynamic),
             0,
         );
-        c.deposed = deposed.map(str::to_string);
+        c.deposed = deposed.map(Box::from);
         c
     }
 

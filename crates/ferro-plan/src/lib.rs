@@ -90,7 +90,7 @@ impl ActionReason {
 pub struct ResourceInstanceChange {
     pub addr: AbsResourceInstance,
     /// For changes to deposed objects: their key.
-    pub deposed: Option<String>,
+    pub deposed: Option<Box<str>>,
     /// Shared by the changes of a resource's instances.
     pub provider: Arc<AbsProviderConfig>,
     pub action: Action,
@@ -99,9 +99,10 @@ pub struct ResourceInstanceChange {
     pub before: Value,
     /// Initial planned value; null for delete. May contain unknowns.
     pub after: Value,
-    /// Attribute paths that forced a replacement.
-    pub requires_replace: Vec<Vec<PathStep>>,
-    /// Boxed (no spare room): it keeps a change within 320 bytes, an allocation size class.
+    /// Attribute paths that forced a replacement (boxed: no spare room, and one word less).
+    pub requires_replace: Box<[Vec<PathStep>]>,
+    /// Boxed (no spare room): with the boxed replace paths and deposed key it keeps a change
+    /// within 256 bytes, an allocation size class (a plan holds one per instance).
     pub planned_private: Box<[u8]>,
     pub schema_version: u64,
     /// Resources this object depends on (for state's `dependencies`; shared by the changes of
@@ -153,7 +154,7 @@ impl ResourceInstanceChange {
             reason: None,
             before,
             after,
-            requires_replace: Vec::new(),
+            requires_replace: Box::default(),
             planned_private: Box::default(),
             schema_version,
             dependencies: Default::default(),
@@ -233,7 +234,7 @@ pub struct Plan {
     pub prior_state: State,
     /// None when there was no state file yet.
     pub state_identity: Option<StateIdentity>,
-    /// Boxed: a change (over 300 bytes) moves from the instance that planned it into this list
+    /// Boxed: a change (about 250 bytes) moves from the instance that planned it into this list
     /// as a pointer, so the two are never held at once, and sorting moves pointers.
     pub changes: Vec<Box<ResourceInstanceChange>>,
     pub outputs: Vec<OutputChange>,
@@ -296,7 +297,7 @@ impl ResourceDrift {
             reason: None,
             before: self.before.clone(),
             after: self.after.clone(),
-            requires_replace: Vec::new(),
+            requires_replace: Box::default(),
             planned_private: Box::default(),
             schema_version: 0,
             dependencies: Default::default(),
@@ -361,6 +362,16 @@ impl Plan {
             .node_indices()
             .map(|n| (n, &self.graph[n]))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// A plan holds one boxed change per instance: past 256 bytes each would take the next
+    /// allocation size class, 320.
+    #[test]
+    fn a_change_fits_the_256_byte_size_class() {
+        assert!(std::mem::size_of::<super::ResourceInstanceChange>() <= 256);
     }
 }
 

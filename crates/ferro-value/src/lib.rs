@@ -9,6 +9,7 @@ mod key;
 mod map;
 mod number;
 mod share;
+mod text;
 mod ty;
 mod value;
 
@@ -23,5 +24,6 @@ pub mod unify;
 pub use key::Key;
 pub use map::ValueMap;
 pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
+pub use text::Str;
 pub use ty::{ObjectType, TupleTypes, Type};
 pub use value::{Marks, PathStep, Value, ValueKind};

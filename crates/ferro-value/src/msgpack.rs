@@ -191,7 +191,7 @@ struct Reader<'a> {
     pos: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn peek(&self) -> Result<u8, String> {
         self.b
             .get(self.pos)
@@ -203,7 +203,7 @@ impl Reader<'_> {
         self.pos += 1;
         Ok(b)
     }
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         if self.b.len() - self.pos < n {
             return Err("unexpected end of msgpack data".into());
         }
@@ -250,7 +250,7 @@ impl Reader<'_> {
         }
     }
     /// A str or bin payload.
-    fn bytes(&mut self) -> Result<Vec<u8>, String> {
+    fn bytes(&mut self) -> Result<&'a [u8], String> {
         let n = match self.byte()? {
             b @ 0xa0..=0xbf => usize::from(b & 0x1f),
             0xd9 | 0xc4 => self.uint(1)? as usize,
@@ -258,10 +258,12 @@ impl Reader<'_> {
             0xdb | 0xc6 => self.uint(4)? as usize,
             b => return Err(format!("string required (msgpack byte 0x{b:02x})")),
         };
-        Ok(self.take(n)?.to_vec())
+        self.take(n)
     }
-    fn string(&mut self) -> Result<String, String> {
-        String::from_utf8(self.bytes()?).map_err(|_| "invalid UTF-8 in msgpack string".to_string())
+    /// A str payload, borrowed from the message.
+    fn string(&mut self) -> Result<&'a str, String> {
+        std::str::from_utf8(self.bytes()?)
+            .map_err(|_| "invalid UTF-8 in msgpack string".to_string())
     }
     fn array_len(&mut self) -> Result<usize, String> {
         match self.byte()? {
@@ -313,7 +315,7 @@ impl Reader<'_> {
             }
             0xa0..=0xbf | 0xd9..=0xdb => {
                 let s = self.string()?;
-                Number::parse(&s).ok_or_else(|| format!("invalid number {s:?}"))?
+                Number::parse(s).ok_or_else(|| format!("invalid number {s:?}"))?
             }
             _ => return Err(format!("number required (msgpack byte 0x{b:02x})")),
         };
@@ -332,7 +334,7 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
         if r.array_len()? != 2 {
             return Err("dynamically-typed value must be a two-element array".into());
         }
-        let tj: serde_json::Value = serde_json::from_slice(&r.bytes()?)
+        let tj: serde_json::Value = serde_json::from_slice(r.bytes()?)
             .map_err(|e| format!("invalid type JSON in dynamic value: {e}"))?;
         let t = type_from_json(&tj)?;
         return decode(r, &t);
@@ -394,9 +396,9 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
                 let k = r.string()?;
                 let t = ot
                     .attrs
-                    .get(&k)
+                    .get(k)
                     .ok_or_else(|| format!("unsupported attribute {k:?}"))?;
-                out.insert(Key::attr(&k), decode(r, t)?);
+                out.insert(Key::attr(k), decode(r, t)?);
             }
             if out.len() != ot.attrs.len() {
                 return Err("duplicate attribute in msgpack object".into());

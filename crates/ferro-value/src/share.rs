@@ -65,7 +65,7 @@ impl Value {
             return false;
         }
         match (&self.kind, &other.kind) {
-            (ValueKind::String(a), ValueKind::String(b)) => Arc::ptr_eq(a, b),
+            (ValueKind::String(a), ValueKind::String(b)) => a.same_as(b),
             (ValueKind::List(_, a), ValueKind::List(_, b))
             | (ValueKind::Set(_, a), ValueKind::Set(_, b))
             | (ValueKind::Tuple(a), ValueKind::Tuple(b)) => Arc::ptr_eq(a, b),
@@ -127,7 +127,6 @@ fn share_vec(a: Arc<Vec<Value>>, b: &Arc<Vec<Value>>) -> (Arc<Vec<Value>>, bool)
 #[cfg(test)]
 mod tests {
     use crate::{Type, Value, ValueKind};
-    use std::sync::Arc;
 
     fn obj(pairs: &[(&str, Value)]) -> Value {
         Value::object(
@@ -138,7 +137,7 @@ mod tests {
         )
     }
 
-    fn string_arc(v: &Value, attr: &str) -> Arc<str> {
+    fn string_of(v: &Value, attr: &str) -> crate::Str {
         match &v.as_entries().unwrap()[attr].kind {
             ValueKind::String(s) => s.clone(),
             other => panic!("not a string: {other:?}"),
@@ -162,10 +161,7 @@ mod tests {
         let shared = decoded.clone().share_from(&prior);
         assert_eq!(shared, decoded);
         assert!(!shared.same_as(&prior));
-        assert!(Arc::ptr_eq(
-            &string_arc(&shared, "id"),
-            &string_arc(&prior, "id")
-        ));
+        assert!(string_of(&shared, "id").same_as(&string_of(&prior, "id")));
     }
 
     #[test]

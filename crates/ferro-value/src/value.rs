@@ -1,6 +1,6 @@
 //! Values: known, null or unknown, of any type, with marks.
 
-use crate::{Number, ObjectType, Type, ValueMap};
+use crate::{Number, ObjectType, Str, Type, ValueMap};
 use serde::{Deserialize, Serialize};
 
 use std::sync::Arc;
@@ -42,7 +42,8 @@ pub enum ValueKind {
     /// Boxed: a number is 48 bytes, and every value would be as large (numbers are rarer than
     /// strings in resource objects).
     Number(Arc<Number>),
-    String(Arc<str>),
+    /// Short texts inline, longer ones shared (see [`Str`]).
+    String(Str),
     /// Element type and elements (all conforming to the element type).
     List(Type, Arc<Vec<Value>>),
     /// Element type and elements, kept sorted (by `Value::set_order`) and free of duplicates.
@@ -103,15 +104,15 @@ impl Value {
     }
     /// A string, in Unicode normalization form C as cty keeps every string (so `"e\u0301"`
     /// equals `"é"`). ASCII and already-composed text is stored as given.
-    pub fn string(s: impl Into<Arc<str>>) -> Value {
-        let s: Arc<str> = s.into();
+    pub fn string(s: impl Into<Str>) -> Value {
+        let s: Str = s.into();
         if s.is_ascii()
             || unicode_normalization::is_nfc_quick(s.chars())
                 == unicode_normalization::IsNormalized::Yes
         {
             return Value::plain(ValueKind::String(s));
         }
-        let nfc: String = unicode_normalization::UnicodeNormalization::nfc(&*s).collect();
+        let nfc: String = unicode_normalization::UnicodeNormalization::nfc(s.as_str()).collect();
         Value::plain(ValueKind::String(nfc.into()))
     }
     // The collection constructors free the room their vectors reserved beyond what they hold

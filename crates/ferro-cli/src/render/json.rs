@@ -484,7 +484,7 @@ fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Valu
         J::String(c.provider.provider.to_string()),
     );
     if let Some(d) = &c.deposed {
-        r.insert("deposed".into(), J::String(d.clone()));
+        r.insert("deposed".into(), J::String(d.to_string()));
     }
     let mut ch = obj();
     ch.insert(

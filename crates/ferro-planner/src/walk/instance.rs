@@ -296,7 +296,7 @@ impl InstancePlanner<'_> {
                     };
                     let change = ResourceInstanceChange {
                         reason: Some(reason),
-                        requires_replace: changed,
+                        requires_replace: changed.into(),
                         planned_private: private.into(),
                         dependencies,
                         create_before_destroy: cbd,

@@ -707,7 +707,7 @@ impl Walk<'_> {
             self.diags.push(prevent_destroy_error(&addr));
         }
         let change = Box::new(ResourceInstanceChange {
-            deposed,
+            deposed: deposed.map(String::into_boxed_str),
             ..ResourceInstanceChange::new(
                 addr,
                 cfg.clone(),
