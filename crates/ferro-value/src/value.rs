@@ -137,7 +137,9 @@ impl Value {
             }
         }
         elems.sort();
-        elems.dedup();
+        // As in cty, an element that is not wholly known equals nothing, not even an element
+        // just like it: each stands for a value yet to come, which may or may not coincide.
+        elems.dedup_by(|a, b| a == b && a.is_wholly_known());
         elems.shrink_to_fit();
         Value::plain(ValueKind::Set(elem_ty, Arc::new(elems))).with_marks(marks)
     }

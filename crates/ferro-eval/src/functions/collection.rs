@@ -656,6 +656,11 @@ fn length(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         (_, Type::Object(o)) => Value::int(o.attrs.len() as i64),
         (ValueKind::Unknown(_), _) => Value::unknown(Type::Number),
         (ValueKind::String(text), _) => Value::int(super::string::grapheme_len(text) as i64),
+        // Unknown elements of a set may turn out equal to others, so its length is known
+        // only when it is wholly known or holds one element (cty's rule).
+        (ValueKind::Set(_, es), _) if es.len() != 1 && !v.is_wholly_known() => {
+            Value::unknown(Type::Number)
+        }
         (ValueKind::List(_, es) | ValueKind::Set(_, es), _) => Value::int(es.len() as i64),
         (ValueKind::Map(_, m), _) => Value::int(m.len() as i64),
         _ => {
@@ -852,5 +857,41 @@ fn one(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
             0,
             "must be a list, set, or tuple value with either zero or one elements",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{call_function, FnContext};
+    use ferro_value::{Type, Value};
+
+    fn call(name: &str, args: &[Value]) -> Value {
+        let ctx = FnContext {
+            base_dir: std::path::Path::new("."),
+            on_read: &|_| {},
+            console: false,
+            pure_only: false,
+            depth: 0,
+        };
+        call_function(&ctx, name, args).expect("the call succeeds")
+    }
+
+    /// Ids known only after apply, gathered into a set: Terraform keeps each one and
+    /// counts them as unknown (they may coincide), where one element alone has length 1.
+    #[test]
+    fn unknown_set_elements_stay_apart_and_leave_the_length_unknown() {
+        let ids = Value::tuple(vec![
+            Value::unknown(Type::String),
+            Value::unknown(Type::String),
+        ]);
+        let set = call("toset", &[ids]);
+        assert_eq!(set.as_elements().map(<[Value]>::len), Some(2));
+        assert_eq!(call("length", &[set]), Value::unknown(Type::Number));
+
+        let one = call("toset", &[Value::tuple(vec![Value::unknown(Type::String)])]);
+        assert_eq!(call("length", &[one]), Value::int(1));
+
+        let known = Value::tuple(vec![Value::string("a"), Value::string("a")]);
+        assert_eq!(call("length", &[call("toset", &[known])]), Value::int(1));
     }
 }
