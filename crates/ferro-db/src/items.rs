@@ -215,11 +215,13 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                 .map(|n| item_name(tree, &g[n]))
                 .collect();
             return Err(Pending {
-                diag: Diagnostic::error("dependency-cycle", "Cycle in configuration").with_detail(
-                    format!(
-                        "These objects refer to each other in a cycle: {}.",
-                        members.join(", ")
-                    ),
+                // Terraform's summary names the cycle's members.
+                diag: Diagnostic::error(
+                    "dependency-cycle",
+                    format!("Cycle: {}", members.join(", ")),
+                )
+                .with_detail(
+                    "These objects refer to each other, so none of them can be evaluated first.",
                 ),
                 at: spans.get(&start).copied(),
                 label: None,
