@@ -590,7 +590,9 @@ fn ensure_newline(out: &mut String) {
 /// failures (bad file operations, a panicking CLI) and name the script line.
 pub fn execute(steps: &[ScriptLine], work: &Path, cli: Cli) -> Result<String, String> {
     let mut t = String::new();
-    let mut env: Vec<(String, String)> = Vec::new();
+    // Cases run alike whatever the runner's own environment says of automation (which
+    // changes some closing text); a case may set it with an `env` line.
+    let mut env: Vec<(String, String)> = vec![("TF_IN_AUTOMATION".into(), String::new())];
     for sl in steps {
         let at = |msg: String| format!("{SCRIPT} line {}: {msg}", sl.line);
         match &sl.step {

@@ -165,9 +165,14 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
         let _ = ferro_lsp::schemas::write_cache(&g.dir, &registry, &addrs);
     }
-    let _ = io.stdout.write_all(
-        b"\nferro has been successfully initialized!\n\nYou may now begin working with ferro. Try running \"ferro plan\" to see\nany changes that are required for your infrastructure. All ferro commands\nshould now work.\n\nIf you ever set or change modules or backend configuration for ferro,\nrerun this command to reinitialize your working directory. If you forget, other\ncommands will detect it and remind you to do so if necessary.\n",
-    );
+    let _ = io
+        .stdout
+        .write_all(b"\nferro has been successfully initialized!\n");
+    if !crate::env::in_automation() {
+        let _ = io.stdout.write_all(
+            b"\nYou may now begin working with ferro. Try running \"ferro plan\" to see\nany changes that are required for your infrastructure. All ferro commands\nshould now work.\n\nIf you ever set or change modules or backend configuration for ferro,\nrerun this command to reinitialize your working directory. If you forget, other\ncommands will detect it and remind you to do so if necessary.\n",
+        );
+    }
     0
 }
 

@@ -370,15 +370,28 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 &format!("The plan file {out} could not be written: {e}."),
             );
         }
-        if !crate::json_ui::active() {
-            let _ = write!(io.stdout, "\nSaved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
-        }
-    } else if crate::json_ui::active() {
-    } else if !planned.plan.is_empty() || planned.plan.mode == PlanMode::RefreshOnly {
+    }
+    // As Terraform's, the closing lines say what was saved, or that nothing was, when there
+    // is something to apply (a refresh-only plan always has); not in automation.
+    let closing = !crate::json_ui::active()
+        && !crate::env::in_automation()
+        && (!planned.plan.is_empty() || planned.plan.mode == PlanMode::RefreshOnly);
+    if closing {
         let _ = write!(
             io.stdout,
-            "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so ferro can't\nguarantee to take exactly these actions if you run \"ferro apply\" now.\n"
+            "\n─────────────────────────────────────────────────────────────────────────────\n\n"
         );
+        match p.value("out") {
+            Some(out) => {
+                let _ = write!(io.stdout, "Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
+            }
+            None => {
+                let _ = write!(
+                    io.stdout,
+                    "Note: You didn't use the -out option to save this plan, so ferro can't\nguarantee to take exactly these actions if you run \"ferro apply\" now.\n"
+                );
+            }
+        }
     }
     planned.registry.close_all();
     if p.flag("detailed-exitcode") && !planned.plan.is_empty() {

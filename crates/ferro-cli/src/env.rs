@@ -33,3 +33,23 @@ pub(crate) fn vars() -> Vec<(String, String)> {
     out.extend(extra);
     out
 }
+
+/// One environment variable, the thread's additions included.
+pub(crate) fn var(name: &str) -> Option<String> {
+    EXTRA
+        .with(|e| {
+            e.borrow()
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        })
+        .or_else(|| std::env::var(name).ok())
+}
+
+/// Whether `TF_IN_AUTOMATION` is set (to anything but the empty string): as in Terraform, the
+/// text that suggests the next command to a person at a terminal is left out (`init`'s
+/// "You may now begin working…", the plan's closing note on `-out` or its saved file).
+pub(crate) fn in_automation() -> bool {
+    var("TF_IN_AUTOMATION").is_some_and(|v| !v.is_empty())
+}
