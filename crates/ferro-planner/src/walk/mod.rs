@@ -748,6 +748,11 @@ impl Walk<'_> {
             }
             return;
         }
+        // A targeted destroy leaves every root output as it is, as in Terraform 1.0.3 (its
+        // targeting drops the outputs' destroy nodes): only a whole destroy removes them.
+        if self.input.options.destroy && self.targeting.is_active() {
+            return;
+        }
         if !self.targeting.includes_output(self.output_deps.get(name)) {
             return;
         }
