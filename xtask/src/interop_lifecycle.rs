@@ -31,7 +31,11 @@ fn step(config: String) -> Step {
 #[derive(Debug, PartialEq)]
 struct Outcome {
     actions: Vec<(String, Vec<String>)>,
+    /// Root outputs the plan changes: name, actions, and whether the new value is unknown.
+    outputs: Vec<(String, Vec<String>, bool)>,
     addresses: Vec<String>,
+    /// The root outputs in state after the step.
+    state_outputs: Vec<String>,
 }
 
 fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
@@ -58,13 +62,16 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
                 }
                 outcomes.push(Outcome {
                     actions: Vec::new(),
+                    outputs: Vec::new(),
                     addresses: addresses(&dir)?,
+                    state_outputs: state_outputs(&dir)?,
                 });
                 continue;
             }
             env.expect(tool, &dir, &args, 0)?;
             let shown = env.expect(tool, &dir, &["show", "-json", "tfplan"], 0)?;
             let actions = plan_actions(&shown.stdout)?;
+            let outputs = output_changes(&shown.stdout)?;
             env.expect(
                 tool,
                 &dir,
@@ -73,7 +80,9 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
             )?;
             outcomes.push(Outcome {
                 actions,
+                outputs,
                 addresses: addresses(&dir)?,
+                state_outputs: state_outputs(&dir)?,
             });
         }
         all.push(outcomes);
@@ -89,8 +98,59 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
             &tf.addresses,
             &fe.addresses,
         )?;
+        same(
+            &format!("{name} step {} output changes", i + 1),
+            &tf.outputs,
+            &fe.outputs,
+        )?;
+        same(
+            &format!("{name} step {} outputs in state", i + 1),
+            &tf.state_outputs,
+            &fe.state_outputs,
+        )?;
     }
     Ok(())
+}
+
+/// The `output_changes` of `show -json PLAN`: name, actions, and whether `after` is unknown.
+fn output_changes(json_text: &str) -> Result<Vec<(String, Vec<String>, bool)>, String> {
+    let v: serde_json::Value = serde_json::from_str(json_text)
+        .map_err(|e| format!("show -json is not JSON: {e}\n{json_text}"))?;
+    let mut out = Vec::new();
+    if let Some(changes) = v.get("output_changes").and_then(|c| c.as_object()) {
+        for (name, c) in changes {
+            let actions = c
+                .get("actions")
+                .and_then(|a| a.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let unknown = c.get("after_unknown").and_then(|u| u.as_bool()) == Some(true);
+            out.push((name.clone(), actions, unknown));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The names of the root outputs in the state file after a step.
+fn state_outputs(dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join("terraform.tfstate");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut names: Vec<String> = v
+        .get("outputs")
+        .and_then(|o| o.as_object())
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    names.sort();
+    Ok(names)
 }
 
 fn addresses(dir: &Path) -> Result<Vec<String>, String> {
@@ -304,7 +364,47 @@ output "first" {{
     run_steps(env, "lifecycle-sensitive-elements", &steps)
 }
 
+/// Root outputs: a set of ids known only after apply (its length unknown until then, as each
+/// id may coincide with another), then a targeted destroy, which leaves every root output as
+/// it is, then a whole destroy plan, which removes them.
+pub fn lifecycle_outputs(env: &Env) -> Result<(), String> {
+    let config = format!(
+        r#"{NULL_HEADER}
+resource "null_resource" "a" {{
+  count = 2
+}}
+
+resource "null_resource" "b" {{
+  triggers = {{ first = null_resource.a[0].id }}
+}}
+
+output "distinct" {{
+  value = length(toset(null_resource.a[*].id))
+}}
+
+output "one" {{
+  value = length(toset([null_resource.a[0].id]))
+}}
+
+output "b" {{
+  value = null_resource.b.id
+}}
+
+output "fixed" {{
+  value = "x"
+}}
+"#
+    );
+    let mut targeted = step(config.clone());
+    targeted.plan_args = vec!["-destroy", "-target=null_resource.b"];
+    let mut whole = step(config.clone());
+    whole.plan_args = vec!["-destroy"];
+    let steps = vec![step(config), targeted, whole];
+    run_steps(env, "lifecycle-outputs", &steps)
+}
+
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
+    ("lifecycle-outputs", lifecycle_outputs),
     ("lifecycle-data-waits", lifecycle_data_waits),
     ("lifecycle-sensitive-elements", lifecycle_sensitive_elements),
     ("lifecycle-replacements", lifecycle_replacements),
