@@ -10,7 +10,7 @@
 
 use ferro_addrs::{AbsResourceInstance, InstanceKey};
 use ferro_diag::{Diagnostic, Severity, SourceLookup};
-use ferro_plan::{Action, Plan};
+use ferro_plan::{Action, ActionReason, Plan};
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
 use std::io::Write;
@@ -164,16 +164,30 @@ pub(crate) fn planned_changes(out: &mut dyn Write, plan: &Plan) {
     changes.sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
     for c in changes {
         let action = action_name(c.action);
+        let mut change = json!({ "resource": resource(&c.addr), "action": action });
+        if let Some(reason) = c.reason.and_then(change_reason) {
+            change["reason"] = json!(reason);
+        }
         emit(
             out,
             "info",
             &format!("{}: Plan to {action}", c.addr),
             "planned_change",
-            vec![(
-                "change",
-                json!({ "resource": resource(&c.addr), "action": action }),
-            )],
+            vec![("change", change)],
         );
+    }
+}
+
+/// The `reason` of a `planned_change`, as Terraform names it. Terraform 1.0.3 gives reasons
+/// for replacements only (`replace_triggered_by` is a later Terraform's name for a reason 1.0
+/// cannot have); a data source read gets none, as in 1.0.3.
+fn change_reason(r: ActionReason) -> Option<&'static str> {
+    match r {
+        ActionReason::ReplaceBecauseTainted => Some("tainted"),
+        ActionReason::ReplaceByRequest => Some("requested"),
+        ActionReason::ReplaceBecauseCannotUpdate => Some("cannot_update"),
+        ActionReason::ReplaceByTriggers => Some("replace_triggered_by"),
+        ActionReason::ReadBecauseConfigUnknown | ActionReason::ReadBecauseDependencyPending => None,
     }
 }
 

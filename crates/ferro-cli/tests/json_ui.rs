@@ -210,3 +210,46 @@ resource "terraform_data" "bad" {
         && m["diagnostic"]["summary"] == "local-exec provisioner error"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A replacement's `planned_change` says why, as Terraform's does: `tainted` for a tainted
+/// object, `requested` for `-replace`; other changes carry no reason.
+#[test]
+fn planned_replacements_give_their_reason() {
+    let dir = scratch("json-ui-reasons");
+    std::fs::write(
+        dir.join("main.tf"),
+        "resource \"terraform_data\" \"r\" {\n  count = 3\n  input = count.index\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = cli_support::ferro(&dir, &["apply", "-auto-approve"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cli_support::ferro(&dir, &["taint", "terraform_data.r[0]"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(
+        dir.join("main.tf"),
+        "resource \"terraform_data\" \"r\" {\n  count = 4\n  input = count.index\n}\n",
+    )
+    .unwrap();
+    let (code, msgs, err) = ferro_json(&dir, &["plan", "-json", "-replace=terraform_data.r[1]"]);
+    assert_eq!(code, 0, "{err}");
+    let reasons: Vec<(&str, &str, Option<&str>)> = msgs
+        .iter()
+        .filter(|m| m["type"] == "planned_change")
+        .map(|m| {
+            let c = &m["change"];
+            (
+                c["resource"]["addr"].as_str().unwrap(),
+                c["action"].as_str().unwrap(),
+                c.get("reason").map(|r| r.as_str().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("terraform_data.r[0]", "replace", Some("tainted")),
+            ("terraform_data.r[1]", "replace", Some("requested")),
+            ("terraform_data.r[3]", "create", None),
+        ]
+    );
+}
