@@ -283,7 +283,11 @@ pub fn apply(
             // leaves them unstarted.
             while in_flight < parallelism {
                 let Some(n) = ready.pop_front() else { break };
-                let upstream_failed = failed_nodes.contains(&n);
+                // An output planned wholly known is written as planned even when something
+                // it refers to failed, as Terraform 1.0.3 writes it (it evaluates only
+                // outputs whose planned value is not wholly known).
+                let upstream_failed = failed_nodes.contains(&n)
+                    && !matches!(g[n], Step::Output(j) if output_planned_known(&plan.outputs[j]));
                 let provider_gone = provider_of(&changes, n).is_some_and(|p| crashed.contains(&*p));
                 if stopping || upstream_failed || provider_gone {
                     halted |= stopping && !matches!(g[n], Step::Join);
@@ -601,4 +605,10 @@ fn restore_module_instances(tree: &EvalTree<'_>, plan: &Plan) {
             .collect();
         tree.expand_call(path, name, *expansion, keyed);
     }
+}
+
+/// Whether an output's planned value is wholly known, so apply writes it as planned instead of
+/// evaluating it again.
+pub(crate) fn output_planned_known(oc: &ferro_plan::OutputChange) -> bool {
+    oc.action != ferro_plan::Action::Delete && oc.after.is_wholly_known()
 }

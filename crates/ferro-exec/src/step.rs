@@ -781,7 +781,13 @@ fn output(ctx: &StepCtx<'_>, j: usize) -> (Vec<Outcome>, Vec<Diagnostic>, bool) 
     let Some(e) = o.value else {
         return (Vec::new(), Vec::new(), true);
     };
-    let (v, diags) = m.eval(item.file, e, &InstanceCtx::default());
+    // A value planned wholly known is the value: it is written as planned (this step runs
+    // even when something it refers to failed); others are evaluated now.
+    let (v, diags) = if crate::run::output_planned_known(oc) {
+        (oc.after.clone(), Vec::new())
+    } else {
+        m.eval(item.file, e, &InstanceCtx::default())
+    };
     if diags.iter().any(Diagnostic::is_error) {
         return (Vec::new(), diags, false);
     }
