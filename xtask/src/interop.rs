@@ -91,6 +91,17 @@ impl Env {
     }
 }
 
+/// The strings of a JSON array (an `actions` list); nothing when it is missing.
+pub fn strings(v: Option<&serde_json::Value>) -> Vec<String> {
+    v.and_then(|a| a.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `(address, actions)` of every resource change in a `show -json` plan, sorted.
 pub fn plan_actions(json_text: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     let v: serde_json::Value = serde_json::from_str(json_text)
@@ -107,16 +118,7 @@ pub fn plan_actions(json_text: &str) -> Result<Vec<(String, Vec<String>)>, Strin
             .and_then(|a| a.as_str())
             .unwrap_or_default()
             .to_string();
-        let actions = rc
-            .pointer("/change/actions")
-            .and_then(|a| a.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push((addr, actions));
+        out.push((addr, strings(rc.pointer("/change/actions"))));
     }
     out.sort();
     Ok(out)

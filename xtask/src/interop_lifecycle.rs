@@ -119,15 +119,7 @@ fn output_changes(json_text: &str) -> Result<Vec<(String, Vec<String>, bool)>, S
     let mut out = Vec::new();
     if let Some(changes) = v.get("output_changes").and_then(|c| c.as_object()) {
         for (name, c) in changes {
-            let actions = c
-                .get("actions")
-                .and_then(|a| a.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let actions = crate::interop::strings(c.get("actions"));
             let unknown = c.get("after_unknown").and_then(|u| u.as_bool()) == Some(true);
             out.push((name.clone(), actions, unknown));
         }
