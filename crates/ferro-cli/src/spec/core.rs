@@ -13,8 +13,8 @@ pub(crate) const INIT: Spec = Spec {
         "force-copy",
         "reconfigure",
         // Terraform's init locks the state only while migrating it, and ferro's migration
-        // takes no lock; the flags are accepted, as Terraform accepts them, for the tools that
-        // pass them to every command.
+        // takes no lock; the flags are accepted, as later Terraform versions accept them (1.0.3
+        // does not), for the tools that pass them to every command.
         "lock",
     ],
     values: &["backend-config", "lock-timeout"],
