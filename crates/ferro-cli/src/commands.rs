@@ -202,7 +202,7 @@ pub(crate) fn make_plan(
     if refresh_only && !refresh {
         return Err(plain_error(io, "Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because ferro would have nothing to do."));
     }
-    if refresh_only && !replace.is_empty() {
+    if (refresh_only || destroy) && !replace.is_empty() {
         return Err(plain_error(io, "Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
     }
     let (targets, excludes) = match (
