@@ -500,23 +500,8 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 )
             }
         };
-        let now = current.as_ref().map(|s| (s.lineage.clone(), s.serial));
-        let then = plan
-            .state_identity
-            .as_ref()
-            .map(|s| (s.lineage.clone(), s.serial));
-        let stale = match (&now, &then) {
-            (None, None) => false,
-            (Some(n), Some(t)) => n != t,
-            (Some(_), None) => current.as_ref().is_some_and(|s| !s.is_empty()),
-            (None, Some(_)) => true,
-        };
-        if stale {
-            return plain_error(
-                io,
-                "Saved plan is stale",
-                "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
-            );
+        if plan_is_stale(&plan, current.as_ref()) {
+            return stale_plan_error(io);
         }
         let mut l = load_files(plan.config.files.clone());
         let registry = ProviderRegistry::for_working_dir(&g.dir);
@@ -726,6 +711,30 @@ fn execute(
     0
 }
 
+/// Whether the state changed since `plan` was made against it: its lineage or serial differ,
+/// or one of the two has no state (an empty state counts as none).
+fn plan_is_stale(plan: &Plan, current: Option<&ferro_state::State>) -> bool {
+    let now = current.map(|s| (s.lineage.as_str(), s.serial));
+    let then = plan
+        .state_identity
+        .as_ref()
+        .map(|s| (s.lineage.as_str(), s.serial));
+    match (now, then) {
+        (None, None) => false,
+        (Some(n), Some(t)) => n != t,
+        (Some(_), None) => current.is_some_and(|s| !s.is_empty()),
+        (None, Some(_)) => true,
+    }
+}
+
+fn stale_plan_error(io: &mut Io<'_>) -> i32 {
+    plain_error(
+        io,
+        "Saved plan is stale",
+        "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
+    )
+}
+
 pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match spec::other::SHOW.parse(a) {
         Ok(p) => p,
@@ -746,6 +755,15 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 )
             }
         };
+        // As Terraform's, show refuses a plan the state has moved on from (applied, or
+        // overtaken by another run).
+        let current = match crate::backend::read(g, &p, io) {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        if plan_is_stale(&plan, current.as_ref()) {
+            return stale_plan_error(io);
+        }
         let mut l = load_files(plan.config.files.clone());
         let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
         let text = if p.flag("json") {
