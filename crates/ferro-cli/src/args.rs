@@ -122,6 +122,69 @@ pub fn go_flag(a: &str) -> Option<(&str, Option<&str>)> {
     })
 }
 
+/// Split `s` into words as a POSIX shell would, without expansions: blanks separate words,
+/// single quotes keep everything literally, double quotes keep everything but `\"`, `\\`
+/// (and `\$`, `` \` ``), and a backslash outside quotes escapes the next character.
+pub fn shell_words(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' | '\r' => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(ch) => cur.push(ch),
+                        None => return Err("unterminated single-quoted string".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(ch @ ('"' | '\\' | '$' | '`')) => cur.push(ch),
+                            Some(ch) => {
+                                cur.push('\\');
+                                cur.push(ch);
+                            }
+                            None => return Err("unterminated double-quoted string".into()),
+                        },
+                        Some(ch) => cur.push(ch),
+                        None => return Err("unterminated double-quoted string".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(ch) => cur.push(ch),
+                    None => return Err("a backslash ends the text".into()),
+                }
+            }
+            ch => {
+                in_word = true;
+                cur.push(ch);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
 /// Go's `strconv.ParseBool`.
 pub fn go_bool(v: &str) -> Option<bool> {
     match v {
@@ -134,6 +197,17 @@ pub fn go_bool(v: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_words_split_as_a_shell_would() {
+        assert_eq!(
+            shell_words(r#" -var 'a=b c' -var="x \"y\"" plain\ word "" "#).unwrap(),
+            ["-var", "a=b c", r#"-var=x "y""#, "plain word", ""]
+        );
+        assert!(shell_words("-var 'open").is_err());
+        assert!(shell_words("\"open").is_err());
+        assert_eq!(shell_words("   ").unwrap(), Vec::<String>::new());
+    }
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()

@@ -5,7 +5,7 @@
 
 use crate::{args, Global, Io};
 use ferro_state::pg::{PgBackend, PgConfig, PgStore};
-use ferro_state::workspace::{current_workspace, list_workspaces, workspace_state_rel};
+use ferro_state::workspace::{current_workspace, LocalLayout};
 use ferro_state::{Backend, LocalBackend, State};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,8 +27,10 @@ pub(crate) struct BackendBlock {
 /// Where states live.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Location {
-    /// Files in the working directory (`terraform.tfstate`, `terraform.tfstate.d/`).
-    Local,
+    /// Files, by default in the working directory (`terraform.tfstate`,
+    /// `terraform.tfstate.d/`), or where a `backend "local"` block's `path` and
+    /// `workspace_dir` say.
+    Local(LocalLayout),
     Pg(PgConfig),
 }
 
@@ -39,6 +41,40 @@ const PG_ATTRS: [&str; 5] = [
     "skip_schema_creation",
     "skip_table_creation",
 ];
+
+const LOCAL_ATTRS: [&str; 2] = ["path", "workspace_dir"];
+
+/// The arguments a backend type's schema declares, in name order (for the recorded
+/// configuration and its hash).
+fn schema_attrs(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "local" => &LOCAL_ATTRS,
+        _ => &PG_ATTRS,
+    }
+}
+
+/// The local backend's layout from a block's arguments (plus `-backend-config` pairs).
+pub(crate) fn local_layout(attrs: &BTreeMap<String, Lit>) -> Result<LocalLayout, String> {
+    let mut layout = LocalLayout::default();
+    for (k, v) in attrs {
+        match (k.as_str(), v) {
+            ("path", Lit::Str(s)) => layout.path = s.clone(),
+            ("workspace_dir", Lit::Str(s)) => layout.workspace_dir = s.clone(),
+            (k, _) if LOCAL_ATTRS.contains(&k) => {
+                return Err(format!("Inappropriate value for attribute {k:?}."))
+            }
+            (k, _) => {
+                return Err(format!(
+                    "An argument named {k:?} is not expected here (backend \"local\")."
+                ))
+            }
+        }
+    }
+    if layout.path.is_empty() || layout.workspace_dir.is_empty() {
+        return Err("The local backend's \"path\" and \"workspace_dir\" may not be empty.".into());
+    }
+    Ok(layout)
+}
 
 /// Read the root module's backend block (None: no block, the local backend).
 pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
@@ -138,7 +174,7 @@ pub(crate) fn pg_config(attrs: &BTreeMap<String, Lit>) -> Result<PgConfig, Strin
 /// `[type, config object]` (attributes in name order, unset ones null).
 pub(crate) fn config_hash(block: &BackendBlock) -> u32 {
     let mut s = format!("<{};<", ferro_syntax::go_quote(&block.ty));
-    for name in PG_ATTRS {
+    for &name in schema_attrs(&block.ty) {
         match block.attrs.get(name) {
             None => s.push('~'),
             Some(Lit::Str(v)) => s.push_str(&ferro_syntax::go_quote(v)),
@@ -190,7 +226,7 @@ pub(crate) fn save(
     merged: &BTreeMap<String, Lit>,
 ) -> Result<(), String> {
     let mut config = serde_json::Map::new();
-    for name in PG_ATTRS {
+    for &name in schema_attrs(&block.ty) {
         let v = match merged.get(name) {
             None => serde_json::Value::Null,
             Some(Lit::Str(s)) => serde_json::Value::String(s.clone()),
@@ -243,7 +279,7 @@ fn reindent(text: &str) -> String {
 }
 
 /// The saved configuration's settings as literals.
-fn saved_attrs(config: &serde_json::Value) -> BTreeMap<String, Lit> {
+pub(crate) fn saved_attrs(config: &serde_json::Value) -> BTreeMap<String, Lit> {
     let mut out = BTreeMap::new();
     if let Some(obj) = config.as_object() {
         for (k, v) in obj {
@@ -273,9 +309,8 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
         )
     };
     match (block, saved) {
-        (None, None) => Ok(Location::Local),
-        (Some(b), _) if b.ty == "local" => Ok(Location::Local),
-        (Some(b), _) if b.ty != "pg" => Err((
+        (None, None) => Ok(Location::Local(LocalLayout::default())),
+        (Some(b), _) if b.ty != "pg" && b.ty != "local" => Err((
             "Unsupported backend type".to_string(),
             format!(
                 "There is no backend type named {:?}; ferro supports \"local\" and \"pg\".",
@@ -293,11 +328,21 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
                     b.ty
                 )));
             }
-            pg_config(&saved_attrs(&config))
-                .map(Location::Pg)
-                .map_err(|e| ("Invalid backend configuration".to_string(), e))
+            let attrs = saved_attrs(&config);
+            match b.ty.as_str() {
+                "local" => local_layout(&attrs).map(Location::Local),
+                _ => pg_config(&attrs).map(Location::Pg),
+            }
+            .map_err(|e| ("Invalid backend configuration".to_string(), e))
         }
-        (None, Some((ty, _, _))) if ty == "local" => Ok(Location::Local),
+        // A local backend block removed: its files stay where they were only when it named
+        // the default ones; otherwise `init` must move the states back.
+        (None, Some((ty, config, _)))
+            if ty == "local"
+                && local_layout(&saved_attrs(&config)).ok() == Some(LocalLayout::default()) =>
+        {
+            Ok(Location::Local(LocalLayout::default()))
+        }
         (None, Some((ty, _, _))) => Err(init_needed(format!(
             "Unsetting the previously set backend {ty:?}"
         ))),
@@ -319,8 +364,8 @@ pub(crate) fn open_workspace(
     workspace: &str,
 ) -> Result<Box<dyn Backend>, String> {
     match loc {
-        Location::Local => Ok(Box::new(LocalBackend::new(
-            dir.join(workspace_state_rel(workspace)),
+        Location::Local(layout) => Ok(Box::new(LocalBackend::new(
+            dir.join(layout.state_rel(workspace)),
         ))),
         Location::Pg(cfg) => {
             let store = PgStore::connect(cfg).map_err(|e| e.0)?;
@@ -336,7 +381,7 @@ pub(crate) fn open_workspace(
 /// Every workspace of `loc`.
 pub(crate) fn workspaces(dir: &Path, loc: &Location) -> Result<Vec<String>, String> {
     match loc {
-        Location::Local => Ok(list_workspaces(dir)),
+        Location::Local(layout) => Ok(layout.list(dir)),
         Location::Pg(cfg) => PgStore::connect(cfg)
             .and_then(|s| s.workspaces())
             .map_err(|e| e.0),
@@ -365,7 +410,7 @@ pub(crate) fn open(
     let loc = location_or_report(g, io)?;
     let ws = current_workspace(&g.dir);
     let display = match &loc {
-        Location::Local => workspace_state_rel(&ws),
+        Location::Local(layout) => layout.state_rel(&ws),
         Location::Pg(_) => String::new(),
     };
     match open_workspace(&g.dir, &loc, &ws) {

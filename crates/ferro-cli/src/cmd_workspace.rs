@@ -8,8 +8,7 @@ use crate::spec::other::{
 use crate::spec::usage_line;
 use crate::{Global, Io};
 use ferro_state::workspace::{
-    current_workspace, environment_file, valid_workspace_name, workspace_dir, workspace_state_rel,
-    DEFAULT_WORKSPACE,
+    current_workspace, environment_file, valid_workspace_name, LocalLayout, DEFAULT_WORKSPACE,
 };
 use std::path::{Path, PathBuf};
 
@@ -18,9 +17,14 @@ pub(crate) fn current_state_path(dir: &Path) -> PathBuf {
     dir.join(current_state_rel(dir))
 }
 
-/// The state file of the selected workspace, relative to the working directory.
+/// The state file of the selected workspace, relative to the working directory (in the local
+/// backend's layout; the default one when the backend is not local).
 pub(crate) fn current_state_rel(dir: &Path) -> String {
-    workspace_state_rel(&current_workspace(dir))
+    let layout = match crate::backend::location(dir) {
+        Ok(Location::Local(layout)) => layout,
+        _ => LocalLayout::default(),
+    };
+    layout.state_rel(&current_workspace(dir))
 }
 
 pub fn workspace(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -151,8 +155,8 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             }
         }
     };
-    if loc == Location::Local {
-        if let Err(e) = std::fs::create_dir_all(workspace_dir(&g.dir, &name)) {
+    if let Location::Local(layout) = &loc {
+        if let Err(e) = std::fs::create_dir_all(layout.workspace_dir(&g.dir, &name)) {
             let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: {e}");
             return 1;
         }
@@ -163,8 +167,8 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         (seed, _) => seed,
     };
     if let Some(mut state) = seed {
-        let rel = match loc {
-            Location::Local => workspace_state_rel(&name),
+        let rel = match &loc {
+            Location::Local(layout) => layout.state_rel(&name),
             Location::Pg(_) => String::new(),
         };
         let mut backend = match open_workspace(&g.dir, &loc, &name) {
@@ -255,8 +259,8 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stderr, "cannot delete default state");
         return 1;
     }
-    let rel = match loc {
-        Location::Local => workspace_state_rel(&name),
+    let rel = match &loc {
+        Location::Local(layout) => layout.state_rel(&name),
         Location::Pg(_) => String::new(),
     };
     let mut backend = match open_workspace(&g.dir, &loc, &name) {
@@ -286,8 +290,8 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     backend.unlock();
     drop(backend);
     let removed = match &loc {
-        Location::Local => {
-            std::fs::remove_dir_all(workspace_dir(&g.dir, &name)).map_err(|e| e.to_string())
+        Location::Local(layout) => {
+            std::fs::remove_dir_all(layout.workspace_dir(&g.dir, &name)).map_err(|e| e.to_string())
         }
         Location::Pg(cfg) => ferro_state::pg::PgStore::connect(cfg)
             .and_then(|s| s.delete_workspace(&name))

@@ -170,7 +170,7 @@ pub(crate) fn make_plan(
     // -input=false or -json, and never when the caller supplies standard input).
     use std::io::IsTerminal;
     if !has_errors(&diags)
-        && p.bools.get("input") != Some(&false)
+        && crate::env::input_enabled(p)
         && !crate::json_ui::active()
         && io.stdin.is_none()
         && std::io::stdin().is_terminal()

@@ -5,10 +5,11 @@
 
 use crate::args;
 use crate::backend::{
-    config_block, open_workspace, pg_config, save, saved, saved_path, workspaces, BackendBlock,
-    Lit, Location,
+    config_block, local_layout, open_workspace, pg_config, save, saved, saved_path, workspaces,
+    BackendBlock, Lit, Location,
 };
 use crate::{Global, Io};
+use ferro_state::workspace::LocalLayout;
 use ferro_state::LocalBackend;
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -20,7 +21,7 @@ fn fail(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
 
 fn type_name(loc: &Location) -> &'static str {
     match loc {
-        Location::Local => "local",
+        Location::Local(_) => "local",
         Location::Pg(_) => "pg",
     }
 }
@@ -48,9 +49,14 @@ fn merged(block: &BackendBlock, p: &args::Parsed) -> Result<BTreeMap<String, Lit
 /// exit code returned.
 pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<(), i32> {
     let block = config_block(&g.dir).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-    let block = block.filter(|b| b.ty != "local");
     let (new, attrs) = match &block {
-        None => (Location::Local, BTreeMap::new()),
+        None => (Location::Local(LocalLayout::default()), BTreeMap::new()),
+        Some(b) if b.ty == "local" => {
+            let attrs = merged(b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            let layout =
+                local_layout(&attrs).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            (Location::Local(layout), attrs)
+        }
         Some(b) if b.ty == "pg" => {
             let attrs = merged(b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
             let cfg =
@@ -84,7 +90,12 @@ pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Res
             }
             pg_config(&attrs).map(Location::Pg).ok()
         }
-        _ => Some(Location::Local),
+        Some((ty, config, _)) if ty == "local" => {
+            local_layout(&crate::backend::saved_attrs(&config))
+                .ok()
+                .map(Location::Local)
+        }
+        _ => Some(Location::Local(LocalLayout::default())),
     };
     if let Location::Pg(cfg) = &new {
         // Connecting prepares the schema, table and index.
@@ -142,6 +153,13 @@ fn migrate(
     let (from, to) = (type_name(old), type_name(new));
     let mut asked = false;
     for ws in names {
+        // Between two local layouts, a workspace whose file stays where it is has nothing to
+        // move (and must not be emptied after the "copy").
+        if let (Location::Local(a), Location::Local(b)) = (old, new) {
+            if g.dir.join(a.state_rel(&ws)) == g.dir.join(b.state_rel(&ws)) {
+                continue;
+            }
+        }
         let src = open_workspace(&g.dir, old, &ws)
             .map_err(|e| fail(io, "Failed to open the previous backend", &e))?;
         let state = src
@@ -169,7 +187,7 @@ fn migrate(
             } else {
                 format!("Do you want to copy existing state to the new backend?\n  Pre-existing state was found while migrating the previous {from:?} backend to the\n  newly configured {to:?} backend. No existing state was found in the newly\n  configured {to:?} backend. Do you want to copy this state to the new {to:?}\n  backend? Enter \"yes\" to copy and \"no\" to start with an empty state.\n\n  Enter a value: ")
             };
-            if p.bools.get("input") == Some(&false) {
+            if !crate::env::input_enabled(p) {
                 return Err(fail(
                     io,
                     "Error asking for state migration action",
@@ -199,10 +217,10 @@ fn migrate(
         }
         drop(dst);
         drop(src);
-        if *old == Location::Local {
+        if let Location::Local(layout) = old {
             // As Terraform: the local state is emptied once it is in the new backend (its
             // content stays in the backup).
-            let path = g.dir.join(ferro_state::workspace::workspace_state_rel(&ws));
+            let path = g.dir.join(layout.state_rel(&ws));
             if let Err(e) = LocalBackend::new(path).clear() {
                 return Err(fail(io, "Failed to empty the migrated local state", &e.0));
             }

@@ -123,6 +123,13 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         i += 1;
     }
     rest.extend(args[i..].iter().cloned());
+    let mut rest = match env::merge_cli_args(rest) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{e}");
+            return 1;
+        }
+    };
     if rest.iter().any(|a| a == "-no-color" || a == "--no-color") {
         color = false;
         rest.retain(|a| a != "-no-color" && a != "--no-color");

@@ -28,23 +28,64 @@ pub fn current_workspace(dir: &Path) -> String {
     }
 }
 
-/// The state file of workspace `name`, relative to the working directory.
-pub fn workspace_state_rel(name: &str) -> String {
-    if name == DEFAULT_WORKSPACE {
-        STATE_FILE.to_string()
-    } else {
-        format!("{WORKSPACES_DIR}/{name}/{STATE_FILE}")
+/// Where the local backend keeps states, as its `path` and `workspace_dir` arguments say: the
+/// default workspace's state file, and the directory holding one directory per other workspace
+/// (each with a `terraform.tfstate`). Both relative to the working directory, or absolute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalLayout {
+    pub path: String,
+    pub workspace_dir: String,
+}
+
+impl Default for LocalLayout {
+    fn default() -> Self {
+        LocalLayout {
+            path: STATE_FILE.to_string(),
+            workspace_dir: WORKSPACES_DIR.to_string(),
+        }
     }
 }
 
-/// The directory holding a non-default workspace's state.
-pub fn workspace_dir(dir: &Path, name: &str) -> PathBuf {
-    dir.join(WORKSPACES_DIR).join(name)
+impl LocalLayout {
+    /// The state file of workspace `name`, relative to the working directory (unless the
+    /// layout names absolute paths).
+    pub fn state_rel(&self, name: &str) -> String {
+        if name == DEFAULT_WORKSPACE {
+            self.path.clone()
+        } else {
+            format!("{}/{name}/{STATE_FILE}", self.workspace_dir)
+        }
+    }
+
+    /// The directory holding a non-default workspace's state.
+    pub fn workspace_dir(&self, dir: &Path, name: &str) -> PathBuf {
+        dir.join(&self.workspace_dir).join(name)
+    }
+
+    /// Every workspace: `default` first, then the others in name order.
+    pub fn list(&self, dir: &Path) -> Vec<String> {
+        list_in(&dir.join(&self.workspace_dir))
+    }
 }
 
-/// Every workspace: `default` first, then the others in name order.
+/// The state file of workspace `name` in the default layout, relative to the working
+/// directory.
+pub fn workspace_state_rel(name: &str) -> String {
+    LocalLayout::default().state_rel(name)
+}
+
+/// The directory holding a non-default workspace's state, in the default layout.
+pub fn workspace_dir(dir: &Path, name: &str) -> PathBuf {
+    LocalLayout::default().workspace_dir(dir, name)
+}
+
+/// Every workspace of the default layout: `default` first, then the others in name order.
 pub fn list_workspaces(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir.join(WORKSPACES_DIR))
+    LocalLayout::default().list(dir)
+}
+
+fn list_in(workspaces: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(workspaces)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
