@@ -137,14 +137,24 @@ pub(crate) struct Planned {
 }
 
 /// `-parallelism` (Terraform's default, 10, when not given).
+/// `-parallelism`, as Terraform reads it: 10 when absent or 0, an error when negative or not
+/// a whole number.
 fn parallelism_arg(p: &args::Parsed, io: &mut Io<'_>) -> Result<usize, i32> {
-    match p.value("parallelism").map(str::parse::<usize>) {
-        None => Ok(10),
-        Some(Ok(n)) if n > 0 => Ok(n),
-        Some(_) => Err(plain_error(
+    let Some(text) = p.value("parallelism") else {
+        return Ok(10);
+    };
+    match text.parse::<i64>() {
+        Ok(0) => Ok(10),
+        Ok(n) if n > 0 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        Ok(n) => Err(plain_error(
             io,
-            "Invalid parallelism",
-            "The -parallelism value must be a positive whole number.",
+            "Invalid parallelism value",
+            &format!("The parallelism must be a positive value. Not {n}."),
+        )),
+        Err(_) => Err(plain_error(
+            io,
+            "Failed to parse command-line flags",
+            &format!("invalid value {text:?} for flag -parallelism: parse error"),
         )),
     }
 }
