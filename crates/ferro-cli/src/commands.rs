@@ -91,7 +91,27 @@ pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
-    let mut l = match load_dir(&g.dir) {
+    // As Terraform 1.0.3's, validate takes the directory to check as an optional argument
+    // (providers still come from the working directory's .terraform).
+    let dir = match p.positional.as_slice() {
+        [] => g.dir.clone(),
+        [d] if g.dir.join(d).is_dir() => g.dir.join(d),
+        [d] => {
+            return plain_error(
+                io,
+                "Failed to read module directory",
+                &format!("Module directory {d} does not exist or cannot be read."),
+            )
+        }
+        _ => {
+            return plain_error(
+                io,
+                "Too many command line arguments",
+                "Expected at most one positional argument.",
+            )
+        }
+    };
+    let mut l = match load_dir(&dir) {
         Ok(l) => l,
         Err(e) if p.flag("json") => {
             let d =

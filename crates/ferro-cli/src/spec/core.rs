@@ -63,12 +63,13 @@ Options:
 pub(crate) const VALIDATE: Spec = Spec {
     bools: &["json"],
     values: &[],
-    help: "Usage: ferro [global options] validate [options]
+    help: "Usage: ferro [global options] validate [options] [DIR]
 
-  Checks the configuration in the working directory for errors: syntax,
-  references, types, and arguments against the providers' schemas. It reads
-  neither variables' values nor the state, and calls no provider API, so it
-  needs no credentials; run \"ferro init\" first so the providers are there.
+  Checks the configuration in DIR (by default the working directory) for
+  errors: syntax, references, types, and arguments against the providers'
+  schemas. It reads neither variables' values nor the state, and calls no
+  provider API, so it needs no credentials; run \"ferro init\" first so the
+  providers are there (they are looked for in the working directory).
 
 Options:
 

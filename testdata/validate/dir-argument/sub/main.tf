@@ -1,0 +1,3 @@
+output "bad" {
+  value = local.missing
+}
