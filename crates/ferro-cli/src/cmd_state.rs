@@ -133,9 +133,14 @@ fn list(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     }
     for f in &filters {
         let hits: Vec<&AbsResourceInstance> = all.iter().filter(|a| f.contains(a)).collect();
-        if hits.is_empty() && !matches!(f, Target::Module(_)) {
+        if hits.is_empty() {
             let _ = io.stdout.write_all(out.as_bytes());
-            return diag(io, "Unknown resource", &format!("The current state contains no resource {f}. If you've just added this\nresource to the configuration, you must run \"ferro apply\" first to create\nthe resource's entry in the state."));
+            // Terraform's three errors, by what the address names.
+            return match f {
+                Target::Module(_) => diag(io, "Unknown module", &format!("The current state contains no module at {f}. If you've just added this module to the configuration, you must run \"ferro apply\" first to create the module's entry in the state.")),
+                Target::Resource(_) => diag(io, "Unknown resource", &format!("The current state contains no resource {f}. If you've just added this resource to the configuration, you must run \"ferro apply\" first to create the resource's entry in the state.")),
+                Target::Instance(_) => diag(io, "Unknown resource instance", &format!("The current state contains no resource instance {f}. If you've just added its resource to the configuration or have changed the count or for_each arguments, you must run \"ferro apply\" first to update the resource's entry in the state.")),
+            };
         }
         for a in hits.into_iter().filter(|a| shown(a)) {
             out.push_str(&format!("{a}\n"));
@@ -233,7 +238,19 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
         }
         (src, _) => src,
     };
-    if !all.iter().any(|a| src.contains(a)) {
+    // A module source names one module instance exactly, as in Terraform: `module.a` is not
+    // `module.a[0]` here (unlike `state list` or `-target`, where it covers every instance).
+    let moved = |a: &AbsResourceInstance| match &src {
+        Target::Module(m) => {
+            a.module.0.len() >= m.0.len() && m.0.iter().zip(a.module.0.iter()).all(|(x, y)| x == y)
+        }
+        _ => src.contains(a),
+    };
+    if !all.iter().any(|a| moved(a)) {
+        if p.flag("dry-run") {
+            let _ = writeln!(io.stdout, "Would have moved nothing.");
+            return 0;
+        }
         let _ = writeln!(io.stdout, "No matching objects found.");
         return diag(
             io,
@@ -253,7 +270,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             if occupied(&dst) {
                 return diag(io, "Invalid target address", &format!("Cannot move to {dst}: there is already a module instance at that address\nin the current state."));
             }
-            for a in all.iter().filter(|a| src.contains(a)) {
+            for a in all.iter().filter(|a| moved(a)) {
                 let mut to_addr = a.clone();
                 to_addr.module = rebase(&a.module, from, to);
                 moves.push((
@@ -386,7 +403,8 @@ fn rm(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     let mut doomed: Vec<AbsResourceInstance> = Vec::new();
     for t in &targets {
         let hits: Vec<&AbsResourceInstance> = all.iter().filter(|a| t.contains(a)).collect();
-        if hits.is_empty() {
+        // A dry run that matches nothing says so (below) and succeeds, as Terraform's does.
+        if hits.is_empty() && !p.flag("dry-run") {
             return diag(io, "Invalid target address", "No matching objects found. To view the available instances, use \"ferro\nstate list\". Please modify the address to reference a specific instance.");
         }
         for h in hits {
