@@ -246,7 +246,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
         }
         _ => src.contains(a),
     };
-    if !all.iter().any(|a| moved(a)) {
+    if !all.iter().any(&moved) {
         if p.flag("dry-run") {
             let _ = writeln!(io.stdout, "Would have moved nothing.");
             return 0;
