@@ -13,6 +13,13 @@ pub fn output(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
     };
+    if p.flag("raw") && p.positional.is_empty() && !p.flag("json") {
+        return plain_error(
+            io,
+            "Output name required",
+            "You must give the name of a single output value when using the -raw option.",
+        );
+    }
     let state = match crate::backend::read(g, &p, io) {
         Ok(s) => s.unwrap_or_else(|| State::new(String::new())),
         Err(code) => return code,
