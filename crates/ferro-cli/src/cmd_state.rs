@@ -342,12 +342,30 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     } else {
         "Move"
     };
-    let _ = writeln!(
-        io.stdout,
-        "{verb} {:?} to {:?}",
-        src.to_string(),
-        dst.to_string()
-    );
+    // A module moves with the module instances inside it: Terraform names each one it moves
+    // (ferro the named one first, then the others in address order) and counts them.
+    let lines: Vec<(String, String)> = match (&src, &dst) {
+        (Target::Module(from), Target::Module(to)) => {
+            let mut inner: Vec<&ferro_addrs::ModuleInstance> = all
+                .iter()
+                .filter(|a| moved(a) && a.module != *from)
+                .map(|a| &a.module)
+                .collect();
+            inner.sort();
+            inner.dedup();
+            std::iter::once((src.to_string(), dst.to_string()))
+                .chain(
+                    inner
+                        .into_iter()
+                        .map(|m| (m.to_string(), rebase(m, from, to).to_string())),
+                )
+                .collect()
+        }
+        _ => vec![(src.to_string(), dst.to_string())],
+    };
+    for (a, b) in &lines {
+        let _ = writeln!(io.stdout, "{verb} {a:?} to {b:?}");
+    }
     if p.flag("dry-run") {
         return 0;
     }
@@ -372,7 +390,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     if let Err(code) = save(backend.as_mut(), &mut state, io) {
         return code;
     }
-    let _ = writeln!(io.stdout, "Successfully moved 1 object(s).");
+    let _ = writeln!(io.stdout, "Successfully moved {} object(s).", lines.len());
     0
 }
 

@@ -1,0 +1,4 @@
+module "outer" {
+  source   = "./outer"
+  for_each = toset(["a", "b"])
+}

@@ -1,0 +1,6 @@
+resource "terraform_data" "here" {}
+
+module "inner" {
+  source = "./inner"
+  count  = 2
+}
