@@ -4,6 +4,7 @@
 
 use crate::ast::*;
 use crate::error::{GErr, PErr};
+use crate::layout::{opener, same, Open};
 use crate::lexer::{urange, TSpan, Token};
 use crate::template::{self, Flavor, Piece, Tag};
 use chumsky::input::ValueInput;
@@ -35,6 +36,39 @@ impl<'a> Cx<'a> {
 }
 
 /// A name: any identifier-like token, keywords included (attribute names, block types, `.name`).
+/// After a missing separator or closing bracket: skip to the bracket `close` that ends the
+/// construct (consuming it), as HashiCorp's parser recovers, but never past the end of the line
+/// or a bracket that closes something enclosing it (those are left for what follows).
+fn skip_to_close<'a, I, E>(close: Token) -> impl Parser<'a, I, (), Ex<E>> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+{
+    custom(move |inp| {
+        let mut open: Vec<Open> = Vec::new();
+        while let Some(tok) = inp.peek() {
+            if open.is_empty() {
+                if tok == close {
+                    inp.skip();
+                    break;
+                }
+                if tok == Token::Newline || crate::layout::closer(tok).is_some() {
+                    break;
+                }
+            }
+            if let Some(kind) = opener(tok) {
+                open.push(kind);
+            } else if let Some(kind) = crate::layout::closer(tok) {
+                if let Some(pos) = open.iter().rposition(|k| same(*k, kind)) {
+                    open.truncate(pos);
+                }
+            }
+            inp.skip();
+        }
+        Ok(())
+    })
+}
+
 pub(crate) fn name<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, Ident, Ex<E>> + Clone
 where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
@@ -255,6 +289,42 @@ where
             span: cx.span(s),
         };
         let nl = just(Token::Newline).repeated();
+        // The next token's span, without consuming it (at the end of the input, where it runs
+        // backwards, the point where the input ends).
+        let next_span = any()
+            .or_not()
+            .map_with(|_: Option<Token>, e| {
+                let s: TSpan = e.span();
+                if s.start > s.end {
+                    TSpan::from(s.end..s.end)
+                } else {
+                    s
+                }
+            })
+            .rewind();
+        // A closing token, or (reported at the token found instead, which is left for what
+        // follows) HashiCorp's error for its absence: `Ok` when it was there.
+        let closer = move |tok: Token| {
+            just(tok)
+                .to(None)
+                .or(next_span
+                    .clone()
+                    .then_ignore(skip_to_close::<I, E>(tok))
+                    .map(Some))
+                .map(|missing: Option<TSpan>| missing.map_or(Ok(()), Err))
+        };
+        let report = |emitter: &mut chumsky::input::Emitter<E>,
+                      at: TSpan,
+                      code: &'static str,
+                      summary: &'static str,
+                      detail: &'static str| {
+            emitter.emit(E::from_perr(PErr::custom(
+                at,
+                code,
+                summary,
+                detail.to_string(),
+            )));
+        };
 
         let literal = select! {
             Token::Number = e => ExprKind::Number(SmolStr::new(cx.text(e.span()))),
@@ -377,21 +447,31 @@ where
                         cond,
                     }))
                 });
+        // The items, and whether a comma follows the last (an item is then expected, or `]`).
         let tuple_items = expr
             .clone()
             .separated_by(just(Token::Comma))
-            .allow_trailing()
             .collect::<Vec<_>>()
-            .map(shrunk);
+            .map(shrunk)
+            .then(just(Token::Comma).or_not().map(|c| c.is_some()));
         let tuple = just(Token::LBracket)
             // `[for` always starts a for expression (as in HashiCorp's parser).
             .ignore_then(choice((
-                for_tuple,
+                for_tuple.then_ignore(just(Token::RBracket)),
                 none_of([Token::For])
                     .rewind()
-                    .ignore_then(tuple_items.map(ExprKind::Tuple)),
+                    .ignore_then(tuple_items.then(closer(Token::RBracket)))
+                    .validate(move |((items, trailing), closed), _, emitter| {
+                        if let Err(at) = closed {
+                            if items.is_empty() || trailing {
+                                report(emitter, at, "syntax-invalid-expression", "Invalid expression", "Expected the start of an expression, but found an invalid expression token.");
+                            } else {
+                                report(emitter, at, "syntax-missing-item-separator", "Missing item separator", "Expected a comma to mark the beginning of the next item.");
+                            }
+                        }
+                        ExprKind::Tuple(items)
+                    }),
             )))
-            .then_ignore(just(Token::RBracket))
             .map_with(move |k, e| mk(k, e.span()));
 
         let key = choice((
@@ -445,9 +525,21 @@ where
             .then_ignore(just(Token::RBrace))
             .map_with(move |k, e| mk(k, e.span()));
 
-        let parens = expr
-            .clone()
-            .delimited_by(just(Token::LParen), just(Token::RParen))
+        let parens = just(Token::LParen)
+            .ignore_then(expr.clone())
+            .then(closer(Token::RParen))
+            .validate(move |(inner, closed), _, emitter| {
+                if let Err(at) = closed {
+                    report(
+                        emitter,
+                        at,
+                        "syntax-unbalanced-parentheses",
+                        "Unbalanced parentheses",
+                        "Expected a closing parenthesis to terminate the expression.",
+                    );
+                }
+                inner
+            })
             .map_with(move |inner, e| mk(ExprKind::Parens(boxed(inner)), e.span()));
 
         // A name, then a call when `(` (or a `::` namespace) follows: the name is read once
@@ -460,16 +552,28 @@ where
             .then(
                 expr.clone()
                     .separated_by(just(Token::Comma))
-                    .allow_trailing()
                     .collect::<Vec<_>>()
                     .map(shrunk),
             )
+            // A comma after the last argument: another is expected, or `)`.
+            .then(just(Token::Comma).or_not().map(|c| c.is_some()))
             .then(
                 just(Token::Ellipsis)
                     .then_ignore(just(Token::Comma).or_not())
                     .or_not(),
             )
-            .then_ignore(just(Token::RParen));
+            .then(closer(Token::RParen))
+            // Once `(` follows the name it is a call: a missing `)` is reported, not backed out of.
+            .validate(move |((((head, args), trailing), ell), closed), _, emitter| {
+                if let Err(at) = closed {
+                    if ell.is_none() && (args.is_empty() || trailing) {
+                        report(emitter, at, "syntax-invalid-expression", "Invalid expression", "Expected the start of an expression, but found an invalid expression token.");
+                    } else {
+                        report(emitter, at, "syntax-missing-argument-separator", "Missing argument separator", "A comma is required to separate each function argument from the next.");
+                    }
+                }
+                ((head, args), ell)
+            });
         let call_or_variable =
             var_name(cx)
                 .then(call_tail.or_not())
@@ -529,6 +633,18 @@ where
                     })
                     .map(|k| StepKind::Index(k, true)),
                 name(cx).map(StepKind::Attr),
+                // Anything else after the dot is HashiCorp's error at that token (left for
+                // what follows); the step stands for nothing.
+                next_span.clone().validate(move |at, _, emitter| {
+                    report(
+                        emitter,
+                        at,
+                        "syntax-invalid-attribute-name",
+                        "Invalid attribute name",
+                        "An attribute name is required after a dot.",
+                    );
+                    StepKind::Index(mk(ExprKind::Error, at), false)
+                }),
             ))),
             just(Token::LBracket).ignore_then(choice((
                 just(Token::Star)
