@@ -307,10 +307,7 @@ where
         let closer = move |tok: Token| {
             just(tok)
                 .to(None)
-                .or(next_span
-                    .clone()
-                    .then_ignore(skip_to_close::<I, E>(tok))
-                    .map(Some))
+                .or(next_span.then_ignore(skip_to_close::<I, E>(tok)).map(Some))
                 .map(|missing: Option<TSpan>| missing.map_or(Ok(()), Err))
         };
         let report = |emitter: &mut chumsky::input::Emitter<E>,
@@ -635,7 +632,7 @@ where
                 name(cx).map(StepKind::Attr),
                 // Anything else after the dot is HashiCorp's error at that token (left for
                 // what follows); the step stands for nothing.
-                next_span.clone().validate(move |at, _, emitter| {
+                next_span.validate(move |at, _, emitter| {
                     report(
                         emitter,
                         at,
