@@ -305,8 +305,13 @@ where
         // A closing token, or (reported at the token found instead, which is left for what
         // follows) HashiCorp's error for its absence: `Ok` when it was there.
         let closer = move |tok: Token| {
+            // The layout pass closes what is open at the end of the input with tokens of no
+            // width: such a closer is missing all the same.
             just(tok)
-                .to(None)
+                .map_with(|_, e| {
+                    let s: TSpan = e.span();
+                    (s.start == s.end).then_some(s)
+                })
                 .or(next_span.then_ignore(skip_to_close::<I, E>(tok)).map(Some))
                 .map(|missing: Option<TSpan>| missing.map_or(Ok(()), Err))
         };
@@ -647,9 +652,20 @@ where
                 just(Token::Star)
                     .then(just(Token::RBracket))
                     .to(StepKind::FullSplat),
-                expr.clone()
-                    .then_ignore(just(Token::RBracket))
-                    .map(|k| StepKind::Index(k, false)),
+                expr.clone().then(closer(Token::RBracket)).validate(
+                    move |(k, closed), _, emitter| {
+                        if let Err(at) = closed {
+                            report(
+                                emitter,
+                                at,
+                                "syntax-missing-index-bracket",
+                                "Missing close bracket on index",
+                                "The index operator must end with a closing bracket (\"]\").",
+                            );
+                        }
+                        StepKind::Index(k, false)
+                    },
+                ),
             ))),
         ))
         .map_with(|k, e| (k, e.span()));

@@ -285,14 +285,35 @@ fn prepare_lexed(
     (tokens, comments, diags)
 }
 
-fn finish(file: FileId, mut diags: Vec<Diagnostic>, errs: Vec<PErr>) -> Vec<Diagnostic> {
+fn finish(
+    file: FileId,
+    mut diags: Vec<Diagnostic>,
+    errs: Vec<PErr>,
+    eof: usize,
+) -> Vec<Diagnostic> {
     let mut seen: std::collections::HashSet<(Option<Span>, String)> =
         diags.iter().map(|d| (d.span, d.code.clone())).collect();
+    let mut closed_at_eof = false;
     for e in errs {
         let d = to_diagnostic(file, e);
+        // A bracket left open at the end of the input, reported by the grammar as HashiCorp
+        // reports it (at the end); the layout pass's own reports of open brackets and braces
+        // then say the same thing again.
+        closed_at_eof |= d.span.is_some_and(|s| s.start as usize == eof)
+            && matches!(
+                d.code.as_str(),
+                "syntax-unbalanced-parentheses"
+                    | "syntax-missing-index-bracket"
+                    | "syntax-missing-item-separator"
+                    | "syntax-missing-argument-separator"
+                    | "syntax-invalid-expression"
+            );
         if seen.insert((d.span, d.code.clone())) {
             diags.push(d);
         }
+    }
+    if closed_at_eof {
+        diags.retain(|d| d.code != "syntax-unclosed-bracket" && d.code != "syntax-unclosed-brace");
     }
     diags.sort_by_key(|d| d.span.map(|s| (s.start, s.end)));
     diags
@@ -324,7 +345,7 @@ fn parse_file_inner(file: FileId, text: &str) -> Parsed {
         span: Span::new(file, 0..text.len()),
         json: false,
     });
-    let mut diagnostics = finish(file, diags, errs);
+    let mut diagnostics = finish(file, diags, errs, text.len());
     let before = diagnostics.len();
     // Blocks that already have syntax errors are left alone: their spans come from recovery.
     let broken: Vec<(u32, u32)> = diagnostics
@@ -386,7 +407,7 @@ fn parse_tokens(
         kind: ExprKind::Error,
         span: Span::new(file, 0..text.len()),
     });
-    (ex, finish(file, diags, errs))
+    (ex, finish(file, diags, errs, text.len()))
 }
 
 /// The parser's input: the token slice, read as (token, span) pairs.
