@@ -894,4 +894,22 @@ mod tests {
         let known = Value::tuple(vec![Value::string("a"), Value::string("a")]);
         assert_eq!(call("length", &[call("toset", &[known])]), Value::int(1));
     }
+
+    /// A union keeps the known elements and each unknown one; an intersection cannot say.
+    #[test]
+    fn a_union_with_unknown_elements_is_known_in_shape() {
+        let ids = call(
+            "toset",
+            &[Value::tuple(vec![
+                Value::unknown(Type::String),
+                Value::unknown(Type::String),
+            ])],
+        );
+        let q = call("toset", &[Value::tuple(vec![Value::string("q")])]);
+        let union = call("setunion", &[q.clone(), ids.clone()]);
+        assert_eq!(union.as_elements().map(<[Value]>::len), Some(3));
+        assert!(union.as_elements().unwrap().contains(&Value::string("q")));
+        let inter = call("setintersection", &[q, ids]);
+        assert!(!inter.is_known());
+    }
 }

@@ -65,7 +65,14 @@ fn set_type(a: &[Value]) -> R<Type> {
 fn set_op(_: &FnContext<'_>, a: &[Value], rt: &Type, op: Op) -> R<Value> {
     let mut sets = Vec::new();
     for v in a {
-        if !v.is_wholly_known() {
+        // As cty: a union keeps unknown elements (each stays apart), so it only needs the sets
+        // themselves known; an intersection or a difference needs every element known, since
+        // an unknown one may turn out equal to another.
+        let known = match op {
+            Op::Union => v.is_known(),
+            Op::Intersection | Op::Subtract => v.is_wholly_known(),
+        };
+        if !known {
             return Ok(Value::unknown(rt.clone()));
         }
         let c = convert(v, rt).map_err(|e| fail(e.message))?;
