@@ -350,6 +350,16 @@ fn convert_known(
             _ => return Err(err(path, "a bool is required")),
         },
         (ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_), _) => v.unmarked(),
+        // A set whose length is not known (it holds unknown elements that may coincide) gives
+        // a sequence of unknown length, as cty's conversion does.
+        (ValueKind::Set(_, es), Type::List(_) | Type::Tuple(_))
+            if es.len() > 1 && !v.is_wholly_known() =>
+        {
+            Value::unknown(match &tgt {
+                Type::List(_) => Type::list(rt_elem),
+                _ => tgt.clone(),
+            })
+        }
         (ValueKind::List(_, es) | ValueKind::Set(_, es) | ValueKind::Tuple(es), Type::List(te)) => {
             Value::list(rt_elem, convert_seq(es, |_| te, path, is_set)?)
         }

@@ -368,7 +368,8 @@ fn chunklist(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let list_ty = elem_type(rt);
     let et = elem_type(&list_ty);
     let es = elems(&a[0]);
-    if !a[0].is_wholly_known() {
+    // Unknown elements are chunked where they are (cty needs only the list itself known).
+    if !a[0].is_known() {
         return Ok(Value::unknown(rt.clone()));
     }
     if es.is_empty() {
@@ -911,5 +912,28 @@ mod tests {
         assert!(union.as_elements().unwrap().contains(&Value::string("q")));
         let inter = call("setintersection", &[q, ids]);
         assert!(!inter.is_known());
+    }
+
+    /// What Terraform 1.0.3 plans for ids known only after apply: chunks and products keep
+    /// their shape; a set of them turned into a list does not (its length is not known).
+    #[test]
+    fn unknown_elements_keep_the_shape_where_cty_keeps_it() {
+        let ids = Value::tuple(vec![
+            Value::unknown(Type::String),
+            Value::unknown(Type::String),
+        ]);
+        let chunks = call("chunklist", &[ids.clone(), Value::int(1)]);
+        assert_eq!(chunks.as_elements().map(<[Value]>::len), Some(2));
+        let a = Value::tuple(vec![Value::string("a")]);
+        let product = call("setproduct", &[a.clone(), ids.clone()]);
+        assert_eq!(product.as_elements().map(<[Value]>::len), Some(2));
+        let set = call("toset", &[ids]);
+        assert!(!call("setproduct", &[a, set.clone()]).is_known());
+        assert!(!call("tolist", &[set]).is_known());
+        let one = call("toset", &[Value::tuple(vec![Value::unknown(Type::String)])]);
+        assert_eq!(
+            call("tolist", &[one]).as_elements().map(<[Value]>::len),
+            Some(1)
+        );
     }
 }

@@ -128,7 +128,13 @@ fn setproduct(_: &FnContext<'_>, a: &[Value], rt: &Type) -> R<Value> {
     let et = rt.element_type().cloned().unwrap_or(Type::Dynamic);
     let mut rows: Vec<Vec<Value>> = vec![vec![]];
     for v in a {
-        if !v.is_wholly_known() {
+        // As cty: the product needs every argument's length; a set holding unknown elements
+        // (which may coincide) has none until it holds one element.
+        let length_known = v.is_known()
+            && (!matches!(v.kind, ValueKind::Set(..))
+                || v.is_wholly_known()
+                || elems(v).len() == 1);
+        if !length_known {
             return Ok(Value::unknown(rt.clone()));
         }
         let es = elems(v);
