@@ -584,6 +584,11 @@ fn flatten_into(v: &Value, out: &mut Vec<Value>, marks: &mut Marks) -> bool {
     if v.is_unknown() {
         return false;
     }
+    // A set holding unknown elements (which may coincide) has no known length, so neither has
+    // the flattened result (as in cty).
+    if matches!(v.kind, ValueKind::Set(..)) && elems(v).len() > 1 && !v.is_wholly_known() {
+        return false;
+    }
     for e in elems(v) {
         if e.is_unknown()
             && matches!(
@@ -929,7 +934,8 @@ mod tests {
         assert_eq!(product.as_elements().map(<[Value]>::len), Some(2));
         let set = call("toset", &[ids]);
         assert!(!call("setproduct", &[a, set.clone()]).is_known());
-        assert!(!call("tolist", &[set]).is_known());
+        assert!(!call("tolist", &[set.clone()]).is_known());
+        assert!(!call("flatten", &[set]).is_known());
         let one = call("toset", &[Value::tuple(vec![Value::unknown(Type::String)])]);
         assert_eq!(
             call("tolist", &[one]).as_elements().map(<[Value]>::len),
