@@ -934,7 +934,7 @@ mod tests {
         assert_eq!(product.as_elements().map(<[Value]>::len), Some(2));
         let set = call("toset", &[ids]);
         assert!(!call("setproduct", &[a, set.clone()]).is_known());
-        assert!(!call("tolist", &[set.clone()]).is_known());
+        assert!(!call("tolist", std::slice::from_ref(&set)).is_known());
         assert!(!call("flatten", &[set]).is_known());
         let one = call("toset", &[Value::tuple(vec![Value::unknown(Type::String)])]);
         assert_eq!(
