@@ -786,17 +786,20 @@ impl Walk<'_> {
             self.diags.push(sensitive_output_error(hir.span(e)));
             return;
         }
-        // A null output is not kept in state: nothing to create, or the old value goes.
+        // A null output is not kept in state: the old value goes, or (as Terraform plans it)
+        // nothing changes, which the plan still lists.
         if v.is_known() && v.is_null() {
-            if let Some(b) = before {
-                self.outputs.push(OutputChange {
-                    name: name.to_string(),
-                    action: Action::Delete,
-                    after: Value::null(b.ty()),
-                    before: b,
-                    sensitive: o.sensitive,
-                });
-            }
+            let (action, before) = match before {
+                Some(b) => (Action::Delete, b),
+                None => (Action::NoOp, Value::null(Type::Dynamic)),
+            };
+            self.outputs.push(OutputChange {
+                name: name.to_string(),
+                action,
+                after: Value::null(before.ty()),
+                before,
+                sensitive: o.sensitive,
+            });
             return;
         }
         let action = match &before {
