@@ -16,27 +16,97 @@ use ferro_value::{Value, ValueKind};
 use serde_json::{Map, Value as J};
 
 pub(super) fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace) -> J {
-    let index = module_index(db, ws.root(db));
-    let mut pc = obj();
+    // Provider configurations of every module, as Terraform lists them: each `provider`
+    // block, and each required provider without one, keyed by the module's path
+    // (`module.a.module.b:name`; no prefix in the root module).
     let mut keys: std::collections::BTreeMap<String, J> = std::collections::BTreeMap::new();
+    let tree = module_tree(db, ws);
+    for node in &tree.nodes {
+        let module_address = node
+            .path
+            .iter()
+            .map(|c| format!("module.{c}"))
+            .collect::<Vec<_>>()
+            .join(".");
+        let prefix = if module_address.is_empty() {
+            String::new()
+        } else {
+            format!("{module_address}:")
+        };
+        provider_configs(
+            db,
+            ws,
+            providers,
+            node.module,
+            &prefix,
+            &module_address,
+            &mut keys,
+        );
+    }
+    let mut pc = obj();
+    for (k, v) in keys {
+        pc.insert(k, v);
+    }
+
+    let root = module_config(plan, providers, db, ws, tree, 0);
+    let mut c = obj();
+    if !pc.is_empty() {
+        c.insert("provider_config".into(), J::Object(pc));
+    }
+    c.insert("root_module".into(), J::Object(root));
+    J::Object(c)
+}
+
+/// One module's provider configurations (see [`configuration`]).
+fn provider_configs(
+    db: &dyn Db,
+    ws: Workspace,
+    providers: &Providers,
+    module: ferro_db::Module,
+    prefix: &str,
+    module_address: &str,
+    keys: &mut std::collections::BTreeMap<String, J>,
+) {
+    let index = module_index(db, module);
+    // In Terraform's normalized form (`>= 2.0` is `>= 2.0.0`).
+    let version = |name: &str| {
+        index.required_providers.get(name).and_then(|rp| {
+            let v = file_hir(db, rp.file).required_providers[rp.index]
+                .version
+                .clone()?;
+            Some(
+                ferro_provider::install::version::Constraints::parse(&v)
+                    .map(|c| c.to_string())
+                    .unwrap_or(v),
+            )
+        })
+    };
+    let entry = |name: &str, alias: Option<&String>| {
+        let mut e = obj();
+        e.insert("name".into(), J::String(name.to_string()));
+        if let Some(a) = alias {
+            e.insert("alias".into(), J::String(a.clone()));
+        }
+        // In Terraform's field order: name, alias, version_constraint, module_address.
+        if let Some(v) = version(name) {
+            e.insert("version_constraint".into(), J::String(v));
+        }
+        if !module_address.is_empty() {
+            e.insert(
+                "module_address".into(),
+                J::String(module_address.to_string()),
+            );
+        }
+        e
+    };
     for ((name, alias), item) in &index.providers {
         let hir = file_hir(db, item.file);
         let p = &hir.providers[item.index];
         let key = match alias {
-            Some(a) => format!("{name}.{a}"),
-            None => name.clone(),
+            Some(a) => format!("{prefix}{name}.{a}"),
+            None => format!("{prefix}{name}"),
         };
-        let mut e = obj();
-        e.insert("name".into(), J::String(name.clone()));
-        if let Some(a) = alias {
-            e.insert("alias".into(), J::String(a.clone()));
-        }
-        if let Some(rp) = index.required_providers.get(name) {
-            let r = &file_hir(db, rp.file).required_providers[rp.index];
-            if let Some(v) = &r.version {
-                e.insert("version_constraint".into(), J::String(v.clone()));
-            }
-        }
+        let mut e = entry(name, alias.as_ref());
         let schema = providers.config_schema(db, ws, name).map(|s| &s.block);
         let body = match schema {
             Some(s) => read_json_body(hir, &p.body, s).0,
@@ -48,30 +118,13 @@ pub(super) fn configuration(plan: &Plan, providers: &Providers, db: &dyn Db, ws:
         }
         keys.insert(key, J::Object(e));
     }
-    for (name, item) in &index.required_providers {
-        if keys.contains_key(name) {
+    for name in index.required_providers.keys() {
+        let key = format!("{prefix}{name}");
+        if keys.contains_key(&key) {
             continue;
         }
-        let r = &file_hir(db, item.file).required_providers[item.index];
-        let mut e = obj();
-        e.insert("name".into(), J::String(name.clone()));
-        if let Some(v) = &r.version {
-            e.insert("version_constraint".into(), J::String(v.clone()));
-        }
-        keys.insert(name.clone(), J::Object(e));
+        keys.insert(key, J::Object(entry(name, None)));
     }
-    for (k, v) in keys {
-        pc.insert(k, v);
-    }
-
-    let tree = module_tree(db, ws);
-    let root = module_config(plan, providers, db, ws, tree, 0);
-    let mut c = obj();
-    if !pc.is_empty() {
-        c.insert("provider_config".into(), J::Object(pc));
-    }
-    c.insert("root_module".into(), J::Object(root));
-    J::Object(c)
 }
 
 /// One module's part of the configuration: outputs, resources, module calls (each with its
