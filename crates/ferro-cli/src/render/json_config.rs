@@ -213,17 +213,17 @@ fn module_config(
             "schema_version".into(),
             J::from(schema.map(|s| s.version).unwrap_or(0)),
         );
-        if let Some(c) = decl.count {
-            e.insert(
-                "count_expression".into(),
-                J::Object(expression(hir, json, c)),
-            );
-        }
-        if let Some(f) = decl.for_each {
-            e.insert(
-                "for_each_expression".into(),
-                J::Object(expression(hir, json, f)),
-            );
+        // An expression with nothing to show (no constant, no references) is left out, as
+        // for module calls.
+        for (key, x) in [
+            ("count_expression", decl.count),
+            ("for_each_expression", decl.for_each),
+        ] {
+            let Some(x) = x else { continue };
+            let shown = expression(hir, json, x);
+            if !shown.is_empty() {
+                e.insert(key.into(), J::Object(shown));
+            }
         }
         if !decl.depends_on.is_empty() {
             e.insert(
