@@ -7,7 +7,7 @@ use crate::load::{
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
-use ferro_plan::{read_plan_file, write_plan_file_to, Action, Plan, PlanMode};
+use ferro_plan::{read_plan_file, write_plan_file_to, Action, Plan};
 use ferro_planner::{PlanInput, PlanOptions, Providers};
 use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
@@ -326,6 +326,25 @@ fn parse_targets(raw: &[String]) -> Result<Vec<ferro_addrs::Target>, (String, St
         .collect()
 }
 
+/// The managed resources of a state as state JSON text (empty when there are none): what a
+/// refresh-only plan compares before and after refreshing, as Terraform compares them.
+fn managed_resources_text(s: Option<&State>) -> String {
+    let Some(s) = s else {
+        return String::new();
+    };
+    let mut only = State::new(String::new());
+    only.resources = s
+        .resources
+        .iter()
+        .filter(|(a, _)| a.resource.mode == ferro_addrs::ResourceMode::Managed)
+        .map(|(a, r)| (a.clone(), r.clone()))
+        .collect();
+    if only.resources.is_empty() {
+        return String::new();
+    }
+    ferro_state::write_state(&only)
+}
+
 /// Terraform's warning for a plan that covers only part of the configuration (`-target`, or
 /// OpenTofu's `-exclude`).
 fn targeting_warning(flag: &str) -> Diagnostic {
@@ -368,6 +387,12 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(s) => s,
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
     };
+    // A refresh-only plan can be applied when refreshing changed a managed object (drift, or
+    // only its private data): what Terraform compares to decide whether to close the plan
+    // with what to do next.
+    let before_refresh = p
+        .flag("refresh-only")
+        .then(|| managed_resources_text(state.as_ref()));
     let planned = match make_plan(g, a, &p, false, state, io) {
         Ok(x) => x,
         Err(code) => return code,
@@ -403,9 +428,11 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     // As Terraform's, the closing lines say what was saved, or that nothing was, when there
     // is something to apply (a refresh-only plan always has); not in automation.
+    let refreshed_changes = before_refresh
+        .is_some_and(|b| b != managed_resources_text(Some(&planned.plan.prior_state)));
     let closing = !crate::json_ui::active()
         && !crate::env::in_automation()
-        && (!planned.plan.is_empty() || planned.plan.mode == PlanMode::RefreshOnly);
+        && (!planned.plan.is_empty() || refreshed_changes);
     if closing {
         let _ = write!(
             io.stdout,
