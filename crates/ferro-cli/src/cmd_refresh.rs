@@ -46,8 +46,9 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         if crate::json_ui::active() {
             crate::json_ui::diagnostics(io.stdout, &[d], &none);
         } else {
+            // On standard output, as Terraform prints its warnings.
             let text = ferro_diag::render(&[d], &none, false);
-            let _ = io.stderr.write_all(text.as_bytes());
+            let _ = io.stdout.write_all(text.as_bytes());
         }
     }
     let planned = match make_plan(g, a, &p, false, current.clone(), io) {
