@@ -97,10 +97,25 @@ pub(crate) fn install_modules(
         .into_iter()
         .map(|m| (m.key, m.source))
         .collect();
-    let mut stack: Vec<(Vec<String>, String, Vec<String>)> =
-        vec![(Vec::new(), ".".to_string(), vec![".".to_string()])];
-    while let Some((path, dir, ancestors)) = stack.pop() {
-        for (name, source, version) in calls_in(&root.join(&dir)) {
+    // Depth first, each module's calls in name order (`a`, `a.b`, then `c`), as Terraform
+    // walks and announces them: a call is taken from the stack, then its own calls go on top.
+    type Pending = (
+        Vec<String>,
+        String,
+        Vec<String>,
+        (String, String, Option<String>),
+    );
+    let push_calls = |stack: &mut Vec<Pending>, path: &[String], dir: &str, anc: &[String]| {
+        let mut calls = calls_in(&root.join(dir));
+        calls.sort_by(|a, b| a.0.cmp(&b.0));
+        for call in calls.into_iter().rev() {
+            stack.push((path.to_vec(), dir.to_string(), anc.to_vec(), call));
+        }
+    };
+    let mut stack: Vec<Pending> = Vec::new();
+    push_calls(&mut stack, &[], ".", &[".".to_string()]);
+    while let Some((path, dir, ancestors, (name, source, version))) = stack.pop() {
+        {
             let mut key_path = path.clone();
             key_path.push(name.clone());
             let key = key_path.join(".");
@@ -165,7 +180,7 @@ pub(crate) fn install_modules(
                 source,
                 dir: child.clone(),
             });
-            stack.push((key_path, child, anc));
+            push_calls(&mut stack, &key_path, &child, &anc);
         }
     }
     if !errors.is_empty() {
