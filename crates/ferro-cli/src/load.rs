@@ -334,6 +334,11 @@ fn load_var_file(
         ferro_syntax::parse_file(file, &text)
     };
     diags.extend(parsed.diagnostics.iter().cloned());
+    // A file that does not parse gives its syntax errors only (what recovery kept of a broken
+    // value would be reported again as not a constant).
+    if parsed.diagnostics.iter().any(Diagnostic::is_error) {
+        return;
+    }
     for item in &parsed.body.items {
         match item {
             ferro_syntax::ast::BodyItem::Attribute(a) => {

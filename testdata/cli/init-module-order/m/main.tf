@@ -1,0 +1,7 @@
+module "y" {
+  source = "./n"
+}
+
+module "b" {
+  source = "./n"
+}

@@ -1,0 +1,7 @@
+module "z" {
+  source = "./k"
+}
+
+module "a" {
+  source = "./m"
+}

@@ -1,0 +1,7 @@
+variable "a" {
+  type = number
+}
+
+output "o" {
+  value = var.a
+}
