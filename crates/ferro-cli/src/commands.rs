@@ -1,8 +1,7 @@
-//! The commands: validate, plan, apply/destroy, show, import.
+//! The commands: validate, plan, apply/destroy (`show` and `import` have their own files).
 
 use crate::load::{
-    attach_providers, collect_variables, config_diagnostics, load_dir, load_files,
-    read_config_files, Loaded,
+    attach_providers, collect_variables, config_diagnostics, load_dir, load_files, Loaded,
 };
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -770,7 +769,7 @@ fn execute(
 
 /// Whether the state changed since `plan` was made against it: its lineage or serial differ,
 /// or one of the two has no state (an empty state counts as none).
-fn plan_is_stale(plan: &Plan, current: Option<&ferro_state::State>) -> bool {
+pub(crate) fn plan_is_stale(plan: &Plan, current: Option<&ferro_state::State>) -> bool {
     let now = current.map(|s| (s.lineage.as_str(), s.serial));
     let then = plan
         .state_identity
@@ -784,167 +783,10 @@ fn plan_is_stale(plan: &Plan, current: Option<&ferro_state::State>) -> bool {
     }
 }
 
-fn stale_plan_error(io: &mut Io<'_>) -> i32 {
+pub(crate) fn stale_plan_error(io: &mut Io<'_>) -> i32 {
     plain_error(
         io,
         "Saved plan is stale",
         "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
     )
-}
-
-pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match spec::other::SHOW.parse(a) {
-        Ok(p) => p,
-        Err(e) => return plain_error(io, "Invalid arguments", &e),
-    };
-    let registry = ProviderRegistry::for_working_dir(&g.dir);
-    if let Some(file) = p.positional.first() {
-        let plan = match std::fs::read(g.dir.join(file))
-            .map_err(|e| e.to_string())
-            .and_then(|b| read_plan_file(&b).map_err(|e| e.to_string()))
-        {
-            Ok(p) => p,
-            Err(e) => {
-                return plain_error(
-                    io,
-                    "Failed to read the given file as a state or plan file",
-                    &format!("{file}: {e}"),
-                )
-            }
-        };
-        // As Terraform's, show refuses a plan the state has moved on from (applied, or
-        // overtaken by another run).
-        let current = match crate::backend::read(g, &p, io) {
-            Ok(s) => s,
-            Err(code) => return code,
-        };
-        if plan_is_stale(&plan, current.as_ref()) {
-            return stale_plan_error(io);
-        }
-        let mut l = load_files(plan.config.files.clone());
-        let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
-        let text = if p.flag("json") {
-            render::plan_json(&plan, &providers, &l.db, l.ws)
-        } else {
-            render::human_plan(&plan, &providers, g.color)
-        };
-        let _ = io.stdout.write_all(text.as_bytes());
-        return 0;
-    }
-    let state = match crate::backend::read(g, &p, io) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let Some(state) = state else {
-        if p.flag("json") {
-            let _ = writeln!(io.stdout, "{{\"format_version\":\"0.2\"}}");
-        } else {
-            let _ = writeln!(io.stdout, "No state.");
-        }
-        return 0;
-    };
-    let files = read_config_files(&g.dir).unwrap_or_default();
-    let mut l = load_files(files);
-    let (providers, _) = attach_providers(&mut l, &registry, Some(&state));
-    let text = if p.flag("json") {
-        render::state_json(&state, &providers)
-    } else {
-        render::human_state(&state, &providers, g.color)
-    };
-    let _ = io.stdout.write_all(text.as_bytes());
-    0
-}
-
-pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
-    let p = match spec::core::IMPORT.parse(a) {
-        Ok(p) => p,
-        Err(e) => return plain_error(io, "Invalid arguments", &e),
-    };
-    let [addr_text, id] = p.positional.as_slice() else {
-        return plain_error(io, "Wrong number of arguments", "The import command expects two arguments: the resource address to import into and the provider-specific id of the object, e.g. ferro import aws_instance.web i-abcd1234.");
-    };
-    let addr = match ferro_addrs::parse_resource_instance(addr_text) {
-        Ok(a) => a,
-        Err(e) => return plain_error(io, "Invalid address", &e),
-    };
-    // The whole module tree, as plan loads it: the address may be in a module.
-    let mut l = match load_dir(&g.dir) {
-        Ok(l) => l,
-        Err(e) => return plain_error(io, "Failed to read configuration", &e),
-    };
-    let (mut backend, display) = match crate::backend::open(g, &p, io) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    backend.set_errored_dir(g.dir.clone());
-    if let Err(code) =
-        crate::cmd_lock::take(backend.as_mut(), &p, "OperationTypeInvalid", &display, io)
-    {
-        return code;
-    }
-    let mut state = match backend.load() {
-        Ok(s) => s.unwrap_or_else(|| State::new(ferro_state::new_lineage())),
-        Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
-    };
-    let registry = ProviderRegistry::for_working_dir(&g.dir);
-    let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
-    config_diagnostics(&l, &mut diags);
-    let raw = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
-    if has_errors(&diags) {
-        print_diags(io, &diags, &l.sources(), g.color);
-        registry.close_all();
-        return 1;
-    }
-    let (vars, vdiags) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
-    diags.extend(vdiags);
-    if !has_errors(&diags) {
-        let tree = ferro_planner::scope::EvalTree::new(
-            &l.db,
-            l.ws,
-            vars,
-            true,
-            g.dir.display().to_string(),
-        );
-        diags.extend(ferro_planner::configure_providers(&tree, &providers));
-    }
-    if has_errors(&diags) {
-        print_diags(io, &diags, &l.sources(), g.color);
-        registry.close_all();
-        return 1;
-    }
-    let out = &mut *io.stdout;
-    let mut on_event = |e: ferro_planner::ImportEvent<'_>| {
-        let line = match e {
-            ferro_planner::ImportEvent::Importing { addr, id } => {
-                format!("{addr}: Importing from ID {id:?}...")
-            }
-            ferro_planner::ImportEvent::Prepared { addr, type_name } => {
-                format!("{addr}: Import prepared!\n  Prepared {type_name} for import")
-            }
-            ferro_planner::ImportEvent::Refreshing { addr, id } => {
-                format!("{addr}: Refreshing state... [id={id}]")
-            }
-        };
-        let _ = writeln!(out, "{line}");
-    };
-    diags.extend(ferro_planner::import_resource(
-        &providers,
-        &mut state,
-        &addr,
-        id,
-        &mut on_event,
-    ));
-    registry.close_all();
-    print_diags(io, &diags, &l.sources(), g.color);
-    if has_errors(&diags) {
-        return 1;
-    }
-    if let Err(e) = backend.persist(&mut state) {
-        return plain_error(io, "Failed to persist state", &e.to_string());
-    }
-    let _ = write!(
-        io.stdout,
-        "\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour ferro state and will henceforth be managed by ferro.\n\n"
-    );
-    0
 }

@@ -10,11 +10,13 @@ pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_get;
 mod cmd_graph;
+mod cmd_import;
 mod cmd_init;
 mod cmd_lock;
 mod cmd_output;
 mod cmd_providers;
 mod cmd_refresh;
+mod cmd_show;
 mod cmd_state;
 mod cmd_taint;
 mod cmd_version;
@@ -167,14 +169,14 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "plan" => commands::plan(&g, cmd_args, io),
         "apply" => commands::apply(&g, cmd_args, io, false),
         "destroy" => commands::apply(&g, cmd_args, io, true),
-        "show" => commands::show(&g, cmd_args, io),
+        "show" => cmd_show::show(&g, cmd_args, io),
         "output" => cmd_output::output(&g, cmd_args, io),
         "console" => cmd_console::console(&g, cmd_args, io),
         "state" => cmd_state::state(&g, cmd_args, io),
         "workspace" => cmd_workspace::workspace(&g, cmd_args, io),
         "refresh" => cmd_refresh::refresh(&g, cmd_args, io),
         "force-unlock" => cmd_lock::force_unlock(&g, cmd_args, io),
-        "import" => commands::import(&g, cmd_args, io),
+        "import" => cmd_import::import(&g, cmd_args, io),
         "providers" => cmd_providers::providers(&g, cmd_args, io),
         "get" => cmd_get::get(&g, cmd_args, io),
         "graph" => cmd_graph::graph(&g, cmd_args, io),

@@ -1,0 +1,70 @@
+//! `ferro show`: the state, or a plan saved to a file, for people or as JSON.
+
+use crate::commands::{plain_error, plan_is_stale, stale_plan_error};
+use crate::load::{attach_providers, load_files, read_config_files};
+use crate::{render, spec, Global, Io};
+use ferro_plan::read_plan_file;
+use ferro_provider::ProviderRegistry;
+
+pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
+    let p = match spec::other::SHOW.parse(a) {
+        Ok(p) => p,
+        Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
+    if let Some(file) = p.positional.first() {
+        let plan = match std::fs::read(g.dir.join(file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| read_plan_file(&b).map_err(|e| e.to_string()))
+        {
+            Ok(p) => p,
+            Err(e) => {
+                return plain_error(
+                    io,
+                    "Failed to read the given file as a state or plan file",
+                    &format!("{file}: {e}"),
+                )
+            }
+        };
+        // As Terraform's, show refuses a plan the state has moved on from (applied, or
+        // overtaken by another run).
+        let current = match crate::backend::read(g, &p, io) {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        if plan_is_stale(&plan, current.as_ref()) {
+            return stale_plan_error(io);
+        }
+        let mut l = load_files(plan.config.files.clone());
+        let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
+        let text = if p.flag("json") {
+            render::plan_json(&plan, &providers, &l.db, l.ws)
+        } else {
+            render::human_plan(&plan, &providers, g.color)
+        };
+        let _ = io.stdout.write_all(text.as_bytes());
+        return 0;
+    }
+    let state = match crate::backend::read(g, &p, io) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let Some(state) = state else {
+        if p.flag("json") {
+            let _ = writeln!(io.stdout, "{{\"format_version\":\"0.2\"}}");
+        } else {
+            let _ = writeln!(io.stdout, "No state.");
+        }
+        return 0;
+    };
+    let files = read_config_files(&g.dir).unwrap_or_default();
+    let mut l = load_files(files);
+    let (providers, _) = attach_providers(&mut l, &registry, Some(&state));
+    let text = if p.flag("json") {
+        render::state_json(&state, &providers)
+    } else {
+        render::human_state(&state, &providers, g.color)
+    };
+    let _ = io.stdout.write_all(text.as_bytes());
+    0
+}
