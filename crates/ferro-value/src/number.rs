@@ -400,7 +400,8 @@ impl Number {
             i += 1;
         }
         let rest = &s[i..];
-        if rest.eq_ignore_ascii_case("inf") || rest.eq_ignore_ascii_case("infinity") {
+        // Go's big.Float takes these two spellings only ("INF" and "Infinity" are not numbers).
+        if rest == "inf" || rest == "Inf" {
             return Some(if neg {
                 Number::negative_infinity()
             } else {

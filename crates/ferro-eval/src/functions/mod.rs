@@ -22,6 +22,7 @@ mod regex_fns;
 mod sets;
 mod string;
 mod yaml;
+mod yaml_scalar;
 
 use ferro_value::convert::convert;
 use ferro_value::{Marks, Type, Value};

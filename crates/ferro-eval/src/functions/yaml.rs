@@ -2,7 +2,7 @@
 //! double-quoted strings, literal blocks for multi-line strings, block collections, flow `[]`
 //! and `{}` for empty ones) and `yamldecode` (YAML 1.1 scalar resolution as go-yaml v2 does).
 
-use ferro_value::{Number, Type, Value, ValueKind};
+use ferro_value::{Value, ValueKind};
 use std::collections::BTreeMap;
 use yaml_rust::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust::scanner::{Marker, TScalarStyle, TokenType};
@@ -355,121 +355,14 @@ fn resolve(
     text: &str,
     style: TScalarStyle,
     tag: Option<&TokenType>,
-    mark: &Marker,
+    _mark: &Marker,
 ) -> Result<Value, String> {
-    if let Some(TokenType::Tag(handle, suffix)) = tag {
-        let full = if handle == "!!" {
+    let full = match tag {
+        Some(TokenType::Tag(handle, suffix)) if handle == "!!" => {
             format!("tag:yaml.org,2002:{suffix}")
-        } else {
-            format!("{handle}{suffix}")
-        };
-        return match full.as_str() {
-            "tag:yaml.org,2002:str" => Ok(Value::string(text)),
-            "tag:yaml.org,2002:null" => Ok(Value::null(Type::Dynamic)),
-            "tag:yaml.org,2002:bool" | "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float" => {
-                let v = resolve_plain(text);
-                let ok = matches!(
-                    (&v.kind, full.as_str()),
-                    (ValueKind::Bool(_), "tag:yaml.org,2002:bool")
-                        | (
-                            ValueKind::Number(_),
-                            "tag:yaml.org,2002:int" | "tag:yaml.org,2002:float"
-                        )
-                );
-                if ok {
-                    Ok(v)
-                } else {
-                    Err(format!(
-                        "on line {}, column {}: cannot decode {text:?} as {suffix}",
-                        mark.line(),
-                        mark.col() + 1
-                    ))
-                }
-            }
-            // Terraform 1.0.3 keeps the base64 text of a !!binary scalar as the string.
-            "tag:yaml.org,2002:binary" => Ok(Value::string(text)),
-            other => Err(format!(
-                "on line {}, column {}: unsupported tag {other:?}",
-                mark.line(),
-                mark.col() + 1
-            )),
-        };
-    }
-    if style != TScalarStyle::Plain {
-        return Ok(Value::string(text));
-    }
-    Ok(resolve_plain(text))
-}
-
-fn resolve_plain(text: &str) -> Value {
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::null(Type::Dynamic),
-        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
-            return Value::bool(true)
         }
-        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
-            return Value::bool(false)
-        }
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::number(Number::positive_infinity())
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::number(Number::negative_infinity()),
-        _ => {}
-    }
-    let plain: String = text.replace('_', "");
-    let (neg, body) = match plain.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, plain.strip_prefix('+').unwrap_or(&plain)),
+        Some(TokenType::Tag(handle, suffix)) => format!("{handle}{suffix}"),
+        _ => String::new(),
     };
-    let radix = |digits: &str, base: u32| -> Option<Value> {
-        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
-            return None;
-        }
-        let mut acc = Number::zero();
-        let b = Number::from_i64(base as i64);
-        for c in digits.chars() {
-            acc = acc
-                .mul(&b)
-                .add(&Number::from_i64(c.to_digit(base).unwrap_or(0) as i64));
-        }
-        Some(Value::number(if neg { acc.neg() } else { acc }))
-    };
-    let as_int = if let Some(h) = body.strip_prefix("0x") {
-        radix(h, 16)
-    } else if let Some(b) = body.strip_prefix("0b") {
-        radix(b, 2)
-    } else if !body.is_empty() && body.chars().all(|c| c.is_ascii_digit()) {
-        radix(body, 10)
-    } else {
-        None
-    };
-    if let Some(v) = as_int {
-        return v;
-    }
-    if is_float(body) {
-        if let Some(n) = Number::parse(&plain) {
-            return Value::number(n);
-        }
-    }
-    Value::string(text)
-}
-
-fn is_float(t: &str) -> bool {
-    // [0-9]*\.?[0-9]+([eE][-+]?[0-9]+)? (with at least one digit)
-    let (mant, exp) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], Some(&t[i + 1..])),
-        None => (t, None),
-    };
-    let digits_ok = !mant.is_empty()
-        && mant.chars().filter(|c| *c == '.').count() <= 1
-        && mant.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && mant.chars().any(|c| c.is_ascii_digit());
-    let exp_ok = match exp {
-        None => true,
-        Some(e) => {
-            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-            !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
-        }
-    };
-    digits_ok && exp_ok
+    super::yaml_scalar::resolve(text, style, &full)
 }
