@@ -264,8 +264,11 @@ fn constant(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Value, ferro_diag::Span)> {
     let file = l.add_source(origin.to_string(), text.to_string());
-    let (expr, ds) = ferro_syntax::parse_expr(file, text);
+    let (expr, mut ds) = ferro_syntax::parse_expr(file, text);
     if !ds.is_empty() {
+        for d in &mut ds {
+            ferro_diag::name_ranges(d, origin, text);
+        }
         diags.extend(ds);
         return None;
     }
@@ -333,7 +336,10 @@ fn load_var_file(
     } else {
         ferro_syntax::parse_file(file, &text)
     };
-    diags.extend(parsed.diagnostics.iter().cloned());
+    diags.extend(parsed.diagnostics.iter().cloned().map(|mut d| {
+        ferro_diag::name_ranges(&mut d, display, &text);
+        d
+    }));
     // A file that does not parse gives its syntax errors only (what recovery kept of a broken
     // value would be reported again as not a constant).
     if parsed.diagnostics.iter().any(Diagnostic::is_error) {

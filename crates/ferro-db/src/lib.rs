@@ -204,7 +204,11 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     if is_json(db, file) {
         ferro_syntax::parse_json_file(file.id(db), file.text(db))
     } else {
-        ferro_syntax::parse_file(file.id(db), file.text(db))
+        let mut parsed = ferro_syntax::parse_file(file.id(db), file.text(db));
+        for d in &mut parsed.diagnostics {
+            ferro_diag::name_ranges(d, file.path(db), file.text(db));
+        }
+        parsed
     }
 }
 

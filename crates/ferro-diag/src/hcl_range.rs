@@ -30,3 +30,33 @@ pub fn hcl_range(name: &str, text: &str, span: Span) -> String {
         format!("{name}:{line},{col}-{end_line},{end_col}")
     }
 }
+
+const MARK: char = '\u{1}';
+
+/// A range quoted in a message by a pass that does not know the file's name (the parser):
+/// [`name_ranges`] writes it as HCL does once the diagnostic reaches a front end that does.
+pub fn range_mark(span: Span) -> String {
+    format!("{MARK}range:{}-{}{MARK}", span.start, span.end)
+}
+
+/// Write the ranges [`range_mark`] left in a diagnostic's detail as `NAME:LINE,COL-ENDCOL`,
+/// the ranges being in `text`, the source named `name`.
+pub fn name_ranges(d: &mut crate::Diagnostic, name: &str, text: &str) {
+    let open = format!("{MARK}range:");
+    while let Some(at) = d.detail.find(&open) {
+        let rest = &d.detail[at + open.len()..];
+        let Some(close) = rest.find(MARK) else {
+            break;
+        };
+        let quoted = rest[..close]
+            .split_once('-')
+            .and_then(|(s, e)| Some((s.parse::<u32>().ok()?, e.parse::<u32>().ok()?)))
+            .map(|(start, end)| {
+                let file = d.span.map_or(crate::FileId(0), |s| s.file);
+                hcl_range(name, text, Span { file, start, end })
+            })
+            .unwrap_or_default();
+        let end = at + open.len() + close + MARK.len_utf8();
+        d.detail.replace_range(at..end, &quoted);
+    }
+}

@@ -8,7 +8,7 @@ mod hcl_range;
 mod render;
 mod span;
 
-pub use hcl_range::hcl_range;
+pub use hcl_range::{hcl_range, name_ranges, range_mark};
 pub use render::{consolidate_warnings, line_col, render, render_one, SourceLookup};
 pub use span::{FileId, Span};
 

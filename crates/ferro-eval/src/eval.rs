@@ -180,11 +180,21 @@ impl Evaluator<'_> {
                     UnaryOp::Neg => ops::neg(&v),
                 };
                 r.unwrap_or_else(|err| {
-                    self.err(
-                        *operand,
-                        "Invalid operand",
-                        format!("Unsuitable value for unary operand: {}.", err.message),
-                    )
+                    // A null converts to the operand's type; it is the operation that refuses
+                    // it, and HCL reports that as the operation failing.
+                    if v.is_null() {
+                        self.err(
+                            *operand,
+                            "Operation failed",
+                            format!("Error during operation: {}.", err.message),
+                        )
+                    } else {
+                        self.err(
+                            *operand,
+                            "Invalid operand",
+                            format!("Unsuitable value for unary operand: {}.", err.message),
+                        )
+                    }
                 })
             }
             Expr::Binary { op, lhs, rhs } => {
@@ -631,7 +641,7 @@ impl Evaluator<'_> {
                 continue;
             }
             if kv.is_null() {
-                self.err(*k, "Invalid object key", "Object keys must not be null.");
+                self.err(*k, "Null value as key", "Can't use a null value as a key.");
                 continue;
             }
             marks = marks.union(kv.marks);

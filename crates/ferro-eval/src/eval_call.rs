@@ -15,6 +15,17 @@ impl Evaluator<'_> {
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
         }
+        if let Some(literal) = removed_constructor(name) {
+            // Terraform 1.0 still knows these names, to say what replaced them.
+            for a in args {
+                self.eval(*a);
+            }
+            return self.err_at(
+                self.hir.start_span(e),
+                "Error in function call",
+                format!("Call to function {name:?} failed: the {name:?} function was deprecated in Terraform v0.12 and is no longer available; use {literal} syntax to write a literal {name}."),
+            );
+        }
         if !functions::is_function(name) {
             let mut detail = format!("There is no function named {name:?}.");
             if let Some(s) = suggestion(name) {
@@ -187,6 +198,15 @@ impl Evaluator<'_> {
             "Error in function call",
             format!("Call to function \"try\" failed: {message}."),
         )
+    }
+}
+
+/// The literal syntax that replaced the `list` and `map` functions of Terraform 0.11.
+fn removed_constructor(name: &str) -> Option<&'static str> {
+    match name {
+        "list" => Some("tolist([ ... ])"),
+        "map" => Some("tomap({ ... })"),
+        _ => None,
     }
 }
 

@@ -389,10 +389,11 @@ where
         let pieces = piece.repeated().collect::<template::Pieces>();
         let quoted = just(Token::QuoteOpen)
             .ignore_then(pieces.clone())
-            .then_ignore(just(Token::QuoteClose))
-            .validate(move |pieces, e, emitter| {
+            .then(just(Token::QuoteClose).map_with(|_, e| e.span()))
+            .validate(move |(pieces, close): (_, TSpan), e, emitter| {
                 let mut errs = Vec::new();
-                let parts = template::build(cx.file, cx.src, pieces, Flavor::Quoted, &mut errs);
+                let parts =
+                    template::build(cx.file, cx.src, pieces, (Flavor::Quoted, close), &mut errs);
                 errs.into_iter()
                     .for_each(|er| emitter.emit(E::from_perr(er)));
                 mk(
@@ -406,30 +407,32 @@ where
         let heredoc = just(Token::HeredocOpen)
             .map_with(|_, e| e.span())
             .then(pieces)
-            .then_ignore(just(Token::HeredocClose))
-            .validate(move |(open, pieces), e, emitter| {
-                let head = cx.text(open).trim_end();
-                let indented = head.starts_with("<<-");
-                let marker = head
-                    .trim_start_matches("<<")
-                    .trim_start_matches('-')
-                    .to_string();
-                let mut errs = Vec::new();
-                let parts = template::build(
-                    cx.file,
-                    cx.src,
-                    pieces,
-                    Flavor::Heredoc { indented },
-                    &mut errs,
-                );
-                errs.into_iter()
-                    .for_each(|er| emitter.emit(E::from_perr(er)));
-                let heredoc = Some(Box::new(Heredoc {
-                    marker: marker.into(),
-                    indented,
-                }));
-                mk(ExprKind::Template(Template { parts, heredoc }), e.span())
-            });
+            .then(just(Token::HeredocClose).map_with(|_, e| e.span()))
+            .validate(
+                move |((open, pieces), close): ((TSpan, _), TSpan), e, emitter| {
+                    let head = cx.text(open).trim_end();
+                    let indented = head.starts_with("<<-");
+                    let marker = head
+                        .trim_start_matches("<<")
+                        .trim_start_matches('-')
+                        .to_string();
+                    let mut errs = Vec::new();
+                    let parts = template::build(
+                        cx.file,
+                        cx.src,
+                        pieces,
+                        (Flavor::Heredoc { indented }, close),
+                        &mut errs,
+                    );
+                    errs.into_iter()
+                        .for_each(|er| emitter.emit(E::from_perr(er)));
+                    let heredoc = Some(Box::new(Heredoc {
+                        marker: marker.into(),
+                        indented,
+                    }));
+                    mk(ExprKind::Template(Template { parts, heredoc }), e.span())
+                },
+            );
 
         // Collections and for-expressions.
         let for_intro = for_head.then_ignore(just(Token::Colon));

@@ -291,8 +291,13 @@ fn finish(
     errs: Vec<PErr>,
     eof: usize,
 ) -> Vec<Diagnostic> {
-    let mut seen: std::collections::HashSet<(Option<Span>, String)> =
-        diags.iter().map(|d| (d.span, d.code.clone())).collect();
+    // Each directive left open is reported, though all of them at the template's end.
+    let key = |d: &Diagnostic| {
+        let detail = (d.code == "syntax-unclosed-template-directive").then(|| d.detail.clone());
+        (d.span, d.code.clone(), detail)
+    };
+    let mut seen: std::collections::HashSet<(Option<Span>, String, Option<String>)> =
+        diags.iter().map(key).collect();
     let mut closed_at_eof = false;
     for e in errs {
         let d = to_diagnostic(file, e);
@@ -308,7 +313,7 @@ fn finish(
                     | "syntax-missing-argument-separator"
                     | "syntax-invalid-expression"
             );
-        if seen.insert((d.span, d.code.clone())) {
+        if seen.insert(key(&d)) {
             diags.push(d);
         }
     }
@@ -397,6 +402,24 @@ fn parse_tokens(
     let fast = expr_only::<_, EmptyErr>(cx)
         .parse(token_input(&tokens, text.len()))
         .into_output_errors();
+    if diags.is_empty() && (fast.0.is_none() || !fast.1.is_empty()) {
+        // A whole expression followed by more tokens: HCL says so rather than naming the
+        // token it did not expect.
+        if let (Some((ex, Some(extra))), errs) = expr_then_extra::<_, EmptyErr>(cx)
+            .parse(token_input(&tokens, text.len()))
+            .into_output_errors()
+        {
+            if errs.is_empty() {
+                let mut diags = finish(file, diags, Vec::new(), text.len());
+                diags.push(
+                    Diagnostic::error("syntax-extra-characters", "Extra characters after expression")
+                        .with_detail("An expression was successfully parsed, but extra characters were found after it.")
+                        .with_span(Span::new(file, extra.start as usize..extra.end as usize)),
+                );
+                return (ex, diags);
+            }
+        }
+    }
     let (out, errs) = match fast {
         (Some(ex), errs) if errs.is_empty() => (Some(ex), Vec::new()),
         _ => expr_only::<_, PErr>(cx)
@@ -438,6 +461,21 @@ where
 {
     let nl = just(Token::Newline).repeated();
     nl.ignore_then(expr(cx)).then_ignore(nl).then_ignore(end())
+}
+
+/// An expression with blank lines around it, then the span of the first token after it, if
+/// any (the rest is skipped).
+fn expr_then_extra<'a, I, E>(cx: Cx<'a>) -> impl Parser<'a, I, (Expr, Option<TSpan>), Ex<E>> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+{
+    let nl = just(Token::Newline).repeated();
+    nl.ignore_then(expr(cx))
+        .then_ignore(nl)
+        .then(any().map_with(|_, e| e.span()).or_not())
+        .then_ignore(any().repeated())
+        .then_ignore(end())
 }
 
 /// Whether only spaces, tabs and `/* */` comments separate `from` from the end of its line.

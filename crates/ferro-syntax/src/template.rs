@@ -83,6 +83,17 @@ impl chumsky::container::Container<Piece> for Pieces {
     }
 }
 
+/// An `if` or `for` directive not closed yet.
+struct Open {
+    tag: Tag,
+    start: usize,
+    /// End of the opening directive.
+    open_end: usize,
+    then: Vec<TemplatePart>,
+    in_else: bool,
+    otherwise: Vec<TemplatePart>,
+}
+
 /// How the literal text of a template is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flavor {
@@ -95,21 +106,12 @@ pub(crate) fn build(
     file: FileId,
     src: &str,
     pieces: Pieces,
-    flavor: Flavor,
+    (flavor, close): (Flavor, TSpan),
     errs: &mut Vec<PErr>,
 ) -> Vec<TemplatePart> {
     let pieces: Vec<Piece> = pieces.into_iter().collect();
     let mut texts = literal_texts(src, &pieces, flavor, errs);
     // Nest the directives with an explicit stack (no recursion).
-    struct Open {
-        tag: Tag,
-        start: usize,
-        /// End of the opening directive.
-        open_end: usize,
-        then: Vec<TemplatePart>,
-        in_else: bool,
-        otherwise: Vec<TemplatePart>,
-    }
     let mut done: Vec<TemplatePart> = Vec::with_capacity(pieces.len());
     let mut stack: Vec<Open> = Vec::new();
     fn target<'v>(
@@ -156,32 +158,48 @@ pub(crate) fn build(
                     in_else: false,
                     otherwise: Vec::new(),
                 }),
-                Tag::Else => match stack.last_mut() {
-                    Some(o) if matches!(o.tag, Tag::If(_)) && !o.in_else => o.in_else = true,
-                    _ => errs.push(mismatch(span, "else", "an \"if\" directive")),
-                },
-                Tag::EndIf | Tag::EndFor => {
-                    let is_if = matches!(tag, Tag::EndIf);
-                    let ok = stack
-                        .last()
-                        .is_some_and(|o| matches!(o.tag, Tag::If(_)) == is_if);
-                    if !ok {
-                        let (word, wants) = if is_if {
-                            ("endif", "an \"if\" directive")
-                        } else {
-                            ("endfor", "a \"for\" directive")
-                        };
-                        errs.push(mismatch(span, word, wants));
+                Tag::Else | Tag::EndIf | Tag::EndFor => {
+                    let word = match tag {
+                        Tag::Else => "else",
+                        Tag::EndIf => "endif",
+                        _ => "endfor",
+                    };
+                    let Some(top) = stack.last_mut() else {
+                        errs.push(unexpected(
+                            span,
+                            word,
+                            "The control directives within this template are unbalanced.".into(),
+                        ));
                         continue;
+                    };
+                    let at = ferro_diag::range_mark(sp(top.start, top.open_end));
+                    let is_if = matches!(top.tag, Tag::If(_));
+                    // What HCL says when the directive does not fit the one open; that one is
+                    // then abandoned (closed as it is) and the template goes on after it.
+                    let wrong = match (word, is_if) {
+                        ("else", true) if !top.in_else => {
+                            top.in_else = true;
+                            continue;
+                        }
+                        ("endif", true) | ("endfor", false) => None,
+                        ("else", true) => {
+                            Some(format!("Already in the else clause for the if started at {at}."))
+                        }
+                        ("else", false) => {
+                            Some("An else clause is not expected for a for directive.".into())
+                        }
+                        (_, true) => {
+                            Some(format!("Expecting an endif directive for the if started at {at}."))
+                        }
+                        (_, false) => Some(format!(
+                            "Expecting an endfor directive corresponding to the for directive at {at}."
+                        )),
+                    };
+                    if let Some(detail) = wrong {
+                        errs.push(unexpected(span, word, detail));
                     }
                     if let Some(o) = stack.pop() {
-                        let part = close(
-                            o.tag,
-                            o.then,
-                            o.in_else.then_some(o.otherwise),
-                            sp(o.start, span.end as usize),
-                            sp(o.start, o.open_end),
-                        );
+                        let part = close_open(o, &sp, span.end as usize);
                         target(&mut stack, &mut done).push(part);
                     }
                 }
@@ -194,29 +212,37 @@ pub(crate) fn build(
             .last()
             .or(o.then.last())
             .map_or(o.start + 2, part_end);
-        let (word, open) = if matches!(o.tag, Tag::If(_)) {
-            ("endif", "if")
+        let (open, word) = if matches!(o.tag, Tag::If(_)) {
+            ("if", "endif")
         } else {
-            ("endfor", "for")
+            ("for", "endfor")
         };
         errs.push(PErr::custom(
-            tspan(o.start..o.start + 2),
+            close,
             "syntax-unclosed-template-directive",
-            "Unterminated template directive",
-            format!("This \"{open}\" directive has no matching \"%{{ {word} }}\" before the end of the template."),
+            "Unexpected end of template",
+            format!(
+                "The {open} directive at {} is missing its corresponding {word} directive.",
+                ferro_diag::range_mark(sp(o.start, o.open_end))
+            ),
         ));
-        let part = close(
-            o.tag,
-            o.then,
-            o.in_else.then_some(o.otherwise),
-            sp(o.start, end),
-            sp(o.start, o.open_end),
-        );
+        let part = close_open(o, &sp, end);
         target(&mut stack, &mut done).push(part);
     }
     // Trees are kept for the whole run: no spare capacity (parts are large).
     done.shrink_to_fit();
     done
+}
+
+/// The part an open directive makes once closed (or abandoned), ending at `end`.
+fn close_open(o: Open, sp: &dyn Fn(usize, usize) -> Span, end: usize) -> TemplatePart {
+    close(
+        o.tag,
+        o.then,
+        o.in_else.then_some(o.otherwise),
+        sp(o.start, end),
+        sp(o.start, o.open_end),
+    )
 }
 
 fn close(
@@ -266,13 +292,13 @@ fn part_end(p: &TemplatePart) -> usize {
     }
 }
 
-fn mismatch(span: TSpan, word: &str, wants: &str) -> PErr {
-    PErr::custom(
-        span,
-        "syntax-template-directive-mismatch",
-        "Unexpected template directive",
-        format!("This \"{word}\" directive does not close {wants}: there is no matching opening directive before it."),
-    )
+fn unexpected(span: TSpan, word: &str, detail: String) -> PErr {
+    let summary = match word {
+        "else" => "Unexpected else directive",
+        "endif" => "Unexpected endif directive",
+        _ => "Unexpected endfor directive",
+    };
+    PErr::custom(span, "syntax-template-directive-mismatch", summary, detail)
 }
 
 /// The literal text of every `Text` piece (empty for the others), as HCL builds it: escapes

@@ -17,6 +17,9 @@ fn render(text: &str) -> String {
         );
     }
     for d in &parsed.diagnostics {
+        // Ranges quoted in details, named as the front ends name them.
+        let mut d = d.clone();
+        ferro_diag::name_ranges(&mut d, "case.tf", text);
         let (l, c) = d.span.map_or((0, 0), |s| line_col(text, s.start as usize));
         let _ = writeln!(
             out,

@@ -41,7 +41,8 @@ pub(super) fn range(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             return Err(fail("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step"));
         }
         out.push(Value::number(cur.clone()));
-        cur = cur.add(&step);
+        // cty's sum, rounded as the `+` operator rounds (0.3 three times is not 0.9).
+        cur = cur.checked_add(&step).map_err(fail)?;
     }
     Ok(Value::list(Type::Number, out))
 }
