@@ -53,6 +53,9 @@ pub(super) struct InstancePlanner<'a> {
     pub(super) forced_cbd: &'a HashSet<ConfigResource>,
     /// Resources whose `lifecycle` sets `prevent_destroy` (a replacement is refused too).
     pub(super) prevent_destroy: &'a HashSet<ConfigResource>,
+    /// Whether prior objects are refreshed (the plan's `-refresh`, narrowed for the objects
+    /// a targeted destroy removes without refreshing them).
+    pub(super) refresh: bool,
 }
 
 /// Above this many bytes of JSON, a refreshed object's text in state is replaced by the
@@ -109,7 +112,7 @@ impl InstancePlanner<'_> {
             .map(base64_decode)
             .unwrap_or_default();
         let mut private_out = private.clone();
-        if self.options.refresh && abs.resource.mode == ResourceMode::Managed {
+        if self.refresh && abs.resource.mode == ResourceMode::Managed {
             acc.refreshing = Some(ferro_plan::object_value_id(&value));
             let (plain, _) = value.deep_unmark();
             let read = provider.read_resource(ReadRequest {

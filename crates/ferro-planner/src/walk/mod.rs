@@ -177,6 +177,10 @@ struct Walk<'a> {
     /// The resource noted last, and whether it is in `changing`.
     last_noted: Option<(ConfigResource, bool)>,
     targeting: targeting::Targeting,
+    /// A targeted destroy refreshes first what a refresh of the same targets would (the
+    /// targets and what they depend on), as Terraform 1.0.3 runs a refresh-only plan before
+    /// its destroy plan; those objects are refreshed, not destroyed.
+    destroy_refresh: Option<targeting::Targeting>,
     output_deps: HashMap<String, BTreeSet<ConfigResource>>,
     /// Resources replaced create-before-destroy because something that depends on them is
     /// (Terraform propagates `create_before_destroy` to every dependency).
@@ -228,12 +232,22 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         diags.extend(move_diags);
         return (None, diags);
     }
+    let static_deps = static_dependencies(&graph.resource_deps, &prior);
     let targeting = targeting::Targeting::new(
         input.options.targets.clone(),
         input.options.excludes.clone(),
         input.options.destroy,
-        &static_dependencies(&graph.resource_deps, &prior),
+        &static_deps,
     );
+    let destroy_refresh = (input.options.destroy && input.options.refresh && targeting.is_active())
+        .then(|| {
+            targeting::Targeting::new(
+                input.options.targets.clone(),
+                input.options.excludes.clone(),
+                false,
+                &static_deps,
+            )
+        });
     let mut w = Walk {
         input,
         tree: &tree,
@@ -249,6 +263,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         pending: HashSet::new(),
         last_noted: None,
         targeting,
+        destroy_refresh,
         output_deps: graph.output_deps.clone(),
         forced_cbd: forced_create_before_destroy(&tree, db, graph),
         prevent_destroy: lifecycle_set(&tree, db, graph, |lc| lc.prevent_destroy),
@@ -494,7 +509,19 @@ impl Walk<'_> {
             refreshed: &self.refreshed,
             forced_cbd: &self.forced_cbd,
             prevent_destroy: &self.prevent_destroy,
+            refresh: self.input.options.refresh,
         }
+    }
+
+    /// The planner for the prior object of `abs[key]`: in a targeted destroy, only what a
+    /// refresh of the targets covers is refreshed (Terraform 1.0.3 refreshes with a
+    /// refresh-only plan of the targets, then plans the destroy from that state).
+    fn prior_planner(&self, abs: &AbsResource, key: &InstanceKey) -> InstancePlanner<'_> {
+        let mut planner = self.planner();
+        if let Some(t) = &self.destroy_refresh {
+            planner.refresh &= t.includes(&abs.instance(key.clone()));
+        }
+        planner
     }
 
     /// Merge what planning the instance `key` of `abs` produced, its refreshed object into
@@ -606,7 +633,9 @@ impl Walk<'_> {
             }
         }
         let mut acc = Acc::default();
-        let out = self.planner().prior_object(abs, key, cfg, schema, &mut acc);
+        let out = self
+            .prior_planner(abs, key)
+            .prior_object(abs, key, cfg, schema, &mut acc);
         self.merge_instance(abs, cfg, key, acc);
         out
     }
@@ -634,8 +663,13 @@ impl Walk<'_> {
                 break;
             }
             let threads = self.parallelism();
-            let planner = self.planner();
-            let results = parallel_map(chunk, threads, |(abs, key, cfg, schema)| {
+            let chunk: Vec<_> = chunk
+                .into_iter()
+                .map(|(abs, key, cfg, schema)| {
+                    (abs, key, cfg, schema, self.prior_planner(abs, key))
+                })
+                .collect();
+            let results = parallel_map(chunk, threads, |(abs, key, cfg, schema, planner)| {
                 let mut acc = Acc::default();
                 let out = planner.prior_object(abs, key, cfg, schema, &mut acc);
                 (abs, key, cfg, out, acc)

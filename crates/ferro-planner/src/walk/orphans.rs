@@ -28,8 +28,7 @@ impl<'a> Walk<'a> {
                 rs.instances
                     .iter()
                     .filter(|inst| {
-                        inst.has_current
-                            && self.targeting.includes(&rs.addr.instance(inst.key.clone()))
+                        inst.has_current && self.refreshes(&rs.addr.instance(inst.key.clone()))
                     })
                     .map(move |inst| (&rs.addr, &inst.key, &rs.provider, schema))
             })
@@ -46,6 +45,16 @@ impl<'a> Walk<'a> {
             }
         }
         self.orphan_outputs(tree);
+    }
+
+    /// Whether the orphan walk refreshes an instance: one it plans, or in a targeted destroy
+    /// one that a refresh of the same targets covers.
+    fn refreshes(&self, addr: &AbsResourceInstance) -> bool {
+        self.targeting.includes(addr)
+            || self
+                .destroy_refresh
+                .as_ref()
+                .is_some_and(|t| t.includes(addr))
     }
 
     /// The schema of a managed resource of state that `orphan_resource` will refresh: one the
@@ -116,6 +125,12 @@ impl<'a> Walk<'a> {
             for inst in &rs.instances {
                 let key = &inst.key;
                 if !self.targeting.includes(&rs.addr.instance(key.clone())) {
+                    if !is_data
+                        && inst.has_current
+                        && self.refreshes(&rs.addr.instance(key.clone()))
+                    {
+                        let _ = self.prior_object(&rs.addr, key, &rs.provider, &schema);
+                    }
                     continue;
                 }
                 if self.input.options.refresh_only {
