@@ -35,6 +35,15 @@ impl Provider {
             ty: ty.into(),
         }
     }
+    /// The address as Terraform shows it in messages: `hashicorp/null` for the public
+    /// registry, `terraform.io/builtin/terraform`, `example.com/ns/ty` for other hosts.
+    pub fn for_display(&self) -> String {
+        if self.hostname == DEFAULT_REGISTRY {
+            format!("{}/{}", self.namespace, self.ty)
+        } else {
+            self.to_string()
+        }
+    }
     pub fn is_builtin(&self) -> bool {
         self.hostname == BUILTIN_HOST && self.namespace == "builtin"
     }

@@ -30,8 +30,9 @@ pub struct ItemTree {
     pub imports: Vec<Import>,
     /// `check` blocks (their scoped data sources are in `resources`, marked with the check).
     pub checks: Vec<Check>,
-    /// `terraform { required_version = "…" }` constraints with their ranges.
-    pub required_versions: Vec<(String, SpanId)>,
+    /// `terraform { required_version = "…" }` constraints with the ranges of their value and
+    /// of the whole argument.
+    pub required_versions: Vec<(String, SpanId, SpanId)>,
 }
 
 /// A source range of an item: the index of a range lowering recorded in the file's

@@ -98,6 +98,16 @@ impl Lower {
         );
     }
 
+    /// Where HCL reports an argument missing from a block: its opening brace (the closing one
+    /// in JSON).
+    pub(crate) fn missing_item_span(b: &ast::Block) -> Span {
+        if b.body.json {
+            b.close_brace
+        } else {
+            b.open_brace
+        }
+    }
+
     fn header_span(b: &ast::Block) -> Span {
         match b.labels.last() {
             Some(l) => b.ty.span.to(l.span),
@@ -165,7 +175,8 @@ impl Lower {
                     "required_version" => {
                         if let Some(c) = self.literal_string_attr(a) {
                             let at = self.sp(a.expr.span);
-                            self.hir.required_versions.push((c, at));
+                            let whole = self.sp(a.span);
+                            self.hir.required_versions.push((c, at, whole));
                         }
                     }
                     "experiments" => self.experiments(a),
@@ -381,7 +392,7 @@ impl Lower {
                 "missing-required-argument",
                 "Missing required argument",
                 "The argument \"value\" is required, but no definition was found.",
-                Self::header_span(b),
+                Self::missing_item_span(b),
             );
         }
         self.hir.outputs.push(o);
@@ -625,16 +636,35 @@ impl Lower {
         let mut out = Vec::new();
         for it in items {
             let quoted = literal_string(it).is_some();
+            // Where the reference is: inside the quotes of a quoted one.
+            let mut at_span = it.span;
             let id = match quoted {
                 true => match self.quoted_traversal(it) {
-                    Some(parsed) => self.expr(&parsed),
+                    Some(parsed) => {
+                        at_span = parsed.span;
+                        self.expr(&parsed)
+                    }
                     None => continue,
                 },
-                false => self.expr(it),
+                false => {
+                    if !matches!(
+                        it.kind,
+                        ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. }
+                    ) {
+                        self.error(
+                            "invalid-depends-on",
+                            "Invalid expression",
+                            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
+                            it.span,
+                        );
+                        continue;
+                    }
+                    self.expr(it)
+                }
             };
             match self.depends_on_target(id, quoted) {
                 Some(r) => {
-                    let at = self.sp(it.span);
+                    let at = self.sp(at_span);
                     out.push((r, at))
                 }
                 None => self.error(

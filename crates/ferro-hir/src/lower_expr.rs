@@ -408,20 +408,14 @@ impl Lower {
                     one(self, r, span)
                 }
                 None => {
-                    let what = if name == "var" { "input variable" } else { "local value" };
-                    self.error(
-                        "invalid-reference",
-                        "Invalid reference",
-                        format!("The {name:?} object cannot be accessed directly. Instead, access one of its attributes, naming the {what}."),
-                        root.span,
-                    );
+                    self.bad_object_attribute(root, steps, None);
                     None
                 }
             },
             "count" => match attr(0) {
                 Some(("index", span)) => one(self, Reference::CountIndex, span),
                 _ => {
-                    self.error("invalid-reference", "Invalid \"count\" attribute", "The \"count\" object does not have an attribute named as given. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.", root.span);
+                    self.bad_object_attribute(root, steps, Some(" The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set."));
                     None
                 }
             },
@@ -429,7 +423,7 @@ impl Lower {
                 Some(("key", span)) => one(self, Reference::EachKey, span),
                 Some(("value", span)) => one(self, Reference::EachValue, span),
                 _ => {
-                    self.error("invalid-reference", "Invalid \"each\" attribute", "The \"each\" object has two attributes: each.key and each.value.", root.span);
+                    self.bad_object_attribute(root, steps, Some(" The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set."));
                     None
                 }
             },
@@ -438,14 +432,14 @@ impl Lower {
                 Some(("root", span)) => one(self, Reference::PathRoot, span),
                 Some(("cwd", span)) => one(self, Reference::PathCwd, span),
                 _ => {
-                    self.error("invalid-reference", "Invalid \"path\" attribute", "The \"path\" object has the attributes module, root and cwd.", root.span);
+                    self.bad_object_attribute(root, steps, Some(""));
                     None
                 }
             },
             "terraform" => match attr(0) {
                 Some(("workspace", span)) => one(self, Reference::TerraformWorkspace, span),
                 _ => {
-                    self.error("invalid-reference", "Invalid \"terraform\" attribute", "The only supported attribute of the \"terraform\" object is terraform.workspace.", root.span);
+                    self.bad_object_attribute(root, steps, Some(" The only supported attribute is terraform.workspace, the name of the currently-selected workspace."));
                     None
                 }
             },
@@ -463,7 +457,12 @@ impl Lower {
                     Some((self.alloc(Expr::Ref(r), span), 2))
                 }
                 _ => {
-                    self.error("invalid-reference", "Invalid data resource reference", "A reference to a data source must be followed by at least two attribute accesses, specifying the data source type and name.", root.span);
+                    // Terraform points at what there is of the reference.
+                    let span = match attr(0) {
+                        Some((_, span)) => root.span.to(span),
+                        None => root.span,
+                    };
+                    self.error("invalid-reference", "Invalid reference", "The \"data\" object must be followed by two attribute names: the data source type and the resource name.", span);
                     None
                 }
             },
@@ -486,6 +485,45 @@ impl Lower {
             self.map.expr_spans.insert(id, root.span.to(end));
             (id, n)
         })
+    }
+}
+
+impl Lower {
+    /// A reference to one of the objects with fixed attributes (`count`, `each`, `path`,
+    /// `terraform`; `var` and `local` when not followed by a name) that names none of them,
+    /// reported as Terraform's reference parser does: `tail` follows "does not have an
+    /// attribute named …" (None: the object has no such message, only a name is missing).
+    fn bad_object_attribute(
+        &mut self,
+        root: &ast::Ident,
+        steps: &[&ast::Expr],
+        tail: Option<&str>,
+    ) {
+        let obj = root.name.as_str();
+        match steps.first().map(|s| &s.kind) {
+            Some(ExprKind::GetAttr { name, .. }) if tail.is_some() => self.error(
+                "invalid-reference",
+                &format!("Invalid {obj:?} attribute"),
+                format!(
+                    "The {obj:?} object does not have an attribute named {:?}.{}",
+                    name.name.as_str(),
+                    tail.unwrap_or_default()
+                ),
+                steps[0].span,
+            ),
+            Some(ExprKind::Index { step_span, .. }) => self.error(
+                "invalid-reference",
+                "Invalid reference",
+                format!("The {obj:?} object does not support this operation."),
+                *step_span,
+            ),
+            _ => self.error(
+                "invalid-reference",
+                "Invalid reference",
+                format!("The {obj:?} object cannot be accessed directly. Instead, access one of its attributes."),
+                root.span,
+            ),
+        }
     }
 }
 

@@ -67,7 +67,7 @@ impl Lower {
                 "missing-argument",
                 "Missing required argument",
                 "The argument \"source\" is required, but no definition was found.",
-                b.body.span,
+                Self::missing_item_span(b),
             );
         }
         // Terraform points at the name of the `for_each` argument.

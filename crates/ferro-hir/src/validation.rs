@@ -44,7 +44,7 @@ impl Lower {
                 "missing-argument",
                 "Missing required argument",
                 "The argument \"condition\" is required, but no definition was found.",
-                b.body.span,
+                Self::missing_item_span(b),
             );
             return None;
         };
@@ -53,7 +53,7 @@ impl Lower {
                 "missing-argument",
                 "Missing required argument",
                 "The argument \"error_message\" is required, but no definition was found.",
-                b.body.span,
+                Self::missing_item_span(b),
             );
             return None;
         };

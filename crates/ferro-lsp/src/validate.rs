@@ -29,14 +29,15 @@ pub fn required_versions(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     for m in ws.modules(db) {
         for f in m.files(db) {
             let hir = ferro_db::file_hir(db, *f);
-            for (constraint, span) in &hir.required_versions {
+            for (constraint, span, whole) in &hir.required_versions {
                 let span = hir.at(*span);
                 match Constraints::parse(constraint) {
                     Ok(c) if c.allows_some_in(&oldest, &newest) => {}
                     Ok(_) => out.push(
                         Diagnostic::error("unsupported-core-version", "Unsupported Terraform Core version")
                             .with_detail(format!("This configuration does not support any Terraform version ferro is compatible with ({oldest} to {newest}). To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior."))
-                            .with_span(span),
+                            // Terraform points at the whole argument.
+                            .with_span(hir.at(*whole)),
                     ),
                     Err(e) => out.push(
                         Diagnostic::error("invalid-version-constraint", "Invalid version constraint")

@@ -208,18 +208,22 @@ pub fn load_providers(
             let item = &module_index(db, tree.nodes[node].module).resources[res];
             let hir = file_hir(db, item.file);
             let decl = &hir.resources[item.index];
-            let what = if res.mode == ResourceMode::Managed {
-                "resource"
+            let (summary, what) = if res.mode == ResourceMode::Managed {
+                ("Invalid resource type", "resource type")
             } else {
-                "data source"
+                ("Invalid data source", "data source")
             };
+            // Terraform points at the type label.
+            let header = hir.at(decl.span);
+            let span = type_label_span(item.file.text(db), header).unwrap_or(header);
             diags.push(
-                Diagnostic::error("invalid-resource-type", format!("Invalid {what} type"))
+                Diagnostic::error("invalid-resource-type", summary)
                     .with_detail(format!(
-                        "The provider {} does not support {what} type {:?}.",
-                        cfg.provider, res.ty
+                        "The provider {} does not support {what} {:?}.",
+                        cfg.provider.for_display(),
+                        res.ty
                     ))
-                    .with_span(hir.at(decl.span)),
+                    .with_span(span),
             );
         }
     }
@@ -331,4 +335,25 @@ fn inherit(
             ..wanted
         }),
     }
+}
+
+/// The first label of a block header (`resource "type" "name"`): quoted with its quotes, or a
+/// bare name.
+fn type_label_span(text: &str, header: ferro_diag::Span) -> Option<ferro_diag::Span> {
+    let h = text.get(header.start as usize..header.end as usize)?;
+    let keyword = h.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    let rest = &h[keyword..];
+    let at = keyword + (rest.len() - rest.trim_start().len());
+    let label = &h[at..];
+    let len = match label.strip_prefix('"') {
+        Some(q) => q.find('"')? + 2,
+        None => label
+            .find(|c: char| c.is_whitespace())
+            .unwrap_or(label.len()),
+    };
+    Some(ferro_diag::Span {
+        file: header.file,
+        start: header.start + at as u32,
+        end: header.start + (at + len) as u32,
+    })
 }

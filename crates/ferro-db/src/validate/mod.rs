@@ -295,12 +295,20 @@ impl Validator<'_> {
 
     fn no_references(&mut self, e: ExprId, summary: &str, detail: &str) {
         let mut found = Vec::new();
-        walk_references(&self.hir.exprs, e, &mut |id, _| found.push(id));
-        for id in found {
+        // HCL points at the reference's root name (`var` of `var.x`).
+        walk_references(&self.hir.exprs, e, &mut |id, r| {
+            let root = r.to_string().split('.').next().map_or(0, str::len);
+            found.push((id, root as u32));
+        });
+        for (id, root) in found {
+            let span = self.hir.span(id).map(|s| ferro_diag::Span {
+                end: (s.start + root).min(s.end),
+                ..s
+            });
             self.out.push(
                 Diagnostic::error("references-not-allowed", summary)
                     .with_detail(detail)
-                    .with_span_opt(self.hir.span(id)),
+                    .with_span_opt(span),
             );
         }
     }
