@@ -268,6 +268,8 @@ pub struct Lifecycle {
     pub prevent_destroy: bool,
     /// Attribute paths whose configured values are ignored on update (`all` ignores everything).
     pub ignore_changes: Vec<Vec<IgnoreStep>>,
+    /// The range of each `ignore_changes` path's first name (beside `ignore_changes`).
+    pub ignore_changes_spans: Vec<SpanId>,
     pub ignore_all_changes: bool,
     /// `replace_triggered_by`: references to managed resources (an instance, optionally an
     /// attribute path) whose planned changes force this resource's replacement.

@@ -527,7 +527,11 @@ impl Lower {
                                     literal_string(it).map(|s| vec![IgnoreStep::Attr(s)])
                                 });
                                 match path {
-                                    Some(p) => lc.ignore_changes.push(p),
+                                    Some(p) => {
+                                        lc.ignore_changes.push(p);
+                                        let at = self.sp(ignore_root_span(it));
+                                        lc.ignore_changes_spans.push(at);
+                                    }
                                     None => self.error(
                                         "invalid-ignore-changes",
                                         "Invalid ignore_changes reference",
@@ -890,6 +894,22 @@ fn trigger_root(e: &ast::Expr) -> Option<&ast::Ident> {
             _ => trigger_root(target),
         },
         _ => None,
+    }
+}
+
+/// The range of an `ignore_changes` entry's first name (inside the quotes of a quoted one).
+fn ignore_root_span(e: &ast::Expr) -> Span {
+    match &e.kind {
+        ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => {
+            ignore_root_span(target)
+        }
+        ExprKind::Variable(id) => id.span,
+        _ if e.span.end > e.span.start + 1 => Span {
+            start: e.span.start + 1,
+            end: e.span.end - 1,
+            ..e.span
+        },
+        _ => e.span,
     }
 }
 

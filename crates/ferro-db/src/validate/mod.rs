@@ -53,6 +53,7 @@ pub fn file_diagnostics(
         out: Vec::new(),
         check_scope: None,
         module_name,
+        schemas,
     };
 
     for var in &hir.variables {
@@ -95,6 +96,21 @@ pub fn file_diagnostics(
         }
         for (r, span) in &o.depends_on {
             v.check_ref(r, hir.at(*span), Meta::None);
+        }
+    }
+    // A root output not marked sensitive whose value is (Terraform evaluates outputs in its
+    // validate walk, with sensitive variables marked; a child module's outputs pass their
+    // marks on to the parent).
+    let root = module == ws.root(db);
+    for o in hir.outputs.iter().filter(|o| root && !o.sensitive) {
+        if let Some(e) = o.value {
+            if sensitive_value(db, index, hir, e) {
+                v.out.push(
+                    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+                        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+                        .with_span(hir.at(o.span)),
+                );
+            }
         }
     }
     for p in &hir.providers {
@@ -154,6 +170,27 @@ pub fn file_diagnostics(
         v.check_scope = None;
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.to_string())) {
             v.body_schema(body, &schema.block, hir.at(r.span));
+            for (path, span) in r
+                .lifecycle
+                .ignore_changes
+                .iter()
+                .zip(&r.lifecycle.ignore_changes_spans)
+            {
+                if let Some(ferro_hir::IgnoreStep::Attr(name)) = path.first() {
+                    let b = &schema.block;
+                    // A name that is not an identifier (the legacy "*") has its own error.
+                    let ident = name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+                    if ident
+                        && !b.attributes.contains_key(name)
+                        && !b.block_types.contains_key(name)
+                    {
+                        v.out
+                            .push(unsupported_attribute(name, b).with_span(hir.at(*span)));
+                    }
+                }
+            }
         }
     }
     for c in &hir.checks {
@@ -209,6 +246,8 @@ struct Validator<'a> {
     check_scope: Option<String>,
     /// The module as messages name it ("the root module", "module.a").
     module_name: String,
+    /// The providers' schemas, for the attributes references name.
+    schemas: &'a crate::SchemaTable,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -239,6 +278,83 @@ impl Scope for Unknowns<'_> {
         self.source
             .filter(|s| s.0 == file)
             .map(|(_, name, text)| (name, text))
+    }
+}
+
+/// Whether `e` evaluates to a value holding a sensitive mark whatever the module's inputs:
+/// its variables unknown (marked when declared sensitive), its local values evaluated the same
+/// way, everything else unknown.
+fn sensitive_value(db: &dyn Db, index: &ModuleIndex, hir: &FileHir, e: ExprId) -> bool {
+    let any_sensitive = index.variables.values().any(|it| {
+        file_hir(db, it.file)
+            .variables
+            .get(it.index)
+            .is_some_and(|v| v.sensitive)
+    });
+    if !any_sensitive {
+        return false;
+    }
+    let scope = SensitiveInputs {
+        db,
+        index,
+        evaluating: std::cell::RefCell::new(Vec::new()),
+    };
+    let (v, _) = eval_expr(hir, &scope, e);
+    v.contains_sensitive()
+}
+
+/// The scope of [`sensitive_value`].
+struct SensitiveInputs<'a> {
+    db: &'a dyn Db,
+    index: &'a ModuleIndex,
+    /// Local values being evaluated (a cycle gives an unknown).
+    evaluating: std::cell::RefCell<Vec<String>>,
+}
+
+impl Scope for SensitiveInputs<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        let unknown = Value::dynamic_unknown();
+        match r {
+            Reference::Var(n) => {
+                let sensitive = self.index.variables.get(n).is_some_and(|it| {
+                    file_hir(self.db, it.file)
+                        .variables
+                        .get(it.index)
+                        .is_some_and(|v| v.sensitive)
+                });
+                Ok(if sensitive {
+                    unknown.with_marks(ferro_value::Marks::SENSITIVE)
+                } else {
+                    unknown
+                })
+            }
+            Reference::Local(n) => {
+                let Some(it) = self.index.locals.get(n) else {
+                    return Ok(unknown);
+                };
+                if self.evaluating.borrow().contains(n) {
+                    return Ok(unknown);
+                }
+                let hir = file_hir(self.db, it.file);
+                let Some(l) = hir.locals.get(it.index) else {
+                    return Ok(unknown);
+                };
+                self.evaluating.borrow_mut().push(n.clone());
+                let (v, _) = eval_expr(hir, self, l.expr);
+                self.evaluating.borrow_mut().pop();
+                Ok(v)
+            }
+            _ => Ok(unknown),
+        }
+    }
+    fn free_variable(&self, _name: &str) -> Option<Value> {
+        Some(Value::dynamic_unknown())
+    }
+    fn base_dir(&self) -> &std::path::Path {
+        std::path::Path::new(".")
+    }
+    fn source(&self, _file: FileId) -> Option<(&str, &str)> {
+        None
     }
 }
 
@@ -326,8 +442,14 @@ impl Validator<'_> {
         // call takes in the instance key and the output named after it.
         let mut parents: std::collections::HashMap<ExprId, (ExprId, bool)> =
             std::collections::HashMap::new();
+        let mut resources = Vec::new();
         walk_exprs(exprs, e, &mut |id, x| match x {
-            Expr::Ref(r) => found.push((id, r.clone())),
+            Expr::Ref(r) => {
+                if let Reference::Resource(res) = r {
+                    resources.push((id, res.clone()));
+                }
+                found.push((id, r.clone()))
+            }
             Expr::Index { target, .. } => {
                 if let Some(r) = resource(*target) {
                     keys.push((id, r.clone(), true));
@@ -362,6 +484,58 @@ impl Validator<'_> {
         }
         for (id, r, indexed) in keys {
             self.instance_key(id, &r, indexed);
+        }
+        for (id, r) in &resources {
+            self.resource_traversal(*id, r, &parents);
+        }
+    }
+
+    /// The attributes a reference to a declared resource takes, checked against its schema as
+    /// Terraform checks them before planning: after an optional instance key, each name must
+    /// be an argument, an exported attribute or a nested block of the object (nested blocks of
+    /// single or group nesting are followed).
+    fn resource_traversal(
+        &mut self,
+        id: ExprId,
+        r: &ferro_addrs::Resource,
+        parents: &std::collections::HashMap<ExprId, (ExprId, bool)>,
+    ) {
+        if !self.index.resources.contains_key(r) {
+            return;
+        }
+        let Some(schema) = self.schemas.resources.get(&(r.mode, r.ty.to_string())) else {
+            return;
+        };
+        let mut at = id;
+        if let Some(&(p, true)) = parents.get(&at) {
+            at = p;
+        }
+        let mut block = &schema.block;
+        while let Some(&(p, false)) = parents.get(&at) {
+            let Expr::GetAttr { name, .. } = &self.hir.exprs[p] else {
+                return;
+            };
+            if block.attributes.contains_key(name) {
+                return;
+            }
+            match block.block_types.get(name) {
+                Some(nb)
+                    if matches!(
+                        nb.nesting,
+                        ferro_value::schema::NestingMode::Single
+                            | ferro_value::schema::NestingMode::Group
+                    ) =>
+                {
+                    block = &nb.block;
+                    at = p;
+                }
+                Some(_) => return,
+                None => {
+                    let d = unsupported_attribute(name, block);
+                    self.out.push(d.with_span_opt(self.hir.step_span(p)));
+                    return;
+                }
+            }
         }
     }
 
@@ -437,6 +611,13 @@ impl Validator<'_> {
                         Some(close) => format!("No module call named {n:?} is declared in {}. Did you mean {close:?}?", self.module_name),
                         None => format!("No module call named {n:?} is declared in {}.", self.module_name),
                     },
+                ),
+            ),
+            // The contexts where `self` means something (provisioners, connection blocks,
+            // postconditions) are not checked here.
+            Reference::SelfRef => Some(
+                Diagnostic::error("invalid-self-reference", "Invalid \"self\" reference").with_detail(
+                    "The \"self\" object is not available in this context. This object can be used only in resource provisioner and connection blocks.",
                 ),
             ),
             Reference::CountIndex if meta != Meta::Count => Some(
@@ -628,6 +809,22 @@ impl Validator<'_> {
 
 /// "Reference to undeclared input variable", suggesting a declared name close to it as
 /// Terraform does.
+/// A name that is neither an argument, an exported attribute nor a nested block of `block`.
+fn unsupported_attribute(name: &str, block: &ferro_value::schema::Block) -> Diagnostic {
+    let names: Vec<String> = block
+        .attributes
+        .keys()
+        .chain(block.block_types.keys())
+        .cloned()
+        .collect();
+    let hint = suggest(name, names.iter())
+        .map(|s| format!(" Did you mean {s:?}?"))
+        .unwrap_or_default();
+    Diagnostic::error("unsupported-attribute", "Unsupported attribute").with_detail(format!(
+        "This object has no argument, nested block, or exported attribute named {name:?}.{hint}"
+    ))
+}
+
 pub fn undeclared_variable(name: &str, close: Option<&String>) -> Diagnostic {
     let detail = match close {
         Some(s) => format!("An input variable with the name {name:?} has not been declared. Did you mean {s:?}?"),
