@@ -204,25 +204,34 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
         Ok(o) => o.into_iter().map(|n| g[n].clone()).collect::<Vec<_>>(),
         Err(cycle) => {
             let start = g[cycle.node_id()].clone();
-            let members: Vec<String> = petgraph::algo::kosaraju_scc(&g)
+            let nodes = petgraph::algo::kosaraju_scc(&g)
                 .into_iter()
                 .find(|scc| {
                     scc.len() > 1 && scc.iter().any(|n| g[*n] == start)
                         || scc.len() == 1 && g.contains_edge(scc[0], scc[0]) && g[scc[0]] == start
                 })
-                .unwrap_or_else(|| vec![cycle.node_id()])
-                .into_iter()
-                .map(|n| item_name(tree, &g[n]))
-                .collect();
-            return Err(Pending {
-                // Terraform's summary names the cycle's members.
-                diag: Diagnostic::error(
-                    "dependency-cycle",
-                    format!("Cycle: {}", members.join(", ")),
+                .unwrap_or_else(|| vec![cycle.node_id()]);
+            let diag = match (nodes.as_slice(), &start.id) {
+                // A local value referring to itself has its own message in Terraform.
+                ([_], ItemId::Local(name)) => Diagnostic::error(
+                    "self-referencing-local",
+                    "Self-referencing local value",
                 )
-                .with_detail(
-                    "These objects refer to each other, so none of them can be evaluated first.",
-                ),
+                .with_detail(format!(
+                    "Local value local.{name} cannot use its own result as part of its expression."
+                )),
+                _ => {
+                    let members: Vec<String> = nodes
+                        .iter()
+                        .map(|n| cycle_member_name(tree, &g[*n]))
+                        .collect();
+                    // Terraform's summary names the cycle's members as its graph names them.
+                    Diagnostic::error("dependency-cycle", format!("Cycle: {}", members.join(", ")))
+                        .with_detail("These objects refer to each other, so none of them can be evaluated first.")
+                }
+            };
+            return Err(Pending {
+                diag,
                 at: spans.get(&start).copied(),
                 label: None,
             });
@@ -281,6 +290,18 @@ fn item_name(tree: &crate::ModuleTree, item: &Item) -> String {
     }
     s.push_str(&item.id.to_string());
     s
+}
+
+/// An item as Terraform's graph names it in a cycle: the nodes that expand per module instance
+/// (local values, outputs, a module's input variables, module calls) end in " (expand)".
+fn cycle_member_name(tree: &crate::ModuleTree, item: &Item) -> String {
+    let name = item_name(tree, item);
+    let in_module = !tree.nodes[item.node].path.is_empty();
+    match &item.id {
+        ItemId::Local(_) | ItemId::Output(_) | ItemId::ModuleCall(_) => format!("{name} (expand)"),
+        ItemId::Var(_) if in_module => format!("{name} (expand)"),
+        _ => name,
+    }
 }
 
 /// The item graph's cycle, if there is one, as a diagnostic with its range.
