@@ -190,7 +190,7 @@ pub fn workdir(env: &Env, scenario: &str, tool: Tool, main_tf: &str) -> Result<P
     Ok(d)
 }
 
-fn write(dir: &Path, main_tf: &str) -> Result<(), String> {
+pub(crate) fn write(dir: &Path, main_tf: &str) -> Result<(), String> {
     std::fs::write(dir.join("main.tf"), main_tf).map_err(|e| e.to_string())
 }
 
@@ -869,6 +869,7 @@ pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
     for (name, f) in SCENARIOS
         .iter()
         .chain(crate::interop_lifecycle::SCENARIOS)
+        .chain(crate::interop_render::SCENARIOS)
         .chain(crate::interop_sensitive::SCENARIOS)
         .chain(crate::interop_sdk::SCENARIOS)
     {

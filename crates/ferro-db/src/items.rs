@@ -213,13 +213,12 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                 .unwrap_or_else(|| vec![cycle.node_id()]);
             let diag = match (nodes.as_slice(), &start.id) {
                 // A local value referring to itself has its own message in Terraform.
-                ([_], ItemId::Local(name)) => Diagnostic::error(
-                    "self-referencing-local",
-                    "Self-referencing local value",
-                )
-                .with_detail(format!(
+                ([_], ItemId::Local(name)) => {
+                    Diagnostic::error("self-referencing-local", "Self-referencing local value")
+                        .with_detail(format!(
                     "Local value local.{name} cannot use its own result as part of its expression."
-                )),
+                ))
+                }
                 _ => {
                     let members: Vec<String> = nodes
                         .iter()

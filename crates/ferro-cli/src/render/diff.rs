@@ -33,6 +33,10 @@ pub(crate) struct DiffPrinter<'a> {
     requires_replace: &'a [Vec<PathStep>],
     /// Show unchanged attributes and blocks too (`show` of a state).
     verbose: bool,
+    /// Rendering a protocol 6 nested attribute: its objects' attributes are listed as a
+    /// block's are (`id`, `name` and `tags` shown even when unchanged); plain object values
+    /// hide every unchanged attribute.
+    pub(super) in_nested_attr: bool,
 }
 
 impl<'a> DiffPrinter<'a> {
@@ -43,6 +47,7 @@ impl<'a> DiffPrinter<'a> {
             action,
             requires_replace,
             verbose: false,
+            in_nested_attr: false,
         }
     }
 
@@ -119,7 +124,7 @@ impl<'a> DiffPrinter<'a> {
             } else {
                 "blocks"
             };
-            self.out.push_str("\n\n");
+            self.out.push('\n');
             self.pad(indent + 2);
             let text = format!(
                 "[dark_gray]# ({} unchanged {noun} hidden)[reset]",
@@ -159,7 +164,10 @@ impl<'a> DiffPrinter<'a> {
             result.written = true;
             let a = &schema.attributes[name];
             path.push(PathStep::Attr(name.clone()));
+            let outer = self.in_nested_attr;
+            self.in_nested_attr = a.nested.is_some();
             let skipped = self.attr(&shown, a.sensitive, &o, &n, width, indent, path);
+            self.in_nested_attr = outer;
             path.pop();
             if skipped {
                 result.skipped_attrs += 1;
@@ -249,17 +257,10 @@ impl<'a> DiffPrinter<'a> {
                 } else {
                     Action::NoOp
                 };
-                if self.nested_block(
-                    name,
-                    None,
-                    block,
-                    action,
-                    old,
-                    new,
-                    indent,
-                    blank_before,
-                    path,
-                ) {
+                if blank_before {
+                    self.out.push('\n');
+                }
+                if self.nested_block(name, None, block, action, old, new, indent, path) {
                     skipped += 1;
                 }
             }
@@ -267,8 +268,10 @@ impl<'a> DiffPrinter<'a> {
                 let olds = elements(old);
                 let news = elements(new);
                 let common = olds.len().min(news.len());
-                let mut blank = blank_before;
                 let total = olds.len().max(news.len());
+                if blank_before && total > 0 {
+                    self.out.push('\n');
+                }
                 for i in 0..total {
                     let (action, o, n) = if i < common {
                         let a = if olds[i] == news[i] {
@@ -283,13 +286,10 @@ impl<'a> DiffPrinter<'a> {
                         (Action::Create, Value::null(news[i].ty()), news[i].clone())
                     };
                     path.push(PathStep::Index(Value::int(i as i64)));
-                    let s =
-                        self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
+                    let s = self.nested_block(name, None, block, action, &o, &n, indent, path);
                     path.pop();
                     if s {
                         skipped += 1;
-                    } else {
-                        blank = false;
                     }
                 }
             }
@@ -300,7 +300,9 @@ impl<'a> DiffPrinter<'a> {
                     return 0;
                 }
                 let all: BTreeSet<Value> = olds.iter().chain(news.iter()).cloned().collect();
-                let mut blank = blank_before;
+                if blank_before {
+                    self.out.push('\n');
+                }
                 for v in all {
                     let (action, o, n) = if !v.is_known() {
                         (Action::Update, Value::null(v.ty()), v.clone())
@@ -312,13 +314,10 @@ impl<'a> DiffPrinter<'a> {
                         (Action::NoOp, v.clone(), v.clone())
                     };
                     path.push(PathStep::Index(v.clone()));
-                    let s =
-                        self.nested_block(name, None, block, action, &o, &n, indent, blank, path);
+                    let s = self.nested_block(name, None, block, action, &o, &n, indent, path);
                     path.pop();
                     if s {
                         skipped += 1;
-                    } else {
-                        blank = false;
                     }
                 }
             }
@@ -326,7 +325,12 @@ impl<'a> DiffPrinter<'a> {
                 let olds = entries(old);
                 let news = entries(new);
                 let keys: BTreeSet<&Key> = olds.keys().chain(news.keys()).collect();
-                let mut blank = blank_before;
+                if keys.is_empty() {
+                    return 0;
+                }
+                if blank_before {
+                    self.out.push('\n');
+                }
                 for k in keys {
                     let (action, o, n) = match (olds.get(k), news.get(k)) {
                         (None, Some(n)) => (Action::Create, Value::null(n.ty()), n.clone()),
@@ -336,22 +340,10 @@ impl<'a> DiffPrinter<'a> {
                         (None, None) => continue,
                     };
                     path.push(PathStep::Index(Value::string(k.as_str())));
-                    let s = self.nested_block(
-                        name,
-                        Some(k),
-                        block,
-                        action,
-                        &o,
-                        &n,
-                        indent,
-                        blank,
-                        path,
-                    );
+                    let s = self.nested_block(name, Some(k), block, action, &o, &n, indent, path);
                     path.pop();
                     if s {
                         skipped += 1;
-                    } else {
-                        blank = false;
                     }
                 }
             }
@@ -411,14 +403,10 @@ impl<'a> DiffPrinter<'a> {
         old: &Value,
         new: &Value,
         indent: usize,
-        blank_before: bool,
         path: &mut Vec<PathStep>,
     ) -> bool {
         if action == Action::NoOp && !self.verbose {
             return true;
-        }
-        if blank_before {
-            self.out.push('\n');
         }
         self.out.push('\n');
         self.pad(indent);

@@ -271,7 +271,7 @@ impl DiffPrinter<'_> {
                 }
                 _ => Action::Update,
             };
-            if action == Action::NoOp && !(object && identifying(k)) {
+            if action == Action::NoOp && !(object && self.in_nested_attr && identifying(k)) {
                 suppressed += 1;
                 continue;
             }
