@@ -352,7 +352,13 @@ fn body_expressions(
     let mut groups: std::collections::BTreeMap<&str, Vec<&ferro_hir::HirBlock>> =
         std::collections::BTreeMap::new();
     for b in &body.blocks {
-        if b.ty == "lifecycle" || b.ty == "connection" || b.ty == "provisioner" || b.ty == "dynamic"
+        // Terraform reads the body against the schema as written: `dynamic` blocks are not
+        // the blocks they generate, and are left out.
+        if b.ty == "lifecycle"
+            || b.ty == "connection"
+            || b.ty == "provisioner"
+            || b.ty == "dynamic"
+            || b.dynamic.is_some()
         {
             continue;
         }
