@@ -118,7 +118,10 @@ fn template_errors() {
     assert!(has(&d, "syntax-template-directive-mismatch", 1, 6), "{d:?}");
     // An unclosed directive is reported where the template ends (its closing quote), as HCL
     // reports it.
-    assert!(has(&d, "syntax-unclosed-template-directive", 2, 16), "{d:?}");
+    assert!(
+        has(&d, "syntax-unclosed-template-directive", 2, 16),
+        "{d:?}"
+    );
     assert!(has(&d, "syntax-invalid-escape", 3, 6), "{d:?}");
     assert_eq!(names(&parsed), ["a", "b", "c"]);
 }
