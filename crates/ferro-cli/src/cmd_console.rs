@@ -301,13 +301,11 @@ impl Session {
 
     fn eval_line(&self, text: &str) -> Result<String, Vec<Diagnostic>> {
         let file = CONSOLE_INPUT;
-        // Terraform parses the line with its newline: an expression cut short ends at that
-        // newline ("Invalid expression"), not at the end of the input.
-        let input = format!("{text}\n");
-        let (ast, mut ds) = ferro_syntax::parse_expr(file, &input);
+        let input = text;
+        let (ast, mut ds) = ferro_syntax::parse_expr(file, input);
         if !ds.is_empty() {
             for d in &mut ds {
-                ferro_diag::name_ranges(d, "<console-input>", &input);
+                ferro_diag::name_ranges(d, "<console-input>", input);
             }
             return Err(ds);
         }

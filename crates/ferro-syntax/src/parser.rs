@@ -389,7 +389,28 @@ pub fn parse_template(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) 
 
 fn parse_expr_inner(file: FileId, text: &str) -> (ast::Expr, Vec<Diagnostic>) {
     let (tokens, _, diags) = prepare(file, text);
-    parse_tokens(file, text, tokens, diags)
+    let (ex, mut diags) = parse_tokens(file, text, tokens, diags);
+    // A bare expression (the console, `-var` values) has no newline to end it: where HCL wants
+    // an expression and finds the end of the input, it reports the end as an invalid token,
+    // and nothing more at that point.
+    let eof = text.trim_end().len() as u32;
+    let mut at_end = false;
+    diags.retain_mut(|d| {
+        let end = d.span.is_some_and(|s| s.start >= eof);
+        if end && at_end {
+            return false;
+        }
+        if d.code == "syntax-missing-expression" {
+            d.code = "syntax-invalid-expression".into();
+            d.summary = "Invalid expression".into();
+            d.detail =
+                "Expected the start of an expression, but found an invalid expression token."
+                    .into();
+        }
+        at_end |= end;
+        true
+    });
+    (ex, diags)
 }
 
 fn parse_tokens(

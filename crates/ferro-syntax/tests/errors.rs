@@ -135,9 +135,13 @@ fn parse_expr_trailing_input() {
     let (_, d) = parse_expr(FileId(0), "1 + 2 3");
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].span.map(|s| s.start), Some(6));
-    // Nothing at all: HCL's "Missing expression", at the end of the input.
+    // Nothing at all: a bare expression has no newline, and HCL reports the end of the input
+    // as an invalid token there (`-var 'x='` for a variable of type `any`).
     let (e, d) = parse_expr(FileId(0), "");
     assert_eq!(e.kind, ExprKind::Error);
-    assert_eq!(d[0].code, "syntax-missing-expression");
-    assert_eq!(d[0].summary, "Missing expression");
+    assert_eq!(d[0].code, "syntax-invalid-expression");
+    assert_eq!(d[0].summary, "Invalid expression");
+    // Nor anything more at that point: a conditional cut short is one error.
+    let (_, d) = parse_expr(FileId(0), "true ?");
+    assert_eq!(d.len(), 1, "{d:?}");
 }
