@@ -589,8 +589,15 @@ impl Evaluator<'_> {
         let f = self.eval(otherwise);
         let else_diags: Vec<_> = self.diags.drain(saved..).collect();
         let marks = c.marks;
-        let unified = unify::unify_values(&[t.clone(), f.clone()]);
-        if unified.is_none() && then_diags.is_empty() && else_diags.is_empty() {
+        // HCL unifies the branches' types allowing unsafe conversions (a set of numbers and a
+        // tuple of strings unify to the set type), and converts only the branch it takes.
+        let unified_ty = unify::unify_lenient(&[t.ty(), f.ty()]);
+        let converted = |v: &Value| {
+            unified_ty
+                .as_ref()
+                .map(|ty| ferro_value::convert::convert(v, ty))
+        };
+        if unified_ty.is_none() && then_diags.is_empty() && else_diags.is_empty() {
             let (ts, fs) = (self.span(then), self.span(otherwise));
             let at = match (ts, fs) {
                 (Some(a), Some(b)) => Some(Span { end: b.end, ..a }),
@@ -607,23 +614,38 @@ impl Evaluator<'_> {
                 ),
             );
         }
+        // The branch taken must convert to the unified type (its unsafe conversions can fail).
+        let taken = |this: &mut Self, v: Value, branch: ExprId, which: &str| match converted(&v) {
+            Some(Ok(c)) => c.with_marks(marks),
+            Some(Err(e)) => this.err(
+                branch,
+                "Inconsistent conditional result types",
+                format!(
+                    "The {which} result value has the wrong type: {}.",
+                    e.message
+                ),
+            ),
+            None => v.with_marks(marks),
+        };
         match choice {
             Some(true) => {
+                let failed = then_diags.iter().any(Diagnostic::is_error);
                 self.diags.extend(then_diags);
-                unified
-                    .map(|(_, vs)| vs[0].clone())
-                    .unwrap_or(t)
-                    .with_marks(marks)
+                if failed {
+                    return t.with_marks(marks);
+                }
+                taken(self, t, then, "true")
             }
             Some(false) => {
+                let failed = else_diags.iter().any(Diagnostic::is_error);
                 self.diags.extend(else_diags);
-                unified
-                    .map(|(_, vs)| vs[1].clone())
-                    .unwrap_or(f)
-                    .with_marks(marks)
+                if failed {
+                    return f.with_marks(marks);
+                }
+                taken(self, f, otherwise, "false")
             }
             None => {
-                let ty = unified.map(|(t, _)| t).unwrap_or(Type::Dynamic);
+                let ty = unified_ty.unwrap_or(Type::Dynamic);
                 Value::unknown(ty).with_marks(marks)
             }
         }

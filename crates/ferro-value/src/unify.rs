@@ -60,6 +60,20 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     if lists == n {
         return unify_elements(types, lenient).map(Type::list);
     }
+    // Lists and tuples together: each tuple taken as the list of its unified element types
+    // (`true ? tolist([1]) : ["a"]` is a list of strings), as cty unifies them.
+    if lists > 0 && tuples > 0 && lists + tuples + dynamic == n {
+        let mut as_lists = Vec::with_capacity(n);
+        for t in types {
+            match t {
+                Type::Tuple(es) if es.is_empty() => {}
+                Type::Tuple(es) => as_lists.push(Type::list(unify_types(es, lenient)?)),
+                Type::Dynamic => {}
+                other => as_lists.push(other.clone()),
+            }
+        }
+        return unify_elements(&as_lists, lenient).map(Type::list);
+    }
     if sets == n {
         return unify_elements(types, lenient).map(Type::set);
     }
@@ -83,23 +97,28 @@ pub(crate) fn unify_types(types: &[Type], lenient: bool) -> Option<Type> {
     None
 }
 
-/// Candidates in preference order: strings first (everything primitive converts to them),
-/// then the others in the given order.
+/// Candidates in preference order, as cty sorts them: strings first (every primitive converts
+/// to them), then the other primitives, then collections (lists before sets before maps), then
+/// structural types; each kind in the given order, and a value of unknown type (which converts
+/// to anything) last.
 fn preference_order(types: &[Type]) -> Vec<&Type> {
-    let mut out: Vec<&Type> = types
-        .iter()
-        .filter(|t| **t == Type::String)
-        .take(1)
-        .collect();
+    let rank = |t: &Type| match t {
+        Type::String => 0,
+        Type::Number | Type::Bool => 1,
+        Type::List(_) => 2,
+        Type::Set(_) => 3,
+        Type::Map(_) => 4,
+        Type::Tuple(_) => 5,
+        Type::Object(_) => 6,
+        Type::Dynamic => 7,
+    };
+    let mut out: Vec<&Type> = Vec::with_capacity(types.len());
     for t in types {
-        if !out.contains(&t) && *t != Type::Dynamic {
+        if !out.contains(&t) {
             out.push(t);
         }
     }
-    // A value of unknown type converts to anything, so it is the last choice.
-    if types.contains(&Type::Dynamic) {
-        out.push(&Type::Dynamic);
-    }
+    out.sort_by_key(|t| rank(t));
     out
 }
 
