@@ -30,10 +30,13 @@ pub(super) fn lookup_type(a: &[Value]) -> R<Type> {
     }
     let (m, _) = a[0].deep_unmark();
     match m.ty() {
+        // A map's elements decide the result type; the default must convert to it.
         Type::Map(e) => {
-            if a.len() == 3 {
-                let d = a[2].deep_unmark().0.ty();
-                return Ok(unify::unify(&[(*e).clone(), d]).unwrap_or(*e));
+            if a.len() == 3 && convert(&a[2].deep_unmark().0, &e).is_err() {
+                return Err(arg_err(
+                    2,
+                    "the default value must have the same type as the map elements",
+                ));
             }
             Ok(*e)
         }
