@@ -44,13 +44,41 @@ const LABELS: &[&str] = &[
     "argument or block",
     "block label or '{'",
     "operator",
+    // The parts of a `for` expression, for HCL's "Invalid 'for' expression" details.
+    "for variable",
+    "for value variable",
+    "for in",
+    "for colon",
+    "for arrow",
+    "for tuple end",
+    "for object end",
+    "attribute separator",
+    "key/value separator",
 ];
+
+/// HCL's detail for a `for` expression that stops at `found` where `label` was expected.
+fn for_detail(label: &str, found: Option<Token>) -> &'static str {
+    match (label, found) {
+        ("for variable", _) => "For expression requires variable name after 'for'.",
+        ("for value variable", _) => "For expression requires value variable name after comma.",
+        ("for in", _) => "For expression requires the 'in' keyword after its name declarations.",
+        ("for colon", _) => "For expression requires a colon after the collection expression.",
+        ("for arrow", _) => "Key expression is required when building an object.",
+        ("for tuple end", Some(Token::FatArrow)) => {
+            "Key expression is not valid when building a tuple."
+        }
+        ("for tuple end", Some(Token::Ellipsis)) => {
+            "Grouping ellipsis (...) cannot be used when building a tuple."
+        }
+        _ => "Extra characters after the end of the 'for' expression.",
+    }
+}
 
 /// A set of expectations without allocation: one bit per token kind, label, end of input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct ExpectSet {
     tokens: u64,
-    labels: u8,
+    labels: u16,
     end: bool,
 }
 
@@ -367,6 +395,44 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
     }
     let found = found_text(err.found);
     let has = |l: &str| err.expected.has_label(l);
+    // Inside a `for` expression the end of the input is an error of the brackets, reported
+    // by the layout pass.
+    if err.found.is_some() {
+        if let Some(l) = [
+            "for variable",
+            "for value variable",
+            "for in",
+            "for colon",
+            "for arrow",
+            "for tuple end",
+            "for object end",
+        ]
+        .into_iter()
+        .find(|l| has(l))
+        {
+            return Diagnostic::error("syntax-invalid-for", "Invalid 'for' expression")
+                .with_detail(for_detail(l, err.found))
+                .with_span(span);
+        }
+        if has("key/value separator") {
+            return Diagnostic::error(
+                "syntax-missing-key-value-separator",
+                "Missing key/value separator",
+            )
+            .with_detail(
+                "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+            )
+            .with_span(span);
+        }
+        if has("attribute separator") {
+            return Diagnostic::error(
+                "syntax-missing-attribute-separator",
+                "Missing attribute separator",
+            )
+            .with_detail("Expected a newline or comma to mark the beginning of the next attribute.")
+            .with_span(span);
+        }
+    }
     if has("argument or block") {
         let detail = if err.found == Some(Token::RBrace) {
             "This closing brace has no matching opening brace. Remove it, or check the brace \

@@ -342,9 +342,13 @@ where
         let interp_open = select! { Token::InterpOpen => false, Token::InterpOpenStrip => true };
         let dir_open = select! { Token::DirOpen => false, Token::DirOpenStrip => true };
         let for_head = just(Token::For)
-            .ignore_then(var_name(cx))
-            .then(just(Token::Comma).ignore_then(var_name(cx)).or_not())
-            .then_ignore(just(Token::In))
+            .ignore_then(E::label(var_name(cx), "for variable"))
+            .then(
+                just(Token::Comma)
+                    .ignore_then(E::label(var_name(cx), "for value variable"))
+                    .or_not(),
+            )
+            .then_ignore(E::label(just(Token::In), "for in"))
             .then(expr.clone());
         let tag = choice((
             just(Token::If).ignore_then(expr.clone()).map(Tag::If),
@@ -435,7 +439,7 @@ where
             );
 
         // Collections and for-expressions.
-        let for_intro = for_head.then_ignore(just(Token::Colon));
+        let for_intro = for_head.then_ignore(E::label(just(Token::Colon), "for colon"));
         let cond = just(Token::If).ignore_then(expr.clone()).or_not();
         let for_tuple =
             for_intro
@@ -462,7 +466,7 @@ where
         let tuple = just(Token::LBracket)
             // `[for` always starts a for expression (as in HashiCorp's parser).
             .ignore_then(choice((
-                for_tuple.then_ignore(just(Token::RBracket)),
+                for_tuple.then_ignore(E::label(just(Token::RBracket), "for tuple end")),
                 none_of([Token::For])
                     .rewind()
                     .ignore_then(tuple_items.then(closer(Token::RBracket)))
@@ -486,7 +490,10 @@ where
             expr.clone().map(ObjectKey::Expr),
         ));
         let item = key
-            .then(select! { Token::Assign => false, Token::Colon => true })
+            .then(E::label(
+                select! { Token::Assign => false, Token::Colon => true },
+                "key/value separator",
+            ))
             .then(expr.clone())
             .map_with(move |((key, colon), value), e| ObjectItem {
                 key,
@@ -494,10 +501,13 @@ where
                 colon,
                 span: cx.span(e.span()),
             });
-        let sep = choice((
-            just(Token::Comma).then_ignore(nl).ignored(),
-            just(Token::Newline).repeated().at_least(1).ignored(),
-        ));
+        let sep = E::label(
+            choice((
+                just(Token::Comma).then_ignore(nl).ignored(),
+                just(Token::Newline).repeated().at_least(1).ignored(),
+            )),
+            "attribute separator",
+        );
         let object_items = nl
             .ignore_then(
                 item.separated_by(sep)
@@ -509,7 +519,7 @@ where
             .map(ExprKind::Object);
         let for_object = for_intro
             .then(expr.clone())
-            .then_ignore(just(Token::FatArrow))
+            .then_ignore(E::label(just(Token::FatArrow), "for arrow"))
             .then(expr.clone())
             .then(just(Token::Ellipsis).or_not())
             .then(cond)
@@ -526,8 +536,10 @@ where
                 }))
             });
         let object = just(Token::LBrace)
-            .ignore_then(choice((for_object, object_items)))
-            .then_ignore(just(Token::RBrace))
+            .ignore_then(choice((
+                for_object.then_ignore(E::label(just(Token::RBrace), "for object end")),
+                object_items.then_ignore(just(Token::RBrace)),
+            )))
             .map_with(move |k, e| mk(k, e.span()));
 
         let parens = just(Token::LParen)
