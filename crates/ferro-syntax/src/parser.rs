@@ -312,6 +312,7 @@ fn finish(
                     | "syntax-missing-item-separator"
                     | "syntax-missing-argument-separator"
                     | "syntax-invalid-expression"
+                    | "syntax-invalid-for"
             );
         if seen.insert(key(&d)) {
             diags.push(d);
