@@ -7,10 +7,12 @@
 mod hcl_range;
 mod render;
 mod span;
+mod suggest;
 
 pub use hcl_range::{hcl_range, name_ranges, range_mark};
 pub use render::{consolidate_warnings, line_col, render, render_one, SourceLookup};
 pub use span::{FileId, Span};
+pub use suggest::edit_distance;
 
 use serde::{Deserialize, Serialize};
 

@@ -220,25 +220,10 @@ fn suggestion(name: &str) -> Option<&'static str> {
         if cand == "type" {
             continue;
         }
-        let d = levenshtein(name, cand);
+        let d = ferro_diag::edit_distance(name, cand);
         if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
             best = Some((cand, d));
         }
     }
     best.map(|(c, _)| c)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -383,6 +383,27 @@ where
                     strip_right,
                     span: e.span(),
                 }),
+            // A directive whose keyword is none of HCL's: reported, and read as an error
+            // interpolation up to its closing brace.
+            dir_open
+                .then(select! { Token::Ident = e => e.span() })
+                .validate(move |(strip_left, at): (bool, TSpan), _, emitter| {
+                    emitter.emit(E::from_perr(PErr::custom(
+                        at,
+                        "syntax-invalid-template-keyword",
+                        "Invalid template control keyword",
+                        template_keyword_detail(cx.text(at)),
+                    )));
+                    (strip_left, at)
+                })
+                .then_ignore(any().and_is(close.not()).repeated())
+                .then(close)
+                .map_with(move |((strip_left, at), strip_right), e| Piece::Interp {
+                    expr: mk(ExprKind::Error, at),
+                    strip_left,
+                    strip_right,
+                    span: e.span(),
+                }),
             just(Token::TooDeep).map_with(move |_, e| Piece::Interp {
                 expr: mk(ExprKind::Error, e.span()),
                 strip_left: false,
@@ -840,4 +861,19 @@ fn starts_expr(t: Token) -> bool {
             | Bang
             | TooDeep
     )
+}
+
+/// HCL's detail for a template directive keyword it does not know, with the closest keyword.
+fn template_keyword_detail(word: &str) -> String {
+    let close = ["if", "else", "endif", "for", "endfor"]
+        .into_iter()
+        .map(|k| (ferro_diag::edit_distance(word, k), k))
+        .filter(|(d, _)| *d < 3)
+        .min_by_key(|(d, _)| *d);
+    match close {
+        Some((_, k)) => {
+            format!("{word:?} is not a valid template control keyword. Did you mean {k:?}?")
+        }
+        None => format!("{word:?} is not a valid template control keyword."),
+    }
 }
