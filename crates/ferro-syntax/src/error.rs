@@ -398,17 +398,10 @@ pub(crate) fn to_diagnostic(file: FileId, err: PErr) -> Diagnostic {
     // Inside a `for` expression the end of the input is an error of the brackets, reported
     // by the layout pass.
     if err.found.is_some() {
-        if let Some(l) = [
-            "for variable",
-            "for value variable",
-            "for in",
-            "for colon",
-            "for arrow",
-            "for tuple end",
-            "for object end",
-        ]
-        .into_iter()
-        .find(|l| has(l))
+        if let Some(l) = LABELS
+            .iter()
+            .filter(|l| l.starts_with("for "))
+            .find(|l| has(l))
         {
             return Diagnostic::error("syntax-invalid-for", "Invalid 'for' expression")
                 .with_detail(for_detail(l, err.found))
