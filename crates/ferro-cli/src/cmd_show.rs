@@ -13,17 +13,27 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     if let Some(file) = p.positional.first() {
-        let plan = match std::fs::read(g.dir.join(file))
+        let bytes = std::fs::read(g.dir.join(file));
+        let plan = match bytes
+            .as_ref()
             .map_err(|e| e.to_string())
-            .and_then(|b| read_plan_file(&b).map_err(|e| e.to_string()))
+            .and_then(|b| read_plan_file(b).map_err(|e| e.to_string()))
         {
             Ok(p) => p,
             Err(e) => {
+                // Not a plan: a state file, as Terraform's show also takes.
+                if let Ok(state) = bytes
+                    .as_ref()
+                    .map_err(|_| ())
+                    .and_then(|b| ferro_state::read_state(b).map_err(|_| ()))
+                {
+                    return show_state(g, &p, &registry, &state, io);
+                }
                 return plain_error(
                     io,
                     "Failed to read the given file as a state or plan file",
                     &format!("{file}: {e}"),
-                )
+                );
             }
         };
         // As Terraform's, show refuses a plan the state has moved on from (applied, or
@@ -57,13 +67,24 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         }
         return 0;
     };
+    show_state(g, &p, &registry, &state, io)
+}
+
+/// A state, for people or as JSON, with the schemas of the working directory's providers.
+fn show_state(
+    g: &Global,
+    p: &crate::args::Parsed,
+    registry: &ProviderRegistry,
+    state: &ferro_state::State,
+    io: &mut Io<'_>,
+) -> i32 {
     let files = read_config_files(&g.dir).unwrap_or_default();
     let mut l = load_files(files);
-    let (providers, _) = attach_providers(&mut l, &registry, Some(&state));
+    let (providers, _) = attach_providers(&mut l, registry, Some(state));
     let text = if p.flag("json") {
-        render::state_json(&state, &providers)
+        render::state_json(state, &providers)
     } else {
-        render::human_state(&state, &providers, g.color)
+        render::human_state(state, &providers, g.color)
     };
     let _ = io.stdout.write_all(text.as_bytes());
     0

@@ -226,6 +226,16 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     };
     let mut state = state.unwrap_or_else(|| State::new(ferro_state::new_lineage()));
     let all = instances(&state);
+    // `-state-out`: the objects go to another local state file (created when missing), as in
+    // Terraform; without it, or naming the state read, they stay in the same state.
+    let mut out = match state_out(g, p, io) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let target_all = match &out {
+        Some((_, dest)) => instances(dest),
+        None => all.clone(),
+    };
     // A resource without count or for_each moved to an instance address is that one instance.
     let src = match (src, &dst) {
         (Target::Resource(r), Target::Instance(_))
@@ -258,7 +268,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             &format!("Cannot move {src}: does not match anything in the current state."),
         );
     }
-    let occupied = |t: &Target| all.iter().any(|a| t.contains(a));
+    let occupied = |t: &Target| target_all.iter().any(|a| t.contains(a));
     // Work out the resources to move and where each goes.
     let mut moves: Vec<(
         AbsResource,
@@ -291,7 +301,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             if to.resource.ty != from.resource.ty || to.resource.mode != from.resource.mode {
                 return diag(io, "Invalid state move request", &format!("Cannot move {from} to {to}: resource types don't match."));
             }
-            if state.resources.contains_key(&to) {
+            if target_all.iter().any(|a| a.containing_resource() == to) {
                 return diag(io, "Invalid target address", &format!("Cannot move to {to}: there is already a resource at that address\nin the current state."));
             }
             for a in all.iter().filter(|a| src.contains(a)) {
@@ -320,7 +330,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             {
                 return diag(io, "Invalid state move request", &format!("Cannot move {from} to {to}: resource types don't match."));
             }
-            if all.contains(&to) {
+            if target_all.contains(&to) {
                 return diag(io, "Invalid target address", &format!("Cannot move to {to}: there is already a resource instance at that address\nin the current state."));
             }
             moves.push((
@@ -377,7 +387,11 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
         let Some(inst) = key.and_then(|k| rs.instances.remove(&k)) else {
             continue;
         };
-        let entry = state
+        let dest = match &mut out {
+            Some((_, dest)) => dest,
+            None => &mut state,
+        };
+        let entry = dest
             .resources
             .entry(to.containing_resource())
             .or_insert_with(|| ferro_state::ResourceState {
@@ -387,11 +401,56 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             });
         entry.instances.insert(to.resource.key.clone(), inst);
     }
+    // The destination is written first: an interruption then leaves the objects in both
+    // states rather than in neither.
+    if let Some((dest_backend, dest)) = &mut out {
+        if let Err(code) = save(dest_backend.as_mut(), dest, io) {
+            return code;
+        }
+    }
     if let Err(code) = save(backend.as_mut(), &mut state, io) {
         return code;
     }
     let _ = writeln!(io.stdout, "Successfully moved {} object(s).", lines.len());
     0
+}
+
+/// The destination of `state mv -state-out=FILE`, locked and loaded (a new state when the file
+/// does not exist yet): None without the flag, or when it names the state being read.
+#[allow(clippy::type_complexity)]
+fn state_out(
+    g: &Global,
+    p: &args::Parsed,
+    io: &mut Io<'_>,
+) -> Result<Option<(Box<dyn Backend>, State)>, i32> {
+    let Some(out) = p.value("state-out").filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let source = match p.value("state") {
+        Some(s) => g.dir.join(s),
+        None => match crate::backend::location_or_report(g, io)? {
+            crate::backend::Location::Local(layout) => g
+                .dir
+                .join(layout.state_rel(&ferro_state::workspace::current_workspace(&g.dir))),
+            crate::backend::Location::Pg(_) => std::path::PathBuf::new(),
+        },
+    };
+    let path = g.dir.join(out);
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a == b
+            || (a.canonicalize().ok().is_some() && a.canonicalize().ok() == b.canonicalize().ok())
+    };
+    if same(&path, &source) {
+        return Ok(None);
+    }
+    let mut backend: Box<dyn Backend> = Box::new(ferro_state::LocalBackend::new(path));
+    backend.set_errored_dir(g.dir.clone());
+    crate::cmd_lock::take(backend.as_mut(), p, "state-mv", out, io)?;
+    let state = backend
+        .load()
+        .map_err(|e| diag(io, "Failed to load state", &e.0))?
+        .unwrap_or_else(|| State::new(ferro_state::new_lineage()));
+    Ok(Some((backend, state)))
 }
 
 fn rm(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {

@@ -87,6 +87,10 @@ pub fn taint(g: &Global, a: &[String], io: &mut Io<'_>, on: bool) -> i32 {
         );
     }
     std::sync::Arc::make_mut(obj).tainted = on;
+    // `-state-out`: the changed state is written there, the state read left as it was.
+    if let Some(out) = p.value("state-out").filter(|s| !s.is_empty()) {
+        backend = Box::new(ferro_state::LocalBackend::new(g.dir.join(out)));
+    }
     if let Err(e) = backend.persist(st) {
         return plain_error(io, "Failed to write state", &e.to_string());
     }

@@ -191,7 +191,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
                 let addr = res.instance(key.clone()).to_string();
                 let mut r = obj();
                 resource_head(&mut r, res, key, addr);
-                r.remove("module_address");
+                r.shift_remove("module_address");
                 r.insert(
                     "provider_name".into(),
                     J::String(rs.provider.provider.to_string()),
@@ -239,7 +239,7 @@ fn state_values(state: &State, providers: &Providers) -> J {
     v.insert("outputs".into(), J::Object(outputs));
     v.insert("root_module".into(), module_json(resources));
     if state.outputs.is_empty() {
-        v.remove("outputs");
+        v.shift_remove("outputs");
     }
     J::Object(v)
 }
@@ -300,7 +300,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         if c.action != Action::Delete && c.deposed.is_none() {
             let mut r = obj();
             resource_head(&mut r, &res, key, c.addr.to_string());
-            r.remove("module_address");
+            r.shift_remove("module_address");
             r.insert(
                 "provider_name".into(),
                 J::String(c.provider.provider.to_string()),

@@ -98,8 +98,8 @@ Options:
   -state=FILE             Use this local state file instead of the selected
                           workspace's state.
 
-  -state-out=FILE         Accepted for compatibility; the state is written
-                          back where it was read.
+  -state-out=FILE         Write the changed state to this local file
+                          instead, leaving the state read as it was.
 ",
 };
 
@@ -133,8 +133,8 @@ Options:
   -state=FILE             Use this local state file instead of the selected
                           workspace's state.
 
-  -state-out=FILE         Accepted for compatibility; the state is written
-                          back where it was read.
+  -state-out=FILE         Write the changed state to this local file
+                          instead, leaving the state read as it was.
 ",
 };
 

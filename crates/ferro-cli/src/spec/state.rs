@@ -73,9 +73,9 @@ pub(crate) const MV: Spec = Spec {
   module under its own name). Resource types must match, and nothing may
   be tracked at DESTINATION yet.
 
-  The move happens inside one state; ferro does not move objects to
-  another state file. A local state file's previous version is kept as a
-  backup, which cannot be turned off.
+  With -state-out the objects move to another local state file (created
+  when it does not exist) instead. A local state file's previous version
+  is kept as a backup, which cannot be turned off.
 
 Options:
 
@@ -96,8 +96,9 @@ Options:
   -state=FILE             Edit this local state file instead of the selected
                           workspace's state.
 
-  -state-out=FILE         Accepted for compatibility; the state is written
-                          back where it was read.
+  -state-out=FILE         Move the objects into this local state file (a new
+                          one when it does not exist) instead of within the
+                          state read.
 
 ",
 };
