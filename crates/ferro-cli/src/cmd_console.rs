@@ -648,7 +648,8 @@ fn wrap(text: &str, width: usize) -> String {
 
 /// Word wrap of one line at `width` columns as go-wordwrap's `WrapString` (1.0.1) does it: a
 /// word that would pass the limit goes to a new line (dropping the spaces before it) unless it
-/// is itself that long; other spaces are kept.
+/// is itself that long; other spaces are kept. Widths are counted in UTF-8 bytes, as that
+/// version counts them (`é` takes two columns).
 fn wrap_line(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     let mut current = 0;
@@ -666,10 +667,10 @@ fn wrap_line(text: &str, width: usize) -> String {
                 word_len = 0;
             }
             spaces.push(c);
-            spaces_len += 1;
+            spaces_len += c.len_utf8();
         } else {
             word.push(c);
-            word_len += 1;
+            word_len += c.len_utf8();
             if current + spaces_len + word_len > width && word_len < width {
                 out.push('\n');
                 current = 0;

@@ -92,22 +92,34 @@ impl Evaluator<'_> {
                     format!("Function {name:?} expects only {expected} argument(s)."),
                 )
             }
-            Err(CallError::Arg {
-                index,
-                param,
-                message,
-            }) => {
-                let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
-                let param = if param.is_empty() {
-                    functions::param_name(name, index)
-                } else {
-                    param
+            Err(err @ (CallError::Arg { .. } | CallError::Args(_))) => {
+                let errs = match err {
+                    CallError::Args(es) => es,
+                    one => vec![one],
                 };
-                self.err_at(
-                    at,
-                    "Invalid function argument",
-                    format!("Invalid value for {param:?} parameter: {message}."),
-                )
+                let mut out = Value::dynamic_unknown();
+                for err in errs {
+                    let CallError::Arg {
+                        index,
+                        param,
+                        message,
+                    } = err
+                    else {
+                        continue;
+                    };
+                    let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
+                    let param = if param.is_empty() {
+                        functions::param_name(name, index)
+                    } else {
+                        param
+                    };
+                    out = self.err_at(
+                        at,
+                        "Invalid function argument",
+                        format!("Invalid value for {param:?} parameter: {message}."),
+                    );
+                }
+                out
             }
             Err(CallError::Failed(msg)) => self.err_at(
                 self.hir.start_span(e),

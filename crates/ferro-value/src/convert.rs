@@ -218,7 +218,8 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
             }
             required()
         }
-        (Type::List(g), Type::List(w)) => {
+        // A set given for a list is described by its elements too (cty's wording).
+        (Type::List(g) | Type::Set(g), Type::List(w)) => {
             format!("incorrect list element type: {}", mismatch_message(g, w))
         }
         (Type::Set(g), Type::Set(w)) => {

@@ -51,6 +51,9 @@ pub enum CallError {
     },
     /// The function failed as a whole.
     Failed(String),
+    /// Several arguments that do not convert to their parameters' types (each an `Arg`):
+    /// HCL reports every one.
+    Args(Vec<CallError>),
 }
 
 /// An argument error without the parameter name yet (filled in by [`call_function`]).
@@ -258,26 +261,30 @@ pub fn call_function(ctx: &FnContext<'_>, name: &str, args: &[Value]) -> R<Value
     let Some(f) = registry().get(name) else {
         return Err(CallError::NoSuchFunction);
     };
-    call(ctx, name, f, args).map_err(|e| match e {
-        CallError::Arg {
-            index,
-            param: "",
-            message,
-        } => {
-            let param = f
-                .params
-                .get(index)
-                .or(f.var_param.as_ref())
-                .map(|p| p.name)
-                .unwrap_or("");
+    fn named(f: &Func, e: CallError) -> CallError {
+        match e {
             CallError::Arg {
                 index,
-                param,
+                param: "",
                 message,
+            } => {
+                let param = f
+                    .params
+                    .get(index)
+                    .or(f.var_param.as_ref())
+                    .map(|p| p.name)
+                    .unwrap_or("");
+                CallError::Arg {
+                    index,
+                    param,
+                    message,
+                }
             }
+            CallError::Args(es) => CallError::Args(es.into_iter().map(|e| named(f, e)).collect()),
+            other => other,
         }
-        other => other,
-    })
+    }
+    call(ctx, name, f, args).map_err(|e| named(f, e))
 }
 
 /// Functions whose result differs from one call to the next (Terraform 1.0's list).
@@ -308,12 +315,19 @@ fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
     };
     // HCL converts every argument to its parameter's type first.
     let mut conv = Vec::with_capacity(args.len());
+    let mut bad = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let prm = param_of(i);
         match convert(a, &prm.ty) {
             Ok(v) => conv.push(v),
-            Err(e) => return Err(arg_err(i, e.message)),
+            Err(e) => bad.push(arg_err(i, e.message)),
         }
+    }
+    if bad.len() > 1 {
+        return Err(CallError::Args(bad));
+    }
+    if let Some(e) = bad.pop() {
+        return Err(e);
     }
     // Type checking (cty ReturnTypeForValues): marks off for parameters that do not see them,
     // nulls refused, dynamic-typed arguments give a dynamic result type.
