@@ -1,8 +1,10 @@
-//! Interop scenario comparing the human plan text itself: a bookcase of the shelf provider
-//! with nested blocks of every nesting mode (built by `dynamic` blocks) changed over four
-//! steps, planned and applied by each tool. The changes' text (from the first `# address`
-//! line to the plan summary, and the output changes) must be the same, apart from the tool's
-//! name.
+//! Interop scenarios comparing the human plan text itself:
+//! * `shelf-plan-text`: a bookcase of the shelf provider with nested blocks of every nesting
+//!   mode (built by `dynamic` blocks) changed over four steps, planned and applied by each
+//!   tool. The changes' text (from the first `# address` line to the plan summary, and the
+//!   output changes) must be the same, apart from the tool's name.
+//! * `shelf-drift`: a note (a file) edited and then deleted outside; the plans' sections of
+//!   objects changed outside, refresh-only plans and their output changes.
 
 use crate::interop::{workdir, write, Env, Tool};
 
@@ -129,4 +131,86 @@ pub(crate) fn shelf_plan_text(env: &Env) -> Result<(), String> {
     Ok(())
 }
 
-pub const SCENARIOS: &[crate::interop::Scenario] = &[("shelf-plan-text", shelf_plan_text)];
+const NOTE_CONFIG: &str = r#"terraform {
+  required_providers {
+    shelf = {
+      source  = "example.test/ferro/shelf"
+      version = "1.0.0"
+    }
+  }
+}
+resource "shelf_note" "a" {
+  path = "a.txt"
+  text = "hello"
+}
+output "text" {
+  value = shelf_note.a.text
+}
+"#;
+
+/// The indented lines of a plan (resource and output changes, drift) and the blank lines
+/// between them; prose, which each tool wraps around its own name, is left out.
+fn layout_text(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter(|l| !l.contains("Refreshing state..."))
+        .filter(|l| l.is_empty() || l.starts_with(' ') || l.starts_with("Changes to Outputs"))
+        .map(|l| l.replace("Terraform", "ferro"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Objects changed and deleted outside (the shelf provider's notes are files): the plan's
+/// "Objects have changed outside" section, a refresh-only plan of it (with the output that
+/// follows), applying that, and an object deleted outside.
+pub(crate) fn shelf_drift(env: &Env) -> Result<(), String> {
+    let mut texts: Vec<Vec<String>> = Vec::new();
+    for tool in [Tool::Terraform, Tool::Ferro] {
+        let dir = workdir(env, "shelf-drift", tool, NOTE_CONFIG)?;
+        env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
+        env.expect(
+            tool,
+            &dir,
+            &["apply", "-no-color", "-input=false", "-auto-approve"],
+            0,
+        )?;
+        let mut per_step = Vec::new();
+        std::fs::write(dir.join("a.txt"), "changed").map_err(|e| e.to_string())?;
+        for args in [
+            &["plan", "-no-color", "-input=false"][..],
+            &["plan", "-no-color", "-input=false", "-refresh-only"][..],
+            &[
+                "apply",
+                "-no-color",
+                "-input=false",
+                "-refresh-only",
+                "-auto-approve",
+            ][..],
+            &["plan", "-no-color", "-input=false", "-refresh-only"][..],
+        ] {
+            let out = env.expect(tool, &dir, args, 0)?;
+            per_step.push(layout_text(&out.stdout));
+        }
+        std::fs::remove_file(dir.join("a.txt")).map_err(|e| e.to_string())?;
+        let out = env.expect(tool, &dir, &["plan", "-no-color", "-input=false"], 0)?;
+        per_step.push(layout_text(&out.stdout));
+        texts.push(per_step);
+    }
+    for (i, (tf, fe)) in texts[0].iter().zip(&texts[1]).enumerate() {
+        if tf != fe {
+            return Err(format!(
+                "run {}: plan text differs\n--- terraform\n{tf}\n--- ferro\n{fe}",
+                i + 1
+            ));
+        }
+    }
+    if !texts[0][0].contains("has been changed") || !texts[0][4].contains("has been deleted") {
+        return Err("terraform reported no change made outside".into());
+    }
+    Ok(())
+}
+
+pub const SCENARIOS: &[crate::interop::Scenario] = &[
+    ("shelf-plan-text", shelf_plan_text),
+    ("shelf-drift", shelf_drift),
+];

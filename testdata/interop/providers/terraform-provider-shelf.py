@@ -16,6 +16,12 @@ Provider `example.test/ferro/shelf` (local name `shelf`):
     each, `divider` blocks (set) with `at` (required number)
   - `trim`   block (single): `color` (required)
   - `slot`   blocks (map, one label): `size` (optional number)
+* resource `shelf_note`, whose remote object is a file (so tests can change it outside):
+  - `path`   (required, changing it replaces the note): the file, relative to the working
+    directory
+  - `text`   (required): the file's content; a read returns what the file holds (drift
+    when it was edited), and a missing file is an object deleted outside
+  - `id`     (computed: the path)
 * data source `shelf_catalog`: echoes `shelf` (required) and computes `size` = its length.
 * provider configuration: `owner` (optional) and a `defaults` block (single) with `genre`.
 
@@ -60,7 +66,7 @@ class ShelfProvider(p.Provider):
         return [Catalog]
 
     def get_resources(self) -> list[Type[p.Resource]]:
-        return [Book, Bookcase]
+        return [Book, Bookcase, Note]
 
 
 def label_for(title: str) -> str:
@@ -196,6 +202,63 @@ class Bookcase(p.Resource):
         return out
 
     def delete(self, ctx: DeleteContext, current: State):
+        return None
+
+    def upgrade(self, ctx: UpgradeContext, version: int, old: State) -> Optional[State]:
+        return old
+
+
+class Note(p.Resource):
+    def __init__(self, provider: ShelfProvider):
+        self.provider = provider
+
+    @classmethod
+    def get_name(cls) -> str:
+        return "note"
+
+    @classmethod
+    def get_schema(cls) -> schema.Schema:
+        return schema.Schema(
+            attributes=[
+                schema.Attribute("path", types.String(), required=True, requires_replace=True),
+                schema.Attribute("text", types.String(), required=True),
+                schema.Attribute("id", types.String(), computed=True),
+            ]
+        )
+
+    def create(self, ctx: CreateContext, planned: State) -> Optional[State]:
+        with open(planned["path"], "w") as f:
+            f.write(planned["text"])
+        out = copy.deepcopy(planned)
+        out["id"] = planned["path"]
+        return out
+
+    def read(self, ctx: ReadContext, current: State) -> Optional[State]:
+        try:
+            with open(current["path"]) as f:
+                text = f.read()
+        except FileNotFoundError:
+            return None
+        out = copy.deepcopy(current)
+        out["text"] = text
+        return out
+
+    def plan(self, ctx: PlanContext, current: Optional[State], planned: State) -> Optional[State]:
+        return planned
+
+    def update(self, ctx: UpdateContext, current: State, planned: State) -> Optional[State]:
+        with open(planned["path"], "w") as f:
+            f.write(planned["text"])
+        out = copy.deepcopy(planned)
+        out["id"] = current["id"]
+        return out
+
+    def delete(self, ctx: DeleteContext, current: State):
+        try:
+            import os
+            os.remove(current["path"])
+        except FileNotFoundError:
+            pass
         return None
 
     def upgrade(self, ctx: UpgradeContext, version: int, old: State) -> Optional[State]:

@@ -367,8 +367,9 @@ fn drift_section(plan: &Plan, providers: &Providers, pen: Pen) -> String {
             out.push('\n');
         }
         out.push_str(rest);
-        out.push('\n');
     }
+    // Terraform 1.0.3 lists the objects without blank lines between them.
+    out.push('\n');
     let closing = if plan.mode == PlanMode::RefreshOnly {
         "This is a refresh-only plan, so ferro will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the ferro state without changing any remote objects."
     } else {
@@ -399,16 +400,20 @@ fn refresh_only_plan(plan: &Plan, mut out: String, pen: Pen) -> String {
         return out;
     }
     if !outputs.is_empty() {
+        // After the objects that changed outside, a rule, as Terraform 1.0.3 separates them.
+        if !plan.drift.is_empty() {
+            out.push_str(
+                "\n─────────────────────────────────────────────────────────────────────────────\n",
+            );
+        }
         out.push_str(&pen.paint("[reset]\n[bold]Changes to Outputs:[reset]"));
         out.push_str(&output_changes(&outputs, pen));
         out.push('\n');
-        if plan.drift.is_empty() {
-            out.push_str(&word_wrap(
-                "\nYou can apply this plan to save these new output values to the ferro state, without changing any real infrastructure.",
-                COLUMNS,
-            ));
-            out.push('\n');
-        }
+        out.push_str(&word_wrap(
+            "\nYou can apply this plan to save these new output values to the ferro state, without changing any real infrastructure.",
+            COLUMNS,
+        ));
+        out.push('\n');
     }
     out
 }
