@@ -176,6 +176,17 @@ pub(crate) fn shelf_drift(env: &Env) -> Result<(), String> {
         )?;
         let mut per_step = Vec::new();
         std::fs::write(dir.join("a.txt"), "changed").map_err(|e| e.to_string())?;
+        // The saved plan's `resource_drift`, as `show -json` gives it.
+        env.expect(
+            tool,
+            &dir,
+            &["plan", "-no-color", "-input=false", "-out=drift.tfplan"],
+            0,
+        )?;
+        let shown = env.expect(tool, &dir, &["show", "-json", "drift.tfplan"], 0)?;
+        let json: serde_json::Value =
+            serde_json::from_str(&shown.stdout).map_err(|e| format!("{tool:?}: {e}"))?;
+        per_step.push(json["resource_drift"].to_string());
         for args in [
             &["plan", "-no-color", "-input=false"][..],
             &["plan", "-no-color", "-input=false", "-refresh-only"][..],
@@ -204,7 +215,7 @@ pub(crate) fn shelf_drift(env: &Env) -> Result<(), String> {
             ));
         }
     }
-    if !texts[0][0].contains("has been changed") || !texts[0][4].contains("has been deleted") {
+    if !texts[0][1].contains("has been changed") || !texts[0][5].contains("has been deleted") {
         return Err("terraform reported no change made outside".into());
     }
     Ok(())

@@ -380,7 +380,12 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             Some(s) => mark_schema_sensitive(s, v),
             None => v.clone(),
         };
-        drift.push(resource_change_json(&c, &mark(&c.before), &mark(&c.after)));
+        let mut entry = resource_change_json(&c, &mark(&c.before), &mark(&c.after));
+        // Terraform 1.0.3 leaves `after_unknown` out of drift (the object read is known).
+        if let Some(ch) = entry.get_mut("change").and_then(J::as_object_mut) {
+            ch.shift_remove("after_unknown");
+        }
+        drift.push(entry);
     }
     sort_by_address(&mut drift);
     if !drift.is_empty() {
