@@ -193,10 +193,9 @@ fn check_inputs(
     let index = module_index(db, child);
     for a in &call.inputs {
         if !index.variables.contains_key(&a.name) {
-            let mut detail = format!("An argument named {:?} is not expected here.", a.name);
-            if let Some(s) = crate::validate::suggest(&a.name, index.variables.keys()) {
-                detail.push_str(&format!(" Did you mean {s:?}?"));
-            }
+            // Terraform 1.0.3 suggests no variable name here (its resource and provider
+            // blocks do suggest arguments).
+            let detail = format!("An argument named {:?} is not expected here.", a.name);
             out.push(Pending::new(
                 Diagnostic::error("unsupported-argument", "Unsupported argument")
                     .with_detail(detail),
