@@ -18,14 +18,26 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(p) => p,
         Err(e) => return error(io, "Invalid arguments", &e),
     };
-    // Modules first: the configuration is only complete once they are in place.
+    // Terraform 1.0 takes no directory here any more (`-chdir` replaced it).
+    if !p.positional.is_empty() {
+        let _ = writeln!(
+            io.stderr,
+            "Too many command line arguments. Did you mean to use -chdir?"
+        );
+        return 1;
+    }
+    // Modules first: the configuration is only complete once they are in place. `-get=false`
+    // leaves them as they are.
     let header = if p.flag("upgrade") {
         "Upgrading modules..."
     } else {
         "Initializing modules..."
     };
-    if let Err(code) = crate::init_modules::install_step(g, io, p.flag("upgrade"), Some(header)) {
-        return code;
+    if p.bools.get("get") != Some(&false) {
+        if let Err(code) = crate::init_modules::install_step(g, io, p.flag("upgrade"), Some(header))
+        {
+            return code;
+        }
     }
     let l = match load_dir(&g.dir) {
         Ok(l) => l,
@@ -69,8 +81,9 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         .map(|(addr, constraints)| Requirement { addr, constraints })
         .collect();
 
-    let _ = writeln!(io.stdout, "\nInitializing the backend...");
+    // `-backend=false` leaves the backend as it is, without a word.
     if p.bools.get("backend") != Some(&false) {
+        let _ = writeln!(io.stdout, "\nInitializing the backend...");
         if let Err(code) = crate::init_backend::init_backend(g, &p, io) {
             return code;
         }
@@ -146,6 +159,14 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         }
     };
     if new_lock != old_lock || (!lock_existed && !new_lock.providers.is_empty()) {
+        // `-lockfile=readonly` (the only mode Terraform 1.0 knows; it ignores other values).
+        if p.value("lockfile") == Some("readonly") {
+            return error(
+                io,
+                "Provider dependency changes detected",
+                "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"ferro init\" without the \"-lockfile=readonly\" flag.",
+            );
+        }
         if let Err(e) = new_lock.save(&g.dir) {
             return error(io, "Failed to write the dependency lock file", &e);
         }

@@ -84,6 +84,15 @@ fn init_then_apply_with_the_real_null_provider() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("null_resource.a will be created"), "{out}");
 
+    // `-lockfile=readonly` refuses to record the selection, and writes no lock file.
+    let (code, _, err) = ferro(&dir, &["init", "-no-color", "-lockfile=readonly"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Provider dependency changes detected"),
+        "{err}"
+    );
+    assert!(!dir.join(".terraform.lock.hcl").exists());
+
     let (code, out, err) = ferro(&dir, &["init", "-no-color"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(

@@ -17,7 +17,7 @@ pub(crate) const INIT: Spec = Spec {
         // does not), for the tools that pass them to every command.
         "lock",
     ],
-    values: &["backend-config", "lock-timeout"],
+    values: &["backend-config", "lock-timeout", "lockfile"],
     help: "Usage: ferro [global options] init [options]
 
   Gets the working directory ready for the other commands: installs the
@@ -39,8 +39,8 @@ Options:
   -force-copy             When the state moves to another backend, copy it
                           without asking first.
 
-  -get=true               Accepted for compatibility; ferro always installs the
-                          modules the configuration calls.
+  -get=true               Install the modules the configuration calls. With
+                          -get=false the modules installed before are used.
 
   -input=true             Ask questions on the terminal when an answer is
                           needed. With -input=false, a needed answer is an error.
@@ -48,6 +48,9 @@ Options:
   -lock=true              Accepted for compatibility; init takes no state lock.
 
   -lock-timeout=0s        Accepted for compatibility; init takes no state lock.
+
+  -lockfile=readonly      Keep .terraform.lock.hcl as it is: a provider
+                          selection it does not record is an error.
 
   -migrate-state          Move the existing state to a changed backend.
 
