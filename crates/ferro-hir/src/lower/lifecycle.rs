@@ -1,0 +1,171 @@
+//! Lowering of a resource's `lifecycle` block: `create_before_destroy`, `prevent_destroy`,
+//! `ignore_changes` (attribute paths, with the range of each path's first name),
+//! `replace_triggered_by` and the pre- and postconditions.
+
+use super::*;
+
+impl Lower {
+    pub(super) fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
+        let mut lc = Lifecycle::default();
+        for item in &b.body.items {
+            if let BodyItem::Attribute(a) = item {
+                if a.name.name == "ignore_changes" {
+                    self.ignore_changes_legacy(&a.expr);
+                }
+            }
+            match item {
+                BodyItem::Attribute(a) => match a.name.name.as_str() {
+                    "create_before_destroy" => {
+                        lc.create_before_destroy = self.literal_bool_attr(a).unwrap_or(false)
+                    }
+                    "prevent_destroy" => {
+                        lc.prevent_destroy = self.literal_bool_attr(a).unwrap_or(false)
+                    }
+                    "ignore_changes" => match &a.expr.kind {
+                        ExprKind::Variable(id) if id.name == "all" => lc.ignore_all_changes = true,
+                        ExprKind::Tuple(items) => {
+                            for it in items {
+                                let path = ignore_path(it).or_else(|| {
+                                    literal_string(it).map(|s| vec![IgnoreStep::Attr(s)])
+                                });
+                                match path {
+                                    Some(p) => {
+                                        lc.ignore_changes.push(p);
+                                        let at = self.sp(ignore_root_span(it));
+                                        lc.ignore_changes_spans.push(at);
+                                    }
+                                    None => self.error(
+                                        "invalid-ignore-changes",
+                                        "Invalid ignore_changes reference",
+                                        "Only attribute names of this resource may be listed in ignore_changes.",
+                                        it.span,
+                                    ),
+                                }
+                            }
+                        }
+                        // Terraform takes anything but the keyword `all` for a list
+                        // (`hcl.ExprList`), so a quoted "all" fails there too.
+                        _ => self.error(
+                            "invalid-ignore-changes",
+                            "Invalid expression",
+                            "A static list expression is required.",
+                            start_span(&a.expr),
+                        ),
+                    },
+                    "replace_triggered_by" => match &a.expr.kind {
+                        ExprKind::Tuple(items) => {
+                            for it in items {
+                                if trigger_root(it).is_some() {
+                                    let id = self.expr(it);
+                                    lc.replace_triggered_by.push(id);
+                                } else {
+                                    self.error(
+                                        "invalid-replace-triggered-by",
+                                        "Invalid replace_triggered_by expression",
+                                        "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+                                        it.span,
+                                    );
+                                }
+                            }
+                        }
+                        _ => self.error(
+                            "invalid-replace-triggered-by",
+                            "Invalid replace_triggered_by expression",
+                            "replace_triggered_by must be a list of references to managed resources or their attributes.",
+                            a.expr.span,
+                        ),
+                    },
+                    other => self.error(
+                        "unsupported-argument",
+                        "Unsupported argument",
+                        format!("An argument named {other:?} is not expected here."),
+                        a.name.span,
+                    ),
+                },
+                BodyItem::Block(inner) if inner.ty.name == "precondition" => {
+                    if let Some(c) = self.condition(inner) {
+                        lc.preconditions.push(c);
+                    }
+                }
+                BodyItem::Block(inner) if inner.ty.name == "postcondition" => {
+                    if let Some(c) = self.condition(inner) {
+                        lc.postconditions.push(c);
+                    }
+                }
+                BodyItem::Block(inner) => self.error(
+                    "unsupported-block-type",
+                    "Unsupported block type",
+                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                    inner.ty.span,
+                ),
+            }
+        }
+        lc
+    }
+}
+
+/// The resource a `replace_triggered_by` entry starts at: a managed resource reference followed
+/// only by attribute and index steps.
+fn trigger_root(e: &ast::Expr) -> Option<&ast::Ident> {
+    match &e.kind {
+        ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => match &target.kind {
+            ExprKind::Variable(id)
+                if !matches!(
+                    id.name.as_str(),
+                    "var"
+                        | "local"
+                        | "module"
+                        | "data"
+                        | "count"
+                        | "each"
+                        | "path"
+                        | "terraform"
+                        | "self"
+                ) =>
+            {
+                Some(id)
+            }
+            _ => trigger_root(target),
+        },
+        _ => None,
+    }
+}
+
+/// The range of an `ignore_changes` entry's first name (inside the quotes of a quoted one).
+fn ignore_root_span(e: &ast::Expr) -> Span {
+    match &e.kind {
+        ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => {
+            ignore_root_span(target)
+        }
+        ExprKind::Variable(id) => id.span,
+        _ if e.span.end > e.span.start + 1 => Span {
+            start: e.span.start + 1,
+            end: e.span.end - 1,
+            ..e.span
+        },
+        _ => e.span,
+    }
+}
+
+/// An `ignore_changes` entry as a path relative to the resource: `tags`, `tags["Name"]`,
+/// `tags.Name`, `rule[0].action`.
+fn ignore_path(e: &ast::Expr) -> Option<Vec<IgnoreStep>> {
+    match &e.kind {
+        ExprKind::Variable(id) => Some(vec![IgnoreStep::Attr(id.name.to_string())]),
+        ExprKind::GetAttr { target, name, .. } => {
+            let mut p = ignore_path(target)?;
+            p.push(IgnoreStep::Attr(name.name.to_string()));
+            Some(p)
+        }
+        ExprKind::Index { target, key, .. } => {
+            let mut p = ignore_path(target)?;
+            let step = match &key.kind {
+                ExprKind::Number(n) => IgnoreStep::Index(n.parse().ok()?),
+                _ => IgnoreStep::Key(literal_string(key)?),
+            };
+            p.push(step);
+            Some(p)
+        }
+        _ => None,
+    }
+}
