@@ -12,7 +12,7 @@ mod suggest;
 pub use hcl_range::{hcl_range, name_ranges, range_mark};
 pub use render::{consolidate_warnings, line_col, render, render_one, SourceLookup};
 pub use span::{FileId, Span};
-pub use suggest::edit_distance;
+pub use suggest::{edit_distance, suggest};
 
 use serde::{Deserialize, Serialize};
 

@@ -16,6 +16,20 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The closest of `candidates` to `name` within an edit distance of 2 (HashiCorp's
+/// `didyoumean` threshold), the first of equally close ones: what "Did you mean …?" names.
+pub fn suggest<'a, S>(name: &str, candidates: impl IntoIterator<Item = &'a S>) -> Option<&'a S>
+where
+    S: AsRef<str> + ?Sized + 'a,
+{
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c.as_ref()), c))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::edit_distance;
@@ -26,5 +40,11 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("é", "e"), 1);
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(super::suggest("els", ["if", "else", "endif"]), Some("else"));
+        assert_eq!(super::suggest("xyz", ["if", "else"]), None);
     }
 }

@@ -222,20 +222,13 @@ fn removed_constructor(name: &str) -> Option<&'static str> {
     }
 }
 
-/// The closest function name (Levenshtein distance under 3), as HCL suggests.
-/// The closest function name within an edit distance of 3 (Terraform picks any such name, in
+/// The closest function name within an edit distance of 2 (Terraform picks any such name, in
 /// its function table's unordered iteration; the closest one is the helpful choice). `type`
 /// exists only in the console, so a configuration is never pointed at it.
 fn suggestion(name: &str) -> Option<&'static str> {
-    let mut best: Option<(&'static str, usize)> = None;
-    for cand in functions::function_names() {
-        if cand == "type" {
-            continue;
-        }
-        let d = ferro_diag::edit_distance(name, cand);
-        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
-            best = Some((cand, d));
-        }
-    }
-    best.map(|(c, _)| c)
+    let names: Vec<&'static str> = functions::function_names()
+        .into_iter()
+        .filter(|c| *c != "type")
+        .collect();
+    ferro_diag::suggest(name, names.iter().copied())
 }

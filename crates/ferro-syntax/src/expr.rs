@@ -865,13 +865,8 @@ fn starts_expr(t: Token) -> bool {
 
 /// HCL's detail for a template directive keyword it does not know, with the closest keyword.
 fn template_keyword_detail(word: &str) -> String {
-    let close = ["if", "else", "endif", "for", "endfor"]
-        .into_iter()
-        .map(|k| (ferro_diag::edit_distance(word, k), k))
-        .filter(|(d, _)| *d < 3)
-        .min_by_key(|(d, _)| *d);
-    match close {
-        Some((_, k)) => {
+    match ferro_diag::suggest(word, ["if", "else", "endif", "for", "endfor"]) {
+        Some(k) => {
             format!("{word:?} is not a valid template control keyword. Did you mean {k:?}?")
         }
         None => format!("{word:?} is not a valid template control keyword."),

@@ -854,11 +854,4 @@ pub fn undeclared_local(name: &str, close: Option<&String>) -> Diagnostic {
     .with_detail(detail)
 }
 
-/// A close match among `candidates` (edit distance ≤ 2), for "Did you mean …?".
-pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
-    candidates
-        .map(|c| (ferro_diag::edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
+pub use ferro_diag::suggest;
