@@ -301,11 +301,10 @@ impl Session {
 
     fn eval_line(&self, text: &str) -> Result<String, Vec<Diagnostic>> {
         let file = CONSOLE_INPUT;
-        let input = text;
-        let (ast, mut ds) = ferro_syntax::parse_expr(file, input);
+        let (ast, mut ds) = ferro_syntax::parse_expr(file, text);
         if !ds.is_empty() {
             for d in &mut ds {
-                ferro_diag::name_ranges(d, "<console-input>", input);
+                ferro_diag::name_ranges(d, "<console-input>", text);
             }
             return Err(ds);
         }

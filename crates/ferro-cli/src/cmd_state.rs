@@ -436,11 +436,9 @@ fn state_out(
         },
     };
     let path = g.dir.join(out);
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        a == b
-            || (a.canonicalize().ok().is_some() && a.canonicalize().ok() == b.canonicalize().ok())
-    };
-    if same(&path, &source) {
+    let same = path == source
+        || matches!((path.canonicalize(), source.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same {
         return Ok(None);
     }
     let mut backend: Box<dyn Backend> = Box::new(ferro_state::LocalBackend::new(path));

@@ -102,7 +102,8 @@ pub fn file_diagnostics(
     // validate walk, with sensitive variables marked; a child module's outputs pass their
     // marks on to the parent).
     let root = module == ws.root(db);
-    for o in hir.outputs.iter().filter(|o| root && !o.sensitive) {
+    let any_sensitive = root && has_sensitive_variable(db, index);
+    for o in hir.outputs.iter().filter(|o| any_sensitive && !o.sensitive) {
         if let Some(e) = o.value {
             if sensitive_value(db, index, hir, e) {
                 v.out.push(
@@ -285,15 +286,6 @@ impl Scope for Unknowns<'_> {
 /// its variables unknown (marked when declared sensitive), its local values evaluated the same
 /// way, everything else unknown.
 fn sensitive_value(db: &dyn Db, index: &ModuleIndex, hir: &FileHir, e: ExprId) -> bool {
-    let any_sensitive = index.variables.values().any(|it| {
-        file_hir(db, it.file)
-            .variables
-            .get(it.index)
-            .is_some_and(|v| v.sensitive)
-    });
-    if !any_sensitive {
-        return false;
-    }
     let scope = SensitiveInputs {
         db,
         index,
@@ -301,6 +293,17 @@ fn sensitive_value(db: &dyn Db, index: &ModuleIndex, hir: &FileHir, e: ExprId) -
     };
     let (v, _) = eval_expr(hir, &scope, e);
     v.contains_sensitive()
+}
+
+/// Whether the module declares a sensitive variable (else no output can hold a sensitive value
+/// as validation sees it).
+fn has_sensitive_variable(db: &dyn Db, index: &ModuleIndex) -> bool {
+    index.variables.values().any(|it| {
+        file_hir(db, it.file)
+            .variables
+            .get(it.index)
+            .is_some_and(|v| v.sensitive)
+    })
 }
 
 /// The scope of [`sensitive_value`].
