@@ -312,7 +312,7 @@ fn decode(j: &J, ty: &Type, path: &mut Vec<PathStep>) -> Result<Value, String> {
             let mut out = ValueMap::new();
             for (k, e) in obj {
                 path.push(PathStep::Index(Value::string(k.as_str())));
-                out.insert(k.clone(), decode(e, et, path)?);
+                out.insert(Key::map_key(k), decode(e, et, path)?);
                 path.pop();
             }
             Ok(Value::map(strip_optional(et), out))

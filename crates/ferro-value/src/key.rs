@@ -19,6 +19,13 @@ pub struct Key(Arc<str>);
 /// only names that come from a type are interned, never arbitrary map keys.
 static ATTR_NAMES: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
 
+/// Map keys shared by decoders (see [`Key::map_key`]).
+static MAP_KEYS: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
+/// The most map keys [`Key::map_key`] keeps: about 256 KB of table and texts at most.
+const MAP_KEYS_MAX: usize = 4096;
+/// The longest map key [`Key::map_key`] shares.
+const MAP_KEY_LEN_MAX: usize = 32;
+
 impl Key {
     /// The shared key for an attribute name of an object type.
     pub fn attr(name: &str) -> Key {
@@ -30,6 +37,27 @@ impl Key {
         names.insert(k.clone());
         Key(k)
     }
+    /// A map key read by a decoder. Short keys are shared through a second process-wide
+    /// table, so the keys a state repeats in every object (`Name`, `Environment` in each
+    /// resource's `tags`) are held once. The table stops growing at [`MAP_KEYS_MAX`] keys:
+    /// map keys are data, and a state with many distinct ones (maps keyed by ids) must not
+    /// fill memory with them; past the bound, a key that is not in the table is allocated
+    /// as before.
+    pub fn map_key(key: &str) -> Key {
+        if key.len() > MAP_KEY_LEN_MAX {
+            return Key(Arc::from(key));
+        }
+        let mut keys = MAP_KEYS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = keys.get(key) {
+            return Key(k.clone());
+        }
+        let k: Arc<str> = Arc::from(key);
+        if keys.len() < MAP_KEYS_MAX {
+            keys.insert(k.clone());
+        }
+        Key(k)
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -169,5 +197,33 @@ mod tests {
         let mut ks = [Key::from("b"), Key::from("a"), Key::from("ab")];
         ks.sort();
         assert_eq!(ks.map(|k| k.to_string()), ["a", "ab", "b"]);
+    }
+
+    #[test]
+    fn short_map_keys_are_shared_and_long_ones_are_not() {
+        let a = Key::map_key("Environment");
+        let b = Key::map_key(&String::from("Environment"));
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        let long = "k".repeat(MAP_KEY_LEN_MAX + 1);
+        let (c, d) = (Key::map_key(&long), Key::map_key(&long));
+        assert_eq!(c, d);
+        assert!(!Arc::ptr_eq(&c.0, &d.0));
+    }
+
+    #[test]
+    fn decoded_map_keys_are_shared_between_objects() {
+        use crate::{json, Type, ValueKind};
+        let ty = Type::Map(Box::new(Type::String));
+        let j: serde_json::Value = serde_json::json!({"Name": "x"});
+        let (v, w) = (
+            json::value_from_json(&j, &ty).unwrap(),
+            json::value_from_json(&j, &ty).unwrap(),
+        );
+        let (ValueKind::Map(_, m), ValueKind::Map(_, n)) = (&v.kind, &w.kind) else {
+            panic!("not maps");
+        };
+        let (k1, _) = m.get_key_value("Name").unwrap();
+        let (k2, _) = n.get_key_value("Name").unwrap();
+        assert!(Arc::ptr_eq(&k1.0, &k2.0));
     }
 }

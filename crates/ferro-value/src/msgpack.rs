@@ -379,7 +379,7 @@ fn decode(r: &mut Reader<'_>, ty: &Type) -> Result<Value, String> {
             let mut out = ValueMap::with_capacity(n);
             for _ in 0..n {
                 let k = r.string()?;
-                out.insert(k, decode(r, et)?);
+                out.insert(Key::map_key(k), decode(r, et)?);
             }
             Ok(Value::map(strip_optional(et), out))
         }
