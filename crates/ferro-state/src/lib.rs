@@ -29,6 +29,6 @@ pub use lock::{
     LockInfo,
 };
 pub use model::{
-    Dependencies, InstanceOutline, InstanceState, ObjectState, OutputState, ResourceOutline,
-    ResourceState, State,
+    Dependencies, Deposed, InstanceOutline, InstanceState, ObjectState, OutputState,
+    ResourceOutline, ResourceState, State,
 };

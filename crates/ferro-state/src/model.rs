@@ -48,7 +48,64 @@ pub struct InstanceState {
     /// Change one with `Arc::make_mut`.
     pub current: Option<Arc<ObjectState>>,
     /// Keyed by the 8-hex-digit deposed key.
-    pub deposed: BTreeMap<String, ObjectState>,
+    pub deposed: Deposed,
+}
+
+/// An instance's deposed objects, keyed by deposed key; it reads as the map (`Deref`). Nearly
+/// always there are none, and then it holds no map: one word where an empty map is three, in
+/// every instance of every copy of a state.
+#[derive(Debug, Clone, PartialEq, Default)]
+// Boxed on purpose: the box is one word, the map three, and there is rarely a map at all.
+#[allow(clippy::box_collection)]
+pub struct Deposed(Option<Box<BTreeMap<String, ObjectState>>>);
+
+static NO_DEPOSED: BTreeMap<String, ObjectState> = BTreeMap::new();
+
+impl std::ops::Deref for Deposed {
+    type Target = BTreeMap<String, ObjectState>;
+    fn deref(&self) -> &Self::Target {
+        self.0.as_deref().unwrap_or(&NO_DEPOSED)
+    }
+}
+
+impl std::ops::DerefMut for Deposed {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl From<BTreeMap<String, ObjectState>> for Deposed {
+    fn from(map: BTreeMap<String, ObjectState>) -> Deposed {
+        Deposed((!map.is_empty()).then(|| Box::new(map)))
+    }
+}
+
+impl IntoIterator for Deposed {
+    type Item = (String, ObjectState);
+    type IntoIter = std::collections::btree_map::IntoIter<String, ObjectState>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.map(|m| *m).unwrap_or_default().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Deposed {
+    type Item = (&'a String, &'a ObjectState);
+    type IntoIter = std::collections::btree_map::Iter<'a, String, ObjectState>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Serialize for Deposed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Deposed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        BTreeMap::deserialize(d).map(Deposed::from)
+    }
 }
 
 /// One remote object as recorded in state.
@@ -201,5 +258,42 @@ impl State {
         if rs.instances.is_empty() {
             self.resources.remove(res);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Deposed, InstanceState};
+    use std::collections::BTreeMap;
+
+    /// A state holds one instance entry per instance, in every copy of it.
+    #[test]
+    fn an_instance_without_deposed_objects_holds_no_map() {
+        assert_eq!(std::mem::size_of::<InstanceState>(), 16);
+        assert_eq!(Deposed::from(BTreeMap::new()), Deposed::default());
+    }
+
+    #[test]
+    fn deposed_objects_read_and_serialize_as_a_map() {
+        let mut d = Deposed::default();
+        assert!(d.is_empty() && d.iter().next().is_none());
+        assert_eq!(serde_json::to_string(&d).unwrap(), "{}");
+        let back: Deposed = serde_json::from_str("{}").unwrap();
+        assert_eq!(back, Deposed::default());
+        let obj = super::ObjectState {
+            tainted: false,
+            schema_version: 0,
+            attributes: serde_json::json!({"id": "x"}).into(),
+            sensitive_attributes: Default::default(),
+            private: None,
+            dependencies: Default::default(),
+            create_before_destroy: false,
+        };
+        d.insert("00000001".to_string(), obj);
+        assert_eq!(d.keys().collect::<Vec<_>>(), ["00000001"]);
+        let text = serde_json::to_string(&d).unwrap();
+        let again: Deposed = serde_json::from_str(&text).unwrap();
+        assert_eq!(again, d);
+        assert_eq!(d.into_iter().count(), 1);
     }
 }
