@@ -161,11 +161,11 @@ pub(crate) fn planned_changes(out: &mut dyn Write, plan: &Plan) {
                 && c.addr.resource.resource.mode == ferro_addrs::ResourceMode::Data)
         })
         .collect();
-    changes.sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    changes.sort_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
     for c in changes {
         let action = action_name(c.action);
         let mut change = json!({ "resource": resource(&c.addr), "action": action });
-        if let Some(reason) = c.reason.and_then(change_reason) {
+        if let Some(reason) = c.reason().and_then(change_reason) {
             change["reason"] = json!(reason);
         }
         emit(

@@ -513,7 +513,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                 let planned: HashSet<&InstanceKey> = changes
                     .iter()
                     .map(|&i| &*plan.changes[i as usize])
-                    .filter(|c| c.deposed.is_none())
+                    .filter(|c| c.deposed().is_none())
                     .map(|c| &c.addr.resource.key)
                     .collect();
                 for (key, inst) in &rs.instances {
@@ -535,7 +535,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         }
         for &i in changes {
             let c = &plan.changes[i as usize];
-            if c.deposed.is_some() || c.action == Action::Delete {
+            if c.deposed().is_some() || c.action == Action::Delete {
                 continue;
             }
             let v = if c.action == Action::NoOp {

@@ -653,7 +653,7 @@ fn destroy_change(
     let (prior, _) = c.before.deep_unmark();
     let id = id_of(&prior);
     // Terraform names the deposed object when it starts destroying one.
-    let shown = match (&c.deposed, c.action) {
+    let shown = match (c.deposed(), c.action) {
         (Some(dk), _) => format!("{addr} (deposed object {dk})"),
         (None, Action::CreateThenDelete) => {
             format!(
@@ -697,11 +697,7 @@ fn destroy_change(
     let null = Value::null(prior.ty());
     // A delete's planned private data is the object's own (the plan may not carry it).
     let private = if c.planned_private.is_empty() {
-        ferro_planner::lifecycle::state_private(
-            &ctx.plan.prior_state,
-            &c.addr,
-            c.deposed.as_deref(),
-        )
+        ferro_planner::lifecycle::state_private(&ctx.plan.prior_state, &c.addr, c.deposed())
     } else {
         c.planned_private.to_vec()
     };
@@ -734,7 +730,7 @@ fn destroy_change(
         (ctx.on_event)(Event::Failed { addr });
         return (Vec::new(), diags, false);
     }
-    let outcome = match (&c.deposed, c.action) {
+    let outcome = match (c.deposed(), c.action) {
         (Some(dk), _) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,

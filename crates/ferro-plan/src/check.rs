@@ -31,7 +31,7 @@ pub fn check_consistency(plan: &Plan) -> Result<(), String> {
     // a resource's changes in key order, so the sort mostly finds runs already in order.
     let key = |i: u32| {
         let c = &plan.changes[i as usize];
-        (&c.addr, c.deposed.as_deref())
+        (&c.addr, c.deposed())
     };
     let mut order: Vec<u32> = (0..plan.changes.len() as u32).collect();
     order.sort_by(|a, b| key(*a).cmp(&key(*b)));
@@ -67,16 +67,15 @@ mod tests {
         let provider = Arc::new(AbsProviderConfig::root(Provider::default_for("null")));
         let addr = AbsResource::root(Resource::managed("null_resource", name))
             .instance(InstanceKey::Int(key));
-        let mut c = ResourceInstanceChange::new(
+        ResourceInstanceChange::new(
             addr,
             provider,
             Action::Delete,
             Value::null(Type::Dynamic),
             Value::null(Type::Dynamic),
             0,
-        );
-        c.deposed = deposed.map(Box::from);
-        c
+        )
+        .with_deposed(deposed.map(Box::from))
     }
 
     /// A plan of the given changes, each with an apply step, in a chain.

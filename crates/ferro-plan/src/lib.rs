@@ -89,26 +89,36 @@ impl ActionReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResourceInstanceChange {
     pub addr: AbsResourceInstance,
-    /// For changes to deposed objects: their key.
-    pub deposed: Option<Box<str>>,
     /// Shared by the changes of a resource's instances.
     pub provider: Arc<AbsProviderConfig>,
     pub action: Action,
-    pub reason: Option<ActionReason>,
     /// Prior (refreshed) value; null for create.
     pub before: Value,
     /// Initial planned value; null for delete. May contain unknowns.
     pub after: Value,
-    /// Attribute paths that forced a replacement (boxed: no spare room, and one word less).
-    pub requires_replace: Box<[Vec<PathStep>]>,
-    /// Boxed (no spare room): with the boxed replace paths and deposed key it keeps a change
-    /// within 256 bytes, an allocation size class (a plan holds one per instance).
+    /// Boxed (no spare room): a plan holds one change per instance.
     pub planned_private: Box<[u8]>,
     pub schema_version: u64,
     /// Resources this object depends on (for state's `dependencies`; shared by the changes of
     /// a resource's instances).
     pub dependencies: ferro_state::Dependencies,
     pub create_before_destroy: bool,
+    /// What few changes have (see [`ChangeDetail`]; read and set through the `deposed`,
+    /// `reason` and `requires_replace` methods), boxed: so a change is 224 bytes, an
+    /// allocation size class (a plan holds one change per instance; beside it, 256).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<ChangeDetail>>,
+}
+
+/// The parts of a change most changes leave empty: replacements, reads and deposed objects
+/// have them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChangeDetail {
+    /// For changes to deposed objects: their key.
+    deposed: Option<Box<str>>,
+    reason: Option<ActionReason>,
+    /// Attribute paths that forced a replacement.
+    requires_replace: Box<[Vec<PathStep>]>,
 }
 
 /// The attribute that names an object in progress lines ("Refreshing state... [id=…]"), as
@@ -137,7 +147,7 @@ pub fn object_value_id(v: &Value) -> Option<(&'static str, String)> {
 impl ResourceInstanceChange {
     /// A change of an instance's current object. The reason, replace paths, private data,
     /// dependencies and `create_before_destroy` start empty; set them with struct update
-    /// syntax.
+    /// syntax and the `with_` methods.
     pub fn new(
         addr: AbsResourceInstance,
         provider: Arc<AbsProviderConfig>,
@@ -148,18 +158,57 @@ impl ResourceInstanceChange {
     ) -> Self {
         ResourceInstanceChange {
             addr,
-            deposed: None,
             provider,
             action,
-            reason: None,
             before,
             after,
-            requires_replace: Box::default(),
             planned_private: Box::default(),
             schema_version,
             dependencies: Default::default(),
             create_before_destroy: false,
+            detail: None,
         }
+    }
+
+    /// For changes to deposed objects: their key.
+    pub fn deposed(&self) -> Option<&str> {
+        self.detail.as_ref().and_then(|d| d.deposed.as_deref())
+    }
+
+    /// Why the action was chosen, when it was not the obvious one.
+    pub fn reason(&self) -> Option<ActionReason> {
+        self.detail.as_ref().and_then(|d| d.reason)
+    }
+
+    /// Attribute paths that forced a replacement.
+    pub fn requires_replace(&self) -> &[Vec<PathStep>] {
+        self.detail.as_ref().map_or(&[], |d| &d.requires_replace)
+    }
+
+    fn detail_mut(&mut self) -> &mut ChangeDetail {
+        self.detail.get_or_insert_with(Box::default)
+    }
+
+    /// The change made a change of the deposed object `key` (or of the current one).
+    pub fn with_deposed(mut self, key: Option<Box<str>>) -> Self {
+        if key.is_some() || self.detail.is_some() {
+            self.detail_mut().deposed = key;
+        }
+        self
+    }
+
+    pub fn with_reason(mut self, reason: Option<ActionReason>) -> Self {
+        if reason.is_some() || self.detail.is_some() {
+            self.detail_mut().reason = reason;
+        }
+        self
+    }
+
+    pub fn with_requires_replace(mut self, paths: Box<[Vec<PathStep>]>) -> Self {
+        if !paths.is_empty() || self.detail.is_some() {
+            self.detail_mut().requires_replace = paths;
+        }
+        self
     }
 }
 
@@ -285,24 +334,18 @@ impl ResourceDrift {
     /// The drift as a change (an update, or a delete when the object is gone), for the
     /// renderings shared with planned changes.
     pub fn as_change(&self) -> ResourceInstanceChange {
-        ResourceInstanceChange {
-            addr: self.addr.clone(),
-            deposed: None,
-            provider: self.provider.clone(),
-            action: if self.after.is_null() {
+        ResourceInstanceChange::new(
+            self.addr.clone(),
+            self.provider.clone(),
+            if self.after.is_null() {
                 Action::Delete
             } else {
                 Action::Update
             },
-            reason: None,
-            before: self.before.clone(),
-            after: self.after.clone(),
-            requires_replace: Box::default(),
-            planned_private: Box::default(),
-            schema_version: 0,
-            dependencies: Default::default(),
-            create_before_destroy: false,
-        }
+            self.before.clone(),
+            self.after.clone(),
+            0,
+        )
     }
 }
 
@@ -367,11 +410,38 @@ impl Plan {
 
 #[cfg(test)]
 mod size_tests {
-    /// A plan holds one boxed change per instance: past 256 bytes each would take the next
-    /// allocation size class, 320.
+    /// A plan holds one boxed change per instance: past 224 bytes each would take the next
+    /// allocation size class, 256.
     #[test]
-    fn a_change_fits_the_256_byte_size_class() {
-        assert!(std::mem::size_of::<super::ResourceInstanceChange>() <= 256);
+    fn a_change_fits_the_224_byte_size_class() {
+        assert!(std::mem::size_of::<super::ResourceInstanceChange>() <= 224);
+    }
+
+    #[test]
+    fn a_change_holds_its_detail_only_when_it_has_one() {
+        use super::{Action, ActionReason, ResourceInstanceChange};
+        use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Provider, Resource};
+        use ferro_value::{Type, Value};
+        let addr =
+            AbsResource::root(Resource::managed("null_resource", "a")).instance(InstanceKey::None);
+        let provider = std::sync::Arc::new(AbsProviderConfig::root(Provider::default_for("null")));
+        let null = Value::null(Type::Dynamic);
+        let plain =
+            ResourceInstanceChange::new(addr, provider, Action::NoOp, null.clone(), null, 0)
+                .with_deposed(None)
+                .with_reason(None)
+                .with_requires_replace(Box::default());
+        assert!(plain.detail.is_none());
+        assert_eq!((plain.deposed(), plain.reason()), (None, None));
+        assert!(plain.requires_replace().is_empty());
+        let c = plain
+            .with_deposed(Some("abc".into()))
+            .with_reason(Some(ActionReason::ReplaceByRequest));
+        assert_eq!(c.deposed(), Some("abc"));
+        assert_eq!(c.reason(), Some(ActionReason::ReplaceByRequest));
+        let back: ResourceInstanceChange =
+            serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
     }
 }
 

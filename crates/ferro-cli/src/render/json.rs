@@ -297,7 +297,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         let (before, after) = (mark(&c.before), mark(&c.after));
         let res = c.addr.containing_resource();
         let key = &c.addr.resource.key;
-        if c.action != Action::Delete && c.deposed.is_none() {
+        if c.action != Action::Delete && c.deposed().is_none() {
             let mut r = obj();
             resource_head(&mut r, &res, key, c.addr.to_string());
             r.shift_remove("module_address");
@@ -319,13 +319,13 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         }
         let mut rc = resource_change_json(c, &before, &after);
         if let (Some(old), J::Object(m)) = (
-            moved_from.get(&c.addr).filter(|_| c.deposed.is_none()),
+            moved_from.get(&c.addr).filter(|_| c.deposed().is_none()),
             &mut rc,
         ) {
             m.insert("previous_address".into(), J::String(old.to_string()));
         }
         if let (Some(id), J::Object(m)) = (
-            import_ids.get(&c.addr).filter(|_| c.deposed.is_none()),
+            import_ids.get(&c.addr).filter(|_| c.deposed().is_none()),
             &mut rc,
         ) {
             if let Some(J::Object(ch)) = m.get_mut("change") {
@@ -439,7 +439,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     for c in &plan.changes {
         let data_gone = c.action == Action::Delete
             && c.addr.resource.resource.mode == ferro_addrs::ResourceMode::Data;
-        if (c.action == Action::Read || data_gone) && c.deposed.is_none() {
+        if (c.action == Action::Read || data_gone) && c.deposed().is_none() {
             prior.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
         }
     }
@@ -488,7 +488,7 @@ fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Valu
         "provider_name".into(),
         J::String(c.provider.provider.to_string()),
     );
-    if let Some(d) = &c.deposed {
+    if let Some(d) = c.deposed() {
         r.insert("deposed".into(), J::String(d.to_string()));
     }
     let mut ch = obj();
@@ -518,9 +518,9 @@ fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Valu
     ch.insert("after_unknown".into(), au);
     ch.insert("before_sensitive".into(), sensitive_as_bool(before));
     ch.insert("after_sensitive".into(), sensitive_as_bool(after));
-    if c.action.is_replace() && !c.requires_replace.is_empty() {
+    if c.action.is_replace() && !c.requires_replace().is_empty() {
         let paths = c
-            .requires_replace
+            .requires_replace()
             .iter()
             .map(|p| {
                 J::Array(
@@ -537,7 +537,7 @@ fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Valu
     }
     r.insert("change".into(), J::Object(ch));
     // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2).
-    if let Some(reason) = c.reason.filter(|_| c.action.is_replace()) {
+    if let Some(reason) = c.reason().filter(|_| c.action.is_replace()) {
         r.insert("action_reason".into(), J::String(reason.as_str().into()));
     }
     J::Object(r)

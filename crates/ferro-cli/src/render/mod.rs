@@ -31,7 +31,7 @@ pub(crate) fn decode_object(o: &ObjectState, schema: &Schema) -> Option<Value> {
 /// Resource changes in address order (deposed objects after the current one).
 pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
     let mut v: Vec<&ResourceInstanceChange> = plan.changes.iter().map(|c| &**c).collect();
-    v.sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+    v.sort_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
     v
 }
 
@@ -79,7 +79,7 @@ fn resource_change(
     let moved_from = notes.moved_from;
     let mut out = String::new();
     let mut addr = c.addr.to_string();
-    if let Some(k) = &c.deposed {
+    if let Some(k) = c.deposed() {
         addr = format!("{addr} (deposed object {k})");
     }
     let head = match c.action {
@@ -92,7 +92,7 @@ fn resource_change(
             )
         }
         Action::Update => format!("[bold]  # {addr}[reset] will be updated in-place"),
-        Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason {
+        Action::CreateThenDelete | Action::DeleteThenCreate => match c.reason() {
             Some(ActionReason::ReplaceBecauseTainted) => {
                 format!("[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced")
             }
@@ -106,7 +106,7 @@ fn resource_change(
         },
         Action::Delete => {
             let mut h = format!("[bold]  # {addr}[reset] will be [bold][red]destroyed");
-            if c.deposed.is_some() {
+            if c.deposed().is_some() {
                 h.push_str(
                     "\n  # (left over from a partially-failed replacement of this instance)",
                 );
@@ -166,7 +166,7 @@ fn resource_change(
     } else {
         (c.action, mark_schema_sensitive(schema, &c.after))
     };
-    let mut p = DiffPrinter::new(pen, action, &c.requires_replace);
+    let mut p = DiffPrinter::new(pen, action, c.requires_replace());
     if notes.forget || (notes.import_id.is_some() && c.action == Action::NoOp) {
         p = p.verbose();
     }
@@ -211,7 +211,7 @@ pub fn write_human_plan(
         .into_iter()
         .filter(|c| {
             (c.action != Action::NoOp
-                || (c.deposed.is_none()
+                || (c.deposed().is_none()
                     && (moved.contains_key(&c.addr) || import_ids.contains_key(&c.addr))))
                 && !(c.action == Action::Delete
                     && c.addr.resource.resource.mode == ResourceMode::Data)
@@ -272,7 +272,7 @@ pub fn write_human_plan(
             let notes = Notes {
                 moved_from: moved.get(&c.addr).copied(),
                 import_id: c
-                    .deposed
+                    .deposed()
                     .is_none()
                     .then(|| import_ids.get(&c.addr).copied())
                     .flatten(),

@@ -67,7 +67,7 @@ pub(super) fn incomplete_replace_warnings(
         let instances: Vec<&AbsResourceInstance> = changes
             .iter()
             .filter(|c| {
-                c.deposed.is_none()
+                c.deposed().is_none()
                     && c.action != Action::Delete
                     && c.addr.containing_resource() == res
             })

@@ -28,8 +28,8 @@ impl Walk<'_> {
         let pending = self.dependency_pending(m, file, decl);
         // Terraform 1.0 records no dependencies for data resources in state.
         let deps = ferro_state::Dependencies::default();
-        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
-        let mut instance_values: Vec<(InstanceKey, Value)> = Vec::new();
+        let wanted = Wanted::new(&keys);
+        let mut instance_values = InstanceValues::default();
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
@@ -37,7 +37,7 @@ impl Walk<'_> {
                 let v = self
                     .prior_data(abs, &key, schema)
                     .unwrap_or_else(|| Value::unknown(schema.implied_type()));
-                instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+                instance_values.push(key, mark_schema_sensitive(&schema.block, &v));
                 continue;
             }
             let addr_s = addr.to_string();
@@ -59,7 +59,7 @@ impl Walk<'_> {
                 }
             }));
             if failed {
-                instance_values.push((key, Value::unknown(schema.implied_type())));
+                instance_values.push(key, Value::unknown(schema.implied_type()));
                 continue;
             }
             let (plain_cfg, _) = config.deep_unmark();
@@ -77,19 +77,21 @@ impl Walk<'_> {
                 let before = self
                     .prior_data(abs, &key, schema)
                     .unwrap_or_else(|| Value::null(schema.implied_type()));
-                self.push_change(ResourceInstanceChange {
-                    reason: Some(reason),
-                    dependencies: deps.clone(),
-                    ..ResourceInstanceChange::new(
-                        addr,
-                        cfg.clone(),
-                        Action::Read,
-                        before,
-                        planned.clone(),
-                        schema.version,
-                    )
-                });
-                instance_values.push((key, mark_schema_sensitive(&schema.block, &planned)));
+                self.push_change(
+                    ResourceInstanceChange {
+                        dependencies: deps.clone(),
+                        ..ResourceInstanceChange::new(
+                            addr,
+                            cfg.clone(),
+                            Action::Read,
+                            before,
+                            planned.clone(),
+                            schema.version,
+                        )
+                    }
+                    .with_reason(Some(reason)),
+                );
+                instance_values.push(key, mark_schema_sensitive(&schema.block, &planned));
                 continue;
             }
             let resp = provider.read_data_source(ReadDataRequest {
@@ -103,7 +105,7 @@ impl Walk<'_> {
                     .push(resource_diag(m.hir(file), d, &addr_s, decl));
             }
             if errored {
-                instance_values.push((key, Value::unknown(schema.implied_type())));
+                instance_values.push(key, Value::unknown(schema.implied_type()));
                 continue;
             }
             let state = match convert(&resp.state, &schema.implied_type()) {
@@ -114,7 +116,7 @@ impl Walk<'_> {
                             .with_detail(format!("Provider {} produced an invalid value for {addr_s}: the object must be known, not null, and conform to the data source's schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
                             .with_address(addr_s.clone()),
                     );
-                    instance_values.push((key, Value::unknown(schema.implied_type())));
+                    instance_values.push(key, Value::unknown(schema.implied_type()));
                     continue;
                 }
             };
@@ -138,7 +140,7 @@ impl Walk<'_> {
                 CheckKind::ResourcePostcondition,
                 Some(&addr_s),
             ));
-            instance_values.push((key, mark_schema_sensitive(&schema.block, &value)));
+            instance_values.push(key, mark_schema_sensitive(&schema.block, &value));
         }
         // Instances the configuration no longer has are dropped from state (no provider call).
         if let Some(rs) = self.refreshed.resources.get(abs).cloned() {

@@ -123,3 +123,60 @@ pub fn expand_in(
     }
     Some((Expansion::Single, vec![(InstanceKey::None, None)]))
 }
+
+/// The instance keys a resource's expansion wants, for telling the instances in state that
+/// are no longer wanted. A `count` of n wants 0..n, held as the number alone: a set of the
+/// keys cost a resource of 100 000 instances about 2.4 MB until it was finished.
+pub(super) enum Wanted {
+    Count(usize),
+    Keys(BTreeSet<InstanceKey>),
+}
+
+impl Wanted {
+    pub(super) fn new<T>(keys: &[(InstanceKey, T)]) -> Wanted {
+        let counted = keys
+            .iter()
+            .enumerate()
+            .all(|(i, (k, _))| matches!(k, InstanceKey::Int(n) if usize::try_from(*n) == Ok(i)));
+        if counted && !keys.is_empty() {
+            Wanted::Count(keys.len())
+        } else {
+            Wanted::Keys(keys.iter().map(|(k, _)| k.clone()).collect())
+        }
+    }
+
+    pub(super) fn contains(&self, key: &InstanceKey) -> bool {
+        match (self, key) {
+            (Wanted::Count(n), InstanceKey::Int(i)) => usize::try_from(*i).is_ok_and(|i| i < *n),
+            (Wanted::Count(_), _) => false,
+            (Wanted::Keys(keys), _) => keys.contains(key),
+        }
+    }
+}
+
+#[cfg(test)]
+mod wanted_tests {
+    use super::Wanted;
+    use ferro_addrs::InstanceKey;
+
+    #[test]
+    fn a_count_wants_its_indices_only() {
+        let keys: Vec<(InstanceKey, ())> = (0..3).map(|i| (InstanceKey::Int(i), ())).collect();
+        let w = Wanted::new(&keys);
+        assert!(matches!(w, Wanted::Count(3)));
+        assert!(w.contains(&InstanceKey::Int(0)) && w.contains(&InstanceKey::Int(2)));
+        assert!(!w.contains(&InstanceKey::Int(3)) && !w.contains(&InstanceKey::Int(-1)));
+        assert!(!w.contains(&InstanceKey::None));
+        assert!(!w.contains(&InstanceKey::Str("0".into())));
+    }
+
+    #[test]
+    fn other_keys_are_held_as_a_set() {
+        let keys = vec![(InstanceKey::Str("a".into()), ()), (InstanceKey::None, ())];
+        let w = Wanted::new(&keys);
+        assert!(w.contains(&InstanceKey::Str("a".into())) && w.contains(&InstanceKey::None));
+        assert!(!w.contains(&InstanceKey::Int(0)));
+        let none: Vec<(InstanceKey, ())> = Vec::new();
+        assert!(!Wanted::new(&none).contains(&InstanceKey::Int(0)));
+    }
+}

@@ -197,7 +197,7 @@ impl Walk<'_> {
         let planned: HashSet<&AbsResourceInstance> = self
             .changes
             .iter()
-            .filter(|c| c.deposed.is_none() && c.action != Action::Delete)
+            .filter(|c| c.deposed().is_none() && c.action != Action::Delete)
             .map(|c| &c.addr)
             .collect();
         for ((addr, _), span) in self.imports.iter().zip(&self.import_spans) {

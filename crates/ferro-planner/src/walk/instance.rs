@@ -298,8 +298,6 @@ impl InstancePlanner<'_> {
                         ActionReason::ReplaceBecauseCannotUpdate
                     };
                     let change = ResourceInstanceChange {
-                        reason: Some(reason),
-                        requires_replace: changed.into(),
                         planned_private: private.into(),
                         dependencies,
                         create_before_destroy: cbd,
@@ -311,7 +309,9 @@ impl InstancePlanner<'_> {
                             planned.clone(),
                             schema.version,
                         )
-                    };
+                    }
+                    .with_reason(Some(reason))
+                    .with_requires_replace(changed.into());
                     self.push_change(change, acc);
                     return planned;
                 }
@@ -339,7 +339,6 @@ impl InstancePlanner<'_> {
         };
         let result = planned.clone();
         let change = ResourceInstanceChange {
-            reason,
             planned_private: private.into(),
             dependencies,
             create_before_destroy: cbd,
@@ -351,7 +350,8 @@ impl InstancePlanner<'_> {
                 planned,
                 schema.version,
             )
-        };
+        }
+        .with_reason(reason);
         self.push_change(change, acc);
         result
     }

@@ -21,7 +21,7 @@ pub(super) struct Prepared {
     expansion: Expansion,
     /// Resources it depends on (for state's `dependencies`).
     deps: ferro_state::Dependencies,
-    wanted: BTreeSet<InstanceKey>,
+    wanted: Wanted,
     /// The instances to plan, in order. (The address is made when an instance is planned:
     /// the list is held until its chunk is.)
     work: Vec<Work>,
@@ -57,9 +57,9 @@ impl Walk<'_> {
         let total: usize = prepared.iter().map(|(_, p)| p.work.len()).sum();
         let mut chunks: Vec<Vec<(usize, Work)>> = Vec::with_capacity(total.div_ceil(PLAN_CHUNK));
         // Each copy's instance values, given their room when its first result is merged.
-        let mut values: Vec<Vec<(InstanceKey, Value)>> = Vec::with_capacity(prepared.len());
+        let mut values: Vec<InstanceValues> = Vec::with_capacity(prepared.len());
         for (i, (_, p)) in prepared.iter_mut().enumerate() {
-            values.push(Vec::new());
+            values.push(InstanceValues::default());
             for w in std::mem::take(&mut p.work) {
                 match chunks.last_mut() {
                     Some(c) if c.len() < PLAN_CHUNK => c.push((i, w)),
@@ -139,7 +139,7 @@ impl Walk<'_> {
         &mut self,
         r: &Resource,
         prepared: &mut [Option<(&ModuleEval<'_>, Prepared)>],
-        values: &mut [Vec<(InstanceKey, Value)>],
+        values: &mut [InstanceValues],
         i: usize,
     ) {
         if let Some((m, p)) = prepared[i].take() {
@@ -153,7 +153,7 @@ impl Walk<'_> {
         &mut self,
         m: &ModuleEval<'_>,
         p: &Prepared,
-        values: &mut Vec<(InstanceKey, Value)>,
+        values: &mut InstanceValues,
         key: InstanceKey,
         v: Value,
         acc: Acc,
@@ -171,7 +171,7 @@ impl Walk<'_> {
                 Some(&p.abs.instance(key.clone()).to_string()),
             ));
         }
-        values.push((key, v));
+        values.push(key, v);
     }
 
     /// A resource in one module instance up to its provider calls: None when there is nothing
@@ -217,7 +217,7 @@ impl Walk<'_> {
             .get(&cr)
             .map(|s| s.iter().map(|d| d.to_string()).collect())
             .unwrap_or_default();
-        let wanted: BTreeSet<InstanceKey> = keys.iter().map(|(k, _)| k.clone()).collect();
+        let wanted = Wanted::new(&keys);
         // Configuration values first (in order), then the provider calls of all instances at
         // once, merged back in instance order.
         let mut work: Vec<Work> = Vec::with_capacity(keys.len());
@@ -293,7 +293,7 @@ impl Walk<'_> {
         m: &ModuleEval<'_>,
         r: &Resource,
         p: Prepared,
-        mut instance_values: Vec<(InstanceKey, Value)>,
+        mut instance_values: InstanceValues,
     ) {
         let Prepared {
             decl,
@@ -317,11 +317,9 @@ impl Walk<'_> {
                 self.state_value(&abs, &key, &schema)
             };
             let v = v.unwrap_or_else(|| Value::unknown(schema.implied_type()));
-            instance_values.push((key, mark_schema_sensitive(&schema.block, &v)));
+            instance_values.push(key, mark_schema_sensitive(&schema.block, &v));
         }
-        if !untouched_sorted(&instance_values) {
-            instance_values.sort_by(|a, b| a.0.cmp(&b.0));
-        }
+        instance_values.sort();
         // Existing instances the configuration no longer wants are destroyed, and so are objects
         // left deposed by an earlier failed create_before_destroy replacement. (In destroy mode
         // `orphans` plans every object in state instead.)

@@ -10,6 +10,9 @@ mod checks;
 mod data;
 mod expansion;
 pub(crate) use expansion::expand_in;
+use expansion::Wanted;
+mod instance_values;
+use instance_values::InstanceValues;
 mod imports;
 mod instance;
 mod managed;
@@ -369,7 +372,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         return (None, diags);
     }
     w.changes
-        .sort_by(|a, b| (&a.addr, &a.deposed).cmp(&(&b.addr, &b.deposed)));
+        .sort_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
     w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
     let graph_ir = crate::graph::build_graph(
         &w.changes,
@@ -441,11 +444,6 @@ fn dedup(diags: &mut Vec<Diagnostic>) {
         };
         seen.insert((d.span, d.summary.clone(), d.detail.clone(), address))
     });
-}
-
-/// Whether instance values are in key order already (they are unless some were left alone).
-fn untouched_sorted(values: &[(InstanceKey, Value)]) -> bool {
-    values.windows(2).all(|w| w[0].0 <= w[1].0)
 }
 
 fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
@@ -585,7 +583,7 @@ impl Walk<'_> {
         if c.action == Action::NoOp {
             return;
         }
-        let writes = c.action != Action::Delete && c.deposed.is_none();
+        let writes = c.action != Action::Delete && c.deposed().is_none();
         let same = |r: &ConfigResource| {
             r.resource == c.addr.resource.resource
                 && r.module.len() == c.addr.module.0.len()
@@ -740,9 +738,8 @@ impl Walk<'_> {
         if lc.prevent_destroy {
             self.diags.push(prevent_destroy_error(&addr));
         }
-        let change = Box::new(ResourceInstanceChange {
-            deposed: deposed.map(String::into_boxed_str),
-            ..ResourceInstanceChange::new(
+        let change = Box::new(
+            ResourceInstanceChange::new(
                 addr,
                 cfg.clone(),
                 Action::Delete,
@@ -750,7 +747,8 @@ impl Walk<'_> {
                 Value::null(schema.implied_type()),
                 schema.version,
             )
-        });
+            .with_deposed(deposed.map(String::into_boxed_str)),
+        );
         self.note_change(&change);
         self.changes.push(change);
     }
@@ -855,20 +853,17 @@ impl Walk<'_> {
 
 /// The value a resource has in expressions: its one instance, a tuple (count) or an object
 /// keyed like for_each.
-fn resource_value(
-    expansion: Expansion,
-    mut instances: Vec<(InstanceKey, Value)>,
-    schema: &Schema,
-) -> Value {
+fn resource_value(expansion: Expansion, instances: InstanceValues, schema: &Schema) -> Value {
+    let (keys, mut values) = instances.into_parts();
     match expansion {
-        Expansion::Single => instances
+        Expansion::Single => values
             .pop()
-            .map(|(_, v)| v)
             .unwrap_or_else(|| Value::null(schema.implied_type())),
-        Expansion::Count => Value::tuple(instances.into_iter().map(|(_, v)| v).collect()),
+        Expansion::Count => Value::tuple(values),
         Expansion::ForEach => Value::object(
-            instances
+            keys.unwrap_or_default()
                 .into_iter()
+                .zip(values)
                 .map(|(k, v)| {
                     (
                         if let InstanceKey::Str(s) = k {

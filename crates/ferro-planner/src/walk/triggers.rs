@@ -88,7 +88,7 @@ impl Walk<'_> {
             }
         }
         self.changes.iter().any(|c| {
-            c.deposed.is_none()
+            c.deposed().is_none()
                 && c.addr.module == abs.module
                 && c.addr.resource.resource == abs.resource
                 && key.as_ref().is_none_or(|k| &c.addr.resource.key == k)
