@@ -196,6 +196,8 @@ struct Walk<'a> {
     import_spans: Vec<Span>,
     /// Every import target met so far (a second block for one is an error).
     imported: HashSet<AbsResourceInstance>,
+    /// The changes `replace_triggered_by` looks at, indexed on first use.
+    trigger_index: std::cell::RefCell<triggers::TriggerIndex>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
     #[allow(clippy::vec_box)]
     forgotten: Vec<Box<ResourceInstanceChange>>,
@@ -265,6 +267,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         changing: HashSet::new(),
         pending: HashSet::new(),
         last_noted: None,
+        trigger_index: Default::default(),
         targeting,
         destroy_refresh,
         output_deps: graph.output_deps.clone(),

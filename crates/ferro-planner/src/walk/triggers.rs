@@ -87,23 +87,70 @@ impl Walk<'_> {
                 },
             }
         }
-        self.changes.iter().any(|c| {
-            c.deposed().is_none()
-                && c.addr.module == abs.module
-                && c.addr.resource.resource == abs.resource
-                && key.as_ref().is_none_or(|k| &c.addr.resource.key == k)
-                && matches!(
-                    c.action,
-                    Action::Create
-                        | Action::Update
-                        | Action::DeleteThenCreate
-                        | Action::CreateThenDelete
-                )
-                && (path.is_empty() || {
-                    let before = value_at(&c.before, &path).map(|v| v.deep_unmark().0);
-                    let after = value_at(&c.after, &path).map(|v| v.deep_unmark().0);
-                    after.as_ref().is_none_or(|a| !a.is_wholly_known()) || before != after
-                })
-        })
+        let fires = |c: &ResourceInstanceChange, path: &[PathStep]| {
+            path.is_empty() || {
+                let before = value_at(&c.before, path).map(|v| v.deep_unmark().0);
+                let after = value_at(&c.after, path).map(|v| v.deep_unmark().0);
+                after.as_ref().is_none_or(|a| !a.is_wholly_known()) || before != after
+            }
+        };
+        let mut index = self.trigger_index.borrow_mut();
+        index.catch_up(&self.changes);
+        let Some(instances) = index.by_resource.get(&abs) else {
+            return false;
+        };
+        match key {
+            Some(k) => instances
+                .get(&k)
+                .is_some_and(|&i| fires(&self.changes[i], &path)),
+            // The whole resource: the same answer for every instance that asks, kept.
+            None => {
+                let asked = (abs, path);
+                if let Some(&known) = index.whole.get(&asked) {
+                    return known;
+                }
+                let instances = &index.by_resource[&asked.0];
+                let known = instances
+                    .values()
+                    .any(|&i| fires(&self.changes[i], &asked.1));
+                index.whole.insert(asked, known);
+                known
+            }
+        }
+    }
+}
+
+/// The planned changes that can fire a `replace_triggered_by` entry (creates, updates and
+/// replacements of current objects), by resource and instance key, so each instance's
+/// triggers are looked up rather than found by going through every change planned so far
+/// (which cost a resource of n instances, each naming its own trigger, n² comparisons).
+/// Built on first use and brought up to date as the walk plans more: the walk only adds
+/// changes until every resource is planned.
+#[derive(Default)]
+pub(super) struct TriggerIndex {
+    /// How many of the walk's changes are indexed.
+    seen: usize,
+    by_resource: HashMap<AbsResource, HashMap<InstanceKey, usize>>,
+    /// Answers for entries naming a whole resource (no instance key): the resource is
+    /// planned before anything that names it, so they cannot change.
+    whole: HashMap<(AbsResource, Vec<PathStep>), bool>,
+}
+
+impl TriggerIndex {
+    #[allow(clippy::vec_box)]
+    fn catch_up(&mut self, changes: &Vec<Box<ResourceInstanceChange>>) {
+        for (i, c) in changes.iter().enumerate().skip(self.seen) {
+            let fires = matches!(
+                c.action,
+                Action::Create | Action::Update | Action::DeleteThenCreate | Action::CreateThenDelete
+            );
+            if fires && c.deposed().is_none() {
+                self.by_resource
+                    .entry(c.addr.containing_resource())
+                    .or_default()
+                    .insert(c.addr.resource.key.clone(), i);
+            }
+        }
+        self.seen = changes.len();
     }
 }
