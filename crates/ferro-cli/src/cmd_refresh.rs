@@ -51,7 +51,7 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             let _ = io.stdout.write_all(text.as_bytes());
         }
     }
-    let planned = match make_plan(g, a, &p, false, current.clone(), io) {
+    let planned = match make_plan(g, a, &p, false, false, current.clone(), io) {
         Ok(x) => x,
         Err(code) => return code,
     };

@@ -178,11 +178,14 @@ fn parallelism_arg(p: &args::Parsed, io: &mut Io<'_>) -> Result<usize, i32> {
     }
 }
 
+/// Plan for a command. `discard_noops`: the plan is only shown (see
+/// [`PlanOptions::discard_noops`]).
 pub(crate) fn make_plan(
     g: &Global,
     a: &[String],
     p: &args::Parsed,
     destroy: bool,
+    discard_noops: bool,
     state: Option<State>,
     io: &mut Io<'_>,
 ) -> Result<Planned, i32> {
@@ -283,6 +286,7 @@ pub(crate) fn make_plan(
             targets,
             excludes,
             parallelism,
+            discard_noops,
         },
         cwd: g.dir.display().to_string(),
         on_refresh: Some(&on_refresh),
@@ -392,7 +396,9 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let before_refresh = p
         .flag("refresh-only")
         .then(|| managed_resources_text(state.as_ref()));
-    let planned = match make_plan(g, a, &p, false, state, io) {
+    // A plan that is not saved is only shown: it need not hold its no-ops.
+    let discard_noops = p.value("out").is_none();
+    let planned = match make_plan(g, a, &p, false, discard_noops, state, io) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -575,7 +581,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
         }
     } else {
-        let planned = match make_plan(g, a, &p, destroy, current, io) {
+        let planned = match make_plan(g, a, &p, destroy, false, current, io) {
             Ok(x) => x,
             Err(code) => return code,
         };

@@ -65,6 +65,11 @@ pub struct PlanOptions {
     /// `-parallelism`: how many instances' provider calls run at once (0: Terraform's
     /// default, 10).
     pub parallelism: usize,
+    /// Leave out of the plan the changes that do nothing (no-ops of current objects not
+    /// moved or imported): for a plan that is only shown, whose rendering skips them, they
+    /// would be most of what a large unchanged configuration's plan holds. A plan that is
+    /// saved or applied needs them (apply, `show -json`).
+    pub discard_noops: bool,
 }
 
 pub struct PlanInput<'a> {
@@ -196,6 +201,10 @@ struct Walk<'a> {
     import_spans: Vec<Span>,
     /// Every import target met so far (a second block for one is an error).
     imported: HashSet<AbsResourceInstance>,
+    /// Whether no-op changes are left out of the plan (see [`PlanOptions::discard_noops`]).
+    discard_noops: bool,
+    /// The addresses `moved` blocks moved objects to (their no-op changes are shown).
+    moved_to: HashSet<AbsResourceInstance>,
     /// The changes `replace_triggered_by` looks at, indexed on first use.
     trigger_index: std::cell::RefCell<triggers::TriggerIndex>,
     /// Objects `removed` blocks forget (left in place, dropped from state at apply).
@@ -268,6 +277,15 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         pending: HashSet::new(),
         last_noted: None,
         trigger_index: Default::default(),
+        // `-replace` of a resource without an instance key is answered by listing the
+        // instances planned, no-ops included.
+        discard_noops: input.options.discard_noops
+            && input
+                .options
+                .replace
+                .iter()
+                .all(|a| a.resource.key != InstanceKey::None),
+        moved_to: moved.keys().cloned().collect(),
         targeting,
         destroy_refresh,
         output_deps: graph.output_deps.clone(),
@@ -575,7 +593,16 @@ impl Walk<'_> {
         for c in &changes {
             self.note_change(c);
         }
-        self.changes.extend(changes);
+        if self.discard_noops {
+            self.changes.extend(changes.into_iter().filter(|c| {
+                c.action != Action::NoOp
+                    || c.deposed().is_some()
+                    || self.moved_to.contains(&c.addr)
+                    || self.imported.contains(&c.addr)
+            }));
+        } else {
+            self.changes.extend(changes);
+        }
         self.drift.extend(drift);
     }
 
