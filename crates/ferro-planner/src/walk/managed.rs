@@ -1,15 +1,43 @@
 //! Managed resources in the walk: each module instance's copy of a resource is prepared
-//! (expanded, its instances' configurations evaluated), then the provider calls of every
-//! instance of every module instance run together, a chunk of instances at a time, each
-//! chunk's results merged in instance order before the next, and each copy is finished once
-//! its last result is merged (deletes of instances no longer wanted, the resource's value
-//! set).
+//! (expanded), then the instances of every module instance are planned together, a chunk of
+//! instances at a time: the chunk's configurations are evaluated in instance order, their
+//! provider calls run together, and the chunk's results are merged in instance order before
+//! the next chunk. Each copy is finished once its last result is merged (deletes of instances
+//! no longer wanted, the resource's value set).
 
 use super::*;
 
 /// One instance to plan: key, configuration (None after an error), whether
 /// `replace_triggered_by` fired.
 type Work = (InstanceKey, Option<Value>, bool);
+
+/// One instance to plan, before its configuration is evaluated: key, and `each.value`.
+type Pending = (InstanceKey, Option<Value>);
+
+/// The instances of a copy still to plan, in order: the indices of a `count` are a range.
+enum PendingKeys {
+    Indices(std::ops::Range<i64>),
+    Keys(std::vec::IntoIter<Pending>),
+}
+
+impl PendingKeys {
+    fn len(&self) -> usize {
+        match self {
+            PendingKeys::Indices(r) => usize::try_from(r.end - r.start).unwrap_or(0),
+            PendingKeys::Keys(k) => k.len(),
+        }
+    }
+}
+
+impl Iterator for PendingKeys {
+    type Item = Pending;
+    fn next(&mut self) -> Option<Pending> {
+        match self {
+            PendingKeys::Indices(r) => r.next().map(|i| (InstanceKey::Int(i), None)),
+            PendingKeys::Keys(k) => k.next(),
+        }
+    }
+}
 
 /// A managed resource in one module instance, ready for its provider calls.
 pub(super) struct Prepared {
@@ -22,9 +50,15 @@ pub(super) struct Prepared {
     /// Resources it depends on (for state's `dependencies`).
     deps: ferro_state::Dependencies,
     wanted: Wanted,
-    /// The instances to plan, in order. (The address is made when an instance is planned:
-    /// the list is held until its chunk is.)
-    work: Vec<Work>,
+    /// The instances to plan, in order. Their configurations are evaluated when their chunk
+    /// is planned, so a resource's configuration values are not all held at once (they were
+    /// a third of a large plan's peak memory).
+    pending: PendingKeys,
+    /// Whether the body evaluates the same for every instance (see
+    /// [`crate::config_value::instance_independent`]), and then the value its first
+    /// evaluation gave, when it reported nothing.
+    independent: bool,
+    shared_config: Option<Option<Value>>,
     /// Instances this plan leaves alone (outside -target, or -refresh-only).
     untouched: Vec<InstanceKey>,
     /// How many instances the copy has (planned and left alone).
@@ -40,9 +74,10 @@ impl Walk<'_> {
         self.resources(std::slice::from_ref(m), r);
     }
 
-    /// A resource in each of the given module instances: each is prepared (expanded, its
-    /// instances' configurations evaluated), then the provider calls of every instance of every
-    /// module instance run together (in chunks), and each is finished in order.
+    /// A resource in each of the given module instances: each is prepared (expanded), then
+    /// the instances of every module instance are planned together, a chunk at a time
+    /// (configurations evaluated in order, provider calls run together), and each copy is
+    /// finished in order.
     pub(super) fn resources(&mut self, scopes: &[ModuleEval<'_>], r: &Resource) {
         let mut prepared: Vec<(&ModuleEval<'_>, Prepared)> = Vec::new();
         for m in scopes {
@@ -50,38 +85,46 @@ impl Walk<'_> {
                 prepared.push((m, p));
             }
         }
-        // The work of every module instance's copy, in order, cut into chunks: each chunk's
-        // results are merged (into the plan's changes, the refreshed state and the instances'
-        // values) before the next chunk is planned, so the results waiting to be merged, and
-        // the work lists, are bounded by a chunk rather than by the resource's instances.
-        let total: usize = prepared.iter().map(|(_, p)| p.work.len()).sum();
-        let mut chunks: Vec<Vec<(usize, Work)>> = Vec::with_capacity(total.div_ceil(PLAN_CHUNK));
+        // The instances of every module instance's copy, in order, taken a chunk at a time:
+        // each chunk's configurations are evaluated, its provider calls made, and its results
+        // merged (into the plan's changes, the refreshed state and the instances' values)
+        // before the next chunk is taken, so configurations and results waiting to be merged
+        // are bounded by a chunk rather than by the resource's instances.
+        let total: usize = prepared.iter().map(|(_, p)| p.pending.len()).sum();
         // Each copy's instance values, given their room when its first result is merged.
-        let mut values: Vec<InstanceValues> = Vec::with_capacity(prepared.len());
-        for (i, (_, p)) in prepared.iter_mut().enumerate() {
-            values.push(InstanceValues::default());
-            for w in std::mem::take(&mut p.work) {
-                match chunks.last_mut() {
-                    Some(c) if c.len() < PLAN_CHUNK => c.push((i, w)),
-                    _ => {
-                        let mut c = Vec::with_capacity(PLAN_CHUNK.min(total));
-                        c.push((i, w));
-                        chunks.push(c);
-                    }
-                }
-            }
-        }
+        let mut values: Vec<InstanceValues> = Vec::new();
+        values.resize_with(prepared.len(), InstanceValues::default);
         // Room for the resource's changes at once (about one per planned instance): growing
         // one push at a time, the plan's list of changes doubled and held both copies while
-        // it moved.
-        self.changes.reserve(total);
+        // it moved. (Not when no-ops are left out: most instances of a large plan are.)
+        if !self.discard_noops {
+            self.changes.reserve(total);
+        }
         let threads = self.parallelism();
         let mut prepared: Vec<Option<(&ModuleEval<'_>, Prepared)>> =
             prepared.into_iter().map(Some).collect();
         // Copies are finished in order, each once its last result is merged, so changes and
         // diagnostics come out in the order a copy-by-copy walk gives them.
         let mut finished = 0;
-        for chunk in chunks {
+        // The copy the next chunk starts taking instances from.
+        let mut copy = 0;
+        loop {
+            let mut chunk: Vec<(usize, Work)> = Vec::with_capacity(PLAN_CHUNK.min(total));
+            while chunk.len() < PLAN_CHUNK && copy < prepared.len() {
+                let Some((m, p)) = prepared[copy].as_mut() else {
+                    copy += 1;
+                    continue;
+                };
+                match p.pending.next() {
+                    Some((key, each_value)) => {
+                        chunk.push((copy, self.instance_work(m, p, key, each_value)))
+                    }
+                    None => copy += 1,
+                }
+            }
+            if chunk.is_empty() {
+                break;
+            }
             let results = {
                 let planner = self.planner();
                 let prepared = &prepared;
@@ -218,57 +261,30 @@ impl Walk<'_> {
             .map(|s| s.iter().map(|d| d.to_string()).collect())
             .unwrap_or_default();
         let wanted = Wanted::new(&keys);
-        // Configuration values first (in order), then the provider calls of all instances at
-        // once, merged back in instance order.
-        let mut work: Vec<Work> = Vec::with_capacity(keys.len());
+        let mut pending: Vec<Pending> = Vec::with_capacity(keys.len());
         let mut untouched: Vec<InstanceKey> = Vec::new();
-        let mut contexts: HashMap<InstanceKey, InstanceCtx> = HashMap::new();
+        for (key, each_value) in keys {
+            if self.input.options.refresh_only
+                || !self.targeting.includes(&abs.instance(key.clone()))
+            {
+                untouched.push(key);
+            } else {
+                pending.push((key, each_value));
+            }
+        }
+        let pending = match wanted {
+            // Every index of a count, in order: the range says as much.
+            Wanted::Count(n) if untouched.is_empty() => {
+                PendingKeys::Indices(0..i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            _ => PendingKeys::Keys(pending.into_iter()),
+        };
         // A body that no instance evaluates differently (no `count`, `each` or `self`, nothing
         // impure) is evaluated once, and the instances share its value: one copy of what it
         // holds, however many instances there are. When that evaluation has anything to say
         // (an error, a warning), every instance evaluates its own, as before, so each
         // reports it with its address.
         let independent = crate::config_value::instance_independent(m.hir(file), &decl.body);
-        let mut shared_config: Option<Option<Value>> = None;
-        for (key, each_value) in keys {
-            let inst = InstanceCtx::for_key(&key, each_value);
-            let addr = abs.instance(key.clone());
-            if self.input.options.refresh_only || !self.targeting.includes(&addr) {
-                untouched.push(key);
-                continue;
-            }
-            let (config, mut ds) = match &shared_config {
-                Some(Some(v)) => (v.clone(), Vec::new()),
-                _ => {
-                    let (v, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
-                    if independent && shared_config.is_none() {
-                        shared_config = Some(ds.is_empty().then(|| v.clone()));
-                    }
-                    (v, ds)
-                }
-            };
-            ds.extend(check_conditions(
-                m,
-                file,
-                &decl.lifecycle.preconditions,
-                &inst,
-                CheckKind::ResourcePrecondition,
-                Some(&addr.to_string()),
-            ));
-            let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| {
-                if d.address.is_none() {
-                    d.with_address(addr.to_string())
-                } else {
-                    d
-                }
-            }));
-            if !decl.lifecycle.postconditions.is_empty() {
-                contexts.insert(key.clone(), inst.clone());
-            }
-            let triggered = self.triggered(m, file, &decl, &inst);
-            work.push((key, if failed { None } else { Some(config) }, triggered));
-        }
         Some(Prepared {
             file,
             decl,
@@ -278,11 +294,57 @@ impl Walk<'_> {
             expansion,
             deps,
             wanted,
-            instances: work.len() + untouched.len(),
-            work,
+            instances: pending.len() + untouched.len(),
+            pending,
+            independent,
+            shared_config: None,
             untouched,
-            contexts,
+            contexts: HashMap::new(),
         })
+    }
+
+    /// Evaluate the configuration of one instance of a prepared copy (its preconditions and
+    /// `replace_triggered_by` too), reporting what that says with the instance's address.
+    fn instance_work(
+        &mut self,
+        m: &ModuleEval<'_>,
+        p: &mut Prepared,
+        key: InstanceKey,
+        each_value: Option<Value>,
+    ) -> Work {
+        let inst = InstanceCtx::for_key(&key, each_value);
+        let addr = p.abs.instance(key.clone());
+        let (config, mut ds) = match &p.shared_config {
+            Some(Some(v)) => (v.clone(), Vec::new()),
+            _ => {
+                let (v, ds) = eval_body(m, p.file, &p.decl.body, &p.schema.block, &inst);
+                if p.independent && p.shared_config.is_none() {
+                    p.shared_config = Some(ds.is_empty().then(|| v.clone()));
+                }
+                (v, ds)
+            }
+        };
+        ds.extend(check_conditions(
+            m,
+            p.file,
+            &p.decl.lifecycle.preconditions,
+            &inst,
+            CheckKind::ResourcePrecondition,
+            Some(&addr.to_string()),
+        ));
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds.into_iter().map(|d| {
+            if d.address.is_none() {
+                d.with_address(addr.to_string())
+            } else {
+                d
+            }
+        }));
+        if !p.decl.lifecycle.postconditions.is_empty() {
+            p.contexts.insert(key.clone(), inst.clone());
+        }
+        let triggered = self.triggered(m, p.file, &p.decl, &inst);
+        (key, if failed { None } else { Some(config) }, triggered)
     }
 
     /// A resource in one module instance after its instances' results are merged (their

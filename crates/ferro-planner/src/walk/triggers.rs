@@ -137,12 +137,14 @@ pub(super) struct TriggerIndex {
 }
 
 impl TriggerIndex {
-    #[allow(clippy::vec_box)]
-    fn catch_up(&mut self, changes: &Vec<Box<ResourceInstanceChange>>) {
+    fn catch_up(&mut self, changes: &[Box<ResourceInstanceChange>]) {
         for (i, c) in changes.iter().enumerate().skip(self.seen) {
             let fires = matches!(
                 c.action,
-                Action::Create | Action::Update | Action::DeleteThenCreate | Action::CreateThenDelete
+                Action::Create
+                    | Action::Update
+                    | Action::DeleteThenCreate
+                    | Action::CreateThenDelete
             );
             if fires && c.deposed().is_none() {
                 self.by_resource
