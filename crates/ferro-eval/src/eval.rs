@@ -669,7 +669,10 @@ impl Evaluator<'_> {
             marks = marks.union(kv.marks);
             match convert(&kv.unmarked(), &Type::String) {
                 Ok(s) => {
-                    out.insert(s.as_str().unwrap_or_default().to_string(), vv);
+                    out.insert(
+                        ferro_value::Key::map_key(s.as_str().unwrap_or_default()),
+                        vv,
+                    );
                 }
                 Err(_) => {
                     self.err(

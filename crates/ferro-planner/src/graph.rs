@@ -32,7 +32,16 @@ pub fn build_graph(
     output_deps: &HashMap<String, BTreeSet<ConfigResource>>,
     prior: &State,
 ) -> StableDiGraph<Step, EdgeKind> {
-    let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::new();
+    // Room for every instance's steps and join edges at once: grown by doubling, the graph's
+    // vectors held up to twice what they needed, and both copies while they moved (the graph
+    // of a plan of 100 000 creates peaked at 11 MB). The rest is reserved exactly below.
+    let (steps, replaces) = changes.iter().fold((0, 0), |(s, r), c| match c.action {
+        Action::NoOp => (s, r),
+        Action::DeleteThenCreate | Action::CreateThenDelete => (s + 2, r + 1),
+        _ => (s + 1, r),
+    });
+    let mut g: StableDiGraph<Step, EdgeKind> =
+        StableDiGraph::with_capacity(steps, 2 * steps + replaces);
     let mut per: BTreeMap<ConfigResource, PerResource> = BTreeMap::new();
     for (i, c) in changes.iter().enumerate() {
         let r = c.addr.containing_resource().config();
@@ -61,6 +70,7 @@ pub fn build_graph(
         }
     }
     // Join nodes.
+    g.reserve_exact_nodes(4 * per.len() + outputs.len() + 1);
     for e in per.values_mut() {
         if !e.applies.is_empty() {
             let start = g.add_node(Step::Join);
@@ -93,6 +103,20 @@ pub fn build_graph(
         };
         dep_of.insert(r.clone(), set);
     }
+    let pairs: usize = dep_of.values().map(BTreeSet::len).sum();
+    let output_edges: usize = if outputs.is_empty() {
+        0
+    } else {
+        2 * per.len()
+            + outputs
+                .iter()
+                .map(|oc| match output_deps.get(&oc.name) {
+                    Some(ds) => 2 * ds.iter().filter(|d| per.contains_key(*d)).count(),
+                    None => 1,
+                })
+                .sum::<usize>()
+    };
+    g.reserve_exact_edges(4 * pairs + output_edges);
     for (r, ds) in &dep_of {
         for d in ds {
             if d == r {

@@ -60,7 +60,12 @@ pub fn plan(schema: &ResourceSchema, prior: &Value, proposed: &Value, config: &V
 /// `obj` with the attributes in `attrs` replaced (marks kept).
 fn with_attrs(obj: &Value, attrs: BTreeMap<String, Value>) -> Value {
     let mut all = obj.as_entries().cloned().unwrap_or_default();
-    all.extend(attrs);
+    // Attribute names from the process-wide table: a plan holds one object per instance.
+    all.extend(
+        attrs
+            .into_iter()
+            .map(|(k, v)| (ferro_value::Key::attr(&k), v)),
+    );
     Value::object(all).with_marks(obj.marks)
 }
 
