@@ -467,7 +467,6 @@ fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnos
 /// it builds is one resource's list of references.
 fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers) {
     use ferro_addrs::{AbsResource, InstanceKey};
-    use std::borrow::Cow;
     // The plan's changes per resource (indices). A resource's changes are mostly next to each
     // other: its address is made once per run of them, not once per change.
     let mut changes_of: HashMap<AbsResource, Vec<u32>> = HashMap::new();
@@ -498,7 +497,10 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
             continue;
         };
         let changes = changes_of.get(abs).map(Vec::as_slice).unwrap_or_default();
-        let mut insts: Vec<(&InstanceKey, Cow<'_, Value>)> = Vec::with_capacity(changes.len());
+        // Keys and values apart: the values become the resource's value as they are (a
+        // vector of pairs, then one of values, held both at apply's peak).
+        let mut keys: Vec<&InstanceKey> = Vec::with_capacity(changes.len());
+        let mut values: Vec<Value> = Vec::with_capacity(changes.len());
         // Instances the plan has a change for take their value from it (none when deleted:
         // an orphaned data source instance is removed as one). The others keep the value of the
         // plan's (refreshed) prior state: data sources read while planning, and managed
@@ -528,7 +530,8 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                         );
                         let v =
                             ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v);
-                        insts.push((key, Cow::Owned(v)));
+                        keys.push(key);
+                        values.push(v);
                     }
                 }
             }
@@ -543,26 +546,29 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
             } else {
                 &c.after
             };
-            insts.push((&c.addr.resource.key, Cow::Borrowed(v)));
+            keys.push(&c.addr.resource.key);
+            values.push(v.clone());
         }
-        insts.sort_by(|a, b| a.0.cmp(b.0));
+        // In key order already unless the prior state's instances came first.
+        if !keys.windows(2).all(|w| w[0] <= w[1]) {
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            order.sort_by(|&a, &b| keys[a].cmp(keys[b]));
+            keys = order.iter().map(|&i| keys[i]).collect();
+            let mut taken: Vec<Option<Value>> = values.into_iter().map(Some).collect();
+            values = order.iter().filter_map(|&i| taken[i].take()).collect();
+        }
         let v = match exp {
-            Expansion::Single => insts
-                .pop()
-                .map(|(_, v)| v.into_owned())
-                .unwrap_or_else(Value::dynamic_unknown),
-            Expansion::Count => {
-                Value::tuple(insts.into_iter().map(|(_, v)| v.into_owned()).collect())
-            }
+            Expansion::Single => values.pop().unwrap_or_else(Value::dynamic_unknown),
+            Expansion::Count => Value::tuple(values),
             Expansion::ForEach => Value::object(
-                insts
-                    .into_iter()
+                keys.into_iter()
+                    .zip(values)
                     .map(|(k, v)| {
                         let name = match k {
                             InstanceKey::Str(s) => s.clone(),
                             _ => String::new(),
                         };
-                        (name, v.into_owned())
+                        (name, v)
                     })
                     .collect(),
             ),
