@@ -34,6 +34,10 @@ impl<'a> Walk<'a> {
             })
             .collect();
         self.prefetch_priors(refreshes);
+        // Room for a delete of every instance outlined (a destroy plans one each): grown one
+        // push at a time, the list of changes doubled, and held both copies while it moved.
+        self.changes
+            .reserve(state_resources.iter().map(|rs| rs.instances.len()).sum());
         for rs in state_resources {
             let first_change = self.changes.len();
             self.orphan_resource(tree, &rs);
