@@ -1,6 +1,7 @@
 //! The execution graph of a plan: one step per action (two for replacements), join nodes per
 //! resource so that resource-level dependencies cost edges linear in the number of instances.
 
+use std::borrow::Cow;
 use ferro_addrs::{parse_resource_instance, ConfigResource};
 use ferro_plan::{Action, EdgeKind, OutputChange, ResourceInstanceChange, Step};
 use ferro_state::State;
@@ -94,16 +95,54 @@ pub fn build_graph(
         }
     }
     // Dependencies of every resource that has steps: configuration first, else state.
-    let mut dep_of: BTreeMap<ConfigResource, BTreeSet<ConfigResource>> = BTreeMap::new();
+    // Borrowed, not copied: the dependencies are transitive, and in a long chain of
+    // resources their sets are most of what a plan holds.
+    let mut dep_of: BTreeMap<&ConfigResource, Cow<'_, BTreeSet<ConfigResource>>> =
+        BTreeMap::new();
     let mut from_state = state_deps(prior);
     for r in per.keys() {
         let set = match deps.get(r) {
-            Some(s) => s.clone(),
-            None => from_state.remove(r).unwrap_or_default(),
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(from_state.remove(r).unwrap_or_default()),
         };
-        dep_of.insert(r.clone(), set);
+        dep_of.insert(r, set);
     }
-    let pairs: usize = dep_of.values().map(BTreeSet::len).sum();
+    // The edges between resources, listed first so the graph is given exactly their room.
+    let mut between: Vec<(NodeIndex, NodeIndex, EdgeKind)> = Vec::new();
+    for (&r, ds) in &dep_of {
+        for d in ds.iter() {
+            if d == r {
+                continue;
+            }
+            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else {
+                continue;
+            };
+            // Creates/updates wait for what they refer to.
+            if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
+                between.push((done, start, EdgeKind::Reference));
+            }
+            // Dependents are destroyed first.
+            if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
+                between.push((done, start, EdgeKind::DestroyOrder));
+            }
+            // A create_before_destroy replacement destroys its old object only once what
+            // depends on it has moved to the new one.
+            if dp.create_before_destroy {
+                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+                    between.push((done, start, EdgeKind::DestroyOrder));
+                }
+            }
+            // A dependent that stays is updated before the object it used to need goes away.
+            if dp.apply_start.is_none() {
+                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+                    if rp.destroy_start.is_none() {
+                        between.push((done, start, EdgeKind::DestroyOrder));
+                    }
+                }
+            }
+        }
+    }
+    drop(dep_of);
     let output_edges: usize = if outputs.is_empty() {
         0
     } else {
@@ -116,39 +155,9 @@ pub fn build_graph(
                 })
                 .sum::<usize>()
     };
-    g.reserve_exact_edges(4 * pairs + output_edges);
-    for (r, ds) in &dep_of {
-        for d in ds {
-            if d == r {
-                continue;
-            }
-            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else {
-                continue;
-            };
-            // Creates/updates wait for what they refer to.
-            if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
-                g.add_edge(done, start, EdgeKind::Reference);
-            }
-            // Dependents are destroyed first.
-            if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
-                g.add_edge(done, start, EdgeKind::DestroyOrder);
-            }
-            // A create_before_destroy replacement destroys its old object only once what
-            // depends on it has moved to the new one.
-            if dp.create_before_destroy {
-                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
-                    g.add_edge(done, start, EdgeKind::DestroyOrder);
-                }
-            }
-            // A dependent that stays is updated before the object it used to need goes away.
-            if dp.apply_start.is_none() {
-                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
-                    if rp.destroy_start.is_none() {
-                        g.add_edge(done, start, EdgeKind::DestroyOrder);
-                    }
-                }
-            }
-        }
+    g.reserve_exact_edges(between.len() + output_edges);
+    for (a, b, kind) in between {
+        g.add_edge(a, b, kind);
     }
     // Outputs are evaluated once the resources they refer to are done; an output whose
     // references are not known waits for every resource step.
