@@ -1,12 +1,12 @@
 //! The execution graph of a plan: one step per action (two for replacements), join nodes per
 //! resource so that resource-level dependencies cost edges linear in the number of instances.
 
-use std::borrow::Cow;
+use crate::resource_sets::ResourceSets;
 use ferro_addrs::{parse_resource_instance, ConfigResource};
 use ferro_plan::{Action, EdgeKind, OutputChange, ResourceInstanceChange, Step};
 use ferro_state::State;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Default)]
 struct PerResource {
@@ -29,7 +29,7 @@ struct PerResource {
 pub fn build_graph(
     changes: &[Box<ResourceInstanceChange>],
     outputs: &[OutputChange],
-    deps: &HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    deps: &ResourceSets,
     output_deps: &HashMap<String, BTreeSet<ConfigResource>>,
     prior: &State,
 ) -> StableDiGraph<Step, EdgeKind> {
@@ -95,54 +95,51 @@ pub fn build_graph(
         }
     }
     // Dependencies of every resource that has steps: configuration first, else state.
-    // Borrowed, not copied: the dependencies are transitive, and in a long chain of
-    // resources their sets are most of what a plan holds.
-    let mut dep_of: BTreeMap<&ConfigResource, Cow<'_, BTreeSet<ConfigResource>>> =
-        BTreeMap::new();
-    let mut from_state = state_deps(prior);
-    for r in per.keys() {
-        let set = match deps.get(r) {
-            Some(s) => Cow::Borrowed(s),
-            None => Cow::Owned(from_state.remove(r).unwrap_or_default()),
-        };
-        dep_of.insert(r, set);
-    }
+    // Read where they are, not copied: the dependencies are transitive, and in a long chain
+    // of resources their sets are most of what a plan holds.
+    // Resources the configuration no longer has: what state records for them.
+    let unconfigured: HashSet<&ConfigResource> =
+        per.keys().filter(|r| deps.get(r).is_none()).collect();
+    let mut from_state = state_deps(prior, &unconfigured);
+    let from_state_of: BTreeMap<&ConfigResource, BTreeSet<ConfigResource>> = unconfigured
+        .iter()
+        .map(|&r| (r, from_state.remove(r).unwrap_or_default()))
+        .collect();
     // The edges between resources, listed first so the graph is given exactly their room.
-    let mut between: Vec<(NodeIndex, NodeIndex, EdgeKind)> = Vec::new();
-    for (&r, ds) in &dep_of {
-        for d in ds.iter() {
-            if d == r {
-                continue;
-            }
-            let (Some(rp), Some(dp)) = (per.get(r), per.get(d)) else {
-                continue;
-            };
-            // Creates/updates wait for what they refer to.
-            if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
-                between.push((done, start, EdgeKind::Reference));
-            }
-            // Dependents are destroyed first.
-            if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
-                between.push((done, start, EdgeKind::DestroyOrder));
-            }
-            // A create_before_destroy replacement destroys its old object only once what
-            // depends on it has moved to the new one.
-            if dp.create_before_destroy {
-                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
-                    between.push((done, start, EdgeKind::DestroyOrder));
+    // The edges between resources are counted first, so the graph is given exactly their
+    // room, then added (listing them instead held 12 bytes more per edge, and a chain of
+    // resources has an edge for every pair).
+    // Each resource's steps by number, so the pairs of a long chain are found by indexing.
+    let ids = deps.ids();
+    let mut per_by_id: Vec<Option<&PerResource>> = Vec::new();
+    per_by_id.resize(ids.len(), None);
+    for (r, e) in &per {
+        if let Some(i) = ids.id(r) {
+            per_by_id[i as usize] = Some(e);
+        }
+    }
+    let each_edge = |f: &mut dyn FnMut(NodeIndex, NodeIndex, EdgeKind)| {
+        for (r, rp) in &per {
+            match ids.id(r).and_then(|i| Some((i, deps.members(i)?))) {
+                Some((ri, members)) => {
+                    for &d in members {
+                        if let (true, Some(dp)) = (d != ri, per_by_id[d as usize]) {
+                            edges_between(rp, dp, f);
+                        }
+                    }
                 }
-            }
-            // A dependent that stays is updated before the object it used to need goes away.
-            if dp.apply_start.is_none() {
-                if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
-                    if rp.destroy_start.is_none() {
-                        between.push((done, start, EdgeKind::DestroyOrder));
+                None => {
+                    for d in from_state_of.get(r).into_iter().flatten() {
+                        if let (true, Some(dp)) = (d != r, per.get(d)) {
+                            edges_between(rp, dp, f);
+                        }
                     }
                 }
             }
         }
-    }
-    drop(dep_of);
+    };
+    let mut between = 0;
+    each_edge(&mut |_, _, _| between += 1);
     let output_edges: usize = if outputs.is_empty() {
         0
     } else {
@@ -155,10 +152,10 @@ pub fn build_graph(
                 })
                 .sum::<usize>()
     };
-    g.reserve_exact_edges(between.len() + output_edges);
-    for (a, b, kind) in between {
+    g.reserve_exact_edges(between + output_edges);
+    each_edge(&mut |a, b, kind| {
         g.add_edge(a, b, kind);
-    }
+    });
     // Outputs are evaluated once the resources they refer to are done; an output whose
     // references are not known waits for every resource step.
     if !outputs.is_empty() {
@@ -192,11 +189,53 @@ pub fn build_graph(
     g
 }
 
-/// The dependencies state records for each resource (in one pass over the state).
-fn state_deps(prior: &State) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
+/// The edges that order the steps of `rp`, a resource, after those of `dp`, one it depends on.
+fn edges_between(
+    rp: &PerResource,
+    dp: &PerResource,
+    f: &mut dyn FnMut(NodeIndex, NodeIndex, EdgeKind),
+) {
+    // Creates/updates wait for what they refer to.
+    if let (Some(done), Some(start)) = (dp.apply_done, rp.apply_start) {
+        f(done, start, EdgeKind::Reference);
+    }
+    // Dependents are destroyed first.
+    if let (Some(done), Some(start)) = (rp.destroy_done, dp.destroy_start) {
+        f(done, start, EdgeKind::DestroyOrder);
+    }
+    // A create_before_destroy replacement destroys its old object only once what depends on
+    // it has moved to the new one.
+    if dp.create_before_destroy {
+        if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+            f(done, start, EdgeKind::DestroyOrder);
+        }
+    }
+    // A dependent that stays is updated before the object it used to need goes away.
+    if dp.apply_start.is_none() {
+        if let (Some(done), Some(start)) = (rp.apply_done, dp.destroy_start) {
+            if rp.destroy_start.is_none() {
+                f(done, start, EdgeKind::DestroyOrder);
+            }
+        }
+    }
+}
+
+/// The dependencies state records for each resource of `wanted` (in one pass over the state;
+/// the others' recorded dependencies are not read).
+fn state_deps(
+    prior: &State,
+    wanted: &HashSet<&ConfigResource>,
+) -> HashMap<ConfigResource, BTreeSet<ConfigResource>> {
     let mut out: HashMap<ConfigResource, BTreeSet<ConfigResource>> = HashMap::new();
+    if wanted.is_empty() {
+        return out;
+    }
     for rs in prior.resources.values() {
-        let set = out.entry(rs.addr.config()).or_default();
+        let config = rs.addr.config();
+        if !wanted.contains(&config) {
+            continue;
+        }
+        let set = out.entry(config).or_default();
         for inst in rs.instances.values() {
             for obj in inst
                 .current

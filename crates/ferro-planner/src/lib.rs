@@ -15,6 +15,7 @@ pub mod lifecycle;
 mod moves;
 pub mod objchange;
 mod providers;
+pub mod resource_sets;
 pub mod scope;
 pub mod state_scope;
 pub mod statecodec;

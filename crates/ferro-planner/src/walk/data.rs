@@ -322,15 +322,14 @@ impl Walk<'_> {
             return false;
         }
         let mut all = awaited.resources.clone();
-        for (cr, deps) in &self.transitive {
+        for (cr, deps) in self.transitive.iter() {
             let inside = awaited.modules.iter().any(|p| cr.module.starts_with(p));
             if inside && cr.resource.mode == ResourceMode::Managed {
                 all.insert(cr.clone());
             }
             if inside || awaited.resources.contains(cr) {
                 all.extend(
-                    deps.iter()
-                        .filter(|d| d.resource.mode == ResourceMode::Managed)
+                    deps.filter(|d| d.resource.mode == ResourceMode::Managed)
                         .cloned(),
                 );
             }

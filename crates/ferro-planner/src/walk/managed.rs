@@ -258,7 +258,7 @@ impl Walk<'_> {
         let deps: ferro_state::Dependencies = self
             .recorded
             .get(&cr)
-            .map(|s| s.iter().map(|d| d.to_string()).collect())
+            .map(|s| s.map(|d| d.to_string()).collect())
             .unwrap_or_default();
         let wanted = Wanted::new(&keys);
         let mut pending: Vec<Pending> = Vec::with_capacity(keys.len());

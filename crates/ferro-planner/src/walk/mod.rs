@@ -4,6 +4,7 @@
 use crate::conditions::{check_conditions, with_self, CheckKind};
 use crate::config_value::{eval_body, mark_schema_sensitive};
 use crate::providers::Providers;
+use crate::resource_sets::{union, ResourceIds, ResourceSets};
 use crate::scope::EvalTree;
 
 mod checks;
@@ -173,11 +174,11 @@ struct Walk<'a> {
     outputs: Vec<OutputChange>,
     refreshed: State,
     expansions: BTreeMap<AbsResource, Expansion>,
-    transitive: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    transitive: ResourceSets,
     /// What an object this plan creates, updates or replaces records as its `dependencies`,
     /// by resource, as Terraform 1.0.3's apply graph gives them: the resources it refers to,
     /// and, through each of those that has a change planned itself, what that one records.
-    recorded: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
+    recorded: ResourceSets,
     /// Resources with an instance to create, update, replace or read during apply.
     changing: HashSet<ConfigResource>,
     /// Resources with any change planned but a no-op (deletes included).
@@ -262,6 +263,15 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 &static_deps,
             )
         });
+    // Every resource the walk keeps sets of: those of the configuration and what they
+    // depend on.
+    let resource_ids = Arc::new(ResourceIds::new(
+        graph
+            .resource_deps
+            .iter()
+            .flat_map(|(r, ds)| std::iter::once(r).chain(ds))
+            .cloned(),
+    ));
     let mut w = Walk {
         input,
         tree: &tree,
@@ -271,8 +281,8 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         // The walk refreshes objects in place: prior is not kept beside it.
         refreshed: prior,
         expansions: BTreeMap::new(),
-        transitive: HashMap::new(),
-        recorded: HashMap::new(),
+        transitive: ResourceSets::new(resource_ids.clone()),
+        recorded: ResourceSets::new(resource_ids),
         changing: HashSet::new(),
         pending: HashSet::new(),
         last_noted: None,
@@ -315,23 +325,30 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 module: tree.statics[item.node].path.clone(),
                 resource: r.clone(),
             };
-            let direct = graph.resource_deps.get(&cr).cloned().unwrap_or_default();
-            let mut all = direct.clone();
-            for d in &direct {
-                if let Some(t) = w.transitive.get(d) {
-                    all.extend(t.iter().cloned());
-                }
-            }
-            w.transitive.insert(cr.clone(), all);
-            let mut recorded = direct.clone();
-            for d in &direct {
-                if w.changing.contains(d) {
-                    if let Some(t) = w.recorded.get(d) {
-                        recorded.extend(t.iter().cloned());
+            if let Some(id) = w.transitive.ids().id(&cr) {
+                let ids = w.transitive.ids();
+                let direct = graph
+                    .resource_deps
+                    .get(&cr)
+                    .map(|ds| ids.ids(ds))
+                    .unwrap_or_default();
+                let mut all = direct.clone();
+                for &d in &direct {
+                    if let Some(t) = w.transitive.members(d) {
+                        all = union(&all, t);
                     }
                 }
+                let mut recorded = direct.clone();
+                for &d in &direct {
+                    if w.changing.contains(ids.resource(d)) {
+                        if let Some(t) = w.recorded.members(d) {
+                            recorded = union(&recorded, t);
+                        }
+                    }
+                }
+                w.transitive.set(id, all);
+                w.recorded.set(id, recorded);
             }
-            w.recorded.insert(cr, recorded);
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
