@@ -164,7 +164,7 @@ impl Walk<'_> {
         }
         m.set_resource(
             r.clone(),
-            resource_value(expansion, instance_values, schema),
+            instance_values.into_resource_value(expansion, schema),
         );
     }
 

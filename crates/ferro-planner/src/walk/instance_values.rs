@@ -2,6 +2,8 @@
 //! which the resource's value in expressions is made.
 
 use ferro_addrs::InstanceKey;
+use ferro_plan::Expansion;
+use ferro_value::schema::Schema;
 use ferro_value::Value;
 
 /// Instance values with their keys. While every key is its own position (0, 1, 2…, as a
@@ -60,6 +62,31 @@ impl InstanceValues {
     /// The values in order, and their keys unless each is its index.
     pub(super) fn into_parts(self) -> (Option<Vec<InstanceKey>>, Vec<Value>) {
         (self.keys, self.values)
+    }
+
+    /// The value the resource has in expressions: its one instance, a tuple (count) or an
+    /// object keyed like for_each.
+    pub(super) fn into_resource_value(self, expansion: Expansion, schema: &Schema) -> Value {
+        let (keys, mut values) = self.into_parts();
+        match expansion {
+            Expansion::Single => values
+                .pop()
+                .unwrap_or_else(|| Value::null(schema.implied_type())),
+            Expansion::Count => Value::tuple(values),
+            Expansion::ForEach => Value::object(
+                keys.unwrap_or_default()
+                    .into_iter()
+                    .zip(values)
+                    .map(|(k, v)| {
+                        let name = match k {
+                            InstanceKey::Str(s) => s,
+                            _ => String::new(),
+                        };
+                        (name, v)
+                    })
+                    .collect(),
+            ),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::conditions::{check_conditions, with_self, CheckKind};
 use crate::config_value::{eval_body, mark_schema_sensitive};
 use crate::providers::Providers;
-use crate::resource_sets::{union, ResourceIds, ResourceSets};
+use crate::resource_sets::{ResourceIds, ResourceSets};
 use crate::scope::EvalTree;
 
 mod checks;
@@ -325,30 +325,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 module: tree.statics[item.node].path.clone(),
                 resource: r.clone(),
             };
-            if let Some(id) = w.transitive.ids().id(&cr) {
-                let ids = w.transitive.ids();
-                let direct = graph
-                    .resource_deps
-                    .get(&cr)
-                    .map(|ds| ids.ids(ds))
-                    .unwrap_or_default();
-                let mut all = direct.clone();
-                for &d in &direct {
-                    if let Some(t) = w.transitive.members(d) {
-                        all = union(&all, t);
-                    }
-                }
-                let mut recorded = direct.clone();
-                for &d in &direct {
-                    if w.changing.contains(ids.resource(d)) {
-                        if let Some(t) = w.recorded.members(d) {
-                            recorded = union(&recorded, t);
-                        }
-                    }
-                }
-                w.transitive.set(id, all);
-                w.recorded.set(id, recorded);
-            }
+            w.note_dependencies(&cr, graph.resource_deps.get(&cr));
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
@@ -895,34 +872,6 @@ impl Walk<'_> {
             after: v,
             sensitive: o.sensitive,
         });
-    }
-}
-
-/// The value a resource has in expressions: its one instance, a tuple (count) or an object
-/// keyed like for_each.
-fn resource_value(expansion: Expansion, instances: InstanceValues, schema: &Schema) -> Value {
-    let (keys, mut values) = instances.into_parts();
-    match expansion {
-        Expansion::Single => values
-            .pop()
-            .unwrap_or_else(|| Value::null(schema.implied_type())),
-        Expansion::Count => Value::tuple(values),
-        Expansion::ForEach => Value::object(
-            keys.unwrap_or_default()
-                .into_iter()
-                .zip(values)
-                .map(|(k, v)| {
-                    (
-                        if let InstanceKey::Str(s) = k {
-                            s
-                        } else {
-                            String::new()
-                        },
-                        v,
-                    )
-                })
-                .collect(),
-        ),
     }
 }
 

@@ -3,6 +3,7 @@
 //! applies to, and where `create_before_destroy` propagates.
 
 use super::*;
+use crate::resource_sets::union;
 
 /// The configured resources whose `lifecycle` satisfies `pred`.
 pub(super) fn lifecycle_set(
@@ -81,4 +82,37 @@ pub(super) fn static_dependencies(
         out.insert(cr, ds);
     }
     out
+}
+
+impl Walk<'_> {
+    /// Record what the resource `cr`, reached by the walk, depends on transitively, and what
+    /// its objects record as `dependencies`: what it refers to (`direct`) and, through each of
+    /// those that changes in this plan, what that one records.
+    pub(super) fn note_dependencies(
+        &mut self,
+        cr: &ConfigResource,
+        direct: Option<&BTreeSet<ConfigResource>>,
+    ) {
+        let Some(id) = self.transitive.ids().id(cr) else {
+            return;
+        };
+        let ids = self.transitive.ids();
+        let direct = direct.map(|ds| ids.ids(ds)).unwrap_or_default();
+        let mut all = direct.clone();
+        for &d in &direct {
+            if let Some(t) = self.transitive.members(d) {
+                all = union(&all, t);
+            }
+        }
+        let mut recorded = direct.clone();
+        for &d in &direct {
+            if self.changing.contains(ids.resource(d)) {
+                if let Some(t) = self.recorded.members(d) {
+                    recorded = union(&recorded, t);
+                }
+            }
+        }
+        self.transitive.set(id, all);
+        self.recorded.set(id, recorded);
+    }
 }
