@@ -55,3 +55,21 @@ pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
         .map_err(|e| PlanFileError(format!("the plan file is inconsistent: {e}")))?;
     Ok(plan)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::read_plan_file;
+
+    /// A plan file written by a ferro whose plans had another shape is refused with what to do,
+    /// not read with parts of its changes missing.
+    #[test]
+    fn a_plan_file_of_another_format_version_is_refused() {
+        let old = b"ferro-plan 1\n{}";
+        let err = read_plan_file(old).unwrap_err();
+        assert!(
+            err.0.contains("format version 1") && err.0.contains("create the plan again"),
+            "{}",
+            err.0
+        );
+    }
+}

@@ -26,8 +26,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Bumped whenever the serialised shape changes; older plan files are refused.
-pub const PLAN_FORMAT_VERSION: u32 = 1;
+/// Bumped whenever the serialised shape changes; older plan files are refused. (2: a
+/// change's deposed key, reason and replace paths moved into its `detail`.)
+pub const PLAN_FORMAT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
