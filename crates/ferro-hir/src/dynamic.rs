@@ -51,12 +51,7 @@ impl Lower {
                                 a.name.span,
                             )
                         } else {
-                            self.error(
-                                "unsupported-argument",
-                                "Unsupported argument",
-                                format!("An argument named {other:?} is not expected here."),
-                                a.name.span,
-                            )
+                            self.unsupported_argument(a)
                         }
                     }
                 },
@@ -75,15 +70,7 @@ impl Lower {
                 }
                 BodyItem::Block(inner) => {
                     failed = true;
-                    self.error(
-                        "unsupported-block-type",
-                        "Unsupported block type",
-                        format!(
-                            "Blocks of type {:?} are not expected here.",
-                            inner.ty.name.as_str()
-                        ),
-                        inner.ty.span,
-                    )
+                    self.unsupported_block(inner)
                 }
             }
         }

@@ -37,12 +37,7 @@ pub fn lower_file(file: FileId, body: &ast::Body) -> FileHir {
     };
     for item in &body.items {
         match item {
-            BodyItem::Attribute(a) => cx.error(
-                "unsupported-argument",
-                "Unsupported argument",
-                format!("An argument named {:?} is not expected here.", a.name.name),
-                a.name.span,
-            ),
+            BodyItem::Attribute(a) => cx.unsupported_argument(a),
             BodyItem::Block(b) => {
                 cx.json = b.body.json;
                 cx.top_block(b)
@@ -160,12 +155,7 @@ impl Lower {
             "removed" => self.removed_block(b),
             "import" => self.import_block(b),
             "check" => self.check_block(b),
-            other => self.error(
-                "unsupported-block-type",
-                "Unsupported block type",
-                format!("Blocks of type {other:?} are not expected here."),
-                b.ty.span,
-            ),
+            _ => self.unsupported_block(b),
         }
     }
 
@@ -181,22 +171,12 @@ impl Lower {
                         }
                     }
                     "experiments" => self.experiments(a),
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
                     "required_providers" => self.required_providers(inner),
                     "backend" | "provider_meta" => {}
-                    other => self.error(
-                        "unsupported-block-type",
-                        "Unsupported block type",
-                        format!("Blocks of type {other:?} are not expected here."),
-                        inner.ty.span,
-                    ),
+                    _ => self.unsupported_block(inner),
                 },
             }
         }
@@ -292,24 +272,14 @@ impl Lower {
                     "description" => v.description = self.literal_string_attr(a),
                     "sensitive" => v.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "nullable" => v.nullable = self.literal_bool_attr(a).unwrap_or(true),
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "validation" => {
                     if let Some(rule) = self.validation_rule(inner, &v.name) {
                         v.validations.push(rule);
                     }
                 }
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         self.hir.variables.push(v);
@@ -368,24 +338,14 @@ impl Lower {
                     "description" => o.description = self.literal_string_attr(a),
                     "sensitive" => o.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "depends_on" => o.depends_on = self.depends_on(&a.expr),
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "precondition" => {
                     if let Some(c) = self.condition(inner) {
                         o.preconditions.push(c);
                     }
                 }
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         if o.value.is_none() {

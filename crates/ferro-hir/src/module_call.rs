@@ -51,15 +51,7 @@ impl Lower {
                         });
                     }
                 },
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!(
-                        "Blocks of type {:?} are not expected here.",
-                        inner.ty.name.as_str()
-                    ),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         if call.source.is_none() {

@@ -21,22 +21,9 @@ impl Lower {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "condition" => condition = Some((self.expr(&a.expr), a.expr.span)),
                     "error_message" => message = Some((self.expr(&a.expr), a.expr.span)),
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    _ => self.unsupported_argument(a),
                 },
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!(
-                        "Blocks of type {:?} are not expected here.",
-                        inner.ty.name.as_str()
-                    ),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         let Some((condition, cond_span)) = condition else {

@@ -75,12 +75,7 @@ impl Lower {
                             a.expr.span,
                         ),
                     },
-                    other => self.error(
-                        "unsupported-argument",
-                        "Unsupported argument",
-                        format!("An argument named {other:?} is not expected here."),
-                        a.name.span,
-                    ),
+                    _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "precondition" => {
                     if let Some(c) = self.condition(inner) {
@@ -92,12 +87,7 @@ impl Lower {
                         lc.postconditions.push(c);
                     }
                 }
-                BodyItem::Block(inner) => self.error(
-                    "unsupported-block-type",
-                    "Unsupported block type",
-                    format!("Blocks of type {:?} are not expected here.", inner.ty.name),
-                    inner.ty.span,
-                ),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         lc

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Lower {
-    /// An argument the meta block does not take.
+    /// An argument the block being lowered does not take.
     pub(super) fn unsupported_argument(&mut self, a: &ast::Attribute) {
         self.error(
             "unsupported-argument",
@@ -14,7 +14,7 @@ impl Lower {
         )
     }
 
-    /// A nested block the meta block does not take.
+    /// A nested block the block being lowered does not take.
     pub(super) fn unsupported_block(&mut self, b: &ast::Block) {
         self.error(
             "unsupported-block-type",
