@@ -496,6 +496,10 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         let Some(m) = tree.scope(&abs.module) else {
             continue;
         };
+        // Nothing in the module refers to it: no value is built (apply keeps none either).
+        if !m.reads(&abs.resource) {
+            continue;
+        }
         let changes = changes_of.get(abs).map(Vec::as_slice).unwrap_or_default();
         // Keys and values apart: the values become the resource's value as they are (a
         // vector of pairs, then one of values, held both at apply's peak).

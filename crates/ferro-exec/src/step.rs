@@ -8,7 +8,7 @@ use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
 use ferro_planner::objchange::assert_compatible;
 use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
-use ferro_planner::statecodec::encode_object;
+use ferro_planner::statecodec::{encode_object, Hold};
 use ferro_planner::Providers;
 use ferro_provider::{ApplyRequest, ProviderDiagnostic, ReadDataRequest, Severity};
 use ferro_state::{Change, OutputState};
@@ -272,7 +272,20 @@ fn read_data(
         }
     };
     let marked = ferro_planner::lifecycle::carry_marks(&state, &config);
-    let obj = match encode_object(schema, &marked, &[], c.dependencies.clone(), false, false) {
+    let hold = if m.reads(&res) {
+        Hold::Value
+    } else {
+        Hold::Text
+    };
+    let obj = match encode_object(
+        schema,
+        &marked,
+        &[],
+        c.dependencies.clone(),
+        false,
+        false,
+        hold,
+    ) {
         Ok(o) => o,
         Err(e) => {
             return failed(
@@ -285,7 +298,9 @@ fn read_data(
             )
         }
     };
-    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    if m.reads(&res) {
+        m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    }
     let done = Event::Completed {
         addr,
         action: Action::Read,
@@ -563,6 +578,11 @@ fn apply_change(
         c.dependencies.clone(),
         c.create_before_destroy,
         tainted,
+        if m.reads(&res) {
+            Hold::Value
+        } else {
+            Hold::Text
+        },
     ) {
         Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
             res: abs.clone(),
@@ -582,7 +602,9 @@ fn apply_change(
             errored = true;
         }
     }
-    m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    if m.reads(&res) {
+        m.set_instance(&res, &key, mark_schema_sensitive(&schema.block, &marked));
+    }
     let completed = Event::Completed {
         addr: addr.clone(),
         action: action_shown,

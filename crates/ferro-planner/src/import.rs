@@ -2,7 +2,7 @@
 //! in state as the current object of ADDR (which must be declared in the configuration).
 
 use crate::providers::Providers;
-use crate::statecodec::encode_object;
+use crate::statecodec::{encode_object, Hold};
 use ferro_addrs::{AbsResourceInstance, ResourceMode};
 use ferro_diag::Diagnostic;
 use ferro_provider::{ImportRequest, ReadRequest, Severity};
@@ -105,6 +105,7 @@ pub fn import_resource(
         Default::default(),
         false,
         false,
+        Hold::Text,
     ) {
         Ok(o) => state.set_current(
             &addr.containing_resource(),

@@ -5,7 +5,18 @@ use ferro_state::{Attributes, ObjectState};
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Value, ValueKind};
 
-/// Encode a new object for state: attributes against the schema type, sensitive paths, private data.
+/// How state holds a new object's attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// The decoded value, shared with the plan or the expressions that hold it.
+    Value,
+    /// The JSON text: for an object nothing reads again in this run, which the text holds in
+    /// a fraction of the value's memory.
+    Text,
+}
+
+/// Encode a new object for state: attributes against the schema type (held as `hold` says),
+/// sensitive paths, private data.
 pub fn encode_object(
     schema: &Schema,
     v: &Value,
@@ -13,8 +24,13 @@ pub fn encode_object(
     dependencies: ferro_state::Dependencies,
     cbd: bool,
     tainted: bool,
+    hold: Hold,
 ) -> Result<ObjectState, String> {
-    let attributes = Attributes::from_value(v, &schema.implied_type())?;
+    let ty = schema.implied_type();
+    let attributes = match hold {
+        Hold::Value => Attributes::from_value(v, &ty)?,
+        Hold::Text => Attributes::text_from_value(v, &ty)?,
+    };
     let mut paths = Vec::new();
     sensitive_paths(v, &mut Vec::new(), &mut paths);
     Ok(ObjectState {

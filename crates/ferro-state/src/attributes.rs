@@ -36,18 +36,32 @@ impl Attributes {
     /// encoding for a state file would, when the value is not wholly known or does not
     /// conform to `ty`; the value kept is the one converted to `ty`, without marks.
     pub fn from_value(value: &Value, ty: &Type) -> Result<Attributes, String> {
+        // Encoding is the check: a value that encodes once encodes again when written.
+        let (value, _) = Self::conform(value, ty)?;
+        Ok(Attributes::Decoded(Arc::new(Decoded {
+            value,
+            ty: ty.clone(),
+        })))
+    }
+
+    /// Attributes holding `value` as its JSON text (failing as [`Attributes::from_value`]
+    /// does): for an object nothing in this run reads again, such as one apply made for a
+    /// resource no expression refers to. A null_resource's text is a quarter of its value.
+    pub fn text_from_value(value: &Value, ty: &Type) -> Result<Attributes, String> {
+        let (_, j) = Self::conform(value, ty)?;
+        Ok(Attributes::from(j))
+    }
+
+    /// `value` unmarked and converted to `ty`, and its JSON.
+    fn conform(value: &Value, ty: &Type) -> Result<(Value, serde_json::Value), String> {
         let (plain, _) = value.deep_unmark();
         let value = if *ty == Type::Dynamic || plain.ty() == *ty {
             plain
         } else {
             ferro_value::convert::convert(&plain, ty).map_err(|e| e.to_string())?
         };
-        // Encoding is the check: a value that encodes once encodes again when written.
-        json::value_to_json(&value, ty)?;
-        Ok(Attributes::Decoded(Arc::new(Decoded {
-            value,
-            ty: ty.clone(),
-        })))
+        let j = json::value_to_json(&value, ty)?;
+        Ok((value, j))
     }
 
     /// The attributes as cty JSON (object keys in name order, as state files have them).
@@ -274,6 +288,24 @@ mod tests {
         ]));
         assert!(Attributes::from_value(&unknown, &ty).is_err());
         assert!(Attributes::from_value(&Value::string("x"), &ty).is_err());
+    }
+
+    #[test]
+    fn attributes_held_as_text_read_and_write_as_the_value() {
+        let ty = object_type();
+        let v = object("an-id");
+        let text = Attributes::text_from_value(&v, &ty).unwrap();
+        assert!(text.decoded(&ty).is_none());
+        assert_eq!(text.text_len(), Some(r#"{"id":"an-id","n":3}"#.len()));
+        assert_eq!(text.to_value(&ty).unwrap(), v);
+        assert_eq!(text, Attributes::from_value(&v, &ty).unwrap());
+        assert!(text.holds(&v, &ty));
+        // Not wholly known: refused, as from_value refuses it.
+        let unknown = Value::object(ValueMap::from_iter([
+            ("id".to_string(), Value::unknown(Type::String)),
+            ("n".to_string(), Value::int(3)),
+        ]));
+        assert!(Attributes::text_from_value(&unknown, &ty).is_err());
     }
 
     #[test]

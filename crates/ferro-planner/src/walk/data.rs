@@ -121,8 +121,15 @@ impl Walk<'_> {
                 }
             };
             let value = crate::lifecycle::carry_marks(&state, &config);
-            match crate::statecodec::encode_object(schema, &value, &[], deps.clone(), false, false)
-            {
+            match crate::statecodec::encode_object(
+                schema,
+                &value,
+                &[],
+                deps.clone(),
+                false,
+                false,
+                crate::statecodec::Hold::Value,
+            ) {
                 Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
                 Err(e) => self.diags.push(
                     Diagnostic::error("provider-invalid-data", "Provider produced invalid object")

@@ -186,6 +186,7 @@ impl InstancePlanner<'_> {
                     obj.dependencies.clone(),
                     obj.create_before_destroy,
                     obj.tainted,
+                    crate::statecodec::Hold::Value,
                 ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
                     acc.refreshed = Some(Some(enc));

@@ -66,6 +66,9 @@ pub(super) struct Prepared {
     /// Each planned instance's `count`/`each` context, kept only for a resource with
     /// postconditions (they are checked against the planned object after the provider calls).
     contexts: HashMap<InstanceKey, InstanceCtx>,
+    /// Whether an expression of the module refers to the resource ([`ModuleEval::reads`]):
+    /// when none does, its instances' values are not gathered and it gets no value.
+    read: bool,
 }
 
 impl Walk<'_> {
@@ -163,7 +166,7 @@ impl Walk<'_> {
                     finished += 1;
                 }
                 if let Some((m, p)) = &prepared[i] {
-                    if values[i].capacity() == 0 {
+                    if p.read && values[i].capacity() == 0 {
                         values[i].reserve_exact(p.instances);
                     }
                     self.merge_result(m, p, &mut values[i], key, v, acc);
@@ -214,7 +217,9 @@ impl Walk<'_> {
                 Some(&p.abs.instance(key.clone()).to_string()),
             ));
         }
-        values.push(key, v);
+        if p.read {
+            values.push(key, v);
+        }
     }
 
     /// A resource in one module instance up to its provider calls: None when there is nothing
@@ -234,27 +239,31 @@ impl Walk<'_> {
         }
         let cfg = self.input.providers.by_resource.get(&cr).cloned()?;
         let schema = self.input.providers.resource_schema(&cfg, r).cloned()?;
-        if r.mode == ResourceMode::Data {
-            if !self.input.options.destroy {
-                self.data_resource(m, file, &decl, &abs, &cfg, &schema);
+        if self.input.options.destroy {
+            // A destroy plans no instance here (`orphans` plans the delete of every object in
+            // state). What is evaluated on the way (locals, for their errors) sees the objects
+            // in state, as in Terraform's destroy plan; a resource with none is unknown.
+            if m.reads(r) {
+                if let Some(rs) = self.refreshed.resources.get(&abs) {
+                    let v = crate::state_scope::resource_value(rs, Some(self.input.providers));
+                    m.set_resource(r.clone(), v);
+                }
             }
             return None;
         }
-        let (expansion, keys) = if self.input.options.destroy {
-            (Expansion::Single, Vec::new())
-        } else {
-            match self.expand(m, file, decl.count, decl.for_each) {
-                Some(x) => x,
-                None => {
-                    m.set_resource(r.clone(), Value::dynamic_unknown());
-                    return None;
-                }
+        if r.mode == ResourceMode::Data {
+            self.data_resource(m, file, &decl, &abs, &cfg, &schema);
+            return None;
+        }
+        let (expansion, keys) = match self.expand(m, file, decl.count, decl.for_each) {
+            Some(x) => x,
+            None => {
+                m.set_resource(r.clone(), Value::dynamic_unknown());
+                return None;
             }
         };
-        if !self.input.options.destroy {
-            self.expansions.insert(abs.clone(), expansion);
-            self.fix_count_boundary(&abs, decl.count.is_some());
-        }
+        self.expansions.insert(abs.clone(), expansion);
+        self.fix_count_boundary(&abs, decl.count.is_some());
         let deps: ferro_state::Dependencies = self
             .recorded
             .get(&cr)
@@ -300,6 +309,7 @@ impl Walk<'_> {
             shared_config: None,
             untouched,
             contexts: HashMap::new(),
+            read: m.reads(r),
         })
     }
 
@@ -365,19 +375,26 @@ impl Walk<'_> {
             wanted,
             untouched,
             cfg,
+            read,
             ..
         } = p;
         // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
         // the object in state (refreshed only by -refresh-only, and then only when targeted).
+        // (Refreshing them goes into the refreshed state whether or not the value is read.)
         for key in untouched {
             let refresh = self.input.options.refresh_only
                 && self.targeting.includes(&abs.instance(key.clone()));
             let v = if refresh {
                 self.prior_object(&abs, &key, &cfg, &schema)
                     .map(|p| p.value)
-            } else {
+            } else if read {
                 self.state_value(&abs, &key, &schema)
+            } else {
+                continue;
             };
+            if !read {
+                continue;
+            }
             let v = v.unwrap_or_else(|| Value::unknown(schema.implied_type()));
             instance_values.push(key, mark_schema_sensitive(&schema.block, &v));
         }
@@ -433,9 +450,11 @@ impl Walk<'_> {
                 }
             }
         }
-        m.set_resource(
-            r.clone(),
-            instance_values.into_resource_value(expansion, &schema),
-        );
+        if read {
+            m.set_resource(
+                r.clone(),
+                instance_values.into_resource_value(expansion, &schema),
+            );
+        }
     }
 }
