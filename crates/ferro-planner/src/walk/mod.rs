@@ -69,7 +69,8 @@ pub struct PlanOptions {
     /// Leave out of the plan the changes that do nothing (no-ops of current objects not
     /// moved or imported): for a plan that is only shown, whose rendering skips them, they
     /// would be most of what a large unchanged configuration's plan holds. A plan that is
-    /// saved or applied needs them (apply, `show -json`).
+    /// saved or applied needs them (apply, `show -json`). Such a plan has no step graph
+    /// either: nothing follows it.
     pub discard_noops: bool,
 }
 
@@ -389,13 +390,19 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     w.changes
         .sort_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
     w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
-    let graph_ir = crate::graph::build_graph(
-        &w.changes,
-        &w.outputs,
-        &w.transitive,
-        &w.output_deps,
-        &w.refreshed,
-    );
+    // A plan that is only shown has no use for its steps (64 bytes an instance of a fresh
+    // plan, the most of anything beside the changes themselves).
+    let graph_ir = if input.options.discard_noops {
+        Default::default()
+    } else {
+        crate::graph::build_graph(
+            &w.changes,
+            &w.outputs,
+            &w.transitive,
+            &w.output_deps,
+            &w.refreshed,
+        )
+    };
     let module_expansions = tree
         .call_expansions()
         .into_iter()
