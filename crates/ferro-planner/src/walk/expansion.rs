@@ -13,6 +13,33 @@ impl Walk<'_> {
     ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
         expand_in(m, file, count, for_each, &mut self.diags)
     }
+
+    /// [`Walk::expand`], a `count`'s keys given as their number.
+    pub(super) fn expand_keys(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        count: Option<ExprId>,
+        for_each: Option<ExprId>,
+    ) -> Option<(Expansion, Keys)> {
+        expand_keys_in(m, file, count, for_each, &mut self.diags)
+    }
+}
+
+/// The instances of an expansion, each key with its `each.value`: a `count`'s are its
+/// indices, held as their number until they are listed (a list of 100 000 keys is 6.4 MB).
+pub enum Keys {
+    Indices(i64),
+    Listed(Vec<(InstanceKey, Option<Value>)>),
+}
+
+impl Keys {
+    pub fn into_vec(self) -> Vec<(InstanceKey, Option<Value>)> {
+        match self {
+            Keys::Indices(n) => (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
+            Keys::Listed(keys) => keys,
+        }
+    }
 }
 
 /// The instances `count` or `for_each` (evaluated in `m`) give a resource or module call, each
@@ -24,6 +51,17 @@ pub fn expand_in(
     for_each: Option<ExprId>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
+    expand_keys_in(m, file, count, for_each, diags).map(|(e, keys)| (e, keys.into_vec()))
+}
+
+/// [`expand_in`], a `count`'s keys given as their number.
+pub fn expand_keys_in(
+    m: &ModuleEval<'_>,
+    file: ferro_db::SourceFile,
+    count: Option<ExprId>,
+    for_each: Option<ExprId>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Expansion, Keys)> {
     let hir = m.hir(file);
     if let Some(c) = count {
         let (v, ds) = m.eval(file, c, &InstanceCtx::default());
@@ -65,10 +103,7 @@ pub fn expand_in(
             diags.push(bad("The given \"count\" argument value is unsuitable: negative numbers are not supported."));
             return None;
         }
-        return Some((
-            Expansion::Count,
-            (0..n).map(|i| (InstanceKey::Int(i), None)).collect(),
-        ));
+        return Some((Expansion::Count, Keys::Indices(n)));
     }
     if let Some(f) = for_each {
         let (v, ds) = m.eval(file, f, &InstanceCtx::default());
@@ -119,9 +154,12 @@ pub fn expand_in(
                 return None;
             }
         };
-        return Some((Expansion::ForEach, keys));
+        return Some((Expansion::ForEach, Keys::Listed(keys)));
     }
-    Some((Expansion::Single, vec![(InstanceKey::None, None)]))
+    Some((
+        Expansion::Single,
+        Keys::Listed(vec![(InstanceKey::None, None)]),
+    ))
 }
 
 /// The instance keys a resource's expansion wants, for telling the instances in state that

@@ -255,7 +255,7 @@ impl Walk<'_> {
             self.data_resource(m, file, &decl, &abs, &cfg, &schema);
             return None;
         }
-        let (expansion, keys) = match self.expand(m, file, decl.count, decl.for_each) {
+        let (expansion, keys) = match self.expand_keys(m, file, decl.count, decl.for_each) {
             Some(x) => x,
             None => {
                 m.set_resource(r.clone(), Value::dynamic_unknown());
@@ -269,24 +269,38 @@ impl Walk<'_> {
             .get(&cr)
             .map(|s| s.map(|d| d.to_string()).collect())
             .unwrap_or_default();
-        let wanted = Wanted::new(&keys);
-        let mut pending: Vec<Pending> = Vec::with_capacity(keys.len());
-        let mut untouched: Vec<InstanceKey> = Vec::new();
-        for (key, each_value) in keys {
-            if self.input.options.refresh_only
-                || !self.targeting.includes(&abs.instance(key.clone()))
-            {
-                untouched.push(key);
-            } else {
-                pending.push((key, each_value));
+        let every_instance = !self.input.options.refresh_only && !self.targeting.is_active();
+        let (wanted, pending, untouched) = match keys {
+            // Every index of a count is planned: the range says as much, and its keys are
+            // never listed (a list of them was a fifth of a large no-op plan's peak).
+            Keys::Indices(n) if n > 0 && every_instance => (
+                Wanted::Count(usize::try_from(n).unwrap_or(usize::MAX)),
+                PendingKeys::Indices(0..n),
+                Vec::new(),
+            ),
+            keys => {
+                let keys = keys.into_vec();
+                let wanted = Wanted::new(&keys);
+                let mut pending: Vec<Pending> = Vec::new();
+                let mut untouched: Vec<InstanceKey> = Vec::new();
+                for (key, each_value) in keys {
+                    if self.input.options.refresh_only
+                        || !self.targeting.includes(&abs.instance(key.clone()))
+                    {
+                        untouched.push(key);
+                    } else {
+                        pending.push((key, each_value));
+                    }
+                }
+                let pending = match wanted {
+                    // Every index of a count, in order: the range says as much.
+                    Wanted::Count(n) if untouched.is_empty() => {
+                        PendingKeys::Indices(0..i64::try_from(n).unwrap_or(i64::MAX))
+                    }
+                    _ => PendingKeys::Keys(pending.into_iter()),
+                };
+                (wanted, pending, untouched)
             }
-        }
-        let pending = match wanted {
-            // Every index of a count, in order: the range says as much.
-            Wanted::Count(n) if untouched.is_empty() => {
-                PendingKeys::Indices(0..i64::try_from(n).unwrap_or(i64::MAX))
-            }
-            _ => PendingKeys::Keys(pending.into_iter()),
         };
         // A body that no instance evaluates differently (no `count`, `each` or `self`, nothing
         // impure) is evaluated once, and the instances share its value: one copy of what it

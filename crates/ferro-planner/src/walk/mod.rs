@@ -11,7 +11,7 @@ mod checks;
 mod data;
 mod expansion;
 pub(crate) use expansion::expand_in;
-use expansion::Wanted;
+use expansion::{Keys, Wanted};
 mod instance_values;
 use instance_values::InstanceValues;
 mod imports;
