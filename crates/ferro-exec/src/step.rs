@@ -272,11 +272,6 @@ fn read_data(
         }
     };
     let marked = ferro_planner::lifecycle::carry_marks(&state, &config);
-    let hold = if m.reads(&res) {
-        Hold::Value
-    } else {
-        Hold::Text
-    };
     let obj = match encode_object(
         schema,
         &marked,
@@ -284,7 +279,7 @@ fn read_data(
         c.dependencies.clone(),
         false,
         false,
-        hold,
+        Hold::when_read(m.reads(&res)),
     ) {
         Ok(o) => o,
         Err(e) => {
@@ -578,11 +573,7 @@ fn apply_change(
         c.dependencies.clone(),
         c.create_before_destroy,
         tainted,
-        if m.reads(&res) {
-            Hold::Value
-        } else {
-            Hold::Text
-        },
+        Hold::when_read(m.reads(&res)),
     ) {
         Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
             res: abs.clone(),

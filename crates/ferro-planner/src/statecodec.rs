@@ -15,6 +15,18 @@ pub enum Hold {
     Text,
 }
 
+impl Hold {
+    /// The decoded value when expressions read the object's resource (they hold the value),
+    /// else the text.
+    pub fn when_read(read: bool) -> Hold {
+        if read {
+            Hold::Value
+        } else {
+            Hold::Text
+        }
+    }
+}
+
 /// Encode a new object for state: attributes against the schema type (held as `hold` says),
 /// sensitive paths, private data.
 pub fn encode_object(
