@@ -97,8 +97,8 @@ pub struct ResourceInstanceChange {
     pub before: Value,
     /// Initial planned value; null for delete. May contain unknowns.
     pub after: Value,
-    /// Boxed (no spare room): a plan holds one change per instance.
-    pub planned_private: Box<[u8]>,
+    /// Shared with the changes before it that have the same bytes (see [`PrivateData`]).
+    pub planned_private: PrivateData,
     pub schema_version: u64,
     /// Resources this object depends on (for state's `dependencies`; shared by the changes of
     /// a resource's instances).
@@ -109,6 +109,49 @@ pub struct ResourceInstanceChange {
     /// allocation size class (a plan holds one change per instance; beside it, 256).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<ChangeDetail>>,
+}
+
+/// A change's planned private data: the provider's opaque bytes. Providers often give every
+/// instance of a resource the same few bytes (hashicorp/null: `{"schema_version":"0"}`), and
+/// a plan holds one change per instance, so equal bytes are shared
+/// ([`PrivateData::share_from`]). Reads as its bytes; written to a plan file as they are.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PrivateData(Option<Arc<[u8]>>);
+
+impl PrivateData {
+    /// Take `other`'s block when it holds the same bytes.
+    pub fn share_from(&mut self, other: &PrivateData) {
+        if let (Some(a), Some(b)) = (&self.0, &other.0) {
+            if !Arc::ptr_eq(a, b) && a == b {
+                self.0 = Some(b.clone());
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for PrivateData {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl From<Vec<u8>> for PrivateData {
+    fn from(bytes: Vec<u8>) -> Self {
+        PrivateData((!bytes.is_empty()).then(|| bytes.into()))
+    }
+}
+
+impl Serialize for PrivateData {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for PrivateData {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<u8>::deserialize(d).map(PrivateData::from)
+    }
 }
 
 /// The parts of a change most changes leave empty: replacements, reads and deposed objects
@@ -163,7 +206,7 @@ impl ResourceInstanceChange {
             action,
             before,
             after,
-            planned_private: Box::default(),
+            planned_private: PrivateData::default(),
             schema_version,
             dependencies: Default::default(),
             create_before_destroy: false,
@@ -481,5 +524,34 @@ mod object_value_id_tests {
             None
         );
         assert_eq!(object_value_id(&Value::string("x")), None);
+    }
+}
+
+#[cfg(test)]
+mod private_data_tests {
+    use super::PrivateData;
+    use std::sync::Arc;
+
+    #[test]
+    fn equal_private_data_is_shared_and_written_as_plain_bytes() {
+        let first = PrivateData::from(b"{\"schema_version\":\"0\"}".to_vec());
+        let mut second = PrivateData::from(b"{\"schema_version\":\"0\"}".to_vec());
+        let mut other = PrivateData::from(b"other".to_vec());
+        second.share_from(&first);
+        other.share_from(&first);
+        let block = |p: &PrivateData| p.0.as_ref().map(Arc::as_ptr);
+        assert_eq!(block(&second), block(&first));
+        assert_ne!(block(&other), block(&first));
+        assert_eq!(&*other, b"other");
+        // Empty data holds no block and reads as no bytes.
+        let empty = PrivateData::from(Vec::new());
+        assert!(empty.0.is_none() && empty.is_empty());
+        // A plan file has the bytes as a boxed slice had them.
+        let as_box: Box<[u8]> = b"other".to_vec().into_boxed_slice();
+        let json = serde_json::to_string(&other).unwrap();
+        assert_eq!(json, serde_json::to_string(&as_box).unwrap());
+        let back: PrivateData = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, other);
+        assert_eq!(serde_json::to_string(&empty).unwrap(), "[]");
     }
 }

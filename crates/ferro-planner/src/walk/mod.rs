@@ -217,6 +217,9 @@ struct Walk<'a> {
     /// per instance; what else an instance's refresh produced (diagnostics, drift) only when
     /// there is some: a destroy plan holds an entry for every instance in state.
     prefetched: HashMap<AbsResource, HashMap<InstanceKey, Prefetched>>,
+    /// The planned private data of the last change merged, which the next shares when it is
+    /// the same (see [`ferro_plan::PrivateData`]).
+    last_private: ferro_plan::PrivateData,
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed. The input's state
@@ -308,6 +311,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         imported: HashSet::new(),
         forgotten: Vec::new(),
         prefetched: HashMap::new(),
+        last_private: Default::default(),
     };
     let configured = crate::configure::configure_providers(&tree, input.providers);
     let failed = configured.iter().any(Diagnostic::is_error);
@@ -591,8 +595,11 @@ impl Walk<'_> {
             "a refresh merged without its instance"
         );
         self.diags.extend(diags);
-        for c in &changes {
+        let mut changes = changes;
+        for c in &mut changes {
             self.note_change(c);
+            c.planned_private.share_from(&self.last_private);
+            self.last_private = c.planned_private.clone();
         }
         if self.discard_noops {
             self.changes.extend(changes.into_iter().filter(|c| {
