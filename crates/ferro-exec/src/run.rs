@@ -551,7 +551,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                 &c.after
             };
             keys.push(&c.addr.resource.key);
-            values.push(v.clone());
+            values.push(v.value());
         }
         // In key order already unless the prior state's instances came first.
         if !keys.windows(2).all(|w| w[0] <= w[1]) {

@@ -235,7 +235,7 @@ fn read_data(
     (ctx.on_event)(Event::Started {
         addr: addr.clone(),
         action: Action::Read,
-        id: id_of(&c.before),
+        id: id_of(&c.before.value()),
     });
     let started = Instant::now();
     let (plain_cfg, _) = config.deep_unmark();
@@ -389,10 +389,11 @@ fn apply_change(
     }
     let ty = schema.implied_type();
     let create = c.action != Action::Update;
+    let before = c.before.value();
     let prior = if create {
         Value::null(ty.clone())
     } else {
-        c.before.deep_unmark().0
+        before.deep_unmark().0
     };
     let mut outcomes = Vec::new();
     if c.action == Action::CreateThenDelete {
@@ -414,7 +415,7 @@ fn apply_change(
     let config = ferro_planner::lifecycle::configured_value(
         &decl.lifecycle,
         &config,
-        (!create).then_some(&c.before),
+        (!create).then_some(&before),
     );
     let (plain_cfg, _) = config.deep_unmark();
     let prior_private = if create {
@@ -443,7 +444,7 @@ fn apply_change(
         return (outcomes, diags, false);
     };
     let final_planned = final_plan.value.deep_unmark().0;
-    let initial = c.after.deep_unmark().0;
+    let initial = c.after.value().deep_unmark().0;
     let errs = assert_compatible(&initial, &final_planned);
     if !errs.is_empty() && !final_plan.legacy_type_system {
         let detail = format!(
@@ -487,14 +488,10 @@ fn apply_change(
             )),
         );
     }
-    // The parts the provider left as planned are the plan's, not a second copy, and so are
-    // the parts the final plan took from the configuration: state and the instance's value
-    // take the new object.
-    let mut new_state = resp
-        .new_state
-        .clone()
-        .share_from(&c.after)
-        .share_from(&final_planned);
+    // The parts the provider left as planned are the final plan's, not a second copy (and
+    // so are the parts the final plan took from the configuration): state and the instance's
+    // value take the new object.
+    let mut new_state = resp.new_state.clone().share_from(&final_planned);
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
             Diagnostic::error("provider-invalid-result", "Provider returned invalid result object after apply")
@@ -663,7 +660,8 @@ fn destroy_change(
         );
         return (Vec::new(), diags, false);
     };
-    let (prior, _) = c.before.deep_unmark();
+    let before = c.before.value();
+    let (prior, _) = before.deep_unmark();
     let id = id_of(&prior);
     // Terraform names the deposed object when it starts destroying one.
     let shown = match (c.deposed(), c.action) {
@@ -693,7 +691,7 @@ fn destroy_change(
                     &m,
                     item.file,
                     &decl,
-                    &ferro_planner::conditions::with_self(&inst, &c.before),
+                    &ferro_planner::conditions::with_self(&inst, &before),
                     crate::provision::When::Destroy,
                     &addr,
                     ctx.on_event,

@@ -295,7 +295,7 @@ fn run(path: &str, text: &str) -> Run {
         };
     };
     // Apply takes the plan's changes: what was planned is read first.
-    let planned_values = planned.changes.iter().map(|c| c.after.clone()).collect();
+    let planned_values = planned.changes.iter().map(|c| c.after.value()).collect();
     let mut backend = LocalBackend::new(dir.join("terraform.tfstate"));
     let apply_input = ApplyInput {
         db: &db,

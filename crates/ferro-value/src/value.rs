@@ -24,6 +24,13 @@ impl Marks {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The marks as a byte (for [`crate::Packed`]).
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+    pub fn from_bits(bits: u8) -> Marks {
+        Marks(bits)
+    }
 }
 
 /// A value. `PartialEq` is *raw* equality (same type, same shape, unknowns equal to unknowns of

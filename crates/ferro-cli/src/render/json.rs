@@ -294,7 +294,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             Some(s) => mark_schema_sensitive(s, v),
             None => v.clone(),
         };
-        let (before, after) = (mark(&c.before), mark(&c.after));
+        let (before, after) = (mark(&c.before.value()), mark(&c.after.value()));
         let res = c.addr.containing_resource();
         let key = &c.addr.resource.key;
         if c.action != Action::Delete && c.deposed().is_none() {
@@ -339,11 +339,12 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     // Objects `removed` blocks forget: OpenTofu's "forget" action.
     for c in &plan.forgotten {
         let schema = super::schema_block(providers, c);
+        let before = c.before.value();
         let before = match schema {
-            Some(s) => mark_schema_sensitive(s, &c.before),
-            None => c.before.clone(),
+            Some(s) => mark_schema_sensitive(s, &before),
+            None => before,
         };
-        let mut rc = resource_change_json(c, &before, &c.after);
+        let mut rc = resource_change_json(c, &before, &c.after.value());
         if let J::Object(m) = &mut rc {
             if let Some(J::Object(ch)) = m.get_mut("change") {
                 ch.insert("actions".into(), J::Array(vec![J::String("forget".into())]));
@@ -380,7 +381,7 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
             Some(s) => mark_schema_sensitive(s, v),
             None => v.clone(),
         };
-        let mut entry = resource_change_json(&c, &mark(&c.before), &mark(&c.after));
+        let mut entry = resource_change_json(&c, &mark(&d.before), &mark(&d.after));
         // Terraform 1.0.3 leaves `after_unknown` out of drift (the object read is known).
         if let Some(ch) = entry.get_mut("change").and_then(J::as_object_mut) {
             ch.shift_remove("after_unknown");

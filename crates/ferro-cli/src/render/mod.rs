@@ -160,11 +160,11 @@ fn resource_change(
         ),
     };
     out.push_str(&header);
-    let before = mark_schema_sensitive(schema, &c.before);
+    let before = mark_schema_sensitive(schema, &c.before.value());
     let (action, after) = if notes.forget {
         (Action::NoOp, before.clone())
     } else {
-        (c.action, mark_schema_sensitive(schema, &c.after))
+        (c.action, mark_schema_sensitive(schema, &c.after.value()))
     };
     let mut p = DiffPrinter::new(pen, action, c.requires_replace());
     if notes.forget || (notes.import_id.is_some() && c.action == Action::NoOp) {

@@ -89,8 +89,9 @@ impl Walk<'_> {
         }
         let fires = |c: &ResourceInstanceChange, path: &[PathStep]| {
             path.is_empty() || {
-                let before = value_at(&c.before, path).map(|v| v.deep_unmark().0);
-                let after = value_at(&c.after, path).map(|v| v.deep_unmark().0);
+                let (before, after) = (c.before.value(), c.after.value());
+                let before = value_at(&before, path).map(|v| v.deep_unmark().0);
+                let after = value_at(&after, path).map(|v| v.deep_unmark().0);
                 after.as_ref().is_none_or(|a| !a.is_wholly_known()) || before != after
             }
         };
