@@ -4,6 +4,17 @@
 
 use super::*;
 
+/// How many instances the orphan walk refreshes before it plans their deletes.
+const ORPHAN_WINDOW: usize = 4096;
+
+/// What planning a resource's orphans needs (see [`Walk::orphan_setup`]).
+struct OrphanSetup {
+    schema: Schema,
+    lc: ferro_hir::Lifecycle,
+    is_data: bool,
+    provider: Arc<AbsProviderConfig>,
+}
+
 impl<'a> Walk<'a> {
     /// Resources in state that the configuration no longer declares are destroyed; so are
     /// outputs that no longer exist.
@@ -21,31 +32,65 @@ impl<'a> Walk<'a> {
             .filter(|rs| destroy || !configured_here(tree, &rs.addr))
             .map(|rs| rs.outline(|_, _| true))
             .collect();
-        let refreshes: Vec<_> = state_resources
-            .iter()
-            .filter_map(|rs| Some((rs, self.orphan_schema(tree, rs)?)))
-            .flat_map(|(rs, schema)| {
-                rs.instances
-                    .iter()
-                    .filter(|inst| {
-                        inst.has_current && self.refreshes(&rs.addr.instance(inst.key.clone()))
-                    })
-                    .map(move |inst| (&rs.addr, &inst.key, &rs.provider, schema))
-            })
-            .collect();
-        self.prefetch_priors(refreshes);
         // Room for a delete of every instance outlined (a destroy plans one each): grown one
         // push at a time, the list of changes doubled, and held both copies while it moved.
         self.changes
             .reserve(state_resources.iter().map(|rs| rs.instances.len()).sum());
-        for rs in state_resources {
-            let first_change = self.changes.len();
-            self.orphan_resource(tree, &rs);
-            let forget = rs.addr.resource.mode == ResourceMode::Managed
-                && self.removed_rule(&rs.addr) == Some(false);
-            if forget {
-                let gone: Vec<_> = self.changes.drain(first_change..).collect();
-                self.forgotten.extend(gone);
+        let setups: Vec<_> = state_resources
+            .iter()
+            .map(|rs| self.orphan_setup(tree, rs))
+            .collect();
+        // A window of instances at a time, across resources: its objects are refreshed
+        // together (in parallel), then its deletes planned. A refreshed object waits decoded
+        // until its change takes it, so only a window's objects are ever held that way, not
+        // every object of state.
+        let mut windows: Vec<Vec<(usize, std::ops::Range<usize>)>> = vec![Vec::new()];
+        let mut room = ORPHAN_WINDOW;
+        for (i, rs) in state_resources.iter().enumerate() {
+            let mut at = 0;
+            while at < rs.instances.len() {
+                let take = room.min(rs.instances.len() - at);
+                windows.last_mut().expect("a window").push((i, at..at + take));
+                at += take;
+                room -= take;
+                if room == 0 {
+                    windows.push(Vec::new());
+                    room = ORPHAN_WINDOW;
+                }
+            }
+        }
+        for window in windows {
+            let refreshes: Vec<_> = window
+                .iter()
+                .filter_map(|(i, range)| {
+                    let rs = &state_resources[*i];
+                    let schema = self.orphan_schema(tree, rs)?;
+                    Some(
+                        rs.instances[range.clone()]
+                            .iter()
+                            .filter(|inst| {
+                                inst.has_current
+                                    && self.refreshes(&rs.addr.instance(inst.key.clone()))
+                            })
+                            .map(move |inst| (&rs.addr, &inst.key, &rs.provider, schema)),
+                    )
+                })
+                .flatten()
+                .collect();
+            self.prefetch_priors(refreshes);
+            for (i, range) in window {
+                let rs = &state_resources[i];
+                let Some(setup) = &setups[i] else {
+                    continue;
+                };
+                let first_change = self.changes.len();
+                self.orphan_instances(rs, setup, range);
+                let forget = rs.addr.resource.mode == ResourceMode::Managed
+                    && self.removed_rule(&rs.addr) == Some(false);
+                if forget {
+                    let gone: Vec<_> = self.changes.drain(first_change..).collect();
+                    self.forgotten.extend(gone);
+                }
             }
         }
         self.orphan_outputs(tree);
@@ -61,7 +106,7 @@ impl<'a> Walk<'a> {
                 .is_some_and(|t| t.includes(addr))
     }
 
-    /// The schema of a managed resource of state that `orphan_resource` will refresh: one the
+    /// The schema of a managed resource of state that `orphan_instances` will refresh: one the
     /// configuration no longer has (or every one, in destroy mode), whose provider is present.
     fn orphan_schema(
         &self,
@@ -78,109 +123,135 @@ impl<'a> Walk<'a> {
         schemas.resources.get(&*rs.addr.resource.ty)
     }
 
-    fn orphan_resource(&mut self, tree: &EvalTree<'_>, rs: &ferro_state::ResourceOutline) {
-        {
-            let scope = tree.scope(&rs.addr.module);
-            let configured_here = configured_here(tree, &rs.addr);
-            if configured_here && !self.input.options.destroy {
-                return;
-            }
-            let is_data = rs.addr.resource.mode == ResourceMode::Data;
-            if !self.provider_config_present(&rs.provider) {
-                self.diags.push(
-                    Diagnostic::error("provider-unavailable", "Provider configuration not present")
-                        .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", rs.addr, rs.provider, rs.addr))
-                        .with_address(rs.addr.to_string()),
-                );
-                return;
-            }
-            let Some(schema) = self
-                .input
-                .providers
-                .schemas
-                .get(&rs.provider.provider)
-                .and_then(|s| {
-                    if is_data {
-                        s.data_sources.get(&*rs.addr.resource.ty)
-                    } else {
-                        s.resources.get(&*rs.addr.resource.ty)
-                    }
-                })
-                .cloned()
-            else {
-                self.diags.push(
-                    Diagnostic::error("provider-unavailable", "Provider configuration not present")
-                        .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
-                );
-                return;
-            };
-            let mut lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
-                Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
-            } else {
-                ferro_hir::Lifecycle::default()
-            };
-            // prevent_destroy belongs to the resource's configuration block, wherever its module
-            // instance went (a destroy plan expands no module calls; a removed module instance
-            // still has the block), as Terraform attaches configuration to orphans.
-            if !is_data && self.prevent_destroy.contains(&rs.addr.config()) {
-                lc.prevent_destroy = true;
-            }
-            let provider = Arc::new(rs.provider.clone());
-            for inst in &rs.instances {
-                let key = &inst.key;
-                if !self.targeting.includes(&rs.addr.instance(key.clone())) {
-                    if !is_data
-                        && inst.has_current
-                        && self.refreshes(&rs.addr.instance(key.clone()))
-                    {
-                        let _ = self.prior_object(&rs.addr, key, &rs.provider, &schema);
-                    }
-                    continue;
-                }
-                if self.input.options.refresh_only {
-                    // Refreshed (an object deleted outside ferro leaves state), never destroyed.
-                    if !is_data && inst.has_current {
-                        let _ = self.prior_object(&rs.addr, key, &rs.provider, &schema);
-                    }
-                    continue;
-                }
+    /// What planning the orphans of a resource needs, found once per resource (with the
+    /// diagnostics when its provider configuration or schema is gone); None when none of its
+    /// instances is planned.
+    fn orphan_setup(
+        &mut self,
+        tree: &EvalTree<'_>,
+        rs: &ferro_state::ResourceOutline,
+    ) -> Option<OrphanSetup> {
+        let scope = tree.scope(&rs.addr.module);
+        let configured_here = configured_here(tree, &rs.addr);
+        if configured_here && !self.input.options.destroy {
+            return None;
+        }
+        let is_data = rs.addr.resource.mode == ResourceMode::Data;
+        if !self.provider_config_present(&rs.provider) {
+            self.diags.push(
+                Diagnostic::error("provider-unavailable", "Provider configuration not present")
+                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", rs.addr, rs.provider, rs.addr))
+                    .with_address(rs.addr.to_string()),
+            );
+            return None;
+        }
+        let Some(schema) = self
+            .input
+            .providers
+            .schemas
+            .get(&rs.provider.provider)
+            .and_then(|s| {
                 if is_data {
-                    if let Some(v) = self.prior_data(&rs.addr, key, &schema) {
-                        self.push_delete(
-                            rs.addr.instance(key.clone()),
-                            &provider,
-                            &schema,
-                            v,
-                            None,
-                            &lc,
-                        );
-                    }
-                    continue;
+                    s.data_sources.get(&*rs.addr.resource.ty)
+                } else {
+                    s.resources.get(&*rs.addr.resource.ty)
                 }
-                if inst.has_current {
-                    if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, &schema) {
-                        self.push_delete(
-                            rs.addr.instance(key.clone()),
-                            &provider,
-                            &schema,
-                            prior.value,
-                            None,
-                            &lc,
-                        );
-                    }
+            })
+            .cloned()
+        else {
+            self.diags.push(
+                Diagnostic::error("provider-unavailable", "Provider configuration not present")
+                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
+            );
+            return None;
+        };
+        let mut lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
+            Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
+        } else {
+            ferro_hir::Lifecycle::default()
+        };
+        // prevent_destroy belongs to the resource's configuration block, wherever its module
+        // instance went (a destroy plan expands no module calls; a removed module instance
+        // still has the block), as Terraform attaches configuration to orphans.
+        if !is_data && self.prevent_destroy.contains(&rs.addr.config()) {
+            lc.prevent_destroy = true;
+        }
+        Some(OrphanSetup {
+            schema,
+            lc,
+            is_data,
+            provider: Arc::new(rs.provider.clone()),
+        })
+    }
+
+    /// Plan the orphans among the instances of `rs` in `range`.
+    fn orphan_instances(
+        &mut self,
+        rs: &ferro_state::ResourceOutline,
+        setup: &OrphanSetup,
+        range: std::ops::Range<usize>,
+    ) {
+        let OrphanSetup {
+            schema,
+            lc,
+            is_data,
+            provider,
+        } = setup;
+        let is_data = *is_data;
+        for inst in &rs.instances[range] {
+            let key = &inst.key;
+            if !self.targeting.includes(&rs.addr.instance(key.clone())) {
+                if !is_data
+                    && inst.has_current
+                    && self.refreshes(&rs.addr.instance(key.clone()))
+                {
+                    let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
                 }
-                for (dk, obj) in &inst.deposed {
-                    let ty = schema.implied_type();
-                    if let Ok(v) = obj.attributes.to_value(&ty) {
-                        self.push_delete(
-                            rs.addr.instance(key.clone()),
-                            &provider,
-                            &schema,
-                            v,
-                            Some(dk.clone()),
-                            &lc,
-                        );
-                    }
+                continue;
+            }
+            if self.input.options.refresh_only {
+                // Refreshed (an object deleted outside ferro leaves state), never destroyed.
+                if !is_data && inst.has_current {
+                    let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
+                }
+                continue;
+            }
+            if is_data {
+                if let Some(v) = self.prior_data(&rs.addr, key, schema) {
+                    self.push_delete(
+                        rs.addr.instance(key.clone()),
+                        provider,
+                        schema,
+                        v,
+                        None,
+                        lc,
+                    );
+                }
+                continue;
+            }
+            if inst.has_current {
+                if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, schema) {
+                    self.push_delete(
+                        rs.addr.instance(key.clone()),
+                        provider,
+                        schema,
+                        prior.value,
+                        None,
+                        lc,
+                    );
+                }
+            }
+            for (dk, obj) in &inst.deposed {
+                let ty = schema.implied_type();
+                if let Ok(v) = obj.attributes.to_value(&ty) {
+                    self.push_delete(
+                        rs.addr.instance(key.clone()),
+                        provider,
+                        schema,
+                        v,
+                        Some(dk.clone()),
+                        lc,
+                    );
                 }
             }
         }
