@@ -13,8 +13,9 @@
 //! `Packed::new(v).value()` is raw-equal to `v`.
 //!
 //! Object types are written as an index into a process-wide table (they come from schemas and
-//! configurations, and a null nested block carries its whole type), bounded like
-//! [`crate::Key::map_key`]'s table: past the bound a type is written out.
+//! configurations, and a null nested block carries its whole type), and so are attribute
+//! names and short map keys; both tables are bounded like [`crate::Key::map_key`]'s: past the
+//! bound a type or a key is written out.
 
 use crate::{Key, Marks, Number, ObjectType, Str, Type, Value, ValueKind, ValueMap};
 use std::collections::HashMap;
@@ -177,6 +178,54 @@ fn object_type_at(i: u32) -> Option<Arc<ObjectType>> {
     t.types.get(i as usize).cloned()
 }
 
+/// Object attribute names and short map keys written by index: a decoded object's names are
+/// most of its bytes written out, and every instance of a resource repeats them. Bounded, as
+/// map keys are data.
+#[derive(Default)]
+struct Names {
+    keys: Vec<Key>,
+    index: HashMap<Key, u32>,
+}
+
+/// The most names the table keeps, and the longest.
+const NAMES_MAX: usize = 16384;
+const NAME_LEN_MAX: usize = 64;
+
+static NAMES: LazyLock<Mutex<Names>> = LazyLock::new(Default::default);
+
+fn name_index(k: &Key) -> Option<u32> {
+    if k.len() > NAME_LEN_MAX {
+        return None;
+    }
+    let mut t = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = t.index.get(k.as_str()) {
+        return Some(*i);
+    }
+    if t.keys.len() >= NAMES_MAX {
+        return None;
+    }
+    let i = t.keys.len() as u32;
+    t.keys.push(k.clone());
+    t.index.insert(k.clone(), i);
+    Some(i)
+}
+
+fn name_at(i: usize) -> Key {
+    let t = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    t.keys[i].clone()
+}
+
+/// A key: `index << 1 | 1` for a name of the table, else `length << 1` and the text.
+fn write_key(out: &mut Vec<u8>, k: &Key) {
+    match name_index(k) {
+        Some(i) => write_len(out, (i as usize) << 1 | 1),
+        None => {
+            write_len(out, k.len() << 1);
+            out.extend_from_slice(k.as_bytes());
+        }
+    }
+}
+
 fn write_len(out: &mut Vec<u8>, mut n: usize) {
     loop {
         let b = (n & 0x7f) as u8;
@@ -285,7 +334,7 @@ fn write_value(out: &mut Vec<u8>, v: &Value) {
 fn write_entries(out: &mut Vec<u8>, m: &ValueMap) {
     write_len(out, m.len());
     for (k, v) in m {
-        write_str(out, k);
+        write_key(out, k);
         write_value(out, v);
     }
 }
@@ -362,11 +411,21 @@ impl Reader<'_> {
         es
     }
 
+    fn key(&mut self, key: fn(&str) -> Key) -> Key {
+        let n = self.len();
+        if n & 1 == 1 {
+            return name_at(n >> 1);
+        }
+        let s = &self.bytes[self.at..self.at + (n >> 1)];
+        self.at += n >> 1;
+        key(std::str::from_utf8(s).expect("a packed key was written from a str"))
+    }
+
     fn entries(&mut self, key: fn(&str) -> Key) -> ValueMap {
         let n = self.len();
         let mut es = Vec::with_capacity(n);
         for _ in 0..n {
-            let k = key(self.str());
+            let k = self.key(key);
             es.push((k, self.value()));
         }
         es.into_iter().collect()
@@ -453,6 +512,11 @@ mod tests {
                 ValueMap::from([("k", Value::string("v").mark_sensitive())]),
             ),
             Value::tuple(vec![Value::int(1), Value::null(Type::Bool)]),
+            // A key too long for the table of names is written out.
+            Value::map(
+                Type::Bool,
+                ValueMap::from([("k".repeat(100), Value::bool(true))]),
+            ),
             Value::object(ValueMap::from([
                 ("id", Value::unknown(Type::String)),
                 ("block", Value::list(block, vec![])),
@@ -478,7 +542,7 @@ mod tests {
             ),
         ]));
         let p = Packed::new(&v);
-        assert!(p.packed_len() < 32, "{}", p.packed_len());
+        assert!(p.packed_len() <= 16, "{}", p.packed_len());
         assert!(Packed::new(&Value::null(Type::Dynamic)).packed_len() == 0);
     }
 }

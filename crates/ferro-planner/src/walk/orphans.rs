@@ -50,7 +50,10 @@ impl<'a> Walk<'a> {
             let mut at = 0;
             while at < rs.instances.len() {
                 let take = room.min(rs.instances.len() - at);
-                windows.last_mut().expect("a window").push((i, at..at + take));
+                windows
+                    .last_mut()
+                    .expect("a window")
+                    .push((i, at..at + take));
                 at += take;
                 room -= take;
                 if room == 0 {
@@ -201,10 +204,7 @@ impl<'a> Walk<'a> {
         for inst in &rs.instances[range] {
             let key = &inst.key;
             if !self.targeting.includes(&rs.addr.instance(key.clone())) {
-                if !is_data
-                    && inst.has_current
-                    && self.refreshes(&rs.addr.instance(key.clone()))
-                {
+                if !is_data && inst.has_current && self.refreshes(&rs.addr.instance(key.clone())) {
                     let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
                 }
                 continue;
@@ -218,14 +218,7 @@ impl<'a> Walk<'a> {
             }
             if is_data {
                 if let Some(v) = self.prior_data(&rs.addr, key, schema) {
-                    self.push_delete(
-                        rs.addr.instance(key.clone()),
-                        provider,
-                        schema,
-                        v,
-                        None,
-                        lc,
-                    );
+                    self.push_delete(rs.addr.instance(key.clone()), provider, schema, v, None, lc);
                 }
                 continue;
             }
