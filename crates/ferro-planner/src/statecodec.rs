@@ -50,11 +50,7 @@ pub fn encode_object(
         schema_version: schema.version,
         attributes,
         sensitive_attributes: serde_json::Value::Array(paths).into(),
-        private: if private.is_empty() {
-            None
-        } else {
-            Some(base64(private))
-        },
+        private: private_text(private),
         dependencies,
         create_before_destroy: cbd,
     })
@@ -179,6 +175,33 @@ fn mark_at(v: &Value, steps: &[serde_json::Value]) -> Value {
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 with padding (state's `private`).
+/// Private data as state holds it: base64, shared with the objects before it that have the
+/// same (providers often give every object of a resource the same bytes; a bounded table of
+/// short texts, like `ferro_value::Key::map_key`'s); None when empty.
+pub fn private_text(data: &[u8]) -> Option<std::sync::Arc<str>> {
+    use std::collections::HashSet;
+    use std::sync::{Arc, LazyLock, Mutex};
+    static TEXTS: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
+    const TEXTS_MAX: usize = 1024;
+    const TEXT_LEN_MAX: usize = 512;
+    if data.is_empty() {
+        return None;
+    }
+    let text = base64(data);
+    if text.len() > TEXT_LEN_MAX {
+        return Some(text.into());
+    }
+    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = texts.get(text.as_str()) {
+        return Some(t.clone());
+    }
+    let t: Arc<str> = text.into();
+    if texts.len() < TEXTS_MAX {
+        texts.insert(t.clone());
+    }
+    Some(t)
+}
+
 pub fn base64(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {

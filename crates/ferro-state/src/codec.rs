@@ -20,6 +20,7 @@ use ferro_addrs::{
 };
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The version string ferro writes as `terraform_version`.
 pub const WRITER_VERSION: &str = "1.0.3";
@@ -338,9 +339,9 @@ fn read_resource(
 #[derive(Default)]
 struct InstancesRead {
     instances: BTreeMap<InstanceKey, InstanceState>,
-    /// The instances of a resource nearly always record the same dependencies: they share
-    /// one list.
-    shared: Dependencies,
+    /// The instances of a resource nearly always record the same dependencies, and often the
+    /// same private data: they share one copy.
+    shared: Shared,
     failed: Option<InstanceError>,
 }
 
@@ -513,12 +514,20 @@ fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
     }
 }
 
-/// One instance object; `shared` is the dependency list of the resource's object read before,
-/// taken when this one records the same (and replaced when not).
+/// What consecutive objects of a resource usually have in common, held once: the
+/// dependency list and the private data of the object read before, taken by the next one when
+/// it records the same (and replaced when not).
+#[derive(Default)]
+struct Shared {
+    dependencies: Dependencies,
+    private: Option<Arc<str>>,
+}
+
+/// One instance object (see [`Shared`]).
 fn read_instance(
     raw: Value,
     ctx: &str,
-    shared: &mut Dependencies,
+    shared: &mut Shared,
 ) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
     let mut o = object(raw, ctx)?;
     let o = &mut o;
@@ -604,7 +613,14 @@ fn read_instance(
             {
                 return err(format!("{ctx}: \"private\" is not valid base64"));
             }
-            Some(p.to_string())
+            match &shared.private {
+                Some(last) if **last == *p => Some(last.clone()),
+                _ => {
+                    let p: Arc<str> = p.into();
+                    shared.private = Some(p.clone());
+                    Some(p)
+                }
+            }
         }
     };
     let mut dependencies = Vec::new();
@@ -619,10 +635,10 @@ fn read_instance(
             }
         }
     }
-    if shared[..] != dependencies[..] {
-        *shared = dependencies.into();
+    if shared.dependencies[..] != dependencies[..] {
+        shared.dependencies = dependencies.into();
     }
-    let dependencies = shared.clone();
+    let dependencies = shared.dependencies.clone();
     let create_before_destroy = opt_bool(o, "create_before_destroy", &pre)?;
     Ok((
         key,

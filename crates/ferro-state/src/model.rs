@@ -119,8 +119,9 @@ pub struct ObjectState {
     pub attributes: crate::Attributes,
     /// Paths of sensitive values, as Terraform writes them (`[[{"type":"get_attr","value":"x"}]]`).
     pub sensitive_attributes: crate::SensitiveAttributes,
-    /// Provider private data, base64 as stored in the file; None when empty.
-    pub private: Option<String>,
+    /// Provider private data, base64 as stored in the file; None when empty. Shared: the
+    /// objects of a resource often have the same.
+    pub private: Option<Arc<str>>,
     /// Resources this object depends on (no instance keys), sorted and de-duplicated. Shared:
     /// the instances of a resource (and the plan's changes of them) hold one list.
     pub dependencies: Dependencies,

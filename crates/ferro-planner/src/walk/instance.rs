@@ -174,8 +174,7 @@ impl InstancePlanner<'_> {
                 if private_out != private {
                     // Only the private data changed: the attributes stay as they are (shared).
                     let mut enc = obj.clone();
-                    enc.private =
-                        (!private_out.is_empty()).then(|| crate::statecodec::base64(&private_out));
+                    enc.private = crate::statecodec::private_text(&private_out);
                     acc.refreshed = Some(Some(enc));
                 }
             } else {

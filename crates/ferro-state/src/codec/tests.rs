@@ -204,7 +204,7 @@ fn model_built_state_sorts_and_omits() {
     };
     let r2 = AbsResource::root(Resource::managed("null_resource", "y"));
     let mut o = obj(json!({"id": "1", "a": null}));
-    o.private = Some(String::new());
+    o.private = Some("".into());
     s.set_current(&r1, &p, &InstanceKey::None, Some(o));
     s.set_current(&r2, &p, &InstanceKey::Int(3), Some(obj(json!({}))));
     s.outputs.insert(
@@ -669,6 +669,36 @@ fn instances_of_a_resource_share_their_dependency_list() {
     assert_eq!(*dep(2), ["null_resource.c".to_string()]);
     // Written back as they were.
     assert!(write_state(&s).contains("\"null_resource.b\""));
+}
+
+/// Providers often give every object of a resource the same private data: consecutive
+/// objects with the same text hold one copy, and each is written back as it was.
+#[test]
+fn instances_of_a_resource_share_equal_private_data() {
+    let s = read(&with_instances(
+        r#"{"index_key": 0, "schema_version": 0, "attributes": {}, "private": "bnVsbA=="},
+           {"index_key": 1, "schema_version": 0, "attributes": {}, "private": "bnVsbA=="},
+           {"index_key": 2, "schema_version": 0, "attributes": {}, "private": "e30="}"#,
+    ));
+    let r = s.resources.values().next().unwrap();
+    let private = |i: i64| {
+        r.instances[&InstanceKey::Int(i)]
+            .current
+            .as_ref()
+            .unwrap()
+            .private
+            .clone()
+            .unwrap()
+    };
+    assert!(std::sync::Arc::ptr_eq(&private(0), &private(1)));
+    assert_eq!(&*private(2), "e30=");
+    let written = write_state(&s);
+    assert_eq!(
+        written.matches("\"private\": \"bnVsbA==\"").count(),
+        2,
+        "{written}"
+    );
+    assert!(written.contains("\"private\": \"e30=\""), "{written}");
 }
 
 #[test]
