@@ -13,6 +13,9 @@ struct OrphanSetup {
     lc: ferro_hir::Lifecycle,
     is_data: bool,
     provider: Arc<AbsProviderConfig>,
+    /// A `removed` block without `destroy = true` covers the resource: its objects are
+    /// forgotten, not destroyed.
+    forget: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -63,11 +66,12 @@ impl<'a> Walk<'a> {
             }
         }
         for window in windows {
+            // The managed objects the window plans (or, in a targeted destroy, refreshes).
             let refreshes: Vec<_> = window
                 .iter()
                 .filter_map(|(i, range)| {
                     let rs = &state_resources[*i];
-                    let schema = self.orphan_schema(tree, rs)?;
+                    let setup = setups[*i].as_ref().filter(|s| !s.is_data)?;
                     Some(
                         rs.instances[range.clone()]
                             .iter()
@@ -75,22 +79,19 @@ impl<'a> Walk<'a> {
                                 inst.has_current
                                     && self.refreshes(&rs.addr.instance(inst.key.clone()))
                             })
-                            .map(move |inst| (&rs.addr, &inst.key, &rs.provider, schema)),
+                            .map(move |inst| (&rs.addr, &inst.key, &rs.provider, &setup.schema)),
                     )
                 })
                 .flatten()
                 .collect();
             self.prefetch_priors(refreshes);
             for (i, range) in window {
-                let rs = &state_resources[i];
                 let Some(setup) = &setups[i] else {
                     continue;
                 };
                 let first_change = self.changes.len();
-                self.orphan_instances(rs, setup, range);
-                let forget = rs.addr.resource.mode == ResourceMode::Managed
-                    && self.removed_rule(&rs.addr) == Some(false);
-                if forget {
+                self.orphan_instances(&state_resources[i], setup, range);
+                if setup.forget {
                     let gone: Vec<_> = self.changes.drain(first_change..).collect();
                     self.forgotten.extend(gone);
                 }
@@ -107,23 +108,6 @@ impl<'a> Walk<'a> {
                 .destroy_refresh
                 .as_ref()
                 .is_some_and(|t| t.includes(addr))
-    }
-
-    /// The schema of a managed resource of state that `orphan_instances` will refresh: one the
-    /// configuration no longer has (or every one, in destroy mode), whose provider is present.
-    fn orphan_schema(
-        &self,
-        tree: &EvalTree<'_>,
-        rs: &ferro_state::ResourceOutline,
-    ) -> Option<&'a Schema> {
-        if (configured_here(tree, &rs.addr) && !self.input.options.destroy)
-            || rs.addr.resource.mode != ResourceMode::Managed
-            || !self.provider_config_present(&rs.provider)
-        {
-            return None;
-        }
-        let schemas = self.input.providers.schemas.get(&rs.provider.provider)?;
-        schemas.resources.get(&*rs.addr.resource.ty)
     }
 
     /// What planning the orphans of a resource needs, found once per resource (with the
@@ -184,6 +168,7 @@ impl<'a> Walk<'a> {
             lc,
             is_data,
             provider: Arc::new(rs.provider.clone()),
+            forget: !is_data && self.removed_rule(&rs.addr) == Some(false),
         })
     }
 
@@ -199,6 +184,7 @@ impl<'a> Walk<'a> {
             lc,
             is_data,
             provider,
+            ..
         } = setup;
         let is_data = *is_data;
         for inst in &rs.instances[range] {
