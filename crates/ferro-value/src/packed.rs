@@ -20,7 +20,7 @@
 use crate::{Key, Marks, Number, ObjectType, Str, Type, Value, ValueKind, ValueMap};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 /// A packed value. The null of dynamic type (a create's prior, a delete's planned value) takes
 /// no block. Clones share the bytes (a no-op change's prior and planned values are one block).
@@ -58,9 +58,12 @@ impl Packed {
         if v.marks.is_empty() && matches!(v.kind, ValueKind::Null(Type::Dynamic)) {
             return Packed(None);
         }
-        let mut out = Vec::with_capacity(32);
-        write_value(&mut out, v);
-        Packed(Some(out.into()))
+        let mut w = Writer {
+            out: Vec::with_capacity(32),
+            tables: tables(),
+        };
+        w.value(v);
+        Packed(Some(w.out.into()))
     }
 
     /// The value, decoded.
@@ -68,7 +71,11 @@ impl Packed {
         match &self.0 {
             None => Value::null(Type::Dynamic),
             Some(bytes) => {
-                let mut r = Reader { bytes, at: 0 };
+                let mut r = Reader {
+                    bytes,
+                    at: 0,
+                    tables: tables(),
+                };
                 r.value()
             }
         }
@@ -133,6 +140,20 @@ impl<'de> serde::Deserialize<'de> for Packed {
     }
 }
 
+/// The process-wide tables of object types and names written by index. A value is packed or
+/// read under one lock of them, not one per type or key.
+#[derive(Default)]
+struct Tables {
+    types: ObjectTypes,
+    names: Names,
+}
+
+static TABLES: LazyLock<Mutex<Tables>> = LazyLock::new(Default::default);
+
+fn tables() -> MutexGuard<'static, Tables> {
+    TABLES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The object types written by index: the table (an index names the first `Arc` entered with
 /// those contents), and where each type is in it, by its `Arc`'s address and by its contents.
 /// Every `Arc` whose address is recorded is kept (`kept`), so no address is reused while
@@ -148,34 +169,28 @@ struct ObjectTypes {
 /// The most object types the table keeps (and four times as many addresses).
 const OBJECT_TYPES_MAX: usize = 4096;
 
-static OBJECT_TYPES: LazyLock<Mutex<ObjectTypes>> = LazyLock::new(Default::default);
-
-fn object_type_index(o: &Arc<ObjectType>) -> Option<u32> {
-    let mut t = OBJECT_TYPES.lock().unwrap_or_else(|e| e.into_inner());
-    let ptr = Arc::as_ptr(o) as usize;
-    if let Some(i) = t.by_ptr.get(&ptr) {
-        return Some(*i);
-    }
-    let i = match t.by_value.get(o).copied() {
-        Some(i) => i,
-        None if t.types.len() >= OBJECT_TYPES_MAX => return None,
-        None => {
-            let i = t.types.len() as u32;
-            t.types.push(o.clone());
-            t.by_value.insert(o.clone(), i);
-            i
+impl ObjectTypes {
+    fn index(&mut self, o: &Arc<ObjectType>) -> Option<u32> {
+        let ptr = Arc::as_ptr(o) as usize;
+        if let Some(i) = self.by_ptr.get(&ptr) {
+            return Some(*i);
         }
-    };
-    if t.kept.len() < OBJECT_TYPES_MAX * 4 {
-        t.kept.push(o.clone());
-        t.by_ptr.insert(ptr, i);
+        let i = match self.by_value.get(o).copied() {
+            Some(i) => i,
+            None if self.types.len() >= OBJECT_TYPES_MAX => return None,
+            None => {
+                let i = self.types.len() as u32;
+                self.types.push(o.clone());
+                self.by_value.insert(o.clone(), i);
+                i
+            }
+        };
+        if self.kept.len() < OBJECT_TYPES_MAX * 4 {
+            self.kept.push(o.clone());
+            self.by_ptr.insert(ptr, i);
+        }
+        Some(i)
     }
-    Some(i)
-}
-
-fn object_type_at(i: u32) -> Option<Arc<ObjectType>> {
-    let t = OBJECT_TYPES.lock().unwrap_or_else(|e| e.into_inner());
-    t.types.get(i as usize).cloned()
 }
 
 /// Object attribute names and short map keys written by index: a decoded object's names are
@@ -191,38 +206,21 @@ struct Names {
 const NAMES_MAX: usize = 16384;
 const NAME_LEN_MAX: usize = 64;
 
-static NAMES: LazyLock<Mutex<Names>> = LazyLock::new(Default::default);
-
-fn name_index(k: &Key) -> Option<u32> {
-    if k.len() > NAME_LEN_MAX {
-        return None;
-    }
-    let mut t = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = t.index.get(k.as_str()) {
-        return Some(*i);
-    }
-    if t.keys.len() >= NAMES_MAX {
-        return None;
-    }
-    let i = t.keys.len() as u32;
-    t.keys.push(k.clone());
-    t.index.insert(k.clone(), i);
-    Some(i)
-}
-
-fn name_at(i: usize) -> Key {
-    let t = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    t.keys[i].clone()
-}
-
-/// A key: `index << 1 | 1` for a name of the table, else `length << 1` and the text.
-fn write_key(out: &mut Vec<u8>, k: &Key) {
-    match name_index(k) {
-        Some(i) => write_len(out, (i as usize) << 1 | 1),
-        None => {
-            write_len(out, k.len() << 1);
-            out.extend_from_slice(k.as_bytes());
+impl Names {
+    fn index(&mut self, k: &Key) -> Option<u32> {
+        if k.len() > NAME_LEN_MAX {
+            return None;
         }
+        if let Some(i) = self.index.get(k.as_str()) {
+            return Some(*i);
+        }
+        if self.keys.len() >= NAMES_MAX {
+            return None;
+        }
+        let i = self.keys.len() as u32;
+        self.keys.push(k.clone());
+        self.index.insert(k.clone(), i);
+        Some(i)
     }
 }
 
@@ -243,99 +241,118 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-fn write_type(out: &mut Vec<u8>, t: &Type) {
-    match t {
-        Type::String => out.push(T_STRING),
-        Type::Number => out.push(T_NUMBER),
-        Type::Bool => out.push(T_BOOL),
-        Type::Dynamic => out.push(T_DYNAMIC),
-        Type::List(e) => {
-            out.push(T_LIST);
-            write_type(out, e);
-        }
-        Type::Set(e) => {
-            out.push(T_SET);
-            write_type(out, e);
-        }
-        Type::Map(e) => {
-            out.push(T_MAP);
-            write_type(out, e);
-        }
-        Type::Tuple(ts) => {
-            out.push(T_TUPLE);
-            write_len(out, ts.len());
-            for t in ts {
-                write_type(out, t);
+/// Writes a value under the tables' lock.
+struct Writer {
+    out: Vec<u8>,
+    tables: MutexGuard<'static, Tables>,
+}
+
+impl Writer {
+    fn ty(&mut self, t: &Type) {
+        match t {
+            Type::String => self.out.push(T_STRING),
+            Type::Number => self.out.push(T_NUMBER),
+            Type::Bool => self.out.push(T_BOOL),
+            Type::Dynamic => self.out.push(T_DYNAMIC),
+            Type::List(e) => {
+                self.out.push(T_LIST);
+                self.ty(e);
             }
-        }
-        Type::Object(o) => match object_type_index(o) {
-            Some(i) => {
-                out.push(T_OBJECT_REF);
-                write_len(out, i as usize);
+            Type::Set(e) => {
+                self.out.push(T_SET);
+                self.ty(e);
             }
+            Type::Map(e) => {
+                self.out.push(T_MAP);
+                self.ty(e);
+            }
+            Type::Tuple(ts) => {
+                self.out.push(T_TUPLE);
+                write_len(&mut self.out, ts.len());
+                for t in ts {
+                    self.ty(t);
+                }
+            }
+            Type::Object(o) => match self.tables.types.index(o) {
+                Some(i) => {
+                    self.out.push(T_OBJECT_REF);
+                    write_len(&mut self.out, i as usize);
+                }
+                None => {
+                    self.out.push(T_OBJECT);
+                    write_len(&mut self.out, o.attrs.len());
+                    for (k, t) in &o.attrs {
+                        write_str(&mut self.out, k);
+                        self.ty(t);
+                    }
+                    write_len(&mut self.out, o.optional.len());
+                    for k in &o.optional {
+                        write_str(&mut self.out, k);
+                    }
+                }
+            },
+        }
+    }
+
+    fn value(&mut self, v: &Value) {
+        let tag = match &v.kind {
+            ValueKind::Null(_) => V_NULL,
+            ValueKind::Unknown(_) => V_UNKNOWN,
+            ValueKind::Bool(false) => V_FALSE,
+            ValueKind::Bool(true) => V_TRUE,
+            ValueKind::Number(_) => V_NUMBER,
+            ValueKind::String(_) => V_STRING,
+            ValueKind::List(..) => V_LIST,
+            ValueKind::Set(..) => V_SET,
+            ValueKind::Map(..) => V_MAP,
+            ValueKind::Tuple(_) => V_TUPLE,
+            ValueKind::Object(_) => V_OBJECT,
+        };
+        if v.marks.is_empty() {
+            self.out.push(tag);
+        } else {
+            self.out.push(tag | MARKED);
+            self.out.push(v.marks.bits());
+        }
+        match &v.kind {
+            ValueKind::Null(t) | ValueKind::Unknown(t) => self.ty(t),
+            ValueKind::Bool(_) => {}
+            ValueKind::Number(n) => write_str(&mut self.out, &n.to_string()),
+            ValueKind::String(s) => write_str(&mut self.out, s),
+            ValueKind::List(t, es) | ValueKind::Set(t, es) => {
+                self.ty(t);
+                write_len(&mut self.out, es.len());
+                es.iter().for_each(|e| self.value(e));
+            }
+            ValueKind::Tuple(es) => {
+                write_len(&mut self.out, es.len());
+                es.iter().for_each(|e| self.value(e));
+            }
+            ValueKind::Map(t, m) => {
+                self.ty(t);
+                self.entries(m);
+            }
+            ValueKind::Object(m) => self.entries(m),
+        }
+    }
+
+    fn entries(&mut self, m: &ValueMap) {
+        write_len(&mut self.out, m.len());
+        for (k, v) in m {
+            self.key(k);
+            self.value(v);
+        }
+    }
+
+    /// A key: `index << 1 | 1` for a name of the table, else `length << 1` and the text.
+    fn key(&mut self, k: &Key) {
+        match self.tables.names.index(k) {
+            Some(i) => write_len(&mut self.out, (i as usize) << 1 | 1),
             None => {
-                out.push(T_OBJECT);
-                write_len(out, o.attrs.len());
-                for (k, t) in &o.attrs {
-                    write_str(out, k);
-                    write_type(out, t);
-                }
-                write_len(out, o.optional.len());
-                for k in &o.optional {
-                    write_str(out, k);
-                }
+                write_len(&mut self.out, k.len() << 1);
+                self.out.extend_from_slice(k.as_bytes());
             }
-        },
-    }
-}
-
-fn write_value(out: &mut Vec<u8>, v: &Value) {
-    let tag = match &v.kind {
-        ValueKind::Null(_) => V_NULL,
-        ValueKind::Unknown(_) => V_UNKNOWN,
-        ValueKind::Bool(false) => V_FALSE,
-        ValueKind::Bool(true) => V_TRUE,
-        ValueKind::Number(_) => V_NUMBER,
-        ValueKind::String(_) => V_STRING,
-        ValueKind::List(..) => V_LIST,
-        ValueKind::Set(..) => V_SET,
-        ValueKind::Map(..) => V_MAP,
-        ValueKind::Tuple(_) => V_TUPLE,
-        ValueKind::Object(_) => V_OBJECT,
-    };
-    if v.marks.is_empty() {
-        out.push(tag);
-    } else {
-        out.push(tag | MARKED);
-        out.push(v.marks.bits());
-    }
-    match &v.kind {
-        ValueKind::Null(t) | ValueKind::Unknown(t) => write_type(out, t),
-        ValueKind::Bool(_) => {}
-        ValueKind::Number(n) => write_str(out, &n.to_string()),
-        ValueKind::String(s) => write_str(out, s),
-        ValueKind::List(t, es) | ValueKind::Set(t, es) => {
-            write_type(out, t);
-            write_len(out, es.len());
-            es.iter().for_each(|e| write_value(out, e));
         }
-        ValueKind::Tuple(es) => {
-            write_len(out, es.len());
-            es.iter().for_each(|e| write_value(out, e));
-        }
-        ValueKind::Map(t, m) => {
-            write_type(out, t);
-            write_entries(out, m);
-        }
-        ValueKind::Object(m) => write_entries(out, m),
-    }
-}
-
-fn write_entries(out: &mut Vec<u8>, m: &ValueMap) {
-    write_len(out, m.len());
-    for (k, v) in m {
-        write_key(out, k);
-        write_value(out, v);
     }
 }
 
@@ -344,6 +361,7 @@ fn write_entries(out: &mut Vec<u8>, m: &ValueMap) {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    tables: MutexGuard<'static, Tables>,
 }
 
 impl Reader<'_> {
@@ -395,8 +413,8 @@ impl Reader<'_> {
                 Type::from_object(ObjectType { attrs, optional })
             }
             T_OBJECT_REF => {
-                let i = self.len() as u32;
-                Type::Object(object_type_at(i).expect("a packed object type is in the table"))
+                let i = self.len();
+                Type::Object(self.tables.types.types[i].clone())
             }
             t => unreachable!("packed type tag {t}"),
         }
@@ -414,7 +432,7 @@ impl Reader<'_> {
     fn key(&mut self, key: fn(&str) -> Key) -> Key {
         let n = self.len();
         if n & 1 == 1 {
-            return name_at(n >> 1);
+            return self.tables.names.keys[n >> 1].clone();
         }
         let s = &self.bytes[self.at..self.at + (n >> 1)];
         self.at += n >> 1;
