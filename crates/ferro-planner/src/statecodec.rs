@@ -176,30 +176,10 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// Standard base64 with padding (state's `private`).
 /// Private data as state holds it: base64, shared with the objects before it that have the
-/// same (providers often give every object of a resource the same bytes; a bounded table of
-/// short texts, like `ferro_value::Key::map_key`'s); None when empty.
+/// same (providers often give every object of a resource the same bytes); None when empty.
 pub fn private_text(data: &[u8]) -> Option<std::sync::Arc<str>> {
-    use std::collections::HashSet;
-    use std::sync::{Arc, LazyLock, Mutex};
-    static TEXTS: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
-    const TEXTS_MAX: usize = 1024;
-    const TEXT_LEN_MAX: usize = 512;
-    if data.is_empty() {
-        return None;
-    }
-    let text = base64(data);
-    if text.len() > TEXT_LEN_MAX {
-        return Some(text.into());
-    }
-    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(t) = texts.get(text.as_str()) {
-        return Some(t.clone());
-    }
-    let t: Arc<str> = text.into();
-    if texts.len() < TEXTS_MAX {
-        texts.insert(t.clone());
-    }
-    Some(t)
+    static TEXTS: ferro_value::SharedTexts = ferro_value::SharedTexts::new(1024, 512);
+    (!data.is_empty()).then(|| TEXTS.share(&base64(data)))
 }
 
 pub fn base64(data: &[u8]) -> String {

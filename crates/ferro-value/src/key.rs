@@ -19,12 +19,45 @@ pub struct Key(Arc<str>);
 /// only names that come from a type are interned, never arbitrary map keys.
 static ATTR_NAMES: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
 
-/// Map keys shared by decoders (see [`Key::map_key`]).
-static MAP_KEYS: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
-/// The most map keys [`Key::map_key`] keeps: about 256 KB of table and texts at most.
-const MAP_KEYS_MAX: usize = 4096;
-/// The longest map key [`Key::map_key`] shares.
-const MAP_KEY_LEN_MAX: usize = 32;
+/// Map keys shared by decoders (see [`Key::map_key`]): at most 4 096 keys of up to 32 bytes,
+/// about 256 KB of table and texts.
+static MAP_KEYS: SharedTexts = SharedTexts::new(4096, 32);
+
+/// A process-wide table of short texts that many values repeat, so each is held once. It
+/// stops growing at `max` texts: what it holds is data, and data with many distinct texts
+/// must not fill memory with them; past the bound, and for a text longer than `len_max`,
+/// [`SharedTexts::share`] allocates the text as it would without the table.
+pub struct SharedTexts {
+    texts: LazyLock<Mutex<HashSet<Arc<str>>>>,
+    max: usize,
+    len_max: usize,
+}
+
+impl SharedTexts {
+    pub const fn new(max: usize, len_max: usize) -> SharedTexts {
+        SharedTexts {
+            texts: LazyLock::new(Default::default),
+            max,
+            len_max,
+        }
+    }
+
+    /// The table's copy of `text`, entered when there is room.
+    pub fn share(&self, text: &str) -> Arc<str> {
+        if text.len() > self.len_max {
+            return Arc::from(text);
+        }
+        let mut texts = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = texts.get(text) {
+            return t.clone();
+        }
+        let t: Arc<str> = Arc::from(text);
+        if texts.len() < self.max {
+            texts.insert(t.clone());
+        }
+        t
+    }
+}
 
 impl Key {
     /// The shared key for an attribute name of an object type.
@@ -37,25 +70,11 @@ impl Key {
         names.insert(k.clone());
         Key(k)
     }
-    /// A map key read by a decoder. Short keys are shared through a second process-wide
-    /// table, so the keys a state repeats in every object (`Name`, `Environment` in each
-    /// resource's `tags`) are held once. The table stops growing at [`MAP_KEYS_MAX`] keys:
-    /// map keys are data, and a state with many distinct ones (maps keyed by ids) must not
-    /// fill memory with them; past the bound, a key that is not in the table is allocated
-    /// as before.
+    /// A map key read by a decoder. Short keys are shared through a second, bounded
+    /// process-wide table ([`SharedTexts`]), so the keys a state repeats in every object
+    /// (`Name`, `Environment` in each resource's `tags`) are held once.
     pub fn map_key(key: &str) -> Key {
-        if key.len() > MAP_KEY_LEN_MAX {
-            return Key(Arc::from(key));
-        }
-        let mut keys = MAP_KEYS.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(k) = keys.get(key) {
-            return Key(k.clone());
-        }
-        let k: Arc<str> = Arc::from(key);
-        if keys.len() < MAP_KEYS_MAX {
-            keys.insert(k.clone());
-        }
-        Key(k)
+        Key(MAP_KEYS.share(key))
     }
 
     pub fn as_str(&self) -> &str {
@@ -204,7 +223,7 @@ mod tests {
         let a = Key::map_key("Environment");
         let b = Key::map_key(&String::from("Environment"));
         assert!(Arc::ptr_eq(&a.0, &b.0));
-        let long = "k".repeat(MAP_KEY_LEN_MAX + 1);
+        let long = "k".repeat(MAP_KEYS.len_max + 1);
         let (c, d) = (Key::map_key(&long), Key::map_key(&long));
         assert_eq!(c, d);
         assert!(!Arc::ptr_eq(&c.0, &d.0));

@@ -22,7 +22,7 @@ pub mod ops;
 pub mod schema;
 pub mod unify;
 
-pub use key::Key;
+pub use key::{Key, SharedTexts};
 pub use map::ValueMap;
 pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
 pub use packed::Packed;
