@@ -225,7 +225,10 @@ fn sigint_during_apply_keeps_exactly_the_completed_instances() {
                 r.stdout.contains("Interrupt received.\nPlease wait for ferro to exit or data loss may occur.\nGracefully shutting down..."),
                 "{ctx}"
             );
-            assert!(state.len() < COUNT, "{ctx}");
+            // Fewer than all, unless the signal landed once every change had started: then
+            // nothing was left to withhold (an abort still exits with 1).
+            let all_started = r.started_addrs.union(&r.completed).count() == COUNT;
+            assert!(state.len() < COUNT || all_started, "{ctx}");
             // The graceful stop may finish before the second signal arrives.
             assert!(twice || !aborted, "{ctx}");
             if aborted {
