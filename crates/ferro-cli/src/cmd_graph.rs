@@ -369,6 +369,9 @@ fn build(
                 )
             }
             ItemId::ModuleCall(n) => (format!("{p}module.{n} (expand)"), None),
+            // Provider vertices are drawn from the provider configurations, not from items
+            // (the references list none).
+            ItemId::Provider { .. } => (format!("{p}{}", item.id), None),
         }
     };
     let mut items: HashMap<&Item, usize> = HashMap::new();

@@ -43,9 +43,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };
-    // The configuration is checked as Terraform's init checks it (provider schemas aside).
+    // The configuration is checked as Terraform's init checks it (provider schemas and the
+    // dependency graph aside).
     let mut config_errors = Vec::new();
-    crate::load::config_diagnostics(&l, &mut config_errors);
+    crate::load::static_config_diagnostics(&l, &mut config_errors);
     config_errors.retain(Diagnostic::is_error);
     if !config_errors.is_empty() {
         let text = ferro_diag::render(&config_errors, &l.sources(), g.color);

@@ -241,6 +241,17 @@ pub fn attach_providers(
 /// a dependency cycle is looked for only when everything else is sound (an undeclared name or
 /// a missing provider can look like one).
 pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    static_config_diagnostics(l, diags);
+    if !diags.iter().any(Diagnostic::is_error) {
+        if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
+            diags.push(d.clone());
+        }
+    }
+}
+
+/// [`config_diagnostics`] without the dependency graph's: what `init` checks (Terraform's init
+/// loads the configuration but builds no graph, so a cycle is reported by the commands that do).
+pub fn static_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     let versions = ferro_lsp::required_versions(&l.db, l.ws);
     if !versions.is_empty() {
         *diags = versions;
@@ -248,11 +259,6 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     }
     diags.extend(l.encoding.iter().cloned());
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
-    if !diags.iter().any(Diagnostic::is_error) {
-        if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
-            diags.push(d.clone());
-        }
-    }
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.

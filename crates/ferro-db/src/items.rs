@@ -1,6 +1,6 @@
 //! The dependency graph between configuration items of every module (variables, locals,
-//! resources, outputs, module calls), and each item's resource dependencies seen through locals,
-//! variables, module inputs and outputs.
+//! resources, outputs, module calls, provider blocks), and each item's resource dependencies
+//! seen through locals, variables, module inputs and outputs, and provider configurations.
 //!
 //! Nodes are static (one per item per module path, not per instance). A module call is one node
 //! that every item of the child waits for (its instances must be known first); a child's input
@@ -8,8 +8,9 @@
 
 use crate::item_refs::{item_references, RefTarget, Referrer};
 use crate::pending::{Loc, Pending};
-use crate::{module_tree, Db, TreeNodeId, Workspace};
-use ferro_addrs::{ConfigResource, Resource};
+use crate::provider_resolve::{block_config, resolve_provider};
+use crate::{item_tree, module_tree, Db, TreeNodeId, Workspace};
+use ferro_addrs::{AbsProviderConfig, ConfigResource, Resource};
 use ferro_diag::Diagnostic;
 use petgraph::algo::toposort;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -23,6 +24,12 @@ pub enum ItemId {
     Output(String),
     /// The expansion of a module call (its `count`/`for_each`).
     ModuleCall(String),
+    /// A `provider "NAME"` block (with its alias): configured once what it refers to is known,
+    /// before any resource that uses it.
+    Provider {
+        name: String,
+        alias: Option<String>,
+    },
 }
 
 /// An item of one static module.
@@ -40,6 +47,11 @@ impl std::fmt::Display for ItemId {
             ItemId::Resource(r) => write!(f, "{r}"),
             ItemId::Output(n) => write!(f, "output.{n}"),
             ItemId::ModuleCall(n) => write!(f, "module.{n}"),
+            ItemId::Provider { name, alias: None } => write!(f, "provider.{name}"),
+            ItemId::Provider {
+                name,
+                alias: Some(a),
+            } => write!(f, "provider.{name}.{a}"),
         }
     }
 }
@@ -52,6 +64,10 @@ pub struct ItemGraph {
     pub resource_deps: HashMap<ConfigResource, BTreeSet<ConfigResource>>,
     /// For every root module output: the resources its value depends on, through any items.
     pub output_deps: HashMap<String, BTreeSet<ConfigResource>>,
+    /// For every provider configuration declared by a block: the resources its arguments
+    /// refer to, through any items. A provider that refers to none is configured before
+    /// anything runs; the others once those resources are planned (or applied).
+    pub provider_deps: HashMap<AbsProviderConfig, BTreeSet<ConfigResource>>,
 }
 
 /// The item graph of the whole module tree, read from item trees only (through
@@ -69,8 +85,52 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
         nodes.insert(item.clone(), ix);
         spans.insert(item.clone(), *span);
     }
+    // A node per provider block; each resource waits for the configuration it uses (and so
+    // for what that configuration refers to: Terraform records those resources among the
+    // resource's dependencies too).
+    let mut provider_items: HashMap<AbsProviderConfig, Item> = HashMap::new();
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        let index = crate::module_index(db, tn.module);
+        for ((name, alias), item) in &index.providers {
+            let id = Item {
+                node,
+                id: ItemId::Provider {
+                    name: name.clone(),
+                    alias: alias.clone(),
+                },
+            };
+            let span = item_tree(db, item.file).providers[item.index].span;
+            let ix = g.add_node(id.clone());
+            nodes.insert(id.clone(), ix);
+            spans.insert(id.clone(), Loc::new(item.file, span));
+            let cfg = block_config(db, tree, node, name, alias.clone());
+            provider_items.insert(cfg, id);
+        }
+    }
     // Extra edges: (from, to).
     let mut extra: Vec<(Item, Item)> = Vec::new();
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        let index = crate::module_index(db, tn.module);
+        for (r, item) in &index.resources {
+            let decl = &item_tree(db, item.file).resources[item.index];
+            let (local, alias) = match &decl.provider {
+                Some((l, a, _)) => (l.clone(), a.clone()),
+                None => (r.implied_provider().to_string(), None),
+            };
+            let Ok(cfg) = resolve_provider(db, tree, node, &local, alias) else {
+                continue;
+            };
+            if let Some(p) = provider_items.get(&cfg) {
+                extra.push((
+                    p.clone(),
+                    Item {
+                        node,
+                        id: ItemId::Resource(r.clone()),
+                    },
+                ));
+            }
+        }
+    }
     for (node, tn) in tree.nodes.iter().enumerate() {
         let index = crate::module_index(db, tn.module);
         for n in index.module_calls.keys() {
@@ -105,6 +165,15 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                         .module_calls
                         .keys()
                         .map(|v| ItemId::ModuleCall(v.clone())),
+                )
+                .chain(
+                    child_index
+                        .providers
+                        .keys()
+                        .map(|(name, alias)| ItemId::Provider {
+                            name: name.clone(),
+                            alias: alias.clone(),
+                        }),
                 );
             for ci in child_items {
                 extra.push((
@@ -178,8 +247,19 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
             }
         };
     for (who, target) in &refs.refs {
-        let Referrer::Item(id) = who else {
-            continue;
+        let provider;
+        let id = match who {
+            Referrer::Item(id) => id,
+            Referrer::Provider { node, name, alias } => {
+                provider = Item {
+                    node: *node,
+                    id: ItemId::Provider {
+                        name: name.clone(),
+                        alias: alias.clone(),
+                    },
+                };
+                &provider
+            }
         };
         for t in targets(target) {
             // A resource referring to itself is no cycle of the graph: planning reports it
@@ -192,12 +272,14 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     }
     for (from, to) in &extra {
         // Ordering only, except that a call's explicit dependencies (depends_on) and what
-        // decides its instances hold for the resources inside.
+        // decides its instances hold for the resources inside, and a provider's for the
+        // resources that use it.
         edge(
             &mut g,
             from,
             to,
-            matches!(to.id, ItemId::Resource(_) | ItemId::ModuleCall(_)),
+            matches!(to.id, ItemId::Resource(_) | ItemId::ModuleCall(_))
+                || matches!(from.id, ItemId::Provider { .. }),
         );
     }
     let order = match toposort(&g, None) {
@@ -222,7 +304,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                 _ => {
                     let members: Vec<String> = nodes
                         .iter()
-                        .map(|n| cycle_member_name(tree, &g[*n]))
+                        .map(|n| cycle_member_name(db, tree, &g[*n]))
                         .collect();
                     // Terraform's summary names the cycle's members as its graph names them.
                     Diagnostic::error("dependency-cycle", format!("Cycle: {}", members.join(", ")))
@@ -241,6 +323,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     let mut through: HashMap<Item, BTreeSet<ConfigResource>> = HashMap::new();
     let mut resource_deps = HashMap::new();
     let mut output_deps = HashMap::new();
+    let mut provider_deps = HashMap::new();
     for item in &order {
         let mut set = BTreeSet::new();
         if let Some(ds) = direct.get(item) {
@@ -272,12 +355,17 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
         if let (ItemId::Output(n), true) = (&item.id, tree.nodes[item.node].path.is_empty()) {
             output_deps.insert(n.clone(), set.clone());
         }
+        if let ItemId::Provider { name, alias } = &item.id {
+            let cfg = block_config(db, tree, item.node, name, alias.clone());
+            provider_deps.insert(cfg, set.clone());
+        }
         through.insert(item.clone(), set);
     }
     Ok(ItemGraph {
         order,
         resource_deps,
         output_deps,
+        provider_deps,
     })
 }
 
@@ -293,7 +381,17 @@ fn item_name(tree: &crate::ModuleTree, item: &Item) -> String {
 
 /// An item as Terraform's graph names it in a cycle: the nodes that expand per module instance
 /// (local values, outputs, a module's input variables, module calls) end in " (expand)".
-fn cycle_member_name(tree: &crate::ModuleTree, item: &Item) -> String {
+fn cycle_member_name(db: &dyn Db, tree: &crate::ModuleTree, item: &Item) -> String {
+    if let ItemId::Provider { name, alias } = &item.id {
+        // `module.a.provider["registry.terraform.io/hashicorp/aws"].west`
+        let cfg = block_config(db, tree, item.node, name, alias.clone());
+        let mut s: String = cfg.module.iter().map(|m| format!("module.{m}.")).collect();
+        s.push_str(&format!("provider[\"{}\"]", cfg.provider));
+        if let Some(a) = alias {
+            s.push_str(&format!(".{a}"));
+        }
+        return s;
+    }
     let name = item_name(tree, item);
     let in_module = !tree.nodes[item.node].path.is_empty();
     match &item.id {

@@ -21,6 +21,7 @@ mod json_body;
 mod navigate;
 mod overrides;
 mod pending;
+mod provider_resolve;
 mod resolve;
 mod tree;
 mod validate;
@@ -36,6 +37,9 @@ pub use navigate::{
 };
 pub use overrides::is_override_path;
 pub use pending::{Loc, Pending};
+pub use provider_resolve::{
+    block_config, provider_block_of, provider_source, resolve_provider, ResolveError,
+};
 pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKey};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;

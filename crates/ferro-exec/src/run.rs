@@ -21,7 +21,7 @@ use petgraph::Direction;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Progress reported while applying (rendered by the CLI).
@@ -149,7 +149,13 @@ pub fn apply(
     let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd);
     restore_module_instances(&tree, plan);
     seed_resource_values(&tree, plan, providers);
-    let configured = ferro_planner::configure_providers(&tree, providers);
+    // A provider block that refers to resources is configured by the first step that uses it,
+    // once those resources are applied (its steps wait for them).
+    let deferred = match ferro_db::item_graph(db, ws) {
+        Ok(graph) => ferro_planner::deferred_configs(graph, providers),
+        Err(_) => Default::default(),
+    };
+    let configured = ferro_planner::configure_providers_except(&tree, providers, &deferred);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
@@ -174,6 +180,10 @@ pub fn apply(
         on_event,
         for_each_cache: Mutex::new(HashMap::new()),
         config_cache: Mutex::new(HashMap::new()),
+        deferred: deferred
+            .into_iter()
+            .map(|cfg| (cfg, OnceLock::new()))
+            .collect(),
     };
 
     let g = &plan.graph;

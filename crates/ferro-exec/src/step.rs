@@ -2,7 +2,7 @@
 //! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
 
 use crate::run::Event;
-use ferro_addrs::{AbsResource, AbsResourceInstance, InstanceKey};
+use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
@@ -14,7 +14,7 @@ use ferro_provider::{ApplyRequest, ProviderDiagnostic, ReadDataRequest, Severity
 use ferro_state::{Change, OutputState};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 pub(crate) struct StepCtx<'a> {
@@ -30,6 +30,27 @@ pub(crate) struct StepCtx<'a> {
     /// values, say) for all of them. Every instance of such a resource waits for the same
     /// steps, so the values it reads are final when the first one runs.
     pub config_cache: Mutex<HashMap<AbsResource, Value>>,
+    /// Provider configurations whose blocks refer to resources: each is configured by the first
+    /// step that uses it (every such step waits for those resources), and what configuring it
+    /// said is kept for the steps after.
+    pub deferred: HashMap<AbsProviderConfig, OnceLock<Vec<Diagnostic>>>,
+}
+
+impl StepCtx<'_> {
+    /// Configure the provider configuration `cfg` if it was left for its first step. Whether
+    /// it is configured, and what configuring it said (only to the step that configured it).
+    fn provider_ready(&self, cfg: &AbsProviderConfig) -> (bool, Vec<Diagnostic>) {
+        let Some(cell) = self.deferred.get(cfg) else {
+            return (true, Vec::new());
+        };
+        let mut said = Vec::new();
+        let ds = cell.get_or_init(|| {
+            let ds = ferro_planner::configure_provider(self.tree, self.providers, cfg);
+            said.clone_from(&ds);
+            ds
+        });
+        (!ds.iter().any(Diagnostic::is_error), said)
+    }
 }
 
 /// The configuration value of one instance (see [`StepCtx::config_cache`]); evaluations with
@@ -136,8 +157,21 @@ pub(crate) fn run_step(
 ) -> (Vec<Outcome>, Vec<Diagnostic>, bool) {
     match (step, change) {
         (Step::Join, _) => (Vec::new(), Vec::new(), true),
-        (Step::Apply(i), Some(c)) => apply_change(ctx, *i, c),
-        (Step::Destroy(i), Some(c)) => destroy_change(ctx, *i, c),
+        (Step::Apply(i) | Step::Destroy(i), Some(c)) => {
+            let (ready, mut diags) = ctx.provider_ready(&c.provider);
+            if !ready {
+                (ctx.on_event)(Event::Failed {
+                    addr: c.addr.to_string(),
+                });
+                return (Vec::new(), diags, false);
+            }
+            let (outcomes, ds, ok) = match step {
+                Step::Apply(_) => apply_change(ctx, *i, c),
+                _ => destroy_change(ctx, *i, c),
+            };
+            diags.extend(ds);
+            (outcomes, diags, ok)
+        }
         (Step::Output(j), _) => output(ctx, *j),
         (Step::Apply(i) | Step::Destroy(i), None) => (
             Vec::new(),

@@ -1,14 +1,17 @@
 //! Configuring providers: each provider configuration's block (or an empty configuration when
 //! there is none) is evaluated against the provider's own schema, validated and passed to
-//! `configure` before any resource of that configuration is planned or applied.
+//! `configure` before any resource of that configuration is planned or applied. A block that
+//! refers to resources waits for them: the plan walk configures it at its place in the item
+//! graph, apply before the first step that uses it.
 
 use crate::config_value::eval_body;
 use crate::providers::Providers;
 use crate::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
-use ferro_db::read_json_body;
+use ferro_db::{read_json_body, ItemGraph};
 use ferro_diag::Diagnostic;
 use ferro_provider::Severity;
+use std::collections::HashSet;
 
 /// The provider source address a local provider name stands for in this module.
 fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
@@ -25,61 +28,100 @@ fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
 }
 
 /// Configure every provider configuration in `providers`; diagnostics name the configuration.
-/// A configuration declared in a child module is evaluated in that module's (first) instance.
 pub fn configure_providers(tree: &EvalTree<'_>, providers: &Providers) -> Vec<Diagnostic> {
+    configure_providers_except(tree, providers, &HashSet::new())
+}
+
+/// Configure every provider configuration in `providers` but those in `later` (configured
+/// with [`configure_provider`] once what their blocks refer to is known).
+pub fn configure_providers_except(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    later: &HashSet<AbsProviderConfig>,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    for (cfg, provider) in &providers.configs {
-        let Some(schema) = providers.schemas.get(&cfg.provider) else {
-            continue;
-        };
-        let scope = match tree.tree.find(&cfg.module) {
-            Some(node) => tree.instances_of(node).first().and_then(|p| tree.scope(p)),
-            None => None,
-        };
-        let Some(m) = scope else {
-            continue;
-        };
-        let m = &m;
-        let block =
-            m.index.providers.iter().find(|((local, alias), _)| {
-                alias == &cfg.alias && fqn_of(m, local) == cfg.provider
-            });
-        let addr = display(cfg);
-        let config = match block {
-            Some((_, item)) => {
-                let hir = m.hir(item.file);
-                let pb = &hir.providers[item.index];
-                // A JSON body's nested blocks are known only now, with the provider's schema.
-                let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
-                let (v, ds) = eval_body(
-                    m,
-                    item.file,
-                    &body,
-                    &schema.provider.block,
-                    &InstanceCtx::default(),
-                );
-                let failed = read.iter().chain(&ds).any(Diagnostic::is_error);
-                diags.extend(read);
-                diags.extend(ds);
-                if failed {
-                    continue;
-                }
-                (v, Some(hir.at(pb.span)))
+    for cfg in providers.configs.keys() {
+        if !later.contains(cfg) {
+            diags.extend(configure_provider(tree, providers, cfg));
+        }
+    }
+    diags
+}
+
+/// The provider configurations whose blocks refer to resources (through any items): they are
+/// configured once those resources are planned (or applied), as Terraform configures them.
+pub fn deferred_configs(graph: &ItemGraph, providers: &Providers) -> HashSet<AbsProviderConfig> {
+    graph
+        .provider_deps
+        .iter()
+        .filter(|(cfg, deps)| !deps.is_empty() && providers.configs.contains_key(*cfg))
+        .map(|(cfg, _)| cfg.clone())
+        .collect()
+}
+
+/// Configure one provider configuration: its block (or an empty configuration when there is
+/// none) evaluated in its module's (first) instance, validated, then passed to `configure`.
+/// Nothing is done for a configuration whose module has no instance.
+pub fn configure_provider(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    cfg: &AbsProviderConfig,
+) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let (Some(provider), Some(schema)) = (
+        providers.configs.get(cfg),
+        providers.schemas.get(&cfg.provider),
+    ) else {
+        return diags;
+    };
+    let scope = match tree.tree.find(&cfg.module) {
+        Some(node) => tree.instances_of(node).first().and_then(|p| tree.scope(p)),
+        None => None,
+    };
+    let Some(m) = scope else {
+        return diags;
+    };
+    let m = &m;
+    let block = m
+        .index
+        .providers
+        .iter()
+        .find(|((local, alias), _)| alias == &cfg.alias && fqn_of(m, local) == cfg.provider);
+    let addr = display(cfg);
+    let config = match block {
+        Some((_, item)) => {
+            let hir = m.hir(item.file);
+            let pb = &hir.providers[item.index];
+            // A JSON body's nested blocks are known only now, with the provider's schema.
+            let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
+            let (v, ds) = eval_body(
+                m,
+                item.file,
+                &body,
+                &schema.provider.block,
+                &InstanceCtx::default(),
+            );
+            let failed = read.iter().chain(&ds).any(Diagnostic::is_error);
+            diags.extend(read);
+            diags.extend(ds);
+            if failed {
+                return diags;
             }
-            None => (schema.provider.block.empty_value(), None),
-        };
-        let (plain, _) = config.0.deep_unmark();
-        let mut failed = false;
-        for d in provider.validate_provider_config(&plain) {
-            failed |= d.severity == Severity::Error;
-            diags.push(to_diag(&d, &addr, config.1));
+            (v, Some(hir.at(pb.span)))
         }
-        if failed {
-            continue;
-        }
-        for d in provider.configure(&plain) {
-            diags.push(to_diag(&d, &addr, config.1));
-        }
+        None => (schema.provider.block.empty_value(), None),
+    };
+    let (plain, _) = config.0.deep_unmark();
+    let mut failed = false;
+    for d in provider.validate_provider_config(&plain) {
+        failed |= d.severity == Severity::Error;
+        diags.push(to_diag(&d, &addr, config.1));
+    }
+    if failed {
+        return diags;
+    }
+    for d in provider.configure(&plain) {
+        diags.push(to_diag(&d, &addr, config.1));
     }
     diags
 }

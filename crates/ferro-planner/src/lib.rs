@@ -22,7 +22,9 @@ pub mod statecodec;
 mod validation;
 mod walk;
 
-pub use configure::configure_providers;
+pub use configure::{
+    configure_provider, configure_providers, configure_providers_except, deferred_configs,
+};
 pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};

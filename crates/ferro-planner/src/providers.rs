@@ -59,25 +59,14 @@ impl Providers {
     }
 }
 
+/// The provider source address a local provider name stands for in `module`, its error with
+/// its range.
 fn source_for(
     db: &dyn Db,
     module: Module,
     local: &str,
 ) -> Result<ProviderAddr, (String, Option<Span>)> {
-    let index = module_index(db, module);
-    match index.required_providers.get(local) {
-        Some(item) => {
-            let hir = file_hir(db, item.file);
-            let rp = &hir.required_providers[item.index];
-            match &rp.source {
-                Some(src) => {
-                    ProviderAddr::parse_source(src).map_err(|e| (e, Some(hir.at(rp.span))))
-                }
-                None => Ok(ProviderAddr::default_for(local)),
-            }
-        }
-        None => Ok(ProviderAddr::default_for(local)),
-    }
+    ferro_db::provider_source(db, module, local).map_err(|(m, at)| (m, at.map(|l| l.span(db))))
 }
 
 /// Resolve and start every provider the configuration and state use.
@@ -248,24 +237,10 @@ fn alias_declared(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bo
     if cfg.alias.is_none() {
         return true;
     }
-    let Some(node) = tree.find(&cfg.module) else {
-        return true;
-    };
-    let module = tree.nodes[node].module;
-    module_index(db, module)
-        .providers
-        .keys()
-        .any(|(local, alias)| {
-            alias == &cfg.alias
-                && source_for(db, module, local).ok().as_ref() == Some(&cfg.provider)
-        })
+    tree.find(&cfg.module).is_none() || ferro_db::provider_block_of(db, tree, cfg).is_some()
 }
 
-/// The provider configuration that a provider reference (`local` name and optional alias)
-/// in module `node` stands for: a `provider` block of that module, else what the call passes
-/// for it in `providers = {…}`, else (for a default configuration) the parent's default
-/// configuration of the same provider, up to the root, where a missing block is an empty
-/// configuration.
+/// [`ferro_db::resolve_provider`], its error with its range.
 fn resolve_config(
     db: &dyn Db,
     tree: &ModuleTree,
@@ -273,68 +248,8 @@ fn resolve_config(
     local: &str,
     alias: Option<String>,
 ) -> Result<AbsProviderConfig, (String, Option<Span>)> {
-    let tn = &tree.nodes[node];
-    let index = module_index(db, tn.module);
-    let fqn = source_for(db, tn.module, local)?;
-    let here = AbsProviderConfig {
-        module: tn.path.clone(),
-        provider: fqn.clone(),
-        alias: alias.clone(),
-    };
-    if index
-        .providers
-        .contains_key(&(local.to_string(), alias.clone()))
-    {
-        return Ok(here);
-    }
-    let (Some(parent), Some(call)) = (tn.parent, tn.call) else {
-        return Ok(AbsProviderConfig {
-            module: Vec::new(),
-            ..here
-        });
-    };
-    let call = &ferro_db::item_tree(db, call.file).module_calls[call.index];
-    if let Some(p) = call
-        .providers
-        .iter()
-        .find(|p| p.child.0 == local && p.child.1 == alias)
-    {
-        return resolve_config(db, tree, parent, &p.parent.0, p.parent.1.clone());
-    }
-    if alias.is_some() {
-        // An alias the call does not pass resolves nowhere above; keep it in this module.
-        return Ok(here);
-    }
-    inherit(db, tree, parent, here)
-}
-
-/// Implicit inheritance of a default provider configuration by provider address: the nearest
-/// ancestor with a local name for the same provider resolves it; when no module above names
-/// it, it is the root module's default configuration (as Terraform resolves it).
-fn inherit(
-    db: &dyn Db,
-    tree: &ModuleTree,
-    node: TreeNodeId,
-    wanted: AbsProviderConfig,
-) -> Result<AbsProviderConfig, (String, Option<Span>)> {
-    let module = tree.nodes[node].module;
-    let fqn = &wanted.provider;
-    let named = module_index(db, module)
-        .required_providers
-        .keys()
-        .find(|l| source_for(db, module, l).ok().as_ref() == Some(fqn))
-        .cloned()
-        .or_else(|| {
-            (source_for(db, module, &fqn.ty).ok().as_ref() == Some(fqn)).then(|| fqn.ty.clone())
-        });
-    match (named, tree.nodes[node].parent) {
-        (Some(local), _) => resolve_config(db, tree, node, &local, None),
-        (None, Some(parent)) => inherit(db, tree, parent, wanted),
-        (None, None) => Ok(AbsProviderConfig {
-            module: Vec::new(),
-            ..wanted
-        }),
-    }
+    ferro_db::resolve_provider(db, tree, node, local, alias)
+        .map_err(|(m, at)| (m, at.map(|l| l.span(db))))
 }
 
 /// The first label of a block header (`resource "type" "name"`): quoted with its quotes, or a

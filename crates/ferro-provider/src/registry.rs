@@ -122,7 +122,7 @@ impl ProviderRegistry {
                 let dir = self.plugins.as_ref().map(|s| s.working_dir.as_path());
                 Ok(f(dir.unwrap_or(Path::new("."))))
             } else if addr.ty == "ferrotest" && crate::builtin::testing::enabled() {
-                Ok(Arc::new(crate::builtin::testing::TestProvider))
+                Ok(Arc::new(crate::builtin::testing::TestProvider::default()))
             } else {
                 Err(format!("there is no built-in provider named {:?}", addr.ty))
             };

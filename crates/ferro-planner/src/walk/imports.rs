@@ -90,6 +90,19 @@ impl Walk<'_> {
                 self.diags.push(missing_target(&addr, to_span));
                 continue;
             }
+            // A provider that refers to resources is configured early for an import: the
+            // import runs before the walk reaches it.
+            let cfg = self
+                .input
+                .providers
+                .by_resource
+                .get(&addr.containing_resource().config())
+                .cloned();
+            if let Some(cfg) = cfg {
+                if !self.configure_deferred(&cfg) {
+                    continue;
+                }
+            }
             let ds = crate::import::import_resource(
                 self.input.providers,
                 &mut self.refreshed,

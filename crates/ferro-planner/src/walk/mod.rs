@@ -217,6 +217,10 @@ struct Walk<'a> {
     /// per instance; what else an instance's refresh produced (diagnostics, drift) only when
     /// there is some: a destroy plan holds an entry for every instance in state.
     prefetched: HashMap<AbsResource, HashMap<InstanceKey, Prefetched>>,
+    /// Provider configurations whose blocks refer to resources, not configured yet: each is
+    /// configured at its place in the item graph, after those resources (see
+    /// [`Walk::configure_deferred`]).
+    deferred_providers: HashSet<AbsProviderConfig>,
     /// The planned private data of the last change merged, which the next shares when it is
     /// the same (see [`ferro_plan::PrivateData`]).
     last_private: ferro_plan::PrivateData,
@@ -312,8 +316,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         forgotten: Vec::new(),
         prefetched: HashMap::new(),
         last_private: Default::default(),
+        deferred_providers: crate::configure::deferred_configs(graph, input.providers),
     };
-    let configured = crate::configure::configure_providers(&tree, input.providers);
+    let configured =
+        crate::configure::configure_providers_except(&tree, input.providers, &w.deferred_providers);
     let failed = configured.iter().any(Diagnostic::is_error);
     w.diags.extend(configured);
     if failed {
@@ -325,6 +331,14 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     }
     for item in &graph.order {
         let tree = w.tree;
+        if let ItemId::Provider { name, alias } = &item.id {
+            // A provider block that refers to resources: configured now that they are planned.
+            let cfg = ferro_db::block_config(db, tree.tree, item.node, name, alias.clone());
+            if !w.configure_deferred(&cfg) {
+                return (None, std::mem::take(&mut w.diags));
+            }
+            continue;
+        }
         if let ItemId::Resource(r) = &item.id {
             let cr = ConfigResource {
                 module: tree.statics[item.node].path.clone(),
@@ -374,6 +388,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::Resource(r) => w.resource(&m, r),
                 ItemId::Output(n) => w.output(&m, n),
                 ItemId::ModuleCall(n) => w.module_call(&m, n),
+                ItemId::Provider { .. } => {}
             }
         }
     }
@@ -490,6 +505,18 @@ fn value_at<'v>(v: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
 }
 
 impl Walk<'_> {
+    /// Configure a provider configuration left for later, if it still is; false when that
+    /// failed (the walk stops: its resources cannot be planned).
+    fn configure_deferred(&mut self, cfg: &AbsProviderConfig) -> bool {
+        if !self.deferred_providers.remove(cfg) {
+            return true;
+        }
+        let ds = crate::configure::configure_provider(self.tree, self.input.providers, cfg);
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.diags.extend(ds);
+        !failed
+    }
+
     /// How many instances' provider calls run at once (`-parallelism`).
     fn parallelism(&self) -> usize {
         match self.input.options.parallelism {

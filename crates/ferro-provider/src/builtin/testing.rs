@@ -17,7 +17,10 @@
 //!   (leaves `computed` unknown), `null_after_create` (returns no object without an error),
 //!   `read_unknown` (`ReadResource` reports `computed` as unknown);
 //! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
-//! * `import` of ID `X` yields an object with that id and `value = "imported-X"`.
+//! * `import` of ID `X` yields an object with that id and `value = "imported-X"`;
+//! * the provider configuration's optional `prefix` is put before `computed` at apply (an
+//!   unknown `prefix` at configuration is put as `(unknown)`), so tests see which configuration
+//!   a resource was applied with.
 //!
 //! A second type, `ferrotest_rack`, has nested blocks with item limits, for the block-count
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
@@ -38,7 +41,12 @@ use ferro_value::ValueMap;
 use ferro_value::{json, PathStep, Type, Value};
 use std::collections::BTreeMap;
 
-pub struct TestProvider;
+/// One configuration of the test provider.
+#[derive(Default)]
+pub struct TestProvider {
+    /// The configuration's `prefix` (see the module documentation).
+    prefix: std::sync::Mutex<String>,
+}
 
 /// Whether this process registers the test provider.
 pub fn enabled() -> bool {
@@ -243,14 +251,26 @@ impl Provider for TestProvider {
         resources.insert(TYPE.to_string(), schema());
         resources.insert(RACK.to_string(), rack_schema());
         resources.insert(BLOCKS.to_string(), blocks_schema());
+        let mut provider = Schema::default();
+        provider.block.attributes.insert(
+            "prefix".to_string(),
+            Attribute::new(Type::String).optional(),
+        );
         Ok(ProviderSchema {
-            provider: Schema::default(),
+            provider,
             resources,
             data_sources: BTreeMap::new(),
         })
     }
 
-    fn configure(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
+        let prefix = get(config, "prefix");
+        let prefix = if prefix.is_unknown() {
+            "(unknown)".to_string()
+        } else {
+            prefix.as_str().unwrap_or_default().to_string()
+        };
+        *self.prefix.lock().unwrap_or_else(|e| e.into_inner()) = prefix;
         Vec::new()
     }
 
@@ -414,7 +434,16 @@ impl Provider for TestProvider {
         }
         let value = text(&new, "value").unwrap_or_default();
         if get(&new, "computed").is_unknown() && !breaks(planned, "unknown_after_apply") {
-            new = with(&new, "computed", Value::string(format!("computed-{value}")));
+            let prefix = self
+                .prefix
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            new = with(
+                &new,
+                "computed",
+                Value::string(format!("{prefix}computed-{value}")),
+            );
         }
         if breaks(planned, "apply_result") {
             new = with(
