@@ -2,7 +2,8 @@
 //! a provider block that refers to a resource (directly, and through a data source that reads
 //! it) is configured once those are known, in plan and in apply, so the resources that use it
 //! see the real values; their objects record what the configuration referred to among their
-//! dependencies, and destroy takes them down first.
+//! dependencies, and destroy takes them down first. A configuration may be built from one
+//! output of a module whose other resources use it.
 
 use crate::interop::{plan_apply, same, state_attributes, workdir, write, Env, Tool};
 use std::collections::BTreeMap;
@@ -58,7 +59,11 @@ fn dependencies(path: &Path) -> Result<BTreeMap<String, serde_json::Value>, Stri
     let mut out = BTreeMap::new();
     for r in v["resources"].as_array().into_iter().flatten() {
         let addr = format!(
-            "{}{}.{}",
+            "{}{}{}.{}",
+            r["module"]
+                .as_str()
+                .map(|m| format!("{m}."))
+                .unwrap_or_default(),
             if r["mode"] == "data" { "data." } else { "" },
             r["type"].as_str().unwrap_or_default(),
             r["name"].as_str().unwrap_or_default()
@@ -81,20 +86,33 @@ type Outcome = (
     Vec<String>,
 );
 
-fn provider_from_resource(env: &Env) -> Result<(), String> {
-    let steps = [derived_config("Dune"), derived_config("Dune Messiah")];
-    let mut results: BTreeMap<&str, Outcome> = BTreeMap::new();
+/// Run `steps` (each a root `main.tf`, planned, applied and planned again with nothing to do)
+/// with both tools, the child modules `modules` (directory, `main.tf`) in place, then destroy;
+/// what each tool did (state attributes without those named `volatile`, random by design).
+fn run_steps(
+    env: &Env,
+    scenario: &str,
+    steps: &[String],
+    modules: &[(&str, &str)],
+    volatile: &[&str],
+) -> Result<BTreeMap<&'static str, Outcome>, String> {
+    let mut results = BTreeMap::new();
     for tool in [Tool::Terraform, Tool::Ferro] {
-        let dir = workdir(env, "provider-from-resource", tool, &steps[0])?;
+        let dir = workdir(env, scenario, tool, &steps[0])?;
+        for (sub, text) in modules {
+            let d = dir.join(sub);
+            std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
+            std::fs::write(d.join("main.tf"), text).map_err(|e| e.to_string())?;
+        }
         env.expect(tool, &dir, &["init", "-no-color", "-input=false"], 0)?;
         let mut per_step = Vec::new();
-        for step in &steps {
+        for step in steps {
             write(&dir, step)?;
             let actions = plan_apply(env, tool, &dir)?;
             let state = dir.join("terraform.tfstate");
             per_step.push((
                 actions,
-                state_attributes(&state, &[])?,
+                state_attributes(&state, volatile)?,
                 dependencies(&state)?,
             ));
             env.expect(
@@ -120,18 +138,13 @@ fn provider_from_resource(env: &Env) -> Result<(), String> {
             .collect();
         results.insert(tool.name(), (per_step, order));
     }
+    Ok(results)
+}
+
+/// Both tools did the same: plan actions, state attributes and dependencies after every step,
+/// and the destroy order.
+fn compare(results: &BTreeMap<&str, Outcome>) -> Result<(), String> {
     let (tf, fe) = (&results["terraform"], &results["ferro"]);
-    // The genre the bookcase was created with: the applied label and the catalog's size.
-    let genre = fe.0[0]
-        .1
-        .get("shelf_bookcase.c")
-        .map(|a| a["genre"].clone())
-        .unwrap_or_default();
-    same(
-        "genre of shelf_bookcase.c in ferro's state",
-        &serde_json::Value::from("Book: Dune (2)"),
-        &genre,
-    )?;
     for (i, (t, f)) in tf.0.iter().zip(&fe.0).enumerate() {
         same(&format!("step {} plan actions", i + 1), &t.0, &f.0)?;
         same(&format!("step {} state attributes", i + 1), &t.1, &f.1)?;
@@ -140,5 +153,159 @@ fn provider_from_resource(env: &Env) -> Result<(), String> {
     same("destroy order", &tf.1, &fe.1)
 }
 
-pub const SCENARIOS: &[crate::interop::Scenario] =
-    &[("provider-from-resource", provider_from_resource)];
+/// An attribute of one object in ferro's state after the first step.
+fn ferro_attribute(results: &BTreeMap<&str, Outcome>, addr: &str, name: &str) -> serde_json::Value {
+    results["ferro"].0[0]
+        .1
+        .get(addr)
+        .map(|a| a[name].clone())
+        .unwrap_or_default()
+}
+
+fn provider_from_resource(env: &Env) -> Result<(), String> {
+    let steps = [derived_config("Dune"), derived_config("Dune Messiah")];
+    let results = run_steps(env, "provider-from-resource", &steps, &[], &[])?;
+    // The genre the bookcase was created with: the applied label and the catalog's size.
+    same(
+        "genre of shelf_bookcase.c in ferro's state",
+        &serde_json::Value::from("Book: Dune (2)"),
+        &ferro_attribute(&results, "shelf_bookcase.c", "genre"),
+    )?;
+    compare(&results)
+}
+
+const CLUSTER_ROOT: &str = r#"terraform {
+  required_providers {
+    shelf = {
+      source  = "example.test/ferro/shelf"
+      version = "1.0.0"
+    }
+  }
+}
+
+provider "shelf" {
+  alias = "plain"
+}
+
+provider "shelf" {
+  defaults {
+    genre = module.cluster.endpoint
+  }
+}
+
+module "cluster" {
+  source = "./cluster"
+  providers = {
+    shelf.plain = shelf.plain
+  }
+}
+
+output "auth" {
+  value = module.cluster.auth
+}
+"#;
+
+const CLUSTER_MODULE: &str = r#"terraform {
+  required_providers {
+    shelf = {
+      source                = "example.test/ferro/shelf"
+      version               = "1.0.0"
+      configuration_aliases = [shelf.plain]
+    }
+  }
+}
+
+resource "shelf_book" "cluster" {
+  provider = shelf.plain
+  title    = "cluster"
+  isbn     = "1"
+}
+
+resource "shelf_bookcase" "auth" {
+  name = "auth"
+}
+
+output "endpoint" {
+  value = shelf_book.cluster.label
+}
+
+output "auth" {
+  value = shelf_bookcase.auth.genre
+}
+"#;
+
+/// A provider configured from a module's output while that module's other resource inherits
+/// the configuration (a Kubernetes provider built from an EKS module's endpoint): no cycle,
+/// since the configuration waits for the one output it names.
+fn provider_from_module_output(env: &Env) -> Result<(), String> {
+    let steps = [CLUSTER_ROOT.to_string()];
+    let results = run_steps(
+        env,
+        "provider-from-module-output",
+        &steps,
+        &[("cluster", CLUSTER_MODULE)],
+        &[],
+    )?;
+    same(
+        "genre of module.cluster.shelf_bookcase.auth in ferro's state",
+        &serde_json::Value::from("Book: cluster"),
+        &ferro_attribute(&results, "module.cluster.shelf_bookcase.auth", "genre"),
+    )?;
+    compare(&results)
+}
+
+const BACK_REFERENCE_ROOT: &str = r#"module "m" {
+  source = "./m"
+  input  = null_resource.root.id
+}
+
+resource "null_resource" "root" {
+  triggers = {
+    first = module.m.first
+  }
+}
+
+output "second" {
+  value = module.m.second
+}
+"#;
+
+const BACK_REFERENCE_MODULE: &str = r#"variable "input" {}
+
+resource "null_resource" "first" {}
+
+resource "null_resource" "second" {
+  triggers = {
+    input = var.input
+  }
+}
+
+output "first" {
+  value = null_resource.first.id
+}
+
+output "second" {
+  value = null_resource.second.triggers.input
+}
+"#;
+
+/// A root resource takes one output of a module and gives the module its id back through an
+/// input: `module.m.first` waits for that output only, so there is no cycle; the dependencies
+/// recorded (sorted as text) are the same as Terraform's.
+fn module_output_back_reference(env: &Env) -> Result<(), String> {
+    let steps = [BACK_REFERENCE_ROOT.to_string()];
+    let results = run_steps(
+        env,
+        "module-output-back-reference",
+        &steps,
+        &[("m", BACK_REFERENCE_MODULE)],
+        &["id", "triggers"],
+    )?;
+    compare(&results)
+}
+
+pub const SCENARIOS: &[crate::interop::Scenario] = &[
+    ("module-output-back-reference", module_output_back_reference),
+    ("provider-from-resource", provider_from_resource),
+    ("provider-from-module-output", provider_from_module_output),
+];

@@ -1,7 +1,8 @@
 //! What every configuration item of the module tree refers to, per static module: the material
 //! the item graph is built from, kept apart from it so that a configuration with a cycle still
 //! has its references (`ferro graph` draws them), and so that `module.NAME.OUT` keeps the one
-//! output it names (the item graph widens it to the whole call; Terraform's graph does not).
+//! output it names (the item graph orders that output only before the reference, as
+//! Terraform's graph does).
 //!
 //! Provider blocks refer to things too (their arguments); they are no items of the item graph,
 //! so their references are listed with their own kind of referrer.

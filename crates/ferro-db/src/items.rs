@@ -191,9 +191,9 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     for (item, _) in &refs.items {
         items_of.entry(item.node).or_default().push(item.clone());
     }
-    // `module.NAME` (with or without an output after it) waits for the call and every output
-    // of the child: the scope evaluates the module's whole object. In `depends_on` it waits
-    // for everything the child and its own children declare.
+    // `module.NAME` waits for the call and every output of the child (the scope evaluates the
+    // module's whole object), `module.NAME.OUT` for the call and that output. In `depends_on`
+    // it waits for everything the child and its own children declare.
     let targets = |t: &RefTarget| -> Vec<Item> {
         match t {
             RefTarget::Item(item) => vec![item.clone()],
@@ -214,17 +214,27 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                 }
                 v
             }
-            RefTarget::Module { node, call, .. } => {
+            RefTarget::Module { node, call, output } => {
                 let mut v = vec![Item {
                     node: *node,
                     id: ItemId::ModuleCall(call.clone()),
                 }];
                 if let Some(&child) = tree.nodes[*node].children.get(call) {
                     let ci = crate::module_index(db, tree.nodes[child].module);
-                    v.extend(ci.outputs.keys().map(|o| Item {
-                        node: child,
-                        id: ItemId::Output(o.clone()),
-                    }));
+                    // `module.NAME.OUT` waits for that output only (the scope evaluates only
+                    // it: `Scope::reference_output`), as in Terraform's graph.
+                    let outputs = ci
+                        .outputs
+                        .keys()
+                        .filter(|o| match output {
+                            Some(out) if ci.outputs.contains_key(out) => *o == out,
+                            _ => true,
+                        })
+                        .map(|o| Item {
+                            node: child,
+                            id: ItemId::Output(o.clone()),
+                        });
+                    v.extend(outputs);
                 }
                 v
             }

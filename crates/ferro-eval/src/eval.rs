@@ -23,6 +23,13 @@ pub(crate) use eval_template::eval_template_text;
 pub trait Scope {
     /// The value of `r`, or a diagnostic (the evaluator attaches the span when none is set).
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic>;
+    /// The value of a `module.NAME` reference whose expression goes on to take only the
+    /// output `output` (`module.NAME.OUT`, `module.NAME[KEY].OUT`): a scope may leave the
+    /// module's other outputs out of it, as Terraform evaluates only the output named (so
+    /// the others need not be ready).
+    fn reference_output(&self, r: &Reference, _output: &str) -> Result<Value, Diagnostic> {
+        self.reference(r)
+    }
     /// The module directory: where relative paths of file functions start.
     fn base_dir(&self) -> &Path {
         Path::new(".")
@@ -115,6 +122,43 @@ impl Evaluator<'_> {
         unknown()
     }
 
+    /// A reference's value, or its error with the reference's range.
+    fn referenced(&mut self, e: ExprId, v: Result<Value, Diagnostic>) -> Value {
+        match v {
+            Ok(v) => v,
+            Err(mut d) => {
+                if d.span.is_none() {
+                    d.span = self.span(e);
+                }
+                self.diags.push(d);
+                unknown()
+            }
+        }
+    }
+
+    /// The value of `target` when it is `module.NAME` or `module.NAME[KEY]` and the attribute
+    /// `name` is taken of it: the module's value asked for with that output only
+    /// ([`Scope::reference_output`]).
+    fn module_output_target(&mut self, target: ExprId, name: &str) -> Option<Value> {
+        let hir = self.hir;
+        let module = |id: ExprId| match &hir.exprs[id] {
+            Expr::Ref(r @ Reference::Module(_)) => Some(r),
+            _ => None,
+        };
+        if let Some(r) = module(target) {
+            let v = self.scope.reference_output(r, name);
+            return Some(self.referenced(target, v));
+        }
+        let Expr::Index { target: root, key } = &hir.exprs[target] else {
+            return None;
+        };
+        let r = module(*root)?;
+        let v = self.scope.reference_output(r, name);
+        let t = self.referenced(*root, v);
+        let k = self.eval(*key);
+        Some(self.index(target, &t, &k))
+    }
+
     /// Evaluate one expression. Deeply nested expressions (long operator chains, thousands of
     /// nested conditionals) move to a fresh stack segment instead of overflowing the thread's.
     fn eval(&mut self, e: ExprId) -> Value {
@@ -128,16 +172,10 @@ impl Evaluator<'_> {
             Expr::Missing => unknown(),
             Expr::Template(parts) => self.template(e, parts),
             Expr::TemplateWrap(inner) => self.eval(*inner),
-            Expr::Ref(r) => match self.scope.reference(r) {
-                Ok(v) => v,
-                Err(mut d) => {
-                    if d.span.is_none() {
-                        d.span = self.span(e);
-                    }
-                    self.diags.push(d);
-                    unknown()
-                }
-            },
+            Expr::Ref(r) => {
+                let v = self.scope.reference(r);
+                self.referenced(e, v)
+            }
             Expr::ForVar(name) => match self.bindings.iter().rev().find(|(n, _)| n == name) {
                 Some((_, v)) => v.clone(),
                 None => match self.scope.free_variable(name) {
@@ -151,7 +189,10 @@ impl Evaluator<'_> {
             },
             Expr::SplatElem => self.splat.last().cloned().unwrap_or_else(unknown),
             Expr::GetAttr { target, name } => {
-                let t = self.eval(*target);
+                let t = match self.module_output_target(*target, name) {
+                    Some(t) => t,
+                    None => self.eval(*target),
+                };
                 self.get_attr(e, &t, name)
             }
             Expr::Index { target, key } => {

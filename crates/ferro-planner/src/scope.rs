@@ -673,6 +673,13 @@ impl<'t> ModuleEval<'t> {
     /// call's `count` (a tuple) or `for_each` (an object keyed like it); unknown while the call
     /// is not expanded.
     pub fn module_value(&self, name: &str) -> Result<Value, Diagnostic> {
+        self.module_value_with(name, None)
+    }
+
+    /// [`ModuleEval::module_value`] with only the output `only` in each instance's object when
+    /// the module declares it (an expression that takes one output: the others may wait for
+    /// things not planned yet, as the item graph orders only that output before it).
+    pub fn module_value_with(&self, name: &str, only: Option<&str>) -> Result<Value, Diagnostic> {
         let Some(exp) = self
             .tree
             .calls
@@ -691,8 +698,15 @@ impl<'t> ModuleEval<'t> {
                 continue;
             };
             let mut obj = ValueMap::new();
-            for out in child.index.outputs.keys() {
-                obj.insert(out.clone(), child.output(out)?);
+            match only.filter(|o| child.index.outputs.contains_key(*o)) {
+                Some(o) => {
+                    obj.insert(o.to_string(), child.output(o)?);
+                }
+                None => {
+                    for out in child.index.outputs.keys() {
+                        obj.insert(out.clone(), child.output(out)?);
+                    }
+                }
             }
             values.push((k.clone(), Value::object(obj)));
         }
@@ -829,12 +843,21 @@ impl Scope for ValidationScope<'_, '_> {
             _ => self.inner.reference(r),
         }
     }
+    fn reference_output(&self, r: &Reference, output: &str) -> Result<Value, Diagnostic> {
+        self.inner.reference_output(r, output)
+    }
     fn pure_only(&self) -> bool {
         self.inner.pure_only()
     }
 }
 
 impl Scope for InstanceScope<'_, '_> {
+    fn reference_output(&self, r: &Reference, output: &str) -> Result<Value, Diagnostic> {
+        match r {
+            Reference::Module(n) => self.m.module_value_with(n, Some(output)),
+            _ => self.reference(r),
+        }
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) => self.m.var(n),

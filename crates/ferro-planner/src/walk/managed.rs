@@ -264,11 +264,14 @@ impl Walk<'_> {
         };
         self.expansions.insert(abs.clone(), expansion);
         self.fix_count_boundary(&abs, decl.count.is_some());
-        let deps: ferro_state::Dependencies = self
+        // Sorted as text, as Terraform writes them (`module.a.x` before `null_resource.y`).
+        let mut deps: Vec<String> = self
             .recorded
             .get(&cr)
             .map(|s| s.map(|d| d.to_string()).collect())
             .unwrap_or_default();
+        deps.sort_unstable();
+        let deps: ferro_state::Dependencies = deps.into();
         let every_instance = !self.input.options.refresh_only && !self.targeting.is_active();
         let (wanted, pending, untouched) = match keys {
             // Every index of a count is planned: the range says as much, and its keys are
