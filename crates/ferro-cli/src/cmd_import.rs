@@ -57,7 +57,16 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             true,
             g.dir.display().to_string(),
         );
-        diags.extend(ferro_planner::configure_providers(&tree, &providers));
+        // Provider configurations see the resources in state, as Terraform's import does,
+        // and must be wholly known.
+        diags.extend(ferro_planner::state_scope::expand_from_state(
+            &tree,
+            &state,
+            Some(&providers),
+        ));
+        if !has_errors(&diags) {
+            diags.extend(ferro_planner::configure_providers_known(&tree, &providers));
+        }
     }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);

@@ -67,6 +67,26 @@ pub fn configure_provider(
     providers: &Providers,
     cfg: &AbsProviderConfig,
 ) -> Vec<Diagnostic> {
+    configure(tree, providers, cfg, false)
+}
+
+/// Configure every provider configuration for `import`, whose configurations must be wholly
+/// known (evaluated against the state: `state_scope::expand_from_state`), as Terraform's
+/// import requires.
+pub fn configure_providers_known(tree: &EvalTree<'_>, providers: &Providers) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for cfg in providers.configs.keys() {
+        diags.extend(configure(tree, providers, cfg, true));
+    }
+    diags
+}
+
+fn configure(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    cfg: &AbsProviderConfig,
+    known: bool,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let (Some(provider), Some(schema)) = (
         providers.configs.get(cfg),
@@ -105,6 +125,16 @@ pub fn configure_provider(
             diags.extend(read);
             diags.extend(ds);
             if failed {
+                return diags;
+            }
+            if known && !v.is_wholly_known() {
+                diags.push(
+                    Diagnostic::error("provider-config-unknown", "Invalid provider configuration")
+                        .with_detail(format!(
+                            "The configuration for {addr} depends on values that cannot be determined until apply."
+                        ))
+                        .with_span(hir.at(pb.span)),
+                );
                 return diags;
             }
             (v, Some(hir.at(pb.span)))

@@ -23,7 +23,8 @@ mod validation;
 mod walk;
 
 pub use configure::{
-    configure_provider, configure_providers, configure_providers_except, deferred_configs,
+    configure_provider, configure_providers, configure_providers_except, configure_providers_known,
+    deferred_configs,
 };
 pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
 pub use graph::build_graph;
