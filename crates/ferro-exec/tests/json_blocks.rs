@@ -286,6 +286,7 @@ fn run(path: &str, text: &str) -> Run {
     };
     let (planned, diags) = plan(input);
     let Some(mut planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {
+        let _ = std::fs::remove_dir_all(&dir);
         let configured = shelf.configured.lock().unwrap().clone();
         return Run {
             configured,

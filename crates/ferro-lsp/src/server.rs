@@ -468,6 +468,7 @@ mod tests {
                 answers.insert(id, v);
             }
         }
+        let _ = std::fs::remove_dir_all(&root);
         assert_eq!(answers[&2]["error"]["code"], code::REQUEST_CANCELLED);
         assert!(answers[&3]["result"].is_array());
         assert_eq!(answers[&4]["result"], Value::Null);

@@ -43,7 +43,7 @@ output "subnet" {
 }
 "#;
 
-fn tree(name: &str) -> (std::path::PathBuf, Client) {
+fn tree(name: &str) -> (common::Workspace, Client) {
     let root = workspace(name, &[("main.tf", MAIN), ("modules/net/main.tf", NET)]);
     let c = Client::start(&root);
     (root, c)

@@ -7,12 +7,37 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// An empty directory for one test (named after it and the test process).
-pub fn scratch(name: &str) -> PathBuf {
+/// An empty directory for one test (named after it and the test process), removed when the
+/// test is over unless it failed (then it is kept to look into).
+pub fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("ferro-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
+}
+
+/// A test's scratch directory (see [`scratch`]).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Run the built binary in `dir` (file functions read relative to the process directory):

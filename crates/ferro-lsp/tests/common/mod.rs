@@ -232,8 +232,8 @@ impl Client {
     }
 }
 
-/// A fresh directory with the given files.
-pub fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
+/// A fresh directory with the given files, removed when the test is over unless it failed.
+pub fn workspace(name: &str, files: &[(&str, &str)]) -> Workspace {
     let dir = std::env::temp_dir().join(format!("ferro-lsp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (p, text) in files {
@@ -241,7 +241,25 @@ pub fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    dir
+    Workspace(dir)
+}
+
+/// A test's workspace directory (see [`workspace`]).
+pub struct Workspace(PathBuf);
+
+impl std::ops::Deref for Workspace {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// (line, character) of the first occurrence of `needle` in `text`, plus `delta` characters.
