@@ -21,6 +21,7 @@ mod json_body;
 mod navigate;
 mod overrides;
 mod pending;
+mod provider_checks;
 mod provider_resolve;
 mod resolve;
 mod tree;
@@ -37,8 +38,10 @@ pub use navigate::{
 };
 pub use overrides::is_override_path;
 pub use pending::{Loc, Pending};
+pub use provider_checks::provider_config_problems;
 pub use provider_resolve::{
-    block_config, provider_block_of, provider_source, resolve_provider, ResolveError,
+    alias_expected, block_config, provider_block_of, provider_source, resolve_provider,
+    ResolveError,
 };
 pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKey};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
@@ -310,6 +313,11 @@ pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
         out.extend(module_index_diagnostics(db, m).iter().cloned());
     });
     out.extend(module_tree_diagnostics(db, ws).iter().cloned());
+    out.extend(
+        provider_config_problems(db, ws)
+            .iter()
+            .map(|p| p.resolve(db)),
+    );
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out
 }

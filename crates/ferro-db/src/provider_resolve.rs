@@ -144,3 +144,22 @@ pub fn block_config(
         alias,
     }
 }
+
+/// Whether the module of `cfg` lists its alias in `configuration_aliases` (a configuration its
+/// callers must pass: when none does, the provider checks say so).
+pub fn alias_expected(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bool {
+    let (Some(node), Some(alias)) = (tree.find(&cfg.module), &cfg.alias) else {
+        return false;
+    };
+    let module = tree.nodes[node].module;
+    module_index(db, module)
+        .required_providers
+        .iter()
+        .any(|(local, item)| {
+            provider_source(db, module, local).ok().as_ref() == Some(&cfg.provider)
+                && item_tree(db, item.file).required_providers[item.index]
+                    .aliases
+                    .iter()
+                    .any(|(_, a)| a == alias)
+        })
+}

@@ -350,6 +350,9 @@ pub struct ProviderBlock {
     pub alias: Option<String>,
     pub span: SpanId,
     pub body: BlockBody,
+    /// The block has a (deprecated) `version` argument: a block with one is a configuration
+    /// even when its body is otherwise empty.
+    pub version: bool,
 }
 
 /// An entry of `terraform { required_providers { … } }`.
@@ -359,6 +362,9 @@ pub struct RequiredProvider {
     pub source: Option<String>,
     pub version: Option<String>,
     pub span: SpanId,
+    /// `configuration_aliases = [NAME.ALIAS, …]`: the aliases (with their local names) the
+    /// module expects its callers to pass.
+    pub aliases: Vec<(String, String)>,
 }
 
 /// A `moved { from = …, to = … }` block: objects state has at `from` now belong at `to`

@@ -202,6 +202,7 @@ impl Lower {
                 source: None,
                 version: None,
                 span,
+                aliases: Vec::new(),
             };
             match &a.expr.kind {
                 ExprKind::Object(items) => {
@@ -214,7 +215,16 @@ impl Lower {
                                 source_span = Some(it.value.span);
                             }
                             (Some("version"), Some(s)) => rp.version = Some(s),
-                            (Some("configuration_aliases"), _) => {}
+                            (Some("configuration_aliases"), _) => {
+                                if let ExprKind::Tuple(refs) = &it.value.kind {
+                                    rp.aliases.extend(refs.iter().filter_map(|r| {
+                                        match module_call::provider_name(r)? {
+                                            (name, Some(alias)) => Some((name, alias)),
+                                            _ => None,
+                                        }
+                                    }));
+                                }
+                            }
                             _ => self.error(
                                 "invalid-required-providers",
                                 "Invalid required_providers object",
@@ -365,6 +375,7 @@ impl Lower {
         };
         self.provider_block_checks(b, &labels[0]);
         let mut alias = None;
+        let mut version = false;
         let mut rest = ast::Body {
             items: Vec::new(),
             span: b.body.span,
@@ -375,7 +386,7 @@ impl Lower {
                 BodyItem::Attribute(a) if a.name.name == "alias" => {
                     alias = self.literal_string_attr(a)
                 }
-                BodyItem::Attribute(a) if a.name.name == "version" => {}
+                BodyItem::Attribute(a) if a.name.name == "version" => version = true,
                 BodyItem::Attribute(a)
                     if legacy::RESERVED_PROVIDER_ARGUMENTS.contains(&a.name.name.as_str()) => {}
                 BodyItem::Block(inner)
@@ -390,6 +401,7 @@ impl Lower {
             alias,
             span,
             body,
+            version,
         });
     }
 

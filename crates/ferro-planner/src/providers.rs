@@ -237,7 +237,9 @@ fn alias_declared(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -> bo
     if cfg.alias.is_none() {
         return true;
     }
-    tree.find(&cfg.module).is_none() || ferro_db::provider_block_of(db, tree, cfg).is_some()
+    tree.find(&cfg.module).is_none()
+        || ferro_db::provider_block_of(db, tree, cfg).is_some()
+        || ferro_db::alias_expected(db, tree, cfg)
 }
 
 /// [`ferro_db::resolve_provider`], its error with its range.

@@ -1,0 +1,276 @@
+//! Terraform's static checks of provider configurations across the module tree, made when the
+//! configuration is loaded (so `init` reports them too): what module calls pass in
+//! `providers = {…}` against what the called modules declare, configuration aliases a module
+//! expects and nobody passes, configurations inside modules called with `count`, `for_each` or
+//! `depends_on`, and empty `provider` blocks that modules no longer need.
+
+use crate::pending::{Loc, Pending};
+use crate::provider_resolve::provider_source;
+use crate::{item_tree, module_index, module_tree, Db, TreeNodeId, Workspace};
+use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
+use ferro_diag::Diagnostic;
+use ferro_hir::ProviderPassing;
+use std::collections::BTreeMap;
+
+/// `name` or `name.alias`, as Terraform names a provider configuration inside its module.
+fn config_name(name: &str, alias: Option<&str>) -> String {
+    match alias {
+        Some(a) => format!("{name}.{a}"),
+        None => name.to_string(),
+    }
+}
+
+/// `module.a.module.b`.
+fn path_text(path: &[String]) -> String {
+    path.iter()
+        .map(|m| format!("module.{m}"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// How a module names a module path in these messages: "the root module" for the root.
+fn module_text(path: &[String]) -> String {
+    if path.is_empty() {
+        "the root module".to_string()
+    } else {
+        path_text(path)
+    }
+}
+
+/// What one static module declares about provider configurations.
+struct Declared {
+    /// `provider` blocks with arguments (or a `version`), by configuration name.
+    configured: BTreeMap<String, Loc>,
+    /// Empty `provider` blocks, by configuration name.
+    empty: BTreeMap<String, Loc>,
+    /// `required_providers` local names, with their provider addresses.
+    local_names: BTreeMap<String, ProviderAddr>,
+    /// `configuration_aliases`, by configuration name (`name.alias`).
+    aliases: BTreeMap<String, AbsProviderConfig>,
+}
+
+fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
+    let tree = module_tree(db, ws);
+    let tn = &tree.nodes[node];
+    let index = module_index(db, tn.module);
+    let mut d = Declared {
+        configured: BTreeMap::new(),
+        empty: BTreeMap::new(),
+        local_names: BTreeMap::new(),
+        aliases: BTreeMap::new(),
+    };
+    for ((name, alias), item) in &index.providers {
+        let pb = &item_tree(db, item.file).providers[item.index];
+        let loc = Loc::new(item.file, pb.span);
+        let key = config_name(name, alias.as_deref());
+        if pb.version || !pb.body.attrs.is_empty() || !pb.body.blocks.is_empty() {
+            d.configured.insert(key, loc);
+        } else {
+            d.empty.insert(key, loc);
+        }
+    }
+    for (local, item) in &index.required_providers {
+        let Ok(ty) = provider_source(db, tn.module, local) else {
+            continue;
+        };
+        let rp = &item_tree(db, item.file).required_providers[item.index];
+        for (name, alias) in &rp.aliases {
+            d.aliases.insert(
+                config_name(name, Some(alias)),
+                AbsProviderConfig {
+                    module: tn.path.clone(),
+                    provider: ty.clone(),
+                    alias: Some(alias.clone()),
+                },
+            );
+        }
+        d.local_names.insert(local.clone(), ty);
+    }
+    d
+}
+
+/// The provider type a local name stands for in a module (its `required_providers` entry,
+/// else the default `hashicorp/NAME`).
+fn type_of(d: &Declared, local: &str) -> ProviderAddr {
+    d.local_names
+        .get(local)
+        .cloned()
+        .unwrap_or_else(|| ProviderAddr::default_for(local))
+}
+
+/// Whether a provider address is in the public registry's `hashicorp` namespace.
+fn is_default(p: &ProviderAddr) -> bool {
+    *p == ProviderAddr::default_for(&p.ty)
+}
+
+/// The checks, module by module, as position-free diagnostics.
+#[salsa::tracked(returns(ref))]
+pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
+    let tree = module_tree(db, ws);
+    let decls: Vec<Declared> = (0..tree.nodes.len()).map(|n| declared(db, ws, n)).collect();
+    let mut out = Vec::new();
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        let d = &decls[node];
+        // What this module's own call passes into it.
+        let call = tn
+            .call
+            .map(|c| (c, &item_tree(db, c.file).module_calls[c.index]));
+        let passed_in: BTreeMap<String, &ProviderPassing> = call
+            .iter()
+            .flat_map(|(_, mc)| &mc.providers)
+            .map(|p| (config_name(&p.child.0, p.child.1.as_deref()), p))
+            .collect();
+        // The default configurations this module passes on to its own calls must be named
+        // here, and (in a child) have a configuration.
+        let index = module_index(db, tn.module);
+        for item in index.module_calls.values() {
+            let mc = &item_tree(db, item.file).module_calls[item.index];
+            for p in &mc.providers {
+                if p.parent.1.is_some() {
+                    continue;
+                }
+                let name = &p.parent.0;
+                let at = Loc::new(item.file, p.span);
+                let conf = d.configured.contains_key(name);
+                if !(conf || d.local_names.contains_key(name)) {
+                    out.push(Pending::new(
+                        Diagnostic::warning("provider-undefined", format!("Provider {name} is undefined"))
+                            .with_detail(format!("No provider named {name} has been declared in {}.\nIf you wish to refer to the {name} provider within the module, add a provider configuration, or an entry in the required_providers block.", module_text(&tn.path))),
+                        at,
+                    ));
+                    continue;
+                }
+                if !(tn.path.is_empty() || conf || passed_in.contains_key(name)) {
+                    let parent = tn
+                        .parent
+                        .map(|p| tree.nodes[p].path.as_slice())
+                        .unwrap_or(&[]);
+                    out.push(Pending::new(
+                        Diagnostic::warning("provider-not-passed", format!("No configuration passed in for provider {name} in {}", path_text(&tn.path)))
+                            .with_detail(format!("Provider {name} is referenced within {}, but no configuration has been supplied.\nAdd a provider named {name} to the providers map for {} in {}.", module_text(&tn.path), path_text(&tn.path), module_text(parent))),
+                        at,
+                    ));
+                }
+            }
+        }
+        let (Some(parent), Some((call_item, mc))) = (tn.parent, call) else {
+            continue;
+        };
+        let path = path_text(&tn.path);
+        let parent_text = module_text(&tree.nodes[parent].path);
+        // Configurations are not allowed below a call with count, for_each or depends_on.
+        let mut nope = false;
+        let mut cur = Some(node);
+        while let Some(n) = cur {
+            if let Some(c) = tree.nodes[n].call {
+                let mc = &item_tree(db, c.file).module_calls[c.index];
+                nope |= mc.count.is_some() || mc.for_each.is_some() || !mc.depends_on.is_empty();
+            }
+            cur = tree.nodes[n].parent;
+        }
+        if nope && !d.configured.is_empty() {
+            out.push(Pending {
+                diag: Diagnostic::error(
+                    "provider-in-expanded-module",
+                    format!("Module {path} contains provider configuration"),
+                )
+                .with_detail(
+                    "Providers cannot be configured within modules using count, for_each or depends_on.",
+                ),
+                at: None,
+                label: None,
+            });
+        }
+        for (name, passed) in &passed_in {
+            if d.configured.contains_key(name) {
+                out.push(Pending::new(
+                    Diagnostic::error("provider-override", "Cannot override provider configuration")
+                        .with_detail(format!("Provider {name} is configured within the module {path} and cannot be overridden.")),
+                    Loc::new(call_item.file, passed.span),
+                ));
+            }
+        }
+        for (name, addr) in &d.aliases {
+            if d.configured.contains_key(name) || passed_in.contains_key(name) {
+                continue;
+            }
+            out.push(Pending::new(
+                Diagnostic::error("provider-alias-not-passed", format!("No configuration for provider {name}"))
+                    .with_detail(format!("Configuration required for {addr}.\nAdd a provider named {name} to the providers map for {path} in {parent_text}.")),
+                Loc::new(call_item.file, mc.span),
+            ));
+        }
+        let parent_decl = &decls[parent];
+        for (name, passed) in &passed_in {
+            let at = Loc::new(call_item.file, passed.span);
+            let alias = passed.child.1.clone();
+            let child_addr = match (d.local_names.get(name), d.aliases.get(name)) {
+                (_, Some(a)) => a.clone(),
+                (Some(ty), None) => AbsProviderConfig {
+                    module: tn.path.clone(),
+                    provider: ty.clone(),
+                    alias: None,
+                },
+                (None, None) => AbsProviderConfig {
+                    module: tn.path.clone(),
+                    provider: type_of(d, &passed.child.0),
+                    alias,
+                },
+            };
+            let named = d.local_names.contains_key(name)
+                || d.aliases.contains_key(name)
+                || d.empty.contains_key(name);
+            if !named {
+                let summary = format!("Provider {name} is undefined");
+                let diag = if is_default(&child_addr.provider) {
+                    Diagnostic::warning("provider-undefined", summary)
+                } else {
+                    Diagnostic::error("provider-undefined", summary)
+                };
+                out.push(Pending::new(
+                    diag.with_detail(format!("Module {path} does not declare a provider named {name}.\nIf you wish to specify a provider configuration for the module, add an entry for {name} in the required_providers block within the module.")),
+                    at,
+                ));
+            }
+            // The configuration passed must be of the same provider type (Terraform reads the
+            // parent's requirement under the child's name when the parent has one).
+            let parent_type = parent_decl
+                .local_names
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| type_of(parent_decl, &passed.parent.0));
+            if parent_type != child_addr.provider {
+                let parent_addr = AbsProviderConfig {
+                    module: tree.nodes[parent].path.clone(),
+                    provider: parent_type,
+                    alias: passed.parent.1.clone(),
+                };
+                out.push(Pending::new(
+                    Diagnostic::error("provider-type-mismatch", format!("Invalid type for provider {child_addr}"))
+                        .with_detail(format!("Cannot use configuration from {parent_addr} for {child_addr}. The given provider configuration is for a different provider type.")),
+                    at,
+                ));
+            }
+        }
+        for (name, loc) in &d.empty {
+            let is_alias = name.contains('.');
+            let mut detail = format!("Remove the {name} provider block from {path}.");
+            if is_alias && !d.aliases.contains_key(name) {
+                let local = name.split('.').next().unwrap_or(name);
+                detail = format!("Remove the {name} provider block from {path}. Add {name} to the list of configuration_aliases for {local} in required_providers to define the provider configuration name.");
+            }
+            if !is_alias && !d.local_names.contains_key(name) {
+                detail.push_str(&format!("\nTo ensure the correct provider configuration is used, add {name} to the required_providers configuration"));
+            }
+            out.push(Pending::new(
+                Diagnostic::warning(
+                    "empty-provider-block",
+                    "Empty provider configuration blocks are not required",
+                )
+                .with_detail(detail),
+                *loc,
+            ));
+        }
+    }
+    out
+}

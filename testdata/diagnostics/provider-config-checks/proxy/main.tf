@@ -1,0 +1,3 @@
+provider "null" {}
+
+resource "null_resource" "p" {}
