@@ -394,13 +394,7 @@ fn item_name(tree: &crate::ModuleTree, item: &Item) -> String {
 fn cycle_member_name(db: &dyn Db, tree: &crate::ModuleTree, item: &Item) -> String {
     if let ItemId::Provider { name, alias } = &item.id {
         // `module.a.provider["registry.terraform.io/hashicorp/aws"].west`
-        let cfg = block_config(db, tree, item.node, name, alias.clone());
-        let mut s: String = cfg.module.iter().map(|m| format!("module.{m}.")).collect();
-        s.push_str(&format!("provider[\"{}\"]", cfg.provider));
-        if let Some(a) = alias {
-            s.push_str(&format!(".{a}"));
-        }
-        return s;
+        return block_config(db, tree, item.node, name, alias.clone()).to_string();
     }
     let name = item_name(tree, item);
     let in_module = !tree.nodes[item.node].path.is_empty();
