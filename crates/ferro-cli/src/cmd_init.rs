@@ -43,14 +43,12 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };
-    // The configuration is checked as Terraform's init checks it (provider schemas and the
-    // dependency graph aside).
-    let mut config_errors = Vec::new();
-    crate::load::static_config_diagnostics(&l, &mut config_errors);
-    config_errors.retain(Diagnostic::is_error);
-    if !config_errors.is_empty() {
-        let text = ferro_diag::render(&config_errors, &l.sources(), g.color);
-        let _ = io.stderr.write_all(text.as_bytes());
+    // The configuration is checked as Terraform's init loads it; its warnings are shown before
+    // the closing message.
+    let mut config_diags = Vec::new();
+    crate::load::load_config_diagnostics(&l, &mut config_diags);
+    if config_diags.iter().any(Diagnostic::is_error) {
+        crate::commands::print_diags(io, &config_diags, &l.sources(), g.color);
         return 1;
     }
     let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
@@ -186,6 +184,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if !addrs.is_empty() {
         let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
         let _ = ferro_lsp::schemas::write_cache(&g.dir, &registry, &addrs);
+    }
+    if !config_diags.is_empty() {
+        let _ = io.stdout.write_all(b"\n");
+        crate::commands::print_warnings(io, &config_diags, &l.sources(), g.color);
     }
     let _ = io
         .stdout

@@ -249,9 +249,7 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// [`config_diagnostics`] without the dependency graph's: what `init` checks (Terraform's init
-/// loads the configuration but builds no graph, so a cycle is reported by the commands that do).
-pub fn static_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+fn static_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     let versions = ferro_lsp::required_versions(&l.db, l.ws);
     if !versions.is_empty() {
         *diags = versions;
@@ -259,6 +257,19 @@ pub fn static_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     }
     diags.extend(l.encoding.iter().cloned());
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
+}
+
+/// What `init` checks: what Terraform's configuration loader reports (syntax, declarations,
+/// the module tree, provider configurations across modules, `required_version`), not the
+/// references, schemas and types `validate` checks, nor the dependency graph.
+pub fn load_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    let versions = ferro_lsp::required_versions(&l.db, l.ws);
+    if !versions.is_empty() {
+        *diags = versions;
+        return;
+    }
+    diags.extend(l.encoding.iter().cloned());
+    diags.extend(ferro_db::load_diagnostics(&l.db, l.ws).iter().cloned());
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.

@@ -109,7 +109,9 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
     let tree = module_tree(db, ws);
     let decls: Vec<Declared> = (0..tree.nodes.len()).map(|n| declared(db, ws, n)).collect();
     let mut out = Vec::new();
-    for (node, tn) in tree.nodes.iter().enumerate() {
+    // A module's findings after its children's (every node comes after its parent), in the
+    // order Terraform reports them.
+    for (node, tn) in tree.nodes.iter().enumerate().rev() {
         let d = &decls[node];
         // What this module's own call passes into it.
         let call = tn
