@@ -146,7 +146,7 @@ pub fn apply(
             ))],
         );
     }
-    let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd);
+    let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd).project_reads();
     restore_module_instances(&tree, plan);
     seed_resource_values(&tree, plan, providers);
     // A provider block that refers to resources is configured by the first step that uses it,

@@ -9,6 +9,7 @@ pub mod check_blocks;
 pub mod conditions;
 pub mod config_value;
 mod configure;
+pub mod reads;
 mod graph;
 mod import;
 pub mod lifecycle;

@@ -14,10 +14,11 @@ use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, ModuleCall, Reference, ResourceDecl};
 use ferro_plan::Expansion;
 use ferro_value::convert::convert;
+use crate::reads::Reads;
 use ferro_value::ValueMap;
 use ferro_value::{Type, Value, ValueKind};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// How a resource's instances are keyed, which decides the shape of its value.
@@ -84,28 +85,10 @@ pub struct StaticModule<'a> {
     pub call: Option<(SourceFile, &'a ModuleCall)>,
     pub parent: Option<TreeNodeId>,
     pub children: &'a BTreeMap<String, TreeNodeId>,
-    /// The resources some expression of the module refers to (see [`read_resources`]).
-    pub reads: HashSet<Resource>,
-}
-
-/// The resources (managed and data) that some expression in `files` refers to: every
-/// expression a file holds is in its arena (arguments, blocks, `dynamic` contents, outputs,
-/// locals, conditions, module call arguments, provider configurations), so going through the
-/// arenas finds every reference the module can evaluate. A resource outside this set has no
-/// value anything reads: the walk and apply do not build one (at 100 000 instances it was a
-/// third of a no-op plan's memory).
-fn read_resources<'f>(files: impl Iterator<Item = &'f FileHir>) -> HashSet<Resource> {
-    let mut reads = HashSet::new();
-    for hir in files {
-        for (_, e) in hir.exprs.iter() {
-            if let ferro_hir::Expr::Ref(Reference::Resource(r)) = e {
-                if !reads.contains(r) {
-                    reads.insert(r.clone());
-                }
-            }
-        }
-    }
-    reads
+    /// What the module's expressions read of each resource they refer to (see
+    /// [`crate::reads`]); a resource not in it has no value anything reads: the walk and apply
+    /// do not build one (at 100 000 instances it was a third of a no-op plan's memory).
+    pub reads: HashMap<Resource, Reads>,
 }
 
 /// How one module call expanded in one module instance.
@@ -165,6 +148,10 @@ pub struct EvalTree<'a> {
     /// Cache values that still contain unknowns (planning: values only grow more known later
     /// in apply, never during one plan walk).
     cache_partial: bool,
+    /// Resource values keep only the attributes the module's expressions read (plan and
+    /// apply: see [`crate::reads`]); the console evaluates expressions the files do not hold,
+    /// so it sees whole objects.
+    project: bool,
     cwd: String,
     /// The selected workspace (`terraform.workspace`).
     workspace: String,
@@ -205,7 +192,7 @@ impl<'a> EvalTree<'a> {
                     .map(|item| (item.file, &file_hir(db, item.file).module_calls[item.index])),
                 parent: n.parent,
                 children: &n.children,
-                reads: read_resources(
+                reads: crate::reads::read_resources(
                     n.module
                         .files(db)
                         .iter()
@@ -223,6 +210,7 @@ impl<'a> EvalTree<'a> {
             sources,
             vars,
             cache_partial,
+            project: false,
             workspace: ferro_state::workspace::current_workspace(std::path::Path::new(&cwd)),
             cwd,
             instances: RwLock::new(HashMap::new()),
@@ -231,6 +219,13 @@ impl<'a> EvalTree<'a> {
         };
         t.add_instance(Instance::new(0, root, InstanceCtx::default()));
         t
+    }
+
+    /// Give resources only the attributes the expressions of their module read (see
+    /// [`crate::reads`]): for trees that evaluate the configuration's own expressions only.
+    pub fn project_reads(mut self) -> Self {
+        self.project = true;
+        self
     }
 
     fn add_instance(&self, inst: Instance) {
@@ -390,12 +385,63 @@ impl<'t> ModuleEval<'t> {
     }
 
     /// Whether some expression of this module refers to `r`: when none does, the walk and
-    /// apply build no value for it (see [`read_resources`]).
+    /// apply build no value for it (see [`crate::reads`]).
     pub fn reads(&self, r: &Resource) -> bool {
-        self.statics().reads.contains(r)
+        self.statics().reads.contains_key(r)
+    }
+
+    /// An instance object of `r` as expressions of this module see it: only the attributes
+    /// they read, when the tree projects values ([`EvalTree::project_reads`]).
+    pub fn projected(&self, r: &Resource, v: Value) -> Value {
+        match self.projection(r) {
+            Some(reads) => reads.project(v),
+            None => v,
+        }
+    }
+
+    fn projection(&self, r: &Resource) -> Option<&Reads> {
+        if !self.tree.project {
+            return None;
+        }
+        self.statics()
+            .reads
+            .get(r)
+            .filter(|x| matches!(x, Reads::Attrs(_)))
+    }
+
+    /// A resource's value (its one instance, a tuple by index, an object by key) with each
+    /// object projected ([`ModuleEval::projected`]).
+    fn projected_resource(&self, r: &Resource, v: Value) -> Value {
+        let Some(reads) = self.projection(r) else {
+            return v;
+        };
+        let Some(item) = self.index.resources.get(r) else {
+            return v;
+        };
+        let decl = &self.hir(item.file).resources[item.index];
+        if decl.count.is_none() && decl.for_each.is_none() {
+            return reads.project(v);
+        }
+        let marks = v.marks;
+        match v.kind {
+            ValueKind::Tuple(es) if decl.count.is_some() => {
+                let es = Arc::try_unwrap(es).unwrap_or_else(|a| (*a).clone());
+                Value::tuple(es.into_iter().map(|e| reads.project(e)).collect()).with_marks(marks)
+            }
+            ValueKind::Object(m) if decl.for_each.is_some() => {
+                let m = Arc::try_unwrap(m).unwrap_or_else(|a| (*a).clone());
+                let mut out = ValueMap::with_capacity(m.len());
+                for (k, e) in m {
+                    out.insert(k, reads.project(e));
+                }
+                Value::object(out).with_marks(marks)
+            }
+            kind => Value { kind, marks },
+        }
     }
 
     pub fn set_resource(&self, r: Resource, v: Value) {
+        let v = self.projected_resource(&r, v);
         self.inst
             .resources
             .write()
@@ -406,6 +452,7 @@ impl<'t> ModuleEval<'t> {
     /// Replace one instance's value inside a resource value in place (O(1) amortised for count,
     /// O(log n) for for_each), so applying n instances costs O(n) in total.
     pub fn set_instance(&self, r: &Resource, key: &InstanceKey, v: Value) {
+        let v = self.projected(r, v);
         let mut map = self
             .inst
             .resources

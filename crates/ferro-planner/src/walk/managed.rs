@@ -218,7 +218,8 @@ impl Walk<'_> {
             ));
         }
         if p.read {
-            values.push(key, v);
+            // Only what the module's expressions read of it is kept (crate::reads).
+            values.push(key, m.projected(&p.abs.resource, v));
         }
     }
 
@@ -413,7 +414,7 @@ impl Walk<'_> {
                 continue;
             }
             let v = v.unwrap_or_else(|| Value::unknown(schema.implied_type()));
-            instance_values.push(key, mark_schema_sensitive(&schema.block, &v));
+            instance_values.push(key, m.projected(r, mark_schema_sensitive(&schema.block, &v)));
         }
         instance_values.sort();
         // Existing instances the configuration no longer wants are destroyed, and so are objects
