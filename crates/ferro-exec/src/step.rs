@@ -313,7 +313,7 @@ fn read_data(
         c.dependencies.clone(),
         false,
         false,
-        Hold::when_read(m.reads(&res)),
+        Hold::when_read(m.holds_whole(&res)),
     ) {
         Ok(o) => o,
         Err(e) => {
@@ -604,7 +604,7 @@ fn apply_change(
         c.dependencies.clone(),
         c.create_before_destroy,
         tainted,
-        Hold::when_read(m.reads(&res)),
+        Hold::when_read(m.holds_whole(&res)),
     ) {
         Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
             res: abs.clone(),

@@ -4,6 +4,7 @@
 //! expressions, on demand); locals are evaluated on demand and memoised, and every resource's
 //! current value is set by the walk (plan) or the interpreter (apply).
 
+use crate::reads::Reads;
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
 use ferro_db::{
     file_hir, module_index, module_tree, resource_bodies, Db, ItemRef, ModuleIndex, ModuleTree,
@@ -14,7 +15,6 @@ use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, ModuleCall, Reference, ResourceDecl};
 use ferro_plan::Expansion;
 use ferro_value::convert::convert;
-use crate::reads::Reads;
 use ferro_value::ValueMap;
 use ferro_value::{Type, Value, ValueKind};
 use std::borrow::Cow;
@@ -388,6 +388,17 @@ impl<'t> ModuleEval<'t> {
     /// apply build no value for it (see [`crate::reads`]).
     pub fn reads(&self, r: &Resource) -> bool {
         self.statics().reads.contains_key(r)
+    }
+
+    /// Whether expressions of this module hold whole objects of `r` (they read it in full, or
+    /// the tree does not project): then a new object is best kept decoded in state, sharing
+    /// its parts with what expressions hold (`statecodec::Hold`).
+    pub fn holds_whole(&self, r: &Resource) -> bool {
+        match self.statics().reads.get(r) {
+            Some(Reads::All) => true,
+            Some(Reads::Attrs(_)) => !self.tree.project,
+            None => false,
+        }
     }
 
     /// An instance object of `r` as expressions of this module see it: only the attributes

@@ -414,7 +414,10 @@ impl Walk<'_> {
                 continue;
             }
             let v = v.unwrap_or_else(|| Value::unknown(schema.implied_type()));
-            instance_values.push(key, m.projected(r, mark_schema_sensitive(&schema.block, &v)));
+            instance_values.push(
+                key,
+                m.projected(r, mark_schema_sensitive(&schema.block, &v)),
+            );
         }
         instance_values.sort();
         // Existing instances the configuration no longer wants are destroyed, and so are objects
