@@ -1,0 +1,7 @@
+variable "value" {
+  type = string
+}
+
+output "value" {
+  value = "from module: ${var.value}"
+}
