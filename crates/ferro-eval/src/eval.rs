@@ -14,6 +14,8 @@ use std::path::Path;
 
 #[path = "eval_call.rs"]
 mod eval_call;
+#[path = "eval_refs.rs"]
+mod eval_refs;
 #[path = "eval_template.rs"]
 mod eval_template;
 
@@ -120,43 +122,6 @@ impl Evaluator<'_> {
                 .with_span_opt(span),
         );
         unknown()
-    }
-
-    /// A reference's value, or its error with the reference's range.
-    fn referenced(&mut self, e: ExprId, v: Result<Value, Diagnostic>) -> Value {
-        match v {
-            Ok(v) => v,
-            Err(mut d) => {
-                if d.span.is_none() {
-                    d.span = self.span(e);
-                }
-                self.diags.push(d);
-                unknown()
-            }
-        }
-    }
-
-    /// The value of `target` when it is `module.NAME` or `module.NAME[KEY]` and the attribute
-    /// `name` is taken of it: the module's value asked for with that output only
-    /// ([`Scope::reference_output`]).
-    fn module_output_target(&mut self, target: ExprId, name: &str) -> Option<Value> {
-        let hir = self.hir;
-        let module = |id: ExprId| match &hir.exprs[id] {
-            Expr::Ref(r @ Reference::Module(_)) => Some(r),
-            _ => None,
-        };
-        if let Some(r) = module(target) {
-            let v = self.scope.reference_output(r, name);
-            return Some(self.referenced(target, v));
-        }
-        let Expr::Index { target: root, key } = &hir.exprs[target] else {
-            return None;
-        };
-        let r = module(*root)?;
-        let v = self.scope.reference_output(r, name);
-        let t = self.referenced(*root, v);
-        let k = self.eval(*key);
-        Some(self.index(target, &t, &k))
     }
 
     /// Evaluate one expression. Deeply nested expressions (long operator chains, thousands of

@@ -21,6 +21,7 @@ pub mod scope;
 pub mod state_scope;
 pub mod statecodec;
 mod validation;
+mod variable_value;
 mod walk;
 
 pub use configure::{

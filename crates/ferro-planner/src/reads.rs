@@ -11,10 +11,12 @@
 //! its `id` is a few: at 100 000 instances read only through `[*].id`, the whole objects were
 //! the largest part of a plan's memory.
 
+use crate::scope::ModuleEval;
 use ferro_addrs::Resource;
 use ferro_hir::{Expr, ExprId, FileHir, Reference};
 use ferro_value::{Value, ValueKind, ValueMap};
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// What a module's expressions read of one resource's objects.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +47,69 @@ impl Reads {
             }
         }
         Value::object(kept).with_marks(v.marks)
+    }
+}
+
+impl ModuleEval<'_> {
+    /// Whether expressions of this module hold whole objects of `r` (they read it in full, or
+    /// the tree does not project): then a new object is best kept decoded in state, sharing
+    /// its parts with what expressions hold (`statecodec::Hold`).
+    pub fn holds_whole(&self, r: &Resource) -> bool {
+        match self.statics().reads.get(r) {
+            Some(Reads::All) => true,
+            Some(Reads::Attrs(_)) => !self.tree.project,
+            None => false,
+        }
+    }
+
+    /// An instance object of `r` as expressions of this module see it: only the attributes
+    /// they read, when the tree projects values ([`EvalTree::project_reads`]).
+    pub fn projected(&self, r: &Resource, v: Value) -> Value {
+        match self.projection(r) {
+            Some(reads) => reads.project(v),
+            None => v,
+        }
+    }
+
+    pub(crate) fn projection(&self, r: &Resource) -> Option<&Reads> {
+        if !self.tree.project {
+            return None;
+        }
+        self.statics()
+            .reads
+            .get(r)
+            .filter(|x| matches!(x, Reads::Attrs(_)))
+    }
+
+    /// A resource's value (its one instance, a tuple by index, an object by key) with each
+    /// object projected ([`ModuleEval::projected`]).
+    pub(crate) fn projected_resource(&self, r: &Resource, v: Value) -> Value {
+        let Some(reads) = self.projection(r) else {
+            return v;
+        };
+        let Some(item) = self.index.resources.get(r) else {
+            return v;
+        };
+        let decl = &self.hir(item.file).resources[item.index];
+        if decl.count.is_none() && decl.for_each.is_none() {
+            return reads.project(v);
+        }
+        let marks = v.marks;
+        match v.kind {
+            ValueKind::Tuple(es) if decl.count.is_some() => {
+                let es = Arc::try_unwrap(es).unwrap_or_else(|a| (*a).clone());
+                Value::tuple(es.into_iter().map(|e| reads.project(e)).collect()).with_marks(marks)
+            }
+            ValueKind::Object(m) if decl.for_each.is_some() => {
+                let m = Arc::try_unwrap(m).unwrap_or_else(|a| (*a).clone());
+                let mut out = ValueMap::with_capacity(m.len());
+                for (k, e) in m {
+                    out.insert(k, reads.project(e));
+                }
+                Value::object(out).with_marks(marks)
+            }
+            kind => Value { kind, marks },
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! current value is set by the walk (plan) or the interpreter (apply).
 
 use crate::reads::Reads;
+pub use crate::variable_value::{convert_variable, variable_conversion_error};
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
 use ferro_db::{
     file_hir, module_index, module_tree, resource_bodies, Db, ItemRef, ModuleIndex, ModuleTree,
@@ -14,7 +15,6 @@ use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, Scope};
 use ferro_hir::{ExprId, FileHir, ModuleCall, Reference, ResourceDecl};
 use ferro_plan::Expansion;
-use ferro_value::convert::convert;
 use ferro_value::ValueMap;
 use ferro_value::{Type, Value, ValueKind};
 use std::borrow::Cow;
@@ -151,7 +151,7 @@ pub struct EvalTree<'a> {
     /// Resource values keep only the attributes the module's expressions read (plan and
     /// apply: see [`crate::reads`]); the console evaluates expressions the files do not hold,
     /// so it sees whole objects.
-    project: bool,
+    pub(crate) project: bool,
     cwd: String,
     /// The selected workspace (`terraform.workspace`).
     workspace: String,
@@ -388,67 +388,6 @@ impl<'t> ModuleEval<'t> {
     /// apply build no value for it (see [`crate::reads`]).
     pub fn reads(&self, r: &Resource) -> bool {
         self.statics().reads.contains_key(r)
-    }
-
-    /// Whether expressions of this module hold whole objects of `r` (they read it in full, or
-    /// the tree does not project): then a new object is best kept decoded in state, sharing
-    /// its parts with what expressions hold (`statecodec::Hold`).
-    pub fn holds_whole(&self, r: &Resource) -> bool {
-        match self.statics().reads.get(r) {
-            Some(Reads::All) => true,
-            Some(Reads::Attrs(_)) => !self.tree.project,
-            None => false,
-        }
-    }
-
-    /// An instance object of `r` as expressions of this module see it: only the attributes
-    /// they read, when the tree projects values ([`EvalTree::project_reads`]).
-    pub fn projected(&self, r: &Resource, v: Value) -> Value {
-        match self.projection(r) {
-            Some(reads) => reads.project(v),
-            None => v,
-        }
-    }
-
-    fn projection(&self, r: &Resource) -> Option<&Reads> {
-        if !self.tree.project {
-            return None;
-        }
-        self.statics()
-            .reads
-            .get(r)
-            .filter(|x| matches!(x, Reads::Attrs(_)))
-    }
-
-    /// A resource's value (its one instance, a tuple by index, an object by key) with each
-    /// object projected ([`ModuleEval::projected`]).
-    fn projected_resource(&self, r: &Resource, v: Value) -> Value {
-        let Some(reads) = self.projection(r) else {
-            return v;
-        };
-        let Some(item) = self.index.resources.get(r) else {
-            return v;
-        };
-        let decl = &self.hir(item.file).resources[item.index];
-        if decl.count.is_none() && decl.for_each.is_none() {
-            return reads.project(v);
-        }
-        let marks = v.marks;
-        match v.kind {
-            ValueKind::Tuple(es) if decl.count.is_some() => {
-                let es = Arc::try_unwrap(es).unwrap_or_else(|a| (*a).clone());
-                Value::tuple(es.into_iter().map(|e| reads.project(e)).collect()).with_marks(marks)
-            }
-            ValueKind::Object(m) if decl.for_each.is_some() => {
-                let m = Arc::try_unwrap(m).unwrap_or_else(|a| (*a).clone());
-                let mut out = ValueMap::with_capacity(m.len());
-                for (k, e) in m {
-                    out.insert(k, reads.project(e));
-                }
-                Value::object(out).with_marks(marks)
-            }
-            kind => Value { kind, marks },
-        }
     }
 
     pub fn set_resource(&self, r: Resource, v: Value) {
@@ -818,69 +757,6 @@ impl<'t> ModuleEval<'t> {
         let scope = InstanceScope { m: self, inst };
         ferro_eval::eval_expr_bound(hir, &scope, e, bindings.to_vec())
     }
-}
-
-/// Why `value` does not convert to the variable's declared type (defaults of `optional`
-/// attributes applied first), as the conversion says it; None when it converts.
-pub fn variable_conversion_error(var: &ferro_hir::Variable, value: &Value) -> Option<String> {
-    let ty = var.ty.clone().unwrap_or(Type::Dynamic);
-    let value = match &var.defaults {
-        Some(d) => ferro_value::defaults::apply_defaults(value, d),
-        None => value.clone(),
-    };
-    convert(&value, &ty).err().map(|e| e.message)
-}
-
-/// Convert a variable's value to its declared type (defaults of `optional` attributes first),
-/// refusing null for a non-nullable variable and marking a sensitive one.
-pub fn convert_variable(
-    var: &ferro_hir::Variable,
-    value: Value,
-    span: Option<ferro_diag::Span>,
-    module: &ModuleInstance,
-) -> Result<Value, Diagnostic> {
-    let ty = var.ty.clone().unwrap_or(Type::Dynamic);
-    let value = match &var.defaults {
-        Some(d) => ferro_value::defaults::apply_defaults(&value, d),
-        None => value,
-    };
-    let name = &var.name;
-    let converted = convert(&value, &ty).map_err(|e| {
-        let (summary, detail) = if module.is_root() {
-            (
-                "Invalid value for input variable",
-                format!(
-                    "The given value is not suitable for var.{name}: {}.",
-                    e.message
-                ),
-            )
-        } else {
-            (
-                "Invalid value for module argument",
-                format!(
-                    "The given value is not suitable for child module variable {name:?}: {}.",
-                    e.message
-                ),
-            )
-        };
-        Diagnostic::error("invalid-variable-value", summary)
-            .with_detail(detail)
-            .with_span_opt(span)
-    })?;
-    if converted.is_null() && !var.nullable {
-        return Err(
-            Diagnostic::error("invalid-variable-value", "Required variable not set")
-                .with_detail(format!(
-                    "The variable {name:?} is required, but the given value is null."
-                ))
-                .with_span_opt(span),
-        );
-    }
-    Ok(if var.sensitive {
-        converted.mark_sensitive()
-    } else {
-        converted
-    })
 }
 
 struct InstanceScope<'m, 't> {
