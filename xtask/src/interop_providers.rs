@@ -50,7 +50,8 @@ output "genre" {{
     )
 }
 
-/// Each object's `dependencies` in a state file, by resource address.
+/// Each object's `dependencies` in a state file, by resource address, sorted (Terraform 1.0.3
+/// writes them in no fixed order: a no-op's come from a set).
 fn dependencies(path: &Path) -> Result<BTreeMap<String, serde_json::Value>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -69,7 +70,11 @@ fn dependencies(path: &Path) -> Result<BTreeMap<String, serde_json::Value>, Stri
             r["name"].as_str().unwrap_or_default()
         );
         for inst in r["instances"].as_array().into_iter().flatten() {
-            out.insert(addr.clone(), inst["dependencies"].clone());
+            let mut deps = inst["dependencies"].clone();
+            if let Some(a) = deps.as_array_mut() {
+                a.sort_by(|x, y| x.as_str().cmp(&y.as_str()));
+            }
+            out.insert(addr.clone(), deps);
         }
     }
     Ok(out)
@@ -291,7 +296,7 @@ output "second" {
 
 /// A root resource takes one output of a module and gives the module its id back through an
 /// input: `module.m.first` waits for that output only, so there is no cycle; the dependencies
-/// recorded (sorted as text) are the same as Terraform's.
+/// recorded are the same as Terraform's (in any order).
 fn module_output_back_reference(env: &Env) -> Result<(), String> {
     let steps = [BACK_REFERENCE_ROOT.to_string()];
     let results = run_steps(

@@ -265,7 +265,9 @@ impl Walk<'_> {
         };
         self.expansions.insert(abs.clone(), expansion);
         self.fix_count_boundary(&abs, decl.count.is_some());
-        // Sorted as text, as Terraform writes them (`module.a.x` before `null_resource.y`).
+        // Sorted as text (`module.a.x` before `null_resource.y`): Terraform 1.0.3 writes them
+        // in no fixed order (they come from a set), so a state file it reads back is the same
+        // either way, and sorted, ferro's does not change from run to run.
         let mut deps: Vec<String> = self
             .recorded
             .get(&cr)
