@@ -261,13 +261,9 @@ pub(crate) fn module_requirements(
     for (name, _) in index.providers.keys() {
         reqs.entry(implied(name)).or_default();
     }
-    for (res, item) in &index.resources {
+    for item in index.resources.values() {
         let decl = &file_hir(db, item.file).resources[item.index];
-        let local = match &decl.provider {
-            Some((local, _, _)) => local.clone(),
-            None => res.implied_provider().to_string(),
-        };
-        reqs.entry(implied(&local)).or_default();
+        reqs.entry(implied(decl.provider_ref().0)).or_default();
     }
     (reqs, errors)
 }

@@ -235,13 +235,15 @@ pub fn attach_providers(
     (providers, diags)
 }
 
-/// All static diagnostics of the loaded configuration.
 /// Add the static diagnostics of the configuration to `diags` (which holds what loading the
 /// providers reported). An unmet `required_version` stops everything else, as in Terraform;
 /// a dependency cycle is looked for only when everything else is sound (an undeclared name or
 /// a missing provider can look like one).
 pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
-    static_config_diagnostics(l, diags);
+    if !versions_met(l, diags) {
+        return;
+    }
+    diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
     if !diags.iter().any(Diagnostic::is_error) {
         if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
             diags.push(d.clone());
@@ -249,27 +251,25 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-fn static_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
-    let versions = ferro_lsp::required_versions(&l.db, l.ws);
-    if !versions.is_empty() {
-        *diags = versions;
-        return;
-    }
-    diags.extend(l.encoding.iter().cloned());
-    diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
-}
-
 /// What `init` checks: what Terraform's configuration loader reports (syntax, declarations,
 /// the module tree, provider configurations across modules, `required_version`), not the
 /// references, schemas and types `validate` checks, nor the dependency graph.
 pub fn load_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    if versions_met(l, diags) {
+        diags.extend(ferro_db::load_diagnostics(&l.db, l.ws).iter().cloned());
+    }
+}
+
+/// An unmet `required_version` replaces `diags` with its errors (false); otherwise the files'
+/// encoding problems are added (true).
+fn versions_met(l: &Loaded, diags: &mut Vec<Diagnostic>) -> bool {
     let versions = ferro_lsp::required_versions(&l.db, l.ws);
     if !versions.is_empty() {
         *diags = versions;
-        return;
+        return false;
     }
     diags.extend(l.encoding.iter().cloned());
-    diags.extend(ferro_db::load_diagnostics(&l.db, l.ws).iter().cloned());
+    true
 }
 
 /// Evaluate a constant expression from a variable file or `-var`.

@@ -89,6 +89,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     // for what that configuration refers to: Terraform records those resources among the
     // resource's dependencies too).
     let mut provider_items: HashMap<AbsProviderConfig, Item> = HashMap::new();
+    let mut provider_cfgs: HashMap<Item, AbsProviderConfig> = HashMap::new();
     for (node, tn) in tree.nodes.iter().enumerate() {
         let index = crate::module_index(db, tn.module);
         for ((name, alias), item) in &index.providers {
@@ -104,6 +105,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
             nodes.insert(id.clone(), ix);
             spans.insert(id.clone(), Loc::new(item.file, span));
             let cfg = block_config(db, tree, node, name, alias.clone());
+            provider_cfgs.insert(id.clone(), cfg.clone());
             provider_items.insert(cfg, id);
         }
     }
@@ -113,11 +115,8 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
         let index = crate::module_index(db, tn.module);
         for (r, item) in &index.resources {
             let decl = &item_tree(db, item.file).resources[item.index];
-            let (local, alias) = match &decl.provider {
-                Some((l, a, _)) => (l.clone(), a.clone()),
-                None => (r.implied_provider().to_string(), None),
-            };
-            let Ok(cfg) = resolve_provider(db, tree, node, &local, alias) else {
+            let (local, alias) = decl.provider_ref();
+            let Ok(cfg) = resolve_provider(db, tree, node, local, alias.map(str::to_string)) else {
                 continue;
             };
             if let Some(p) = provider_items.get(&cfg) {
@@ -365,9 +364,8 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
         if let (ItemId::Output(n), true) = (&item.id, tree.nodes[item.node].path.is_empty()) {
             output_deps.insert(n.clone(), set.clone());
         }
-        if let ItemId::Provider { name, alias } = &item.id {
-            let cfg = block_config(db, tree, item.node, name, alias.clone());
-            provider_deps.insert(cfg, set.clone());
+        if let Some(cfg) = provider_cfgs.get(item) {
+            provider_deps.insert(cfg.clone(), set.clone());
         }
         through.insert(item.clone(), set);
     }

@@ -545,7 +545,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                         let v =
                             ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v);
                         keys.push(key);
-                        values.push(v);
+                        values.push(m.projected(&abs.resource, v));
                     }
                 }
             }
@@ -561,7 +561,9 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
                 &c.after
             };
             keys.push(&c.addr.resource.key);
-            values.push(v.value());
+            // Only what the module reads of it, as each is decoded (not the whole resource's
+            // objects first).
+            values.push(m.projected(&abs.resource, v.value()));
         }
         // In key order already unless the prior state's instances came first.
         if !keys.windows(2).all(|w| w[0] <= w[1]) {

@@ -307,6 +307,15 @@ pub struct ResourceDecl {
 }
 
 impl ResourceDecl {
+    /// The provider configuration it names: its `provider` argument's local name and alias,
+    /// else the local name its type implies.
+    pub fn provider_ref(&self) -> (&str, Option<&str>) {
+        match &self.provider {
+            Some((local, alias, _)) => (local, alias.as_deref()),
+            None => (self.addr.implied_provider(), None),
+        }
+    }
+
     /// The expressions of its configuration: `count`, `for_each`, the body, and the
     /// `lifecycle` conditions.
     pub fn config_exprs(&self) -> Vec<ExprId> {

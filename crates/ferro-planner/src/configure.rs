@@ -39,13 +39,7 @@ pub fn configure_providers_except(
     providers: &Providers,
     later: &HashSet<AbsProviderConfig>,
 ) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
-    for cfg in providers.configs.keys() {
-        if !later.contains(cfg) {
-            diags.extend(configure_provider(tree, providers, cfg));
-        }
-    }
-    diags
+    configure_each(tree, providers, later, false)
 }
 
 /// The provider configurations whose blocks refer to resources (through any items): they are
@@ -74,9 +68,21 @@ pub fn configure_provider(
 /// known (evaluated against the state: `state_scope::expand_from_state`), as Terraform's
 /// import requires.
 pub fn configure_providers_known(tree: &EvalTree<'_>, providers: &Providers) -> Vec<Diagnostic> {
+    configure_each(tree, providers, &HashSet::new(), true)
+}
+
+/// Configure every configuration but those in `later`; `known`: each must be wholly known.
+fn configure_each(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    later: &HashSet<AbsProviderConfig>,
+    known: bool,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for cfg in providers.configs.keys() {
-        diags.extend(configure(tree, providers, cfg, true));
+        if !later.contains(cfg) {
+            diags.extend(configure(tree, providers, cfg, known));
+        }
     }
     diags
 }

@@ -85,15 +85,13 @@ pub fn load_providers(
         for (res, item) in &index.resources {
             let hir = file_hir(db, item.file);
             let decl = &hir.resources[item.index];
-            let (local, alias, span) = match &decl.provider {
-                Some((l, a, s)) => (l.clone(), a.clone(), hir.at(*s)),
-                None => (res.implied_provider().to_string(), None, hir.at(decl.span)),
-            };
+            let (local, alias) = decl.provider_ref();
+            let span = hir.at(decl.provider.as_ref().map_or(decl.span, |p| p.2));
             let cr = ConfigResource {
                 module: tn.path.clone(),
                 resource: res.clone(),
             };
-            match resolve_config(db, tree, node, &local, alias) {
+            match resolve_config(db, tree, node, local, alias.map(str::to_string)) {
                 Ok(cfg) if !alias_declared(db, tree, &cfg) => diags.push(
                     Diagnostic::error("provider-config-not-present", "Provider configuration not present")
                         .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again."))

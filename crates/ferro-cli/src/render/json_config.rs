@@ -182,10 +182,9 @@ fn module_config(
         e.insert("mode".into(), J::String(mode_str(res.mode).into()));
         e.insert("type".into(), J::String(res.ty.to_string()));
         e.insert("name".into(), J::String(res.name.to_string()));
-        let pkey = match &decl.provider {
-            Some((l, Some(a), _)) => format!("{l}.{a}"),
-            Some((l, None, _)) => l.clone(),
-            None => res.implied_provider().to_string(),
+        let pkey = match decl.provider_ref() {
+            (l, Some(a)) => format!("{l}.{a}"),
+            (l, None) => l.to_string(),
         };
         // Outside the root, keyed by the module call's name as Terraform keys it (`leaf:null`
         // for a resource of `module.middle.module.leaf`).
