@@ -6,6 +6,9 @@
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() {
+    // The planner gives freed pages back where it frees much at once (see its `memory`).
+    #[cfg(all(unix, not(target_env = "musl"), not(feature = "system-alloc")))]
+    ferro_planner::memory::set_give_back(ferro_term::allocator_purge);
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // Colours only on a terminal, unless FORCE_COLOR asks for them.
     use std::io::IsTerminal;

@@ -854,16 +854,22 @@ impl Evaluator<'_> {
 
     fn splat_expr(&mut self, t: &Value, body: ExprId) -> Value {
         let marks = t.marks;
-        let (elems, as_list) = match &t.kind {
+        // The elements are visited in place: a splat over every instance of a resource would
+        // otherwise copy them all first.
+        let single;
+        let (elems, as_list): (&[Value], bool) = match &t.kind {
             ValueKind::Unknown(_) => return unknown().with_marks(marks),
             ValueKind::Null(_) => return Value::tuple(Vec::new()).with_marks(marks),
-            ValueKind::List(_, es) | ValueKind::Set(_, es) => (es.to_vec(), true),
-            ValueKind::Tuple(es) => (es.to_vec(), false),
-            _ => (vec![t.unmarked()], false),
+            ValueKind::List(_, es) | ValueKind::Set(_, es) => (es, true),
+            ValueKind::Tuple(es) => (es, false),
+            _ => {
+                single = [t.unmarked()];
+                (&single, false)
+            }
         };
         let mut out = Vec::with_capacity(elems.len());
         for el in elems {
-            self.splat.push(el);
+            self.splat.push(el.clone());
             out.push(self.eval(body));
             self.splat.pop();
         }

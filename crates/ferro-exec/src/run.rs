@@ -130,6 +130,9 @@ pub fn apply(
         cwd,
         interrupt,
     } = input;
+    // What planning freed (its values, its evaluation tree) goes back before apply builds its
+    // own: a plan made in this process left its pages with the allocator.
+    ferro_planner::memory::give_back();
     let mut state = plan.prior_state.clone();
     // Objects `removed` blocks forget leave state before anything runs.
     for c in &plan.forgotten {

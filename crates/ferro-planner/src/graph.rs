@@ -33,16 +33,15 @@ pub fn build_graph(
     output_deps: &HashMap<String, BTreeSet<ConfigResource>>,
     prior: &State,
 ) -> StableDiGraph<Step, EdgeKind> {
-    // Room for every instance's steps and join edges at once: grown by doubling, the graph's
-    // vectors held up to twice what they needed, and both copies while they moved (the graph
-    // of a plan of 100 000 creates peaked at 11 MB). The rest is reserved exactly below.
+    // Room for every instance's steps at once: grown by doubling, the graph's vectors held up
+    // to twice what they needed, and both copies while they moved (the graph of a plan of
+    // 100 000 creates peaked at 11 MB). The edges are reserved exactly below.
     let (steps, replaces) = changes.iter().fold((0, 0), |(s, r), c| match c.action {
         Action::NoOp => (s, r),
         Action::DeleteThenCreate | Action::CreateThenDelete => (s + 2, r + 1),
         _ => (s + 1, r),
     });
-    let mut g: StableDiGraph<Step, EdgeKind> =
-        StableDiGraph::with_capacity(steps, 2 * steps + replaces);
+    let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::with_capacity(steps, replaces);
     let mut per: BTreeMap<ConfigResource, PerResource> = BTreeMap::new();
     for (i, c) in changes.iter().enumerate() {
         let r = c.addr.containing_resource().config();
@@ -74,24 +73,12 @@ pub fn build_graph(
     g.reserve_exact_nodes(4 * per.len() + outputs.len() + 1);
     for e in per.values_mut() {
         if !e.applies.is_empty() {
-            let start = g.add_node(Step::Join);
-            let done = g.add_node(Step::Join);
-            for &a in &e.applies {
-                g.add_edge(start, a, EdgeKind::Reference);
-                g.add_edge(a, done, EdgeKind::Reference);
-            }
-            e.apply_start = Some(start);
-            e.apply_done = Some(done);
+            e.apply_start = Some(g.add_node(Step::Join));
+            e.apply_done = Some(g.add_node(Step::Join));
         }
         if !e.destroys.is_empty() {
-            let start = g.add_node(Step::Join);
-            let done = g.add_node(Step::Join);
-            for &d in &e.destroys {
-                g.add_edge(start, d, EdgeKind::DestroyOrder);
-                g.add_edge(d, done, EdgeKind::DestroyOrder);
-            }
-            e.destroy_start = Some(start);
-            e.destroy_done = Some(done);
+            e.destroy_start = Some(g.add_node(Step::Join));
+            e.destroy_done = Some(g.add_node(Step::Join));
         }
     }
     // Dependencies of every resource that has steps: configuration first, else state.
@@ -138,8 +125,31 @@ pub fn build_graph(
             }
         }
     };
+    // The joins something waits on or that wait on something: only those are joined to
+    // the resource's steps. A resource nothing orders (nor an output waits for) has steps
+    // with no edges at all; two edges an instance were a third of a large flat plan's graph.
     let mut between = 0;
-    each_edge(&mut |_, _, _| between += 1);
+    let mut used: HashSet<NodeIndex> = HashSet::new();
+    each_edge(&mut |a, b, _| {
+        between += 1;
+        used.extend([a, b]);
+    });
+    if !outputs.is_empty() {
+        for e in per.values() {
+            used.extend([e.apply_done, e.destroy_done].into_iter().flatten());
+        }
+    }
+    let joined = |join: Option<NodeIndex>| join.filter(|j| used.contains(j));
+    let join_edges: usize = per
+        .values()
+        .map(|e| {
+            let n = |a: Option<NodeIndex>, b: Option<NodeIndex>| {
+                usize::from(joined(a).is_some()) + usize::from(joined(b).is_some())
+            };
+            n(e.apply_start, e.apply_done) * e.applies.len()
+                + n(e.destroy_start, e.destroy_done) * e.destroys.len()
+        })
+        .sum();
     let output_edges: usize = if outputs.is_empty() {
         0
     } else {
@@ -152,7 +162,29 @@ pub fn build_graph(
                 })
                 .sum::<usize>()
     };
-    g.reserve_exact_edges(between + output_edges);
+    g.reserve_exact_edges(join_edges + between + output_edges);
+    for e in per.values() {
+        for (steps, start, done, kind) in [
+            (&e.applies, e.apply_start, e.apply_done, EdgeKind::Reference),
+            (
+                &e.destroys,
+                e.destroy_start,
+                e.destroy_done,
+                EdgeKind::DestroyOrder,
+            ),
+        ] {
+            if let Some(start) = joined(start) {
+                for &n in steps {
+                    g.add_edge(start, n, kind);
+                }
+            }
+            if let Some(done) = joined(done) {
+                for &n in steps {
+                    g.add_edge(n, done, kind);
+                }
+            }
+        }
+    }
     each_edge(&mut |a, b, kind| {
         g.add_edge(a, b, kind);
     });

@@ -12,6 +12,7 @@ mod configure;
 mod graph;
 mod import;
 pub mod lifecycle;
+pub mod memory;
 mod moves;
 pub mod objchange;
 mod providers;

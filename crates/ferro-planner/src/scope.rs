@@ -108,6 +108,10 @@ struct Instance {
     locals: Mutex<HashMap<String, Value>>,
     outputs: Mutex<HashMap<String, Value>>,
     resources: RwLock<HashMap<Resource, Value>>,
+    /// Resources whose values the walk gave back (see [`ModuleEval::release_resource`]):
+    /// reading one again is a bug of the walk's order, caught in debug builds.
+    #[cfg(debug_assertions)]
+    released: Mutex<std::collections::HashSet<Resource>>,
 }
 
 thread_local! {
@@ -128,6 +132,8 @@ impl Instance {
             locals: Mutex::new(HashMap::new()),
             outputs: Mutex::new(HashMap::new()),
             resources: RwLock::new(HashMap::new()),
+            #[cfg(debug_assertions)]
+            released: Mutex::new(Default::default()),
         }
     }
 }
@@ -426,7 +432,41 @@ impl<'t> ModuleEval<'t> {
         }
     }
 
+    /// Drop the value of `r`: nothing left to evaluate in this module instance reads it (the
+    /// walk's last reader of it is planned, see `walk::release`).
+    /// Returns how many instances the value had.
+    pub fn release_resource(&self, r: &Resource) -> usize {
+        let released = self
+            .inst
+            .resources
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(r);
+        #[cfg(debug_assertions)]
+        self.inst
+            .released
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(r.clone());
+        released.map_or(0, |v| match &v.kind {
+            ValueKind::Tuple(es) => es.len(),
+            ValueKind::Object(m) => m.len(),
+            _ => 1,
+        })
+    }
+
     pub fn resource_value(&self, r: &Resource) -> Option<Value> {
+        #[cfg(debug_assertions)]
+        assert!(
+            !self
+                .inst
+                .released
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(r),
+            "{r} in {} was read after the walk released its value",
+            self.inst.path
+        );
         self.inst
             .resources
             .read()
@@ -510,6 +550,19 @@ impl<'t> ModuleEval<'t> {
                 .insert(name.to_string(), v.clone());
         }
         Ok(v)
+    }
+
+    /// Keep `v` as the value of local `name`, evaluated where the walk plans it (unless a
+    /// reference evaluated and kept it first).
+    pub fn cache_local(&self, name: &str, v: Value) {
+        if self.cacheable(&v) {
+            self.inst
+                .locals
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(name.to_string())
+                .or_insert(v);
+        }
     }
 
     /// An input variable: the root's given values, or a child's argument evaluated in the

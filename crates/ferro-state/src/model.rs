@@ -234,6 +234,24 @@ impl State {
         self.prune_instance(res, key);
     }
 
+    /// Replace the private data of an instance's current object, in place when nothing else
+    /// holds the object (a copy of it otherwise). No current object: nothing to do.
+    pub fn set_current_private(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        private: Option<Arc<str>>,
+    ) {
+        let current = self
+            .resources
+            .get_mut(res)
+            .and_then(|rs| rs.instances.get_mut(key))
+            .and_then(|i| i.current.as_mut());
+        if let Some(obj) = current {
+            Arc::make_mut(obj).private = private;
+        }
+    }
+
     /// Drop an instance and every object it has (current and deposed) from state, as a
     /// `removed` block without destroy does: the objects stay where they are, unmanaged.
     pub fn forget_instance(&mut self, res: &AbsResource, key: &InstanceKey) {

@@ -14,3 +14,25 @@ pub use unix::{columns, is_canonical, RawMode};
 
 #[cfg(target_os = "linux")]
 pub use unix::{open_pty, Pty};
+
+/// Give the pages jemalloc holds freed back to the system now, in every arena (`ferro-cli`
+/// installs jemalloc as the allocator). jemalloc keeps freed pages for seconds to hand them out
+/// again; after the planner frees many small objects at once, what it builds next cannot use
+/// their pages, and the process's resident size would count both. Without jemalloc as the
+/// allocator (a `system-alloc` build) there is nothing of it to purge and this does nothing.
+#[cfg(all(unix, not(target_env = "musl")))]
+pub fn allocator_purge() {
+    // "arena.<MALLCTL_ARENAS_ALL>.purge": 4096 names every arena.
+    const NAME: &[u8] = b"arena.4096.purge\0";
+    // A write-less, read-less control: nothing is passed but the name, which is
+    // NUL-terminated. An error (no such control) leaves memory as it was.
+    let _ = unsafe {
+        tikv_jemalloc_sys::mallctl(
+            NAME.as_ptr().cast(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
+}

@@ -174,11 +174,15 @@ pub(super) fn register(r: &mut Registry) {
             None,
             Ret::Computed(flatten_type),
             |_, a, rt| {
-                let mut out = Vec::new();
                 let mut marks = Marks::NONE;
-                if !flatten_into(&a[0], &mut out, &mut marks) {
+                let Some(len) = flatten_len(&a[0]) else {
+                    flatten_visit(&a[0], &mut marks, &mut |_| ());
                     return Ok(Value::unknown(rt.clone()).with_marks(marks));
-                }
+                };
+                // Sized first: a flattened list can be every instance of a resource, and a
+                // vector grown by doubling holds up to twice that until it is shrunk.
+                let mut out = Vec::with_capacity(len);
+                flatten_visit(&a[0], &mut marks, &mut |e| out.push(e.clone()));
                 Ok(Value::tuple(out).with_marks(marks))
             },
         ),
@@ -574,16 +578,25 @@ fn flatten_type(a: &[Value]) -> R<Type> {
     if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
         return Err(fail("can only flatten lists, sets and tuples"));
     }
-    let (mut out, mut marks) = (Vec::new(), Marks::NONE);
-    if !flatten_into(&a[0], &mut out, &mut marks) {
+    // The element types only: the elements themselves are the function's to gather.
+    let Some(len) = flatten_len(&a[0]) else {
         return Ok(Type::Dynamic);
-    }
-    Ok(Type::Tuple(out.iter().map(Value::ty).collect()))
+    };
+    let mut types = Vec::with_capacity(len);
+    flatten_visit(&a[0], &mut Marks::default(), &mut |e| types.push(e.ty()));
+    Ok(Type::Tuple(types.into()))
 }
 
-/// Returns false when an unknown list was met (the result is then unknown). The marks of the
-/// nested lists taken apart go to `marks` (the result carries them whole).
-fn flatten_into(v: &Value, out: &mut Vec<Value>, marks: &mut Marks) -> bool {
+/// How many elements flattening `v` gives; None when an unknown list is met.
+fn flatten_len(v: &Value) -> Option<usize> {
+    let mut n = 0;
+    flatten_visit(v, &mut Marks::default(), &mut |_| n += 1).then_some(n)
+}
+
+/// Visit the elements flattening `v` gives, in order. Returns false when an unknown list was
+/// met (the result is then unknown). The marks of the nested lists taken apart go to `marks`
+/// (the result carries them whole).
+fn flatten_visit(v: &Value, marks: &mut Marks, out: &mut impl FnMut(&Value)) -> bool {
     if v.is_unknown() {
         return false;
     }
@@ -606,11 +619,11 @@ fn flatten_into(v: &Value, out: &mut Vec<Value>, marks: &mut Marks) -> bool {
             ValueKind::List(..) | ValueKind::Set(..) | ValueKind::Tuple(_)
         ) {
             *marks = marks.union(e.marks);
-            if !flatten_into(e, out, marks) {
+            if !flatten_visit(e, marks, out) {
                 return false;
             }
         } else {
-            out.push(e.clone());
+            out(e);
         }
     }
     true

@@ -14,13 +14,24 @@ pub(super) struct Acc {
     #[allow(clippy::vec_box)]
     pub(super) changes: Vec<Box<ResourceInstanceChange>>,
     pub(super) drift: Vec<ferro_plan::ResourceDrift>,
-    /// The instance's object as refreshed, for state (`Some(None)`: it is gone). The instance
-    /// is not named: whoever merges the accumulator knows which instance it planned, and a
-    /// large resource's accumulators would otherwise each hold a copy of its address.
-    pub(super) refreshed: Option<Option<ferro_state::ObjectState>>,
+    /// The instance's object as refreshed, for state. The instance is not named: whoever
+    /// merges the accumulator knows which instance it planned, and a large resource's
+    /// accumulators would otherwise each hold a copy of its address.
+    pub(super) refreshed: Option<Refreshed>,
     /// Set when the instance's object was refreshed: the attribute that names it in the
     /// "Refreshing state..." line (see [`crate::RefreshNotice`]), reported when merged.
     pub(super) refreshing: Option<Option<(&'static str, String)>>,
+}
+
+/// What a refresh changed of an instance's object in state.
+pub(super) enum Refreshed {
+    /// The object is gone.
+    Gone,
+    /// A new object.
+    Object(ferro_state::ObjectState),
+    /// Only the provider's private data (SDKv2 providers rewrite it on every read): state's
+    /// object takes it in place, so a refresh that changes nothing else allocates no object.
+    Private(Option<Arc<str>>),
 }
 
 impl Acc {
@@ -150,7 +161,7 @@ impl InstancePlanner<'_> {
             }
             if read.new_state.is_null() {
                 // The object is gone: forget it so it is planned for creation.
-                acc.refreshed = Some(None);
+                acc.refreshed = Some(Refreshed::Gone);
                 return None;
             }
             // The parts the refresh left as they were are the prior's, not a second copy.
@@ -173,9 +184,9 @@ impl InstancePlanner<'_> {
             if same_attributes && !long_text {
                 if private_out != private {
                     // Only the private data changed: the attributes stay as they are (shared).
-                    let mut enc = obj.clone();
-                    enc.private = crate::statecodec::private_text(&private_out);
-                    acc.refreshed = Some(Some(enc));
+                    acc.refreshed = Some(Refreshed::Private(crate::statecodec::private_text(
+                        &private_out,
+                    )));
                 }
             } else {
                 if let Ok(mut enc) = crate::statecodec::encode_object(
@@ -188,7 +199,7 @@ impl InstancePlanner<'_> {
                     crate::statecodec::Hold::Value,
                 ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
-                    acc.refreshed = Some(Some(enc));
+                    acc.refreshed = Some(Refreshed::Object(enc));
                 }
             }
         }

@@ -21,6 +21,7 @@ mod orphans;
 mod parallel;
 mod priors;
 mod relations;
+mod release;
 mod targeting;
 mod triggers;
 mod variables;
@@ -46,7 +47,7 @@ use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{json, PathStep, Type, Value, ValueKind};
-use instance::{Acc, InstancePlanner};
+use instance::{Acc, InstancePlanner, Refreshed};
 use parallel::{parallel_map, PLAN_CHUNK, PLAN_PARALLELISM, PREFETCH_CHUNK};
 use relations::{forced_create_before_destroy, lifecycle_set, static_dependencies};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -330,8 +331,12 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     if w.diags.iter().any(Diagnostic::is_error) {
         return (None, std::mem::take(&mut w.diags));
     }
-    for item in &graph.order {
+    let releases = release::Releases::new(db, ws, &graph.order, &tree);
+    for (position, item) in graph.order.iter().enumerate() {
         let tree = w.tree;
+        if let Some(before) = position.checked_sub(1) {
+            releases.after(before, tree);
+        }
         if let ItemId::Provider { name, alias } = &item.id {
             // A provider block that refers to resources: configured now that they are planned.
             let cfg = ferro_db::block_config(db, tree.tree, item.node, name, alias.clone());
@@ -374,8 +379,13 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::Local(n) => {
                     let li = &m.index.locals[n];
                     let hir = file_hir(db, li.file);
-                    let (_, ds) =
+                    let (v, ds) =
                         m.eval(li.file, hir.locals[li.index].expr, &InstanceCtx::default());
+                    // Kept, as a reference would keep it: what it reads may be released
+                    // before anything refers to it (see `release`).
+                    if !ds.iter().any(Diagnostic::is_error) {
+                        m.cache_local(n, v);
+                    }
                     w.diags.extend(ds);
                 }
                 ItemId::Resource(r) if scoped_to_check(&m, r) => {
@@ -586,10 +596,24 @@ impl Walk<'_> {
         mut acc: Acc,
     ) {
         self.notice_refresh(abs, key, &mut acc);
-        if let Some(obj) = acc.refreshed.take() {
-            self.refreshed.set_current(abs, cfg, key, obj);
-        }
+        self.store_refreshed(abs, cfg, key, &mut acc);
         self.merge(acc);
+    }
+
+    /// Put what the refresh of an instance changed (if anything) into the refreshed state.
+    fn store_refreshed(
+        &mut self,
+        abs: &AbsResource,
+        cfg: &AbsProviderConfig,
+        key: &InstanceKey,
+        acc: &mut Acc,
+    ) {
+        match acc.refreshed.take() {
+            None => {}
+            Some(Refreshed::Gone) => self.refreshed.set_current(abs, cfg, key, None),
+            Some(Refreshed::Object(obj)) => self.refreshed.set_current(abs, cfg, key, Some(obj)),
+            Some(Refreshed::Private(p)) => self.refreshed.set_current_private(abs, key, p),
+        }
     }
 
     /// Tell of the refresh an accumulator records, if any.

@@ -73,9 +73,7 @@ impl Walk<'_> {
             for (abs, key, cfg, out, mut acc) in results {
                 // Told now, in the walk's order: the rest waits until the instance is taken.
                 self.notice_refresh(abs, key, &mut acc);
-                if let Some(obj) = acc.refreshed.take() {
-                    self.refreshed.set_current(abs, cfg, key, obj);
-                }
+                self.store_refreshed(abs, cfg, key, &mut acc);
                 let acc = (!acc.is_empty()).then(|| Box::new(acc.compact()));
                 let prefetched = Box::new((out, acc));
                 match self.prefetched.get_mut(abs) {
