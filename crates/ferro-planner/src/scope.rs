@@ -108,10 +108,8 @@ struct Instance {
     locals: Mutex<HashMap<String, Value>>,
     outputs: Mutex<HashMap<String, Value>>,
     resources: RwLock<HashMap<Resource, Value>>,
-    /// Resources whose values the walk gave back (see [`ModuleEval::release_resource`]):
-    /// reading one again is a bug of the walk's order, caught in debug builds.
-    #[cfg(debug_assertions)]
-    released: Mutex<std::collections::HashSet<Resource>>,
+    /// Resources whose values the walk gave back (see [`ModuleEval::release_resource`]).
+    released: crate::walk::Released,
 }
 
 thread_local! {
@@ -132,8 +130,7 @@ impl Instance {
             locals: Mutex::new(HashMap::new()),
             outputs: Mutex::new(HashMap::new()),
             resources: RwLock::new(HashMap::new()),
-            #[cfg(debug_assertions)]
-            released: Mutex::new(Default::default()),
+            released: Default::default(),
         }
     }
 }
@@ -442,12 +439,7 @@ impl<'t> ModuleEval<'t> {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .remove(r);
-        #[cfg(debug_assertions)]
-        self.inst
-            .released
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(r.clone());
+        self.inst.released.insert(r);
         released.map_or(0, |v| match &v.kind {
             ValueKind::Tuple(es) => es.len(),
             ValueKind::Object(m) => m.len(),
@@ -456,17 +448,7 @@ impl<'t> ModuleEval<'t> {
     }
 
     pub fn resource_value(&self, r: &Resource) -> Option<Value> {
-        #[cfg(debug_assertions)]
-        assert!(
-            !self
-                .inst
-                .released
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .contains(r),
-            "{r} in {} was read after the walk released its value",
-            self.inst.path
-        );
+        self.inst.released.check(r, &self.inst.path);
         self.inst
             .resources
             .read()

@@ -22,6 +22,7 @@ mod parallel;
 mod priors;
 mod relations;
 mod release;
+pub(crate) use release::Released;
 mod targeting;
 mod triggers;
 mod variables;

@@ -16,6 +16,38 @@
 use super::*;
 use ferro_db::{item_references, Item, RefTarget, Referrer, TreeNodeId};
 
+/// The resources whose values the walk released in one module instance, recorded in debug
+/// builds only: reading one again is a bug of the order analysis, and the golden suite runs
+/// debug builds. Release builds keep nothing.
+#[derive(Default)]
+pub(crate) struct Released {
+    #[cfg(debug_assertions)]
+    names: std::sync::Mutex<HashSet<Resource>>,
+}
+
+impl Released {
+    pub(crate) fn insert(&self, _r: &Resource) {
+        #[cfg(debug_assertions)]
+        self.names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(_r.clone());
+    }
+
+    /// Panics (debug builds) when `r` was released.
+    pub(crate) fn check(&self, _r: &Resource, _path: &ModuleInstance) {
+        #[cfg(debug_assertions)]
+        assert!(
+            !self
+                .names
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(_r),
+            "{_r} in {_path} was read after the walk released its value"
+        );
+    }
+}
+
 /// Resource instances released at once from which the freed pages are given back to the system
 /// (it costs a system call or a few; below this, what is freed is little).
 const GIVE_BACK_FROM: usize = 4096;
