@@ -175,14 +175,13 @@ pub(super) fn register(r: &mut Registry) {
             Ret::Computed(flatten_type),
             |_, a, rt| {
                 let mut marks = Marks::NONE;
-                let Some(len) = flatten_len(&a[0]) else {
-                    flatten_visit(&a[0], &mut marks, &mut |_| ());
+                let Some(len) = flatten_len(&a[0], &mut marks) else {
                     return Ok(Value::unknown(rt.clone()).with_marks(marks));
                 };
                 // Sized first: a flattened list can be every instance of a resource, and a
                 // vector grown by doubling holds up to twice that until it is shrunk.
                 let mut out = Vec::with_capacity(len);
-                flatten_visit(&a[0], &mut marks, &mut |e| out.push(e.clone()));
+                flatten_visit(&a[0], &mut Marks::default(), &mut |e| out.push(e.clone()));
                 Ok(Value::tuple(out).with_marks(marks))
             },
         ),
@@ -579,7 +578,7 @@ fn flatten_type(a: &[Value]) -> R<Type> {
         return Err(fail("can only flatten lists, sets and tuples"));
     }
     // The element types only: the elements themselves are the function's to gather.
-    let Some(len) = flatten_len(&a[0]) else {
+    let Some(len) = flatten_len(&a[0], &mut Marks::default()) else {
         return Ok(Type::Dynamic);
     };
     let mut types = Vec::with_capacity(len);
@@ -587,10 +586,11 @@ fn flatten_type(a: &[Value]) -> R<Type> {
     Ok(Type::Tuple(types.into()))
 }
 
-/// How many elements flattening `v` gives; None when an unknown list is met.
-fn flatten_len(v: &Value) -> Option<usize> {
+/// How many elements flattening `v` gives; None when an unknown list is met. The marks of
+/// the nested lists it passes go to `marks` (see [`flatten_visit`]).
+fn flatten_len(v: &Value, marks: &mut Marks) -> Option<usize> {
     let mut n = 0;
-    flatten_visit(v, &mut Marks::default(), &mut |_| n += 1).then_some(n)
+    flatten_visit(v, marks, &mut |_| n += 1).then_some(n)
 }
 
 /// Visit the elements flattening `v` gives, in order. Returns false when an unknown list was

@@ -53,7 +53,6 @@ impl Released {
 const GIVE_BACK_FROM: usize = 4096;
 
 /// The resources to release after each position of the item graph's order.
-#[derive(Default)]
 pub(super) struct Releases(HashMap<usize, Vec<(TreeNodeId, Resource)>>);
 
 impl Releases {
