@@ -106,18 +106,25 @@ pub struct ResourceInstanceChange {
     pub dependencies: ferro_state::Dependencies,
     pub create_before_destroy: bool,
     /// What few changes have (see [`ChangeDetail`]; read and set through the `deposed`,
-    /// `reason` and `requires_replace` methods), boxed: so a change fits the 192-byte
+    /// `reason` and `requires_replace` methods), boxed: so a change fits the 160-byte
     /// allocation size class (a plan holds one change per instance).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<ChangeDetail>>,
 }
+
+// A plan holds one change per instance: keep it in the 160-byte allocation size class.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<ResourceInstanceChange>() <= 160);
 
 /// A change's planned private data: the provider's opaque bytes. Providers often give every
 /// instance of a resource the same few bytes (hashicorp/null: `{"schema_version":"0"}`), and
 /// a plan holds one change per instance, so equal bytes are shared
 /// ([`PrivateData::share_from`]). Reads as its bytes; written to a plan file as they are.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PrivateData(Option<Arc<[u8]>>);
+// The bytes behind a second pointer: the handle is one word (a change fits the 160-byte size
+// class), and the block is shared by the changes that have the same bytes.
+#[allow(clippy::redundant_allocation)]
+pub struct PrivateData(Option<Arc<Box<[u8]>>>);
 
 impl PrivateData {
     /// Take `other`'s block when it holds the same bytes.
@@ -133,13 +140,13 @@ impl PrivateData {
 impl std::ops::Deref for PrivateData {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        self.0.as_deref().unwrap_or_default()
+        self.0.as_deref().map_or(&[], |b| b)
     }
 }
 
 impl From<Vec<u8>> for PrivateData {
     fn from(bytes: Vec<u8>) -> Self {
-        PrivateData((!bytes.is_empty()).then(|| bytes.into()))
+        PrivateData((!bytes.is_empty()).then(|| Arc::new(bytes.into_boxed_slice())))
     }
 }
 

@@ -112,6 +112,15 @@ struct Instance {
     released: crate::walk::Released,
 }
 
+/// How many elements a released value had (1 when not a collection).
+fn elements(v: &Value) -> usize {
+    match &v.kind {
+        ValueKind::Tuple(es) | ValueKind::List(_, es) => es.len(),
+        ValueKind::Object(m) | ValueKind::Map(_, m) => m.len(),
+        _ => 1,
+    }
+}
+
 thread_local! {
     /// The named values this thread is evaluating (instance identity, name): a value found
     /// here again refers to itself. Per thread, because workers evaluate the same module
@@ -313,6 +322,15 @@ impl<'a> EvalTree<'a> {
     }
 
     /// Every call expansion recorded, for the plan.
+    /// The instance keys of `call` in the module instance `path` (none until it is expanded).
+    fn call_keys(&self, path: &ModuleInstance, call: &str) -> Vec<InstanceKey> {
+        let calls = self.calls.read().unwrap_or_else(|e| e.into_inner());
+        calls
+            .get(&(path.clone(), call.to_string()))
+            .map(|e| e.keys.clone())
+            .unwrap_or_default()
+    }
+
     pub fn call_expansions(&self) -> BTreeMap<(ModuleInstance, String), CallExpansion> {
         self.calls
             .read()
@@ -440,11 +458,24 @@ impl<'t> ModuleEval<'t> {
             .unwrap_or_else(|e| e.into_inner())
             .remove(r);
         self.inst.released.insert(r);
-        released.map_or(0, |v| match &v.kind {
-            ValueKind::Tuple(es) => es.len(),
-            ValueKind::Object(m) => m.len(),
-            _ => 1,
-        })
+        released.map_or(0, |v| elements(&v))
+    }
+
+    /// Drop the values of the outputs of `call`'s instances in this module instance: nothing
+    /// left to evaluate here reads `module.CALL` (see `walk::release`). Returns how many
+    /// elements they had.
+    pub fn release_call_outputs(&self, call: &str) -> usize {
+        let keys = self.tree.call_keys(&self.inst.path, call);
+        let children = keys.into_iter().filter_map(|k| {
+            let child = self.tree.scope(&self.inst.path.child(call, k))?;
+            child.inst.released.insert_outputs();
+            let mut outputs = child.inst.outputs.lock().unwrap_or_else(|e| e.into_inner());
+            Some(std::mem::take(&mut *outputs))
+        });
+        children
+            .flat_map(HashMap::into_values)
+            .map(|v| elements(&v))
+            .sum()
     }
 
     pub fn resource_value(&self, r: &Resource) -> Option<Value> {
@@ -676,6 +707,7 @@ impl<'t> ModuleEval<'t> {
         {
             return Ok(v.clone());
         }
+        self.inst.released.check_outputs(&self.inst.path);
         let Some(item) = self.index.outputs.get(name) else {
             return Ok(Value::dynamic_unknown());
         };

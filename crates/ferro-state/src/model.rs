@@ -7,8 +7,52 @@ use std::sync::Arc;
 
 /// The resources an object depends on, as state records them; one list is shared by every
 /// object that has the same (the instances of a resource), which in a long chain of resources
-/// is most of what state holds.
-pub type Dependencies = std::sync::Arc<[String]>;
+/// is most of what state holds. Reads as the slice of addresses. The handle is one word (the
+/// list sits behind the shared block), so an object fits a smaller allocation size class:
+/// state and a plan hold one per instance, the list one per resource.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Dependencies(Option<Arc<Vec<String>>>);
+
+impl Dependencies {
+    /// Whether both hold the same shared list (or both none).
+    pub fn shares(&self, other: &Dependencies) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl std::ops::Deref for Dependencies {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl From<Vec<String>> for Dependencies {
+    fn from(list: Vec<String>) -> Dependencies {
+        Dependencies((!list.is_empty()).then(|| Arc::new(list)))
+    }
+}
+
+impl std::fmt::Debug for Dependencies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Dependencies {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dependencies {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::deserialize(d).map(Dependencies::from)
+    }
+}
 
 /// A whole state snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -107,6 +151,11 @@ impl<'de> Deserialize<'de> for Deposed {
         BTreeMap::deserialize(d).map(Deposed::from)
     }
 }
+
+// State holds one object per instance, each in its own shared block: keep it in the 80-byte
+// allocation size class (with the block's counts).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<ObjectState>() <= 64);
 
 /// One remote object as recorded in state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -365,6 +365,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 continue;
             }
         }
+        let mut released = 0;
         for path in tree.instances_of(item.node) {
             let Some(m) = tree.scope(&path) else {
                 continue;
@@ -402,6 +403,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::ModuleCall(n) => w.module_call(&m, n),
                 ItemId::Provider { .. } => {}
             }
+            released += releases.in_instance(position, &m);
+        }
+        if released >= release::GIVE_BACK_FROM {
+            crate::memory::give_back();
         }
     }
     w.orphans();

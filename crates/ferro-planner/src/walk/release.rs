@@ -1,17 +1,18 @@
-//! Resource values the walk gives back once nothing left to plan reads them.
+//! Values the walk gives back once nothing left to plan reads them.
 //!
-//! A module's expressions read a resource's instances while the items that hold those
-//! expressions are planned: its outputs, locals, the resources and module calls that refer to
-//! it, the input variables of the modules it calls, provider blocks. Each of those caches what
-//! it evaluated (the walk caches partial values too), so once the last of them in the item
-//! graph's order is planned, the resource's value in every instance of its module is read by
-//! nothing again. In a tree of modules whose outputs collect their resources' ids, that value
-//! was a projected object per instance, held to the end of the walk beside the outputs built
-//! from it.
+//! A module's expressions read a resource's instances, and the outputs of the modules it
+//! calls (`module.NAME`), while the items that hold those expressions are planned: its
+//! outputs, locals, the resources and module calls that refer to them, the input variables of
+//! the modules it calls, provider blocks. Each of those caches what it evaluated (the walk
+//! caches partial values too), so once the last of them in the item graph's order is planned
+//! in a module instance, the resource's value there, or the called instances' outputs, are
+//! read by nothing again. In a tree of modules whose outputs collect their resources' ids,
+//! those were a projected object per instance and each level's list of the ids, all held to
+//! the end of the walk beside the root's outputs built from them.
 //!
 //! Readers the item graph does not order are kept: a module with `check` blocks (evaluated after
-//! the walk) keeps every resource value, and so does a resource any of whose readers is not an
-//! item of the order.
+//! the walk) keeps every value it reads, and so does a resource or call any of whose readers is
+//! not an item of the order.
 
 use super::*;
 use ferro_db::{item_references, Item, RefTarget, Referrer, TreeNodeId};
@@ -23,6 +24,9 @@ use ferro_db::{item_references, Item, RefTarget, Referrer, TreeNodeId};
 pub(crate) struct Released {
     #[cfg(debug_assertions)]
     names: std::sync::Mutex<HashSet<Resource>>,
+    /// The instance's outputs were released: its parent reads `module.CALL` no more.
+    #[cfg(debug_assertions)]
+    outputs: std::sync::atomic::AtomicBool,
 }
 
 impl Released {
@@ -32,6 +36,21 @@ impl Released {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(_r.clone());
+    }
+
+    pub(crate) fn insert_outputs(&self) {
+        #[cfg(debug_assertions)]
+        self.outputs
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Panics (debug builds) when the instance's outputs were released.
+    pub(crate) fn check_outputs(&self, _path: &ModuleInstance) {
+        #[cfg(debug_assertions)]
+        assert!(
+            !self.outputs.load(std::sync::atomic::Ordering::Relaxed),
+            "an output of {_path} was evaluated after the walk released its outputs"
+        );
     }
 
     /// Panics (debug builds) when `r` was released.
@@ -50,24 +69,52 @@ impl Released {
 
 /// Resource instances released at once from which the freed pages are given back to the system
 /// (it costs a system call or a few; below this, what is freed is little).
-const GIVE_BACK_FROM: usize = 4096;
+pub(super) const GIVE_BACK_FROM: usize = 4096;
 
-/// The resources to release after each position of the item graph's order.
-pub(super) struct Releases(HashMap<usize, Vec<(TreeNodeId, Resource)>>);
+/// What a module instance holds for its readers: a resource's value, or the outputs of a module
+/// call's instances (`module.NAME`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Held {
+    Resource(Resource),
+    Call(String),
+}
+
+impl Held {
+    /// Give it back in the module instance `m`; returns the elements released.
+    fn release(&self, m: &ModuleEval<'_>) -> usize {
+        match self {
+            Held::Resource(r) => m.release_resource(r),
+            Held::Call(call) => m.release_call_outputs(call),
+        }
+    }
+}
+
+impl std::fmt::Display for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Held::Resource(r) => write!(f, "{r}"),
+            Held::Call(call) => write!(f, "module.{call}"),
+        }
+    }
+}
+
+/// What to release after each position of the item graph's order.
+pub(super) struct Releases(HashMap<usize, Vec<(TreeNodeId, Held)>>);
 
 impl Releases {
     pub(super) fn new(db: &dyn Db, ws: Workspace, order: &[Item], tree: &EvalTree<'_>) -> Self {
         let position: HashMap<&Item, usize> =
             order.iter().enumerate().map(|(i, it)| (it, i)).collect();
         // The last reader's position, or None when a reader is not in the order.
-        let mut last: HashMap<(TreeNodeId, &Resource), Option<usize>> = HashMap::new();
+        let mut last: HashMap<(TreeNodeId, Held), Option<usize>> = HashMap::new();
         for (who, target) in &item_references(db, ws).refs {
-            let RefTarget::Item(Item {
-                node,
-                id: ItemId::Resource(r),
-            }) = target
-            else {
-                continue;
+            let held = match target {
+                RefTarget::Item(Item {
+                    node,
+                    id: ItemId::Resource(r),
+                }) => (*node, Held::Resource(r.clone())),
+                RefTarget::Module { node, call, .. } => (*node, Held::Call(call.clone())),
+                _ => continue,
             };
             let at = match who {
                 Referrer::Item(it) => position.get(it).copied(),
@@ -81,11 +128,30 @@ impl Releases {
                     })
                     .copied(),
             };
-            let slot = last.entry((*node, r)).or_insert(Some(0));
+            let slot = last.entry(held).or_insert(Some(0));
             *slot = slot.zip(at).map(|(a, b)| a.max(b));
         }
-        let mut by_position: HashMap<usize, Vec<(TreeNodeId, Resource)>> = HashMap::new();
-        for ((node, r), at) in last {
+        let mut by_position: HashMap<usize, Vec<(TreeNodeId, Held)>> = HashMap::new();
+        for ((node, held), at) in last {
+            // A call's outputs go no sooner than the last of them is planned: a reader that
+            // takes one output is ordered after that output only.
+            let at = match &held {
+                Held::Call(call) => tree
+                    .statics
+                    .get(node)
+                    .and_then(|st| st.children.get(call))
+                    .and_then(|child| {
+                        let outputs = tree.statics.get(*child)?.index.outputs.keys();
+                        outputs.into_iter().try_fold(at?, |a, name| {
+                            let item = Item {
+                                node: *child,
+                                id: ItemId::Output(name.clone()),
+                            };
+                            position.get(&item).map(|&p| a.max(p))
+                        })
+                    }),
+                Held::Resource(_) => at,
+            };
             let Some(at) = at else { continue };
             if tree
                 .statics
@@ -94,26 +160,42 @@ impl Releases {
             {
                 continue;
             }
-            by_position.entry(at).or_default().push((node, r.clone()));
+            by_position.entry(at).or_default().push((node, held));
         }
         Releases(by_position)
     }
 
-    /// Give back the values of the resources whose last reader is at `position`, in every
-    /// instance of their module.
+    /// Release, in the module instance `m` alone, what the item at `position` read last, once
+    /// that item is planned there; returns the elements released. A module's expressions read
+    /// only its own resources and its own calls' outputs, so another instance's item has no
+    /// use for them: the walk releases them instance by instance while it plans an item across
+    /// a module's instances, and what the item builds (a module's output) takes the place of
+    /// what it read instead of coming beside it.
+    pub(super) fn in_instance(&self, position: usize, m: &ModuleEval<'_>) -> usize {
+        let Some(held) = self.0.get(&position) else {
+            return 0;
+        };
+        held.iter()
+            .filter(|(node, _)| *node == m.node())
+            .map(|(_, h)| h.release(m))
+            .sum()
+    }
+
+    /// Release what the item at `position` read last in every instance of its module (what
+    /// [`Releases::in_instance`] released already holds nothing).
     pub(super) fn after(&self, position: usize, tree: &EvalTree<'_>) {
-        let Some(resources) = self.0.get(&position) else {
+        let Some(held) = self.0.get(&position) else {
             return;
         };
-        let mut instances = 0;
-        for (node, r) in resources {
+        let mut released = 0;
+        for (node, h) in held {
             for path in tree.instances_of(*node) {
                 if let Some(m) = tree.scope(&path) {
-                    instances += m.release_resource(r);
+                    released += h.release(&m);
                 }
             }
         }
-        if instances >= GIVE_BACK_FROM {
+        if released >= GIVE_BACK_FROM {
             crate::memory::give_back();
         }
     }
@@ -122,14 +204,28 @@ impl Releases {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferro_db::{RootDb, SchemaTable, SourceFile};
+    use ferro_db::{RootDb, SchemaTable, Setter, SourceFile};
     use ferro_diag::FileId;
 
-    /// (the item after which it is released, the resource), for a root module of `text`.
+    /// (the item after which it is released, what is released), for a root module of `text`.
     fn releases_of(text: &str) -> Vec<(String, String)> {
+        releases_in_tree(text, &[])
+    }
+
+    /// [`releases_of`] for a root module of `text` and child modules (directory, text).
+    fn releases_in_tree(text: &str, children: &[(&str, &str)]) -> Vec<(String, String)> {
         let db = RootDb::default();
         let f = SourceFile::new(&db, "main.tf".into(), text.into(), FileId(0));
+        let modules: Vec<ferro_db::Module> = (children.iter().enumerate())
+            .map(|(i, (dir, text))| {
+                let name = format!("{dir}/main.tf");
+                let f = SourceFile::new(&db, name, text.to_string(), FileId(i as u32 + 1));
+                ferro_db::Module::new(&db, dir.to_string(), vec![f])
+            })
+            .collect();
         let ws = Workspace::single(&db, vec![f], Arc::new(SchemaTable::default()));
+        let mut db = db;
+        ws.set_children(&mut db).to(modules);
         let graph = item_graph(&db, ws).as_ref().expect("no cycle");
         let tree = EvalTree::new(&db, ws, BTreeMap::new(), true, String::new());
         let releases = Releases::new(&db, ws, &graph.order, &tree);
@@ -138,11 +234,47 @@ mod tests {
             .iter()
             .flat_map(|(at, rs)| {
                 let after = graph.order[*at].id.to_string();
-                rs.iter().map(move |(_, r)| (after.clone(), r.to_string()))
+                rs.iter().map(move |(_, h)| (after.clone(), h.to_string()))
             })
             .collect();
         out.sort();
         out
+    }
+
+    #[test]
+    fn a_calls_outputs_are_released_after_the_last_reader_of_the_call() {
+        let r = releases_in_tree(
+            r#"
+module "leaf" {
+  source = "./modules/leaf"
+  count  = 2
+}
+locals {
+  first = module.leaf[0].ids
+}
+output "all" {
+  value = [module.leaf[*].ids, local.first]
+}
+"#,
+            &[(
+                "modules/leaf",
+                r#"
+resource "null_resource" "r" {
+  count = 3
+}
+output "ids" {
+  value = null_resource.r[*].id
+}
+"#,
+            )],
+        );
+        assert_eq!(
+            r,
+            vec![
+                ("output.all".to_string(), "module.leaf".to_string()),
+                ("output.ids".to_string(), "null_resource.r".to_string()),
+            ]
+        );
     }
 
     #[test]

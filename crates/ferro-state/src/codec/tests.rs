@@ -665,7 +665,7 @@ fn instances_of_a_resource_share_their_dependency_list() {
             .dependencies
             .clone()
     };
-    assert!(std::sync::Arc::ptr_eq(&dep(0), &dep(1)));
+    assert!(dep(0).shares(&dep(1)));
     assert_eq!(*dep(2), ["null_resource.c".to_string()]);
     // Written back as they were.
     assert!(write_state(&s).contains("\"null_resource.b\""));
