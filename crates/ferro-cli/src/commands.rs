@@ -6,7 +6,7 @@ use crate::load::{
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
-use ferro_plan::{read_plan_file, write_plan_file_to, Action, Plan};
+use ferro_plan::{read_plan_file_from, write_plan_file_to, Action, Plan};
 use ferro_planner::{PlanInput, PlanOptions, Providers};
 use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
@@ -542,8 +542,8 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
             );
         }
-        let bytes = match std::fs::read(g.dir.join(file)) {
-            Ok(b) => b,
+        let reader = match std::fs::File::open(g.dir.join(file)) {
+            Ok(f) => f,
             Err(e) => {
                 return plain_error(
                     io,
@@ -552,7 +552,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 )
             }
         };
-        let plan = match read_plan_file(&bytes) {
+        let plan = match read_plan_file_from(reader) {
             Ok(p) => p,
             Err(e) => {
                 return plain_error(

@@ -185,7 +185,10 @@ impl ObjectTypes {
                 i
             }
         };
-        if self.kept.len() < OBJECT_TYPES_MAX * 4 {
+        // An `Arc` nothing else holds dies with the value being packed (a type read back
+        // from a plan file is one per value): its address would never be seen again, and
+        // keeping it would keep a copy of the type per value, up to the bound.
+        if Arc::strong_count(o) > 1 && self.kept.len() < OBJECT_TYPES_MAX * 4 {
             self.kept.push(o.clone());
             self.by_ptr.insert(ptr, i);
         }
