@@ -21,6 +21,8 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
 
+mod release;
+
 /// How a resource's instances are keyed, which decides the shape of its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Repetition {
@@ -110,15 +112,6 @@ struct Instance {
     resources: RwLock<HashMap<Resource, Value>>,
     /// Resources whose values the walk gave back (see [`ModuleEval::release_resource`]).
     released: crate::walk::Released,
-}
-
-/// How many elements a released value had (1 when not a collection).
-fn elements(v: &Value) -> usize {
-    match &v.kind {
-        ValueKind::Tuple(es) | ValueKind::List(_, es) => es.len(),
-        ValueKind::Object(m) | ValueKind::Map(_, m) => m.len(),
-        _ => 1,
-    }
 }
 
 thread_local! {
@@ -322,15 +315,6 @@ impl<'a> EvalTree<'a> {
     }
 
     /// Every call expansion recorded, for the plan.
-    /// The instance keys of `call` in the module instance `path` (none until it is expanded).
-    fn call_keys(&self, path: &ModuleInstance, call: &str) -> Vec<InstanceKey> {
-        let calls = self.calls.read().unwrap_or_else(|e| e.into_inner());
-        calls
-            .get(&(path.clone(), call.to_string()))
-            .map(|e| e.keys.clone())
-            .unwrap_or_default()
-    }
-
     pub fn call_expansions(&self) -> BTreeMap<(ModuleInstance, String), CallExpansion> {
         self.calls
             .read()
@@ -445,37 +429,6 @@ impl<'t> ModuleEval<'t> {
             (_, InstanceKey::None) => *cur = v,
             _ => {}
         }
-    }
-
-    /// Drop the value of `r`: nothing left to evaluate in this module instance reads it (the
-    /// walk's last reader of it is planned, see `walk::release`).
-    /// Returns how many instances the value had.
-    pub fn release_resource(&self, r: &Resource) -> usize {
-        let released = self
-            .inst
-            .resources
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(r);
-        self.inst.released.insert(r);
-        released.map_or(0, |v| elements(&v))
-    }
-
-    /// Drop the values of the outputs of `call`'s instances in this module instance: nothing
-    /// left to evaluate here reads `module.CALL` (see `walk::release`). Returns how many
-    /// elements they had.
-    pub fn release_call_outputs(&self, call: &str) -> usize {
-        let keys = self.tree.call_keys(&self.inst.path, call);
-        let children = keys.into_iter().filter_map(|k| {
-            let child = self.tree.scope(&self.inst.path.child(call, k))?;
-            child.inst.released.insert_outputs();
-            let mut outputs = child.inst.outputs.lock().unwrap_or_else(|e| e.into_inner());
-            Some(std::mem::take(&mut *outputs))
-        });
-        children
-            .flat_map(HashMap::into_values)
-            .map(|v| elements(&v))
-            .sum()
     }
 
     pub fn resource_value(&self, r: &Resource) -> Option<Value> {
