@@ -9,6 +9,9 @@ fn main() {
     // The planner gives freed pages back where it frees much at once (see its `memory`).
     #[cfg(all(unix, not(target_env = "musl"), not(feature = "system-alloc")))]
     ferro_planner::memory::set_give_back(ferro_term::allocator_purge);
+    // jemalloc read its options before main; naming them here keeps them in the binary.
+    #[cfg(all(unix, not(target_env = "musl"), not(feature = "system-alloc")))]
+    std::hint::black_box(&ferro_term::ALLOCATOR_OPTIONS);
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // Colours only on a terminal, unless FORCE_COLOR asks for them.
     use std::io::IsTerminal;

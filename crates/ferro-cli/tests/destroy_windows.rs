@@ -52,3 +52,46 @@ resource "terraform_data" "b" {
             .unwrap();
     assert_eq!(state["resources"], serde_json::json!([]), "{state}");
 }
+
+/// A destroy plan's prior state holds each object it deletes as the delete's prior value (one
+/// copy): saved and shown, it is the state's objects exactly, and applying it destroys them.
+#[test]
+fn a_saved_destroy_plan_keeps_the_objects_of_state_as_they_were() {
+    let dir = scratch("destroy-saved-prior");
+    std::fs::write(
+        dir.join("main.tf"),
+        r#"
+resource "null_resource" "a" {
+  count    = 3
+  triggers = { n = count.index, s = "x-${count.index}" }
+}
+"#,
+    )
+    .unwrap();
+    let (code, out, err) = ferro(&dir, &["apply", "-auto-approve", "-input=false"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, shown_state, err) = ferro(&dir, &["show", "-json"]);
+    assert_eq!(code, 0, "{shown_state}{err}");
+    let (code, out, err) = ferro(&dir, &["plan", "-destroy", "-out=tfplan", "-input=false"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, shown_plan, err) = ferro(&dir, &["show", "-json", "tfplan"]);
+    assert_eq!(code, 0, "{shown_plan}{err}");
+    let state: serde_json::Value = serde_json::from_str(&shown_state).unwrap();
+    let plan: serde_json::Value = serde_json::from_str(&shown_plan).unwrap();
+    let objects = |v: &serde_json::Value| v["values"]["root_module"]["resources"].clone();
+    assert_eq!(
+        objects(&plan["prior_state"]),
+        objects(&state),
+        "{shown_plan}"
+    );
+    assert_eq!(
+        objects(&state)[2]["values"]["triggers"],
+        serde_json::json!({"n": "2", "s": "x-2"})
+    );
+    let (code, out, err) = ferro(&dir, &["apply", "tfplan"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Resources: 0 added, 0 changed, 3 destroyed."),
+        "{out}"
+    );
+}

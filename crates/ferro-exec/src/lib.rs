@@ -6,6 +6,7 @@
 //! the initial plan, applies, checks the result and stores it.
 
 mod interrupt;
+mod priors;
 mod provision;
 mod run;
 mod step;

@@ -114,6 +114,40 @@ struct Done {
     journaled: Result<Option<u64>, ()>,
 }
 
+/// The steps ready to run, in the order they became ready: first the steps nothing precedes,
+/// in node order, found as they are taken rather than listed up front (in a flat plan that is
+/// every step), then the steps their predecessors freed, in the order they were freed.
+struct Ready<'g> {
+    graph: &'g petgraph::stable_graph::StableDiGraph<Step, ferro_plan::EdgeKind>,
+    /// The node index the search for the next step without predecessors resumes at.
+    next_root: usize,
+    freed: VecDeque<NodeIndex>,
+}
+
+impl Ready<'_> {
+    fn pop_front(&mut self) -> Option<NodeIndex> {
+        let bound = petgraph::visit::NodeIndexable::node_bound(self.graph);
+        while self.next_root < bound {
+            let n = NodeIndex::new(self.next_root);
+            self.next_root += 1;
+            if self.graph.contains_node(n)
+                && self
+                    .graph
+                    .neighbors_directed(n, Direction::Incoming)
+                    .next()
+                    .is_none()
+            {
+                return Some(n);
+            }
+        }
+        self.freed.pop_front()
+    }
+
+    fn push_back(&mut self, n: NodeIndex) {
+        self.freed.push_back(n);
+    }
+}
+
 /// Apply `plan`; returns the final state and diagnostics. The state is persisted through
 /// `backend` as changes complete.
 pub fn apply(
@@ -133,7 +167,13 @@ pub fn apply(
     // What planning freed (its values, its evaluation tree) goes back before apply builds its
     // own: a plan made in this process left its pages with the allocator.
     ferro_planner::memory::give_back();
-    let mut state = plan.prior_state.clone();
+    // The working state is the plan's prior state, moved: steps read what they need of the
+    // prior objects from `priors`, taken before anything changes.
+    let mut state = std::mem::replace(
+        &mut plan.prior_state,
+        ferro_state::State::new(String::new()),
+    );
+    let priors = crate::priors::Priors::take(&state, &plan.changes);
     // Objects `removed` blocks forget leave state before anything runs.
     for c in &plan.forgotten {
         state.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
@@ -151,7 +191,7 @@ pub fn apply(
     }
     let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd).project_reads();
     restore_module_instances(&tree, plan);
-    seed_resource_values(&tree, plan, providers);
+    seed_resource_values(&tree, plan, &state, providers);
     // A provider block that refers to resources is configured by the first step that uses it,
     // once those resources are applied (its steps wait for them).
     let deferred = match ferro_db::item_graph(db, ws) {
@@ -173,6 +213,7 @@ pub fn apply(
     let mut steps_left: Vec<u8> = vec![0; changes.len()];
     for n in plan.graph.node_indices() {
         if let Step::Apply(i) | Step::Destroy(i) = plan.graph[n] {
+            let i = i as usize;
             steps_left[i] = steps_left[i].saturating_add(1);
         }
     }
@@ -181,6 +222,7 @@ pub fn apply(
         providers,
         tree: &tree,
         on_event,
+        priors,
         for_each_cache: Mutex::new(HashMap::new()),
         config_cache: Mutex::new(HashMap::new()),
         deferred: deferred
@@ -195,11 +237,11 @@ pub fn apply(
     for n in g.node_indices() {
         indegree[n.index()] = g.neighbors_directed(n, Direction::Incoming).count() as u32;
     }
-    // In node order (the graph lists its nodes in index order).
-    let mut ready: VecDeque<NodeIndex> = g
-        .node_indices()
-        .filter(|n| indegree[n.index()] == 0)
-        .collect();
+    let mut ready = Ready {
+        graph: g,
+        next_root: 0,
+        freed: VecDeque::new(),
+    };
     let mut failed_nodes: HashSet<NodeIndex> = HashSet::new();
     // Providers whose crash has been reported: their remaining steps fail without repeating it.
     let mut crashed: HashSet<AbsProviderConfig> = HashSet::new();
@@ -211,7 +253,7 @@ pub fn apply(
     let mut aborted = false;
     let parallelism = parallelism.max(1);
     let change_of = |n: NodeIndex| match g[n] {
-        Step::Apply(i) | Step::Destroy(i) => Some(i),
+        Step::Apply(i) | Step::Destroy(i) => Some(i as usize),
         _ => None,
     };
     let provider_of = |changes: &[Option<Box<ResourceInstanceChange>>], n: NodeIndex| {
@@ -300,7 +342,7 @@ pub fn apply(
                 // it refers to failed, as Terraform 1.0.3 writes it (it evaluates only
                 // outputs whose planned value is not wholly known).
                 let upstream_failed = failed_nodes.contains(&n)
-                    && !matches!(g[n], Step::Output(j) if output_planned_known(&plan.outputs[j]));
+                    && !matches!(g[n], Step::Output(j) if output_planned_known(&plan.outputs[j as usize]));
                 let provider_gone = provider_of(&changes, n).is_some_and(|p| crashed.contains(&*p));
                 if stopping || upstream_failed || provider_gone {
                     halted |= stopping && !matches!(g[n], Step::Join);
@@ -441,13 +483,13 @@ fn panicked(
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown cause".to_string());
-    let addr_of = |i: &usize| change.map_or_else(|| format!("change {i}"), |c| c.addr.to_string());
+    let addr_of = |i: &u32| change.map_or_else(|| format!("change {i}"), |c| c.addr.to_string());
     let (what, addr) = match step {
         Step::Apply(i) => ("applying", addr_of(i)),
         Step::Destroy(i) => ("destroying", addr_of(i)),
         Step::Output(i) => (
             "evaluating",
-            format!("output.{}", ctx.plan.outputs[*i].name),
+            format!("output.{}", ctx.plan.outputs[*i as usize].name),
         ),
         Step::Join => ("scheduling", "a join step".to_string()),
     };
@@ -478,7 +520,12 @@ fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnos
 /// One resource at a time: its instances are gathered (borrowing the plan's values), sorted,
 /// and made into its value before the next resource's, so what this holds beside the values
 /// it builds is one resource's list of references.
-fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers) {
+fn seed_resource_values(
+    tree: &EvalTree<'_>,
+    plan: &Plan,
+    prior: &ferro_state::State,
+    providers: &Providers,
+) {
     use ferro_addrs::{AbsResource, InstanceKey};
     // The plan's changes per resource (indices). A resource's changes are mostly next to each
     // other: its address is made once per run of them, not once per change.
@@ -522,8 +569,7 @@ fn seed_resource_values(tree: &EvalTree<'_>, plan: &Plan, providers: &Providers)
         // an orphaned data source instance is removed as one). The others keep the value of the
         // plan's (refreshed) prior state: data sources read while planning, and managed
         // instances the plan leaves alone (outside -target, -refresh-only).
-        let prior = plan
-            .prior_state
+        let prior = prior
             .resources
             .get(abs)
             .filter(|rs| !rs.instances.is_empty());

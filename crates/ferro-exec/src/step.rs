@@ -2,7 +2,7 @@
 //! for outputs. Steps return state outcomes; the coordinator applies them to state in order.
 
 use crate::run::Event;
-use ferro_addrs::{AbsProviderConfig, AbsResource, AbsResourceInstance, InstanceKey};
+use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
 use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
@@ -22,6 +22,8 @@ pub(crate) struct StepCtx<'a> {
     pub providers: &'a Providers,
     pub tree: &'a EvalTree<'a>,
     pub on_event: &'a (dyn Fn(Event) + Sync),
+    /// What steps read of the prior state (apply's working state is the prior state, moved).
+    pub priors: crate::priors::Priors,
     /// for_each values per resource, evaluated once.
     pub for_each_cache: Mutex<HashMap<AbsResource, BTreeMap<String, Value>>>,
     /// Configuration values of resources whose body every instance evaluates alike
@@ -90,40 +92,6 @@ pub(crate) enum Outcome {
     Report(Event),
 }
 
-/// Deposed key for a create-before-destroy replacement, derived from the change so the destroy
-/// step finds the same object, and never a key the instance already has in the prior state (an
-/// object left deposed by an earlier failed replacement keeps its key).
-fn deposed_key_for(
-    prior: &ferro_state::State,
-    inst: &AbsResourceInstance,
-    index: usize,
-    addr: &str,
-) -> String {
-    let taken = prior
-        .resources
-        .get(&inst.containing_resource())
-        .and_then(|r| r.instances.get(&inst.resource.key))
-        .map(|i| i.deposed.keys().cloned().collect::<Vec<_>>())
-        .unwrap_or_default();
-    let mut salt: u32 = 0;
-    loop {
-        let mut h: u32 = 0x811c_9dc5;
-        for b in addr.bytes().chain(index.to_le_bytes()).chain(
-            salt.to_le_bytes()
-                .into_iter()
-                .take(if salt == 0 { 0 } else { 4 }),
-        ) {
-            h ^= u32::from(b);
-            h = h.wrapping_mul(0x0100_0193);
-        }
-        let key = format!("{h:08x}");
-        if !taken.contains(&key) {
-            return key;
-        }
-        salt += 1;
-    }
-}
-
 fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
     ferro_diag::Diagnostic {
         severity: if d.severity == Severity::Error {
@@ -166,13 +134,13 @@ pub(crate) fn run_step(
                 return (Vec::new(), diags, false);
             }
             let (outcomes, ds, ok) = match step {
-                Step::Apply(_) => apply_change(ctx, *i, c),
-                _ => destroy_change(ctx, *i, c),
+                Step::Apply(_) => apply_change(ctx, *i as usize, c),
+                _ => destroy_change(ctx, *i as usize, c),
             };
             diags.extend(ds);
             (outcomes, diags, ok)
         }
-        (Step::Output(j), _) => output(ctx, *j),
+        (Step::Output(j), _) => output(ctx, *j as usize),
         (Step::Apply(i) | Step::Destroy(i), None) => (
             Vec::new(),
             vec![
@@ -434,7 +402,7 @@ fn apply_change(
         outcomes.push(Outcome::Change(Change::Depose {
             res: abs.clone(),
             key: key.clone(),
-            deposed_key: deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr),
+            deposed_key: ctx.priors.deposed_key(index),
         }));
     }
     let action_shown = if create {
@@ -455,7 +423,7 @@ fn apply_change(
     let prior_private = if create {
         Vec::new()
     } else {
-        ferro_planner::lifecycle::state_private(&ctx.plan.prior_state, &c.addr, None)
+        ctx.priors.private(index)
     };
     let provider_name = c.provider.provider.to_string();
     let at = ferro_planner::lifecycle::InstanceRef {
@@ -701,10 +669,7 @@ fn destroy_change(
     let shown = match (c.deposed(), c.action) {
         (Some(dk), _) => format!("{addr} (deposed object {dk})"),
         (None, Action::CreateThenDelete) => {
-            format!(
-                "{addr} (deposed object {})",
-                deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr)
-            )
+            format!("{addr} (deposed object {})", ctx.priors.deposed_key(index))
         }
         _ => addr.clone(),
     };
@@ -742,7 +707,7 @@ fn destroy_change(
     let null = Value::null(prior.ty());
     // A delete's planned private data is the object's own (the plan may not carry it).
     let private = if c.planned_private.is_empty() {
-        ferro_planner::lifecycle::state_private(&ctx.plan.prior_state, &c.addr, c.deposed())
+        ctx.priors.private(index)
     } else {
         c.planned_private.to_vec()
     };
@@ -784,7 +749,7 @@ fn destroy_change(
         (None, Action::CreateThenDelete) => Outcome::Change(Change::RemoveDeposed {
             res: abs,
             key,
-            deposed_key: deposed_key_for(&ctx.plan.prior_state, &c.addr, index, &addr),
+            deposed_key: ctx.priors.deposed_key(index),
         }),
         (None, _) => Outcome::Change(Change::SetCurrent {
             res: abs,

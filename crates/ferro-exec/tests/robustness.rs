@@ -294,7 +294,7 @@ fn a_plan_with_an_unknown_step_index_is_refused() {
 fn a_plan_whose_steps_form_a_cycle_is_refused() {
     refused(
         |p| {
-            let find = |p: &Plan, i: usize| {
+            let find = |p: &Plan, i: u32| {
                 p.graph
                     .node_indices()
                     .find(|n| p.graph[*n] == Step::Apply(i))

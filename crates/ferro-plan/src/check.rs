@@ -12,9 +12,24 @@ pub fn check_consistency(plan: &Plan) -> Result<(), String> {
     let mut outputs = vec![false; plan.outputs.len()];
     for n in plan.graph.node_indices() {
         let (seen, i, len, what) = match plan.graph[n] {
-            Step::Apply(i) => (&mut applies, i, plan.changes.len(), "an apply step"),
-            Step::Destroy(i) => (&mut destroys, i, plan.changes.len(), "a destroy step"),
-            Step::Output(i) => (&mut outputs, i, plan.outputs.len(), "an output step"),
+            Step::Apply(i) => (
+                &mut applies,
+                i as usize,
+                plan.changes.len(),
+                "an apply step",
+            ),
+            Step::Destroy(i) => (
+                &mut destroys,
+                i as usize,
+                plan.changes.len(),
+                "a destroy step",
+            ),
+            Step::Output(i) => (
+                &mut outputs,
+                i as usize,
+                plan.outputs.len(),
+                "an output step",
+            ),
             Step::Join => continue,
         };
         if i >= len {
@@ -44,8 +59,8 @@ pub fn check_consistency(plan: &Plan) -> Result<(), String> {
     drop(order);
     if let Err(cycle) = petgraph::algo::toposort(&plan.graph, None) {
         let what = match plan.graph[cycle.node_id()] {
-            Step::Apply(i) | Step::Destroy(i) => plan.changes[i].addr.to_string(),
-            Step::Output(i) => format!("output.{}", plan.outputs[i].name),
+            Step::Apply(i) | Step::Destroy(i) => plan.changes[i as usize].addr.to_string(),
+            Step::Output(i) => format!("output.{}", plan.outputs[i as usize].name),
             Step::Join => "a join step".to_string(),
         };
         return Err(format!("its steps form a cycle (through {what})"));
@@ -82,7 +97,7 @@ mod tests {
     fn plan(changes: Vec<ResourceInstanceChange>) -> Plan {
         let mut graph = petgraph::stable_graph::StableDiGraph::new();
         let mut last = None;
-        for i in 0..changes.len() {
+        for i in 0..changes.len() as u32 {
             let n = graph.add_node(Step::Apply(i));
             if let Some(prev) = last {
                 graph.add_edge(prev, n, EdgeKind::Reference);

@@ -280,11 +280,13 @@ pub struct OutputChange {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Step {
     /// Create or update an object (for replacements: the create half). Index into `changes`.
-    Apply(usize),
+    /// (Indices are 32 bits: with the graph's own, a step is 16 bytes, and a plan holds one
+    /// or two per instance.)
+    Apply(u32),
     /// Destroy an object (for replacements: the destroy half). Index into `changes`.
-    Destroy(usize),
+    Destroy(u32),
     /// Evaluate and record a root output (index into `outputs`).
-    Output(usize),
+    Output(u32),
     /// Completes when every apply (or destroy) step of one resource has: keeps edges linear.
     Join,
 }

@@ -44,6 +44,7 @@ pub fn build_graph(
     let mut g: StableDiGraph<Step, EdgeKind> = StableDiGraph::with_capacity(steps, replaces);
     let mut per: BTreeMap<ConfigResource, PerResource> = BTreeMap::new();
     for (i, c) in changes.iter().enumerate() {
+        let i = step_index(i);
         let r = c.addr.containing_resource().config();
         let e = per.entry(r).or_default();
         match c.action {
@@ -198,7 +199,7 @@ pub fn build_graph(
             }
         }
         for (j, oc) in outputs.iter().enumerate() {
-            let o = g.add_node(Step::Output(j));
+            let o = g.add_node(Step::Output(step_index(j)));
             match output_deps.get(&oc.name) {
                 Some(ds) => {
                     for n in ds
@@ -285,4 +286,9 @@ fn state_deps(
         }
     }
     out
+}
+
+/// A change's or an output's index as a step holds it.
+fn step_index(i: usize) -> u32 {
+    u32::try_from(i).expect("a plan has fewer than 2^32 changes and outputs")
 }

@@ -7,18 +7,14 @@
 //! * [`plan_change`]: one `PlanResourceChange` call: the proposed new state, the provider's
 //!   answer checked against the schema and the configuration, and the configuration's
 //!   sensitivity carried to the planned object;
-//! * [`state_private`]: the private data of an object as state holds it (what both the
-//!   initial and the final plan send as prior private data, as Terraform does);
 //! * [`carry_marks`]: sensitivity of configuration values carried to the same places of a
 //!   planned or applied object, at every depth, as cty keeps marks.
 
 use crate::objchange::{assert_plan_valid, proposed_new};
 use crate::walk::resource_diag;
-use ferro_addrs::AbsResourceInstance;
 use ferro_diag::Diagnostic;
 use ferro_hir::{IgnoreStep, Lifecycle, ResourceDecl};
 use ferro_provider::{PlanRequest, Provider, Severity};
-use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
 use ferro_value::{PathStep, Value, ValueKind};
@@ -110,22 +106,6 @@ pub fn plan_change(
         legacy_type_system: resp.legacy_type_system,
     };
     (Some(planned), diags)
-}
-
-/// The private data state holds for an instance's current object (or one of its deposed
-/// objects), decoded.
-pub fn state_private(state: &State, addr: &AbsResourceInstance, deposed: Option<&str>) -> Vec<u8> {
-    let inst = state
-        .resources
-        .get(&addr.containing_resource())
-        .and_then(|r| r.instances.get(&addr.resource.key));
-    let obj = match deposed {
-        Some(dk) => inst.and_then(|i| i.deposed.get(dk)),
-        None => inst.and_then(|i| i.current.as_deref()),
-    };
-    obj.and_then(|o| o.private.as_deref())
-        .map(crate::statecodec::base64_decode)
-        .unwrap_or_default()
 }
 
 /// Marks on configuration values are carried to the same places of `object` (a planned or

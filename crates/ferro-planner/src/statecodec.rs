@@ -45,9 +45,11 @@ pub fn encode_object(
     };
     let mut paths = Vec::new();
     sensitive_paths(v, &mut Vec::new(), &mut paths);
+    let schema_version = u32::try_from(schema.version)
+        .map_err(|_| format!("schema version {} is out of range", schema.version))?;
     Ok(ObjectState {
         tainted,
-        schema_version: schema.version,
+        schema_version,
         attributes,
         sensitive_attributes: serde_json::Value::Array(paths).into(),
         private: private_text(private),

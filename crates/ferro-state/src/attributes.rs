@@ -8,9 +8,10 @@
 //! has upgraded and decoded an object against the current schema, state holds the decoded
 //! value instead, the same value the plan holds, so a state and the plan made from it keep one
 //! copy of each object rather than a JSON tree beside a value. The JSON is produced again only
-//! where a file or a reader wants it.
+//! where a file or a reader wants it. An object the plan deletes is held in the packed form
+//! the delete's prior value has, the same block (see [`Attributes::Packed`]).
 
-use ferro_value::{json, Type, Value};
+use ferro_value::{json, Packed, Type, Value};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::Arc;
 
@@ -22,6 +23,11 @@ pub enum Attributes {
     Json(Arc<str>),
     /// Decoded against a schema's type (see [`Attributes::from_value`]).
     Decoded(Arc<Decoded>),
+    /// The block a plan's change holds as its prior value (`ResourceInstanceChange::before`),
+    /// shared: a destroy plan holds every object of the state as a delete's prior, and state
+    /// holds the same block rather than the object's text beside it. Its value (marks aside)
+    /// is of the schema's type: `State::share_current_attributes` takes a block only then.
+    Packed(Packed),
 }
 
 /// A value known to encode against its type: wholly known, conforming, unmarked.
@@ -73,6 +79,11 @@ impl Attributes {
             Attributes::Decoded(d) => {
                 json::value_to_json(&d.value, &d.ty).unwrap_or(serde_json::Value::Null)
             }
+            // Cannot fail: the block was taken only for a value state's text held exactly.
+            Attributes::Packed(p) => {
+                let (v, _) = p.value().deep_unmark();
+                json::value_to_json(&v, &v.ty()).unwrap_or(serde_json::Value::Null)
+            }
         }
     }
 
@@ -81,6 +92,14 @@ impl Attributes {
     pub fn to_value(&self, ty: &Type) -> Result<Value, String> {
         match self {
             Attributes::Decoded(d) if d.ty == *ty => Ok(d.value.clone()),
+            Attributes::Packed(p) => {
+                let (v, _) = p.value().deep_unmark();
+                if v.ty() == *ty {
+                    Ok(v)
+                } else {
+                    json::value_from_json(&self.json(), ty)
+                }
+            }
             _ => json::value_from_json(&self.json(), ty),
         }
     }
@@ -95,14 +114,24 @@ impl Attributes {
             Attributes::Decoded(_) => false,
             Attributes::Json(text) => json::value_to_json(value, ty)
                 .is_ok_and(|j| matches!(Attributes::from(j), Attributes::Json(t) if t == *text)),
+            Attributes::Packed(p) => {
+                let (v, _) = p.value().deep_unmark();
+                v.ty() == *ty && v == *value
+            }
         }
+    }
+
+    /// `packed` (a plan's prior value: `value` with marks, if any) in place of these
+    /// attributes, when they hold `value` exactly and its type is `ty`; None otherwise.
+    pub fn share_packed(&self, packed: &Packed, value: &Value, ty: &Type) -> Option<Attributes> {
+        (value.ty() == *ty && self.holds(value, ty)).then(|| Attributes::Packed(packed.clone()))
     }
 
     /// The length of the JSON text, when these attributes are held as text.
     pub fn text_len(&self) -> Option<usize> {
         match self {
             Attributes::Json(text) => Some(text.len()),
-            Attributes::Decoded(_) => None,
+            Attributes::Decoded(_) | Attributes::Packed(_) => None,
         }
     }
 
@@ -345,5 +374,33 @@ mod tests {
         assert_eq!(back, some);
         assert_ne!(back, empty);
         assert_eq!(serde_json::to_string(&empty).unwrap(), "[]");
+    }
+
+    /// A delete's packed prior takes the place of the text it is exactly, and is written as
+    /// that text; a text the value would not write back as it is (a number written `1.50`)
+    /// is kept.
+    #[test]
+    fn a_packed_prior_replaces_the_text_it_holds_exactly() {
+        let ty = object_type();
+        let v = object("x");
+        let packed = ferro_value::Packed::new(&v.clone().mark_sensitive());
+        let read: Attributes = serde_json::json!({"n": 3, "id": "x"}).into();
+        let shared = read
+            .share_packed(&packed, &v, &ty)
+            .expect("the same object");
+        assert!(matches!(shared, Attributes::Packed(_)));
+        assert_eq!(shared.json(), read.json());
+        assert_eq!(shared, read);
+        // Read back without the marks the plan's value carries.
+        assert_eq!(shared.to_value(&ty).unwrap(), v);
+        assert!(shared.holds(&v, &ty));
+        assert_eq!(shared.text_len(), None);
+        let other: Attributes =
+            serde_json::from_str::<serde_json::Value>(r#"{"id": "x", "n": 3.0}"#)
+                .unwrap()
+                .into();
+        assert!(other.share_packed(&packed, &v, &ty).is_none());
+        let different: Attributes = serde_json::json!({"n": 4, "id": "x"}).into();
+        assert!(different.share_packed(&packed, &v, &ty).is_none());
     }
 }

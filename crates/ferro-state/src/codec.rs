@@ -557,6 +557,12 @@ fn read_instance(
         }
     };
     let schema_version = opt_u64(o, "schema_version", &pre)?.unwrap_or(0);
+    let Ok(schema_version) = u32::try_from(schema_version) else {
+        return err(format!(
+            "{pre}\"schema_version\" must be at most {}, not {schema_version}",
+            u32::MAX
+        ));
+    };
     let attributes = match (o.remove("attributes"), o.remove("attributes_flat")) {
         (Some(Value::Object(m)), _) => Value::Object(m),
         (Some(Value::Null) | None, Some(Value::Object(flat))) => {

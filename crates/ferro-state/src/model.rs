@@ -156,7 +156,8 @@ impl<'de> Deserialize<'de> for Deposed {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObjectState {
     pub tainted: bool,
-    pub schema_version: u64,
+    /// 32 bits (no provider numbers its schemas past that): with them, the object fits 64 bytes.
+    pub schema_version: u32,
     /// The object: cty JSON as read, or the value decoded against the schema's implied type.
     /// Either is shared, so copies of a state (the plan's prior state, apply's working state,
     /// the snapshot a write takes) hold each object once.
@@ -192,7 +193,43 @@ pub struct InstanceOutline {
     pub deposed: Vec<(String, ObjectState)>,
 }
 
+impl InstanceOutline {
+    fn of(key: &InstanceKey, inst: &InstanceState) -> InstanceOutline {
+        InstanceOutline {
+            key: key.clone(),
+            has_current: inst.current.is_some(),
+            deposed: inst
+                .deposed
+                .iter()
+                .map(|(dk, o)| (dk.clone(), o.clone()))
+                .collect(),
+        }
+    }
+}
+
 impl ResourceState {
+    /// The outline of at most `max` of the resource's instances: the first ones after `after`
+    /// (from the first instance when None), in key order. A walk that outlines a window of
+    /// instances at a time holds a window's outlines, not the whole resource's.
+    pub fn outline_after(&self, after: Option<&InstanceKey>, max: usize) -> ResourceOutline {
+        use std::ops::Bound;
+        let from = match after {
+            Some(k) => Bound::Excluded(k),
+            None => Bound::Unbounded,
+        };
+        let instances = self
+            .instances
+            .range((from, Bound::Unbounded))
+            .take(max)
+            .map(|(k, inst)| InstanceOutline::of(k, inst))
+            .collect();
+        ResourceOutline {
+            addr: self.addr.clone(),
+            provider: self.provider.clone(),
+            instances,
+        }
+    }
+
     /// The outline of the resource, with the instances `keep` accepts (in key order).
     pub fn outline(
         &self,
@@ -200,19 +237,12 @@ impl ResourceState {
     ) -> ResourceOutline {
         // No spare room is kept: a walk holds its outlines while it plans.
         let mut instances: Vec<InstanceOutline> = Vec::new();
-        instances.extend(self.instances.iter().filter(|(k, inst)| keep(k, inst)).map(
-            |(k, inst)| {
-                InstanceOutline {
-                    key: k.clone(),
-                    has_current: inst.current.is_some(),
-                    deposed: inst
-                        .deposed
-                        .iter()
-                        .map(|(dk, o)| (dk.clone(), o.clone()))
-                        .collect(),
-                }
-            },
-        ));
+        instances.extend(
+            self.instances
+                .iter()
+                .filter(|(k, inst)| keep(k, inst))
+                .map(|(k, inst)| InstanceOutline::of(k, inst)),
+        );
         instances.shrink_to_fit();
         ResourceOutline {
             addr: self.addr.clone(),
@@ -293,6 +323,54 @@ impl State {
             .and_then(|i| i.current.as_mut());
         if let Some(obj) = current {
             Arc::make_mut(obj).private = private;
+        }
+    }
+
+    /// The private data (base64, as state holds it) of an instance's current object, or of
+    /// its deposed object `deposed`; None when there is no such object or it has none.
+    pub fn object_private(
+        &self,
+        addr: &ferro_addrs::AbsResourceInstance,
+        deposed: Option<&str>,
+    ) -> Option<Arc<str>> {
+        let inst = self
+            .resources
+            .get(&addr.containing_resource())?
+            .instances
+            .get(&addr.resource.key)?;
+        let obj = match deposed {
+            Some(dk) => inst.deposed.get(dk)?,
+            None => inst.current.as_deref()?,
+        };
+        obj.private.clone()
+    }
+
+    /// Hold an instance's current object's attributes as `packed`, the block a plan's change
+    /// holds as its prior value, when they are `value` (`packed` unmarked) of type `ty`
+    /// exactly (see [`crate::Attributes::Packed`]): the object is then held once.
+    pub fn share_current_attributes(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        packed: &ferro_value::Packed,
+        value: &ferro_value::Value,
+        ty: &ferro_value::Type,
+    ) {
+        let current = self
+            .resources
+            .get_mut(res)
+            .and_then(|rs| rs.instances.get_mut(key))
+            .and_then(|i| i.current.as_mut());
+        if let Some(obj) = current {
+            if let Some(attributes) = obj.attributes.share_packed(packed, value, ty) {
+                // A new block for the object, not the old one changed in place: state was read
+                // each object beside its text, both of one size class, and an object changed in
+                // place would keep every page of them half full once the texts are freed.
+                *obj = Arc::new(ObjectState {
+                    attributes,
+                    ..(**obj).clone()
+                });
+            }
         }
     }
 

@@ -63,7 +63,11 @@ impl Packed {
             tables: tables(),
         };
         w.value(v);
-        Packed(Some(w.out.into()))
+        let Writer { out, mut tables } = w;
+        if out.first() == Some(&V_NULL) {
+            return Packed(Some(tables.nulls.share(out)));
+        }
+        Packed(Some(out.into()))
     }
 
     /// The value, decoded.
@@ -146,6 +150,29 @@ impl<'de> serde::Deserialize<'de> for Packed {
 struct Tables {
     types: ObjectTypes,
     names: Names,
+    nulls: Nulls,
+}
+
+/// The blocks of unmarked nulls of a type, each shared by every value packed as the same
+/// bytes: a plan's deletes all have the null of their schema's type as planned value. Bounded
+/// like the other tables: past the bound a null gets a block of its own.
+#[derive(Default)]
+struct Nulls(std::collections::HashSet<Arc<[u8]>>);
+
+/// The most null blocks the table keeps.
+const NULLS_MAX: usize = 1024;
+
+impl Nulls {
+    fn share(&mut self, bytes: Vec<u8>) -> Arc<[u8]> {
+        if let Some(b) = self.0.get(&bytes[..]) {
+            return b.clone();
+        }
+        let b: Arc<[u8]> = bytes.into();
+        if self.0.len() < NULLS_MAX {
+            self.0.insert(b.clone());
+        }
+        b
+    }
 }
 
 static TABLES: LazyLock<Mutex<Tables>> = LazyLock::new(Default::default);
@@ -565,5 +592,23 @@ mod tests {
         let p = Packed::new(&v);
         assert!(p.packed_len() <= 16, "{}", p.packed_len());
         assert!(Packed::new(&Value::null(Type::Dynamic)).packed_len() == 0);
+    }
+
+    /// Nulls of one type (a plan's deletes' planned values) share one block; a marked null,
+    /// or a null of another type, does not take it.
+    #[test]
+    fn nulls_of_a_type_share_a_block() {
+        let ty = Type::object([("id".to_string(), Type::String)]);
+        let a = Packed::new(&Value::null(ty.clone()));
+        let b = Packed::new(&Value::null(ty.clone()));
+        let (Some(x), Some(y)) = (&a.0, &b.0) else {
+            panic!("typed nulls take a block");
+        };
+        assert!(std::sync::Arc::ptr_eq(x, y));
+        let marked = Packed::new(&Value::null(ty.clone()).mark_sensitive());
+        assert!(!std::sync::Arc::ptr_eq(x, marked.0.as_ref().unwrap()));
+        assert_eq!(marked.value(), Value::null(ty).mark_sensitive());
+        let other = Packed::new(&Value::null(Type::String));
+        assert_eq!(other.value(), Value::null(Type::String));
     }
 }

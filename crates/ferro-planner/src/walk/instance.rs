@@ -87,7 +87,7 @@ impl InstancePlanner<'_> {
         let obj = self.refreshed.current_object(abs, key)?;
         let addr = abs.instance(key.clone()).to_string();
         let provider = self.providers.get(cfg)?.clone();
-        if obj.schema_version > schema.version {
+        if u64::from(obj.schema_version) > schema.version {
             // Terraform refuses to downgrade an object written by a newer provider.
             acc.diags.push(
                 Diagnostic::error("newer-schema", "Resource instance managed by newer provider version")
@@ -99,11 +99,11 @@ impl InstancePlanner<'_> {
         let mut failed = false;
         let upgraded = match obj.attributes.decoded(&ty) {
             // Decoded against this schema earlier in this run (upgraded then): taken as it is.
-            Some(v) if obj.schema_version == schema.version => v.clone(),
+            Some(v) if u64::from(obj.schema_version) == schema.version => v.clone(),
             _ => {
                 let resp = provider.upgrade_resource_state(UpgradeRequest {
                     type_name: &abs.resource.ty,
-                    version: obj.schema_version,
+                    version: u64::from(obj.schema_version),
                     raw_json: &obj.attributes.json(),
                 });
                 for d in &resp.diagnostics {
@@ -175,7 +175,7 @@ impl InstancePlanner<'_> {
             // second entry for the value, and is written back as it is. A long text (large
             // strings, long lists) is replaced by the value all the same: held beside the
             // plan's decoded prior, it would be the object twice over.
-            let same_attributes = obj.schema_version == schema.version
+            let same_attributes = u64::from(obj.schema_version) == schema.version
                 && obj.attributes.holds(&value.deep_unmark().0, &ty);
             let long_text = obj
                 .attributes

@@ -423,8 +423,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
+    // No two changes have one address and deposed key: an unstable sort gives the same order,
+    // without the buffer of half the list a stable one takes.
     w.changes
-        .sort_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
+        .sort_unstable_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
     w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
     // A plan that is only shown has no use for its steps (64 bytes an instance of a fresh
     // plan, the most of anything beside the changes themselves).
@@ -747,7 +749,13 @@ impl Walk<'_> {
         if lc.prevent_destroy {
             self.diags.push(prevent_destroy_error(&addr));
         }
-        let change = Box::new(
+        let current = deposed.is_none();
+        // A delete's private data is its object's, as Terraform plans a destroy: apply sends it
+        // back to the provider with the destroy.
+        let private = (addr.resource.resource.mode == ferro_addrs::ResourceMode::Managed)
+            .then(|| self.refreshed.object_private(&addr, deposed.as_deref()))
+            .flatten();
+        let mut change = Box::new(
             ResourceInstanceChange::new(
                 addr,
                 cfg.clone(),
@@ -758,6 +766,22 @@ impl Walk<'_> {
             )
             .with_deposed(deposed.map(String::into_boxed_str)),
         );
+        if let Some(text) = private {
+            change.planned_private = crate::statecodec::base64_decode(&text).into();
+            change.planned_private.share_from(&self.last_private);
+            self.last_private = change.planned_private.clone();
+        }
+        if current {
+            // The object is held once: the refreshed state takes the change's packed prior
+            // in place of its text (or decoded value) when the two are the same object.
+            self.refreshed.share_current_attributes(
+                &change.addr.containing_resource(),
+                &change.addr.resource.key,
+                &change.before,
+                &before.deep_unmark().0,
+                &schema.implied_type(),
+            );
+        }
         self.note_change(&change);
         self.changes.push(change);
     }

@@ -24,56 +24,67 @@ impl<'a> Walk<'a> {
     pub(super) fn orphans(&mut self) {
         let tree = self.tree;
         self.removed_still_configured();
-        // Outlines of the resources that may have orphans: the walk replaces the objects
-        // themselves in `refreshed` as it refreshes them, and a full copy here would keep every
-        // replaced object alive.
+        // The resources that may have orphans, with how many instances each has. Their
+        // instances are outlined a window at a time (below), as the window starts: the walk
+        // replaces the objects themselves in `refreshed` as it refreshes them (an outline holds
+        // no current object, so it keeps none of the replaced ones alive), and only a window's
+        // outlines are held, not one per instance of the state.
         let destroy = self.input.options.destroy;
-        let state_resources: Vec<_> = self
+        let resources: Vec<(AbsResource, usize)> = self
             .refreshed
             .resources
             .values()
             .filter(|rs| destroy || !configured_here(tree, &rs.addr))
-            .map(|rs| rs.outline(|_, _| true))
+            .map(|rs| (rs.addr.clone(), rs.instances.len()))
             .collect();
-        // Room for a delete of every instance outlined (a destroy plans one each): grown one
-        // push at a time, the list of changes doubled, and held both copies while it moved.
-        self.changes
-            .reserve(state_resources.iter().map(|rs| rs.instances.len()).sum());
-        let setups: Vec<_> = state_resources
+        // Room for a delete of every instance (a destroy plans one each): grown one push at a
+        // time, the list of changes doubled, and held both copies while it moved.
+        self.changes.reserve(resources.iter().map(|(_, n)| n).sum());
+        let setups: Vec<_> = resources
             .iter()
-            .map(|rs| self.orphan_setup(tree, rs))
+            .map(|(addr, _)| {
+                let provider = self.refreshed.resources[addr].provider.clone();
+                self.orphan_setup(tree, addr, &provider)
+            })
             .collect();
         // A window of instances at a time, across resources: its objects are refreshed
         // together (in parallel), then its deletes planned. A refreshed object waits decoded
         // until its change takes it, so only a window's objects are ever held that way, not
-        // every object of state.
-        let mut windows: Vec<Vec<(usize, std::ops::Range<usize>)>> = vec![Vec::new()];
-        let mut room = ORPHAN_WINDOW;
-        for (i, rs) in state_resources.iter().enumerate() {
-            let mut at = 0;
-            while at < rs.instances.len() {
-                let take = room.min(rs.instances.len() - at);
-                windows
-                    .last_mut()
-                    .expect("a window")
-                    .push((i, at..at + take));
-                at += take;
-                room -= take;
-                if room == 0 {
-                    windows.push(Vec::new());
-                    room = ORPHAN_WINDOW;
+        // every object of state. A window takes the instances after the last key the window
+        // before took of the same resource.
+        let mut next = 0;
+        let mut after: Option<InstanceKey> = None;
+        while next < resources.len() {
+            let mut window: Vec<(usize, ferro_state::ResourceOutline)> = Vec::new();
+            let mut room = ORPHAN_WINDOW;
+            while room > 0 && next < resources.len() {
+                let outline = self
+                    .refreshed
+                    .resources
+                    .get(&resources[next].0)
+                    .map(|rs| rs.outline_after(after.as_ref(), room))
+                    .filter(|o| !o.instances.is_empty());
+                let Some(outline) = outline else {
+                    next += 1;
+                    after = None;
+                    continue;
+                };
+                room -= outline.instances.len();
+                after = outline.instances.last().map(|inst| inst.key.clone());
+                window.push((next, outline));
+                if room > 0 {
+                    // The resource has no instances left.
+                    next += 1;
+                    after = None;
                 }
             }
-        }
-        for window in windows {
             // The managed objects the window plans (or, in a targeted destroy, refreshes).
             let refreshes: Vec<_> = window
                 .iter()
-                .filter_map(|(i, range)| {
-                    let rs = &state_resources[*i];
+                .filter_map(|(i, rs)| {
                     let setup = setups[*i].as_ref().filter(|s| !s.is_data)?;
                     Some(
-                        rs.instances[range.clone()]
+                        rs.instances
                             .iter()
                             .filter(|inst| {
                                 inst.has_current
@@ -85,12 +96,12 @@ impl<'a> Walk<'a> {
                 .flatten()
                 .collect();
             self.prefetch_priors(refreshes);
-            for (i, range) in window {
-                let Some(setup) = &setups[i] else {
+            for (i, rs) in &window {
+                let Some(setup) = &setups[*i] else {
                     continue;
                 };
                 let first_change = self.changes.len();
-                self.orphan_instances(&state_resources[i], setup, range);
+                self.orphan_instances(rs, setup);
                 if setup.forget {
                     let gone: Vec<_> = self.changes.drain(first_change..).collect();
                     self.forgotten.extend(gone);
@@ -116,19 +127,20 @@ impl<'a> Walk<'a> {
     fn orphan_setup(
         &mut self,
         tree: &EvalTree<'_>,
-        rs: &ferro_state::ResourceOutline,
+        addr: &AbsResource,
+        provider: &AbsProviderConfig,
     ) -> Option<OrphanSetup> {
-        let scope = tree.scope(&rs.addr.module);
-        let configured_here = configured_here(tree, &rs.addr);
+        let scope = tree.scope(&addr.module);
+        let configured_here = configured_here(tree, addr);
         if configured_here && !self.input.options.destroy {
             return None;
         }
-        let is_data = rs.addr.resource.mode == ResourceMode::Data;
-        if !self.provider_config_present(&rs.provider) {
+        let is_data = addr.resource.mode == ResourceMode::Data;
+        if !self.provider_config_present(provider) {
             self.diags.push(
                 Diagnostic::error("provider-unavailable", "Provider configuration not present")
-                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", rs.addr, rs.provider, rs.addr))
-                    .with_address(rs.addr.to_string()),
+                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", addr, provider, addr))
+                    .with_address(addr.to_string()),
             );
             return None;
         }
@@ -136,49 +148,44 @@ impl<'a> Walk<'a> {
             .input
             .providers
             .schemas
-            .get(&rs.provider.provider)
+            .get(&provider.provider)
             .and_then(|s| {
                 if is_data {
-                    s.data_sources.get(&*rs.addr.resource.ty)
+                    s.data_sources.get(&*addr.resource.ty)
                 } else {
-                    s.resources.get(&*rs.addr.resource.ty)
+                    s.resources.get(&*addr.resource.ty)
                 }
             })
             .cloned()
         else {
             self.diags.push(
                 Diagnostic::error("provider-unavailable", "Provider configuration not present")
-                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", rs.addr, rs.provider)),
+                    .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", addr, provider)),
             );
             return None;
         };
         let mut lc = if let (true, Some(m)) = (configured_here, scope.as_ref()) {
-            Self::decl(m, &rs.addr.resource).1.lifecycle.clone()
+            Self::decl(m, &addr.resource).1.lifecycle.clone()
         } else {
             ferro_hir::Lifecycle::default()
         };
         // prevent_destroy belongs to the resource's configuration block, wherever its module
         // instance went (a destroy plan expands no module calls; a removed module instance
         // still has the block), as Terraform attaches configuration to orphans.
-        if !is_data && self.prevent_destroy.contains(&rs.addr.config()) {
+        if !is_data && self.prevent_destroy.contains(&addr.config()) {
             lc.prevent_destroy = true;
         }
         Some(OrphanSetup {
             schema,
             lc,
             is_data,
-            provider: Arc::new(rs.provider.clone()),
-            forget: !is_data && self.removed_rule(&rs.addr) == Some(false),
+            provider: Arc::new(provider.clone()),
+            forget: !is_data && self.removed_rule(addr) == Some(false),
         })
     }
 
-    /// Plan the orphans among the instances of `rs` in `range`.
-    fn orphan_instances(
-        &mut self,
-        rs: &ferro_state::ResourceOutline,
-        setup: &OrphanSetup,
-        range: std::ops::Range<usize>,
-    ) {
+    /// Plan the orphans among the instances outlined in `rs`.
+    fn orphan_instances(&mut self, rs: &ferro_state::ResourceOutline, setup: &OrphanSetup) {
         let OrphanSetup {
             schema,
             lc,
@@ -187,7 +194,7 @@ impl<'a> Walk<'a> {
             ..
         } = setup;
         let is_data = *is_data;
-        for inst in &rs.instances[range] {
+        for inst in &rs.instances {
             let key = &inst.key;
             if !self.targeting.includes(&rs.addr.instance(key.clone())) {
                 if !is_data && inst.has_current && self.refreshes(&rs.addr.instance(key.clone())) {
