@@ -81,7 +81,7 @@ impl Attributes {
             }
             // Cannot fail: the block was taken only for a value state's text held exactly.
             Attributes::Packed(p) => {
-                let (v, _) = p.value().deep_unmark();
+                let v = unmarked(p);
                 json::value_to_json(&v, &v.ty()).unwrap_or(serde_json::Value::Null)
             }
         }
@@ -93,7 +93,7 @@ impl Attributes {
         match self {
             Attributes::Decoded(d) if d.ty == *ty => Ok(d.value.clone()),
             Attributes::Packed(p) => {
-                let (v, _) = p.value().deep_unmark();
+                let v = unmarked(p);
                 if v.ty() == *ty {
                     Ok(v)
                 } else {
@@ -115,7 +115,7 @@ impl Attributes {
             Attributes::Json(text) => json::value_to_json(value, ty)
                 .is_ok_and(|j| matches!(Attributes::from(j), Attributes::Json(t) if t == *text)),
             Attributes::Packed(p) => {
-                let (v, _) = p.value().deep_unmark();
+                let v = unmarked(p);
                 v.ty() == *ty && v == *value
             }
         }
@@ -142,6 +142,11 @@ impl Attributes {
             _ => None,
         }
     }
+}
+
+/// A packed prior's value without its marks (state records sensitivity apart).
+fn unmarked(p: &Packed) -> Value {
+    p.value().deep_unmark().0
 }
 
 impl From<serde_json::Value> for Attributes {

@@ -308,6 +308,18 @@ impl State {
         self.prune_instance(res, key);
     }
 
+    /// An instance's current object, to replace or change (with `Arc::make_mut`).
+    fn current_mut(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+    ) -> Option<&mut Arc<ObjectState>> {
+        self.resources
+            .get_mut(res)
+            .and_then(|rs| rs.instances.get_mut(key))
+            .and_then(|i| i.current.as_mut())
+    }
+
     /// Replace the private data of an instance's current object, in place when nothing else
     /// holds the object (a copy of it otherwise). No current object: nothing to do.
     pub fn set_current_private(
@@ -316,12 +328,7 @@ impl State {
         key: &InstanceKey,
         private: Option<Arc<str>>,
     ) {
-        let current = self
-            .resources
-            .get_mut(res)
-            .and_then(|rs| rs.instances.get_mut(key))
-            .and_then(|i| i.current.as_mut());
-        if let Some(obj) = current {
+        if let Some(obj) = self.current_mut(res, key) {
             Arc::make_mut(obj).private = private;
         }
     }
@@ -356,12 +363,7 @@ impl State {
         value: &ferro_value::Value,
         ty: &ferro_value::Type,
     ) {
-        let current = self
-            .resources
-            .get_mut(res)
-            .and_then(|rs| rs.instances.get_mut(key))
-            .and_then(|i| i.current.as_mut());
-        if let Some(obj) = current {
+        if let Some(obj) = self.current_mut(res, key) {
             if let Some(attributes) = obj.attributes.share_packed(packed, value, ty) {
                 // A new block for the object, not the old one changed in place: state was read
                 // each object beside its text, both of one size class, and an object changed in
