@@ -9,6 +9,7 @@ mod interrupt;
 mod priors;
 mod provision;
 mod run;
+mod settle;
 mod step;
 
 pub use interrupt::Interrupt;

@@ -217,6 +217,9 @@ pub fn apply(
             steps_left[i] = steps_left[i].saturating_add(1);
         }
     }
+    // Module instances without steps are settled now, the others as their last step ends.
+    let mut settle = crate::settle::Settle::new(plan, &changes, &steps_left);
+    settle.idle(&tree);
     let ctx = StepCtx {
         plan,
         providers,
@@ -263,8 +266,12 @@ pub fn apply(
     // A step is over (done or skipped): its change goes once no other step needs it.
     let release = |changes: &mut [Option<Box<ResourceInstanceChange>>],
                    steps_left: &mut [u8],
+                   settle: &mut crate::settle::Settle,
                    n: NodeIndex| {
         if let Some(i) = change_of(n) {
+            if let Some(c) = &changes[i] {
+                settle.step_over(&c.addr.module, &tree);
+            }
             steps_left[i] = steps_left[i].saturating_sub(1);
             if steps_left[i] == 0 {
                 changes[i] = None;
@@ -347,7 +354,7 @@ pub fn apply(
                 if stopping || upstream_failed || provider_gone {
                     halted |= stopping && !matches!(g[n], Step::Join);
                     // Skip this step and everything after it.
-                    release(&mut changes, &mut steps_left, n);
+                    release(&mut changes, &mut steps_left, &mut settle, n);
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
                         failed_nodes.insert(succ);
                         let d = &mut indegree[succ.index()];
@@ -415,7 +422,7 @@ pub fn apply(
                 && provider_of(&changes, node)
                     .and_then(|p| providers.get(&p).map(|x| (p, x)))
                     .is_some_and(|(p, x)| x.crashed() && !crashed.insert((*p).clone()));
-            release(&mut changes, &mut steps_left, node);
+            release(&mut changes, &mut steps_left, &mut settle, node);
             if provider_crashed {
                 // Already reported for another instance of this provider.
                 diags.extend(ds.into_iter().filter(|d| !d.is_error()));
@@ -565,6 +572,10 @@ fn seed_resource_values(
         // vector of pairs, then one of values, held both at apply's peak).
         let mut keys: Vec<&InstanceKey> = Vec::with_capacity(changes.len());
         let mut values: Vec<Value> = Vec::with_capacity(changes.len());
+        // The value before, shared by the next one that equals it: a resource's instances
+        // planned to be created mostly project to the same value (`{ id = (known after
+        // apply) }`), and each had a copy until its step replaced it.
+        let mut last: Option<Value> = None;
         // Instances the plan has a change for take their value from it (none when deleted:
         // an orphaned data source instance is removed as one). The others keep the value of the
         // plan's (refreshed) prior state: data sources read while planning, and managed
@@ -594,7 +605,7 @@ fn seed_resource_values(
                         let v =
                             ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v);
                         keys.push(key);
-                        values.push(m.projected(&abs.resource, v));
+                        values.push(shared(&mut last, m.projected(&abs.resource, v)));
                     }
                 }
             }
@@ -612,7 +623,7 @@ fn seed_resource_values(
             keys.push(&c.addr.resource.key);
             // Only what the module reads of it, as each is decoded (not the whole resource's
             // objects first).
-            values.push(m.projected(&abs.resource, v.value()));
+            values.push(shared(&mut last, m.projected(&abs.resource, v.value())));
         }
         // In key order already unless the prior state's instances came first.
         if !keys.windows(2).all(|w| w[0] <= w[1]) {
@@ -639,6 +650,18 @@ fn seed_resource_values(
             ),
         };
         m.set_resource(abs.resource.clone(), v);
+    }
+}
+
+/// `v`, or the value before it when they are equal (a clone of it shares its parts); it becomes
+/// the value before the next.
+fn shared(last: &mut Option<Value>, v: Value) -> Value {
+    match last {
+        Some(prev) if *prev == v => prev.clone(),
+        _ => {
+            *last = Some(v.clone());
+            v
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! What the plan walk gives up as it goes (`walk::release` decides when): a resource's value
-//! in a module instance, and the cached outputs of a module call's instances.
+//! in a module instance, and the cached outputs of a module call's instances. Apply gives up
+//! the same once a module instance is settled (`ModuleEval::settle`).
 
 use super::{EvalTree, ModuleEval};
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
@@ -47,6 +48,42 @@ impl ModuleEval<'_> {
             .flat_map(HashMap::into_values)
             .map(|v| elements(&v))
             .sum()
+    }
+}
+
+impl ModuleEval<'_> {
+    /// Apply: every step of this module instance and of the instances it calls is over, so
+    /// what its outputs read has its final value. Each output is evaluated (and kept); when all
+    /// of them are wholly known, nothing reads this instance's resource values or its calls'
+    /// outputs again (its own items are applied, and its parent reads the kept outputs), and
+    /// they are released. Returns whether they were: not while an output is unknown (it reads
+    /// something outside this instance not yet applied) or fails, nor in a module with `check`
+    /// blocks (evaluated after apply).
+    pub fn settle(&self) -> bool {
+        if !self.index.checks.is_empty() {
+            return false;
+        }
+        for name in self.index.outputs.keys() {
+            match self.output(name) {
+                Ok(v) if self.cacheable(&v) => {}
+                _ => return false,
+            }
+        }
+        let resources: Vec<Resource> = self
+            .inst
+            .resources
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        for r in &resources {
+            self.release_resource(r);
+        }
+        for call in self.index.module_calls.keys() {
+            self.release_call_outputs(call);
+        }
+        true
     }
 }
 

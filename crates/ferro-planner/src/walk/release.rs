@@ -17,9 +17,9 @@
 use super::*;
 use ferro_db::{item_references, Item, RefTarget, Referrer, TreeNodeId};
 
-/// The resources whose values the walk released in one module instance, recorded in debug
-/// builds only: reading one again is a bug of the order analysis, and the golden suite runs
-/// debug builds. Release builds keep nothing.
+/// The resources whose values the walk (or apply, settling the instance) released in one
+/// module instance, recorded in debug builds only: reading one again is a bug of the order
+/// analysis, and the golden suite runs debug builds. Release builds keep nothing.
 #[derive(Default)]
 pub(crate) struct Released {
     #[cfg(debug_assertions)]
@@ -49,7 +49,7 @@ impl Released {
         #[cfg(debug_assertions)]
         assert!(
             !self.outputs.load(std::sync::atomic::Ordering::Relaxed),
-            "an output of {_path} was evaluated after the walk released its outputs"
+            "an output of {_path} was evaluated after its outputs were released"
         );
     }
 
@@ -62,7 +62,7 @@ impl Released {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .contains(_r),
-            "{_r} in {_path} was read after the walk released its value"
+            "{_r} in {_path} was read after its value was released"
         );
     }
 }
