@@ -135,7 +135,11 @@ pub fn build_graph(
         between += 1;
         used.extend([a, b]);
     });
-    if !outputs.is_empty() {
+    // An output's removal waits for nothing (as in Terraform 1.0.3, whose destroy removes every
+    // output even when a destroy fails): only the outputs evaluated wait for resources.
+    let evaluated = |oc: &&OutputChange| oc.action != Action::Delete;
+    let waiting = outputs.iter().filter(evaluated).count();
+    if waiting > 0 {
         for e in per.values() {
             used.extend([e.apply_done, e.destroy_done].into_iter().flatten());
         }
@@ -151,12 +155,13 @@ pub fn build_graph(
                 + n(e.destroy_start, e.destroy_done) * e.destroys.len()
         })
         .sum();
-    let output_edges: usize = if outputs.is_empty() {
+    let output_edges: usize = if waiting == 0 {
         0
     } else {
         2 * per.len()
             + outputs
                 .iter()
+                .filter(evaluated)
                 .map(|oc| match output_deps.get(&oc.name) {
                     Some(ds) => 2 * ds.iter().filter(|d| per.contains_key(*d)).count(),
                     None => 1,
@@ -192,14 +197,19 @@ pub fn build_graph(
     // Outputs are evaluated once the resources they refer to are done; an output whose
     // references are not known waits for every resource step.
     if !outputs.is_empty() {
-        let all = g.add_node(Step::Join);
+        let all = (waiting > 0).then(|| g.add_node(Step::Join));
         for e in per.values() {
             for n in [e.apply_done, e.destroy_done].into_iter().flatten() {
-                g.add_edge(n, all, EdgeKind::Reference);
+                if let Some(all) = all {
+                    g.add_edge(n, all, EdgeKind::Reference);
+                }
             }
         }
         for (j, oc) in outputs.iter().enumerate() {
             let o = g.add_node(Step::Output(step_index(j)));
+            let Some(all) = all.filter(|_| evaluated(&oc)) else {
+                continue;
+            };
             match output_deps.get(&oc.name) {
                 Some(ds) => {
                     for n in ds
