@@ -128,7 +128,8 @@ impl Settle {
     /// Settle `i` once the instances it calls are (those that were not yet, for an output
     /// unknown until now, are tried again first).
     fn settle(&mut self, i: u32, tree: &EvalTree<'_>) {
-        for c in self.children[i as usize].clone() {
+        for k in 0..self.children[i as usize].len() {
+            let c = self.children[i as usize][k];
             if !self.settled[c as usize] {
                 self.settle(c, tree);
             }

@@ -195,16 +195,17 @@ pub fn build_graph(
         g.add_edge(a, b, kind);
     });
     // Outputs are evaluated once the resources they refer to are done; an output whose
-    // references are not known waits for every resource step.
+    // references are not known waits for every resource step. A removal waits for none.
     if !outputs.is_empty() {
-        let all = (waiting > 0).then(|| g.add_node(Step::Join));
-        for e in per.values() {
-            for n in [e.apply_done, e.destroy_done].into_iter().flatten() {
-                if let Some(all) = all {
+        let all = (waiting > 0).then(|| {
+            let all = g.add_node(Step::Join);
+            for e in per.values() {
+                for n in [e.apply_done, e.destroy_done].into_iter().flatten() {
                     g.add_edge(n, all, EdgeKind::Reference);
                 }
             }
-        }
+            all
+        });
         for (j, oc) in outputs.iter().enumerate() {
             let o = g.add_node(Step::Output(step_index(j)));
             let Some(all) = all.filter(|_| evaluated(&oc)) else {
