@@ -401,6 +401,15 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             });
         entry.instances.insert(to.resource.key.clone(), inst);
     }
+    // Objects that recorded a dependency on what moved forget all their dependencies (the next
+    // apply records them again), as Terraform 1.0.3's `state mv` does in the state moved into.
+    forget_dependencies_on(
+        match &mut out {
+            Some((_, dest)) => dest,
+            None => &mut state,
+        },
+        &src,
+    );
     // The destination is written first: an interruption then leaves the objects in both
     // states rather than in neither.
     if let Some((dest_backend, dest)) = &mut out {
@@ -413,6 +422,38 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
     }
     let _ = writeln!(io.stdout, "Successfully moved {} object(s).", lines.len());
     0
+}
+
+/// Clear the dependencies of every current object in `state` that depends on what `src` names:
+/// its resource (whatever the instance keys of either), or any resource under a module given
+/// with no instance key at any step. Terraform 1.0.3 matches a module with a key (`module.a[0]`)
+/// against no dependency, since dependencies carry no keys.
+fn forget_dependencies_on(state: &mut State, src: &Target) {
+    let path = |m: &ModuleInstance| -> String {
+        m.0.iter().map(|s| format!("module.{}.", s.name)).collect()
+    };
+    let (text, prefix) = match src {
+        Target::Resource(r) => (format!("{}{}", path(&r.module), r.resource), false),
+        Target::Instance(i) => (format!("{}{}", path(&i.module), i.resource.resource), false),
+        Target::Module(m) if m.0.iter().all(|s| s.key.is_none()) => (path(m), true),
+        Target::Module(_) => return,
+    };
+    let hit = |d: &String| {
+        if prefix {
+            d.starts_with(&text)
+        } else {
+            *d == text
+        }
+    };
+    for rs in state.resources.values_mut() {
+        for inst in rs.instances.values_mut() {
+            if let Some(cur) = &mut inst.current {
+                if cur.dependencies.iter().any(hit) {
+                    std::sync::Arc::make_mut(cur).dependencies = Default::default();
+                }
+            }
+        }
+    }
 }
 
 /// The destination of `state mv -state-out=FILE`, locked and loaded (a new state when the file

@@ -196,8 +196,15 @@ impl<'a> Walk<'a> {
         let is_data = *is_data;
         for inst in &rs.instances {
             let key = &inst.key;
-            if !self.targeting.includes(&rs.addr.instance(key.clone())) {
-                if !is_data && inst.has_current && self.refreshes(&rs.addr.instance(key.clone())) {
+            let addr = rs.addr.instance(key.clone());
+            // A destroy removes a data resource only when a target names it (or its module).
+            let covered = if is_data && self.input.options.destroy {
+                self.targeting.includes_named(&addr)
+            } else {
+                self.targeting.includes(&addr)
+            };
+            if !covered {
+                if !is_data && inst.has_current && self.refreshes(&addr) {
                     let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
                 }
                 continue;

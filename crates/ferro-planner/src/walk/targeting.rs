@@ -143,6 +143,14 @@ impl Targeting {
             || (self.related.contains(&cr) && !self.named.contains(&cr))
     }
 
+    /// Whether the plan covers `addr` because a target names it (or a module it is in), not
+    /// only as a dependency or dependent of one. A destroy removes data resources only so:
+    /// Terraform 1.0.3 keeps a data resource that reads a targeted resource it destroys.
+    pub(crate) fn includes_named(&self, addr: &AbsResourceInstance) -> bool {
+        self.includes(addr)
+            && (self.targets.is_empty() || self.targets.iter().any(|t| names_instance(t, addr)))
+    }
+
     /// Whether a root output depending on the resources `deps` is planned.
     pub(crate) fn includes_output(&self, deps: Option<&BTreeSet<ConfigResource>>) -> bool {
         if !self.is_active() {
@@ -246,6 +254,21 @@ mod tests {
         assert!(t.includes(&inst("module.m[0].null_resource.x")));
         assert!(t.includes(&inst("module.m[\"k\"].null_resource.x")));
         assert!(!t.includes(&inst("null_resource.a")));
+    }
+
+    #[test]
+    fn only_a_target_itself_names_an_instance() {
+        let t = Targeting::new(
+            vec![parse_target("null_resource.a").unwrap()],
+            vec![],
+            true,
+            &deps(),
+        );
+        assert!(t.includes_named(&inst("null_resource.a")));
+        assert!(t.includes(&inst("null_resource.b")));
+        assert!(!t.includes_named(&inst("null_resource.b")));
+        let none = Targeting::new(vec![], vec![], true, &deps());
+        assert!(none.includes_named(&inst("null_resource.b")));
     }
 
     #[test]
