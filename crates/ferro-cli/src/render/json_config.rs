@@ -548,7 +548,13 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
             out.push(format!("{subject}{}", rest.concat()));
             rest.pop();
         }
-        out.push(subject.clone());
+        // An output of a module call instance (`module.a["k"].out`) ends at the instance, as
+        // Terraform lists it; the call alone follows only a bare instance (`module.a["k"]`).
+        let output_of_instance =
+            matches!(r, Reference::Module(_)) && steps.len() >= 2 && steps[0].starts_with('[');
+        if !output_of_instance {
+            out.push(subject.clone());
+        }
         if let Reference::Resource(res) = r {
             if subject != res.to_string() {
                 out.push(res.to_string());
