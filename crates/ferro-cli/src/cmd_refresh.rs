@@ -66,6 +66,11 @@ pub fn refresh(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         if !plain.is_wholly_known() {
             continue;
         }
+        // A null output is not kept in state, as an apply keeps none.
+        if plain.is_null() {
+            state.outputs.remove(&oc.name);
+            continue;
+        }
         let ty = plain.ty();
         if let Ok(value) = json::value_to_json(&plain, &ty) {
             state.outputs.insert(
