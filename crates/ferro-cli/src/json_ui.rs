@@ -284,7 +284,14 @@ pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, star
                 h.push(("id_key", json!("id")));
                 h.push(("id_value", json!(id)));
             }
-            hook_message(out, addr, text, "apply_start", h);
+            // Terraform 1.0.3's JSON view says "Refreshing" of a data resource read during
+            // apply (its human view says "Reading").
+            let text = match (action, id) {
+                (Action::Read, Some(id)) => format!("{addr}: Refreshing... [id={id}]"),
+                (Action::Read, None) => format!("{addr}: Refreshing..."),
+                _ => text.to_string(),
+            };
+            hook_message(out, addr, &text, "apply_start", h);
         }
         Event::Completed {
             addr,
@@ -299,7 +306,17 @@ pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, star
                 h.push(("id_value", json!(id)));
             }
             h.push(("elapsed_seconds", json!(elapsed.as_secs())));
-            hook_message(out, addr, text, "apply_complete", h);
+            let text = match (action, id) {
+                (Action::Read, Some(id)) => format!(
+                    "{addr}: Refresh complete after {}s [id={id}]",
+                    elapsed.as_secs()
+                ),
+                (Action::Read, None) => {
+                    format!("{addr}: Refresh complete after {}s", elapsed.as_secs())
+                }
+                _ => text.to_string(),
+            };
+            hook_message(out, addr, &text, "apply_complete", h);
         }
         // A step that failed before it started (its final plan, say) has only its
         // diagnostic, as in Terraform.
@@ -311,7 +328,7 @@ pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, star
             let verb = match action {
                 Action::Create => "Creation",
                 Action::Delete => "Destruction",
-                Action::Read => "Read",
+                Action::Read => "Refresh",
                 _ => "Modifications",
             };
             hook_message(

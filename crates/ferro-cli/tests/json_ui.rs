@@ -253,3 +253,46 @@ fn planned_replacements_give_their_reason() {
         ]
     );
 }
+
+/// A data resource read during apply is "Refreshing" in Terraform 1.0.3's JSON view (checked
+/// by hand against it with `null_data_source`), though its human view says "Reading".
+#[test]
+fn a_data_resource_read_during_apply_is_refreshing_in_json() {
+    let dir = scratch("json-ui-read");
+    std::fs::write(dir.join("other.tfstate"), r#"{"version":4,"terraform_version":"1.0.3","serial":1,"lineage":"11111111-2222-3333-4444-555555555555","outputs":{"g":{"value":"hello","type":"string"}},"resources":[]}"#).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        r#"
+resource "terraform_data" "a" {
+  input = "a"
+}
+
+data "terraform_remote_state" "src" {
+  backend    = "local"
+  config     = { path = "other.tfstate" }
+  depends_on = [terraform_data.a]
+}
+"#,
+    )
+    .unwrap();
+    let (code, msgs, err) = ferro_json(&dir, &["apply", "-json", "-auto-approve"]);
+    assert_eq!(code, 0, "{err}");
+    let read = |ty: &str| {
+        msgs.iter()
+            .find(|m| m["type"] == ty && m["hook"]["action"] == "read")
+            .unwrap_or_else(|| panic!("no {ty} of a read: {msgs:?}"))["@message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        read("apply_start"),
+        "data.terraform_remote_state.src: Refreshing..."
+    );
+    assert!(
+        read("apply_complete")
+            .starts_with("data.terraform_remote_state.src: Refresh complete after 0s"),
+        "{}",
+        read("apply_complete")
+    );
+}
