@@ -349,19 +349,20 @@ fn managed_resources_text(s: Option<&State>) -> String {
 }
 
 /// Terraform's warning for a plan that covers only part of the configuration (`-target`, or
-/// OpenTofu's `-exclude`).
+/// OpenTofu's `-exclude`). The tabs on its blank line are Terraform 1.0.3's too: clients of
+/// the JSON UI see the same detail.
 fn targeting_warning(flag: &str) -> Diagnostic {
     let summary = if flag == "target" {
         "Resource targeting is in effect"
     } else {
         "Resource exclusion is in effect"
     };
-    Diagnostic::warning("resource-targeting", summary).with_detail(format!("You are creating a plan with the -{flag} option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -{flag} option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
+    Diagnostic::warning("resource-targeting", summary).with_detail(format!("You are creating a plan with the -{flag} option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\t\t\nThe -{flag} option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
 }
 
 /// Terraform's warning after applying a plan made with `-target` (or `-exclude`).
 fn applied_targeting_warning(flag: &str) -> Diagnostic {
-    Diagnostic::warning("resource-targeting", "Applied changes may be incomplete").with_detail(format!("The plan was created with the -{flag} option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    ferro plan\n\nNote that the -{flag} option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
+    Diagnostic::warning("resource-targeting", "Applied changes may be incomplete").with_detail(format!("The plan was created with the -{flag} option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    ferro plan\n\t\nNote that the -{flag} option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when ferro specifically suggests to use it as part of an error message."))
 }
 
 pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {

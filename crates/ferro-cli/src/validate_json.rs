@@ -70,7 +70,10 @@ pub(crate) fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
                 "start_line": text[..start].matches('\n').count() + 1,
                 "highlight_start_offset": start - line_start,
                 "highlight_end_offset": end - line_start,
-                "values": [],
+                "values": d.values.iter().map(|v| json!({
+                    "traversal": v.traversal,
+                    "statement": v.statement,
+                })).collect::<Vec<_>>(),
             }),
         );
     }

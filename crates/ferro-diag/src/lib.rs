@@ -29,6 +29,14 @@ pub struct Label {
     pub message: String,
 }
 
+/// A value the expression in error refers to, as Terraform shows it under the source:
+/// `null_resource.a` (the traversal) `is tuple with 2 elements` (the statement).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ExprValue {
+    pub traversal: String,
+    pub statement: String,
+}
+
 /// One problem found in the user's input, in a provider's answer, or while running.
 ///
 /// `summary` is constant text for a given `code`; `detail` says what, why and how to fix.
@@ -43,6 +51,8 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// The object concerned, e.g. `terraform_data.a[0]`.
     pub address: Option<String>,
+    /// For an error in evaluating an expression: the values it refers to, by traversal.
+    pub values: Vec<ExprValue>,
 }
 
 impl Diagnostic {
@@ -63,6 +73,7 @@ impl Diagnostic {
             span: None,
             labels: Vec::new(),
             address: None,
+            values: Vec::new(),
         }
     }
 

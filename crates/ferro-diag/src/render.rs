@@ -154,8 +154,19 @@ pub fn render_one(d: &Diagnostic, sources: &dyn SourceLookup, color: bool) -> St
                         .with_order(order as i32),
                 );
             }
-            if !d.detail.is_empty() {
-                builder.set_note(&d.detail);
+            // The values the expression refers to come before the detail, as in Terraform.
+            let values: Vec<String> = d
+                .values
+                .iter()
+                .map(|v| format!("{} {}", v.traversal, v.statement))
+                .collect();
+            let note = match (values.is_empty(), d.detail.is_empty()) {
+                (true, _) => d.detail.clone(),
+                (false, true) => values.join("\n"),
+                (false, false) => format!("{}\n\n{}", values.join("\n"), d.detail),
+            };
+            if !note.is_empty() {
+                builder.set_note(note);
             }
             let mut cache = Cache {
                 sources,

@@ -18,6 +18,8 @@ mod eval_call;
 mod eval_refs;
 #[path = "eval_template.rs"]
 mod eval_template;
+#[path = "expr_values.rs"]
+mod expr_values;
 
 pub(crate) use eval_template::eval_template_text;
 
@@ -82,7 +84,11 @@ pub fn eval_expr_bound(
         depth: 0,
     };
     let v = ev.eval(e);
-    (v, ev.diags)
+    let mut diags = std::mem::take(&mut ev.diags);
+    if !diags.is_empty() {
+        ev.describe_values(e, &mut diags);
+    }
+    (v, diags)
 }
 
 struct Evaluator<'a> {

@@ -105,6 +105,7 @@ fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
         span: None,
         labels: Vec::new(),
         address: Some(addr.to_string()),
+        values: Vec::new(),
     }
 }
 
