@@ -88,6 +88,28 @@ fn errors_show_the_values_their_expression_refers_to() {
         values(&dir, r#"output "o" { value = [var.z, 1.5, true][5] }"#),
         pairs(&[("var.z", "will be known only after apply")])
     );
+    // `count` and `for_each` values the planner refuses.
+    assert_eq!(
+        values(
+            &dir,
+            "resource \"terraform_data\" \"c\" {\n  count = var.z\n}"
+        ),
+        pairs(&[("var.z", "is \"zz\"")])
+    );
+    assert_eq!(
+        values(
+            &dir,
+            "resource \"terraform_data\" \"f\" {\n  for_each = var.n\n}"
+        ),
+        pairs(&[("var.n", "is null")])
+    );
+    assert_eq!(
+        values(
+            &dir,
+            "resource \"terraform_data\" \"f\" {\n  for_each = toset([terraform_data.r.id])\n}"
+        ),
+        pairs(&[("terraform_data.r.id", "is a string, known only after apply")])
+    );
     // A `for` variable alone is not shown.
     assert_eq!(
         values(&dir, r#"output "o" { value = [for x in [var.z] : x.y] }"#),

@@ -20,6 +20,7 @@ mod eval_refs;
 mod eval_template;
 #[path = "expr_values.rs"]
 mod expr_values;
+pub use expr_values::expression_values;
 
 pub(crate) use eval_template::eval_template_text;
 

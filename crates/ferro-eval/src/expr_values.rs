@@ -7,16 +7,32 @@
 //! fails, the one in error say, is left off), and described by its value: "is …", "has a
 //! sensitive value", or "…known only after apply". Sorted by traversal, each given once.
 
-use super::Evaluator;
+use super::{Evaluator, Scope};
 use ferro_diag::{Diagnostic, ExprValue, Span};
-use ferro_hir::{walk_exprs, Expr, ExprId};
+use ferro_hir::{walk_exprs, Expr, ExprId, FileHir};
 use ferro_value::{json::go_quote, Number, Type, Value, ValueKind};
 use std::collections::HashMap;
 
+/// The values `e` refers to, described as a diagnostic about `e` as a whole shows them (for
+/// errors found outside the evaluator, about a value it gave: an unsuitable `for_each`, say).
+pub fn expression_values(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> Vec<ExprValue> {
+    let ev = Evaluator {
+        hir,
+        scope,
+        bindings: Vec::new(),
+        splat: Vec::new(),
+        diags: Vec::new(),
+        depth: 0,
+    };
+    let (_, parent) = ev.tree(e);
+    ev.values_in(e, &parent)
+}
+
 impl Evaluator<'_> {
-    /// Give each diagnostic of `diags` (found evaluating `root`) the values its expression
-    /// refers to.
-    pub(super) fn describe_values(&self, root: ExprId, diags: &mut [Diagnostic]) {
+    /// The expressions under `root` that have a range, and the parent of each traversal step's
+    /// target.
+    #[allow(clippy::type_complexity)]
+    fn tree(&self, root: ExprId) -> (Vec<(ExprId, Span)>, HashMap<ExprId, ExprId>) {
         let hir = self.hir;
         let mut nodes: Vec<(ExprId, Span)> = Vec::new();
         let mut parent: HashMap<ExprId, ExprId> = HashMap::new();
@@ -28,6 +44,13 @@ impl Evaluator<'_> {
                 parent.insert(*target, id);
             }
         });
+        (nodes, parent)
+    }
+
+    /// Give each diagnostic of `diags` (found evaluating `root`) the values its expression
+    /// refers to.
+    pub(super) fn describe_values(&self, root: ExprId, diags: &mut [Diagnostic]) {
+        let (nodes, parent) = self.tree(root);
         for d in diags.iter_mut() {
             let Some(at) = d.span.filter(|_| d.values.is_empty() && d.is_error()) else {
                 continue;

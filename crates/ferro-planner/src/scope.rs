@@ -762,6 +762,18 @@ impl<'t> ModuleEval<'t> {
         eval_expr(hir, &scope, e)
     }
 
+    /// The values an expression of `file` refers to for one instance, as a diagnostic about
+    /// it shows them.
+    pub fn values(
+        &self,
+        file: SourceFile,
+        e: ExprId,
+        inst: &InstanceCtx,
+    ) -> Vec<ferro_diag::ExprValue> {
+        let scope = InstanceScope { m: self, inst };
+        ferro_eval::expression_values(self.hir(file), &scope, e)
+    }
+
     /// [`ModuleEval::eval`] with `dynamic` block iterators bound.
     pub fn eval_bound(
         &self,

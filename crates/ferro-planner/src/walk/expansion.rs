@@ -85,13 +85,19 @@ pub fn expand_keys_in(
             ));
             return None;
         }
-        let n = match convert(&v.unmarked(), &Type::Number)
-            .ok()
-            .and_then(|n| n.as_number().cloned())
-        {
-            Some(n) => n,
-            None => {
-                diags.push(bad(&format!("The given \"count\" argument value is unsuitable: a number is required, but have {}.", v.ty().friendly_name())));
+        // Terraform evaluates `count` as a number: a value that does not convert is its
+        // evaluation's error, with the values the expression refers to.
+        let n = match convert(&v.unmarked(), &Type::Number) {
+            Ok(n) => match n.as_number() {
+                Some(n) => n.clone(),
+                None => return None,
+            },
+            Err(err) => {
+                let mut d = Diagnostic::error("incorrect-value-type", "Incorrect value type")
+                    .with_detail(format!("Invalid expression value: {}.", err.message))
+                    .with_span_opt(hir.span(c));
+                d.values = m.values(file, c, &InstanceCtx::default());
+                diags.push(d);
                 return None;
             }
         };
@@ -112,10 +118,13 @@ pub fn expand_keys_in(
         if failed {
             return None;
         }
+        // Each error shows the values the expression refers to, as Terraform's do.
         let bad = |detail: String| {
-            Diagnostic::error("invalid-for-each", "Invalid for_each argument")
+            let mut d = Diagnostic::error("invalid-for-each", "Invalid for_each argument")
                 .with_detail(detail)
-                .with_span_opt(hir.span(f))
+                .with_span_opt(hir.span(f));
+            d.values = m.values(file, f, &InstanceCtx::default());
+            d
         };
         if v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()) {
             diags.push(bad("The \"for_each\" value depends on resource attributes that cannot be determined until apply, so ferro cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.".into()));
