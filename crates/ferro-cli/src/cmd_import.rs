@@ -24,6 +24,15 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
+    // The module must be in the configuration, as Terraform checks before anything else.
+    let path: Vec<String> = addr.module.0.iter().map(|s| s.name.clone()).collect();
+    if ferro_db::module_tree(&l.db, l.ws).find(&path).is_none() {
+        return plain_error(
+            io,
+            "Import to non-existent module",
+            &format!("{} is not defined in the configuration. Please add configuration for this module before importing into it.", addr.module),
+        );
+    }
     let (mut backend, display) = match crate::backend::open(g, &p, io) {
         Ok(b) => b,
         Err(code) => return code,

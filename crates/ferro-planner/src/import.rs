@@ -38,8 +38,13 @@ pub fn import_resource(
         .get(&addr.containing_resource().config())
         .cloned()
     else {
-        return vec![Diagnostic::error("import-no-config", "Configuration for import target does not exist")
-            .with_detail(format!("The configuration does not have a resource {res}. Before importing it, create a resource block for it in the configuration:\n\nresource {:?} {:?} {{\n  # (resource arguments)\n}}", res.ty, res.name))];
+        // Terraform 1.0.3's words, the module named as in the address.
+        let module = match addr.module.0.is_empty() {
+            true => "the root module".to_string(),
+            false => addr.module.to_string(),
+        };
+        return vec![Diagnostic::error("import-no-config", format!("resource address {a:?} does not exist in the configuration."))
+            .with_detail(format!("Before importing this resource, please create its configuration in {module}. For example:\n\nresource {:?} {:?} {{\n  # (resource arguments)\n}}", res.ty, res.name))];
     };
     if state
         .current_object(&addr.containing_resource(), &addr.resource.key)
