@@ -289,6 +289,15 @@ fn constant(
         diags.extend(ds);
         return None;
     }
+    let mut refused = Vec::new();
+    not_constant(&expr, &mut refused);
+    if !refused.is_empty() {
+        for d in &mut refused {
+            ferro_diag::name_ranges(d, origin, text);
+        }
+        diags.extend(refused);
+        return None;
+    }
     let (hir, id) = ferro_hir::lower_standalone_expr(file, &expr);
     if !hir.diagnostics().is_empty() {
         diags.extend(hir.diagnostics().iter().cloned());
@@ -365,6 +374,12 @@ fn load_var_file(
     for item in &parsed.body.items {
         match item {
             ferro_syntax::ast::BodyItem::Attribute(a) => {
+                let mut refused = Vec::new();
+                not_constant(&a.expr, &mut refused);
+                if !refused.is_empty() {
+                    diags.extend(refused);
+                    continue;
+                }
                 let (hir, id) = ferro_hir::lower_standalone_expr(file, &a.expr);
                 diags.extend(hir.diagnostics().iter().cloned());
                 match ferro_db::static_value(&hir, id) {
@@ -582,5 +597,107 @@ mod tests {
             "{err}"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Terraform's errors for a variable value that is not a constant: a value is evaluated with
+/// no variables and no functions, so each reference (whole traversal) is "Variables not
+/// allowed" and each call "Function calls not allowed" (its arguments are not looked at).
+fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
+    use ferro_syntax::ast::{ExprKind, ObjectKey, TemplatePart, TraversalStep};
+    fn parts(ps: &[TemplatePart], out: &mut Vec<Diagnostic>) {
+        for p in ps {
+            match p {
+                TemplatePart::Literal { .. } => {}
+                TemplatePart::Interpolation { expr, .. } => not_constant(expr, out),
+                TemplatePart::If {
+                    cond,
+                    then,
+                    otherwise,
+                    ..
+                } => {
+                    not_constant(cond, out);
+                    parts(then, out);
+                    parts(otherwise.as_deref().unwrap_or(&[]), out);
+                }
+                TemplatePart::For(f) => {
+                    not_constant(&f.collection, out);
+                    parts(&f.body, out);
+                }
+            }
+        }
+    }
+    // A traversal (`a.b[0]`) is reported once, at its whole range.
+    fn rooted(e: &ferro_syntax::ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Variable(_) => true,
+            ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } => rooted(target),
+            _ => false,
+        }
+    }
+    match &e.kind {
+        ExprKind::GetAttr { .. } | ExprKind::Index { .. } if rooted(e) => out.push(
+            Diagnostic::error("invalid-variable-value", "Variables not allowed")
+                .with_detail("Variables may not be used here.")
+                .with_span(e.span),
+        ),
+        ExprKind::Variable(_) => out.push(
+            Diagnostic::error("invalid-variable-value", "Variables not allowed")
+                .with_detail("Variables may not be used here.")
+                .with_span(e.span),
+        ),
+        ExprKind::FunctionCall(_) => out.push(
+            Diagnostic::error("invalid-variable-value", "Function calls not allowed")
+                .with_detail("Functions may not be called here.")
+                .with_span(e.span),
+        ),
+        ExprKind::GetAttr { target, .. } => not_constant(target, out),
+        ExprKind::Index { target, key, .. } => {
+            not_constant(target, out);
+            not_constant(key, out);
+        }
+        ExprKind::Splat { target, steps, .. } => {
+            not_constant(target, out);
+            for s in steps {
+                if let TraversalStep::Index { key, .. } = s {
+                    not_constant(key, out);
+                }
+            }
+        }
+        ExprKind::Template(t) => parts(&t.parts, out),
+        ExprKind::Tuple(items) => items.iter().for_each(|x| not_constant(x, out)),
+        ExprKind::Object(items) => {
+            for item in items {
+                if let ObjectKey::Expr(k) = &item.key {
+                    not_constant(k, out);
+                }
+                not_constant(&item.value, out);
+            }
+        }
+        ExprKind::Unary { operand, .. } => not_constant(operand, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            not_constant(lhs, out);
+            not_constant(rhs, out);
+        }
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
+            not_constant(cond, out);
+            not_constant(then, out);
+            not_constant(otherwise, out);
+        }
+        ExprKind::ForTuple(f) => {
+            not_constant(&f.collection, out);
+            not_constant(&f.value, out);
+        }
+        ExprKind::ForObject(f) => {
+            not_constant(&f.collection, out);
+            not_constant(&f.key, out);
+            not_constant(&f.value, out);
+        }
+        ExprKind::Parens(x) => not_constant(x, out),
+        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
     }
 }

@@ -1,0 +1,8 @@
+variable "l" {
+  type    = list(string)
+  default = []
+}
+
+output "l" {
+  value = var.l
+}
