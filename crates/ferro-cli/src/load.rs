@@ -563,43 +563,6 @@ pub fn prompt_for_variables(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::load_dir;
-
-    #[test]
-    fn symlinked_files_are_configuration_and_bad_links_are_errors() {
-        let dir = std::env::temp_dir().join(format!("ferro-load-links-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("real")).unwrap();
-        std::fs::write(dir.join("real/a.tf"), "output \"a\" {\n  value = 1\n}\n").unwrap();
-        std::os::unix::fs::symlink("real/a.tf", dir.join("link.tf")).unwrap();
-        let l = load_dir(&dir).unwrap();
-        assert_eq!(l.files.len(), 1);
-        assert_eq!(l.files[0].0, "link.tf");
-        assert!(l.files[0].1.contains("output \"a\""));
-
-        std::os::unix::fs::symlink("missing.tf", dir.join("dangling.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(err.contains("\"dangling.tf\" could not be read"), "{err}");
-        std::fs::remove_file(dir.join("dangling.tf")).unwrap();
-
-        std::os::unix::fs::symlink("loop.tf", dir.join("loop.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(err.contains("\"loop.tf\" could not be read"), "{err}");
-        std::fs::remove_file(dir.join("loop.tf")).unwrap();
-
-        std::fs::create_dir(dir.join("sub.tf")).unwrap();
-        std::os::unix::fs::symlink("sub.tf", dir.join("dirlink.tf")).unwrap();
-        let err = load_dir(&dir).err().unwrap();
-        assert!(
-            err.contains("\"dirlink.tf\" is not a regular file"),
-            "{err}"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
 /// Terraform's errors for a variable value that is not a constant: a value is evaluated with
 /// no variables and no functions, so each reference (whole traversal) is "Variables not
 /// allowed" and each call "Function calls not allowed" (its arguments are not looked at).
@@ -699,5 +662,42 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
         }
         ExprKind::Parens(x) => not_constant(x, out),
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_dir;
+
+    #[test]
+    fn symlinked_files_are_configuration_and_bad_links_are_errors() {
+        let dir = std::env::temp_dir().join(format!("ferro-load-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::write(dir.join("real/a.tf"), "output \"a\" {\n  value = 1\n}\n").unwrap();
+        std::os::unix::fs::symlink("real/a.tf", dir.join("link.tf")).unwrap();
+        let l = load_dir(&dir).unwrap();
+        assert_eq!(l.files.len(), 1);
+        assert_eq!(l.files[0].0, "link.tf");
+        assert!(l.files[0].1.contains("output \"a\""));
+
+        std::os::unix::fs::symlink("missing.tf", dir.join("dangling.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"dangling.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("dangling.tf")).unwrap();
+
+        std::os::unix::fs::symlink("loop.tf", dir.join("loop.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(err.contains("\"loop.tf\" could not be read"), "{err}");
+        std::fs::remove_file(dir.join("loop.tf")).unwrap();
+
+        std::fs::create_dir(dir.join("sub.tf")).unwrap();
+        std::os::unix::fs::symlink("sub.tf", dir.join("dirlink.tf")).unwrap();
+        let err = load_dir(&dir).err().unwrap();
+        assert!(
+            err.contains("\"dirlink.tf\" is not a regular file"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
