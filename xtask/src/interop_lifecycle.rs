@@ -36,6 +36,8 @@ struct Outcome {
     addresses: Vec<String>,
     /// The root outputs in state after the step.
     state_outputs: Vec<String>,
+    /// Each managed instance's recorded dependencies (sorted).
+    dependencies: Vec<(String, Vec<String>)>,
 }
 
 fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
@@ -65,6 +67,7 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
                     outputs: Vec::new(),
                     addresses: addresses(&dir)?,
                     state_outputs: state_outputs(&dir)?,
+                    dependencies: dependencies(&dir)?,
                 });
                 continue;
             }
@@ -83,6 +86,7 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
                 outputs,
                 addresses: addresses(&dir)?,
                 state_outputs: state_outputs(&dir)?,
+                dependencies: dependencies(&dir)?,
             });
         }
         all.push(outcomes);
@@ -107,6 +111,11 @@ fn run_steps(env: &Env, name: &str, steps: &[Step]) -> Result<(), String> {
             &format!("{name} step {} outputs in state", i + 1),
             &tf.state_outputs,
             &fe.state_outputs,
+        )?;
+        same(
+            &format!("{name} step {} recorded dependencies", i + 1),
+            &tf.dependencies,
+            &fe.dependencies,
         )?;
     }
     Ok(())
@@ -143,6 +152,51 @@ fn state_outputs(dir: &Path) -> Result<Vec<String>, String> {
         .unwrap_or_default();
     names.sort();
     Ok(names)
+}
+
+/// Each managed instance in state (by type, name and key, with its module) and the
+/// dependencies recorded for its current object, sorted.
+fn dependencies(dir: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    let path = dir.join("terraform.tfstate");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for r in v["resources"].as_array().into_iter().flatten() {
+        if r["mode"] != "managed" {
+            continue;
+        }
+        for i in r["instances"].as_array().into_iter().flatten() {
+            if i.get("deposed").is_some() {
+                continue;
+            }
+            let mut deps: Vec<String> = i["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|d| d.as_str().map(str::to_string))
+                .collect();
+            deps.sort();
+            let addr = format!(
+                "{}{}.{}{}",
+                r["module"]
+                    .as_str()
+                    .map(|m| format!("{m}."))
+                    .unwrap_or_default(),
+                r["type"].as_str().unwrap_or(""),
+                r["name"].as_str().unwrap_or(""),
+                match &i["index_key"] {
+                    serde_json::Value::Null => String::new(),
+                    k => format!("[{k}]"),
+                }
+            );
+            out.push((addr, deps));
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 fn addresses(dir: &Path) -> Result<Vec<String>, String> {
@@ -395,6 +449,45 @@ output "fixed" {{
     run_steps(env, "lifecycle-outputs", &steps)
 }
 
+/// A targeted destroy keeps a data resource that reads what it destroys (it removes one only
+/// when a target names it), and `state mv` makes the objects that depended on what moved
+/// forget their dependencies.
+pub fn lifecycle_state_edits(env: &Env) -> Result<(), String> {
+    let config = |u: &str| {
+        format!(
+            r#"{NULL_HEADER}
+resource "null_resource" "c" {{}}
+
+resource "null_resource" "{u}" {{}}
+
+resource "null_resource" "after" {{
+  depends_on = [null_resource.{u}]
+  triggers   = {{ c = null_resource.c.id }}
+}}
+
+data "null_data_source" "reads_c" {{
+  inputs = {{ c = null_resource.c.id }}
+}}
+
+data "null_data_source" "free" {{
+  inputs = {{ x = "y" }}
+}}
+"#
+        )
+    };
+    let mut steps = vec![step(config("u"))];
+    let mut moved = step(config("u2"));
+    moved.pre = vec![vec!["state", "mv", "null_resource.u", "null_resource.u2"]];
+    steps.push(moved);
+    let mut target_data = step(config("u2"));
+    target_data.plan_args = vec!["-destroy", "-target=data.null_data_source.free"];
+    steps.push(target_data);
+    let mut target_c = step(config("u2"));
+    target_c.plan_args = vec!["-destroy", "-target=null_resource.c"];
+    steps.push(target_c);
+    run_steps(env, "lifecycle-state-edits", &steps)
+}
+
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
     ("lifecycle-outputs", lifecycle_outputs),
     ("lifecycle-data-waits", lifecycle_data_waits),
@@ -402,4 +495,5 @@ pub const SCENARIOS: &[crate::interop::Scenario] = &[
     ("lifecycle-replacements", lifecycle_replacements),
     ("lifecycle-single-run-options", lifecycle_single_run_options),
     ("lifecycle-repetition", lifecycle_repetition),
+    ("lifecycle-state-edits", lifecycle_state_edits),
 ];

@@ -333,6 +333,20 @@ impl State {
         }
     }
 
+    /// Give an instance's current object the dependencies `deps`, when it records others.
+    pub fn set_current_dependencies(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        deps: &Dependencies,
+    ) {
+        if let Some(obj) = self.current_mut(res, key) {
+            if !obj.dependencies.shares(deps) && obj.dependencies[..] != deps[..] {
+                Arc::make_mut(obj).dependencies = deps.clone();
+            }
+        }
+    }
+
     /// The private data (base64, as state holds it) of an instance's current object, or of
     /// its deposed object `deposed`; None when there is no such object or it has none.
     pub fn object_private(
