@@ -450,8 +450,8 @@ output "fixed" {{
 }
 
 /// A targeted destroy keeps a data resource that reads what it destroys (it removes one only
-/// when a target names it), and `state mv` makes the objects that depended on what moved
-/// forget their dependencies.
+/// when a target names it); `state mv` makes the objects that depended on what moved forget
+/// their dependencies, which a refresh-only plan or a no-op plan records again.
 pub fn lifecycle_state_edits(env: &Env) -> Result<(), String> {
     let config = |u: &str| {
         format!(
@@ -476,13 +476,19 @@ data "null_data_source" "free" {{
         )
     };
     let mut steps = vec![step(config("u"))];
-    let mut moved = step(config("u2"));
-    moved.pre = vec![vec!["state", "mv", "null_resource.u", "null_resource.u2"]];
+    // A refresh records the configured dependencies beside the stored ones.
+    let mut refreshed = step(config("u2"));
+    refreshed.pre = vec![vec!["state", "mv", "null_resource.u", "null_resource.u2"]];
+    refreshed.plan_args = vec!["-refresh-only"];
+    steps.push(refreshed);
+    // A no-op plan gives the object the configured ones.
+    let mut moved = step(config("u3"));
+    moved.pre = vec![vec!["state", "mv", "null_resource.u2", "null_resource.u3"]];
     steps.push(moved);
-    let mut target_data = step(config("u2"));
+    let mut target_data = step(config("u3"));
     target_data.plan_args = vec!["-destroy", "-target=data.null_data_source.free"];
     steps.push(target_data);
-    let mut target_c = step(config("u2"));
+    let mut target_c = step(config("u3"));
     target_c.plan_args = vec!["-destroy", "-target=null_resource.c"];
     steps.push(target_c);
     run_steps(env, "lifecycle-state-edits", &steps)

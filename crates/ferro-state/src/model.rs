@@ -347,6 +347,30 @@ impl State {
         }
     }
 
+    /// Add `deps` to the dependencies an instance's current object records (sorted, each
+    /// once).
+    pub fn merge_current_dependencies(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        deps: &Dependencies,
+    ) {
+        if let Some(obj) = self.current_mut(res, key) {
+            if deps.iter().all(|d| obj.dependencies.contains(d)) {
+                return;
+            }
+            let mut all: Vec<String> = obj
+                .dependencies
+                .iter()
+                .chain(deps.iter())
+                .cloned()
+                .collect();
+            all.sort();
+            all.dedup();
+            Arc::make_mut(obj).dependencies = all.into();
+        }
+    }
+
     /// The private data (base64, as state holds it) of an instance's current object, or of
     /// its deposed object `deposed`; None when there is no such object or it has none.
     pub fn object_private(

@@ -49,6 +49,9 @@ pub(super) struct Prepared {
     expansion: Expansion,
     /// Resources it depends on (for state's `dependencies`).
     deps: ferro_state::Dependencies,
+    /// Every resource it depends on, through anything: what an object the plan leaves as it
+    /// is (a no-op) records, and what a refresh adds to what it recorded, as in Terraform.
+    graph_deps: ferro_state::Dependencies,
     wanted: Wanted,
     /// The instances to plan, in order. Their configurations are evaluated when their chunk
     /// is planned, so a resource's configuration values are not all held at once (they were
@@ -205,7 +208,18 @@ impl Walk<'_> {
         acc: Acc,
     ) {
         let ok = !acc.diags.iter().any(Diagnostic::is_error);
+        let noop = acc
+            .changes
+            .iter()
+            .any(|c| c.action == Action::NoOp && c.deposed().is_none());
         self.merge_instance(&p.abs, &p.cfg, &key, acc);
+        // A no-op leaves apply nothing to write, so the object takes the dependencies the
+        // configuration gives it now in the prior state, which apply saves (as Terraform
+        // 1.0.3 finalizes them in its refreshed state).
+        if noop {
+            self.refreshed
+                .set_current_dependencies(&p.abs, &key, &p.graph_deps);
+        }
         if ok && !p.decl.lifecycle.postconditions.is_empty() {
             let inst = p.contexts.get(&key).cloned().unwrap_or_default();
             self.diags.extend(check_conditions(
@@ -275,6 +289,18 @@ impl Walk<'_> {
             .unwrap_or_default();
         deps.sort_unstable();
         let deps: ferro_state::Dependencies = deps.into();
+        let mut graph_deps: Vec<String> = self
+            .transitive
+            .get(&cr)
+            .map(|s| s.map(|d| d.to_string()).collect())
+            .unwrap_or_default();
+        graph_deps.sort_unstable();
+        // Shared with `deps` when they are the same (nothing goes through another resource).
+        let graph_deps: ferro_state::Dependencies = if graph_deps[..] == deps[..] {
+            deps.clone()
+        } else {
+            graph_deps.into()
+        };
         let every_instance = !self.input.options.refresh_only && !self.targeting.is_active();
         let (wanted, pending, untouched) = match keys {
             // Every index of a count is planned: the range says as much, and its keys are
@@ -322,6 +348,7 @@ impl Walk<'_> {
             schema,
             expansion,
             deps,
+            graph_deps,
             wanted,
             instances: pending.len() + untouched.len(),
             pending,
@@ -396,6 +423,7 @@ impl Walk<'_> {
             untouched,
             cfg,
             read,
+            graph_deps,
             ..
         } = p;
         // Instances this plan leaves alone (outside -target, or -refresh-only): their value is
@@ -405,8 +433,14 @@ impl Walk<'_> {
             let refresh = self.input.options.refresh_only
                 && self.targeting.includes(&abs.instance(key.clone()));
             let v = if refresh {
-                self.prior_object(&abs, &key, &cfg, &schema)
-                    .map(|p| p.value)
+                let v = self
+                    .prior_object(&abs, &key, &cfg, &schema)
+                    .map(|p| p.value);
+                // A refresh records the configuration's dependencies beside those stored, as
+                // Terraform 1.0.3's does (what `apply -refresh-only` then saves).
+                self.refreshed
+                    .merge_current_dependencies(&abs, &key, &graph_deps);
+                v
             } else if read {
                 self.state_value(&abs, &key, &schema)
             } else {

@@ -605,18 +605,6 @@ impl Walk<'_> {
     ) {
         self.notice_refresh(abs, key, &mut acc);
         self.store_refreshed(abs, cfg, key, &mut acc);
-        // A no-op leaves apply nothing to write, so the dependencies the configuration gives
-        // the object now go into the prior state, which apply saves (as Terraform 1.0.3
-        // finalizes them in its refreshed state).
-        if !self.input.options.refresh_only {
-            for c in &acc.changes {
-                if c.action == Action::NoOp && c.deposed().is_none() && c.addr.resource.key == *key
-                {
-                    self.refreshed
-                        .set_current_dependencies(abs, key, &c.dependencies);
-                }
-            }
-        }
         self.merge(acc);
     }
 
