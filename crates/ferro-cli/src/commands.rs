@@ -543,25 +543,15 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
             );
         }
+        // Terraform 1.0.3's summary names the file.
+        let failed = format!("Failed to load {file:?} as a plan file");
         let reader = match std::fs::File::open(g.dir.join(file)) {
             Ok(f) => f,
-            Err(e) => {
-                return plain_error(
-                    io,
-                    "Failed to load plan file",
-                    &format!("Could not read {file}: {e}."),
-                )
-            }
+            Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
         };
         let plan = match read_plan_file_from(reader) {
             Ok(p) => p,
-            Err(e) => {
-                return plain_error(
-                    io,
-                    "Failed to load plan file",
-                    &format!("Could not read {file}: {e}."),
-                )
-            }
+            Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
         };
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
