@@ -14,6 +14,8 @@ use ferro_value::schema::Block;
 use ferro_value::{Type, Value};
 
 mod blocks;
+mod modules;
+use modules::module_call_types;
 
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(
@@ -54,6 +56,7 @@ pub fn file_diagnostics(
         check_scope: None,
         module_name,
         schemas,
+        module_types: module_call_types(db, ws, module, index),
     };
 
     for var in &hir.variables {
@@ -249,6 +252,8 @@ struct Validator<'a> {
     module_name: String,
     /// The providers' schemas, for the attributes references name.
     schemas: &'a crate::SchemaTable,
+    /// What each module call's value is before planning (see [`module_call_types`]).
+    module_types: std::collections::BTreeMap<String, Type>,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -258,10 +263,17 @@ struct Unknowns<'a> {
     base_dir: &'a std::path::Path,
     /// The database whose query evaluates: the files read become its dependencies.
     db: Option<&'a dyn Db>,
+    /// The types of module calls' values (the rest is of any type).
+    modules: Option<&'a std::collections::BTreeMap<String, Type>>,
 }
 
 impl Scope for Unknowns<'_> {
-    fn reference(&self, _r: &Reference) -> Result<Value, Diagnostic> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        if let (Reference::Module(name), Some(types)) = (r, self.modules) {
+            if let Some(ty) = types.get(name) {
+                return Ok(Value::unknown(ty.clone()));
+            }
+        }
         Ok(Value::dynamic_unknown())
     }
     fn free_variable(&self, _name: &str) -> Option<Value> {
@@ -383,6 +395,7 @@ fn static_value_in(
         source: None,
         base_dir,
         db,
+        modules: None,
     };
     let (v, diags) = eval_expr(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
@@ -402,6 +415,7 @@ impl Validator<'_> {
                 source: Some(self.source),
                 base_dir: self.base_dir,
                 db: Some(self.db),
+                modules: Some(&self.module_types),
             },
             e,
         );

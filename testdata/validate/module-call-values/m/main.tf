@@ -1,0 +1,7 @@
+variable "n" {
+  type = number
+}
+
+output "n" {
+  value = var.n
+}
