@@ -47,8 +47,8 @@ pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKe
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
 pub use tree::{
-    is_local_source, module_tree, module_tree_diagnostics, resolve_local_source, ModuleTree,
-    TreeNode, TreeNodeId,
+    is_local_source, module_input_diagnostics, module_tree, module_tree_diagnostics,
+    resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
 };
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
@@ -274,6 +274,7 @@ fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
 #[salsa::tracked(returns(ref))]
 pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = load_diagnostics(db, ws).clone();
+    out.extend(module_input_diagnostics(db, ws).iter().cloned());
     for_each_module(db, ws, |m| {
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());

@@ -29,9 +29,12 @@ pub struct TreeNode {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModuleTree {
     pub nodes: Vec<TreeNode>,
-    /// Calls that cannot be resolved and inputs that do not match (reported with their ranges
-    /// by [`module_tree_diagnostics`]).
+    /// Calls that cannot be resolved (reported with their ranges by
+    /// [`module_tree_diagnostics`]).
     pub problems: Vec<Pending>,
+    /// Inputs that do not match the child's variables (reported by
+    /// [`module_input_diagnostics`]): Terraform's validate finds them, not its `init`.
+    pub input_problems: Vec<Pending>,
 }
 
 impl ModuleTree {
@@ -99,6 +102,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
             children: BTreeMap::new(),
         }],
         problems: Vec::new(),
+        input_problems: Vec::new(),
     };
     let mut next = 0;
     while next < tree.nodes.len() {
@@ -167,7 +171,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
                 ));
                 continue;
             };
-            check_inputs(db, call, item.file, child, &mut tree.problems);
+            check_inputs(db, call, item.file, child, &mut tree.input_problems);
             let child_id = tree.nodes.len();
             tree.nodes.push(TreeNode {
                 path,
@@ -214,6 +218,16 @@ fn check_inputs(
             ));
         }
     }
+}
+
+/// The module calls' inputs that do not match the child's variables, with their ranges.
+#[salsa::tracked(returns(ref))]
+pub fn module_input_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
+    module_tree(db, ws)
+        .input_problems
+        .iter()
+        .map(|p| p.resolve(db))
+        .collect()
 }
 
 /// The module tree's diagnostics, with their ranges.

@@ -1,0 +1,4 @@
+module "m" {
+  source = "./m"
+  nope   = 2
+}
