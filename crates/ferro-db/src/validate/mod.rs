@@ -140,6 +140,7 @@ pub fn file_diagnostics(
         for a in &c.inputs {
             v.references(a.expr, meta);
         }
+        modules::check_input_values(db, ws, module, hir, c, &mut v.out);
         for (r, span) in &c.depends_on {
             v.check_ref(r, hir.at(*span), Meta::None);
         }

@@ -1,6 +1,9 @@
 //! What module calls' values are before planning, for the static checks.
 
+use crate::pending::Loc;
 use crate::{file_hir, module_index, Db, Module, ModuleIndex, Workspace};
+use ferro_diag::Diagnostic;
+use ferro_value::convert::convert;
 use ferro_value::Type;
 
 /// The type of the value of each module call of `module` whose child module is known, as
@@ -38,4 +41,56 @@ pub(super) fn module_call_types(
         out.insert(name.clone(), ty);
     }
     out
+}
+
+/// Inputs of the module call `call` (of `module`) whose values are known without planning and
+/// do not convert to the type of the child's variable: Terraform 1.0.3's validate reports each
+/// as "Invalid value for module argument", naming where the variable is declared.
+pub(super) fn check_input_values(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    hir: &ferro_hir::FileHir,
+    call: &ferro_hir::ModuleCall,
+    out: &mut Vec<Diagnostic>,
+) {
+    let tree = crate::module_tree(db, ws);
+    let Some(child) = tree
+        .nodes
+        .iter()
+        .find(|n| n.module == module)
+        .and_then(|n| n.children.get(&call.name))
+        .map(|&c| tree.nodes[c].module)
+    else {
+        return;
+    };
+    let index = module_index(db, child);
+    for a in &call.inputs {
+        let Some(item) = index.variables.get(&a.name) else {
+            continue;
+        };
+        let var = &file_hir(db, item.file).variables[item.index];
+        let Some(ty) = &var.ty else {
+            continue;
+        };
+        let Some(value) = super::static_value_in(hir, a.expr, ws.base_dir(db), Some(db)) else {
+            continue;
+        };
+        let value = match &var.defaults {
+            Some(d) => ferro_value::defaults::apply_defaults(&value, d),
+            None => value,
+        };
+        if let Err(e) = convert(&value, ty) {
+            let at = Loc::new(item.file, var.span);
+            let range = ferro_diag::hcl_range(item.file.path(db), item.file.text(db), at.span(db));
+            out.push(
+                Diagnostic::error("invalid-variable-value", "Invalid value for module argument")
+                    .with_detail(format!(
+                        "The given value is not suitable for child module variable {:?} defined at {range}: {}.",
+                        a.name, e.message
+                    ))
+                    .with_span_opt(hir.span(a.expr)),
+            );
+        }
+    }
 }
