@@ -705,29 +705,36 @@ impl Validator<'_> {
     /// must be a map, an object or a set of strings (Terraform's validate evaluates it).
     fn check_for_each(&mut self, e: ExprId) {
         use ferro_value::ValueKind;
-        let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {
-            return;
+        // With every reference unknown, as Terraform's validate has them: a value whose kind
+        // is known already (a tuple of unknown elements, say) can be refused.
+        let unknowns = Unknowns {
+            source: Some(self.source),
+            base_dir: self.base_dir,
+            db: Some(self.db),
+            modules: Some(&self.module_types),
         };
-        if !v.is_wholly_known() || v.is_sensitive() {
+        let (v, diags) = eval_expr(self.hir, &unknowns, e);
+        if !diags.is_empty() || v.is_unknown() || v.is_sensitive() {
             return;
         }
         let argument = "Invalid for_each argument";
         let problem = match &v.kind {
             ValueKind::Map(..) | ValueKind::Object(_) => None,
             ValueKind::Null(_) => Some((argument, "the given \"for_each\" argument value is null. A map, or set of strings is allowed.".to_string())),
+            ValueKind::Set(..) if !v.is_wholly_known() => None,
             ValueKind::Set(_, es) => es.iter().find(|e| e.as_str().is_none()).map(|e| {
                 ("Invalid for_each set argument", format!("\"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e.ty().friendly_name()))
             }),
             _ => Some((argument, format!("the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name()))),
         };
         if let Some((summary, p)) = problem {
-            self.out.push(
-                Diagnostic::error("invalid-for-each", summary)
-                    .with_detail(format!(
-                        "The given \"for_each\" argument value is unsuitable: {p}"
-                    ))
-                    .with_span_opt(self.hir.span(e)),
-            );
+            let mut d = Diagnostic::error("invalid-for-each", summary)
+                .with_detail(format!(
+                    "The given \"for_each\" argument value is unsuitable: {p}"
+                ))
+                .with_span_opt(self.hir.span(e));
+            d.values = ferro_eval::expression_values(self.hir, &unknowns, e);
+            self.out.push(d);
         }
     }
 
