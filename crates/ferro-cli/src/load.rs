@@ -598,17 +598,15 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
             _ => false,
         }
     }
+    if rooted(e) {
+        out.push(
+            Diagnostic::error("invalid-variable-value", "Variables not allowed")
+                .with_detail("Variables may not be used here.")
+                .with_span(e.span),
+        );
+        return;
+    }
     match &e.kind {
-        ExprKind::GetAttr { .. } | ExprKind::Index { .. } if rooted(e) => out.push(
-            Diagnostic::error("invalid-variable-value", "Variables not allowed")
-                .with_detail("Variables may not be used here.")
-                .with_span(e.span),
-        ),
-        ExprKind::Variable(_) => out.push(
-            Diagnostic::error("invalid-variable-value", "Variables not allowed")
-                .with_detail("Variables may not be used here.")
-                .with_span(e.span),
-        ),
         ExprKind::FunctionCall(_) => out.push(
             Diagnostic::error("invalid-variable-value", "Function calls not allowed")
                 .with_detail("Functions may not be called here.")
@@ -661,7 +659,12 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
             not_constant(&f.value, out);
         }
         ExprKind::Parens(x) => not_constant(x, out),
-        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Error => {}
+        // (A variable is a traversal's root: reported above.)
+        ExprKind::Variable(_)
+        | ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Number(_)
+        | ExprKind::Error => {}
     }
 }
 

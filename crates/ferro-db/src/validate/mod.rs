@@ -28,24 +28,30 @@ pub fn file_diagnostics(
     let index = module_index(db, module);
     let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
-    // How Terraform names the module in its messages: "the root module", or the path of
-    // the (first) call of it, "module.a.module.b".
+    // The module's place in the tree (its first call): how Terraform names it in messages,
+    // "the root module" or "module.a.module.b", and the modules its calls load.
+    let tree = crate::module_tree(db, ws);
+    let node = tree.nodes.iter().find(|n| n.module == module);
     let module_name = if module == ws.root(db) {
         "the root module".to_string()
     } else {
-        crate::module_tree(db, ws)
-            .nodes
-            .iter()
-            .find(|n| n.module == module)
-            .map(|n| {
-                n.path
-                    .iter()
-                    .map(|c| format!("module.{c}"))
-                    .collect::<Vec<_>>()
-                    .join(".")
-            })
-            .unwrap_or_else(|| "this module".to_string())
+        node.map(|n| {
+            n.path
+                .iter()
+                .map(|c| format!("module.{c}"))
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .unwrap_or_else(|| "this module".to_string())
     };
+    let children: std::collections::BTreeMap<&str, Module> = node
+        .map(|n| {
+            n.children
+                .iter()
+                .map(|(name, &c)| (name.as_str(), tree.nodes[c].module))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut v = Validator {
         hir,
         index,
@@ -56,7 +62,7 @@ pub fn file_diagnostics(
         check_scope: None,
         module_name,
         schemas,
-        module_types: module_call_types(db, ws, module, index),
+        module_types: module_call_types(db, &children, index),
     };
 
     for var in &hir.variables {
@@ -140,7 +146,9 @@ pub fn file_diagnostics(
         for a in &c.inputs {
             v.references(a.expr, meta);
         }
-        modules::check_input_values(db, ws, module, hir, c, &mut v.out);
+        if let Some(&child) = children.get(c.name.as_str()) {
+            modules::check_input_values(db, ws, child, hir, c, &mut v.out);
+        }
         for (r, span) in &c.depends_on {
             v.check_ref(r, hir.at(*span), Meta::None);
         }

@@ -1,31 +1,26 @@
 //! What module calls' values are before planning, for the static checks.
 
-use crate::pending::Loc;
 use crate::{file_hir, module_index, Db, Module, ModuleIndex, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_value::convert::convert;
 use ferro_value::Type;
+use std::collections::BTreeMap;
 
-/// The type of the value of each module call of `module` whose child module is known, as
+/// The type of the value of each module call whose child module is known (`children`), as
 /// Terraform's validate walk has it: an object of the child's outputs (each of any type),
 /// or a list of them (`count`) or a map of them (`for_each`). So a reference to an output the
 /// child does not declare, or to an output of a counted call without an index, fails then.
 pub(super) fn module_call_types(
     db: &dyn Db,
-    ws: Workspace,
-    module: Module,
+    children: &BTreeMap<&str, Module>,
     index: &ModuleIndex,
-) -> std::collections::BTreeMap<String, Type> {
-    let tree = crate::module_tree(db, ws);
-    let Some(node) = tree.nodes.iter().find(|n| n.module == module) else {
-        return Default::default();
-    };
-    let mut out = std::collections::BTreeMap::new();
+) -> BTreeMap<String, Type> {
+    let mut out = BTreeMap::new();
     for (name, item) in &index.module_calls {
-        let Some(child) = node.children.get(name).map(|&c| &tree.nodes[c]) else {
+        let Some(&child) = children.get(name.as_str()) else {
             continue;
         };
-        let outputs = module_index(db, child.module)
+        let outputs = module_index(db, child)
             .outputs
             .keys()
             .map(|k| (k.clone(), Type::Dynamic));
@@ -43,27 +38,17 @@ pub(super) fn module_call_types(
     out
 }
 
-/// Inputs of the module call `call` (of `module`) whose values are known without planning and
-/// do not convert to the type of the child's variable: Terraform 1.0.3's validate reports each
-/// as "Invalid value for module argument", naming where the variable is declared.
+/// Inputs of the module call `call` (loading `child`) whose values are known without planning
+/// and do not convert to the type of the child's variable: Terraform 1.0.3's validate reports
+/// each as "Invalid value for module argument", naming where the variable is declared.
 pub(super) fn check_input_values(
     db: &dyn Db,
     ws: Workspace,
-    module: Module,
+    child: Module,
     hir: &ferro_hir::FileHir,
     call: &ferro_hir::ModuleCall,
     out: &mut Vec<Diagnostic>,
 ) {
-    let tree = crate::module_tree(db, ws);
-    let Some(child) = tree
-        .nodes
-        .iter()
-        .find(|n| n.module == module)
-        .and_then(|n| n.children.get(&call.name))
-        .map(|&c| tree.nodes[c].module)
-    else {
-        return;
-    };
     let index = module_index(db, child);
     for a in &call.inputs {
         let Some(item) = index.variables.get(&a.name) else {
@@ -81,8 +66,8 @@ pub(super) fn check_input_values(
             None => value,
         };
         if let Err(e) = convert(&value, ty) {
-            let at = Loc::new(item.file, var.span);
-            let range = ferro_diag::hcl_range(item.file.path(db), item.file.text(db), at.span(db));
+            let at = crate::source_map(db, item.file).at(var.span);
+            let range = ferro_diag::hcl_range(item.file.path(db), item.file.text(db), at);
             out.push(
                 Diagnostic::error("invalid-variable-value", "Invalid value for module argument")
                     .with_detail(format!(

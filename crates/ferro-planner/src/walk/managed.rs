@@ -282,19 +282,16 @@ impl Walk<'_> {
         // Sorted as text (`module.a.x` before `null_resource.y`): Terraform 1.0.3 writes them
         // in no fixed order (they come from a set), so a state file it reads back is the same
         // either way, and sorted, ferro's does not change from run to run.
-        let mut deps: Vec<String> = self
-            .recorded
-            .get(&cr)
-            .map(|s| s.map(|d| d.to_string()).collect())
-            .unwrap_or_default();
-        deps.sort_unstable();
-        let deps: ferro_state::Dependencies = deps.into();
-        let mut graph_deps: Vec<String> = self
-            .transitive
-            .get(&cr)
-            .map(|s| s.map(|d| d.to_string()).collect())
-            .unwrap_or_default();
-        graph_deps.sort_unstable();
+        let names = |set: &crate::resource_sets::ResourceSets| -> Vec<String> {
+            let mut names: Vec<String> = set
+                .get(&cr)
+                .map(|s| s.map(|d| d.to_string()).collect())
+                .unwrap_or_default();
+            names.sort_unstable();
+            names
+        };
+        let deps: ferro_state::Dependencies = names(&self.recorded).into();
+        let graph_deps = names(&self.transitive);
         // Shared with `deps` when they are the same (nothing goes through another resource).
         let graph_deps: ferro_state::Dependencies = if graph_deps[..] == deps[..] {
             deps.clone()
