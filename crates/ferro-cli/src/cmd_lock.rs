@@ -45,7 +45,39 @@ pub(crate) fn take(
             "Error acquiring the state lock",
             &format!("Error message: {e}\n\n{LOCK_ERROR_TAIL}"),
         )
-    })
+    })?;
+    fold_journal(backend, io)
+}
+
+/// With the lock held, before anything else: a journal an interrupted apply left is folded
+/// into the stored state, so Terraform (or anything else reading the state) sees every object
+/// that was created, and the user is told in one line.
+fn fold_journal(backend: &mut dyn Backend, io: &mut Io<'_>) -> Result<(), i32> {
+    let journal = backend.pending_journal().file_name();
+    match backend.fold_journal() {
+        Ok(0) => Ok(()),
+        Ok(n) => {
+            let line = format!(
+                "Recovered {n} change{} recorded by an interrupted apply in {journal} and saved {} into the state.\n",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" },
+            );
+            // Machine-readable output stays one JSON document per line.
+            let out = if crate::json_ui::active() {
+                &mut *io.stderr
+            } else {
+                &mut *io.stdout
+            };
+            let _ = out.write_all(line.as_bytes());
+            Ok(())
+        }
+        Err(e) => Err(error(
+            io,
+            "state-journal",
+            "Failed to save the recovered state",
+            &format!("{journal} holds changes of an interrupted apply that are not in the state yet, and they could not be saved into it: {e}\n\nNothing was changed; the journal is kept, and the next command tries again."),
+        )),
+    }
 }
 
 /// `ferro force-unlock [-force] LOCK_ID`.

@@ -54,7 +54,7 @@ resource "terraform_data" "steady" {
         ("terraform_data.updated", "second", "changed again"),
     ] {
         let expected = format!(
-            "When expanding the plan for {addr} to include new values learned so far during apply, provider \"terraform.io/builtin/terraform\" produced an invalid new value for .input: was \"{was}\", but now \"{now}\"."
+            "When expanding the plan for {addr} to include new values learned so far during apply, provider \"terraform.io/builtin/terraform\" produced an invalid new value for .input: was cty.StringVal(\"{was}\"), but now cty.StringVal(\"{now}\")."
         );
         assert!(err.contains(&expected), "missing {expected:?} in:\n{err}");
     }

@@ -447,24 +447,27 @@ fn apply_change(
         return (outcomes, diags, false);
     };
     let final_planned = final_plan.value.deep_unmark().0;
-    let initial = c.after.value().deep_unmark().0;
-    let errs = assert_compatible(&initial, &final_planned);
-    if !errs.is_empty() && !final_plan.legacy_type_system {
-        let detail = format!(
-            "When expanding the plan for {addr} to include new values learned so far during apply, provider \"{}\" produced an invalid new value for {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
-            c.provider.provider,
-            errs.join("; ")
-        );
-        return fail(
-            diags,
-            outcomes,
-            Diagnostic::error(
-                "provider-inconsistent-final-plan",
-                "Provider produced inconsistent final plan",
-            )
-            .with_detail(detail)
-            .with_address(addr.clone()),
-        );
+    // The final plan must keep what the user approved, whatever type system the provider
+    // reports: Terraform relaxes only the initial plan's validity check and the apply result
+    // check for legacy (SDKv2) providers, never this one.
+    let errs = assert_compatible(&schema.block, &c.after.value(), &final_plan.value);
+    if !errs.is_empty() {
+        for err in errs {
+            let detail = format!(
+                "When expanding the plan for {addr} to include new values learned so far during apply, provider \"{}\" produced an invalid new value for {err}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+                c.provider.provider,
+            );
+            diags.push(
+                Diagnostic::error(
+                    "provider-inconsistent-final-plan",
+                    "Provider produced inconsistent final plan",
+                )
+                .with_detail(detail)
+                .with_address(addr.clone()),
+            );
+        }
+        (ctx.on_event)(Event::Failed { addr: addr.clone() });
+        return (outcomes, diags, false);
     }
     // "Creating..." comes once the final plan has passed core's checks, as Terraform says it.
     (ctx.on_event)(Event::Started {
@@ -505,15 +508,15 @@ fn apply_change(
         new_state = null_unknowns(&new_state);
     }
     if !errored && !resp.legacy_type_system {
-        let errs = assert_compatible(&final_planned, &new_state);
-        if !errs.is_empty() {
+        let errs = assert_compatible(&schema.block, &final_plan.value, &new_state);
+        for err in &errs {
             diags.push(
                 Diagnostic::error("provider-inconsistent-result", "Provider produced inconsistent result after apply")
-                    .with_detail(format!("When applying changes to {addr}, provider \"{}\" produced an unexpected new value: {}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.provider.provider, errs.join("; ")))
+                    .with_detail(format!("When applying changes to {addr}, provider \"{}\" produced an unexpected new value: {err}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.provider.provider))
                     .with_address(addr.clone()),
             );
-            errored = true;
         }
+        errored |= !errs.is_empty();
     }
     if new_state.is_null() {
         if !errored {

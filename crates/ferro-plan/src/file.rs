@@ -2,11 +2,23 @@
 //!
 //! Terraform's plan files are zip archives of protobufs that no other tool reads; ferro's are
 //! its own format (see docs/compatibility.md). The file starts with a magic header line so a
-//! Terraform plan or a random file is recognised and refused with a clear error.
+//! Terraform plan or a random file is recognised and refused with a clear error, and ends with
+//! a line giving the SHA-256 of everything before it, so a file corrupted or edited after it was
+//! saved is refused as a whole (Terraform's zip has a CRC per member for the same purpose):
+//!
+//! ```text
+//! ferro-plan 3\n
+//! {...the plan as JSON...}\n
+//! sha256 <64 hex digits of the header line and the JSON>\n
+//! ```
 
 use crate::{Plan, PLAN_FORMAT_VERSION};
+use sha2::{Digest, Sha256};
+use std::io::Write as _;
 
 const MAGIC: &str = "ferro-plan";
+/// The first word of the closing line.
+const TRAILER: &str = "sha256";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanFileError(pub String);
@@ -27,9 +39,36 @@ pub fn write_plan_file(plan: &Plan) -> Result<Vec<u8>, PlanFileError> {
 pub fn write_plan_file_to(plan: &Plan, w: &mut dyn std::io::Write) -> Result<(), PlanFileError> {
     let fail =
         |e: &dyn std::fmt::Display| PlanFileError(format!("the plan could not be encoded: {e}"));
-    writeln!(w, "{MAGIC} {PLAN_FORMAT_VERSION}").map_err(|e| fail(&e))?;
-    serde_json::to_writer(&mut *w, plan).map_err(|e| fail(&e))?;
+    let mut hashing = HashingWriter {
+        inner: w,
+        hasher: Sha256::new(),
+    };
+    writeln!(hashing, "{MAGIC} {PLAN_FORMAT_VERSION}").map_err(|e| fail(&e))?;
+    serde_json::to_writer(&mut hashing, plan).map_err(|e| fail(&e))?;
+    let digest = hashing.hasher.finalize();
+    write!(w, "\n{TRAILER} {}\n", hex(&digest)).map_err(|e| fail(&e))?;
     w.flush().map_err(|e| fail(&e))
+}
+
+/// Writes through to `inner`, hashing what it writes.
+struct HashingWriter<'a> {
+    inner: &'a mut dyn std::io::Write,
+    hasher: Sha256,
+}
+
+impl std::io::Write for HashingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
@@ -37,10 +76,11 @@ pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
 }
 
 /// [`read_plan_file`] streamed from `r` (a large plan file is never held whole in memory: at
-/// 100 000 instances it is several times the plan it decodes to).
+/// 100 000 instances it is several times the plan it decodes to). The checksum is verified
+/// before the plan is returned: a corrupted or edited file is an error, never a plan.
 pub fn read_plan_file_from(r: impl std::io::Read) -> Result<Plan, PlanFileError> {
     let not_plan = || PlanFileError("the file is not a ferro plan file".into());
-    let mut r = std::io::BufReader::with_capacity(1 << 16, r);
+    let mut r = HashingReader::new(r);
     // The header line, read without holding more than it (a file that is not a plan may have
     // no line break at all).
     let mut header = Vec::new();
@@ -64,15 +104,115 @@ pub fn read_plan_file_from(r: impl std::io::Read) -> Result<Plan, PlanFileError>
             "the plan file has format version {version}, but this ferro reads version {PLAN_FORMAT_VERSION}; create the plan again with this version"
         )));
     }
-    let plan: Plan = serde_json::from_reader(r)
-        .map_err(|e| PlanFileError(format!("the plan file is corrupt: {e}")))?;
+    let corrupt = || {
+        PlanFileError(
+            "the plan file is corrupt: its checksum does not match its content (it was changed or damaged after it was saved)".into(),
+        )
+    };
+    // serde_json stops reading at the object's closing brace: what it consumed is what the
+    // checksum covers, and what follows must be exactly the closing line.
+    let plan = {
+        let mut de = serde_json::Deserializer::from_reader(&mut r);
+        <Plan as serde::Deserialize>::deserialize(&mut de)
+    };
+    let plan = match plan {
+        Ok(plan) => plan,
+        // A changed byte usually breaks the JSON itself; say so in the same words.
+        Err(e) if e.is_io() => {
+            return Err(PlanFileError(format!(
+                "the plan file could not be read: {e}"
+            )))
+        }
+        Err(_) => return Err(corrupt()),
+    };
+    let digest = r.digest();
+    let mut rest = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(r.rest(), TRAILER_MAX as u64),
+        &mut rest,
+    )
+    .map_err(|e| PlanFileError(format!("the plan file could not be read: {e}")))?;
+    if rest != format!("\n{TRAILER} {digest}\n").as_bytes() {
+        return Err(corrupt());
+    }
     crate::check_consistency(&plan)
         .map_err(|e| PlanFileError(format!("the plan file is inconsistent: {e}")))?;
     Ok(plan)
 }
 
+/// Reads `inner` through a buffer of its own, hashing exactly the bytes handed out (a whole
+/// buffer once it is used up, the used part of the last one when the hash is taken).
+struct HashingReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    pos: usize,
+    hasher: Sha256,
+}
+
+impl<R: std::io::Read> HashingReader<R> {
+    fn new(inner: R) -> Self {
+        HashingReader {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// The digest of everything handed out so far; what is left unread stays to be read from
+    /// [`HashingReader::rest`] (nothing of it is hashed).
+    fn digest(&mut self) -> String {
+        self.hasher.update(&self.buf[..self.pos]);
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        hex(&self.hasher.clone().finalize())
+    }
+
+    /// A reader of everything not handed out yet.
+    fn rest(&mut self) -> impl std::io::Read + '_ {
+        let unread = std::mem::take(&mut self.buf).split_off(self.pos);
+        self.pos = 0;
+        std::io::Read::chain(std::io::Cursor::new(unread), &mut self.inner)
+    }
+}
+
+impl<R: std::io::Read> std::io::BufRead for HashingReader<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos == self.buf.len() {
+            self.hasher.update(&self.buf);
+            self.buf.resize(1 << 16, 0);
+            self.pos = 0;
+            let n = loop {
+                match self.inner.read(&mut self.buf) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other,
+                }
+            };
+            let n = n.inspect_err(|_| self.buf.clear())?;
+            self.buf.truncate(n);
+        }
+        Ok(&self.buf[self.pos..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.buf.len());
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for HashingReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let available = std::io::BufRead::fill_buf(self)?;
+        let n = out.len().min(available.len());
+        out[..n].copy_from_slice(&available[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
 /// The longest header line a plan file has (its magic, a space and a version number).
 const HEADER_MAX: usize = 64;
+/// Enough of what follows the JSON to see that it is more than the closing line.
+const TRAILER_MAX: usize = 128;
 
 #[cfg(test)]
 mod tests {
@@ -93,10 +233,10 @@ mod tests {
     /// not read with parts of its changes missing.
     #[test]
     fn a_plan_file_of_another_format_version_is_refused() {
-        let old = b"ferro-plan 1\n{}";
+        let old = b"ferro-plan 2\n{}";
         let err = read_plan_file(old).unwrap_err();
         assert!(
-            err.0.contains("format version 1") && err.0.contains("create the plan again"),
+            err.0.contains("format version 2") && err.0.contains("create the plan again"),
             "{}",
             err.0
         );

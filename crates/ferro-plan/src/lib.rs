@@ -29,8 +29,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Bumped whenever the serialised shape changes; older plan files are refused. (2: a
-/// change's deposed key, reason and replace paths moved into its `detail`.)
-pub const PLAN_FORMAT_VERSION: u32 = 2;
+/// change's deposed key, reason and replace paths moved into its `detail`; 3: the file ends
+/// with the SHA-256 of its content.)
+pub const PLAN_FORMAT_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {

@@ -31,6 +31,26 @@ pub trait Backend {
     fn set_errored_dir(&mut self, dir: PathBuf);
     /// After the state could not be persisted: keep it somewhere and say where.
     fn save_errored(&self, state: &State) -> String;
+    /// This workspace's journal (whatever lineage it continues).
+    fn pending_journal(&self) -> &Journal;
+
+    /// Fold a journal left by an interrupted apply into the stored state now, so that every
+    /// reader of the state (Terraform too) sees the objects it recorded. Called under the state
+    /// lock, before a command does anything else. Returns how many changes were folded (0: no
+    /// journal, or a stale one, which stays ignored).
+    fn fold_journal(&mut self) -> Result<usize, StateError> {
+        if !self.pending_journal().exists() {
+            return Ok(0);
+        }
+        let Some(mut state) = self.load()? else {
+            return Ok(0);
+        };
+        let folded = self.pending_journal().folded_changes();
+        if folded > 0 {
+            self.persist(&mut state)?;
+        }
+        Ok(folded)
+    }
 }
 
 /// A digest of the rendered state with the serial and writer version blanked, for change

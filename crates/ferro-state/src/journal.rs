@@ -198,8 +198,9 @@ impl JournalWriter {
 }
 
 /// Fold the journal at `path` into `state` (None: no state file) if it continues exactly that
-/// snapshot. Returns the folded state, or None when there is no applicable journal.
-pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<State> {
+/// snapshot. Returns the folded state and the number of changes folded, or None when there is
+/// no applicable journal.
+pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<(State, usize)> {
     let bytes = fs::read(path).ok()?;
     let mut lines = bytes.split_inclusive(|b| *b == b'\n');
     let header: Header = serde_json::from_slice(lines.next()?).ok()?;
@@ -214,7 +215,7 @@ pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<State> {
     let mut out = state
         .cloned()
         .unwrap_or_else(|| State::new(header.lineage.clone()));
-    let mut any = false;
+    let mut folded = 0;
     for line in lines {
         if !line.ends_with(b"\n") {
             break;
@@ -223,9 +224,9 @@ pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<State> {
             break;
         };
         change.apply_to(&mut out);
-        any = true;
+        folded += 1;
     }
-    any.then_some(out)
+    (folded > 0).then_some((out, folded))
 }
 
 /// The journal of one state file, shared by the backend and the apply's worker threads.
@@ -240,6 +241,8 @@ pub(crate) struct Inner {
     pub(crate) base_serial: Option<u64>,
     /// A journal on disk was folded by `load`: continue it rather than replace it.
     pub(crate) folded: bool,
+    /// How many changes the last `load` folded from the journal on disk.
+    pub(crate) folded_changes: usize,
     /// Journaled changes the coordinator has not applied yet, by sequence number.
     pub(crate) pending: BTreeMap<u64, Vec<Change>>,
     /// Journaled changes a state write folded into the coordinator's state before the
@@ -256,6 +259,7 @@ impl Journal {
             lineage: String::new(),
             base_serial: None,
             folded: false,
+            folded_changes: 0,
             pending: BTreeMap::new(),
             folded_in: std::collections::HashSet::new(),
             next_seq: 0,
@@ -264,6 +268,25 @@ impl Journal {
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a journal file exists (applicable or stale: only a load can tell).
+    pub fn exists(&self) -> bool {
+        self.lock().path.exists()
+    }
+
+    /// How many changes the last load folded from a journal left by an interrupted run.
+    pub fn folded_changes(&self) -> usize {
+        self.lock().folded_changes
+    }
+
+    /// The journal file's name, for messages.
+    pub fn file_name(&self) -> String {
+        let j = self.lock();
+        j.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     /// Make `changes` durable; returns the sequence number to acknowledge with [`applied`].
@@ -322,6 +345,7 @@ impl Inner {
     pub(crate) fn reset(&mut self, lineage: &str, serial: u64) -> std::io::Result<()> {
         self.writer = None;
         self.folded = false;
+        self.folded_changes = 0;
         self.pending.clear();
         self.lineage = lineage.to_string();
         self.base_serial = Some(serial);

@@ -145,8 +145,9 @@ impl LocalBackend {
         let mut j = self.journal.lock();
         j.lineage = state.lineage.clone();
         j.base_serial = Some(state.serial);
-        if let Some(folded) = fold(&j.path, Some(&state)) {
+        if let Some((folded, changes)) = fold(&j.path, Some(&state)) {
             j.folded = true;
+            j.folded_changes = changes;
             return Ok(Some(folded));
         }
         Ok(Some(state))
@@ -155,8 +156,9 @@ impl LocalBackend {
     /// A journal left by a run that started without a state file.
     fn fold_onto_nothing(&self) -> Option<State> {
         let mut j = self.journal.lock();
-        let folded = fold(&j.path, None)?;
+        let (folded, changes) = fold(&j.path, None)?;
         j.folded = true;
+        j.folded_changes = changes;
         j.lineage = folded.lineage.clone();
         Some(folded)
     }
@@ -294,6 +296,9 @@ impl Backend for LocalBackend {
     }
     fn save_errored(&self, state: &State) -> String {
         LocalBackend::save_errored(self, state)
+    }
+    fn pending_journal(&self) -> &Journal {
+        &self.journal
     }
 }
 

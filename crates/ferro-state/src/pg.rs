@@ -357,8 +357,9 @@ impl PgBackend {
 
     fn fold_onto_nothing(&self) -> Option<State> {
         let mut j = self.journal.lock();
-        let folded = fold(&j.path, None)?;
+        let (folded, changes) = fold(&j.path, None)?;
         j.folded = true;
+        j.folded_changes = changes;
         j.lineage = folded.lineage.clone();
         Some(folded)
     }
@@ -445,8 +446,9 @@ impl Backend for PgBackend {
         let mut j = self.journal.lock();
         j.lineage = state.lineage.clone();
         j.base_serial = Some(state.serial);
-        if let Some(folded) = fold(&j.path, Some(&state)) {
+        if let Some((folded, changes)) = fold(&j.path, Some(&state)) {
             j.folded = true;
+            j.folded_changes = changes;
             return Ok(Some(folded));
         }
         Ok(Some(state))
@@ -487,6 +489,10 @@ impl Backend for PgBackend {
 
     fn save_errored(&self, state: &State) -> String {
         save_errored(self.errored_dir.as_deref(), state)
+    }
+
+    fn pending_journal(&self) -> &Journal {
+        &self.journal
     }
 }
 

@@ -5,6 +5,7 @@
 //! value is cheap.
 
 pub mod civil;
+mod gostring;
 mod key;
 mod map;
 mod number;
@@ -22,6 +23,7 @@ pub mod ops;
 pub mod schema;
 pub mod unify;
 
+pub use gostring::{type_go_string, value_go_string};
 pub use key::{Key, SharedTexts};
 pub use map::ValueMap;
 pub use number::{FloatDecimal, Number, CTY_MANTISSA_BITS, DIV_DIGITS};
