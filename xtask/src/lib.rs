@@ -18,4 +18,5 @@ mod interop_providers;
 mod interop_render;
 pub mod interop_sdk;
 mod interop_sensitive;
+mod interop_trust;
 pub mod oracles;

@@ -308,6 +308,16 @@ impl State {
         self.prune_instance(res, key);
     }
 
+    /// Record `provider` as the configuration a resource in state belongs to (nothing when it
+    /// is not in state).
+    pub fn set_resource_provider(&mut self, res: &AbsResource, provider: &AbsProviderConfig) {
+        if let Some(rs) = self.resources.get_mut(res) {
+            if rs.provider != *provider {
+                rs.provider = provider.clone();
+            }
+        }
+    }
+
     /// An instance's current object, to replace or change (with `Arc::make_mut`).
     fn current_mut(
         &mut self,

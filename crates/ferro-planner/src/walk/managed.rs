@@ -219,6 +219,10 @@ impl Walk<'_> {
         if noop {
             self.refreshed
                 .set_current_dependencies(&p.abs, &key, &p.graph_deps);
+            // And the provider configuration it resolves to now: moving a resource from an
+            // aliased configuration to the default one is recorded by the next apply even
+            // when nothing else about it changes, as Terraform records it.
+            self.refreshed.set_resource_provider(&p.abs, &p.cfg);
         }
         if ok && !p.decl.lifecycle.postconditions.is_empty() {
             let inst = p.contexts.get(&key).cloned().unwrap_or_default();

@@ -214,6 +214,12 @@ impl<'a> Walk<'a> {
                 if !is_data && inst.has_current {
                     let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
                 }
+                // A data resource no longer in the configuration leaves the refreshed state,
+                // which a refresh-only apply saves (Terraform 1.0.3 removes it in every mode).
+                if is_data {
+                    self.refreshed
+                        .set_current(&rs.addr, &rs.provider, key, None);
+                }
                 continue;
             }
             if is_data {
