@@ -205,6 +205,7 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
     if let Err(e) = parser.load(&mut c, true) {
         return Err(go_parse_error(src, &e));
     }
+    block_values_have_keys(src)?;
     let mut d = Decoder {
         events: c.events,
         pos: 0,
@@ -228,6 +229,55 @@ pub(crate) fn decode(src: &str) -> Result<Value, String> {
         return Ok(Value::dynamic_unknown());
     }
     Ok(v)
+}
+
+/// libyaml (and so go-yaml v2 and cty-yaml) parses a mapping as keys each followed by an
+/// optional value: a `:` with no key before it, where yaml-rust reads an empty key, is "did not
+/// find expected key" in a block mapping (`: x`, a second `: y` after a value) and "did not
+/// find expected node content" in a flow mapping (`{: x}`), at the `:`. The tokens tell: in a
+/// mapping every value indicator follows a key indicator (explicit `?` or the one the scanner
+/// puts before a simple key) of the same mapping.
+fn block_values_have_keys(src: &str) -> Result<(), String> {
+    use yaml_rust::scanner::{Scanner, Token};
+    /// What a `:` without a key is in the collection that is open (None: not a mapping).
+    struct Open {
+        missing_key: Option<&'static str>,
+        key_waiting: bool,
+    }
+    let open_as = |missing_key| Open {
+        missing_key,
+        key_waiting: false,
+    };
+    let mut open: Vec<Open> = Vec::new();
+    for Token(mark, token) in Scanner::new(src.chars()) {
+        match token {
+            TokenType::BlockMappingStart => open.push(open_as(Some("did not find expected key"))),
+            TokenType::FlowMappingStart => {
+                open.push(open_as(Some("did not find expected node content")))
+            }
+            TokenType::BlockSequenceStart | TokenType::FlowSequenceStart => {
+                open.push(open_as(None))
+            }
+            TokenType::BlockEnd | TokenType::FlowMappingEnd | TokenType::FlowSequenceEnd => {
+                open.pop();
+            }
+            TokenType::Key | TokenType::FlowEntry => {
+                if let Some(o) = open.last_mut() {
+                    o.key_waiting = matches!(token, TokenType::Key);
+                }
+            }
+            TokenType::Value => {
+                if let Some(o) = open.last_mut() {
+                    if let (Some(problem), false) = (o.missing_key, o.key_waiting) {
+                        return Err(go_position(&mark, problem));
+                    }
+                    o.key_waiting = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A position as cty's YAML decoder writes it: libyaml's line counted from 0 (so an error on
