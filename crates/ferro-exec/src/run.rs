@@ -189,6 +189,21 @@ pub fn apply(
             ))],
         );
     }
+    // The journal's disk space is reserved before any provider is called: when the disk fills
+    // up later, the changes already running still fit, and every object reported created is
+    // recorded (the coordinator starts nothing more once the disk says no).
+    let journal = backend.journal(&state.lineage);
+    if plan.graph.node_count() > 0 {
+        let estimate = (plan.changes.len() as u64 * JOURNAL_BYTES_PER_CHANGE)
+            .clamp(JOURNAL_RESERVE_MIN, JOURNAL_RESERVE_MAX);
+        if let Err(e) = journal.reserve(estimate) {
+            return (
+                state,
+                vec![Diagnostic::error("state-journal", "Failed to reserve space for the state journal")
+                    .with_detail(format!("{e}.\n\nferro records every change of an apply in the journal as it completes, so that nothing created is forgotten; without room for it the apply does not start. Nothing was changed; free some disk space and run again."))],
+            );
+        }
+    }
     let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd).project_reads();
     restore_module_instances(&tree, plan);
     seed_resource_values(&tree, plan, &state, providers);
@@ -279,7 +294,6 @@ pub fn apply(
         }
     };
 
-    let journal = backend.journal(&state.lineage);
     let (work_tx, work_rx) = mpsc::channel::<(NodeIndex, Option<Box<ResourceInstanceChange>>)>();
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
@@ -325,6 +339,8 @@ pub fn apply(
         drop(done_tx);
         let mut in_flight = 0usize;
         let mut stopping = false;
+        // A state or journal write failed (a full disk): no new change starts.
+        let mut write_failed = false;
         loop {
             if let Some(int) = interrupt {
                 if int.abort_requested() {
@@ -351,8 +367,8 @@ pub fn apply(
                 let upstream_failed = failed_nodes.contains(&n)
                     && !matches!(g[n], Step::Output(j) if output_planned_known(&plan.outputs[j as usize]));
                 let provider_gone = provider_of(&changes, n).is_some_and(|p| crashed.contains(&*p));
-                if stopping || upstream_failed || provider_gone {
-                    halted |= stopping && !matches!(g[n], Step::Join);
+                if stopping || write_failed || upstream_failed || provider_gone {
+                    halted |= (stopping || write_failed) && !matches!(g[n], Step::Join);
                     // Skip this step and everything after it.
                     release(&mut changes, &mut steps_left, &mut settle, n);
                     for succ in g.neighbors_directed(n, Direction::Outgoing) {
@@ -418,6 +434,9 @@ pub fn apply(
             for e in reports {
                 on_event(e);
             }
+            write_failed |= journaled.is_err()
+                || journal.out_of_space()
+                || diags.iter().any(|d| d.code == "state-write-failed");
             let provider_crashed = !ok
                 && provider_of(&changes, node)
                     .and_then(|p| providers.get(&p).map(|x| (p, x)))
@@ -460,12 +479,16 @@ pub fn apply(
                 persist_every = PERSIST_INTERVAL.max(started.elapsed() * 10);
                 last_persist = Instant::now();
                 dirty = false;
+                write_failed |= diags.iter().any(|d| d.code == "state-write-failed");
             }
         }
         drop(work_tx);
     });
     if !aborted {
         persist(backend, &mut state, &mut diags);
+        if !diags.iter().any(|d| d.code == "state-write-failed") {
+            journal.finish();
+        }
     }
     if !halted && !aborted && plan.mode != ferro_plan::PlanMode::Destroy {
         // `check` blocks are evaluated again with the applied values.
@@ -509,6 +532,12 @@ fn panicked(
     (Vec::new(), vec![d], false)
 }
 
+/// The journal's first reservation: a generous guess of a change's line, within bounds (it
+/// grows ahead of need as lines fill it).
+const JOURNAL_BYTES_PER_CHANGE: u64 = 256;
+const JOURNAL_RESERVE_MIN: u64 = 64 << 10;
+const JOURNAL_RESERVE_MAX: u64 = 16 << 20;
+
 fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnostic>) {
     state.prune();
     if let Err(e) = backend.persist(state) {
@@ -516,7 +545,7 @@ fn persist(backend: &mut dyn Backend, state: &mut State, diags: &mut Vec<Diagnos
         diags.retain(|d| d.code != "state-write-failed");
         diags.push(
             Diagnostic::error("state-write-failed", "Failed to save state")
-                .with_detail(format!("Error saving state: {e}. The state is kept in memory only; fix the problem and run again to record it.")),
+                .with_detail(format!("Error saving state: {e}. ferro starts no further changes; those completed are recorded in the state journal beside the state, which the next ferro command folds into the state once it can be written. Fix the problem and run again.")),
         );
     }
 }

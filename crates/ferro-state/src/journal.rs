@@ -12,6 +12,13 @@
 //!
 //! A line cut short by a kill (no trailing newline or not valid JSON) ends the journal.
 //!
+//! Disk space is reserved before the apply's first provider call ([`Journal::reserve`]): the
+//! file is filled with zeros past its last line (which ends the journal for a reader) and the
+//! lines are written over them, and the reserve is grown ahead of need, while at least half
+//! of it is still free. When the disk cannot give more, [`Journal::out_of_space`] tells the
+//! coordinator to start no more changes: the changes already running still fit in what is
+//! reserved, so every object reported created is in the journal.
+//!
 //! Worker threads journal their changes ([`Journal::record`]) before reporting them complete;
 //! the coordinator applies them to its in-memory state later and acknowledges them
 //! ([`Journal::applied`]). A full write (`LocalBackend::persist`) holds the journal's lock, writes
@@ -24,7 +31,6 @@ use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -120,11 +126,25 @@ pub fn journal_path(state: &Path) -> PathBuf {
     state.with_file_name(format!(".{name}.journal"))
 }
 
-/// An open journal being appended to.
+/// An open journal being written to: lines go at `len`, over the zeros reserved up to
+/// `reserved`.
 pub(crate) struct JournalWriter {
     file: fs::File,
     buf: Vec<u8>,
+    /// Where the next line goes (the end of the last complete line).
+    len: u64,
+    /// The file's size: bytes past `len` are reserved zeros.
+    reserved: u64,
+    /// The longest line written, to keep room for a burst of them.
+    longest: u64,
+    /// Growing the reserve failed: the disk is full.
+    out_of_space: bool,
+    /// The length of the header line this writer wrote (0: it continues another's journal).
+    header_len: u64,
 }
+
+/// The chunk of zeros the reserve is grown by at a time.
+const ZEROS: [u8; 1 << 16] = [0; 1 << 16];
 
 impl JournalWriter {
     /// Start a journal continuing the snapshot `(lineage, base_serial)`.
@@ -148,7 +168,8 @@ impl JournalWriter {
         let mode = fs::metadata(&state_file)
             .ok()
             .map(|m| m.permissions().mode() & 0o777);
-        let mut file = fs::OpenOptions::new()
+        let file = fs::OpenOptions::new()
+            .read(true)
             .write(true)
             .create(true)
             .truncate(true)
@@ -157,6 +178,21 @@ impl JournalWriter {
         if let Some(mode) = mode {
             file.set_permissions(fs::Permissions::from_mode(mode))?;
         }
+        let mut w = JournalWriter {
+            file,
+            buf: Vec::new(),
+            len: 0,
+            reserved: 0,
+            longest: 0,
+            out_of_space: false,
+            header_len: 0,
+        };
+        w.write_header(lineage, base_serial)?;
+        Ok(w)
+    }
+
+    fn write_header(&mut self, lineage: &str, base_serial: Option<u64>) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
         let header = Header {
             ferro_journal: 1,
             lineage: lineage.to_string(),
@@ -164,36 +200,105 @@ impl JournalWriter {
         };
         let mut line = serde_json::to_vec(&header)?;
         line.push(b'\n');
-        file.write_all(&line)?;
-        Ok(JournalWriter {
-            file,
-            buf: Vec::new(),
-        })
+        self.file.write_all_at(&line, 0)?;
+        self.len = line.len() as u64;
+        self.header_len = self.len;
+        self.reserved = self.reserved.max(self.len);
+        Ok(())
     }
 
     /// Continue an existing journal (one that `load` folded).
     pub(crate) fn append_to(path: &Path) -> std::io::Result<JournalWriter> {
-        let file = fs::OpenOptions::new().read(true).append(true).open(path)?;
-        // Drop a line cut short by the kill, so new lines start on a line of their own.
+        let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
+        // New lines start after the last complete one: a line cut short by the kill and the
+        // zeros reserved after it are written over.
         let bytes = fs::read(path)?;
-        let keep = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-        if keep < bytes.len() {
-            file.set_len(keep as u64)?;
-        }
+        let lines_end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+        let keep = bytes[..lines_end]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
         Ok(JournalWriter {
             file,
             buf: Vec::new(),
+            len: keep as u64,
+            reserved: bytes.len() as u64,
+            longest: 0,
+            out_of_space: false,
+            header_len: 0,
         })
     }
 
-    /// Append `changes` with a single write.
+    /// Nothing was written since the header.
+    fn len_is_header(&self) -> bool {
+        self.len == self.header_len
+    }
+
+    /// Make the file at least `size` bytes of lines and zeros. On failure the reserve is what
+    /// it was (zeros written before the failure stay, unused).
+    fn grow_to(&mut self, size: u64) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let mut at = self.reserved;
+        while at < size {
+            let n = (size - at).min(ZEROS.len() as u64);
+            self.file.write_all_at(&ZEROS[..n as usize], at)?;
+            at += n;
+        }
+        self.reserved = self.reserved.max(size);
+        Ok(())
+    }
+
+    /// Keep at least half of the reserve free, and room for a burst of lines as long as the
+    /// longest: grow it ahead of need, doubling. When the disk refuses, say so through
+    /// `out_of_space` (what is reserved still takes the lines of the changes running).
+    fn keep_ahead(&mut self) {
+        if self.out_of_space {
+            return;
+        }
+        let free = self.reserved - self.len;
+        let wanted = (self.reserved / 2).max(self.longest * 32);
+        if free >= wanted {
+            return;
+        }
+        let size = (self.reserved * 2).max(self.len + wanted * 2);
+        if self.grow_to(size).is_err() {
+            self.out_of_space = true;
+        }
+    }
+
+    /// Write `changes` as lines with a single write.
     pub(crate) fn append(&mut self, changes: &[Change]) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
         self.buf.clear();
         for c in changes {
             serde_json::to_writer(&mut self.buf, c)?;
             self.buf.push(b'\n');
         }
-        self.file.write_all(&self.buf)
+        let n = self.buf.len() as u64;
+        if self.len + n > self.reserved {
+            // Past the reserve (a line far longer than any before): take what the disk gives.
+            self.grow_to(self.len + n)
+                .inspect_err(|_| self.out_of_space = true)?;
+        }
+        self.file.write_all_at(&self.buf, self.len)?;
+        self.len += n;
+        self.longest = self.longest.max(n);
+        self.keep_ahead();
+        Ok(())
+    }
+
+    /// Start over after a full write of the snapshot `(lineage, serial)`, keeping the space:
+    /// the lines are zeroed first (so a kill in between leaves a journal with nothing to fold),
+    /// then the header names the new snapshot.
+    fn restart(&mut self, lineage: &str, serial: u64) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let mut at = 0;
+        while at < self.len {
+            let n = (self.len - at).min(ZEROS.len() as u64);
+            self.file.write_all_at(&ZEROS[..n as usize], at)?;
+            at += n;
+        }
+        self.write_header(lineage, Some(serial))
     }
 }
 
@@ -202,7 +307,9 @@ impl JournalWriter {
 /// no applicable journal.
 pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<(State, usize)> {
     let bytes = fs::read(path).ok()?;
-    let mut lines = bytes.split_inclusive(|b| *b == b'\n');
+    // The lines end where the reserved zeros begin.
+    let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+    let mut lines = bytes[..end].split_inclusive(|b| *b == b'\n');
     let header: Header = serde_json::from_slice(lines.next()?).ok()?;
     let applies = match (state, header.base_serial) {
         (None, None) => true,
@@ -268,6 +375,59 @@ impl Journal {
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Create the journal now, before the first change, with `bytes` of disk space reserved
+    /// for its lines (grown later as they fill it). An error means the apply cannot record
+    /// what it does and must not start.
+    pub fn reserve(&self, bytes: u64) -> Result<(), crate::StateError> {
+        let mut j = self.lock();
+        let path = j.path.clone();
+        let io_err = |e: std::io::Error| {
+            crate::StateError(format!(
+                "failed to reserve {bytes} bytes for the state journal {}: {e}",
+                path.display()
+            ))
+        };
+        let created = j.writer.is_none() && !j.folded;
+        if j.writer.is_none() {
+            let writer = if j.folded {
+                JournalWriter::append_to(&j.path)
+            } else {
+                JournalWriter::create(&j.path, &j.lineage, j.base_serial)
+            };
+            j.writer = Some(writer.map_err(io_err)?);
+        }
+        let grown = match j.writer.as_mut() {
+            Some(w) => {
+                let size = w.len + bytes;
+                w.grow_to(size)
+            }
+            None => Ok(()),
+        };
+        if let Err(e) = grown {
+            // A journal made for this apply goes again, with the space it took.
+            if created {
+                j.writer = None;
+                let _ = fs::remove_file(&j.path);
+            }
+            return Err(io_err(e));
+        }
+        Ok(())
+    }
+
+    /// The disk refused to grow the reserve: start no more changes (those running still fit).
+    pub fn out_of_space(&self) -> bool {
+        self.lock().writer.as_ref().is_some_and(|w| w.out_of_space)
+    }
+
+    /// The apply is over and its last full write succeeded: the journal file goes.
+    pub fn finish(&self) {
+        let mut j = self.lock();
+        if j.pending.is_empty() && j.writer.as_ref().is_some_and(|w| w.len_is_header()) {
+            j.writer = None;
+            let _ = fs::remove_file(&j.path);
+        }
     }
 
     /// Whether a journal file exists (applicable or stale: only a load can tell).
@@ -341,14 +501,21 @@ impl Inner {
         }
     }
 
-    /// After a full write of a snapshot with `serial` that includes everything journaled.
+    /// After a full write of a snapshot with `serial` that includes everything journaled. A
+    /// journal holding reserved space keeps it, emptied and naming the new snapshot; one
+    /// without is removed.
     pub(crate) fn reset(&mut self, lineage: &str, serial: u64) -> std::io::Result<()> {
-        self.writer = None;
         self.folded = false;
         self.folded_changes = 0;
         self.pending.clear();
         self.lineage = lineage.to_string();
         self.base_serial = Some(serial);
+        if let Some(w) = self.writer.as_mut() {
+            if w.restart(lineage, serial).is_ok() {
+                return Ok(());
+            }
+        }
+        self.writer = None;
         match fs::remove_file(&self.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
@@ -362,6 +529,7 @@ mod tests {
     use crate::{new_lineage, LocalBackend};
     use ferro_addrs::{Provider, Resource};
     use serde_json::json;
+    use std::io::Write;
 
     fn set(name: &str, key: i64) -> Change {
         Change::SetCurrent {
@@ -396,11 +564,15 @@ mod tests {
         j.record(&[set("a", 0)]).unwrap();
         j.record(&[set("a", 1)]).unwrap();
         drop(b);
-        let mut f = fs::OpenOptions::new()
-            .append(true)
+        // The torn line went where lines go: after the last one, over the reserved zeros.
+        let bytes = fs::read(journal_path(&path)).unwrap();
+        let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+        let f = fs::OpenOptions::new()
+            .write(true)
             .open(journal_path(&path))
             .unwrap();
-        f.write_all(b"{\"SetCurrent\":{\"res\"").unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&f, b"{\"SetCurrent\":{\"res\"", end as u64)
+            .unwrap();
         drop(f);
 
         // The next load folds what completed; the next record continues the same journal.
@@ -426,7 +598,8 @@ mod tests {
         // is told not to apply it again.
         assert_eq!(count(&mem), 4);
         assert!(j.applied(seq), "the change is already in the written state");
-        assert!(!journal_path(&path).exists());
+        // The journal keeps its space for the rest of the apply, holding nothing to fold.
+        assert_eq!(fold(&journal_path(&path), Some(&mem)).map(|(_, n)| n), None);
         let on_disk = LocalBackend::new(path.clone()).load().unwrap().unwrap();
         assert_eq!(count(&on_disk), 4);
         // A change acknowledged before any write is the coordinator's to apply.
