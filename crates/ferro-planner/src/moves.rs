@@ -1,12 +1,16 @@
 //! `moved` blocks: objects that state records at an old address are taken over by the new one
 //! before anything is planned, so renaming a resource, changing an instance key or moving a
-//! module call keeps the objects instead of destroying and recreating them.
+//! module call keeps the objects instead of destroying and recreating them. A move between
+//! managed resource types (Terraform 1.8) has the target's provider convert each object
+//! (`MoveResourceState`) when its schema offers the capability; otherwise it is "Unsupported
+//! `moved` across resource types".
 //!
 //! Addresses are relative to the module that declares the block and apply in every instance
 //! of it. Chains (`a` → `b`, `b` → `c`) are followed; a move whose destination already holds
 //! objects is skipped, as Terraform skips it. Two blocks moving different objects to one
 //! address, and moves that form a cycle, are errors.
 
+use crate::providers::Providers;
 use crate::scope::EvalTree;
 use ferro_addrs::{
     module_contains, AbsResource, AbsResourceInstance, InstanceKey, ModuleInstance,
@@ -29,6 +33,7 @@ struct Statement {
 pub(crate) fn apply_moves(
     tree: &EvalTree<'_>,
     state: &mut State,
+    providers: &Providers,
 ) -> (
     BTreeMap<AbsResourceInstance, AbsResourceInstance>,
     Vec<Diagnostic>,
@@ -54,11 +59,18 @@ pub(crate) fn apply_moves(
     if !diags.is_empty() {
         return (previous, diags);
     }
+    let mut diags = Vec::new();
     // Apply until nothing moves any more (a chain needs one round per link).
     for _ in 0..=statements.len() {
         let mut moved_any = false;
         for s in &statements {
             for (old, new) in apply_one(s, state) {
+                if old.resource.resource.ty != new.resource.resource.ty {
+                    convert_moved(s, &old, &new, state, providers, &mut diags);
+                    if diags.iter().any(Diagnostic::is_error) {
+                        return (previous, diags);
+                    }
+                }
                 let origin = previous.remove(&old).unwrap_or(old);
                 previous.insert(new, origin);
                 moved_any = true;
@@ -68,7 +80,116 @@ pub(crate) fn apply_moves(
             break;
         }
     }
-    (previous, Vec::new())
+    (previous, diags)
+}
+
+/// The object moved from `old` to `new` (a resource of another type) converted by the
+/// provider of `new`'s configuration, as Terraform does it: the provider must say it can
+/// (`move_resource_state`), gets the object as state holds it, and answers with the object of
+/// the new type, which must be wholly known.
+fn convert_moved(
+    s: &Statement,
+    old: &AbsResourceInstance,
+    new: &AbsResourceInstance,
+    state: &mut State,
+    providers: &Providers,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let res = new.containing_resource();
+    let unsupported = |detail: String| {
+        Diagnostic::error(
+            "moved-across-types",
+            "Unsupported `moved` across resource types",
+        )
+        .with_detail(detail)
+        .with_span(s.span)
+    };
+    let Some(cfg) = providers.by_resource.get(&res.config()) else {
+        diags.push(unsupported(format!("{res} is not in the configuration, so no provider can take over the objects moved to it from {}.", old.containing_resource())));
+        return;
+    };
+    let capable = providers
+        .schemas
+        .get(&cfg.provider)
+        .is_some_and(|ps| ps.move_resource_state);
+    let (Some(provider), Some(schema), true) = (
+        providers.get(cfg),
+        providers.resource_schema(cfg, &res.resource),
+        capable,
+    ) else {
+        diags.push(unsupported(format!(
+            "The provider {:?} does not support moved operations across resource types and providers.",
+            cfg.provider.to_string()
+        )));
+        return;
+    };
+    let Some(rs) = state.resources.get(&res) else {
+        return;
+    };
+    let source_provider = rs.provider.provider.to_string();
+    let Some(obj) = rs
+        .instances
+        .get(&new.resource.key)
+        .and_then(|i| i.current.as_deref())
+        .cloned()
+    else {
+        return;
+    };
+    let source_state = obj.attributes.json();
+    let private = obj
+        .private
+        .as_deref()
+        .map(crate::statecodec::base64_decode)
+        .unwrap_or_default();
+    let resp = provider.move_resource_state(ferro_provider::MoveRequest {
+        source_provider_address: &source_provider,
+        source_type_name: &old.resource.resource.ty,
+        source_schema_version: u64::from(obj.schema_version),
+        source_state: &source_state,
+        source_private: &private,
+        target_type_name: &new.resource.resource.ty,
+    });
+    let mut failed = false;
+    for d in &resp.diagnostics {
+        let error = d.severity == ferro_provider::Severity::Error;
+        failed |= error;
+        let base = if error {
+            Diagnostic::error("provider-error", d.summary.clone())
+        } else {
+            Diagnostic::warning("provider-error", d.summary.clone())
+        };
+        diags.push(base.with_detail(d.detail.clone()).with_span(s.span));
+    }
+    if failed {
+        return;
+    }
+    let invalid = |detail: String| {
+        Diagnostic::error("provider-invalid-move", "Provider returned invalid value")
+            .with_detail(detail)
+            .with_span(s.span)
+    };
+    if resp.target_state.is_null() {
+        diags.push(invalid(format!("The provider returned an invalid value during an across type move operation to {new}. This is a bug in the relevant provider; Please report it.")));
+        return;
+    }
+    if !resp.target_state.is_wholly_known() {
+        diags.push(invalid(format!("The provider {cfg} returned an invalid value during an across type move operation: The returned state contains unknown values. This is a bug in the relevant provider; Please report it.")));
+        return;
+    }
+    match crate::statecodec::encode_object(
+        schema,
+        &resp.target_state,
+        &resp.target_private,
+        obj.dependencies.clone(),
+        obj.create_before_destroy,
+        obj.tainted,
+        crate::statecodec::Hold::Text,
+    ) {
+        Ok(converted) => state.set_current(&res, cfg, &new.resource.key, Some(converted)),
+        Err(e) => diags.push(invalid(format!(
+            "ferro failed to encode the value in state for {new}: {e}."
+        ))),
+    }
 }
 
 /// Ambiguous destinations and cycles, per declaring module.

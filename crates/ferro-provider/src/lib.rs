@@ -56,6 +56,9 @@ pub struct ProviderSchema {
     pub provider: Schema,
     pub resources: BTreeMap<String, Schema>,
     pub data_sources: BTreeMap<String, Schema>,
+    /// The provider can take over objects of other resource types (`MoveResourceState`, the
+    /// server capability `move_resource_state`).
+    pub move_resource_state: bool,
 }
 
 pub struct PlanRequest<'a> {
@@ -147,6 +150,26 @@ pub struct ImportResponse {
     pub diagnostics: Vec<ProviderDiagnostic>,
 }
 
+/// A `moved` block across resource types: the object as state holds it under its old type.
+pub struct MoveRequest<'a> {
+    /// The source address of the provider the object belonged to.
+    pub source_provider_address: &'a str,
+    pub source_type_name: &'a str,
+    pub source_schema_version: u64,
+    /// The attributes object exactly as stored in state.
+    pub source_state: &'a serde_json::Value,
+    pub source_private: &'a [u8],
+    pub target_type_name: &'a str,
+}
+
+#[derive(Debug, Clone)]
+pub struct MoveResponse {
+    /// The object as the target type holds it (decoded against the target's schema).
+    pub target_state: Value,
+    pub target_private: Vec<u8>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
 /// The operations core calls on a provider. Implementations must be thread-safe: the interpreter
 /// calls them from several workers at once.
 pub trait Provider: Send + Sync {
@@ -184,6 +207,21 @@ pub trait Provider: Send + Sync {
                 format!(
                     "The resource type {:?} does not support importing.",
                     req.type_name
+                ),
+            )],
+        }
+    }
+    /// Take over an object of another resource type. Only called when the schema says the
+    /// provider can (`move_resource_state`).
+    fn move_resource_state(&self, req: MoveRequest<'_>) -> MoveResponse {
+        MoveResponse {
+            target_state: Value::null(ferro_value::Type::Dynamic),
+            target_private: Vec::new(),
+            diagnostics: vec![ProviderDiagnostic::error(
+                "Unsupported `moved` across resource types",
+                format!(
+                    "The provider does not support moving {:?} objects to {:?}.",
+                    req.source_type_name, req.target_type_name
                 ),
             )],
         }

@@ -170,6 +170,8 @@ impl Provider for SdkProvider {
                 .iter()
                 .map(|(n, d)| (n.clone(), d.schema().to_schema()))
                 .collect(),
+            // Moves across resource types are not offered by SDK providers yet.
+            move_resource_state: false,
         })
     }
 

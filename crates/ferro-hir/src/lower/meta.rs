@@ -110,8 +110,11 @@ impl Lower {
             Target::Instance(i) => Some(i.resource.resource.clone()),
             Target::Module(_) => None,
         };
+        // Managed resources of different types may move (the target's provider converts the
+        // objects, `MoveResourceState`, checked when planning); a data resource never moves
+        // to or from a managed one.
         if let (Some(f), Some(t)) = (res(&from), res(&to)) {
-            if f.ty != t.ty || f.mode != t.mode {
+            if f.mode != t.mode || (f.ty != t.ty && f.mode != ferro_addrs::ResourceMode::Managed) {
                 self.error(
                     "moved-type-mismatch",
                     "Resource type mismatch",

@@ -26,15 +26,20 @@
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
 //! (set, at most 1, `name`). It stores what it is given and computes only `id`.
 //!
+//! The provider takes over `ferrotest_rack` objects as `ferrotest_thing` (`MoveResourceState`,
+//! for `moved` blocks across resource types): the thing keeps the rack's `id` and its `value`
+//! tells what it was moved from (`moved from SOURCE_TYPE vVERSION of PROVIDER`); moving any
+//! other type is refused with an error.
+//!
 //! A second resource type, `ferrotest_blocks`, has nested blocks of each nesting mode for
 //! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
 //! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
 //! plans its configuration as given and gets an `id` at apply.
 
 use crate::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
-    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadRequest, ReadResponse,
-    UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
+    MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
+    ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::ValueMap;
@@ -260,6 +265,7 @@ impl Provider for TestProvider {
             provider,
             resources,
             data_sources: BTreeMap::new(),
+            move_resource_state: true,
         })
     }
 
@@ -454,6 +460,45 @@ impl Provider for TestProvider {
         }
         resp.new_state = new;
         resp
+    }
+
+    fn move_resource_state(&self, req: MoveRequest<'_>) -> MoveResponse {
+        let refused = |detail: String| MoveResponse {
+            target_state: Value::null(Type::Dynamic),
+            target_private: Vec::new(),
+            diagnostics: vec![ProviderDiagnostic::error("Unsupported move", detail)],
+        };
+        if req.target_type_name != TYPE || req.source_type_name != RACK {
+            return refused(format!(
+                "ferrotest can move {RACK} objects to {TYPE} only, not {} to {}.",
+                req.source_type_name, req.target_type_name
+            ));
+        }
+        let id = req.source_state.get("id").and_then(|v| v.as_str());
+        let Some(id) = id else {
+            return refused("the source object has no id".into());
+        };
+        let ty = schema().implied_type();
+        let mut attrs = ValueMap::default();
+        if let Type::Object(o) = &ty {
+            for (name, t) in &o.attrs {
+                attrs.insert(name.as_str(), Value::null(t.clone()));
+            }
+        }
+        attrs.insert("id", Value::string(id));
+        attrs.insert(
+            "value",
+            Value::string(format!(
+                "moved from {} v{} of {}",
+                req.source_type_name, req.source_schema_version, req.source_provider_address
+            )),
+        );
+        attrs.insert("computed", Value::string(format!("was {id}")));
+        MoveResponse {
+            target_state: Value::object(attrs),
+            target_private: Vec::new(),
+            diagnostics: Vec::new(),
+        }
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {

@@ -8,9 +8,10 @@ use super::client::{PluginClient, PluginOptions};
 use super::proto::tfplugin6::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
-    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse,
-    ReadRequest, ReadResponse, Severity, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
+    MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
+    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity, UpgradeRequest,
+    UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_value::{PathStep, Type, Value};
@@ -135,6 +136,10 @@ impl GrpcProvider {
         };
         let mut out = ProviderSchema {
             provider,
+            move_resource_state: resp
+                .server_capabilities
+                .as_ref()
+                .is_some_and(|c| c.move_resource_state),
             ..Default::default()
         };
         for (name, s) in &resp.resource_schemas {
@@ -711,6 +716,48 @@ impl Provider for GrpcProvider {
         }
         ImportResponse {
             imported,
+            diagnostics,
+        }
+    }
+
+    fn move_resource_state(&self, req: MoveRequest<'_>) -> MoveResponse {
+        let failed = |diagnostics| MoveResponse {
+            target_state: Value::null(Type::Dynamic),
+            target_private: Vec::new(),
+            diagnostics,
+        };
+        let ty = match self.resource_type(req.target_type_name) {
+            Ok(t) => t,
+            Err(d) => return failed(d),
+        };
+        let msg = pb::move_resource_state::Request {
+            source_provider_address: req.source_provider_address.to_string(),
+            source_type_name: req.source_type_name.to_string(),
+            source_schema_version: req.source_schema_version as i64,
+            source_state: Some(pb::RawState {
+                json: serde_json::to_vec(req.source_state).unwrap_or_default(),
+                flatmap: Default::default(),
+            }),
+            target_type_name: req.target_type_name.to_string(),
+            source_private: req.source_private.to_vec(),
+        };
+        let resp: pb::move_resource_state::Response = match self.call(Rpc::MoveResourceState, msg) {
+            Ok(r) => r,
+            Err(d) => return failed(d),
+        };
+        let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+        if crate::has_errors(&diagnostics) {
+            return failed(diagnostics);
+        }
+        let target_state = self.decode(
+            "moved state",
+            resp.target_state.as_ref(),
+            &ty,
+            &mut diagnostics,
+        );
+        MoveResponse {
+            target_state,
+            target_private: resp.target_private,
             diagnostics,
         }
     }

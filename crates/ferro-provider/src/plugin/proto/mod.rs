@@ -58,6 +58,7 @@ pub enum Rpc {
     GetMetadata,
     GetFunctions,
     CallFunction,
+    MoveResourceState,
 }
 
 impl Rpc {
@@ -86,6 +87,7 @@ impl Rpc {
             Rpc::GetMetadata => "GetMetadata",
             Rpc::GetFunctions => "GetFunctions",
             Rpc::CallFunction => "CallFunction",
+            Rpc::MoveResourceState => "MoveResourceState",
         }
     }
 
