@@ -59,7 +59,7 @@ impl Priors {
         self.private
             .get(index)
             .and_then(Option::as_deref)
-            .map(ferro_planner::statecodec::base64_decode)
+            .map(ferro_runtime::statecodec::base64_decode)
             .unwrap_or_default()
     }
 

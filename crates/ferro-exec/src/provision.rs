@@ -6,7 +6,7 @@ use crate::{Event, ProvisionPhase};
 use ferro_db::SourceFile;
 use ferro_diag::Diagnostic;
 use ferro_hir::{Provisioner, ResourceDecl};
-use ferro_planner::scope::{InstanceCtx, ModuleEval};
+use ferro_runtime::scope::{InstanceCtx, ModuleEval};
 use ferro_value::{Value, ValueKind};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

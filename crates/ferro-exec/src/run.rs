@@ -12,8 +12,8 @@ use ferro_addrs::AbsProviderConfig;
 use ferro_db::{Db, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Expansion, Plan, ResourceInstanceChange, Step};
-use ferro_planner::scope::{EvalTree, InstanceCtx};
-use ferro_planner::Providers;
+use ferro_runtime::scope::{EvalTree, InstanceCtx};
+use ferro_runtime::Providers;
 use ferro_state::{Backend, State};
 use ferro_value::Value;
 use petgraph::stable_graph::NodeIndex;
@@ -166,7 +166,7 @@ pub fn apply(
     } = input;
     // What planning freed (its values, its evaluation tree) goes back before apply builds its
     // own: a plan made in this process left its pages with the allocator.
-    ferro_planner::memory::give_back();
+    ferro_runtime::memory::give_back();
     // The working state is the plan's prior state, moved: steps read what they need of the
     // prior objects from `priors`, taken before anything changes.
     let mut state = std::mem::replace(
@@ -210,10 +210,10 @@ pub fn apply(
     // A provider block that refers to resources is configured by the first step that uses it,
     // once those resources are applied (its steps wait for them).
     let deferred = match ferro_db::item_graph(db, ws) {
-        Ok(graph) => ferro_planner::deferred_configs(graph, providers),
+        Ok(graph) => ferro_runtime::deferred_configs(graph, providers),
         Err(_) => Default::default(),
     };
-    let configured = ferro_planner::configure_providers_except(&tree, providers, &deferred);
+    let configured = ferro_runtime::configure_providers_except(&tree, providers, &deferred);
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
@@ -492,7 +492,7 @@ pub fn apply(
     }
     if !halted && !aborted && plan.mode != ferro_plan::PlanMode::Destroy {
         // `check` blocks are evaluated again with the applied values.
-        diags.extend(ferro_planner::check_blocks::evaluate_checks(&tree));
+        diags.extend(ferro_runtime::check_blocks::evaluate_checks(&tree));
     }
     if halted || aborted {
         diags.push(Diagnostic::error("interrupted", "execution halted"));
@@ -627,12 +627,12 @@ fn seed_resource_values(
                     }
                     let Some(obj) = &inst.current else { continue };
                     if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
-                        let v = ferro_planner::statecodec::apply_sensitive_paths(
+                        let v = ferro_runtime::statecodec::apply_sensitive_paths(
                             v,
                             &obj.sensitive_attributes,
                         );
                         let v =
-                            ferro_planner::config_value::mark_schema_sensitive(&schema.block, &v);
+                            ferro_runtime::config_value::mark_schema_sensitive(&schema.block, &v);
                         keys.push(key);
                         values.push(shared(&mut last, m.projected(&abs.resource, v)));
                     }
@@ -709,7 +709,7 @@ fn restore_module_instances(tree: &EvalTree<'_>, plan: &Plan) {
                 match call.for_each {
                     Some(fe) => {
                         let (v, _) = m.eval(item.file, fe, &InstanceCtx::default());
-                        ferro_planner::scope::each_values(&v)
+                        ferro_runtime::scope::each_values(&v)
                     }
                     None => BTreeMap::new(),
                 }

@@ -10,7 +10,7 @@
 
 use ferro_addrs::ModuleInstance;
 use ferro_plan::{Plan, ResourceInstanceChange};
-use ferro_planner::scope::EvalTree;
+use ferro_runtime::scope::EvalTree;
 use std::collections::HashMap;
 
 pub(crate) struct Settle {

@@ -5,12 +5,12 @@ use crate::run::Event;
 use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use ferro_diag::Diagnostic;
 use ferro_plan::{Action, Plan, ResourceInstanceChange, Step};
-use ferro_planner::config_value::{eval_body, mark_schema_sensitive};
-use ferro_planner::objchange::assert_compatible;
-use ferro_planner::scope::{EvalTree, InstanceCtx, ModuleEval};
-use ferro_planner::statecodec::{encode_object, Hold};
-use ferro_planner::Providers;
-use ferro_provider::{ApplyRequest, ProviderDiagnostic, ReadDataRequest, Severity};
+use ferro_provider::{ApplyRequest, Severity};
+use ferro_runtime::config_value::{eval_body, mark_schema_sensitive};
+use ferro_runtime::objchange::assert_compatible;
+use ferro_runtime::scope::{EvalTree, InstanceCtx, ModuleEval};
+use ferro_runtime::statecodec::{encode_object, Hold};
+use ferro_runtime::Providers;
 use ferro_state::{Change, OutputState};
 use ferro_value::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -47,7 +47,7 @@ impl StepCtx<'_> {
         };
         let mut said = Vec::new();
         let ds = cell.get_or_init(|| {
-            let ds = ferro_planner::configure_provider(self.tree, self.providers, cfg);
+            let ds = ferro_runtime::configure_provider(self.tree, self.providers, cfg);
             said.clone_from(&ds);
             ds
         });
@@ -76,7 +76,7 @@ fn instance_config(
         return (v, Vec::new());
     }
     let (v, ds) = eval_body(m, file, &decl.body, block, inst);
-    if ds.is_empty() && ferro_planner::config_value::instance_independent(m.hir(file), &decl.body) {
+    if ds.is_empty() && ferro_runtime::config_value::instance_independent(m.hir(file), &decl.body) {
         ctx.config_cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -90,23 +90,6 @@ fn instance_config(
 pub(crate) enum Outcome {
     Change(Change),
     Report(Event),
-}
-
-fn pdiag(d: &ProviderDiagnostic, addr: &str) -> Diagnostic {
-    ferro_diag::Diagnostic {
-        severity: if d.severity == Severity::Error {
-            ferro_diag::Severity::Error
-        } else {
-            ferro_diag::Severity::Warning
-        },
-        code: "provider-error".into(),
-        summary: d.summary.clone(),
-        detail: d.detail.clone(),
-        span: None,
-        labels: Vec::new(),
-        address: Some(addr.to_string()),
-        values: Vec::new(),
-    }
 }
 
 /// The `id` an object is named by in progress lines ("Destroying... [id=…]").
@@ -172,7 +155,7 @@ fn each_value(
     let mut cache = ctx.for_each_cache.lock().unwrap_or_else(|e| e.into_inner());
     if !cache.contains_key(&abs) {
         let (v, _) = m.eval(file, fe, &InstanceCtx::default());
-        cache.insert(abs.clone(), ferro_planner::scope::each_values(&v));
+        cache.insert(abs.clone(), ferro_runtime::scope::each_values(&v));
     }
     cache.get(&abs).and_then(|m| m.get(k).cloned())
 }
@@ -241,40 +224,19 @@ fn read_data(
         id: id_of(&c.before.value()),
     });
     let started = Instant::now();
-    let (plain_cfg, _) = config.deep_unmark();
-    let resp = provider.read_data_source(ReadDataRequest {
-        type_name: &res.ty,
-        config: &plain_cfg,
-    });
-    let mut errored = false;
-    for d in &resp.diagnostics {
-        errored |= d.severity == Severity::Error;
-        diags.push(
-            pdiag(d, &addr).with_span_opt(Some(
-                d.attribute
-                    .as_deref()
-                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
-                    .unwrap_or(m.hir(item.file).at(decl.span)),
-            )),
-        );
-    }
-    if errored {
-        return failed(diags, None);
-    }
-    let state = match ferro_value::convert::convert(&resp.state, &schema.implied_type()) {
-        Ok(v) if v.is_wholly_known() && !v.is_null() => v,
-        _ => {
-            return failed(
-                diags,
-                Some(
-                    Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
-                        .with_detail(format!("Provider {} produced an invalid value for {addr}: the object must be known, not null, and conform to the data source's schema.", c.provider))
-                        .with_address(addr.clone()),
-                ),
-            )
-        }
+    let provider_name = c.provider.to_string();
+    let at = ferro_runtime::lifecycle::InstanceRef {
+        hir: m.hir(item.file),
+        decl,
+        schema,
+        addr: &addr,
+        provider_name: &provider_name,
     };
-    let marked = ferro_planner::lifecycle::carry_marks(&state, &config);
+    let (marked, ds) = ferro_runtime::data::read_data(provider.as_ref(), &at, &config);
+    diags.extend(ds);
+    let Some(marked) = marked else {
+        return failed(diags, None);
+    };
     let obj = match encode_object(
         schema,
         &marked,
@@ -302,7 +264,7 @@ fn read_data(
     let done = Event::Completed {
         addr,
         action: Action::Read,
-        id: id_of(&state),
+        id: id_of(&marked),
         elapsed: started.elapsed(),
     };
     (
@@ -375,12 +337,12 @@ fn apply_change(
     if !ds.iter().any(Diagnostic::is_error) {
         // Preconditions are checked again with what apply has learned so far: one that was
         // unknown while planning may fail now, before anything is changed.
-        ds.extend(ferro_planner::conditions::check_conditions(
+        ds.extend(ferro_runtime::conditions::check_conditions(
             m,
             item.file,
             &decl.lifecycle.preconditions,
             &inst,
-            ferro_planner::conditions::CheckKind::ResourcePrecondition,
+            ferro_runtime::conditions::CheckKind::ResourcePrecondition,
             Some(&addr),
         ));
     }
@@ -415,7 +377,7 @@ fn apply_change(
     // The final plan takes the lifecycle's steps again, now with the values learned so far:
     // ignore_changes against the prior object, the state's private data (not the initial
     // plan's), core's checks of the answer.
-    let config = ferro_planner::lifecycle::configured_value(
+    let config = ferro_runtime::lifecycle::configured_value(
         &decl.lifecycle,
         &config,
         (!create).then_some(&before),
@@ -427,14 +389,14 @@ fn apply_change(
         ctx.priors.private(index)
     };
     let provider_name = c.provider.provider.to_string();
-    let at = ferro_planner::lifecycle::InstanceRef {
+    let at = ferro_runtime::lifecycle::InstanceRef {
         hir: m.hir(item.file),
         decl,
         schema,
         addr: &addr,
         provider_name: &provider_name,
     };
-    let (final_plan, ds) = ferro_planner::lifecycle::plan_change(
+    let (final_plan, ds) = ferro_runtime::lifecycle::plan_change(
         provider.as_ref(),
         &at,
         &prior,
@@ -485,14 +447,12 @@ fn apply_change(
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(
-            pdiag(d, &addr).with_span_opt(Some(
-                d.attribute
-                    .as_deref()
-                    .and_then(|p| ferro_planner::path_span(m.hir(item.file), &decl.body, p))
-                    .unwrap_or(m.hir(item.file).at(decl.span)),
-            )),
-        );
+        diags.push(ferro_runtime::diagnostics::resource_diag(
+            m.hir(item.file),
+            d,
+            &addr,
+            decl,
+        ));
     }
     // The parts the provider left as planned are the final plan's, not a second copy (and
     // so are the parts the final plan took from the configuration): state and the instance's
@@ -530,7 +490,7 @@ fn apply_change(
         return (outcomes, diags, false);
     }
     // Carry configuration sensitivity into the stored object.
-    let marked = ferro_planner::lifecycle::carry_marks(&new_state, &config);
+    let marked = ferro_runtime::lifecycle::carry_marks(&new_state, &config);
     // A failed create (the provider returned an object with errors) leaves it tainted, and so
     // does a failed creation-time provisioner.
     let mut tainted = errored && create;
@@ -540,7 +500,7 @@ fn apply_change(
             m,
             item.file,
             decl,
-            &ferro_planner::conditions::with_self(&inst, &marked),
+            &ferro_runtime::conditions::with_self(&inst, &marked),
             crate::provision::When::Create,
             &addr,
             ctx.on_event,
@@ -553,12 +513,12 @@ fn apply_change(
     }
     let mut postcondition_failed = false;
     if !errored && !decl.lifecycle.postconditions.is_empty() {
-        let ds = ferro_planner::conditions::check_conditions(
+        let ds = ferro_runtime::conditions::check_conditions(
             m,
             item.file,
             &decl.lifecycle.postconditions,
-            &ferro_planner::conditions::with_self(&inst, &marked),
-            ferro_planner::conditions::CheckKind::ResourcePostcondition,
+            &ferro_runtime::conditions::with_self(&inst, &marked),
+            ferro_runtime::conditions::CheckKind::ResourcePostcondition,
             Some(&addr),
         );
         let failed = ds.iter().any(Diagnostic::is_error);
@@ -694,7 +654,7 @@ fn destroy_change(
                     &m,
                     item.file,
                     &decl,
-                    &ferro_planner::conditions::with_self(&inst, &before),
+                    &ferro_runtime::conditions::with_self(&inst, &before),
                     crate::provision::When::Destroy,
                     &addr,
                     ctx.on_event,
@@ -725,7 +685,7 @@ fn destroy_change(
     let mut errored = false;
     for d in &resp.diagnostics {
         errored |= d.severity == Severity::Error;
-        diags.push(pdiag(d, &addr));
+        diags.push(ferro_runtime::diagnostics::provider_diag(d, &addr, None));
     }
     if !errored && !resp.new_state.is_null() {
         diags.push(

@@ -112,6 +112,7 @@ impl Provider for Shelf {
                 .into_iter()
                 .collect(),
             data_sources: Default::default(),
+            move_resource_state: false,
         })
     }
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {

@@ -5,7 +5,7 @@ use crate::providers::Providers;
 use crate::statecodec::{encode_object, Hold};
 use ferro_addrs::{AbsResourceInstance, ResourceMode};
 use ferro_diag::Diagnostic;
-use ferro_provider::{ImportRequest, ReadRequest, Severity};
+use ferro_provider::{ImportRequest, ReadRequest};
 use ferro_state::State;
 
 /// Progress of an import, for the CLI to print as it happens.
@@ -68,7 +68,11 @@ pub fn import_resource(
         type_name: &res.ty,
         id,
     });
-    let mut diags: Vec<Diagnostic> = resp.diagnostics.iter().map(|d| pdiag(d, &a)).collect();
+    let mut diags: Vec<Diagnostic> = resp
+        .diagnostics
+        .iter()
+        .map(|d| ferro_runtime::diagnostics::provider_diag(d, &a, None))
+        .collect();
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
@@ -93,7 +97,11 @@ pub fn import_resource(
         current_state: &obj.state,
         private: &obj.private,
     });
-    diags.extend(read.diagnostics.iter().map(|d| pdiag(d, &a)));
+    diags.extend(
+        read.diagnostics
+            .iter()
+            .map(|d| ferro_runtime::diagnostics::provider_diag(d, &a, None)),
+    );
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
@@ -130,14 +138,4 @@ pub fn import_resource(
         ),
     }
     diags
-}
-
-fn pdiag(d: &ferro_provider::ProviderDiagnostic, addr: &str) -> Diagnostic {
-    let base = if d.severity == Severity::Error {
-        Diagnostic::error("provider-error", d.summary.clone())
-    } else {
-        Diagnostic::warning("provider-error", d.summary.clone())
-    };
-    base.with_detail(d.detail.clone())
-        .with_address(addr.to_string())
 }

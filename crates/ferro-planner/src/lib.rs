@@ -2,37 +2,30 @@
 //! ask providers to plan each resource instance, decide actions, and emit the plan IR.
 //!
 //! The planner owns the decisions (create, update, replace, delete, no-op); the interpreter in
-//! ferro-exec only carries them out. Module-level evaluation ([`scope::ModuleEval`]) and core's
-//! checks of provider answers ([`objchange`]) are shared with ferro-exec.
+//! ferro-exec only carries them out. It keeps the walk (expansion, ordering, refresh, orphans,
+//! targeting, moves, imports); what planning and apply both do for one instance (evaluation
+//! scopes, the lifecycle steps, conditions, state encoding, provider configuration) is
+//! ferro-runtime's, re-exported here under the names the planner's users know.
 
-pub mod check_blocks;
-pub mod conditions;
-pub mod config_value;
-mod configure;
+pub use ferro_runtime::{
+    check_blocks, conditions, config_value, lifecycle, memory, objchange, reads, scope, statecodec,
+};
+use ferro_runtime::{configure, providers, validation};
 mod graph;
 mod import;
-pub mod lifecycle;
-pub mod memory;
 mod moves;
-pub mod objchange;
-mod providers;
-pub mod reads;
 pub mod resource_sets;
-pub mod scope;
 pub mod state_scope;
-pub mod statecodec;
-mod validation;
-mod variable_value;
 mod walk;
 
-pub use configure::{
+pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
+pub use ferro_runtime::configure::{
     configure_provider, configure_providers, configure_providers_except, configure_providers_known,
     deferred_configs,
 };
-pub use ferro_db::{item_graph, Item, ItemGraph, ItemId};
+pub use ferro_runtime::providers::{load_providers, provider_config, Providers};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
-pub use providers::{load_providers, provider_config, Providers};
 pub use walk::{
     path_span, plan, prepare_variables, PlanInput, PlanOptions, RawVariable, RefreshNotice,
     VariableSource,

@@ -144,7 +144,7 @@ pub(crate) struct JournalWriter {
 }
 
 /// The chunk of zeros the reserve is grown by at a time.
-const ZEROS: [u8; 1 << 16] = [0; 1 << 16];
+static ZEROS: [u8; 1 << 16] = [0; 1 << 16];
 
 impl JournalWriter {
     /// Start a journal continuing the snapshot `(lineage, base_serial)`.
@@ -529,7 +529,6 @@ mod tests {
     use crate::{new_lineage, LocalBackend};
     use ferro_addrs::{Provider, Resource};
     use serde_json::json;
-    use std::io::Write;
 
     fn set(name: &str, key: i64) -> Change {
         Change::SetCurrent {

@@ -94,33 +94,20 @@ impl Walk<'_> {
                 instance_values.push(key, mark_schema_sensitive(&schema.block, &planned));
                 continue;
             }
-            let resp = provider.read_data_source(ReadDataRequest {
-                type_name: &r.ty,
-                config: &plain_cfg,
-            });
-            let mut errored = false;
-            for d in &resp.diagnostics {
-                errored |= d.severity == Severity::Error;
-                self.diags
-                    .push(resource_diag(m.hir(file), d, &addr_s, decl));
-            }
-            if errored {
+            let provider_name = cfg.to_string();
+            let at = crate::lifecycle::InstanceRef {
+                hir: m.hir(file),
+                decl,
+                schema,
+                addr: &addr_s,
+                provider_name: &provider_name,
+            };
+            let (value, ds) = ferro_runtime::data::read_data(provider.as_ref(), &at, &config);
+            self.diags.extend(ds);
+            let Some(value) = value else {
                 instance_values.push(key, Value::unknown(schema.implied_type()));
                 continue;
-            }
-            let state = match convert(&resp.state, &schema.implied_type()) {
-                Ok(v) if v.is_wholly_known() && !v.is_null() => v,
-                _ => {
-                    self.diags.push(
-                        Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
-                            .with_detail(format!("Provider {} produced an invalid value for {addr_s}: the object must be known, not null, and conform to the data source's schema.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", cfg.provider))
-                            .with_address(addr_s.clone()),
-                    );
-                    instance_values.push(key, Value::unknown(schema.implied_type()));
-                    continue;
-                }
             };
-            let value = crate::lifecycle::carry_marks(&state, &config);
             match crate::statecodec::encode_object(
                 schema,
                 &value,

@@ -22,7 +22,8 @@ mod parallel;
 mod priors;
 mod relations;
 mod release;
-pub(crate) use release::Released;
+pub use ferro_runtime::diagnostics::path_span;
+pub(crate) use ferro_runtime::diagnostics::{provider_diag, resource_diag};
 mod targeting;
 mod triggers;
 mod variables;
@@ -43,7 +44,7 @@ use ferro_plan::{
     Action, ActionReason, ConfigSnapshot, Expansion, OutputChange, Plan, PlanMode,
     ResourceInstanceChange, StateIdentity, PLAN_FORMAT_VERSION,
 };
-use ferro_provider::{ProviderDiagnostic, ReadDataRequest, ReadRequest, Severity, UpgradeRequest};
+use ferro_provider::{ReadRequest, Severity, UpgradeRequest};
 use ferro_state::State;
 use ferro_value::convert::convert;
 use ferro_value::schema::Schema;
@@ -97,64 +98,6 @@ pub struct PlanInput<'a> {
 pub struct RefreshNotice<'a> {
     pub addr: &'a AbsResourceInstance,
     pub id: Option<(&'static str, &'a str)>,
-}
-
-/// The source range a provider's attribute path points at inside a resource body: the attribute
-/// (or nested block) it names, else the closest enclosing block.
-pub fn path_span(
-    hir: &ferro_hir::FileHir,
-    body: &ferro_hir::BlockBody,
-    path: &[PathStep],
-) -> Option<Span> {
-    let (first, rest) = path.split_first()?;
-    let PathStep::Attr(name) = first else {
-        return None;
-    };
-    if let Some(a) = body.attrs.iter().find(|a| &a.name == name) {
-        return Some(hir.at(a.span));
-    }
-    let blocks: Vec<&ferro_hir::HirBlock> = body.blocks.iter().filter(|b| &b.ty == name).collect();
-    let (block, rest) = match rest.split_first() {
-        Some((PathStep::Index(k), tail)) => {
-            let chosen = match (k.as_number().and_then(|n| n.to_i64()), k.as_str()) {
-                (Some(i), _) => blocks.get(i as usize).copied(),
-                (None, Some(label)) => blocks
-                    .iter()
-                    .copied()
-                    .find(|b| b.labels.first().map(String::as_str) == Some(label)),
-                _ => None,
-            };
-            (chosen.or(blocks.first().copied()), tail)
-        }
-        _ => (blocks.first().copied(), rest),
-    };
-    let block = block?;
-    path_span(hir, &block.body, rest).or(Some(hir.at(block.span)))
-}
-
-/// A provider diagnostic for a resource: pointed at the attribute it names when it names one.
-pub(crate) fn resource_diag(
-    hir: &ferro_hir::FileHir,
-    d: &ProviderDiagnostic,
-    addr: &str,
-    decl: &ResourceDecl,
-) -> Diagnostic {
-    let span = d
-        .attribute
-        .as_deref()
-        .and_then(|p| path_span(hir, &decl.body, p))
-        .unwrap_or(hir.at(decl.span));
-    provider_diag(d, addr, Some(span))
-}
-
-pub(crate) fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
-    let base = match d.severity {
-        Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
-        Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
-    };
-    base.with_detail(d.detail.clone())
-        .with_address(addr)
-        .with_span_opt(span)
 }
 
 /// A prior object refreshed ahead of its turn, and what else its refresh produced. Boxed in

@@ -17,56 +17,6 @@
 use super::*;
 use ferro_db::{item_references, Item, RefTarget, Referrer, TreeNodeId};
 
-/// The resources whose values the walk (or apply, settling the instance) released in one
-/// module instance, recorded in debug builds only: reading one again is a bug of the order
-/// analysis, and the golden suite runs debug builds. Release builds keep nothing.
-#[derive(Default)]
-pub(crate) struct Released {
-    #[cfg(debug_assertions)]
-    names: std::sync::Mutex<HashSet<Resource>>,
-    /// The instance's outputs were released: its parent reads `module.CALL` no more.
-    #[cfg(debug_assertions)]
-    outputs: std::sync::atomic::AtomicBool,
-}
-
-impl Released {
-    pub(crate) fn insert(&self, _r: &Resource) {
-        #[cfg(debug_assertions)]
-        self.names
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(_r.clone());
-    }
-
-    pub(crate) fn insert_outputs(&self) {
-        #[cfg(debug_assertions)]
-        self.outputs
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Panics (debug builds) when the instance's outputs were released.
-    pub(crate) fn check_outputs(&self, _path: &ModuleInstance) {
-        #[cfg(debug_assertions)]
-        assert!(
-            !self.outputs.load(std::sync::atomic::Ordering::Relaxed),
-            "an output of {_path} was evaluated after its outputs were released"
-        );
-    }
-
-    /// Panics (debug builds) when `r` was released.
-    pub(crate) fn check(&self, _r: &Resource, _path: &ModuleInstance) {
-        #[cfg(debug_assertions)]
-        assert!(
-            !self
-                .names
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .contains(_r),
-            "{_r} in {_path} was read after its value was released"
-        );
-    }
-}
-
 /// Resource instances released at once from which the freed pages are given back to the system
 /// (it costs a system call or a few; below this, what is freed is little).
 pub(super) const GIVE_BACK_FROM: usize = 4096;

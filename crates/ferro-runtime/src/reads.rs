@@ -71,7 +71,7 @@ impl ModuleEval<'_> {
         }
     }
 
-    pub(crate) fn projection(&self, r: &Resource) -> Option<&Reads> {
+    pub fn projection(&self, r: &Resource) -> Option<&Reads> {
         if !self.tree.project {
             return None;
         }
@@ -83,7 +83,7 @@ impl ModuleEval<'_> {
 
     /// A resource's value (its one instance, a tuple by index, an object by key) with each
     /// object projected ([`ModuleEval::projected`]).
-    pub(crate) fn projected_resource(&self, r: &Resource, v: Value) -> Value {
+    pub fn projected_resource(&self, r: &Resource, v: Value) -> Value {
         let Some(reads) = self.projection(r) else {
             return v;
         };
@@ -135,9 +135,7 @@ fn splat_attr(hir: &FileHir, body: ExprId) -> Option<&str> {
 }
 
 /// What the expressions of `files` (one module's) read of each resource they refer to.
-pub(crate) fn read_resources<'f>(
-    files: impl Iterator<Item = &'f FileHir>,
-) -> HashMap<Resource, Reads> {
+pub fn read_resources<'f>(files: impl Iterator<Item = &'f FileHir>) -> HashMap<Resource, Reads> {
     let mut reads: HashMap<Resource, Reads> = HashMap::new();
     for hir in files {
         // The attribute each resource reference is followed by, by the reference's expression.

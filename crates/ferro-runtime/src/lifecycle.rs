@@ -10,8 +10,8 @@
 //! * [`carry_marks`]: sensitivity of configuration values carried to the same places of a
 //!   planned or applied object, at every depth, as cty keeps marks.
 
+use crate::diagnostics::resource_diag;
 use crate::objchange::{assert_plan_valid, proposed_new};
-use crate::walk::resource_diag;
 use ferro_diag::Diagnostic;
 use ferro_hir::{IgnoreStep, Lifecycle, ResourceDecl};
 use ferro_provider::{PlanRequest, Provider, Severity};

@@ -111,7 +111,7 @@ struct Instance {
     outputs: Mutex<HashMap<String, Value>>,
     resources: RwLock<HashMap<Resource, Value>>,
     /// Resources whose values the walk gave back (see [`ModuleEval::release_resource`]).
-    released: crate::walk::Released,
+    released: crate::released::Released,
 }
 
 thread_local! {
@@ -156,7 +156,7 @@ pub struct EvalTree<'a> {
     /// Resource values keep only the attributes the module's expressions read (plan and
     /// apply: see [`crate::reads`]); the console evaluates expressions the files do not hold,
     /// so it sees whole objects.
-    pub(crate) project: bool,
+    pub project: bool,
     cwd: String,
     /// The selected workspace (`terraform.workspace`).
     workspace: String,
