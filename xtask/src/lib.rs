@@ -14,6 +14,7 @@ pub mod golden;
 pub mod interop;
 mod interop_lifecycle;
 mod interop_modules;
+mod interop_orphans;
 mod interop_providers;
 mod interop_render;
 pub mod interop_sdk;

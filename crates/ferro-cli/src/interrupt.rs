@@ -27,6 +27,23 @@ pub fn install() {
     });
 }
 
+/// A panic nothing catches ends the process at once, after ending every process ferro started
+/// (plugins, provisioner commands) and releasing held state locks: unwinding could wait for
+/// worker threads forever, and nothing started must outlive ferro. Panics that ferro catches
+/// and reports (a step's, marked by `ferro_pool::catching`) only print, as before.
+pub fn install_panic_exit() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        if !ferro_pool::panic_is_caught() {
+            ferro_provider::process::kill_all();
+            ferro_provider::plugin::kill_all_plugins();
+            ferro_state::release_all_held_locks();
+            std::process::exit(101);
+        }
+    }));
+}
+
 /// What an apply watches (never set unless [`install`] was called).
 pub fn interrupt() -> &'static Interrupt {
     &INTERRUPT

@@ -34,6 +34,10 @@ fn main() {
     if matches!(command, Some("plan" | "apply" | "destroy" | "import")) {
         ferro_cli::interrupt::install();
     }
+    // The language server answers a panicking request with an error and goes on.
+    if command != Some("lsp") {
+        ferro_cli::interrupt::install_panic_exit();
+    }
     enter_chdir(&mut args);
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let mut stdout = std::io::stdout();

@@ -2,32 +2,13 @@
 //! apply and two SIGINTs during apply all end ferro with exit 1 and leave no plugin running
 //! (the real null provider 2.1.2 from the oracle cache, fetched by `tools/fetch-oracles.sh`).
 
+mod cli_support;
+
+use cli_support::oracle_env;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn oracle_env() -> Vec<(String, String)> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run tools/fetch-oracles.sh");
-    assert!(
-        out.status.success(),
-        "tools/fetch-oracles.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("export ")?
-                .split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect()
-}
 
 const CONFIG: &str = r#"
 terraform {

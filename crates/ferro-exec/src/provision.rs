@@ -173,12 +173,30 @@ fn run_local_exec(
     } else if !m.cwd().is_empty() {
         cmd.current_dir(m.cwd());
     }
-    let mut child = cmd.spawn().map_err(|e| {
-        failed(format!(
-            "Error running command '{}': {e}. Output: ",
-            le.command
-        ))
-    })?;
+    // In a process group of its own, watched by a guardian: neither the command nor anything
+    // it starts outlives ferro, and a stop ends it (ferro_provider::process).
+    let mut child = ferro_provider::process::own_group(&mut cmd)
+        .spawn()
+        .map_err(|e| {
+            failed(format!(
+                "Error running command '{}': {e}. Output: ",
+                le.command
+            ))
+        })?;
+    let guard = match ferro_provider::process::Guard::watch(
+        child.id(),
+        ferro_provider::process::Kind::Command,
+    ) {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed(format!(
+                "Error running command '{}': cannot watch it: {e}.",
+                le.command
+            )));
+        }
+    };
     // Both streams are shown as they come, interleaved line by line.
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let mut readers = Vec::new();
@@ -219,6 +237,7 @@ fn run_local_exec(
     let status = child
         .wait()
         .map_err(|e| failed(format!("Error waiting for command '{}': {e}.", le.command)))?;
+    guard.release();
     if !status.success() {
         let code = status
             .code()

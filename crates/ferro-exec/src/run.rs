@@ -307,9 +307,11 @@ pub fn apply(
                 let next = work_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok((node, change)) = next else { break };
                 let step = &g[node];
-                let (outcomes, diags, ok) = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    run_step(ctx, step, change.as_deref())
-                }))
+                let (outcomes, diags, ok) = ferro_pool::catching(|| {
+                    std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        run_step(ctx, step, change.as_deref())
+                    }))
+                })
                 .unwrap_or_else(|payload| panicked(ctx, step, change.as_deref(), payload.as_ref()));
                 let changes: Vec<ferro_state::Change> = outcomes
                     .iter()
@@ -355,6 +357,9 @@ pub fn apply(
                     for p in providers.configs.values() {
                         p.stop();
                     }
+                    // Running provisioner commands are cancelled, as Terraform cancels
+                    // local-exec on a stop.
+                    ferro_provider::process::stop_commands();
                 }
             }
             // At most `parallelism` steps are handed out; the rest wait here, so a stop
@@ -401,6 +406,12 @@ pub fn apply(
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
+            // Tests of what a crash leaves behind (debug builds only): the coordinator panics
+            // once a step has completed while others still run.
+            #[cfg(debug_assertions)]
+            if in_flight > 1 && std::env::var_os("FERRO_TEST_PANIC").is_some_and(|v| v == "apply") {
+                panic!("injected panic (FERRO_TEST_PANIC=apply)");
+            }
             in_flight -= 1;
             if let (Some(i), Some(c)) = (change_of(node), change) {
                 changes[i] = Some(c);

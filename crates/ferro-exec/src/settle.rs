@@ -137,7 +137,9 @@ impl Settle {
         if let Some(m) = tree.scope(&self.paths[i as usize]) {
             // Evaluated on the coordinator, which must go on to save the state: a bug in an
             // evaluation leaves the instance unsettled (debug builds, the tests, stop on it).
-            let settled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| m.settle()));
+            let settled = ferro_pool::catching(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| m.settle()))
+            });
             self.settled[i as usize] = match settled {
                 Ok(s) => s,
                 Err(p) if cfg!(debug_assertions) => std::panic::resume_unwind(p),

@@ -16,6 +16,31 @@ use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
+thread_local! {
+    /// How many [`catching`] calls this thread is inside.
+    static CATCHING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run `f`, which catches the panics in it (`catch_unwind`) and carries on, telling a panic
+/// hook so ([`panic_is_caught`]): the binary's hook ends the process (and every process it
+/// started) only on a panic nothing catches.
+pub fn catching<R>(f: impl FnOnce() -> R) -> R {
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            CATCHING.with(|c| c.set(c.get().saturating_sub(1)));
+        }
+    }
+    CATCHING.with(|c| c.set(c.get() + 1));
+    let _leave = Leave;
+    f()
+}
+
+/// Whether a panic raised on this thread now will be caught (see [`catching`]).
+pub fn panic_is_caught() -> bool {
+    CATCHING.with(|c| c.get() > 0)
+}
+
 /// Work handed to a pool thread.
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -98,7 +123,8 @@ impl<T, R> Batch<'_, T, R> {
                 }
             };
             let Some((i, item)) = next else { break };
-            match catch_unwind(AssertUnwindSafe(|| (self.f)(item))) {
+            // Caught here and raised again in the caller, without the panic hook.
+            match catching(|| catch_unwind(AssertUnwindSafe(|| (self.f)(item)))) {
                 Ok(r) => lock(&self.state).results[i] = Some(r),
                 Err(p) => {
                     lock(&self.state).panic.get_or_insert(p);

@@ -9,6 +9,7 @@
 pub mod builtin;
 pub mod install;
 pub mod plugin;
+pub mod process;
 mod registry;
 
 pub use registry::{

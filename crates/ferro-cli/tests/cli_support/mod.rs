@@ -64,3 +64,27 @@ pub fn ferro_with_input(dir: &Path, args: &[&str], stdin: &str) -> (i32, String,
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The environment `tools/fetch-oracles.sh` prints (`TERRAFORM`, `TF_CLI_CONFIG_FILE` with a
+/// filesystem mirror of the real `hashicorp/null` 2.1.2, ...), fetching what is missing.
+pub fn oracle_env() -> Vec<(String, String)> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run tools/fetch-oracles.sh");
+    assert!(
+        out.status.success(),
+        "tools/fetch-oracles.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("export ")?
+                .split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect()
+}

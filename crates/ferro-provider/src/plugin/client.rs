@@ -108,6 +108,8 @@ pub(super) struct Process {
     /// plugin that watches stdin that its host is gone.
     stdin: Option<ChildStdin>,
     exited: Option<ExitStatus>,
+    /// Kills the plugin's process group if ferro ends without closing it (`crate::process`).
+    _guard: crate::process::Guard,
 }
 
 struct Conn {
@@ -151,9 +153,17 @@ impl PluginClient {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd
+        let mut child = crate::process::own_group(&mut cmd)
             .spawn()
             .map_err(|e| fail(format!("cannot execute the plugin: {e}")))?;
+        let guard = match crate::process::Guard::watch(child.id(), crate::process::Kind::Plugin) {
+            Ok(g) => g,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(fail(format!("cannot start the plugin's guardian: {e}")));
+            }
+        };
         let logs = Arc::new(LogTail {
             lines: Mutex::new(VecDeque::new()),
             ended: Mutex::new(false),
@@ -196,6 +206,7 @@ impl PluginClient {
             child,
             stdin,
             exited: None,
+            _guard: guard,
         }));
         super::reaper::register(&process);
 
