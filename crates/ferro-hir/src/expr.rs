@@ -133,68 +133,77 @@ pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(Expr
     });
 }
 
-/// Call `f` for `root` and every expression inside it.
+/// Call `f` for `root` and every expression inside it (depth first, each expression before
+/// those inside it).
 pub fn walk_exprs(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &Expr)) {
     let mut stack = vec![root];
+    let mut kids = Vec::new();
     while let Some(id) = stack.pop() {
         let e = &exprs[id];
         f(id, e);
-        match e {
-            Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {
+        kids.clear();
+        child_exprs(e, &mut kids);
+        stack.extend(kids.iter().rev());
+    }
+}
+
+/// The expressions directly inside `e`, in source order (a template's interpolations and the
+/// conditions and collections of its directives included), appended to `out`.
+pub fn child_exprs(e: &Expr, out: &mut Vec<ExprId>) {
+    match e {
+        Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+        Expr::Template(parts) => template_children(parts, out),
+        Expr::TemplateWrap(e) => out.push(*e),
+        Expr::GetAttr { target, .. } => out.push(*target),
+        Expr::Index { target, key } => out.extend([*target, *key]),
+        Expr::Splat { target, body } => out.extend([*target, *body]),
+        Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
+        Expr::Object(items) => {
+            for (k, v) in items {
+                out.extend([*k, *v]);
             }
-            Expr::Template(parts) => push_parts(parts, &mut stack),
-            Expr::TemplateWrap(e) => stack.push(*e),
-            Expr::GetAttr { target, .. } => stack.push(*target),
-            Expr::Index { target, key } => stack.extend([*target, *key]),
-            Expr::Splat { target, body } => stack.extend([*target, *body]),
-            Expr::Call { args, .. } | Expr::Tuple(args) => stack.extend(args.iter().copied()),
-            Expr::Object(items) => {
-                for (k, v) in items {
-                    stack.extend([*k, *v]);
-                }
-            }
-            Expr::Unary { operand, .. } => stack.push(*operand),
-            Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
-            Expr::Conditional {
-                cond,
-                then,
-                otherwise,
-            } => stack.extend([*cond, *then, *otherwise]),
-            Expr::For {
-                collection,
-                key,
-                value,
-                cond,
-                ..
-            } => {
-                stack.push(*collection);
-                stack.push(*value);
-                stack.extend(key.iter().copied());
-                stack.extend(cond.iter().copied());
-            }
+        }
+        Expr::Unary { operand, .. } => out.push(*operand),
+        Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+        Expr::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => out.extend([*cond, *then, *otherwise]),
+        Expr::For {
+            collection,
+            key,
+            value,
+            cond,
+            ..
+        } => {
+            out.push(*collection);
+            out.extend(key.iter().copied());
+            out.push(*value);
+            out.extend(cond.iter().copied());
         }
     }
 }
 
-fn push_parts(parts: &[TemplatePart], stack: &mut Vec<ExprId>) {
+fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
     for p in parts {
         match p {
             TemplatePart::Literal(_) => {}
-            TemplatePart::Interp(e) => stack.push(*e),
+            TemplatePart::Interp(e) => out.push(*e),
             TemplatePart::If {
                 cond,
                 then,
                 otherwise,
             } => {
-                stack.push(*cond);
-                push_parts(then, stack);
-                push_parts(otherwise, stack);
+                out.push(*cond);
+                template_children(then, out);
+                template_children(otherwise, out);
             }
             TemplatePart::For {
                 collection, body, ..
             } => {
-                stack.push(*collection);
-                push_parts(body, stack);
+                out.push(*collection);
+                template_children(body, out);
             }
         }
     }

@@ -12,7 +12,7 @@ mod items;
 mod lower;
 mod type_expr;
 
-pub use expr::{walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
+pub use expr::{child_exprs, walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
 pub use items::{
     BlockBody, Check, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Import,
     ImportKey, ItemTree, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock,

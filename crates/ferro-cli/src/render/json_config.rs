@@ -482,39 +482,7 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
     while let Some(id) = stack.pop() {
         order.push(id);
         let mut kids: Vec<ExprId> = Vec::new();
-        match &hir.exprs[id] {
-            Expr::Template(parts) => template_kids(parts, &mut kids),
-            Expr::TemplateWrap(x) => kids.push(*x),
-            Expr::GetAttr { target, .. } => kids.push(*target),
-            Expr::Index { target, key } => kids.extend([*target, *key]),
-            Expr::Splat { target, body } => kids.extend([*target, *body]),
-            Expr::Call { args, .. } | Expr::Tuple(args) => kids.extend(args.iter().copied()),
-            Expr::Object(kv) => {
-                for (k, v) in kv {
-                    kids.extend([*k, *v]);
-                }
-            }
-            Expr::Unary { operand, .. } => kids.push(*operand),
-            Expr::Binary { lhs, rhs, .. } => kids.extend([*lhs, *rhs]),
-            Expr::Conditional {
-                cond,
-                then,
-                otherwise,
-            } => kids.extend([*cond, *then, *otherwise]),
-            Expr::For {
-                collection,
-                key,
-                value,
-                cond,
-                ..
-            } => {
-                kids.push(*collection);
-                kids.extend(key.iter().copied());
-                kids.push(*value);
-                kids.extend(cond.iter().copied());
-            }
-            _ => {}
-        }
+        ferro_hir::child_exprs(&hir.exprs[id], &mut kids);
         for k in &kids {
             parents.insert(*k, id);
         }
@@ -558,30 +526,6 @@ fn collect_refs(hir: &FileHir, e: ExprId, out: &mut Vec<String>) {
         if let Reference::Resource(res) = r {
             if subject != res.to_string() {
                 out.push(res.to_string());
-            }
-        }
-    }
-}
-
-fn template_kids(parts: &[ferro_hir::TemplatePart], kids: &mut Vec<ExprId>) {
-    for p in parts {
-        match p {
-            ferro_hir::TemplatePart::Literal(_) => {}
-            ferro_hir::TemplatePart::Interp(x) => kids.push(*x),
-            ferro_hir::TemplatePart::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                kids.push(*cond);
-                template_kids(then, kids);
-                template_kids(otherwise, kids);
-            }
-            ferro_hir::TemplatePart::For {
-                collection, body, ..
-            } => {
-                kids.push(*collection);
-                template_kids(body, kids);
             }
         }
     }
