@@ -8,6 +8,8 @@
 use super::cliconfig::{CliConfig, MethodKind};
 use super::hash;
 use super::lock::{LockFile, LockedProvider};
+use super::registry::{fetch, provider_package_meta, Discovery, PackageMeta};
+use super::signature::{self, Authentication};
 use super::source::{
     current_platform, find_executable, FilesystemMirror, NetworkSource, PackageLocation,
     PackageSource,
@@ -17,6 +19,7 @@ use super::zip;
 use ferro_addrs::Provider as ProviderAddr;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A provider the configuration needs, with all its version constraints merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +50,7 @@ pub enum InstallEvent {
     Installed {
         addr: ProviderAddr,
         version: Version,
+        auth: Authentication,
     },
     /// `dev_overrides` applies: nothing is installed.
     DevOverride { addr: ProviderAddr, dir: PathBuf },
@@ -95,12 +99,19 @@ pub struct Installer {
     platform: String,
     sources: Vec<(super::cliconfig::Method, Box<dyn PackageSource>)>,
     dev_overrides: BTreeMap<ProviderAddr, PathBuf>,
+    discovery: Arc<Discovery>,
     /// `-upgrade`: ignore the versions the lock file selected.
     pub upgrade: bool,
 }
 
 impl Installer {
     pub fn new(working_dir: &Path, cli: &CliConfig) -> Installer {
+        let discovery = Arc::new(Discovery::new(
+            super::http::Credentials {
+                tokens: cli.credentials.clone(),
+            },
+            cli.hosts.clone(),
+        ));
         let sources = cli
             .methods(working_dir)
             .into_iter()
@@ -109,9 +120,13 @@ impl Installer {
                     MethodKind::FilesystemMirror(p) => {
                         Box::new(FilesystemMirror { root: p.clone() })
                     }
-                    MethodKind::Direct => Box::new(NetworkSource { mirror_url: None }),
+                    MethodKind::Direct => Box::new(NetworkSource {
+                        mirror_url: None,
+                        discovery: discovery.clone(),
+                    }),
                     MethodKind::NetworkMirror(u) => Box::new(NetworkSource {
                         mirror_url: Some(u.clone()),
+                        discovery: discovery.clone(),
                     }),
                 };
                 (m, src)
@@ -122,6 +137,7 @@ impl Installer {
             platform: current_platform(),
             sources,
             dev_overrides: cli.dev_overrides.clone(),
+            discovery,
             upgrade: false,
         }
     }
@@ -230,6 +246,13 @@ impl Installer {
                 Err(e) => source_errors.push(e),
             }
         }
+        if available.is_empty() && source_errors.len() == 1 && looked.len() == 1 {
+            // One source, and it failed: its error is the whole story, as Terraform tells it.
+            return Err(query_error(format!(
+                "Could not retrieve the list of available versions for provider {shown}: {}",
+                source_errors[0]
+            )));
+        }
         if available.is_empty() {
             let mut detail = format!(
                 "Could not retrieve the list of available versions for provider {shown}: provider {addr} was not found in any of the search locations"
@@ -272,33 +295,77 @@ impl Installer {
             summary: "Failed to install provider".into(),
             detail: format!("Error while installing {shown} v{version}: {detail}"),
         };
-        let zip_entries = match loc {
-            PackageLocation::Zip(p) => {
-                let bytes = std::fs::read(p)
-                    .map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
-                Some(
-                    zip::read_zip(&bytes)
-                        .map_err(|e| install_error(format!("{}: {e}", p.display())))?,
-                )
-            }
-            PackageLocation::Dir(_) => None,
-        };
-        let h1 = match (&zip_entries, loc) {
-            (Some(entries), _) => hash::hash_zip(entries),
-            (None, loc) => hash::hash_dir(loc.path()),
-        }
-        .map_err(install_error)?;
+        let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
         let mut hashes = match locked {
             Some(l) if l.version == version => l.hashes.clone(),
             _ => Vec::new(),
         };
-        if !hashes.is_empty() && !hashes.contains(&h1) {
+        let done = |hashes: &mut Vec<String>, new: Vec<String>| {
+            hashes.extend(new);
+            hashes.sort();
+            hashes.dedup();
+            LockedProvider {
+                version: version.clone(),
+                constraints: constraints_text(&req.constraints),
+                hashes: std::mem::take(hashes),
+            }
+        };
+        // A registry package already unpacked for the version the lock file recorded, and
+        // matching its hashes (an `init -upgrade` that selects the version it had), is kept
+        // without asking the registry for it again.
+        if matches!(loc, PackageLocation::Registry)
+            && previous.is_some_and(|p| p.version == version)
+            && dest.is_dir()
+            && hash::hash_dir(&dest).is_ok_and(|h| previous.is_some_and(|p| p.hashes.contains(&h)))
+        {
+            on_event(InstallEvent::UsingInstalled {
+                addr: addr.clone(),
+                version: version.clone(),
+            });
+            let kept = previous.map(|p| p.hashes.clone()).unwrap_or_default();
+            return Ok(done(&mut hashes, kept));
+        }
+        let (zip_entries, auth, signed_hashes, archive_sum) = match loc {
+            PackageLocation::Zip(p) => {
+                let bytes = std::fs::read(p)
+                    .map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
+                let entries = zip::read_zip(&bytes)
+                    .map_err(|e| install_error(format!("{}: {e}", p.display())))?;
+                (
+                    Some(entries),
+                    Authentication::Unauthenticated,
+                    Vec::new(),
+                    None,
+                )
+            }
+            PackageLocation::Dir(_) => (None, Authentication::Unauthenticated, Vec::new(), None),
+            PackageLocation::Registry => {
+                let meta = provider_package_meta(&self.discovery, addr, &version, &self.platform)
+                    .map_err(install_error)?;
+                on_event(InstallEvent::Installing {
+                    addr: addr.clone(),
+                    version: version.clone(),
+                });
+                let fetched = fetch_authenticated(&self.discovery, &meta).map_err(install_error)?;
+                (Some(fetched.0), fetched.1, fetched.2, Some(fetched.3))
+            }
+        };
+        let h1 = match (&zip_entries, loc) {
+            (Some(entries), _) => hash::hash_zip(entries),
+            (None, PackageLocation::Dir(p)) => hash::hash_dir(p),
+            (None, _) => Err("the package was not read".to_string()),
+        }
+        .map_err(install_error)?;
+        let zh = archive_sum.map(|s| format!("zh:{}", signature::hex(&s)));
+        if !hashes.is_empty()
+            && !hashes.contains(&h1)
+            && !zh.as_ref().is_some_and(|z| hashes.contains(z))
+        {
             return Err(install_error(format!(
                 "the local package for {addr} {version} doesn't match any of the checksums previously recorded in the dependency lock file (its checksum is {h1}; the lock file has {}). The package may have been modified or replaced; if you trust it, run ferro init -upgrade or remove the provider's entry from .terraform.lock.hcl.",
                 hashes.join(", ")
             )));
         }
-        let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
         // The package already unpacked for the version the lock file recorded, and matching
         // its hashes (an `init -upgrade` that selects the version it had): kept, as Terraform
         // keeps it. Without a lock entry to check it against, it is installed again.
@@ -310,21 +377,28 @@ impl Installer {
                 addr: addr.clone(),
                 version: version.clone(),
             });
-            hashes.push(h1);
-            hashes.sort();
-            hashes.dedup();
-            return Ok(LockedProvider {
-                version,
-                constraints: constraints_text(&req.constraints),
-                hashes,
+            return Ok(done(&mut hashes, vec![h1]));
+        }
+        if !matches!(loc, PackageLocation::Registry) {
+            on_event(InstallEvent::Installing {
+                addr: addr.clone(),
+                version: version.clone(),
             });
         }
-        on_event(InstallEvent::Installing {
-            addr: addr.clone(),
-            version: version.clone(),
-        });
+        if let Some(entries) = &zip_entries {
+            if !entries.iter().any(|e| {
+                e.name
+                    .starts_with(&format!("terraform-provider-{}", addr.ty))
+            }) {
+                return Err(install_error(format!(
+                    "provider binary not found: the package contains no executable named terraform-provider-{}*",
+                    addr.ty
+                )));
+            }
+        }
         place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?;
         if find_executable(&dest, &addr.ty).is_none() {
+            let _ = remove_existing(&dest);
             return Err(install_error(format!(
                 "the package contains no executable named terraform-provider-{}*",
                 addr.ty
@@ -333,16 +407,37 @@ impl Installer {
         on_event(InstallEvent::Installed {
             addr: addr.clone(),
             version: version.clone(),
+            auth: auth.clone(),
         });
-        hashes.push(h1);
-        hashes.sort();
-        hashes.dedup();
-        Ok(LockedProvider {
-            version,
-            constraints: constraints_text(&req.constraints),
-            hashes,
-        })
+        let mut new = vec![h1];
+        // Hashes for other platforms are trusted only from a signed checksum list.
+        if auth.signed() {
+            new.extend(signed_hashes);
+        }
+        Ok(done(&mut hashes, new))
     }
+}
+
+/// Download a registry package with its `SHA256SUMS` and signature, and authenticate it;
+/// nothing touches the disk. Returns the archive's entries, who signed it, the `zh:` hashes
+/// the signed list vouches for and the archive's SHA-256.
+fn fetch_authenticated(
+    disco: &Discovery,
+    meta: &PackageMeta,
+) -> Result<(Vec<zip::Entry>, Authentication, Vec<String>, [u8; 32]), String> {
+    let sums = fetch(disco, &meta.shasums_url)
+        .map_err(|e| format!("failed to retrieve authentication checksums for provider: {e}"))?;
+    let sig = fetch(disco, &meta.shasums_signature_url)
+        .map_err(|e| format!("failed to retrieve cryptographic signature for provider: {e}"))?;
+    let archive = fetch(disco, &meta.download_url)?;
+    let sums_text = String::from_utf8_lossy(&sums);
+    signature::check_listed_checksum(&sums_text, &meta.filename, &meta.shasum)?;
+    signature::check_archive_checksum(&archive, &meta.shasum)?;
+    let auth = signature::authenticate(&sums, &sig, &meta.signing_keys)?;
+    let entries = zip::read_zip(&archive).map_err(|e| format!("{}: {e}", meta.filename))?;
+    use sha2::Digest;
+    let sum: [u8; 32] = sha2::Sha256::digest(&archive).into();
+    Ok((entries, auth, signature::zh_hashes(&sums_text), sum))
 }
 
 fn constraints_text(c: &Constraints) -> Option<String> {
@@ -393,6 +488,7 @@ fn place_package(
             copy_dir(&src, dest)
         }
         (PackageLocation::Zip(p), None) => Err(format!("the archive {} was not read", p.display())),
+        (PackageLocation::Registry, None) => Err("the package was not downloaded".into()),
     }
 }
 

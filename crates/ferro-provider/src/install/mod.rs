@@ -5,8 +5,11 @@
 pub mod cliconfig;
 pub mod hash;
 mod hcl;
+pub mod http;
 mod installer;
 pub mod lock;
+pub mod registry;
+pub mod signature;
 pub mod source;
 pub mod version;
 pub mod zip;

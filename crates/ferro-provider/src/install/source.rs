@@ -1,12 +1,14 @@
 //! Where provider packages come from: filesystem mirrors (unpacked
 //! `HOST/NS/TYPE/VERSION/OS_ARCH/` directories and packed
 //! `HOST/NS/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip` archives) and the origin
-//! registry, which ferro cannot reach yet and says so.
+//! registry (`providers.v1`; the package itself is fetched and authenticated by the installer).
 
+use super::registry::Discovery;
 use super::version::Version;
 use ferro_addrs::Provider as ProviderAddr;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A package of one provider version for one platform.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,14 +17,9 @@ pub enum PackageLocation {
     Dir(PathBuf),
     /// A zip archive.
     Zip(PathBuf),
-}
-
-impl PackageLocation {
-    pub fn path(&self) -> &Path {
-        match self {
-            PackageLocation::Dir(p) | PackageLocation::Zip(p) => p,
-        }
-    }
+    /// A package the provider's origin registry offers (its download metadata is asked for
+    /// once the version is chosen).
+    Registry,
 }
 
 /// Something that lists and provides provider packages.
@@ -98,10 +95,11 @@ impl PackageSource for FilesystemMirror {
     }
 }
 
-/// The provider's origin registry (`direct`), or a network mirror: not reachable yet.
+/// The provider's origin registry (`direct`), or a network mirror (not reachable yet).
 pub struct NetworkSource {
     /// `None` for `direct` (the provider's own hostname), else the mirror URL.
     pub mirror_url: Option<String>,
+    pub discovery: Arc<Discovery>,
 }
 
 impl PackageSource for NetworkSource {
@@ -110,15 +108,15 @@ impl PackageSource for NetworkSource {
         addr: &ProviderAddr,
         _platform: &str,
     ) -> Result<BTreeMap<Version, PackageLocation>, String> {
-        Err(match &self.mirror_url {
-            None => format!(
-                "{} is not reachable from ferro yet: ferro cannot download providers from a registry. Put the {}/{} package in a filesystem_mirror (provider_installation block of the CLI configuration) or in ~/.terraform.d/plugins instead",
-                addr.hostname, addr.namespace, addr.ty
-            ),
-            Some(url) => format!(
-                "the network mirror {url} is not reachable from ferro yet: ferro cannot download providers over the network. Use a filesystem_mirror instead"
-            ),
-        })
+        match &self.mirror_url {
+            None => Ok(super::registry::provider_versions(&self.discovery, addr)?
+                .into_iter()
+                .map(|v| (v, PackageLocation::Registry))
+                .collect()),
+            Some(url) => Err(format!(
+                "the network mirror {url} is not reachable from ferro yet: ferro cannot download providers from a network mirror. Use a filesystem_mirror or the origin registry instead"
+            )),
+        }
     }
 
     fn describe(&self) -> String {
@@ -194,18 +192,6 @@ mod tests {
             .unwrap()
             .is_empty());
         std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    #[test]
-    fn network_sources_say_they_are_unreachable() {
-        let e = NetworkSource { mirror_url: None }
-            .available(&ProviderAddr::default_for("null"), "linux_amd64")
-            .unwrap_err();
-        assert!(
-            e.contains("registry.terraform.io is not reachable from ferro yet")
-                && e.contains("filesystem_mirror"),
-            "{e}"
-        );
     }
 
     #[test]
