@@ -31,6 +31,7 @@ pub mod interrupt;
 pub(crate) mod json_ui;
 mod line_editor;
 mod load;
+mod module_fetch;
 pub mod render;
 mod spec;
 mod validate_json;

@@ -178,7 +178,7 @@ pub fn url_host(url: &str) -> Option<String> {
 }
 
 /// Resolve `reference` against `base` as a browser would (absolute URLs, `//host/…`,
-/// `/path` and relative paths; `..` segments are kept as written).
+/// `/path` and relative paths, with `.` and `..` segments removed).
 pub fn resolve_url(base: &str, reference: &str) -> String {
     if reference.contains("://") {
         return reference.to_string();
@@ -189,7 +189,7 @@ pub fn resolve_url(base: &str, reference: &str) -> String {
     }
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if reference.starts_with('/') {
-        return format!("{scheme}://{authority}{reference}");
+        return format!("{scheme}://{authority}{}", remove_dot_segments(reference));
     }
     let path = &rest[authority.len()..];
     let path = path.split(['?', '#']).next().unwrap_or("");
@@ -197,7 +197,40 @@ pub fn resolve_url(base: &str, reference: &str) -> String {
         Some(i) => &path[..=i],
         None => "/",
     };
-    format!("{scheme}://{authority}{dir}{reference}")
+    format!(
+        "{scheme}://{authority}{}",
+        remove_dot_segments(&format!("{dir}{reference}"))
+    )
+}
+
+/// RFC 3986's `remove_dot_segments` on a path (a query is left alone).
+fn remove_dot_segments(path: &str) -> String {
+    let (path, query) = match path.find(['?', '#']) {
+        Some(i) => (&path[..i], &path[i..]),
+        None => (path, ""),
+    };
+    let mut out: Vec<&str> = Vec::new();
+    let segments: Vec<&str> = path.split('/').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    format!("{}{query}", out.join("/"))
 }
 
 #[cfg(test)]

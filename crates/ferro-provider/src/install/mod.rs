@@ -11,6 +11,7 @@ pub mod lock;
 pub mod registry;
 pub mod signature;
 pub mod source;
+pub mod tar;
 pub mod version;
 pub mod zip;
 
