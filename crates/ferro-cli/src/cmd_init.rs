@@ -135,6 +135,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                     auth.describe()
                 )
             }
+            InstallEvent::LinkedFromCache { addr, version } => format!(
+                "- Using {} v{version} from the shared cache directory",
+                display_addr(&addr)
+            ),
             InstallEvent::Builtin { addr } => format!(
                 "- Using ferro's built-in {} (no plugin package installed)",
                 display_addr(&addr)

@@ -463,3 +463,130 @@ fn module_download_failures_are_reported_and_leave_nothing() {
         );
     }
 }
+
+#[test]
+fn network_mirrors_serve_checksummed_packages() {
+    let server = Server::start("mirror");
+    let platform = platform();
+    let good = registry_support::Package::build("mirrored", "1.0.0", &platform);
+    let base = "/mirror/example.org/acme/mirrored";
+    server.put(
+        &format!("{base}/index.json"),
+        Reply::ok(r#"{"versions":{"1.0.0":{},"0.9.0":{}}}"#),
+    );
+    let publish = |hash: &str| {
+        server.put(
+            &format!("{base}/1.0.0.json"),
+            Reply::ok(
+                serde_json::json!({"archives": {platform.as_str(): {"url": "pkg/mirrored.zip", "hashes": [hash]}}})
+                    .to_string(),
+            ),
+        );
+    };
+    server.put(
+        &format!("{base}/pkg/mirrored.zip"),
+        Reply::ok(good.zip.clone()),
+    );
+    let env = server.env(&format!(
+        "provider_installation {{\n  network_mirror {{\n    url = \"{}\"\n  }}\n}}\n",
+        server.url("/mirror/")
+    ));
+    let write = |dir: &std::path::Path| {
+        std::fs::write(
+            dir.join("main.tf"),
+            config("example.org/acme/mirrored", ">= 0.9").replace("thing =", "mirrored ="),
+        )
+        .unwrap();
+    };
+
+    // The mirror lists a hash the package does not have: refused, nothing installed.
+    publish(&h1(b"PK\x05\x06\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"));
+    let dir = scratch("init-registry-mirror-bad");
+    write(&dir);
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("provider package doesn't match the expected checksum"),
+        "{err}"
+    );
+    assert_eq!(
+        files_under(&dir.join(".terraform/providers")),
+        Vec::<String>::new()
+    );
+
+    publish(&h1(&good.zip));
+    let dir = scratch("init-registry-mirror");
+    write(&dir);
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("- Installed example.org/acme/mirrored v1.0.0 (verified checksum)\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Partner and community"), "{out}");
+    // Unsigned: only the package's own hash is recorded.
+    let lock = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
+    assert!(
+        lock.contains(&format!("  hashes = [\n    \"{}\",\n  ]\n", h1(&good.zip))),
+        "{lock}"
+    );
+}
+
+#[test]
+fn the_plugin_cache_is_filled_once_and_linked_from() {
+    let server = Server::start("cache");
+    let key = Key::generate(5);
+    server.publish_provider("acme", "cached", &["2.0.0"], &key);
+    let cache = scratch("init-registry-cache-dir");
+    let mut env = server.env("");
+    env.push(("TF_PLUGIN_CACHE_DIR".into(), cache.display().to_string()));
+    let source = format!("{}/acme/cached", server.host);
+    let first = scratch("init-registry-cache-1");
+    let second = scratch("init-registry-cache-2");
+    for dir in [&first, &second] {
+        std::fs::write(
+            dir.join("main.tf"),
+            config(&source, "2.0.0").replace("thing =", "cached ="),
+        )
+        .unwrap();
+    }
+    let (code, out, err) = ferro_env(&first, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("- Installed {source} v2.0.0 (self-signed")),
+        "{out}"
+    );
+    let downloads = server
+        .seen("/files/acme/cached/2.0.0/terraform-provider")
+        .len();
+    assert_eq!(downloads, 1);
+    let cached = cache
+        .join(&server.host)
+        .join("acme/cached/2.0.0")
+        .join(platform());
+    assert!(cached.join("terraform-provider-cached_v2.0.0").is_file());
+
+    let (code, out, err) = ferro_env(&second, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "- Using {source} v2.0.0 from the shared cache directory\n"
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        server
+            .seen("/files/acme/cached/2.0.0/terraform-provider")
+            .len(),
+        downloads,
+        "the cache saved a download"
+    );
+    let linked = second
+        .join(".terraform/providers")
+        .join(&server.host)
+        .join("acme/cached/2.0.0")
+        .join(platform());
+    assert_eq!(std::fs::read_link(&linked).unwrap(), cached);
+    let lock = std::fs::read_to_string(second.join(".terraform.lock.hcl")).unwrap();
+    assert!(lock.contains("\"h1:"), "{lock}");
+}

@@ -8,7 +8,7 @@
 use super::cliconfig::{CliConfig, MethodKind};
 use super::hash;
 use super::lock::{LockFile, LockedProvider};
-use super::registry::{fetch, provider_package_meta, Discovery, PackageMeta};
+use super::registry::{fetch, mirror_archive, provider_package_meta, Discovery, PackageMeta};
 use super::signature::{self, Authentication};
 use super::source::{
     current_platform, find_executable, FilesystemMirror, NetworkSource, PackageLocation,
@@ -52,6 +52,11 @@ pub enum InstallEvent {
         version: Version,
         auth: Authentication,
     },
+    /// The shared plugin cache held the package; it is linked from there.
+    LinkedFromCache {
+        addr: ProviderAddr,
+        version: Version,
+    },
     /// `dev_overrides` applies: nothing is installed.
     DevOverride { addr: ProviderAddr, dir: PathBuf },
     /// No plugin package was found, and ferro has the provider built in: it runs in process.
@@ -79,6 +84,21 @@ pub fn providers_dir(working_dir: &Path) -> PathBuf {
     working_dir.join(".terraform").join("providers")
 }
 
+/// Where the shared plugin cache keeps a package (the unpacked mirror layout).
+fn cache_package_dir(
+    cache: &Path,
+    addr: &ProviderAddr,
+    version: &Version,
+    platform: &str,
+) -> PathBuf {
+    cache
+        .join(&addr.hostname)
+        .join(&addr.namespace)
+        .join(&addr.ty)
+        .join(version.to_string())
+        .join(platform)
+}
+
 /// Where an installed package lives.
 pub fn package_dir(
     working_dir: &Path,
@@ -100,6 +120,8 @@ pub struct Installer {
     sources: Vec<(super::cliconfig::Method, Box<dyn PackageSource>)>,
     dev_overrides: BTreeMap<ProviderAddr, PathBuf>,
     discovery: Arc<Discovery>,
+    /// The shared plugin cache (`TF_PLUGIN_CACHE_DIR`, else `plugin_cache_dir`), when it exists.
+    cache_dir: Option<PathBuf>,
     /// `-upgrade`: ignore the versions the lock file selected.
     pub upgrade: bool,
 }
@@ -138,6 +160,11 @@ impl Installer {
             sources,
             dev_overrides: cli.dev_overrides.clone(),
             discovery,
+            cache_dir: std::env::var_os("TF_PLUGIN_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| cli.plugin_cache_dir.clone())
+                .filter(|d| d.is_dir()),
             upgrade: false,
         }
     }
@@ -313,7 +340,8 @@ impl Installer {
         // A registry package already unpacked for the version the lock file recorded, and
         // matching its hashes (an `init -upgrade` that selects the version it had), is kept
         // without asking the registry for it again.
-        if matches!(loc, PackageLocation::Registry)
+        let network = matches!(loc, PackageLocation::Registry | PackageLocation::Mirror(_));
+        if network
             && previous.is_some_and(|p| p.version == version)
             && dest.is_dir()
             && hash::hash_dir(&dest).is_ok_and(|h| previous.is_some_and(|p| p.hashes.contains(&h)))
@@ -324,6 +352,40 @@ impl Installer {
             });
             let kept = previous.map(|p| p.hashes.clone()).unwrap_or_default();
             return Ok(done(&mut hashes, kept));
+        }
+        // A package the shared plugin cache already holds is linked from there, checked
+        // against the lock file's hashes when it has some (Terraform 1.0's rule).
+        let cached = self
+            .cache_dir
+            .as_ref()
+            .filter(|_| network)
+            .map(|c| cache_package_dir(c, addr, &version, &self.platform));
+        if let Some(cached) = cached
+            .as_ref()
+            .filter(|c| find_executable(c, &addr.ty).is_some())
+        {
+            let cache_error = |detail: String| {
+                InstallError {
+                summary: "Failed to install provider from shared cache".into(),
+                detail: format!(
+                    "Error while importing {shown} v{version} from the shared cache directory: {detail}."
+                ),
+            }
+            };
+            let h1 = hash::hash_dir(cached).map_err(cache_error)?;
+            if !hashes.is_empty() && !hashes.contains(&h1) {
+                return Err(cache_error(format!(
+                    "the provider cache at {} has a copy of {addr} {version} that doesn't match any of the checksums recorded in the dependency lock file",
+                    cached.display()
+                )));
+            }
+            on_event(InstallEvent::LinkedFromCache {
+                addr: addr.clone(),
+                version: version.clone(),
+            });
+            place_package(&PackageLocation::Dir(cached.clone()), None, &dest)
+                .map_err(cache_error)?;
+            return Ok(done(&mut hashes, vec![h1]));
         }
         let (zip_entries, auth, signed_hashes, archive_sum) = match loc {
             PackageLocation::Zip(p) => {
@@ -348,6 +410,18 @@ impl Installer {
                 });
                 let fetched = fetch_authenticated(&self.discovery, &meta).map_err(install_error)?;
                 (Some(fetched.0), fetched.1, fetched.2, Some(fetched.3))
+            }
+            PackageLocation::Mirror(base) => {
+                let (url, listed) =
+                    mirror_archive(&self.discovery, base, addr, &version, &self.platform)
+                        .map_err(install_error)?;
+                on_event(InstallEvent::Installing {
+                    addr: addr.clone(),
+                    version: version.clone(),
+                });
+                let (entries, auth, sum) =
+                    fetch_listed(&self.discovery, &url, &listed).map_err(install_error)?;
+                (Some(entries), auth, Vec::new(), Some(sum))
             }
         };
         let h1 = match (&zip_entries, loc) {
@@ -379,7 +453,7 @@ impl Installer {
             });
             return Ok(done(&mut hashes, vec![h1]));
         }
-        if !matches!(loc, PackageLocation::Registry) {
+        if !network {
             on_event(InstallEvent::Installing {
                 addr: addr.clone(),
                 version: version.clone(),
@@ -396,7 +470,15 @@ impl Installer {
                 )));
             }
         }
-        place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?;
+        match &cached {
+            // Into the shared cache, and linked from there.
+            Some(cached) => {
+                place_package(loc, zip_entries.as_deref(), cached).map_err(install_error)?;
+                place_package(&PackageLocation::Dir(cached.clone()), None, &dest)
+                    .map_err(install_error)?;
+            }
+            None => place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?,
+        }
         if find_executable(&dest, &addr.ty).is_none() {
             let _ = remove_existing(&dest);
             return Err(install_error(format!(
@@ -416,6 +498,31 @@ impl Installer {
         }
         Ok(done(&mut hashes, new))
     }
+}
+
+/// Download a network mirror's package and check it against the hashes the mirror lists
+/// (`verified checksum`; `unauthenticated` when it lists none).
+fn fetch_listed(
+    disco: &Discovery,
+    url: &str,
+    listed: &[String],
+) -> Result<(Vec<zip::Entry>, Authentication, [u8; 32]), String> {
+    use sha2::Digest;
+    let archive = fetch(disco, url)?;
+    let entries = zip::read_zip(&archive).map_err(|e| format!("{url}: {e}"))?;
+    let sum: [u8; 32] = sha2::Sha256::digest(&archive).into();
+    if listed.is_empty() {
+        return Ok((entries, Authentication::Unauthenticated, sum));
+    }
+    let h1 = hash::hash_zip(&entries)?;
+    let zh = format!("zh:{}", signature::hex(&sum));
+    if !listed.iter().any(|h| *h == h1 || *h == zh) {
+        return Err(match listed {
+            [one] => format!("provider package doesn't match the expected checksum {one:?}"),
+            _ => "provider package doesn't match the any of the expected checksums".into(),
+        });
+    }
+    Ok((entries, Authentication::VerifiedChecksum, sum))
 }
 
 /// Download a registry package with its `SHA256SUMS` and signature, and authenticate it;
@@ -488,7 +595,9 @@ fn place_package(
             copy_dir(&src, dest)
         }
         (PackageLocation::Zip(p), None) => Err(format!("the archive {} was not read", p.display())),
-        (PackageLocation::Registry, None) => Err("the package was not downloaded".into()),
+        (PackageLocation::Registry | PackageLocation::Mirror(_), None) => {
+            Err("the package was not downloaded".into())
+        }
     }
 }
 

@@ -249,6 +249,101 @@ pub fn provider_package_meta(
     })
 }
 
+/// The provider network mirror protocol: `{url}HOST/NS/TYPE/index.json` lists versions.
+pub fn mirror_versions(
+    disco: &Discovery,
+    base: &str,
+    addr: &ProviderAddr,
+) -> Result<Vec<Version>, String> {
+    let url = mirror_url(base, addr, "index.json")?;
+    let failed = |e: String| format!("failed to query provider mirror {base} for {addr}: {e}");
+    let resp = mirror_get(disco, &url).map_err(failed)?;
+    match resp.status {
+        200 => {}
+        404 => return Ok(Vec::new()),
+        401 | 403 => return Err(unauthorized(&host_of(base), disco)),
+        s => return Err(failed(format!("server returned unsuccessful status {s}"))),
+    }
+    let body = json(&resp, "invalid response content from mirror server").map_err(failed)?;
+    let mut out = Vec::new();
+    for v in body["versions"]
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.keys())
+    {
+        out.push(Version::parse(v).map_err(|e| {
+            failed(format!(
+                "mirror response includes invalid version string {v:?}: {e}"
+            ))
+        })?);
+    }
+    Ok(out)
+}
+
+/// `{url}HOST/NS/TYPE/VERSION.json`: the archive for `platform` (its absolute URL) and the
+/// hashes the mirror vouches for.
+pub fn mirror_archive(
+    disco: &Discovery,
+    base: &str,
+    addr: &ProviderAddr,
+    version: &Version,
+    platform: &str,
+) -> Result<(String, Vec<String>), String> {
+    let url = mirror_url(base, addr, &format!("{version}.json"))?;
+    let failed = |e: String| format!("failed to query provider mirror {base} for {addr}: {e}");
+    let resp = mirror_get(disco, &url).map_err(failed)?;
+    match resp.status {
+        200 => {}
+        404 => {
+            return Err(failed(format!(
+                "provider mirror does not have archive index for previously-reported {addr} version {version}"
+            )))
+        }
+        401 | 403 => return Err(unauthorized(&host_of(base), disco)),
+        s => return Err(failed(format!("server returned unsuccessful status {s}"))),
+    }
+    let body = json(&resp, "invalid response content from mirror server").map_err(failed)?;
+    let archive = &body["archives"][platform];
+    let Some(rel) = archive["url"].as_str() else {
+        return Err(format!(
+            "provider mirror {base} does not have a package of {addr} {version} for {platform}"
+        ));
+    };
+    let hashes = archive["hashes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.as_str().map(str::to_string))
+        .collect();
+    Ok((resolve_url(&resp.url, rel), hashes))
+}
+
+fn mirror_url(base: &str, addr: &ProviderAddr, file: &str) -> Result<String, String> {
+    if !base.starts_with("https://") {
+        return Err(format!(
+            "invalid provider mirror base URL {base}: must use https"
+        ));
+    }
+    let base = if base.ends_with('/') {
+        base.to_string()
+    } else {
+        format!("{base}/")
+    };
+    Ok(format!(
+        "{base}{}/{}/{}/{file}",
+        addr.hostname, addr.namespace, addr.ty
+    ))
+}
+
+fn host_of(url: &str) -> String {
+    super::http::url_host(url).unwrap_or_default()
+}
+
+/// A mirror request carries the mirror host's credentials.
+fn mirror_get(disco: &Discovery, url: &str) -> Result<Response, String> {
+    disco.get_for(&host_of(url), url)
+}
+
 /// Fetch a file the registry named, refusing anything but `200 OK`.
 pub fn fetch(disco: &Discovery, url: &str) -> Result<Vec<u8>, String> {
     let resp = disco.get(url)?;

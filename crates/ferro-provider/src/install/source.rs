@@ -1,7 +1,8 @@
 //! Where provider packages come from: filesystem mirrors (unpacked
 //! `HOST/NS/TYPE/VERSION/OS_ARCH/` directories and packed
 //! `HOST/NS/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip` archives) and the origin
-//! registry (`providers.v1`; the package itself is fetched and authenticated by the installer).
+//! registry (`providers.v1`) and network mirrors (`index.json`); the package itself is fetched
+//! and authenticated by the installer.
 
 use super::registry::Discovery;
 use super::version::Version;
@@ -20,6 +21,8 @@ pub enum PackageLocation {
     /// A package the provider's origin registry offers (its download metadata is asked for
     /// once the version is chosen).
     Registry,
+    /// A package a network mirror (this base URL) lists.
+    Mirror(String),
 }
 
 /// Something that lists and provides provider packages.
@@ -95,7 +98,7 @@ impl PackageSource for FilesystemMirror {
     }
 }
 
-/// The provider's origin registry (`direct`), or a network mirror (not reachable yet).
+/// The provider's origin registry (`direct`), or a network mirror (`network_mirror`).
 pub struct NetworkSource {
     /// `None` for `direct` (the provider's own hostname), else the mirror URL.
     pub mirror_url: Option<String>,
@@ -113,9 +116,12 @@ impl PackageSource for NetworkSource {
                 .into_iter()
                 .map(|v| (v, PackageLocation::Registry))
                 .collect()),
-            Some(url) => Err(format!(
-                "the network mirror {url} is not reachable from ferro yet: ferro cannot download providers from a network mirror. Use a filesystem_mirror or the origin registry instead"
-            )),
+            Some(url) => Ok(
+                super::registry::mirror_versions(&self.discovery, url, addr)?
+                    .into_iter()
+                    .map(|v| (v, PackageLocation::Mirror(url.clone())))
+                    .collect(),
+            ),
         }
     }
 
