@@ -18,10 +18,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn providers(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     match a.first().map(String::as_str) {
         Some("schema") => schema(g, &a[1..], io),
-        Some(sub @ ("lock" | "mirror")) => plain_error(
+        Some("lock") => crate::cmd_providers_lock::lock(g, &a[1..], io),
+        Some("mirror") => plain_error(
             io,
             "Command not available",
-            &format!("ferro does not implement \"providers {sub}\": it needs a provider registry, which this ferro cannot reach. \"ferro init\" installs providers and writes the lock file."),
+            "ferro does not implement \"providers mirror\" yet. Copy the packages \"ferro init\" installed, or use a network mirror.",
         ),
         _ => tree(g, a, io),
     }

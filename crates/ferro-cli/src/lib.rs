@@ -15,6 +15,7 @@ mod cmd_init;
 mod cmd_lock;
 mod cmd_output;
 mod cmd_providers;
+mod cmd_providers_lock;
 mod cmd_refresh;
 mod cmd_show;
 mod cmd_state;

@@ -25,6 +25,7 @@ pub(crate) const COMMANDS: &[(&str, &Spec)] = &[
     ("lsp", &other::LSP),
     ("output", &other::OUTPUT),
     ("providers", &other::PROVIDERS),
+    ("providers lock", &other::PROVIDERS_LOCK),
     ("providers schema", &other::PROVIDERS_SCHEMA),
     ("refresh", &core::REFRESH),
     ("show", &other::SHOW),

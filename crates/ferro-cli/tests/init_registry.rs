@@ -590,3 +590,76 @@ fn the_plugin_cache_is_filled_once_and_linked_from() {
     let lock = std::fs::read_to_string(second.join(".terraform.lock.hcl")).unwrap();
     assert!(lock.contains("\"h1:"), "{lock}");
 }
+
+#[test]
+fn providers_lock_records_the_checksums_of_every_platform_asked_for() {
+    let server = Server::start("lock");
+    let key = Key::generate(6);
+    let pkgs = server.publish_provider("acme", "locked", &["3.0.0", "3.1.0"], &key);
+    let env = server.env("");
+    let source = format!("{}/acme/locked", server.host);
+    let dir = scratch("init-registry-providers-lock");
+    std::fs::write(
+        dir.join("main.tf"),
+        config(&source, "~> 3.0").replace("thing =", "locked ="),
+    )
+    .unwrap();
+    // The lock file already selects 3.0.0: providers lock keeps that version.
+    std::fs::write(
+        dir.join(".terraform.lock.hcl"),
+        format!(
+            "provider \"{source}\" {{\n  version     = \"3.0.0\"\n  constraints = \"~> 3.0\"\n}}\n"
+        ),
+    )
+    .unwrap();
+    let p = &pkgs["3.0.0"];
+    let here = platform();
+    let (code, out, err) = ferro_env(
+        &dir,
+        &[
+            "providers",
+            "lock",
+            &format!("-platform={here}"),
+            &format!("-platform={}", p.other_platform),
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(
+        out,
+        format!(
+            "- Fetching {source} 3.0.0 for {here}...\n- Obtained {source} checksums for {here} (self-signed, key ID {id})\n- Fetching {source} 3.0.0 for {other}...\n- Obtained {source} checksums for {other} (self-signed, key ID {id})\n\nSuccess! ferro has updated the lock file.\n\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n",
+            id = key.id,
+            other = p.other_platform
+        )
+    );
+    let mut hashes = [
+        h1(&p.zip),
+        h1(&p.other_zip),
+        format!("zh:{}", p.sha256),
+        format!("zh:{}", p.other_sha256),
+    ];
+    hashes.sort();
+    let lock = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
+    let listed: String = hashes.iter().map(|h| format!("    \"{h}\",\n")).collect();
+    assert!(
+        lock.contains(&format!(
+            "  version     = \"3.0.0\"\n  constraints = \"~> 3.0\"\n  hashes = [\n{listed}  ]\n"
+        )),
+        "{lock}"
+    );
+    // Nothing was installed.
+    assert!(!dir.join(".terraform").exists());
+
+    // A platform the registry has no package for is an error, and the lock file stays.
+    let (code, out, err) = ferro_env(&dir, &["providers", "lock", "-platform=plan9_mips"], &env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(err.contains("is not available for plan9_mips"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap(),
+        lock
+    );
+    let (code, _, err) = ferro_env(&dir, &["providers", "lock", "-platform=linux"], &env);
+    assert_eq!(code, 1);
+    assert!(err.contains("Invalid target platform"), "{err}");
+}

@@ -164,10 +164,30 @@ pub(crate) const PROVIDERS: Spec = Spec {
   their version constraints, and the providers the state refers to.
 
 Subcommands:
+    lock      Write provider dependency locks into the dependency lock file
     schema    Print provider schemas as JSON
 
-  (ferro has no \"providers lock\" or \"providers mirror\": they need a
-  provider registry.)
+  (ferro has no \"providers mirror\".)
+",
+};
+
+pub(crate) const PROVIDERS_LOCK: Spec = Spec {
+    bools: &[],
+    values: &["platform"],
+    help: "Usage: ferro [global options] providers lock [options] [providers...]
+
+  Asks the origin registry of each provider the configuration requires
+  (or of just the providers named) for its packages, checks them as
+  \"ferro init\" does, and records their checksums in .terraform.lock.hcl,
+  keeping the versions the lock file already selects. Nothing is
+  installed.
+
+Options:
+
+  -platform=os_arch  Record the checksums of the packages for this
+                     platform (linux_amd64, darwin_arm64, ...). May be
+                     given more than once; without it, the platform
+                     ferro runs on.
 ",
 };
 

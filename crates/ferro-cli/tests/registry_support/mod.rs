@@ -176,6 +176,20 @@ impl Server {
                 &format!("{base}/{v}/download/{os}/{arch}"),
                 Reply::ok(download_json(&pkg, os, arch, &files, key)),
             );
+            let (oos, oarch) = pkg.other_platform.split_once('_').unwrap();
+            let other = Package {
+                filename: pkg.other_filename.clone(),
+                sha256: pkg.other_sha256.clone(),
+                ..pkg.clone()
+            };
+            self.put(
+                &format!("{files}/{}", pkg.other_filename),
+                Reply::ok(pkg.other_zip.clone()),
+            );
+            self.put(
+                &format!("{base}/{v}/download/{oos}/{oarch}"),
+                Reply::ok(download_json(&other, oos, oarch, &files, key)),
+            );
             out.insert(v.to_string(), pkg);
         }
         out
@@ -247,7 +261,10 @@ pub struct Package {
     pub sha256: String,
     /// The `SHA256SUMS` text: this package and a made-up one for another platform.
     pub sums: String,
-    /// The other platform's made-up SHA-256.
+    /// The package for another platform, listed in the same `SHA256SUMS`.
+    pub other_platform: String,
+    pub other_filename: String,
+    pub other_zip: Vec<u8>,
     pub other_sha256: String,
 }
 
@@ -259,15 +276,22 @@ impl Package {
             ferro_provider::install::zip::write_zip(&[(&exe, script.as_bytes(), 0o755, true)]);
         let sha256 = hex(&sha2::Sha256::digest(&zip));
         let filename = format!("terraform-provider-{ty}_{version}_{platform}.zip");
-        let other_sha256 = hex(&sha2::Sha256::digest(format!("{ty} {version} elsewhere")));
         let other = if platform == "windows_386" {
             "linux_arm"
         } else {
             "windows_386"
         };
+        let other_zip = ferro_provider::install::zip::write_zip(&[(
+            &format!("{exe}.exe"),
+            format!("{ty} {version} for {other}").as_bytes(),
+            0o755,
+            true,
+        )]);
+        let other_sha256 = hex(&sha2::Sha256::digest(&other_zip));
+        let other_filename = format!("terraform-provider-{ty}_{version}_{other}.zip");
         let mut lines = [
             format!("{sha256}  {filename}\n"),
-            format!("{other_sha256}  terraform-provider-{ty}_{version}_{other}.zip\n"),
+            format!("{other_sha256}  {other_filename}\n"),
         ];
         lines.sort();
         Package {
@@ -275,6 +299,9 @@ impl Package {
             zip,
             sha256,
             sums: lines.concat(),
+            other_platform: other.to_string(),
+            other_filename,
+            other_zip,
             other_sha256,
         }
     }

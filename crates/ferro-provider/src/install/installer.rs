@@ -124,6 +124,8 @@ pub struct Installer {
     cache_dir: Option<PathBuf>,
     /// `-upgrade`: ignore the versions the lock file selected.
     pub upgrade: bool,
+    /// A provider ferro has built in stands in when no package is found (not when locking).
+    builtin_fallbacks: bool,
 }
 
 impl Installer {
@@ -166,7 +168,29 @@ impl Installer {
                 .or_else(|| cli.plugin_cache_dir.clone())
                 .filter(|d| d.is_dir()),
             upgrade: false,
+            builtin_fallbacks: true,
         }
+    }
+
+    /// An installer for `providers lock`: the origin registries only (Terraform's choice, for
+    /// the most complete lock entries), for `platform`, into `working_dir` (a scratch
+    /// directory), without the plugin cache, dev overrides or built-in stand-ins.
+    pub fn for_locking(working_dir: &Path, cli: &CliConfig, platform: &str) -> Installer {
+        let direct = CliConfig {
+            installation: Some(vec![super::cliconfig::Method {
+                kind: MethodKind::Direct,
+                include: Vec::new(),
+                exclude: Vec::new(),
+            }]),
+            dev_overrides: BTreeMap::new(),
+            plugin_cache_dir: None,
+            ..cli.clone()
+        };
+        let mut i = Installer::new(working_dir, &direct);
+        i.platform = platform.to_string();
+        i.cache_dir = None;
+        i.builtin_fallbacks = false;
+        i
     }
 
     /// Install every requirement; returns the new lock file, or every error.
@@ -195,7 +219,8 @@ impl Installer {
                 }
                 // No package anywhere and nothing locked: ferro's own provider stands in.
                 Err(_)
-                    if crate::builtin_fallback(&req.addr).is_some()
+                    if self.builtin_fallbacks
+                        && crate::builtin_fallback(&req.addr).is_some()
                         && !lock.providers.contains_key(&req.addr) =>
                 {
                     on_event(InstallEvent::Builtin {
