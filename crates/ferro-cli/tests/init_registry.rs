@@ -289,6 +289,14 @@ fn module_zip(files: &[(&str, &str)]) -> Vec<u8> {
     ferro_provider::install::zip::write_zip(&files)
 }
 
+/// A CLI configuration sending `modules.example.test`'s module registry to `server`.
+fn modules_host(server: &Server) -> String {
+    format!(
+        "host \"modules.example.test\" {{\n  services = {{\n    \"modules.v1\" = \"{}\"\n  }}\n}}\n",
+        server.url("/v1/modules/")
+    )
+}
+
 fn output(value: &str) -> String {
     format!("output \"v\" {{\n  value = \"{value}\"\n}}\n")
 }
@@ -296,7 +304,9 @@ fn output(value: &str) -> String {
 #[test]
 fn registry_modules_and_remote_archives_are_installed_and_reused() {
     let server = Server::start("modules");
-    let host = server.host.clone();
+    // A registry module's hostname needs a dot (Terraform's rule): a host block leads this
+    // one to the local server.
+    let host = "modules.example.test";
     server.put(
         "/v1/modules/acme/net/aws/versions",
         Reply::ok(
@@ -342,7 +352,7 @@ fn registry_modules_and_remote_archives_are_installed_and_reused() {
         "/dl",
         Reply::ok(module_tar_gz(&[("main.tf", &output("query"))])),
     );
-    let env = server.env("");
+    let env = server.env(&modules_host(&server));
     let dir = scratch("init-registry-modules");
     let write = |constraint: &str| {
         std::fs::write(
@@ -415,7 +425,7 @@ fn registry_modules_and_remote_archives_are_installed_and_reused() {
 #[test]
 fn module_download_failures_are_reported_and_leave_nothing() {
     let server = Server::start("module-errors");
-    let host = server.host.clone();
+    let host = "modules.example.test";
     server.put(
         "/v1/modules/acme/net/aws/versions",
         Reply::ok(r#"{"modules":[{"versions":[{"version":"1.0.0"}]}]}"#),
@@ -450,7 +460,7 @@ fn module_download_failures_are_reported_and_leave_nothing() {
             format!("module \"m\" {{\n  {call}\n}}\n"),
         )
         .unwrap();
-        let (code, out, err) = ferro_env(&dir, &["init"], &server.env(""));
+        let (code, out, err) = ferro_env(&dir, &["init"], &server.env(&modules_host(&server)));
         assert_eq!(code, 1, "{call}: {out}\n{err}");
         assert!(
             err.contains(message),

@@ -317,10 +317,19 @@ pub struct Key {
 
 impl Key {
     pub fn generate(seed: u64) -> Key {
+        Key::generate_of(KeyType::Ed25519Legacy, seed)
+    }
+
+    /// An RSA key, the kind Terraform 1.0.3's OpenPGP library reads (it has no EdDSA).
+    pub fn generate_rsa(seed: u64) -> Key {
+        Key::generate_of(KeyType::Rsa(2048), seed)
+    }
+
+    fn generate_of(kind: KeyType, seed: u64) -> Key {
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let secret = SecretKeyParamsBuilder::default()
-            .key_type(KeyType::Ed25519Legacy)
+            .key_type(kind)
             .can_certify(true)
             .can_sign(true)
             .primary_user_id(format!("ferro test signer {seed} <test@ferro.invalid>"))
@@ -481,6 +490,10 @@ fn serve(
         reply.status,
         reply.body.len()
     );
+    // JSON documents are served as such (Terraform checks discovery's Content-Type).
+    if reply.body.starts_with(b"{") {
+        head.push_str("Content-Type: application/json\r\n");
+    }
     for (k, v) in &reply.headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }

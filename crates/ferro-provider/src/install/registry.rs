@@ -363,30 +363,52 @@ pub struct ModuleAddr {
 }
 
 impl ModuleAddr {
-    /// Parse a registry module source; `None` when `s` is not one.
+    /// Parse a registry module source (`//subdir` already split off); `None` when `s` is not
+    /// one. As Terraform's `regsrc`: a hostname prefix needs a dot (`localhost:8443/a/b/c` is
+    /// not a registry address), names are letters, digits, `-` and `_` between letters or
+    /// digits, the provider lower-case letters and digits.
     pub fn parse(s: &str) -> Option<ModuleAddr> {
         let parts: Vec<&str> = s.split('/').collect();
-        let ident = |p: &str| {
+        let name = |p: &str| {
+            let b = p.as_bytes();
+            !b.is_empty()
+                && b.len() <= 64
+                && b[0].is_ascii_alphanumeric()
+                && b[b.len() - 1].is_ascii_alphanumeric()
+                && b.iter()
+                    .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
+        };
+        let provider = |p: &str| {
             !p.is_empty()
                 && p.len() <= 64
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                && p.bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        };
+        let host_ok = |h: &str| {
+            let (name, port) = match h.split_once(':') {
+                Some((n, p)) => (n, Some(p)),
+                None => (h, None),
+            };
+            let label = |l: &str| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+                    && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+            };
+            name.contains('.')
+                && name.split('.').all(label)
+                && port.is_none_or(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
         };
         let (host, rest) = match parts.as_slice() {
-            [ns, name, prov] => ("registry.terraform.io", [*ns, *name, *prov]),
-            [host, ns, name, prov] => {
-                let h = host.split(':').next().unwrap_or("");
-                if !h.contains('.') && h != "localhost" {
-                    return None;
-                }
-                (*host, [*ns, *name, *prov])
-            }
+            [ns, n, prov] => ("registry.terraform.io", [*ns, *n, *prov]),
+            [host, ns, n, prov] if host_ok(host) => (*host, [*ns, *n, *prov]),
             _ => return None,
         };
-        if !rest.iter().all(|p| ident(p)) {
+        // `github.com/org/repo`-style sources are getter shorthands, not registry addresses.
+        if !name(rest[0]) || !name(rest[1]) || !provider(rest[2]) {
             return None;
         }
-        // `github.com/org/repo`-style sources are getter shorthands, not registry addresses.
         if matches!(host, "github.com" | "bitbucket.org") {
             return None;
         }
@@ -394,7 +416,7 @@ impl ModuleAddr {
             hostname: host.to_lowercase(),
             namespace: rest[0].to_string(),
             name: rest[1].to_string(),
-            provider: rest[2].to_lowercase(),
+            provider: rest[2].to_string(),
         })
     }
 
@@ -515,7 +537,10 @@ mod tests {
         assert_eq!(a.for_display(), "terraform-aws-modules/vpc/aws");
         let b = ModuleAddr::parse("app.terraform.io/acme/net/aws").unwrap();
         assert_eq!(b.for_display(), "app.terraform.io/acme/net/aws");
-        assert!(ModuleAddr::parse("localhost:8443/acme/net/aws").is_some());
+        assert!(ModuleAddr::parse("localhost:8443/acme/net/aws").is_none());
+        assert!(ModuleAddr::parse("reg.example.com:8443/acme/net/aws").is_some());
+        assert!(ModuleAddr::parse("acme/net/AWS").is_none());
+        assert!(ModuleAddr::parse("acme/-net/aws").is_none());
         assert!(ModuleAddr::parse("./local").is_none());
         assert!(ModuleAddr::parse("github.com/hashicorp/example").is_none());
         assert!(ModuleAddr::parse("github.com/hashicorp/example/x").is_none());

@@ -1,0 +1,163 @@
+//! Terraform 1.0.3 and ferro `init` from the same local HTTPS registry (see
+//! `registry_support`): the same messages, `.terraform.lock.hcl`, `modules.json` and
+//! `.terraform` layout, and the same refusals of a tampered package and a wrong signature.
+//! Terraform comes from the oracle cache (`tools/fetch-oracles.sh` fetches it on first use).
+
+mod cli_support;
+mod registry_support;
+
+use registry_support::{files_under, Key, Reply, Server};
+use std::path::{Path, PathBuf};
+
+fn terraform() -> PathBuf {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run tools/fetch-oracles.sh");
+    assert!(
+        out.status.success(),
+        "tools/fetch-oracles.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let path = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("export TERRAFORM="))
+        .expect("TERRAFORM from fetch-oracles.sh");
+    PathBuf::from(path)
+}
+
+/// Run `bin init -no-color` in a fresh `dir` holding `config`: exit code, output, errors.
+fn init(bin: &Path, dir: &Path, config: &str, env: &[(String, String)]) -> (i32, String, String) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("main.tf"), config).unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["init", "-no-color"])
+        .current_dir(dir)
+        .envs(env.iter().map(|(k, v)| (k.clone(), v.clone())))
+        .env("TF_IN_AUTOMATION", "1")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("https_proxy")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// What both tools leave in a working directory: the lock file, the module manifest and the
+/// files under `.terraform` (ferro's schema cache aside).
+fn outcome(dir: &Path) -> (String, String, Vec<String>) {
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
+    let files = files_under(&dir.join(".terraform"))
+        .into_iter()
+        .filter(|f| f != "ferro-schemas.json")
+        .collect();
+    (
+        read(".terraform.lock.hcl"),
+        read(".terraform/modules/modules.json"),
+        files,
+    )
+}
+
+#[test]
+fn terraform_and_ferro_install_the_same_from_one_registry() {
+    let terraform = terraform();
+    let ferro = PathBuf::from(env!("CARGO_BIN_EXE_ferro"));
+    let server = Server::start("terraform");
+    // Terraform 1.0.3's OpenPGP library reads RSA keys only.
+    let key = Key::generate_rsa(11);
+    server.publish_provider("acme", "thing", &["1.0.0", "1.2.0"], &key);
+    server.put(
+        "/v1/modules/acme/net/aws/versions",
+        Reply::ok(r#"{"modules":[{"versions":[{"version":"1.0.0"},{"version":"2.0.0"}]}]}"#),
+    );
+    server.put(
+        "/v1/modules/acme/net/aws/1.0.0/download",
+        Reply {
+            status: 204,
+            headers: vec![("X-Terraform-Get".into(), "./net.tar.gz".into())],
+            body: Vec::new(),
+        },
+    );
+    let tar = ferro_provider::install::tar::write_tar(&[
+        ("main.tf", b"output \"v\" {\n  value = 1\n}\n"),
+        ("sub/main.tf", b"output \"w\" {\n  value = 2\n}\n"),
+    ]);
+    server.put(
+        "/v1/modules/acme/net/aws/1.0.0/net.tar.gz",
+        Reply::ok(ferro_provider::install::tar::gzip(&tar)),
+    );
+    let env = server.env(&format!(
+        "host \"modules.example.test\" {{\n  services = {{\n    \"modules.v1\" = \"{}\"\n  }}\n}}\n",
+        server.url("/v1/modules/")
+    ));
+    let host = &server.host;
+    let config = |ns: &str| {
+        format!(
+            "terraform {{\n  required_providers {{\n    thing = {{\n      source  = \"{host}/{ns}/thing\"\n      version = \"~> 1.0\"\n    }}\n  }}\n}}\n\nmodule \"net\" {{\n  source  = \"modules.example.test/acme/net/aws//sub\"\n  version = \"< 2.0\"\n}}\n"
+        )
+    };
+    let base = std::env::temp_dir().join(format!(
+        "ferro-registry-vs-terraform-{}",
+        std::process::id()
+    ));
+    let (tdir, fdir) = (base.join("terraform"), base.join("ferro"));
+
+    let (tcode, tout, terr) = init(&terraform, &tdir, &config("acme"), &env);
+    assert_eq!(tcode, 0, "terraform: {tout}\n{terr}");
+    let (fcode, fout, ferr) = init(&ferro, &fdir, &config("acme"), &env);
+    assert_eq!(fcode, 0, "ferro: {fout}\n{ferr}");
+    let installs = |out: &str| {
+        out.lines()
+            .filter(|l| l.starts_with('-') || l.starts_with("Downloading"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(installs(&fout), installs(&tout));
+    assert!(
+        fout.contains(&format!("(self-signed, key ID {})", key.id)),
+        "{fout}"
+    );
+    assert_eq!(outcome(&fdir), outcome(&tdir));
+
+    // A tampered package and a signature over something else: both refuse, both leave nothing.
+    let pkgs = server.publish_provider("tampered", "thing", &["1.0.0"], &key);
+    let mut zip = pkgs["1.0.0"].zip.clone();
+    let n = zip.len();
+    zip[n - 1] ^= 1;
+    server.put(
+        &format!("/files/tampered/thing/1.0.0/{}", pkgs["1.0.0"].filename),
+        Reply::ok(zip),
+    );
+    server.publish_provider("badsig", "thing", &["1.0.0"], &key);
+    server.put(
+        "/files/badsig/thing/1.0.0/SHA256SUMS.sig",
+        Reply::ok(key.sign(b"something else")),
+    );
+    for (ns, words) in [
+        ("tampered", "archive has incorrect checksum"),
+        ("badsig", "error checking signature"),
+    ] {
+        let (tcode, tout, terr) = init(&terraform, &tdir, &config(ns), &env);
+        let (fcode, fout, ferr) = init(&ferro, &fdir, &config(ns), &env);
+        assert_eq!((tcode, fcode), (1, 1), "{ns}: {tout}{terr}\n{fout}{ferr}");
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat(&terr).contains(words), "terraform {ns}: {terr}");
+        assert!(flat(&ferr).contains(words), "ferro {ns}: {ferr}");
+        for dir in [&tdir, &fdir] {
+            assert_eq!(
+                files_under(&dir.join(".terraform/providers")),
+                Vec::<String>::new(),
+                "{ns} in {}",
+                dir.display()
+            );
+            assert!(!dir.join(".terraform.lock.hcl").exists(), "{ns}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
