@@ -673,3 +673,36 @@ fn providers_lock_records_the_checksums_of_every_platform_asked_for() {
     assert_eq!(code, 1);
     assert!(err.contains("Invalid target platform"), "{err}");
 }
+
+#[test]
+fn https_proxy_is_used_except_for_no_proxy_hosts() {
+    let server = Server::start("proxy");
+    let key = Key::generate(7);
+    server.publish_provider("acme", "proxied", &["1.0.0"], &key);
+    let proxy = registry_support::TunnelProxy::start();
+    let source = format!("{}/acme/proxied", server.host);
+    let mut env = server.env("");
+    env.push((
+        "HTTPS_PROXY".into(),
+        format!("http://127.0.0.1:{}", proxy.port),
+    ));
+    let dir = scratch("init-registry-proxy");
+    std::fs::write(
+        dir.join("main.tf"),
+        config(&source, "1.0.0").replace("thing =", "proxied ="),
+    )
+    .unwrap();
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let tunnels = proxy.targets();
+    assert!(!tunnels.is_empty(), "the requests went through the proxy");
+    assert!(tunnels.iter().all(|t| *t == server.host), "{tunnels:?}");
+
+    // NO_PROXY names the registry: it is reached directly.
+    let _ = std::fs::remove_dir_all(dir.join(".terraform"));
+    let _ = std::fs::remove_file(dir.join(".terraform.lock.hcl"));
+    env.push(("NO_PROXY".into(), "localhost".into()));
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(proxy.targets().len(), tunnels.len());
+}

@@ -40,6 +40,7 @@ fn init(bin: &Path, dir: &Path, config: &str, env: &[(String, String)]) -> (i32,
         .env("TF_IN_AUTOMATION", "1")
         .env_remove("HTTPS_PROXY")
         .env_remove("https_proxy")
+        .env_remove("TF_PLUGIN_CACHE_DIR")
         .output()
         .unwrap();
     (

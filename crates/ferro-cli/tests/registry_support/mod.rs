@@ -401,11 +401,20 @@ pub fn ferro_env(dir: &Path, args: &[&str], env: &[(String, String)]) -> (i32, S
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .env("TF_IN_AUTOMATION", "1")
-        .env_remove("HTTPS_PROXY")
-        .env_remove("https_proxy")
-        .env_remove("ALL_PROXY")
-        .env_remove("all_proxy");
+        .env("TF_IN_AUTOMATION", "1");
+    for var in [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+        "TF_PLUGIN_CACHE_DIR",
+    ] {
+        cmd.env_remove(var);
+    }
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -508,4 +517,66 @@ fn serve(
         .sock
         .set_read_timeout(Some(std::time::Duration::from_millis(200)));
     let _ = tls.read(&mut rest);
+}
+
+/// A forward proxy that tunnels `CONNECT` requests and records their targets.
+pub struct TunnelProxy {
+    pub port: u16,
+    targets: Arc<Mutex<Vec<String>>>,
+}
+
+impl TunnelProxy {
+    pub fn start() -> TunnelProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let targets: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen = targets.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let seen = seen.clone();
+                std::thread::spawn(move || tunnel(client, &seen));
+            }
+        });
+        TunnelProxy { port, targets }
+    }
+
+    /// The `host:port` of every tunnel asked for so far.
+    pub fn targets(&self) -> Vec<String> {
+        self.targets.lock().unwrap().clone()
+    }
+}
+
+fn tunnel(client: TcpStream, seen: &Mutex<Vec<String>>) {
+    let mut reader = BufReader::new(client.try_clone().unwrap());
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" || line == "\n" {
+            break;
+        }
+    }
+    let mut words = first.split_whitespace();
+    let (Some("CONNECT"), Some(target)) = (words.next(), words.next()) else {
+        let _ =
+            (&client).write_all(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+        return;
+    };
+    seen.lock().unwrap().push(target.to_string());
+    let Ok(upstream) = TcpStream::connect(target) else {
+        let _ = (&client).write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
+        return;
+    };
+    let _ = (&client).write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
+    let (mut up_read, mut up_write) = (upstream.try_clone().unwrap(), upstream);
+    let mut client_write = client;
+    let forward = std::thread::spawn(move || {
+        let _ = std::io::copy(&mut reader, &mut up_write);
+        let _ = up_write.shutdown(std::net::Shutdown::Write);
+    });
+    let _ = std::io::copy(&mut up_read, &mut client_write);
+    let _ = client_write.shutdown(std::net::Shutdown::Write);
+    let _ = forward.join();
 }
