@@ -19,11 +19,7 @@ pub fn providers(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     match a.first().map(String::as_str) {
         Some("schema") => schema(g, &a[1..], io),
         Some("lock") => crate::cmd_providers_lock::lock(g, &a[1..], io),
-        Some("mirror") => plain_error(
-            io,
-            "Command not available",
-            "ferro does not implement \"providers mirror\" yet. Copy the packages \"ferro init\" installed, or use a network mirror.",
-        ),
+        Some("mirror") => crate::cmd_providers_mirror::mirror(g, &a[1..], io),
         _ => tree(g, a, io),
     }
 }

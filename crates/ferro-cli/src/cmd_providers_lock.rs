@@ -182,7 +182,7 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 /// `os_arch`: two lower-case words joined by one underscore.
-fn valid_platform(s: &str) -> bool {
+pub(crate) fn valid_platform(s: &str) -> bool {
     let word = |w: &str| {
         !w.is_empty()
             && w.chars()

@@ -16,6 +16,7 @@ mod cmd_lock;
 mod cmd_output;
 mod cmd_providers;
 mod cmd_providers_lock;
+mod cmd_providers_mirror;
 mod cmd_refresh;
 mod cmd_show;
 mod cmd_state;

@@ -26,6 +26,7 @@ pub(crate) const COMMANDS: &[(&str, &Spec)] = &[
     ("output", &other::OUTPUT),
     ("providers", &other::PROVIDERS),
     ("providers lock", &other::PROVIDERS_LOCK),
+    ("providers mirror", &other::PROVIDERS_MIRROR),
     ("providers schema", &other::PROVIDERS_SCHEMA),
     ("refresh", &core::REFRESH),
     ("show", &other::SHOW),

@@ -706,3 +706,77 @@ fn https_proxy_is_used_except_for_no_proxy_hosts() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(proxy.targets().len(), tunnels.len());
 }
+
+#[test]
+fn providers_mirror_writes_a_mirror_init_installs_from() {
+    let server = Server::start("mirror-cmd");
+    let key = Key::generate(8);
+    let pkgs = server.publish_provider("acme", "copied", &["1.0.0", "1.5.0", "2.0.0"], &key);
+    let env = server.env("");
+    let source = format!("{}/acme/copied", server.host);
+    let dir = scratch("init-registry-mirror-cmd");
+    std::fs::write(
+        dir.join("main.tf"),
+        config(&source, "< 2.0.0").replace("thing =", "copied ="),
+    )
+    .unwrap();
+    let p = &pkgs["1.5.0"];
+    let here = platform();
+    let (code, out, err) = ferro_env(
+        &dir,
+        &[
+            "providers",
+            "mirror",
+            &format!("-platform={here}"),
+            &format!("-platform={}", p.other_platform),
+            "out",
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(
+        out,
+        format!(
+            "- Mirroring {source}...\n  - Selected v1.5.0 to meet constraints < 2.0.0\n  - Downloading package for {here}...\n  - Package authenticated: self-signed\n  - Downloading package for {other}...\n  - Package authenticated: self-signed\n",
+            other = p.other_platform
+        )
+    );
+    let tdir = dir.join("out").join(&server.host).join("acme/copied");
+    let mut platforms = [here.clone(), p.other_platform.clone()];
+    platforms.sort();
+    assert_eq!(
+        files_under(&tdir),
+        [
+            "1.5.0.json".to_string(),
+            "index.json".to_string(),
+            format!("terraform-provider-copied_1.5.0_{}.zip", platforms[0]),
+            format!("terraform-provider-copied_1.5.0_{}.zip", platforms[1]),
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(tdir.join("index.json")).unwrap(),
+        "{\n  \"versions\": {\n    \"1.5.0\": {}\n  }\n}"
+    );
+    let version: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tdir.join("1.5.0.json")).unwrap()).unwrap();
+    assert_eq!(
+        version["archives"][here.as_str()],
+        serde_json::json!({"hashes": [h1(&p.zip)], "url": p.filename})
+    );
+
+    // The directory is a filesystem mirror init installs from, without the registry.
+    let work = scratch("init-registry-mirror-cmd-use");
+    std::fs::copy(dir.join("main.tf"), work.join("main.tf")).unwrap();
+    let env = server.env(&format!(
+        "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n",
+        dir.join("out").display()
+    ));
+    let before = server.seen("/").len();
+    let (code, out, err) = ferro_env(&work, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("- Installed {source} v1.5.0 (unauthenticated)")),
+        "{out}"
+    );
+    assert_eq!(server.seen("/").len(), before);
+}

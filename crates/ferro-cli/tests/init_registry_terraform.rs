@@ -30,11 +30,22 @@ fn terraform() -> PathBuf {
 
 /// Run `bin init -no-color` in a fresh `dir` holding `config`: exit code, output, errors.
 fn init(bin: &Path, dir: &Path, config: &str, env: &[(String, String)]) -> (i32, String, String) {
+    run(bin, dir, config, &["init", "-no-color"], env)
+}
+
+/// Run `bin ARGS` in a fresh `dir` holding `config`: exit code, output, errors.
+fn run(
+    bin: &Path,
+    dir: &Path,
+    config: &str,
+    args: &[&str],
+    env: &[(String, String)],
+) -> (i32, String, String) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("main.tf"), config).unwrap();
     let out = std::process::Command::new(bin)
-        .args(["init", "-no-color"])
+        .args(args)
         .current_dir(dir)
         .envs(env.iter().map(|(k, v)| (k.clone(), v.clone())))
         .env("TF_IN_AUTOMATION", "1")
@@ -50,19 +61,25 @@ fn init(bin: &Path, dir: &Path, config: &str, env: &[(String, String)]) -> (i32,
     )
 }
 
-/// What both tools leave in a working directory: the lock file, the module manifest and the
-/// files under `.terraform` (ferro's schema cache aside).
-fn outcome(dir: &Path) -> (String, String, Vec<String>) {
+/// What both tools leave in a working directory: the lock file, the module manifest's
+/// records (Terraform writes them in Go's map order, which varies from run to run: compared
+/// sorted) and the files under `.terraform` (ferro's schema cache aside).
+fn outcome(dir: &Path) -> (String, Vec<String>, Vec<String>) {
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
     let files = files_under(&dir.join(".terraform"))
         .into_iter()
         .filter(|f| f != "ferro-schemas.json")
         .collect();
-    (
-        read(".terraform.lock.hcl"),
-        read(".terraform/modules/modules.json"),
-        files,
-    )
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(".terraform/modules/modules.json")).unwrap_or_default();
+    let mut records: Vec<String> = manifest["Modules"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r.to_string())
+        .collect();
+    records.sort();
+    (read(".terraform.lock.hcl"), records, files)
 }
 
 #[test]
@@ -161,4 +178,76 @@ fn terraform_and_ferro_install_the_same_from_one_registry() {
         }
     }
     let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn terraform_and_ferro_lock_and_mirror_alike() {
+    let terraform = terraform();
+    let ferro = PathBuf::from(env!("CARGO_BIN_EXE_ferro"));
+    let server = Server::start("terraform-lock");
+    let key = Key::generate_rsa(12);
+    let pkgs = server.publish_provider("acme", "multi", &["0.1.0", "0.2.0"], &key);
+    let env = server.env("");
+    let other = pkgs["0.2.0"].other_platform.clone();
+    let config = format!(
+        "terraform {{\n  required_providers {{\n    multi = {{\n      source  = \"{}/acme/multi\"\n      version = \">= 0.1\"\n    }}\n  }}\n}}\n",
+        server.host
+    );
+    let here = registry_support::platform();
+    let platforms = [format!("-platform={here}"), format!("-platform={other}")];
+    let base = std::env::temp_dir().join(format!("ferro-lock-vs-terraform-{}", std::process::id()));
+    let (tdir, fdir) = (base.join("terraform"), base.join("ferro"));
+    for (args, compare) in [
+        (vec!["providers", "lock"], ".terraform.lock.hcl"),
+        (vec!["providers", "mirror"], "out"),
+    ] {
+        let mut args: Vec<&str> = args;
+        args.extend(platforms.iter().map(String::as_str));
+        if compare == "out" {
+            args.push("out");
+        }
+        let (tcode, tout, terr) = run(&terraform, &tdir, &config, &args, &env);
+        assert_eq!(tcode, 0, "terraform {args:?}: {tout}\n{terr}");
+        let (fcode, fout, ferr) = run(&ferro, &fdir, &config, &args, &env);
+        assert_eq!(fcode, 0, "ferro {args:?}: {fout}\n{ferr}");
+        // Terraform colours the key ID here whatever the terminal: compare the words.
+        let steps = |out: &str| {
+            out.lines()
+                .filter(|l| l.trim_start().starts_with('-'))
+                .map(without_colour)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(steps(&fout), steps(&tout), "{args:?}");
+        let files = files_under(&tdir.join(compare));
+        assert_eq!(files_under(&fdir.join(compare)), files, "{args:?}");
+        for f in files.iter().filter(|f| !f.ends_with(".zip")) {
+            let read = |d: &Path| std::fs::read_to_string(d.join(compare).join(f)).unwrap();
+            assert_eq!(read(&fdir), read(&tdir), "{args:?}: {f}");
+        }
+        if compare != "out" {
+            assert_eq!(
+                std::fs::read_to_string(fdir.join(compare)).unwrap(),
+                std::fs::read_to_string(tdir.join(compare)).unwrap()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `text` without ANSI SGR sequences (`ESC [ … m`).
+fn without_colour(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

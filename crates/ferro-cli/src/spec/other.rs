@@ -165,9 +165,27 @@ pub(crate) const PROVIDERS: Spec = Spec {
 
 Subcommands:
     lock      Write provider dependency locks into the dependency lock file
+    mirror    Save local copies of all required provider plugins
     schema    Print provider schemas as JSON
+",
+};
 
-  (ferro has no \"providers mirror\".)
+pub(crate) const PROVIDERS_MIRROR: Spec = Spec {
+    bools: &[],
+    values: &["platform"],
+    help: "Usage: ferro [global options] providers mirror [options] <target-dir>
+
+  Downloads, from their origin registries, the newest version meeting the
+  configuration's constraints of every provider it requires, checks each
+  package as \"ferro init\" does, and saves them in <target-dir> in the
+  layout of a filesystem mirror, with the index files of the network
+  mirror protocol, so the directory can serve as either.
+
+Options:
+
+  -platform=os_arch  Download the packages for this platform (linux_amd64,
+                     darwin_arm64, ...). May be given more than once;
+                     without it, the platform ferro runs on.
 ",
 };
 

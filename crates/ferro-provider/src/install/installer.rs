@@ -551,12 +551,12 @@ fn fetch_listed(
 }
 
 /// Download a registry package with its `SHA256SUMS` and signature, and authenticate it;
-/// nothing touches the disk. Returns the archive's entries, who signed it, the `zh:` hashes
-/// the signed list vouches for and the archive's SHA-256.
-fn fetch_authenticated(
+/// nothing touches the disk. Returns the archive, who signed it and the `zh:` hashes the
+/// signed list vouches for.
+pub fn download_authenticated(
     disco: &Discovery,
     meta: &PackageMeta,
-) -> Result<(Vec<zip::Entry>, Authentication, Vec<String>, [u8; 32]), String> {
+) -> Result<(Vec<u8>, Authentication, Vec<String>), String> {
     let sums = fetch(disco, &meta.shasums_url)
         .map_err(|e| format!("failed to retrieve authentication checksums for provider: {e}"))?;
     let sig = fetch(disco, &meta.shasums_signature_url)
@@ -566,10 +566,20 @@ fn fetch_authenticated(
     signature::check_listed_checksum(&sums_text, &meta.filename, &meta.shasum)?;
     signature::check_archive_checksum(&archive, &meta.shasum)?;
     let auth = signature::authenticate(&sums, &sig, &meta.signing_keys)?;
-    let entries = zip::read_zip(&archive).map_err(|e| format!("{}: {e}", meta.filename))?;
+    Ok((archive, auth, signature::zh_hashes(&sums_text)))
+}
+
+/// [`download_authenticated`], with the archive read: its entries, who signed it, the `zh:`
+/// hashes and the archive's SHA-256.
+fn fetch_authenticated(
+    disco: &Discovery,
+    meta: &PackageMeta,
+) -> Result<(Vec<zip::Entry>, Authentication, Vec<String>, [u8; 32]), String> {
     use sha2::Digest;
+    let (archive, auth, zh) = download_authenticated(disco, meta)?;
+    let entries = zip::read_zip(&archive).map_err(|e| format!("{}: {e}", meta.filename))?;
     let sum: [u8; 32] = sha2::Sha256::digest(&archive).into();
-    Ok((entries, auth, signature::zh_hashes(&sums_text), sum))
+    Ok((entries, auth, zh, sum))
 }
 
 fn constraints_text(c: &Constraints) -> Option<String> {

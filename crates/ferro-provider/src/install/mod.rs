@@ -16,6 +16,6 @@ pub mod version;
 pub mod zip;
 
 pub use installer::{
-    display_addr, locate_dev_override, locate_installed, package_dir, providers_dir, InstallError,
-    InstallEvent, Installer, Requirement,
+    display_addr, download_authenticated, locate_dev_override, locate_installed, package_dir,
+    providers_dir, InstallError, InstallEvent, Installer, Requirement,
 };

@@ -51,6 +51,17 @@ impl Authentication {
         }
     }
 
+    /// Terraform's name for the result, without a key ID (`self-signed`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Authentication::Unauthenticated => "unauthenticated",
+            Authentication::VerifiedChecksum => "verified checksum",
+            Authentication::HashiCorp { .. } => "signed by HashiCorp",
+            Authentication::Partner { .. } => "signed by a HashiCorp partner",
+            Authentication::SelfSigned { .. } => "self-signed",
+        }
+    }
+
     pub fn signed(&self) -> bool {
         matches!(
             self,
