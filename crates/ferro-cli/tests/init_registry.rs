@@ -352,7 +352,8 @@ fn registry_modules_and_remote_archives_are_installed_and_reused() {
         "/dl",
         Reply::ok(module_tar_gz(&[("main.tf", &output("query"))])),
     );
-    let env = server.env(&modules_host(&server));
+    let mut env = server.env(&modules_host(&server));
+    env.push(("TF_TOKEN_modules_example_test".into(), "mod-token".into()));
     let dir = scratch("init-registry-modules");
     let write = |constraint: &str| {
         std::fs::write(
@@ -386,6 +387,17 @@ fn registry_modules_and_remote_archives_are_installed_and_reused() {
             url("/dl?archive=tgz")
         )
     );
+    // The registry's API requests carry the host's token; archive downloads do not.
+    let api = server.seen("/v1/modules/acme/net/aws/");
+    assert!(api.iter().any(|r| r.path.ends_with("/versions")), "{api:?}");
+    for r in &api {
+        let want = (!r.path.ends_with(".zip")).then_some("Bearer mod-token");
+        assert_eq!(r.authorization.as_deref(), want, "{r:?}");
+    }
+    assert!(server
+        .seen("/archives/")
+        .iter()
+        .all(|r| r.authorization.is_none()));
     let read = |p: &str| std::fs::read_to_string(dir.join(".terraform/modules").join(p)).unwrap();
     assert!(read("net/main.tf").contains("net 1.1.0"));
     assert!(read("other/sub/main.tf").contains("other sub"));
@@ -779,4 +791,39 @@ fn providers_mirror_writes_a_mirror_init_installs_from() {
         "{out}"
     );
     assert_eq!(server.seen("/").len(), before);
+}
+
+#[test]
+fn installation_methods_apply_to_the_providers_their_patterns_name() {
+    let server = Server::start("patterns");
+    let key = Key::generate(10);
+    server.publish_provider("acme", "kept", &["1.0.0"], &key);
+    server.publish_provider("other", "left", &["1.0.0"], &key);
+    let host = &server.host;
+    let env = server.env(&format!(
+        "provider_installation {{\n  direct {{\n    exclude = [\"{host}/other/*\"]\n  }}\n}}\n"
+    ));
+    let dir = scratch("init-registry-patterns");
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            "terraform {{\n  required_providers {{\n    kept = {{ source = \"{host}/acme/kept\" }}\n    left = {{ source = \"{host}/other/left\" }}\n  }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("- Installed {host}/acme/kept v1.0.0 (self-signed")),
+        "{out}"
+    );
+    assert!(
+        err.contains(&format!(
+            "provider {host}/other/left was not found in any of the search locations"
+        )) && err.contains(
+            "No provider installation method in the CLI configuration applies to this provider."
+        ),
+        "{err}"
+    );
+    assert!(server.seen("/v1/providers/other/").is_empty());
 }
