@@ -1,7 +1,9 @@
 //! Terraform 1.0.3 and ferro `init` from the same local HTTPS registry (see
 //! `registry_support`): the same messages, `.terraform.lock.hcl`, `modules.json` and
-//! `.terraform` layout, and the same refusals of a tampered package and a wrong signature.
-//! Terraform comes from the oracle cache (`tools/fetch-oracles.sh` fetches it on first use).
+//! `.terraform` layout, and the same refusals of a tampered package and a wrong signature;
+//! and the real null provider 2.1.2, served by that registry, installed and applied.
+//! Terraform and the provider come from the oracle cache (`tools/fetch-oracles.sh` fetches
+//! them on first use).
 
 mod cli_support;
 mod registry_support;
@@ -10,6 +12,11 @@ use registry_support::{files_under, Key, Reply, Server};
 use std::path::{Path, PathBuf};
 
 fn terraform() -> PathBuf {
+    oracle("TERRAFORM")
+}
+
+/// A path `tools/fetch-oracles.sh` exports.
+fn oracle(name: &str) -> PathBuf {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
     let out = std::process::Command::new("bash")
         .arg(&script)
@@ -21,10 +28,11 @@ fn terraform() -> PathBuf {
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
+    let prefix = format!("export {name}=");
     let path = stdout
         .lines()
-        .find_map(|l| l.strip_prefix("export TERRAFORM="))
-        .expect("TERRAFORM from fetch-oracles.sh");
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("{name} from fetch-oracles.sh"));
     PathBuf::from(path)
 }
 
@@ -250,4 +258,55 @@ fn without_colour(text: &str) -> String {
         }
     }
     out
+}
+
+#[test]
+fn the_real_null_provider_installs_from_a_registry_and_applies() {
+    let binary = oracle("FERRO_NULL_MIRROR").join(
+        "registry.terraform.io/hashicorp/null/2.1.2/linux_amd64/terraform-provider-null_v2.1.2_x4",
+    );
+    if registry_support::platform() != "linux_amd64" {
+        // The oracle cache holds the linux_amd64 build only; elsewhere there is nothing to serve.
+        return;
+    }
+    let exe = std::fs::read(&binary).unwrap();
+    let server = Server::start("real-null");
+    let key = Key::generate_rsa(13);
+    let zip = ferro_provider::install::zip::write_zip(&[(
+        "terraform-provider-null_v2.1.2_x4",
+        &exe,
+        0o755,
+        false,
+    )]);
+    let pkg = registry_support::Package::from_zip("null", "2.1.2", "linux_amd64", zip);
+    server.publish_package("hashicorp", "null", &pkg, &key);
+    let env = server.env("");
+    let dir = std::env::temp_dir().join(format!("ferro-real-null-{}", std::process::id()));
+    let config = format!(
+        "terraform {{\n  required_providers {{\n    null = {{\n      source  = \"{}/hashicorp/null\"\n      version = \"2.1.2\"\n    }}\n  }}\n}}\n\nresource \"null_resource\" \"a\" {{\n  triggers = {{ k = \"v\" }}\n}}\n",
+        server.host
+    );
+    let ferro = PathBuf::from(env!("CARGO_BIN_EXE_ferro"));
+    let (code, out, err) = init(&ferro, &dir, &config, &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let lock = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
+    // The package's h1 is the one `terraform init` records for null 2.1.2 on linux_amd64.
+    assert!(
+        lock.contains("\"h1:CFnENdqQu4g3LJNevA32aDxcUz2qGkRGQpFfkI8TCdE=\""),
+        "{lock}"
+    );
+    let out = std::process::Command::new(&ferro)
+        .args(["apply", "-auto-approve", "-no-color"])
+        .current_dir(&dir)
+        .envs(env.iter().map(|(k, v)| (k.clone(), v.clone())))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success()
+            && stdout.contains("Apply complete! Resources: 1 added, 0 changed, 0 destroyed."),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -195,6 +195,44 @@ impl Server {
         out
     }
 
+    /// Publish one package (its platform only) as the only version of `NS/TYPE`.
+    pub fn publish_package(&self, ns: &str, ty: &str, pkg: &Package, key: &Key) {
+        let version = pkg
+            .filename
+            .strip_prefix(&format!("terraform-provider-{ty}_"))
+            .and_then(|r| r.split('_').next())
+            .unwrap()
+            .to_string();
+        let platform = pkg
+            .filename
+            .strip_prefix(&format!("terraform-provider-{ty}_{version}_"))
+            .and_then(|r| r.strip_suffix(".zip"))
+            .unwrap()
+            .to_string();
+        let (os, arch) = platform.split_once('_').unwrap();
+        let base = format!("/v1/providers/{ns}/{ty}");
+        self.put(
+            &format!("{base}/versions"),
+            Reply::ok(format!(
+                r#"{{"versions":[{{"version":"{version}","protocols":["5.0"]}}]}}"#
+            )),
+        );
+        let files = format!("/files/{ns}/{ty}/{version}");
+        self.put(
+            &format!("{files}/{}", pkg.filename),
+            Reply::ok(pkg.zip.clone()),
+        );
+        self.put(&format!("{files}/SHA256SUMS"), Reply::ok(pkg.sums.clone()));
+        self.put(
+            &format!("{files}/SHA256SUMS.sig"),
+            Reply::ok(key.sign(pkg.sums.as_bytes())),
+        );
+        self.put(
+            &format!("{base}/{version}/download/{os}/{arch}"),
+            Reply::ok(download_json(pkg, os, arch, &files, key)),
+        );
+    }
+
     /// The environment of a ferro run against this server: the CA through `SSL_CERT_FILE`,
     /// `cli_config` as the CLI configuration, and a home without plugins.
     pub fn env(&self, cli_config: &str) -> Vec<(String, String)> {
@@ -269,6 +307,22 @@ pub struct Package {
 }
 
 impl Package {
+    /// A package of an existing zip, listed alone in its `SHA256SUMS`.
+    pub fn from_zip(ty: &str, version: &str, platform: &str, zip: Vec<u8>) -> Package {
+        let sha256 = hex(&sha2::Sha256::digest(&zip));
+        let filename = format!("terraform-provider-{ty}_{version}_{platform}.zip");
+        Package {
+            sums: format!("{sha256}  {filename}\n"),
+            filename,
+            zip,
+            sha256,
+            other_platform: String::new(),
+            other_filename: String::new(),
+            other_zip: Vec::new(),
+            other_sha256: String::new(),
+        }
+    }
+
     pub fn build(ty: &str, version: &str, platform: &str) -> Package {
         let exe = format!("terraform-provider-{ty}_v{version}");
         let script = format!("#!/bin/sh\n# {ty} {version}, made by ferro's tests\nexit 1\n");
