@@ -146,10 +146,7 @@ pub(crate) fn install_modules(
                     ),
                     Err(e) => {
                         errors.push(
-                            Diagnostic::error("module-install", "Failed to download module")
-                                .with_detail(format!(
-                                    "Could not download module {key:?} source code from {source:?}: {e}"
-                                )),
+                            Diagnostic::error("module-install", e.summary).with_detail(e.detail),
                         );
                         continue;
                     }

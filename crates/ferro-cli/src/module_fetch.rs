@@ -14,6 +14,12 @@ use ferro_provider::install::{tar, zip};
 use std::path::Path;
 use std::process::Command;
 
+/// Why a fetch failed, in Terraform's words: the diagnostic's summary and detail.
+pub(crate) struct FetchError {
+    pub summary: &'static str,
+    pub detail: String,
+}
+
 /// What a fetch produced.
 pub(crate) struct Fetched {
     /// The module's directory relative to the destination (`None`: the destination itself).
@@ -28,8 +34,8 @@ pub(crate) struct ModuleFetcher {
 }
 
 impl ModuleFetcher {
-    /// Fetch `source` for the call `key` into `dest`. `say` receives Terraform's
-    /// `Downloading …` line.
+    /// Fetch `source` for the call `name` (`key` in the tree) into `dest`. `say` receives
+    /// Terraform's `Downloading …` line.
     pub(crate) fn fetch(
         &self,
         key: &str,
@@ -37,32 +43,47 @@ impl ModuleFetcher {
         constraint: Option<&str>,
         dest: &Path,
         say: &mut dyn FnMut(String),
-    ) -> Result<Fetched, String> {
+    ) -> Result<Fetched, FetchError> {
+        let name = key.rsplit('.').next().unwrap_or(key);
         let (package, user_subdir) = split_subdir(source);
+        let download_failed = |from: &str, e: String| FetchError {
+            summary: "Failed to download module",
+            detail: format!("Could not download module {name:?} source code from {from:?}: {e}."),
+        };
         if let Some(addr) = ModuleAddr::parse(&package) {
-            let version = self.choose_version(&addr, constraint)?;
+            let version = self.choose_version(name, &addr, constraint)?;
             say(format!("Downloading {package} {version} for {key}..."));
             let location =
                 module_download_source(&self.discovery, &addr, &version).map_err(|e| {
-                    format!(
-                        "Failed to retrieve a download URL for {} {version} from {}: {e}",
-                        addr.for_display(),
-                        addr.hostname
-                    )
+                    FetchError {
+                        summary: "Error accessing remote module registry",
+                        detail: format!(
+                            "Failed to retrieve a download URL for {} {version} from {}: {e}",
+                            addr.for_display(),
+                            addr.hostname
+                        ),
+                    }
                 })?;
-            let sub = self.get(&location, dest, 0)?;
+            let sub = self
+                .get(&location, dest, 0)
+                .map_err(|e| download_failed(&location, e))?;
             return Ok(Fetched {
                 subdir: join_subdirs(sub, user_subdir),
                 version: Some(version.to_string()),
             });
         }
         if constraint.is_some() {
-            return Err(format!(
-                "Cannot apply a version constraint to module {key:?} because it has a non Registry URL."
-            ));
+            return Err(FetchError {
+                summary: "Invalid version constraint",
+                detail: format!(
+                    "Cannot apply a version constraint to module {name:?} because it has a non Registry URL."
+                ),
+            });
         }
         say(format!("Downloading {package} for {key}..."));
-        let sub = self.get(&package, dest, 0)?;
+        let sub = self
+            .get(&package, dest, 0)
+            .map_err(|e| download_failed(source, e))?;
         Ok(Fetched {
             subdir: join_subdirs(sub, user_subdir),
             version: None,
@@ -71,43 +92,60 @@ impl ModuleFetcher {
 
     fn choose_version(
         &self,
+        name: &str,
         addr: &ModuleAddr,
         constraint: Option<&str>,
-    ) -> Result<Version, String> {
+    ) -> Result<Version, FetchError> {
         let constraints = match constraint {
-            Some(c) => Constraints::parse(c)?,
+            Some(c) => Constraints::parse(c).map_err(|e| FetchError {
+                summary: "Invalid version constraint",
+                detail: e,
+            })?,
             None => Constraints::default(),
         };
-        let versions = module_versions(&self.discovery, addr).map_err(|e| {
-            format!(
-                "Failed to retrieve available versions for module {} from {}: {e}",
-                addr.for_display(),
-                addr.hostname
-            )
-        })?;
+        let host = &addr.hostname;
+        let versions = match module_versions(&self.discovery, addr) {
+            Ok(Some(v)) => v,
+            Ok(None) => {
+                return Err(FetchError {
+                    summary: "Module not found",
+                    detail: format!(
+                        "Module {name:?} cannot be found in the module registry at {host}."
+                    ),
+                })
+            }
+            Err(e) => {
+                return Err(FetchError {
+                    summary: "Error accessing remote module registry",
+                    detail: format!(
+                    "Failed to retrieve available versions for module {name:?} from {host}: {e}."
+                ),
+                })
+            }
+        };
         // A pre-release is a candidate only when the constraint names exactly it.
         let exact = constraint.map(str::trim);
         let candidates: Vec<&Version> = versions
             .iter()
             .filter(|v| !v.is_prerelease() || exact == Some(&v.to_string()))
             .collect();
+        let shown = addr.for_display();
         let Some(latest) = candidates.iter().max() else {
-            return Err(format!(
-                "Module {:?} has no versions available on {}.",
-                addr.for_display(),
-                addr.hostname
-            ));
+            return Err(FetchError {
+                summary: "Module has no versions",
+                detail: format!("Module {shown:?} has no versions available on {host}."),
+            });
         };
         candidates
             .iter()
             .filter(|v| constraints.allows(v))
             .max()
             .map(|v| (*v).clone())
-            .ok_or_else(|| {
-                format!(
-                    "There is no available version of module {:?} which matches the given version constraint. The newest available version is {latest}.",
-                    addr.for_display()
-                )
+            .ok_or_else(|| FetchError {
+                summary: "Unresolvable module version constraint",
+                detail: format!(
+                    "There is no available version of module {shown:?} which matches the given version constraint. The newest available version is {latest}."
+                ),
             })
     }
 

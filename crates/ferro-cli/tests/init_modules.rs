@@ -131,8 +131,14 @@ output "o" {{
     .unwrap();
     let (code, _, err) = ferro(&work, &["init", "-no-color"]);
     assert_eq!(code, 1);
-    assert!(err.contains("Failed to download module"), "{err}");
-    assert!(err.contains("could not connect to 127.0.0.1:1"), "{err}");
+    assert!(
+        err.contains("Error accessing remote module registry"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Failed to retrieve available versions for module \"vpc\" from 127.0.0.1:1: could not connect to 127.0.0.1:1"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
 

@@ -450,7 +450,7 @@ fn module_download_failures_are_reported_and_leave_nothing() {
         ),
         (
             format!("source = \"{host}/acme/none/aws\""),
-            "not found in the registry",
+            "Module not found",
         ),
         (
             format!("source = \"{}\"", server.url("/broken.tar.gz")),
@@ -464,7 +464,15 @@ fn module_download_failures_are_reported_and_leave_nothing() {
             "source = \"127.0.0.1:1/acme/net/aws\"".to_string(),
             "could not connect to 127.0.0.1:1",
         ),
+        (
+            format!(
+                "source  = \"{}\"\n  version = \"1.0.0\"",
+                server.url("/m.zip")
+            ),
+            "Cannot apply a version constraint to module \"m\" because it has a non Registry URL.",
+        ),
     ];
+    // Each refusal names the call.
     for (i, (call, message)) in cases.iter().enumerate() {
         let dir = scratch(&format!("init-registry-module-error-{i}"));
         std::fs::write(

@@ -433,8 +433,11 @@ impl ModuleAddr {
     }
 }
 
-/// The versions `modules.v1` lists for `addr`.
-pub fn module_versions(disco: &Discovery, addr: &ModuleAddr) -> Result<Vec<Version>, String> {
+/// The versions `modules.v1` lists for `addr`; `None` when the registry has no such module.
+pub fn module_versions(
+    disco: &Discovery,
+    addr: &ModuleAddr,
+) -> Result<Option<Vec<Version>>, String> {
     let base = disco.service_url(&addr.hostname, "modules.v1")?;
     let url = resolve_url(
         &base,
@@ -448,13 +451,7 @@ pub fn module_versions(disco: &Discovery, addr: &ModuleAddr) -> Result<Vec<Versi
         .map_err(|e| format!("failed to query the module registry: {e}"))?;
     match resp.status {
         200 => {}
-        404 => {
-            return Err(format!(
-                "module {} not found in the registry {}",
-                addr.for_display(),
-                addr.hostname
-            ))
-        }
+        404 => return Ok(None),
         401 | 403 => return Err(unauthorized(&addr.hostname, disco)),
         _ => {
             return Err(format!(
@@ -472,7 +469,7 @@ pub fn module_versions(disco: &Discovery, addr: &ModuleAddr) -> Result<Vec<Versi
             }
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// Where `modules.v1` says `addr` `version` is (`X-Terraform-Get`, resolved against the
