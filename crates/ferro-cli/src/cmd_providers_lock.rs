@@ -1,5 +1,6 @@
-//! `ferro providers lock [-platform=OS_ARCH]... [PROVIDER...]`: ask the providers' origin
-//! registries for the packages of every requested platform, authenticate them as `init` does,
+//! `ferro providers lock [-platform=OS_ARCH]... [-fs-mirror=DIR | -net-mirror=URL]
+//! [PROVIDER...]`: ask the providers' origin registries (or the one mirror named) for the
+//! packages of every requested platform, authenticate them as `init` does,
 //! and record their hashes in `.terraform.lock.hcl` (each platform's `h1:`, and the `zh:`
 //! hashes of signed checksum lists), keeping the versions the lock file already selects.
 
@@ -9,7 +10,7 @@ use crate::load::load_dir;
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_diag::Diagnostic;
-use ferro_provider::install::cliconfig::CliConfig;
+use ferro_provider::install::cliconfig::{CliConfig, MethodKind};
 use ferro_provider::install::lock::{LockFile, LockedProvider};
 use ferro_provider::install::source::current_platform;
 use ferro_provider::install::version::Constraints;
@@ -20,6 +21,26 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match crate::spec::other::PROVIDERS_LOCK.parse(a) {
         Ok(p) => p,
         Err(e) => return plain_error(io, "Invalid arguments", &e),
+    };
+    // Unlike init, lock ignores the CLI configuration's installation methods.
+    let method = match (p.value("fs-mirror"), p.value("net-mirror")) {
+        (Some(_), Some(_)) => {
+            return plain_error(
+                io,
+                "Invalid installation method options",
+                "The -fs-mirror and -net-mirror command line options are mutually-exclusive.",
+            )
+        }
+        (Some(dir), None) => MethodKind::FilesystemMirror(g.dir.join(dir)),
+        (None, Some(url)) if url.starts_with("https://") => MethodKind::NetworkMirror(url.into()),
+        (None, Some(_)) => {
+            return plain_error(
+                io,
+                "Invalid network mirror URL",
+                "The -net-mirror option requires a valid https: URL as the mirror base URL.",
+            )
+        }
+        (None, None) => MethodKind::Direct,
     };
     let mut platforms: Vec<String> = Vec::new();
     for raw in p.all("platform") {
@@ -96,7 +117,7 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&scratch);
-        let installer = Installer::for_locking(&scratch, &cli, platform);
+        let installer = Installer::for_locking(&scratch, &cli, method.clone(), platform);
         let result = installer.install(&reqs, &old, &mut |e| match e {
             InstallEvent::Installing { addr, version } => {
                 let _ = writeln!(

@@ -784,6 +784,50 @@ fn providers_mirror_writes_a_mirror_init_installs_from() {
         serde_json::json!({"hashes": [h1(&p.zip)], "url": p.filename})
     );
 
+    // providers lock reads the same packages from it, unsigned: their h1 hashes only.
+    let (code, out, err) = ferro_env(
+        &dir,
+        &[
+            "providers",
+            "lock",
+            "-fs-mirror=out",
+            &format!("-platform={here}"),
+            &format!("-platform={}", p.other_platform),
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "- Obtained {source} checksums for {} (unauthenticated)",
+            p.other_platform
+        )),
+        "{out}"
+    );
+    let mut hashes = [h1(&p.zip), h1(&p.other_zip)];
+    hashes.sort();
+    let lock = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
+    assert!(
+        lock.contains(&format!(
+            "  version     = \"1.5.0\"\n  constraints = \"< 2.0.0\"\n  hashes = [\n    \"{}\",\n    \"{}\",\n  ]\n",
+            hashes[0], hashes[1]
+        )),
+        "{lock}"
+    );
+    let (code, _, err) = ferro_env(
+        &dir,
+        &[
+            "providers",
+            "lock",
+            "-fs-mirror=out",
+            "-net-mirror=https://x/",
+        ],
+        &env,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("mutually-exclusive"), "{err}");
+    std::fs::remove_file(dir.join(".terraform.lock.hcl")).unwrap();
+
     // The directory is a filesystem mirror init installs from, without the registry.
     let work = scratch("init-registry-mirror-cmd-use");
     std::fs::copy(dir.join("main.tf"), work.join("main.tf")).unwrap();

@@ -191,7 +191,7 @@ Options:
 
 pub(crate) const PROVIDERS_LOCK: Spec = Spec {
     bools: &[],
-    values: &["platform"],
+    values: &["platform", "fs-mirror", "net-mirror"],
     help: "Usage: ferro [global options] providers lock [options] [providers...]
 
   Asks the origin registry of each provider the configuration requires
@@ -201,6 +201,12 @@ pub(crate) const PROVIDERS_LOCK: Spec = Spec {
   installed.
 
 Options:
+
+  -fs-mirror=dir     Read the packages from this filesystem mirror
+                     directory instead of the origin registries.
+
+  -net-mirror=url    Read the packages from this network mirror (an
+                     https: URL) instead of the origin registries.
 
   -platform=os_arch  Record the checksums of the packages for this
                      platform (linux_amd64, darwin_arm64, ...). May be

@@ -172,13 +172,19 @@ impl Installer {
         }
     }
 
-    /// An installer for `providers lock`: the origin registries only (Terraform's choice, for
-    /// the most complete lock entries), for `platform`, into `working_dir` (a scratch
-    /// directory), without the plugin cache, dev overrides or built-in stand-ins.
-    pub fn for_locking(working_dir: &Path, cli: &CliConfig, platform: &str) -> Installer {
+    /// An installer for `providers lock`: one installation method (the origin registries
+    /// unless `-fs-mirror` or `-net-mirror` names another), for `platform`, into
+    /// `working_dir` (a scratch directory), without the plugin cache, dev overrides or
+    /// built-in stand-ins.
+    pub fn for_locking(
+        working_dir: &Path,
+        cli: &CliConfig,
+        method: MethodKind,
+        platform: &str,
+    ) -> Installer {
         let direct = CliConfig {
             installation: Some(vec![super::cliconfig::Method {
-                kind: MethodKind::Direct,
+                kind: method,
                 include: Vec::new(),
                 exclude: Vec::new(),
             }]),
