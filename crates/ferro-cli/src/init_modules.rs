@@ -116,6 +116,9 @@ pub(crate) fn install_modules(
         }
     };
     let mut stack: Vec<Pending> = Vec::new();
+    // Calls installed afresh in this run: what the last run installed below them is stale
+    // (Terraform discards a replaced module's descendants with it).
+    let mut replaced: Vec<String> = Vec::new();
     push_calls(&mut stack, &[], ".", &[".".to_string()]);
     while let Some((path, dir, ancestors, (name, source, version))) = stack.pop() {
         {
@@ -124,8 +127,10 @@ pub(crate) fn install_modules(
             let key = key_path.join(".");
             // A call the last installation recorded with the same source is kept as it is and
             // not announced again (as Terraform's installer skips it), unless upgrading.
+            let under_replaced = replaced.iter().any(|r| key.starts_with(&format!("{r}.")));
             let prev = previous.get(&key).filter(|p| {
-                p.source == source
+                !under_replaced
+                    && p.source == source
                     && version_allows(p.version.as_deref(), version.as_deref())
                     && root.join(&p.dir).is_dir()
             });
@@ -135,6 +140,7 @@ pub(crate) fn install_modules(
             } else if let (true, Some(p)) = (reused, prev) {
                 (p.dir.clone(), p.version.clone())
             } else {
+                replaced.push(key.clone());
                 let dest = format!(".terraform/modules/{key}");
                 match fetcher.fetch(&key, &source, version.as_deref(), &root.join(&dest), say) {
                     Ok(f) => (

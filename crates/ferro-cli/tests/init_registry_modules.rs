@@ -226,3 +226,48 @@ fn module_download_failures_are_reported_and_leave_nothing() {
         );
     }
 }
+
+#[test]
+fn a_module_installed_again_takes_its_descendants_with_it() {
+    let server = Server::start("module-tree");
+    let child_url = server.url("/child.zip");
+    server.put(
+        "/parent.zip",
+        Reply::ok(module_zip(&[(
+            "main.tf",
+            &format!("module \"child\" {{\n  source = \"{child_url}\"\n}}\n"),
+        )])),
+    );
+    server.put(
+        "/child.zip",
+        Reply::ok(module_zip(&[("main.tf", &output("child"))])),
+    );
+    let env = server.env("");
+    let dir = scratch("init-registry-module-tree");
+    let write = |query: &str| {
+        std::fs::write(
+            dir.join("main.tf"),
+            format!(
+                "module \"parent\" {{\n  source = \"{}{query}\"\n}}\n",
+                server.url("/parent.zip")
+            ),
+        )
+        .unwrap()
+    };
+    write("");
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("for parent.child..."), "{out}");
+    // Unchanged: nothing is fetched.
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!out.contains("Downloading"), "{out}");
+    // The parent's source changes: it is fetched again, and so is the child it calls.
+    write("?archive=zip");
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("for parent...") && out.contains("for parent.child..."),
+        "{out}"
+    );
+}
