@@ -291,6 +291,90 @@ mod tests {
         parse_key(HASHICORP_PARTNERS_KEY).unwrap();
     }
 
+    /// Terraform 1.0.3's test vectors (see `keys/testdata/README.md`).
+    mod vectors {
+        use base64::Engine;
+        pub fn b64(text: &str) -> Vec<u8> {
+            base64::engine::general_purpose::STANDARD
+                .decode(text.trim())
+                .unwrap()
+        }
+        pub const SHASUMS: &str = include_str!("keys/testdata/provider-shasums.txt");
+        pub const SHASUMS_SIG: &str = include_str!("keys/testdata/provider-shasums.sig.b64");
+        pub const AUTHOR_KEY: &str = include_str!("keys/testdata/author-key.asc");
+        pub const AUTHOR_TRUST: &str = include_str!("keys/testdata/author-trust-signature.asc");
+        pub const OTHER_TRUST: &str = include_str!("keys/testdata/other-trust-signature.asc");
+        pub const AUTHOR_SIG: &str = include_str!("keys/testdata/author-signature.b64");
+        pub const BAD_SIG: &str = include_str!("keys/testdata/bad-signature.b64");
+        pub const PLACEHOLDER: &[u8] = b"example shasums data";
+    }
+
+    #[test]
+    fn a_list_signed_with_hashicorps_key_is_hashicorps() {
+        let keys = [SigningKey {
+            ascii_armor: HASHICORP_KEY.into(),
+            trust_signature: String::new(),
+        }];
+        let sig = vectors::b64(vectors::SHASUMS_SIG);
+        assert_eq!(
+            authenticate(vectors::SHASUMS.as_bytes(), &sig, &keys),
+            Ok(Authentication::HashiCorp {
+                key_id: "34365D9472D7468F".into()
+            })
+        );
+        assert_eq!(
+            authenticate(vectors::SHASUMS.as_bytes(), &sig, &keys)
+                .unwrap()
+                .describe(),
+            "signed by HashiCorp"
+        );
+        // Another document under the same signature is refused.
+        let e = authenticate(b"something else", &sig, &keys).unwrap_err();
+        assert!(e.starts_with("error checking signature: "), "{e}");
+        assert_eq!(zh_hashes(vectors::SHASUMS).len(), 11);
+    }
+
+    #[test]
+    fn a_key_with_the_partners_trust_signature_is_a_partners() {
+        let sig = vectors::b64(vectors::AUTHOR_SIG);
+        let key = |trust: &str| {
+            [SigningKey {
+                ascii_armor: vectors::AUTHOR_KEY.into(),
+                trust_signature: trust.into(),
+            }]
+        };
+        assert_eq!(
+            authenticate(vectors::PLACEHOLDER, &sig, &key(vectors::AUTHOR_TRUST)),
+            Ok(Authentication::Partner {
+                key_id: "37A6AB3BCF2C170A".into()
+            })
+        );
+        assert_eq!(
+            authenticate(vectors::PLACEHOLDER, &sig, &key("")),
+            Ok(Authentication::SelfSigned {
+                key_id: "37A6AB3BCF2C170A".into()
+            })
+        );
+        // A trust signature made for another key does not vouch for this one.
+        let e = authenticate(vectors::PLACEHOLDER, &sig, &key(vectors::OTHER_TRUST)).unwrap_err();
+        assert!(e.starts_with("error verifying trust signature: "), "{e}");
+        // A broken signature, and one no listed key made.
+        assert!(authenticate(
+            vectors::PLACEHOLDER,
+            &vectors::b64(vectors::BAD_SIG),
+            &key("")
+        )
+        .is_err());
+        let hashicorp = [SigningKey {
+            ascii_armor: HASHICORP_KEY.into(),
+            trust_signature: String::new(),
+        }];
+        assert_eq!(
+            authenticate(vectors::PLACEHOLDER, &sig, &hashicorp),
+            Err("authentication signature from unknown issuer".into())
+        );
+    }
+
     #[test]
     fn checksum_lists() {
         let sum = [0xabu8; 32];
