@@ -261,6 +261,22 @@ fn tampered_packages_bad_signatures_and_unreachable_hosts_are_refused() {
         "error verifying trust signature",
     );
 
+    // A registry that wants credentials nobody configured.
+    server.put(
+        "/v1/providers/private/thing/versions",
+        Reply {
+            status: 401,
+            headers: Vec::new(),
+            body: b"{}".to_vec(),
+        },
+    );
+    assert_refused(
+        &server,
+        "private",
+        &format!("{host}/private/thing"),
+        &format!("host {host} requires authentication credentials"),
+    );
+
     // Nothing listens on port 1.
     assert_refused(
         &server,
