@@ -404,6 +404,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn provider_hostnames_may_carry_a_port() {
+        let p = Provider::parse_source("localhost:8443/acme/thing").unwrap();
+        assert_eq!(p.hostname, "localhost:8443");
+        assert_eq!(p.to_string(), "localhost:8443/acme/thing");
+        assert!(Provider::parse_source("localhost:/acme/thing").is_err());
+        assert!(Provider::parse_source("localhost:x/acme/thing").is_err());
+        assert!(Provider::parse_source("acme:1/thing").is_err());
+    }
+
+    #[test]
     fn displays_like_terraform() {
         let r = AbsResource::root(Resource::managed("terraform_data", "a"));
         assert_eq!(

@@ -55,7 +55,21 @@ impl Provider {
                 && p.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
         };
-        if !parts.iter().all(|p| valid(p)) {
+        // A hostname may carry a port (`example.com:8443`), as svchost allows.
+        let valid_host = |h: &str| match h.split_once(':') {
+            Some((name, port)) => {
+                valid(name) && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit())
+            }
+            None => valid(h),
+        };
+        let n = parts.len();
+        if !parts.iter().enumerate().all(|(i, p)| {
+            if n == 3 && i == 0 {
+                valid_host(p)
+            } else {
+                valid(p)
+            }
+        }) {
             return Err(format!("invalid provider source string {s:?}"));
         }
         match parts.as_slice() {

@@ -102,6 +102,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         let _ = writeln!(io.stdout, "\nInitializing provider plugins...");
     }
     let mut overrides = Vec::new();
+    let mut third_party_signed = false;
     let result = installer.install(&reqs, &old_lock, &mut |e| {
         let line = match e {
             InstallEvent::Finding { addr, constraints } if constraints.is_empty() => {
@@ -122,8 +123,20 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             InstallEvent::Installing { addr, version } => {
                 format!("- Installing {} v{version}...", display_addr(&addr))
             }
-            InstallEvent::Installed { addr, version } => format!(
-                "- Installed {} v{version} (unauthenticated)",
+            InstallEvent::Installed {
+                addr,
+                version,
+                auth,
+            } => {
+                third_party_signed |= auth.third_party();
+                format!(
+                    "- Installed {} v{version} ({})",
+                    display_addr(&addr),
+                    auth.describe()
+                )
+            }
+            InstallEvent::LinkedFromCache { addr, version } => format!(
+                "- Using {} v{version} from the shared cache directory",
                 display_addr(&addr)
             ),
             InstallEvent::Builtin { addr } => format!(
@@ -137,6 +150,11 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         };
         let _ = writeln!(io.stdout, "{line}");
     });
+    if third_party_signed {
+        let _ = io.stdout.write_all(
+            b"\nPartner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://www.terraform.io/docs/cli/plugins/signing.html\n",
+        );
+    }
     if !overrides.is_empty() {
         let d = Diagnostic::warning("dev-overrides", "Provider development overrides are in effect").with_detail(format!(
             "The following provider development overrides are set in the CLI configuration:\n{}\n\nSkip ferro init when using provider development overrides. It is not necessary and may error unexpectedly.",

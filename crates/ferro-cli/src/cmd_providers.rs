@@ -18,11 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn providers(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     match a.first().map(String::as_str) {
         Some("schema") => schema(g, &a[1..], io),
-        Some(sub @ ("lock" | "mirror")) => plain_error(
-            io,
-            "Command not available",
-            &format!("ferro does not implement \"providers {sub}\": it needs a provider registry, which this ferro cannot reach. \"ferro init\" installs providers and writes the lock file."),
-        ),
+        Some("lock") => crate::cmd_providers_lock::lock(g, &a[1..], io),
+        Some("mirror") => crate::cmd_providers_mirror::mirror(g, &a[1..], io),
         _ => tree(g, a, io),
     }
 }

@@ -1,16 +1,20 @@
 //! `ferro init`'s module installation: every module call, from the root down, is resolved to
 //! a directory and recorded in `.terraform/modules/modules.json` as Terraform records it (`Key`
-//! `a.b`, `Source`, `Dir`). Local paths are used where they are; git sources
-//! (`git::URL[//subdir][?ref=REF]`) are cloned with the system `git` into
-//! `.terraform/modules/KEY`; anything else goes through a [`RemoteModules`] source, which on
-//! this machine cannot reach a registry and says so.
+//! `a.b`, `Source`, `Version` for registry modules, `Dir`). Local paths are used where they
+//! are; every other source (registries, archives, git) is fetched by
+//! [`ModuleFetcher`](crate::module_fetch::ModuleFetcher) into `.terraform/modules/KEY`, and
+//! reused from there by later runs unless `-upgrade`.
 
 use crate::commands::plain_error;
+use crate::module_fetch::ModuleFetcher;
 use crate::{Global, Io};
 use ferro_db::{is_local_source, resolve_local_source};
 use ferro_diag::Diagnostic;
+use ferro_provider::install::cliconfig::CliConfig;
+use ferro_provider::install::http::Credentials;
+use ferro_provider::install::registry::Discovery;
+use ferro_provider::install::version::{Constraints, Version};
 use std::path::Path;
-use std::process::Command;
 
 /// Where `modules.json` lives, relative to the working directory.
 pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
@@ -20,24 +24,9 @@ pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
 pub(crate) struct Installed {
     pub key: String,
     pub source: String,
+    /// The version chosen from a module registry.
+    pub version: Option<String>,
     pub dir: String,
-}
-
-/// Fetches module sources that are neither local paths nor git repositories (registries,
-/// HTTP archives, cloud buckets).
-pub(crate) trait RemoteModules {
-    fn fetch(&self, source: &str, version: Option<&str>, dest: &Path) -> Result<(), String>;
-}
-
-/// No network here: every remote source is unreachable.
-pub(crate) struct Unreachable;
-
-impl RemoteModules for Unreachable {
-    fn fetch(&self, source: &str, _version: Option<&str>, _dest: &Path) -> Result<(), String> {
-        Err(format!(
-            "The module source {source:?} is not reachable: ferro can install local paths and git repositories (git::…) through the system git, but no module registry or remote archive can be reached from here."
-        ))
-    }
 }
 
 /// `init`'s and `get`'s module step: install every call, print Terraform's progress lines
@@ -50,7 +39,19 @@ pub(crate) fn install_step(
     header: Option<&str>,
 ) -> Result<(), i32> {
     let mut lines = Vec::new();
-    let installed = install_modules(&g.dir, upgrade, &Unreachable, &mut |l| lines.push(l));
+    let cli = match CliConfig::load() {
+        Ok(c) => c,
+        Err(e) => return Err(plain_error(io, "Invalid CLI configuration", &e)),
+    };
+    let fetcher = ModuleFetcher {
+        discovery: Discovery::new(
+            Credentials {
+                tokens: cli.credentials.clone(),
+            },
+            cli.hosts.clone(),
+        ),
+    };
+    let installed = install_modules(&g.dir, upgrade, &fetcher, &mut |l| lines.push(l));
     // Terraform announces the step whenever the configuration calls modules, even when every
     // call was installed before (and so has nothing to say).
     let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
@@ -83,19 +84,21 @@ pub(crate) fn install_step(
 pub(crate) fn install_modules(
     root: &Path,
     upgrade: bool,
-    remote: &dyn RemoteModules,
+    fetcher: &ModuleFetcher,
     say: &mut dyn FnMut(String),
 ) -> Result<Vec<Installed>, Vec<Diagnostic>> {
     let mut out = vec![Installed {
         key: String::new(),
         source: String::new(),
+        version: None,
         dir: ".".to_string(),
     }];
     let mut errors = Vec::new();
-    // What the last init installed: a checkout is reused only for the same source.
-    let previous: std::collections::BTreeMap<String, String> = read_manifest(root)
+    // What the last init installed: reused for the same source (and a version the call's
+    // constraints still allow).
+    let previous: std::collections::BTreeMap<String, Installed> = read_manifest(root)
         .into_iter()
-        .map(|m| (m.key, m.source))
+        .map(|m| (m.key.clone(), m))
         .collect();
     // Depth first, each module's calls in name order (`a`, `a.b`, then `c`), as Terraform
     // walks and announces them: a call is taken from the stack, then its own calls go on top.
@@ -113,6 +116,9 @@ pub(crate) fn install_modules(
         }
     };
     let mut stack: Vec<Pending> = Vec::new();
+    // Calls installed afresh in this run: what the last run installed below them is stale
+    // (Terraform discards a replaced module's descendants with it).
+    let mut replaced: Vec<String> = Vec::new();
     push_calls(&mut stack, &[], ".", &[".".to_string()]);
     while let Some((path, dir, ancestors, (name, source, version))) = stack.pop() {
         {
@@ -121,33 +127,32 @@ pub(crate) fn install_modules(
             let key = key_path.join(".");
             // A call the last installation recorded with the same source is kept as it is and
             // not announced again (as Terraform's installer skips it), unless upgrading.
-            let reused = !upgrade && previous.get(&key) == Some(&source);
-            let child = if is_local_source(&source) {
-                resolve_local_source(&dir, &source)
+            let under_replaced = replaced.iter().any(|r| key.starts_with(&format!("{r}.")));
+            let prev = previous.get(&key).filter(|p| {
+                !under_replaced
+                    && p.source == source
+                    && version_allows(p.version.as_deref(), version.as_deref())
+                    && root.join(&p.dir).is_dir()
+            });
+            let reused = !upgrade && prev.is_some();
+            let (child, chosen) = if is_local_source(&source) {
+                (resolve_local_source(&dir, &source), None)
+            } else if let (true, Some(p)) = (reused, prev) {
+                (p.dir.clone(), p.version.clone())
             } else {
+                replaced.push(key.clone());
                 let dest = format!(".terraform/modules/{key}");
-                let fetched = if let Some(git) = source.strip_prefix("git::") {
-                    if !reused {
-                        say(format!("Downloading {source} for {key}..."));
-                    }
-                    git_fetch(git, &root.join(&dest), !reused).map(|sub| match sub {
-                        Some(s) => format!("{dest}/{s}"),
-                        None => dest.clone(),
-                    })
-                } else {
-                    say(format!("Downloading {source} for {key}..."));
-                    remote
-                        .fetch(&source, version.as_deref(), &root.join(&dest))
-                        .map(|()| dest.clone())
-                };
-                match fetched {
-                    Ok(d) => d,
+                match fetcher.fetch(&key, &source, version.as_deref(), &root.join(&dest), say) {
+                    Ok(f) => (
+                        match f.subdir {
+                            Some(s) => format!("{dest}/{s}"),
+                            None => dest.clone(),
+                        },
+                        f.version,
+                    ),
                     Err(e) => {
                         errors.push(
-                            Diagnostic::error("module-install", "Failed to download module")
-                                .with_detail(format!(
-                                    "Could not download module {key:?} source code from {source:?}: {e}"
-                                )),
+                            Diagnostic::error("module-install", e.summary).with_detail(e.detail),
                         );
                         continue;
                     }
@@ -178,6 +183,7 @@ pub(crate) fn install_modules(
             out.push(Installed {
                 key,
                 source,
+                version: chosen,
                 dir: child.clone(),
             });
             push_calls(&mut stack, &key_path, &child, &anc);
@@ -237,53 +243,18 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
     out
 }
 
-/// Clone `url` (with `?ref=` and `//subdir` as go-getter reads them) into `dest`; returns the
-/// subdirectory. An existing checkout is kept unless `refetch`.
-fn git_fetch(url: &str, dest: &Path, refetch: bool) -> Result<Option<String>, String> {
-    let (url, reference) = match url.split_once("?ref=") {
-        Some((u, r)) => (u.to_string(), Some(r.to_string())),
-        None => (url.to_string(), None),
+/// Whether a recorded registry version still satisfies the call's constraints.
+fn version_allows(recorded: Option<&str>, constraint: Option<&str>) -> bool {
+    let (Some(v), Some(c)) = (recorded, constraint) else {
+        return true;
     };
-    // `//sub` after the scheme's `//` names a subdirectory.
-    let scheme_end = url.find("://").map_or(0, |i| i + 3);
-    let (url, sub) = match url[scheme_end..].find("//") {
-        Some(i) => (
-            url[..scheme_end + i].to_string(),
-            Some(url[scheme_end + i + 2..].to_string()),
-        ),
-        None => (url, None),
-    };
-    if dest.join(".git").is_dir() && !refetch {
-        return Ok(sub);
+    match (Version::parse(v), Constraints::parse(c)) {
+        (Ok(v), Ok(c)) => c.allows(&v),
+        _ => false,
     }
-    let _ = std::fs::remove_dir_all(dest);
-    if let Some(parent) = dest.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-    }
-    let run = |args: &[&str]| -> Result<(), String> {
-        let out = Command::new("git")
-            .args(args)
-            .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "git {} failed: {}",
-                args.first().copied().unwrap_or_default(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))
-        }
-    };
-    let dest_s = dest.display().to_string();
-    run(&["clone", "--quiet", &url, &dest_s])?;
-    if let Some(r) = &reference {
-        run(&["-C", &dest_s, "checkout", "--quiet", r])?;
-    }
-    Ok(sub)
 }
 
-/// Write `modules.json` as Terraform does (compact, keys sorted).
+/// Write `modules.json` as Terraform does (compact; `Key`, `Source`, `Version`, `Dir`).
 pub(crate) fn write_manifest(root: &Path, modules: &[Installed]) -> Result<(), String> {
     let entries: Vec<serde_json::Value> = modules
         .iter()
@@ -291,6 +262,9 @@ pub(crate) fn write_manifest(root: &Path, modules: &[Installed]) -> Result<(), S
             let mut o = serde_json::Map::new();
             o.insert("Key".into(), m.key.clone().into());
             o.insert("Source".into(), m.source.clone().into());
+            if let Some(v) = &m.version {
+                o.insert("Version".into(), v.clone().into());
+            }
             o.insert("Dir".into(), m.dir.clone().into());
             serde_json::Value::Object(o)
         })
@@ -320,6 +294,10 @@ fn read_manifest(root: &Path) -> Vec<Installed> {
             Some(Installed {
                 key: m.get("Key")?.as_str()?.to_string(),
                 source: m.get("Source")?.as_str()?.to_string(),
+                version: m
+                    .get("Version")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
                 dir: m.get("Dir")?.as_str()?.trim_end_matches('/').to_string(),
             })
         })

@@ -25,6 +25,8 @@ pub(crate) const COMMANDS: &[(&str, &Spec)] = &[
     ("lsp", &other::LSP),
     ("output", &other::OUTPUT),
     ("providers", &other::PROVIDERS),
+    ("providers lock", &other::PROVIDERS_LOCK),
+    ("providers mirror", &other::PROVIDERS_MIRROR),
     ("providers schema", &other::PROVIDERS_SCHEMA),
     ("refresh", &core::REFRESH),
     ("show", &other::SHOW),

@@ -123,16 +123,22 @@ output "o" {{
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("o = \"git-v3-local\""), "{out}");
 
-    // A registry source cannot be reached here: a clear error, exit 1.
+    // A registry nothing answers for (port 1 on the loopback): a clear error, exit 1.
     std::fs::write(
         work.join("main.tf"),
-        "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"3.0.0\"\n}\n",
+        "module \"vpc\" {\n  source  = \"127.0.0.1:1/terraform-aws-modules/vpc/aws\"\n  version = \"3.0.0\"\n}\n",
     )
     .unwrap();
     let (code, _, err) = ferro(&work, &["init", "-no-color"]);
     assert_eq!(code, 1);
-    assert!(err.contains("Failed to download module"), "{err}");
-    assert!(err.contains("is not reachable"), "{err}");
+    assert!(
+        err.contains("Error accessing remote module registry"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Failed to retrieve available versions for module \"vpc\" from 127.0.0.1:1: could not connect to 127.0.0.1:1"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
 

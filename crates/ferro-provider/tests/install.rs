@@ -8,6 +8,7 @@ use common::{oracle_mirror, temp_dir};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_provider::install::cliconfig::CliConfig;
 use ferro_provider::install::lock::LockFile;
+use ferro_provider::install::signature::Authentication;
 use ferro_provider::install::source::current_platform;
 use ferro_provider::install::version::{Constraints, Version};
 use ferro_provider::install::zip::write_zip;
@@ -71,7 +72,8 @@ fn installs_the_real_null_provider_like_terraform() {
             },
             InstallEvent::Installed {
                 addr: null.clone(),
-                version: Version::new(2, 1, 2)
+                version: Version::new(2, 1, 2),
+                auth: Authentication::Unauthenticated,
             },
         ]
     );
@@ -268,12 +270,13 @@ fn errors_for_missing_providers_and_unsatisfiable_constraints() {
         errs[0].detail
     );
 
-    // With `direct` in the list, the registry's unavailability is explained.
+    // With `direct` in the list, a registry that cannot be reached is named (port 1 on the
+    // loopback refuses connections at once).
     let text = format!("provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n  direct {{}}\n}}\n", mirror.display());
     let installer = Installer::new(&wd, &CliConfig::parse(&text, "t").unwrap());
     let errs = installer
         .install(
-            &[req("acme/nothing", "")],
+            &[req("127.0.0.1:1/acme/nothing", "")],
             &LockFile::default(),
             &mut |_| {},
         )
@@ -281,7 +284,7 @@ fn errors_for_missing_providers_and_unsatisfiable_constraints() {
     assert!(
         errs[0]
             .detail
-            .contains("registry.terraform.io is not reachable from ferro yet"),
+            .contains("could not connect to 127.0.0.1:1: failed to request discovery document"),
         "{}",
         errs[0].detail
     );

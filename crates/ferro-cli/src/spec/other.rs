@@ -164,10 +164,54 @@ pub(crate) const PROVIDERS: Spec = Spec {
   their version constraints, and the providers the state refers to.
 
 Subcommands:
+    lock      Write provider dependency locks into the dependency lock file
+    mirror    Save local copies of all required provider plugins
     schema    Print provider schemas as JSON
+",
+};
 
-  (ferro has no \"providers lock\" or \"providers mirror\": they need a
-  provider registry.)
+pub(crate) const PROVIDERS_MIRROR: Spec = Spec {
+    bools: &[],
+    values: &["platform"],
+    help: "Usage: ferro [global options] providers mirror [options] <target-dir>
+
+  Downloads, from their origin registries, the newest version meeting the
+  configuration's constraints of every provider it requires, checks each
+  package as \"ferro init\" does, and saves them in <target-dir> in the
+  layout of a filesystem mirror, with the index files of the network
+  mirror protocol, so the directory can serve as either.
+
+Options:
+
+  -platform=os_arch  Download the packages for this platform (linux_amd64,
+                     darwin_arm64, ...). May be given more than once;
+                     without it, the platform ferro runs on.
+",
+};
+
+pub(crate) const PROVIDERS_LOCK: Spec = Spec {
+    bools: &[],
+    values: &["platform", "fs-mirror", "net-mirror"],
+    help: "Usage: ferro [global options] providers lock [options] [providers...]
+
+  Asks the origin registry of each provider the configuration requires
+  (or of just the providers named) for its packages, checks them as
+  \"ferro init\" does, and records their checksums in .terraform.lock.hcl,
+  keeping the versions the lock file already selects. Nothing is
+  installed.
+
+Options:
+
+  -fs-mirror=dir     Read the packages from this filesystem mirror
+                     directory instead of the origin registries.
+
+  -net-mirror=url    Read the packages from this network mirror (an
+                     https: URL) instead of the origin registries.
+
+  -platform=os_arch  Record the checksums of the packages for this
+                     platform (linux_amd64, darwin_arm64, ...). May be
+                     given more than once; without it, the platform
+                     ferro runs on.
 ",
 };
 

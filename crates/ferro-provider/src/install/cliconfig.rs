@@ -1,6 +1,8 @@
 //! The CLI configuration file (`TF_CLI_CONFIG_FILE`, else `~/.terraformrc`): the
-//! `provider_installation` block (`filesystem_mirror`, `direct`, `dev_overrides`, with
-//! `include`/`exclude` patterns), and the installation methods implied when it is absent.
+//! `provider_installation` block (`filesystem_mirror`, `network_mirror`, `direct`,
+//! `dev_overrides`, with `include`/`exclude` patterns), the installation methods implied when
+//! it is absent, `credentials "HOST" { token }`, `host "HOST" { services }` and
+//! `plugin_cache_dir`.
 //!
 //! Terraform reads this file as HCL 1, which allows quoted argument names
 //! (`"hashicorp/null" = "/dir"` in `dev_overrides`); those are rewritten to placeholders before
@@ -17,7 +19,7 @@ pub enum MethodKind {
     FilesystemMirror(PathBuf),
     /// The provider's origin registry.
     Direct,
-    /// `network_mirror { url = … }`: recognised but (like `direct`) not reachable yet.
+    /// `network_mirror { url = … }`.
     NetworkMirror(String),
 }
 
@@ -83,6 +85,12 @@ pub struct CliConfig {
     pub installation: Option<Vec<Method>>,
     /// `dev_overrides`: provider → directory holding its executable.
     pub dev_overrides: BTreeMap<ProviderAddr, PathBuf>,
+    /// `credentials "HOST" { token = "…" }`: host (lower case) → token.
+    pub credentials: BTreeMap<String, String>,
+    /// `host "HOST" { services = { "providers.v1" = "…" } }`: host → service → URL.
+    pub hosts: BTreeMap<String, BTreeMap<String, String>>,
+    /// `plugin_cache_dir` (`TF_PLUGIN_CACHE_DIR` wins over it).
+    pub plugin_cache_dir: Option<PathBuf>,
 }
 
 impl CliConfig {
@@ -116,6 +124,46 @@ impl CliConfig {
         let body = hcl::parse(&text, &what)?;
         let key = |n: &str| quoted.get(n).cloned().unwrap_or_else(|| n.to_string());
         let mut out = CliConfig::default();
+        for a in hcl::attributes(&body) {
+            if a.name.name == "plugin_cache_dir" {
+                let dir = hcl::literal_string(&a.expr).ok_or_else(|| {
+                    format!("{what} is invalid: plugin_cache_dir must be a string.")
+                })?;
+                out.plugin_cache_dir = Some(expand_home(&dir));
+            }
+        }
+        for b in hcl::blocks(&body) {
+            let kind = b.ty.name.as_str();
+            if kind != "credentials" && kind != "host" {
+                continue;
+            }
+            let [label] = b.labels.as_slice() else {
+                return Err(format!(
+                    "{what} is invalid: a {kind} block needs exactly one label, the hostname."
+                ));
+            };
+            let host = label.value.to_lowercase();
+            for a in hcl::attributes(&b.body) {
+                match (kind, a.name.name.as_str()) {
+                    ("credentials", "token") => {
+                        let token = hcl::literal_string(&a.expr).ok_or_else(|| {
+                            format!("{what} is invalid: the token for {host} must be a string.")
+                        })?;
+                        out.credentials.insert(host.clone(), token);
+                    }
+                    ("host", "services") => {
+                        let services = hcl::string_map(&a.expr).ok_or_else(|| {
+                            format!("{what} is invalid: the services of host {host} must be an object of URL strings.")
+                        })?;
+                        out.hosts.insert(
+                            host.clone(),
+                            services.into_iter().map(|(k, v)| (key(&k), v)).collect(),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
         for b in hcl::blocks(&body).filter(|b| b.ty.name == "provider_installation") {
             if out.installation.is_some() {
                 return Err(format!(
@@ -373,6 +421,30 @@ provider_installation {
             .matches(&ProviderAddr::parse_source("a/b").unwrap()));
         assert!(ProviderPattern::parse("*/aws").is_err());
         assert!(ProviderPattern::parse("aws").is_err());
+    }
+
+    #[test]
+    fn reads_credentials_hosts_and_the_plugin_cache() {
+        let text = r#"
+plugin_cache_dir = "/var/cache/tf"
+credentials "App.Example.com" {
+  token = "secret"
+}
+host "example.com" {
+  services = {
+    "providers.v1" = "https://mirror.example.com/v1/providers/"
+    "modules.v1"   = "/modules/"
+  }
+}
+"#;
+        let c = CliConfig::parse(text, "rc").unwrap();
+        assert_eq!(c.plugin_cache_dir, Some(PathBuf::from("/var/cache/tf")));
+        assert_eq!(c.credentials["app.example.com"], "secret");
+        assert_eq!(
+            c.hosts["example.com"]["providers.v1"],
+            "https://mirror.example.com/v1/providers/"
+        );
+        assert_eq!(c.hosts["example.com"]["modules.v1"], "/modules/");
     }
 
     #[test]

@@ -45,6 +45,25 @@ pub fn string_list(e: &Expr) -> Option<Vec<String>> {
     }
 }
 
+/// An object of string literals (`{ "a" = "x", b = "y" }`).
+pub fn string_map(e: &Expr) -> Option<Vec<(String, String)>> {
+    use ferro_syntax::ast::ObjectKey;
+    match &e.kind {
+        ExprKind::Object(items) => items
+            .iter()
+            .map(|i| {
+                let key = match &i.key {
+                    ObjectKey::Ident(id) => id.name.to_string(),
+                    ObjectKey::Expr(k) => literal_string(k)?,
+                };
+                Some((key, literal_string(&i.value)?))
+            })
+            .collect(),
+        ExprKind::Parens(inner) => string_map(inner),
+        _ => None,
+    }
+}
+
 pub fn attributes(body: &Body) -> impl Iterator<Item = &ferro_syntax::ast::Attribute> {
     body.items.iter().filter_map(|i| match i {
         BodyItem::Attribute(a) => Some(a),

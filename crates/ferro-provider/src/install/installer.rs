@@ -1,13 +1,17 @@
 //! `init`'s provider installation: for each required provider, honour the lock file (or choose
-//! the newest version matching the constraints from the configured sources), place the package
-//! in `.terraform/providers/HOST/NS/TYPE/VERSION/OS_ARCH/` as Terraform lays it out (a symlink
-//! to an unpacked mirror directory, or an extracted zip), check it against the lock file's
-//! hashes, and produce the new lock file. Also the runtime side: find and verify an installed
-//! provider before starting it.
+//! the newest version matching the constraints from the configured sources: local mirrors,
+//! registries, network mirrors), place the package in
+//! `.terraform/providers/HOST/NS/TYPE/VERSION/OS_ARCH/` as Terraform lays it out (a symlink to
+//! an unpacked mirror directory or to the shared plugin cache, or an extracted zip), check it
+//! against the lock file's hashes, and produce the new lock file. Also the runtime side: find
+//! and verify an installed provider before starting it.
 
 use super::cliconfig::{CliConfig, MethodKind};
+use super::download::{fetch_authenticated, fetch_listed};
 use super::hash;
 use super::lock::{LockFile, LockedProvider};
+use super::registry::{mirror_archive, provider_package_meta, Discovery};
+use super::signature::{self, Authentication};
 use super::source::{
     current_platform, find_executable, FilesystemMirror, NetworkSource, PackageLocation,
     PackageSource,
@@ -17,6 +21,7 @@ use super::zip;
 use ferro_addrs::Provider as ProviderAddr;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A provider the configuration needs, with all its version constraints merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +52,12 @@ pub enum InstallEvent {
     Installed {
         addr: ProviderAddr,
         version: Version,
+        auth: Authentication,
+    },
+    /// The shared plugin cache held the package; it is linked from there.
+    LinkedFromCache {
+        addr: ProviderAddr,
+        version: Version,
     },
     /// `dev_overrides` applies: nothing is installed.
     DevOverride { addr: ProviderAddr, dir: PathBuf },
@@ -75,6 +86,21 @@ pub fn providers_dir(working_dir: &Path) -> PathBuf {
     working_dir.join(".terraform").join("providers")
 }
 
+/// Where the shared plugin cache keeps a package (the unpacked mirror layout).
+fn cache_package_dir(
+    cache: &Path,
+    addr: &ProviderAddr,
+    version: &Version,
+    platform: &str,
+) -> PathBuf {
+    cache
+        .join(&addr.hostname)
+        .join(&addr.namespace)
+        .join(&addr.ty)
+        .join(version.to_string())
+        .join(platform)
+}
+
 /// Where an installed package lives.
 pub fn package_dir(
     working_dir: &Path,
@@ -95,12 +121,23 @@ pub struct Installer {
     platform: String,
     sources: Vec<(super::cliconfig::Method, Box<dyn PackageSource>)>,
     dev_overrides: BTreeMap<ProviderAddr, PathBuf>,
+    discovery: Arc<Discovery>,
+    /// The shared plugin cache (`TF_PLUGIN_CACHE_DIR`, else `plugin_cache_dir`), when it exists.
+    cache_dir: Option<PathBuf>,
     /// `-upgrade`: ignore the versions the lock file selected.
     pub upgrade: bool,
+    /// A provider ferro has built in stands in when no package is found (not when locking).
+    builtin_fallbacks: bool,
 }
 
 impl Installer {
     pub fn new(working_dir: &Path, cli: &CliConfig) -> Installer {
+        let discovery = Arc::new(Discovery::new(
+            super::http::Credentials {
+                tokens: cli.credentials.clone(),
+            },
+            cli.hosts.clone(),
+        ));
         let sources = cli
             .methods(working_dir)
             .into_iter()
@@ -109,9 +146,13 @@ impl Installer {
                     MethodKind::FilesystemMirror(p) => {
                         Box::new(FilesystemMirror { root: p.clone() })
                     }
-                    MethodKind::Direct => Box::new(NetworkSource { mirror_url: None }),
+                    MethodKind::Direct => Box::new(NetworkSource {
+                        mirror_url: None,
+                        discovery: discovery.clone(),
+                    }),
                     MethodKind::NetworkMirror(u) => Box::new(NetworkSource {
                         mirror_url: Some(u.clone()),
+                        discovery: discovery.clone(),
                     }),
                 };
                 (m, src)
@@ -122,8 +163,42 @@ impl Installer {
             platform: current_platform(),
             sources,
             dev_overrides: cli.dev_overrides.clone(),
+            discovery,
+            cache_dir: std::env::var_os("TF_PLUGIN_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| cli.plugin_cache_dir.clone())
+                .filter(|d| d.is_dir()),
             upgrade: false,
+            builtin_fallbacks: true,
         }
+    }
+
+    /// An installer for `providers lock`: one installation method (the origin registries
+    /// unless `-fs-mirror` or `-net-mirror` names another), for `platform`, into
+    /// `working_dir` (a scratch directory), without the plugin cache, dev overrides or
+    /// built-in stand-ins.
+    pub fn for_locking(
+        working_dir: &Path,
+        cli: &CliConfig,
+        method: MethodKind,
+        platform: &str,
+    ) -> Installer {
+        let direct = CliConfig {
+            installation: Some(vec![super::cliconfig::Method {
+                kind: method,
+                include: Vec::new(),
+                exclude: Vec::new(),
+            }]),
+            dev_overrides: BTreeMap::new(),
+            plugin_cache_dir: None,
+            ..cli.clone()
+        };
+        let mut i = Installer::new(working_dir, &direct);
+        i.platform = platform.to_string();
+        i.cache_dir = None;
+        i.builtin_fallbacks = false;
+        i
     }
 
     /// Install every requirement; returns the new lock file, or every error.
@@ -152,7 +227,8 @@ impl Installer {
                 }
                 // No package anywhere and nothing locked: ferro's own provider stands in.
                 Err(_)
-                    if crate::builtin_fallback(&req.addr).is_some()
+                    if self.builtin_fallbacks
+                        && crate::builtin_fallback(&req.addr).is_some()
                         && !lock.providers.contains_key(&req.addr) =>
                 {
                     on_event(InstallEvent::Builtin {
@@ -230,6 +306,13 @@ impl Installer {
                 Err(e) => source_errors.push(e),
             }
         }
+        if available.is_empty() && source_errors.len() == 1 && looked.len() == 1 {
+            // One source, and it failed: its error is the whole story, as Terraform tells it.
+            return Err(query_error(format!(
+                "Could not retrieve the list of available versions for provider {shown}: {}",
+                source_errors[0]
+            )));
+        }
         if available.is_empty() {
             let mut detail = format!(
                 "Could not retrieve the list of available versions for provider {shown}: provider {addr} was not found in any of the search locations"
@@ -272,33 +355,124 @@ impl Installer {
             summary: "Failed to install provider".into(),
             detail: format!("Error while installing {shown} v{version}: {detail}"),
         };
-        let zip_entries = match loc {
-            PackageLocation::Zip(p) => {
-                let bytes = std::fs::read(p)
-                    .map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
-                Some(
-                    zip::read_zip(&bytes)
-                        .map_err(|e| install_error(format!("{}: {e}", p.display())))?,
-                )
-            }
-            PackageLocation::Dir(_) => None,
-        };
-        let h1 = match (&zip_entries, loc) {
-            (Some(entries), _) => hash::hash_zip(entries),
-            (None, loc) => hash::hash_dir(loc.path()),
-        }
-        .map_err(install_error)?;
+        let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
         let mut hashes = match locked {
             Some(l) if l.version == version => l.hashes.clone(),
             _ => Vec::new(),
         };
-        if !hashes.is_empty() && !hashes.contains(&h1) {
+        let done = |hashes: &mut Vec<String>, new: Vec<String>| {
+            hashes.extend(new);
+            hashes.sort();
+            hashes.dedup();
+            LockedProvider {
+                version: version.clone(),
+                constraints: constraints_text(&req.constraints),
+                hashes: std::mem::take(hashes),
+            }
+        };
+        // A registry package already unpacked for the version the lock file recorded, and
+        // matching its hashes (an `init -upgrade` that selects the version it had), is kept
+        // without asking the registry for it again.
+        let network = matches!(loc, PackageLocation::Registry | PackageLocation::Mirror(_));
+        if network
+            && previous.is_some_and(|p| p.version == version)
+            && dest.is_dir()
+            && hash::hash_dir(&dest).is_ok_and(|h| previous.is_some_and(|p| p.hashes.contains(&h)))
+        {
+            on_event(InstallEvent::UsingInstalled {
+                addr: addr.clone(),
+                version: version.clone(),
+            });
+            let kept = previous.map(|p| p.hashes.clone()).unwrap_or_default();
+            return Ok(done(&mut hashes, kept));
+        }
+        // A package the shared plugin cache already holds is linked from there, checked
+        // against the lock file's hashes when it has some (Terraform 1.0's rule).
+        let cached = self
+            .cache_dir
+            .as_ref()
+            .filter(|_| network)
+            .map(|c| cache_package_dir(c, addr, &version, &self.platform));
+        if let Some(cached) = cached
+            .as_ref()
+            .filter(|c| find_executable(c, &addr.ty).is_some())
+        {
+            let cache_error = |detail: String| {
+                InstallError {
+                summary: "Failed to install provider from shared cache".into(),
+                detail: format!(
+                    "Error while importing {shown} v{version} from the shared cache directory: {detail}."
+                ),
+            }
+            };
+            let h1 = hash::hash_dir(cached).map_err(cache_error)?;
+            if !hashes.is_empty() && !hashes.contains(&h1) {
+                return Err(cache_error(format!(
+                    "the provider cache at {} has a copy of {addr} {version} that doesn't match any of the checksums recorded in the dependency lock file",
+                    cached.display()
+                )));
+            }
+            on_event(InstallEvent::LinkedFromCache {
+                addr: addr.clone(),
+                version: version.clone(),
+            });
+            place_package(&PackageLocation::Dir(cached.clone()), None, &dest)
+                .map_err(cache_error)?;
+            return Ok(done(&mut hashes, vec![h1]));
+        }
+        let (zip_entries, auth, signed_hashes, archive_sum) = match loc {
+            PackageLocation::Zip(p) => {
+                let bytes = std::fs::read(p)
+                    .map_err(|e| install_error(format!("cannot read {}: {e}", p.display())))?;
+                let entries = zip::read_zip(&bytes)
+                    .map_err(|e| install_error(format!("{}: {e}", p.display())))?;
+                (
+                    Some(entries),
+                    Authentication::Unauthenticated,
+                    Vec::new(),
+                    None,
+                )
+            }
+            PackageLocation::Dir(_) => (None, Authentication::Unauthenticated, Vec::new(), None),
+            PackageLocation::Registry => {
+                let meta = provider_package_meta(&self.discovery, addr, &version, &self.platform)
+                    .map_err(install_error)?;
+                on_event(InstallEvent::Installing {
+                    addr: addr.clone(),
+                    version: version.clone(),
+                });
+                let fetched = fetch_authenticated(&self.discovery, &meta).map_err(install_error)?;
+                (Some(fetched.0), fetched.1, fetched.2, Some(fetched.3))
+            }
+            PackageLocation::Mirror(base) => {
+                let (url, listed) =
+                    mirror_archive(&self.discovery, base, addr, &version, &self.platform)
+                        .map_err(install_error)?;
+                on_event(InstallEvent::Installing {
+                    addr: addr.clone(),
+                    version: version.clone(),
+                });
+                let (entries, auth, sum) =
+                    fetch_listed(&self.discovery, &url, &listed).map_err(install_error)?;
+                (Some(entries), auth, Vec::new(), Some(sum))
+            }
+        };
+        let h1 = match (&zip_entries, loc) {
+            (Some(entries), _) => hash::hash_zip(entries),
+            (None, PackageLocation::Dir(p)) => hash::hash_dir(p),
+            (None, _) => Err("the package was not read".to_string()),
+        }
+        .map_err(install_error)?;
+        let zh = archive_sum.map(|s| format!("zh:{}", signature::hex(&s)));
+        if !hashes.is_empty()
+            && !hashes.contains(&h1)
+            && !zh.as_ref().is_some_and(|z| hashes.contains(z))
+        {
             return Err(install_error(format!(
                 "the local package for {addr} {version} doesn't match any of the checksums previously recorded in the dependency lock file (its checksum is {h1}; the lock file has {}). The package may have been modified or replaced; if you trust it, run ferro init -upgrade or remove the provider's entry from .terraform.lock.hcl.",
                 hashes.join(", ")
             )));
         }
-        let dest = package_dir(&self.working_dir, addr, &version, &self.platform);
         // The package already unpacked for the version the lock file recorded, and matching
         // its hashes (an `init -upgrade` that selects the version it had): kept, as Terraform
         // keeps it. Without a lock entry to check it against, it is installed again.
@@ -310,21 +484,36 @@ impl Installer {
                 addr: addr.clone(),
                 version: version.clone(),
             });
-            hashes.push(h1);
-            hashes.sort();
-            hashes.dedup();
-            return Ok(LockedProvider {
-                version,
-                constraints: constraints_text(&req.constraints),
-                hashes,
+            return Ok(done(&mut hashes, vec![h1]));
+        }
+        if !network {
+            on_event(InstallEvent::Installing {
+                addr: addr.clone(),
+                version: version.clone(),
             });
         }
-        on_event(InstallEvent::Installing {
-            addr: addr.clone(),
-            version: version.clone(),
-        });
-        place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?;
+        if let Some(entries) = &zip_entries {
+            if !entries.iter().any(|e| {
+                e.name
+                    .starts_with(&format!("terraform-provider-{}", addr.ty))
+            }) {
+                return Err(install_error(format!(
+                    "provider binary not found: the package contains no executable named terraform-provider-{}*",
+                    addr.ty
+                )));
+            }
+        }
+        match &cached {
+            // Into the shared cache, and linked from there.
+            Some(cached) => {
+                place_package(loc, zip_entries.as_deref(), cached).map_err(install_error)?;
+                place_package(&PackageLocation::Dir(cached.clone()), None, &dest)
+                    .map_err(install_error)?;
+            }
+            None => place_package(loc, zip_entries.as_deref(), &dest).map_err(install_error)?,
+        }
         if find_executable(&dest, &addr.ty).is_none() {
+            let _ = remove_existing(&dest);
             return Err(install_error(format!(
                 "the package contains no executable named terraform-provider-{}*",
                 addr.ty
@@ -333,15 +522,14 @@ impl Installer {
         on_event(InstallEvent::Installed {
             addr: addr.clone(),
             version: version.clone(),
+            auth: auth.clone(),
         });
-        hashes.push(h1);
-        hashes.sort();
-        hashes.dedup();
-        Ok(LockedProvider {
-            version,
-            constraints: constraints_text(&req.constraints),
-            hashes,
-        })
+        let mut new = vec![h1];
+        // Hashes for other platforms are trusted only from a signed checksum list.
+        if auth.signed() {
+            new.extend(signed_hashes);
+        }
+        Ok(done(&mut hashes, new))
     }
 }
 
@@ -393,6 +581,9 @@ fn place_package(
             copy_dir(&src, dest)
         }
         (PackageLocation::Zip(p), None) => Err(format!("the archive {} was not read", p.display())),
+        (PackageLocation::Registry | PackageLocation::Mirror(_), None) => {
+            Err("the package was not downloaded".into())
+        }
     }
 }
 

@@ -1,12 +1,15 @@
 //! Where provider packages come from: filesystem mirrors (unpacked
 //! `HOST/NS/TYPE/VERSION/OS_ARCH/` directories and packed
 //! `HOST/NS/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip` archives) and the origin
-//! registry, which ferro cannot reach yet and says so.
+//! registry (`providers.v1`) and network mirrors (`index.json`); the package itself is fetched
+//! and authenticated by the installer.
 
+use super::registry::Discovery;
 use super::version::Version;
 use ferro_addrs::Provider as ProviderAddr;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A package of one provider version for one platform.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,14 +18,11 @@ pub enum PackageLocation {
     Dir(PathBuf),
     /// A zip archive.
     Zip(PathBuf),
-}
-
-impl PackageLocation {
-    pub fn path(&self) -> &Path {
-        match self {
-            PackageLocation::Dir(p) | PackageLocation::Zip(p) => p,
-        }
-    }
+    /// A package the provider's origin registry offers (its download metadata is asked for
+    /// once the version is chosen).
+    Registry,
+    /// A package a network mirror (this base URL) lists.
+    Mirror(String),
 }
 
 /// Something that lists and provides provider packages.
@@ -98,10 +98,11 @@ impl PackageSource for FilesystemMirror {
     }
 }
 
-/// The provider's origin registry (`direct`), or a network mirror: not reachable yet.
+/// The provider's origin registry (`direct`), or a network mirror (`network_mirror`).
 pub struct NetworkSource {
     /// `None` for `direct` (the provider's own hostname), else the mirror URL.
     pub mirror_url: Option<String>,
+    pub discovery: Arc<Discovery>,
 }
 
 impl PackageSource for NetworkSource {
@@ -110,15 +111,18 @@ impl PackageSource for NetworkSource {
         addr: &ProviderAddr,
         _platform: &str,
     ) -> Result<BTreeMap<Version, PackageLocation>, String> {
-        Err(match &self.mirror_url {
-            None => format!(
-                "{} is not reachable from ferro yet: ferro cannot download providers from a registry. Put the {}/{} package in a filesystem_mirror (provider_installation block of the CLI configuration) or in ~/.terraform.d/plugins instead",
-                addr.hostname, addr.namespace, addr.ty
+        match &self.mirror_url {
+            None => Ok(super::registry::provider_versions(&self.discovery, addr)?
+                .into_iter()
+                .map(|v| (v, PackageLocation::Registry))
+                .collect()),
+            Some(url) => Ok(
+                super::registry::mirror_versions(&self.discovery, url, addr)?
+                    .into_iter()
+                    .map(|v| (v, PackageLocation::Mirror(url.clone())))
+                    .collect(),
             ),
-            Some(url) => format!(
-                "the network mirror {url} is not reachable from ferro yet: ferro cannot download providers over the network. Use a filesystem_mirror instead"
-            ),
-        })
+        }
     }
 
     fn describe(&self) -> String {
@@ -194,18 +198,6 @@ mod tests {
             .unwrap()
             .is_empty());
         std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    #[test]
-    fn network_sources_say_they_are_unreachable() {
-        let e = NetworkSource { mirror_url: None }
-            .available(&ProviderAddr::default_for("null"), "linux_amd64")
-            .unwrap_err();
-        assert!(
-            e.contains("registry.terraform.io is not reachable from ferro yet")
-                && e.contains("filesystem_mirror"),
-            "{e}"
-        );
     }
 
     #[test]
