@@ -69,6 +69,7 @@ fn label_count_detail(kind: &str, n: usize, missing: bool) -> String {
     }
 }
 
+mod destroy_refs;
 mod lifecycle;
 mod meta;
 mod state_blocks;
