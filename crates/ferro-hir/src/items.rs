@@ -440,6 +440,8 @@ pub struct ModuleCall {
     /// The literal `source` string and its range.
     pub source: Option<(String, SpanId)>,
     pub version: Option<String>,
+    /// The range of the `version` argument's value.
+    pub version_span: Option<SpanId>,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,

@@ -16,6 +16,7 @@ impl Lower {
             span,
             source: None,
             version: None,
+            version_span: None,
             count: None,
             for_each: None,
             depends_on: Vec::new(),
@@ -31,7 +32,10 @@ impl Lower {
                         let at = literal.as_ref().map(|_| self.sp(a.expr.span));
                         call.source = literal.zip(at);
                     }
-                    "version" => call.version = self.literal_string_attr(a),
+                    "version" => {
+                        call.version = self.literal_string_attr(a);
+                        call.version_span = Some(self.sp(a.expr.span));
+                    }
                     "count" => call.count = Some(self.expr(&a.expr)),
                     "for_each" => {
                         for_each_name = Some(a.name.span);
