@@ -240,6 +240,8 @@ pub fn attach_providers(
 /// a dependency cycle is looked for only when everything else is sound (an undeclared name or
 /// a missing provider can look like one).
 pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    // What loading the providers found counts only once the configuration has loaded.
+    let providers = std::mem::take(diags);
     if !versions_met(l, diags) {
         return;
     }
@@ -249,7 +251,9 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
         diags.extend(loaded);
         return;
     }
+    diags.extend(providers);
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    crate::follow_on::drop_follow_on(l, &loaded, diags);
     if !diags.iter().any(Diagnostic::is_error) {
         if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
             diags.push(d.clone());
