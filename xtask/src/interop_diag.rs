@@ -174,7 +174,23 @@ fn human_lines(text: &str) -> Vec<String> {
         };
         out.push(match at {
             Some(at) => format!("{heading} ({at})"),
-            None => heading.to_string(),
+            // Without a range the detail is all there is to compare: Terraform's paragraph
+            // (wrapped) after a blank line, ferro's indented lines (after the address line).
+            None => {
+                let rest = lines.iter().skip(i + 1);
+                let detail: Vec<&str> = if next(1) == Some("") {
+                    rest.skip(1)
+                        .map(|l| l.trim_start_matches(['│', ' ']))
+                        .take_while(|l| !l.is_empty())
+                        .collect()
+                } else {
+                    rest.take_while(|l| l.starts_with("    "))
+                        .map(|l| l.trim())
+                        .filter(|l| !l.starts_with("in "))
+                        .collect()
+                };
+                format!("{heading}: {}", detail.join(" "))
+            }
         });
     }
     out.sort();
