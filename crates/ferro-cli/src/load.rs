@@ -251,6 +251,20 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
         diags.extend(loaded);
         return;
     }
+    // Problems Terraform finds while building the graph stop it before any check: a resource's
+    // provider configuration that is not there, inputs of a module call that do not match.
+    let graph: Vec<Diagnostic> = providers
+        .iter()
+        .filter(|d| d.code == "provider-config-not-present")
+        .chain(ferro_db::module_input_diagnostics(&l.db, l.ws))
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !graph.is_empty() {
+        diags.extend(loaded);
+        diags.extend(graph);
+        return;
+    }
     diags.extend(providers);
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
     crate::follow_on::drop_follow_on(l, &loaded, diags);

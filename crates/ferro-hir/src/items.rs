@@ -437,6 +437,8 @@ pub struct ModuleCall {
     pub name: String,
     /// The `module "name"` header.
     pub span: SpanId,
+    /// Where HCL reports an argument missing from the block: its opening brace.
+    pub missing_span: SpanId,
     /// The literal `source` string and its range.
     pub source: Option<(String, SpanId)>,
     pub version: Option<String>,

@@ -11,9 +11,11 @@ impl Lower {
             return;
         };
         let span = self.sp(Self::header_span(b));
+        let missing_span = self.sp(Self::missing_item_span(b));
         let mut call = ModuleCall {
             name: labels[0].clone(),
             span,
+            missing_span,
             source: None,
             version: None,
             version_span: None,

@@ -92,10 +92,10 @@ pub fn load_providers(
                 resource: res.clone(),
             };
             match resolve_config(db, tree, node, local, alias.map(str::to_string)) {
+                // Terraform's graph names no range here.
                 Ok(cfg) if !alias_declared(db, tree, &cfg) => diags.push(
                     Diagnostic::error("provider-config-not-present", "Provider configuration not present")
-                        .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again."))
-                        .with_span(span),
+                        .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again.")),
                 ),
                 Ok(cfg) => {
                     out.by_resource.insert(cr.clone(), Arc::new(cfg.clone()));
