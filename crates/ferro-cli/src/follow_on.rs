@@ -7,7 +7,9 @@
 //! declarations, deprecated forms) is always kept, as Terraform reports it before any walk.
 
 use crate::load::Loaded;
-use ferro_db::{item_graph, item_references, module_tree, Item, ItemId, RefTarget, Referrer};
+use ferro_db::{
+    item_graph, item_references, module_tree, resolve_provider, Item, ItemId, RefTarget, Referrer,
+};
 use ferro_diag::{Diagnostic, FileId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -22,7 +24,8 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
     let refs = item_references(db, l.ws);
 
     // Each item's declaration starts a region of its file that ends where the next top-level
-    // block starts (provider blocks, which are no items here, end regions too).
+    // block starts. Provider blocks are regions of their own; an argument of a module call is
+    // the child's input variable (Terraform checks the value there).
     let mut starts: HashMap<FileId, Vec<u32>> = HashMap::new();
     let mut at: HashMap<(FileId, u32), Vec<Item>> = HashMap::new();
     for (item, loc) in &refs.items {
@@ -30,27 +33,68 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
         starts.entry(s.file).or_default().push(s.start);
         at.entry((s.file, s.start)).or_default().push(item.clone());
     }
-    for tn in &tree.nodes {
-        for item in ferro_db::module_index(db, tn.module).providers.values() {
+    // Provider blocks no resource uses: Terraform leaves them out of its graph unchecked.
+    let mut used = HashSet::new();
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        for item in ferro_db::module_index(db, tn.module).resources.values() {
+            let decl = &ferro_db::file_hir(db, item.file).resources[item.index];
+            let (local, alias) = decl.provider_ref();
+            if let Ok(cfg) = resolve_provider(db, tree, node, local, alias.map(str::to_string)) {
+                used.insert(cfg);
+            }
+        }
+    }
+    let mut unused_blocks: HashSet<(FileId, u32)> = HashSet::new();
+    let mut inputs: Vec<(ferro_diag::Span, Item)> = Vec::new();
+    for (node, tn) in tree.nodes.iter().enumerate() {
+        for ((local, alias), item) in &ferro_db::module_index(db, tn.module).providers {
             let hir = ferro_db::file_hir(db, item.file);
             let s = hir.at(hir.providers[item.index].span);
             starts.entry(s.file).or_default().push(s.start);
+            let cfg = resolve_provider(db, tree, node, local, alias.clone());
+            if cfg.is_ok_and(|c| !used.contains(&c)) {
+                unused_blocks.insert((s.file, s.start));
+            }
+        }
+        for (name, item) in &ferro_db::module_index(db, tn.module).module_calls {
+            let Some(&child) = tn.children.get(name) else {
+                continue;
+            };
+            let hir = ferro_db::file_hir(db, item.file);
+            for a in &hir.module_calls[item.index].inputs {
+                let var = Item {
+                    node: child,
+                    id: ItemId::Var(a.name.clone()),
+                };
+                inputs.push((hir.at(a.span), var));
+            }
         }
     }
     for v in starts.values_mut() {
         v.sort_unstable();
         v.dedup();
     }
-    let owners = |d: &Diagnostic| -> &[Item] {
-        let Some(s) = d.span else { return &[] };
-        let Some(heads) = starts.get(&s.file) else {
-            return &[];
-        };
-        let i = heads.partition_point(|&h| h <= s.start);
-        match i.checked_sub(1) {
-            Some(i) => at.get(&(s.file, heads[i])).map_or(&[], Vec::as_slice),
-            None => &[],
+    let region = |d: &Diagnostic| -> Option<(FileId, u32)> {
+        let s = d.span?;
+        let heads = starts.get(&s.file)?;
+        let i = heads.partition_point(|&h| h <= s.start).checked_sub(1)?;
+        Some((s.file, heads[i]))
+    };
+    let owners = |d: &Diagnostic| -> Vec<&Item> {
+        if let Some(s) = d.span {
+            let within = inputs
+                .iter()
+                .filter(|(a, _)| a.file == s.file && a.start <= s.start && s.end <= a.end)
+                .map(|(_, item)| item)
+                .collect::<Vec<_>>();
+            if !within.is_empty() {
+                return within;
+            }
         }
+        region(d)
+            .and_then(|r| at.get(&r))
+            .map(|items| items.iter().collect())
+            .unwrap_or_default()
     };
 
     // What each item refers to, as items.
@@ -114,11 +158,17 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
         }
     }
     diags.retain(|d| {
-        let items = owners(d);
-        if items.is_empty() || is_loaded(d) {
+        if is_loaded(d) {
             return true;
         }
-        let all = |f: &dyn Fn(&Item) -> bool| items.iter().all(f);
+        if region(d).is_some_and(|r| unused_blocks.contains(&r)) {
+            return false;
+        }
+        let items = owners(d);
+        if items.is_empty() {
+            return true;
+        }
+        let all = |f: &dyn Fn(&Item) -> bool| items.iter().all(|i| f(i));
         if all(&|i| skipped.contains(i)) {
             return false;
         }
