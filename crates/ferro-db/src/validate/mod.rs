@@ -772,6 +772,24 @@ impl Validator<'_> {
     fn body_schema(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
         for a in &body.attrs {
             match schema.attributes.get(&a.name) {
+                // HCL's JSON bodies name the property, and suggest any name of the block.
+                None if body.json => {
+                    let names = schema.attributes.keys().chain(schema.block_types.keys());
+                    let hint = suggest(&a.name, names)
+                        .map(|s| format!(" Did you mean {s:?}?"))
+                        .unwrap_or_default();
+                    self.out.push(
+                        Diagnostic::error(
+                            "unsupported-argument",
+                            "Extraneous JSON object property",
+                        )
+                        .with_detail(format!(
+                            "No argument or block type is named {:?}.{hint}",
+                            a.name
+                        ))
+                        .with_span(self.hir.at(a.name_span)),
+                    );
+                }
                 None => {
                     let mut detail =
                         format!("An argument named {:?} is not expected here.", a.name);
