@@ -315,3 +315,21 @@ pub fn diagnostics(env: &Env) -> Result<(), String> {
 }
 
 pub const SCENARIOS: &[crate::interop::Scenario] = &[("diagnostics", diagnostics)];
+
+#[cfg(test)]
+mod tests {
+    use super::human_lines;
+
+    #[test]
+    fn both_tools_human_diagnostics_read_alike() {
+        let terraform = "\nError: Missing required argument\n\n  on main.tf line 10, in provider \"vsphere\":\n  10: provider \"vsphere\" {\n\nThe argument \"password\" is required.\n\nError: Missing required argument\n\nThe argument \"user\" is required, but\nwas not set.\n";
+        let ferro = "[missing-argument] Error: Missing required argument\n    ,-[ main.tf:10:20 ]\n    |\n\n[provider-config] Error: Missing required argument\n    in provider[\"registry.terraform.io/hashicorp/vsphere\"]\n    The argument \"user\" is required, but was not set.\n";
+        let want = vec![
+            "Error: Missing required argument (main.tf line 10)".to_string(),
+            "Error: Missing required argument: The argument \"user\" is required, but was not set."
+                .to_string(),
+        ];
+        assert_eq!(human_lines(terraform), want);
+        assert_eq!(human_lines(ferro), want);
+    }
+}
