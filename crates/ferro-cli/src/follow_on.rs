@@ -16,6 +16,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 /// Drop from `diags` what Terraform's walk would not report; `loaded` are the loader's
 /// diagnostics, which stay.
 pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<Diagnostic>) {
+    if diags.is_empty() {
+        return;
+    }
     let db = &l.db;
     let Ok(graph) = item_graph(db, l.ws) else {
         return;
@@ -45,7 +48,7 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
         }
     }
     let mut unused_blocks: HashSet<(FileId, u32)> = HashSet::new();
-    let mut inputs: Vec<(ferro_diag::Span, Item)> = Vec::new();
+    let mut inputs: HashMap<FileId, Vec<(ferro_diag::Span, Item)>> = HashMap::new();
     for (node, tn) in tree.nodes.iter().enumerate() {
         for ((local, alias), item) in &ferro_db::module_index(db, tn.module).providers {
             let hir = ferro_db::file_hir(db, item.file);
@@ -66,7 +69,8 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
                     node: child,
                     id: ItemId::Var(a.name.clone()),
                 };
-                inputs.push((hir.at(a.span), var));
+                let at = hir.at(a.span);
+                inputs.entry(at.file).or_default().push((at, var));
             }
         }
     }
@@ -83,8 +87,10 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
     let owners = |d: &Diagnostic| -> Vec<&Item> {
         if let Some(s) = d.span {
             let within = inputs
-                .iter()
-                .filter(|(a, _)| a.file == s.file && a.start <= s.start && s.end <= a.end)
+                .get(&s.file)
+                .into_iter()
+                .flatten()
+                .filter(|(a, _)| a.start <= s.start && s.end <= a.end)
                 .map(|(_, item)| item)
                 .collect::<Vec<_>>();
             if !within.is_empty() {
@@ -133,6 +139,7 @@ pub(crate) fn drop_follow_on(l: &Loaded, loaded: &[Diagnostic], diags: &mut Vec<
         }
     }
 
+    let loaded: HashSet<&Diagnostic> = loaded.iter().collect();
     let is_loaded = |d: &Diagnostic| loaded.contains(d);
     let mut with_errors: HashSet<&Item> = HashSet::new();
     let mut unknown_type: HashSet<&Item> = HashSet::new();
