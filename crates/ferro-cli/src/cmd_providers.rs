@@ -51,7 +51,7 @@ fn tree(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let mut diags = Vec::new();
-    crate::load::config_diagnostics(&l, &mut diags);
+    crate::load::load_config_diagnostics(&l, &mut diags);
     let t = module_tree(&l.db, l.ws);
     fn build(
         db: &dyn ferro_db::Db,
