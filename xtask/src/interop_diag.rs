@@ -4,12 +4,12 @@
 //!
 //! Every directory under `testdata/interop/diag/` is a case: its files are copied into one
 //! working directory per tool and the commands of its `steps` file (one per line; by default
-//! `init`, `validate -json`, `providers schema -json`) are run by both. The comparison, per
-//! command:
+//! `init`, `validate -json`, `providers`, `providers schema -json`) are run by both. The
+//! comparison, per command:
 //! * every command: the exit code;
 //! * `validate -json`: `valid`, the counts, and every diagnostic's severity, summary, detail and
 //!   range, as a multiset (Terraform reports some in the random order of Go maps);
-//! * `providers schema -json`: the whole document;
+//! * `providers`: the tree it prints; `providers schema -json`: the whole document;
 //! * anything else (`init`, `plan`): the diagnostics of the human output, each as its heading
 //!   (`Error: Summary`) and its `on FILE line N` line, as a multiset.
 
@@ -18,7 +18,12 @@ use serde_json::Value as J;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const DEFAULT_STEPS: &[&str] = &["init", "validate -json", "providers schema -json"];
+const DEFAULT_STEPS: &[&str] = &[
+    "init",
+    "validate -json",
+    "providers",
+    "providers schema -json",
+];
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -72,6 +77,8 @@ fn run(env: &Env, config: &Path, tool: Tool, dir: &Path, args: &[&str]) -> Run {
     let mut full: Vec<&str> = args.to_vec();
     if matches!(args.first(), Some(&("init" | "plan"))) {
         full.extend(["-no-color", "-input=false"]);
+    } else if args == ["providers"] {
+        full.push("-no-color");
     }
     let out = Command::new(bin)
         .args(&full)
@@ -203,6 +210,17 @@ fn comparable(args: &[&str], r: &Run) -> Result<Vec<String>, String> {
     match args {
         [.., "-json"] if args.first() == Some(&"validate") => {
             out.extend(validate_lines(&r.stdout)?)
+        }
+        // The tree of required providers, each module's in any order (Terraform prints them
+        // in the order of a Go map).
+        ["providers"] if r.code == 0 => {
+            let mut lines: Vec<String> = r
+                .stdout
+                .lines()
+                .map(|l| l.replace("├── ", "└── "))
+                .collect();
+            lines.sort();
+            out.extend(lines);
         }
         ["providers", "schema", "-json"] => {
             if r.code == 0 {
