@@ -225,11 +225,13 @@ where
                 }
                 let (open_brace, close_brace) = braces.unwrap_or((ty.span, ty.span));
                 let span = ty.span.to(close_brace);
+                // Between the braces; empty where the name starts for placeholder braces.
+                let body_start = open_brace.end.min(close_brace.start);
                 let body = Body {
                     items,
                     span: Span {
-                        start: open_brace.end,
-                        end: close_brace.start,
+                        start: body_start,
+                        end: close_brace.start.max(body_start),
                         ..span
                     },
                     json: false,
