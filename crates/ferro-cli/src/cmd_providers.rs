@@ -5,12 +5,12 @@
 
 use crate::cmd_init::module_requirements;
 use crate::commands::{plain_error, print_diags};
-use crate::load::{attach_providers, load_dir};
+use crate::load::load_dir;
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_db::module_tree;
 use ferro_provider::install::version::Constraints;
-use ferro_provider::ProviderRegistry;
+use ferro_provider::{ProviderRegistry, ProviderSource};
 use ferro_value::schema::{Attribute, Block, NestingMode, Schema};
 use serde_json::{json, Map, Value as J};
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,7 +48,7 @@ fn tree(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
     let mut diags = Vec::new();
-    crate::load::config_diagnostics(&l, &mut diags);
+    crate::load::load_config_diagnostics(&l, &mut diags);
     let t = module_tree(&l.db, l.ws);
     fn build(
         db: &dyn ferro_db::Db,
@@ -139,12 +139,17 @@ fn schema(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             "The \"providers schema\" command requires the -json flag.",
         );
     }
-    let mut l = match load_dir(&g.dir) {
+    let l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
+    // As Terraform's, only a configuration that does not load stops it: the schemas are
+    // printed for a configuration that validate would refuse.
     let mut diags = Vec::new();
-    crate::load::config_diagnostics(&l, &mut diags);
+    crate::load::load_config_diagnostics(&l, &mut diags);
+    for module in l.ws.modules(&l.db) {
+        diags.extend(module_requirements(&l.db, module).1);
+    }
     if diags.iter().any(ferro_diag::Diagnostic::is_error) {
         print_diags(io, &diags, &l.sources(), g.color);
         return 1;
@@ -153,30 +158,43 @@ fn schema(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // Every provider the configuration requires (in `required_providers`, by a provider
+    // block or by a resource, in any module) and every provider of the state.
+    let mut wanted: BTreeSet<ProviderAddr> = BTreeSet::new();
+    for module in l.ws.modules(&l.db) {
+        wanted.extend(module_requirements(&l.db, module).0.into_keys());
+    }
+    if let Some(st) = &state {
+        wanted.extend(st.resources.values().map(|r| r.provider.provider.clone()));
+    }
     let registry = ProviderRegistry::for_working_dir(&g.dir);
-    let (providers, diags) = attach_providers(&mut l, &registry, state.as_ref());
+    let mut schemas = Map::new();
+    let mut diags = Vec::new();
+    for addr in &wanted {
+        let schema = registry.get(addr).and_then(|p| {
+            p.schema().map_err(|ds| {
+                ds.iter()
+                    .map(|d| format!("{} {}", d.summary, d.detail))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+        });
+        match schema {
+            Ok(ps) => {
+                schemas.insert(addr.to_string(), provider_json(&ps));
+            }
+            Err(msg) => diags.push(
+                ferro_diag::Diagnostic::error("provider-schema", "Failed to load plugin schemas")
+                    .with_detail(format!(
+                        "Could not load the schema for provider {addr}: {msg}."
+                    )),
+            ),
+        }
+    }
     registry.close_all();
     if diags.iter().any(ferro_diag::Diagnostic::is_error) {
         print_diags(io, &diags, &l.sources(), g.color);
         return 1;
-    }
-    let mut schemas = Map::new();
-    for (addr, ps) in &providers.schemas {
-        let mut entry = Map::new();
-        entry.insert("provider".into(), schema_json(&ps.provider));
-        for (key, map) in [
-            ("resource_schemas", &ps.resources),
-            ("data_source_schemas", &ps.data_sources),
-        ] {
-            if !map.is_empty() {
-                let all: Map<String, J> = map
-                    .iter()
-                    .map(|(name, s)| (name.clone(), schema_json(s)))
-                    .collect();
-                entry.insert(key.into(), J::Object(all));
-            }
-        }
-        schemas.insert(addr.to_string(), J::Object(entry));
     }
     let doc = json!({
         "format_version": "0.2",
@@ -184,6 +202,35 @@ fn schema(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     });
     let _ = writeln!(io.stdout, "{doc}");
     0
+}
+
+/// One provider's entry. A data source's `version` is that of the managed resource type of the
+/// same name (0 when there is none), as Terraform 1.0.3 reports it: it looks data sources' versions
+/// up among the resource types'.
+fn provider_json(ps: &ferro_provider::ProviderSchema) -> J {
+    let mut entry = Map::new();
+    entry.insert("provider".into(), schema_json(&ps.provider));
+    if !ps.resources.is_empty() {
+        let all: Map<String, J> = ps
+            .resources
+            .iter()
+            .map(|(name, s)| (name.clone(), schema_json(s)))
+            .collect();
+        entry.insert("resource_schemas".into(), J::Object(all));
+    }
+    if !ps.data_sources.is_empty() {
+        let all: Map<String, J> = ps
+            .data_sources
+            .iter()
+            .map(|(name, s)| {
+                let version = ps.resources.get(name).map_or(0, |r| r.version);
+                let doc = json!({ "version": version, "block": block_json(&s.block) });
+                (name.clone(), doc)
+            })
+            .collect();
+        entry.insert("data_source_schemas".into(), J::Object(all));
+    }
+    J::Object(entry)
 }
 
 fn schema_json(s: &Schema) -> J {

@@ -26,6 +26,7 @@ mod cmd_workspace;
 mod commands;
 mod console_terminal;
 mod env;
+mod follow_on;
 mod graph_dot;
 mod init_backend;
 mod init_modules;

@@ -240,10 +240,34 @@ pub fn attach_providers(
 /// a dependency cycle is looked for only when everything else is sound (an undeclared name or
 /// a missing provider can look like one).
 pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    // What loading the providers found counts only once the configuration has loaded.
+    let providers = std::mem::take(diags);
     if !versions_met(l, diags) {
         return;
     }
+    // Terraform validates only a configuration that loaded.
+    let loaded = load_problems(l);
+    if loaded.iter().any(Diagnostic::is_error) {
+        diags.extend(loaded);
+        return;
+    }
+    // Problems Terraform finds while building the graph stop it before any check: a resource's
+    // provider configuration that is not there, inputs of a module call that do not match.
+    let graph: Vec<Diagnostic> = providers
+        .iter()
+        .filter(|d| d.code == "provider-config-not-present")
+        .chain(ferro_db::module_input_diagnostics(&l.db, l.ws))
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !graph.is_empty() {
+        diags.extend(loaded);
+        diags.extend(graph);
+        return;
+    }
+    diags.extend(providers);
     diags.extend(diagnostics(&l.db, l.ws).iter().cloned());
+    crate::follow_on::drop_follow_on(l, &loaded, diags);
     if !diags.iter().any(Diagnostic::is_error) {
         if let Some(d) = ferro_db::item_graph_cycle(&l.db, l.ws) {
             diags.push(d.clone());
@@ -251,13 +275,87 @@ pub fn config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Problems ferro finds while lowering a file that Terraform finds only when it validates (the
+/// `dynamic` blocks it expands then, and references it reads then): neither `init` nor the
+/// loader's stop before validation counts them.
+const VALIDATE_TIME: &[&str] = &[
+    "invalid-dynamic-iterator",
+    "dynamic-unsupported-argument",
+    "dynamic-unsupported-block",
+    "json-dynamic-value-type",
+    "json-dynamic-missing-label",
+    "duplicate-content",
+    "invalid-dynamic-labels",
+    "dynamic-missing-argument",
+    "missing-content",
+    "invalid-reference",
+];
+
 /// What `init` checks: what Terraform's configuration loader reports (syntax, declarations,
 /// the module tree, provider configurations across modules, `required_version`), not the
 /// references, schemas and types `validate` checks, nor the dependency graph.
 pub fn load_config_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
     if versions_met(l, diags) {
-        diags.extend(ferro_db::load_diagnostics(&l.db, l.ws).iter().cloned());
+        diags.extend(load_problems(l));
     }
+}
+
+/// What Terraform's loader reports: the root module's own problems alone when it has errors
+/// (the modules it calls are not loaded then), else those of the whole tree.
+fn load_problems(l: &Loaded) -> Vec<Diagnostic> {
+    let root = root_problems(l);
+    if root.iter().any(Diagnostic::is_error) {
+        return root;
+    }
+    let mut out = ferro_db::load_diagnostics(&l.db, l.ws).clone();
+    for m in l.ws.modules(&l.db) {
+        out.extend(module_version_diagnostics(&l.db, m));
+    }
+    out.retain(loader_reports);
+    out
+}
+
+fn loader_reports(d: &Diagnostic) -> bool {
+    !VALIDATE_TIME.contains(&d.code.as_str())
+}
+
+/// What `init` checks before it installs anything: what Terraform's loader reports for the root
+/// module alone (its syntax, declarations and arguments; not its references, nor anything of
+/// the modules it calls).
+pub fn root_load_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
+    if versions_met(l, diags) {
+        diags.extend(root_problems(l));
+    }
+}
+
+fn root_problems(l: &Loaded) -> Vec<Diagnostic> {
+    let root = l.ws.root(&l.db);
+    let mut out = ferro_db::module_load_diagnostics(&l.db, l.ws, root);
+    out.extend(module_version_diagnostics(&l.db, root));
+    out.retain(loader_reports);
+    out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    out
+}
+
+/// A module call's `version` that is no version constraint, with Terraform's words.
+fn module_version_diagnostics(db: &dyn ferro_db::Db, m: ferro_db::Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in m.files(db) {
+        let hir = ferro_db::file_hir(db, *f);
+        for call in &hir.module_calls {
+            let (Some(v), Some(span)) = (&call.version, call.version_span) else {
+                continue;
+            };
+            if ferro_provider::install::version::Constraints::parse(v).is_err() {
+                out.push(
+                    Diagnostic::error("invalid-version-constraint", "Invalid version constraint")
+                        .with_detail("This string does not use correct version constraint syntax.")
+                        .with_span(hir.at(span)),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// An unmet `required_version` replaces `diags` with its errors (false); otherwise the files'

@@ -87,6 +87,10 @@ fn duplicate_text(kind: &str, key: &str, at: &str) -> (String, String) {
                 format!("A default (non-aliased) provider configuration for {key:?} was already given at {at}. If multiple configurations are required, set the \"alias\" argument for alternative configurations."),
             ),
         },
+        "module" => (
+            "Duplicate module call".into(),
+            format!("A module call named {key:?} was already defined at {at}. Module calls must have unique names within a module."),
+        ),
         "check" => (
             "Duplicate check block".into(),
             format!("A check block named {key:?} was already defined at {at}. Check blocks must be unique within a module."),

@@ -295,24 +295,32 @@ fn for_each_module(db: &dyn Db, ws: Workspace, mut f: impl FnMut(Module)) {
     }
 }
 
+/// What Terraform's loader reports for one module on its own: its files' syntax and lowering
+/// problems and its duplicate declarations (`init` checks the root module so before it installs
+/// anything).
+pub fn module_load_diagnostics(db: &dyn Db, ws: Workspace, m: Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in m.files(db) {
+        out.extend(validate::variable_default_diagnostics(db, ws, *f));
+        out.extend(parse(db, *f).diagnostics.iter().cloned());
+        out.extend(
+            source_map(db, *f)
+                .diagnostics
+                .iter()
+                .map(|d| with_ranges(db, *f, d)),
+        );
+    }
+    out.extend(module_index_diagnostics(db, m).iter().cloned());
+    out
+}
+
 /// The diagnostics Terraform's configuration loader would report: syntax, lowering, duplicate
 /// declarations and the module tree's, without the checks of references, schemas and types
 /// (`graph` draws a configuration that has only those wrong, as Terraform does).
 #[salsa::tracked(returns(ref))]
 pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for_each_module(db, ws, |m| {
-        for f in m.files(db) {
-            out.extend(parse(db, *f).diagnostics.iter().cloned());
-            out.extend(
-                source_map(db, *f)
-                    .diagnostics
-                    .iter()
-                    .map(|d| with_ranges(db, *f, d)),
-            );
-        }
-        out.extend(module_index_diagnostics(db, m).iter().cloned());
-    });
+    for_each_module(db, ws, |m| out.extend(module_load_diagnostics(db, ws, m)));
     out.extend(module_tree_diagnostics(db, ws).iter().cloned());
     out.extend(
         provider_config_problems(db, ws)

@@ -197,9 +197,11 @@ fn check_inputs(
     let index = module_index(db, child);
     for a in &call.inputs {
         if !index.variables.contains_key(&a.name) {
-            // Terraform 1.0.3 suggests no variable name here (its resource and provider
-            // blocks do suggest arguments).
-            let detail = format!("An argument named {:?} is not expected here.", a.name);
+            // HCL suggests the closest variable name.
+            let mut detail = format!("An argument named {:?} is not expected here.", a.name);
+            if let Some(close) = ferro_diag::suggest(&a.name, index.variables.keys()) {
+                detail.push_str(&format!(" Did you mean {close:?}?"));
+            }
             out.push(Pending::new(
                 Diagnostic::error("unsupported-argument", "Unsupported argument")
                     .with_detail(detail),
@@ -214,7 +216,7 @@ fn check_inputs(
                 Diagnostic::error("missing-argument", "Missing required argument").with_detail(
                     format!("The argument {name:?} is required, but no definition was found."),
                 ),
-                Loc::new(file, call.span),
+                Loc::new(file, call.missing_span),
             ));
         }
     }

@@ -306,7 +306,7 @@ fn block_bodies_are_checked_against_the_nested_schema() {
         concat!(
             "name = \"n\"\nshelf {\n  labl = \"a\"\n  divider {\n    at = \"x\"\n  }\n}\n",
             "[missing-required-argument] \"shelf\": The argument \"label\" is required, but no definition was found.\n",
-            "[unsupported-argument] \"labl\": An argument named \"labl\" is not expected here. Did you mean \"label\"?\n",
+            "[unsupported-argument] \"labl\": No argument or block type is named \"labl\". Did you mean \"label\"?\n",
             "[incorrect-attribute-type] \"x\": Inappropriate value for attribute \"at\": a number is required.\n",
         ),
     );

@@ -45,13 +45,19 @@ impl Lower {
                         failed = true;
                         if self.json {
                             self.error(
-                                "unsupported-argument",
+                                "dynamic-unsupported-argument",
                                 "Extraneous JSON object property",
                                 format!("No argument or block type is named {other:?}."),
                                 a.name.span,
                             )
                         } else {
-                            self.unsupported_argument(a)
+                            // Terraform finds it when it expands the block (validate).
+                            self.error(
+                                "dynamic-unsupported-argument",
+                                "Unsupported argument",
+                                format!("An argument named {other:?} is not expected here."),
+                                a.name.span,
+                            )
                         }
                     }
                 },
@@ -70,13 +76,18 @@ impl Lower {
                 }
                 BodyItem::Block(inner) => {
                     failed = true;
-                    self.unsupported_block(inner)
+                    self.error(
+                        "dynamic-unsupported-block",
+                        "Unsupported block type",
+                        format!("Blocks of type {:?} are not expected here.", inner.ty.name),
+                        inner.ty.span,
+                    )
                 }
             }
         }
         let Some(for_each) = for_each else {
             self.error(
-                "missing-argument",
+                "dynamic-missing-argument",
                 "Missing required argument",
                 "The argument \"for_each\" is required, but no definition was found.",
                 missing_item,

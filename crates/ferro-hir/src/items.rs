@@ -437,9 +437,13 @@ pub struct ModuleCall {
     pub name: String,
     /// The `module "name"` header.
     pub span: SpanId,
+    /// Where HCL reports an argument missing from the block: its opening brace.
+    pub missing_span: SpanId,
     /// The literal `source` string and its range.
     pub source: Option<(String, SpanId)>,
     pub version: Option<String>,
+    /// The range of the `version` argument's value.
+    pub version_span: Option<SpanId>,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,

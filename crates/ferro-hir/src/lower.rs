@@ -69,6 +69,7 @@ fn label_count_detail(kind: &str, n: usize, missing: bool) -> String {
     }
 }
 
+mod destroy_refs;
 mod lifecycle;
 mod meta;
 mod state_blocks;
@@ -113,12 +114,12 @@ impl Lower {
 
     fn labels(&mut self, b: &ast::Block, kind: &str, n: usize) -> Option<Vec<String>> {
         if b.labels.len() != n {
-            let span = if b.labels.is_empty() {
-                b.ty.span
-            } else {
-                b.labels[0].span.to(b.labels[b.labels.len() - 1].span)
-            };
             let missing = b.labels.len() < n;
+            // HCL points at the opening brace, or at the first label too many.
+            let span = match b.labels.get(n) {
+                Some(extra) => extra.span,
+                None => b.open_brace,
+            };
             let summary = match missing {
                 true => format!("Missing name for {kind}"),
                 false => format!("Extraneous label for {kind}"),

@@ -11,11 +11,14 @@ impl Lower {
             return;
         };
         let span = self.sp(Self::header_span(b));
+        let missing_span = self.sp(Self::missing_item_span(b));
         let mut call = ModuleCall {
             name: labels[0].clone(),
             span,
+            missing_span,
             source: None,
             version: None,
+            version_span: None,
             count: None,
             for_each: None,
             depends_on: Vec::new(),
@@ -31,7 +34,10 @@ impl Lower {
                         let at = literal.as_ref().map(|_| self.sp(a.expr.span));
                         call.source = literal.zip(at);
                     }
-                    "version" => call.version = self.literal_string_attr(a),
+                    "version" => {
+                        call.version = self.literal_string_attr(a);
+                        call.version_span = Some(self.sp(a.expr.span));
+                    }
                     "count" => call.count = Some(self.expr(&a.expr)),
                     "for_each" => {
                         for_each_name = Some(a.name.span);

@@ -145,7 +145,28 @@ fn configure(
             }
             (v, Some(hir.at(pb.span)))
         }
-        None => (schema.provider.block.empty_value(), None),
+        None => {
+            // No block: Terraform reads an empty body against the schema, so a required
+            // argument is missing before the provider is asked, and no range can be named.
+            let missing: Vec<Diagnostic> = schema
+                .provider
+                .block
+                .attributes
+                .iter()
+                .filter(|(_, a)| a.required)
+                .map(|(name, _)| {
+                    Diagnostic::error("provider-config", "Missing required argument")
+                        .with_detail(format!(
+                            "The argument {name:?} is required, but was not set."
+                        ))
+                        .with_address(addr.clone())
+                })
+                .collect();
+            if !missing.is_empty() {
+                return missing;
+            }
+            (schema.provider.block.empty_value(), None)
+        }
     };
     let (plain, _) = config.0.deep_unmark();
     let mut failed = false;

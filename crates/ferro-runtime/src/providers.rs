@@ -92,10 +92,10 @@ pub fn load_providers(
                 resource: res.clone(),
             };
             match resolve_config(db, tree, node, local, alias.map(str::to_string)) {
+                // Terraform's graph names no range here.
                 Ok(cfg) if !alias_declared(db, tree, &cfg) => diags.push(
                     Diagnostic::error("provider-config-not-present", "Provider configuration not present")
-                        .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again."))
-                        .with_span(span),
+                        .with_detail(format!("To work with {cr} its original provider configuration at {cfg} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {cr}, after which you can remove the provider configuration again.")),
                 ),
                 Ok(cfg) => {
                     out.by_resource.insert(cr.clone(), Arc::new(cfg.clone()));
@@ -200,13 +200,29 @@ pub fn load_providers(
             } else {
                 ("Invalid data source", "data source")
             };
+            // Terraform's hint: the other mode, or the closest name of this one.
+            let ps = &out.schemas[&cfg.provider];
+            let (same, other) = match res.mode {
+                ResourceMode::Managed => (&ps.resources, &ps.data_sources),
+                _ => (&ps.data_sources, &ps.resources),
+            };
+            let hint = if other.contains_key(res.ty.as_ref()) {
+                match res.mode {
+                    ResourceMode::Managed => format!("\n\nDid you intend to use the data source {:?}? If so, declare this using a \"data\" block instead of a \"resource\" block.", res.ty),
+                    _ => format!("\n\nDid you intend to use the managed resource type {:?}? If so, declare this using a \"resource\" block instead of a \"data\" block.", res.ty),
+                }
+            } else {
+                ferro_diag::suggest(&res.ty, same.keys())
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default()
+            };
             // Terraform points at the type label.
             let header = hir.at(decl.span);
             let span = type_label_span(item.file.text(db), header).unwrap_or(header);
             diags.push(
                 Diagnostic::error("invalid-resource-type", summary)
                     .with_detail(format!(
-                        "The provider {} does not support {what} {:?}.",
+                        "The provider {} does not support {what} {:?}.{hint}",
                         cfg.provider.for_display(),
                         res.ty
                     ))

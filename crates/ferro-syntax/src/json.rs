@@ -124,9 +124,15 @@ impl Mapper<'_> {
         Span::new(self.file, start..end)
     }
 
-    fn type_error(&mut self, v: &JVal, detail: String) {
+    /// A value of the wrong JSON type where `ty` blocks are read. A `dynamic` block's problems
+    /// have codes of their own: Terraform finds them only when it expands the block (validate).
+    fn type_error(&mut self, ty: &Ident, v: &JVal, detail: String) {
+        let code = match ty.name.as_str() {
+            "dynamic" => "json-dynamic-value-type",
+            _ => "json-value-type",
+        };
         self.diags.push(
-            Diagnostic::error("json-value-type", "Incorrect JSON value type")
+            Diagnostic::error(code, "Incorrect JSON value type")
                 .with_detail(detail)
                 .with_span(self.span(v.start, v.end)),
         );
@@ -134,8 +140,12 @@ impl Mapper<'_> {
 
     /// "Missing block label": no property names the `index`th label of a `ty` block.
     fn missing_label(&mut self, ty: &Ident, index: usize, at: Span) {
+        let code = match ty.name.as_str() {
+            "dynamic" => "json-dynamic-missing-label",
+            _ => "json-missing-label",
+        };
         self.diags.push(
-            Diagnostic::error("json-missing-label", "Missing block label")
+            Diagnostic::error(code, "Missing block label")
                 .with_detail(format!(
                     "At least one object property is required, whose name represents the {} block's {}.",
                     ty.name,
@@ -201,6 +211,7 @@ impl Mapper<'_> {
                         self.blocks(ty, need, ctx, e, labels, out);
                     } else {
                         self.type_error(
+                            ty,
                             e,
                             format!("A JSON object is required here, representing the contents of a {:?} block.", ty.name),
                         );
@@ -234,6 +245,7 @@ impl Mapper<'_> {
             _ if need > 0 => {
                 let label = label_name(&ty.name, labels.len());
                 self.type_error(
+                    ty,
                     v,
                     format!(
                         "Either a JSON object or JSON array of objects is required here, to specify {label} labels \
@@ -243,6 +255,7 @@ impl Mapper<'_> {
                 self.missing_label(ty, labels.len(), self.span(v.start, v.end));
             }
             _ => self.type_error(
+                ty,
                 v,
                 format!(
                     "Either a JSON object or a JSON array of objects is required here, representing the contents \

@@ -59,6 +59,56 @@ where
     })
 }
 
+/// A block header that ends with a newline where a label or `{` belongs (`resource "a" "b"` with
+/// its `{` on the next line): the newline's span. HCL keeps the block with the labels read so
+/// far and an empty body, then skips what follows as its recovery does: the lines up to the
+/// next item that starts with a name, or, when none does, the rest of the enclosing body, all
+/// without further errors.
+fn header_broken_at_newline<'a, I, E>() -> impl Parser<'a, I, TSpan, Ex<E>> + Clone
+where
+    I: ValueInput<'a, Token = Token, Span = TSpan>,
+    E: GErr<'a, I>,
+{
+    custom(move |inp| {
+        let start = inp.save();
+        let before = inp.cursor();
+        if inp.peek() != Some(Token::Newline) {
+            let span = inp.span_since(&before);
+            return Err(E::from_perr(PErr {
+                span,
+                found: inp.peek(),
+                expected: Default::default(),
+                custom: None,
+            }));
+        }
+        inp.skip();
+        let newline = inp.span_since(&before);
+        while inp.peek() == Some(Token::Newline) {
+            inp.skip();
+        }
+        if matches!(inp.peek(), Some(Token::Ident) | None) {
+            // The next item is read as usual; the newline ends this block.
+            inp.rewind(start);
+            return Ok(newline);
+        }
+        let mut open: Vec<Open> = Vec::new();
+        while let Some(tok) = inp.peek() {
+            if let Some(kind) = opener(tok) {
+                open.push(kind);
+            } else if let Some(kind) = closer(tok) {
+                match open.iter().rposition(|k| same(*k, kind)) {
+                    Some(pos) => open.truncate(pos),
+                    // The `}` of the enclosing block ends the skip.
+                    None if tok == Token::RBrace => break,
+                    None => {}
+                }
+            }
+            inp.skip();
+        }
+        Ok(newline)
+    })
+}
+
 /// After an attribute or block: a newline, the end of the file, or (without consuming it) the
 /// closing brace of the enclosing block. Otherwise report a missing newline and skip the line.
 fn line_end<'a, I, E>(what: &'static str) -> impl Parser<'a, I, (), Ex<E>> + Clone
@@ -128,35 +178,72 @@ where
                 .map_with(|_, e| e.span())
                 .then(inner_items)
                 .then(just(Token::RBrace).map_with(|_, e| e.span()))
-                .map(move |((open, items), close)| (items, cx.span(open), cx.span(close))),
+                .map(move |((open, items), close)| (items, Ok((cx.span(open), cx.span(close))))),
             just(Token::TooDeep).map_with(move |_, e| {
                 let s = cx.span(e.span());
-                (Vec::new(), s.start_point(), Span { start: s.end, ..s })
+                (
+                    Vec::new(),
+                    Ok((s.start_point(), Span { start: s.end, ..s })),
+                )
             }),
+            header_broken_at_newline().map(|nl: TSpan| (Vec::new(), Err(nl))),
         ));
         name(cx)
             .then(label.repeated().collect::<Labels>().map(|l| shrunk(l.0)))
             .then(E::label(block_body, "block label or '{'"))
+            .validate(move |((ty, labels), (items, braces)), _, emitter| {
+                // A header cut by a newline: HCL's one error (an item of a name alone when no
+                // label came first), with the block kept, its placeholder braces the type's name.
+                if let Err(nl) = &braces {
+                    let err = match labels.is_empty() {
+                        true => PErr::custom(
+                            tspan(ty.span.range()),
+                            "syntax-argument-or-block-expected",
+                            "Argument or block definition required",
+                            "An argument or block definition is required here. To set an \
+                             argument, use the equals sign \"=\" to introduce the argument value."
+                                .to_string(),
+                        ),
+                        false => PErr::custom(
+                            *nl,
+                            "syntax-invalid-block-definition",
+                            "Invalid block definition",
+                            "A block definition must have block content delimited by \"{\" and \
+                             \"}\", starting on the same line as the block header."
+                                .to_string(),
+                        ),
+                    };
+                    emitter.emit(E::from_perr(err));
+                }
+                ((ty, labels), (items, braces))
+            })
             .then_ignore(line_end("block"))
-            .map(move |((ty, labels), (items, open_brace, close_brace))| {
+            .map(move |((ty, labels), (items, braces))| {
+                // A name alone on its line is no block at all.
+                if braces.is_err() && labels.is_empty() {
+                    return None;
+                }
+                let (open_brace, close_brace) = braces.unwrap_or((ty.span, ty.span));
                 let span = ty.span.to(close_brace);
+                // Between the braces; empty where the name starts for placeholder braces.
+                let body_start = open_brace.end.min(close_brace.start);
                 let body = Body {
                     items,
                     span: Span {
-                        start: open_brace.end,
-                        end: close_brace.start,
+                        start: body_start,
+                        end: close_brace.start.max(body_start),
                         ..span
                     },
                     json: false,
                 };
-                BodyItem::Block(Block {
+                Some(BodyItem::Block(Block {
                     ty,
                     labels,
                     body,
                     open_brace,
                     close_brace,
                     span,
-                })
+                }))
             })
             .boxed()
     });
@@ -175,7 +262,7 @@ fn items<'a, I, E, B>(
 where
     I: ValueInput<'a, Token = Token, Span = TSpan>,
     E: GErr<'a, I>,
-    B: Parser<'a, I, BodyItem, Ex<E>> + Clone + 'a,
+    B: Parser<'a, I, Option<BodyItem>, Ex<E>> + Clone + 'a,
 {
     let value = E::recover(
         expr(cx).then_ignore(line_end("argument")),
@@ -192,7 +279,7 @@ where
             BodyItem::Attribute(Attribute { name, expr, span })
         });
     let item = E::recover(
-        E::label(choice((attribute, block)).map(Some), "argument or block"),
+        E::label(choice((attribute.map(Some), block)), "argument or block"),
         skip_line(top).to(None),
     );
     choice((just(Token::Newline).to(None), item))

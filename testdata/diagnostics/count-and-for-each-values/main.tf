@@ -24,11 +24,6 @@ module "each" {
   for_each = ["a"]
 }
 
-module "typo" {
-  source = "./m"
-  y      = 1
-}
-
 resource "terraform_data" "null_count" {
   count = null
 }

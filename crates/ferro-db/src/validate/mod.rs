@@ -17,6 +17,43 @@ mod blocks;
 mod modules;
 use modules::module_call_types;
 
+/// Terraform's load-time check of a file's variable defaults against their type constraints
+/// (part of [`crate::module_load_diagnostics`], so `init` reports it).
+pub fn variable_default_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+) -> Vec<Diagnostic> {
+    let hir = file_hir(db, file);
+    let mut out = Vec::new();
+    for var in &hir.variables {
+        let (Some(d), Some(ty)) = (var.default, &var.ty) else {
+            continue;
+        };
+        let Some(val) = static_value_in(hir, d, ws.base_dir(db), Some(db)) else {
+            continue;
+        };
+        let val = match &var.defaults {
+            Some(defs) => ferro_value::defaults::apply_defaults(&val, defs),
+            None => val,
+        };
+        if let Err(e) = convert(&val, ty) {
+            out.push(
+                Diagnostic::error(
+                    "invalid-default-value",
+                    "Invalid default value for variable",
+                )
+                .with_detail(format!(
+                    "This default value is not compatible with the variable's type constraint: {}.",
+                    e.message
+                ))
+                .with_span_opt(hir.span(d)),
+            );
+        }
+    }
+    out
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(
     db: &dyn Db,
@@ -73,20 +110,6 @@ pub fn file_diagnostics(
                 "Variables may not be used here.",
             );
             v.check_eval(d);
-            if let (Some(ty), Some(val)) = (&var.ty, static_value_in(hir, d, v.base_dir, Some(db)))
-            {
-                let val = match &var.defaults {
-                    Some(defs) => ferro_value::defaults::apply_defaults(&val, defs),
-                    None => val,
-                };
-                if let Err(e) = convert(&val, ty) {
-                    v.out.push(
-                        Diagnostic::error("invalid-default-value", "Invalid default value for variable")
-                            .with_detail(format!("This default value is not compatible with the variable's type constraint: {}.", e.message))
-                            .with_span_opt(hir.span(d)),
-                    );
-                }
-            }
         }
     }
     // Validation rules may refer to the rest of the module (Terraform 1.9+).
@@ -749,6 +772,24 @@ impl Validator<'_> {
     fn body_schema(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
         for a in &body.attrs {
             match schema.attributes.get(&a.name) {
+                // HCL's JSON bodies name the property, and suggest any name of the block.
+                None if body.json => {
+                    let names = schema.attributes.keys().chain(schema.block_types.keys());
+                    let hint = suggest(&a.name, names)
+                        .map(|s| format!(" Did you mean {s:?}?"))
+                        .unwrap_or_default();
+                    self.out.push(
+                        Diagnostic::error(
+                            "unsupported-argument",
+                            "Extraneous JSON object property",
+                        )
+                        .with_detail(format!(
+                            "No argument or block type is named {:?}.{hint}",
+                            a.name
+                        ))
+                        .with_span(self.hir.at(a.name_span)),
+                    );
+                }
                 None => {
                     let mut detail =
                         format!("An argument named {:?} is not expected here.", a.name);

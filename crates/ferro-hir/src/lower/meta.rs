@@ -160,39 +160,60 @@ impl Lower {
             ..b.body.clone()
         };
         let (mut when_destroy, mut on_failure_continue) = (false, false);
+        let mut connection = Vec::new();
+        let mut checked = Vec::new();
         for item in &b.body.items {
             match item {
-                BodyItem::Attribute(a) if a.name.name == "when" => match &a.expr.kind {
-                    ExprKind::Variable(id) if id.name == "destroy" => when_destroy = true,
-                    ExprKind::Variable(id) if id.name == "create" => {}
-                    _ => self.error(
-                        "invalid-provisioner-when",
-                        "Invalid \"when\" keyword",
-                        "The \"when\" argument requires one of the following keywords: create or destroy.",
-                        a.expr.span,
-                    ),
-                },
-                BodyItem::Attribute(a) if a.name.name == "on_failure" => match &a.expr.kind {
-                    ExprKind::Variable(id) if id.name == "continue" => on_failure_continue = true,
-                    ExprKind::Variable(id) if id.name == "fail" => {}
-                    _ => self.error(
-                        "invalid-provisioner-on-failure",
-                        "Invalid \"on_failure\" keyword",
-                        "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
-                        a.expr.span,
-                    ),
-                },
+                BodyItem::Attribute(a) if a.name.name == "when" => {
+                    match self.keyword(&a.expr).as_deref() {
+                        Some("destroy") => when_destroy = true,
+                        Some("create") => {}
+                        _ => self.error(
+                            "invalid-provisioner-when",
+                            "Invalid \"when\" keyword",
+                            "The \"when\" argument requires one of the following keywords: create or destroy.",
+                            a.expr.span,
+                        ),
+                    }
+                }
+                BodyItem::Attribute(a) if a.name.name == "on_failure" => {
+                    match self.keyword(&a.expr).as_deref() {
+                        Some("continue") => on_failure_continue = true,
+                        Some("fail") => {}
+                        _ => self.error(
+                            "invalid-provisioner-on-failure",
+                            "Invalid \"on_failure\" keyword",
+                            "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
+                            a.expr.span,
+                        ),
+                    }
+                }
                 BodyItem::Attribute(a)
                     if matches!(
                         a.name.name.as_str(),
                         "command" | "interpreter" | "environment" | "working_dir" | "quiet"
                     ) =>
                 {
+                    checked.push(a);
                     rest.items.push(item.clone())
                 }
-                BodyItem::Attribute(a) => self.unsupported_argument(a),
-                BodyItem::Block(inner) if inner.ty.name == "connection" => {}
+                BodyItem::Attribute(a) => {
+                    checked.push(a);
+                    self.unsupported_argument(a)
+                }
+                BodyItem::Block(inner) if inner.ty.name == "connection" => {
+                    connection.extend(inner.body.items.iter().filter_map(|i| match i {
+                        BodyItem::Attribute(a) => Some(a),
+                        BodyItem::Block(_) => None,
+                    }))
+                }
                 BodyItem::Block(inner) => self.unsupported_block(inner),
+            }
+        }
+        // Terraform checks the provisioner's arguments, then its connection block's.
+        if when_destroy {
+            for a in checked.into_iter().chain(connection) {
+                self.map.diagnostics.extend(destroy_refs::check_argument(a));
             }
         }
         if !rest
@@ -216,6 +237,23 @@ impl Lower {
             on_failure_continue,
             span,
         })
+    }
+}
+
+impl Lower {
+    /// The keyword an argument such as `when` is written as: a bare name, or (deprecated since
+    /// Terraform 0.12, with Terraform 1.0's warning) a string holding one.
+    fn keyword(&mut self, e: &ast::Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Variable(id) => Some(id.name.to_string()),
+            _ => {
+                let text = literal_string(e)?;
+                self.map
+                    .diagnostics
+                    .push(destroy_refs::quoted_keyword_warning(e.span));
+                Some(text)
+            }
+        }
     }
 }
 

@@ -1,0 +1,8 @@
+resource "null_resource"
+  "a" {
+  triggers = {}
+}
+
+variable "skipped" {
+  default = 1
+}

@@ -1,0 +1,6 @@
+resource "null_resource" "b"
+{
+  triggers = {
+    x = "y"
+  }
+}

@@ -1,0 +1,3 @@
+variable "ok" {
+  default = 1
+}

@@ -1,0 +1,22 @@
+terraform {
+  required_providers {
+    vsphere = {
+      source  = "hashicorp/vsphere"
+      version = "2.0.2"
+    }
+  }
+}
+
+module "vm" {
+  source = "./modules/vm"
+  cpus   = "two"
+  name   = "vm1"
+}
+
+output "id" {
+  value = module.vm.missing_output
+}
+
+output "name" {
+  value = module.vm.name
+}
