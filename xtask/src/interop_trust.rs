@@ -10,6 +10,10 @@
 //!   apply, so removing the alias afterwards plans no changes in either.
 //! * `trust-refresh-only-data`: a data resource removed from the configuration leaves the
 //!   state on `apply -refresh-only`, in both.
+//! * `trust-journal-fold`: ferro is killed (SIGKILL) during an apply after one object was
+//!   created and journaled but before any state write; the next `ferro plan` folds the journal
+//!   into `terraform.tfstate`, and Terraform 1.0.3, reading that file, plans to create only the
+//!   object that never was, not the recovered one again.
 
 use crate::interop::{same, state_attributes, workdir, write, Env, Tool, NULL_HEADER};
 use std::collections::BTreeMap;
@@ -195,8 +199,105 @@ fn refresh_only_data(env: &Env) -> Result<(), String> {
     )
 }
 
+fn journal_fold(env: &Env) -> Result<(), String> {
+    let marker = 9000 + (std::process::id() % 1000);
+    let config = format!(
+        "{NULL_HEADER}\nresource \"null_resource\" \"fast\" {{\n}}\n\nresource \"null_resource\" \"slow\" {{\n  depends_on = [null_resource.fast]\n  provisioner \"local-exec\" {{\n    command = \"sleep {marker}\"\n  }}\n}}\n"
+    );
+    let dir = workdir(env, "trust-journal-fold", Tool::Ferro, &config)?;
+    env.expect(Tool::Ferro, &dir, &["init", "-no-color", "-input=false"], 0)?;
+    let mut child = std::process::Command::new(&env.ferro)
+        .args(["apply", "-auto-approve", "-no-color", "-input=false"])
+        .current_dir(&dir)
+        .env("TF_CLI_CONFIG_FILE", &env.cli_config)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start ferro: {e}"))?;
+    let sleep = format!("sleep {marker}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let running = || {
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                std::fs::read(e.path().join("cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).replace('\0', " ").trim() == sleep)
+            })
+    };
+    while !running() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            return Err("the slow resource's command never started".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let state = dir.join("terraform.tfstate");
+    let journal = dir.join(".terraform.tfstate.journal");
+    let on_disk = |p: &Path| -> Result<Vec<String>, String> {
+        if !p.exists() || std::fs::metadata(p).map_err(|e| e.to_string())?.len() == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(state_attributes(p, &[])?.into_keys().collect())
+    };
+    if !journal.exists() || on_disk(&state)?.iter().any(|a| a == "null_resource.fast") {
+        return Err(format!(
+            "inconclusive: the killed apply left no journal to fold (state holds {:?})",
+            on_disk(&state)?
+        ));
+    }
+    let out = env.expect(
+        Tool::Ferro,
+        &dir,
+        &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+        2,
+    )?;
+    if !out
+        .stdout
+        .starts_with("Recovered 1 change recorded by an interrupted apply")
+    {
+        return Err(format!(
+            "ferro plan did not fold the journal:\n{}",
+            out.stdout
+        ));
+    }
+    same(
+        "objects in terraform.tfstate after the fold",
+        &vec!["null_resource.fast".to_string()],
+        &on_disk(&state)?,
+    )?;
+    // Terraform reads the file ferro wrote: only the object that never was is to be created.
+    env.expect(
+        Tool::Terraform,
+        &dir,
+        &[
+            "plan",
+            "-no-color",
+            "-input=false",
+            "-lock=false",
+            "-out=tf.tfplan",
+        ],
+        0,
+    )?;
+    let shown = env.expect(Tool::Terraform, &dir, &["show", "-json", "tf.tfplan"], 0)?;
+    let actions = crate::interop::plan_actions(&shown.stdout)?;
+    same(
+        "Terraform's plan after the fold",
+        &vec![
+            ("null_resource.fast".to_string(), vec!["no-op".to_string()]),
+            ("null_resource.slow".to_string(), vec!["create".to_string()]),
+        ],
+        &actions,
+    )
+}
+
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
     ("trust-final-plan", final_plan),
     ("trust-provider-move", provider_move),
     ("trust-refresh-only-data", refresh_only_data),
+    ("trust-journal-fold", journal_fold),
 ];
