@@ -6,6 +6,7 @@
 
 mod provider;
 mod target;
+pub mod version;
 
 pub use provider::{AbsProviderConfig, Provider};
 pub use target::{module_contains, parse_target, Target};

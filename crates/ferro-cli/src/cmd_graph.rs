@@ -279,7 +279,7 @@ impl Flags {
 /// that cannot be started. Undeclared references and schema or type errors do not: Terraform
 /// draws such a configuration without validating it.
 fn load_errors(l: &Loaded, provider_diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let versions = ferro_lsp::required_versions(&l.db, l.ws);
+    let versions = ferro_db::required_version_diagnostics(&l.db, l.ws).clone();
     if !versions.is_empty() {
         return versions;
     }

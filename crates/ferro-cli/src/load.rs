@@ -361,7 +361,7 @@ fn module_version_diagnostics(db: &dyn ferro_db::Db, m: ferro_db::Module) -> Vec
 /// An unmet `required_version` replaces `diags` with its errors (false); otherwise the files'
 /// encoding problems are added (true).
 fn versions_met(l: &Loaded, diags: &mut Vec<Diagnostic>) -> bool {
-    let versions = ferro_lsp::required_versions(&l.db, l.ws);
+    let versions = ferro_db::required_version_diagnostics(&l.db, l.ws).clone();
     if !versions.is_empty() {
         *diags = versions;
         return false;
@@ -769,6 +769,15 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::load_dir;
+
+    /// `required_version` is checked from the release ferro records as the writer of state.
+    #[test]
+    fn the_oldest_language_version_is_the_state_writer_version() {
+        assert_eq!(
+            ferro_db::OLDEST_LANGUAGE_VERSION,
+            ferro_state::WRITER_VERSION
+        );
+    }
 
     #[test]
     fn symlinked_files_are_configuration_and_bad_links_are_errors() {

@@ -26,6 +26,7 @@ mod provider_resolve;
 mod resolve;
 mod tree;
 mod validate;
+mod versions;
 
 pub use block_counts::{check_labels, count_diagnostics, missing_item_range, Counted};
 pub use index::{module_index, module_index_diagnostics, Expansion, ItemRef, ModuleIndex};
@@ -52,6 +53,9 @@ pub use tree::{
 };
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
+};
+pub use versions::{
+    required_version_diagnostics, NEWEST_LANGUAGE_VERSION, OLDEST_LANGUAGE_VERSION,
 };
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};

@@ -16,8 +16,8 @@ pub mod server;
 mod validate;
 pub mod world;
 
+pub use ferro_db::NEWEST_LANGUAGE_VERSION;
 pub use server::serve;
-pub use validate::{required_versions, NEWEST_LANGUAGE_VERSION};
 pub use world::World;
 
 /// Serve on the process's standard input and output; returns the exit code.

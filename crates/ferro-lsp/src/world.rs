@@ -373,7 +373,7 @@ impl World {
     /// whole item graph, which `validate` does only when nothing else failed) is left out.
     pub fn diagnostics_with(&self, cycles: bool) -> Vec<Diagnostic> {
         let db = &self.db;
-        let mut out: Vec<Diagnostic> = crate::validate::required_versions(db, self.ws);
+        let mut out: Vec<Diagnostic> = ferro_db::required_version_diagnostics(db, self.ws).clone();
         if !out.is_empty() {
             return out;
         }

@@ -15,7 +15,7 @@ pub mod registry;
 pub mod signature;
 pub mod source;
 pub mod tar;
-pub mod version;
+pub use ferro_addrs::version;
 pub mod zip;
 
 pub use download::download_authenticated;
