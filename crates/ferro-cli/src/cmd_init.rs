@@ -66,15 +66,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 
     // Requirements: required_providers entries (source + version), providers that provider
     // blocks and resources imply, of every module, and providers recorded in state.
-    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
-    let mut errors = Vec::new();
-    for module in l.ws.modules(&l.db) {
-        let (module_reqs, module_errors) = module_requirements(&l.db, module);
-        for (addr, constraints) in module_reqs {
-            reqs.entry(addr).or_default().merge(&constraints);
-        }
-        errors.extend(module_errors);
-    }
+    let (mut reqs, errors) = configuration_requirements(&l);
     if let Some(st) = &state {
         for r in st.resources.values() {
             reqs.entry(r.provider.provider.clone()).or_default();
@@ -255,6 +247,23 @@ fn error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
 /// The providers one module requires: its `required_providers` entries (source and version
 /// constraints), and the providers its provider blocks and resources imply (no constraints),
 /// with the diagnostics of entries that cannot be read.
+/// What every module of the configuration requires, constraints merged per provider, and the
+/// problems found reading the requirements.
+pub(crate) fn configuration_requirements(
+    l: &crate::load::Loaded,
+) -> (BTreeMap<ProviderAddr, Constraints>, Vec<Diagnostic>) {
+    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for module in l.ws.modules(&l.db) {
+        let (module_reqs, module_errors) = module_requirements(&l.db, module);
+        for (addr, constraints) in module_reqs {
+            reqs.entry(addr).or_default().merge(&constraints);
+        }
+        errors.extend(module_errors);
+    }
+    (reqs, errors)
+}
+
 pub(crate) fn module_requirements(
     db: &dyn ferro_db::Db,
     module: ferro_db::Module,

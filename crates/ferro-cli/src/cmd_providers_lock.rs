@@ -4,7 +4,7 @@
 //! and record their hashes in `.terraform.lock.hcl` (each platform's `h1:`, and the `zh:`
 //! hashes of signed checksum lists), keeping the versions the lock file already selects.
 
-use crate::cmd_init::module_requirements;
+use crate::cmd_init::configuration_requirements;
 use crate::commands::plain_error;
 use crate::load::load_dir;
 use crate::{Global, Io};
@@ -13,7 +13,6 @@ use ferro_diag::Diagnostic;
 use ferro_provider::install::cliconfig::{CliConfig, MethodKind};
 use ferro_provider::install::lock::{LockFile, LockedProvider};
 use ferro_provider::install::source::current_platform;
-use ferro_provider::install::version::Constraints;
 use ferro_provider::install::{display_addr, InstallEvent, Installer, Requirement};
 use std::collections::BTreeMap;
 
@@ -42,35 +41,15 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         }
         (None, None) => MethodKind::Direct,
     };
-    let mut platforms: Vec<String> = Vec::new();
-    for raw in p.all("platform") {
-        if !valid_platform(raw) {
-            return plain_error(
-                io,
-                "Invalid target platform",
-                &format!("The string {raw:?} given in the -platform option is not a valid target platform: must be two words separated by an underscore."),
-            );
-        }
-        if !platforms.contains(raw) {
-            platforms.push(raw.clone());
-        }
-    }
-    if platforms.is_empty() {
-        platforms.push(current_platform());
-    }
+    let platforms = match platforms_arg(&p, io) {
+        Ok(ps) => ps,
+        Err(code) => return code,
+    };
     let l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
-    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
-    let mut errors = Vec::new();
-    for module in l.ws.modules(&l.db) {
-        let (module_reqs, module_errors) = module_requirements(&l.db, module);
-        for (addr, constraints) in module_reqs {
-            reqs.entry(addr).or_default().merge(&constraints);
-        }
-        errors.extend(module_errors);
-    }
+    let (mut reqs, errors) = configuration_requirements(&l);
     if !errors.is_empty() {
         let text = ferro_diag::render(&errors, &l.sources(), g.color);
         let _ = io.stderr.write_all(text.as_bytes());
@@ -203,6 +182,28 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 /// `os_arch`: two lower-case words joined by one underscore.
+/// The `-platform` options, each once, in order (the current platform when none is given); an
+/// invalid one is Terraform's error, printed, its exit code returned.
+pub(crate) fn platforms_arg(p: &crate::args::Parsed, io: &mut Io<'_>) -> Result<Vec<String>, i32> {
+    let mut platforms: Vec<String> = Vec::new();
+    for raw in p.all("platform") {
+        if !valid_platform(raw) {
+            return Err(plain_error(
+                io,
+                "Invalid target platform",
+                &format!("The string {raw:?} given in the -platform option is not a valid target platform: must be two words separated by an underscore."),
+            ));
+        }
+        if !platforms.contains(raw) {
+            platforms.push(raw.clone());
+        }
+    }
+    if platforms.is_empty() {
+        platforms.push(current_platform());
+    }
+    Ok(platforms)
+}
+
 pub(crate) fn valid_platform(s: &str) -> bool {
     let word = |w: &str| {
         !w.is_empty()

@@ -6,17 +6,15 @@
 //! Terraform 1.0.3 writes them. `DIR` then serves as a `filesystem_mirror`, or, behind any
 //! HTTPS server, as a `network_mirror`.
 
-use crate::cmd_init::module_requirements;
+use crate::cmd_init::configuration_requirements;
 use crate::commands::plain_error;
 use crate::load::load_dir;
 use crate::{Global, Io};
-use ferro_addrs::Provider as ProviderAddr;
 use ferro_diag::Diagnostic;
 use ferro_provider::install::cliconfig::CliConfig;
 use ferro_provider::install::http::Credentials;
 use ferro_provider::install::registry::{provider_package_meta, provider_versions, Discovery};
-use ferro_provider::install::source::current_platform;
-use ferro_provider::install::version::{Constraints, Version};
+use ferro_provider::install::version::Version;
 use ferro_provider::install::{display_addr, download_authenticated, hash, zip};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,35 +32,15 @@ pub(crate) fn mirror(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         );
     };
     let out_dir = g.dir.join(out_dir);
-    let mut platforms: Vec<String> = Vec::new();
-    for raw in p.all("platform") {
-        if !crate::cmd_providers_lock::valid_platform(raw) {
-            return plain_error(
-                io,
-                "Invalid target platform",
-                &format!("The string {raw:?} given in the -platform option is not a valid target platform: must be two words separated by an underscore."),
-            );
-        }
-        if !platforms.contains(raw) {
-            platforms.push(raw.clone());
-        }
-    }
-    if platforms.is_empty() {
-        platforms.push(current_platform());
-    }
+    let platforms = match crate::cmd_providers_lock::platforms_arg(&p, io) {
+        Ok(ps) => ps,
+        Err(code) => return code,
+    };
     let l = match load_dir(&g.dir) {
         Ok(l) => l,
         Err(e) => return plain_error(io, "Failed to read configuration", &e),
     };
-    let mut reqs: BTreeMap<ProviderAddr, Constraints> = BTreeMap::new();
-    let mut errors = Vec::new();
-    for module in l.ws.modules(&l.db) {
-        let (module_reqs, module_errors) = module_requirements(&l.db, module);
-        for (addr, constraints) in module_reqs {
-            reqs.entry(addr).or_default().merge(&constraints);
-        }
-        errors.extend(module_errors);
-    }
+    let (reqs, errors) = configuration_requirements(&l);
     if !errors.is_empty() {
         let text = ferro_diag::render(&errors, &l.sources(), g.color);
         let _ = io.stderr.write_all(text.as_bytes());

@@ -1,29 +1,10 @@
 //! `ferro init` then `ferro apply` / `ferro plan` with the real null provider 2.1.2 from the
 //! oracle cache's filesystem mirror (`tools/fetch-oracles.sh` downloads it on first use).
 
-use std::path::{Path, PathBuf};
+mod cli_support;
 
-fn oracle_env() -> Vec<(String, String)> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run tools/fetch-oracles.sh");
-    assert!(
-        out.status.success(),
-        "tools/fetch-oracles.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("export ")?
-                .split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect()
-}
+use cli_support::oracle_env;
+use std::path::Path;
 
 fn ferro(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut out = Vec::new();

@@ -17,23 +17,10 @@ fn terraform() -> PathBuf {
 
 /// A path `tools/fetch-oracles.sh` exports.
 fn oracle(name: &str) -> PathBuf {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fetch-oracles.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run tools/fetch-oracles.sh");
-    assert!(
-        out.status.success(),
-        "tools/fetch-oracles.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let prefix = format!("export {name}=");
-    let path = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
-        .unwrap_or_else(|| panic!("{name} from fetch-oracles.sh"));
-    PathBuf::from(path)
+    cli_support::oracle_env()
+        .into_iter()
+        .find_map(|(k, v)| (k == name).then(|| PathBuf::from(v)))
+        .unwrap_or_else(|| panic!("{name} from fetch-oracles.sh"))
 }
 
 /// Run `bin init -no-color` in a fresh `dir` holding `config`: exit code, output, errors.
