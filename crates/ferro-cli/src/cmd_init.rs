@@ -62,7 +62,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if config_diags.iter().any(Diagnostic::is_error) {
         return config_problems(io, &config_diags, &l, g.color);
     }
-    let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
+    let mut state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
+    if let Some(s) = state.as_mut() {
+        crate::load::adopt_default_registry(&l, s);
+    }
 
     // Requirements: required_providers entries (source + version), providers that provider
     // blocks and resources imply, of every module, and providers recorded in state.
@@ -272,11 +275,12 @@ pub(crate) fn module_requirements(
     let mut errors = Vec::new();
     let index = module_index(db, module);
     let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+    let host = ferro_db::default_registry(db);
     for (local, item) in &index.required_providers {
         let hir = file_hir(db, item.file);
         let rp = &hir.required_providers[item.index];
         let addr = match &rp.source {
-            Some(src) => match ProviderAddr::parse_source(src) {
+            Some(src) => match ProviderAddr::parse_source_in(src, host) {
                 Ok(a) => a,
                 Err(e) => {
                     errors.push(
@@ -290,7 +294,7 @@ pub(crate) fn module_requirements(
                     continue;
                 }
             },
-            None => ProviderAddr::default_for(local),
+            None => ProviderAddr::default_in(local, host),
         };
         let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
             Ok(c) => c.unwrap_or_default(),
@@ -310,7 +314,7 @@ pub(crate) fn module_requirements(
         sources
             .get(local)
             .cloned()
-            .unwrap_or_else(|| ProviderAddr::default_for(local))
+            .unwrap_or_else(|| ProviderAddr::default_in(local, host))
     };
     for (name, _) in index.providers.keys() {
         reqs.entry(implied(name)).or_default();

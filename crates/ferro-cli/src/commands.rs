@@ -194,6 +194,10 @@ pub(crate) fn make_plan(
         Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
     };
+    let mut state = state;
+    if let Some(s) = state.as_mut() {
+        crate::load::adopt_default_registry(&l, s);
+    }
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);

@@ -43,7 +43,12 @@ pub(crate) fn install_step(
         Ok(c) => c,
         Err(e) => return Err(plain_error(io, "Invalid CLI configuration", &e)),
     };
+    let default_registry = match ferro_provider::install::lock::default_registry(&g.dir) {
+        Ok(r) => r,
+        Err(e) => return Err(plain_error(io, "Invalid environment", &e)),
+    };
     let fetcher = ModuleFetcher {
+        default_registry,
         discovery: Discovery::new(
             Credentials {
                 tokens: cli.credentials.clone(),

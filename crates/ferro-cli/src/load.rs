@@ -66,6 +66,8 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
         .map(|(n, t, _)| (n.clone(), t.clone()))
         .collect();
     let mut l = load_files(files);
+    let registry = ferro_provider::install::lock::default_registry(dir)?;
+    ferro_db::set_default_registry(&mut l.db, registry);
     for (name, _, ds) in read {
         let id = l.db.file_id(Path::new(&name));
         l.encoding.extend(retarget(ds, id));
@@ -763,6 +765,33 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
         | ExprKind::Bool(_)
         | ExprKind::Number(_)
         | ExprKind::Error => {}
+    }
+}
+
+/// Read a state written against the other public registry as OpenTofu reads a state written
+/// by Terraform: an object whose provider is `hashicorp/null` on the registry that is not the
+/// working directory's default now belongs to the default registry's `hashicorp/null`, unless
+/// the configuration names the other registry's address in full. Applying writes the new
+/// addresses back, so a working directory can move between Terraform's and OpenTofu's
+/// registries without `state replace-provider`.
+pub fn adopt_default_registry(l: &Loaded, state: &mut State) {
+    let host = ferro_db::default_registry(&l.db);
+    let mut explicit = std::collections::BTreeSet::new();
+    for m in l.ws.modules(&l.db) {
+        let index = ferro_db::module_index(&l.db, m);
+        for item in index.required_providers.values() {
+            let rp = &ferro_db::item_tree(&l.db, item.file).required_providers[item.index];
+            let full = rp.source.as_deref().filter(|s| s.split('/').count() == 3);
+            if let Some(addr) = full.and_then(|s| ferro_addrs::Provider::parse_source(s).ok()) {
+                explicit.insert(addr);
+            }
+        }
+    }
+    for r in state.resources.values_mut() {
+        let p = &mut r.provider.provider;
+        if p.is_public_registry() && p.hostname != host && !explicit.contains(p) {
+            p.hostname = host.to_string();
+        }
     }
 }
 

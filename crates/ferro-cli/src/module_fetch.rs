@@ -31,6 +31,8 @@ pub(crate) struct Fetched {
 /// Fetches module sources over the network (and through the system `git`).
 pub(crate) struct ModuleFetcher {
     pub discovery: Discovery,
+    /// The registry a module address without a hostname names.
+    pub default_registry: &'static str,
 }
 
 impl ModuleFetcher {
@@ -50,7 +52,7 @@ impl ModuleFetcher {
             summary: "Failed to download module",
             detail: format!("Could not download module {name:?} source code from {from:?}: {e}."),
         };
-        if let Some(addr) = ModuleAddr::parse(&package) {
+        if let Some(addr) = ModuleAddr::parse_in(&package, self.default_registry) {
             let version = self.choose_version(name, &addr, constraint)?;
             say(format!("Downloading {package} {version} for {key}..."));
             let location =

@@ -40,6 +40,11 @@ impl World {
     /// As [`World::new`] on a given (empty) database, e.g. one that logs query executions.
     pub fn with_database(root: PathBuf, mut db: RootDb) -> Self {
         let catalog = SchemaCatalog::load(&root);
+        // An invalid FERRO_DEFAULT_REGISTRY is the CLI's to report; the server keeps the
+        // public default.
+        let registry = ferro_provider::install::lock::default_registry(&root)
+            .unwrap_or(ferro_addrs::DEFAULT_REGISTRY);
+        ferro_db::set_default_registry(&mut db, registry);
         let root_module = Module::new(&db, ".".into(), Vec::new());
         let ws = Workspace::new(
             &db,

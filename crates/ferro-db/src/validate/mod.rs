@@ -240,25 +240,12 @@ pub fn file_diagnostics(
     // Provider blocks against their provider's configuration schema (JSON bodies are read
     // against it by the planner).
     for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
-        let addr = provider_source(db, index, &pb.name);
+        let addr = crate::provider_source_or_default(db, index, &pb.name);
         if let Some(schema) = schemas.providers.get(&addr) {
             v.body_schema(&pb.body, &schema.block, hir.at(pb.span));
         }
     }
     v.out
-}
-
-/// The provider source address a local provider name stands for in a module.
-fn provider_source(db: &dyn Db, index: &ModuleIndex, local: &str) -> ferro_addrs::Provider {
-    index
-        .required_providers
-        .get(local)
-        .and_then(|item| {
-            let rp = &crate::item_tree(db, item.file).required_providers[item.index];
-            rp.source.as_deref()
-        })
-        .and_then(|s| ferro_addrs::Provider::parse_source(s).ok())
-        .unwrap_or_else(|| ferro_addrs::Provider::default_for(local))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

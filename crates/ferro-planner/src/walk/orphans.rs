@@ -293,6 +293,7 @@ impl<'a> Walk<'a> {
         let Some(st) = self.tree.statics.iter().find(|st| st.path == cfg.module) else {
             return false;
         };
+        let host = self.tree.default_registry;
         st.index.providers.keys().any(|(name, alias)| {
             alias == &cfg.alias && {
                 let source = st
@@ -303,8 +304,9 @@ impl<'a> Walk<'a> {
                         let rp = &self.tree.hir(item.file).required_providers[item.index];
                         rp.source.as_deref()
                     })
-                    .and_then(|s| ferro_addrs::Provider::parse_source(s).ok());
-                source.unwrap_or_else(|| ferro_addrs::Provider::default_for(name)) == cfg.provider
+                    .and_then(|s| ferro_addrs::Provider::parse_source_in(s, host).ok());
+                source.unwrap_or_else(|| ferro_addrs::Provider::default_in(name, host))
+                    == cfg.provider
             }
         })
     }
