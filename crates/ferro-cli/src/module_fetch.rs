@@ -161,7 +161,10 @@ impl ModuleFetcher {
         if let Some(git) = source.strip_prefix("git::") {
             return git_fetch(git, dest);
         }
-        for forced in ["s3::", "gcs::", "hg::"] {
+        if let Some(gcs) = source.strip_prefix("gcs::") {
+            return self.get_gcs(gcs, dest);
+        }
+        for forced in ["s3::", "hg::"] {
             if source.starts_with(forced) {
                 return Err(format!(
                     "ferro cannot fetch {forced} module sources; use a git or https source instead"
@@ -205,6 +208,27 @@ impl ModuleFetcher {
     }
 }
 
+impl ModuleFetcher {
+    /// A `gcs::` source: one archive object, unpacked, or every object under a prefix
+    /// (`ferro_provider::install::gcs`).
+    fn get_gcs(&self, source: &str, dest: &Path) -> Result<Option<String>, String> {
+        use ferro_provider::install::gcs::{Gcs, GcsUrl};
+        let (url, sub) = split_subdir(source);
+        let (url, archive) = archive_kind(&url);
+        let loc = GcsUrl::parse(&url)?;
+        let client = self.discovery.client()?;
+        let gcs = Gcs::new(&client)?;
+        match archive {
+            Some(kind) => {
+                let body = gcs.read(&loc.bucket, &loc.object, loc.generation.as_deref())?;
+                unpack(kind, &body, dest)?;
+            }
+            None => gcs.download_tree(&loc, dest)?,
+        }
+        Ok(sub)
+    }
+}
+
 /// `a//b?q` → (`a?q`, `b`): go-getter's `SourceDirSubdir`, which looks for `//` after the
 /// scheme's own.
 pub(crate) fn split_subdir(source: &str) -> (String, Option<String>) {
@@ -234,8 +258,11 @@ fn join_subdirs(a: Option<String>, b: Option<String>) -> Option<String> {
 }
 
 /// The getter's detectors: `github.com/ORG/REPO…` and `bitbucket.org/ORG/REPO…` are git
-/// over https, `git@HOST:PATH` git over ssh.
+/// over https, `git@HOST:PATH` git over ssh, `www.googleapis.com/storage/v1/…` a GCS bucket.
 pub(crate) fn expand_shorthand(source: &str) -> String {
+    if source.starts_with("www.googleapis.com/storage/") {
+        return format!("gcs::https://{source}");
+    }
     for host in ["github.com/", "bitbucket.org/"] {
         if let Some(rest) = source.strip_prefix(host) {
             let (path, query) = match rest.find('?') {
