@@ -207,7 +207,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let addrs: Vec<ProviderAddr> = reqs.iter().map(|r| r.addr.clone()).collect();
     if !addrs.is_empty() {
         let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
-        let _ = ferro_lsp::schemas::write_cache(&g.dir, &registry, &addrs);
+        let _ = ferro_workspace::schemas::write_cache(&g.dir, &registry, &addrs);
     }
     if !config_diags.is_empty() {
         let _ = io.stdout.write_all(b"\n");
