@@ -211,7 +211,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     if !config_diags.is_empty() {
         let _ = io.stdout.write_all(b"\n");
-        crate::commands::print_warnings(io, &config_diags, &l.sources(), g.color);
+        crate::ui::print_warnings(io, &config_diags, &l.sources(), g.color);
     }
     let _ = io
         .stdout
@@ -236,7 +236,7 @@ fn config_problems(
             b"There are some problems with the configuration, described below.\n\nThe configuration must be valid before initialization so that\nferro can determine which modules and providers need to be installed.\n\n",
         );
     }
-    crate::commands::print_diags(io, diags, &l.sources(), color);
+    crate::ui::print_diags(io, diags, &l.sources(), color);
     1
 }
 

@@ -5,8 +5,8 @@
 //! hashes of signed checksum lists), keeping the versions the lock file already selects.
 
 use crate::cmd_init::configuration_requirements;
-use crate::commands::plain_error;
 use crate::load::load_dir;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_diag::Diagnostic;

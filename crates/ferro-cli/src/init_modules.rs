@@ -5,8 +5,8 @@
 //! [`ModuleFetcher`](crate::module_fetch::ModuleFetcher) into `.terraform/modules/KEY`, and
 //! reused from there by later runs unless `-upgrade`.
 
-use crate::commands::plain_error;
 use crate::module_fetch::ModuleFetcher;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_db::{is_local_source, resolve_local_source};
 use ferro_diag::Diagnostic;
