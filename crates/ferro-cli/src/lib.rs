@@ -38,7 +38,7 @@ mod ui;
 pub use env::with_env;
 /// The renderers live below the CLI, in ferro-render.
 pub use ferro_render as render;
-use ferro_render::{graph_dot, json_ui, validate_json};
+use ferro_render::{json_ui, validate_json};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

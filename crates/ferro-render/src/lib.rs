@@ -2,6 +2,7 @@
 //! (`show -json`).
 
 mod diff;
+pub mod graph;
 pub mod graph_dot;
 mod json;
 mod json_config;
