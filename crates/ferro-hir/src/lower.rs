@@ -428,6 +428,7 @@ impl Lower {
             for_each: None,
             depends_on: Vec::new(),
             provisioners: Vec::new(),
+            connection: None,
             check: None,
             provider: None,
             lifecycle: Lifecycle::default(),
@@ -438,6 +439,8 @@ impl Lower {
             json: b.body.json,
         };
         let mut for_each_name = None;
+        let mut first_connection: Option<&ast::Block> = None;
+        let mut provisioner_connections = Vec::new();
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -455,10 +458,23 @@ impl Lower {
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
+                            let own = inner.body.items.iter().find_map(|i| match i {
+                                BodyItem::Block(c) if c.ty.name == "connection" => {
+                                    Some(Self::missing_item_span(c))
+                                }
+                                _ => None,
+                            });
+                            provisioner_connections.push(own);
                         }
                     }
-                    // Connection settings are for the remote provisioners, which are refused.
-                    "connection" if mode == ResourceMode::Managed => {}
+                    "connection" if mode == ResourceMode::Managed => {
+                        if let Some(first) = first_connection {
+                            self.duplicate_connection(inner, first, "resource");
+                        } else {
+                            first_connection = Some(inner);
+                            decl.connection = Some(self.connection_block(inner));
+                        }
+                    }
                     _ => rest.items.push(item.clone()),
                 },
             }
@@ -473,6 +489,8 @@ impl Lower {
                 span,
             );
         }
+        let resource_connection = first_connection.map(Self::missing_item_span);
+        self.connection_hosts(&decl, resource_connection, &provisioner_connections);
         decl.body = self.body(&rest);
         self.hir.resources.push(decl);
     }

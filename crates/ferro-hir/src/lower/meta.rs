@@ -1,5 +1,5 @@
-//! Lowering of the meta blocks around resources: `precondition`/`postcondition`, `moved` and
-//! `provisioner "local-exec"`.
+//! Lowering of the meta blocks around resources: `precondition`/`postcondition`, `moved`,
+//! `provisioner` (`local-exec`, `file`, `remote-exec`) and `connection`.
 
 use super::*;
 
@@ -146,21 +146,37 @@ impl Lower {
     pub(super) fn provisioner(&mut self, b: &ast::Block) -> Option<Provisioner> {
         let span = Self::header_span(b);
         let kind = b.labels.first().map(|l| l.value.to_string())?;
-        if kind != "local-exec" {
-            self.error(
-                "unsupported-provisioner",
-                "Unsupported provisioner type",
-                format!("ferro runs only the \"local-exec\" provisioner; {kind:?} provisioners (which connect to the created machine) are not supported. See docs/compatibility.md."),
-                span,
-            );
-            return None;
-        }
+        let arguments: &[&str] = match kind.as_str() {
+            "local-exec" => &["command", "interpreter", "environment", "working_dir", "quiet"],
+            "file" => &["source", "content", "destination"],
+            "remote-exec" => &["inline", "script", "scripts"],
+            "chef" | "habitat" | "puppet" | "salt-masterless" => {
+                self.error(
+                    "removed-provisioner",
+                    &format!("The \"{kind}\" provisioner has been removed"),
+                    format!("The \"{kind}\" provisioner was deprecated in Terraform 0.13.4 has been removed from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for alternatives to using provisioners that are a better fit for the Terraform workflow."),
+                    b.labels[0].span,
+                );
+                return None;
+            }
+            _ => {
+                self.error(
+                    "unsupported-provisioner",
+                    "Unsupported provisioner type",
+                    format!("ferro runs the \"local-exec\", \"file\" and \"remote-exec\" provisioners; {kind:?} is none of them. See docs/compatibility.md."),
+                    span,
+                );
+                return None;
+            }
+        };
         let mut rest = ast::Body {
             items: Vec::new(),
             ..b.body.clone()
         };
         let (mut when_destroy, mut on_failure_continue) = (false, false);
-        let mut connection = Vec::new();
+        let mut connection = None;
+        let mut connection_attrs = Vec::new();
+        let mut first_connection: Option<&ast::Block> = None;
         let mut checked = Vec::new();
         for item in &b.body.items {
             match item {
@@ -188,12 +204,7 @@ impl Lower {
                         ),
                     }
                 }
-                BodyItem::Attribute(a)
-                    if matches!(
-                        a.name.name.as_str(),
-                        "command" | "interpreter" | "environment" | "working_dir" | "quiet"
-                    ) =>
-                {
+                BodyItem::Attribute(a) if arguments.contains(&a.name.name.as_str()) => {
                     checked.push(a);
                     rest.items.push(item.clone())
                 }
@@ -202,43 +213,174 @@ impl Lower {
                     self.unsupported_argument(a)
                 }
                 BodyItem::Block(inner) if inner.ty.name == "connection" => {
-                    connection.extend(inner.body.items.iter().filter_map(|i| match i {
+                    if let Some(first) = first_connection {
+                        self.duplicate_connection(inner, first, "provisioner");
+                        continue;
+                    }
+                    first_connection = Some(inner);
+                    connection_attrs.extend(inner.body.items.iter().filter_map(|i| match i {
                         BodyItem::Attribute(a) => Some(a),
                         BodyItem::Block(_) => None,
-                    }))
+                    }));
+                    connection = Some(self.connection_block(inner));
                 }
                 BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         // Terraform checks the provisioner's arguments, then its connection block's.
         if when_destroy {
-            for a in checked.into_iter().chain(connection) {
+            for a in checked.into_iter().chain(connection_attrs) {
                 self.map.diagnostics.extend(destroy_refs::check_argument(a));
             }
         }
-        if !rest
-            .items
-            .iter()
-            .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == "command"))
-        {
+        let has = |name: &str| {
+            rest.items
+                .iter()
+                .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == name))
+        };
+        let required = match kind.as_str() {
+            "local-exec" => Some("command"),
+            "file" => Some("destination"),
+            _ => None,
+        };
+        if let Some(name) = required.filter(|n| !has(n)) {
             self.error(
                 "missing-required-argument",
                 "Missing required argument",
-                "The argument \"command\" is required, but no definition was found.",
+                format!("The argument {name:?} is required, but no definition was found."),
                 span,
             );
             return None;
+        }
+        // The provisioners' own checks of their configuration (ValidateProvisionerConfig).
+        match kind.as_str() {
+            "file" if has("source") && has("content") => {
+                // Terraform reports these without a source range.
+                self.map.diagnostics.push(
+                    Diagnostic::error("invalid-provisioner-config", "Cannot set both 'source' and 'content'")
+                        .with_detail(""),
+                );
+                return None;
+            }
+            "file" if !has("source") && !has("content") => {
+                // Terraform reports these without a source range.
+                self.map.diagnostics.push(
+                    Diagnostic::error("invalid-provisioner-config", "Must provide one of 'source' or 'content'")
+                        .with_detail(""),
+                );
+                return None;
+            }
+            "remote-exec" if ["inline", "script", "scripts"].iter().filter(|n| has(n)).count() != 1 => {
+                // Terraform reports these without a source range.
+                self.map.diagnostics.push(
+                    Diagnostic::error("invalid-provisioner-config", "Invalid remote-exec provisioner configuration")
+                        .with_detail("Only one of \"inline\", \"script\", or \"scripts\" must be set"),
+                );
+                return None;
+            }
+            _ => {}
         }
         let span = self.sp(span);
         Some(Provisioner {
             kind,
             body: self.body(&rest),
+            connection,
             when_destroy,
             on_failure_continue,
             span,
         })
     }
+
+    /// A `connection` block: its arguments checked against Terraform's superset of every
+    /// communicator's arguments.
+    pub(super) fn connection_block(&mut self, b: &ast::Block) -> BlockBody {
+        let mut rest = ast::Body {
+            items: Vec::new(),
+            ..b.body.clone()
+        };
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if CONNECTION_ARGUMENTS.contains(&a.name.name.as_str()) => {
+                    rest.items.push(item.clone())
+                }
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
+            }
+        }
+        self.body(&rest)
+    }
+
+    /// A second `connection` block in a resource or provisioner.
+    pub(super) fn duplicate_connection(&mut self, b: &ast::Block, first: &ast::Block, what: &str) {
+        self.error(
+            "duplicate-connection-block",
+            "Duplicate connection block",
+            format!(
+                "This {what} already has a connection block at {}.",
+                ferro_diag::range_mark(first.ty.span)
+            ),
+            b.ty.span,
+        );
+    }
+
+    /// Terraform requires `host` in the connection settings of each provisioner that has any
+    /// (the resource's block merged with the provisioner's own).
+    pub(super) fn connection_hosts(
+        &mut self,
+        decl: &ResourceDecl,
+        resource: Option<Span>,
+        provisioners: &[Option<Span>],
+    ) {
+        let has_host = |b: &Option<BlockBody>| {
+            b.as_ref()
+                .is_some_and(|b| b.attrs.iter().any(|a| a.name == "host"))
+        };
+        for (p, own) in decl.provisioners.iter().zip(provisioners) {
+            // HCL reports it where the first of the merged bodies is missing an item.
+            let Some(span) = resource.or(*own) else {
+                continue;
+            };
+            if has_host(&decl.connection) || has_host(&p.connection) {
+                continue;
+            }
+            self.error(
+                "missing-required-argument",
+                "Missing required argument",
+                "The argument \"host\" is required, but no definition was found.",
+                span,
+            );
+        }
+    }
 }
+
+/// Every argument a `connection` block may have: Terraform's superset schema of its SSH and
+/// WinRM communicators.
+pub const CONNECTION_ARGUMENTS: &[&str] = &[
+    "host",
+    "type",
+    "user",
+    "password",
+    "port",
+    "timeout",
+    "script_path",
+    "target_platform",
+    "private_key",
+    "certificate",
+    "host_key",
+    "agent",
+    "agent_identity",
+    "bastion_host",
+    "bastion_host_key",
+    "bastion_port",
+    "bastion_user",
+    "bastion_password",
+    "bastion_private_key",
+    "bastion_certificate",
+    "https",
+    "insecure",
+    "cacert",
+    "use_ntlm",
+];
 
 impl Lower {
     /// The keyword an argument such as `when` is written as: a bare name, or (deprecated since
