@@ -250,7 +250,10 @@ impl Lower {
                 format!("The argument {name:?} is required, but no definition was found."),
                 span,
             );
-            return None;
+            // Terraform goes on to check the connection settings of the others.
+            if kind == "local-exec" {
+                return None;
+            }
         }
         // The provisioners' own checks of their configuration (ValidateProvisionerConfig).
         match kind.as_str() {
@@ -260,7 +263,6 @@ impl Lower {
                     Diagnostic::error("invalid-provisioner-config", "Cannot set both 'source' and 'content'")
                         .with_detail(""),
                 );
-                return None;
             }
             "file" if !has("source") && !has("content") => {
                 // Terraform reports these without a source range.
@@ -268,7 +270,6 @@ impl Lower {
                     Diagnostic::error("invalid-provisioner-config", "Must provide one of 'source' or 'content'")
                         .with_detail(""),
                 );
-                return None;
             }
             "remote-exec" if ["inline", "script", "scripts"].iter().filter(|n| has(n)).count() != 1 => {
                 // Terraform reports these without a source range.
@@ -276,7 +277,6 @@ impl Lower {
                     Diagnostic::error("invalid-provisioner-config", "Invalid remote-exec provisioner configuration")
                         .with_detail("Only one of \"inline\", \"script\", or \"scripts\" must be set"),
                 );
-                return None;
             }
             _ => {}
         }
