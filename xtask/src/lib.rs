@@ -20,5 +20,6 @@ mod interop_providers;
 mod interop_render;
 pub mod interop_sdk;
 mod interop_sensitive;
+mod interop_ssh;
 mod interop_trust;
 pub mod oracles;
