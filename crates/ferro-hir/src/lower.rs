@@ -440,7 +440,6 @@ impl Lower {
         };
         let mut for_each_name = None;
         let mut first_connection: Option<&ast::Block> = None;
-        let mut provisioner_connections = Vec::new();
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -458,13 +457,6 @@ impl Lower {
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
-                            let own = inner.body.items.iter().find_map(|i| match i {
-                                BodyItem::Block(c) if c.ty.name == "connection" => {
-                                    Some(Self::missing_item_span(c))
-                                }
-                                _ => None,
-                            });
-                            provisioner_connections.push(own);
                         }
                     }
                     "connection" if mode == ResourceMode::Managed => {
@@ -489,8 +481,18 @@ impl Lower {
                 span,
             );
         }
-        let resource_connection = first_connection.map(Self::missing_item_span);
-        self.connection_hosts(&decl, resource_connection, &provisioner_connections);
+        // A resource with a destroy-time provisioner: its connection block, too, may refer
+        // only to the object (Terraform checks it after the whole body).
+        if let Some(c) = first_connection {
+            if decl.provisioners.iter().any(|p| p.when_destroy) {
+                for item in &c.body.items {
+                    if let BodyItem::Attribute(a) = item {
+                        let ds = destroy_refs::check_argument(a);
+                        self.map.diagnostics.extend(ds);
+                    }
+                }
+            }
+        }
         decl.body = self.body(&rest);
         self.hir.resources.push(decl);
     }

@@ -146,10 +146,8 @@ impl Lower {
     pub(super) fn provisioner(&mut self, b: &ast::Block) -> Option<Provisioner> {
         let span = Self::header_span(b);
         let kind = b.labels.first().map(|l| l.value.to_string())?;
-        let arguments: &[&str] = match kind.as_str() {
-            "local-exec" => &["command", "interpreter", "environment", "working_dir", "quiet"],
-            "file" => &["source", "content", "destination"],
-            "remote-exec" => &["inline", "script", "scripts"],
+        match kind.as_str() {
+            "local-exec" | "file" | "remote-exec" => {}
             "chef" | "habitat" | "puppet" | "salt-masterless" => {
                 self.error(
                     "removed-provisioner",
@@ -168,7 +166,7 @@ impl Lower {
                 );
                 return None;
             }
-        };
+        }
         let mut rest = ast::Body {
             items: Vec::new(),
             ..b.body.clone()
@@ -204,13 +202,12 @@ impl Lower {
                         ),
                     }
                 }
-                BodyItem::Attribute(a) if arguments.contains(&a.name.name.as_str()) => {
-                    checked.push(a);
-                    rest.items.push(item.clone())
-                }
+                // Every other argument is kept: validation checks them against the
+                // provisioner's schema (`ferro_db`'s `validate/provisioners.rs`), as Terraform
+                // checks them when validating, not when loading.
                 BodyItem::Attribute(a) => {
                     checked.push(a);
-                    self.unsupported_argument(a)
+                    rest.items.push(item.clone())
                 }
                 BodyItem::Block(inner) if inner.ty.name == "connection" => {
                     if let Some(first) = first_connection {
@@ -233,53 +230,6 @@ impl Lower {
                 self.map.diagnostics.extend(destroy_refs::check_argument(a));
             }
         }
-        let has = |name: &str| {
-            rest.items
-                .iter()
-                .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == name))
-        };
-        let required = match kind.as_str() {
-            "local-exec" => Some("command"),
-            "file" => Some("destination"),
-            _ => None,
-        };
-        if let Some(name) = required.filter(|n| !has(n)) {
-            self.error(
-                "missing-required-argument",
-                "Missing required argument",
-                format!("The argument {name:?} is required, but no definition was found."),
-                span,
-            );
-            // Terraform goes on to check the connection settings of the others.
-            if kind == "local-exec" {
-                return None;
-            }
-        }
-        // The provisioners' own checks of their configuration (ValidateProvisionerConfig).
-        match kind.as_str() {
-            "file" if has("source") && has("content") => {
-                // Terraform reports these without a source range.
-                self.map.diagnostics.push(
-                    Diagnostic::error("invalid-provisioner-config", "Cannot set both 'source' and 'content'")
-                        .with_detail(""),
-                );
-            }
-            "file" if !has("source") && !has("content") => {
-                // Terraform reports these without a source range.
-                self.map.diagnostics.push(
-                    Diagnostic::error("invalid-provisioner-config", "Must provide one of 'source' or 'content'")
-                        .with_detail(""),
-                );
-            }
-            "remote-exec" if ["inline", "script", "scripts"].iter().filter(|n| has(n)).count() != 1 => {
-                // Terraform reports these without a source range.
-                self.map.diagnostics.push(
-                    Diagnostic::error("invalid-provisioner-config", "Invalid remote-exec provisioner configuration")
-                        .with_detail("Only one of \"inline\", \"script\", or \"scripts\" must be set"),
-                );
-            }
-            _ => {}
-        }
         let span = self.sp(span);
         Some(Provisioner {
             kind,
@@ -291,23 +241,10 @@ impl Lower {
         })
     }
 
-    /// A `connection` block: its arguments checked against Terraform's superset of every
-    /// communicator's arguments.
+    /// A `connection` block: every argument and block kept, for validation to check against
+    /// Terraform's superset of the communicators' arguments (`ferro_db`).
     pub(super) fn connection_block(&mut self, b: &ast::Block) -> BlockBody {
-        let mut rest = ast::Body {
-            items: Vec::new(),
-            ..b.body.clone()
-        };
-        for item in &b.body.items {
-            match item {
-                BodyItem::Attribute(a) if CONNECTION_ARGUMENTS.contains(&a.name.name.as_str()) => {
-                    rest.items.push(item.clone())
-                }
-                BodyItem::Attribute(a) => self.unsupported_argument(a),
-                BodyItem::Block(inner) => self.unsupported_block(inner),
-            }
-        }
-        self.body(&rest)
+        self.body(&b.body)
     }
 
     /// A second `connection` block in a resource or provisioner.
@@ -323,64 +260,7 @@ impl Lower {
         );
     }
 
-    /// Terraform requires `host` in the connection settings of each provisioner that has any
-    /// (the resource's block merged with the provisioner's own).
-    pub(super) fn connection_hosts(
-        &mut self,
-        decl: &ResourceDecl,
-        resource: Option<Span>,
-        provisioners: &[Option<Span>],
-    ) {
-        let has_host = |b: &Option<BlockBody>| {
-            b.as_ref()
-                .is_some_and(|b| b.attrs.iter().any(|a| a.name == "host"))
-        };
-        for (p, own) in decl.provisioners.iter().zip(provisioners) {
-            // HCL reports it where the first of the merged bodies is missing an item.
-            let Some(span) = resource.or(*own) else {
-                continue;
-            };
-            if has_host(&decl.connection) || has_host(&p.connection) {
-                continue;
-            }
-            self.error(
-                "missing-required-argument",
-                "Missing required argument",
-                "The argument \"host\" is required, but no definition was found.",
-                span,
-            );
-        }
-    }
 }
-
-/// Every argument a `connection` block may have: Terraform's superset schema of its SSH and
-/// WinRM communicators.
-pub const CONNECTION_ARGUMENTS: &[&str] = &[
-    "host",
-    "type",
-    "user",
-    "password",
-    "port",
-    "timeout",
-    "script_path",
-    "target_platform",
-    "private_key",
-    "certificate",
-    "host_key",
-    "agent",
-    "agent_identity",
-    "bastion_host",
-    "bastion_host_key",
-    "bastion_port",
-    "bastion_user",
-    "bastion_password",
-    "bastion_private_key",
-    "bastion_certificate",
-    "https",
-    "insecure",
-    "cacert",
-    "use_ntlm",
-];
 
 impl Lower {
     /// The keyword an argument such as `when` is written as: a bare name, or (deprecated since
