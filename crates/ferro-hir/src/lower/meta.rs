@@ -249,14 +249,13 @@ impl Lower {
 
     /// A second `connection` block in a resource or provisioner.
     pub(super) fn duplicate_connection(&mut self, b: &ast::Block, first: &ast::Block, what: &str) {
-        self.error(
-            "duplicate-connection-block",
-            "Duplicate connection block",
-            format!(
-                "This {what} already has a connection block at {}.",
-                ferro_diag::range_mark(first.ty.span)
-            ),
-            b.ty.span,
+        // ferro-db writes the first block's range into the detail ("… block at main.tf:3,3-13."),
+        // where the file's name is known.
+        self.map.diagnostics.push(
+            Diagnostic::error("duplicate-connection-block", "Duplicate connection block")
+                .with_detail(format!("This {what} already has a connection block."))
+                .with_span(b.ty.span)
+                .with_label(first.ty.span, "first connection block"),
         );
     }
 
