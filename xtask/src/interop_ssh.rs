@@ -120,7 +120,11 @@ resource "null_resource" "broken" {{
 /// The provisioner lines of an apply's output, with ids and script names normalised.
 fn provisioner_lines(out: &str) -> Vec<String> {
     out.lines()
-        .filter(|l| l.contains("Provisioning with") || l.contains(" (remote-exec): ") || l.contains(" (file): "))
+        .filter(|l| {
+            l.contains("Provisioning with")
+                || l.contains(" (remote-exec): ")
+                || l.contains(" (file): ")
+        })
         .map(normalise)
         .collect()
 }
@@ -133,7 +137,9 @@ fn normalise(line: &str) -> String {
         if let Some(i) = rest.find(marker) {
             out.push_str(&rest[..i + marker.len()]);
             rest = &rest[i + marker.len()..];
-            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
             if digits > 0 {
                 out.push('N');
                 rest = &rest[digits..];
@@ -242,7 +248,11 @@ pub(crate) fn ssh_provisioners(env: &Env) -> Result<(), String> {
     same("tainted objects", &tf.tainted, &fe.tainted)?;
     same("files left on the server", &tf.files, &fe.files)?;
     same("destroy exit codes", &tf.destroy_code, &fe.destroy_code)?;
-    same("destroy provisioner lines", &tf.destroy_lines, &fe.destroy_lines)?;
+    same(
+        "destroy provisioner lines",
+        &tf.destroy_lines,
+        &fe.destroy_lines,
+    )?;
     // The comparison holds something: Terraform's run did what the configuration asks.
     for want in [
         "null_resource.bastion (remote-exec): hopped",
@@ -251,7 +261,10 @@ pub(crate) fn ssh_provisioners(env: &Env) -> Result<(), String> {
         "null_resource.broken (remote-exec): about to fail",
     ] {
         if !tf.apply_lines.iter().any(|l| l == want) {
-            return Err(format!("Terraform printed no {want:?}: {:?}", tf.apply_lines));
+            return Err(format!(
+                "Terraform printed no {want:?}: {:?}",
+                tf.apply_lines
+            ));
         }
     }
     if tf.tainted != ["broken"] || tf.files.len() != 6 {

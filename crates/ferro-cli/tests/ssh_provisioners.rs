@@ -100,7 +100,12 @@ fn instance_status(dir: &Path, name: &str) -> Option<String> {
         .unwrap()
         .iter()
         .find(|r| r["name"] == name)?;
-    Some(r["instances"][0]["status"].as_str().unwrap_or("").to_string())
+    Some(
+        r["instances"][0]["status"]
+            .as_str()
+            .unwrap_or("")
+            .to_string(),
+    )
 }
 
 #[test]
@@ -143,7 +148,9 @@ fn file_copies_content_files_and_directories_as_terraform_does() {
     .unwrap();
     let (code, out, err) = apply(&dir);
     assert_eq!(code, 0, "{out}\n{err}");
-    let read = |p: &str| std::fs::read_to_string(remote.join(p)).unwrap_or_else(|e| panic!("{p}: {e}\n{out}"));
+    let read = |p: &str| {
+        std::fs::read_to_string(remote.join(p)).unwrap_or_else(|e| panic!("{p}: {e}\n{out}"))
+    };
     assert_eq!(read("content.txt"), "from content");
     assert_eq!(read("single-copy.txt"), "single\n");
     // Without a trailing slash the directory itself is copied into the destination; with
@@ -177,7 +184,11 @@ fn remote_exec_runs_inline_commands_and_scripts_with_terraform_prefixes() {
     let dir = scratch("ssh-remote-exec");
     let remote = remote_dir(&dir);
     let r = remote.display();
-    std::fs::write(dir.join("one.sh"), format!("echo one > {r}/one.txt\necho script one\n")).unwrap();
+    std::fs::write(
+        dir.join("one.sh"),
+        format!("echo one > {r}/one.txt\necho script one\n"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("two.sh"),
         format!("#!/bin/bash\necho two > {r}/two.txt\n[ -n \"$BASH_VERSION\" ] && echo script two in bash\n"),
@@ -227,14 +238,25 @@ resource "terraform_data" "quiet" {{
         .unwrap()
         .iter()
         .find(|r| r["name"] == "run")
-        .map(|r| r["instances"][0]["attributes"]["id"].as_str().unwrap().to_string())
+        .map(|r| {
+            r["instances"][0]["attributes"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .unwrap();
     assert_eq!(
         std::fs::read_to_string(remote.join("inline.txt")).unwrap(),
         format!("hello from {id}\n")
     );
-    assert_eq!(std::fs::read_to_string(remote.join("one.txt")).unwrap(), "one\n");
-    assert_eq!(std::fs::read_to_string(remote.join("two.txt")).unwrap(), "two\n");
+    assert_eq!(
+        std::fs::read_to_string(remote.join("one.txt")).unwrap(),
+        "one\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(remote.join("two.txt")).unwrap(),
+        "two\n"
+    );
     let s = sshd();
     let connecting = [
         "Connecting to remote host via SSH...".to_string(),
@@ -315,11 +337,17 @@ resource "terraform_data" "tolerant" {{
     let (code, out, err) = apply(&dir);
     assert_eq!(code, 1, "{out}\n{err}");
     let all = format!("{out}{err}");
-    assert!(all.contains("Error: remote-exec provisioner error"), "{all}");
+    assert!(
+        all.contains("Error: remote-exec provisioner error"),
+        "{all}"
+    );
     assert!(all.contains("error executing \"/tmp/terraform_"), "{all}");
     assert!(all.contains(".sh\": Process exited with status 7"), "{all}");
     assert!(all.contains("terraform_data.broken"), "{all}");
-    assert!(out.contains("terraform_data.broken (remote-exec): about to fail"), "{out}");
+    assert!(
+        out.contains("terraform_data.broken (remote-exec): about to fail"),
+        "{out}"
+    );
     assert!(!remote.join("never").exists());
     assert!(remote.join("after-continue").exists(), "{all}");
     // Only the broken one is tainted; the tolerant one is created.
@@ -329,7 +357,10 @@ resource "terraform_data" "tolerant" {{
     // The next plan replaces the tainted object.
     let (code, out, err) = ferro(&dir, &["plan", "-no-color"]);
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("terraform_data.broken is tainted, so must be replaced"), "{out}");
+    assert!(
+        out.contains("terraform_data.broken is tainted, so must be replaced"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -367,8 +398,13 @@ fn a_destroy_time_provisioner_runs_before_the_object_is_destroyed() {
     let provisioning = out
         .find("terraform_data.machine: Provisioning with 'remote-exec'...")
         .unwrap();
-    let complete = out.find("terraform_data.machine: Destruction complete").unwrap();
-    assert!(destroying < provisioning && provisioning < complete, "{out}");
+    let complete = out
+        .find("terraform_data.machine: Destruction complete")
+        .unwrap();
+    assert!(
+        destroying < provisioning && provisioning < complete,
+        "{out}"
+    );
 }
 
 #[test]
@@ -476,7 +512,10 @@ fn a_refused_key_is_a_clear_error_naming_the_resource() {
     let (code, out, err) = apply(&dir);
     assert_eq!(code, 1, "{out}\n{err}");
     let all = format!("{out}{err}");
-    assert!(all.contains("Error: remote-exec provisioner error"), "{all}");
+    assert!(
+        all.contains("Error: remote-exec provisioner error"),
+        "{all}"
+    );
     assert!(all.contains("terraform_data.locked_out"), "{all}");
     assert!(
         all.contains(&format!(
@@ -485,7 +524,10 @@ fn a_refused_key_is_a_clear_error_naming_the_resource() {
         )),
         "{all}"
     );
-    assert_eq!(instance_status(&dir, "locked_out").as_deref(), Some("tainted"));
+    assert_eq!(
+        instance_status(&dir, "locked_out").as_deref(),
+        Some("tainted")
+    );
     // A key that is no key is refused at once, without retrying.
     std::fs::write(dir.join("not-a-key"), "hello").unwrap();
     let main = std::fs::read_to_string(dir.join("main.tf"))

@@ -11,9 +11,7 @@ use std::sync::Arc;
 pub(crate) fn private_key(text: &str) -> Result<PrivateKey, Error> {
     let t = text.trim();
     if !t.starts_with("-----BEGIN") {
-        return Err(Error(
-            "Failed to read ssh private key: no key found".into(),
-        ));
+        return Err(Error("Failed to read ssh private key: no key found".into()));
     }
     if t.contains("Proc-Type: 4,ENCRYPTED") {
         return Err(Error(
@@ -192,10 +190,7 @@ fn identity_key(id: &str) -> Option<PublicKey> {
     let path = std::path::Path::new(id);
     let mut paths = vec![path.to_path_buf()];
     if !id.ends_with(".pub") {
-        paths.push(path.with_file_name(format!(
-            "{}.pub",
-            path.file_name()?.to_string_lossy()
-        )));
+        paths.push(path.with_file_name(format!("{}.pub", path.file_name()?.to_string_lossy())));
     }
     for p in paths {
         let Ok(text) = std::fs::read_to_string(&p) else {

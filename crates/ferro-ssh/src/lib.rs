@@ -190,8 +190,13 @@ async fn open<S>(stream: S, login: &Login, opts: &Options) -> Result<Handle<Chec
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let failed =
-        |why: String| err(format!("SSH authentication failed ({}@{}): {why}", login.user, login.address()));
+    let failed = |why: String| {
+        err(format!(
+            "SSH authentication failed ({}@{}): {why}",
+            login.user,
+            login.address()
+        ))
+    };
     let checker = Checker {
         expected: parse_host_key(&login.host_key)?,
     };
@@ -228,9 +233,18 @@ impl Client {
                     let bastion = open(stream, b, opts)
                         .await
                         .map_err(|e| err(format!("Error connecting to bastion: {e}")))?;
-                    let host = opts.target.host.trim_start_matches('[').trim_end_matches(']');
+                    let host = opts
+                        .target
+                        .host
+                        .trim_start_matches('[')
+                        .trim_end_matches(']');
                     let channel = bastion
-                        .channel_open_direct_tcpip(host, u32::from(opts.target.port), "127.0.0.1", 0)
+                        .channel_open_direct_tcpip(
+                            host,
+                            u32::from(opts.target.port),
+                            "127.0.0.1",
+                            0,
+                        )
                         .await
                         .map_err(|e| err(format!("ssh: rejected: connect failed ({e})")))?;
                     let handle = open(channel.into_stream(), &opts.target, opts).await?;
@@ -292,7 +306,9 @@ impl Client {
                 (None, Some(sig)) => Err(err(format!(
                     "Process exited with status 2 from signal {sig}"
                 ))),
-                (None, None) => Err(err("wait: remote command exited without exit status or exit signal")),
+                (None, None) => Err(err(
+                    "wait: remote command exited without exit status or exit signal",
+                )),
             }
         }))
     }
@@ -308,7 +324,12 @@ impl Client {
     /// Copy the directory `src` to `dst` (scp -r, as Terraform's `UploadDir`: without a
     /// trailing slash `src` itself is created inside `dst`, with one only its contents are
     /// copied).
-    pub fn upload_dir(&self, dst: &str, src: &std::path::Path, trailing_slash: bool) -> Result<(), Error> {
+    pub fn upload_dir(
+        &self,
+        dst: &str,
+        src: &std::path::Path,
+        trailing_slash: bool,
+    ) -> Result<(), Error> {
         self.rt.block_on(unless_stopped(
             self.generation,
             scp::upload_dir(&self.handle, dst, src, trailing_slash),
@@ -358,7 +379,10 @@ pub fn connect_with_retry(
     };
     loop {
         if STOP_GENERATION.load(Ordering::SeqCst) != generation {
-            return Err(err(format!("interrupted - last error: {}", last_text(&last))));
+            return Err(err(format!(
+                "interrupted - last error: {}",
+                last_text(&last)
+            )));
         }
         before_attempt();
         let remaining = deadline.saturating_duration_since(Instant::now());
@@ -375,7 +399,10 @@ pub fn connect_with_retry(
                 return Err(err(format!("timeout - last error: {}", last_text(&last))));
             }
             if STOP_GENERATION.load(Ordering::SeqCst) != generation {
-                return Err(err(format!("interrupted - last error: {}", last_text(&last))));
+                return Err(err(format!(
+                    "interrupted - last error: {}",
+                    last_text(&last)
+                )));
             }
             if now >= next {
                 break;

@@ -16,7 +16,11 @@ fn block(attrs: &[(&str, Type, bool)]) -> Block {
             .iter()
             .map(|(name, ty, required)| {
                 let a = Attribute::new(ty.clone());
-                let a = if *required { a.required() } else { a.optional() };
+                let a = if *required {
+                    a.required()
+                } else {
+                    a.optional()
+                };
                 (name.to_string(), a)
             })
             .collect(),
@@ -133,16 +137,29 @@ impl Validator<'_> {
     fn provisioner_config(&mut self, p: &Provisioner) {
         let set = |name: &str| p.body.attrs.iter().any(|a| a.name == name);
         let error = match p.kind.as_str() {
-            "file" if set("source") && set("content") => Some(
-                Diagnostic::error("invalid-provisioner-config", "Cannot set both 'source' and 'content'"),
-            ),
-            "file" if !set("source") && !set("content") => Some(
-                Diagnostic::error("invalid-provisioner-config", "Must provide one of 'source' or 'content'"),
-            ),
-            "remote-exec" if ["inline", "script", "scripts"].iter().filter(|n| set(n)).count() != 1 => Some(
-                Diagnostic::error("invalid-provisioner-config", "Invalid remote-exec provisioner configuration")
+            "file" if set("source") && set("content") => Some(Diagnostic::error(
+                "invalid-provisioner-config",
+                "Cannot set both 'source' and 'content'",
+            )),
+            "file" if !set("source") && !set("content") => Some(Diagnostic::error(
+                "invalid-provisioner-config",
+                "Must provide one of 'source' or 'content'",
+            )),
+            "remote-exec"
+                if ["inline", "script", "scripts"]
+                    .iter()
+                    .filter(|n| set(n))
+                    .count()
+                    != 1 =>
+            {
+                Some(
+                    Diagnostic::error(
+                        "invalid-provisioner-config",
+                        "Invalid remote-exec provisioner configuration",
+                    )
                     .with_detail("Only one of \"inline\", \"script\", or \"scripts\" must be set"),
-            ),
+                )
+            }
             _ => None,
         };
         self.out.extend(error);

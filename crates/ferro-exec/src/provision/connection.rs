@@ -81,12 +81,15 @@ pub(crate) fn evaluate(
             .ok()
             .filter(Value::is_wholly_known)
             .ok_or_else(|| {
-                Diagnostic::error("invalid-connection-argument", "Incorrect attribute value type")
-                    .with_detail(format!(
-                        "Inappropriate value for attribute {:?}: {what} is required.",
-                        a.name
-                    ))
-                    .with_span(m.hir(file).at(a.span))
+                Diagnostic::error(
+                    "invalid-connection-argument",
+                    "Incorrect attribute value type",
+                )
+                .with_detail(format!(
+                    "Inappropriate value for attribute {:?}: {what} is required.",
+                    a.name
+                ))
+                .with_span(m.hir(file).at(a.span))
             })?;
         out.push((a.name.clone(), converted));
     }
@@ -111,9 +114,9 @@ fn port_of(values: &Values, name: &str) -> Result<Option<u16>, String> {
     let n = v.as_number().and_then(|n| n.to_i64());
     match n {
         Some(0) => Ok(None),
-        Some(n) => u16::try_from(n).map(Some).map_err(|_| {
-            format!("number {n} is out of range for a {name} (0 to 65535)")
-        }),
+        Some(n) => u16::try_from(n)
+            .map(Some)
+            .map_err(|_| format!("number {n} is out of range for a {name} (0 to 65535)")),
         None => Err(format!("a whole number is required for {name}")),
     }
 }
@@ -148,9 +151,7 @@ pub(crate) fn settings(values: &Values) -> Result<Settings, String> {
         None | Some("unix") => false,
         Some("windows") => true,
         Some(_) => {
-            return Err(
-                "target_platform for provisioner has to be either unix or windows".into(),
-            )
+            return Err("target_platform for provisioner has to be either unix or windows".into())
         }
     };
     let script_path = text(values, "script_path").unwrap_or_else(|| {
@@ -182,10 +183,8 @@ pub(crate) fn settings(values: &Values) -> Result<Settings, String> {
             port: port_of(values, "bastion_port")?.unwrap_or(target.port),
             user: text(values, "bastion_user").unwrap_or_else(|| target.user.clone()),
             password: text(values, "bastion_password").or_else(|| target.password.clone()),
-            private_key: text(values, "bastion_private_key")
-                .or_else(|| target.private_key.clone()),
-            certificate: text(values, "bastion_certificate")
-                .or_else(|| target.certificate.clone()),
+            private_key: text(values, "bastion_private_key").or_else(|| target.private_key.clone()),
+            certificate: text(values, "bastion_certificate").or_else(|| target.certificate.clone()),
             host_key: text(values, "bastion_host_key"),
         }),
     };
@@ -307,10 +306,19 @@ mod tests {
         assert_eq!(s.ssh.target.port, 22);
         assert_eq!(s.script_path, "/tmp/terraform_%RAND%.sh");
         assert_eq!(s.timeout, Duration::from_secs(300));
-        let b = s.ssh.bastion.as_ref().map(|b| (b.host.as_str(), b.port, b.user.as_str(), b.private_key.as_deref()));
+        let b = s.ssh.bastion.as_ref().map(|b| {
+            (
+                b.host.as_str(),
+                b.port,
+                b.user.as_str(),
+                b.private_key.as_deref(),
+            )
+        });
         assert_eq!(b, Some(("[::1]", 22, "root", Some("KEY"))));
         assert_eq!(
-            settings(&values(&[("port", Value::number(22))])).err().as_deref(),
+            settings(&values(&[("port", Value::number(22))]))
+                .err()
+                .as_deref(),
             Some("host for provisioner cannot be empty")
         );
         assert_eq!(

@@ -60,9 +60,15 @@ fn evaluate(
                 } else {
                     "string required"
                 };
-                Diagnostic::error("invalid-provisioner-argument", "Incorrect attribute value type")
-                    .with_detail(format!("Inappropriate value for attribute {:?}: {what}.", a.name))
-                    .with_span(m.hir(file).at(a.span))
+                Diagnostic::error(
+                    "invalid-provisioner-argument",
+                    "Incorrect attribute value type",
+                )
+                .with_detail(format!(
+                    "Inappropriate value for attribute {:?}: {what}.",
+                    a.name
+                ))
+                .with_span(m.hir(file).at(a.span))
             })?;
         out.values.push((a.name.clone(), converted));
     }
@@ -80,10 +86,13 @@ pub(super) fn run(
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<(), Diagnostic> {
     let failed = |detail: String| {
-        Diagnostic::error("provisioner-failed", format!("{} provisioner error", p.kind))
-            .with_detail(detail)
-            .with_span(m.hir(file).at(p.span))
-            .with_address(addr.to_string())
+        Diagnostic::error(
+            "provisioner-failed",
+            format!("{} provisioner error", p.kind),
+        )
+        .with_detail(detail)
+        .with_span(m.hir(file).at(p.span))
+        .with_address(addr.to_string())
     };
     let config = evaluate(m, file, p, inst).map_err(|d| d.with_address(addr.to_string()))?;
     let values = connection::evaluate(m, file, decl, p, inst)
@@ -129,10 +138,9 @@ pub(super) fn run(
 fn scripts(config: &Config, base: &Path) -> Result<Vec<Vec<u8>>, String> {
     let strings = |v: &Value| -> Vec<Option<String>> {
         match &v.kind {
-            ValueKind::List(_, es) | ValueKind::Tuple(es) => es
-                .iter()
-                .map(|e| e.as_str().map(str::to_string))
-                .collect(),
+            ValueKind::List(_, es) | ValueKind::Tuple(es) => {
+                es.iter().map(|e| e.as_str().map(str::to_string)).collect()
+            }
             _ => Vec::new(),
         }
     };
@@ -141,9 +149,7 @@ fn scripts(config: &Config, base: &Path) -> Result<Vec<Vec<u8>>, String> {
         for l in strings(inline) {
             match l {
                 None => return Err("invalid null string in 'scripts'".into()),
-                Some(s) if s.is_empty() => {
-                    return Err("invalid empty string in 'scripts'".into())
-                }
+                Some(s) if s.is_empty() => return Err("invalid empty string in 'scripts'".into()),
                 Some(s) => lines.push(s),
             }
         }
@@ -161,9 +167,7 @@ fn scripts(config: &Config, base: &Path) -> Result<Vec<Vec<u8>>, String> {
         for s in strings(list) {
             match s {
                 None => return Err("invalid null string in 'script'".into()),
-                Some(s) if s.is_empty() => {
-                    return Err("invalid empty string in 'script'".into())
-                }
+                Some(s) if s.is_empty() => return Err("invalid empty string in 'script'".into()),
                 Some(s) => paths.push(s),
             }
         }
@@ -228,8 +232,12 @@ fn run_scripts(s: &Settings, scripts: &[Vec<u8>], output: &dyn Fn(&str)) -> Resu
         if !s.windows {
             let mut text = Vec::new();
             let chmod = client
-                .run(&format!("chmod 0777 {path}"), &mut |b| text.extend_from_slice(b))
-                .map_err(|e| format!("Error chmodding script file to 0777 in remote machine: {e}"))?;
+                .run(&format!("chmod 0777 {path}"), &mut |b| {
+                    text.extend_from_slice(b)
+                })
+                .map_err(|e| {
+                    format!("Error chmodding script file to 0777 in remote machine: {e}")
+                })?;
             if chmod != 0 {
                 return Err(format!(
                     "Error chmodding script file to 0777 in remote machine error executing \"chmod 0777 {path}\": Process exited with status {chmod}: {} ",
@@ -289,14 +297,15 @@ fn copy(config: &Config, s: &Settings, base: &Path) -> Result<(), String> {
         .unwrap_or_default()
         .to_string();
     let path = base.join(expand_home(&source));
-    let meta = std::fs::metadata(&path)
-        .map_err(|e| format!("stat {source}: {}", go_io_error(&e)))?;
+    let meta =
+        std::fs::metadata(&path).map_err(|e| format!("stat {source}: {}", go_io_error(&e)))?;
     if meta.is_dir() {
         client
             .upload_dir(&destination, &path, source.ends_with('/'))
             .map_err(|e| format!("Upload failed: {e}"))
     } else {
-        let data = std::fs::read(&path).map_err(|e| format!("open {source}: {}", go_io_error(&e)))?;
+        let data =
+            std::fs::read(&path).map_err(|e| format!("open {source}: {}", go_io_error(&e)))?;
         client
             .upload(&destination, &data)
             .map_err(|e| format!("Upload failed: {e}"))

@@ -258,7 +258,6 @@ impl Lower {
                 .with_label(first.ty.span, "first connection block"),
         );
     }
-
 }
 
 impl Lower {
