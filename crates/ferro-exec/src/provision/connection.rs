@@ -316,7 +316,7 @@ mod tests {
         });
         assert_eq!(b, Some(("[::1]", 22, "root", Some("KEY"))));
         assert_eq!(
-            settings(&values(&[("port", Value::number(22))]))
+            settings(&values(&[("port", Value::number(22.into()))]))
                 .err()
                 .as_deref(),
             Some("host for provisioner cannot be empty")
