@@ -5,14 +5,18 @@
 #   tools/sshd-test-server.sh          start the server unless it runs already; print
 #                                      FERRO_SSHD_PORT, FERRO_SSHD_USER, FERRO_SSHD_KEY (a private
 #                                      key it accepts), FERRO_SSHD_WRONG_KEY (one it refuses),
-#                                      FERRO_SSHD_HOST_KEY (its public host key) as exports
+#                                      FERRO_SSHD_HOST_KEY (its public host key), and as root
+#                                      FERRO_SSHD_PASSWORD_USER and FERRO_SSHD_PASSWORD (a user
+#                                      who logs in with a password) as exports
 #   tools/sshd-test-server.sh stop     stop it
 #
 # Everything lives in $FERRO_SSHD_DIR (default ${TMPDIR:-/tmp}/ferro-sshd-test): a throwaway host
 # key and user keys made with ssh-keygen on first use, the sshd_config, the log. The server
 # listens on 127.0.0.1 only, on a free port, and accepts only the user key for the user running
-# this script (root in CI: PermitRootLogin is on for it). When sshd is missing and this runs as
-# root, the Debian package openssh-server is installed first.
+# this script (root in CI: PermitRootLogin is on for it). As root it also makes a system user,
+# ferro-ssh-pw, with a throwaway password, the only login the server takes a password for.
+# When sshd is missing and this runs as root, the Debian package openssh-server is installed
+# first.
 #
 # Usage in a shell: eval "$(tools/sshd-test-server.sh)"
 set -euo pipefail
@@ -44,7 +48,12 @@ exports() {
   printf 'export FERRO_SSHD_KEY=%s\n' "$dir/user_key"
   printf 'export FERRO_SSHD_WRONG_KEY=%s\n' "$dir/wrong_key"
   printf 'export FERRO_SSHD_HOST_KEY=%s\n' "$dir/host_key.pub"
+  if [[ -f $dir/password ]]; then
+    printf 'export FERRO_SSHD_PASSWORD_USER=%s\n' "$pw_user"
+    printf 'export FERRO_SSHD_PASSWORD=%s\n' "$(cat "$dir/password")"
+  fi
 }
+pw_user=ferro-ssh-pw
 
 running() {
   [[ -f $dir/sshd.pid ]] && kill -0 "$(cat "$dir/sshd.pid")" 2>/dev/null
@@ -69,10 +78,20 @@ for k in host_key user_key wrong_key; do
   fi
 done
 cp "$dir/user_key.pub" "$dir/authorized_keys"
-# Privilege separation needs this directory when sshd runs as root.
+# Privilege separation needs this directory when sshd runs as root; so does checking a
+# password, which is why only root gets the password user.
 if [[ $(id -u) -eq 0 ]]; then
   mkdir -p /run/sshd
   chmod 755 /run/sshd
+  if ! id "$pw_user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --home-dir "$dir/pw-home" --shell /bin/sh "$pw_user"
+  fi
+  mkdir -p "$dir/pw-home"
+  chown "$pw_user" "$dir/pw-home"
+  if [[ ! -f $dir/password ]]; then
+    (umask 077 && head -c 12 /dev/urandom | base64 | tr -d '/+=' >"$dir/password")
+  fi
+  echo "$pw_user:$(cat "$dir/password")" | chpasswd
 fi
 
 for _ in 1 2 3 4 5; do
@@ -101,6 +120,8 @@ MaxStartups 100:30:200
 MaxSessions 100
 LogLevel INFO
 Subsystem sftp internal-sftp
+Match User $pw_user
+  PasswordAuthentication yes
 EOF
   rm -f "$dir/sshd.pid"
   # -D keeps it in the foreground of a background job of its own; setsid detaches it from the

@@ -18,6 +18,8 @@ struct Sshd {
     key: String,
     wrong_key: String,
     host_key: String,
+    /// A user who logs in with a password (the script makes one when it runs as root).
+    password: Option<(String, String)>,
 }
 
 /// The test server, from the environment or started by the script.
@@ -57,6 +59,11 @@ fn sshd() -> &'static Sshd {
             key: get("FERRO_SSHD_KEY"),
             wrong_key: get("FERRO_SSHD_WRONG_KEY"),
             host_key: get("FERRO_SSHD_HOST_KEY"),
+            password: vars
+                .iter()
+                .find(|(n, _)| n == "FERRO_SSHD_PASSWORD_USER")
+                .zip(vars.iter().find(|(n, _)| n == "FERRO_SSHD_PASSWORD"))
+                .map(|((_, u), (_, p))| (u.clone(), p.clone())),
         }
     })
 }
@@ -646,4 +653,62 @@ fn connecting_is_retried_while_the_port_is_closed_until_it_opens() {
         .count();
     assert!(attempts >= 2, "{out}");
     assert_eq!(out.matches("(remote-exec): Connected!").count(), 1, "{out}");
+}
+
+#[test]
+fn a_password_logs_in_and_a_wrong_one_is_refused() {
+    let dir = scratch("ssh-password");
+    let s = sshd();
+    let (user, password) = s.password.clone().expect(
+        "the SSH server has no password user: tools/sshd-test-server.sh makes one when run as root",
+    );
+    let conn = |password: &str, timeout: &str| {
+        format!(
+            "  connection {{\n    host     = \"127.0.0.1\"\n    port     = {}\n    user     = \"{user}\"\n    password = \"{password}\"\n    agent    = false\n    timeout  = \"{timeout}\"\n  }}\n",
+            s.port
+        )
+    };
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            r#"resource "terraform_data" "by_password" {{
+{good}
+  provisioner "remote-exec" {{
+    inline = ["id -un"]
+  }}
+}}
+
+resource "terraform_data" "wrong_password" {{
+{bad}
+  provisioner "remote-exec" {{
+    inline = ["id -un"]
+  }}
+}}
+"#,
+            good = conn(&password, "1m"),
+            bad = conn("not-the-password", "1s"),
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = apply(&dir);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let all = format!("{out}{err}");
+    let lines: Vec<String> = provisioner_lines(&out, "terraform_data.by_password")
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let p = |l: &str| format!("terraform_data.by_password (remote-exec): {l}");
+    assert!(lines.contains(&p("  Password: true")), "{out}");
+    assert!(lines.contains(&p("  Private key: false")), "{out}");
+    assert_eq!(lines.last(), Some(&p(&user)), "{out}");
+    assert!(!all.contains(&password), "the password was printed: {all}");
+    assert!(
+        all.contains(&format!(
+            "timeout - last error: SSH authentication failed ({user}@127.0.0.1:{}): ssh: handshake failed: ssh: unable to authenticate, attempted methods [none password], no supported methods remain",
+            s.port
+        )),
+        "{all}"
+    );
+    assert_eq!(instance_status(&dir, "wrong_password").as_deref(), Some("tainted"));
+    assert_eq!(instance_status(&dir, "by_password").as_deref(), Some(""));
 }

@@ -4,7 +4,8 @@
 
 use crate::{Checker, Error, Login, Options};
 use russh::client::{AuthResult, Handle, KeyboardInteractiveAuthResponse};
-use russh::keys::{Certificate, PrivateKey, PrivateKeyWithHashAlg, PublicKey};
+use russh::keys::{Certificate, HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKey};
+use russh::{MethodKind, MethodSet};
 use std::sync::Arc;
 
 /// The private key of `text`, worded as Terraform words a key it cannot use.
@@ -56,66 +57,98 @@ pub fn check(opts: &Options) -> Result<(), Error> {
     Ok(())
 }
 
+/// Log in as Go's SSH client does: ask with "none" which methods the server takes, then try
+/// each configured method the server still offers, in Terraform's order (the private key or
+/// certificate, the password, keyboard-interactive, the agent's keys).
 pub(crate) async fn authenticate(
     handle: &mut Handle<Checker>,
     login: &Login,
     opts: &Options,
 ) -> Result<(), String> {
-    let mut attempted = vec!["none"];
     let user = login.user.as_str();
-    let ok = |r: Result<AuthResult, russh::Error>| -> Result<bool, String> {
-        r.map(|r| r.success())
-            .map_err(|e| format!("ssh: handshake failed: {e}"))
+    let failed = |e: russh::Error| format!("ssh: handshake failed: {e}");
+    let mut offered = match handle.authenticate_none(user).await.map_err(failed)? {
+        AuthResult::Success => return Ok(()),
+        AuthResult::Failure {
+            remaining_methods, ..
+        } => remaining_methods,
+    };
+    let mut attempted = vec!["none"];
+    let mut note = |name: &'static str| {
+        if !attempted.contains(&name) {
+            attempted.push(name);
+        }
+    };
+    // Each step: Some(true) logged in, Some(false) refused (with the methods still offered).
+    let mut outcome = |r: AuthResult, offered: &mut MethodSet| match r {
+        AuthResult::Success => true,
+        AuthResult::Failure {
+            remaining_methods, ..
+        } => {
+            *offered = remaining_methods;
+            false
+        }
     };
     if let Some(text) = &login.private_key {
-        attempted.push("publickey");
-        let key = Arc::new(private_key(text).map_err(|e| e.0)?);
-        let accepted = match &login.certificate {
-            Some(c) => {
-                let cert = certificate(text, c).map_err(|e| e.0)?;
-                ok(handle.authenticate_openssh_cert(user, key, cert).await)?
+        if offered.contains(&MethodKind::PublicKey) {
+            note("publickey");
+            let key = Arc::new(private_key(text).map_err(|e| e.0)?);
+            let r = match &login.certificate {
+                Some(c) => {
+                    let cert = certificate(text, c).map_err(|e| e.0)?;
+                    handle.authenticate_openssh_cert(user, key, cert).await
+                }
+                None => {
+                    let hash = rsa_hash(handle, &key.public_key().clone()).await;
+                    let key = PrivateKeyWithHashAlg::new(key, hash);
+                    handle.authenticate_publickey(user, key).await
+                }
+            };
+            if outcome(r.map_err(failed)?, &mut offered) {
+                return Ok(());
             }
-            None => {
-                let hash = if key.algorithm().is_rsa() {
-                    handle
-                        .best_supported_rsa_hash()
-                        .await
-                        .ok()
-                        .flatten()
-                        .flatten()
-                } else {
-                    None
-                };
-                let key = PrivateKeyWithHashAlg::new(key, hash);
-                ok(handle.authenticate_publickey(user, key).await)?
-            }
-        };
-        if accepted {
-            return Ok(());
         }
     }
     if let Some(password) = &login.password {
-        attempted.push("password");
-        if ok(handle.authenticate_password(user, password.as_str()).await)? {
-            return Ok(());
+        if offered.contains(&MethodKind::Password) {
+            note("password");
+            let r = handle.authenticate_password(user, password.as_str()).await;
+            if outcome(r.map_err(failed)?, &mut offered) {
+                return Ok(());
+            }
         }
-        attempted.push("keyboard-interactive");
-        if keyboard_interactive(handle, user, password).await? {
-            return Ok(());
+        if offered.contains(&MethodKind::KeyboardInteractive) {
+            note("keyboard-interactive");
+            if keyboard_interactive(handle, user, password).await? {
+                return Ok(());
+            }
         }
     }
-    if opts.agent {
-        if !attempted.contains(&"publickey") {
-            attempted.push("publickey");
-        }
+    if opts.agent && offered.contains(&MethodKind::PublicKey) {
+        note("publickey");
         if agent(handle, user, opts.agent_identity.as_deref()).await? {
             return Ok(());
         }
     }
+    // Go lists the methods it tried sorted by name.
+    attempted.sort_unstable();
     Err(format!(
         "ssh: handshake failed: ssh: unable to authenticate, attempted methods [{}], no supported methods remain",
         attempted.join(" ")
     ))
+}
+
+/// The hash to sign with for an RSA key: the best the server takes.
+async fn rsa_hash(handle: &Handle<Checker>, key: &PublicKey) -> Option<HashAlg> {
+    if !key.algorithm().is_rsa() {
+        return None;
+    }
+    handle
+        .best_supported_rsa_hash()
+        .await
+        .ok()
+        .flatten()
+        .flatten()
 }
 
 /// Answer every prompt with the password (Terraform's `PasswordKeyboardInteractive`).
@@ -164,16 +197,7 @@ async fn agent(
         sort_identities(&mut keys, id);
     }
     for key in keys {
-        let hash = if key.algorithm().is_rsa() {
-            handle
-                .best_supported_rsa_hash()
-                .await
-                .ok()
-                .flatten()
-                .flatten()
-        } else {
-            None
-        };
+        let hash = rsa_hash(handle, &key).await;
         match handle
             .authenticate_publickey_with(user, key, hash, &mut client)
             .await
