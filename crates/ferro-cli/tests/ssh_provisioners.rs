@@ -709,6 +709,9 @@ resource "terraform_data" "wrong_password" {{
         )),
         "{all}"
     );
-    assert_eq!(instance_status(&dir, "wrong_password").as_deref(), Some("tainted"));
+    assert_eq!(
+        instance_status(&dir, "wrong_password").as_deref(),
+        Some("tainted")
+    );
     assert_eq!(instance_status(&dir, "by_password").as_deref(), Some(""));
 }

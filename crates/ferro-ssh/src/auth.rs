@@ -130,8 +130,7 @@ pub(crate) async fn authenticate(
             return Ok(());
         }
     }
-    // Go lists the methods it tried sorted by name.
-    attempted.sort_unstable();
+    // Listed in the order tried, as the Go client of Terraform 1.0.3 lists them.
     Err(format!(
         "ssh: handshake failed: ssh: unable to authenticate, attempted methods [{}], no supported methods remain",
         attempted.join(" ")
