@@ -80,7 +80,7 @@ pub(crate) async fn authenticate(
         }
     };
     // Each step: Some(true) logged in, Some(false) refused (with the methods still offered).
-    let mut outcome = |r: AuthResult, offered: &mut MethodSet| match r {
+    let outcome = |r: AuthResult, offered: &mut MethodSet| match r {
         AuthResult::Success => true,
         AuthResult::Failure {
             remaining_methods, ..
