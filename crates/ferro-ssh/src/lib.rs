@@ -427,3 +427,28 @@ fn connect_within(opts: &Options, remaining: Duration) -> Result<Client, Error> 
         Err(_) => Err(err("i/o timeout")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_as_terraform_does() {
+        let mut d = Duration::ZERO;
+        let mut seen = Vec::new();
+        for _ in 0..7 {
+            d = retry_delay(d);
+            seen.push(d.as_secs());
+        }
+        assert_eq!(seen, [1, 2, 4, 8, 16, 20, 20]);
+    }
+
+    #[test]
+    fn dial_errors_read_as_go_writes_them() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            dial_error("127.0.0.1:1", &refused).0,
+            "dial tcp 127.0.0.1:1: connect: connection refused"
+        );
+    }
+}

@@ -181,3 +181,15 @@ async fn entries(scp: &mut Scp, dir: &Path) -> Result<(), Error> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn remote_paths_split_as_go_splits_them() {
+        let s = |p: &str| super::split(p);
+        assert_eq!(s("/tmp/a.sh"), ("/tmp".into(), "a.sh".into()));
+        assert_eq!(s("/a"), ("/".into(), "a".into()));
+        assert_eq!(s("a"), (".".into(), "a".into()));
+        assert_eq!(s("dir/sub/f"), ("dir/sub".into(), "f".into()));
+    }
+}
