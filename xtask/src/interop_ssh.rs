@@ -2,7 +2,8 @@
 //! provisioners on `null_resource`s of the real `hashicorp/null` 2.1.2 against a private
 //! OpenSSH server (`tools/sshd-test-server.sh`): a content, a directory without and with a
 //! trailing slash uploaded, inline commands and a script run, a hop through a bastion host, a
-//! failing command tainting its resource, a destroy-time provisioner. Compared: exit codes,
+//! password login, a failing command tainting its resource, a destroy-time provisioner.
+//! Compared: exit codes,
 //! every provisioner line of the output in order (object ids and the random script names
 //! normalised), the error's detail, which objects are tainted, and the files each tool's run
 //! left on the server.
@@ -15,6 +16,9 @@ struct Sshd {
     port: String,
     user: String,
     key: String,
+    /// The user who logs in with a password, and the password.
+    password_user: String,
+    password: String,
 }
 
 fn sshd(repo: &Path) -> Result<Sshd, String> {
@@ -40,6 +44,8 @@ fn sshd(repo: &Path) -> Result<Sshd, String> {
         port: get("FERRO_SSHD_PORT")?,
         user: get("FERRO_SSHD_USER")?,
         key: get("FERRO_SSHD_KEY")?,
+        password_user: get("FERRO_SSHD_PASSWORD_USER")?,
+        password: get("FERRO_SSHD_PASSWORD")?,
     })
 }
 
@@ -95,8 +101,22 @@ resource "null_resource" "bastion" {{
   }}
 }}
 
-resource "null_resource" "farewell" {{
+resource "null_resource" "password" {{
   depends_on = [null_resource.bastion]
+  connection {{
+    host     = "127.0.0.1"
+    port     = {port}
+    user     = "{pw_user}"
+    password = "{password}"
+    agent    = false
+  }}
+  provisioner "remote-exec" {{
+    inline = ["id -un"]
+  }}
+}}
+
+resource "null_resource" "farewell" {{
+  depends_on = [null_resource.password]
 {plain}
   provisioner "remote-exec" {{
     when   = destroy
@@ -113,7 +133,10 @@ resource "null_resource" "broken" {{
 }}
 "#,
         plain = conn(""),
-        bastion = conn("    bastion_host = \"127.0.0.1\"\n")
+        bastion = conn("    bastion_host = \"127.0.0.1\"\n"),
+        port = s.port,
+        pw_user = s.password_user,
+        password = s.password,
     )
 }
 
@@ -259,6 +282,7 @@ pub(crate) fn ssh_provisioners(env: &Env) -> Result<(), String> {
         "null_resource.script (remote-exec): no newline at the end",
         "null_resource.upload (remote-exec): ./with-slash/sub/b.txt",
         "null_resource.broken (remote-exec): about to fail",
+        "null_resource.password (remote-exec):   Password: true",
     ] {
         if !tf.apply_lines.iter().any(|l| l == want) {
             return Err(format!(
