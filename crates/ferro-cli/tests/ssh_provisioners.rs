@@ -715,3 +715,102 @@ resource "terraform_data" "wrong_password" {{
     );
     assert_eq!(instance_status(&dir, "by_password").as_deref(), Some(""));
 }
+
+/// Whether a process whose command line contains `marker` is running.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            std::fs::read(e.path().join("cmdline")).is_ok_and(|c| {
+                String::from_utf8_lossy(&c)
+                    .replace('\0', " ")
+                    .contains(marker)
+            })
+        })
+}
+
+/// Wait until `done` holds; a bound of two minutes (far beyond what the event needs) turns a
+/// hang into a failure.
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < give_up,
+            "waited in vain for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_stop_ends_a_running_remote_command() {
+    let dir = scratch("ssh-stop");
+    // A command line no other process has: the remote sleep, found through /proc (the server
+    // is this machine).
+    let marker = format!("631.{}", std::process::id());
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            r#"resource "terraform_data" "slow" {{
+{conn}
+  provisioner "remote-exec" {{
+    inline = ["echo started", "sleep {marker}"]
+  }}
+}}
+"#,
+            conn = connection("")
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = ferro(&dir, &["init", "-no-color"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(["apply", "-no-color", "-auto-approve"])
+        .current_dir(&*dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let started = line == "terraform_data.slow (remote-exec): started";
+        seen.push(line);
+        if started {
+            break;
+        }
+    }
+    // The remote command runs: wait until its process is there, then stop ferro.
+    wait_for("the remote command to start", || {
+        running(&format!("sleep {marker}"))
+    });
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    seen.extend(lines.map(|l| l.unwrap()));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let out = seen.join("\n");
+    assert_eq!(status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("remote-exec provisioner error") && err.contains("interrupted"),
+        "{out}\n{err}"
+    );
+    // The session is closed, so the server ends the command (its terminal hangs up).
+    wait_for("the remote command to end", || {
+        !running(&format!("sleep {marker}"))
+    });
+    assert_eq!(instance_status(&dir, "slow").as_deref(), Some("tainted"));
+}
