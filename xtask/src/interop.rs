@@ -875,6 +875,7 @@ pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
         .chain(crate::interop_providers::SCENARIOS)
         .chain(crate::interop_trust::SCENARIOS)
         .chain(crate::interop_orphans::SCENARIOS)
+        .chain(crate::interop_ssh::SCENARIOS)
         .chain(crate::interop_diag::SCENARIOS)
         .chain(crate::interop_registry::SCENARIOS)
     {

@@ -21,5 +21,6 @@ mod interop_registry;
 mod interop_render;
 pub mod interop_sdk;
 mod interop_sensitive;
+mod interop_ssh;
 mod interop_trust;
 pub mod oracles;

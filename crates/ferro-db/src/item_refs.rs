@@ -157,6 +157,12 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
             for p in &d.provisioners {
                 p.body.exprs(&mut exprs);
+                if let Some(c) = &p.connection {
+                    c.exprs(&mut exprs);
+                }
+            }
+            if let Some(c) = &d.connection {
+                c.exprs(&mut exprs);
             }
             let mut ts = Vec::new();
             targets_of(hir, &steps(item.file), node, &exprs, &mut ts);

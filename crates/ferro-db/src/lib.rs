@@ -303,6 +303,14 @@ fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
             1,
         );
     }
+    if let (true, Some(first)) = (d.code == "duplicate-connection-block", d.labels.first()) {
+        let at = ferro_diag::hcl_range(file.path(db), file.text(db), first.span);
+        d.detail = d.detail.replacen(
+            " a connection block.",
+            &format!(" a connection block at {at}."),
+            1,
+        );
+    }
     d
 }
 

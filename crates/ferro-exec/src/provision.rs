@@ -1,6 +1,7 @@
-//! The `local-exec` provisioner: a command run on this machine after an object is created
-//! (or, with `when = destroy`, before it is destroyed), its output shown line by line as
-//! Terraform shows it.
+//! Provisioners, run after an object is created (or, with `when = destroy`, before it is
+//! destroyed), their output shown line by line as Terraform shows it: `local-exec` here, a
+//! command run on this machine; `file` and `remote-exec` in `provision/remote.rs`, over SSH with
+//! the settings of the `connection` blocks (`provision/connection.rs`).
 
 use crate::{Event, ProvisionPhase};
 use ferro_db::SourceFile;
@@ -10,6 +11,13 @@ use ferro_runtime::scope::{InstanceCtx, ModuleEval};
 use ferro_value::{Value, ValueKind};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+
+mod connection;
+mod remote;
+
+/// What Terraform shows instead of each piece of a provisioner's output when its
+/// configuration holds a sensitive value.
+pub(crate) const SUPPRESSED: &str = "(output suppressed due to sensitive value in config)";
 
 /// Which provisioners to run.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -41,7 +49,11 @@ pub(crate) fn run_provisioners(
             phase,
         };
         on_event(phase(ProvisionPhase::Start));
-        if let Err(d) = run_local_exec(m, file, p, inst, addr, on_event) {
+        let result = match p.kind.as_str() {
+            "local-exec" => run_local_exec(m, file, p, inst, addr, on_event),
+            _ => remote::run(m, file, decl, p, inst, addr, on_event),
+        };
+        if let Err(d) = result {
             on_event(phase(ProvisionPhase::Errored));
             if p.on_failure_continue {
                 continue;
@@ -61,6 +73,8 @@ struct LocalExec {
     environment: Vec<(String, String)>,
     working_dir: Option<String>,
     quiet: bool,
+    /// The configuration holds a sensitive value: its output is not shown.
+    sensitive: bool,
 }
 
 fn evaluate(
@@ -75,13 +89,15 @@ fn evaluate(
         environment: Vec::new(),
         working_dir: None,
         quiet: false,
+        sensitive: false,
     };
     for a in &p.body.attrs {
         let (v, ds) = m.eval(file, a.expr, inst);
         if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
             return Err(d);
         }
-        let (v, _) = v.deep_unmark();
+        let (v, marks) = v.deep_unmark();
+        out.sensitive |= !marks.is_empty();
         let invalid = || {
             Diagnostic::error("invalid-provisioner-argument", "Invalid provisioner argument")
                 .with_detail(format!(
@@ -149,6 +165,11 @@ fn run_local_exec(
         .map(|s| format!("{s:?}"))
         .collect();
     let say = |line: String| {
+        let line = if le.sensitive {
+            SUPPRESSED.to_string()
+        } else {
+            line
+        };
         on_event(Event::Provision {
             addr: addr.to_string(),
             provisioner: "local-exec".to_string(),

@@ -360,6 +360,8 @@ pub fn apply(
                     // Running provisioner commands are cancelled, as Terraform cancels
                     // local-exec on a stop.
                     ferro_provider::process::stop_commands();
+                    // ... and so are file and remote-exec connections and their retries.
+                    ferro_ssh::stop_all();
                 }
             }
             // At most `parallelism` steps are handed out; the rest wait here, so a stop

@@ -299,8 +299,11 @@ pub struct ResourceDecl {
     /// `provider = name` or `name.alias`.
     pub provider: Option<(String, Option<String>, SpanId)>,
     pub lifecycle: Lifecycle,
-    /// `provisioner "local-exec"` blocks, in order.
+    /// `provisioner` blocks (`local-exec`, `file`, `remote-exec`), in order.
     pub provisioners: Vec<Provisioner>,
+    /// The resource's own `connection` block: the base of every provisioner's connection
+    /// settings (a provisioner's own block overrides it argument by argument).
+    pub connection: Option<BlockBody>,
     /// The `check` block a scoped data source is declared in: its errors are warnings, and
     /// only that check's assertions may refer to it.
     pub check: Option<String>,
@@ -338,13 +341,17 @@ impl ResourceDecl {
     }
 }
 
-/// A `provisioner "local-exec"` block.
+/// A `provisioner` block: `local-exec`, `file` or `remote-exec`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Provisioner {
-    /// The provisioner type (only `local-exec` is lowered).
+    /// The provisioner type: `local-exec`, `file` or `remote-exec`.
     pub kind: String,
-    /// `command`, `interpreter`, `environment`, `working_dir`, `quiet`.
+    /// Its own arguments: `command`, `interpreter`, `environment`, `working_dir`, `quiet`
+    /// (local-exec); `source`, `content`, `destination` (file); `inline`, `script`, `scripts`
+    /// (remote-exec).
     pub body: BlockBody,
+    /// Its `connection` block, if it has one.
+    pub connection: Option<BlockBody>,
     /// `when = destroy`: runs before the object is destroyed instead of after it is created.
     pub when_destroy: bool,
     /// `on_failure = continue`: a failure is reported but does not fail the apply.

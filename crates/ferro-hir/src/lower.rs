@@ -428,6 +428,7 @@ impl Lower {
             for_each: None,
             depends_on: Vec::new(),
             provisioners: Vec::new(),
+            connection: None,
             check: None,
             provider: None,
             lifecycle: Lifecycle::default(),
@@ -438,6 +439,7 @@ impl Lower {
             json: b.body.json,
         };
         let mut for_each_name = None;
+        let mut first_connection: Option<&ast::Block> = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -457,8 +459,14 @@ impl Lower {
                             decl.provisioners.push(p);
                         }
                     }
-                    // Connection settings are for the remote provisioners, which are refused.
-                    "connection" if mode == ResourceMode::Managed => {}
+                    "connection" if mode == ResourceMode::Managed => {
+                        if let Some(first) = first_connection {
+                            self.duplicate_connection(inner, first, "resource");
+                        } else {
+                            first_connection = Some(inner);
+                            decl.connection = Some(self.connection_block(inner));
+                        }
+                    }
                     _ => rest.items.push(item.clone()),
                 },
             }
@@ -472,6 +480,18 @@ impl Lower {
                 "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
                 span,
             );
+        }
+        // A resource with a destroy-time provisioner: its connection block, too, may refer
+        // only to the object (Terraform checks it after the whole body).
+        if let Some(c) = first_connection {
+            if decl.provisioners.iter().any(|p| p.when_destroy) {
+                for item in &c.body.items {
+                    if let BodyItem::Attribute(a) = item {
+                        let ds = destroy_refs::check_argument(a);
+                        self.map.diagnostics.extend(ds);
+                    }
+                }
+            }
         }
         decl.body = self.body(&rest);
         self.hir.resources.push(decl);

@@ -15,6 +15,7 @@ use ferro_value::{Type, Value};
 
 mod blocks;
 mod modules;
+mod provisioners;
 use modules::module_call_types;
 
 /// Terraform's load-time check of a file's variable defaults against their type constraints
@@ -177,6 +178,7 @@ pub fn file_diagnostics(
     let bodies = resource_bodies(db, ws, file);
     v.out.extend(bodies.diagnostics.iter().cloned());
     for (i, r) in hir.resources.iter().enumerate() {
+        let first_diagnostic = v.out.len();
         // JSON bodies as the schema reads them (nested blocks from properties).
         let body = bodies
             .bodies
@@ -226,6 +228,8 @@ pub fn file_diagnostics(
                 }
             }
         }
+        let resource_errors = v.out[first_diagnostic..].iter().any(Diagnostic::is_error);
+        v.provisioners(r, resource_errors);
     }
     for c in &hir.checks {
         v.check_scope = Some(c.name.clone());

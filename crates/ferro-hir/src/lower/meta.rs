@@ -1,5 +1,5 @@
-//! Lowering of the meta blocks around resources: `precondition`/`postcondition`, `moved` and
-//! `provisioner "local-exec"`.
+//! Lowering of the meta blocks around resources: `precondition`/`postcondition`, `moved`,
+//! `provisioner` (`local-exec`, `file`, `remote-exec`) and `connection`.
 
 use super::*;
 
@@ -146,21 +146,35 @@ impl Lower {
     pub(super) fn provisioner(&mut self, b: &ast::Block) -> Option<Provisioner> {
         let span = Self::header_span(b);
         let kind = b.labels.first().map(|l| l.value.to_string())?;
-        if kind != "local-exec" {
-            self.error(
-                "unsupported-provisioner",
-                "Unsupported provisioner type",
-                format!("ferro runs only the \"local-exec\" provisioner; {kind:?} provisioners (which connect to the created machine) are not supported. See docs/compatibility.md."),
-                span,
-            );
-            return None;
+        match kind.as_str() {
+            "local-exec" | "file" | "remote-exec" => {}
+            "chef" | "habitat" | "puppet" | "salt-masterless" => {
+                self.error(
+                    "removed-provisioner",
+                    &format!("The \"{kind}\" provisioner has been removed"),
+                    format!("The \"{kind}\" provisioner was deprecated in Terraform 0.13.4 has been removed from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for alternatives to using provisioners that are a better fit for the Terraform workflow."),
+                    b.labels[0].span,
+                );
+                return None;
+            }
+            _ => {
+                self.error(
+                    "unsupported-provisioner",
+                    "Unsupported provisioner type",
+                    format!("ferro runs the \"local-exec\", \"file\" and \"remote-exec\" provisioners; {kind:?} is none of them. See docs/compatibility.md."),
+                    span,
+                );
+                return None;
+            }
         }
         let mut rest = ast::Body {
             items: Vec::new(),
             ..b.body.clone()
         };
         let (mut when_destroy, mut on_failure_continue) = (false, false);
-        let mut connection = Vec::new();
+        let mut connection = None;
+        let mut connection_attrs = Vec::new();
+        let mut first_connection: Option<&ast::Block> = None;
         let mut checked = Vec::new();
         for item in &b.body.items {
             match item {
@@ -188,55 +202,61 @@ impl Lower {
                         ),
                     }
                 }
-                BodyItem::Attribute(a)
-                    if matches!(
-                        a.name.name.as_str(),
-                        "command" | "interpreter" | "environment" | "working_dir" | "quiet"
-                    ) =>
-                {
+                // Every other argument is kept: validation checks them against the
+                // provisioner's schema (`ferro_db`'s `validate/provisioners.rs`), as Terraform
+                // checks them when validating, not when loading.
+                BodyItem::Attribute(a) => {
                     checked.push(a);
                     rest.items.push(item.clone())
                 }
-                BodyItem::Attribute(a) => {
-                    checked.push(a);
-                    self.unsupported_argument(a)
-                }
                 BodyItem::Block(inner) if inner.ty.name == "connection" => {
-                    connection.extend(inner.body.items.iter().filter_map(|i| match i {
+                    if let Some(first) = first_connection {
+                        self.duplicate_connection(inner, first, "provisioner");
+                        continue;
+                    }
+                    first_connection = Some(inner);
+                    connection_attrs.extend(inner.body.items.iter().filter_map(|i| match i {
                         BodyItem::Attribute(a) => Some(a),
                         BodyItem::Block(_) => None,
-                    }))
+                    }));
+                    connection = Some(self.connection_block(inner));
                 }
                 BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
         // Terraform checks the provisioner's arguments, then its connection block's.
         if when_destroy {
-            for a in checked.into_iter().chain(connection) {
+            for a in checked.into_iter().chain(connection_attrs) {
                 self.map.diagnostics.extend(destroy_refs::check_argument(a));
             }
-        }
-        if !rest
-            .items
-            .iter()
-            .any(|i| matches!(i, BodyItem::Attribute(a) if a.name.name == "command"))
-        {
-            self.error(
-                "missing-required-argument",
-                "Missing required argument",
-                "The argument \"command\" is required, but no definition was found.",
-                span,
-            );
-            return None;
         }
         let span = self.sp(span);
         Some(Provisioner {
             kind,
             body: self.body(&rest),
+            connection,
             when_destroy,
             on_failure_continue,
             span,
         })
+    }
+
+    /// A `connection` block: every argument and block kept, for validation to check against
+    /// Terraform's superset of the communicators' arguments (`ferro_db`).
+    pub(super) fn connection_block(&mut self, b: &ast::Block) -> BlockBody {
+        self.body(&b.body)
+    }
+
+    /// A second `connection` block in a resource or provisioner.
+    pub(super) fn duplicate_connection(&mut self, b: &ast::Block, first: &ast::Block, what: &str) {
+        // ferro-db writes the first block's range into the detail ("… block at main.tf:3,3-13."),
+        // where the file's name is known.
+        self.map.diagnostics.push(
+            Diagnostic::error("duplicate-connection-block", "Duplicate connection block")
+                .with_detail(format!("This {what} already has a connection block."))
+                .with_span(b.ty.span)
+                .with_label(first.ty.span, "first connection block"),
+        );
     }
 }
 
