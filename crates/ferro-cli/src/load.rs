@@ -60,11 +60,21 @@ fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
 /// (`config_diagnostics`). A call whose directory is missing stays unresolved, for the module
 /// tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
+    load_dir_with(dir, |files| files)
+}
+
+/// [`load_dir`] with the root module's files (name, text) passed through `edit` first:
+/// `ferro test` puts a test file's provider configurations in place of the module's own.
+pub fn load_dir_with(
+    dir: &Path,
+    edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
+) -> Result<Loaded, String> {
     let read = read_config_files_checked(dir)?;
-    let files = read
-        .iter()
-        .map(|(n, t, _)| (n.clone(), t.clone()))
-        .collect();
+    let files = edit(
+        read.iter()
+            .map(|(n, t, _)| (n.clone(), t.clone()))
+            .collect(),
+    );
     let mut l = load_files(files);
     for (name, _, ds) in read {
         let id = l.db.file_id(Path::new(&name));
