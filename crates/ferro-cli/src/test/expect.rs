@@ -8,35 +8,61 @@ use ferro_diag::{Diagnostic, Span};
 use ferro_eval::Scope;
 use ferro_value::Type;
 
-/// The range of the object an expected failure names (a variable, an output, a check block,
-/// a resource), in the module under test.
-fn object_span(l: &Loaded, text: &str) -> Option<Span> {
+/// The ranges the failures of the object an expected failure names point at: a variable's
+/// block, and the conditions of an output, a check block or a resource.
+fn object_spans(l: &Loaded, text: &str) -> Vec<Span> {
     let root = l.ws.root(&l.db);
     let index = ferro_db::module_index(&l.db, root);
-    let (head, rest) = text.split_once('.')?;
+    let Some((head, rest)) = text.split_once('.') else {
+        return Vec::new();
+    };
     let name = rest.split(['[', '.']).next().unwrap_or(rest);
+    let conditions = |hir: &ferro_hir::FileHir, cs: &[ferro_hir::Condition]| -> Vec<Span> {
+        cs.iter()
+            .flat_map(|c| [hir.span(c.condition), Some(hir.at(c.span))])
+            .flatten()
+            .collect()
+    };
     match head {
-        "var" => {
-            let item = index.variables.get(name)?;
-            let hir = ferro_db::file_hir(&l.db, item.file);
-            Some(hir.at(hir.variables[item.index].span))
-        }
-        "output" => {
-            let item = index.outputs.get(name)?;
-            let hir = ferro_db::file_hir(&l.db, item.file);
-            Some(hir.at(hir.outputs[item.index].span))
-        }
-        "check" => index.checks.iter().find_map(|item| {
-            let hir = ferro_db::file_hir(&l.db, item.file);
-            let c = &hir.checks[item.index];
-            (c.name == name).then(|| hir.at(c.span))
-        }),
-        _ => {
-            let addr = resource_of(text)?;
-            let item = index.resources.get(&addr)?;
-            let hir = ferro_db::file_hir(&l.db, item.file);
-            Some(hir.at(hir.resources[item.index].span))
-        }
+        "var" => index
+            .variables
+            .get(name)
+            .map(|item| {
+                let hir = ferro_db::file_hir(&l.db, item.file);
+                vec![hir.at(hir.variables[item.index].span)]
+            })
+            .unwrap_or_default(),
+        "output" => index
+            .outputs
+            .get(name)
+            .map(|item| {
+                let hir = ferro_db::file_hir(&l.db, item.file);
+                conditions(hir, &hir.outputs[item.index].preconditions)
+            })
+            .unwrap_or_default(),
+        "check" => index
+            .checks
+            .iter()
+            .flat_map(|item| {
+                let hir = ferro_db::file_hir(&l.db, item.file);
+                let c = &hir.checks[item.index];
+                if c.name == name {
+                    conditions(hir, &c.asserts)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect(),
+        _ => resource_of(text)
+            .and_then(|addr| index.resources.get(&addr).copied())
+            .map(|item| {
+                let hir = ferro_db::file_hir(&l.db, item.file);
+                let r = &hir.resources[item.index];
+                let mut out = conditions(hir, &r.lifecycle.preconditions);
+                out.extend(conditions(hir, &r.lifecycle.postconditions));
+                out
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -73,7 +99,7 @@ pub fn match_expected(
     if expected.is_empty() {
         return (diags, Vec::new());
     }
-    let spans: Vec<Option<Span>> = expected.iter().map(|(t, _)| object_span(l, &t.text)).collect();
+    let spans: Vec<Vec<Span>> = expected.iter().map(|(t, _)| object_spans(l, &t.text)).collect();
     let mut rest = Vec::new();
     let mut matched = Vec::new();
     for d in diags {
@@ -82,10 +108,7 @@ pub fn match_expected(
             continue;
         }
         let hit = expected.iter().enumerate().position(|(i, (t, _))| {
-            let by_span = match (d.span, spans[i]) {
-                (Some(s), Some(o)) => within(s, o),
-                _ => false,
-            };
+            let by_span = d.span.is_some_and(|s| spans[i].iter().any(|o| within(s, *o)));
             let by_address = d.address.as_deref().is_some_and(|a| {
                 a == t.text || a.starts_with(&format!("{}[", t.text)) || a.starts_with(&format!("{}.", t.text))
             });

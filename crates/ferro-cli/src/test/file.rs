@@ -669,6 +669,16 @@ impl Cx<'_> {
             );
             return None;
         }
+        // Parsed and checked, but not run: ferro's planner has no hook to replace an object's
+        // values yet, so a file using overrides is refused rather than run differently.
+        self.diags.push(
+            Diagnostic::error("test-override-unsupported", "Unsupported block type")
+                .with_detail(format!(
+                    "ferro test does not run {} blocks yet. A mock_provider with mock_resource or mock_data defaults gives mocked objects fixed values instead.",
+                    b.ty.name.as_str()
+                ))
+                .with_span(b.ty.span),
+        );
         Some(Override {
             kind,
             target,

@@ -161,6 +161,9 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let test_dir = p.value("test-directory").unwrap_or("tests").trim_end_matches('/').to_string();
     let mut names = files_in(&g.dir, "");
     names.extend(files_in(&g.dir, &test_dir));
+    // Terraform runs the files in the order of their names.
+    names.sort();
+    names.dedup();
     let filters = p.all("filter");
     if !filters.is_empty() {
         names.retain(|n| filters.iter().any(|f| f == n));
@@ -207,6 +210,20 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             }
         };
         files.push(parsed);
+    }
+    // As Terraform loads test files with the configuration, a file that does not read is an
+    // error of the whole command: nothing runs.
+    if files.iter().any(|f| f.diags.iter().any(Diagnostic::is_error)) {
+        let mut all = Vec::new();
+        let mut sources = Vec::new();
+        for f in &files {
+            all.extend(f.diags.iter().cloned());
+            sources.push((f.file, f.name.clone(), f.text.clone()));
+        }
+        let _ = std::fs::remove_dir_all(&scratch);
+        let lookup = ferro_db::Sources::from_files(sources);
+        crate::commands::print_diags(io, &all, &lookup, g.color);
+        return 1;
     }
     reporter.abstract_(io, &files);
     // Ctrl-C from here on stops the current run gracefully; the files still clean up.

@@ -193,7 +193,9 @@ impl Reporter {
         }
         let _ = writeln!(io.stdout, "  run {:?}... {}", r.name, self.status_text(r.status));
         if let Some(text) = verbose {
-            let _ = writeln!(io.stdout);
+            if !text.starts_with('\n') {
+                let _ = writeln!(io.stdout);
+            }
             let _ = io.stdout.write_all(text.as_bytes());
             if !text.ends_with('\n') {
                 let _ = writeln!(io.stdout);
