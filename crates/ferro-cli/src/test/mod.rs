@@ -396,7 +396,9 @@ fn run_file(
     }
     let _ = std::fs::remove_dir_all(&file_scratch);
     result.status = result.runs.iter().map(|r| r.status).max().unwrap_or(Status::Pending);
-    if file_errors || teardown_failed {
+    // A file a Ctrl-C cut short has not passed, whatever its runs say.
+    let interrupted = crate::interrupt::interrupt().stop_requested() && result.runs.iter().any(|r| r.status == Status::Skip);
+    if file_errors || teardown_failed || interrupted {
         result.status = Status::Error;
     }
     reporter.file_done(io, &f.name, result.status);
