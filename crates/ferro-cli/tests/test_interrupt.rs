@@ -85,13 +85,32 @@ run "never" {
     let status = child.wait().unwrap();
     let stdout = out_reader.join().unwrap();
     let stderr = err_reader.join().unwrap();
-    assert_eq!(status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
     assert!(stdout.contains("Interrupt received."), "stdout:\n{stdout}");
-    assert!(stdout.contains("  run \"never\"... skip"), "stdout:\n{stdout}");
-    assert!(stdout.contains("main.tftest.hcl... tearing down"), "stdout:\n{stdout}");
-    assert!(stdout.contains("main.tftest.hcl... fail"), "stdout:\n{stdout}");
-    assert!(!stderr.contains("left the following resources"), "stderr:\n{stderr}");
+    assert!(
+        stdout.contains("  run \"never\"... skip"),
+        "stdout:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("main.tftest.hcl... tearing down"),
+        "stdout:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("main.tftest.hcl... fail"),
+        "stdout:\n{stdout}"
+    );
+    assert!(
+        !stderr.contains("left the following resources"),
+        "stderr:\n{stderr}"
+    );
     // The teardown destroyed what the interrupted run created.
-    assert!(!marker.exists(), "the marker file was left behind\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        !marker.exists(),
+        "the marker file was left behind\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

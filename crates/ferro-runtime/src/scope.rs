@@ -755,7 +755,11 @@ impl<'t> ModuleEval<'t> {
     /// assertions.
     pub fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         let inst = InstanceCtx::default();
-        InstanceScope { m: self, inst: &inst }.reference(r)
+        InstanceScope {
+            m: self,
+            inst: &inst,
+        }
+        .reference(r)
     }
 
     /// Evaluate an expression of `file` for one instance.

@@ -82,7 +82,8 @@ fn resource_of(text: &str) -> Option<ferro_addrs::Resource> {
 
 /// Whether a diagnostic is a custom condition's (the failures `expect_failures` can expect).
 fn is_custom_condition(d: &Diagnostic) -> bool {
-    d.code == "condition-failed" || (d.code == "invalid-variable-value" && d.summary == "Invalid value for variable")
+    d.code == "condition-failed"
+        || (d.code == "invalid-variable-value" && d.summary == "Invalid value for variable")
 }
 
 fn within(inner: Span, outer: Span) -> bool {
@@ -99,7 +100,10 @@ pub fn match_expected(
     if expected.is_empty() {
         return (diags, Vec::new());
     }
-    let spans: Vec<Vec<Span>> = expected.iter().map(|(t, _)| object_spans(l, &t.text)).collect();
+    let spans: Vec<Vec<Span>> = expected
+        .iter()
+        .map(|(t, _)| object_spans(l, &t.text))
+        .collect();
     let mut rest = Vec::new();
     let mut matched = Vec::new();
     for d in diags {
@@ -108,9 +112,13 @@ pub fn match_expected(
             continue;
         }
         let hit = expected.iter().enumerate().position(|(i, (t, _))| {
-            let by_span = d.span.is_some_and(|s| spans[i].iter().any(|o| within(s, *o)));
+            let by_span = d
+                .span
+                .is_some_and(|s| spans[i].iter().any(|o| within(s, *o)));
             let by_address = d.address.as_deref().is_some_and(|a| {
-                a == t.text || a.starts_with(&format!("{}[", t.text)) || a.starts_with(&format!("{}.", t.text))
+                a == t.text
+                    || a.starts_with(&format!("{}[", t.text))
+                    || a.starts_with(&format!("{}.", t.text))
             });
             by_span || by_address
         });
@@ -171,8 +179,9 @@ pub fn check_assert(a: &Assert, scope: &dyn Scope) -> (Status, Vec<Diagnostic>) 
         return (
             Status::Error,
             vec![with_values(
-                Diagnostic::error("test-invalid-condition", "Invalid condition run")
-                    .with_detail("Condition expression must return either true or false, not null."),
+                Diagnostic::error("test-invalid-condition", "Invalid condition run").with_detail(
+                    "Condition expression must return either true or false, not null.",
+                ),
             )],
         );
     }
@@ -218,9 +227,14 @@ pub fn check_assert(a: &Assert, scope: &dyn Scope) -> (Status, Vec<Diagnostic>) 
                     None => {
                         return (
                             Status::Error,
-                            vec![Diagnostic::error("invalid-error-message", "Invalid error message")
-                                .with_detail("Unsuitable value for error message: a string is required.")
-                                .with_span(m.span)],
+                            vec![Diagnostic::error(
+                                "invalid-error-message",
+                                "Invalid error message",
+                            )
+                            .with_detail(
+                                "Unsuitable value for error message: a string is required.",
+                            )
+                            .with_span(m.span)],
                         )
                     }
                 }
@@ -231,7 +245,8 @@ pub fn check_assert(a: &Assert, scope: &dyn Scope) -> (Status, Vec<Diagnostic>) 
     (
         Status::Fail,
         vec![with_values(
-            Diagnostic::error("test-assertion-failed", "Test assertion failed").with_detail(message),
+            Diagnostic::error("test-assertion-failed", "Test assertion failed")
+                .with_detail(message),
         )],
     )
 }

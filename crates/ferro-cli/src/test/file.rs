@@ -170,9 +170,15 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                     if let Some(run) = cx.run(b) {
                         if out.runs.iter().any(|r| r.name == run.name) {
                             cx.diags.push(
-                                Diagnostic::error("test-duplicate-run", "Duplicate \"run\" block names")
-                                    .with_detail(format!("This test file already has a run block named {}.", run.name))
-                                    .with_span(b.labels[0].span),
+                                Diagnostic::error(
+                                    "test-duplicate-run",
+                                    "Duplicate \"run\" block names",
+                                )
+                                .with_detail(format!(
+                                    "This test file already has a run block named {}.",
+                                    run.name
+                                ))
+                                .with_span(b.labels[0].span),
                             );
                         } else {
                             out.runs.push(run);
@@ -216,7 +222,12 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
 
 /// A shared mock file (`*.tfmock.hcl`, `*.tfmock.json`): its `mock_resource`, `mock_data` and
 /// `override_*` blocks.
-pub fn parse_mock_file(file: FileId, text: &str, json: bool, into: &mut MockProvider) -> Vec<Diagnostic> {
+pub fn parse_mock_file(
+    file: FileId,
+    text: &str,
+    json: bool,
+    into: &mut MockProvider,
+) -> Vec<Diagnostic> {
     let parsed = if json {
         ferro_syntax::parse_json_file(file, text)
     } else {
@@ -275,7 +286,9 @@ impl Cx<'_> {
     fn unsupported_block(&mut self, b: &Block, ty: &str, place: &str) {
         self.diags.push(
             Diagnostic::error("test-unsupported-block", "Unsupported block type")
-                .with_detail(format!("Blocks of type {ty:?} are not expected in {place}."))
+                .with_detail(format!(
+                    "Blocks of type {ty:?} are not expected in {place}."
+                ))
                 .with_span(b.ty.span),
         );
     }
@@ -301,18 +314,21 @@ impl Cx<'_> {
             [] => {
                 self.diags.push(
                     Diagnostic::error("test-missing-label", format!("Missing {what} for {ty}"))
-                        .with_detail(format!(
-                            "All {ty} blocks must have 1 label: {what}."
-                        ))
+                        .with_detail(format!("All {ty} blocks must have 1 label: {what}."))
                         .with_span(b.ty.span),
                 );
                 None
             }
             [_, extra, ..] => {
                 self.diags.push(
-                    Diagnostic::error("test-extraneous-label", format!("Extraneous label for {ty}"))
-                        .with_detail(format!("Only 1 label (the {what}) is expected for {ty} blocks."))
-                        .with_span(extra.span),
+                    Diagnostic::error(
+                        "test-extraneous-label",
+                        format!("Extraneous label for {ty}"),
+                    )
+                    .with_detail(format!(
+                        "Only 1 label (the {what}) is expected for {ty} blocks."
+                    ))
+                    .with_span(extra.span),
                 );
                 None
             }
@@ -328,7 +344,9 @@ impl Cx<'_> {
                     let e = self.lower(&a.expr);
                     out.push((a.name.name.to_string(), e));
                 }
-                BodyItem::Block(b) => self.unsupported_block(b, b.ty.name.as_str(), "a variables block"),
+                BodyItem::Block(b) => {
+                    self.unsupported_block(b, b.ty.name.as_str(), "a variables block")
+                }
             }
         }
         out
@@ -359,12 +377,15 @@ impl Cx<'_> {
             .collect::<Vec<_>>()
             .join(" or ");
         self.diags.push(
-            Diagnostic::error("test-invalid-keyword", format!("Invalid {:?} keyword", a.name.name.as_str()))
-                .with_detail(format!(
-                    "The {:?} argument requires one of {list}.",
-                    a.name.name.as_str()
-                ))
-                .with_span(a.expr.span),
+            Diagnostic::error(
+                "test-invalid-keyword",
+                format!("Invalid {:?} keyword", a.name.name.as_str()),
+            )
+            .with_detail(format!(
+                "The {:?} argument requires one of {list}.",
+                a.name.name.as_str()
+            ))
+            .with_span(a.expr.span),
         );
         None
     }
@@ -375,7 +396,10 @@ impl Cx<'_> {
             _ => {
                 self.diags.push(
                     Diagnostic::error("test-invalid-value", "Invalid value")
-                        .with_detail(format!("The {:?} argument must be true or false.", a.name.name.as_str()))
+                        .with_detail(format!(
+                            "The {:?} argument must be true or false.",
+                            a.name.name.as_str()
+                        ))
                         .with_span(a.expr.span),
                 );
                 None
@@ -395,7 +419,10 @@ impl Cx<'_> {
         }
         self.diags.push(
             Diagnostic::error("test-invalid-value", "Invalid value")
-                .with_detail(format!("The {:?} argument must be a literal string.", a.name.name.as_str()))
+                .with_detail(format!(
+                    "The {:?} argument must be a literal string.",
+                    a.name.name.as_str()
+                ))
                 .with_span(a.expr.span),
         );
         None
@@ -406,7 +433,10 @@ impl Cx<'_> {
         let ExprKind::Tuple(items) = &a.expr.kind else {
             self.diags.push(
                 Diagnostic::error("test-invalid-value", "Invalid value")
-                    .with_detail(format!("The {:?} argument must be a list of references.", a.name.name.as_str()))
+                    .with_detail(format!(
+                        "The {:?} argument must be a list of references.",
+                        a.name.name.as_str()
+                    ))
                     .with_span(a.expr.span),
             );
             return Vec::new();
@@ -450,7 +480,11 @@ impl Cx<'_> {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "command" => {
                         if let Some(w) = self.keyword(a, &["apply", "plan"]) {
-                            run.command = if w == "plan" { Command::Plan } else { Command::Apply };
+                            run.command = if w == "plan" {
+                                Command::Plan
+                            } else {
+                                Command::Apply
+                            };
                         }
                     }
                     "expect_failures" => run.expect_failures = self.traversals(a),
@@ -488,7 +522,9 @@ impl Cx<'_> {
         let ExprKind::Object(items) = &a.expr.kind else {
             self.diags.push(
                 Diagnostic::error("test-invalid-value", "Invalid value")
-                    .with_detail("The \"providers\" argument must be a map of provider configurations.")
+                    .with_detail(
+                        "The \"providers\" argument must be a map of provider configurations.",
+                    )
                     .with_span(a.expr.span),
             );
             return Vec::new();
@@ -512,12 +548,16 @@ impl Cx<'_> {
         let mut error_message = None;
         for item in &b.body.items {
             match item {
-                BodyItem::Attribute(a) if a.name.name == "condition" => condition = Some(self.lower(&a.expr)),
+                BodyItem::Attribute(a) if a.name.name == "condition" => {
+                    condition = Some(self.lower(&a.expr))
+                }
                 BodyItem::Attribute(a) if a.name.name == "error_message" => {
                     error_message = Some(self.lower(&a.expr))
                 }
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "an assert block"),
-                BodyItem::Block(inner) => self.unsupported_block(inner, inner.ty.name.as_str(), "an assert block"),
+                BodyItem::Block(inner) => {
+                    self.unsupported_block(inner, inner.ty.name.as_str(), "an assert block")
+                }
             }
         }
         match condition {
@@ -528,7 +568,9 @@ impl Cx<'_> {
             None => {
                 self.diags.push(
                     Diagnostic::error("test-missing-argument", "Missing required argument")
-                        .with_detail("The argument \"condition\" is required, but no definition was found.")
+                        .with_detail(
+                            "The argument \"condition\" is required, but no definition was found.",
+                        )
                         .with_span(b.open_brace),
                 );
                 None
@@ -542,14 +584,17 @@ impl Cx<'_> {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
                     "mode" => {
-                        o.refresh_only = self.keyword(a, &["normal", "refresh-only"]).as_deref() == Some("refresh-only")
+                        o.refresh_only = self.keyword(a, &["normal", "refresh-only"]).as_deref()
+                            == Some("refresh-only")
                     }
                     "refresh" => o.refresh = self.bool_arg(a),
                     "replace" => o.replace = self.traversals(a),
                     "target" => o.target = self.traversals(a),
                     _ => self.unsupported_argument(a, "a plan_options block"),
                 },
-                BodyItem::Block(inner) => self.unsupported_block(inner, inner.ty.name.as_str(), "a plan_options block"),
+                BodyItem::Block(inner) => {
+                    self.unsupported_block(inner, inner.ty.name.as_str(), "a plan_options block")
+                }
             }
         }
         o
@@ -570,7 +615,9 @@ impl Cx<'_> {
                     );
                 }
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "a module block"),
-                BodyItem::Block(inner) => self.unsupported_block(inner, inner.ty.name.as_str(), "a module block"),
+                BodyItem::Block(inner) => {
+                    self.unsupported_block(inner, inner.ty.name.as_str(), "a module block")
+                }
             }
         }
         match source {
@@ -586,7 +633,9 @@ impl Cx<'_> {
             None => {
                 self.diags.push(
                     Diagnostic::error("test-missing-argument", "Missing required argument")
-                        .with_detail("The argument \"source\" is required, but no definition was found.")
+                        .with_detail(
+                            "The argument \"source\" is required, but no definition was found.",
+                        )
                         .with_span(b.open_brace),
                 );
                 None
@@ -635,13 +684,19 @@ impl Cx<'_> {
                     "override_during" => during = self.during(a),
                     _ => self.unsupported_argument(a, &format!("an {} block", b.ty.name.as_str())),
                 },
-                BodyItem::Block(inner) => self.unsupported_block(inner, inner.ty.name.as_str(), &format!("an {} block", b.ty.name.as_str())),
+                BodyItem::Block(inner) => self.unsupported_block(
+                    inner,
+                    inner.ty.name.as_str(),
+                    &format!("an {} block", b.ty.name.as_str()),
+                ),
             }
         }
         let Some(target) = target else {
             self.diags.push(
                 Diagnostic::error("test-missing-argument", "Missing required argument")
-                    .with_detail("The argument \"target\" is required, but no definition was found.")
+                    .with_detail(
+                        "The argument \"target\" is required, but no definition was found.",
+                    )
                     .with_span(b.open_brace),
             );
             return None;
@@ -725,10 +780,20 @@ impl Cx<'_> {
                 };
                 for item in &b.body.items {
                     match item {
-                        BodyItem::Attribute(a) if a.name.name == "defaults" => t.defaults = Some(self.lower(&a.expr)),
-                        BodyItem::Attribute(a) if a.name.name == "override_during" => t.during = self.during(a),
-                        BodyItem::Attribute(a) => self.unsupported_argument(a, &format!("a {} block", b.ty.name.as_str())),
-                        BodyItem::Block(inner) => self.unsupported_block(inner, inner.ty.name.as_str(), &format!("a {} block", b.ty.name.as_str())),
+                        BodyItem::Attribute(a) if a.name.name == "defaults" => {
+                            t.defaults = Some(self.lower(&a.expr))
+                        }
+                        BodyItem::Attribute(a) if a.name.name == "override_during" => {
+                            t.during = self.during(a)
+                        }
+                        BodyItem::Attribute(a) => {
+                            self.unsupported_argument(a, &format!("a {} block", b.ty.name.as_str()))
+                        }
+                        BodyItem::Block(inner) => self.unsupported_block(
+                            inner,
+                            inner.ty.name.as_str(),
+                            &format!("a {} block", b.ty.name.as_str()),
+                        ),
                     }
                 }
                 into.types.push(t);
@@ -749,8 +814,7 @@ fn is_traversal(e: &Expr) -> bool {
         ExprKind::Variable(_) => true,
         ExprKind::GetAttr { target, .. } => is_traversal(target),
         ExprKind::Index { target, key, .. } => {
-            is_traversal(target)
-                && matches!(key.kind, ExprKind::Number(_) | ExprKind::Template(_))
+            is_traversal(target) && matches!(key.kind, ExprKind::Number(_) | ExprKind::Template(_))
         }
         _ => false,
     }
@@ -761,7 +825,10 @@ struct NoReferences;
 
 impl ferro_eval::Scope for NoReferences {
     fn reference(&self, r: &ferro_hir::Reference) -> Result<ferro_value::Value, Diagnostic> {
-        Err(Diagnostic::error("test-invalid-value", "Variables not allowed")
-            .with_detail(format!("The reference {r} cannot be used here: a literal value is required.")))
+        Err(
+            Diagnostic::error("test-invalid-value", "Variables not allowed").with_detail(format!(
+                "The reference {r} cannot be used here: a literal value is required."
+            )),
+        )
     }
 }

@@ -8,8 +8,7 @@ use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 use ferro_provider::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, PlanRequest, PlanResponse,
     Provider, ProviderDiagnostic, ProviderRegistry, ProviderSchema, ProviderSource,
-    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, UpgradeRequest,
-    UpgradeResponse,
+    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, NestingMode, Schema};
 use ferro_value::{Type, Value, ValueKind, ValueMap};
@@ -56,7 +55,9 @@ impl MockProvider {
 
     fn random_string(&self) -> String {
         const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-        let mut x = self.seed.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+        let mut x = self
+            .seed
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
         (0..8)
             .map(|_| {
                 x ^= x << 13;
@@ -88,7 +89,13 @@ impl MockProvider {
 
     /// `value` with every computed attribute that is null (or, `unknown_too`, unknown) filled:
     /// from `defaults` where it names the attribute, else generated.
-    fn fill(&self, block: &Block, value: &Value, defaults: Option<&Value>, unknown_too: bool) -> Value {
+    fn fill(
+        &self,
+        block: &Block,
+        value: &Value,
+        defaults: Option<&Value>,
+        unknown_too: bool,
+    ) -> Value {
         let ValueKind::Object(attrs) = &value.kind else {
             return value.clone();
         };
@@ -122,14 +129,20 @@ impl MockProvider {
                 }
                 (NestingMode::List, ValueKind::List(t, es)) => Value::list(
                     t.clone(),
-                    es.iter().map(|e| self.fill(&nb.block, e, d, unknown_too)).collect(),
+                    es.iter()
+                        .map(|e| self.fill(&nb.block, e, d, unknown_too))
+                        .collect(),
                 ),
                 (NestingMode::List, ValueKind::Tuple(es)) => Value::tuple(
-                    es.iter().map(|e| self.fill(&nb.block, e, d, unknown_too)).collect(),
+                    es.iter()
+                        .map(|e| self.fill(&nb.block, e, d, unknown_too))
+                        .collect(),
                 ),
                 (NestingMode::Set, ValueKind::Set(t, es)) => Value::set(
                     t.clone(),
-                    es.iter().map(|e| self.fill(&nb.block, e, d, unknown_too)).collect(),
+                    es.iter()
+                        .map(|e| self.fill(&nb.block, e, d, unknown_too))
+                        .collect(),
                 ),
                 _ => v.clone(),
             };
@@ -160,7 +173,11 @@ impl Provider for MockProvider {
     fn configure(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
-    fn validate_resource_config(&self, _type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_resource_config(
+        &self,
+        _type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse {
@@ -189,7 +206,12 @@ impl Provider for MockProvider {
             Some(s) if !req.proposed_new_state.is_null() => {
                 let mock = self.resources.get(req.type_name);
                 if self.at_plan || mock.is_some_and(|m| m.at_plan) {
-                    self.fill(&s.block, req.proposed_new_state, mock.and_then(|m| m.defaults.as_ref()), false)
+                    self.fill(
+                        &s.block,
+                        req.proposed_new_state,
+                        mock.and_then(|m| m.defaults.as_ref()),
+                        false,
+                    )
                 } else if req.prior_state.is_null() {
                     Self::unknown_computed(&s.block, req.proposed_new_state)
                 } else {
@@ -209,7 +231,10 @@ impl Provider for MockProvider {
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
         let new_state = match self.schema.resources.get(req.type_name) {
             Some(s) if !req.planned_state.is_null() => {
-                let defaults = self.resources.get(req.type_name).and_then(|m| m.defaults.as_ref());
+                let defaults = self
+                    .resources
+                    .get(req.type_name)
+                    .and_then(|m| m.defaults.as_ref());
                 self.fill(&s.block, req.planned_state, defaults, true)
             }
             _ => req.planned_state.clone(),
@@ -221,13 +246,20 @@ impl Provider for MockProvider {
             legacy_type_system: false,
         }
     }
-    fn validate_data_source_config(&self, _type_name: &str, _config: &Value) -> Vec<ProviderDiagnostic> {
+    fn validate_data_source_config(
+        &self,
+        _type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
         let state = match self.schema.data_sources.get(req.type_name) {
             Some(s) => {
-                let defaults = self.data.get(req.type_name).and_then(|m| m.defaults.as_ref());
+                let defaults = self
+                    .data
+                    .get(req.type_name)
+                    .and_then(|m| m.defaults.as_ref());
                 self.fill(&s.block, req.config, defaults, true)
             }
             None => req.config.clone(),
@@ -302,7 +334,10 @@ impl ProviderSource for TestProviders<'_> {
         self.get_config(&AbsProviderConfig::root(addr.clone()))
     }
     fn get_config(&self, cfg: &AbsProviderConfig) -> Result<Arc<dyn Provider>, String> {
-        if let Some(m) = self.mocks.get(&(cfg.provider.ty.clone(), cfg.alias.clone())) {
+        if let Some(m) = self
+            .mocks
+            .get(&(cfg.provider.ty.clone(), cfg.alias.clone()))
+        {
             return Ok(m.clone());
         }
         self.registry.get_config(cfg)

@@ -60,7 +60,12 @@ pub struct FileResult {
 
 /// The test file suffixes, OpenTofu's first: a `.tofutest.hcl` file hides the `.tftest.hcl`
 /// file of the same name.
-const SUFFIXES: &[&str] = &[".tofutest.hcl", ".tofutest.json", ".tftest.hcl", ".tftest.json"];
+const SUFFIXES: &[&str] = &[
+    ".tofutest.hcl",
+    ".tofutest.json",
+    ".tftest.hcl",
+    ".tftest.json",
+];
 
 fn test_stem(name: &str) -> Option<(&str, bool)> {
     SUFFIXES.iter().find_map(|s| {
@@ -71,7 +76,11 @@ fn test_stem(name: &str) -> Option<(&str, bool)> {
 
 /// The test files of `dir` (names relative to the working directory, `prefix` in front).
 fn files_in(root: &Path, rel: &str) -> Vec<String> {
-    let dir = if rel.is_empty() { root.to_path_buf() } else { root.join(rel) };
+    let dir = if rel.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel)
+    };
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
@@ -92,7 +101,13 @@ fn files_in(root: &Path, rel: &str) -> Vec<String> {
             Some((stem, false)) => !tofu.iter().any(|t| t == stem),
             _ => true,
         })
-        .map(|n| if rel.is_empty() { n } else { format!("{rel}/{n}") })
+        .map(|n| {
+            if rel.is_empty() {
+                n
+            } else {
+                format!("{rel}/{n}")
+            }
+        })
         .collect()
 }
 
@@ -158,7 +173,11 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     let json = p.flag("json");
     let _ui = json.then(crate::json_ui::enable);
-    let test_dir = p.value("test-directory").unwrap_or("tests").trim_end_matches('/').to_string();
+    let test_dir = p
+        .value("test-directory")
+        .unwrap_or("tests")
+        .trim_end_matches('/')
+        .to_string();
     let mut names = files_in(&g.dir, "");
     names.extend(files_in(&g.dir, &test_dir));
     // Terraform runs the files in the order of their names.
@@ -186,7 +205,10 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         return crate::commands::plain_error(
             io,
             "Failed to prepare test run",
-            &format!("The scratch directory {} could not be created: {e}.", scratch.display()),
+            &format!(
+                "The scratch directory {} could not be created: {e}.",
+                scratch.display()
+            ),
         );
     }
     // Read every file first: the JSON stream begins with an abstract of the suite.
@@ -213,7 +235,10 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     // As Terraform loads test files with the configuration, a file that does not read is an
     // error of the whole command: nothing runs.
-    if files.iter().any(|f| f.diags.iter().any(Diagnostic::is_error)) {
+    if files
+        .iter()
+        .any(|f| f.diags.iter().any(Diagnostic::is_error))
+    {
         let mut all = Vec::new();
         let mut sources = Vec::new();
         for f in &files {
@@ -231,19 +256,38 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let mut results = Vec::new();
     for f in &mut files {
         let interrupted = crate::interrupt::interrupt().stop_requested();
-        let r = run_file(g, f, &cli_vars, &globals, parallelism, &scratch, interrupted, &mut reporter, io);
+        let r = run_file(
+            g,
+            f,
+            &cli_vars,
+            &globals,
+            parallelism,
+            &scratch,
+            interrupted,
+            &mut reporter,
+            io,
+        );
         results.push(r);
     }
     drop(applying);
     let _ = std::fs::remove_dir_all(&scratch);
-    let suite = results.iter().map(|f| f.status).max().unwrap_or(Status::Pending);
+    let suite = results
+        .iter()
+        .map(|f| f.status)
+        .max()
+        .unwrap_or(Status::Pending);
     reporter.conclusion(io, &results, suite);
     if let Some(path) = p.value("junit-xml") {
         let xml = report::junit_xml(&results);
         if let Err(e) = std::fs::write(g.dir.join(path), xml) {
             let d = Diagnostic::error("cli", "Failed to write JUnit XML report")
                 .with_detail(format!("The report {path} could not be written: {e}."));
-            crate::commands::print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), g.color);
+            crate::commands::print_diags(
+                io,
+                &[d],
+                &ferro_db::Sources::from_files(Vec::new()),
+                g.color,
+            );
             return 1;
         }
     }
@@ -293,7 +337,8 @@ fn run_file(
             .collect();
         names.sort();
         for (k, n) in names.into_iter().enumerate() {
-            let id = FileId(0x5000_0000 + (f.file.0 & 0xffff) * 0x1000 + (mi as u32) * 0x40 + k as u32);
+            let id =
+                FileId(0x5000_0000 + (f.file.0 & 0xffff) * 0x1000 + (mi as u32) * 0x40 + k as u32);
             let text = std::fs::read_to_string(base.join(&n)).unwrap_or_default();
             let shown = format!("{}/{n}", dir.trim_start_matches("./").trim_end_matches('/'));
             file_diags.extend(file::parse_mock_file(id, &text, n.ends_with(".json"), m));
@@ -371,7 +416,13 @@ fn run_file(
             diags: outcome.diags,
             elapsed_ms: t0.elapsed().as_millis(),
         };
-        reporter.run_done(io, &f.name, &rr, outcome.verbose.as_deref(), &outcome.sources);
+        reporter.run_done(
+            io,
+            &f.name,
+            &rr,
+            outcome.verbose.as_deref(),
+            &outcome.sources,
+        );
         if rr.status == Status::Error {
             // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
             stop = true;
@@ -395,9 +446,15 @@ fn run_file(
         reporter.destroy_summary(io, &f.name, &identifier, &diags, &leftover, &all_sources);
     }
     let _ = std::fs::remove_dir_all(&file_scratch);
-    result.status = result.runs.iter().map(|r| r.status).max().unwrap_or(Status::Pending);
+    result.status = result
+        .runs
+        .iter()
+        .map(|r| r.status)
+        .max()
+        .unwrap_or(Status::Pending);
     // A file a Ctrl-C cut short has not passed, whatever its runs say.
-    let interrupted = crate::interrupt::interrupt().stop_requested() && result.runs.iter().any(|r| r.status == Status::Skip);
+    let interrupted = crate::interrupt::interrupt().stop_requested()
+        && result.runs.iter().any(|r| r.status == Status::Skip);
     if file_errors || teardown_failed || interrupted {
         result.status = Status::Error;
     }

@@ -98,7 +98,13 @@ impl Reporter {
             runs,
             if runs == 1 { "run block" } else { "run blocks" }
         );
-        Self::emit(io, "info", &message, "test_abstract", vec![("test_abstract", Json::Object(abstract_))]);
+        Self::emit(
+            io,
+            "info",
+            &message,
+            "test_abstract",
+            vec![("test_abstract", Json::Object(abstract_))],
+        );
     }
 
     pub fn file_starting(&mut self, io: &mut Io<'_>, name: &str) {
@@ -143,7 +149,10 @@ impl Reporter {
                 &format!("{name}... {}", status.word()),
                 "test_file",
                 vec![
-                    ("test_file", json!({"path": name, "progress": "complete", "status": status_name(status)})),
+                    (
+                        "test_file",
+                        json!({"path": name, "progress": "complete", "status": status_name(status)}),
+                    ),
                     ("@testfile", Json::from(name)),
                 ],
             );
@@ -160,7 +169,10 @@ impl Reporter {
                 &format!("  {run:?}... in progress"),
                 "test_run",
                 vec![
-                    ("test_run", json!({"path": file, "run": run, "progress": "starting", "elapsed": 0})),
+                    (
+                        "test_run",
+                        json!({"path": file, "run": run, "progress": "starting", "elapsed": 0}),
+                    ),
                     ("@testfile", Json::from(file)),
                     ("@testrun", Json::from(run)),
                 ],
@@ -183,7 +195,10 @@ impl Reporter {
                 &format!("  {:?}... {}", r.name, r.status.word()),
                 "test_run",
                 vec![
-                    ("test_run", json!({"path": file, "run": r.name, "progress": "complete", "status": status_name(r.status)})),
+                    (
+                        "test_run",
+                        json!({"path": file, "run": r.name, "progress": "complete", "status": status_name(r.status)}),
+                    ),
                     ("@testfile", Json::from(file)),
                     ("@testrun", Json::from(r.name.clone())),
                 ],
@@ -191,7 +206,12 @@ impl Reporter {
             self.diagnostics(io, file, Some(&r.name), &r.diags, sources);
             return;
         }
-        let _ = writeln!(io.stdout, "  run {:?}... {}", r.name, self.status_text(r.status));
+        let _ = writeln!(
+            io.stdout,
+            "  run {:?}... {}",
+            r.name,
+            self.status_text(r.status)
+        );
         if let Some(text) = verbose {
             if !text.starts_with('\n') {
                 let _ = writeln!(io.stdout);
@@ -222,7 +242,11 @@ impl Reporter {
         let lookup = ferro_db::Sources::from_files(sources.to_vec());
         if self.json {
             for d in diags {
-                let (level, word) = if d.is_error() { ("error", "Error") } else { ("warn", "Warning") };
+                let (level, word) = if d.is_error() {
+                    ("error", "Error")
+                } else {
+                    ("warn", "Warning")
+                };
                 let mut fields = vec![
                     ("diagnostic", crate::validate_json::diagnostic(d, &lookup)),
                     ("@testfile", Json::from(file)),
@@ -230,7 +254,13 @@ impl Reporter {
                 if let Some(r) = run {
                     fields.push(("@testrun", Json::from(r)));
                 }
-                Self::emit(io, level, &format!("{word}: {}", d.summary), "diagnostic", fields);
+                Self::emit(
+                    io,
+                    level,
+                    &format!("{word}: {}", d.summary),
+                    "diagnostic",
+                    fields,
+                );
             }
             return;
         }
@@ -251,7 +281,9 @@ impl Reporter {
                 let failed: Vec<Json> = leftover
                     .iter()
                     .map(|a| match a.split_once(" (") {
-                        Some((inst, dk)) => json!({"instance": inst, "deposed_key": dk.trim_end_matches(')')}),
+                        Some((inst, dk)) => {
+                            json!({"instance": inst, "deposed_key": dk.trim_end_matches(')')})
+                        }
                         None => json!({"instance": a}),
                     })
                     .collect();
@@ -312,9 +344,16 @@ impl Reporter {
             let t = format!("Executed 0 tests{tail}");
             (t.clone(), t)
         } else {
-            let (word, code) = if suite == Status::Pass { ("Success!", "32") } else { ("Failure!", "31") };
+            let (word, code) = if suite == Status::Pass {
+                ("Success!", "32")
+            } else {
+                ("Failure!", "31")
+            };
             let rest = format!(" {passed} passed, {} failed{tail}", failed + errored);
-            (format!("{word}{rest}"), format!("{}{rest}", self.paint(word, code)))
+            (
+                format!("{word}{rest}"),
+                format!("{}{rest}", self.paint(word, code)),
+            )
         };
         if self.json {
             Self::emit(
@@ -368,12 +407,17 @@ pub fn junit_xml(files: &[FileResult]) -> String {
             count(Status::Error)
         ));
         for r in &f.runs {
-            out.push_str(&format!("\n    <testcase name=\"{}\">", xml_escape(&r.name)));
+            out.push_str(&format!(
+                "\n    <testcase name=\"{}\">",
+                xml_escape(&r.name)
+            ));
             let body: String = r.diags.iter().map(plain_diag).collect();
             let cdata = |s: &str| format!("<![CDATA[{}]]>", s.replace("]]>", "]]]]><![CDATA[>"));
             match r.status {
                 Status::Skip => out.push_str("\n      <skipped></skipped>"),
-                Status::Fail => out.push_str("\n      <failure message=\"Test run failed\"></failure>"),
+                Status::Fail => {
+                    out.push_str("\n      <failure message=\"Test run failed\"></failure>")
+                }
                 Status::Error => out.push_str(&format!(
                     "\n      <error message=\"Encountered an error\">{}</error>",
                     cdata(&body)
@@ -381,7 +425,10 @@ pub fn junit_xml(files: &[FileResult]) -> String {
                 _ => {}
             }
             if !r.diags.is_empty() && r.status != Status::Error {
-                out.push_str(&format!("\n      <system-err>{}</system-err>", cdata(&body)));
+                out.push_str(&format!(
+                    "\n      <system-err>{}</system-err>",
+                    cdata(&body)
+                ));
             }
             if r.status == Status::Pass && r.diags.is_empty() {
                 out.push_str("</testcase>");

@@ -62,7 +62,11 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
-    fn failed(status: Status, diags: Vec<Diagnostic>, sources: Vec<(FileId, String, String)>) -> Self {
+    fn failed(
+        status: Status,
+        diags: Vec<Diagnostic>,
+        sources: Vec<(FileId, String, String)>,
+    ) -> Self {
         RunOutcome {
             status,
             diags,
@@ -146,7 +150,10 @@ fn with_test_providers(
         }
         *body = blank_provider_blocks(body, &given);
     }
-    files.push((file.name.clone(), String::from_utf8_lossy(&text).into_owned()));
+    files.push((
+        file.name.clone(),
+        String::from_utf8_lossy(&text).into_owned(),
+    ));
     files
 }
 
@@ -228,10 +235,7 @@ fn start_providers(
         let (resources, data, read) = used_attributes(l, extra_hirs);
         for m in mocks {
             let addr = mock_provider_addr(l, &m.name);
-            let real = registry
-                .get(&addr)
-                .ok()
-                .and_then(|p| p.schema().ok());
+            let real = registry.get(&addr).ok().and_then(|p| p.schema().ok());
             let schema = match real {
                 Some(s) => s,
                 None => {
@@ -250,8 +254,14 @@ fn start_providers(
                     // Attributes a mock's defaults name are part of the type.
                     let mut read = read.clone();
                     for t in &m.types {
-                        let key = if t.data { format!("data.{}", t.ty) } else { t.ty.clone() };
-                        if let Some(ValueLike::Object(names)) = mock_values.get(&mock_key(m, t)).map(value_like) {
+                        let key = if t.data {
+                            format!("data.{}", t.ty)
+                        } else {
+                            t.ty.clone()
+                        };
+                        if let Some(ValueLike::Object(names)) =
+                            mock_values.get(&mock_key(m, t)).map(value_like)
+                        {
                             read.entry(key).or_default().extend(names);
                         }
                         if t.data {
@@ -300,7 +310,9 @@ enum ValueLike {
 
 fn value_like(v: &Value) -> ValueLike {
     match &v.kind {
-        ferro_value::ValueKind::Object(m) => ValueLike::Object(m.keys().map(|k| k.to_string()).collect()),
+        ferro_value::ValueKind::Object(m) => {
+            ValueLike::Object(m.keys().map(|k| k.to_string()).collect())
+        }
         _ => ValueLike::Other,
     }
 }
@@ -411,8 +423,14 @@ fn module_variables(
 }
 
 /// Execute one run block.
-pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_values: &BTreeMap<String, Value>) -> RunOutcome {
-    let mut sources: Vec<(FileId, String, String)> = vec![(ctx.file.file, ctx.file.name.clone(), ctx.file.text.clone())];
+pub fn execute(
+    ctx: &RunCtx<'_>,
+    run: &Run,
+    slots: &mut Vec<StateSlot>,
+    mock_values: &BTreeMap<String, Value>,
+) -> RunOutcome {
+    let mut sources: Vec<(FileId, String, String)> =
+        vec![(ctx.file.file, ctx.file.name.clone(), ctx.file.text.clone())];
     let (dir, source) = match &run.module {
         Some((src, _)) => (ctx.root.join(src), Some(src.clone())),
         None => (ctx.root.to_path_buf(), None),
@@ -424,16 +442,32 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
         .unwrap_or_default();
     let mut diags = Vec::new();
     // Variables: the file's, then the run's (which may use the file's and earlier runs').
-    let mut given = eval_variables(&ctx.file.variables, ctx.globals, ctx.runs, &sources, ctx.root, &mut diags);
+    let mut given = eval_variables(
+        &ctx.file.variables,
+        ctx.globals,
+        ctx.runs,
+        &sources,
+        ctx.root,
+        &mut diags,
+    );
     let mut globals = ctx.globals.clone();
     for (n, (v, _)) in &given {
         globals.insert(n.clone(), v.clone());
     }
-    given.extend(eval_variables(&run.variables, &globals, ctx.runs, &sources, ctx.root, &mut diags));
+    given.extend(eval_variables(
+        &run.variables,
+        &globals,
+        ctx.runs,
+        &sources,
+        ctx.root,
+        &mut diags,
+    ));
     if has_errors(&diags) {
         return RunOutcome::failed(Status::Error, diags, sources);
     }
-    let mut l = match load_dir_with(&dir, |files| with_test_providers(ctx.file, run.providers.as_deref(), files)) {
+    let mut l = match load_dir_with(&dir, |files| {
+        with_test_providers(ctx.file, run.providers.as_deref(), files)
+    }) {
         Ok(l) => l,
         Err(e) => {
             diags.push(Diagnostic::error("cli", "Failed to read configuration").with_detail(e));
@@ -458,8 +492,16 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
     };
     let prior = slots[slot_index].state.clone();
     let registry = ProviderRegistry::for_working_dir(ctx.root);
-    let assert_hirs: Vec<&ferro_hir::FileHir> = run.asserts.iter().map(|a| &*a.condition.hir).collect();
-    let (providers, pdiags) = start_providers(&mut l, &registry, ctx.mocks, mock_values, &assert_hirs, prior.as_ref());
+    let assert_hirs: Vec<&ferro_hir::FileHir> =
+        run.asserts.iter().map(|a| &*a.condition.hir).collect();
+    let (providers, pdiags) = start_providers(
+        &mut l,
+        &registry,
+        ctx.mocks,
+        mock_values,
+        &assert_hirs,
+        prior.as_ref(),
+    );
     diags.extend(pdiags);
     crate::load::config_diagnostics(&l, &mut diags);
     let vars = module_variables(&mut l, ctx, &given, &mut diags);
@@ -471,14 +513,22 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
     for t in &run.plan_options.replace {
         match ferro_addrs::parse_resource_instance(&t.text) {
             Ok(a) => replace.push(a),
-            Err(e) => diags.push(Diagnostic::error("test-invalid-reference", "Invalid replace address").with_detail(e).with_span(t.span)),
+            Err(e) => diags.push(
+                Diagnostic::error("test-invalid-reference", "Invalid replace address")
+                    .with_detail(e)
+                    .with_span(t.span),
+            ),
         }
     }
     let mut targets = Vec::new();
     for t in &run.plan_options.target {
         match ferro_addrs::parse_target(&t.text) {
             Ok(a) => targets.push(a),
-            Err(e) => diags.push(Diagnostic::error("test-invalid-reference", "Invalid target address").with_detail(e).with_span(t.span)),
+            Err(e) => diags.push(
+                Diagnostic::error("test-invalid-reference", "Invalid target address")
+                    .with_detail(e)
+                    .with_span(t.span),
+            ),
         }
     }
     if has_errors(&diags) {
@@ -508,12 +558,14 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
     };
     let (plan, plan_diags) = ferro_planner::plan(input);
     registry.close_all();
-    let mut expected = run.expect_failures.iter().map(|t| (t, false)).collect::<Vec<_>>();
+    let mut expected = run
+        .expect_failures
+        .iter()
+        .map(|t| (t, false))
+        .collect::<Vec<_>>();
     let (plan_diags, matched) = match_expected(&l, plan_diags, &mut expected);
     let plan_errors = has_errors(&plan_diags);
     diags.extend(plan_diags);
-    slots[slot_index].vars = vars.clone();
-    slots[slot_index].run = run.name.clone();
     let plan_failed_as_expected = matched.iter().any(|(_, d)| d.is_error());
     if run.command == Command::Apply && plan_failed_as_expected {
         // The apply the run asks for could not happen: the run fails, with the expected
@@ -532,19 +584,33 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
             if !plan_errors {
                 diags.extend(missing_expected(&expected));
             }
-            let status = if has_errors(&diags) { Status::Error } else { Status::Pass };
+            let status = if has_errors(&diags) {
+                Status::Error
+            } else {
+                Status::Pass
+            };
             return RunOutcome::failed(status, diags, sources);
         }
     };
     let mut verbose = None;
     let applied_state = if run.command == Command::Apply {
         let registry = ProviderRegistry::for_working_dir(ctx.root);
-        let (providers, pd) = start_providers(&mut l, &registry, ctx.mocks, mock_values, &assert_hirs, Some(&plan.prior_state));
+        let (providers, pd) = start_providers(
+            &mut l,
+            &registry,
+            ctx.mocks,
+            mock_values,
+            &assert_hirs,
+            Some(&plan.prior_state),
+        );
         if has_errors(&pd) {
             diags.extend(pd);
             registry.close_all();
             return RunOutcome::failed(Status::Error, diags, sources);
         }
+        // The state is destroyed at the end with the variables of the last run that changed it.
+        slots[slot_index].vars = vars.clone();
+        slots[slot_index].run = run.name.clone();
         let mut backend = ferro_state::LocalBackend::new(slots[slot_index].backend_path.clone());
         let input = ApplyInput {
             db: &l.db,
@@ -596,7 +662,10 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
             ferro_planner::state_scope::expand_from_state(&tree, state, Some(providers));
         }
         None => {
-            ferro_planner::state_scope::expand_with_values(&tree, planned_values(&plan, &providers));
+            ferro_planner::state_scope::expand_with_values(
+                &tree,
+                planned_values(&plan, &providers),
+            );
         }
     }
     let root = tree.root();
@@ -615,7 +684,9 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
     }
     let mut outputs = ValueMap::new();
     for name in root.index.outputs.keys() {
-        let v = root.output(name).unwrap_or_else(|_| Value::null(ferro_value::Type::Dynamic));
+        let v = root
+            .output(name)
+            .unwrap_or_else(|_| Value::null(ferro_value::Type::Dynamic));
         outputs.insert(name.clone(), v);
     }
     RunOutcome {
@@ -629,8 +700,12 @@ pub fn execute(ctx: &RunCtx<'_>, run: &Run, slots: &mut Vec<StateSlot>, mock_val
 
 /// The resource values a plan leaves: the refreshed state, with every planned change's new
 /// value in place of the old (unknown where it is known only after apply).
-fn planned_values(plan: &Plan, providers: &Providers) -> HashMap<ModuleInstance, Vec<(Resource, Value)>> {
-    let mut by_resource: BTreeMap<(ModuleInstance, Resource), BTreeMap<InstanceKey, Value>> = BTreeMap::new();
+fn planned_values(
+    plan: &Plan,
+    providers: &Providers,
+) -> HashMap<ModuleInstance, Vec<(Resource, Value)>> {
+    let mut by_resource: BTreeMap<(ModuleInstance, Resource), BTreeMap<InstanceKey, Value>> =
+        BTreeMap::new();
     for rs in plan.prior_state.resources.values() {
         let ty = providers
             .resource_schema(&rs.provider, &rs.addr.resource)
@@ -643,7 +718,9 @@ fn planned_values(plan: &Plan, providers: &Providers) -> HashMap<ModuleInstance,
             let v = ty
                 .as_ref()
                 .and_then(|t| cur.attributes.to_value(t).ok())
-                .unwrap_or_else(|| ferro_value::json::value_from_plain_json(&cur.attributes.json()));
+                .unwrap_or_else(|| {
+                    ferro_value::json::value_from_plain_json(&cur.attributes.json())
+                });
             entry.insert(k.clone(), v);
         }
     }
@@ -662,7 +739,9 @@ fn planned_values(plan: &Plan, providers: &Providers) -> HashMap<ModuleInstance,
     }
     let mut out: HashMap<ModuleInstance, Vec<(Resource, Value)>> = HashMap::new();
     for ((module, resource), instances) in by_resource {
-        out.entry(module).or_default().push((resource, instances_value(instances)));
+        out.entry(module)
+            .or_default()
+            .push((resource, instances_value(instances)));
     }
     out
 }
@@ -690,7 +769,18 @@ fn instances_value(instances: BTreeMap<InstanceKey, Value>) -> Value {
 
 /// Destroy what a state holds (at the end of a file). Returns what is left and the
 /// diagnostics of the attempt.
-pub fn destroy(root: &Path, file: &TestFile, slot: &StateSlot, mocks: &[super::file::MockProvider], mock_values: &BTreeMap<String, Value>, parallelism: usize) -> (Option<State>, Vec<Diagnostic>, Vec<(FileId, String, String)>) {
+pub fn destroy(
+    root: &Path,
+    file: &TestFile,
+    slot: &StateSlot,
+    mocks: &[super::file::MockProvider],
+    mock_values: &BTreeMap<String, Value>,
+    parallelism: usize,
+) -> (
+    Option<State>,
+    Vec<Diagnostic>,
+    Vec<(FileId, String, String)>,
+) {
     let Some(state) = slot.state.clone() else {
         return (None, Vec::new(), Vec::new());
     };
@@ -741,7 +831,14 @@ pub fn destroy(root: &Path, file: &TestFile, slot: &StateSlot, mocks: &[super::f
         return (Some(state), diags, sources);
     };
     let registry = ProviderRegistry::for_working_dir(root);
-    let (providers, pd) = start_providers(&mut l, &registry, mocks, mock_values, &[], Some(&plan.prior_state));
+    let (providers, pd) = start_providers(
+        &mut l,
+        &registry,
+        mocks,
+        mock_values,
+        &[],
+        Some(&plan.prior_state),
+    );
     diags.extend(pd);
     if has_errors(&diags) {
         registry.close_all();

@@ -76,7 +76,11 @@ impl Scope for AssertScope<'_, '_> {
             Reference::Resource(res) if res.ty.as_ref() == "run" => run_value(self.runs, &res.name),
             Reference::Resource(res) if res.ty.as_ref() == "output" => {
                 if !self.module.index.outputs.contains_key(res.name.as_ref()) {
-                    return Err(Diagnostic::error("undeclared-reference", "Reference to undeclared output value").with_detail(format!(
+                    return Err(Diagnostic::error(
+                        "undeclared-reference",
+                        "Reference to undeclared output value",
+                    )
+                    .with_detail(format!(
                         "An output value with the name {:?} has not been declared.",
                         res.name.as_ref()
                     )));
@@ -89,11 +93,14 @@ impl Scope for AssertScope<'_, '_> {
                 } else {
                     "managed resource"
                 };
-                Err(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
-                    "A {kind} {:?} {:?} has not been declared in the root module.",
-                    res.ty.as_ref(),
-                    res.name.as_ref()
-                )))
+                Err(
+                    Diagnostic::error("undeclared-reference", "Reference to undeclared resource")
+                        .with_detail(format!(
+                            "A {kind} {:?} {:?} has not been declared in the root module.",
+                            res.ty.as_ref(),
+                            res.name.as_ref()
+                        )),
+                )
             }
             other => self.module.reference(other),
         }
