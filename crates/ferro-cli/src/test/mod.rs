@@ -8,7 +8,7 @@
 //! optionally written as JUnit XML.
 
 mod expect;
-mod file;
+use ferro_test as file;
 mod mock;
 mod report;
 mod run;
@@ -486,9 +486,4 @@ fn leftover_objects(state: &ferro_state::State) -> Vec<String> {
         }
     }
     out
-}
-
-/// The directory `ferro test` reads test files from, for the language server.
-pub fn is_test_file(name: &str) -> bool {
-    test_stem(name).is_some()
 }

@@ -1,6 +1,8 @@
 //! Test files (`*.tftest.hcl`, `*.tftest.json`, `*.tofutest.hcl`) read into a model of their
 //! blocks: file-level `variables`, `provider`, `mock_provider` and `override_*` blocks, and the
 //! `run` blocks in order. Every problem is a diagnostic pointing at the block or argument.
+//! `ferro test` runs the model; the language server reports its diagnostics as the file is
+//! edited. **Architecture invariant:** no IO, no salsa, no providers: text in, model out.
 
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{ExprId, FileHir};
@@ -831,4 +833,26 @@ impl ferro_eval::Scope for NoReferences {
             )),
         )
     }
+}
+
+/// The test file suffixes, OpenTofu's first (a `.tofutest.hcl` file hides the `.tftest.hcl`
+/// file of the same name).
+pub const SUFFIXES: &[&str] = &[
+    ".tofutest.hcl",
+    ".tofutest.json",
+    ".tftest.hcl",
+    ".tftest.json",
+];
+
+/// The name of a test file without its suffix, and whether it is OpenTofu's.
+pub fn test_stem(name: &str) -> Option<(&str, bool)> {
+    SUFFIXES.iter().find_map(|s| {
+        name.strip_suffix(s)
+            .map(|stem| (stem, s.starts_with(".tofu")))
+    })
+}
+
+/// Whether a file name is a test file's.
+pub fn is_test_file(name: &str) -> bool {
+    test_stem(name).is_some()
 }
