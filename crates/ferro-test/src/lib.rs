@@ -726,16 +726,27 @@ impl Cx<'_> {
             );
             return None;
         }
-        // Parsed and checked, but not run: ferro's planner has no hook to replace an object's
-        // values yet, so a file using overrides is refused rather than run differently.
-        self.diags.push(
-            Diagnostic::error("test-override-unsupported", "Unsupported block type")
-                .with_detail(format!(
-                    "ferro test does not run {} blocks yet. A mock_provider with mock_resource or mock_data defaults gives mocked objects fixed values instead.",
-                    b.ty.name.as_str()
-                ))
-                .with_span(b.ty.span),
-        );
+        // Resources and data sources of the module under test are overridden (through a
+        // mocked provider configuration of their own); module outputs and objects inside child
+        // modules are not.
+        let unsupported = match kind {
+            OverrideKind::Module => Some(format!(
+                "ferro test does not run {} blocks yet: a setup module run with `module {{ source }}` can provide fixed outputs instead.",
+                b.ty.name.as_str()
+            )),
+            _ if target.text.contains('[') || target.text.starts_with("module.") => Some(
+                "ferro test overrides whole resources and data sources of the module under test: the target must be a resource address without an instance key, outside child modules.".to_string(),
+            ),
+            _ => None,
+        };
+        if let Some(detail) = unsupported {
+            self.diags.push(
+                Diagnostic::error("test-override-unsupported", "Unsupported override")
+                    .with_detail(detail)
+                    .with_span(b.ty.span),
+            );
+            return None;
+        }
         Some(Override {
             kind,
             target,

@@ -22,6 +22,8 @@ pub struct TypeMock {
     pub defaults: Option<Value>,
     /// The defaults are known in the plan (`override_during = plan`).
     pub at_plan: bool,
+    /// An override: its values replace what an existing object holds too.
+    pub force: bool,
 }
 
 pub struct MockProvider {
@@ -96,6 +98,19 @@ impl MockProvider {
         defaults: Option<&Value>,
         unknown_too: bool,
     ) -> Value {
+        self.fill_with(block, value, defaults, unknown_too, false)
+    }
+
+    /// [`MockProvider::fill`]; with `force`, the attributes `defaults` names take its values
+    /// even where the object has some.
+    fn fill_with(
+        &self,
+        block: &Block,
+        value: &Value,
+        defaults: Option<&Value>,
+        unknown_too: bool,
+        force: bool,
+    ) -> Value {
         let ValueKind::Object(attrs) = &value.kind else {
             return value.clone();
         };
@@ -108,7 +123,7 @@ impl MockProvider {
             };
             let given = defaults.and_then(|d| d.get_attr(name));
             if let Some(g) = given {
-                if a.computed && empty {
+                if a.computed && (empty || force) {
                     let v = ferro_value::convert::convert(g, &a.ty).unwrap_or_else(|_| g.clone());
                     out.insert(name.clone(), v);
                 }
@@ -125,7 +140,7 @@ impl MockProvider {
             let d = defaults.and_then(|d| d.get_attr(name));
             let filled = match (&nb.nesting, &v.kind) {
                 (NestingMode::Single | NestingMode::Group, ValueKind::Object(_)) => {
-                    self.fill(&nb.block, v, d, unknown_too)
+                    self.fill_with(&nb.block, v, d, unknown_too, force)
                 }
                 (NestingMode::List, ValueKind::List(t, es)) => Value::list(
                     t.clone(),
@@ -205,7 +220,11 @@ impl Provider for MockProvider {
         let planned = match self.schema.resources.get(req.type_name) {
             Some(s) if !req.proposed_new_state.is_null() => {
                 let mock = self.resources.get(req.type_name);
-                if self.at_plan || mock.is_some_and(|m| m.at_plan) {
+                let defaults = mock.and_then(|m| m.defaults.as_ref());
+                if mock.is_some_and(|m| m.force) && !req.prior_state.is_null() {
+                    // An overridden object that exists takes the override's values now.
+                    self.fill_with(&s.block, req.proposed_new_state, defaults, false, true)
+                } else if self.at_plan || mock.is_some_and(|m| m.at_plan) {
                     self.fill(
                         &s.block,
                         req.proposed_new_state,

@@ -368,6 +368,42 @@ fn run_file(
             }
         }
     }
+    // Overrides: each target gets a mocked configuration of its provider, by alias.
+    let mut targets: Vec<String> = Vec::new();
+    let all_overrides = f
+        .overrides
+        .iter()
+        .chain(f.mocks.iter().flat_map(|m| m.overrides.iter()))
+        .chain(f.runs.iter().flat_map(|r| r.overrides.iter()));
+    for o in all_overrides {
+        if !targets.contains(&o.target.text) {
+            targets.push(o.target.text.clone());
+        }
+    }
+    let aliases: Vec<(String, String)> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (override_provider(t), run::override_alias(i)))
+        .collect();
+    let mut active_file: Vec<run::ActiveOverride> = Vec::new();
+    let mock_overrides = f
+        .mocks
+        .iter()
+        .flat_map(|m| m.overrides.iter().map(move |o| (o, o.during.or(m.during))));
+    let file_overrides = f.overrides.iter().map(|o| (o, o.during));
+    for (o, during) in mock_overrides.chain(file_overrides) {
+        let a = active_override(
+            o,
+            during,
+            &targets,
+            globals,
+            &sources,
+            &g.dir,
+            &mut file_diags,
+        );
+        active_file.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
+        active_file.push(a);
+    }
     let file_errors = file_diags.iter().any(Diagnostic::is_error);
     if !file_diags.is_empty() {
         reporter.diagnostics(io, &f.name, None, &file_diags, &sources);
@@ -394,6 +430,21 @@ fn run_file(
         }
         reporter.run_starting(io, &f.name, &r.name);
         let t0 = Instant::now();
+        let mut active = active_file.clone();
+        let mut run_diags = Vec::new();
+        for o in &r.overrides {
+            let a = active_override(
+                o,
+                o.during,
+                &targets,
+                globals,
+                &sources,
+                &g.dir,
+                &mut run_diags,
+            );
+            active.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
+            active.push(a);
+        }
         let ctx = run::RunCtx {
             root: &g.dir,
             file: f,
@@ -404,8 +455,20 @@ fn run_file(
             scratch: &file_scratch,
             mocks: &f.mocks,
             verbose: reporter.verbose,
+            overrides: &active,
+            aliases: &aliases,
         };
-        let mut outcome = run::execute(&ctx, r, &mut slots, &mock_values);
+        let mut outcome = if run_diags.iter().any(Diagnostic::is_error) {
+            run::RunOutcome {
+                status: Status::Error,
+                diags: run_diags,
+                outputs: None,
+                sources: sources.clone(),
+                verbose: None,
+            }
+        } else {
+            run::execute(&ctx, r, &mut slots, &mock_values)
+        };
         outcome.sources.extend(mock_files.iter().cloned());
         if let Some(o) = outcome.outputs.take() {
             outputs.insert(r.name.clone(), o);
@@ -432,7 +495,15 @@ fn run_file(
     reporter.file_teardown(io, &f.name);
     let mut teardown_failed = false;
     for slot in slots.iter().rev() {
-        let (left, diags, src) = run::destroy(&g.dir, f, slot, &f.mocks, &mock_values, parallelism);
+        let (left, diags, src) = run::destroy(
+            &g.dir,
+            f,
+            slot,
+            &f.mocks,
+            &mock_values,
+            &aliases,
+            parallelism,
+        );
         let mut all_sources = sources.clone();
         all_sources.extend(src);
         let leftover = left.as_ref().map(leftover_objects).unwrap_or_default();
@@ -460,6 +531,52 @@ fn run_file(
     }
     reporter.file_done(io, &f.name, result.status);
     result
+}
+
+/// The provider local name of an override target (`aws_instance.a` → `aws`).
+fn override_provider(target: &str) -> String {
+    let ty = target.strip_prefix("data.").unwrap_or(target);
+    let ty = ty.split('.').next().unwrap_or(ty);
+    ty.split('_').next().unwrap_or(ty).to_string()
+}
+
+/// An override block as it applies to a run: its target's configuration and its values.
+fn active_override(
+    o: &file::Override,
+    during: Option<file::OverrideDuring>,
+    targets: &[String],
+    globals: &BTreeMap<String, Value>,
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> run::ActiveOverride {
+    let text = o.target.text.as_str();
+    let data = text.starts_with("data.");
+    let rest = text.strip_prefix("data.").unwrap_or(text);
+    let (ty, name) = rest.split_once('.').unwrap_or((rest, ""));
+    let values = o.values.as_ref().and_then(|e| {
+        run::eval_variables(
+            &[(String::new(), e.clone())],
+            globals,
+            &BTreeMap::new(),
+            sources,
+            dir,
+            diags,
+        )
+        .into_values()
+        .next()
+        .map(|(v, _)| v)
+    });
+    let index = targets.iter().position(|t| t == text).unwrap_or(0);
+    run::ActiveOverride {
+        data,
+        ty: ty.to_string(),
+        name: name.to_string(),
+        provider: override_provider(text),
+        alias: run::override_alias(index),
+        values,
+        at_plan: during == Some(file::OverrideDuring::Plan),
+    }
 }
 
 /// The managed objects left in a state (each current object, and deposed ones with their key).

@@ -48,6 +48,30 @@ pub struct RunCtx<'a> {
     pub scratch: &'a Path,
     pub mocks: &'a [super::file::MockProvider],
     pub verbose: bool,
+    /// The overrides in force for this run.
+    pub overrides: &'a [ActiveOverride],
+    /// Every override configuration of the file: (provider local name, alias).
+    pub aliases: &'a [(String, String)],
+}
+
+/// An `override_resource` or `override_data` in force for a run: the resource is given a
+/// mocked provider configuration of its own (an alias of its provider), whose answers for its
+/// type take the override's values.
+#[derive(Clone)]
+pub struct ActiveOverride {
+    pub data: bool,
+    pub ty: String,
+    pub name: String,
+    /// The provider's local name (the type's prefix).
+    pub provider: String,
+    pub alias: String,
+    pub values: Option<Value>,
+    pub at_plan: bool,
+}
+
+/// The alias of the configuration the `index`th override target of a file is given.
+pub fn override_alias(index: usize) -> String {
+    format!("ferro_test_override_{index}")
 }
 
 pub struct RunOutcome {
@@ -84,9 +108,43 @@ impl RunOutcome {
 fn with_test_providers(
     file: &TestFile,
     mapping: Option<&[(String, String)]>,
+    aliases: &[(String, String)],
+    overrides: &[ActiveOverride],
     mut files: Vec<(String, String)>,
 ) -> Vec<(String, String)> {
+    // The configurations overrides use, and the override file giving each overridden
+    // resource its own (kept in every run, so objects in state keep their configuration).
+    let alias_blocks: String = aliases
+        .iter()
+        .map(|(p, a)| format!("\nprovider \"{p}\" {{\n  alias = \"{a}\"\n}}\n"))
+        .collect();
+    if !overrides.is_empty() {
+        let text: String = overrides
+            .iter()
+            .map(|o| {
+                format!(
+                    "{} \"{}\" \"{}\" {{\n  provider = {}.{}\n}}\n",
+                    if o.data { "data" } else { "resource" },
+                    o.ty,
+                    o.name,
+                    o.provider,
+                    o.alias
+                )
+            })
+            .collect();
+        files.push(("ferro_test_override.tf".to_string(), text));
+    }
+    // A name in the root module's directory (the test file may be in tests/).
+    let shown = file
+        .name
+        .rsplit('/')
+        .next()
+        .unwrap_or(&file.name)
+        .to_string();
     if file.providers.is_empty() || file.name.ends_with(".json") {
+        if !alias_blocks.is_empty() {
+            files.push((format!("{shown}.providers.tf"), alias_blocks));
+        }
         return files;
     }
     let mut keep: Vec<(u32, u32, Option<String>)> = Vec::new();
@@ -150,10 +208,9 @@ fn with_test_providers(
         }
         *body = blank_provider_blocks(body, &given);
     }
-    files.push((
-        file.name.clone(),
-        String::from_utf8_lossy(&text).into_owned(),
-    ));
+    let mut text = String::from_utf8_lossy(&text).into_owned();
+    text.push_str(&alias_blocks);
+    files.push((shown, text));
     files
 }
 
@@ -221,64 +278,76 @@ pub fn eval_variables(
     out
 }
 
-/// The providers of the loaded module: the registry's, with the file's mocks in their place.
+/// The providers of the loaded module: the registry's, with the file's mocks in their place,
+/// and a mocked configuration for each override.
+#[allow(clippy::too_many_arguments)]
 fn start_providers(
     l: &mut Loaded,
     registry: &ProviderRegistry,
     mocks: &[super::file::MockProvider],
     mock_values: &BTreeMap<String, Value>,
     extra_hirs: &[&ferro_hir::FileHir],
+    aliases: &[(String, String)],
+    overrides: &[ActiveOverride],
     state: Option<&State>,
 ) -> (Providers, Vec<Diagnostic>) {
     let mut by_config = BTreeMap::new();
-    if !mocks.is_empty() {
+    if !mocks.is_empty() || !aliases.is_empty() {
         let (resources, data, read) = used_attributes(l, extra_hirs);
+        // The schema of a mocked provider: its own when it is installed (or built in), else
+        // one made from what the configuration uses of it.
+        let schema_for = |local: &str,
+                          addr: &ferro_addrs::Provider,
+                          named: &[(bool, String, Option<&Value>)]| {
+            if let Some(s) = registry.get(addr).ok().and_then(|p| p.schema().ok()) {
+                return s;
+            }
+            let prefix = format!("{local}_");
+            let own = |t: &String| t == local || t.starts_with(&prefix);
+            let mut res: BTreeMap<String, BTreeSet<String>> = resources
+                .iter()
+                .filter(|(t, _)| own(t))
+                .map(|(t, s)| (t.clone(), s.clone()))
+                .collect();
+            let mut dat: BTreeMap<String, BTreeSet<String>> = data
+                .iter()
+                .filter(|(t, _)| own(t))
+                .map(|(t, s)| (t.clone(), s.clone()))
+                .collect();
+            // Attributes a mock's defaults or an override's values name are part of the type.
+            let mut read = read.clone();
+            for (is_data, ty, values) in named {
+                let key = if *is_data {
+                    format!("data.{ty}")
+                } else {
+                    ty.clone()
+                };
+                if let Some(ValueLike::Object(names)) = values.map(value_like) {
+                    read.entry(key).or_default().extend(names);
+                }
+                if *is_data {
+                    dat.entry(ty.clone()).or_default();
+                } else {
+                    res.entry(ty.clone()).or_default();
+                }
+            }
+            synthesized_schema(&res, &dat, &read)
+        };
         for m in mocks {
             let addr = mock_provider_addr(l, &m.name);
-            let real = registry.get(&addr).ok().and_then(|p| p.schema().ok());
-            let schema = match real {
-                Some(s) => s,
-                None => {
-                    let prefix = format!("{}_", m.name);
-                    let own = |t: &String| t == &m.name || t.starts_with(&prefix);
-                    let mut res: BTreeMap<String, BTreeSet<String>> = resources
-                        .iter()
-                        .filter(|(t, _)| own(t))
-                        .map(|(t, s)| (t.clone(), s.clone()))
-                        .collect();
-                    let mut dat: BTreeMap<String, BTreeSet<String>> = data
-                        .iter()
-                        .filter(|(t, _)| own(t))
-                        .map(|(t, s)| (t.clone(), s.clone()))
-                        .collect();
-                    // Attributes a mock's defaults name are part of the type.
-                    let mut read = read.clone();
-                    for t in &m.types {
-                        let key = if t.data {
-                            format!("data.{}", t.ty)
-                        } else {
-                            t.ty.clone()
-                        };
-                        if let Some(ValueLike::Object(names)) =
-                            mock_values.get(&mock_key(m, t)).map(value_like)
-                        {
-                            read.entry(key).or_default().extend(names);
-                        }
-                        if t.data {
-                            dat.entry(t.ty.clone()).or_default();
-                        } else {
-                            res.entry(t.ty.clone()).or_default();
-                        }
-                    }
-                    synthesized_schema(&res, &dat, &read)
-                }
-            };
+            let named: Vec<(bool, String, Option<&Value>)> = m
+                .types
+                .iter()
+                .map(|t| (t.data, t.ty.clone(), mock_values.get(&mock_key(m, t))))
+                .collect();
+            let schema = schema_for(&m.name, &addr, &named);
             let mut rs = BTreeMap::new();
             let mut ds = BTreeMap::new();
             for t in &m.types {
                 let mock = TypeMock {
                     defaults: mock_values.get(&mock_key(m, t)).cloned(),
                     at_plan: t.during == Some(super::file::OverrideDuring::Plan),
+                    force: false,
                 };
                 if t.data {
                     ds.insert(t.ty.clone(), mock);
@@ -290,6 +359,34 @@ fn start_providers(
             by_config.insert(
                 (addr.ty.clone(), m.alias.clone()),
                 Arc::new(MockProvider::new(schema, rs, ds, at_plan)),
+            );
+        }
+        for (local, alias) in aliases {
+            let addr = mock_provider_addr(l, local);
+            let mine: Vec<&ActiveOverride> =
+                overrides.iter().filter(|o| &o.alias == alias).collect();
+            let named: Vec<(bool, String, Option<&Value>)> = mine
+                .iter()
+                .map(|o| (o.data, o.ty.clone(), o.values.as_ref()))
+                .collect();
+            let schema = schema_for(local, &addr, &named);
+            let mut rs = BTreeMap::new();
+            let mut ds = BTreeMap::new();
+            for o in mine {
+                let mock = TypeMock {
+                    defaults: o.values.clone(),
+                    at_plan: o.at_plan,
+                    force: true,
+                };
+                if o.data {
+                    ds.insert(o.ty.clone(), mock);
+                } else {
+                    rs.insert(o.ty.clone(), mock);
+                }
+            }
+            by_config.insert(
+                (addr.ty.clone(), Some(alias.clone())),
+                Arc::new(MockProvider::new(schema, rs, ds, false)),
             );
         }
     }
@@ -331,6 +428,9 @@ pub fn mock_key(m: &super::file::MockProvider, t: &super::file::MockType) -> Str
 /// The provider a local name means in the root module (`required_providers`, else
 /// `hashicorp/NAME`).
 fn mock_provider_addr(l: &Loaded, name: &str) -> ferro_addrs::Provider {
+    if name == "terraform" {
+        return ferro_addrs::Provider::builtin("terraform");
+    }
     ferro_db::provider_source(&l.db, l.ws.root(&l.db), name)
         .unwrap_or_else(|_| ferro_addrs::Provider::default_for(name))
 }
@@ -466,7 +566,13 @@ pub fn execute(
         return RunOutcome::failed(Status::Error, diags, sources);
     }
     let mut l = match load_dir_with(&dir, |files| {
-        with_test_providers(ctx.file, run.providers.as_deref(), files)
+        with_test_providers(
+            ctx.file,
+            run.providers.as_deref(),
+            ctx.aliases,
+            ctx.overrides,
+            files,
+        )
     }) {
         Ok(l) => l,
         Err(e) => {
@@ -500,6 +606,8 @@ pub fn execute(
         ctx.mocks,
         mock_values,
         &assert_hirs,
+        ctx.aliases,
+        ctx.overrides,
         prior.as_ref(),
     );
     diags.extend(pdiags);
@@ -601,6 +709,8 @@ pub fn execute(
             ctx.mocks,
             mock_values,
             &assert_hirs,
+            ctx.aliases,
+            ctx.overrides,
             Some(&plan.prior_state),
         );
         if has_errors(&pd) {
@@ -769,12 +879,14 @@ fn instances_value(instances: BTreeMap<InstanceKey, Value>) -> Value {
 
 /// Destroy what a state holds (at the end of a file). Returns what is left and the
 /// diagnostics of the attempt.
+#[allow(clippy::too_many_arguments)]
 pub fn destroy(
     root: &Path,
     file: &TestFile,
     slot: &StateSlot,
     mocks: &[super::file::MockProvider],
     mock_values: &BTreeMap<String, Value>,
+    aliases: &[(String, String)],
     parallelism: usize,
 ) -> (
     Option<State>,
@@ -788,7 +900,9 @@ pub fn destroy(
         return (Some(state), Vec::new(), Vec::new());
     }
     let mut diags = Vec::new();
-    let mut l = match load_dir_with(&slot.dir, |files| with_test_providers(file, None, files)) {
+    let mut l = match load_dir_with(&slot.dir, |files| {
+        with_test_providers(file, None, aliases, &[], files)
+    }) {
         Ok(l) => l,
         Err(e) => {
             diags.push(Diagnostic::error("cli", "Failed to read configuration").with_detail(e));
@@ -797,7 +911,16 @@ pub fn destroy(
     };
     let sources = l.sources.clone();
     let registry = ProviderRegistry::for_working_dir(root);
-    let (providers, pd) = start_providers(&mut l, &registry, mocks, mock_values, &[], Some(&state));
+    let (providers, pd) = start_providers(
+        &mut l,
+        &registry,
+        mocks,
+        mock_values,
+        &[],
+        aliases,
+        &[],
+        Some(&state),
+    );
     diags.extend(pd);
     if has_errors(&diags) {
         registry.close_all();
@@ -836,6 +959,8 @@ pub fn destroy(
         &registry,
         mocks,
         mock_values,
+        &[],
+        aliases,
         &[],
         Some(&plan.prior_state),
     );

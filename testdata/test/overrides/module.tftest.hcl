@@ -1,0 +1,5 @@
+run "module_override" {
+  override_module {
+    target = module.nothing
+  }
+}
