@@ -413,84 +413,154 @@ fn run_file(
     let mut stop = skip_all || file_errors;
     let file_scratch = scratch.join(format!("{}", f.file.0));
     let _ = std::fs::create_dir_all(&file_scratch);
-    for r in &f.runs {
+    let mut next = 0;
+    while next < f.runs.len() {
+        // Runs marked `parallel` that follow each other, work on different states and do not
+        // refer to each other run at the same time (Terraform 1.9+); the others one by one.
+        let batch = parallel_batch(f, next, parallelism);
+        next += batch.len();
         if !stop && crate::interrupt::interrupt().stop_requested() {
             stop = true;
         }
         if stop {
-            let rr = RunResult {
-                name: r.name.clone(),
-                status: Status::Skip,
-                diags: Vec::new(),
-                elapsed_ms: 0,
-            };
-            reporter.run_done(io, &f.name, &rr, None, &sources);
-            result.runs.push(rr);
+            for &i in &batch {
+                let rr = RunResult {
+                    name: f.runs[i].name.clone(),
+                    status: Status::Skip,
+                    diags: Vec::new(),
+                    elapsed_ms: 0,
+                };
+                reporter.run_done(io, &f.name, &rr, None, &sources);
+                result.runs.push(rr);
+            }
             continue;
         }
-        reporter.run_starting(io, &f.name, &r.name);
-        let t0 = Instant::now();
-        let mut active = active_file.clone();
-        let mut run_diags = Vec::new();
-        for o in &r.overrides {
-            let a = active_override(
-                o,
-                o.during,
-                &targets,
-                globals,
-                &sources,
-                &g.dir,
-                &mut run_diags,
-            );
-            active.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
-            active.push(a);
-        }
-        let ctx = run::RunCtx {
-            root: &g.dir,
-            file: f,
-            cli_vars,
-            globals,
-            runs: &outputs,
-            parallelism,
-            scratch: &file_scratch,
-            mocks: &f.mocks,
-            verbose: reporter.verbose,
-            overrides: &active,
-            aliases: &aliases,
-        };
-        let mut outcome = if run_diags.iter().any(Diagnostic::is_error) {
-            run::RunOutcome {
-                status: Status::Error,
-                diags: run_diags,
-                outputs: None,
-                sources: sources.clone(),
-                verbose: None,
+        let mut prepared = Vec::new();
+        for &i in &batch {
+            let r = &f.runs[i];
+            reporter.run_starting(io, &f.name, &r.name);
+            let mut active = active_file.clone();
+            let mut run_diags = Vec::new();
+            for o in &r.overrides {
+                let a = active_override(
+                    o,
+                    o.during,
+                    &targets,
+                    globals,
+                    &sources,
+                    &g.dir,
+                    &mut run_diags,
+                );
+                active.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
+                active.push(a);
             }
+            // The run's state, taken out while it runs.
+            let key = run::state_key_of(r);
+            let own: Vec<run::StateSlot> = match slots.iter().position(|s| s.key == key) {
+                Some(p) => vec![slots.remove(p)],
+                None => Vec::new(),
+            };
+            prepared.push((r, active, run_diags, own));
+        }
+        let file_ref: &TestFile = f;
+        let outputs_ref = &outputs;
+        let mock_values_ref = &mock_values;
+        let aliases_ref = &aliases;
+        let sources_ref = &sources;
+        let scratch_ref = &file_scratch;
+        let verbose = reporter.verbose;
+        let one = |(r, active, run_diags, mut own): (
+            &file::Run,
+            Vec<run::ActiveOverride>,
+            Vec<Diagnostic>,
+            Vec<run::StateSlot>,
+        )| {
+            let t0 = Instant::now();
+            let ctx = run::RunCtx {
+                root: &g.dir,
+                file: file_ref,
+                cli_vars,
+                globals,
+                runs: outputs_ref,
+                parallelism,
+                scratch: scratch_ref,
+                mocks: &file_ref.mocks,
+                verbose,
+                overrides: &active,
+                aliases: aliases_ref,
+            };
+            let outcome = if run_diags.iter().any(Diagnostic::is_error) {
+                run::RunOutcome {
+                    status: Status::Error,
+                    diags: run_diags,
+                    outputs: None,
+                    sources: sources_ref.clone(),
+                    verbose: None,
+                }
+            } else {
+                run::execute(&ctx, r, &mut own, mock_values_ref)
+            };
+            (outcome, own, t0.elapsed().as_millis())
+        };
+        let finished: Vec<(run::RunOutcome, Vec<run::StateSlot>, u128)> = if prepared.len() == 1 {
+            prepared.into_iter().map(one).collect()
         } else {
-            run::execute(&ctx, r, &mut slots, &mock_values)
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = prepared
+                    .into_iter()
+                    .map(|p| scope.spawn(|| one(p)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            let d = Diagnostic::error(
+                                "test-run-panicked",
+                                "Run block failed unexpectedly",
+                            )
+                            .with_detail("The run stopped with an internal error (a ferro bug).");
+                            (
+                                run::RunOutcome {
+                                    status: Status::Error,
+                                    diags: vec![d],
+                                    outputs: None,
+                                    sources: Vec::new(),
+                                    verbose: None,
+                                },
+                                Vec::new(),
+                                0,
+                            )
+                        })
+                    })
+                    .collect()
+            })
         };
-        outcome.sources.extend(mock_files.iter().cloned());
-        if let Some(o) = outcome.outputs.take() {
-            outputs.insert(r.name.clone(), o);
+        for (&i, (mut outcome, own, elapsed_ms)) in batch.iter().zip(finished) {
+            let r = &f.runs[i];
+            slots.extend(own);
+            outcome.sources.extend(mock_files.iter().cloned());
+            if let Some(o) = outcome.outputs.take() {
+                outputs.insert(r.name.clone(), o);
+            }
+            let rr = RunResult {
+                name: r.name.clone(),
+                status: outcome.status,
+                diags: outcome.diags,
+                elapsed_ms,
+            };
+            reporter.run_done(
+                io,
+                &f.name,
+                &rr,
+                outcome.verbose.as_deref(),
+                &outcome.sources,
+            );
+            if rr.status == Status::Error {
+                // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
+                stop = true;
+            }
+            result.runs.push(rr);
         }
-        let rr = RunResult {
-            name: r.name.clone(),
-            status: outcome.status,
-            diags: outcome.diags,
-            elapsed_ms: t0.elapsed().as_millis(),
-        };
-        reporter.run_done(
-            io,
-            &f.name,
-            &rr,
-            outcome.verbose.as_deref(),
-            &outcome.sources,
-        );
-        if rr.status == Status::Error {
-            // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
-            stop = true;
-        }
-        result.runs.push(rr);
     }
     reporter.file_teardown(io, &f.name);
     let mut teardown_failed = false;
@@ -531,6 +601,49 @@ fn run_file(
     }
     reporter.file_done(io, &f.name, result.status);
     result
+}
+
+/// The runs starting at `first` that run together: `first` alone unless it is marked
+/// `parallel`, then the `parallel` runs after it, up to `limit`, as long as each works on a
+/// state of its own and refers to none of the others.
+fn parallel_batch(f: &TestFile, first: usize, limit: usize) -> Vec<usize> {
+    let mut batch = vec![first];
+    if !f.runs[first].parallel {
+        return batch;
+    }
+    let mut keys = vec![run::state_key_of(&f.runs[first])];
+    for (i, r) in f.runs.iter().enumerate().skip(first + 1) {
+        if !r.parallel || batch.len() >= limit.max(1) {
+            break;
+        }
+        let key = run::state_key_of(r);
+        let refers = batch.iter().any(|&b| refers_to(f, r, &f.runs[b].name));
+        if keys.contains(&key) || refers {
+            break;
+        }
+        keys.push(key);
+        batch.push(i);
+    }
+    batch
+}
+
+/// Whether a run's expressions mention `run.NAME`.
+fn refers_to(f: &TestFile, r: &file::Run, name: &str) -> bool {
+    let needle = format!("run.{name}");
+    let text_of = |span: ferro_diag::Span| {
+        f.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or_default()
+    };
+    r.variables
+        .iter()
+        .any(|(_, e)| text_of(e.span).contains(&needle))
+        || r.asserts.iter().any(|a| {
+            text_of(a.condition.span).contains(&needle)
+                || a.error_message
+                    .as_ref()
+                    .is_some_and(|m| text_of(m.span).contains(&needle))
+        })
 }
 
 /// The provider local name of an override target (`aws_instance.a` → `aws`).

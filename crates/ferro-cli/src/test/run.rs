@@ -35,6 +35,23 @@ pub struct StateSlot {
     pub backend_path: PathBuf,
 }
 
+/// A file name for a state key (keys are free text).
+fn key_file_name(key: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    format!("state-{:016x}", h.finish())
+}
+
+/// The state a run works on: its `state_key`, else its module's source ("" for the module
+/// under test).
+pub fn state_key_of(run: &Run) -> String {
+    run.state_key
+        .clone()
+        .or_else(|| run.module.as_ref().map(|(s, _)| s.clone()))
+        .unwrap_or_default()
+}
+
 /// Everything a run needs from the file and the command.
 pub struct RunCtx<'a> {
     pub root: &'a Path,
@@ -535,11 +552,7 @@ pub fn execute(
         Some((src, _)) => (ctx.root.join(src), Some(src.clone())),
         None => (ctx.root.to_path_buf(), None),
     };
-    let key = run
-        .state_key
-        .clone()
-        .or_else(|| source.clone())
-        .unwrap_or_default();
+    let key = state_key_of(run);
     let mut diags = Vec::new();
     // Variables: the file's, then the run's (which may use the file's and earlier runs').
     let mut given = eval_variables(
@@ -591,7 +604,7 @@ pub fn execute(
                 state: None,
                 vars: BTreeMap::new(),
                 run: run.name.clone(),
-                backend_path: ctx.scratch.join(format!("{}.tfstate", slots.len())),
+                backend_path: ctx.scratch.join(format!("{}.tfstate", key_file_name(&key))),
             });
             slots.len() - 1
         }
