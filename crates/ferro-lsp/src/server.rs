@@ -188,6 +188,21 @@ impl Server<'_> {
             return Err((code::INVALID_REQUEST, "the server is shutting down".into()));
         }
         let utf8 = self.utf8;
+        // Test files are not configuration: completion there knows their blocks.
+        if method == "textDocument/completion" {
+            let path = params
+                .pointer("/textDocument/uri")
+                .and_then(Value::as_str)
+                .and_then(uri_to_path);
+            if let Some(text) = path.and_then(|p| self.test_docs.get(&p)) {
+                let idx = LineIndex::new(text, utf8);
+                let offset = params
+                    .get("position")
+                    .and_then(|p| idx.offset_of(p))
+                    .unwrap_or(0);
+                return Ok(crate::features::test_files::completion(text, offset));
+            }
+        }
         let Some(world) = self.world.as_ref() else {
             return Err((code::INTERNAL_ERROR, "no workspace".into()));
         };

@@ -564,3 +564,31 @@ fn test_files_get_diagnostics_as_you_type() {
     assert!(c.diagnostics(&uri).is_empty());
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn completion_in_test_files_knows_their_blocks() {
+    let text = "run \"setup\" {\n}\n\nrun \"check\" {\n  as\n  variables {\n    x = run.\n  }\n}\n";
+    let root = workspace("tftest-complete", &[("main.tf", "")]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("a.tftest.hcl");
+    c.open(&uri, text);
+    let labels = |v: Value| -> Vec<String> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "  as", 4)}),
+    );
+    assert_eq!(labels(r), ["assert"]);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "run.\n", 4)}),
+    );
+    assert_eq!(labels(r), ["setup"]);
+    assert_eq!(c.shutdown(), 0);
+}
