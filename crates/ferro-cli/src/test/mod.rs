@@ -7,6 +7,7 @@
 //! Results are printed as Terraform prints them, or as its JSON stream (`report.rs`), and
 //! optionally written as JUnit XML.
 
+mod config;
 mod expect;
 use ferro_test as file;
 mod mock;
@@ -363,7 +364,7 @@ fn run_file(
                 );
                 file_diags.extend(ds);
                 if let Some((v, _)) = v.into_values().next() {
-                    mock_values.insert(run::mock_key(m, t), v);
+                    mock_values.insert(config::mock_key(m, t), v);
                 }
             }
         }
