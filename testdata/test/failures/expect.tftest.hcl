@@ -33,6 +33,17 @@ run "check_warning_expected" {
   ]
 }
 
+run "postcondition_expected" {
+  variables {
+    size = 30
+  }
+
+  expect_failures = [
+    terraform_data.checked,
+    check.small,
+  ]
+}
+
 run "nothing_fails" {
   command = plan
 

@@ -32,3 +32,14 @@ check "small" {
     error_message = "The size is not small."
   }
 }
+
+resource "terraform_data" "checked" {
+  input = var.size * 2
+
+  lifecycle {
+    postcondition {
+      condition     = self.output < 50
+      error_message = "The doubled size must stay below 50."
+    }
+  }
+}
