@@ -36,11 +36,10 @@ pub struct VariablesScope<'a> {
 impl Scope for VariablesScope<'_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
-            Reference::Var(n) => Ok(self
-                .vars
-                .get(n)
-                .cloned()
-                .unwrap_or_else(Value::dynamic_unknown)),
+            Reference::Var(n) => self.vars.get(n).cloned().ok_or_else(|| {
+                Diagnostic::error("test-unavailable-variable", "Reference to unavailable variable")
+                    .with_detail(format!("The input variable {n:?} has no value here: a test file's expressions see the variables of its variables block and -var options."))
+            }),
             Reference::Resource(res) if res.ty.as_ref() == "run" => run_value(self.runs, &res.name),
             other => Err(Diagnostic::error("test-invalid-reference", "Invalid reference")
                 .with_detail(format!("You can only reference global variables and run block outputs here, not {other}."))),
