@@ -131,6 +131,9 @@ pub struct TestFile {
     pub file: FileId,
     pub text: String,
     pub variables: Vec<(String, TestExpr)>,
+    /// `variable "NAME" { default = … }` blocks (Terraform 1.9+): what `var.NAME` is when
+    /// no `-var` gives it.
+    pub declared: Vec<(String, Option<TestExpr>)>,
     pub providers: Vec<ProviderBlock>,
     pub mocks: Vec<MockProvider>,
     pub overrides: Vec<Override>,
@@ -150,6 +153,7 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
         file,
         text: text.to_string(),
         variables: Vec::new(),
+        declared: Vec::new(),
         providers: Vec::new(),
         mocks: Vec::new(),
         overrides: Vec::new(),
@@ -190,6 +194,12 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                 "variables" => {
                     if cx.no_labels(b) {
                         out.variables.extend(cx.attributes_map(&b.body));
+                    }
+                }
+                "variable" => {
+                    if let Some(name) = cx.one_label(b, "variable", "name") {
+                        let default = cx.variable_block(b);
+                        out.declared.push((name, default));
                     }
                 }
                 "provider" => {
@@ -352,6 +362,29 @@ impl Cx<'_> {
             }
         }
         out
+    }
+
+    /// A test file's `variable` block: its default (`type`, `description`, `sensitive` and
+    /// `nullable` are accepted).
+    fn variable_block(&mut self, b: &Block) -> Option<TestExpr> {
+        let mut default = None;
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "default" => {
+                    default = Some(self.lower(&a.expr))
+                }
+                BodyItem::Attribute(a)
+                    if matches!(
+                        a.name.name.as_str(),
+                        "type" | "description" | "sensitive" | "nullable"
+                    ) => {}
+                BodyItem::Attribute(a) => self.unsupported_argument(a, "a variable block"),
+                BodyItem::Block(inner) => {
+                    self.unsupported_block(inner, inner.ty.name.as_str(), "a variable block")
+                }
+            }
+        }
+        default
     }
 
     fn alias(&mut self, body: &Body) -> Option<String> {

@@ -346,6 +346,27 @@ fn run_file(
             mock_files.push((id, shown, text));
         }
     }
+    // `variable` blocks (Terraform 1.9+) give the globals their defaults.
+    let mut globals_with_defaults = globals.clone();
+    for (name, default) in &f.declared {
+        if globals_with_defaults.contains_key(name) {
+            continue;
+        }
+        if let Some(d) = default {
+            let v = run::eval_variables(
+                &[(name.clone(), d.clone())],
+                globals,
+                &BTreeMap::new(),
+                &own_source,
+                &g.dir,
+                &mut file_diags,
+            );
+            if let Some((v, _)) = v.into_values().next() {
+                globals_with_defaults.insert(name.clone(), v);
+            }
+        }
+    }
+    let globals = &globals_with_defaults;
     // The mocks' defaults and overrides' values are constants (or refer to -var values).
     let mut mock_values: BTreeMap<String, Value> = BTreeMap::new();
     let mut sources = own_source.clone();

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 const TOP: &[&str] = &[
     "run",
+    "variable",
     "variables",
     "provider",
     "mock_provider",
@@ -190,6 +191,7 @@ mod tests {
     #[test]
     fn blocks_and_arguments_by_context() {
         assert_eq!(labels(&completion("ru", 2)), ["run"]);
+        assert_eq!(labels(&completion("var", 3)), ["variable", "variables"]);
         let text = "run \"a\" {\n  as\n}\n";
         assert_eq!(
             labels(&completion(text, text.find("as").unwrap() + 2)),
