@@ -759,14 +759,14 @@ impl Cx<'_> {
             );
             return None;
         }
-        // Resources and data sources of the module under test are overridden (through a
-        // mocked provider configuration of their own); module outputs and objects inside child
-        // modules are not.
+        // Resources and data sources of the module under test are overridden through a mocked
+        // provider configuration of their own, module calls through a module of fixed outputs;
+        // objects inside child modules are not.
         let unsupported = match kind {
-            OverrideKind::Module => Some(format!(
-                "ferro test does not run {} blocks yet: a setup module run with `module {{ source }}` can provide fixed outputs instead.",
-                b.ty.name.as_str()
-            )),
+            OverrideKind::Module if target.text.contains('[') || target.text.matches("module.").count() > 1 => Some(
+                "ferro test overrides module calls of the module under test: the target must be module.NAME, without an instance key.".to_string(),
+            ),
+            OverrideKind::Module => None,
             _ if target.text.contains('[') || target.text.starts_with("module.") => Some(
                 "ferro test overrides whole resources and data sources of the module under test: the target must be a resource address without an instance key, outside child modules.".to_string(),
             ),

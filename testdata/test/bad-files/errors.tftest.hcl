@@ -24,3 +24,11 @@ override_resource {
 
 run {
 }
+
+override_module {
+  target = module.a[0]
+}
+
+override_data {
+  target = terraform_data.a
+}

@@ -27,3 +27,12 @@ output "image" {
 output "real" {
   value = terraform_data.real.output
 }
+
+module "child" {
+  source = "./child"
+  label  = "real"
+}
+
+output "child_id" {
+  value = module.child.id
+}

@@ -14,6 +14,7 @@ use ferro_state::State;
 use ferro_test::TestFile;
 use ferro_value::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The file's provider blocks put into the module's root files: a copy of the test file in
@@ -25,6 +26,7 @@ pub fn with_test_providers(
     mapping: Option<&[(String, String)]>,
     aliases: &[(String, String)],
     overrides: &[ActiveOverride],
+    (dir, scratch): (&Path, &Path),
     mut files: Vec<(String, String)>,
 ) -> Vec<(String, String)> {
     // The configurations overrides use, and the override file giving each overridden
@@ -37,6 +39,14 @@ pub fn with_test_providers(
         let text: String = overrides
             .iter()
             .map(|o| {
+                if o.module {
+                    return match fixed_outputs_module(o, dir, scratch, &files) {
+                        Some(source) => {
+                            format!("module \"{}\" {{\n  source = {source:?}\n}}\n", o.name)
+                        }
+                        None => String::new(),
+                    };
+                }
                 format!(
                     "{} \"{}\" \"{}\" {{\n  provider = {}.{}\n}}\n",
                     if o.data { "data" } else { "resource" },
@@ -251,8 +261,10 @@ pub fn start_providers(
         }
         for (local, alias) in aliases {
             let addr = mock_provider_addr(l, local);
-            let mine: Vec<&ActiveOverride> =
-                overrides.iter().filter(|o| &o.alias == alias).collect();
+            let mine: Vec<&ActiveOverride> = overrides
+                .iter()
+                .filter(|o| !o.module && &o.alias == alias)
+                .collect();
             let named: Vec<(bool, String, Option<&Value>)> = mine
                 .iter()
                 .map(|o| (o.data, o.ty.clone(), o.values.as_ref()))
@@ -366,4 +378,72 @@ fn used_attributes(
         }
     }
     (resources, data, read)
+}
+
+/// An `override_module`: a module written into the scratch directory that declares the
+/// call's arguments as variables and has the override's outputs as constants; the source (a
+/// relative path from `dir`) the call is given instead of its own.
+fn fixed_outputs_module(
+    o: &ActiveOverride,
+    dir: &Path,
+    scratch: &Path,
+    files: &[(String, String)],
+) -> Option<String> {
+    const META: &[&str] = &[
+        "source",
+        "version",
+        "count",
+        "for_each",
+        "providers",
+        "depends_on",
+    ];
+    let mut arguments: BTreeSet<String> = BTreeSet::new();
+    for (name, text) in files {
+        if name.ends_with(".json") {
+            continue;
+        }
+        let parsed = ferro_syntax::parse_file(FileId(u32::MAX), text);
+        for item in &parsed.body.items {
+            let ferro_syntax::ast::BodyItem::Block(b) = item else {
+                continue;
+            };
+            if b.ty.name != "module"
+                || b.labels.first().map(|l| l.value.as_str()) != Some(o.name.as_str())
+            {
+                continue;
+            }
+            for i in &b.body.items {
+                if let ferro_syntax::ast::BodyItem::Attribute(a) = i {
+                    if !META.contains(&a.name.name.as_str()) {
+                        arguments.insert(a.name.name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let mut text = String::new();
+    for a in &arguments {
+        text.push_str(&format!("variable \"{a}\" {{\n  default = null\n}}\n\n"));
+    }
+    if let Some(ferro_value::ValueKind::Object(outputs)) = o.values.as_ref().map(|v| &v.kind) {
+        for (name, v) in outputs.iter() {
+            let json = ferro_value::json::value_to_plain_json(v).to_string();
+            // An HCL string holding the JSON text: quotes and backslashes escaped, and no
+            // template sequences.
+            let quoted = format!("{json:?}")
+                .replace("${", "$${")
+                .replace("%{", "%%{");
+            text.push_str(&format!(
+                "output \"{name}\" {{\n  value = jsondecode({quoted})\n}}\n\n"
+            ));
+        }
+    }
+    let module_dir = scratch.join(format!("override-module-{}", o.name));
+    std::fs::create_dir_all(&module_dir).ok()?;
+    std::fs::write(module_dir.join("main.tf"), text).ok()?;
+    let from = std::fs::canonicalize(dir).ok()?;
+    let to = std::fs::canonicalize(&module_dir).ok()?;
+    let ups = from.components().count().saturating_sub(1);
+    let rest = to.strip_prefix("/").ok()?;
+    Some(format!("{}{}", "../".repeat(ups), rest.display()))
 }

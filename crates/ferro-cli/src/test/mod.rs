@@ -398,7 +398,8 @@ fn run_file(
         .chain(f.mocks.iter().flat_map(|m| m.overrides.iter()))
         .chain(f.runs.iter().flat_map(|r| r.overrides.iter()));
     for o in all_overrides {
-        if !targets.contains(&o.target.text) {
+        // Module calls are overridden by a module of fixed outputs, not a provider.
+        if o.kind != file::OverrideKind::Module && !targets.contains(&o.target.text) {
             targets.push(o.target.text.clone());
         }
     }
@@ -686,9 +687,17 @@ fn active_override(
     diags: &mut Vec<Diagnostic>,
 ) -> run::ActiveOverride {
     let text = o.target.text.as_str();
+    let module = o.kind == file::OverrideKind::Module;
     let data = text.starts_with("data.");
-    let rest = text.strip_prefix("data.").unwrap_or(text);
-    let (ty, name) = rest.split_once('.').unwrap_or((rest, ""));
+    let rest = text
+        .strip_prefix("data.")
+        .or_else(|| text.strip_prefix("module."))
+        .unwrap_or(text);
+    let (ty, name) = if module {
+        ("", rest)
+    } else {
+        rest.split_once('.').unwrap_or((rest, ""))
+    };
     let values = o.values.as_ref().and_then(|e| {
         run::eval_variables(
             &[(String::new(), e.clone())],
@@ -704,6 +713,7 @@ fn active_override(
     });
     let index = targets.iter().position(|t| t == text).unwrap_or(0);
     run::ActiveOverride {
+        module,
         data,
         ty: ty.to_string(),
         name: name.to_string(),

@@ -74,6 +74,8 @@ pub struct RunCtx<'a> {
 /// type take the override's values.
 #[derive(Clone)]
 pub struct ActiveOverride {
+    /// An `override_module`: `name` is the module call's, `values` its outputs.
+    pub module: bool,
     pub data: bool,
     pub ty: String,
     pub name: String,
@@ -230,6 +232,7 @@ pub fn execute(
             run.providers.as_deref(),
             ctx.aliases,
             ctx.overrides,
+            (&dir, ctx.scratch),
             files,
         )
     }) {
@@ -560,7 +563,7 @@ pub fn destroy(
     }
     let mut diags = Vec::new();
     let mut l = match load_dir_with(&slot.dir, |files| {
-        with_test_providers(file, None, aliases, &[], files)
+        with_test_providers(file, None, aliases, &[], (&slot.dir, root), files)
     }) {
         Ok(l) => l,
         Err(e) => {
