@@ -6,6 +6,7 @@ pub mod bench_pg;
 pub mod bench_providers;
 pub mod bench_random;
 pub mod bench_scale;
+pub mod bench_test;
 pub mod console_gen;
 pub mod console_oracle;
 pub mod fmt_oracle;

@@ -38,6 +38,8 @@ subcommands:
   bench eval                  time and count allocations of expression evaluation
   bench lsp [--debug]         ferro lsp on 500 modules / 20 000 resources: initial analysis,
                               peak memory, diagnostics after an edit, completion (release build)
+  bench test [--debug]        ferro test: 50 run blocks (plan and apply) over 200 resources with
+                              built-in providers and a mock, run twice in a row; wall per block
   fuzz-smoke [SECONDS] [--seed N]
                               run the fuzz targets' checks on generated and mutated inputs
                               for SECONDS (default 60), without cargo-fuzz
@@ -272,6 +274,23 @@ fn bench_cmd(args: &[String]) -> ExitCode {
             with_bench_env(release, |env| {
                 xtask::bench_pg::run(env, &repo, 2000, &mut std::io::stdout())
             })
+        }
+        Some("test") => {
+            // --debug: measure the debug build (quick, but not representative).
+            let release = !args.iter().any(|a| a == "--debug");
+            let Some((_, ferro)) = build_ferro(release) else {
+                return ExitCode::FAILURE;
+            };
+            let work =
+                std::env::temp_dir().join(format!("ferro-bench-test-{}", std::process::id()));
+            match xtask::bench_test::run(&ferro, &work, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&work);
+                    eprintln!("benchmark failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some("lsp") => {
             // --debug: measure the debug build (quick, but not representative).

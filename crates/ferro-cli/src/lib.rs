@@ -34,6 +34,7 @@ mod line_editor;
 mod load;
 mod module_fetch;
 mod spec;
+pub mod test;
 mod ui;
 pub use env::with_env;
 /// The renderers live below the CLI, in ferro-render.
@@ -86,6 +87,7 @@ Further commands:
   show          Print the state, or a plan saved to a file
   state         Inspect and edit the state directly
   taint         Mark an instance for replacement by the next plan
+  test          Run the module's test files (*.tftest.hcl)
   untaint       Clear the replacement mark set by taint
   version       Print ferro's version and the providers locked
   workspace     Keep several states for one configuration
@@ -186,6 +188,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         "graph" => cmd_graph::graph(&g, cmd_args, io),
         "taint" => cmd_taint::taint(&g, cmd_args, io, true),
         "untaint" => cmd_taint::taint(&g, cmd_args, io, false),
+        "test" => test::test(&g, cmd_args, io),
         // The language server speaks LSP on the process's own standard streams.
         "lsp" => ferro_lsp::run_stdio(),
         "version" => cmd_version::version(&g, cmd_args, io),

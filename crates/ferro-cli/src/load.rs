@@ -50,6 +50,16 @@ pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
     Ok(Loaded::from_project(project))
 }
 
+/// [`load_dir`] with the root module's files (name, text) passed through `edit` first:
+/// `ferro test` puts a test file's provider configurations in place of the module's own.
+pub fn load_dir_with(
+    dir: &Path,
+    edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
+) -> Result<Loaded, String> {
+    let project = Project::open_with(dir, RootDb::default(), edit)?;
+    Ok(Loaded::from_project(project))
+}
+
 /// Put configuration files (named relative to the root module, `modules/a/main.tf` for a
 /// child module's) into a fresh database, one module per directory.
 pub fn load_files(files: Vec<(String, String)>) -> Loaded {

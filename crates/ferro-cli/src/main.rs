@@ -31,7 +31,10 @@ fn main() {
             break;
         }
     }
-    if matches!(command, Some("plan" | "apply" | "destroy" | "import")) {
+    if matches!(
+        command,
+        Some("plan" | "apply" | "destroy" | "import" | "test")
+    ) {
         ferro_cli::interrupt::install();
     }
     // The language server answers a panicking request with an error and goes on.

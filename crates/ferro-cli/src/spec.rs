@@ -40,6 +40,7 @@ pub(crate) const COMMANDS: &[(&str, &Spec)] = &[
     ("state rm", &state::RM),
     ("state show", &state::SHOW),
     ("taint", &other::TAINT),
+    ("test", &core::TEST),
     ("untaint", &other::UNTAINT),
     ("version", &other::VERSION),
     ("workspace", &other::WORKSPACE),

@@ -32,6 +32,9 @@ pub struct Server<'w> {
     /// The dependency-cycle check is still to be done for the latest edits.
     cycles_pending: bool,
     watch_registration: bool,
+    /// Open test files (`*.tftest.hcl`, …), which are not configuration: their texts, whose
+    /// diagnostics are `ferro-test`'s reading of them.
+    test_docs: HashMap<PathBuf, String>,
 }
 
 /// How long the input must be quiet before the whole-workspace dependency-cycle check runs.
@@ -67,6 +70,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> i3
         dirty: false,
         cycles_pending: false,
         watch_registration: false,
+        test_docs: HashMap::new(),
     };
     let code = server.run(&rx);
     drop(rx);
@@ -184,6 +188,21 @@ impl Server<'_> {
             return Err((code::INVALID_REQUEST, "the server is shutting down".into()));
         }
         let utf8 = self.utf8;
+        // Test files are not configuration: completion there knows their blocks.
+        if method == "textDocument/completion" {
+            let path = params
+                .pointer("/textDocument/uri")
+                .and_then(Value::as_str)
+                .and_then(uri_to_path);
+            if let Some(text) = path.and_then(|p| self.test_docs.get(&p)) {
+                let idx = LineIndex::new(text, utf8);
+                let offset = params
+                    .get("position")
+                    .and_then(|p| idx.offset_of(p))
+                    .unwrap_or(0);
+                return Ok(crate::features::test_files::completion(text, offset));
+            }
+        }
         let Some(world) = self.world.as_ref() else {
             return Err((code::INTERNAL_ERROR, "no workspace".into()));
         };
@@ -259,6 +278,10 @@ impl Server<'_> {
                     }]},
                 }));
             }
+            return;
+        }
+        if self.test_document(method, params) {
+            self.dirty = true;
             return;
         }
         let Some(world) = self.world.as_mut() else {
@@ -352,10 +375,13 @@ impl Server<'_> {
             }
             by_file
         }));
-        let Ok(by_file) = r else {
+        let Ok(mut by_file) = r else {
             self.log("computing diagnostics failed (a ferro bug)");
             return;
         };
+        for (path, text) in &self.test_docs {
+            by_file.insert(path.clone(), test_file_diagnostics(path, text, utf8));
+        }
         let mut paths: Vec<&PathBuf> = by_file.keys().collect();
         // Files that had diagnostics and are gone now are cleared too.
         let gone: Vec<PathBuf> = self
@@ -389,6 +415,79 @@ impl Server<'_> {
             }
         }
     }
+}
+
+impl Server<'_> {
+    /// Open, change or close a test file; false when the notification is not about one.
+    fn test_document(&mut self, method: &str, params: &Value) -> bool {
+        let Some(path) = params
+            .pointer("/textDocument/uri")
+            .and_then(Value::as_str)
+            .and_then(uri_to_path)
+        else {
+            return false;
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !ferro_test::is_test_file(&name) {
+            return false;
+        }
+        match method {
+            "textDocument/didOpen" => {
+                let text = params
+                    .pointer("/textDocument/text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.test_docs.insert(path, text.to_string());
+            }
+            "textDocument/didChange" => {
+                let utf8 = self.utf8;
+                let Some(text) = self.test_docs.get_mut(&path) else {
+                    return true;
+                };
+                for change in params
+                    .get("contentChanges")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    apply_change(text, change, utf8);
+                }
+            }
+            "textDocument/didClose" => {
+                self.test_docs.remove(&path);
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// The diagnostics of a test file's text, as LSP diagnostics.
+fn test_file_diagnostics(path: &std::path::Path, text: &str, utf8: bool) -> Vec<Value> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = ferro_diag::FileId(u32::MAX - 2);
+    let parsed = ferro_test::parse_test_file(&name, file, text, name.ends_with(".json"));
+    let idx = crate::lines::LineIndex::new(text, utf8);
+    parsed
+        .diags
+        .iter()
+        .filter_map(|d| {
+            let span = d.span?;
+            Some(json!({
+                "range": idx.range(span.start as usize, span.end as usize),
+                "severity": if d.is_error() { 1 } else { 2 },
+                "code": d.code,
+                "source": "ferro",
+                "message": crate::validate::message(d),
+            }))
+        })
+        .collect()
 }
 
 /// Apply one `TextDocumentContentChangeEvent` (a range edit, or the whole text).
@@ -454,6 +553,7 @@ mod tests {
             dirty: false,
             cycles_pending: false,
             watch_registration: false,
+            test_docs: HashMap::new(),
         };
         assert_eq!(server.run(&rx), 0);
         let mut r = std::io::BufReader::new(&out[..]);

@@ -527,3 +527,68 @@ fn schema_caches_without_block_descriptions_still_read() {
     let p = &c.providers["registry.terraform.io/acme/example"];
     assert_eq!(p.resources["example_thing"].block.description, "");
 }
+
+#[test]
+fn test_files_get_diagnostics_as_you_type() {
+    let good = "run \"ok\" {\n  command = plan\n}\n";
+    let root = workspace(
+        "tftest",
+        &[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            ("tests/a.tftest.hcl", good),
+        ],
+    );
+    let mut c = Client::start(&root);
+    let uri = c.uri("tests/a.tftest.hcl");
+    c.open(&uri, good);
+    assert!(c.diagnostics(&uri).is_empty());
+    let bad = "run \"ok\" {\n  command = destroy\n}\n";
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": bad}]}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid \"command\" keyword"),
+        "{d:?}"
+    );
+    assert_eq!(d[0]["range"]["start"], json!({"line": 1, "character": 12}));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": good}]}),
+    );
+    assert!(c.diagnostics(&uri).is_empty());
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn completion_in_test_files_knows_their_blocks() {
+    let text = "run \"setup\" {\n}\n\nrun \"check\" {\n  as\n  variables {\n    x = run.\n  }\n}\n";
+    let root = workspace("tftest-complete", &[("main.tf", "")]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("a.tftest.hcl");
+    c.open(&uri, text);
+    let labels = |v: Value| -> Vec<String> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "  as", 4)}),
+    );
+    assert_eq!(labels(r), ["assert"]);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "run.\n", 4)}),
+    );
+    assert_eq!(labels(r), ["setup"]);
+    assert_eq!(c.shutdown(), 0);
+}

@@ -21,13 +21,22 @@ pub fn expand_from_state(
     state: &State,
     providers: Option<&Providers>,
 ) -> Vec<Diagnostic> {
-    let mut by_module: HashMap<&ModuleInstance, Vec<(&Resource, Value)>> = HashMap::new();
+    let mut by_module: HashMap<ModuleInstance, Vec<(Resource, Value)>> = HashMap::new();
     for rs in state.resources.values() {
         by_module
-            .entry(&rs.addr.module)
+            .entry(rs.addr.module.clone())
             .or_default()
-            .push((&rs.addr.resource, resource_value(rs, providers)));
+            .push((rs.addr.resource.clone(), resource_value(rs, providers)));
     }
+    expand_with_values(tree, by_module)
+}
+
+/// [`expand_from_state`] with the resource values given per module instance (`ferro test`
+/// evaluates its assertions against a plan's planned values this way).
+pub fn expand_with_values(
+    tree: &EvalTree<'_>,
+    mut by_module: HashMap<ModuleInstance, Vec<(Resource, Value)>>,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let mut pending = VecDeque::from([ModuleInstance::root()]);
     while let Some(path) = pending.pop_front() {
@@ -35,7 +44,7 @@ pub fn expand_from_state(
             continue;
         };
         for (r, v) in by_module.remove(&path).unwrap_or_default() {
-            m.set_resource(r.clone(), v);
+            m.set_resource(r, v);
         }
         for (name, item) in &m.index.module_calls {
             let call = &m.hir(item.file).module_calls[item.index];

@@ -56,7 +56,13 @@ fn timestamp() -> String {
 
 /// One message: the `@` members, then the message's own members and `type`, in name order
 /// (as Terraform's logger writes them).
-fn emit(out: &mut dyn Write, level: &str, message: &str, kind: &str, fields: Vec<(&str, Value)>) {
+pub fn emit(
+    out: &mut dyn Write,
+    level: &str,
+    message: &str,
+    kind: &str,
+    fields: Vec<(&str, Value)>,
+) {
     let mut m = Map::new();
     m.insert("@level".into(), level.into());
     m.insert("@message".into(), message.into());

@@ -754,6 +754,18 @@ impl<'t> ModuleEval<'t> {
         })
     }
 
+    /// What `r` means in this module instance outside any resource (count, each and self
+    /// unset): for expressions the module's files do not hold, such as a test file's
+    /// assertions.
+    pub fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        let inst = InstanceCtx::default();
+        InstanceScope {
+            m: self,
+            inst: &inst,
+        }
+        .reference(r)
+    }
+
     /// Evaluate an expression of `file` for one instance.
     pub fn eval(
         &self,

@@ -75,6 +75,42 @@ impl Project {
         Ok(p)
     }
 
+    /// [`Project::open`] with the root module's files (name, text) passed through `edit`
+    /// before anything else is read (`ferro test` puts a test file's provider configurations
+    /// in place of the module's own). Reads strictly.
+    pub fn open_with(
+        root: &Path,
+        db: RootDb,
+        edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
+    ) -> Result<Project, String> {
+        let mut p = Project::empty(root, db, Reading::Strict);
+        let registry = ferro_provider::install::lock::default_registry(root)?;
+        ferro_db::set_default_registry(&mut p.db, registry);
+        p.ws.set_base_dir(&mut p.db).to(root.to_path_buf());
+        let read = read_config_files(root)?;
+        let mut encoding: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        let mut files = Vec::new();
+        for (name, text, ds) in read {
+            encoding.insert(name.clone(), ds);
+            files.push((name, text));
+        }
+        let module = p.module(".");
+        let mut inputs = Vec::new();
+        for (name, text) in edit(files) {
+            let path = root.join(&name);
+            let f = p.add_file(path.clone(), name.clone(), text);
+            if let Some(ds) = encoding.remove(&name) {
+                let id = f.id(&p.db);
+                p.encoding.insert(path, retarget(ds, id));
+            }
+            inputs.push(f);
+        }
+        p.set_module_files(module, inputs);
+        p.load_installed()?;
+        p.discover()?;
+        Ok(p)
+    }
+
     /// Configuration files given by name (relative to the root module, `modules/a/main.tf`
     /// for a child's) and text, one module per directory; nothing is read from disk.
     pub fn from_files(files: Vec<(String, String)>) -> Project {
@@ -357,6 +393,22 @@ impl Project {
             self.set_module_files(m, files);
         }
     }
+}
+
+/// Diagnostics of a file read before it had an id, pointed at the file's id.
+fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
+    diags
+        .into_iter()
+        .map(|mut d| {
+            if let Some(s) = d.span.as_mut() {
+                s.file = id;
+            }
+            for l in &mut d.labels {
+                l.span.file = id;
+            }
+            d
+        })
+        .collect()
 }
 
 /// The names of the configuration files among a directory's entries, sorted.

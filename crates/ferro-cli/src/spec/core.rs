@@ -444,3 +444,47 @@ Options:
   -var-file=FILE      Read input variable values from FILE.
 ",
 };
+
+pub(crate) const TEST: Spec = Spec {
+    bools: &["json", "verbose"],
+    values: &[
+        "filter",
+        "test-directory",
+        "var",
+        "var-file",
+        "junit-xml",
+        "parallelism",
+    ],
+    help: "Usage: ferro [global options] test [options]
+
+  Runs the module's tests: the test files (*.tftest.hcl, *.tftest.json and
+  OpenTofu's *.tofutest.hcl) in the working directory and in the test
+  directory. Each run block plans or applies the module (or a setup module)
+  and checks its assertions; everything a file created is destroyed when the
+  file ends. Nothing is written to the working directory's state.
+
+Options:
+
+  -filter=FILE          Run only this test file (a path such as
+                        tests/main.tftest.hcl); may be repeated.
+
+  -json                 Print the results as Terraform's machine-readable
+                        JSON stream.
+
+  -junit-xml=FILE       Also write the results as a JUnit XML report.
+
+  -no-color             Print without terminal colours.
+
+  -parallelism=N        Apply at most N changes at once in each run
+                        (default 10).
+
+  -test-directory=DIR   The directory of test files besides the working
+                        directory (default \"tests\").
+
+  -var 'NAME=VALUE'     Set a variable for every run; may be repeated.
+
+  -var-file=FILE        Read variable values from FILE; may be repeated.
+
+  -verbose              Print the plan or the state of every run block.
+",
+};

@@ -9,6 +9,7 @@ mod nav;
 mod signature;
 mod symbols;
 mod syntax;
+pub(crate) mod test_files;
 
 use crate::lines::{path_to_uri, uri_to_path, LineIndex};
 use crate::rpc::code;

@@ -11,6 +11,7 @@
 //! * `private` is returned as the object's private data, which later calls must receive back
 //!   (a mismatch is an error), so that carrying it from plan to apply to state is tested;
 //! * `fail_apply` makes apply fail with that message (a failed create leaves a tainted object);
+//!   `fail_destroy` makes deleting the object fail with that message (the object stays);
 //! * `break` deliberately violates one core check: `plan_value` (plans a configured value other
 //!   than the configuration's), `final_plan` (plans a different known value at apply than at
 //!   plan), `apply_result` (applies a value other than the planned one), `unknown_after_apply`
@@ -144,6 +145,7 @@ fn schema() -> Schema {
     add("drift", Attribute::new(Type::String).optional());
     add("private", Attribute::new(Type::String).optional());
     add("fail_apply", Attribute::new(Type::String).optional());
+    add("fail_destroy", Attribute::new(Type::String).optional());
     add("break", Attribute::new(Type::String).optional());
     Schema::new(
         1,
@@ -413,6 +415,11 @@ impl Provider for TestProvider {
         }
         if planned.is_null() {
             check_private(req.prior_state, req.planned_private, &mut resp.diagnostics);
+            if let Some(msg) = text(req.prior_state, "fail_destroy") {
+                resp.diagnostics
+                    .push(ProviderDiagnostic::error("Destroy failed", msg));
+                resp.new_state = req.prior_state.clone();
+            }
             return resp;
         }
         check_private(planned, req.planned_private, &mut resp.diagnostics);

@@ -1,0 +1,8 @@
+run "undeclared" {
+  command = plan
+
+  assert {
+    condition     = terraform_data.missing.id == "x"
+    error_message = "No such resource."
+  }
+}

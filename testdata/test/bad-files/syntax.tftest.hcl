@@ -1,0 +1,2 @@
+run "x" {
+  command = plan

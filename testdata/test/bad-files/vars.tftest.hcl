@@ -1,0 +1,7 @@
+run "unavailable_variable" {
+  command = plan
+
+  variables {
+    x = var.not_given
+  }
+}

@@ -1,0 +1,5 @@
+mock_resource "cloud_server" {
+  defaults = {
+    address = "192.168.0.9"
+  }
+}

@@ -1,0 +1,11 @@
+variable "prefix" {
+  type = string
+}
+
+resource "random_pet" "name" {
+  prefix = var.prefix
+}
+
+output "name" {
+  value = random_pet.name.id
+}

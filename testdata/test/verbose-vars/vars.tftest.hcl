@@ -1,0 +1,7 @@
+run "plan" {
+  command = plan
+
+  variables {
+    name = "file"
+  }
+}
