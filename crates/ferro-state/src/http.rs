@@ -103,10 +103,7 @@ impl HttpStore {
         }
         if !body.is_empty() && method == self.cfg.update_method {
             use md5::Digest;
-            headers.push((
-                "content-md5".to_string(),
-                base64(&md5::Md5::digest(body)),
-            ));
+            headers.push(("content-md5".to_string(), base64(&md5::Md5::digest(body))));
         }
         let mut wait = Duration::from_secs(self.cfg.retry_wait_min);
         let max_wait = Duration::from_secs(self.cfg.retry_wait_max.max(self.cfg.retry_wait_min));
@@ -128,17 +125,15 @@ impl HttpStore {
 
     /// The stored state (None: none yet).
     pub fn get(&self) -> Result<Option<Vec<u8>>, StateError> {
-        let resp = self.request(
-            "failed to get state",
-            "GET",
-            &self.cfg.address,
-            &[],
-            false,
-        )?;
+        let resp = self.request("failed to get state", "GET", &self.cfg.address, &[], false)?;
         match resp.status {
             200 => {}
             204 | 404 => return Ok(None),
-            401 => return Err(StateError("HTTP remote state endpoint requires auth".into())),
+            401 => {
+                return Err(StateError(
+                    "HTTP remote state endpoint requires auth".into(),
+                ))
+            }
             403 => return Err(StateError("HTTP remote state endpoint invalid auth".into())),
             s => {
                 return Err(StateError(format!(
@@ -182,7 +177,10 @@ impl HttpStore {
 
     /// Whether locking is configured.
     pub fn locks(&self) -> bool {
-        self.cfg.lock_address.as_deref().is_some_and(|a| !a.is_empty())
+        self.cfg
+            .lock_address
+            .as_deref()
+            .is_some_and(|a| !a.is_empty())
     }
 
     /// One attempt at the lock: Ok(Ok(())) taken, Ok(Err(message, holder)) held by another.
@@ -199,7 +197,9 @@ impl HttpStore {
         let resp = self.request("HTTP remote state lock failed", &method, &addr, &body, true)?;
         match resp.status {
             200 => Ok(Ok(())),
-            401 => Err(StateError("HTTP remote state endpoint requires auth".into())),
+            401 => Err(StateError(
+                "HTTP remote state endpoint requires auth".into(),
+            )),
             403 => Err(StateError("HTTP remote state endpoint invalid auth".into())),
             409 | 423 => {
                 let holder: Option<LockInfo> = serde_json::from_slice(&resp.body).ok();
@@ -217,18 +217,19 @@ impl HttpStore {
 
     /// Release the lock described by `info`.
     pub fn unlock(&self, info: &LockInfo) -> Result<(), StateError> {
-        let Some(addr) = self
-            .cfg
-            .unlock_address
-            .clone()
-            .filter(|a| !a.is_empty())
-        else {
+        let Some(addr) = self.cfg.unlock_address.clone().filter(|a| !a.is_empty()) else {
             // As Terraform: without an unlock address a lock is never released.
             return Ok(());
         };
         let body = serde_json::to_vec(info).unwrap_or_default();
         let method = self.cfg.unlock_method.clone();
-        let resp = self.request("HTTP remote state unlock failed", &method, &addr, &body, true)?;
+        let resp = self.request(
+            "HTTP remote state unlock failed",
+            &method,
+            &addr,
+            &body,
+            true,
+        )?;
         match resp.status {
             200 => Ok(()),
             s => Err(StateError(format!(
@@ -327,7 +328,9 @@ impl Backend for HttpBackend {
         };
         let state = read_state(&bytes).map_err(|e| {
             self.unreadable.set(true);
-            StateError(format!("failed to load the state from the HTTP backend: {e}"))
+            StateError(format!(
+                "failed to load the state from the HTTP backend: {e}"
+            ))
         })?;
         self.unreadable.set(false);
         *self.last.borrow_mut() = Some((comparable(&state), state.serial));

@@ -203,7 +203,12 @@ impl S3Store {
 
     fn sse_c_headers(&self) -> Result<Vec<(String, String)>, StateError> {
         use base64::Engine;
-        let Some(key) = self.cfg.sse_customer_key.as_deref().filter(|k| !k.is_empty()) else {
+        let Some(key) = self
+            .cfg
+            .sse_customer_key
+            .as_deref()
+            .filter(|k| !k.is_empty())
+        else {
             return Ok(Vec::new());
         };
         let raw = base64::engine::general_purpose::STANDARD
@@ -211,7 +216,9 @@ impl S3Store {
             .ok()
             .filter(|k| k.len() == 32)
             .ok_or_else(|| {
-                StateError("sse_customer_key must be 44 characters of base64 (a 256-bit key)".into())
+                StateError(
+                    "sse_customer_key must be 44 characters of base64 (a 256-bit key)".into(),
+                )
             })?;
         use md5::Digest;
         let digest = md5::Md5::digest(&raw);
@@ -241,7 +248,13 @@ impl S3Store {
                 let resp = self
                     .s3
                     .session
-                    .send(crate::aws::Service::S3, "GET", &url, self.sse_c_headers()?, &[])
+                    .send(
+                        crate::aws::Service::S3,
+                        "GET",
+                        &url,
+                        self.sse_c_headers()?,
+                        &[],
+                    )
                     .map_err(StateError)?;
                 match resp.status {
                     200..=299 => Some(resp.body),
@@ -254,9 +267,9 @@ impl S3Store {
                     }
                 }
             } else {
-                self.s3.get_object(&self.cfg.bucket, &key).map_err(|e| {
-                    StateError(format!("failed to read the state from S3: {e}"))
-                })?
+                self.s3
+                    .get_object(&self.cfg.bucket, &key)
+                    .map_err(|e| StateError(format!("failed to read the state from S3: {e}")))?
             };
             let Some((ddb, table)) = self.table() else {
                 return Ok(body);

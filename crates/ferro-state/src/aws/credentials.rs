@@ -308,9 +308,7 @@ pub fn resolve(
     }
     let base = base_credentials(agent, settings)?;
     match &settings.assume_role {
-        Some(role) if !role.role_arn.is_empty() => {
-            sts::assume_role(agent, settings, &base, role)
-        }
+        Some(role) if !role.role_arn.is_empty() => sts::assume_role(agent, settings, &base, role),
         _ => Ok(base),
     }
 }

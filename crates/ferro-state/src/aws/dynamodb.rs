@@ -39,10 +39,7 @@ impl DynamoDbClient {
                 "POST",
                 &url,
                 vec![
-                    (
-                        "content-type".into(),
-                        "application/x-amz-json-1.0".into(),
-                    ),
+                    ("content-type".into(), "application/x-amz-json-1.0".into()),
                     (
                         "x-amz-target".into(),
                         format!("DynamoDB_20120810.{operation}"),

@@ -357,7 +357,10 @@ mod tests {
 
     #[test]
     fn encoding_and_xml() {
-        assert_eq!(uri_encode("env:/a b/x.tfstate", true), "env%3A/a%20b/x.tfstate");
+        assert_eq!(
+            uri_encode("env:/a b/x.tfstate", true),
+            "env%3A/a%20b/x.tfstate"
+        );
         assert_eq!(uri_encode("a/b", false), "a%2Fb");
         let xml = "<Error><Code>NoSuchBucket</Code><Message>a &amp; b</Message></Error>";
         assert_eq!(xml_text(xml, "Code").as_deref(), Some("NoSuchBucket"));

@@ -52,13 +52,7 @@ impl S3Client {
 
     /// GetObject: the object's bytes, or None when there is no such key.
     pub fn get_object(&self, bucket: &str, key: &str) -> Result<Option<Vec<u8>>, AwsError> {
-        let resp = self.call(
-            "GetObject",
-            "GET",
-            &self.url(bucket, key),
-            Vec::new(),
-            &[],
-        )?;
+        let resp = self.call("GetObject", "GET", &self.url(bucket, key), Vec::new(), &[])?;
         if resp.ok() {
             return Ok(Some(resp.body));
         }
@@ -96,7 +90,10 @@ impl S3Client {
         if resp.ok() || resp.status == 404 && xml_error("", &resp).code == "NoSuchKey" {
             return Ok(());
         }
-        Err(xml_error(&format!("DeleteObject s3://{bucket}/{key}"), &resp))
+        Err(xml_error(
+            &format!("DeleteObject s3://{bucket}/{key}"),
+            &resp,
+        ))
     }
 
     /// CreateBucket (for tests and tools; the backend never creates buckets).
@@ -120,6 +117,21 @@ impl S3Client {
         Err(xml_error(&format!("CreateBucket {bucket}"), &resp))
     }
 
+    /// DeleteBucket (for tests: the bucket must be empty).
+    pub fn delete_bucket(&self, bucket: &str) -> Result<(), AwsError> {
+        let resp = self.call(
+            "DeleteBucket",
+            "DELETE",
+            &self.url(bucket, ""),
+            Vec::new(),
+            &[],
+        )?;
+        if resp.ok() {
+            return Ok(());
+        }
+        Err(xml_error(&format!("DeleteBucket {bucket}"), &resp))
+    }
+
     /// ListObjectsV2: every key under `prefix`, in S3's (byte) order.
     pub fn list_keys(&self, bucket: &str, prefix: &str) -> Result<Vec<String>, AwsError> {
         let mut keys = Vec::new();
@@ -127,15 +139,15 @@ impl S3Client {
         loop {
             let mut query = format!("list-type=2&prefix={}", uri_encode(prefix, false));
             if let Some(t) = &token {
-                query = format!(
-                    "continuation-token={}&{query}",
-                    uri_encode(t, false)
-                );
+                query = format!("continuation-token={}&{query}", uri_encode(t, false));
             }
             let url = format!("{}?{query}", self.url(bucket, ""));
             let resp = self.call("ListObjectsV2", "GET", &url, Vec::new(), &[])?;
             if !resp.ok() {
-                return Err(xml_error(&format!("ListObjectsV2 s3://{bucket}/{prefix}"), &resp));
+                return Err(xml_error(
+                    &format!("ListObjectsV2 s3://{bucket}/{prefix}"),
+                    &resp,
+                ));
             }
             let text = String::from_utf8_lossy(&resp.body);
             keys.extend(xml_texts(&text, "Key"));
@@ -177,10 +189,7 @@ mod tests {
             "http://127.0.0.1:9000/b/env%3A/dev/x.tfstate"
         );
         let c = client(&default_endpoint("eu-west-1"), false);
-        assert_eq!(
-            c.url("b", "k"),
-            "https://b.s3.eu-west-1.amazonaws.com/k"
-        );
+        assert_eq!(c.url("b", "k"), "https://b.s3.eu-west-1.amazonaws.com/k");
         assert_eq!(default_endpoint("us-east-1"), "https://s3.amazonaws.com");
     }
 }

@@ -53,7 +53,9 @@ pub(crate) fn assume_role(
         ("RoleArn".to_string(), role.role_arn.clone()),
         (
             "RoleSessionName".to_string(),
-            role.session_name.clone().unwrap_or_else(default_session_name),
+            role.session_name
+                .clone()
+                .unwrap_or_else(default_session_name),
         ),
     ];
     if let Some(id) = &role.external_id {
@@ -104,12 +106,17 @@ pub(crate) fn assume_role_with_web_identity(
     web: &WebIdentity,
 ) -> Result<AwsCredentials, String> {
     let mut pairs = vec![
-        ("Action".to_string(), "AssumeRoleWithWebIdentity".to_string()),
+        (
+            "Action".to_string(),
+            "AssumeRoleWithWebIdentity".to_string(),
+        ),
         ("Version".to_string(), "2011-06-15".to_string()),
         ("RoleArn".to_string(), web.role_arn.clone()),
         (
             "RoleSessionName".to_string(),
-            web.session_name.clone().unwrap_or_else(default_session_name),
+            web.session_name
+                .clone()
+                .unwrap_or_else(default_session_name),
         ),
         (
             "WebIdentityToken".to_string(),
