@@ -613,6 +613,33 @@ mod tests {
             attrs,
         };
         assert_eq!(config_hash(&b), 158294830);
+        // Recorded from Terraform 1.0.3 too: an s3 block in its spelling (the hash covers the
+        // block only, not -backend-config values), and an http one.
+        let e = "http://127.0.0.1:40357";
+        let s3 = BackendBlock {
+            ty: "s3".into(),
+            attrs: BTreeMap::from([
+                ("bucket".to_string(), Lit::Str("b1".into())),
+                ("key".to_string(), Lit::Str("a/terraform.tfstate".into())),
+                ("region".to_string(), Lit::Str("us-east-1".into())),
+                ("endpoint".to_string(), Lit::Str(e.into())),
+                ("dynamodb_endpoint".to_string(), Lit::Str(e.into())),
+                ("sts_endpoint".to_string(), Lit::Str(e.into())),
+                ("force_path_style".to_string(), Lit::Bool(true)),
+                ("skip_credentials_validation".to_string(), Lit::Bool(true)),
+                ("skip_metadata_api_check".to_string(), Lit::Bool(true)),
+                ("dynamodb_table".to_string(), Lit::Str("locks".into())),
+            ]),
+        };
+        assert_eq!(config_hash(&s3), 1961618082);
+        let http = BackendBlock {
+            ty: "http".into(),
+            attrs: BTreeMap::from([(
+                "address".to_string(),
+                Lit::Str("http://127.0.0.1:1/x".into()),
+            )]),
+        };
+        assert_eq!(config_hash(&http), 231528360);
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     }
 }
