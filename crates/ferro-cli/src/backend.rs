@@ -13,75 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A literal argument of a backend block.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Lit {
-    Str(String),
-    Bool(bool),
-    /// A number as written.
-    Num(String),
-    List(Vec<Lit>),
-    Map(BTreeMap<String, Lit>),
-}
-
-impl Lit {
-    /// The value as JSON (numbers as numbers).
-    fn to_json(&self) -> serde_json::Value {
-        match self {
-            Lit::Str(s) => serde_json::Value::String(s.clone()),
-            Lit::Bool(b) => serde_json::Value::Bool(*b),
-            Lit::Num(n) => serde_json::from_str(n).unwrap_or(serde_json::Value::String(n.clone())),
-            Lit::List(items) => serde_json::Value::Array(items.iter().map(Lit::to_json).collect()),
-            Lit::Map(m) => {
-                serde_json::Value::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
-            }
-        }
-    }
-
-    /// A JSON value as a literal (null: none).
-    fn from_json(v: &serde_json::Value) -> Option<Lit> {
-        Some(match v {
-            serde_json::Value::String(s) => Lit::Str(s.clone()),
-            serde_json::Value::Bool(b) => Lit::Bool(*b),
-            serde_json::Value::Number(n) => Lit::Num(n.to_string()),
-            serde_json::Value::Array(items) => {
-                Lit::List(items.iter().filter_map(Lit::from_json).collect())
-            }
-            serde_json::Value::Object(m) => Lit::Map(
-                m.iter()
-                    .filter_map(|(k, v)| Some((k.clone(), Lit::from_json(v)?)))
-                    .collect(),
-            ),
-            serde_json::Value::Null => return None,
-        })
-    }
-
-    /// cty's set-hash serialisation of the value.
-    fn hash_text(&self, out: &mut String) {
-        match self {
-            Lit::Str(v) => out.push_str(&ferro_syntax::go_quote(v)),
-            Lit::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
-            Lit::Num(n) => out.push_str(n),
-            Lit::List(items) => {
-                out.push('[');
-                for i in items {
-                    i.hash_text(out);
-                    out.push(';');
-                }
-                out.push(']');
-            }
-            Lit::Map(m) => {
-                out.push('{');
-                for (k, v) in m {
-                    out.push_str(&ferro_syntax::go_quote(k));
-                    out.push(':');
-                    v.hash_text(out);
-                    out.push(';');
-                }
-                out.push('}');
-            }
-        }
-    }
-}
+pub(crate) use ferro_state::config::Lit;
 
 /// The `backend` block of the root module: its type and literal arguments.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +56,7 @@ const LOCAL_ATTRS: [&str; 2] = ["path", "workspace_dir"];
 /// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 arguments
 /// `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
 fn schema_attrs(ty: &str, attrs: &BTreeMap<String, Lit>) -> Vec<&'static str> {
-    use crate::backend_config::{HTTP_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
+    use ferro_state::config::{HTTP_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
     match ty {
         "local" => LOCAL_ATTRS.to_vec(),
         "s3" => {
@@ -313,12 +245,39 @@ pub(crate) fn config_hash(block: &BackendBlock) -> u32 {
     for name in schema_attrs(&block.ty, &block.attrs) {
         match block.attrs.get(name) {
             None => s.push('~'),
-            Some(v) => v.hash_text(&mut s),
+            Some(v) => hash_text(v, &mut s),
         }
         s.push(';');
     }
     s.push_str(">;>");
     crc32(s.as_bytes())
+}
+
+/// cty's set-hash serialisation of a value.
+fn hash_text(v: &Lit, out: &mut String) {
+    match v {
+        Lit::Str(v) => out.push_str(&ferro_syntax::go_quote(v)),
+        Lit::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+        Lit::Num(n) => out.push_str(n),
+        Lit::List(items) => {
+            out.push('[');
+            for i in items {
+                hash_text(i, out);
+                out.push(';');
+            }
+            out.push(']');
+        }
+        Lit::Map(m) => {
+            out.push('{');
+            for (k, v) in m {
+                out.push_str(&ferro_syntax::go_quote(k));
+                out.push(':');
+                hash_text(v, out);
+                out.push(';');
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// CRC-32 (IEEE), as Go's `crc32.ChecksumIEEE`.
@@ -474,8 +433,8 @@ pub(crate) fn location_of(ty: &str, attrs: &BTreeMap<String, Lit>) -> Result<Loc
     match ty {
         "local" => local_layout(attrs).map(Location::Local),
         "pg" => pg_config(attrs).map(Location::Pg),
-        "s3" => crate::backend_config::s3_config(attrs).map(Location::S3),
-        "http" => crate::backend_config::http_config(attrs).map(Location::Http),
+        "s3" => ferro_state::config::s3_config(attrs).map(Location::S3),
+        "http" => ferro_state::config::http_config(attrs).map(Location::Http),
         other => Err(unsupported_type(other)),
     }
 }

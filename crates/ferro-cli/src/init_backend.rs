@@ -42,7 +42,7 @@ fn merged(
             Some((k, v)) => {
                 attrs.insert(
                     k.to_string(),
-                    crate::backend_config::pair_value(&block.ty, k, v),
+                    ferro_state::config::pair_value(&block.ty, k, v),
                 );
             }
             None => {

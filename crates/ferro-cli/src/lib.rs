@@ -6,7 +6,6 @@
 
 mod args;
 mod backend;
-mod backend_config;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_get;

@@ -511,3 +511,105 @@ fn http_backend_state_locks_and_retries() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("workspaces not supported"));
 }
+
+#[test]
+fn terraform_remote_state_reads_s3_and_http_states() {
+    let b = Bucket::new("remote");
+    let server = HttpServer::start();
+    let producer = TempDir::new("producer");
+    producer.write(
+        "main.tf",
+        &format!(
+            "{}output \"greeting\" {{\n  value = \"from s3\"\n}}\n",
+            b.backend(KEY, "")
+        ),
+    );
+    ok(FERRO, &producer.0, &["-no-color", "init"]);
+    ok(FERRO, &producer.0, &["-no-color", "apply", "-auto-approve"]);
+    ok(FERRO, &producer.0, &["workspace", "new", "dev"]);
+    producer.write(
+        "main.tf",
+        &format!(
+            "{}output \"greeting\" {{\n  value = \"from dev\"\n}}\n",
+            b.backend(KEY, "")
+        ),
+    );
+    ok(FERRO, &producer.0, &["-no-color", "apply", "-auto-approve"]);
+    let http_producer = TempDir::new("http-producer");
+    http_producer.write(
+        "main.tf",
+        &format!(
+            "terraform {{\n  backend \"http\" {{\n    address = \"{}/state\"\n    username = \"user\"\n    password = \"pw\"\n  }}\n}}\noutput \"greeting\" {{\n  value = \"from http\"\n}}\n",
+            server.url
+        ),
+    );
+    ok(FERRO, &http_producer.0, &["-no-color", "init"]);
+    ok(
+        FERRO,
+        &http_producer.0,
+        &["-no-color", "apply", "-auto-approve"],
+    );
+
+    let consumer = TempDir::new("consumer");
+    consumer.write(
+        "main.tf",
+        &format!(
+            r#"data "terraform_remote_state" "s3" {{
+  backend = "s3"
+  config = {{
+    bucket = "{b}"
+    key = "{KEY}"
+    region = "{REGION}"
+    endpoints = {{ s3 = "{e}" }}
+    use_path_style = true
+    skip_credentials_validation = true
+  }}
+}}
+data "terraform_remote_state" "dev" {{
+  backend = "s3"
+  workspace = "dev"
+  config = {{
+    bucket = "{b}"
+    key = "{KEY}"
+    region = "{REGION}"
+    endpoint = "{e}"
+    force_path_style = true
+    skip_credentials_validation = true
+  }}
+}}
+data "terraform_remote_state" "http" {{
+  backend = "http"
+  config = {{
+    address = "{u}/state"
+    username = "user"
+    password = "pw"
+  }}
+}}
+output "all" {{
+  value = join(", ", [data.terraform_remote_state.s3.outputs.greeting, data.terraform_remote_state.dev.outputs.greeting, data.terraform_remote_state.http.outputs.greeting])
+}}
+"#,
+            b = b.name,
+            e = b.endpoint,
+            u = server.url
+        ),
+    );
+    ok(FERRO, &consumer.0, &["-no-color", "apply", "-auto-approve"]);
+    assert_eq!(
+        ok(FERRO, &consumer.0, &["output", "-raw", "all"]),
+        "from s3, from dev, from http"
+    );
+    // A bucket that does not exist is named with the operation and the AWS error.
+    consumer.write(
+        "main.tf",
+        &format!(
+            "data \"terraform_remote_state\" \"s3\" {{\n  backend = \"s3\"\n  config = {{\n    bucket = \"{b}-gone\"\n    key = \"{KEY}\"\n    region = \"{REGION}\"\n    endpoint = \"{e}\"\n    force_path_style = true\n    skip_credentials_validation = true\n  }}\n}}\n",
+            b = b.name,
+            e = b.endpoint
+        ),
+    );
+    let o = run(FERRO, &consumer.0, &["-no-color", "plan"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("NoSuchBucket"), "{err}");
+}

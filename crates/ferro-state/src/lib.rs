@@ -9,6 +9,7 @@ mod attributes;
 pub mod aws;
 mod backend;
 mod codec;
+pub mod config;
 pub mod http;
 mod journal;
 pub mod json;

@@ -1,16 +1,60 @@
-//! The arguments of the remote backends `s3` and `http`: their schemas (Terraform 1.0.3's
-//! attributes, which `.terraform/terraform.tfstate` records and the configuration hash covers,
-//! plus the newer spellings ferro also accepts), the type each `-backend-config` value is
-//! read as, and the conversion of a block's literal arguments into `S3Config`/`HttpConfig`.
+//! The arguments of the remote backends `s3` and `http`, as a backend block,
+//! `-backend-config` and `terraform_remote_state`'s `config` give them: their schemas
+//! (Terraform 1.0.3's attributes, which `.terraform/terraform.tfstate` records and the
+//! configuration hash covers, plus the newer spellings ferro also accepts), the type each
+//! `-backend-config` value is read as, and the conversion into `S3Config`/`HttpConfig`.
 
-use crate::backend::Lit;
-use ferro_state::aws::credentials::{AssumeRole, CredentialSettings, WebIdentity};
-use ferro_state::http::HttpConfig;
-use ferro_state::s3::{S3Config, DEFAULT_WORKSPACE_KEY_PREFIX};
+use crate::aws::credentials::{AssumeRole, CredentialSettings, WebIdentity};
+use crate::http::HttpConfig;
+use crate::s3::{S3Config, DEFAULT_WORKSPACE_KEY_PREFIX};
 use std::collections::BTreeMap;
 
+/// A literal backend argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lit {
+    Str(String),
+    Bool(bool),
+    /// A number as written.
+    Num(String),
+    List(Vec<Lit>),
+    Map(BTreeMap<String, Lit>),
+}
+
+impl Lit {
+    /// The value as JSON (numbers as numbers).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Lit::Str(s) => serde_json::Value::String(s.clone()),
+            Lit::Bool(b) => serde_json::Value::Bool(*b),
+            Lit::Num(n) => serde_json::from_str(n).unwrap_or(serde_json::Value::String(n.clone())),
+            Lit::List(items) => serde_json::Value::Array(items.iter().map(Lit::to_json).collect()),
+            Lit::Map(m) => {
+                serde_json::Value::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+            }
+        }
+    }
+
+    /// A JSON value as a literal (null: none).
+    pub fn from_json(v: &serde_json::Value) -> Option<Lit> {
+        Some(match v {
+            serde_json::Value::String(s) => Lit::Str(s.clone()),
+            serde_json::Value::Bool(b) => Lit::Bool(*b),
+            serde_json::Value::Number(n) => Lit::Num(n.to_string()),
+            serde_json::Value::Array(items) => {
+                Lit::List(items.iter().filter_map(Lit::from_json).collect())
+            }
+            serde_json::Value::Object(m) => Lit::Map(
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), Lit::from_json(v)?)))
+                    .collect(),
+            ),
+            serde_json::Value::Null => return None,
+        })
+    }
+}
+
 /// Terraform 1.0.3's `backend "s3"` schema, in name order.
-pub(crate) const S3_ATTRS: [&str; 31] = [
+pub const S3_ATTRS: [&str; 31] = [
     "access_key",
     "acl",
     "assume_role_duration_seconds",
@@ -45,7 +89,7 @@ pub(crate) const S3_ATTRS: [&str; 31] = [
 ];
 
 /// Arguments of later Terraform and OpenTofu versions that ferro honours.
-pub(crate) const S3_NEWER_ATTRS: [&str; 9] = [
+pub const S3_NEWER_ATTRS: [&str; 9] = [
     "assume_role",
     "assume_role_with_web_identity",
     "endpoints",
@@ -58,7 +102,7 @@ pub(crate) const S3_NEWER_ATTRS: [&str; 9] = [
 ];
 
 /// Terraform 1.0.3's `backend "http"` schema, in name order.
-pub(crate) const HTTP_ATTRS: [&str; 12] = [
+pub const HTTP_ATTRS: [&str; 12] = [
     "address",
     "lock_address",
     "lock_method",
@@ -74,7 +118,7 @@ pub(crate) const HTTP_ATTRS: [&str; 12] = [
 ];
 
 /// The type a `-backend-config=KEY=VALUE` value is read as.
-pub(crate) fn pair_value(ty: &str, key: &str, value: &str) -> Lit {
+pub fn pair_value(ty: &str, key: &str, value: &str) -> Lit {
     let boolean = key.starts_with("skip_")
         || matches!(
             (ty, key),
@@ -169,14 +213,14 @@ fn endpoint_url(e: &str) -> String {
 /// A duration as the newer `assume_role { duration = "1h" }` gives it, in seconds.
 fn duration_seconds(k: &str, v: &Lit) -> Result<u64, String> {
     let text = string(k, v)?;
-    ferro_state::parse_duration(&text)
+    crate::parse_duration(&text)
         .map(|d| d.as_secs())
         .map_err(|e| format!("{} {e}", inappropriate(k)))
 }
 
 /// The s3 backend's settings from a block's arguments plus `-backend-config` values, and the
 /// environment where Terraform reads it (`AWS_REGION`, `AWS_DEFAULT_REGION`, endpoints).
-pub(crate) fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, String> {
+pub fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, String> {
     let mut cfg = S3Config {
         workspace_key_prefix: DEFAULT_WORKSPACE_KEY_PREFIX.to_string(),
         ..S3Config::default()
@@ -310,7 +354,7 @@ pub(crate) fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, Strin
     if cfg.region.is_empty() {
         cfg.region = env("AWS_REGION")
             .or_else(|| env("AWS_DEFAULT_REGION"))
-            .or_else(|| ferro_state::aws::credentials::profile_region(&creds))
+            .or_else(|| crate::aws::credentials::profile_region(&creds))
             .unwrap_or_default();
     }
     if cfg.bucket.is_empty() {
@@ -344,7 +388,7 @@ pub(crate) fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, Strin
         s3_ep_new,
         s3_ep,
         &["AWS_ENDPOINT_URL_S3", "AWS_S3_ENDPOINT", "AWS_ENDPOINT_URL"],
-        ferro_state::aws::s3::default_endpoint(&region),
+        crate::aws::s3::default_endpoint(&region),
     );
     cfg.dynamodb_endpoint = pick(
         ddb_ep_new,
@@ -354,7 +398,7 @@ pub(crate) fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, Strin
             "AWS_DYNAMODB_ENDPOINT",
             "AWS_ENDPOINT_URL",
         ],
-        ferro_state::aws::dynamodb::default_endpoint(&region),
+        crate::aws::dynamodb::default_endpoint(&region),
     );
     creds.sts_endpoint = pick(
         sts_ep_new,
@@ -373,7 +417,7 @@ pub(crate) fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, Strin
 
 /// The http backend's settings from a block's arguments plus `-backend-config` values, with
 /// Terraform's `TF_HTTP_*` environment defaults.
-pub(crate) fn http_config(attrs: &BTreeMap<String, Lit>) -> Result<HttpConfig, String> {
+pub fn http_config(attrs: &BTreeMap<String, Lit>) -> Result<HttpConfig, String> {
     let mut cfg = HttpConfig::default();
     let set = |k: &str, v: &Lit, cfg: &mut HttpConfig| -> Result<(), String> {
         match k {
