@@ -35,6 +35,7 @@ pub(crate) mod json_ui;
 mod line_editor;
 mod load;
 mod module_fetch;
+mod module_s3;
 pub mod render;
 mod spec;
 mod validate_json;

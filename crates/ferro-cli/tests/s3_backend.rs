@@ -613,3 +613,46 @@ output "all" {{
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("NoSuchBucket"), "{err}");
 }
+
+#[test]
+fn s3_module_sources_archives_and_prefixes() {
+    let b = Bucket::new("modules");
+    let module = b"variable \"n\" {}\noutput \"doubled\" {\n  value = var.n * 2\n}\n";
+    let zip = ferro_provider::install::zip::write_zip(&[("vpc/main.tf", module, 0o644, false)]);
+    b.s3.put_object(&b.name, "modules/vpc.zip", &zip, Vec::new())
+        .unwrap();
+    b.s3.put_object(&b.name, "plain/net/main.tf", module, Vec::new())
+        .unwrap();
+    let d = TempDir::new("modules");
+    d.write(
+        "main.tf",
+        &format!(
+            "module \"zipped\" {{\n  source = \"s3::{e}/{b}/modules/vpc.zip//vpc\"\n  n = 2\n}}\nmodule \"plain\" {{\n  source = \"s3::{e}/{b}/plain/net\"\n  n = 5\n}}\noutput \"sum\" {{\n  value = module.zipped.doubled + module.plain.doubled\n}}\n",
+            e = b.endpoint,
+            b = b.name
+        ),
+    );
+    let out = ok(FERRO, &d.0, &["-no-color", "init"]);
+    assert!(out.contains("Downloading s3::"), "{out}");
+    assert!(d.0.join(".terraform/modules/zipped/vpc/main.tf").exists());
+    assert!(d.0.join(".terraform/modules/plain/main.tf").exists());
+    ok(FERRO, &d.0, &["-no-color", "apply", "-auto-approve"]);
+    assert_eq!(ok(FERRO, &d.0, &["output", "-raw", "sum"]), "14");
+
+    // A key that is not there: the operation and the AWS error code are named.
+    d.write(
+        "main.tf",
+        &format!(
+            "module \"gone\" {{\n  source = \"s3::{e}/{b}/modules/gone.zip\"\n}}\n",
+            e = b.endpoint,
+            b = b.name
+        ),
+    );
+    let o = run(FERRO, &d.0, &["-no-color", "init"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("GetObject") && err.contains("NoSuchKey"),
+        "{err}"
+    );
+}
