@@ -5,6 +5,7 @@ pub mod bench_modules;
 pub mod bench_pg;
 pub mod bench_providers;
 pub mod bench_random;
+pub mod bench_s3;
 pub mod bench_scale;
 pub mod console_gen;
 pub mod console_oracle;
