@@ -25,8 +25,8 @@ use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The `backend "http"` arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The `backend "http"` arguments (its `Debug` shows no password).
+#[derive(Clone, PartialEq, Eq)]
 pub struct HttpConfig {
     pub address: String,
     pub update_method: String,
@@ -40,6 +40,25 @@ pub struct HttpConfig {
     pub retry_max: u32,
     pub retry_wait_min: u64,
     pub retry_wait_max: u64,
+}
+
+impl std::fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("address", &self.address)
+            .field("update_method", &self.update_method)
+            .field("lock_address", &self.lock_address)
+            .field("unlock_address", &self.unlock_address)
+            .field("lock_method", &self.lock_method)
+            .field("unlock_method", &self.unlock_method)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<redacted>"))
+            .field("skip_cert_verification", &self.skip_cert_verification)
+            .field("retry_max", &self.retry_max)
+            .field("retry_wait_min", &self.retry_wait_min)
+            .field("retry_wait_max", &self.retry_wait_max)
+            .finish()
+    }
 }
 
 impl Default for HttpConfig {

@@ -39,8 +39,9 @@ pub const DEFAULT_WORKSPACE_KEY_PREFIX: &str = "env:";
 const MD5_SUFFIX: &str = "-md5";
 const LOCKFILE_SUFFIX: &str = ".tflock";
 
-/// The `backend "s3"` settings, once both spellings of its arguments are merged.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The `backend "s3"` settings, once both spellings of its arguments are merged (its `Debug`
+/// shows no secret).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct S3Config {
     pub bucket: String,
     pub key: String,
@@ -57,6 +58,34 @@ pub struct S3Config {
     pub path_style: bool,
     pub skip_credentials_validation: bool,
     pub credentials: CredentialSettings,
+}
+
+impl std::fmt::Debug for S3Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Config")
+            .field("bucket", &self.bucket)
+            .field("key", &self.key)
+            .field("region", &self.region)
+            .field("workspace_key_prefix", &self.workspace_key_prefix)
+            .field("encrypt", &self.encrypt)
+            .field("kms_key_id", &self.kms_key_id)
+            .field(
+                "sse_customer_key",
+                &self.sse_customer_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("acl", &self.acl)
+            .field("dynamodb_table", &self.dynamodb_table)
+            .field("use_lockfile", &self.use_lockfile)
+            .field("s3_endpoint", &self.s3_endpoint)
+            .field("dynamodb_endpoint", &self.dynamodb_endpoint)
+            .field("path_style", &self.path_style)
+            .field(
+                "skip_credentials_validation",
+                &self.skip_credentials_validation,
+            )
+            .field("credentials", &self.credentials)
+            .finish()
+    }
 }
 
 fn aws_err(e: AwsError) -> StateError {
@@ -345,8 +374,8 @@ impl S3Store {
         None
     }
 
-    /// One attempt at locking workspace `name` with `info`: Ok(true) when taken, Ok(false)
-    /// when someone else holds it (the error says how).
+    /// One attempt at locking workspace `name` with `info`: `Ok(Ok(()))` when taken,
+    /// `Ok(Err(why))` when someone else holds it.
     fn try_lock(&self, name: &str, info: &LockInfo) -> Result<Result<(), AwsError>, StateError> {
         let json = serde_json::to_string(info).unwrap_or_default();
         if self.cfg.use_lockfile {

@@ -59,8 +59,8 @@ pub struct WebIdentity {
     pub duration_seconds: Option<u64>,
 }
 
-/// What the configuration says about credentials.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What the configuration says about credentials (its `Debug` shows no secret).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct CredentialSettings {
     pub access_key: Option<String>,
     pub secret_key: Option<String>,
@@ -73,6 +73,27 @@ pub struct CredentialSettings {
     /// The STS endpoint (for assuming roles and validating credentials).
     pub sts_endpoint: String,
     pub region: String,
+}
+
+impl std::fmt::Debug for CredentialSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |v: &Option<String>| v.as_ref().map(|_| "<redacted>");
+        f.debug_struct("CredentialSettings")
+            .field("access_key", &self.access_key)
+            .field("secret_key", &hidden(&self.secret_key))
+            .field("token", &hidden(&self.token))
+            .field("profile", &self.profile)
+            .field("shared_credentials_files", &self.shared_credentials_files)
+            .field("shared_config_files", &self.shared_config_files)
+            .field("assume_role", &self.assume_role)
+            .field(
+                "web_identity",
+                &self.web_identity.as_ref().map(|w| &w.role_arn),
+            )
+            .field("sts_endpoint", &self.sts_endpoint)
+            .field("region", &self.region)
+            .finish()
+    }
 }
 
 fn env(name: &str) -> Option<String> {
