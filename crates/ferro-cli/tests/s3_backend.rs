@@ -656,3 +656,80 @@ fn s3_module_sources_archives_and_prefixes() {
         "{err}"
     );
 }
+
+#[test]
+fn s3_apply_killed_mid_way_loses_nothing() {
+    use std::io::BufRead;
+    let b = Bucket::new("kill");
+    let d = TempDir::new("kill");
+    let count = 200;
+    d.write(
+        "main.tf",
+        &format!(
+            "{}resource \"terraform_data\" \"a\" {{\n  count = {count}\n  input = count.index\n}}\n",
+            b.backend(KEY, "")
+        ),
+    );
+    ok(FERRO, &d.0, &["-no-color", "init"]);
+    let mut child = command(
+        FERRO,
+        &d.0,
+        &["-no-color", "apply", "-auto-approve", "-parallelism=2"],
+    )
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut completed = std::collections::BTreeSet::new();
+    let stdout = child.stdout.take().unwrap();
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        if let Some((addr, _)) = line.split_once(": Creation complete") {
+            completed.insert(addr.to_string());
+            if completed.len() == 60 {
+                child.kill().unwrap();
+                break;
+            }
+        }
+    }
+    let _ = child.wait();
+    assert_eq!(
+        completed.len(),
+        60,
+        "the apply finished before it was killed"
+    );
+    // The killed process left its lock item; the journal holds what the last full write of
+    // the object did not.
+    let held = b.items()[&format!("{}/{KEY}", b.name)]["Info"].clone();
+    let id = serde_json::from_str::<serde_json::Value>(&held).unwrap()["ID"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(FERRO, &d.0, &["force-unlock", "-force", &id]);
+    let listed: std::collections::BTreeSet<String> = ok(FERRO, &d.0, &["state", "list"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let lost: Vec<&String> = completed.difference(&listed).collect();
+    assert!(lost.is_empty(), "lost: {lost:?}");
+    let out = ok(FERRO, &d.0, &["-no-color", "apply", "-auto-approve"]);
+    assert!(
+        out.contains(&format!("Resources: {} added", count - listed.len())),
+        "{out}"
+    );
+    let state = ferro_state::read_state(b.object(KEY).unwrap().as_bytes()).unwrap();
+    assert_eq!(
+        state
+            .resources
+            .values()
+            .map(|r| r.instances.len())
+            .sum::<usize>(),
+        count
+    );
+    // The object and its digest agree after the folds.
+    let stored = b.object(KEY).unwrap();
+    assert_eq!(
+        b.items()[&format!("{}/{KEY}-md5", b.name)]["Digest"],
+        md5_hex(stored.as_bytes())
+    );
+}
