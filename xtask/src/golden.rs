@@ -777,6 +777,12 @@ impl Summary {
 pub fn run_cases(cases: &[Case], cli: Cli, bless: bool, jobs: usize) -> Summary {
     // Cases may use the built-in test provider (`terraform.io/builtin/ferrotest`).
     std::env::set_var("FERRO_TEST_PROVIDER", "1");
+    // Nor whatever CLI configuration the runner's user has: a filesystem mirror there would
+    // change what `init` installs (the file named does not exist: no configuration).
+    std::env::set_var(
+        "TF_CLI_CONFIG_FILE",
+        std::env::temp_dir().join("ferro-golden-no-cli-config.tfrc"),
+    );
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {

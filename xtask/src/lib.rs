@@ -18,6 +18,7 @@ mod interop_lifecycle;
 mod interop_modules;
 mod interop_orphans;
 mod interop_providers;
+mod interop_registry;
 mod interop_render;
 pub mod interop_s3;
 pub mod interop_sdk;

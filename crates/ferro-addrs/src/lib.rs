@@ -8,7 +8,9 @@ mod provider;
 mod target;
 pub mod version;
 
-pub use provider::{AbsProviderConfig, Provider};
+pub use provider::{
+    is_public_registry, AbsProviderConfig, Provider, DEFAULT_REGISTRY, OPENTOFU_REGISTRY,
+};
 pub use target::{module_contains, parse_target, Target};
 
 use serde::{Deserialize, Serialize};

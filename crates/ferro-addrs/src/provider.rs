@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const DEFAULT_REGISTRY: &str = "registry.terraform.io";
+/// OpenTofu's public registry: what a bare `source` means to OpenTofu.
+pub const OPENTOFU_REGISTRY: &str = "registry.opentofu.org";
 pub const BUILTIN_HOST: &str = "terraform.io";
 
 /// A provider's fully-qualified source address: hostname/namespace/type.
@@ -26,14 +28,24 @@ impl Provider {
     }
     /// `registry.terraform.io/hashicorp/<ty>`, what an undeclared local name implies.
     pub fn default_for(ty: &str) -> Provider {
+        Provider::default_in(ty, DEFAULT_REGISTRY)
+    }
+    /// `<host>/hashicorp/<ty>`: what an undeclared local name implies when `host` is the
+    /// working directory's default registry (see `is_public_registry`).
+    pub fn default_in(ty: &str, host: &str) -> Provider {
         if ty == "terraform" {
             return Provider::builtin(ty);
         }
         Provider {
-            hostname: DEFAULT_REGISTRY.into(),
+            hostname: host.into(),
             namespace: "hashicorp".into(),
             ty: ty.into(),
         }
+    }
+    /// Whether the address is on one of the two public registries (Terraform's or
+    /// OpenTofu's), the hosts a source without a hostname can stand for.
+    pub fn is_public_registry(&self) -> bool {
+        is_public_registry(&self.hostname)
     }
     /// The address as Terraform shows it in messages: `hashicorp/null` for the public
     /// registry, `terraform.io/builtin/terraform`, `example.com/ns/ty` for other hosts.
@@ -47,8 +59,13 @@ impl Provider {
     pub fn is_builtin(&self) -> bool {
         self.hostname == BUILTIN_HOST && self.namespace == "builtin"
     }
-    /// Parse a `source` string: `type`, `namespace/type` or `hostname/namespace/type`.
+    /// Parse a `source` string: `type`, `namespace/type` or `hostname/namespace/type`; a
+    /// source without a hostname is on Terraform's public registry.
     pub fn parse_source(s: &str) -> Result<Provider, String> {
+        Provider::parse_source_in(s, DEFAULT_REGISTRY)
+    }
+    /// Parse a `source` string, where a source without a hostname is on `default_host`.
+    pub fn parse_source_in(s: &str, default_host: &str) -> Result<Provider, String> {
         let parts: Vec<&str> = s.split('/').collect();
         let valid = |p: &str| {
             !p.is_empty()
@@ -73,9 +90,9 @@ impl Provider {
             return Err(format!("invalid provider source string {s:?}"));
         }
         match parts.as_slice() {
-            [ty] => Ok(Provider::default_for(&ty.to_lowercase())),
+            [ty] => Ok(Provider::default_in(&ty.to_lowercase(), default_host)),
             [ns, ty] => Ok(Provider {
-                hostname: DEFAULT_REGISTRY.into(),
+                hostname: default_host.into(),
                 namespace: ns.to_lowercase(),
                 ty: ty.to_lowercase(),
             }),
@@ -101,6 +118,11 @@ impl Provider {
             _ => Err(format!("invalid provider address {s:?}")),
         }
     }
+}
+
+/// Whether `host` is one of the two public registries.
+pub fn is_public_registry(host: &str) -> bool {
+    host == DEFAULT_REGISTRY || host == OPENTOFU_REGISTRY
 }
 
 impl fmt::Display for Provider {

@@ -510,7 +510,7 @@ pub(crate) fn workspaces(dir: &Path, loc: &Location) -> Result<Vec<String>, Stri
 }
 
 fn fail(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
-    crate::commands::plain_error(io, summary, detail)
+    crate::ui::plain_error(io, summary, detail)
 }
 
 /// The configured location, or the error printed.
@@ -553,6 +553,21 @@ pub(crate) fn read(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<Opti
     let (b, _) = open(g, p, io)?;
     b.load()
         .map_err(|e| fail(io, "Failed to load state", &e.to_string()))
+}
+
+/// The state file of the selected workspace.
+pub(crate) fn current_state_path(dir: &Path) -> PathBuf {
+    dir.join(current_state_rel(dir))
+}
+
+/// The state file of the selected workspace, relative to the working directory (in the local
+/// backend's layout; the default one when the backend is not local).
+pub(crate) fn current_state_rel(dir: &Path) -> String {
+    let layout = match location(dir) {
+        Ok(Location::Local(layout)) => layout,
+        _ => LocalLayout::default(),
+    };
+    layout.state_rel(&current_workspace(dir))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `ferro get [-update]`: install the modules the configuration calls, as `init` does, without
 //! the rest of `init` (Terraform's `get`). Calls installed before are kept unless `-update`.
 
-use crate::commands::plain_error;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 
 pub fn get(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {

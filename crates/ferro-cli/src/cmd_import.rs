@@ -1,7 +1,7 @@
 //! `ferro import`: start tracking an object that already exists.
 
-use crate::commands::{plain_error, print_diags, var_args};
 use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir};
+use crate::ui::{plain_error, print_diags, var_args};
 use crate::{spec, Global, Io};
 use ferro_diag::has_errors;
 use ferro_provider::ProviderRegistry;

@@ -62,7 +62,10 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     if config_diags.iter().any(Diagnostic::is_error) {
         return config_problems(io, &config_diags, &l, g.color);
     }
-    let state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
+    let mut state = read_state(&g.dir.join("terraform.tfstate")).ok().flatten();
+    if let Some(s) = state.as_mut() {
+        crate::load::adopt_default_registry(&l, s);
+    }
 
     // Requirements: required_providers entries (source + version), providers that provider
     // blocks and resources imply, of every module, and providers recorded in state.
@@ -204,11 +207,11 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let addrs: Vec<ProviderAddr> = reqs.iter().map(|r| r.addr.clone()).collect();
     if !addrs.is_empty() {
         let registry = ferro_provider::ProviderRegistry::for_working_dir(&g.dir);
-        let _ = ferro_lsp::schemas::write_cache(&g.dir, &registry, &addrs);
+        let _ = ferro_workspace::schemas::write_cache(&g.dir, &registry, &addrs);
     }
     if !config_diags.is_empty() {
         let _ = io.stdout.write_all(b"\n");
-        crate::commands::print_warnings(io, &config_diags, &l.sources(), g.color);
+        crate::ui::print_warnings(io, &config_diags, &l.sources(), g.color);
     }
     let _ = io
         .stdout
@@ -233,7 +236,7 @@ fn config_problems(
             b"There are some problems with the configuration, described below.\n\nThe configuration must be valid before initialization so that\nferro can determine which modules and providers need to be installed.\n\n",
         );
     }
-    crate::commands::print_diags(io, diags, &l.sources(), color);
+    crate::ui::print_diags(io, diags, &l.sources(), color);
     1
 }
 
@@ -272,11 +275,12 @@ pub(crate) fn module_requirements(
     let mut errors = Vec::new();
     let index = module_index(db, module);
     let mut sources: BTreeMap<String, ProviderAddr> = BTreeMap::new();
+    let host = ferro_db::default_registry(db);
     for (local, item) in &index.required_providers {
         let hir = file_hir(db, item.file);
         let rp = &hir.required_providers[item.index];
         let addr = match &rp.source {
-            Some(src) => match ProviderAddr::parse_source(src) {
+            Some(src) => match ProviderAddr::parse_source_in(src, host) {
                 Ok(a) => a,
                 Err(e) => {
                     errors.push(
@@ -290,7 +294,7 @@ pub(crate) fn module_requirements(
                     continue;
                 }
             },
-            None => ProviderAddr::default_for(local),
+            None => ProviderAddr::default_in(local, host),
         };
         let constraints = match rp.version.as_deref().map(Constraints::parse).transpose() {
             Ok(c) => c.unwrap_or_default(),
@@ -310,7 +314,7 @@ pub(crate) fn module_requirements(
         sources
             .get(local)
             .cloned()
-            .unwrap_or_else(|| ProviderAddr::default_for(local))
+            .unwrap_or_else(|| ProviderAddr::default_in(local, host))
     };
     for (name, _) in index.providers.keys() {
         reqs.entry(implied(name)).or_default();

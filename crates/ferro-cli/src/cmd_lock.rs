@@ -166,7 +166,7 @@ pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             Err(e) => fail(io, &e.0),
         };
     }
-    let path = crate::cmd_workspace::current_state_path(&g.dir);
+    let path = crate::backend::current_state_path(&g.dir);
     let info = ferro_state::read_lock_info(&path);
     match info {
         Some(info) if info.id != *id => fail(

@@ -1,10 +1,10 @@
 //! `ferro output` and the outputs printed after apply and refresh (values as Terraform's console
 //! prints them: quoted keys, `tomap(...)`, `tolist(...)`, heredocs for multi-line strings).
 
-use crate::cmd_console::format_value;
-use crate::commands::{plain_error, print_diags};
+use crate::ui::{plain_error, print_diags};
 use crate::{Global, Io};
 use ferro_diag::Diagnostic;
+use ferro_render::values::format_value;
 use ferro_state::State;
 use ferro_value::json;
 

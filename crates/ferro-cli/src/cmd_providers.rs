@@ -4,8 +4,8 @@
 //! (`format_version` "0.2"), which documentation generators and editors read.
 
 use crate::cmd_init::module_requirements;
-use crate::commands::{plain_error, print_diags};
 use crate::load::load_dir;
+use crate::ui::{plain_error, print_diags};
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_db::module_tree;

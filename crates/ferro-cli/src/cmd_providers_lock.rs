@@ -5,8 +5,8 @@
 //! hashes of signed checksum lists), keeping the versions the lock file already selects.
 
 use crate::cmd_init::configuration_requirements;
-use crate::commands::plain_error;
 use crate::load::load_dir;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_diag::Diagnostic;
@@ -60,8 +60,12 @@ pub(crate) fn lock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     // requires.
     if !p.positional.is_empty() {
         let mut wanted = Vec::new();
+        let host = match ferro_provider::install::lock::default_registry(&g.dir) {
+            Ok(h) => h,
+            Err(e) => return plain_error(io, "Invalid environment", &e),
+        };
         for raw in &p.positional {
-            let addr = match ProviderAddr::parse_source(raw) {
+            let addr = match ProviderAddr::parse_source_in(raw, host) {
                 Ok(a) => a,
                 Err(e) => return plain_error(io, "Invalid provider address", &e),
             };

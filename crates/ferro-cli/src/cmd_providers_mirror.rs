@@ -7,8 +7,8 @@
 //! HTTPS server, as a `network_mirror`.
 
 use crate::cmd_init::configuration_requirements;
-use crate::commands::plain_error;
 use crate::load::load_dir;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_provider::install::cliconfig::CliConfig;

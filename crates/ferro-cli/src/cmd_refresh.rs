@@ -3,7 +3,8 @@
 //! state lock, as Terraform 1.0.3's `refresh` does.
 
 use crate::cmd_output::print_outputs;
-use crate::commands::{make_plan, plain_error};
+use crate::commands::make_plan;
+use crate::ui::plain_error;
 use crate::{spec, Global, Io};
 use ferro_diag::Diagnostic;
 use ferro_plan::Action;

@@ -1,7 +1,8 @@
 //! `ferro show`: the state, or a plan saved to a file, for people or as JSON.
 
-use crate::commands::{plain_error, plan_is_stale, stale_plan_error};
+use crate::commands::{plan_is_stale, stale_plan_error};
 use crate::load::{attach_providers, load_files, read_config_files};
+use crate::ui::plain_error;
 use crate::{render, spec, Global, Io};
 use ferro_plan::read_plan_file;
 use ferro_provider::ProviderRegistry;

@@ -631,11 +631,15 @@ fn replace_provider(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             "Exactly two arguments expected.",
         );
     };
-    let from = match ferro_addrs::Provider::parse_source(from_text) {
+    let host = match ferro_provider::install::lock::default_registry(&g.dir) {
+        Ok(h) => h,
+        Err(e) => return diag(io, "Invalid environment", &e),
+    };
+    let from = match ferro_addrs::Provider::parse_source_in(from_text, host) {
         Ok(p) => p,
         Err(e) => return diag(io, &format!("Invalid \"from\" provider {from_text:?}"), &e),
     };
-    let to = match ferro_addrs::Provider::parse_source(to_text) {
+    let to = match ferro_addrs::Provider::parse_source_in(to_text, host) {
         Ok(p) => p,
         Err(e) => return diag(io, &format!("Invalid \"to\" provider {to_text:?}"), &e),
     };

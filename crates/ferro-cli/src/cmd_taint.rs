@@ -2,8 +2,8 @@
 //! state as tainted (the next plan replaces it) or clear the mark, with Terraform 1.0's messages,
 //! exit codes and `-allow-missing`.
 
-use crate::commands::{plain_error, print_diags};
 use crate::spec::{self, usage_line};
+use crate::ui::{plain_error, print_diags};
 use crate::{Global, Io};
 use ferro_diag::Diagnostic;
 

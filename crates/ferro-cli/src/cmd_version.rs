@@ -3,7 +3,7 @@
 //! `terraform_version` to decide what the binary can do) see the Terraform release ferro is
 //! compatible with: 1.0.3, the version ferro records in state.
 
-use crate::commands::plain_error;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use std::collections::BTreeMap;
 

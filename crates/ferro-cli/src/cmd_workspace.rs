@@ -8,24 +8,8 @@ use crate::spec::other::{
 use crate::spec::usage_line;
 use crate::{Global, Io};
 use ferro_state::workspace::{
-    current_workspace, environment_file, valid_workspace_name, LocalLayout, DEFAULT_WORKSPACE,
+    current_workspace, environment_file, valid_workspace_name, DEFAULT_WORKSPACE,
 };
-use std::path::{Path, PathBuf};
-
-/// The state file of the selected workspace.
-pub(crate) fn current_state_path(dir: &Path) -> PathBuf {
-    dir.join(current_state_rel(dir))
-}
-
-/// The state file of the selected workspace, relative to the working directory (in the local
-/// backend's layout; the default one when the backend is not local).
-pub(crate) fn current_state_rel(dir: &Path) -> String {
-    let layout = match crate::backend::location(dir) {
-        Ok(Location::Local(layout)) => layout,
-        _ => LocalLayout::default(),
-    };
-    layout.state_rel(&current_workspace(dir))
-}
 
 pub fn workspace(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let rest = a.get(1..).unwrap_or(&[]);

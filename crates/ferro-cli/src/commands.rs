@@ -3,6 +3,7 @@
 use crate::load::{
     attach_providers, collect_variables, config_diagnostics, load_dir, load_files, Loaded,
 };
+use crate::ui::{plain_error, print_diags, print_warnings, var_args};
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
 use ferro_exec::{ApplyInput, Event};
@@ -12,78 +13,6 @@ use ferro_provider::ProviderRegistry;
 use ferro_state::{Backend, State};
 use std::io::BufRead;
 use std::sync::Mutex;
-
-/// Print diagnostics as Terraform does: warnings on standard output (those sharing a summary
-/// consolidated into the first), errors on standard error.
-pub(crate) fn print_diags(
-    io: &mut Io<'_>,
-    diags: &[Diagnostic],
-    sources: &dyn ferro_diag::SourceLookup,
-    color: bool,
-) {
-    if crate::json_ui::active() {
-        crate::json_ui::diagnostics(io.stdout, diags, sources);
-        return;
-    }
-    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
-        diags.iter().cloned().partition(Diagnostic::is_error);
-    print_warnings(io, &warnings, sources, color);
-    if !errors.is_empty() {
-        let text = ferro_diag::render(&errors, sources, color);
-        let _ = io.stderr.write_all(text.as_bytes());
-    }
-}
-
-/// Print warnings on standard output, consolidated.
-pub(crate) fn print_warnings(
-    io: &mut Io<'_>,
-    warnings: &[Diagnostic],
-    sources: &dyn ferro_diag::SourceLookup,
-    color: bool,
-) {
-    if crate::json_ui::active() {
-        crate::json_ui::diagnostics(io.stdout, warnings, sources);
-        return;
-    }
-    let warnings = ferro_diag::consolidate_warnings(warnings);
-    if !warnings.is_empty() {
-        let text = ferro_diag::render(&warnings, sources, color);
-        let _ = io.stdout.write_all(text.as_bytes());
-    }
-}
-
-pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
-    let d = Diagnostic::error("cli", summary).with_detail(detail);
-    print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);
-    1
-}
-
-/// `-var` and `-var-file` in command-line order (later ones win).
-pub(crate) fn var_args(raw: &[String]) -> Vec<(bool, String)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        let a = raw[i].trim_start_matches('-');
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (a, None),
-        };
-        if raw[i].starts_with('-') && (name == "var" || name == "var-file") {
-            let v = match inline {
-                Some(v) => Some(v),
-                None => {
-                    i += 1;
-                    raw.get(i).cloned()
-                }
-            };
-            if let Some(v) = v {
-                out.push((name == "var-file", v));
-            }
-        }
-        i += 1;
-    }
-    out
-}
 
 pub fn validate(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match spec::core::VALIDATE.parse(a) {
@@ -194,6 +123,10 @@ pub(crate) fn make_plan(
         Ok(l) => l,
         Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
     };
+    let mut state = state;
+    if let Some(s) = state.as_mut() {
+        crate::load::adopt_default_registry(&l, s);
+    }
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);
@@ -308,10 +241,7 @@ pub(crate) fn make_plan(
     }
 }
 
-/// The " [id=…]" a progress line names its object with (nothing without a naming attribute).
-pub(crate) fn id_suffix(id: Option<(&str, &str)>) -> String {
-    id.map(|(k, v)| format!(" [{k}={v}]")).unwrap_or_default()
-}
+pub(crate) use ferro_render::id_suffix;
 
 /// `-target`/`-exclude` addresses; an invalid one is returned with the reason.
 fn parse_targets(raw: &[String]) -> Result<Vec<ferro_addrs::Target>, (String, String)> {

@@ -16,7 +16,7 @@ use std::io::BufRead;
 use std::time::Duration;
 
 fn fail(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
-    crate::commands::plain_error(io, summary, detail)
+    crate::ui::plain_error(io, summary, detail)
 }
 
 fn type_name(loc: &Location) -> &'static str {

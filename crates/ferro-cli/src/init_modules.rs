@@ -5,8 +5,8 @@
 //! [`ModuleFetcher`](crate::module_fetch::ModuleFetcher) into `.terraform/modules/KEY`, and
 //! reused from there by later runs unless `-upgrade`.
 
-use crate::commands::plain_error;
 use crate::module_fetch::ModuleFetcher;
+use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_db::{is_local_source, resolve_local_source};
 use ferro_diag::Diagnostic;
@@ -19,15 +19,7 @@ use std::path::Path;
 /// Where `modules.json` lives, relative to the working directory.
 pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
 
-/// One installed module call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Installed {
-    pub key: String,
-    pub source: String,
-    /// The version chosen from a module registry.
-    pub version: Option<String>,
-    pub dir: String,
-}
+use ferro_workspace::manifest::{read_manifest, Installed};
 
 /// `init`'s and `get`'s module step: install every call, print Terraform's progress lines
 /// (under `header` when the configuration calls modules), and record the manifest. Err is the
@@ -43,7 +35,12 @@ pub(crate) fn install_step(
         Ok(c) => c,
         Err(e) => return Err(plain_error(io, "Invalid CLI configuration", &e)),
     };
+    let default_registry = match ferro_provider::install::lock::default_registry(&g.dir) {
+        Ok(r) => r,
+        Err(e) => return Err(plain_error(io, "Invalid environment", &e)),
+    };
     let fetcher = ModuleFetcher {
+        default_registry,
         discovery: Discovery::new(
             Credentials {
                 tokens: cli.credentials.clone(),
@@ -276,39 +273,4 @@ pub(crate) fn write_manifest(root: &Path, modules: &[Installed]) -> Result<(), S
         std::fs::create_dir_all(p).map_err(|e| e.to_string())?;
     }
     std::fs::write(&path, serde_json::Value::Object(doc).to_string()).map_err(|e| e.to_string())
-}
-
-/// The entries of `modules.json`, if there is one.
-fn read_manifest(root: &Path) -> Vec<Installed> {
-    let Ok(text) = std::fs::read_to_string(root.join(MANIFEST)) else {
-        return Vec::new();
-    };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Vec::new();
-    };
-    v.get("Modules")
-        .and_then(|m| m.as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|m| {
-            Some(Installed {
-                key: m.get("Key")?.as_str()?.to_string(),
-                source: m.get("Source")?.as_str()?.to_string(),
-                version: m
-                    .get("Version")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string),
-                dir: m.get("Dir")?.as_str()?.trim_end_matches('/').to_string(),
-            })
-        })
-        .collect()
-}
-
-/// The installed directories of non-local module sources, by key, from `modules.json`.
-pub(crate) fn read_installed(root: &Path) -> Vec<(String, String)> {
-    read_manifest(root)
-        .into_iter()
-        .filter(|m| !m.key.is_empty() && !is_local_source(&m.source))
-        .map(|m| (m.key, m.dir))
-        .collect()
 }

@@ -27,19 +27,19 @@ mod commands;
 mod console_terminal;
 mod env;
 mod follow_on;
-mod graph_dot;
 mod init_backend;
 mod init_modules;
 pub mod interrupt;
-pub(crate) mod json_ui;
 mod line_editor;
 mod load;
 mod module_fetch;
 mod module_s3;
-pub mod render;
 mod spec;
-mod validate_json;
+mod ui;
 pub use env::with_env;
+/// The renderers live below the CLI, in ferro-render.
+pub use ferro_render as render;
+use ferro_render::{json_ui, validate_json};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

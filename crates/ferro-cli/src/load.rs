@@ -2,12 +2,13 @@
 //! snapshot) into the analysis database, providers and their schemas, variable values, and state.
 
 use ferro_db::Setter;
-use ferro_db::{diagnostics, RootDb, SchemaTable, SourceFile, Sources, Workspace};
+use ferro_db::{diagnostics, RootDb, Sources, Workspace};
 use ferro_diag::{Diagnostic, FileId};
 use ferro_planner::{load_providers, Providers, RawVariable};
 use ferro_provider::ProviderRegistry;
 use ferro_state::State;
 use ferro_value::Value;
+use ferro_workspace::{Project, Reading};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -36,190 +37,40 @@ impl Loaded {
 
 /// Read the configuration files of `dir` (`*.tf` and `*.tf.json`), in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    read_config_files_checked(dir).map(|files| files.into_iter().map(|(n, t, _)| (n, t)).collect())
+    ferro_workspace::read_config_files(dir)
+        .map(|files| files.into_iter().map(|(n, t, _)| (n, t)).collect())
 }
 
-/// Diagnostics of a file read before it had an id, pointed at the file's id.
-fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
-    diags
-        .into_iter()
-        .map(|mut d| {
-            if let Some(s) = d.span.as_mut() {
-                s.file = id;
-            }
-            for l in &mut d.labels {
-                l.span.file = id;
-            }
-            d
-        })
-        .collect()
-}
-
-/// Read and load the configuration of `dir` and of every module directory its local module
-/// calls reach (transitively); invalid UTF-8 is reported with the other static diagnostics
-/// (`config_diagnostics`). A call whose directory is missing stays unresolved, for the module
-/// tree to report.
+/// Read and load the configuration of `dir` and of every module directory its calls reach
+/// (installed by `init`, or local), as every front end does (`ferro_workspace::Project`);
+/// invalid UTF-8 is reported with the other static diagnostics (`config_diagnostics`). A call
+/// whose directory is missing stays unresolved, for the module tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
-    let read = read_config_files_checked(dir)?;
-    let files = read
-        .iter()
-        .map(|(n, t, _)| (n.clone(), t.clone()))
-        .collect();
-    let mut l = load_files(files);
-    for (name, _, ds) in read {
-        let id = l.db.file_id(Path::new(&name));
-        l.encoding.extend(retarget(ds, id));
-    }
-    l.ws.set_base_dir(&mut l.db).to(dir.to_path_buf());
-    let mut tried: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    tried.insert(".".to_string());
-    // Directories `ferro init` installed for non-local sources, by module key.
-    let installed = crate::init_modules::read_installed(dir);
-    let mut wanted_first = Vec::new();
-    for (_, d) in &installed {
-        if tried.insert(d.clone()) {
-            wanted_first.push(d.clone());
-        }
-    }
-    l.load_module_dirs(dir, wanted_first)?;
-    if !installed.is_empty() {
-        l.ws.set_installed(&mut l.db)
-            .to(installed.into_iter().collect());
-    }
-    loop {
-        let mut wanted = Vec::new();
-        for m in l.ws.modules(&l.db) {
-            let index = ferro_db::module_index(&l.db, m);
-            for item in index.module_calls.values() {
-                let call = &ferro_db::file_hir(&l.db, item.file).module_calls[item.index];
-                let Some((source, _)) = &call.source else {
-                    continue;
-                };
-                if !ferro_db::is_local_source(source) {
-                    continue;
-                }
-                let child = ferro_db::resolve_local_source(m.dir(&l.db), source);
-                if tried.insert(child.clone()) {
-                    wanted.push(child);
-                }
-            }
-        }
-        if wanted.is_empty() {
-            break;
-        }
-        l.load_module_dirs(dir, wanted)?;
-    }
-    Ok(l)
-}
-
-/// The configuration files of `dir` in name order: name, text, and the diagnostics of invalid
-/// character encodings (pointed at a placeholder id: see [`retarget`]).
-#[allow(clippy::type_complexity)]
-fn read_config_files_checked(dir: &Path) -> Result<Vec<(String, String, Vec<Diagnostic>)>, String> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read the directory {}: {e}", dir.display()))?;
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        // Symbolic links are configuration too, as Terraform reads them; anything else that
-        // is not a directory is checked below.
-        .filter(|e| e.file_type().map(|t| !t.is_dir()).unwrap_or(false))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| (n.ends_with(".tf") || n.ends_with(".tf.json")) && !n.starts_with('.'))
-        .collect();
-    names.sort();
-    let mut out = Vec::new();
-    for n in names {
-        // A dangling link or a link loop cannot be read; a link to a FIFO or a device would
-        // block or never end, so only regular files are read.
-        match std::fs::metadata(dir.join(&n)) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => return Err(format!("The file {n:?} is not a regular file.")),
-            Err(e) => return Err(format!("The file {n:?} could not be read: {e}.")),
-        }
-        let bytes = std::fs::read(dir.join(&n)).map_err(|e| format!("cannot read {n}: {e}"))?;
-        let (text, ds) = ferro_syntax::decode_source(FileId(u32::MAX), &bytes);
-        out.push((n, text, ds));
-    }
-    Ok(out)
-}
-
-/// The module directory of a configuration file named relative to the root module.
-fn module_dir_of(name: &str) -> String {
-    match name.rfind('/') {
-        Some(i) => name[..i].to_string(),
-        None => ".".to_string(),
-    }
+    let project = Project::open(dir, RootDb::default(), Reading::Strict)?;
+    Ok(Loaded::from_project(project))
 }
 
 /// Put configuration files (named relative to the root module, `modules/a/main.tf` for a
 /// child module's) into a fresh database, one module per directory.
 pub fn load_files(files: Vec<(String, String)>) -> Loaded {
-    let mut db = RootDb::default();
-    let mut sources = Vec::new();
-    let mut by_dir: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
-    by_dir.insert(".".to_string(), Vec::new());
-    for (name, text) in &files {
-        let id = db.file_id(Path::new(name));
-        sources.push((id, name.clone(), text.clone()));
-        by_dir
-            .entry(module_dir_of(name))
-            .or_default()
-            .push(SourceFile::new(&db, name.clone(), text.clone(), id));
-    }
-    for fs in by_dir.values() {
-        ferro_db::link_overrides(&mut db, fs);
-    }
-    let root_files = by_dir.remove(".").unwrap_or_default();
-    let ws = Workspace::single(&db, root_files, Arc::new(SchemaTable::default()));
-    let children: Vec<ferro_db::Module> = by_dir
-        .into_iter()
-        .map(|(dir, fs)| ferro_db::Module::new(&db, dir, fs))
-        .collect();
-    ws.set_children(&mut db).to(children);
-    Loaded {
-        db,
-        ws,
-        files,
-        sources,
-        encoding: Vec::new(),
-    }
+    Loaded::from_project(Project::from_files(files))
 }
 
 impl Loaded {
-    /// Read module directories (relative to `root`) that exist and add them.
-    fn load_module_dirs(&mut self, root: &Path, dirs: Vec<String>) -> Result<(), String> {
-        for child in dirs {
-            let path = root.join(&child);
-            if !path.is_dir() {
-                continue;
-            }
-            let read = read_config_files_checked(&path)?;
-            let mut files = Vec::new();
-            for (n, t, ds) in read {
-                let name = format!("{child}/{n}");
-                let id = self.db.file_id(Path::new(&name));
-                self.encoding.extend(retarget(ds, id));
-                files.push((name, t));
-            }
-            self.add_module(child, files);
+    fn from_project(project: Project) -> Loaded {
+        let sources = project.files_in_order();
+        let files = sources
+            .iter()
+            .map(|(_, n, t)| (n.clone(), t.clone()))
+            .collect();
+        let encoding = project.encoding_diagnostics();
+        Loaded {
+            db: project.db,
+            ws: project.ws,
+            files,
+            sources,
+            encoding,
         }
-        Ok(())
-    }
-
-    /// Add a module directory's files (already named relative to the root module).
-    fn add_module(&mut self, dir: String, files: Vec<(String, String)>) {
-        let mut inputs = Vec::new();
-        for (name, text) in &files {
-            let id = self.db.file_id(Path::new(name));
-            self.sources.push((id, name.clone(), text.clone()));
-            inputs.push(SourceFile::new(&self.db, name.clone(), text.clone(), id));
-        }
-        self.files.extend(files);
-        ferro_db::link_overrides(&mut self.db, &inputs);
-        let module = ferro_db::Module::new(&self.db, dir, inputs);
-        let mut children = self.ws.children(&self.db).clone();
-        children.push(module);
-        self.ws.set_children(&mut self.db).to(children);
     }
 }
 
@@ -763,6 +614,33 @@ fn not_constant(e: &ferro_syntax::ast::Expr, out: &mut Vec<Diagnostic>) {
         | ExprKind::Bool(_)
         | ExprKind::Number(_)
         | ExprKind::Error => {}
+    }
+}
+
+/// Read a state written against the other public registry as OpenTofu reads a state written
+/// by Terraform: an object whose provider is `hashicorp/null` on the registry that is not the
+/// working directory's default now belongs to the default registry's `hashicorp/null`, unless
+/// the configuration names the other registry's address in full. Applying writes the new
+/// addresses back, so a working directory can move between Terraform's and OpenTofu's
+/// registries without `state replace-provider`.
+pub fn adopt_default_registry(l: &Loaded, state: &mut State) {
+    let host = ferro_db::default_registry(&l.db);
+    let mut explicit = std::collections::BTreeSet::new();
+    for m in l.ws.modules(&l.db) {
+        let index = ferro_db::module_index(&l.db, m);
+        for item in index.required_providers.values() {
+            let rp = &ferro_db::item_tree(&l.db, item.file).required_providers[item.index];
+            let full = rp.source.as_deref().filter(|s| s.split('/').count() == 3);
+            if let Some(addr) = full.and_then(|s| ferro_addrs::Provider::parse_source(s).ok()) {
+                explicit.insert(addr);
+            }
+        }
+    }
+    for r in state.resources.values_mut() {
+        let p = &mut r.provider.provider;
+        if p.is_public_registry() && p.hostname != host && !explicit.contains(p) {
+            p.hostname = host.to_string();
+        }
     }
 }
 

@@ -32,6 +32,8 @@ pub(crate) struct Fetched {
 /// Fetches module sources over the network (and through the system `git`).
 pub(crate) struct ModuleFetcher {
     pub discovery: Discovery,
+    /// The registry a module address without a hostname names.
+    pub default_registry: &'static str,
 }
 
 impl ModuleFetcher {
@@ -51,7 +53,7 @@ impl ModuleFetcher {
             summary: "Failed to download module",
             detail: format!("Could not download module {name:?} source code from {from:?}: {e}."),
         };
-        if let Some(addr) = ModuleAddr::parse(&package) {
+        if let Some(addr) = ModuleAddr::parse_in(&package, self.default_registry) {
             let version = self.choose_version(name, &addr, constraint)?;
             say(format!("Downloading {package} {version} for {key}..."));
             let location =
@@ -176,12 +178,14 @@ impl ModuleFetcher {
             })?;
             return Ok(sub);
         }
-        for forced in ["gcs::", "hg::"] {
-            if source.starts_with(forced) {
-                return Err(format!(
-                    "ferro cannot fetch {forced} module sources; use a git, https or s3 source instead"
-                ));
-            }
+        if let Some(gcs) = source.strip_prefix("gcs::") {
+            return self.get_gcs(gcs, dest);
+        }
+        if source.starts_with("hg::") {
+            return Err(
+                "ferro cannot fetch hg:: module sources; use a git, https, s3 or gcs source instead"
+                    .into(),
+            );
         }
         let url = source
             .strip_prefix("http::")
@@ -220,6 +224,27 @@ impl ModuleFetcher {
     }
 }
 
+impl ModuleFetcher {
+    /// A `gcs::` source: one archive object, unpacked, or every object under a prefix
+    /// (`ferro_provider::install::gcs`).
+    fn get_gcs(&self, source: &str, dest: &Path) -> Result<Option<String>, String> {
+        use ferro_provider::install::gcs::{Gcs, GcsUrl};
+        let (url, sub) = split_subdir(source);
+        let (url, archive) = archive_kind(&url);
+        let loc = GcsUrl::parse(&url)?;
+        let client = self.discovery.client()?;
+        let gcs = Gcs::new(&client)?;
+        match archive {
+            Some(kind) => {
+                let body = gcs.read(&loc.bucket, &loc.object, loc.generation.as_deref())?;
+                unpack(kind, &body, dest)?;
+            }
+            None => gcs.download_tree(&loc, dest)?,
+        }
+        Ok(sub)
+    }
+}
+
 /// `a//b?q` → (`a?q`, `b`): go-getter's `SourceDirSubdir`, which looks for `//` after the
 /// scheme's own.
 pub(crate) fn split_subdir(source: &str) -> (String, Option<String>) {
@@ -249,10 +274,14 @@ fn join_subdirs(a: Option<String>, b: Option<String>) -> Option<String> {
 }
 
 /// The getter's detectors: `github.com/ORG/REPO…` and `bitbucket.org/ORG/REPO…` are git
-/// over https, `git@HOST:PATH` git over ssh, `BUCKET.s3….amazonaws.com/KEY` S3.
+/// over https, `git@HOST:PATH` git over ssh, `BUCKET.s3….amazonaws.com/KEY` S3,
+/// `www.googleapis.com/storage/v1/…` a GCS bucket.
 pub(crate) fn expand_shorthand(source: &str) -> String {
     if let Some(s3) = crate::module_s3::detect(source) {
         return s3;
+    }
+    if source.starts_with("www.googleapis.com/storage/") {
+        return format!("gcs::https://{source}");
     }
     for host in ["github.com/", "bitbucket.org/"] {
         if let Some(rest) = source.strip_prefix(host) {

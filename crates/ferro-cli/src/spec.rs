@@ -4,6 +4,7 @@
 //! (the tests below check both directions for every command).
 
 pub(crate) mod core;
+pub(crate) mod graph;
 pub(crate) mod other;
 pub(crate) mod state;
 
@@ -20,7 +21,7 @@ pub(crate) const COMMANDS: &[(&str, &Spec)] = &[
     ("fmt", &crate::cmd_fmt::FMT),
     ("force-unlock", &other::FORCE_UNLOCK),
     ("get", &other::GET),
-    ("graph", &crate::cmd_graph::GRAPH),
+    ("graph", &graph::GRAPH),
     ("import", &core::IMPORT),
     ("lsp", &other::LSP),
     ("output", &other::OUTPUT),
@@ -102,7 +103,7 @@ mod tests {
         let args = vec![format!("-{flag}")];
         let result = match command {
             "fmt" => crate::cmd_fmt::parse_flags(&args).map(|_| ()),
-            "graph" => crate::cmd_graph::parse_flags(&args).map(|_| ()),
+            "graph" => graph::parse_flags(&args).map(|_| ()),
             // The language server ignores its arguments.
             "lsp" => Ok(()),
             _ => spec.parse(&args).map(|_| ()),

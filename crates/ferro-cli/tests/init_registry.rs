@@ -679,3 +679,74 @@ fn installation_methods_apply_to_the_providers_their_patterns_name() {
     );
     assert!(server.seen("/v1/providers/other/").is_empty());
 }
+
+#[test]
+fn a_lock_file_written_for_opentofu_makes_bare_sources_name_opentofus_registry() {
+    // Only registry.opentofu.org leads to the server: were a bare source read as Terraform's
+    // registry, init would ask registry.terraform.io and fail.
+    let server = Server::start("opentofu");
+    let key = Key::generate(7);
+    let pkgs = server.publish_provider("acme", "thing", &["1.0.0", "1.2.0"], &key);
+    let env = server.env(&format!(
+        "host \"registry.opentofu.org\" {{\n  services = {{\n    \"providers.v1\" = \"{}\"\n  }}\n}}\n",
+        server.url("/v1/providers/")
+    ));
+    let dir = scratch("init-registry-opentofu-lock");
+    std::fs::write(dir.join("main.tf"), config("acme/thing", ">= 1.0.0")).unwrap();
+    // The lock file OpenTofu wrote: version 1.0.0 from its registry.
+    let lock = format!(
+        "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n\nprovider \"registry.opentofu.org/acme/thing\" {{\n  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \"{}\",\n  ]\n}}\n",
+        h1(&pkgs["1.0.0"].zip)
+    );
+    std::fs::write(dir.join(".terraform.lock.hcl"), &lock).unwrap();
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("- Reusing previous version of registry.opentofu.org/acme/thing from the dependency lock file\n- Installing registry.opentofu.org/acme/thing v1.0.0...\n"),
+        "{out}"
+    );
+    assert!(dir
+        .join(".terraform/providers/registry.opentofu.org/acme/thing/1.0.0")
+        .join(platform())
+        .join("terraform-provider-thing_v1.0.0")
+        .is_file());
+    let written = std::fs::read_to_string(dir.join(".terraform.lock.hcl")).unwrap();
+    assert!(
+        written.contains("provider \"registry.opentofu.org/acme/thing\" {")
+            && !written.contains("registry.terraform.io"),
+        "{written}"
+    );
+
+    // Without a lock file, FERRO_DEFAULT_REGISTRY picks OpenTofu's registry outright.
+    let fresh = scratch("init-registry-opentofu-env");
+    std::fs::write(fresh.join("main.tf"), config("acme/thing", "~> 1.0")).unwrap();
+    let mut tofu_env = env.clone();
+    tofu_env.push((
+        "FERRO_DEFAULT_REGISTRY".into(),
+        "registry.opentofu.org".into(),
+    ));
+    let (code, out, err) = ferro_env(&fresh, &["init"], &tofu_env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("- Installed registry.opentofu.org/acme/thing v1.2.0 (self-signed"),
+        "{out}"
+    );
+    let written = std::fs::read_to_string(fresh.join(".terraform.lock.hcl")).unwrap();
+    assert!(
+        written.contains("provider \"registry.opentofu.org/acme/thing\" {"),
+        "{written}"
+    );
+
+    // A value that names neither public registry is refused before anything happens.
+    let bad = scratch("init-registry-opentofu-bad-env");
+    std::fs::write(bad.join("main.tf"), config("acme/thing", "~> 1.0")).unwrap();
+    let mut bad_env = env.clone();
+    bad_env.push(("FERRO_DEFAULT_REGISTRY".into(), "example.com".into()));
+    let (code, out, err) = ferro_env(&bad, &["init"], &bad_env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("FERRO_DEFAULT_REGISTRY must be registry.terraform.io or registry.opentofu.org, not \"example.com\""),
+        "{err}"
+    );
+    assert!(!bad.join(".terraform").exists());
+}

@@ -41,8 +41,8 @@ pub use overrides::is_override_path;
 pub use pending::{Loc, Pending};
 pub use provider_checks::provider_config_problems;
 pub use provider_resolve::{
-    alias_expected, block_config, provider_block_of, provider_source, resolve_provider,
-    ResolveError,
+    alias_expected, block_config, provider_block_of, provider_source, provider_source_in,
+    provider_source_or_default, resolve_provider, ResolveError,
 };
 pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKey};
 /// Re-exported so front ends can change inputs without depending on salsa directly.
@@ -148,6 +148,39 @@ impl Workspace {
     pub fn single(db: &dyn Db, files: Vec<SourceFile>, schemas: Arc<SchemaTable>) -> Workspace {
         let root = Module::new(db, ".".to_string(), files);
         Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas, ".".into())
+    }
+}
+
+/// Settings of the working directory that every module's meaning depends on; one per
+/// database, set by the front end before it asks anything ([`set_default_registry`]).
+#[salsa::input(singleton, debug)]
+pub struct Settings {
+    /// The registry a provider `source` without a hostname names: Terraform's public
+    /// registry, or OpenTofu's for a working directory written for OpenTofu.
+    #[returns(ref)]
+    pub default_registry: String,
+}
+
+/// The registry a provider `source` without a hostname names in this database
+/// (`registry.terraform.io` unless the front end set another).
+pub fn default_registry(db: &dyn Db) -> &str {
+    match Settings::try_get(db) {
+        Some(s) => s.default_registry(db).as_str(),
+        None => ferro_addrs::DEFAULT_REGISTRY,
+    }
+}
+
+/// Set the registry a provider `source` without a hostname names (see [`default_registry`]).
+pub fn set_default_registry(db: &mut RootDb, host: &str) {
+    match Settings::try_get(db) {
+        Some(s) => {
+            if s.default_registry(db) != host {
+                s.set_default_registry(db).to(host.to_string());
+            }
+        }
+        None => {
+            Settings::new(db, host.to_string());
+        }
     }
 }
 

@@ -47,6 +47,8 @@ struct Declared {
     local_names: BTreeMap<String, ProviderAddr>,
     /// `configuration_aliases`, by configuration name (`name.alias`).
     aliases: BTreeMap<String, AbsProviderConfig>,
+    /// The registry a source without a hostname names.
+    host: String,
 }
 
 fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
@@ -58,6 +60,7 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
         empty: BTreeMap::new(),
         local_names: BTreeMap::new(),
         aliases: BTreeMap::new(),
+        host: crate::default_registry(db).to_string(),
     };
     for ((name, alias), item) in &index.providers {
         let pb = &item_tree(db, item.file).providers[item.index];
@@ -95,12 +98,12 @@ fn type_of(d: &Declared, local: &str) -> ProviderAddr {
     d.local_names
         .get(local)
         .cloned()
-        .unwrap_or_else(|| ProviderAddr::default_for(local))
+        .unwrap_or_else(|| ProviderAddr::default_in(local, &d.host))
 }
 
-/// Whether a provider address is in the public registry's `hashicorp` namespace.
-fn is_default(p: &ProviderAddr) -> bool {
-    *p == ProviderAddr::default_for(&p.ty)
+/// Whether a provider address is in the default registry's `hashicorp` namespace.
+fn is_default(d: &Declared, p: &ProviderAddr) -> bool {
+    *p == ProviderAddr::default_in(&p.ty, &d.host)
 }
 
 /// The checks, module by module, as position-free diagnostics.
@@ -224,7 +227,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                 || d.empty.contains_key(name);
             if !named {
                 let summary = format!("Provider {name} is undefined");
-                let diag = if is_default(&child_addr.provider) {
+                let diag = if is_default(d, &child_addr.provider) {
                     Diagnostic::warning("provider-undefined", summary)
                 } else {
                     Diagnostic::error("provider-undefined", summary)

@@ -11,24 +11,45 @@ use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 pub type ResolveError = (String, Option<Loc>);
 
 /// The provider source address a local provider name stands for in `module`: its
-/// `required_providers` entry, else the default (`registry.terraform.io/hashicorp/NAME`).
+/// `required_providers` entry, else the default (`hashicorp/NAME` on the database's default
+/// registry, [`crate::default_registry`]).
 pub fn provider_source(
     db: &dyn Db,
     module: Module,
     local: &str,
 ) -> Result<ProviderAddr, ResolveError> {
-    let index = module_index(db, module);
+    provider_source_in(db, module_index(db, module), local)
+}
+
+/// [`provider_source`] for a module whose index is at hand.
+pub fn provider_source_in(
+    db: &dyn Db,
+    index: &crate::ModuleIndex,
+    local: &str,
+) -> Result<ProviderAddr, ResolveError> {
+    let host = crate::default_registry(db);
     match index.required_providers.get(local) {
         Some(item) => {
             let rp = &item_tree(db, item.file).required_providers[item.index];
             match &rp.source {
-                Some(src) => ProviderAddr::parse_source(src)
+                Some(src) => ProviderAddr::parse_source_in(src, host)
                     .map_err(|e| (e, Some(Loc::new(item.file, rp.span)))),
-                None => Ok(ProviderAddr::default_for(local)),
+                None => Ok(ProviderAddr::default_in(local, host)),
             }
         }
-        None => Ok(ProviderAddr::default_for(local)),
+        None => Ok(ProviderAddr::default_in(local, host)),
     }
+}
+
+/// The provider source address a local name stands for, or the default address when its
+/// `source` is invalid (reported elsewhere).
+pub fn provider_source_or_default(
+    db: &dyn Db,
+    index: &crate::ModuleIndex,
+    local: &str,
+) -> ProviderAddr {
+    provider_source_in(db, index, local)
+        .unwrap_or_else(|_| ProviderAddr::default_in(local, crate::default_registry(db)))
 }
 
 /// The provider configuration that a provider reference (`local` name and optional alias) in
@@ -139,8 +160,7 @@ pub fn block_config(
     let tn = &tree.nodes[node];
     AbsProviderConfig {
         module: tn.path.clone(),
-        provider: provider_source(db, tn.module, local)
-            .unwrap_or_else(|_| ProviderAddr::default_for(local)),
+        provider: provider_source_or_default(db, module_index(db, tn.module), local),
         alias,
     }
 }

@@ -11,7 +11,7 @@ mod features;
 mod functions;
 pub mod lines;
 pub mod rpc;
-pub mod schemas;
+pub use ferro_workspace::schemas;
 pub mod server;
 mod validate;
 pub mod world;

@@ -40,6 +40,12 @@ fn an_edit_reruns_only_the_edited_files_queries() {
         );
     }
     write(&root, "main.tf", &main);
+    // A sensitive variable of the root module: its outputs are checked for sensitive values.
+    write(
+        &root,
+        "secrets.tf",
+        "variable \"token\" {\n  sensitive = true\n  default   = \"t\"\n}\n\noutput \"token\" {\n  value     = var.token\n  sensitive = true\n}\n",
+    );
     let mut w = World::with_database(root.clone(), RootDb::with_logging());
     let everything = |w: &World| {
         let d = w.diagnostics();
@@ -53,7 +59,7 @@ fn an_edit_reruns_only_the_edited_files_queries() {
     let first = w.db.take_log();
     assert_eq!(
         first.iter().filter(|l| l.contains("parse(")).count(),
-        7,
+        8,
         "{first:?}"
     );
 
@@ -73,7 +79,8 @@ fn an_edit_reruns_only_the_edited_files_queries() {
             "{query} ran for another file: {log:?}"
         );
     }
-    // Per-file validation of every other file is reused too.
+    // Per-file validation of the other files is reused, but for `outputs.tf` of the same
+    // module, which refers to the resource whose body changed.
     let validated = log
         .iter()
         .filter(|l| l.contains("file_diagnostics("))
@@ -82,6 +89,21 @@ fn an_edit_reruns_only_the_edited_files_queries() {
         validated <= 2,
         "file_diagnostics re-ran {validated} times: {log:?}"
     );
+
+    // An edit in the root module's calls re-validates that file alone: what a file's
+    // validation needs of its module (the calls' types, the sensitive variables and outputs)
+    // comes from per-module queries whose values the edit leaves equal.
+    let path = root.join("main.tf");
+    let edited = w.file(&path).unwrap();
+    let text = edited.text(&w.db).replace("\"n2\"", "\"n9\"");
+    w.open(&path, text, 2);
+    assert!(everything(&w).len() == 1);
+    let log = w.db.take_log();
+    let validated: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains("file_diagnostics("))
+        .collect();
+    assert_eq!(validated.len(), 1, "file_diagnostics re-ran: {log:?}");
     let _ = std::fs::remove_dir_all(&root);
 }
 

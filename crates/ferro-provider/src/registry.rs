@@ -43,7 +43,7 @@ pub fn set_builtin_fallbacks(list: Vec<(&'static str, BuiltinFactory)>) {
 
 /// The in-process stand-in for `addr`, if there is one.
 pub fn builtin_fallback(addr: &ProviderAddr) -> Option<BuiltinFactory> {
-    if addr.hostname != "registry.terraform.io" || addr.namespace != "hashicorp" {
+    if !addr.is_public_registry() || addr.namespace != "hashicorp" {
         return None;
     }
     FALLBACKS.get()?.get(&addr.ty).copied()

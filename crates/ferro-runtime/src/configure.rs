@@ -15,15 +15,16 @@ use std::collections::HashSet;
 
 /// The provider source address a local provider name stands for in this module.
 fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
+    let host = m.tree.default_registry;
     match m.index.required_providers.get(local) {
         Some(item) => {
             let rp = &m.hir(item.file).required_providers[item.index];
             rp.source
                 .as_deref()
-                .and_then(|s| ProviderAddr::parse_source(s).ok())
-                .unwrap_or_else(|| ProviderAddr::default_for(local))
+                .and_then(|s| ProviderAddr::parse_source_in(s, host).ok())
+                .unwrap_or_else(|| ProviderAddr::default_in(local, host))
         }
-        None => ProviderAddr::default_for(local),
+        None => ProviderAddr::default_in(local, host),
     }
 }
 

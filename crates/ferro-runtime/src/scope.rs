@@ -164,6 +164,9 @@ pub struct EvalTree<'a> {
     /// The instances of each static module, in order.
     by_node: RwLock<HashMap<TreeNodeId, Vec<ModuleInstance>>>,
     calls: RwLock<HashMap<(ModuleInstance, String), CallExpansion>>,
+    /// The registry a provider `source` without a hostname names
+    /// ([`ferro_db::default_registry`]).
+    pub default_registry: &'a str,
 }
 
 impl<'a> EvalTree<'a> {
@@ -221,6 +224,7 @@ impl<'a> EvalTree<'a> {
             instances: RwLock::new(HashMap::new()),
             by_node: RwLock::new(HashMap::new()),
             calls: RwLock::new(HashMap::new()),
+            default_registry: ferro_db::default_registry(db),
         };
         t.add_instance(Instance::new(0, root, InstanceCtx::default()));
         t

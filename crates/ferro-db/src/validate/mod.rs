@@ -99,7 +99,7 @@ pub fn file_diagnostics(
         check_scope: None,
         module_name,
         schemas,
-        module_types: module_call_types(db, &children, index),
+        module_types: module_call_types(db, ws, module).clone(),
     };
 
     for var in &hir.variables {
@@ -134,16 +134,14 @@ pub fn file_diagnostics(
     // validate walk, with sensitive variables marked; a child module's outputs pass their
     // marks on to the parent).
     let root = module == ws.root(db);
-    let any_sensitive = root && has_sensitive_variable(db, index);
-    for o in hir.outputs.iter().filter(|o| any_sensitive && !o.sensitive) {
-        if let Some(e) = o.value {
-            if sensitive_value(db, index, hir, e) {
-                v.out.push(
-                    Diagnostic::error("sensitive-output", "Output refers to sensitive values")
-                        .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
-                        .with_span(hir.at(o.span)),
-                );
-            }
+    if root {
+        let sensitive = sensitive_outputs(db, module);
+        for o in hir.outputs.iter().filter(|o| sensitive.contains(&o.name)) {
+            v.out.push(
+                Diagnostic::error("sensitive-output", "Output refers to sensitive values")
+                    .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+                    .with_span(hir.at(o.span)),
+            );
         }
     }
     for p in &hir.providers {
@@ -240,25 +238,12 @@ pub fn file_diagnostics(
     // Provider blocks against their provider's configuration schema (JSON bodies are read
     // against it by the planner).
     for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
-        let addr = provider_source(db, index, &pb.name);
+        let addr = crate::provider_source_or_default(db, index, &pb.name);
         if let Some(schema) = schemas.providers.get(&addr) {
             v.body_schema(&pb.body, &schema.block, hir.at(pb.span));
         }
     }
     v.out
-}
-
-/// The provider source address a local provider name stands for in a module.
-fn provider_source(db: &dyn Db, index: &ModuleIndex, local: &str) -> ferro_addrs::Provider {
-    index
-        .required_providers
-        .get(local)
-        .and_then(|item| {
-            let rp = &crate::item_tree(db, item.file).required_providers[item.index];
-            rp.source.as_deref()
-        })
-        .and_then(|s| ferro_addrs::Provider::parse_source(s).ok())
-        .unwrap_or_else(|| ferro_addrs::Provider::default_for(local))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -329,31 +314,63 @@ impl Scope for Unknowns<'_> {
 /// Whether `e` evaluates to a value holding a sensitive mark whatever the module's inputs:
 /// its variables unknown (marked when declared sensitive), its local values evaluated the same
 /// way, everything else unknown.
-fn sensitive_value(db: &dyn Db, index: &ModuleIndex, hir: &FileHir, e: ExprId) -> bool {
+fn sensitive_value(db: &dyn Db, module: Module, hir: &FileHir, e: ExprId) -> bool {
     let scope = SensitiveInputs {
         db,
-        index,
+        index: module_index(db, module),
+        variables: sensitive_variables(db, module),
         evaluating: std::cell::RefCell::new(Vec::new()),
     };
     let (v, _) = eval_expr(hir, &scope, e);
     v.contains_sensitive()
 }
 
-/// Whether the module declares a sensitive variable (else no output can hold a sensitive value
-/// as validation sees it).
-fn has_sensitive_variable(db: &dyn Db, index: &ModuleIndex) -> bool {
-    index.variables.values().any(|it| {
-        file_hir(db, it.file)
-            .variables
-            .get(it.index)
-            .is_some_and(|v| v.sensitive)
-    })
+/// The module's variables declared sensitive. Read from item trees only, so an edit that
+/// changes no declaration leaves it equal and what depends on it does not run again.
+#[salsa::tracked(returns(ref))]
+pub fn sensitive_variables(db: &dyn Db, module: Module) -> std::collections::BTreeSet<String> {
+    module_index(db, module)
+        .variables
+        .iter()
+        .filter(|(_, it)| {
+            crate::item_tree(db, it.file)
+                .variables
+                .get(it.index)
+                .is_some_and(|v| v.sensitive)
+        })
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+/// The module's outputs not marked sensitive whose values hold sensitive values as validation
+/// sees them (Terraform evaluates outputs in its validate walk, with sensitive variables
+/// marked): an error in a root module. One query per module, so that validating one file
+/// reads no other file.
+#[salsa::tracked(returns(ref))]
+pub fn sensitive_outputs(db: &dyn Db, module: Module) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    if sensitive_variables(db, module).is_empty() {
+        return out;
+    }
+    for it in module_index(db, module).outputs.values() {
+        let hir = file_hir(db, it.file);
+        let Some(o) = hir.outputs.get(it.index) else {
+            continue;
+        };
+        if let (false, Some(e)) = (o.sensitive, o.value) {
+            if sensitive_value(db, module, hir, e) {
+                out.insert(o.name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// The scope of [`sensitive_value`].
 struct SensitiveInputs<'a> {
     db: &'a dyn Db,
     index: &'a ModuleIndex,
+    variables: &'a std::collections::BTreeSet<String>,
     /// Local values being evaluated (a cycle gives an unknown).
     evaluating: std::cell::RefCell<Vec<String>>,
 }
@@ -362,19 +379,11 @@ impl Scope for SensitiveInputs<'_> {
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         let unknown = Value::dynamic_unknown();
         match r {
-            Reference::Var(n) => {
-                let sensitive = self.index.variables.get(n).is_some_and(|it| {
-                    file_hir(self.db, it.file)
-                        .variables
-                        .get(it.index)
-                        .is_some_and(|v| v.sensitive)
-                });
-                Ok(if sensitive {
-                    unknown.with_marks(ferro_value::Marks::SENSITIVE)
-                } else {
-                    unknown
-                })
-            }
+            Reference::Var(n) => Ok(if self.variables.contains(n) {
+                unknown.with_marks(ferro_value::Marks::SENSITIVE)
+            } else {
+                unknown
+            }),
             Reference::Local(n) => {
                 let Some(it) = self.index.locals.get(n) else {
                     return Ok(unknown);

@@ -1,6 +1,6 @@
 //! What module calls' values are before planning, for the static checks.
 
-use crate::{file_hir, module_index, Db, Module, ModuleIndex, Workspace};
+use crate::{file_hir, module_index, Db, Module, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_value::convert::convert;
 use ferro_value::Type;
@@ -10,22 +10,28 @@ use std::collections::BTreeMap;
 /// Terraform's validate walk has it: an object of the child's outputs (each of any type),
 /// or a list of them (`count`) or a map of them (`for_each`). So a reference to an output the
 /// child does not declare, or to an output of a counted call without an index, fails then.
-pub(super) fn module_call_types(
-    db: &dyn Db,
-    children: &BTreeMap<&str, Module>,
-    index: &ModuleIndex,
-) -> BTreeMap<String, Type> {
+///
+/// One query per module (its first place in the module tree names its children), read from
+/// item trees only: what validates one file of the module reads no other file for it.
+#[salsa::tracked(returns(ref))]
+pub fn module_call_types(db: &dyn Db, ws: Workspace, module: Module) -> BTreeMap<String, Type> {
+    let tree = crate::module_tree(db, ws);
+    let Some(node) = tree.nodes.iter().find(|n| n.module == module) else {
+        return BTreeMap::new();
+    };
+    let index = module_index(db, module);
     let mut out = BTreeMap::new();
     for (name, item) in &index.module_calls {
-        let Some(&child) = children.get(name.as_str()) else {
+        let Some(&child) = node.children.get(name) else {
             continue;
         };
+        let child = tree.nodes[child].module;
         let outputs = module_index(db, child)
             .outputs
             .keys()
             .map(|k| (k.clone(), Type::Dynamic));
         let object = Type::object(outputs);
-        let call = &file_hir(db, item.file).module_calls[item.index];
+        let call = &crate::item_tree(db, item.file).module_calls[item.index];
         let ty = if call.count.is_some() {
             Type::List(Box::new(object))
         } else if call.for_each.is_some() {

@@ -21,8 +21,8 @@ impl Walk<'_> {
             m.set_resource(r.clone(), Value::dynamic_unknown());
             return;
         };
-        self.expansions.insert(abs.clone(), expansion);
-        let Some(provider) = self.input.providers.get(cfg).cloned() else {
+        self.rel.expansions.insert(abs.clone(), expansion);
+        let Some(provider) = self.ctx.input.providers.get(cfg).cloned() else {
             return;
         };
         let pending = self.dependency_pending(m, file, decl);
@@ -33,7 +33,7 @@ impl Walk<'_> {
         for (key, each_value) in keys {
             let inst = InstanceCtx::for_key(&key, each_value);
             let addr = abs.instance(key.clone());
-            if !self.targeting.includes(&addr) {
+            if !self.ctx.targeting.includes(&addr) {
                 let v = self
                     .prior_data(abs, &key, schema)
                     .unwrap_or_else(|| Value::unknown(schema.implied_type()));
@@ -51,7 +51,7 @@ impl Walk<'_> {
                 Some(&addr_s),
             ));
             let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| {
+            self.out.diags.extend(ds.into_iter().map(|d| {
                 if d.address.is_none() {
                     d.with_address(addr_s.clone())
                 } else {
@@ -64,7 +64,8 @@ impl Walk<'_> {
             }
             let (plain_cfg, _) = config.deep_unmark();
             for d in provider.validate_data_source_config(&r.ty, &plain_cfg) {
-                self.diags
+                self.out
+                    .diags
                     .push(resource_diag(m.hir(file), &d, &addr_s, decl));
             }
             if !plain_cfg.is_wholly_known() || pending {
@@ -103,7 +104,7 @@ impl Walk<'_> {
                 provider_name: &provider_name,
             };
             let (value, ds) = ferro_runtime::data::read_data(provider.as_ref(), &at, &config);
-            self.diags.extend(ds);
+            self.out.diags.extend(ds);
             let Some(value) = value else {
                 instance_values.push(key, Value::unknown(schema.implied_type()));
                 continue;
@@ -118,7 +119,7 @@ impl Walk<'_> {
                 crate::statecodec::Hold::Value,
             ) {
                 Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
-                Err(e) => self.diags.push(
+                Err(e) => self.out.diags.push(
                     Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
                         .with_detail(format!(
                             "The object read for {addr_s} cannot be stored: {e}."
@@ -126,7 +127,7 @@ impl Walk<'_> {
                         .with_address(addr_s.clone()),
                 ),
             }
-            self.diags.extend(check_conditions(
+            self.out.diags.extend(check_conditions(
                 m,
                 file,
                 &decl.lifecycle.postconditions,
@@ -300,7 +301,7 @@ impl Walk<'_> {
         let path = m.path();
         for depth in (0..path.0.len()).rev() {
             let parent = ferro_addrs::ModuleInstance(path.0[..depth].into());
-            let Some(pm) = self.tree.scope(&parent) else {
+            let Some(pm) = self.ctx.tree.scope(&parent) else {
                 continue;
             };
             let name = &path.0[depth].name;
@@ -316,7 +317,7 @@ impl Walk<'_> {
             return false;
         }
         let mut all = awaited.resources.clone();
-        for (cr, deps) in self.transitive.iter() {
+        for (cr, deps) in self.rel.transitive.iter() {
             let inside = awaited.modules.iter().any(|p| cr.module.starts_with(p));
             if inside && cr.resource.mode == ResourceMode::Managed {
                 all.insert(cr.clone());
@@ -328,6 +329,6 @@ impl Walk<'_> {
                 );
             }
         }
-        all.iter().any(|cr| self.pending.contains(cr))
+        all.iter().any(|cr| self.rel.pending.contains(cr))
     }
 }

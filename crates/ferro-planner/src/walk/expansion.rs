@@ -11,7 +11,7 @@ impl Walk<'_> {
         count: Option<ExprId>,
         for_each: Option<ExprId>,
     ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
-        expand_in(m, file, count, for_each, &mut self.diags)
+        expand_in(m, file, count, for_each, &mut self.out.diags)
     }
 
     /// [`Walk::expand`], a `count`'s keys given as their number.
@@ -22,7 +22,7 @@ impl Walk<'_> {
         count: Option<ExprId>,
         for_each: Option<ExprId>,
     ) -> Option<(Expansion, Keys)> {
-        expand_keys_in(m, file, count, for_each, &mut self.diags)
+        expand_keys_in(m, file, count, for_each, &mut self.out.diags)
     }
 }
 

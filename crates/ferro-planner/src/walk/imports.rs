@@ -8,14 +8,14 @@ use ferro_hir::ImportKey;
 
 impl Walk<'_> {
     pub(super) fn import_blocks(&mut self) {
-        let tree = self.tree;
+        let tree = self.ctx.tree;
         for (node, st) in tree.statics.iter().enumerate() {
             for item in &st.index.imports {
                 let hir = tree.hir(item.file);
                 let block = &hir.imports[item.index];
                 if node != 0 {
                     // Terraform reports the first import block of each child module.
-                    self.diags.push(
+                    self.out.diags.push(
                         Diagnostic::error("import-in-module", "Invalid import configuration")
                             .with_detail(format!(
                                 "An import block was detected in {:?}. Import blocks are only allowed in the root module.",
@@ -29,7 +29,7 @@ impl Walk<'_> {
                     );
                     break;
                 }
-                if self.input.options.destroy || self.input.options.refresh_only {
+                if self.ctx.input.options.destroy || self.ctx.input.options.refresh_only {
                     continue;
                 }
                 self.import_block(item.file, block);
@@ -38,7 +38,7 @@ impl Walk<'_> {
     }
 
     fn import_block(&mut self, file: ferro_db::SourceFile, block: &ferro_hir::Import) {
-        let m = self.tree.root();
+        let m = self.ctx.tree.root();
         let hir = m.hir(file);
         let (to_span, block_span) = (hir.at(block.to_span), hir.at(block.span));
         let instances = match block.for_each {
@@ -65,8 +65,8 @@ impl Walk<'_> {
                 continue;
             };
             let addr = block.to.instance(key);
-            if !self.imported.insert(addr.clone()) {
-                self.diags.push(
+            if !self.out.imported.insert(addr.clone()) {
+                self.out.diags.push(
                     Diagnostic::error("import-duplicate", "Duplicate import configuration")
                         .with_detail(format!(
                             "An import block for the resource {addr} was already declared."
@@ -83,16 +83,17 @@ impl Walk<'_> {
                 // Already managed: nothing to import.
                 continue;
             }
-            if !self.targeting.includes(&addr) {
+            if !self.ctx.targeting.includes(&addr) {
                 continue;
             }
             if !self.declared(&addr) {
-                self.diags.push(missing_target(&addr, to_span));
+                self.out.diags.push(missing_target(&addr, to_span));
                 continue;
             }
             // A provider that refers to resources is configured early for an import: the
             // import runs before the walk reaches it.
             let cfg = self
+                .ctx
                 .input
                 .providers
                 .by_resource
@@ -104,20 +105,20 @@ impl Walk<'_> {
                 }
             }
             let ds = crate::import::import_resource(
-                self.input.providers,
+                self.ctx.input.providers,
                 &mut self.refreshed,
                 &addr,
                 &id,
                 &mut |_| {},
             );
             let failed = ds.iter().any(Diagnostic::is_error);
-            self.diags.extend(ds.into_iter().map(|d| match d.span {
+            self.out.diags.extend(ds.into_iter().map(|d| match d.span {
                 None => d.with_span(block_span),
                 Some(_) => d,
             }));
             if !failed {
-                self.imports.push((addr, id));
-                self.import_spans.push(to_span);
+                self.out.imports.push((addr, id));
+                self.out.import_spans.push(to_span);
             }
         }
     }
@@ -126,7 +127,7 @@ impl Walk<'_> {
     /// statically.
     fn declared(&self, addr: &AbsResourceInstance) -> bool {
         let path: Vec<&str> = addr.module.0.iter().map(|s| s.name.as_str()).collect();
-        self.tree.statics.iter().any(|st| {
+        self.ctx.tree.statics.iter().any(|st| {
             st.path.iter().map(String::as_str).eq(path.iter().copied())
                 && st.index.resources.contains_key(&addr.resource.resource)
         })
@@ -141,7 +142,7 @@ impl Walk<'_> {
     ) -> Option<InstanceKey> {
         let (v, ds) = m.eval(file, e, ctx);
         let failed = ds.iter().any(Diagnostic::is_error);
-        self.diags.extend(ds);
+        self.out.diags.extend(ds);
         if failed {
             return None;
         }
@@ -152,7 +153,7 @@ impl Walk<'_> {
             _ => None,
         };
         if key.is_none() {
-            self.diags.push(
+            self.out.diags.push(
                 Diagnostic::error(
                     "invalid-import-address",
                     "Invalid import address expression",
@@ -175,7 +176,7 @@ impl Walk<'_> {
     ) -> Option<String> {
         let (v, ds) = m.eval(file, e, ctx);
         let failed = ds.iter().any(Diagnostic::is_error);
-        self.diags.extend(ds);
+        self.out.diags.extend(ds);
         if failed {
             return None;
         }
@@ -185,7 +186,7 @@ impl Walk<'_> {
                 .with_span_opt(m.hir(file).span(e))
         };
         if !v.is_wholly_known() {
-            self.diags.push(bad("The import block \"id\" argument depends on resource attributes that cannot be determined until apply, so ferro cannot plan to import this resource."));
+            self.out.diags.push(bad("The import block \"id\" argument depends on resource attributes that cannot be determined until apply, so ferro cannot plan to import this resource."));
             return None;
         }
         let (plain, _) = v.deep_unmark();
@@ -195,7 +196,7 @@ impl Walk<'_> {
         {
             Some(id) if !id.is_empty() => Some(id),
             _ => {
-                self.diags.push(bad(
+                self.out.diags.push(bad(
                     "The import block \"id\" argument must be a non-empty string.",
                 ));
                 None
@@ -208,14 +209,15 @@ impl Walk<'_> {
     /// otherwise be destroyed right after its import.
     pub(super) fn check_imported(&mut self) {
         let planned: HashSet<&AbsResourceInstance> = self
+            .out
             .changes
             .iter()
             .filter(|c| c.deposed().is_none() && c.action != Action::Delete)
             .map(|c| &c.addr)
             .collect();
-        for ((addr, _), span) in self.imports.iter().zip(&self.import_spans) {
+        for ((addr, _), span) in self.out.imports.iter().zip(&self.out.import_spans) {
             if !planned.contains(addr) {
-                self.diags.push(missing_target(addr, *span));
+                self.out.diags.push(missing_target(addr, *span));
             }
         }
     }

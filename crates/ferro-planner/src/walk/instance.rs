@@ -55,6 +55,27 @@ impl Acc {
     }
 }
 
+/// The resource an instance belongs to: where it is declared, the provider configuration it
+/// uses, and its type's schema (shared by all its instances).
+#[derive(Clone, Copy)]
+pub(super) struct ResourceRef<'a> {
+    pub(super) hir: &'a ferro_hir::FileHir,
+    pub(super) decl: &'a ResourceDecl,
+    pub(super) cfg: &'a Arc<AbsProviderConfig>,
+    pub(super) schema: &'a Schema,
+}
+
+/// One instance to plan: its address, its configuration value, the object state has for it
+/// (refreshed), the dependencies its object records, and whether a `replace_triggered_by`
+/// reference changed.
+pub(super) struct InstanceInput {
+    pub(super) addr: AbsResourceInstance,
+    pub(super) config: Value,
+    pub(super) prior: Option<PriorObject>,
+    pub(super) dependencies: ferro_state::Dependencies,
+    pub(super) triggered: bool,
+}
+
 /// The read-only view of a walk that planning one resource instance needs; it is `Sync`, so the
 /// instances of one resource are planned concurrently (their provider calls overlap).
 pub(super) struct InstancePlanner<'a> {
@@ -210,20 +231,27 @@ impl InstancePlanner<'_> {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Plan one instance of `resource` (validate its configuration, plan the change with the
+    /// provider, decide the action) and push the change into `acc`; returns the planned value.
     pub(super) fn plan_instance(
         &self,
-        hir: &ferro_hir::FileHir,
-        decl: &ResourceDecl,
-        cfg: &Arc<AbsProviderConfig>,
-        schema: &Schema,
-        addr: AbsResourceInstance,
-        mut config: Value,
-        prior: Option<PriorObject>,
-        dependencies: ferro_state::Dependencies,
-        triggered: bool,
+        resource: &ResourceRef<'_>,
+        instance: InstanceInput,
         acc: &mut Acc,
     ) -> Value {
+        let ResourceRef {
+            hir,
+            decl,
+            cfg,
+            schema,
+        } = *resource;
+        let InstanceInput {
+            addr,
+            mut config,
+            prior,
+            dependencies,
+            triggered,
+        } = instance;
         let ty = schema.implied_type();
         let addr_s = addr.to_string();
         let Some(provider) = self.providers.get(cfg).cloned() else {

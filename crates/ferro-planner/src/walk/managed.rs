@@ -103,8 +103,8 @@ impl Walk<'_> {
         // Room for the resource's changes at once (about one per planned instance): growing
         // one push at a time, the plan's list of changes doubled and held both copies while
         // it moved. (Not when no-ops are left out: most instances of a large plan are.)
-        if !self.discard_noops {
-            self.changes.reserve(total);
+        if !self.ctx.discard_noops {
+            self.out.changes.reserve(total);
         }
         let threads = self.parallelism();
         let mut prepared: Vec<Option<(&ModuleEval<'_>, Prepared)>> =
@@ -145,18 +145,20 @@ impl Walk<'_> {
                             let addr = p.abs.instance(key.clone());
                             let prior =
                                 planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
-                            let v = planner.plan_instance(
-                                m.hir(p.file),
-                                &p.decl,
-                                &p.cfg,
-                                &p.schema,
+                            let resource = ResourceRef {
+                                hir: m.hir(p.file),
+                                decl: &p.decl,
+                                cfg: &p.cfg,
+                                schema: &p.schema,
+                            };
+                            let instance = InstanceInput {
                                 addr,
                                 config,
                                 prior,
-                                p.deps.clone(),
+                                dependencies: p.deps.clone(),
                                 triggered,
-                                &mut acc,
-                            );
+                            };
+                            let v = planner.plan_instance(&resource, instance, &mut acc);
                             mark_schema_sensitive(&p.schema.block, &v)
                         }
                     };
@@ -226,7 +228,7 @@ impl Walk<'_> {
         }
         if ok && !p.decl.lifecycle.postconditions.is_empty() {
             let inst = p.contexts.get(&key).cloned().unwrap_or_default();
-            self.diags.extend(check_conditions(
+            self.out.diags.extend(check_conditions(
                 m,
                 p.file,
                 &p.decl.lifecycle.postconditions,
@@ -252,19 +254,19 @@ impl Walk<'_> {
         };
         let cr = abs.config();
         if let Some(d) = self_reference(m.hir(file), &decl) {
-            self.diags.push(d);
+            self.out.diags.push(d);
             m.set_resource(r.clone(), Value::dynamic_unknown());
             return None;
         }
-        let cfg = self.input.providers.by_resource.get(&cr).cloned()?;
-        let schema = self.input.providers.resource_schema(&cfg, r).cloned()?;
-        if self.input.options.destroy {
+        let cfg = self.ctx.input.providers.by_resource.get(&cr).cloned()?;
+        let schema = self.ctx.input.providers.resource_schema(&cfg, r).cloned()?;
+        if self.ctx.input.options.destroy {
             // A destroy plans no instance here (`orphans` plans the delete of every object in
             // state). What is evaluated on the way (locals, for their errors) sees the objects
             // in state, as in Terraform's destroy plan; a resource with none is unknown.
             if m.reads(r) {
                 if let Some(rs) = self.refreshed.resources.get(&abs) {
-                    let v = crate::state_scope::resource_value(rs, Some(self.input.providers));
+                    let v = crate::state_scope::resource_value(rs, Some(self.ctx.input.providers));
                     m.set_resource(r.clone(), v);
                 }
             }
@@ -281,7 +283,7 @@ impl Walk<'_> {
                 return None;
             }
         };
-        self.expansions.insert(abs.clone(), expansion);
+        self.rel.expansions.insert(abs.clone(), expansion);
         self.fix_count_boundary(&abs, decl.count.is_some());
         // Sorted as text (`module.a.x` before `null_resource.y`): Terraform 1.0.3 writes them
         // in no fixed order (they come from a set), so a state file it reads back is the same
@@ -294,15 +296,16 @@ impl Walk<'_> {
             names.sort_unstable();
             names
         };
-        let deps: ferro_state::Dependencies = names(&self.recorded).into();
-        let graph_deps = names(&self.transitive);
+        let deps: ferro_state::Dependencies = names(&self.rel.recorded).into();
+        let graph_deps = names(&self.rel.transitive);
         // Shared with `deps` when they are the same (nothing goes through another resource).
         let graph_deps: ferro_state::Dependencies = if graph_deps[..] == deps[..] {
             deps.clone()
         } else {
             graph_deps.into()
         };
-        let every_instance = !self.input.options.refresh_only && !self.targeting.is_active();
+        let every_instance =
+            !self.ctx.input.options.refresh_only && !self.ctx.targeting.is_active();
         let (wanted, pending, untouched) = match keys {
             // Every index of a count is planned: the range says as much, and its keys are
             // never listed (a list of them was a fifth of a large no-op plan's peak).
@@ -317,8 +320,8 @@ impl Walk<'_> {
                 let mut pending: Vec<Pending> = Vec::new();
                 let mut untouched: Vec<InstanceKey> = Vec::new();
                 for (key, each_value) in keys {
-                    if self.input.options.refresh_only
-                        || !self.targeting.includes(&abs.instance(key.clone()))
+                    if self.ctx.input.options.refresh_only
+                        || !self.ctx.targeting.includes(&abs.instance(key.clone()))
                     {
                         untouched.push(key);
                     } else {
@@ -391,7 +394,7 @@ impl Walk<'_> {
             Some(&addr.to_string()),
         ));
         let failed = ds.iter().any(Diagnostic::is_error);
-        self.diags.extend(ds.into_iter().map(|d| {
+        self.out.diags.extend(ds.into_iter().map(|d| {
             if d.address.is_none() {
                 d.with_address(addr.to_string())
             } else {
@@ -431,8 +434,8 @@ impl Walk<'_> {
         // the object in state (refreshed only by -refresh-only, and then only when targeted).
         // (Refreshing them goes into the refreshed state whether or not the value is read.)
         for key in untouched {
-            let refresh = self.input.options.refresh_only
-                && self.targeting.includes(&abs.instance(key.clone()));
+            let refresh = self.ctx.input.options.refresh_only
+                && self.ctx.targeting.includes(&abs.instance(key.clone()));
             let v = if refresh {
                 let v = self
                     .prior_object(&abs, &key, &cfg, &schema)
@@ -463,12 +466,12 @@ impl Walk<'_> {
         // Only the instances with something to destroy are outlined: the walk below replaces
         // objects in the state they come from.
         if let (false, false, Some(rs)) = (
-            self.input.options.destroy,
-            self.input.options.refresh_only,
+            self.ctx.input.options.destroy,
+            self.ctx.input.options.refresh_only,
             self.refreshed.resources.get(&abs).map(|rs| {
                 rs.outline(|key, inst| {
                     ((!wanted.contains(key) && inst.current.is_some()) || !inst.deposed.is_empty())
-                        && self.targeting.includes(&abs.instance(key.clone()))
+                        && self.ctx.targeting.includes(&abs.instance(key.clone()))
                 })
             }),
         ) {

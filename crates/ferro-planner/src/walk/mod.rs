@@ -16,6 +16,7 @@ mod instance_values;
 use instance_values::InstanceValues;
 mod imports;
 mod instance;
+use instance::{InstanceInput, ResourceRef};
 mod managed;
 mod orphans;
 mod parallel;
@@ -111,15 +112,56 @@ struct PriorObject {
     tainted: bool,
 }
 
+/// The state of one plan walk: what it reads, what it has produced, what it knows of the
+/// relations between resources, the work it did ahead of time, and the prior state it
+/// refreshes in place.
 struct Walk<'a> {
+    ctx: WalkContext<'a>,
+    out: Outcome,
+    rel: Relations,
+    ahead: Ahead,
+    /// The prior state, refreshed in place (the plan's prior state at the end).
+    refreshed: State,
+}
+
+/// What the walk reads and never changes: its input, the evaluation tree, the options as the
+/// walk applies them.
+struct WalkContext<'a> {
     input: &'a PlanInput<'a>,
     tree: &'a EvalTree<'a>,
+    targeting: targeting::Targeting,
+    /// A targeted destroy refreshes first what a refresh of the same targets would (the
+    /// targets and what they depend on), as Terraform 1.0.3 runs a refresh-only plan before
+    /// its destroy plan; those objects are refreshed, not destroyed.
+    destroy_refresh: Option<targeting::Targeting>,
+    /// Whether no-op changes are left out of the plan (see [`PlanOptions::discard_noops`]).
+    discard_noops: bool,
+    /// The addresses `moved` blocks moved objects to (their no-op changes are shown).
+    moved_to: HashSet<AbsResourceInstance>,
+}
+
+/// What the walk has produced so far: the plan's parts and its diagnostics.
+struct Outcome {
     diags: Vec<Diagnostic>,
     /// Boxed, as `Plan::changes`.
     #[allow(clippy::vec_box)]
     changes: Vec<Box<ResourceInstanceChange>>,
     outputs: Vec<OutputChange>,
-    refreshed: State,
+    drift: Vec<ferro_plan::ResourceDrift>,
+    /// Instances `import` blocks imported into `refreshed`, with their ids.
+    imports: Vec<(AbsResourceInstance, String)>,
+    /// The `to` range of each import's block, in the order of `imports`.
+    import_spans: Vec<Span>,
+    /// Every import target met so far (a second block for one is an error).
+    imported: HashSet<AbsResourceInstance>,
+    /// Objects `removed` blocks forget (left in place, dropped from state at apply).
+    #[allow(clippy::vec_box)]
+    forgotten: Vec<Box<ResourceInstanceChange>>,
+}
+
+/// What the walk knows of resources and their relations: expansions, dependencies as they
+/// are recorded, which resources change, and the lifecycle rules that reach across resources.
+struct Relations {
     expansions: BTreeMap<AbsResource, Expansion>,
     transitive: ResourceSets,
     /// What an object this plan creates, updates or replaces records as its `dependencies`,
@@ -132,32 +174,17 @@ struct Walk<'a> {
     pending: HashSet<ConfigResource>,
     /// The resource noted last, and whether it is in `changing`.
     last_noted: Option<(ConfigResource, bool)>,
-    targeting: targeting::Targeting,
-    /// A targeted destroy refreshes first what a refresh of the same targets would (the
-    /// targets and what they depend on), as Terraform 1.0.3 runs a refresh-only plan before
-    /// its destroy plan; those objects are refreshed, not destroyed.
-    destroy_refresh: Option<targeting::Targeting>,
     output_deps: HashMap<String, BTreeSet<ConfigResource>>,
     /// Resources replaced create-before-destroy because something that depends on them is
     /// (Terraform propagates `create_before_destroy` to every dependency).
     forced_cbd: HashSet<ConfigResource>,
     prevent_destroy: HashSet<ConfigResource>,
-    drift: Vec<ferro_plan::ResourceDrift>,
-    /// Instances `import` blocks imported into `refreshed`, with their ids.
-    imports: Vec<(AbsResourceInstance, String)>,
-    /// The `to` range of each import's block, in the order of `imports`.
-    import_spans: Vec<Span>,
-    /// Every import target met so far (a second block for one is an error).
-    imported: HashSet<AbsResourceInstance>,
-    /// Whether no-op changes are left out of the plan (see [`PlanOptions::discard_noops`]).
-    discard_noops: bool,
-    /// The addresses `moved` blocks moved objects to (their no-op changes are shown).
-    moved_to: HashSet<AbsResourceInstance>,
     /// The changes `replace_triggered_by` looks at, indexed on first use.
     trigger_index: std::cell::RefCell<triggers::TriggerIndex>,
-    /// Objects `removed` blocks forget (left in place, dropped from state at apply).
-    #[allow(clippy::vec_box)]
-    forgotten: Vec<Box<ResourceInstanceChange>>,
+}
+
+/// Work done ahead of its turn, and what is kept from one change to the next.
+struct Ahead {
     /// Prior objects decoded and refreshed ahead of their turn, their provider calls overlapped
     /// (see [`Walk::prefetch_priors`]); taken by [`Walk::prior_object`]. Per resource, then
     /// per instance; what else an instance's refresh produced (diagnostics, drift) only when
@@ -227,57 +254,68 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .cloned(),
     ));
     let mut w = Walk {
-        input,
-        tree: &tree,
-        diags,
-        changes: Vec::new(),
-        outputs: Vec::new(),
+        ctx: WalkContext {
+            input,
+            tree: &tree,
+            // `-replace` of a resource without an instance key is answered by listing the
+            // instances planned, no-ops included.
+            discard_noops: input.options.discard_noops
+                && input
+                    .options
+                    .replace
+                    .iter()
+                    .all(|a| a.resource.key != InstanceKey::None),
+            moved_to: moved.keys().cloned().collect(),
+            targeting,
+            destroy_refresh,
+        },
+        out: Outcome {
+            diags,
+            changes: Vec::new(),
+            outputs: Vec::new(),
+            drift: Vec::new(),
+            imports: Vec::new(),
+            import_spans: Vec::new(),
+            imported: HashSet::new(),
+            forgotten: Vec::new(),
+        },
+        rel: Relations {
+            expansions: BTreeMap::new(),
+            transitive: ResourceSets::new(resource_ids.clone()),
+            recorded: ResourceSets::new(resource_ids),
+            changing: HashSet::new(),
+            pending: HashSet::new(),
+            last_noted: None,
+            trigger_index: Default::default(),
+            output_deps: graph.output_deps.clone(),
+            forced_cbd: forced_create_before_destroy(&tree, db, graph),
+            prevent_destroy: lifecycle_set(&tree, db, graph, |lc| lc.prevent_destroy),
+        },
+        ahead: Ahead {
+            prefetched: HashMap::new(),
+            last_private: Default::default(),
+            deferred_providers: crate::configure::deferred_configs(graph, input.providers),
+        },
         // The walk refreshes objects in place: prior is not kept beside it.
         refreshed: prior,
-        expansions: BTreeMap::new(),
-        transitive: ResourceSets::new(resource_ids.clone()),
-        recorded: ResourceSets::new(resource_ids),
-        changing: HashSet::new(),
-        pending: HashSet::new(),
-        last_noted: None,
-        trigger_index: Default::default(),
-        // `-replace` of a resource without an instance key is answered by listing the
-        // instances planned, no-ops included.
-        discard_noops: input.options.discard_noops
-            && input
-                .options
-                .replace
-                .iter()
-                .all(|a| a.resource.key != InstanceKey::None),
-        moved_to: moved.keys().cloned().collect(),
-        targeting,
-        destroy_refresh,
-        output_deps: graph.output_deps.clone(),
-        forced_cbd: forced_create_before_destroy(&tree, db, graph),
-        prevent_destroy: lifecycle_set(&tree, db, graph, |lc| lc.prevent_destroy),
-        drift: Vec::new(),
-        imports: Vec::new(),
-        import_spans: Vec::new(),
-        imported: HashSet::new(),
-        forgotten: Vec::new(),
-        prefetched: HashMap::new(),
-        last_private: Default::default(),
-        deferred_providers: crate::configure::deferred_configs(graph, input.providers),
     };
-    let configured =
-        crate::configure::configure_providers_except(&tree, input.providers, &w.deferred_providers);
+    let configured = crate::configure::configure_providers_except(
+        &tree,
+        input.providers,
+        &w.ahead.deferred_providers,
+    );
     let failed = configured.iter().any(Diagnostic::is_error);
-    w.diags.extend(configured);
+    w.out.diags.extend(configured);
     if failed {
-        return (None, std::mem::take(&mut w.diags));
+        return (None, std::mem::take(&mut w.out.diags));
     }
     w.import_blocks();
-    if w.diags.iter().any(Diagnostic::is_error) {
-        return (None, std::mem::take(&mut w.diags));
+    if w.out.diags.iter().any(Diagnostic::is_error) {
+        return (None, std::mem::take(&mut w.out.diags));
     }
     let releases = release::Releases::new(db, ws, &graph.order, &tree);
     for (position, item) in graph.order.iter().enumerate() {
-        let tree = w.tree;
+        let tree = w.ctx.tree;
         if let Some(before) = position.checked_sub(1) {
             releases.after(before, tree);
         }
@@ -285,7 +323,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             // A provider block that refers to resources: configured now that they are planned.
             let cfg = ferro_db::block_config(db, tree.tree, item.node, name, alias.clone());
             if !w.configure_deferred(&cfg) {
-                return (None, std::mem::take(&mut w.diags));
+                return (None, std::mem::take(&mut w.out.diags));
             }
             continue;
         }
@@ -317,7 +355,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::Var(n) => {
                     if !path.is_root() {
                         if let Err(d) = m.var(n) {
-                            w.diags.push(d);
+                            w.out.diags.push(d);
                         }
                     }
                 }
@@ -331,13 +369,13 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                     if !ds.iter().any(Diagnostic::is_error) {
                         m.cache_local(n, v);
                     }
-                    w.diags.extend(ds);
+                    w.out.diags.extend(ds);
                 }
                 ItemId::Resource(r) if scoped_to_check(&m, r) => {
                     // A data source scoped to a check block: its failures are warnings.
-                    let before = w.diags.len();
+                    let before = w.out.diags.len();
                     w.resource(&m, r);
-                    for d in &mut w.diags[before..] {
+                    for d in &mut w.out.diags[before..] {
                         d.severity = ferro_diag::Severity::Warning;
                     }
                 }
@@ -355,12 +393,14 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     w.orphans();
     w.check_imported();
     if !input.options.destroy {
-        w.diags.extend(crate::check_blocks::evaluate_checks(&tree));
+        w.out
+            .diags
+            .extend(crate::check_blocks::evaluate_checks(&tree));
     }
-    let mut diags = std::mem::take(&mut w.diags);
+    let mut diags = std::mem::take(&mut w.out.diags);
     diags.extend(checks::incomplete_replace_warnings(
         &input.options.replace,
-        &w.changes,
+        &w.out.changes,
     ));
     dedup(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -368,19 +408,20 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     }
     // No two changes have one address and deposed key: an unstable sort gives the same order,
     // without the buffer of half the list a stable one takes.
-    w.changes
+    w.out
+        .changes
         .sort_unstable_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
-    w.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
+    w.out.drift.sort_by(|a, b| a.addr.cmp(&b.addr));
     // A plan that is only shown has no use for its steps (64 bytes an instance of a fresh
     // plan, the most of anything beside the changes themselves).
     let graph_ir = if input.options.discard_noops {
         Default::default()
     } else {
         crate::graph::build_graph(
-            &w.changes,
-            &w.outputs,
-            &w.transitive,
-            &w.output_deps,
+            &w.out.changes,
+            &w.out.outputs,
+            &w.rel.transitive,
+            &w.rel.output_deps,
             &w.refreshed,
         )
     };
@@ -404,10 +445,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         variables: vars,
         prior_state: w.refreshed,
         state_identity,
-        changes: w.changes,
-        outputs: w.outputs,
+        changes: w.out.changes,
+        outputs: w.out.outputs,
         graph: graph_ir,
-        expansions: w.expansions,
+        expansions: w.rel.expansions,
         module_expansions,
         targets: input
             .options
@@ -421,10 +462,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .iter()
             .map(ToString::to_string)
             .collect(),
-        drift: w.drift,
+        drift: w.out.drift,
         moved: moved.into_iter().collect(),
-        imports: w.imports,
-        forgotten: w.forgotten,
+        imports: w.out.imports,
+        forgotten: w.out.forgotten,
     };
     (Some(plan), diags)
 }
@@ -470,18 +511,18 @@ impl Walk<'_> {
     /// Configure a provider configuration left for later, if it still is; false when that
     /// failed (the walk stops: its resources cannot be planned).
     fn configure_deferred(&mut self, cfg: &AbsProviderConfig) -> bool {
-        if !self.deferred_providers.remove(cfg) {
+        if !self.ahead.deferred_providers.remove(cfg) {
             return true;
         }
-        let ds = crate::configure::configure_provider(self.tree, self.input.providers, cfg);
+        let ds = crate::configure::configure_provider(self.ctx.tree, self.ctx.input.providers, cfg);
         let failed = ds.iter().any(Diagnostic::is_error);
-        self.diags.extend(ds);
+        self.out.diags.extend(ds);
         !failed
     }
 
     /// How many instances' provider calls run at once (`-parallelism`).
     fn parallelism(&self) -> usize {
-        match self.input.options.parallelism {
+        match self.ctx.input.options.parallelism {
             0 => PLAN_PARALLELISM,
             n => n,
         }
@@ -504,7 +545,7 @@ impl Walk<'_> {
         if m.statics().children.get(name).is_none() {
             return;
         }
-        let (expansion, keys) = if self.input.options.destroy {
+        let (expansion, keys) = if self.ctx.input.options.destroy {
             (Expansion::Single, Vec::new())
         } else {
             match self.expand(m, item.file, call.count, call.for_each) {
@@ -512,17 +553,17 @@ impl Walk<'_> {
                 None => return,
             }
         };
-        self.tree.expand_call(m.path(), name, expansion, keys);
+        self.ctx.tree.expand_call(m.path(), name, expansion, keys);
     }
 
     fn planner(&self) -> InstancePlanner<'_> {
         InstancePlanner {
-            providers: self.input.providers,
-            options: &self.input.options,
+            providers: self.ctx.input.providers,
+            options: &self.ctx.input.options,
             refreshed: &self.refreshed,
-            forced_cbd: &self.forced_cbd,
-            prevent_destroy: &self.prevent_destroy,
-            refresh: self.input.options.refresh,
+            forced_cbd: &self.rel.forced_cbd,
+            prevent_destroy: &self.rel.prevent_destroy,
+            refresh: self.ctx.input.options.refresh,
         }
     }
 
@@ -531,7 +572,7 @@ impl Walk<'_> {
     /// refresh-only plan of the targets, then plans the destroy from that state).
     fn prior_planner(&self, abs: &AbsResource, key: &InstanceKey) -> InstancePlanner<'_> {
         let mut planner = self.planner();
-        if let Some(t) = &self.destroy_refresh {
+        if let Some(t) = &self.ctx.destroy_refresh {
             planner.refresh &= t.includes(&abs.instance(key.clone()));
         }
         planner
@@ -572,7 +613,7 @@ impl Walk<'_> {
         let Some(id) = acc.refreshing.take() else {
             return;
         };
-        if let Some(tell) = self.input.on_refresh {
+        if let Some(tell) = self.ctx.input.on_refresh {
             tell(RefreshNotice {
                 addr: &abs.instance(key.clone()),
                 id: id.as_ref().map(|(k, v)| (*k, v.as_str())),
@@ -597,24 +638,24 @@ impl Walk<'_> {
             refreshing.is_none(),
             "a refresh merged without its instance"
         );
-        self.diags.extend(diags);
+        self.out.diags.extend(diags);
         let mut changes = changes;
         for c in &mut changes {
             self.note_change(c);
-            c.planned_private.share_from(&self.last_private);
-            self.last_private = c.planned_private.clone();
+            c.planned_private.share_from(&self.ahead.last_private);
+            self.ahead.last_private = c.planned_private.clone();
         }
-        if self.discard_noops {
-            self.changes.extend(changes.into_iter().filter(|c| {
+        if self.ctx.discard_noops {
+            self.out.changes.extend(changes.into_iter().filter(|c| {
                 c.action != Action::NoOp
                     || c.deposed().is_some()
-                    || self.moved_to.contains(&c.addr)
-                    || self.imported.contains(&c.addr)
+                    || self.ctx.moved_to.contains(&c.addr)
+                    || self.out.imported.contains(&c.addr)
             }));
         } else {
-            self.changes.extend(changes);
+            self.out.changes.extend(changes);
         }
-        self.drift.extend(drift);
+        self.out.drift.extend(drift);
     }
 
     /// Note the resource of a planned change: any but a no-op makes it `pending` (what data
@@ -634,17 +675,17 @@ impl Walk<'_> {
                     .all(|(a, b)| *a == b.name)
         };
         // Most changes are of the resource noted last: no address is built for them.
-        if let Some((last, wrote)) = &self.last_noted {
+        if let Some((last, wrote)) = &self.rel.last_noted {
             if same(last) && (*wrote || !writes) {
                 return;
             }
         }
         let cr = c.addr.containing_resource().config();
-        self.pending.insert(cr.clone());
+        self.rel.pending.insert(cr.clone());
         if writes {
-            self.changing.insert(cr.clone());
+            self.rel.changing.insert(cr.clone());
         }
-        self.last_noted = Some((cr, writes));
+        self.rel.last_noted = Some((cr, writes));
     }
 
     /// A resource gaining `count` keeps its single object as index 0, and one losing it keeps
@@ -690,7 +731,7 @@ impl Walk<'_> {
         lc: &ferro_hir::Lifecycle,
     ) {
         if lc.prevent_destroy {
-            self.diags.push(prevent_destroy_error(&addr));
+            self.out.diags.push(prevent_destroy_error(&addr));
         }
         let current = deposed.is_none();
         // A delete's private data is its object's, as Terraform plans a destroy: apply sends it
@@ -711,8 +752,8 @@ impl Walk<'_> {
         );
         if let Some(text) = private {
             change.planned_private = crate::statecodec::base64_decode(&text).into();
-            change.planned_private.share_from(&self.last_private);
-            self.last_private = change.planned_private.clone();
+            change.planned_private.share_from(&self.ahead.last_private);
+            self.ahead.last_private = change.planned_private.clone();
         }
         if current {
             // The object is held once: the refreshed state takes the change's packed prior
@@ -726,11 +767,11 @@ impl Walk<'_> {
             );
         }
         self.note_change(&change);
-        self.changes.push(change);
+        self.out.changes.push(change);
     }
 
     fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
-        if !self.input.options.destroy {
+        if !self.ctx.input.options.destroy {
             let item = m.index.outputs[name];
             let o = &m.hir(item.file).outputs[item.index];
             let ds = check_conditions(
@@ -742,7 +783,7 @@ impl Walk<'_> {
                 None,
             );
             if ds.iter().any(Diagnostic::is_error) {
-                self.diags.extend(ds);
+                self.out.diags.extend(ds);
                 return;
             }
         }
@@ -752,28 +793,32 @@ impl Walk<'_> {
             // Terraform 1.0.3 requires `sensitive = true` on root outputs only; a child's
             // output passes its marks on to the parent.
             if let Err(d) = m.output(name) {
-                self.diags.push(d);
+                self.out.diags.push(d);
             }
             return;
         }
         // A targeted destroy leaves every root output as it is, as in Terraform 1.0.3 (its
         // targeting drops the outputs' destroy nodes): only a whole destroy removes them.
-        if self.input.options.destroy && self.targeting.is_active() {
+        if self.ctx.input.options.destroy && self.ctx.targeting.is_active() {
             return;
         }
-        if !self.targeting.includes_output(self.output_deps.get(name)) {
+        if !self
+            .ctx
+            .targeting
+            .includes_output(self.rel.output_deps.get(name))
+        {
             return;
         }
         let item = m.index.outputs[name];
-        let hir = file_hir(self.input.db, item.file);
+        let hir = file_hir(self.ctx.input.db, item.file);
         let o = &hir.outputs[item.index];
         let before = self.refreshed.outputs.get(name).and_then(|os| {
             let ty = json::type_from_json(&os.ty).ok()?;
             json::value_from_json(&os.value, &ty).ok()
         });
-        if self.input.options.destroy {
+        if self.ctx.input.options.destroy {
             if let Some(b) = before {
-                self.outputs.push(OutputChange {
+                self.out.outputs.push(OutputChange {
                     name: name.to_string(),
                     action: Action::Delete,
                     after: Value::null(b.ty()),
@@ -786,12 +831,12 @@ impl Walk<'_> {
         let Some(e) = o.value else { return };
         let (v, ds) = m.eval(item.file, e, &InstanceCtx::default());
         let failed = ds.iter().any(Diagnostic::is_error);
-        self.diags.extend(ds);
+        self.out.diags.extend(ds);
         if failed {
             return;
         }
         if v.contains_sensitive() && !o.sensitive {
-            self.diags.push(sensitive_output_error(hir.span(e)));
+            self.out.diags.push(sensitive_output_error(hir.span(e)));
             return;
         }
         // A null output is not kept in state: the old value goes, or (as Terraform plans it)
@@ -801,7 +846,7 @@ impl Walk<'_> {
                 Some(b) => (Action::Delete, b),
                 None => (Action::NoOp, Value::null(Type::Dynamic)),
             };
-            self.outputs.push(OutputChange {
+            self.out.outputs.push(OutputChange {
                 name: name.to_string(),
                 action,
                 after: Value::null(before.ty()),
@@ -817,7 +862,7 @@ impl Walk<'_> {
             }
             Some(_) => Action::Update,
         };
-        self.outputs.push(OutputChange {
+        self.out.outputs.push(OutputChange {
             name: name.to_string(),
             action,
             before: before.unwrap_or_else(|| Value::null(Type::Dynamic)),

@@ -22,14 +22,14 @@ impl<'a> Walk<'a> {
     /// Resources in state that the configuration no longer declares are destroyed; so are
     /// outputs that no longer exist.
     pub(super) fn orphans(&mut self) {
-        let tree = self.tree;
+        let tree = self.ctx.tree;
         self.removed_still_configured();
         // The resources that may have orphans, with how many instances each has. Their
         // instances are outlined a window at a time (below), as the window starts: the walk
         // replaces the objects themselves in `refreshed` as it refreshes them (an outline holds
         // no current object, so it keeps none of the replaced ones alive), and only a window's
         // outlines are held, not one per instance of the state.
-        let destroy = self.input.options.destroy;
+        let destroy = self.ctx.input.options.destroy;
         let resources: Vec<(AbsResource, usize)> = self
             .refreshed
             .resources
@@ -39,7 +39,9 @@ impl<'a> Walk<'a> {
             .collect();
         // Room for a delete of every instance (a destroy plans one each): grown one push at a
         // time, the list of changes doubled, and held both copies while it moved.
-        self.changes.reserve(resources.iter().map(|(_, n)| n).sum());
+        self.out
+            .changes
+            .reserve(resources.iter().map(|(_, n)| n).sum());
         let setups: Vec<_> = resources
             .iter()
             .map(|(addr, _)| {
@@ -100,11 +102,11 @@ impl<'a> Walk<'a> {
                 let Some(setup) = &setups[*i] else {
                     continue;
                 };
-                let first_change = self.changes.len();
+                let first_change = self.out.changes.len();
                 self.orphan_instances(rs, setup);
                 if setup.forget {
-                    let gone: Vec<_> = self.changes.drain(first_change..).collect();
-                    self.forgotten.extend(gone);
+                    let gone: Vec<_> = self.out.changes.drain(first_change..).collect();
+                    self.out.forgotten.extend(gone);
                 }
             }
         }
@@ -114,8 +116,9 @@ impl<'a> Walk<'a> {
     /// Whether the orphan walk refreshes an instance: one it plans, or in a targeted destroy
     /// one that a refresh of the same targets covers.
     fn refreshes(&self, addr: &AbsResourceInstance) -> bool {
-        self.targeting.includes(addr)
+        self.ctx.targeting.includes(addr)
             || self
+                .ctx
                 .destroy_refresh
                 .as_ref()
                 .is_some_and(|t| t.includes(addr))
@@ -132,12 +135,12 @@ impl<'a> Walk<'a> {
     ) -> Option<OrphanSetup> {
         let scope = tree.scope(&addr.module);
         let configured_here = configured_here(tree, addr);
-        if configured_here && !self.input.options.destroy {
+        if configured_here && !self.ctx.input.options.destroy {
             return None;
         }
         let is_data = addr.resource.mode == ResourceMode::Data;
         if !self.provider_config_present(provider) {
-            self.diags.push(
+            self.out.diags.push(
                 Diagnostic::error("provider-unavailable", "Provider configuration not present")
                     .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy {}, after which you can remove the provider configuration again.", addr, provider, addr))
                     .with_address(addr.to_string()),
@@ -145,6 +148,7 @@ impl<'a> Walk<'a> {
             return None;
         }
         let Some(schema) = self
+            .ctx
             .input
             .providers
             .schemas
@@ -158,7 +162,7 @@ impl<'a> Walk<'a> {
             })
             .cloned()
         else {
-            self.diags.push(
+            self.out.diags.push(
                 Diagnostic::error("provider-unavailable", "Provider configuration not present")
                     .with_detail(format!("To work with {} its original provider configuration at {} is required, but it has been removed.", addr, provider)),
             );
@@ -172,7 +176,7 @@ impl<'a> Walk<'a> {
         // prevent_destroy belongs to the resource's configuration block, wherever its module
         // instance went (a destroy plan expands no module calls; a removed module instance
         // still has the block), as Terraform attaches configuration to orphans.
-        if !is_data && self.prevent_destroy.contains(&addr.config()) {
+        if !is_data && self.rel.prevent_destroy.contains(&addr.config()) {
             lc.prevent_destroy = true;
         }
         Some(OrphanSetup {
@@ -198,10 +202,10 @@ impl<'a> Walk<'a> {
             let key = &inst.key;
             let addr = rs.addr.instance(key.clone());
             // A destroy removes a data resource only when a target names it (or its module).
-            let covered = if is_data && self.input.options.destroy {
-                self.targeting.includes_named(&addr)
+            let covered = if is_data && self.ctx.input.options.destroy {
+                self.ctx.targeting.includes_named(&addr)
             } else {
-                self.targeting.includes(&addr)
+                self.ctx.targeting.includes(&addr)
             };
             if !covered {
                 if !is_data && inst.has_current && self.refreshes(&addr) {
@@ -209,7 +213,7 @@ impl<'a> Walk<'a> {
                 }
                 continue;
             }
-            if self.input.options.refresh_only {
+            if self.ctx.input.options.refresh_only {
                 // Refreshed (an object deleted outside ferro leaves state), never destroyed.
                 if !is_data && inst.has_current {
                     let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
@@ -257,7 +261,7 @@ impl<'a> Walk<'a> {
     }
 
     fn orphan_outputs(&mut self, tree: &EvalTree<'_>) {
-        if !self.input.options.destroy && !self.targeting.is_active() {
+        if !self.ctx.input.options.destroy && !self.ctx.targeting.is_active() {
             let names: Vec<String> = self
                 .refreshed
                 .outputs
@@ -271,7 +275,7 @@ impl<'a> Walk<'a> {
                     .ok()
                     .and_then(|t| json::value_from_json(&os.value, &t).ok())
                 {
-                    self.outputs.push(OutputChange {
+                    self.out.outputs.push(OutputChange {
                         name: n,
                         action: Action::Delete,
                         after: Value::null(b.ty()),
@@ -290,9 +294,16 @@ impl<'a> Walk<'a> {
         if cfg.module.is_empty() && cfg.alias.is_none() {
             return true;
         }
-        let Some(st) = self.tree.statics.iter().find(|st| st.path == cfg.module) else {
+        let Some(st) = self
+            .ctx
+            .tree
+            .statics
+            .iter()
+            .find(|st| st.path == cfg.module)
+        else {
             return false;
         };
+        let host = self.ctx.tree.default_registry;
         st.index.providers.keys().any(|(name, alias)| {
             alias == &cfg.alias && {
                 let source = st
@@ -300,11 +311,12 @@ impl<'a> Walk<'a> {
                     .required_providers
                     .get(name)
                     .and_then(|item| {
-                        let rp = &self.tree.hir(item.file).required_providers[item.index];
+                        let rp = &self.ctx.tree.hir(item.file).required_providers[item.index];
                         rp.source.as_deref()
                     })
-                    .and_then(|s| ferro_addrs::Provider::parse_source(s).ok());
-                source.unwrap_or_else(|| ferro_addrs::Provider::default_for(name)) == cfg.provider
+                    .and_then(|s| ferro_addrs::Provider::parse_source_in(s, host).ok());
+                source.unwrap_or_else(|| ferro_addrs::Provider::default_in(name, host))
+                    == cfg.provider
             }
         })
     }
@@ -313,9 +325,9 @@ impl<'a> Walk<'a> {
     /// objects to be destroyed.
     fn removed_rule(&self, addr: &AbsResource) -> Option<bool> {
         let names: Vec<&str> = addr.module.0.iter().map(|s| s.name.as_str()).collect();
-        for st in &self.tree.statics {
+        for st in &self.ctx.tree.statics {
             for item in &st.index.removed {
-                let block = &self.tree.hir(item.file).removed[item.index];
+                let block = &self.ctx.tree.hir(item.file).removed[item.index];
                 let (prefix, resource) = removed_target(&st.path, &block.from);
                 let covered = match resource {
                     Some(r) => names == prefix && r == &addr.resource,
@@ -331,11 +343,11 @@ impl<'a> Walk<'a> {
 
     /// A `removed` block naming something the configuration still declares is an error.
     fn removed_still_configured(&mut self) {
-        for st in &self.tree.statics {
+        for st in &self.ctx.tree.statics {
             for item in &st.index.removed {
-                let block = &self.tree.hir(item.file).removed[item.index];
+                let block = &self.ctx.tree.hir(item.file).removed[item.index];
                 let (prefix, resource) = removed_target(&st.path, &block.from);
-                let declared = self.tree.statics.iter().any(|o| {
+                let declared = self.ctx.tree.statics.iter().any(|o| {
                     o.path.iter().map(String::as_str).eq(prefix.iter().copied())
                         && resource.is_none_or(|r| o.index.resources.contains_key(r))
                 });
@@ -345,10 +357,10 @@ impl<'a> Walk<'a> {
                     } else {
                         "module"
                     };
-                    self.diags.push(
+                    self.out.diags.push(
                         Diagnostic::error("removed-still-declared", format!("Removed {what} block still exists"))
                             .with_detail(format!("This statement declares a removal of the {what} {}, but this {what} block still exists in the configuration. Please remove the {what} block.", block.from))
-                            .with_span(self.tree.hir(item.file).at(block.from_span)),
+                            .with_span(self.ctx.tree.hir(item.file).at(block.from_span)),
                     );
                 }
             }

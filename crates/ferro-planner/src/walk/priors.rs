@@ -11,11 +11,11 @@ impl Walk<'_> {
         cfg: &AbsProviderConfig,
         schema: &Schema,
     ) -> Option<PriorObject> {
-        if let Some(instances) = self.prefetched.get_mut(abs) {
+        if let Some(instances) = self.ahead.prefetched.get_mut(abs) {
             if let Some(taken) = instances.remove(key) {
                 let (out, acc) = *taken;
                 if instances.is_empty() {
-                    self.prefetched.remove(abs);
+                    self.ahead.prefetched.remove(abs);
                 } else if instances.len() * 4 <= instances.capacity() {
                     // A map keeps its room as entries leave; the walk takes them one by one
                     // into changes, so the room is given back as it goes (halving it each
@@ -76,13 +76,13 @@ impl Walk<'_> {
                 self.store_refreshed(abs, cfg, key, &mut acc);
                 let acc = (!acc.is_empty()).then(|| Box::new(acc.compact()));
                 let prefetched = Box::new((out, acc));
-                match self.prefetched.get_mut(abs) {
+                match self.ahead.prefetched.get_mut(abs) {
                     Some(instances) => {
                         instances.insert(key.clone(), prefetched);
                     }
                     None => {
                         let instances = HashMap::from([(key.clone(), prefetched)]);
-                        self.prefetched.insert(abs.clone(), instances);
+                        self.ahead.prefetched.insert(abs.clone(), instances);
                     }
                 }
             }

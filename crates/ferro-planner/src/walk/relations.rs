@@ -93,26 +93,26 @@ impl Walk<'_> {
         cr: &ConfigResource,
         direct: Option<&BTreeSet<ConfigResource>>,
     ) {
-        let Some(id) = self.transitive.ids().id(cr) else {
+        let Some(id) = self.rel.transitive.ids().id(cr) else {
             return;
         };
-        let ids = self.transitive.ids();
+        let ids = self.rel.transitive.ids();
         let direct = direct.map(|ds| ids.ids(ds)).unwrap_or_default();
         let mut all = direct.clone();
         for &d in &direct {
-            if let Some(t) = self.transitive.members(d) {
+            if let Some(t) = self.rel.transitive.members(d) {
                 all = union(&all, t);
             }
         }
         let mut recorded = direct.clone();
         for &d in &direct {
-            if self.changing.contains(ids.resource(d)) {
-                if let Some(t) = self.recorded.members(d) {
+            if self.rel.changing.contains(ids.resource(d)) {
+                if let Some(t) = self.rel.recorded.members(d) {
                     recorded = union(&recorded, t);
                 }
             }
         }
-        self.transitive.set(id, all);
-        self.recorded.set(id, recorded);
+        self.rel.transitive.set(id, all);
+        self.rel.recorded.set(id, recorded);
     }
 }

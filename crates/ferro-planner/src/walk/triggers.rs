@@ -55,7 +55,7 @@ impl Walk<'_> {
             resource,
         };
         let keyed = matches!(
-            self.expansions.get(&abs),
+            self.rel.expansions.get(&abs),
             Some(Expansion::Count | Expansion::ForEach)
         );
         let eval_key = |k: ExprId| -> Option<Value> {
@@ -95,15 +95,15 @@ impl Walk<'_> {
                 after.as_ref().is_none_or(|a| !a.is_wholly_known()) || before != after
             }
         };
-        let mut index = self.trigger_index.borrow_mut();
-        index.catch_up(&self.changes);
+        let mut index = self.rel.trigger_index.borrow_mut();
+        index.catch_up(&self.out.changes);
         let Some(instances) = index.by_resource.get(&abs) else {
             return false;
         };
         match key {
             Some(k) => instances
                 .get(&k)
-                .is_some_and(|&i| fires(&self.changes[i], &path)),
+                .is_some_and(|&i| fires(&self.out.changes[i], &path)),
             // The whole resource: the same answer for every instance that asks, kept.
             None => {
                 let asked = (abs, path);
@@ -113,7 +113,7 @@ impl Walk<'_> {
                 let instances = &index.by_resource[&asked.0];
                 let known = instances
                     .values()
-                    .any(|&i| fires(&self.changes[i], &asked.1));
+                    .any(|&i| fires(&self.out.changes[i], &asked.1));
                 index.whole.insert(asked, known);
                 known
             }

@@ -110,11 +110,39 @@ impl HttpClient {
     /// GET `url`, with `token` as its bearer token. Any status is a response; only failing
     /// to connect or to read is an error.
     pub fn get(&self, url: &str, token: Option<&str>) -> Result<Response, String> {
-        let mut req = self.agent.get(url);
-        if let Some(token) = token {
-            req = req.header("Authorization", &format!("Bearer {token}"));
-        }
-        let mut resp = req.call().map_err(|e| format!("Get {url:?}: {e}"))?;
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> = auth
+            .as_deref()
+            .map(|a| ("Authorization", a))
+            .into_iter()
+            .collect();
+        self.send("GET", url, &headers, None)
+    }
+
+    /// One request: `method` (`GET` or `POST`) to `url` with `headers`, and `body` for a
+    /// POST. Any status is a response; only failing to connect or to read is an error.
+    pub fn send(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Result<Response, String> {
+        let result = if method == "POST" {
+            let mut req = self.agent.post(url);
+            for (k, v) in headers {
+                req = req.header(*k, *v);
+            }
+            req.send(body.unwrap_or_default())
+        } else {
+            let mut req = self.agent.get(url);
+            for (k, v) in headers {
+                req = req.header(*k, *v);
+            }
+            req.call()
+        };
+        let verb = if method == "POST" { "Post" } else { "Get" };
+        let mut resp = result.map_err(|e| format!("{verb} {url:?}: {e}"))?;
         let status = resp.status().as_u16();
         let headers = resp
             .headers()
@@ -132,7 +160,7 @@ impl HttpClient {
             .with_config()
             .limit(MAX_BODY)
             .read_to_vec()
-            .map_err(|e| format!("Get {url:?}: reading the response: {e}"))?;
+            .map_err(|e| format!("{verb} {url:?}: reading the response: {e}"))?;
         Ok(Response {
             status,
             url: final_url,

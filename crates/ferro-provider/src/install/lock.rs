@@ -24,6 +24,47 @@ pub struct LockFile {
     pub providers: BTreeMap<ProviderAddr, LockedProvider>,
 }
 
+/// The environment variable that names the default registry outright.
+pub const DEFAULT_REGISTRY_ENV: &str = "FERRO_DEFAULT_REGISTRY";
+
+/// The registry a provider `source` without a hostname names in the working directory `dir`:
+///
+/// 1. `FERRO_DEFAULT_REGISTRY`, when it names one of the two public registries;
+/// 2. OpenTofu's registry when the directory's lock file was written for OpenTofu: it locks
+///    a provider on `registry.opentofu.org` and none on `registry.terraform.io`;
+/// 3. Terraform's registry otherwise.
+///
+/// An unreadable lock file counts as none here; `init` and the commands that check the lock
+/// report it.
+pub fn default_registry(dir: &Path) -> Result<&'static str, String> {
+    if let Ok(v) = std::env::var(DEFAULT_REGISTRY_ENV) {
+        let v = v.trim().to_ascii_lowercase();
+        return match v.as_str() {
+            ferro_addrs::DEFAULT_REGISTRY => Ok(ferro_addrs::DEFAULT_REGISTRY),
+            ferro_addrs::OPENTOFU_REGISTRY => Ok(ferro_addrs::OPENTOFU_REGISTRY),
+            "" => Ok(default_from_lock(dir)),
+            _ => Err(format!(
+                "{DEFAULT_REGISTRY_ENV} must be {} or {}, not {v:?}.",
+                ferro_addrs::DEFAULT_REGISTRY,
+                ferro_addrs::OPENTOFU_REGISTRY
+            )),
+        };
+    }
+    Ok(default_from_lock(dir))
+}
+
+fn default_from_lock(dir: &Path) -> &'static str {
+    let Ok(lock) = LockFile::load(dir) else {
+        return ferro_addrs::DEFAULT_REGISTRY;
+    };
+    let on = |host: &str| lock.providers.keys().any(|p| p.hostname == host);
+    if on(ferro_addrs::OPENTOFU_REGISTRY) && !on(ferro_addrs::DEFAULT_REGISTRY) {
+        ferro_addrs::OPENTOFU_REGISTRY
+    } else {
+        ferro_addrs::DEFAULT_REGISTRY
+    }
+}
+
 impl LockFile {
     /// Read the lock file in `dir`; a missing file is an empty lock.
     pub fn load(dir: &Path) -> Result<LockFile, String> {

@@ -6,6 +6,7 @@
 
 pub mod cliconfig;
 mod download;
+pub mod gcs;
 pub mod hash;
 mod hcl;
 pub mod http;

@@ -368,6 +368,11 @@ impl ModuleAddr {
     /// not a registry address), names are letters, digits, `-` and `_` between letters or
     /// digits, the provider lower-case letters and digits.
     pub fn parse(s: &str) -> Option<ModuleAddr> {
+        ModuleAddr::parse_in(s, ferro_addrs::DEFAULT_REGISTRY)
+    }
+
+    /// [`ModuleAddr::parse`] where an address without a hostname is on `default_host`.
+    pub fn parse_in(s: &str, default_host: &str) -> Option<ModuleAddr> {
         let parts: Vec<&str> = s.split('/').collect();
         let name = |p: &str| {
             let b = p.as_bytes();
@@ -401,7 +406,7 @@ impl ModuleAddr {
                 && port.is_none_or(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
         };
         let (host, rest) = match parts.as_slice() {
-            [ns, n, prov] => ("registry.terraform.io", [*ns, *n, *prov]),
+            [ns, n, prov] => (default_host, [*ns, *n, *prov]),
             [host, ns, n, prov] if host_ok(host) => (*host, [*ns, *n, *prov]),
             _ => return None,
         };

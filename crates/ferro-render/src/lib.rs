@@ -2,18 +2,23 @@
 //! (`show -json`).
 
 mod diff;
+pub mod graph;
+pub mod graph_dot;
 mod json;
 mod json_config;
+pub mod json_ui;
 mod pen;
+pub mod validate_json;
+pub mod values;
 
 pub use json::{plan_json, state_json};
 
 use diff::DiffPrinter;
 use ferro_addrs::ResourceMode;
 use ferro_plan::{Action, ActionReason, Plan, PlanMode, ResourceInstanceChange};
-use ferro_planner::config_value::mark_schema_sensitive;
-use ferro_planner::statecodec::apply_sensitive_paths;
-use ferro_planner::Providers;
+use ferro_runtime::config_value::mark_schema_sensitive;
+use ferro_runtime::statecodec::apply_sensitive_paths;
+use ferro_runtime::Providers;
 use ferro_state::{ObjectState, State};
 use ferro_value::schema::{Attribute, Block, Schema};
 use ferro_value::{Type, Value};
@@ -23,13 +28,13 @@ use pen::{word_wrap, Pen};
 const COLUMNS: usize = 78;
 
 /// Decode a state object against its schema, with the sensitive marks state recorded.
-pub(crate) fn decode_object(o: &ObjectState, schema: &Schema) -> Option<Value> {
+pub fn decode_object(o: &ObjectState, schema: &Schema) -> Option<Value> {
     let v = o.attributes.to_value(&schema.implied_type()).ok()?;
     Some(apply_sensitive_paths(v, &o.sensitive_attributes))
 }
 
 /// Resource changes in address order (deposed objects after the current one).
-pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
+pub fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
     let mut v: Vec<&ResourceInstanceChange> = plan.changes.iter().map(|c| &**c).collect();
     // Unstable: no two changes have one address and deposed key (and a plan's are sorted).
     v.sort_unstable_by(|a, b| (&a.addr, a.deposed()).cmp(&(&b.addr, b.deposed())));
@@ -37,10 +42,7 @@ pub(crate) fn sorted_changes(plan: &Plan) -> Vec<&ResourceInstanceChange> {
 }
 
 /// The schema of the resource type a change is for.
-pub(crate) fn schema_block<'a>(
-    providers: &'a Providers,
-    c: &ResourceInstanceChange,
-) -> Option<&'a Block> {
+pub fn schema_block<'a>(providers: &'a Providers, c: &ResourceInstanceChange) -> Option<&'a Block> {
     providers
         .resource_schema(&c.provider, &c.addr.resource.resource)
         .map(|s| &s.block)
@@ -317,7 +319,7 @@ pub fn write_human_plan(
 
 /// The counts after `Plan:`: Terraform's three, with OpenTofu's import and forget counts
 /// around them when the plan has any.
-pub(crate) fn plan_counts(plan: &Plan) -> String {
+pub fn plan_counts(plan: &Plan) -> String {
     let (add, change, destroy) = plan.counts();
     let mut s = String::new();
     if !plan.imports.is_empty() {
@@ -510,4 +512,9 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// The " [id=…]" a progress line names its object with (nothing without a naming attribute).
+pub fn id_suffix(id: Option<(&str, &str)>) -> String {
+    id.map(|(k, v)| format!(" [{k}={v}]")).unwrap_or_default()
 }

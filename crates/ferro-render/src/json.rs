@@ -6,8 +6,8 @@ use super::{decode_object, sorted_changes};
 use ferro_addrs::{AbsResource, InstanceKey, ModuleInstance, ResourceMode};
 use ferro_db::{Db, Workspace};
 use ferro_plan::{Action, Plan, ResourceInstanceChange};
-use ferro_planner::config_value::mark_schema_sensitive;
-use ferro_planner::Providers;
+use ferro_runtime::config_value::mark_schema_sensitive;
+use ferro_runtime::Providers;
 use ferro_state::State;
 use ferro_value::json::{to_go_json_string, value_to_plain_json};
 use ferro_value::{Value, ValueKind};
@@ -62,7 +62,7 @@ fn unknown_as_bool(v: &Value) -> J {
 }
 
 /// `true` at every sensitive position (see `before_sensitive`).
-pub(crate) fn sensitive_as_bool(v: &Value) -> J {
+pub fn sensitive_as_bool(v: &Value) -> J {
     if v.is_sensitive() {
         return J::Bool(true);
     }

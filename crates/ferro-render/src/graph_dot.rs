@@ -12,13 +12,13 @@ use std::collections::{BTreeSet, HashMap};
 
 /// How a vertex is drawn: its label and shape (`box`, `note`, `diamond`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Drawn {
+pub struct Drawn {
     pub label: String,
     pub shape: &'static str,
 }
 
 #[derive(Debug, Default)]
-pub(crate) struct DotGraph {
+pub struct DotGraph {
     names: Vec<String>,
     drawn: Vec<Option<Drawn>>,
     by_name: HashMap<String, usize>,

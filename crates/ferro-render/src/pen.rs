@@ -3,7 +3,7 @@
 //! configuration or state never pass through the pen, so brackets in them are safe.
 
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Pen {
+pub struct Pen {
     pub color: bool,
 }
 
@@ -43,7 +43,7 @@ impl Pen {
 }
 
 /// Wrap prose at `width` columns on spaces (existing newlines are kept).
-pub(crate) fn word_wrap(text: &str, width: usize) -> String {
+pub fn word_wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     for (i, para) in text.split('\n').enumerate() {
         if i > 0 {

@@ -20,7 +20,7 @@ thread_local! {
 }
 
 /// The JSON UI is on for this thread until this is dropped.
-pub(crate) struct Enabled(());
+pub struct Enabled(());
 
 impl Drop for Enabled {
     fn drop(&mut self) {
@@ -28,12 +28,12 @@ impl Drop for Enabled {
     }
 }
 
-pub(crate) fn enable() -> Enabled {
+pub fn enable() -> Enabled {
     ACTIVE.with(|a| a.set(true));
     Enabled(())
 }
 
-pub(crate) fn active() -> bool {
+pub fn active() -> bool {
     ACTIVE.with(Cell::get)
 }
 
@@ -73,7 +73,7 @@ fn emit(out: &mut dyn Write, level: &str, message: &str, kind: &str, fields: Vec
 }
 
 /// The first message of every run.
-pub(crate) fn version(out: &mut dyn Write) {
+pub fn version(out: &mut dyn Write) {
     emit(
         out,
         "info",
@@ -86,7 +86,7 @@ pub(crate) fn version(out: &mut dyn Write) {
     );
 }
 
-pub(crate) fn diagnostics(out: &mut dyn Write, diags: &[Diagnostic], sources: &dyn SourceLookup) {
+pub fn diagnostics(out: &mut dyn Write, diags: &[Diagnostic], sources: &dyn SourceLookup) {
     for d in diags {
         let (level, word) = match d.severity {
             Severity::Error => ("error", "Error"),
@@ -150,7 +150,7 @@ fn action_name(a: Action) -> &'static str {
 }
 
 /// A `planned_change` for every change the plan makes, by address.
-pub(crate) fn planned_changes(out: &mut dyn Write, plan: &Plan) {
+pub fn planned_changes(out: &mut dyn Write, plan: &Plan) {
     let mut changes: Vec<_> = plan
         .changes
         .iter()
@@ -192,7 +192,7 @@ fn change_reason(r: ActionReason) -> Option<&'static str> {
 }
 
 /// What a run changed (or plans to): `operation` is `plan`, `apply` or `destroy`.
-pub(crate) fn change_summary(
+pub fn change_summary(
     out: &mut dyn Write,
     operation: &str,
     (add, change, remove): (usize, usize, usize),
@@ -219,7 +219,7 @@ pub(crate) fn change_summary(
 /// When each running step started and what it does, by address: an `apply_errored` message
 /// says what failed and after how long.
 #[derive(Default)]
-pub(crate) struct Started(
+pub struct Started(
     std::sync::Mutex<std::collections::HashMap<String, (Action, std::time::Instant)>>,
 );
 
@@ -249,9 +249,9 @@ fn hook_message(
 
 /// An object the plan refreshed: `refresh_start` and `refresh_complete`, as Terraform reports
 /// each refresh (ferro tells of it once it is done, in the walk's order).
-pub(crate) fn refresh(out: &mut dyn Write, addr: &AbsResourceInstance, id: Option<(&str, &str)>) {
+pub fn refresh(out: &mut dyn Write, addr: &AbsResourceInstance, id: Option<(&str, &str)>) {
     let addr = addr.to_string();
-    let suffix = crate::commands::id_suffix(id);
+    let suffix = crate::id_suffix(id);
     let fields = || {
         id.map(|(k, v)| vec![("id_key", json!(k)), ("id_value", json!(v))])
             .unwrap_or_default()
@@ -273,7 +273,7 @@ pub(crate) fn refresh(out: &mut dyn Write, addr: &AbsResourceInstance, id: Optio
 }
 
 /// An apply event as a hook message (`text` is the human line, the message of most).
-pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, started: &Started) {
+pub fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, started: &Started) {
     use ferro_exec::{Event, ProvisionPhase};
     let mut started = started.0.lock().unwrap_or_else(|e| e.into_inner());
     match e {
@@ -378,7 +378,7 @@ pub(crate) fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, star
 }
 
 /// The root module's outputs after an apply, values included (sensitive ones too, marked).
-pub(crate) fn outputs(out: &mut dyn Write, state: &ferro_state::State) {
+pub fn outputs(out: &mut dyn Write, state: &ferro_state::State) {
     let mut all = Map::new();
     for (name, o) in &state.outputs {
         all.insert(

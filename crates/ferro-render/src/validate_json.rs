@@ -5,7 +5,7 @@ use ferro_diag::{Diagnostic, Severity, SourceLookup};
 use serde_json::{json, Value};
 
 /// The JSON document for `diags`; `sources` gives each file's name and text.
-pub(crate) fn render(diags: &[Diagnostic], sources: &dyn SourceLookup) -> String {
+pub fn render(diags: &[Diagnostic], sources: &dyn SourceLookup) -> String {
     let errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -27,7 +27,7 @@ pub(crate) fn render(diags: &[Diagnostic], sources: &dyn SourceLookup) -> String
 
 /// One diagnostic as Terraform's JSON gives it (also the `diagnostic` of the machine-readable
 /// UI, `plan -json`).
-pub(crate) fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
+pub fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
     let severity = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",

@@ -9,7 +9,7 @@ use ferro_db::{
 };
 use ferro_hir::{BlockBody, Expr, ExprId, FileHir, Reference};
 use ferro_plan::Plan;
-use ferro_planner::Providers;
+use ferro_runtime::Providers;
 use ferro_value::json::{value_from_plain_json, value_to_plain_json};
 use ferro_value::schema::Block;
 use ferro_value::{Value, ValueKind};

@@ -26,7 +26,7 @@ struct BodyResult {
     skipped_blocks: usize,
 }
 
-pub(crate) struct DiffPrinter<'a> {
+pub struct DiffPrinter<'a> {
     pub out: String,
     pen: Pen,
     action: Action,
@@ -476,7 +476,7 @@ impl<'a> DiffPrinter<'a> {
     }
 
     /// A whole value, every nested line prefixed with `action`'s symbol.
-    pub(crate) fn value(&mut self, v: &Value, action: Action, indent: usize) {
+    pub fn value(&mut self, v: &Value, action: Action, indent: usize) {
         if v.is_sensitive() {
             self.out.push_str(MARKED);
             return;
@@ -619,7 +619,7 @@ fn entries(v: &Value) -> ferro_value::ValueMap {
 }
 
 /// An attribute name as HCL would accept it, else quoted.
-pub(crate) fn display_name(name: &str) -> String {
+pub fn display_name(name: &str) -> String {
     let mut cs = name.chars();
     let valid = cs.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && cs.all(|c| c.is_alphanumeric() || c == '_' || c == '-');
@@ -630,7 +630,7 @@ pub(crate) fn display_name(name: &str) -> String {
     }
 }
 
-pub(crate) use ferro_value::json::go_quote;
+pub use ferro_value::json::go_quote;
 
 /// Lines as Go's `bufio.Scanner` yields them: split on `\n`, a final empty line dropped, `\r` trimmed.
 fn scan_lines(s: &str) -> Vec<&str> {
