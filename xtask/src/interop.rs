@@ -878,6 +878,7 @@ pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
         .chain(crate::interop_ssh::SCENARIOS)
         .chain(crate::interop_diag::SCENARIOS)
         .chain(crate::interop_registry::SCENARIOS)
+        .chain(crate::interop_s3::SCENARIOS)
     {
         if filter.is_some_and(|x| !name.contains(x)) {
             continue;

@@ -35,6 +35,9 @@ subcommands:
   bench pg [--debug]          2 000 null_resource: ferro on the local backend, ferro on pg,
                               Terraform 1.0.3 on pg (PostgreSQL from FERRO_PG_CONN_STR or
                               tools/pg-test-server.sh)
+  bench s3 [--debug]          no-op plan of a 10 000-instance state kept in s3 (moto, from
+                              FERRO_MOTO_ENDPOINT or tools/moto-test-server.sh): ferro beside
+                              Terraform 1.0.3
   bench eval                  time and count allocations of expression evaluation
   bench lsp [--debug]         ferro lsp on 500 modules / 20 000 resources: initial analysis,
                               peak memory, diagnostics after an edit, completion (release build)
@@ -291,6 +294,12 @@ fn bench_cmd(args: &[String]) -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Some("s3") => {
+            let release = !args.iter().any(|a| a == "--debug");
+            with_bench_env(release, |env| {
+                xtask::bench_s3::run(env, 10_000, &mut std::io::stdout())
+            })
         }
         Some("lsp") => {
             // --debug: measure the debug build (quick, but not representative).

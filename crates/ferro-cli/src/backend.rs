@@ -4,18 +4,16 @@
 //! opening the selected workspace's state as a `ferro_state::Backend`.
 
 use crate::{args, Global, Io};
+use ferro_state::http::{HttpBackend, HttpConfig, HttpStore};
 use ferro_state::pg::{PgBackend, PgConfig, PgStore};
+use ferro_state::s3::{S3Backend, S3Config, S3Store};
 use ferro_state::workspace::{current_workspace, LocalLayout};
 use ferro_state::{Backend, LocalBackend, State};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A literal argument of a backend block.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Lit {
-    Str(String),
-    Bool(bool),
-}
+pub(crate) use ferro_state::config::Lit;
 
 /// The `backend` block of the root module: its type and literal arguments.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +30,16 @@ pub(crate) enum Location {
     /// `workspace_dir` say.
     Local(LocalLayout),
     Pg(PgConfig),
+    S3(S3Config),
+    Http(HttpConfig),
+}
+
+/// The backend types ferro has.
+pub(crate) const BACKEND_TYPES: [&str; 4] = ["local", "pg", "s3", "http"];
+
+/// The message for a backend type ferro does not have.
+pub(crate) fn unsupported_type(ty: &str) -> String {
+    format!("There is no backend type named {ty:?}; ferro supports \"local\", \"pg\", \"s3\" and \"http\".")
 }
 
 const PG_ATTRS: [&str; 5] = [
@@ -45,11 +53,20 @@ const PG_ATTRS: [&str; 5] = [
 const LOCAL_ATTRS: [&str; 2] = ["path", "workspace_dir"];
 
 /// The arguments a backend type's schema declares, in name order (for the recorded
-/// configuration and its hash).
-fn schema_attrs(ty: &str) -> &'static [&'static str] {
+/// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 arguments
+/// `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
+fn schema_attrs(ty: &str, attrs: &BTreeMap<String, Lit>) -> Vec<&'static str> {
+    use ferro_state::config::{HTTP_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
     match ty {
-        "local" => &LOCAL_ATTRS,
-        _ => &PG_ATTRS,
+        "local" => LOCAL_ATTRS.to_vec(),
+        "s3" => {
+            let mut names: Vec<&str> = S3_ATTRS.to_vec();
+            names.extend(S3_NEWER_ATTRS.iter().filter(|n| attrs.contains_key(**n)));
+            names.sort_unstable();
+            names
+        }
+        "http" => HTTP_ATTRS.to_vec(),
+        _ => PG_ATTRS.to_vec(),
     }
 }
 
@@ -127,12 +144,63 @@ pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
     Ok(None)
 }
 
+/// The arguments of a `-backend-config` file (the body of a backend block, in HCL or JSON).
+pub(crate) fn attributes_of_file(name: &str, text: &str) -> Result<BTreeMap<String, Lit>, String> {
+    let file = ferro_diag::FileId(0);
+    let parsed = if name.ends_with(".json") {
+        ferro_syntax::parse_json_file(file, text)
+    } else {
+        ferro_syntax::parse_file(file, text)
+    };
+    if !parsed.diagnostics.is_empty() {
+        return Err(format!(
+            "{name}: the backend configuration file is not valid HCL"
+        ));
+    }
+    let mut attrs = BTreeMap::new();
+    for item in &parsed.body.items {
+        let ferro_syntax::ast::BodyItem::Attribute(a) = item else {
+            return Err(format!(
+                "{name}: a backend configuration file holds arguments only, not blocks"
+            ));
+        };
+        let v = literal(&a.expr).ok_or_else(|| {
+            format!(
+                "{name}: the backend argument {:?} must be a literal value; variables may not be used here",
+                a.name.name.as_str()
+            )
+        })?;
+        attrs.insert(a.name.name.to_string(), v);
+    }
+    Ok(attrs)
+}
+
 fn literal(e: &ferro_syntax::ast::Expr) -> Option<Lit> {
     use ferro_syntax::ast::ExprKind;
     match &e.kind {
         ExprKind::Bool(b) => Some(Lit::Bool(*b)),
+        ExprKind::Number(n) => Some(Lit::Num(n.to_string())),
         ExprKind::Template(t) => t.literal_text().map(Lit::Str),
         ExprKind::Parens(inner) => literal(inner),
+        ExprKind::Tuple(items) => items
+            .iter()
+            .map(literal)
+            .collect::<Option<_>>()
+            .map(Lit::List),
+        ExprKind::Object(items) => {
+            let mut m = BTreeMap::new();
+            for item in items {
+                let key = match &item.key {
+                    ferro_syntax::ast::ObjectKey::Ident(name) => name.name.to_string(),
+                    ferro_syntax::ast::ObjectKey::Expr(e) => match literal(e)? {
+                        Lit::Str(s) => s,
+                        _ => return None,
+                    },
+                };
+                m.insert(key, literal(&item.value)?);
+            }
+            Some(Lit::Map(m))
+        }
         _ => None,
     }
 }
@@ -174,16 +242,42 @@ pub(crate) fn pg_config(attrs: &BTreeMap<String, Lit>) -> Result<PgConfig, Strin
 /// `[type, config object]` (attributes in name order, unset ones null).
 pub(crate) fn config_hash(block: &BackendBlock) -> u32 {
     let mut s = format!("<{};<", ferro_syntax::go_quote(&block.ty));
-    for &name in schema_attrs(&block.ty) {
+    for name in schema_attrs(&block.ty, &block.attrs) {
         match block.attrs.get(name) {
             None => s.push('~'),
-            Some(Lit::Str(v)) => s.push_str(&ferro_syntax::go_quote(v)),
-            Some(Lit::Bool(b)) => s.push(if *b { 'T' } else { 'F' }),
+            Some(v) => hash_text(v, &mut s),
         }
         s.push(';');
     }
     s.push_str(">;>");
     crc32(s.as_bytes())
+}
+
+/// cty's set-hash serialisation of a value.
+fn hash_text(v: &Lit, out: &mut String) {
+    match v {
+        Lit::Str(v) => out.push_str(&ferro_syntax::go_quote(v)),
+        Lit::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+        Lit::Num(n) => out.push_str(n),
+        Lit::List(items) => {
+            out.push('[');
+            for i in items {
+                hash_text(i, out);
+                out.push(';');
+            }
+            out.push(']');
+        }
+        Lit::Map(m) => {
+            out.push('{');
+            for (k, v) in m {
+                out.push_str(&ferro_syntax::go_quote(k));
+                out.push(':');
+                hash_text(v, out);
+                out.push(';');
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// CRC-32 (IEEE), as Go's `crc32.ChecksumIEEE`.
@@ -226,12 +320,10 @@ pub(crate) fn save(
     merged: &BTreeMap<String, Lit>,
 ) -> Result<(), String> {
     let mut config = serde_json::Map::new();
-    for &name in schema_attrs(&block.ty) {
-        let v = match merged.get(name) {
-            None => serde_json::Value::Null,
-            Some(Lit::Str(s)) => serde_json::Value::String(s.clone()),
-            Some(Lit::Bool(b)) => serde_json::Value::Bool(*b),
-        };
+    for name in schema_attrs(&block.ty, merged) {
+        let v = merged
+            .get(name)
+            .map_or(serde_json::Value::Null, Lit::to_json);
         config.insert(name.to_string(), v);
     }
     let path = saved_path(dir);
@@ -283,14 +375,8 @@ pub(crate) fn saved_attrs(config: &serde_json::Value) -> BTreeMap<String, Lit> {
     let mut out = BTreeMap::new();
     if let Some(obj) = config.as_object() {
         for (k, v) in obj {
-            match v {
-                serde_json::Value::String(s) => {
-                    out.insert(k.clone(), Lit::Str(s.clone()));
-                }
-                serde_json::Value::Bool(b) => {
-                    out.insert(k.clone(), Lit::Bool(*b));
-                }
-                _ => {}
+            if let Some(lit) = Lit::from_json(v) {
+                out.insert(k.clone(), lit);
             }
         }
     }
@@ -310,12 +396,9 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
     };
     match (block, saved) {
         (None, None) => Ok(Location::Local(LocalLayout::default())),
-        (Some(b), _) if b.ty != "pg" && b.ty != "local" => Err((
+        (Some(b), _) if !BACKEND_TYPES.contains(&b.ty.as_str()) => Err((
             "Unsupported backend type".to_string(),
-            format!(
-                "There is no backend type named {:?}; ferro supports \"local\" and \"pg\".",
-                b.ty
-            ),
+            unsupported_type(&b.ty),
         )),
         (Some(b), None) => Err(init_needed(format!(
             "Initial configuration of the requested backend {:?}",
@@ -328,12 +411,8 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
                     b.ty
                 )));
             }
-            let attrs = saved_attrs(&config);
-            match b.ty.as_str() {
-                "local" => local_layout(&attrs).map(Location::Local),
-                _ => pg_config(&attrs).map(Location::Pg),
-            }
-            .map_err(|e| ("Invalid backend configuration".to_string(), e))
+            location_of(&b.ty, &saved_attrs(&config))
+                .map_err(|e| ("Invalid backend configuration".to_string(), e))
         }
         // A local backend block removed: its files stay where they were only when it named
         // the default ones; otherwise `init` must move the states back.
@@ -349,12 +428,35 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
     }
 }
 
-/// The local journal of a pg workspace's apply.
-fn pg_journal(dir: &Path, workspace: &str) -> PathBuf {
+/// The location a backend of type `ty` with the (merged) arguments `attrs` names.
+pub(crate) fn location_of(ty: &str, attrs: &BTreeMap<String, Lit>) -> Result<Location, String> {
+    match ty {
+        "local" => local_layout(attrs).map(Location::Local),
+        "pg" => pg_config(attrs).map(Location::Pg),
+        "s3" => ferro_state::config::s3_config(attrs).map(Location::S3),
+        "http" => ferro_state::config::http_config(attrs).map(Location::Http),
+        other => Err(unsupported_type(other)),
+    }
+}
+
+/// The local journal of a remote workspace's apply (`kind`: pg, s3, http).
+fn remote_journal(dir: &Path, kind: &str, workspace: &str) -> PathBuf {
     ferro_state::journal_path(
         &dir.join(".terraform")
-            .join(format!("pg-{workspace}.tfstate")),
+            .join(format!("{kind}-{workspace}.tfstate")),
     )
+}
+
+/// The error for a workspace other than `default` on the http backend.
+fn http_workspace(workspace: &str) -> Result<(), String> {
+    if workspace == ferro_state::workspace::DEFAULT_WORKSPACE {
+        Ok(())
+    } else {
+        Err(
+            "workspaces not supported: the \"http\" backend has only the \"default\" workspace"
+                .into(),
+        )
+    }
 }
 
 /// Open workspace `workspace` of `loc`; `store` reuses a connection.
@@ -372,7 +474,22 @@ pub(crate) fn open_workspace(
             Ok(Box::new(PgBackend::new(
                 store,
                 workspace,
-                pg_journal(dir, workspace),
+                remote_journal(dir, "pg", workspace),
+            )))
+        }
+        Location::S3(cfg) => {
+            let store = S3Store::connect(cfg).map_err(|e| e.0)?;
+            Ok(Box::new(S3Backend::new(
+                store,
+                workspace,
+                remote_journal(dir, "s3", workspace),
+            )))
+        }
+        Location::Http(cfg) => {
+            http_workspace(workspace)?;
+            Ok(Box::new(HttpBackend::new(
+                HttpStore::new(cfg),
+                remote_journal(dir, "http", workspace),
             )))
         }
     }
@@ -385,6 +502,10 @@ pub(crate) fn workspaces(dir: &Path, loc: &Location) -> Result<Vec<String>, Stri
         Location::Pg(cfg) => PgStore::connect(cfg)
             .and_then(|s| s.workspaces())
             .map_err(|e| e.0),
+        Location::S3(cfg) => S3Store::connect(cfg)
+            .and_then(|s| s.workspaces())
+            .map_err(|e| e.0),
+        Location::Http(_) => Ok(vec![ferro_state::workspace::DEFAULT_WORKSPACE.to_string()]),
     }
 }
 
@@ -411,7 +532,15 @@ pub(crate) fn open(
     let ws = current_workspace(&g.dir);
     let display = match &loc {
         Location::Local(layout) => layout.state_rel(&ws),
-        Location::Pg(_) => String::new(),
+        Location::Pg(_) | Location::Http(_) => String::new(),
+        Location::S3(cfg) => {
+            let key = if ws == ferro_state::workspace::DEFAULT_WORKSPACE {
+                cfg.key.clone()
+            } else {
+                format!("{}/{ws}/{}", cfg.workspace_key_prefix, cfg.key)
+            };
+            format!("{}/{key}", cfg.bucket)
+        }
     };
     match open_workspace(&g.dir, &loc, &ws) {
         Ok(b) => Ok((b, display)),
@@ -458,6 +587,33 @@ mod tests {
             attrs,
         };
         assert_eq!(config_hash(&b), 158294830);
+        // Recorded from Terraform 1.0.3 too: an s3 block in its spelling (the hash covers the
+        // block only, not -backend-config values), and an http one.
+        let e = "http://127.0.0.1:40357";
+        let s3 = BackendBlock {
+            ty: "s3".into(),
+            attrs: BTreeMap::from([
+                ("bucket".to_string(), Lit::Str("b1".into())),
+                ("key".to_string(), Lit::Str("a/terraform.tfstate".into())),
+                ("region".to_string(), Lit::Str("us-east-1".into())),
+                ("endpoint".to_string(), Lit::Str(e.into())),
+                ("dynamodb_endpoint".to_string(), Lit::Str(e.into())),
+                ("sts_endpoint".to_string(), Lit::Str(e.into())),
+                ("force_path_style".to_string(), Lit::Bool(true)),
+                ("skip_credentials_validation".to_string(), Lit::Bool(true)),
+                ("skip_metadata_api_check".to_string(), Lit::Bool(true)),
+                ("dynamodb_table".to_string(), Lit::Str("locks".into())),
+            ]),
+        };
+        assert_eq!(config_hash(&s3), 1961618082);
+        let http = BackendBlock {
+            ty: "http".into(),
+            attrs: BTreeMap::from([(
+                "address".to_string(),
+                Lit::Str("http://127.0.0.1:1/x".into()),
+            )]),
+        };
+        assert_eq!(config_hash(&http), 231528360);
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     }
 }

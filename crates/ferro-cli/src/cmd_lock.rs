@@ -128,6 +128,32 @@ pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
+    let workspace = ferro_state::workspace::current_workspace(&g.dir);
+    match &loc {
+        crate::backend::Location::S3(cfg) => {
+            return match ferro_state::s3::S3Store::connect(cfg)
+                .and_then(|s| s.unlock(&workspace, id))
+            {
+                Ok(()) => {
+                    let _ = write!(io.stdout, "{unlocked}");
+                    0
+                }
+                Err(e) => fail(io, &e.0),
+            };
+        }
+        crate::backend::Location::Http(cfg) => {
+            let mut info = ferro_state::LockInfo::new("", "");
+            info.id = id.to_string();
+            return match ferro_state::http::HttpStore::new(cfg).unlock(&info) {
+                Ok(()) => {
+                    let _ = write!(io.stdout, "{unlocked}");
+                    0
+                }
+                Err(e) => fail(io, &e.0),
+            };
+        }
+        _ => {}
+    }
     if let crate::backend::Location::Pg(cfg) = &loc {
         // A pg lock belongs to a database session: ending ferro's session that holds it
         // releases it.

@@ -473,7 +473,7 @@ fn state_out(
             crate::backend::Location::Local(layout) => g
                 .dir
                 .join(layout.state_rel(&ferro_state::workspace::current_workspace(&g.dir))),
-            crate::backend::Location::Pg(_) => std::path::PathBuf::new(),
+            _ => std::path::PathBuf::new(),
         },
     };
     let path = g.dir.join(out);

@@ -145,15 +145,22 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return 1;
         }
     }
-    // A pg workspace exists once it has a row: it starts with an empty state, as Terraform's.
+    if let Location::Http(_) = &loc {
+        let _ = writeln!(io.stderr, "Failed to create workspace {name:?}: workspaces not supported: the \"http\" backend has only the \"default\" workspace");
+        return 1;
+    }
+    // A pg or s3 workspace exists once it has a row or object: it starts with an empty
+    // state, as Terraform's.
     let seed = match (seed, &loc) {
-        (None, Location::Pg(_)) => Some(ferro_state::State::new(ferro_state::new_lineage())),
+        (None, Location::Pg(_) | Location::S3(_)) => {
+            Some(ferro_state::State::new(ferro_state::new_lineage()))
+        }
         (seed, _) => seed,
     };
     if let Some(mut state) = seed {
         let rel = match &loc {
             Location::Local(layout) => layout.state_rel(&name),
-            Location::Pg(_) => String::new(),
+            _ => String::new(),
         };
         let mut backend = match open_workspace(&g.dir, &loc, &name) {
             Ok(b) => b,
@@ -245,7 +252,7 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     let rel = match &loc {
         Location::Local(layout) => layout.state_rel(&name),
-        Location::Pg(_) => String::new(),
+        _ => String::new(),
     };
     let mut backend = match open_workspace(&g.dir, &loc, &name) {
         Ok(b) => b,
@@ -280,6 +287,10 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Location::Pg(cfg) => ferro_state::pg::PgStore::connect(cfg)
             .and_then(|s| s.delete_workspace(&name))
             .map_err(|e| e.0),
+        Location::S3(cfg) => ferro_state::s3::S3Store::connect(cfg)
+            .and_then(|s| s.delete_workspace(&name))
+            .map_err(|e| e.0),
+        Location::Http(_) => Err("workspaces not supported".to_string()),
     };
     if let Err(e) = removed {
         let _ = writeln!(io.stderr, "Failed to delete workspace {name:?}: {e}");

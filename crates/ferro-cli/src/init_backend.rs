@@ -5,8 +5,8 @@
 
 use crate::args;
 use crate::backend::{
-    config_block, local_layout, open_workspace, pg_config, save, saved, saved_path, workspaces,
-    BackendBlock, Lit, Location,
+    config_block, location_of, open_workspace, save, saved, saved_attrs, saved_path,
+    unsupported_type, workspaces, BackendBlock, Lit, Location, BACKEND_TYPES,
 };
 use crate::{Global, Io};
 use ferro_state::workspace::LocalLayout;
@@ -23,24 +23,36 @@ fn type_name(loc: &Location) -> &'static str {
     match loc {
         Location::Local(_) => "local",
         Location::Pg(_) => "pg",
+        Location::S3(_) => "s3",
+        Location::Http(_) => "http",
     }
 }
 
-/// `-backend-config=KEY=VALUE` pairs over the block's arguments.
-fn merged(block: &BackendBlock, p: &args::Parsed) -> Result<BTreeMap<String, Lit>, String> {
+/// `-backend-config` values over the block's arguments, in order: `KEY=VALUE` pairs (the
+/// value read as the argument's type) and files of arguments (HCL or JSON, the form of a
+/// backend block's body).
+fn merged(
+    g: &Global,
+    block: &BackendBlock,
+    p: &args::Parsed,
+) -> Result<BTreeMap<String, Lit>, String> {
     let mut attrs = block.attrs.clone();
     for kv in p.all("backend-config") {
-        let Some((k, v)) = kv.split_once('=') else {
-            return Err(format!(
-                "-backend-config={kv}: only KEY=VALUE pairs are supported, not files"
-            ));
-        };
-        let v = match v {
-            "true" if k.starts_with("skip_") => Lit::Bool(true),
-            "false" if k.starts_with("skip_") => Lit::Bool(false),
-            v => Lit::Str(v.to_string()),
-        };
-        attrs.insert(k.to_string(), v);
+        match kv.split_once('=') {
+            Some((k, v)) => {
+                attrs.insert(
+                    k.to_string(),
+                    ferro_state::config::pair_value(&block.ty, k, v),
+                );
+            }
+            None => {
+                let path = g.dir.join(kv);
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    format!("Failed to read the backend configuration file {kv:?}: {e}")
+                })?;
+                attrs.extend(crate::backend::attributes_of_file(kv, &text)?);
+            }
+        }
     }
     Ok(attrs)
 }
@@ -51,61 +63,32 @@ pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Res
     let block = config_block(&g.dir).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
     let (new, attrs) = match &block {
         None => (Location::Local(LocalLayout::default()), BTreeMap::new()),
-        Some(b) if b.ty == "local" => {
-            let attrs = merged(b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-            let layout =
-                local_layout(&attrs).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-            (Location::Local(layout), attrs)
-        }
-        Some(b) if b.ty == "pg" => {
-            let attrs = merged(b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-            let cfg =
-                pg_config(&attrs).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-            (Location::Pg(cfg), attrs)
+        Some(b) if BACKEND_TYPES.contains(&b.ty.as_str()) => {
+            let attrs =
+                merged(g, b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            let loc = location_of(&b.ty, &attrs)
+                .map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            (loc, attrs)
         }
         Some(b) => {
             return Err(fail(
                 io,
                 "Unsupported backend type",
-                &format!(
-                    "There is no backend type named {:?}; ferro supports \"local\" and \"pg\".",
-                    b.ty
-                ),
+                &unsupported_type(&b.ty),
             ))
         }
     };
     let old = match saved(&g.dir) {
-        Some((ty, config, _)) if ty == "pg" => {
-            let mut attrs = BTreeMap::new();
-            for (k, v) in config.as_object().into_iter().flatten() {
-                match v {
-                    serde_json::Value::String(s) => {
-                        attrs.insert(k.clone(), Lit::Str(s.clone()));
-                    }
-                    serde_json::Value::Bool(b) => {
-                        attrs.insert(k.clone(), Lit::Bool(*b));
-                    }
-                    _ => {}
-                }
-            }
-            pg_config(&attrs).map(Location::Pg).ok()
-        }
-        Some((ty, config, _)) if ty == "local" => {
-            local_layout(&crate::backend::saved_attrs(&config))
-                .ok()
-                .map(Location::Local)
-        }
-        _ => Some(Location::Local(LocalLayout::default())),
+        Some((ty, config, _)) => location_of(&ty, &saved_attrs(&config)).ok(),
+        None => Some(Location::Local(LocalLayout::default())),
     };
-    if let Location::Pg(cfg) = &new {
-        // Connecting prepares the schema, table and index.
-        if let Err(e) = ferro_state::pg::PgStore::connect(cfg) {
-            return Err(fail(
-                io,
-                "Failed to configure the backend \"pg\"",
-                &format!("Error configuring the backend \"pg\": {e}"),
-            ));
-        }
+    if let Err(e) = check_reachable(&g.dir, &new) {
+        let ty = type_name(&new);
+        return Err(fail(
+            io,
+            &format!("Failed to configure the backend {ty:?}"),
+            &format!("Error configuring the backend {ty:?}: {e}"),
+        ));
     }
     let changed = old.as_ref() != Some(&new);
     if changed && !p.flag("reconfigure") {
@@ -138,6 +121,22 @@ pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Res
         }
     }
     Ok(())
+}
+
+/// Check that a remote backend answers as `init` sets it up: pg prepares its schema, s3 lists
+/// the bucket's workspaces (finding credentials and the bucket), http reads the state.
+fn check_reachable(dir: &std::path::Path, loc: &Location) -> Result<(), String> {
+    match loc {
+        Location::Local(_) => Ok(()),
+        Location::Pg(cfg) => ferro_state::pg::PgStore::connect(cfg)
+            .map(|_| ())
+            .map_err(|e| e.0),
+        Location::S3(_) => workspaces(dir, loc).map(|_| ()),
+        Location::Http(cfg) => ferro_state::http::HttpStore::new(cfg)
+            .get()
+            .map(|_| ())
+            .map_err(|e| e.0),
+    }
 }
 
 /// Copy every workspace's state from `old` to `new`.

@@ -33,6 +33,7 @@ pub mod interrupt;
 mod line_editor;
 mod load;
 mod module_fetch;
+mod module_s3;
 mod spec;
 pub mod test;
 mod ui;

@@ -3,7 +3,8 @@
 //! `version` constraints, then whatever `X-Terraform-Get` names), `https://` archives (`.zip`,
 //! `.tar.gz`, `.tgz`, or `?archive=`), other `https://` URLs answering with `X-Terraform-Get`,
 //! git (`git::URL`, and the `github.com/ORG/REPO`, `bitbucket.org/ORG/REPO` and `git@HOST:PATH`
-//! shorthands), each with `//subdir`. Archives are unpacked beside the destination and moved
+//! shorthands), S3 (`s3::URL` and the `BUCKET.s3.amazonaws.com/KEY` shorthands; see
+//! `module_s3`), each with `//subdir`. Archives are unpacked beside the destination and moved
 //! into place only once complete.
 
 use ferro_provider::install::registry::{
@@ -161,15 +162,30 @@ impl ModuleFetcher {
         if let Some(git) = source.strip_prefix("git::") {
             return git_fetch(git, dest);
         }
+        if let Some(s3) = source.strip_prefix("s3::") {
+            let (url, sub) = split_subdir(s3);
+            let loc = crate::module_s3::parse(&url)?;
+            crate::module_s3::fetch(&loc, dest, &|bytes, name, dest| {
+                let kind = match name {
+                    "zip" => Some(Archive::Zip),
+                    "tar.gz" | "tgz" => Some(Archive::TarGz),
+                    other => archive_kind(other).1,
+                };
+                match kind {
+                    Some(kind) => unpack(kind, bytes, dest).map(|()| true),
+                    None => Ok(false),
+                }
+            })?;
+            return Ok(sub);
+        }
         if let Some(gcs) = source.strip_prefix("gcs::") {
             return self.get_gcs(gcs, dest);
         }
-        for forced in ["s3::", "hg::"] {
-            if source.starts_with(forced) {
-                return Err(format!(
-                    "ferro cannot fetch {forced} module sources; use a git or https source instead"
-                ));
-            }
+        if source.starts_with("hg::") {
+            return Err(
+                "ferro cannot fetch hg:: module sources; use a git, https, s3 or gcs source instead"
+                    .into(),
+            );
         }
         let url = source
             .strip_prefix("http::")
@@ -258,8 +274,12 @@ fn join_subdirs(a: Option<String>, b: Option<String>) -> Option<String> {
 }
 
 /// The getter's detectors: `github.com/ORG/REPO…` and `bitbucket.org/ORG/REPO…` are git
-/// over https, `git@HOST:PATH` git over ssh, `www.googleapis.com/storage/v1/…` a GCS bucket.
+/// over https, `git@HOST:PATH` git over ssh, `BUCKET.s3….amazonaws.com/KEY` S3,
+/// `www.googleapis.com/storage/v1/…` a GCS bucket.
 pub(crate) fn expand_shorthand(source: &str) -> String {
+    if let Some(s3) = crate::module_s3::detect(source) {
+        return s3;
+    }
     if source.starts_with("www.googleapis.com/storage/") {
         return format!("gcs::https://{source}");
     }

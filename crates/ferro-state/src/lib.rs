@@ -6,14 +6,18 @@
 //! ([`Attributes`]). The state crate stays independent of providers.
 
 mod attributes;
+pub mod aws;
 mod backend;
 mod codec;
+pub mod config;
+pub mod http;
 mod journal;
 pub mod json;
 mod local;
 mod lock;
 mod model;
 pub mod pg;
+pub mod s3;
 pub mod workspace;
 
 pub use attributes::{Attributes, SensitiveAttributes};

@@ -1,16 +1,19 @@
 //! `terraform_remote_state`: the root module outputs of another configuration's state, read
-//! through the `local` backend (`config = { path, workspace_dir }`, `workspace`), with
-//! `defaults` for outputs the state lacks. Texts follow Terraform 1.0.3; other backend types are
-//! refused (ferro has only the local backend).
+//! through the `local` backend (`config = { path, workspace_dir }`), the `s3` backend (its
+//! arguments in either spelling, credentials as the backend finds them) or the `http` backend,
+//! for `workspace`, with `defaults` for outputs the state lacks. Texts follow Terraform 1.0.3;
+//! other backend types are refused.
 
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{Attr, DataSource, Diagnostic, Diags, PathStep, ResourceSchema, Type, Value};
+use ferro_state::config::Lit;
 use ferro_value::convert::convert;
 use ferro_value::ValueMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Backend types Terraform 1.0.3 knows but ferro cannot read remote state from.
-const OTHER_BACKENDS: [&str; 15] = [
+const OTHER_BACKENDS: [&str; 13] = [
     "remote",
     "artifactory",
     "azurerm",
@@ -19,12 +22,10 @@ const OTHER_BACKENDS: [&str; 15] = [
     "etcd",
     "etcdv3",
     "gcs",
-    "http",
     "kubernetes",
     "manta",
     "oss",
     "pg",
-    "s3",
     "swift",
 ];
 
@@ -77,26 +78,122 @@ fn local_config(config: &Value) -> Result<(Option<String>, Option<String>), Diag
     Ok((path, workspace_dir))
 }
 
-/// The outputs recorded in the state file at `path`; `None` when there is no stored state.
-fn stored_outputs(path: &Path) -> Result<Option<ValueMap>, Diags> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(vec![Diagnostic::error(
-                "Error loading state",
-                format!("Failed to read the state file {}: {e}.", path.display()),
-            )])
-        }
+/// The arguments of a remote backend's `config` object, as a backend block would give them.
+fn remote_args(backend: &str, config: &Value) -> Result<BTreeMap<String, Lit>, Diags> {
+    let invalid = |why: String| {
+        error_at(
+            "config",
+            "Invalid backend configuration",
+            format!("The given configuration is not valid for backend {backend:?}: {why}."),
+        )
     };
-    // The local backend treats an empty file as no state at all.
+    if config.is_null() {
+        return Ok(BTreeMap::new());
+    }
+    let json = ferro_value::json::value_to_plain_json(config);
+    let Some(obj) = json.as_object() else {
+        return Err(invalid("an object is required".into()));
+    };
+    Ok(obj
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), Lit::from_json(v)?)))
+        .collect())
+}
+
+/// Where the state of `workspace` is read from.
+enum Source {
+    File(PathBuf),
+    S3(ferro_state::s3::S3Config),
+    Http(ferro_state::http::HttpConfig),
+}
+
+/// The source a backend and its configuration name (checked as the backend checks them).
+fn source(backend: &str, config: &Value) -> Result<Source, Diags> {
+    let invalid = |why: String| {
+        error_at(
+            "config",
+            "Invalid backend configuration",
+            format!("The given configuration is not valid for backend {backend:?}: {why}."),
+        )
+    };
+    match backend {
+        "s3" => ferro_state::config::s3_config(&remote_args(backend, config)?)
+            .map(Source::S3)
+            .map_err(invalid),
+        "http" => ferro_state::config::http_config(&remote_args(backend, config)?)
+            .map(Source::Http)
+            .map_err(invalid),
+        _ => {
+            let (path, _) = local_config(config)?;
+            Ok(Source::File(PathBuf::from(
+                path.unwrap_or_else(|| "terraform.tfstate".into()),
+            )))
+        }
+    }
+}
+
+/// The stored state's bytes: `None` when there is none.
+fn stored_state(
+    working_dir: &Path,
+    backend: &str,
+    config: &Value,
+    workspace: &str,
+) -> Result<Option<Vec<u8>>, Diags> {
+    let failed = |e: String| {
+        vec![Diagnostic::error(
+            "Error loading state",
+            format!("Failed to read the state of workspace {workspace:?} from the {backend:?} backend: {e}"),
+        )]
+    };
+    match source(backend, config)? {
+        Source::File(default_path) => {
+            let file = if workspace == "default" {
+                default_path
+            } else {
+                let (_, workspace_dir) = local_config(config)?;
+                Path::new(&workspace_dir.unwrap_or_else(|| "terraform.tfstate.d".into()))
+                    .join(workspace)
+                    .join("terraform.tfstate")
+            };
+            let path = working_dir.join(file);
+            match std::fs::read(&path) {
+                Ok(b) => Ok(Some(b)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(vec![Diagnostic::error(
+                    "Error loading state",
+                    format!("Failed to read the state file {}: {e}.", path.display()),
+                )]),
+            }
+        }
+        Source::S3(cfg) => ferro_state::s3::S3Store::connect(&cfg)
+            .and_then(|store| store.get(workspace))
+            .map_err(|e| failed(e.0)),
+        Source::Http(cfg) => {
+            if workspace != "default" {
+                return Err(failed(
+                    "workspaces not supported: the \"http\" backend has only the \"default\" workspace".into(),
+                ));
+            }
+            ferro_state::http::HttpStore::new(&cfg)
+                .get()
+                .map_err(|e| failed(e.0))
+        }
+    }
+}
+
+/// The outputs recorded in a state; `None` when there is no stored state.
+fn stored_outputs(what: &str, bytes: Option<Vec<u8>>) -> Result<Option<ValueMap>, Diags> {
+    let Some(bytes) = bytes else {
+        return Ok(None);
+    };
+    // An empty state is no state at all.
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     let state = ferro_state::read_state(&bytes).map_err(|e| {
         vec![Diagnostic::error(
             "Unsupported state file format",
-            format!("{}: {e}.", path.display()),
+            format!("{what}: {e}."),
         )]
     })?;
     let mut out = ValueMap::new();
@@ -106,10 +203,7 @@ fn stored_outputs(path: &Path) -> Result<Option<ValueMap>, Diags> {
             .map_err(|e| {
                 vec![Diagnostic::error(
                     "Unsupported state file format",
-                    format!(
-                        "{}: the output {name:?} does not match its recorded type: {e}.",
-                        path.display()
-                    ),
+                    format!("{what}: the output {name:?} does not match its recorded type: {e}."),
                 )]
             })?;
         out.insert(name, value);
@@ -159,8 +253,9 @@ impl DataSource for RemoteState {
             diags.extend(check_backend(&backend).err().unwrap_or_default());
         }
         let cfg = get(config, "config");
-        if cfg.is_wholly_known() {
-            diags.extend(local_config(&cfg).err().unwrap_or_default());
+        if cfg.is_wholly_known() && backend.is_wholly_known() {
+            let backend = backend.as_str().unwrap_or_default();
+            diags.extend(source(backend, &cfg).err().unwrap_or_default());
         }
         let defaults = get(config, "defaults");
         if defaults.is_known() {
@@ -169,19 +264,16 @@ impl DataSource for RemoteState {
     }
 
     fn read(&self, config: &Value) -> Result<Value, Diags> {
-        check_backend(&get(config, "backend"))?;
-        let (path, workspace_dir) = local_config(&get(config, "config"))?;
+        let backend = get(config, "backend");
+        check_backend(&backend)?;
+        let backend = backend.as_str().unwrap_or_default().to_string();
+        let cfg = get(config, "config");
         let mut outputs = default_outputs(&get(config, "defaults"))?;
         let workspace = get(config, "workspace");
         let workspace = workspace.as_str().unwrap_or("default");
-        let file = if workspace == "default" {
-            PathBuf::from(path.unwrap_or_else(|| "terraform.tfstate".into()))
-        } else {
-            Path::new(&workspace_dir.unwrap_or_else(|| "terraform.tfstate.d".into()))
-                .join(workspace)
-                .join("terraform.tfstate")
-        };
-        let Some(stored) = stored_outputs(&self.working_dir.join(file))? else {
+        let bytes = stored_state(&self.working_dir, &backend, &cfg, workspace)?;
+        let what = format!("the state of workspace {workspace:?} in the {backend:?} backend");
+        let Some(stored) = stored_outputs(&what, bytes)? else {
             return Err(error_at(
                 "workspace",
                 "Unable to find remote state",
@@ -193,14 +285,14 @@ impl DataSource for RemoteState {
     }
 }
 
-/// Only the local backend is available.
+/// The local, s3 and http backends are available.
 fn check_backend(backend: &Value) -> Result<(), Diags> {
     let backend = backend.as_str().unwrap_or_default();
-    if backend == "local" {
+    if matches!(backend, "local" | "s3" | "http") {
         return Ok(());
     }
     let detail = if OTHER_BACKENDS.contains(&backend) {
-        format!("ferro reads remote state only through the \"local\" backend; the {backend:?} backend is not available.")
+        format!("ferro reads remote state only through the \"local\", \"s3\" and \"http\" backends; the {backend:?} backend is not available.")
     } else {
         format!("There is no backend type named {backend:?}.")
     };
