@@ -114,6 +114,68 @@ pub(crate) fn persist_with_journal(
         .map_err(|e| StateError(format!("failed to remove the state journal: {e}")))
 }
 
+/// A remote backend's write: fold the journal into `state`, set its serial against `last`
+/// ([`prepare_snapshot`]), and when it changed, `put` the rendered state and remember it as
+/// the last written.
+pub(crate) fn persist_remote(
+    journal: &Journal,
+    last: &RefCell<Option<(Comparable, u64)>>,
+    state: &mut State,
+    put: impl FnOnce(&str) -> Result<(), StateError>,
+) -> Result<(), StateError> {
+    persist_with_journal(journal, state, |s| {
+        let (content, changed) = prepare_snapshot(last, s);
+        if !changed {
+            return Ok(());
+        }
+        put(&write_state(s))?;
+        *last.borrow_mut() = Some((content, s.serial));
+        Ok(())
+    })
+}
+
+/// What a backend's `load` returns once it has read `state`: remember it as the last
+/// written ([`prepare_snapshot`]), base the journal on it, and fold in a journal a run killed
+/// before it could write left behind.
+pub(crate) fn loaded(
+    journal: &Journal,
+    last: &RefCell<Option<(Comparable, u64)>>,
+    state: State,
+) -> State {
+    *last.borrow_mut() = Some((comparable(&state), state.serial));
+    let mut j = journal.lock();
+    j.lineage = state.lineage.clone();
+    j.base_serial = Some(state.serial);
+    if let Some((folded, changes)) = crate::journal::fold(&j.path, Some(&state)) {
+        j.folded = true;
+        j.folded_changes = changes;
+        return folded;
+    }
+    state
+}
+
+/// What a backend's `load` returns when it has no state: the journal a run that started
+/// without one left behind, folded onto nothing, if there is one.
+pub(crate) fn loaded_nothing(journal: &Journal) -> Option<State> {
+    let mut j = journal.lock();
+    let (folded, changes) = crate::journal::fold(&j.path, None)?;
+    j.folded = true;
+    j.folded_changes = changes;
+    j.lineage = folded.lineage.clone();
+    Some(folded)
+}
+
+/// The backend's journal for a state of `lineage`: a journal that holds nothing yet takes
+/// the lineage (see [`Backend::journal`]).
+pub(crate) fn journal_for(journal: &Journal, lineage: &str) -> Journal {
+    let mut j = journal.lock();
+    if j.base_serial.is_none() && !j.folded {
+        j.lineage = lineage.to_string();
+    }
+    drop(j);
+    journal.clone()
+}
+
 /// Keep `state` in `errored.tfstate` in `dir`, as Terraform does, or, when that cannot be
 /// written either, put the state itself in the returned message. The message says where the
 /// state is.

@@ -15,10 +15,10 @@
 
 use crate::aws::{http_agent, send, Response};
 use crate::backend::{
-    comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
+    journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
 };
-use crate::codec::{read_state, write_state};
-use crate::journal::{fold, Journal};
+use crate::codec::read_state;
+use crate::journal::Journal;
 use crate::lock::{LockError, LockInfo};
 use crate::{State, StateError};
 use std::cell::{Cell, RefCell};
@@ -283,15 +283,6 @@ impl HttpBackend {
     pub fn store(&self) -> &HttpStore {
         &self.store
     }
-
-    fn fold_onto_nothing(&self) -> Option<State> {
-        let mut j = self.journal.lock();
-        let (folded, changes) = fold(&j.path, None)?;
-        j.folded = true;
-        j.folded_changes = changes;
-        j.lineage = folded.lineage.clone();
-        Some(folded)
-    }
 }
 
 impl Backend for HttpBackend {
@@ -343,7 +334,7 @@ impl Backend for HttpBackend {
     fn load(&self) -> Result<Option<State>, StateError> {
         let Some(bytes) = self.store.get()? else {
             self.unreadable.set(false);
-            return Ok(self.fold_onto_nothing());
+            return Ok(loaded_nothing(&self.journal));
         };
         let state = read_state(&bytes).map_err(|e| {
             self.unreadable.set(true);
@@ -352,16 +343,7 @@ impl Backend for HttpBackend {
             ))
         })?;
         self.unreadable.set(false);
-        *self.last.borrow_mut() = Some((comparable(&state), state.serial));
-        let mut j = self.journal.lock();
-        j.lineage = state.lineage.clone();
-        j.base_serial = Some(state.serial);
-        if let Some((folded, changes)) = fold(&j.path, Some(&state)) {
-            j.folded = true;
-            j.folded_changes = changes;
-            return Ok(Some(folded));
-        }
-        Ok(Some(state))
+        Ok(Some(loaded(&self.journal, &self.last, state)))
     }
 
     fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
@@ -374,24 +356,13 @@ impl Backend for HttpBackend {
         let journal = self.journal.clone();
         let lock_id = self.lock.as_ref().map(|l| l.id.clone());
         let (store, last) = (&self.store, &self.last);
-        persist_with_journal(&journal, state, |s| {
-            let (content, changed) = prepare_snapshot(last, s);
-            if !changed {
-                return Ok(());
-            }
-            store.put(write_state(s).as_bytes(), lock_id.as_deref())?;
-            *last.borrow_mut() = Some((content, s.serial));
-            Ok(())
+        persist_remote(&journal, last, state, |text| {
+            store.put(text.as_bytes(), lock_id.as_deref())
         })
     }
 
     fn journal(&self, lineage: &str) -> Journal {
-        let mut j = self.journal.lock();
-        if j.base_serial.is_none() && !j.folded {
-            j.lineage = lineage.to_string();
-        }
-        drop(j);
-        self.journal.clone()
+        journal_for(&self.journal, lineage)
     }
 
     fn set_errored_dir(&mut self, dir: PathBuf) {

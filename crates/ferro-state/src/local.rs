@@ -19,10 +19,11 @@
 //!   killed run.
 
 use crate::backend::{
-    comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
+    loaded, loaded_nothing, persist_with_journal, prepare_snapshot, save_errored, Backend,
+    Comparable,
 };
 use crate::codec::{read_state_from, write_state_to};
-use crate::journal::{fold, journal_path, Journal};
+use crate::journal::{journal_path, Journal};
 use crate::lock::{acquire, try_lock_file, HeldLock, LockError};
 use crate::{State, StateError};
 use std::cell::{Cell, RefCell};
@@ -63,12 +64,7 @@ impl LocalBackend {
 
     /// The journal of this state, for an apply that starts with a state of `lineage`.
     pub fn journal(&self, lineage: &str) -> Journal {
-        let mut j = self.journal.lock();
-        if j.base_serial.is_none() && !j.folded {
-            j.lineage = lineage.to_string();
-        }
-        drop(j);
-        self.journal.clone()
+        crate::backend::journal_for(&self.journal, lineage)
     }
 
     /// Write `errored.tfstate` into `dir` when persisting fails.
@@ -115,7 +111,7 @@ impl LocalBackend {
             Ok(f) => f,
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 self.unreadable.set(false);
-                return Ok(self.fold_onto_nothing());
+                return Ok(loaded_nothing(&self.journal));
             }
             Err(e) => {
                 self.unreadable.set(true);
@@ -130,7 +126,7 @@ impl LocalBackend {
             Ok(Some(state)) => state,
             Ok(None) => {
                 self.unreadable.set(false);
-                return Ok(self.fold_onto_nothing());
+                return Ok(loaded_nothing(&self.journal));
             }
             Err(e) => {
                 self.unreadable.set(true);
@@ -141,26 +137,7 @@ impl LocalBackend {
             }
         };
         self.unreadable.set(false);
-        *self.last.borrow_mut() = Some((comparable(&state), state.serial));
-        let mut j = self.journal.lock();
-        j.lineage = state.lineage.clone();
-        j.base_serial = Some(state.serial);
-        if let Some((folded, changes)) = fold(&j.path, Some(&state)) {
-            j.folded = true;
-            j.folded_changes = changes;
-            return Ok(Some(folded));
-        }
-        Ok(Some(state))
-    }
-
-    /// A journal left by a run that started without a state file.
-    fn fold_onto_nothing(&self) -> Option<State> {
-        let mut j = self.journal.lock();
-        let (folded, changes) = fold(&j.path, None)?;
-        j.folded = true;
-        j.folded_changes = changes;
-        j.lineage = folded.lineage.clone();
-        Some(folded)
+        Ok(Some(loaded(&self.journal, &self.last, state)))
     }
 
     /// Write `state` to the state file, updating `state.serial` (and `terraform_version`) in place.

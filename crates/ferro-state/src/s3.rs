@@ -22,10 +22,10 @@ use crate::aws::dynamodb::DynamoDbClient;
 use crate::aws::s3::S3Client;
 use crate::aws::{http_agent, AwsError, Session};
 use crate::backend::{
-    comparable, persist_with_journal, prepare_snapshot, save_errored, Backend, Comparable,
+    journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
 };
-use crate::codec::{read_state, write_state};
-use crate::journal::{fold, Journal};
+use crate::codec::read_state;
+use crate::journal::Journal;
 use crate::lock::{LockError, LockInfo};
 use crate::workspace::DEFAULT_WORKSPACE;
 use crate::{State, StateError};
@@ -498,15 +498,6 @@ impl S3Backend {
     pub fn store(&self) -> &S3Store {
         &self.store
     }
-
-    fn fold_onto_nothing(&self) -> Option<State> {
-        let mut j = self.journal.lock();
-        let (folded, changes) = fold(&j.path, None)?;
-        j.folded = true;
-        j.folded_changes = changes;
-        j.lineage = folded.lineage.clone();
-        Some(folded)
-    }
 }
 
 impl Backend for S3Backend {
@@ -567,7 +558,7 @@ impl Backend for S3Backend {
         let bytes = self.store.get(&self.workspace)?;
         let Some(bytes) = bytes.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
             self.unreadable.set(false);
-            return Ok(self.fold_onto_nothing());
+            return Ok(loaded_nothing(&self.journal));
         };
         let state = read_state(&bytes).map_err(|e| {
             self.unreadable.set(true);
@@ -577,16 +568,7 @@ impl Backend for S3Backend {
             ))
         })?;
         self.unreadable.set(false);
-        *self.last.borrow_mut() = Some((comparable(&state), state.serial));
-        let mut j = self.journal.lock();
-        j.lineage = state.lineage.clone();
-        j.base_serial = Some(state.serial);
-        if let Some((folded, changes)) = fold(&j.path, Some(&state)) {
-            j.folded = true;
-            j.folded_changes = changes;
-            return Ok(Some(folded));
-        }
-        Ok(Some(state))
+        Ok(Some(loaded(&self.journal, &self.last, state)))
     }
 
     fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
@@ -598,24 +580,13 @@ impl Backend for S3Backend {
         }
         let journal = self.journal.clone();
         let (store, last, workspace) = (&self.store, &self.last, &self.workspace);
-        persist_with_journal(&journal, state, |s| {
-            let (content, changed) = prepare_snapshot(last, s);
-            if !changed {
-                return Ok(());
-            }
-            store.put(workspace, write_state(s).as_bytes())?;
-            *last.borrow_mut() = Some((content, s.serial));
-            Ok(())
+        persist_remote(&journal, last, state, |text| {
+            store.put(workspace, text.as_bytes())
         })
     }
 
     fn journal(&self, lineage: &str) -> Journal {
-        let mut j = self.journal.lock();
-        if j.base_serial.is_none() && !j.folded {
-            j.lineage = lineage.to_string();
-        }
-        drop(j);
-        self.journal.clone()
+        journal_for(&self.journal, lineage)
     }
 
     fn set_errored_dir(&mut self, dir: PathBuf) {
