@@ -59,6 +59,14 @@ impl Provider {
     pub fn is_builtin(&self) -> bool {
         self.hostname == BUILTIN_HOST && self.namespace == "builtin"
     }
+    /// The provider a local name with this `required_providers` source stands for: the
+    /// source read with `host` as the default registry, or `hashicorp/<local>` there when
+    /// there is no source or it is invalid (reported elsewhere).
+    pub fn for_local_name(source: Option<&str>, local: &str, host: &str) -> Provider {
+        source
+            .and_then(|s| Provider::parse_source_in(s, host).ok())
+            .unwrap_or_else(|| Provider::default_in(local, host))
+    }
     /// Parse a `source` string: `type`, `namespace/type` or `hostname/namespace/type`; a
     /// source without a hostname is on Terraform's public registry.
     pub fn parse_source(s: &str) -> Result<Provider, String> {

@@ -353,25 +353,7 @@ fn unpack(kind: Archive, bytes: &[u8], dest: &Path) -> Result<(), String> {
         Archive::Zip => zip::read_zip(bytes)?,
         Archive::TarGz => tar::read_tar(&tar::gunzip(bytes)?)?,
     };
-    let parent = dest
-        .parent()
-        .ok_or_else(|| format!("invalid module directory {}", dest.display()))?;
-    std::fs::create_dir_all(parent)
-        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    let tmp = parent.join(format!(
-        ".{}.tmp{}",
-        dest.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    if let Err(e) = zip::extract(&entries, &tmp) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    let _ = std::fs::remove_dir_all(dest);
-    std::fs::rename(&tmp, dest)
-        .map_err(|e| format!("cannot move the module into {}: {e}", dest.display()))
+    ferro_provider::install::replace_dir_with(dest, |tmp| zip::extract(&entries, tmp))
 }
 
 /// Clone `url` (with `?ref=` and `//subdir` as go-getter reads them) into `dest`; returns the

@@ -225,24 +225,16 @@ pub(crate) fn fetch(
             loc.bucket
         ));
     }
-    let tmp = dest.with_extension(format!("s3tmp{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    for k in files {
-        let rel = &k[prefix.len()..];
-        if rel.split('/').any(|p| p == ".." || p.is_empty()) {
-            continue;
+    ferro_provider::install::replace_dir_with(dest, |tmp| {
+        for k in files {
+            let rel = &k[prefix.len()..];
+            if rel.split('/').any(|p| p == ".." || p.is_empty()) {
+                continue;
+            }
+            ferro_provider::install::write_under(tmp, rel, &get(k)?)?;
         }
-        let path = tmp.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, get(k)?)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let _ = std::fs::remove_dir_all(dest);
-    std::fs::rename(&tmp, dest)
-        .map_err(|e| format!("cannot move the module into {}: {e}", dest.display()))
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,8 @@ use ferro_runtime::Providers;
 use ferro_state::{ObjectState, State};
 use ferro_value::schema::{Attribute, Block, Schema};
 use ferro_value::{Type, Value};
-use pen::{word_wrap, Pen};
+pub use pen::word_wrap;
+use pen::Pen;
 
 /// Columns prose is wrapped at (Terraform's default when the output is not a terminal).
 const COLUMNS: usize = 78;

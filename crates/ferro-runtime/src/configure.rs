@@ -15,17 +15,12 @@ use std::collections::HashSet;
 
 /// The provider source address a local provider name stands for in this module.
 fn fqn_of(m: &ModuleEval<'_>, local: &str) -> ProviderAddr {
-    let host = m.tree.default_registry;
-    match m.index.required_providers.get(local) {
-        Some(item) => {
-            let rp = &m.hir(item.file).required_providers[item.index];
-            rp.source
-                .as_deref()
-                .and_then(|s| ProviderAddr::parse_source_in(s, host).ok())
-                .unwrap_or_else(|| ProviderAddr::default_in(local, host))
-        }
-        None => ProviderAddr::default_in(local, host),
-    }
+    let source = m.index.required_providers.get(local).and_then(|item| {
+        m.hir(item.file).required_providers[item.index]
+            .source
+            .as_deref()
+    });
+    ProviderAddr::for_local_name(source, local, m.tree.default_registry)
 }
 
 /// Configure every provider configuration in `providers`; diagnostics name the configuration.

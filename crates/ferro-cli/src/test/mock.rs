@@ -265,13 +265,6 @@ impl Provider for MockProvider {
             legacy_type_system: false,
         }
     }
-    fn validate_data_source_config(
-        &self,
-        _type_name: &str,
-        _config: &Value,
-    ) -> Vec<ProviderDiagnostic> {
-        Vec::new()
-    }
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
         let state = match self.schema.data_sources.get(req.type_name) {
             Some(s) => {

@@ -6,6 +6,7 @@
 use super::{FileResult, RunResult, Status, TestFile};
 use crate::Io;
 use ferro_diag::{Diagnostic, FileId};
+use ferro_render::word_wrap;
 use serde_json::{json, Value as Json};
 
 pub struct Reporter {
@@ -22,31 +23,6 @@ fn status_name(s: Status) -> &'static str {
         Status::Fail => "fail",
         Status::Error => "error",
     }
-}
-
-/// Words wrapped at `width` columns, as Terraform's `format.WordWrap` folds its messages.
-fn word_wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let mut col = 0;
-        for (j, word) in line.split(' ').enumerate() {
-            if j > 0 {
-                if col + 1 + word.chars().count() > width {
-                    out.push('\n');
-                    col = 0;
-                } else {
-                    out.push(' ');
-                    col += 1;
-                }
-            }
-            out.push_str(word);
-            col += word.chars().count();
-        }
-    }
-    out
 }
 
 impl Reporter {

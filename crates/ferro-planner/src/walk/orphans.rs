@@ -306,17 +306,11 @@ impl<'a> Walk<'a> {
         let host = self.ctx.tree.default_registry;
         st.index.providers.keys().any(|(name, alias)| {
             alias == &cfg.alias && {
-                let source = st
-                    .index
-                    .required_providers
-                    .get(name)
-                    .and_then(|item| {
-                        let rp = &self.ctx.tree.hir(item.file).required_providers[item.index];
-                        rp.source.as_deref()
-                    })
-                    .and_then(|s| ferro_addrs::Provider::parse_source_in(s, host).ok());
-                source.unwrap_or_else(|| ferro_addrs::Provider::default_in(name, host))
-                    == cfg.provider
+                let source = st.index.required_providers.get(name).and_then(|item| {
+                    let rp = &self.ctx.tree.hir(item.file).required_providers[item.index];
+                    rp.source.as_deref()
+                });
+                ferro_addrs::Provider::for_local_name(source, name, host) == cfg.provider
             }
         })
     }

@@ -164,35 +164,26 @@ impl<'a> Gcs<'a> {
             ));
         }
         let single_file = names.iter().all(|n| n == &url.object);
-        let tmp = sibling_tmp(dest)?;
-        let result = (|| {
+        super::replace_dir_with(dest, |tmp| {
             if single_file {
                 let base = url.object.rsplit('/').next().unwrap_or(&url.object);
                 let body = self.read(&url.bucket, &url.object, url.generation.as_deref())?;
-                write_file(&tmp.join(base), &body)
-            } else {
-                let prefix = url.object.trim_end_matches('/');
-                for name in names.iter().filter(|n| !n.ends_with('/')) {
-                    let rel = name
-                        .strip_prefix(prefix)
-                        .unwrap_or(name)
-                        .trim_start_matches('/');
-                    if rel.is_empty() || rel.split('/').any(|c| c == ".." || c == ".") {
-                        return Err(format!("refusing the object name {name:?}"));
-                    }
-                    let body = self.read(&url.bucket, name, None)?;
-                    write_file(&tmp.join(rel), &body)?;
-                }
-                Ok(())
+                return super::write_under(tmp, base, &body);
             }
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
-        let _ = std::fs::remove_dir_all(dest);
-        std::fs::rename(&tmp, dest)
-            .map_err(|e| format!("cannot move the module into {}: {e}", dest.display()))
+            let prefix = url.object.trim_end_matches('/');
+            for name in names.iter().filter(|n| !n.ends_with('/')) {
+                let rel = name
+                    .strip_prefix(prefix)
+                    .unwrap_or(name)
+                    .trim_start_matches('/');
+                if rel.is_empty() || rel.split('/').any(|c| c == ".." || c == ".") {
+                    return Err(format!("refusing the object name {name:?}"));
+                }
+                let body = self.read(&url.bucket, name, None)?;
+                super::write_under(tmp, rel, &body)?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -205,28 +196,6 @@ fn api_error(resp: &Response) -> String {
         Some(m) => format!("googleapi: Error {}: {m}", resp.status),
         None => format!("googleapi: got HTTP response code {}", resp.status_text()),
     }
-}
-
-fn sibling_tmp(dest: &Path) -> Result<PathBuf, String> {
-    let parent = dest
-        .parent()
-        .ok_or_else(|| format!("invalid module directory {}", dest.display()))?;
-    let tmp = parent.join(format!(
-        ".{}.gcs{}",
-        dest.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    Ok(tmp)
-}
-
-fn write_file(path: &Path, body: &[u8]) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, body).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Percent-encode everything but RFC 3986's unreserved characters.
