@@ -131,9 +131,10 @@ impl World {
                 if !known {
                     return;
                 }
-                let (text, _) = ferro_syntax::decode_source(ferro_diag::FileId(u32::MAX), &bytes);
+                let (text, diags) =
+                    ferro_syntax::decode_source(ferro_diag::FileId(u32::MAX), &bytes);
                 let f = self.project.put(path, text);
-                let (_, diags) = ferro_syntax::decode_source(f.id(&self.db), &bytes);
+                let diags = ferro_workspace::retarget(diags, f.id(&self.db));
                 self.project.encoding.insert(path.to_path_buf(), diags);
             }
             _ => self.project.remove(path),

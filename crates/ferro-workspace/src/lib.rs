@@ -396,7 +396,7 @@ impl Project {
 }
 
 /// Diagnostics of a file read before it had an id, pointed at the file's id.
-fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
+pub fn retarget(diags: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
     diags
         .into_iter()
         .map(|mut d| {

@@ -100,7 +100,7 @@ pub fn file_diagnostics(
         check_scope: None,
         module_name,
         schemas,
-        module_types: module_call_types(db, ws, module).clone(),
+        module_types: module_call_types(db, ws, module),
     };
 
     for var in &hir.variables {
@@ -274,7 +274,7 @@ struct Validator<'a> {
     /// The providers' schemas, for the attributes references name.
     schemas: &'a crate::SchemaTable,
     /// What each module call's value is before planning (see [`module_call_types`]).
-    module_types: std::collections::BTreeMap<String, Type>,
+    module_types: &'a std::collections::BTreeMap<String, Type>,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -460,7 +460,7 @@ impl Validator<'_> {
                 source: Some(self.source),
                 base_dir: self.base_dir,
                 db: Some(self.db),
-                modules: Some(&self.module_types),
+                modules: Some(self.module_types),
             },
             e,
         );
@@ -755,7 +755,7 @@ impl Validator<'_> {
             source: Some(self.source),
             base_dir: self.base_dir,
             db: Some(self.db),
-            modules: Some(&self.module_types),
+            modules: Some(self.module_types),
         };
         let (v, diags) = eval_expr(self.hir, &unknowns, e);
         if !diags.is_empty() || v.is_unknown() || v.is_sensitive() {
