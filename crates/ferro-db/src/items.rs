@@ -320,11 +320,10 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                         .with_detail("These objects refer to each other, so none of them can be evaluated first.")
                 }
             };
-            return Err(Pending {
+            return Err(Pending::at(
                 diag,
-                at: spans.get(&start).copied(),
-                label: None,
-            });
+                spans.get(&start).copied().map(Into::into),
+            ));
         }
     };
     // Resource dependencies through other items, in topological order so each item's

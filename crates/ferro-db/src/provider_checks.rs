@@ -174,17 +174,16 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
             cur = tree.nodes[n].parent;
         }
         if nope && !d.configured.is_empty() {
-            out.push(Pending {
-                diag: Diagnostic::error(
+            out.push(Pending::at(
+                Diagnostic::error(
                     "provider-in-expanded-module",
                     format!("Module {path} contains provider configuration"),
                 )
                 .with_detail(
                     "Providers cannot be configured within modules using count, for_each or depends_on.",
                 ),
-                at: None,
-                label: None,
-            });
+                None,
+            ));
         }
         for (name, passed) in &passed_in {
             if d.configured.contains_key(name) {
