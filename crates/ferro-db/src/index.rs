@@ -2,7 +2,7 @@
 //! duplicate-declaration diagnostics.
 
 use crate::pending::{Loc, Pending, RANGE_MARK};
-use crate::{item_tree, Db, Module, SourceFile};
+use crate::{item_signature, Db, Module, SourceFile};
 use ferro_addrs::Resource;
 use ferro_diag::Diagnostic;
 use ferro_hir::SpanId;
@@ -118,7 +118,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut idx = ModuleIndex::default();
     let mut first_locs: BTreeMap<(u8, String), Loc> = BTreeMap::new();
     for &file in module.files(db) {
-        let hir = item_tree(db, file);
+        let hir = item_signature(db, file);
         let mut add = |kind: u8, key: String, span: SpanId, diag_kind: &str| -> bool {
             let at = Loc::new(file, span);
             match first_locs.get(&(kind, key.clone())) {

@@ -302,6 +302,14 @@ pub fn item_tree(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
     file_hir(db, file).tree.clone()
 }
 
+/// The file's declarations without their expressions ([`ItemTree::signature`]). The queries
+/// about the module's structure (its index, the module tree, provider configurations) read
+/// this, so an edit that changes only values (the most common edit) runs none of them again.
+#[salsa::tracked(returns(ref))]
+pub fn item_signature(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
+    Arc::new(item_tree(db, file).signature())
+}
+
 /// The file's source map: the ranges of its item tree's ids and expressions, and the
 /// diagnostics of lowering.
 #[salsa::tracked(returns(ref))]

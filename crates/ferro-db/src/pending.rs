@@ -280,3 +280,31 @@ impl Pending {
         d
     }
 }
+
+impl At {
+    /// The same place with the ids of an item's copy replaced by the file's (see
+    /// [`ferro_hir::ItemTree::extract`]).
+    pub fn relocated(self, o: &ferro_hir::Origins) -> At {
+        match self {
+            At::Id(s) => At::Id(o.span(s)),
+            At::Expr(e) => At::Expr(o.expr(e)),
+            At::ExprStart(e) => At::ExprStart(o.expr(e)),
+            At::ExprStep(e) => At::ExprStep(o.expr(e)),
+            At::ExprHead(e, n) => At::ExprHead(o.expr(e), n),
+            At::ExprOr(e, s) => At::ExprOr(o.expr(e), o.span(s)),
+            At::MissingItem { body, or } => At::MissingItem {
+                body: o.span(body),
+                or: o.span(or),
+            },
+            At::OpenBrace { body, or } => At::OpenBrace {
+                body: o.span(body),
+                or: o.span(or),
+            },
+            At::BodyEdge { body, json } => At::BodyEdge {
+                body: o.span(body),
+                json,
+            },
+            At::Label { ty, n } => At::Label { ty: o.span(ty), n },
+        }
+    }
+}

@@ -362,6 +362,7 @@ fn a_whitespace_or_comment_edit_runs_no_validation_at_all() {
     assert_eq!(after, before);
     for q in [
         "validate_file",
+        "validate_item",
         "module_index",
         "module_tree",
         "module_call_types",
@@ -376,15 +377,15 @@ fn a_whitespace_or_comment_edit_runs_no_validation_at_all() {
 #[test]
 fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
     let mut db = RootDb::with_logging();
-    let a = "resource \"terraform_data\" \"a\" {\n  input = \"one\"\n}\n";
+    // Two resources in one file: the body of the first is edited.
+    let a = concat!(
+        "resource \"terraform_data\" \"a\" {\n  input = \"one\"\n}\n\n",
+        "resource \"terraform_data\" \"b\" {\n  input = [1, 2]\n}\n",
+    );
     let (files, ws) = module_of(
         &db,
         &[
             ("a.tf", a),
-            (
-                "b.tf",
-                "resource \"terraform_data\" \"b\" {\n  input = 1\n}\n",
-            ),
             (
                 "uses_a.tf",
                 "output \"a\" {\n  value = terraform_data.a.output\n}\n",
@@ -399,21 +400,31 @@ fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
     assert!(diagnostics(&db, ws).is_empty());
     db.take_log();
 
-    // A new value inside the body: only a.tf is validated again; what refers to the
-    // resource sees the same declaration.
+    // A new value inside the body, with more expressions than before (so every expression
+    // after it in the file is numbered anew): only that resource is validated again, not the
+    // other resource of its file; what refers to it sees the same declaration.
     files[0]
         .set_text(&mut db)
         .to(a.replace("\"one\"", "upper(\"two\")"));
     assert!(diagnostics(&db, ws).is_empty());
     let log = db.take_log();
-    assert_eq!(runs(&log, "validate_file"), 1, "{log:?}");
+    assert_eq!(runs(&log, "validate_item"), 1, "{log:?}");
+    // The module's structure is read from the files' signatures, which a new value leaves
+    // equal: none of its queries runs again.
+    for q in [
+        "module_index",
+        "module_tree",
+        "provider_config_problems",
+        "module_call_types",
+    ] {
+        assert_eq!(runs(&log, q), 0, "{q} ran again: {log:?}");
+    }
 
-    // `count` changes what a reference must say: a.tf and the file that refers to the
-    // resource are validated again, and that one now has an error. b.tf, uses_b.tf and
-    // vars.tf are not.
+    // `count` changes what a reference must say: the resource and the output that refers to
+    // it are validated again, and the output now has an error. Nothing else is.
     files[0]
         .set_text(&mut db)
-        .to(a.replace("  input", "  count = 2\n  input"));
+        .to(a.replacen("  input", "  count = 2\n  input", 1));
     let after = placed(&db, ws, &files);
     let log = db.take_log();
     assert_eq!(
@@ -423,7 +434,7 @@ fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
             "terraform_data.a".to_string()
         )]
     );
-    assert_eq!(runs(&log, "validate_file"), 2, "{log:?}");
+    assert_eq!(runs(&log, "validate_item"), 2, "{log:?}");
 }
 
 #[test]
@@ -457,8 +468,8 @@ fn adding_a_variable_reruns_only_what_names_it() {
         .to(format!("{vars}\nvariable \"x\" {{}}\n"));
     assert!(diagnostics(&db, ws).is_empty());
     let log = db.take_log();
-    // vars.tf (its own text changed) and names_x.tf, whose `var.x` is declared now; not
-    // names_a.tf nor other.tf.
-    assert_eq!(runs(&log, "validate_file"), 2, "{log:?}");
+    // The new variable and the output that names it; not the variable beside it, nor what
+    // names that one, nor anything else.
+    assert_eq!(runs(&log, "validate_item"), 2, "{log:?}");
     assert_eq!(runs(&log, "module_index"), 1, "{log:?}");
 }

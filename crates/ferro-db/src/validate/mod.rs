@@ -11,11 +11,13 @@ use crate::{
 use ferro_diag::{Diagnostic, FileId};
 use ferro_eval::{eval_expr, eval_position_free, Scope};
 use ferro_hir::{
-    walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, ItemTree, Reference, SpanId,
+    walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, ItemKey, ItemTree, Origins,
+    Reference, SpanId,
 };
 use ferro_value::convert::convert;
 use ferro_value::schema::Block;
 use ferro_value::{Type, Value};
+use std::sync::Arc;
 
 mod blocks;
 mod modules;
@@ -72,6 +74,29 @@ pub enum Finding {
 }
 
 impl Finding {
+    /// The finding with the ids of an item's copy replaced by the file's (`origins`).
+    fn relocated(&self, file: SourceFile, origins: &Origins) -> Finding {
+        let place = |p: Place| Place {
+            at: if p.file == file {
+                p.at.relocated(origins)
+            } else {
+                p.at
+            },
+            ..p
+        };
+        match self {
+            Finding::Pending(p) => Finding::Pending(Pending {
+                diag: p.diag.clone(),
+                at: p.at.map(place),
+                label: p.label.clone().map(|(at, text)| (place(at), text)),
+                previous: p.previous.map(place),
+                values_of: p.values_of.map(|e| origins.expr(e)),
+            }),
+            Finding::EvalErrors(e) => Finding::EvalErrors(origins.expr(*e)),
+            Finding::Ready(d) => Finding::Ready(d.clone()),
+        }
+    }
+
     fn is_error(&self) -> bool {
         match self {
             Finding::Pending(p) => p.diag.is_error(),
@@ -138,18 +163,21 @@ pub fn file_diagnostics(
     out
 }
 
-/// Validate one file against its module and the providers' schemas. Reads item trees only
-/// (of this file, and through per-module queries what it needs of the rest of its module):
-/// an edit that only moves text does not run it again.
+/// What validation needs of a module's place in the module tree (its first call): how
+/// Terraform names it in messages, "the root module" or "module.a.module.b", and the modules
+/// its calls load. A query of its own, so that validation does not depend on the rest of the
+/// tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModulePlace {
+    pub name: String,
+    pub children: std::collections::BTreeMap<String, Module>,
+}
+
 #[salsa::tracked(returns(ref))]
-pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFile) -> Vec<Finding> {
-    let hir = &**item_tree(db, file);
-    let schemas = ws.schemas(db);
-    // The module's place in the tree (its first call): how Terraform names it in messages,
-    // "the root module" or "module.a.module.b", and the modules its calls load.
+pub fn module_place(db: &dyn Db, ws: Workspace, module: Module) -> ModulePlace {
     let tree = crate::module_tree(db, ws);
     let node = tree.nodes.iter().find(|n| n.module == module);
-    let module_name = if module == ws.root(db) {
+    let name = if module == ws.root(db) {
         "the root module".to_string()
     } else {
         node.map(|n| {
@@ -161,14 +189,96 @@ pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFil
         })
         .unwrap_or_else(|| "this module".to_string())
     };
-    let children: std::collections::BTreeMap<&str, Module> = node
+    let children = node
         .map(|n| {
             n.children
                 .iter()
-                .map(|(name, &c)| (name.as_str(), tree.nodes[c].module))
+                .map(|(name, &c)| (name.clone(), tree.nodes[c].module))
                 .collect()
         })
         .unwrap_or_default();
+    ModulePlace { name, children }
+}
+
+/// Validate one file against its module and the providers' schemas: each of its items on its
+/// own ([`validate_item`]), their findings given the file's ids. Reads item trees only (of
+/// this file, and through per-module and per-name queries what it needs of the rest of its
+/// module): an edit that only moves text does not run it again.
+#[salsa::tracked(returns(ref))]
+pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFile) -> Vec<Finding> {
+    let tree = item_tree(db, file);
+    // JSON resource bodies are read against their schemas with their positions (see
+    // `resource_bodies`): such a file is validated whole.
+    if tree.resources.iter().any(|r| r.body.json) {
+        return validate_tree(
+            db,
+            ws,
+            module,
+            file,
+            tree,
+            Some(resource_bodies(db, ws, file)),
+        );
+    }
+    let mut out = Vec::new();
+    for key in tree.keys() {
+        let found = validate_item(db, ws, module, file, key);
+        if found.is_empty() {
+            continue;
+        }
+        let Some(origins) = item_origins(db, file, key) else {
+            continue;
+        };
+        out.extend(found.iter().map(|f| f.relocated(file, origins)));
+    }
+    out
+}
+
+/// Validate one item of a file, read from its own copy ([`item_body`]): an edit elsewhere in
+/// the file, or in another file, leaves the copy equal, and the item is validated again only
+/// when something it names changed. The findings have the copy's ids.
+#[salsa::tracked(returns(ref))]
+pub fn validate_item(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+    key: ItemKey,
+) -> Vec<Finding> {
+    match item_body(db, file, key) {
+        Some(body) => validate_tree(db, ws, module, file, body, None),
+        None => Vec::new(),
+    }
+}
+
+/// One item of a file on its own, with item-local ids (see [`ItemTree::extract`]).
+#[salsa::tracked(returns(ref))]
+pub fn item_body(db: &dyn Db, file: SourceFile, key: ItemKey) -> Option<Arc<ItemTree>> {
+    item_tree(db, file)
+        .extract(key)
+        .map(|(body, _)| Arc::new(body))
+}
+
+/// The file's ids the ids of [`item_body`] stand for. Asked for only for items with
+/// something to report.
+#[salsa::tracked(returns(ref))]
+pub fn item_origins(db: &dyn Db, file: SourceFile, key: ItemKey) -> Option<Origins> {
+    item_tree(db, file).extract(key).map(|(_, origins)| origins)
+}
+
+/// The checks of validation on the items of `hir` (a file's item tree, or one item's copy).
+/// `bodies` are the file's resource bodies as their schemas read them, for a JSON file.
+fn validate_tree(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+    hir: &ItemTree,
+    bodies: Option<&crate::ResourceBodies>,
+) -> Vec<Finding> {
+    let schemas = ws.schemas(db);
+    let place = module_place(db, ws, module);
+    let module_name = place.name.clone();
+    let children = &place.children;
     let mut v = Validator {
         tree: hir,
         file,
@@ -247,22 +357,22 @@ pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFil
         for a in &c.inputs {
             v.references(a.expr, meta);
         }
-        if let Some(&child) = children.get(c.name.as_str()) {
+        if let Some(&child) = children.get(&c.name) {
             modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
         }
         for (r, span) in &c.depends_on {
             v.check_ref(r, At::Id(*span), Meta::None);
         }
     }
-    let bodies = resource_bodies(db, ws, file);
-    v.out
-        .extend(bodies.diagnostics.iter().cloned().map(Finding::Ready));
+    if let Some(bodies) = bodies {
+        v.out
+            .extend(bodies.diagnostics.iter().cloned().map(Finding::Ready));
+    }
     for (i, r) in hir.resources.iter().enumerate() {
         let first_diagnostic = v.out.len();
         // JSON bodies as the schema reads them (nested blocks from properties).
         let body = bodies
-            .bodies
-            .get(i)
+            .and_then(|b| b.bodies.get(i))
             .and_then(Option::as_ref)
             .unwrap_or(&r.body);
         let meta = match (r.count, r.for_each) {
@@ -417,7 +527,7 @@ pub fn sensitive_variables(db: &dyn Db, module: Module) -> std::collections::BTr
         .variables
         .iter()
         .filter(|(_, it)| {
-            crate::item_tree(db, it.file)
+            crate::item_signature(db, it.file)
                 .variables
                 .get(it.index)
                 .is_some_and(|v| v.sensitive)

@@ -2,7 +2,7 @@
 
 use super::Finding;
 use crate::pending::{At, Pending, Place, PREVIOUS_MARK};
-use crate::{item_tree, module_index, Db, Module, SourceFile, Workspace};
+use crate::{item_signature, module_index, Db, Module, SourceFile, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_value::convert::convert;
 use ferro_value::Type;
@@ -33,7 +33,7 @@ pub fn module_call_types(db: &dyn Db, ws: Workspace, module: Module) -> BTreeMap
             .keys()
             .map(|k| (k.clone(), Type::Dynamic));
         let object = Type::object(outputs);
-        let call = &crate::item_tree(db, item.file).module_calls[item.index];
+        let call = &crate::item_signature(db, item.file).module_calls[item.index];
         let ty = if call.count.is_some() {
             Type::List(Box::new(object))
         } else if call.for_each.is_some() {
@@ -62,7 +62,7 @@ pub struct VariableType {
 pub fn variable_types(db: &dyn Db, module: Module) -> BTreeMap<String, VariableType> {
     let mut out = BTreeMap::new();
     for (name, item) in &module_index(db, module).variables {
-        let Some(var) = item_tree(db, item.file).variables.get(item.index) else {
+        let Some(var) = item_signature(db, item.file).variables.get(item.index) else {
             continue;
         };
         if let Some(ty) = &var.ty {
