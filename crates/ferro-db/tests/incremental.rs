@@ -398,6 +398,11 @@ fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
         ],
     );
     assert!(diagnostics(&db, ws).is_empty());
+    let whole_tree = |db: &RootDb| {
+        assert!(item_graph(db, ws).is_ok());
+        let _ = ferro_db::item_references(db, ws);
+    };
+    whole_tree(&db);
     db.take_log();
 
     // A new value inside the body, with more expressions than before (so every expression
@@ -407,15 +412,19 @@ fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
         .set_text(&mut db)
         .to(a.replace("\"one\"", "upper(\"two\")"));
     assert!(diagnostics(&db, ws).is_empty());
+    whole_tree(&db);
     let log = db.take_log();
     assert_eq!(runs(&log, "validate_item"), 1, "{log:?}");
-    // The module's structure is read from the files' signatures, which a new value leaves
-    // equal: none of its queries runs again.
+    // The module's structure and the references between items are read from the files'
+    // signatures and references, which a new value leaves equal: none of the queries over the
+    // whole tree runs again.
     for q in [
         "module_index",
         "module_tree",
         "provider_config_problems",
         "module_call_types",
+        "item_references",
+        "item_graph",
     ] {
         assert_eq!(runs(&log, q), 0, "{q} ran again: {log:?}");
     }
