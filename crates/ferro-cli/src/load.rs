@@ -46,7 +46,7 @@ pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
 /// invalid UTF-8 is reported with the other static diagnostics (`config_diagnostics`). A call
 /// whose directory is missing stays unresolved, for the module tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
-    let project = Project::open(dir, RootDb::default(), Reading::Strict)?;
+    let project = Project::open(dir, RootDb::one_shot(), Reading::Strict)?;
     Ok(Loaded::from_project(project))
 }
 
@@ -56,7 +56,7 @@ pub fn load_dir_with(
     dir: &Path,
     edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
 ) -> Result<Loaded, String> {
-    let project = Project::open_with(dir, RootDb::default(), edit)?;
+    let project = Project::open_with(dir, RootDb::one_shot(), edit)?;
     Ok(Loaded::from_project(project))
 }
 

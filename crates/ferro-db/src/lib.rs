@@ -200,6 +200,15 @@ pub struct Disk {
     pub changes: Arc<BTreeMap<std::path::PathBuf, u64>>,
 }
 
+/// How finely validation is remembered. A language server's database lives through many
+/// edits and validates each item on its own copy, so that an edit re-validates only what it
+/// touched; a database for one command validates each file in one pass (the same checks,
+/// without a query and a copy per item).
+#[salsa::input(singleton, debug)]
+pub struct Granularity {
+    pub per_item: bool,
+}
+
 /// A path a function read, as a query key.
 #[salsa::interned(debug)]
 pub struct DiskPath {
@@ -436,6 +445,15 @@ impl RootDb {
             files: Arc::default(),
         };
         Disk::new(&db, Arc::default());
+        Granularity::new(&db, true);
+        db
+    }
+
+    /// A database for one command: it is asked once, so validation keeps no item-by-item
+    /// results (see [`Granularity`]).
+    pub fn one_shot() -> Self {
+        let mut db = RootDb::default();
+        Granularity::get(&db).set_per_item(&mut db).to(false);
         db
     }
 

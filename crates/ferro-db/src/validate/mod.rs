@@ -219,6 +219,10 @@ pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFil
             Some(resource_bodies(db, ws, file)),
         );
     }
+    // A database for one command validates the file in one pass.
+    if !crate::Granularity::get(db).per_item(db) {
+        return validate_tree(db, ws, module, file, tree, None);
+    }
     let mut out = Vec::new();
     for key in tree.keys() {
         let found = validate_item(db, ws, module, file, key);
