@@ -53,19 +53,20 @@ const PG_ATTRS: [&str; 5] = [
 const LOCAL_ATTRS: [&str; 2] = ["path", "workspace_dir"];
 
 /// The arguments a backend type's schema declares, in name order (for the recorded
-/// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 arguments
-/// `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
+/// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 and http
+/// arguments `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
 fn schema_attrs(ty: &str, attrs: &BTreeMap<String, Lit>) -> Vec<&'static str> {
-    use ferro_state::config::{HTTP_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
+    use ferro_state::config::{HTTP_ATTRS, HTTP_NEWER_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
+    let with_newer = |old: &[&'static str], newer: &[&'static str]| {
+        let mut names: Vec<&'static str> = old.to_vec();
+        names.extend(newer.iter().filter(|n| attrs.contains_key(**n)));
+        names.sort_unstable();
+        names
+    };
     match ty {
         "local" => LOCAL_ATTRS.to_vec(),
-        "s3" => {
-            let mut names: Vec<&str> = S3_ATTRS.to_vec();
-            names.extend(S3_NEWER_ATTRS.iter().filter(|n| attrs.contains_key(**n)));
-            names.sort_unstable();
-            names
-        }
-        "http" => HTTP_ATTRS.to_vec(),
+        "s3" => with_newer(&S3_ATTRS, &S3_NEWER_ATTRS),
+        "http" => with_newer(&HTTP_ATTRS, &HTTP_NEWER_ATTRS),
         _ => PG_ATTRS.to_vec(),
     }
 }
@@ -488,7 +489,7 @@ pub(crate) fn open_workspace(
         Location::Http(cfg) => {
             http_workspace(workspace)?;
             Ok(Box::new(HttpBackend::new(
-                HttpStore::new(cfg),
+                HttpStore::new(cfg).map_err(|e| e.0)?,
                 remote_journal(dir, "http", workspace),
             )))
         }

@@ -68,6 +68,22 @@ pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Res
                 merged(g, b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
             let loc = location_of(&b.ty, &attrs)
                 .map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            if b.ty == "s3" {
+                let warnings: Vec<ferro_diag::Diagnostic> =
+                    ferro_state::config::s3_warnings(&attrs)
+                        .into_iter()
+                        .map(|(summary, detail, _)| {
+                            ferro_diag::Diagnostic::warning("backend-deprecated", summary)
+                                .with_detail(detail)
+                        })
+                        .collect();
+                crate::ui::print_diags(
+                    io,
+                    &warnings,
+                    &ferro_db::Sources::from_files(Vec::new()),
+                    false,
+                );
+            }
             (loc, attrs)
         }
         Some(b) => {
@@ -133,7 +149,7 @@ fn check_reachable(dir: &std::path::Path, loc: &Location) -> Result<(), String> 
             .map_err(|e| e.0),
         Location::S3(_) => workspaces(dir, loc).map(|_| ()),
         Location::Http(cfg) => ferro_state::http::HttpStore::new(cfg)
-            .get()
+            .and_then(|s| s.get())
             .map(|_| ())
             .map_err(|e| e.0),
     }
