@@ -105,9 +105,16 @@ if [[ $(id -u) -eq 0 ]]; then
   fi
   mkdir -p "$dir/pw-home"
   chown "$pw_user" "$dir/pw-home"
-  if [[ ! -f $dir/password ]]; then
-    (umask 077 && head -c 12 /dev/urandom | base64 | tr -d '/+=' >"$dir/password")
+  # The user is the machine's, so its password is too: every server directory shares one.
+  pw_file=${TMPDIR:-/tmp}/ferro-ssh-pw.password
+  if [[ ! -f $pw_file ]]; then
+    if [[ -f $dir/password ]]; then
+      cp "$dir/password" "$pw_file"
+    else
+      (umask 077 && head -c 12 /dev/urandom | base64 | tr -d '/+=' >"$pw_file")
+    fi
   fi
+  (umask 077 && cp "$pw_file" "$dir/password")
   echo "$pw_user:$(cat "$dir/password")" | chpasswd
 fi
 

@@ -159,63 +159,61 @@ impl Server {
     }
 }
 
+/// Read one request, answer it and close the connection.
 fn serve<S: Read + Write>(stream: S, handler: &Handler, log: &Mutex<Vec<Request>>) {
     let mut reader = BufReader::new(stream);
-    loop {
-        let mut first = String::new();
-        if reader.read_line(&mut first).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut words = first.split_whitespace();
-        let (Some(method), Some(path)) = (words.next(), words.next()) else {
-            return;
-        };
-        let mut headers = Vec::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = line.split_once(':') {
-                headers.push((k.trim().to_string(), v.trim().to_string()));
-            }
-        }
-        let len = headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-            .and_then(|(_, v)| v.parse::<usize>().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let req = Request {
-            method: method.to_string(),
-            path: path.to_string(),
-            headers,
-            body,
-        };
-        let n = {
-            let mut log = log.lock().unwrap();
-            log.push(req.clone());
-            log.len()
-        };
-        let Some((status, text)) = handler(&req, n) else {
-            return;
-        };
-        let out = reader.get_mut();
-        let _ = write!(
-            out,
-            "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
-            text.len()
-        );
-        let _ = out.flush();
+    let mut first = String::new();
+    if reader.read_line(&mut first).unwrap_or(0) == 0 {
         return;
     }
+    let mut words = first.split_whitespace();
+    let (Some(method), Some(path)) = (words.next(), words.next()) else {
+        return;
+    };
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            headers.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    let len = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; len];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let req = Request {
+        method: method.to_string(),
+        path: path.to_string(),
+        headers,
+        body,
+    };
+    let n = {
+        let mut log = log.lock().unwrap();
+        log.push(req.clone());
+        log.len()
+    };
+    let Some((status, text)) = handler(&req, n) else {
+        return;
+    };
+    let out = reader.get_mut();
+    let _ = write!(
+        out,
+        "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        text.len()
+    );
+    let _ = out.flush();
 }
 
 /// A forward proxy tunnelling `CONNECT` requests, recording their targets.
