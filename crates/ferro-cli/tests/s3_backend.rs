@@ -745,6 +745,8 @@ fn s3_init_warns_of_deprecated_arguments_and_honours_current_ones() {
     );
     let out = ok(FERRO, &d.0, &["-no-color", "init"]);
     assert!(out.contains("Warning: Deprecated Parameter"), "{out}");
+    // At the argument, as Terraform shows it.
+    assert!(out.contains("main.tf:6:5"), "{out}");
     assert!(
         out.contains(
             "The parameter \"endpoint\" is deprecated. Use parameter \"endpoints.s3\" instead."
@@ -789,5 +791,24 @@ fn s3_init_warns_of_deprecated_arguments_and_honours_current_ones() {
         text(&o.stderr).contains("AWS account ID not allowed: 123456789012"),
         "{}",
         text(&o.stderr)
+    );
+    // A bad value is shown at its argument.
+    d.write(
+        "main.tf",
+        &format!(
+            "{}{}",
+            b.backend(KEY, "    retry_mode = \"legacy\"\n"),
+            resource("one")
+        ),
+    );
+    let o = run(FERRO, &d.0, &["-no-color", "init", "-reconfigure"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("Invalid retry_mode \"legacy\""), "{err}");
+    assert!(
+        err.contains("main.tf:13:5")
+            && err.contains("retry_mode = \"legacy\"")
+            && err.contains("^^^"),
+        "{err}"
     );
 }

@@ -511,7 +511,7 @@ pub fn s3_config(attrs: &BTreeMap<String, Lit>) -> Result<S3Config, String> {
     }
     if let Some(file) = ca_bundle.or_else(|| env("AWS_CA_BUNDLE")) {
         let pem = std::fs::read_to_string(creds.expand(&file))
-            .map_err(|e| format!("cannot read the custom CA bundle {file:?}: {e}"))?;
+            .map_err(|e| format!("cannot read the custom_ca_bundle file {file:?}: {e}"))?;
         client.ca_pem = Some(pem);
     }
     // Checked now, so that connecting cannot fail on them.

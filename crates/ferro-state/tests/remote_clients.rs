@@ -419,7 +419,7 @@ fn a_custom_ca_bundle_is_trusted_and_insecure_skips_the_check() {
         )],
     ))
     .unwrap_err();
-    assert!(missing.contains("custom CA bundle"), "{missing}");
+    assert!(missing.contains("custom_ca_bundle"), "{missing}");
 }
 
 fn http_attrs(address: &str, extra: &[(&str, Lit)]) -> BTreeMap<String, Lit> {
