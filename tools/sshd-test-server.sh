@@ -91,7 +91,7 @@ for k in host_key user_key wrong_key cert_key user_ca; do
   fi
 done
 # The certificate key is not authorized by itself: only with its certificate.
-if [[ ! -f $dir/cert_key-cert.pub ]] || ! ssh-keygen -L -f "$dir/cert_key-cert.pub" | grep -qx "                $user"; then
+if [[ ! -f $dir/cert_key-cert.pub ]] || ! ssh-keygen -L -f "$dir/cert_key-cert.pub" | grep -x "                $user" >/dev/null; then
   ssh-keygen -q -s "$dir/user_ca" -I ferro-test-cert -n "$user" -V -5m:+3650d "$dir/cert_key.pub"
 fi
 cp "$dir/user_key.pub" "$dir/authorized_keys"
