@@ -188,7 +188,7 @@ fn an_sso_profile_exchanges_the_cached_token_for_role_credentials() {
     assert!(e.contains("aws sso login --profile dev"), "{e}");
 }
 
-fn session(endpoint: &str, max_retries: u32) -> Arc<Session> {
+fn session(max_retries: u32) -> Arc<Session> {
     let agent = HttpClient::new(&ClientOptions {
         retry: RetryPolicy {
             max_retries,
@@ -198,7 +198,6 @@ fn session(endpoint: &str, max_retries: u32) -> Arc<Session> {
         ..ClientOptions::default()
     })
     .unwrap();
-    let _ = endpoint;
     Arc::new(Session {
         agent,
         creds: AwsCredentials {
@@ -224,7 +223,7 @@ fn s3_requests_are_retried_after_dropped_connections_throttling_and_5xx() {
     });
     let e = server.url("http");
     let s3 = |retries| S3Client {
-        session: session(&e, retries),
+        session: session(retries),
         endpoint: e.clone(),
         path_style: true,
     };
@@ -236,7 +235,7 @@ fn s3_requests_are_retried_after_dropped_connections_throttling_and_5xx() {
         Server::start(|_, _| Some((403, "<Error><Code>AccessDenied</Code></Error>".into())));
     let e2 = refused.url("http");
     let c = S3Client {
-        session: session(&e2, 3),
+        session: session(3),
         endpoint: e2.clone(),
         path_style: true,
     };
@@ -252,7 +251,7 @@ fn retries_stop_after_max_retries() {
     let server = Server::start(|_, _| Some((503, String::new())));
     let e = server.url("http");
     let c = S3Client {
-        session: session(&e, 2),
+        session: session(2),
         endpoint: e.clone(),
         path_style: true,
     };
@@ -274,7 +273,7 @@ fn dynamodb_throttling_is_retried() {
     });
     let e = server.url("http");
     let ddb = DynamoDbClient {
-        session: session(&e, 5),
+        session: session(5),
         endpoint: e.clone(),
     };
     let item = ddb.get_item("locks", "b/k-md5").unwrap().unwrap();
