@@ -5,15 +5,19 @@
 #   tools/sshd-test-server.sh          start the server unless it runs already; print
 #                                      FERRO_SSHD_PORT, FERRO_SSHD_USER, FERRO_SSHD_KEY (a private
 #                                      key it accepts), FERRO_SSHD_WRONG_KEY (one it refuses),
-#                                      FERRO_SSHD_HOST_KEY (its public host key), and as root
+#                                      FERRO_SSHD_HOST_KEY (its public host key),
+#                                      FERRO_SSHD_CERT_KEY and FERRO_SSHD_CERT (a key the server
+#                                      takes only with its user certificate, signed by a
+#                                      throwaway CA it trusts), and as root
 #                                      FERRO_SSHD_PASSWORD_USER and FERRO_SSHD_PASSWORD (a user
 #                                      who logs in with a password) as exports
 #   tools/sshd-test-server.sh stop     stop it
 #
 # Everything lives in $FERRO_SSHD_DIR (default ${TMPDIR:-/tmp}/ferro-sshd-test): a throwaway host
 # key and user keys made with ssh-keygen on first use, the sshd_config, the log. The server
-# listens on 127.0.0.1 only, on a free port, and accepts only the user key for the user running
-# this script (root in CI: PermitRootLogin is on for it). As root it also makes a system user,
+# listens on 127.0.0.1 only, on a free port, and accepts only the user key (or the certificate)
+# for the user running this script (root in CI: PermitRootLogin is on for it). A server started
+# by an older version of this script (another sshd_config) is restarted. As root it also makes a system user,
 # ferro-ssh-pw, with a throwaway password, the only login the server takes a password for.
 # When sshd is missing and this runs as root, the Debian package openssh-server is installed
 # first.
@@ -48,6 +52,8 @@ exports() {
   printf 'export FERRO_SSHD_KEY=%s\n' "$dir/user_key"
   printf 'export FERRO_SSHD_WRONG_KEY=%s\n' "$dir/wrong_key"
   printf 'export FERRO_SSHD_HOST_KEY=%s\n' "$dir/host_key.pub"
+  printf 'export FERRO_SSHD_CERT_KEY=%s\n' "$dir/cert_key"
+  printf 'export FERRO_SSHD_CERT=%s\n' "$dir/cert_key-cert.pub"
   if [[ -f $dir/password ]]; then
     printf 'export FERRO_SSHD_PASSWORD_USER=%s\n' "$pw_user"
     printf 'export FERRO_SSHD_PASSWORD=%s\n' "$(cat "$dir/password")"
@@ -67,16 +73,27 @@ if [[ ${1:-start} == stop ]]; then
   exit 0
 fi
 
+# The version of the server's configuration; a running server of another version is replaced.
+version=2
 if [[ -f $dir/port ]] && running; then
-  exports
-  exit 0
+  if [[ $(cat "$dir/version" 2>/dev/null) == "$version" ]]; then
+    exports
+    exit 0
+  fi
+  kill "$(cat "$dir/sshd.pid")" 2>/dev/null || true
+  for _ in $(seq 1 50); do running || break; sleep 0.1; done
+  rm -f "$dir/sshd.pid" "$dir/port"
 fi
 
-for k in host_key user_key wrong_key; do
+for k in host_key user_key wrong_key cert_key user_ca; do
   if [[ ! -f $dir/$k ]]; then
     ssh-keygen -q -t ed25519 -N '' -C "ferro-test-$k" -f "$dir/$k" >/dev/null
   fi
 done
+# The certificate key is not authorized by itself: only with its certificate.
+if [[ ! -f $dir/cert_key-cert.pub ]] || ! ssh-keygen -L -f "$dir/cert_key-cert.pub" | grep -x "                $user" >/dev/null; then
+  ssh-keygen -q -s "$dir/user_ca" -I ferro-test-cert -n "$user" -V -5m:+3650d "$dir/cert_key.pub"
+fi
 cp "$dir/user_key.pub" "$dir/authorized_keys"
 # Privilege separation needs this directory when sshd runs as root; so does checking a
 # password, which is why only root gets the password user.
@@ -88,9 +105,16 @@ if [[ $(id -u) -eq 0 ]]; then
   fi
   mkdir -p "$dir/pw-home"
   chown "$pw_user" "$dir/pw-home"
-  if [[ ! -f $dir/password ]]; then
-    (umask 077 && head -c 12 /dev/urandom | base64 | tr -d '/+=' >"$dir/password")
+  # The user is the machine's, so its password is too: every server directory shares one.
+  pw_file=${TMPDIR:-/tmp}/ferro-ssh-pw.password
+  if [[ ! -f $pw_file ]]; then
+    if [[ -f $dir/password ]]; then
+      cp "$dir/password" "$pw_file"
+    else
+      (umask 077 && head -c 12 /dev/urandom | base64 | tr -d '/+=' >"$pw_file")
+    fi
   fi
+  (umask 077 && cp "$pw_file" "$dir/password")
   echo "$pw_user:$(cat "$dir/password")" | chpasswd
 fi
 
@@ -105,6 +129,8 @@ ListenAddress 127.0.0.1
 HostKey $dir/host_key
 PidFile $dir/sshd.pid
 AuthorizedKeysFile $dir/authorized_keys
+TrustedUserCAKeys $dir/user_ca.pub
+AllowAgentForwarding yes
 UsePAM no
 PermitRootLogin yes
 StrictModes no
@@ -130,6 +156,7 @@ EOF
   for _ in $(seq 1 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && [[ -f $dir/sshd.pid ]]; then
       echo "$port" >"$dir/port"
+      echo "$version" >"$dir/version"
       exports
       exit 0
     fi

@@ -15,11 +15,63 @@ use std::path::{Path, PathBuf};
 /// A literal argument of a backend block.
 pub(crate) use ferro_state::config::Lit;
 
-/// The `backend` block of the root module: its type and literal arguments.
+/// The `backend` block of the root module: its type and literal arguments, and where they
+/// are written (None for a block rebuilt from elsewhere).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct BackendBlock {
     pub ty: String,
     pub attrs: BTreeMap<String, Lit>,
+    pub origin: Option<Origin>,
+}
+
+/// The file of a backend block and the range of each of its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Origin {
+    pub file: ferro_diag::FileId,
+    pub name: String,
+    pub text: String,
+    pub spans: BTreeMap<String, ferro_diag::Span>,
+}
+
+impl BackendBlock {
+    /// A diagnostic about the backend's arguments, at the argument `arg` names when the block
+    /// writes it (else the first of the block's arguments `message` quotes), with the sources
+    /// to render it.
+    pub(crate) fn diagnostic(
+        &self,
+        d: ferro_diag::Diagnostic,
+        arg: Option<&str>,
+        message: &str,
+    ) -> (ferro_diag::Diagnostic, ferro_db::Sources) {
+        let Some(o) = &self.origin else {
+            return (d, ferro_db::Sources::from_files(Vec::new()));
+        };
+        // Where the message names an argument: quoted, or (for names with an underscore,
+        // which no English word has) as a word of its own.
+        let named_at = |name: &str| -> Option<usize> {
+            if let Some(i) = message.find(&format!("\"{name}\"")) {
+                return Some(i);
+            }
+            if !name.contains('_') {
+                return None;
+            }
+            let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            message.match_indices(name).map(|(i, _)| i).find(|&i| {
+                !message[..i].ends_with(ident) && !message[i + name.len()..].starts_with(ident)
+            })
+        };
+        let span = match arg {
+            Some(a) => o.spans.get(a),
+            None => o
+                .spans
+                .iter()
+                .filter_map(|(name, span)| Some((named_at(name)?, span)))
+                .min_by_key(|(at, _)| *at)
+                .map(|(_, span)| span),
+        };
+        let sources = ferro_db::Sources::from_files(vec![(o.file, o.name.clone(), o.text.clone())]);
+        (d.with_span_opt(span.copied()), sources)
+    }
 }
 
 /// Where states live.
@@ -53,19 +105,20 @@ const PG_ATTRS: [&str; 5] = [
 const LOCAL_ATTRS: [&str; 2] = ["path", "workspace_dir"];
 
 /// The arguments a backend type's schema declares, in name order (for the recorded
-/// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 arguments
-/// `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
+/// configuration and its hash): Terraform 1.0.3's, plus those of the newer s3 and http
+/// arguments `attrs` sets (a configuration Terraform 1.0.3 could not read anyway).
 fn schema_attrs(ty: &str, attrs: &BTreeMap<String, Lit>) -> Vec<&'static str> {
-    use ferro_state::config::{HTTP_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
+    use ferro_state::config::{HTTP_ATTRS, HTTP_NEWER_ATTRS, S3_ATTRS, S3_NEWER_ATTRS};
+    let with_newer = |old: &[&'static str], newer: &[&'static str]| {
+        let mut names: Vec<&'static str> = old.to_vec();
+        names.extend(newer.iter().filter(|n| attrs.contains_key(**n)));
+        names.sort_unstable();
+        names
+    };
     match ty {
         "local" => LOCAL_ATTRS.to_vec(),
-        "s3" => {
-            let mut names: Vec<&str> = S3_ATTRS.to_vec();
-            names.extend(S3_NEWER_ATTRS.iter().filter(|n| attrs.contains_key(**n)));
-            names.sort_unstable();
-            names
-        }
-        "http" => HTTP_ATTRS.to_vec(),
+        "s3" => with_newer(&S3_ATTRS, &S3_NEWER_ATTRS),
+        "http" => with_newer(&HTTP_ATTRS, &HTTP_NEWER_ATTRS),
         _ => PG_ATTRS.to_vec(),
     }
 }
@@ -123,6 +176,7 @@ pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
                     .map(|l| l.value.to_string())
                     .unwrap_or_default();
                 let mut attrs = BTreeMap::new();
+                let mut spans = BTreeMap::new();
                 for a in &b.body.items {
                     let ferro_syntax::ast::BodyItem::Attribute(a) = a else {
                         return Err(format!(
@@ -136,8 +190,19 @@ pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
                         )
                     })?;
                     attrs.insert(a.name.name.to_string(), v);
+                    spans.insert(a.name.name.to_string(), a.span);
                 }
-                return Ok(Some(BackendBlock { ty, attrs }));
+                let origin = Origin {
+                    file,
+                    name: name.clone(),
+                    text: text.clone(),
+                    spans,
+                };
+                return Ok(Some(BackendBlock {
+                    ty,
+                    attrs,
+                    origin: Some(origin),
+                }));
             }
         }
     }
@@ -488,7 +553,7 @@ pub(crate) fn open_workspace(
         Location::Http(cfg) => {
             http_workspace(workspace)?;
             Ok(Box::new(HttpBackend::new(
-                HttpStore::new(cfg),
+                HttpStore::new(cfg).map_err(|e| e.0)?,
                 remote_journal(dir, "http", workspace),
             )))
         }
@@ -585,6 +650,7 @@ mod tests {
         let b = BackendBlock {
             ty: "pg".into(),
             attrs,
+            origin: None,
         };
         assert_eq!(config_hash(&b), 158294830);
         // Recorded from Terraform 1.0.3 too: an s3 block in its spelling (the hash covers the
@@ -604,6 +670,7 @@ mod tests {
                 ("skip_metadata_api_check".to_string(), Lit::Bool(true)),
                 ("dynamodb_table".to_string(), Lit::Str("locks".into())),
             ]),
+            origin: None,
         };
         assert_eq!(config_hash(&s3), 1961618082);
         let http = BackendBlock {
@@ -612,6 +679,7 @@ mod tests {
                 "address".to_string(),
                 Lit::Str("http://127.0.0.1:1/x".into()),
             )]),
+            origin: None,
         };
         assert_eq!(config_hash(&http), 231528360);
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);

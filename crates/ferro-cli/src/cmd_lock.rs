@@ -144,7 +144,7 @@ pub fn force_unlock(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         crate::backend::Location::Http(cfg) => {
             let mut info = ferro_state::LockInfo::new("", "");
             info.id = id.to_string();
-            return match ferro_state::http::HttpStore::new(cfg).unlock(&info) {
+            return match ferro_state::http::HttpStore::new(cfg).and_then(|s| s.unlock(&info)) {
                 Ok(()) => {
                     let _ = write!(io.stdout, "{unlocked}");
                     0

@@ -66,8 +66,21 @@ pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Res
         Some(b) if BACKEND_TYPES.contains(&b.ty.as_str()) => {
             let attrs =
                 merged(g, b, p).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
-            let loc = location_of(&b.ty, &attrs)
-                .map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+            let loc = location_of(&b.ty, &attrs).map_err(|e| {
+                let d = ferro_diag::Diagnostic::error("cli", "Invalid backend configuration")
+                    .with_detail(e.clone());
+                let (d, sources) = b.diagnostic(d, None, &e);
+                crate::ui::print_diags(io, &[d], &sources, false);
+                1
+            })?;
+            if b.ty == "s3" {
+                for (summary, detail, arg) in ferro_state::config::s3_warnings(&attrs) {
+                    let d = ferro_diag::Diagnostic::warning("backend-deprecated", summary)
+                        .with_detail(detail.clone());
+                    let (d, sources) = b.diagnostic(d, Some(arg.as_deref().unwrap_or("")), &detail);
+                    crate::ui::print_diags(io, &[d], &sources, false);
+                }
+            }
             (loc, attrs)
         }
         Some(b) => {
@@ -133,7 +146,7 @@ fn check_reachable(dir: &std::path::Path, loc: &Location) -> Result<(), String> 
             .map_err(|e| e.0),
         Location::S3(_) => workspaces(dir, loc).map(|_| ()),
         Location::Http(cfg) => ferro_state::http::HttpStore::new(cfg)
-            .get()
+            .and_then(|s| s.get())
             .map(|_| ())
             .map_err(|e| e.0),
     }

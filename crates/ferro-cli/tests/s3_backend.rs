@@ -733,3 +733,82 @@ fn s3_apply_killed_mid_way_loses_nothing() {
         md5_hex(stored.as_bytes())
     );
 }
+
+#[test]
+fn s3_init_warns_of_deprecated_arguments_and_honours_current_ones() {
+    let b = Bucket::new("newargs");
+    let d = TempDir::new("newargs");
+    // Terraform 1.0.3's spelling works, with current Terraform's deprecation warnings.
+    d.write(
+        "main.tf",
+        &format!("{}{}", b.backend(KEY, ""), resource("one")),
+    );
+    let out = ok(FERRO, &d.0, &["-no-color", "init"]);
+    assert!(out.contains("Warning: Deprecated Parameter"), "{out}");
+    // At the argument, as Terraform shows it.
+    assert!(out.contains("main.tf:6:5"), "{out}");
+    assert!(
+        out.contains(
+            "The parameter \"endpoint\" is deprecated. Use parameter \"endpoints.s3\" instead."
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("The parameter \"dynamodb_table\" is deprecated. Use parameter \"use_lockfile\" instead."),
+        "{out}"
+    );
+    // Current arguments: the account of the credentials (moto's) is checked through STS even
+    // with skip_credentials_validation; retries and the retry mode are accepted.
+    let current = |ids: &str| {
+        format!(
+            "    max_retries = 2\n    retry_mode = \"standard\"\n    sts_region = \"{REGION}\"\n    use_fips_endpoint = false\n    skip_requesting_account_id = false\n    {ids}\n"
+        )
+    };
+    d.write(
+        "main.tf",
+        &format!(
+            "{}{}",
+            b.backend(KEY, &current("allowed_account_ids = [\"123456789012\"]")),
+            resource("one")
+        ),
+    );
+    let out = ok(FERRO, &d.0, &["-no-color", "init", "-reconfigure"]);
+    assert!(
+        out.contains("Successfully configured the backend \"s3\""),
+        "{out}"
+    );
+    d.write(
+        "main.tf",
+        &format!(
+            "{}{}",
+            b.backend(KEY, &current("forbidden_account_ids = [\"123456789012\"]")),
+            resource("one")
+        ),
+    );
+    let o = run(FERRO, &d.0, &["-no-color", "init", "-reconfigure"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("AWS account ID not allowed: 123456789012"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A bad value is shown at its argument.
+    d.write(
+        "main.tf",
+        &format!(
+            "{}{}",
+            b.backend(KEY, "    retry_mode = \"legacy\"\n"),
+            resource("one")
+        ),
+    );
+    let o = run(FERRO, &d.0, &["-no-color", "init", "-reconfigure"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("Invalid retry_mode \"legacy\""), "{err}");
+    assert!(
+        err.contains("main.tf:13:5")
+            && err.contains("retry_mode = \"legacy\"")
+            && err.contains("^^^"),
+        "{err}"
+    );
+}

@@ -18,6 +18,9 @@ struct Sshd {
     key: String,
     wrong_key: String,
     host_key: String,
+    /// A key the server takes only with its user certificate, and the certificate.
+    cert_key: String,
+    cert: String,
     /// A user who logs in with a password (the script makes one when it runs as root).
     password: Option<(String, String)>,
 }
@@ -59,6 +62,8 @@ fn sshd() -> &'static Sshd {
             key: get("FERRO_SSHD_KEY"),
             wrong_key: get("FERRO_SSHD_WRONG_KEY"),
             host_key: get("FERRO_SSHD_HOST_KEY"),
+            cert_key: get("FERRO_SSHD_CERT_KEY"),
+            cert: get("FERRO_SSHD_CERT"),
             password: vars
                 .iter()
                 .find(|(n, _)| n == "FERRO_SSHD_PASSWORD_USER")
@@ -813,4 +818,309 @@ fn a_stop_ends_a_running_remote_command() {
         !running(&format!("sleep {marker}"))
     });
     assert_eq!(instance_status(&dir, "slow").as_deref(), Some("tainted"));
+}
+
+/// Run ferro in `dir` with extra environment variables.
+fn ferro_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(args)
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ferro");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A resource whose remote-exec provisioner runs `command` over `connection`.
+fn remote_exec(name: &str, connection: &str, command: &str) -> String {
+    format!(
+        "resource \"terraform_data\" \"{name}\" {{\n{connection}\n  provisioner \"remote-exec\" {{\n    inline = [\"{command}\"]\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_user_certificate_logs_in_where_its_key_alone_is_refused() {
+    let dir = scratch("ssh-certificate");
+    let remote = remote_dir(&dir);
+    let r = remote.display();
+    let s = sshd();
+    let conn = |cert: bool| {
+        let cert = if cert {
+            format!("    certificate = file(\"{}\")\n", s.cert)
+        } else {
+            String::new()
+        };
+        format!(
+            "  connection {{\n    host        = \"127.0.0.1\"\n    port        = {}\n    user        = \"{}\"\n    private_key = file(\"{}\")\n{cert}    agent       = false\n    timeout     = \"1s\"\n  }}",
+            s.port, s.user, s.cert_key
+        )
+    };
+    std::fs::write(
+        dir.join("main.tf"),
+        remote_exec(
+            "with_cert",
+            &conn(true),
+            &format!("touch {r}/by-certificate"),
+        ) + &remote_exec("without_cert", &conn(false), &format!("touch {r}/by-key")),
+    )
+    .unwrap();
+    let (code, out, err) = apply(&dir);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(remote.join("by-certificate").exists(), "{out}\n{err}");
+    assert!(
+        provisioner_lines(&out, "terraform_data.with_cert")
+            .contains(&"terraform_data.with_cert (remote-exec):   Certificate: true"),
+        "{out}"
+    );
+    assert!(!remote.join("by-key").exists());
+    assert!(
+        format!("{out}{err}").contains("attempted methods [none publickey]"),
+        "{out}\n{err}"
+    );
+}
+
+/// An `ssh-agent` of the test's own, ended when dropped.
+struct Agent {
+    child: std::process::Child,
+    socket: PathBuf,
+}
+
+impl Agent {
+    fn start(dir: &Path) -> Agent {
+        let socket = dir.join("agent.sock");
+        let child = Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ssh-agent");
+        wait_for("the ssh-agent socket", || socket.exists());
+        Agent { child, socket }
+    }
+
+    fn add(&self, key: &Path) {
+        let out = Command::new("ssh-add")
+            .arg(key)
+            .env("SSH_AUTH_SOCK", &self.socket)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_agent_logs_in_puts_agent_identity_first_and_is_forwarded() {
+    let dir = scratch("ssh-agent");
+    let remote = remote_dir(&dir);
+    let r = remote.display();
+    let s = sshd();
+    let agent = Agent::start(&dir);
+    // More keys the server refuses than it allows attempts (OpenSSH's MaxAuthTries is 6),
+    // then the one it takes: only agent_identity gets that one tried.
+    for i in 0..7 {
+        let key = dir.join(format!("decoy{i}"));
+        let out = Command::new("ssh-keygen")
+            .args([
+                "-q",
+                "-t",
+                "ed25519",
+                "-N",
+                "",
+                "-C",
+                &format!("decoy-{i}"),
+                "-f",
+            ])
+            .arg(&key)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        agent.add(&key);
+    }
+    let user_key = dir.join("user_key");
+    std::fs::copy(&s.key, &user_key).unwrap();
+    let mut perms = std::fs::metadata(&user_key).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o600);
+    std::fs::set_permissions(&user_key, perms).unwrap();
+    agent.add(&user_key);
+    let conn = |identity: &str| {
+        format!(
+            "  connection {{\n    host    = \"127.0.0.1\"\n    port    = {}\n    user    = \"{}\"\n    agent   = true\n{identity}    timeout = \"1s\"\n  }}",
+            s.port, s.user
+        )
+    };
+    std::fs::write(
+        dir.join("main.tf"),
+        remote_exec(
+            "picked",
+            &conn("    agent_identity = \"ferro-test-user_key\"\n"),
+            &format!("ssh-add -l > {r}/forwarded-agent-keys"),
+        ) + &remote_exec("first_come", &conn(""), &format!("touch {r}/first-come")),
+    )
+    .unwrap();
+    let sock = agent.socket.display().to_string();
+    let env = [("SSH_AUTH_SOCK", sock.as_str())];
+    let (code, out, err) = ferro_env(&dir, &["init", "-no-color"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = ferro_env(&dir, &["apply", "-no-color", "-auto-approve"], &env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        provisioner_lines(&out, "terraform_data.picked")
+            .contains(&"terraform_data.picked (remote-exec):   SSH Agent: true"),
+        "{out}"
+    );
+    // The remote command reached the agent through the forwarded connection.
+    let listed = std::fs::read_to_string(remote.join("forwarded-agent-keys"))
+        .unwrap_or_else(|e| panic!("{e}\n{out}\n{err}"));
+    assert!(listed.contains("ferro-test-user_key"), "{listed}");
+    assert!(listed.contains("decoy-0"), "{listed}");
+    assert!(!remote.join("first-come").exists());
+    assert_eq!(
+        instance_status(&dir, "first_come").as_deref(),
+        Some("tainted")
+    );
+}
+
+#[test]
+fn a_windows_target_gets_no_shebang_no_chmod_and_no_terminal() {
+    let dir = scratch("ssh-windows");
+    let remote = remote_dir(&dir);
+    let r = remote.display();
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            r#"resource "terraform_data" "win" {{
+{conn}
+  provisioner "remote-exec" {{
+    inline = ["echo from-windows-script"]
+  }}
+}}
+"#,
+            conn = connection(&format!(
+                "    target_platform = \"windows\"\n    script_path     = \"{r}/provision.cmd\"\n"
+            )),
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = apply(&dir);
+    // Not made executable, the script cannot run on this Unix host: the command Terraform
+    // sends for Windows targets is the script's path, as uploaded.
+    assert_eq!(code, 1, "{out}\n{err}");
+    let uploaded = std::fs::read_to_string(remote.join("provision.cmd")).unwrap();
+    assert_eq!(uploaded, "echo from-windows-script\n");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains(&format!(
+            "error executing \"{r}/provision.cmd\": Process exited with status 126"
+        )),
+        "{all}"
+    );
+    assert!(
+        provisioner_lines(&out, "terraform_data.win")
+            .contains(&"terraform_data.win (remote-exec):   Target Platform: windows"),
+        "{out}"
+    );
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(remote.join("provision.cmd"))
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o111, 0, "no chmod for a Windows target");
+}
+
+#[test]
+fn the_first_hop_goes_through_an_http_or_socks5_proxy() {
+    let dir = scratch("ssh-proxy");
+    let remote = remote_dir(&dir);
+    let r = remote.display();
+    let s = sshd();
+    let http = ferro_testkit::registry::TunnelProxy::start();
+    let socks = ferro_testkit::socks::Socks5Proxy::start(Some(("proxy-user", "proxy-secret")));
+    let via = |extra: String| connection(&extra);
+    std::fs::write(
+        dir.join("main.tf"),
+        remote_exec(
+            "via_http",
+            &via(format!(
+                "    proxy_host = \"127.0.0.1\"\n    proxy_port = {}\n",
+                http.port
+            )),
+            &format!("touch {r}/via-http"),
+        ) + &remote_exec(
+            "via_socks",
+            &via(format!(
+                "    proxy_scheme = \"socks5\"\n    proxy_host = \"127.0.0.1\"\n    proxy_port = {}\n    proxy_user_name = \"proxy-user\"\n    proxy_user_password = \"proxy-secret\"\n",
+                socks.port
+            )),
+            &format!("touch {r}/via-socks"),
+        ) + &remote_exec(
+            "refused",
+            &via(format!(
+                "    proxy_scheme = \"socks5\"\n    proxy_host = \"127.0.0.1\"\n    proxy_port = {}\n    proxy_user_name = \"proxy-user\"\n    proxy_user_password = \"wrong\"\n    timeout = \"1s\"\n",
+                socks.port
+            )),
+            &format!("touch {r}/refused"),
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = apply(&dir);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(remote.join("via-http").exists(), "{out}\n{err}");
+    assert!(remote.join("via-socks").exists(), "{out}\n{err}");
+    assert!(!remote.join("refused").exists());
+    let target = format!("127.0.0.1:{}", s.port);
+    assert_eq!(http.targets(), vec![target.clone()]);
+    assert_eq!(socks.targets(), vec![target]);
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("username/password authentication failed"),
+        "{all}"
+    );
+    assert!(
+        provisioner_lines(&out, "terraform_data.via_socks")
+            .contains(&"terraform_data.via_socks (remote-exec):   ProxyUserPassword: true"),
+        "{out}"
+    );
+    assert!(!all.contains("proxy-secret"), "{all}");
+}
+
+#[test]
+fn winrm_is_refused_at_its_type_before_anything_is_created() {
+    let dir = scratch("ssh-winrm");
+    std::fs::write(
+        dir.join("main.tf"),
+        "resource \"terraform_data\" \"w\" {\n  connection {\n    type     = \"winrm\"\n    host     = \"192.0.2.1\"\n    user     = \"Administrator\"\n    password = \"x\"\n  }\n  provisioner \"remote-exec\" {\n    inline = [\"dir\"]\n  }\n}\n",
+    )
+    .unwrap();
+    let _ = ferro(&dir, &["init", "-no-color"]);
+    for command in ["validate", "apply"] {
+        let mut args = vec!["-no-color", command];
+        if command == "apply" {
+            args.push("-auto-approve");
+        }
+        let (code, out, err) = ferro(&dir, &args);
+        assert_eq!(code, 1, "{out}\n{err}");
+        let all = format!("{out}{err}");
+        assert!(all.contains("Error: Unsupported connection type"), "{all}");
+        assert!(all.contains("3 |     type     = \"winrm\""), "{all}");
+        assert!(all.contains("^^^^^"), "{all}");
+        assert!(!all.contains("Creating..."), "{all}");
+    }
 }

@@ -2,6 +2,8 @@
 //! `communicator/ssh` behaves: one connection (directly or through a bastion host), commands run
 //! with a pseudo-terminal, files and directories copied with the scp protocol (`scp.rs`), and
 //! connection attempts retried with Terraform's back-off until a deadline (`connect_with_retry`).
+//! The first hop may go through a proxy (`proxy.rs`: HTTP CONNECT or SOCKS5); when the agent
+//! is used it is also forwarded to the target, as Terraform forwards it.
 //!
 //! The API is blocking: each `Client` owns a small single-threaded tokio runtime and blocks on
 //! it, so callers on ferro-exec's worker threads never nest runtimes. A stop (`stop_all`, an
@@ -9,6 +11,8 @@
 
 mod auth;
 pub use auth::check;
+mod proxy;
+pub use proxy::Proxy;
 mod scp;
 
 use russh::client::{self, Handle};
@@ -55,6 +59,8 @@ pub struct Options {
     pub agent_identity: Option<String>,
     /// Run commands with a pseudo-terminal (Terraform does, except on Windows targets).
     pub pty: bool,
+    /// A proxy the first hop (the bastion, else the target) is reached through.
+    pub proxy: Option<Proxy>,
 }
 
 /// An error, worded as Terraform words it.
@@ -89,6 +95,8 @@ fn generation() -> u64 {
 /// The client side of one connection.
 pub(crate) struct Checker {
     expected: Option<PublicKey>,
+    /// Agent channels the server opens are joined to the local agent (`SSH_AUTH_SOCK`).
+    forward_agent: bool,
 }
 
 impl client::Handler for Checker {
@@ -99,6 +107,30 @@ impl client::Handler for Checker {
             None => true,
             Some(want) => want.key_data() == key.key_data(),
         })
+    }
+
+    async fn server_channel_open_agent_forward(
+        &mut self,
+        channel: russh::Channel<client::Msg>,
+        _session: &mut client::Session,
+    ) -> Result<(), Self::Error> {
+        let socket = std::env::var_os("SSH_AUTH_SOCK").filter(|s| !s.is_empty());
+        let (true, Some(socket)) = (self.forward_agent, socket) else {
+            let _ = channel.close().await;
+            return Ok(());
+        };
+        tokio::spawn(async move {
+            match tokio::net::UnixStream::connect(socket).await {
+                Ok(mut agent) => {
+                    let mut remote = channel.into_stream();
+                    let _ = tokio::io::copy_bidirectional(&mut agent, &mut remote).await;
+                }
+                Err(_) => {
+                    let _ = channel.close().await;
+                }
+            }
+        });
+        Ok(())
     }
 }
 
@@ -168,7 +200,7 @@ fn dial_error(addr: &str, e: &std::io::Error) -> Error {
     err(format!("dial tcp {addr}: connect: {why}"))
 }
 
-async fn dial(addr: &str) -> Result<tokio::net::TcpStream, Error> {
+pub(crate) async fn dial(addr: &str) -> Result<tokio::net::TcpStream, Error> {
     match tokio::time::timeout(
         Duration::from_secs(15),
         tokio::net::TcpStream::connect(addr),
@@ -184,9 +216,22 @@ async fn dial(addr: &str) -> Result<tokio::net::TcpStream, Error> {
     }
 }
 
+/// A connection to `addr`, through the proxy when there is one.
+async fn dial_first_hop(addr: &str, opts: &Options) -> Result<tokio::net::TcpStream, Error> {
+    match &opts.proxy {
+        None => dial(addr).await,
+        Some(p) => p.connect(addr).await,
+    }
+}
+
 /// An SSH session over `stream`, logged in as `login` says; `Err` words the failure as
 /// Terraform does ("SSH authentication failed (user@host:port): …").
-async fn open<S>(stream: S, login: &Login, opts: &Options) -> Result<Handle<Checker>, Error>
+async fn open<S>(
+    stream: S,
+    login: &Login,
+    opts: &Options,
+    forward_agent: bool,
+) -> Result<Handle<Checker>, Error>
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
@@ -199,6 +244,7 @@ where
     };
     let checker = Checker {
         expected: parse_host_key(&login.host_key)?,
+        forward_agent,
     };
     let pinned = checker.expected.is_some();
     let mut handle = client::connect_stream(config(), stream, checker)
@@ -215,22 +261,40 @@ where
     Ok(handle)
 }
 
+/// Ask the server to forward agent connections back to us, on a session of its own, as
+/// Terraform does; a server that refuses is no error.
+async fn request_agent_forwarding(handle: &Handle<Checker>) {
+    if let Ok(mut channel) = handle.channel_open_session().await {
+        if channel.agent_forward(true).await.is_ok() {
+            let answered = async {
+                while let Some(msg) = channel.wait().await {
+                    if matches!(msg, ChannelMsg::Success | ChannelMsg::Failure) {
+                        break;
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(Duration::from_secs(10), answered).await;
+        }
+        let _ = channel.close().await;
+    }
+}
+
 impl Client {
     /// One attempt to connect and log in.
     pub fn connect(opts: &Options) -> Result<Client, Error> {
         let rt = runtime()?;
         let generation = generation();
         let (handle, bastion) = rt.block_on(unless_stopped(generation, async {
-            match &opts.bastion {
+            let (handle, bastion) = match &opts.bastion {
                 None => {
-                    let stream = dial(&opts.target.address()).await?;
-                    Ok((open(stream, &opts.target, opts).await?, None))
+                    let stream = dial_first_hop(&opts.target.address(), opts).await?;
+                    (open(stream, &opts.target, opts, opts.agent).await?, None)
                 }
                 Some(b) => {
-                    let stream = dial(&b.address())
+                    let stream = dial_first_hop(&b.address(), opts)
                         .await
                         .map_err(|e| err(format!("Error connecting to bastion: {e}")))?;
-                    let bastion = open(stream, b, opts)
+                    let bastion = open(stream, b, opts, false)
                         .await
                         .map_err(|e| err(format!("Error connecting to bastion: {e}")))?;
                     let host = opts
@@ -247,10 +311,15 @@ impl Client {
                         )
                         .await
                         .map_err(|e| err(format!("ssh: rejected: connect failed ({e})")))?;
-                    let handle = open(channel.into_stream(), &opts.target, opts).await?;
-                    Ok((handle, Some(bastion)))
+                    let handle =
+                        open(channel.into_stream(), &opts.target, opts, opts.agent).await?;
+                    (handle, Some(bastion))
                 }
+            };
+            if opts.agent {
+                request_agent_forwarding(&handle).await;
             }
+            Ok((handle, bastion))
         }))?;
         Ok(Client {
             rt,

@@ -8,12 +8,14 @@
 //!   is a lock description, names the holder). `unlock_method` (default `UNLOCK`) to
 //!   `unlock_address` with the same description releases it. No `lock_address`: no locking; no
 //!   `unlock_address`: locks are never released (as in Terraform).
-//! * `username`/`password` as HTTP basic authentication; `skip_cert_verification`; retries
+//! * `username`/`password` as HTTP basic authentication; `skip_cert_verification`; a client
+//!   certificate for mutual TLS (`client_certificate_pem`, `client_private_key_pem`) and a
+//!   CA to trust for the server's certificate (`client_ca_certificate_pem`); retries
 //!   of failed connections and 5xx/429 answers (`retry_max`, default 2; waits from
 //!   `retry_wait_min`, default 1 s, doubling up to `retry_wait_max`, default 30 s).
 //! * Only the default workspace.
 
-use crate::aws::{http_agent, send, Response};
+use crate::aws::{send, ClientOptions, HttpClient, Response};
 use crate::backend::{
     journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
 };
@@ -40,6 +42,10 @@ pub struct HttpConfig {
     pub retry_max: u32,
     pub retry_wait_min: u64,
     pub retry_wait_max: u64,
+    /// PEM texts: the CA of the server's certificate, the client certificate and its key.
+    pub client_ca_certificate_pem: Option<String>,
+    pub client_certificate_pem: Option<String>,
+    pub client_private_key_pem: Option<String>,
 }
 
 impl std::fmt::Debug for HttpConfig {
@@ -57,6 +63,18 @@ impl std::fmt::Debug for HttpConfig {
             .field("retry_max", &self.retry_max)
             .field("retry_wait_min", &self.retry_wait_min)
             .field("retry_wait_max", &self.retry_wait_max)
+            .field(
+                "client_ca_certificate_pem",
+                &self.client_ca_certificate_pem.is_some(),
+            )
+            .field(
+                "client_certificate_pem",
+                &self.client_certificate_pem.is_some(),
+            )
+            .field(
+                "client_private_key_pem",
+                &self.client_private_key_pem.as_ref().map(|_| "<redacted>"),
+            )
             .finish()
     }
 }
@@ -76,6 +94,9 @@ impl Default for HttpConfig {
             retry_max: 2,
             retry_wait_min: 1,
             retry_wait_max: 30,
+            client_ca_certificate_pem: None,
+            client_certificate_pem: None,
+            client_private_key_pem: None,
         }
     }
 }
@@ -88,15 +109,36 @@ fn base64(bytes: &[u8]) -> String {
 /// A client of one HTTP state endpoint.
 pub struct HttpStore {
     cfg: HttpConfig,
-    agent: ureq::Agent,
+    agent: HttpClient,
+}
+
+impl HttpConfig {
+    /// How the client connects: certificates, and no retries of its own (the store retries
+    /// as `retry_max` says).
+    pub fn client_options(&self) -> ClientOptions {
+        ClientOptions {
+            insecure: self.skip_cert_verification,
+            ca_pem: self.client_ca_certificate_pem.clone(),
+            client_cert_pem: self.client_certificate_pem.clone(),
+            client_key_pem: self.client_private_key_pem.clone(),
+            retry: crate::aws::RetryPolicy {
+                max_retries: 0,
+                ..Default::default()
+            },
+            ..ClientOptions::default()
+        }
+    }
 }
 
 impl HttpStore {
-    pub fn new(cfg: &HttpConfig) -> HttpStore {
-        HttpStore {
-            agent: http_agent(cfg.skip_cert_verification),
+    /// A client of the configured endpoint (certificates checked by `http_config` already).
+    pub fn new(cfg: &HttpConfig) -> Result<HttpStore, StateError> {
+        let agent = HttpClient::new(&cfg.client_options())
+            .map_err(|e| StateError(format!("invalid http backend TLS settings: {e}")))?;
+        Ok(HttpStore {
+            agent,
             cfg: cfg.clone(),
-        }
+        })
     }
 
     /// One request, retried as `retry_max` and the waits say; the password never appears in

@@ -20,7 +20,7 @@
 use crate::aws::credentials::{self, CredentialSettings};
 use crate::aws::dynamodb::DynamoDbClient;
 use crate::aws::s3::S3Client;
-use crate::aws::{http_agent, AwsError, Session};
+use crate::aws::{AwsError, ClientOptions, HttpClient, Session};
 use crate::backend::{
     journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
 };
@@ -57,6 +57,12 @@ pub struct S3Config {
     pub dynamodb_endpoint: String,
     pub path_style: bool,
     pub skip_credentials_validation: bool,
+    pub skip_requesting_account_id: bool,
+    /// The accounts the credentials must (or must not) belong to.
+    pub allowed_account_ids: Vec<String>,
+    pub forbidden_account_ids: Vec<String>,
+    /// TLS, proxies and retries of every request.
+    pub client: ClientOptions,
     pub credentials: CredentialSettings,
 }
 
@@ -83,6 +89,13 @@ impl std::fmt::Debug for S3Config {
                 "skip_credentials_validation",
                 &self.skip_credentials_validation,
             )
+            .field(
+                "skip_requesting_account_id",
+                &self.skip_requesting_account_id,
+            )
+            .field("allowed_account_ids", &self.allowed_account_ids)
+            .field("forbidden_account_ids", &self.forbidden_account_ids)
+            .field("client", &self.client)
             .field("credentials", &self.credentials)
             .finish()
     }
@@ -109,6 +122,19 @@ fn md5_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// Terraform's check of the credentials' account.
+fn account_allowed(cfg: &S3Config, account: &str) -> Result<(), StateError> {
+    let refused = (!cfg.allowed_account_ids.is_empty()
+        && !cfg.allowed_account_ids.iter().any(|a| a == account))
+        || cfg.forbidden_account_ids.iter().any(|a| a == account);
+    if refused {
+        return Err(StateError(format!(
+            "Invalid account ID: AWS account ID not allowed: {account}"
+        )));
+    }
+    Ok(())
+}
+
 /// A connection to the bucket (and lock table) holding the states.
 pub struct S3Store {
     pub cfg: S3Config,
@@ -117,15 +143,22 @@ pub struct S3Store {
 }
 
 impl S3Store {
-    /// Find credentials, and validate them through STS unless `skip_credentials_validation`.
+    /// Find credentials, validate them through STS unless `skip_credentials_validation`, and
+    /// check their account against `allowed_account_ids`/`forbidden_account_ids`.
     pub fn connect(cfg: &S3Config) -> Result<S3Store, StateError> {
-        let agent = http_agent(false);
-        let creds = credentials::resolve(&agent, &cfg.credentials)
-            .map_err(|e| StateError(format!("error configuring S3 Backend: {e}")))?;
-        if !cfg.skip_credentials_validation {
-            crate::aws::sts::caller_identity(&agent, &cfg.credentials, &creds)
-                .map_err(|e| StateError(format!("error configuring S3 Backend: {e}")))?;
-        }
+        let failed = |e: String| StateError(format!("error configuring S3 Backend: {e}"));
+        let agent = HttpClient::new(&cfg.client).map_err(failed)?;
+        let creds = credentials::resolve(&agent, &cfg.credentials).map_err(failed)?;
+        let constrained =
+            !cfg.allowed_account_ids.is_empty() || !cfg.forbidden_account_ids.is_empty();
+        let account = if !cfg.skip_credentials_validation
+            || constrained && !cfg.skip_requesting_account_id
+        {
+            crate::aws::sts::caller_identity(&agent, &cfg.credentials, &creds).map_err(failed)?
+        } else {
+            String::new()
+        };
+        account_allowed(cfg, &account)?;
         let session = Arc::new(Session {
             agent,
             creds,

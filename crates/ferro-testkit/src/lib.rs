@@ -3,3 +3,4 @@
 
 pub mod gcs;
 pub mod registry;
+pub mod socks;

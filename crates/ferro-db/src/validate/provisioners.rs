@@ -78,10 +78,14 @@ fn connection_schema() -> Block {
         "bastion_private_key",
         "bastion_certificate",
         "cacert",
+        "proxy_scheme",
+        "proxy_host",
+        "proxy_user_name",
+        "proxy_user_password",
     ] {
         attrs.push((name, Type::String, false));
     }
-    for name in ["port", "bastion_port"] {
+    for name in ["port", "bastion_port", "proxy_port"] {
         attrs.push((name, Type::Number, false));
     }
     for name in ["agent", "https", "insecure", "use_ntlm"] {
@@ -124,12 +128,34 @@ impl Validator<'_> {
             self.provisioner_config(p);
             if let Some(conn) = merged_connection(r.connection.as_ref(), p.connection.as_ref()) {
                 self.body_schema(&conn, &connection_schema(), header);
+                self.connection_type(&conn);
             }
             errors |= self.out[start..].iter().any(super::Finding::is_error);
             if errors {
                 return;
             }
         }
+    }
+
+    /// A `type` ferro cannot connect with, at its range: WinRM (Terraform 1.0.3 has it; OpenTofu
+    /// 1.13 dropped it, and so does ferro).
+    fn connection_type(&mut self, conn: &BlockBody) {
+        let Some(a) = conn.attrs.iter().find(|a| a.name == "type") else {
+            return;
+        };
+        let value = super::static_value_in(self.tree, a.expr, self.base_dir, None);
+        if value.as_ref().and_then(|v| v.as_str()) != Some("winrm") {
+            return;
+        }
+        let d = Diagnostic::error("unsupported-connection-type", "Unsupported connection type")
+            .with_detail(
+                "ferro connects to machines over SSH only: the \"winrm\" connection type of Terraform 1.0.3 is not supported (OpenTofu 1.13 dropped it too). Windows hosts running OpenSSH can be reached with type = \"ssh\" and target_platform = \"windows\".",
+            );
+        self.out.push(super::Found::found(
+            d,
+            self.file,
+            crate::pending::At::Id(a.span),
+        ));
     }
 
     /// The provisioners' own checks (their `ValidateProvisionerConfig`), reported as Terraform

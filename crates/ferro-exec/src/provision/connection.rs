@@ -68,7 +68,7 @@ pub(crate) fn evaluate(
             continue;
         }
         let want = match a.name.as_str() {
-            "port" | "bastion_port" => Type::Number,
+            "port" | "bastion_port" | "proxy_port" => Type::Number,
             "agent" | "https" | "insecure" | "use_ntlm" => Type::Bool,
             _ => Type::String,
         };
@@ -188,6 +188,26 @@ pub(crate) fn settings(values: &Values) -> Result<Settings, String> {
             host_key: text(values, "bastion_host_key"),
         }),
     };
+    // Terraform's proxy: the scheme defaults to http; the port is required with a host.
+    let proxy = match text(values, "proxy_host") {
+        None => None,
+        Some(host) => {
+            let scheme = text(values, "proxy_scheme").unwrap_or_else(|| "http".into());
+            if !matches!(scheme.as_str(), "http" | "https" | "socks5") {
+                return Err(format!(
+                    "proxy_scheme for provisioner must be http, https or socks5, not {scheme:?}"
+                ));
+            }
+            Some(ferro_ssh::Proxy {
+                scheme,
+                host,
+                port: port_of(values, "proxy_port")?
+                    .ok_or("proxy_port for provisioner is required with proxy_host")?,
+                user: text(values, "proxy_user_name"),
+                password: text(values, "proxy_user_password"),
+            })
+        }
+    };
     Ok(Settings {
         ssh: ferro_ssh::Options {
             target,
@@ -195,6 +215,7 @@ pub(crate) fn settings(values: &Values) -> Result<Settings, String> {
             agent,
             agent_identity: text(values, "agent_identity"),
             pty: !windows,
+            proxy,
         },
         timeout,
         script_path,
@@ -230,8 +251,36 @@ pub(crate) fn connecting_message(s: &Settings) -> Vec<String> {
             b.host_key.is_some(),
         );
     }
+    if let Some(p) = &s.ssh.proxy {
+        msgs.push(std::mem::take(&mut out));
+        out = format!(
+            "Using configured proxy host...\n  ProxyHost: {}\n  ProxyPort: {}\n  ProxyUserName: {}\n  ProxyUserPassword: {}",
+            p.host,
+            p.port,
+            p.user.as_deref().unwrap_or_default(),
+            p.password.is_some(),
+        );
+    }
     msgs.push(out);
     msgs
+}
+
+/// What remote-exec does with one script, as Terraform's SSH communicator does it: the bytes
+/// uploaded to `path` (a `#!/bin/sh` line added on Unix targets when the script has none), and
+/// the commands run in turn (`chmod 0777` first, on Unix targets only; then the path itself,
+/// which on Windows targets the remote shell runs as a `.cmd` file).
+pub(crate) fn script_steps(windows: bool, path: &str, script: &[u8]) -> (Vec<u8>, Vec<String>) {
+    let mut body = Vec::new();
+    if !script.starts_with(b"#!") && !windows {
+        body.extend_from_slice(b"#!/bin/sh\n");
+    }
+    body.extend_from_slice(script);
+    let mut commands = Vec::new();
+    if !windows {
+        commands.push(format!("chmod 0777 {path}"));
+    }
+    commands.push(path.to_string());
+    (body, commands)
 }
 
 /// A duration as Go's `time.ParseDuration` reads it ("30s", "1m30s", "1.5h", "500ms").
@@ -321,6 +370,7 @@ mod tests {
                 .as_deref(),
             Some("host for provisioner cannot be empty")
         );
+        assert!(!s.windows && s.ssh.pty && s.ssh.proxy.is_none());
         assert_eq!(
             settings(&values(&[
                 ("host", Value::string("h")),
@@ -330,5 +380,63 @@ mod tests {
             .as_deref(),
             Some("target_platform for provisioner has to be either unix or windows")
         );
+    }
+
+    #[test]
+    fn windows_targets_get_terraform_script_path_and_commands() {
+        let s = settings(&values(&[
+            ("host", Value::string("win.example")),
+            ("target_platform", Value::string("windows")),
+            ("agent", Value::bool(false)),
+        ]))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.windows);
+        assert_eq!(s.script_path, "C:/windows/temp/terraform_%RAND%.cmd");
+        // No pseudo-terminal for Windows targets.
+        assert!(!s.ssh.pty);
+        assert!(connecting_message(&s)[0].contains("Target Platform: windows"));
+        let (body, commands) =
+            script_steps(true, "C:/windows/temp/terraform_1.cmd", b"echo one\r\n");
+        assert_eq!(body, b"echo one\r\n");
+        assert_eq!(commands, ["C:/windows/temp/terraform_1.cmd"]);
+        let (body, commands) = script_steps(false, "/tmp/terraform_1.sh", b"echo one\n");
+        assert_eq!(body, b"#!/bin/sh\necho one\n");
+        assert_eq!(
+            commands,
+            ["chmod 0777 /tmp/terraform_1.sh", "/tmp/terraform_1.sh"]
+        );
+        let (body, _) = script_steps(false, "/tmp/t.sh", b"#!/bin/bash\necho\n");
+        assert!(body.starts_with(b"#!/bin/bash"));
+    }
+
+    #[test]
+    fn proxies_follow_terraform_arguments() {
+        let base = || {
+            vec![
+                ("host", Value::string("10.0.0.5")),
+                ("agent", Value::bool(false)),
+                ("proxy_host", Value::string("127.0.0.1")),
+                ("proxy_port", Value::number(3128.into())),
+            ]
+        };
+        let s = settings(&values(&base())).unwrap_or_else(|e| panic!("{e}"));
+        let p = s.ssh.proxy.clone().unwrap();
+        assert_eq!((p.scheme.as_str(), p.port), ("http", 3128));
+        let mut with_user = base();
+        with_user.push(("proxy_scheme", Value::string("socks5")));
+        with_user.push(("proxy_user_name", Value::string("u")));
+        with_user.push(("proxy_user_password", Value::string("hunter2")));
+        let s = settings(&values(&with_user)).unwrap_or_else(|e| panic!("{e}"));
+        let shown = connecting_message(&s).join("\n");
+        assert!(shown.contains("ProxyHost: 127.0.0.1"), "{shown}");
+        assert!(shown.contains("ProxyUserPassword: true") && !shown.contains("hunter2"));
+        let mut bad = base();
+        bad.push(("proxy_scheme", Value::string("ftp")));
+        assert!(settings(&values(&bad)).is_err());
+        let no_port = vec![
+            ("host", Value::string("h")),
+            ("proxy_host", Value::string("p")),
+        ];
+        assert!(settings(&values(&no_port)).is_err());
     }
 }

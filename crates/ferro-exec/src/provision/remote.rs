@@ -221,20 +221,14 @@ fn run_scripts(s: &Settings, scripts: &[Vec<u8>], output: &dyn Fn(&str)) -> Resu
         if script.len() < 2 {
             return Err("Failed to upload script: Error reading script: EOF".into());
         }
-        let mut body = Vec::new();
-        if !script.starts_with(b"#!") && !s.windows {
-            body.extend_from_slice(b"#!/bin/sh\n");
-        }
-        body.extend_from_slice(script);
+        let (body, commands) = connection::script_steps(s.windows, &path, script);
         client
             .upload(&path, &body)
             .map_err(|e| format!("Failed to upload script: {e}"))?;
-        if !s.windows {
+        if let [chmod, _] = commands.as_slice() {
             let mut text = Vec::new();
             let chmod = client
-                .run(&format!("chmod 0777 {path}"), &mut |b| {
-                    text.extend_from_slice(b)
-                })
+                .run(chmod, &mut |b| text.extend_from_slice(b))
                 .map_err(|e| {
                     format!("Error chmodding script file to 0777 in remote machine: {e}")
                 })?;

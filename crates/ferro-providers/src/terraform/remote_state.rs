@@ -175,7 +175,7 @@ fn stored_state(
                 ));
             }
             ferro_state::http::HttpStore::new(&cfg)
-                .get()
+                .and_then(|s| s.get())
                 .map_err(|e| failed(e.0))
         }
     }

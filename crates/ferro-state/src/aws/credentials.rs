@@ -6,11 +6,15 @@
 //! or the files the configuration lists) for the profile chosen by the configuration,
 //! `AWS_PROFILE` or `default`, including profiles that assume a role from a `source_profile`
 //! or a `web_identity_token_file`. A configured `assume_role` (or `role_arn`) is then assumed
-//! through STS with those credentials. The instance metadata service is not consulted.
+//! through STS with those credentials. Profiles may also name a `credential_process` or an
+//! IAM Identity Center (SSO) role whose token `aws sso login` cached; without any of these,
+//! the container credential endpoint (`AWS_CONTAINER_CREDENTIALS_FULL_URI` or
+//! `_RELATIVE_URI`) and then the EC2 instance metadata service (IMDSv2, unless
+//! `skip_metadata_api_check` or `AWS_EC2_METADATA_DISABLED`) are asked ([`super::sources`]).
 //!
 //! Secrets never appear in `Debug` output or error messages.
 
-use super::sts;
+use super::{sources, sts, HttpClient};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -47,6 +51,7 @@ pub struct AssumeRole {
     pub policy_arns: Vec<String>,
     pub tags: BTreeMap<String, String>,
     pub transitive_tag_keys: Vec<String>,
+    pub source_identity: Option<String>,
 }
 
 /// A role to assume with a web identity token (`assume_role_with_web_identity { ... }`).
@@ -57,6 +62,8 @@ pub struct WebIdentity {
     pub web_identity_token: Option<String>,
     pub web_identity_token_file: Option<String>,
     pub duration_seconds: Option<u64>,
+    pub policy: Option<String>,
+    pub policy_arns: Vec<String>,
 }
 
 /// What the configuration says about credentials (its `Debug` shows no secret).
@@ -72,7 +79,39 @@ pub struct CredentialSettings {
     pub web_identity: Option<WebIdentity>,
     /// The STS endpoint (for assuming roles and validating credentials).
     pub sts_endpoint: String,
+    /// The region STS requests are signed for (`sts_region`, else the backend's).
     pub region: String,
+    /// `skip_metadata_api_check`: Some(true) never asks the instance metadata service.
+    pub skip_metadata_api_check: Option<bool>,
+    /// `ec2_metadata_service_endpoint` and `_mode` (`IPv4` or `IPv6`).
+    pub ec2_metadata_endpoint: Option<String>,
+    pub ec2_metadata_endpoint_mode: Option<String>,
+    /// `endpoints.sso`: the IAM Identity Center portal.
+    pub sso_endpoint: Option<String>,
+    /// The environment variables to read instead of the process's (tests).
+    pub environment: Option<BTreeMap<String, String>>,
+}
+
+impl CredentialSettings {
+    /// An environment variable, if set and not empty.
+    pub fn var(&self, name: &str) -> Option<String> {
+        match &self.environment {
+            Some(vars) => vars.get(name).filter(|v| !v.is_empty()).cloned(),
+            None => std::env::var(name).ok().filter(|v| !v.is_empty()),
+        }
+    }
+
+    pub(crate) fn home(&self) -> PathBuf {
+        PathBuf::from(self.var("HOME").unwrap_or_else(|| "/".into()))
+    }
+
+    /// `~/…` expanded.
+    pub(crate) fn expand(&self, path: &str) -> PathBuf {
+        match path.strip_prefix("~/") {
+            Some(rest) => self.home().join(rest),
+            None => PathBuf::from(path),
+        }
+    }
 }
 
 impl std::fmt::Debug for CredentialSettings {
@@ -92,23 +131,14 @@ impl std::fmt::Debug for CredentialSettings {
             )
             .field("sts_endpoint", &self.sts_endpoint)
             .field("region", &self.region)
-            .finish()
-    }
-}
-
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
-fn home() -> PathBuf {
-    PathBuf::from(env("HOME").unwrap_or_else(|| "/".into()))
-}
-
-/// `~/…` expanded.
-fn expand(path: &str) -> PathBuf {
-    match path.strip_prefix("~/") {
-        Some(rest) => home().join(rest),
-        None => PathBuf::from(path),
+            .field("skip_metadata_api_check", &self.skip_metadata_api_check)
+            .field("ec2_metadata_endpoint", &self.ec2_metadata_endpoint)
+            .field(
+                "ec2_metadata_endpoint_mode",
+                &self.ec2_metadata_endpoint_mode,
+            )
+            .field("sso_endpoint", &self.sso_endpoint)
+            .finish_non_exhaustive()
     }
 }
 
@@ -140,6 +170,39 @@ pub(crate) fn parse_ini(text: &str) -> BTreeMap<String, BTreeMap<String, String>
     out
 }
 
+/// The config files to read.
+fn config_files(settings: &CredentialSettings) -> Vec<PathBuf> {
+    if settings.shared_config_files.is_empty() {
+        vec![settings
+            .var("AWS_CONFIG_FILE")
+            .map(|f| settings.expand(&f))
+            .unwrap_or_else(|| settings.home().join(".aws/config"))]
+    } else {
+        settings
+            .shared_config_files
+            .iter()
+            .map(|f| settings.expand(f))
+            .collect()
+    }
+}
+
+/// A section of the config files (`[sso-session NAME]`, ...), merged over the files.
+pub(crate) fn config_section(
+    settings: &CredentialSettings,
+    section: &str,
+) -> Option<BTreeMap<String, String>> {
+    let mut merged: Option<BTreeMap<String, String>> = None;
+    for file in config_files(settings) {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        if let Some(s) = parse_ini(&text).remove(section) {
+            merged.get_or_insert_with(BTreeMap::new).extend(s);
+        }
+    }
+    merged
+}
+
 /// The merged settings of `profile` from the credentials files (`[name]`) and the config
 /// files (`[profile name]`, or `[default]`); the credentials files win.
 fn profile_settings(
@@ -147,41 +210,23 @@ fn profile_settings(
     profile: &str,
 ) -> Option<BTreeMap<String, String>> {
     let cred_files: Vec<PathBuf> = if settings.shared_credentials_files.is_empty() {
-        vec![env("AWS_SHARED_CREDENTIALS_FILE")
-            .map(|f| expand(&f))
-            .unwrap_or_else(|| home().join(".aws/credentials"))]
+        vec![settings
+            .var("AWS_SHARED_CREDENTIALS_FILE")
+            .map(|f| settings.expand(&f))
+            .unwrap_or_else(|| settings.home().join(".aws/credentials"))]
     } else {
         settings
             .shared_credentials_files
             .iter()
-            .map(|f| expand(f))
+            .map(|f| settings.expand(f))
             .collect()
     };
-    let config_files: Vec<PathBuf> = if settings.shared_config_files.is_empty() {
-        vec![env("AWS_CONFIG_FILE")
-            .map(|f| expand(&f))
-            .unwrap_or_else(|| home().join(".aws/config"))]
-    } else {
-        settings
-            .shared_config_files
-            .iter()
-            .map(|f| expand(f))
-            .collect()
-    };
-    let mut merged: Option<BTreeMap<String, String>> = None;
-    let config_section = if profile == "default" {
+    let section = if profile == "default" {
         "default".to_string()
     } else {
         format!("profile {profile}")
     };
-    for file in &config_files {
-        let Ok(text) = std::fs::read_to_string(file) else {
-            continue;
-        };
-        if let Some(s) = parse_ini(&text).remove(&config_section) {
-            merged.get_or_insert_with(BTreeMap::new).extend(s);
-        }
-    }
+    let mut merged = config_section(settings, &section);
     for file in &cred_files {
         let Ok(text) = std::fs::read_to_string(file) else {
             continue;
@@ -198,7 +243,7 @@ pub fn profile_region(settings: &CredentialSettings) -> Option<String> {
     let profile = settings
         .profile
         .clone()
-        .or_else(|| env("AWS_PROFILE"))
+        .or_else(|| settings.var("AWS_PROFILE"))
         .unwrap_or_else(|| "default".into());
     profile_settings(settings, &profile)?.remove("region")
 }
@@ -220,7 +265,7 @@ fn static_keys(
 
 /// Credentials of a profile (following `source_profile` chains, at most a few deep).
 fn from_profile(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
     profile: &str,
     depth: usize,
@@ -239,7 +284,7 @@ fn from_profile(
             .cloned()
             .unwrap_or_else(default_session_name);
         if let Some(file) = p.get("web_identity_token_file") {
-            let token = read_token(file)?;
+            let token = read_token(settings, file)?;
             return sts::assume_role_with_web_identity(
                 agent,
                 settings,
@@ -259,7 +304,13 @@ fn from_profile(
                 p.get("aws_session_token"),
             ),
             (Some(src), _) => from_profile(agent, settings, src, depth + 1)?,
-            (None, Some(cs)) if cs == "Environment" => env_keys(),
+            (None, Some(cs)) if cs == "Environment" => env_keys(settings),
+            (None, Some(cs)) if cs == "EcsContainer" => {
+                Some(sources::container(settings)?.ok_or_else(|| {
+                    format!("profile {profile:?} names credential_source EcsContainer, but no container credential endpoint is set")
+                })?)
+            }
+            (None, Some(cs)) if cs == "Ec2InstanceMetadata" => Some(sources::instance_metadata(settings)?),
             _ => None,
         };
         let Some(source) = source else {
@@ -276,27 +327,38 @@ fn from_profile(
         };
         return sts::assume_role(agent, settings, &source, &role).map(Some);
     }
-    Ok(static_keys(
+    if let Some(keys) = static_keys(
         p.get("aws_access_key_id"),
         p.get("aws_secret_access_key"),
         p.get("aws_session_token"),
-    ))
+    ) {
+        return Ok(Some(keys));
+    }
+    if let Some(command) = p.get("credential_process") {
+        return sources::credential_process(command, profile).map(Some);
+    }
+    if p.contains_key("sso_session") || p.contains_key("sso_start_url") {
+        return sources::sso(agent, settings, profile, &p).map(Some);
+    }
+    Ok(None)
 }
 
-fn env_keys() -> Option<AwsCredentials> {
+fn env_keys(settings: &CredentialSettings) -> Option<AwsCredentials> {
     static_keys(
-        env("AWS_ACCESS_KEY_ID")
-            .or_else(|| env("AWS_ACCESS_KEY"))
+        settings
+            .var("AWS_ACCESS_KEY_ID")
+            .or_else(|| settings.var("AWS_ACCESS_KEY"))
             .as_ref(),
-        env("AWS_SECRET_ACCESS_KEY")
-            .or_else(|| env("AWS_SECRET_KEY"))
+        settings
+            .var("AWS_SECRET_ACCESS_KEY")
+            .or_else(|| settings.var("AWS_SECRET_KEY"))
             .as_ref(),
-        env("AWS_SESSION_TOKEN").as_ref(),
+        settings.var("AWS_SESSION_TOKEN").as_ref(),
     )
 }
 
-fn read_token(file: &str) -> Result<String, String> {
-    std::fs::read_to_string(expand(file))
+fn read_token(settings: &CredentialSettings, file: &str) -> Result<String, String> {
+    std::fs::read_to_string(settings.expand(file))
         .map(|t| t.trim().to_string())
         .map_err(|e| format!("cannot read the web identity token file {file:?}: {e}"))
 }
@@ -312,7 +374,7 @@ pub(crate) fn default_session_name() -> String {
 
 /// The credentials to sign with, found as described in the module documentation.
 pub fn resolve(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
 ) -> Result<AwsCredentials, String> {
     if let Some(web) = &settings.web_identity {
@@ -321,9 +383,9 @@ pub fn resolve(
             let file = web
                 .web_identity_token_file
                 .clone()
-                .or_else(|| env("AWS_WEB_IDENTITY_TOKEN_FILE"))
+                .or_else(|| settings.var("AWS_WEB_IDENTITY_TOKEN_FILE"))
                 .ok_or("assume_role_with_web_identity needs web_identity_token or web_identity_token_file")?;
-            web.web_identity_token = Some(read_token(&file)?);
+            web.web_identity_token = Some(read_token(settings, &file)?);
         }
         return sts::assume_role_with_web_identity(agent, settings, &web);
     }
@@ -335,7 +397,7 @@ pub fn resolve(
 }
 
 fn base_credentials(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
 ) -> Result<AwsCredentials, String> {
     if let Some(c) = static_keys(
@@ -346,16 +408,17 @@ fn base_credentials(
         return Ok(c);
     }
     if settings.profile.is_none() {
-        if let Some(c) = env_keys() {
+        if let Some(c) = env_keys(settings) {
             return Ok(c);
         }
-        if let (Some(file), Some(role_arn)) =
-            (env("AWS_WEB_IDENTITY_TOKEN_FILE"), env("AWS_ROLE_ARN"))
-        {
+        if let (Some(file), Some(role_arn)) = (
+            settings.var("AWS_WEB_IDENTITY_TOKEN_FILE"),
+            settings.var("AWS_ROLE_ARN"),
+        ) {
             let web = WebIdentity {
                 role_arn,
-                session_name: env("AWS_ROLE_SESSION_NAME"),
-                web_identity_token: Some(read_token(&file)?),
+                session_name: settings.var("AWS_ROLE_SESSION_NAME"),
+                web_identity_token: Some(read_token(settings, &file)?),
                 ..WebIdentity::default()
             };
             return sts::assume_role_with_web_identity(agent, settings, &web);
@@ -364,17 +427,28 @@ fn base_credentials(
     let profile = settings
         .profile
         .clone()
-        .or_else(|| env("AWS_PROFILE"))
+        .or_else(|| settings.var("AWS_PROFILE"))
         .unwrap_or_else(|| "default".into());
     if let Some(c) = from_profile(agent, settings, &profile, 0)? {
         return Ok(c);
     }
-    if settings.profile.is_some() || env("AWS_PROFILE").is_some() {
+    if settings.profile.is_some() || settings.var("AWS_PROFILE").is_some() {
         return Err(format!(
             "failed to get shared config profile, {profile}: no credentials found for it in the shared credentials or config files"
         ));
     }
-    Err("No valid credential sources found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a profile of the shared credentials file, or give access_key and secret_key (the EC2 instance metadata service is not consulted by ferro)".into())
+    if let Some(c) = sources::container(settings)? {
+        return Ok(c);
+    }
+    let why = if sources::metadata_disabled(settings) {
+        "the EC2 instance metadata service is not asked (skip_metadata_api_check)".to_string()
+    } else {
+        match sources::instance_metadata(settings) {
+            Ok(c) => return Ok(c),
+            Err(e) => e,
+        }
+    };
+    Err(format!("No valid credential sources found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, name a profile of the shared credentials file, or give access_key and secret_key ({why})"))
 }
 
 #[cfg(test)]

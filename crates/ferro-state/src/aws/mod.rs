@@ -4,19 +4,22 @@
 //! blocking HTTP client (`ureq` on rustls), and the services' errors read into
 //! [`AwsError`] (operation, HTTP status, AWS error code, message).
 
+pub mod client;
 pub mod credentials;
 pub mod dynamodb;
+pub mod endpoints;
 pub mod s3;
+mod sources;
 pub mod sts;
 
+pub use client::{http_agent, ClientOptions, HttpClient, RetryPolicy};
 pub use credentials::{AwsCredentials, CredentialSettings};
 
-use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 /// Credentials and a region, with the HTTP client that uses them.
 pub struct Session {
-    pub agent: ureq::Agent,
+    pub agent: HttpClient,
     pub creds: AwsCredentials,
     pub region: String,
 }
@@ -94,37 +97,9 @@ impl Response {
     }
 }
 
-/// A blocking HTTP client on rustls (ring): the system's roots (or `SSL_CERT_FILE`), proxies
-/// from the environment, any status a response. `insecure` turns certificate checks off (the
-/// http backend's `skip_cert_verification`).
-pub fn http_agent(insecure: bool) -> ureq::Agent {
-    let found = rustls_native_certs::load_native_certs();
-    let roots: Vec<ureq::tls::Certificate<'static>> = found
-        .certs
-        .iter()
-        .map(|c| ureq::tls::Certificate::from_der(c.as_ref()).to_owned())
-        .collect();
-    let tls = ureq::tls::TlsConfig::builder()
-        .provider(ureq::tls::TlsProvider::Rustls)
-        .root_certs(ureq::tls::RootCerts::Specific(Arc::new(roots)))
-        .disable_verification(insecure)
-        .unversioned_rustls_crypto_provider(Arc::new(rustls::crypto::ring::default_provider()))
-        .build();
-    ureq::Agent::config_builder()
-        .tls_config(tls)
-        .proxy(ureq::Proxy::try_from_env())
-        .http_status_as_error(false)
-        .allow_non_standard_methods(true)
-        .timeout_connect(Some(Duration::from_secs(10)))
-        .timeout_recv_response(Some(Duration::from_secs(120)))
-        .user_agent(concat!("ferro/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into()
-}
-
 /// Send one request; only failing to connect or to read is an error.
 pub fn send(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     method: &str,
     url: &str,
     headers: &[(String, String)],
@@ -134,6 +109,7 @@ pub fn send(
     for (k, v) in headers {
         builder = builder.header(k.as_str(), v.as_str());
     }
+    let agent = agent.agent_for(url);
     let result = if body.is_empty() && !matches!(method, "PUT" | "POST") {
         builder.body(()).map(|r| agent.run(r))
     } else {
@@ -195,11 +171,32 @@ pub struct Signed<'a> {
 }
 
 /// Sign `req` with `creds` (SigV4; S3 gets its single-encoded, unnormalised path and the
-/// `x-amz-content-sha256` header) and send it.
+/// `x-amz-content-sha256` header) and send it; a failed connection, a throttled request or a
+/// 5xx answer is signed and sent again as the client's retry policy says.
 pub fn send_signed(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     creds: &AwsCredentials,
     req: Signed<'_>,
+) -> Result<Response, String> {
+    let mut attempt = 0;
+    loop {
+        let result = send_signed_once(agent, creds, &req);
+        let again = match &result {
+            Err(_) => true,
+            Ok(resp) => client::retryable(resp),
+        };
+        if !again || attempt >= agent.retry.max_retries {
+            return result;
+        }
+        attempt += 1;
+        std::thread::sleep(agent.retry.backoff(attempt));
+    }
+}
+
+fn send_signed_once(
+    agent: &HttpClient,
+    creds: &AwsCredentials,
+    req: &Signed<'_>,
 ) -> Result<Response, String> {
     use aws_sigv4::http_request::{
         sign, PayloadChecksumKind, PercentEncodingMode, SignableBody, SignableRequest,
@@ -238,7 +235,7 @@ pub fn send_signed(
     let (instructions, _) = sign(signable, &params)
         .map_err(|e| format!("cannot sign the request to {}: {e}", req.url))?
         .into_parts();
-    let mut headers = req.headers;
+    let mut headers = req.headers.clone();
     for (k, v) in instructions.headers() {
         headers.push((k.to_string(), v.to_string()));
     }

@@ -3,7 +3,9 @@
 //! `skip_credentials_validation`). Query-protocol requests: a form body, an XML answer.
 
 use super::credentials::{default_session_name, AssumeRole, CredentialSettings, WebIdentity};
-use super::{send, send_signed, uri_encode, xml_error, xml_text, AwsCredentials, Service, Signed};
+use super::{
+    send, send_signed, uri_encode, xml_error, xml_text, AwsCredentials, HttpClient, Service, Signed,
+};
 
 fn form(pairs: &[(String, String)]) -> String {
     pairs
@@ -42,7 +44,7 @@ fn credentials_of(operation: &str, body: &[u8]) -> Result<AwsCredentials, String
 
 /// `AssumeRole` with `source`'s credentials.
 pub(crate) fn assume_role(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
     source: &AwsCredentials,
     role: &AssumeRole,
@@ -77,6 +79,9 @@ pub(crate) fn assume_role(
     for (i, k) in role.transitive_tag_keys.iter().enumerate() {
         pairs.push((format!("TransitiveTagKeys.member.{}", i + 1), k.clone()));
     }
+    if let Some(s) = &role.source_identity {
+        pairs.push(("SourceIdentity".into(), s.clone()));
+    }
     let body = form(&pairs);
     let url = endpoint(settings);
     let op = format!("assuming role {:?} (STS AssumeRole)", role.role_arn);
@@ -101,7 +106,7 @@ pub(crate) fn assume_role(
 
 /// `AssumeRoleWithWebIdentity` (an unsigned request: the token is the credential).
 pub(crate) fn assume_role_with_web_identity(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
     web: &WebIdentity,
 ) -> Result<AwsCredentials, String> {
@@ -126,6 +131,12 @@ pub(crate) fn assume_role_with_web_identity(
     if let Some(d) = web.duration_seconds {
         pairs.push(("DurationSeconds".into(), d.to_string()));
     }
+    if let Some(p) = &web.policy {
+        pairs.push(("Policy".into(), p.clone()));
+    }
+    for (i, arn) in web.policy_arns.iter().enumerate() {
+        pairs.push((format!("PolicyArns.member.{}.arn", i + 1), arn.clone()));
+    }
     let body = form(&pairs);
     let op = format!(
         "assuming role {:?} with a web identity (STS AssumeRoleWithWebIdentity)",
@@ -147,7 +158,7 @@ pub(crate) fn assume_role_with_web_identity(
 
 /// `GetCallerIdentity`: the account the credentials belong to.
 pub fn caller_identity(
-    agent: &ureq::Agent,
+    agent: &HttpClient,
     settings: &CredentialSettings,
     creds: &AwsCredentials,
 ) -> Result<String, String> {
