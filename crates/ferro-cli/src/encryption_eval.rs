@@ -186,7 +186,7 @@ impl<'a> Statics<'a> {
             return Err(Diagnostic::error("encryption-not-static", "No value for required variable")
                 .with_detail(format!("The root module input variable {name:?} is not set, and has no default value; the encryption configuration needs it before anything else is read. Use a -var or -var-file command line argument or an environment variable to provide a value.")));
         };
-        self.eval_in(&hir, default)
+        self.eval_in(hir, default)
     }
 
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
@@ -210,7 +210,7 @@ impl<'a> Statics<'a> {
         self.stack.borrow_mut().push(name.to_string());
         let hir = ferro_db::file_hir(&self.l.db, item.file);
         let expr = hir.locals[item.index].expr;
-        let v = self.eval_in(&hir, expr);
+        let v = self.eval_in(hir, expr);
         self.stack.borrow_mut().pop();
         v
     }

@@ -461,3 +461,59 @@ fn pg_backend_stores_the_encrypted_document() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(before, db.rows());
 }
+
+/// An external key provider speaking OpenTofu's protocol (as its documentation's POSIX shell
+/// example): `key` is the base64 key it gives.
+fn external_program(dir: &Path, name: &str, key: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nset -e\necho '{{\"magic\":\"OpenTofu-External-Key-Provider\",\"version\":1}}'\nINPUT=\"$(cat)\"\nif [ \"$INPUT\" = \"null\" ]; then\n  echo '{{\"keys\":{{\"encryption_key\":\"{key}\"}},\"meta\":{{\"external_data\":{{\"seen\":1}}}}}}'\nelse\n  echo \"$INPUT\" > last-input.json\n  echo '{{\"keys\":{{\"encryption_key\":\"{key}\",\"decryption_key\":\"{key}\"}},\"meta\":{{\"external_data\":{{\"seen\":2}}}}}}'\nfi\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn external_key_provider_and_chain() {
+    let d = scratch("enc-external");
+    // 16 and 24 bytes.
+    external_program(&d, "kp.sh", "AQIDBAUGBwgJCgsMDQ4PEA==");
+    external_program(&d, "other.sh", "EBESExQVFhcYGRobHB0eHyAhIiMkJSYn");
+    let config = |program: &str| {
+        format!(
+            "    key_provider \"external\" \"ext\" {{\n      command = [\"./{program}\"]\n    }}\n    key_provider \"pbkdf2\" \"chained\" {{\n      chain         = key_provider.external.ext\n      iterations    = 200000\n      hash_function = \"sha256\"\n    }}\n    method \"aes_gcm\" \"direct\" {{\n      keys = key_provider.external.ext\n    }}\n    method \"aes_gcm\" \"chained\" {{\n      keys = key_provider.pbkdf2.chained\n    }}\n    state {{\n      method = method.aes_gcm.chained\n    }}\n    plan {{\n      method = method.aes_gcm.direct\n    }}\n"
+        )
+    };
+    write_config(&d, Some(&config("kp.sh")), "EXTERNAL-SECRET");
+    ok(&d, PASS, &["apply", "-auto-approve", "-no-color"]);
+    assert_no_clear(&d.join("terraform.tfstate"), "EXTERNAL-SECRET");
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("terraform.tfstate")).unwrap()).unwrap();
+    let meta: Vec<&String> = doc["meta"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        meta,
+        ["key_provider.external.ext", "key_provider.pbkdf2.chained"]
+    );
+    let out = ok(&d, PASS, &["plan", "-no-color"]);
+    assert!(out.contains("No changes."), "{out}");
+    // On reading, the program got the metadata it stored.
+    let input = std::fs::read_to_string(d.join("last-input.json")).unwrap();
+    assert_eq!(input.trim(), "{\"external_data\":{\"seen\":1}}");
+    // The plan's method takes the program's 16-byte key directly (AES-128).
+    write_config(&d, Some(&config("kp.sh")), "EXTERNAL-SECRET-2");
+    ok(&d, PASS, &["plan", "-no-color", "-out=p.tfplan"]);
+    assert_no_clear(&d.join("p.tfplan"), "EXTERNAL-SECRET");
+    ok(&d, PASS, &["apply", "-no-color", "p.tfplan"]);
+
+    // Another program's key does not open it.
+    write_config(&d, Some(&config("other.sh")), "EXTERNAL-SECRET-2");
+    let before = files(&d);
+    let (code, _, err) = run(&d, PASS, &[], &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("decryption failed"), "{err}");
+    assert_eq!(before, files(&d));
+}
