@@ -25,9 +25,11 @@ thread_local! {
         const { RefCell::new((Vec::new(), None)) };
 }
 
-/// A new run begins: forget the last one's encryption; `args` are the command's arguments.
-pub(crate) fn begin_run(args: &[String]) {
+/// A new run in `dir` begins: forget the last one's encryption; `args` are the command's
+/// arguments.
+pub(crate) fn begin_run(dir: &std::path::Path, args: &[String]) {
     RUN.with(|r| *r.borrow_mut() = (args.to_vec(), None));
+    ferro_state::encryption::set_run_encryption(dir, None);
 }
 
 /// The encryption configured for the working directory (None: none), or the exit code after
@@ -41,6 +43,7 @@ pub(crate) fn configured(g: &Global, io: &mut Io<'_>) -> Result<Option<Arc<Encry
     let args = RUN.with(|r| r.borrow().0.clone());
     let enc = load(g, &args, io)?;
     RUN.with(|r| r.borrow_mut().1 = Some((g.dir.clone(), enc.clone())));
+    ferro_state::encryption::set_run_encryption(&g.dir, enc.clone());
     Ok(enc)
 }
 

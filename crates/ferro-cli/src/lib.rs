@@ -160,7 +160,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         return if help { 0 } else { 127 };
     };
     let cmd_args = &rest[1..];
-    encryption::begin_run(cmd_args);
+    encryption::begin_run(&g.dir, cmd_args);
     // `-help` (or `-h`, `--help`) anywhere before a `--` shows the command's help, whatever
     // else is on the line; an unknown command stays an error.
     if help || args::wants_help(cmd_args) {

@@ -517,3 +517,34 @@ fn external_key_provider_and_chain() {
     assert!(err.contains("decryption failed"), "{err}");
     assert_eq!(before, files(&d));
 }
+
+#[test]
+fn remote_state_data_source_reads_an_encrypted_state() {
+    let producer = scratch("enc-producer");
+    write_config(&producer, Some(&targets(true, false)), "REMOTE-OUTPUT");
+    ok(&producer, PASS, &["apply", "-auto-approve", "-no-color"]);
+    assert_no_clear(&producer.join("terraform.tfstate"), "REMOTE-OUTPUT");
+
+    let consumer = scratch("enc-consumer");
+    let data = format!(
+        "data \"terraform_remote_state\" \"p\" {{\n  backend = \"local\"\n  config = {{\n    path = \"{}\"\n  }}\n}}\n\noutput \"got\" {{\n  value = data.terraform_remote_state.p.outputs.o\n}}\n",
+        producer.join("terraform.tfstate").display()
+    );
+    let encryption = |remote: bool| {
+        let mut e = ENCRYPTION.to_string();
+        if remote {
+            e.push_str("    remote_state_data_sources {\n      default {\n        method = method.aes_gcm.main\n      }\n    }\n");
+        }
+        format!("variable \"passphrase\" {{\n  type = string\n}}\n\nterraform {{\n  encryption {{\n{e}\n  }}\n}}\n\n{data}")
+    };
+    // Without a remote_state_data_sources target the encrypted state is not a state.
+    std::fs::write(consumer.join("main.tf"), encryption(false)).unwrap();
+    let (code, _, err) = run(&consumer, PASS, &[], &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    std::fs::write(consumer.join("main.tf"), encryption(true)).unwrap();
+    let out = ok(&consumer, PASS, &["apply", "-auto-approve", "-no-color"]);
+    assert!(out.contains("got = \"REMOTE-OUTPUT\""), "{out}");
+    let (code, _, err) = run(&consumer, WRONG, &[], &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("could not be decrypted"), "{err}");
+}

@@ -409,5 +409,27 @@ impl Encryption {
     }
 }
 
+/// The encryption of each working directory's run, for the `terraform_remote_state` data
+/// source (a provider of the run, started for that directory): keyed by the directory, so runs
+/// of different directories in one process (the golden tests) never see each other's.
+static REMOTE_READERS: Mutex<BTreeMap<std::path::PathBuf, Arc<Encryption>>> =
+    Mutex::new(BTreeMap::new());
+
+/// Record the encryption configured for the run in `dir` (None: none).
+pub fn set_run_encryption(dir: &std::path::Path, encryption: Option<Arc<Encryption>>) {
+    let mut readers = REMOTE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+    match encryption {
+        Some(e) => readers.insert(dir.to_path_buf(), e),
+        None => readers.remove(dir),
+    };
+}
+
+/// How `terraform_remote_state` in the configuration of `dir` reads remote states: the
+/// `remote_state_data_sources { default { … } }` target (None: in clear).
+pub fn remote_state_encryption(dir: &std::path::Path) -> Option<Arc<TargetEncryption>> {
+    let readers = REMOTE_READERS.lock().unwrap_or_else(|e| e.into_inner());
+    readers.get(dir).and_then(|e| e.remote_default.clone())
+}
+
 #[cfg(test)]
 mod tests;
