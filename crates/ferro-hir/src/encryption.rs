@@ -117,7 +117,7 @@ pub fn three_part_reference(e: &ast::Expr) -> Option<(String, String, String)> {
 /// `local`, `key_provider`, `path` and `terraform`), with their spans.
 pub fn dynamic_references(e: &ast::Expr) -> Vec<(String, Span)> {
     let mut out = Vec::new();
-    walk(e, &mut out);
+    walk(e, &mut Vec::new(), &mut out);
     out
 }
 
@@ -132,7 +132,8 @@ fn reference_text(e: &ast::Expr) -> Option<String> {
     }
 }
 
-fn walk(e: &ast::Expr, out: &mut Vec<(String, Span)>) {
+/// `bound`: the names a `for` expression around `e` binds (not references).
+fn walk(e: &ast::Expr, bound: &mut Vec<String>, out: &mut Vec<(String, Span)>) {
     let root = |e: &ast::Expr| -> Option<String> {
         let mut cur = e;
         loop {
@@ -151,17 +152,49 @@ fn walk(e: &ast::Expr, out: &mut Vec<(String, Span)>) {
             if !matches!(
                 r.as_str(),
                 "var" | "local" | "key_provider" | "path" | "terraform"
-            ) {
+            ) && !bound.contains(&r)
+            {
                 // `a.b.c`: name the resource-like prefix, as OpenTofu does (`aws_s3_bucket.b`).
                 let text = reference_text(e).unwrap_or(r);
                 let short: Vec<&str> = text.splitn(3, '.').take(2).collect();
                 out.push((short.join("."), e.span));
             }
             if let ExprKind::Index { key, .. } = &e.kind {
-                walk(key, out);
+                walk(key, bound, out);
             }
         }
-        _ => ast_children(e, &mut |c| walk(c, out)),
+        ExprKind::ForTuple(f) => {
+            walk(&f.collection, bound, out);
+            let n = bound.len();
+            bound.extend(
+                f.key_var
+                    .iter()
+                    .chain([&f.value_var])
+                    .map(|v| v.name.to_string()),
+            );
+            walk(&f.value, bound, out);
+            if let Some(c) = &f.cond {
+                walk(c, bound, out);
+            }
+            bound.truncate(n);
+        }
+        ExprKind::ForObject(f) => {
+            walk(&f.collection, bound, out);
+            let n = bound.len();
+            bound.extend(
+                f.key_var
+                    .iter()
+                    .chain([&f.value_var])
+                    .map(|v| v.name.to_string()),
+            );
+            walk(&f.key, bound, out);
+            walk(&f.value, bound, out);
+            if let Some(c) = &f.cond {
+                walk(c, bound, out);
+            }
+            bound.truncate(n);
+        }
+        _ => ast_children(e, &mut |c| walk(c, bound, out)),
     }
 }
 
@@ -696,4 +729,74 @@ impl EncryptionSyntax {
 
 fn enforced_literal(e: &ast::Expr) -> bool {
     matches!(e.kind, ExprKind::Bool(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (EncryptionSyntax, Vec<Diagnostic>) {
+        let parsed = ferro_syntax::parse_file(ferro_diag::FileId(0), text);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        read_encryption(&parsed.body, Span::new(ferro_diag::FileId(0), 0..0))
+    }
+
+    fn summaries(d: &[Diagnostic]) -> Vec<String> {
+        d.iter().map(|d| d.summary.clone()).collect()
+    }
+
+    #[test]
+    fn static_references_and_for_expressions() {
+        let (_, d) = read(
+            "key_provider \"pbkdf2\" \"k\" {\n  passphrase = join(\"\", [for c in var.parts : upper(c)])\n}\n",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        let (_, d) = read(
+            "key_provider \"pbkdf2\" \"k\" {\n  passphrase = \"${aws_secret.s.value}-x\"\n  iterations = count.index\n}\n",
+        );
+        assert_eq!(
+            summaries(&d),
+            [
+                "Dynamic value in static context",
+                "Dynamic value in static context"
+            ]
+        );
+        assert!(d[0].detail.contains("aws_secret.s"));
+    }
+
+    #[test]
+    fn merge_follows_opentofu() {
+        let (file, _) = read(
+            "key_provider \"pbkdf2\" \"k\" {\n  passphrase = \"aaaaaaaaaaaaaaaaaaaa\"\n  iterations = 300000\n}\nmethod \"aes_gcm\" \"m\" {\n  keys = key_provider.pbkdf2.k\n}\nstate {\n  method = method.aes_gcm.m\n  enforced = true\n}\n",
+        );
+        let (env, _) = read(
+            "key_provider \"pbkdf2\" \"k\" {\n  passphrase = \"bbbbbbbbbbbbbbbbbbbb\"\n}\nmethod \"unencrypted\" \"u\" {}\nstate {\n  fallback {\n    method = method.unencrypted.u\n  }\n}\n",
+        );
+        let merged = file.merge(env);
+        assert_eq!(merged.key_providers.len(), 1);
+        let kp = &merged.key_providers[0];
+        let text = |n: &str| match &kp.attr(n).unwrap().expr.kind {
+            ExprKind::Template(t) => t.literal_text().unwrap(),
+            ExprKind::Number(n) => n.to_string(),
+            _ => String::new(),
+        };
+        assert_eq!(
+            text("passphrase"),
+            "bbbbbbbbbbbbbbbbbbbb",
+            "the environment wins"
+        );
+        assert_eq!(
+            text("iterations"),
+            "300000",
+            "the file's other arguments stay"
+        );
+        assert_eq!(merged.methods.len(), 2);
+        let state = merged.state.unwrap();
+        assert!(state.method.is_some(), "the file's method stays");
+        assert!(
+            state.fallback.is_some(),
+            "the environment's fallback is added"
+        );
+        assert!(state.enforced.is_some());
+    }
 }
