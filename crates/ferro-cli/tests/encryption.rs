@@ -548,3 +548,66 @@ fn remote_state_data_source_reads_an_encrypted_state() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("could not be decrypted"), "{err}");
 }
+
+#[test]
+fn an_apply_killed_midway_leaves_nothing_in_clear() {
+    use std::io::BufRead;
+    let d = scratch("enc-killed");
+    write_config(&d, Some(&targets(true, false)), "KILLED-SECRET");
+    let main = std::fs::read_to_string(d.join("main.tf")).unwrap();
+    // A second resource that takes a minute, started after the first one is complete.
+    std::fs::write(
+        d.join("main.tf"),
+        format!("{main}\nresource \"time_sleep\" \"wait\" {{\n  create_duration = \"600s\"\n  depends_on      = [terraform_data.secret]\n}}\n"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(["apply", "-auto-approve", "-no-color"])
+        .current_dir(&*d)
+        .env("TF_VAR_passphrase", PASS)
+        .env_remove("TF_ENCRYPTION")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        if line.starts_with("time_sleep.wait: Creating...") {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Whatever the killed run left (the state, the journal with its header and records), no
+    // attribute value is in clear.
+    for (name, bytes) in files(&d) {
+        if name == "main.tf" {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("KILLED-SECRET"),
+            "{name} holds the value in clear:\n{text}"
+        );
+    }
+    // Killed before its first full write, the run's changes are in the journal alone: its
+    // records are encrypted documents.
+    let journal = ferro_state::journal_path(&d.join("terraform.tfstate"));
+    let state = std::fs::read(d.join("terraform.tfstate")).unwrap_or_default();
+    if state.iter().all(u8::is_ascii_whitespace) {
+        let text = String::from_utf8_lossy(&std::fs::read(&journal).unwrap()).into_owned();
+        assert!(text.contains("\"encrypted_data\""), "{text}");
+    } else {
+        assert_no_clear(&d.join("terraform.tfstate"), "KILLED-SECRET");
+    }
+    // The next command that takes the lock folds the journal into the state, encrypted.
+    let out = ok(&d, PASS, &["plan", "-no-color"]);
+    assert!(out.contains("time_sleep.wait will be created"), "{out}");
+    assert!(
+        !out.contains("terraform_data.secret will be created"),
+        "{out}"
+    );
+    assert_no_clear(&d.join("terraform.tfstate"), "KILLED-SECRET");
+}
