@@ -66,6 +66,21 @@ pub(crate) fn for_state(g: &Global, io: &mut Io<'_>) -> Result<Option<Arc<Target
     Ok(Some(state))
 }
 
+/// [`for_state`] for a command that reports errors as text (`console`): the diagnostics,
+/// rendered, are the error.
+pub(crate) fn for_state_quiet(g: &Global) -> Result<Option<Arc<TargetEncryption>>, String> {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut io = Io {
+        stdout: &mut out,
+        stderr: &mut err,
+        stdin: None,
+    };
+    match for_state(g, &mut io) {
+        Ok(enc) => Ok(enc),
+        Err(_) => Err(String::from_utf8_lossy(&err).into_owned()),
+    }
+}
+
 /// The saved plans' encryption.
 pub(crate) fn for_plan(g: &Global, io: &mut Io<'_>) -> Result<Option<Arc<TargetEncryption>>, i32> {
     Ok(configured(g, io)?.and_then(|e| e.plan.clone()))

@@ -280,6 +280,34 @@ fn state_backup_journal_and_plan_are_encrypted_and_read_back() {
     assert_no_clear(&d.join("terraform.tfstate"), "SECRET-VALUE");
     let out = ok(&d, PASS, &["plan", "-no-color"]);
     assert!(out.contains("No changes."), "{out}");
+    // The console evaluates against the decrypted state.
+    let console = Command::new(env!("CARGO_BIN_EXE_ferro"))
+        .args(["console"])
+        .current_dir(&*d)
+        .env("TF_VAR_passphrase", PASS)
+        .env_remove("TF_ENCRYPTION")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut console = console;
+        console
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"terraform_data.secret.input\n")
+            .unwrap();
+        let out = console.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("SECRET-VALUE-3"),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     // state pull prints the state decrypted; push encrypts what it stores.
     let pulled = ok(&d, PASS, &["state", "pull"]);
     assert!(pulled.contains("SECRET-VALUE-3"), "{pulled}");
