@@ -633,6 +633,23 @@ fn encryption_block_completion_and_diagnostics() {
         json!({"textDocument": {"uri": uri}, "position": pos(text, "state {\n      ", 14)}),
     );
     assert_eq!(labels(r), ["enforced", "fallback", "method"]);
+    // References to what the block declares.
+    let edited = text.replace(
+        "state {\n      \n",
+        "state {\n      method = method.aes_gcm.\n",
+    );
+    let uri2 = c.uri("enc2.tf");
+    c.open(&uri2, &edited);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri2}, "position": pos(&edited, "method.aes_gcm.\n", 15)}),
+    );
+    assert_eq!(labels(r), ["m"]);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri2}, "position": pos(&edited, "keys = key_provider.", 20)}),
+    );
+    assert_eq!(labels(r), ["nope", "pbkdf2"]);
     // The unknown key provider type is reported where it is written.
     let diags = c.diagnostics(&uri);
     assert!(

@@ -306,6 +306,12 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
 fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
     let db = &doc.w.db;
     let parts: Vec<&str> = cx.prefix.split('.').collect();
+    let parsed = ferro_db::parse(db, doc.file);
+    if let Some(items) =
+        super::complete_encryption::reference_items(&parsed.body, cx, &parts, &item)
+    {
+        return items;
+    }
     let module = doc.module();
     let index = module.map(|m| ferro_db::module_index(db, m));
     let mut out = Vec::new();

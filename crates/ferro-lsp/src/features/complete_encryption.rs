@@ -1,11 +1,13 @@
 //! Completion inside `terraform { encryption { … } }` (OpenTofu's state and plan encryption):
 //! its blocks, the labels of key providers and methods, and each block's arguments, from the
-//! same lists the lowering checks against (`ferro_hir::encryption`).
+//! same lists the lowering checks against (`ferro_hir::encryption`), and references to the key
+//! providers and methods the block declares.
 
 use super::context::{Context, Frame};
 use ferro_hir::encryption::{
-    key_provider_arguments, method_arguments, KEY_PROVIDER_TYPES, METHOD_TYPES,
+    key_provider_arguments, method_arguments, read_encryption, KEY_PROVIDER_TYPES, METHOD_TYPES,
 };
+use ferro_syntax::ast;
 use serde_json::Value;
 
 /// Items for the body the cursor is in, when it is inside an `encryption` block (None: it is
@@ -114,4 +116,83 @@ pub(super) fn label_items(
         _ => return None,
     };
     Some(names.iter().map(|t| item(t, K_CLASS, ty, "0")).collect())
+}
+
+/// Items for `key_provider.` and `method.` references inside an `encryption` block: the types,
+/// then the names, declared in the file's encryption blocks (None: not such a place).
+pub(super) fn reference_items(
+    body: &ast::Body,
+    cx: &Context,
+    parts: &[&str],
+    item: &dyn Fn(&str, u8, &str, &str) -> Value,
+) -> Option<Vec<Value>> {
+    let inside = matches!(
+        cx.frames.as_slice(),
+        [Frame::Block { ty: a, .. }, Frame::Block { ty: b, .. }, ..] if a == "terraform" && b == "encryption"
+    );
+    if !inside {
+        return None;
+    }
+    const K_VALUE: u8 = 12;
+    const K_KEYWORD: u8 = 14;
+    let mut declared: Vec<(bool, String, String)> = Vec::new();
+    for i in &body.items {
+        let ast::BodyItem::Block(tf) = i else {
+            continue;
+        };
+        if tf.ty.name != "terraform" {
+            continue;
+        }
+        for j in &tf.body.items {
+            if let ast::BodyItem::Block(e) = j {
+                if e.ty.name == "encryption" {
+                    let (syntax, _) = read_encryption(&e.body, e.ty.span);
+                    declared.extend(
+                        syntax
+                            .key_providers
+                            .iter()
+                            .map(|k| (true, k.ty.clone(), k.name.clone())),
+                    );
+                    declared.extend(
+                        syntax
+                            .methods
+                            .iter()
+                            .map(|m| (false, m.ty.clone(), m.name.clone())),
+                    );
+                }
+            }
+        }
+    }
+    let mut out: Vec<Value> = Vec::new();
+    let mut push = |label: &str, detail: &str| {
+        if !out.iter().any(|v| v["label"] == label) {
+            out.push(item(label, K_VALUE, detail, "0"));
+        }
+    };
+    match parts {
+        [root, _] if *root == "key_provider" || *root == "method" => {
+            let kp = *root == "key_provider";
+            for (k, ty, _) in &declared {
+                if *k == kp {
+                    push(ty, root);
+                }
+            }
+        }
+        [root, ty, _] if *root == "key_provider" || *root == "method" => {
+            let kp = *root == "key_provider";
+            for (k, t, name) in &declared {
+                if *k == kp && t == ty {
+                    push(name, &format!("{root}.{ty}"));
+                }
+            }
+        }
+        [_] => {
+            out.push(item("key_provider", K_KEYWORD, "reference", "0"));
+            out.push(item("method", K_KEYWORD, "reference", "0"));
+            out.push(item("var", K_KEYWORD, "reference", "1"));
+            out.push(item("local", K_KEYWORD, "reference", "1"));
+        }
+        _ => return None,
+    }
+    Some(out)
 }
