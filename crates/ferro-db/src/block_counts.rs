@@ -8,6 +8,7 @@
 //! decodes the whole block list as unknown then. Planning counts the blocks the evaluation
 //! generated (`ferro_planner::config_value`).
 
+use crate::pending::At;
 use ferro_diag::{Diagnostic, Span};
 use ferro_hir::{BlockBody, DynamicBlock, FileHir, HirBlock};
 use ferro_value::schema::{NestedBlock, NestingMode};
@@ -38,11 +39,11 @@ fn open_brace_of(s: Span) -> Span {
 
 /// One block of a type as Terraform counts it: `brace` is its body's opening brace ("Too many
 /// … blocks" points there; for a generated block, the `content` block's), `ty` where its type
-/// is written.
+/// is written. Ranges for the planner, [`At`]s for validation.
 #[derive(Debug, Clone, Copy)]
-pub struct Counted {
-    pub brace: Span,
-    pub ty: Span,
+pub struct Counted<P = Span> {
+    pub brace: P,
+    pub ty: P,
 }
 
 impl Counted {
@@ -60,6 +61,21 @@ impl Counted {
     }
 }
 
+impl Counted<At> {
+    /// [`Counted::of`] without positions.
+    pub fn place(block: &HirBlock) -> Counted<At> {
+        let ty = At::Id(block.ty_span);
+        Counted {
+            brace: block
+                .body
+                .span
+                .map(|body| At::BodyEdge { body, json: false })
+                .unwrap_or(ty),
+            ty,
+        }
+    }
+}
+
 /// The count errors for `blocks` of type `ty` (nested as `nb`) in a body whose missing-item
 /// range is `missing`. `range_text` writes a range as HCL does (`main.tf:6,3-7`).
 pub fn count_diagnostics(
@@ -69,47 +85,63 @@ pub fn count_diagnostics(
     missing: Span,
     range_text: &dyn Fn(Span) -> String,
 ) -> Vec<Diagnostic> {
+    count_problems(ty, nb, blocks, missing, &|s: &Span| range_text(*s))
+        .into_iter()
+        .map(|(d, at)| d.with_span(at))
+        .collect()
+}
+
+/// [`count_diagnostics`] for any kind of position: each problem with where it points.
+/// `range_text` gives the words for the first block's range in "Previous definition was at …"
+/// (validation gives a mark it replaces when the range is known).
+pub fn count_problems<P: Clone>(
+    ty: &str,
+    nb: &NestedBlock,
+    blocks: &[Counted<P>],
+    missing: P,
+    range_text: &dyn Fn(&P) -> String,
+) -> Vec<(Diagnostic, P)> {
     let mut out = Vec::new();
     let n = blocks.len() as u64;
     match nb.nesting {
         NestingMode::Single | NestingMode::Group => {
             if n > 1 {
-                out.push(
+                out.push((
                     Diagnostic::error("duplicate-block", format!("Duplicate {ty} block"))
                         .with_detail(format!(
-                            "Only one block of type {ty:?} is allowed. Previous definition was at {}.",
-                            range_text(blocks[0].ty)
-                        ))
-                        .with_span(blocks[1].ty),
-                );
+                        "Only one block of type {ty:?} is allowed. Previous definition was at {}.",
+                        range_text(&blocks[0].ty)
+                    )),
+                    blocks[1].ty.clone(),
+                ));
             } else if n == 0 && nb.min_items >= 1 && nb.nesting == NestingMode::Single {
-                out.push(
+                out.push((
                     Diagnostic::error("missing-block", format!("Missing {ty} block"))
-                        .with_detail(format!("A block of type {ty:?} is required here."))
-                        .with_span(missing),
-                );
+                        .with_detail(format!("A block of type {ty:?} is required here.")),
+                    missing,
+                ));
             }
         }
         NestingMode::List | NestingMode::Set => {
             if n < nb.min_items {
-                out.push(
+                out.push((
                     Diagnostic::error("insufficient-blocks", format!("Insufficient {ty} blocks"))
                         .with_detail(format!(
                             "At least {} {ty:?} blocks are required.",
                             nb.min_items
-                        ))
-                        .with_span(missing),
-                );
+                        )),
+                    missing,
+                ));
             }
             if nb.max_items > 0 && n > nb.max_items {
-                out.push(
+                out.push((
                     Diagnostic::error("too-many-blocks", format!("Too many {ty} blocks"))
                         .with_detail(format!(
                             "No more than {} {ty:?} blocks are allowed",
                             nb.max_items
-                        ))
-                        .with_span(blocks[nb.max_items as usize].brace),
-                );
+                        )),
+                    blocks[nb.max_items as usize].brace.clone(),
+                ));
             }
         }
         NestingMode::Map => {}
@@ -118,18 +150,13 @@ pub fn count_diagnostics(
 }
 
 /// Whether a block has the labels its type takes (one, the key, for map nesting; none
-/// otherwise); a block with the wrong labels is reported and generates nothing. For a `dynamic`
-/// block the labels are those of its `labels` argument.
-pub fn check_labels(
-    hir: &FileHir,
-    b: &HirBlock,
-    nb: &NestedBlock,
-    out: &mut Vec<Diagnostic>,
-) -> bool {
+/// otherwise): the problem and where it is when not. A block with the wrong labels generates
+/// nothing. For a `dynamic` block the labels are those of its `labels` argument.
+pub fn check_labels(b: &HirBlock, nb: &NestedBlock) -> Option<(Diagnostic, At)> {
     let want = usize::from(nb.nesting == NestingMode::Map);
     let ty = &b.ty;
     if let Some(d) = &b.dynamic {
-        return check_dynamic_labels(hir, ty, d, want, out);
+        return check_dynamic_labels(ty, d, want);
     }
     let given = b.labels.len();
     if given > want {
@@ -138,68 +165,60 @@ pub fn check_labels(
         } else {
             format!("Only {want} labels (key) are expected for {ty} blocks.")
         };
-        out.push(
+        return Some((
             Diagnostic::error("block-labels", format!("Extraneous label for {ty}"))
-                .with_detail(detail)
-                .with_span(hir.at(b.ty_span)),
-        );
-        return false;
+                .with_detail(detail),
+            At::Id(b.ty_span),
+        ));
     }
     if given < want {
-        let at = missing_item_range(hir, &b.body).unwrap_or(hir.at(b.ty_span));
-        out.push(
+        let at = match b.body.span {
+            Some(body) => At::BodyEdge {
+                body,
+                json: b.body.json,
+            },
+            None => At::Id(b.ty_span),
+        };
+        return Some((
             Diagnostic::error("block-labels", format!("Missing key for {ty}"))
-                .with_detail(format!("All {ty} blocks must have {want} labels (key)."))
-                .with_span(at),
-        );
-        return false;
+                .with_detail(format!("All {ty} blocks must have {want} labels (key).")),
+            at,
+        ));
     }
-    true
+    None
 }
 
-fn check_dynamic_labels(
-    hir: &FileHir,
-    ty: &str,
-    d: &DynamicBlock,
-    want: usize,
-    out: &mut Vec<Diagnostic>,
-) -> bool {
-    let Some((name, value)) = d.labels_at.map(|(n, v)| (hir.at(n), hir.at(v))) else {
+fn check_dynamic_labels(ty: &str, d: &DynamicBlock, want: usize) -> Option<(Diagnostic, At)> {
+    let Some((name, value)) = d.labels_at else {
         if want == 0 {
-            return true;
+            return None;
         }
-        out.push(
+        return Some((
             Diagnostic::error("missing-argument", "Missing required argument")
-                .with_detail("The argument \"labels\" is required, but no definition was found.")
-                .with_span(hir.at(d.missing_item)),
-        );
-        return false;
+                .with_detail("The argument \"labels\" is required, but no definition was found."),
+            At::Id(d.missing_item),
+        ));
     };
     if want == 0 {
-        out.push(
+        return Some((
             Diagnostic::error("unsupported-argument", "Unsupported argument")
-                .with_detail("An argument named \"labels\" is not expected here.")
-                .with_span(name),
-        );
-        return false;
+                .with_detail("An argument named \"labels\" is not expected here."),
+            At::Id(name),
+        ));
     }
     let detail = format!("Blocks of type {ty:?} require {want} label(s).");
     if d.labels.len() > want {
-        let at = hir.span(d.labels[want]).unwrap_or(value);
-        out.push(
-            Diagnostic::error("block-labels", "Extraneous dynamic block label")
-                .with_detail(detail)
-                .with_span(at),
-        );
-        return false;
+        return Some((
+            Diagnostic::error("block-labels", "Extraneous dynamic block label").with_detail(detail),
+            At::ExprOr(d.labels[want], value),
+        ));
     }
     if d.labels.len() < want {
-        out.push(
+        return Some((
             Diagnostic::error("block-labels", "Insufficient dynamic block labels")
-                .with_detail(detail)
-                .with_span(value),
-        );
-        return false;
+                .with_detail(detail),
+            At::Id(value),
+        ));
     }
-    true
+    None
 }

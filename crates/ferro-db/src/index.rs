@@ -2,7 +2,7 @@
 //! duplicate-declaration diagnostics.
 
 use crate::pending::{Loc, Pending, RANGE_MARK};
-use crate::{item_tree, Db, Module, SourceFile};
+use crate::{item_signature, Db, Module, SourceFile};
 use ferro_addrs::Resource;
 use ferro_diag::Diagnostic;
 use ferro_hir::SpanId;
@@ -118,7 +118,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut idx = ModuleIndex::default();
     let mut first_locs: BTreeMap<(u8, String), Loc> = BTreeMap::new();
     for &file in module.files(db) {
-        let hir = item_tree(db, file);
+        let hir = item_signature(db, file);
         let mut add = |kind: u8, key: String, span: SpanId, diag_kind: &str| -> bool {
             let at = Loc::new(file, span);
             match first_locs.get(&(kind, key.clone())) {
@@ -218,4 +218,56 @@ pub fn module_index_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> 
         .iter()
         .map(|p| p.resolve(db))
         .collect()
+}
+
+/// A name references look up in a module.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Name {
+    Variable(String),
+    Local(String),
+    Resource(Resource),
+    ModuleCall(String),
+}
+
+/// What a module declares under a [`Name`], as far as checking a reference needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// A resource's `count` or `for_each`.
+    pub expansion: Option<Expansion>,
+    /// The `check` block a scoped data source belongs to.
+    pub check: Option<String>,
+}
+
+/// Whether `module` declares `name`, and what a reference needs to know of it. One small query
+/// per name: it runs again whenever the module's index changes, but gives an equal answer
+/// unless this name's declaration changed, so a check that reads only the names it refers to
+/// runs again only when one of them did (adding a variable re-checks what names it).
+#[salsa::tracked]
+pub fn declared(db: &dyn Db, module: Module, name: Name) -> Option<Declared> {
+    let index = module_index(db, module);
+    let plain = Declared {
+        expansion: None,
+        check: None,
+    };
+    match &name {
+        Name::Variable(n) => index.variables.contains_key(n).then_some(plain),
+        Name::Local(n) => index.locals.contains_key(n).then_some(plain),
+        Name::ModuleCall(n) => index.module_calls.contains_key(n).then_some(plain),
+        Name::Resource(r) => {
+            // A scoped data source is known to references (to refuse them outside its check).
+            let check = index.scoped_data.get(r).cloned();
+            (index.resources.contains_key(r) || check.is_some()).then(|| Declared {
+                expansion: index.expanded.get(r).copied(),
+                check,
+            })
+        }
+    }
+}
+
+/// The provider a local provider name stands for in `module` (its `required_providers`
+/// entry, else the default registry's `hashicorp/NAME`), as a query of its own so that what
+/// reads it does not depend on the rest of the module's index.
+#[salsa::tracked]
+pub fn local_provider(db: &dyn Db, module: Module, local: String) -> ferro_addrs::Provider {
+    crate::provider_source_or_default(db, module_index(db, module), &local)
 }

@@ -8,7 +8,7 @@
 //! so their references are listed with their own kind of referrer.
 
 use crate::pending::Loc;
-use crate::{item_tree, module_tree, Db, Item, ItemId, TreeNodeId, Workspace};
+use crate::{item_signature, item_tree, module_tree, Db, Item, ItemId, TreeNodeId, Workspace};
 use ferro_hir::{walk_references, Expr, ExprId, ItemTree, Reference};
 use std::collections::HashMap;
 
@@ -72,21 +72,111 @@ fn module_output_steps(hir: &ItemTree) -> HashMap<ExprId, String> {
     out
 }
 
-/// The references of `exprs` (written in `hir`) as targets in module `node`.
-fn targets_of(
+/// The reference roots of `exprs` (written in `hir`), each with the output named right after
+/// a `module.NAME` root.
+fn roots_of(
     hir: &ItemTree,
     steps: &HashMap<ExprId, String>,
-    node: TreeNodeId,
     exprs: &[ExprId],
-    out: &mut Vec<RefTarget>,
-) {
+) -> Vec<(Reference, Option<String>)> {
+    let mut out = Vec::new();
     for e in exprs {
         walk_references(&hir.exprs, *e, &mut |id, r| {
-            if let Some(t) = target(node, r, steps.get(&id).cloned()) {
-                out.push(t);
-            }
+            out.push((r.clone(), steps.get(&id).cloned()));
         });
     }
+    out
+}
+
+/// The reference roots of one item, as [`roots_of`] lists them.
+pub type Roots = Vec<(Reference, Option<String>)>;
+
+/// What the items of one file refer to, by their place in the file's item lists, without
+/// positions or expression ids: an edit that changes no reference leaves it equal, so the
+/// references of the whole tree are not gathered again.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileReferences {
+    pub locals: Vec<Roots>,
+    pub resources: Vec<Roots>,
+    pub outputs: Vec<Roots>,
+    /// A call's `count`/`for_each`, and each input's by the input's name.
+    pub module_calls: Vec<(Roots, Vec<(String, Roots)>)>,
+    pub providers: Vec<Roots>,
+}
+
+/// See [`FileReferences`].
+#[salsa::tracked(returns(ref))]
+pub fn file_references(db: &dyn Db, file: crate::SourceFile) -> FileReferences {
+    let hir = item_tree(db, file);
+    let steps = module_output_steps(hir);
+    let roots = |exprs: &[ExprId]| roots_of(hir, &steps, exprs);
+    let locals = hir.locals.iter().map(|l| roots(&[l.expr])).collect();
+    let resources = hir
+        .resources
+        .iter()
+        .map(|d| {
+            let mut exprs = d.config_exprs();
+            exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
+            for p in &d.provisioners {
+                p.body.exprs(&mut exprs);
+                if let Some(c) = &p.connection {
+                    c.exprs(&mut exprs);
+                }
+            }
+            if let Some(c) = &d.connection {
+                c.exprs(&mut exprs);
+            }
+            roots(&exprs)
+        })
+        .collect();
+    let outputs = hir
+        .outputs
+        .iter()
+        .map(|o| {
+            let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
+            for c in &o.preconditions {
+                exprs.extend([c.condition, c.error_message]);
+            }
+            roots(&exprs)
+        })
+        .collect();
+    let module_calls = hir
+        .module_calls
+        .iter()
+        .map(|c| {
+            let meta: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
+            let inputs = c
+                .inputs
+                .iter()
+                .map(|a| (a.name.clone(), roots(&[a.expr])))
+                .collect();
+            (roots(&meta), inputs)
+        })
+        .collect();
+    let providers = hir
+        .providers
+        .iter()
+        .map(|p| {
+            let mut exprs = Vec::new();
+            p.body.exprs(&mut exprs);
+            roots(&exprs)
+        })
+        .collect();
+    FileReferences {
+        locals,
+        resources,
+        outputs,
+        module_calls,
+        providers,
+    }
+}
+
+/// The targets in module `node` of reference roots.
+fn targets(node: TreeNodeId, roots: &Roots) -> Vec<RefTarget> {
+    roots
+        .iter()
+        .filter_map(|(r, output)| target(node, r, output.clone()))
+        .collect()
 }
 
 /// The target of one `depends_on` entry: a module call waits for all it holds.
@@ -116,18 +206,12 @@ fn target(node: TreeNodeId, r: &Reference, output: Option<String>) -> Option<Ref
     })
 }
 
-/// The items of the whole module tree and what each refers to, read from item trees only.
+/// The items of the whole module tree and what each refers to, read from the files'
+/// signatures and references only.
 #[salsa::tracked(returns(ref))]
 pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
     let tree = module_tree(db, ws);
     let mut out = ItemReferences::default();
-    let mut steps_cache: HashMap<crate::SourceFile, HashMap<ExprId, String>> = HashMap::new();
-    let mut steps = |file: crate::SourceFile| {
-        steps_cache
-            .entry(file)
-            .or_insert_with(|| module_output_steps(item_tree(db, file)))
-            .clone()
-    };
     let push = |out: &mut ItemReferences, who: Referrer, ts: Vec<RefTarget>| {
         out.refs.extend(ts.into_iter().map(|t| (who.clone(), t)));
     };
@@ -135,37 +219,22 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
         let index = crate::module_index(db, tn.module);
         let it = |id: ItemId| Item { node, id };
         for (n, item) in &index.variables {
-            let span = item_tree(db, item.file).variables[item.index].span;
+            let span = item_signature(db, item.file).variables[item.index].span;
             out.items
                 .push((it(ItemId::Var(n.clone())), Loc::new(item.file, span)));
         }
         for (n, item) in &index.locals {
-            let hir = item_tree(db, item.file);
-            let l = &hir.locals[item.index];
+            let l = &item_signature(db, item.file).locals[item.index];
             let id = it(ItemId::Local(n.clone()));
             out.items.push((id.clone(), Loc::new(item.file, l.span)));
-            let mut ts = Vec::new();
-            targets_of(hir, &steps(item.file), node, &[l.expr], &mut ts);
+            let ts = targets(node, &file_references(db, item.file).locals[item.index]);
             push(&mut out, Referrer::Item(id), ts);
         }
         for (r, item) in &index.resources {
-            let hir = item_tree(db, item.file);
-            let d = &hir.resources[item.index];
+            let d = &item_signature(db, item.file).resources[item.index];
             let id = it(ItemId::Resource(r.clone()));
             out.items.push((id.clone(), Loc::new(item.file, d.span)));
-            let mut exprs = d.config_exprs();
-            exprs.extend(d.lifecycle.replace_triggered_by.iter().copied());
-            for p in &d.provisioners {
-                p.body.exprs(&mut exprs);
-                if let Some(c) = &p.connection {
-                    c.exprs(&mut exprs);
-                }
-            }
-            if let Some(c) = &d.connection {
-                c.exprs(&mut exprs);
-            }
-            let mut ts = Vec::new();
-            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            let mut ts = targets(node, &file_references(db, item.file).resources[item.index]);
             ts.extend(
                 d.depends_on
                     .iter()
@@ -174,16 +243,10 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             push(&mut out, Referrer::Item(id), ts);
         }
         for (n, item) in &index.outputs {
-            let hir = item_tree(db, item.file);
-            let o = &hir.outputs[item.index];
+            let o = &item_signature(db, item.file).outputs[item.index];
             let id = it(ItemId::Output(n.clone()));
             out.items.push((id.clone(), Loc::new(item.file, o.span)));
-            let mut exprs: Vec<ExprId> = o.value.into_iter().collect();
-            for c in &o.preconditions {
-                exprs.extend([c.condition, c.error_message]);
-            }
-            let mut ts = Vec::new();
-            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            let mut ts = targets(node, &file_references(db, item.file).outputs[item.index]);
             ts.extend(
                 o.depends_on
                     .iter()
@@ -192,13 +255,11 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             push(&mut out, Referrer::Item(id), ts);
         }
         for (n, item) in &index.module_calls {
-            let hir = item_tree(db, item.file);
-            let c = &hir.module_calls[item.index];
+            let c = &item_signature(db, item.file).module_calls[item.index];
+            let (meta, inputs) = &file_references(db, item.file).module_calls[item.index];
             let id = it(ItemId::ModuleCall(n.clone()));
             out.items.push((id.clone(), Loc::new(item.file, c.span)));
-            let exprs: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
-            let mut ts = Vec::new();
-            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            let mut ts = targets(node, meta);
             ts.extend(
                 c.depends_on
                     .iter()
@@ -209,23 +270,16 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
                 continue;
             };
             // Each input variable of the child refers to what its argument refers to here.
-            for a in &c.inputs {
+            for (name, roots) in inputs {
                 let var = Item {
                     node: child,
-                    id: ItemId::Var(a.name.clone()),
+                    id: ItemId::Var(name.clone()),
                 };
-                let mut ts = Vec::new();
-                targets_of(hir, &steps(item.file), node, &[a.expr], &mut ts);
-                push(&mut out, Referrer::Item(var), ts);
+                push(&mut out, Referrer::Item(var), targets(node, roots));
             }
         }
         for ((name, alias), item) in &index.providers {
-            let hir = item_tree(db, item.file);
-            let p = &hir.providers[item.index];
-            let mut exprs = Vec::new();
-            p.body.exprs(&mut exprs);
-            let mut ts = Vec::new();
-            targets_of(hir, &steps(item.file), node, &exprs, &mut ts);
+            let ts = targets(node, &file_references(db, item.file).providers[item.index]);
             let who = Referrer::Provider {
                 node,
                 name: name.clone(),

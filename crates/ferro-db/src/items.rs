@@ -9,7 +9,7 @@
 use crate::item_refs::{item_references, RefTarget, Referrer};
 use crate::pending::{Loc, Pending};
 use crate::provider_resolve::{block_config, resolve_provider};
-use crate::{item_tree, module_tree, Db, TreeNodeId, Workspace};
+use crate::{item_signature, module_tree, Db, TreeNodeId, Workspace};
 use ferro_addrs::{AbsProviderConfig, ConfigResource, Resource};
 use ferro_diag::Diagnostic;
 use petgraph::algo::toposort;
@@ -100,7 +100,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                     alias: alias.clone(),
                 },
             };
-            let span = item_tree(db, item.file).providers[item.index].span;
+            let span = item_signature(db, item.file).providers[item.index].span;
             let ix = g.add_node(id.clone());
             nodes.insert(id.clone(), ix);
             spans.insert(id.clone(), Loc::new(item.file, span));
@@ -114,7 +114,7 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
     for (node, tn) in tree.nodes.iter().enumerate() {
         let index = crate::module_index(db, tn.module);
         for (r, item) in &index.resources {
-            let decl = &item_tree(db, item.file).resources[item.index];
+            let decl = &item_signature(db, item.file).resources[item.index];
             let (local, alias) = decl.provider_ref();
             let Ok(cfg) = resolve_provider(db, tree, node, local, alias.map(str::to_string)) else {
                 continue;
@@ -320,11 +320,10 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
                         .with_detail("These objects refer to each other, so none of them can be evaluated first.")
                 }
             };
-            return Err(Pending {
+            return Err(Pending::at(
                 diag,
-                at: spans.get(&start).copied(),
-                label: None,
-            });
+                spans.get(&start).copied().map(Into::into),
+            ));
         }
     };
     // Resource dependencies through other items, in topological order so each item's

@@ -39,9 +39,19 @@ pub struct ResourceBodies {
 /// Read the JSON resource bodies of `file` against the schemas of the workspace.
 #[salsa::tracked(returns(ref))]
 pub fn resource_bodies(db: &dyn Db, ws: Workspace, file: SourceFile) -> ResourceBodies {
+    let mut out = ResourceBodies::default();
+    // Native bodies stand as lowered: only a JSON file is read again (with its positions:
+    // the bodies it derives carry their ranges).
+    if !crate::item_tree(db, file)
+        .resources
+        .iter()
+        .any(|r| r.body.json)
+    {
+        out.bodies = vec![None; crate::item_tree(db, file).resources.len()];
+        return out;
+    }
     let hir = file_hir(db, file);
     let schemas = ws.schemas(db);
-    let mut out = ResourceBodies::default();
     for r in &hir.resources {
         let schema = if r.body.json {
             schemas.resources.get(&(r.addr.mode, r.addr.ty.to_string()))

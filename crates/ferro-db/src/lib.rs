@@ -28,8 +28,13 @@ mod tree;
 mod validate;
 mod versions;
 
-pub use block_counts::{check_labels, count_diagnostics, missing_item_range, Counted};
-pub use index::{module_index, module_index_diagnostics, Expansion, ItemRef, ModuleIndex};
+pub use block_counts::{
+    check_labels, count_diagnostics, count_problems, missing_item_range, Counted,
+};
+pub use index::{
+    declared, local_provider, module_index, module_index_diagnostics, Declared, Expansion, ItemRef,
+    ModuleIndex, Name,
+};
 pub use item_refs::{item_references, ItemReferences, RefTarget, Referrer};
 pub use items::{item_graph, item_graph_cycle, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
@@ -38,7 +43,7 @@ pub use navigate::{
     ModuleSymbol, ReferencesIndex, Site, SiteTarget, Symbol,
 };
 pub use overrides::is_override_path;
-pub use pending::{Loc, Pending};
+pub use pending::{resolve_at, At, Loc, Pending, Place};
 pub use provider_checks::provider_config_problems;
 pub use provider_resolve::{
     alias_expected, block_config, provider_block_of, provider_source, provider_source_in,
@@ -52,7 +57,8 @@ pub use tree::{
     resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
 };
 pub use validate::{
-    file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable,
+    file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable, validate_file,
+    Finding,
 };
 pub use versions::{
     required_version_diagnostics, NEWEST_LANGUAGE_VERSION, OLDEST_LANGUAGE_VERSION,
@@ -184,23 +190,40 @@ pub fn set_default_registry(db: &mut RootDb, host: &str) {
     }
 }
 
-/// A file read from disk by a function (`file`, `templatefile`, `fileexists`, …) during static
-/// validation: one input per path, created on the first read. Reads stay reads of the disk;
-/// the input's `version` is what the queries that read the file depend on, so a front end that
-/// learns the file changed ([`RootDb::disk_changed`]) re-runs exactly those queries.
-#[salsa::input(debug)]
-pub struct DiskFile {
+/// The files on disk that functions (`file`, `templatefile`, `fileexists`, …) read during
+/// static validation: how many times the front end said each changed ([`RootDb::disk_changed`]).
+/// Reads stay reads of the disk; a query that reads a file depends on its count through
+/// [`disk_version`]. One input for the database, created with it.
+#[salsa::input(singleton, debug)]
+pub struct Disk {
+    #[returns(ref)]
+    pub changes: Arc<BTreeMap<std::path::PathBuf, u64>>,
+}
+
+/// A path a function read, as a query key.
+#[salsa::interned(debug)]
+pub struct DiskPath {
     #[returns(ref)]
     pub path: std::path::PathBuf,
-    #[returns(copy)]
-    pub version: u64,
+}
+
+/// How many times the file at `path` changed: what a query that read it depends on. It runs
+/// again whenever any file changes but gives an equal answer for the others, so only the
+/// queries that read the changed file run again.
+#[salsa::tracked]
+pub fn disk_version<'db>(db: &'db dyn Db, path: DiskPath<'db>) -> u64 {
+    Disk::try_get(db)
+        .and_then(|d| d.changes(db).get(path.path(db)).copied())
+        .unwrap_or(0)
+}
+
+/// Record that the running query read the file at `path` (through a file function).
+pub fn read_disk(db: &dyn Db, path: &std::path::Path) {
+    disk_version(db, DiskPath::new(db, path.to_path_buf()));
 }
 
 #[salsa::db]
-pub trait Db: salsa::Database {
-    /// The input standing for `path` on disk (created on first use).
-    fn disk_file(&self, path: &std::path::Path) -> DiskFile;
-}
+pub trait Db: salsa::Database {}
 
 /// One identity per configuration file path, for the life of a database: a path interned once
 /// keeps its [`FileId`] (removed and added again included), and ids are never reused, so adding
@@ -277,6 +300,14 @@ pub fn file_hir(db: &dyn Db, file: SourceFile) -> FileHir {
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
     file_hir(db, file).tree.clone()
+}
+
+/// The file's declarations without their expressions ([`ItemTree::signature`]). The queries
+/// about the module's structure (its index, the module tree, provider configurations) read
+/// this, so an edit that changes only values (the most common edit) runs none of them again.
+#[salsa::tracked(returns(ref))]
+pub fn item_signature(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
+    Arc::new(item_tree(db, file).signature())
 }
 
 /// The file's source map: the ranges of its item tree's ids and expressions, and the
@@ -378,47 +409,48 @@ pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
 
 /// The concrete database used by the CLI and tests. Optionally logs which queries executed.
 #[salsa::db]
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct RootDb {
     storage: salsa::Storage<Self>,
     log: Arc<Mutex<Option<Vec<String>>>>,
     files: Arc<Mutex<FileRegistry>>,
-    disk: Arc<Mutex<HashMap<std::path::PathBuf, DiskFile>>>,
 }
 
 #[salsa::db]
 impl salsa::Database for RootDb {}
 
 #[salsa::db]
-impl Db for RootDb {
-    fn disk_file(&self, path: &std::path::Path) -> DiskFile {
-        let mut disk = self.disk.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = disk.get(path) {
-            return *f;
-        }
-        let f = DiskFile::new(self, path.to_path_buf(), 0);
-        disk.insert(path.to_path_buf(), f);
-        f
+impl Db for RootDb {}
+
+impl Default for RootDb {
+    fn default() -> Self {
+        RootDb::with_storage(salsa::Storage::default(), Arc::default())
     }
 }
 
 impl RootDb {
+    fn with_storage(storage: salsa::Storage<Self>, log: Arc<Mutex<Option<Vec<String>>>>) -> Self {
+        let db = RootDb {
+            storage,
+            log,
+            files: Arc::default(),
+        };
+        Disk::new(&db, Arc::default());
+        db
+    }
+
     /// A database that records every query execution (for incrementality tests).
     pub fn with_logging() -> Self {
         let log: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
         let sink = log.clone();
-        RootDb {
-            storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-                if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                    if let Some(l) = sink.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-                        l.push(format!("{database_key:?}"));
-                    }
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                if let Some(l) = sink.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+                    l.push(format!("{database_key:?}"));
                 }
-            }))),
-            log,
-            files: Arc::default(),
-            disk: Arc::default(),
-        }
+            }
+        })));
+        RootDb::with_storage(storage, log)
     }
 
     /// The file identity of a configuration file's path (see [`FileRegistry`]).
@@ -444,22 +476,12 @@ impl RootDb {
     }
 
     /// A file on disk changed (or appeared, or went away): the queries that read it through a
-    /// file function run again, nothing else. Returns whether any query had read it.
-    pub fn disk_changed(&mut self, path: &std::path::Path) -> bool {
-        let f = self
-            .disk
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(path)
-            .copied();
-        match f {
-            Some(f) => {
-                let v = f.version(self);
-                f.set_version(self).to(v + 1);
-                true
-            }
-            None => false,
-        }
+    /// file function run again, nothing else.
+    pub fn disk_changed(&mut self, path: &std::path::Path) {
+        let disk = Disk::get(self);
+        let mut changes = (**disk.changes(self)).clone();
+        *changes.entry(path.to_path_buf()).or_insert(0) += 1;
+        disk.set_changes(self).to(Arc::new(changes));
     }
 
     /// Take the names of the queries executed since the last call.

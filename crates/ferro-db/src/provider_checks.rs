@@ -6,7 +6,7 @@
 
 use crate::pending::{Loc, Pending};
 use crate::provider_resolve::provider_source;
-use crate::{item_tree, module_index, module_tree, Db, TreeNodeId, Workspace};
+use crate::{item_signature, module_index, module_tree, Db, TreeNodeId, Workspace};
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 use ferro_diag::Diagnostic;
 use ferro_hir::ProviderPassing;
@@ -63,7 +63,7 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
         host: crate::default_registry(db).to_string(),
     };
     for ((name, alias), item) in &index.providers {
-        let pb = &item_tree(db, item.file).providers[item.index];
+        let pb = &item_signature(db, item.file).providers[item.index];
         let loc = Loc::new(item.file, pb.span);
         let key = config_name(name, alias.as_deref());
         if pb.version || !pb.body.attrs.is_empty() || !pb.body.blocks.is_empty() {
@@ -76,7 +76,7 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
         let Ok(ty) = provider_source(db, tn.module, local) else {
             continue;
         };
-        let rp = &item_tree(db, item.file).required_providers[item.index];
+        let rp = &item_signature(db, item.file).required_providers[item.index];
         for (name, alias) in &rp.aliases {
             d.aliases.insert(
                 config_name(name, Some(alias)),
@@ -119,7 +119,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         // What this module's own call passes into it.
         let call = tn
             .call
-            .map(|c| (c, &item_tree(db, c.file).module_calls[c.index]));
+            .map(|c| (c, &item_signature(db, c.file).module_calls[c.index]));
         let passed_in: BTreeMap<String, &ProviderPassing> = call
             .iter()
             .flat_map(|(_, mc)| &mc.providers)
@@ -129,7 +129,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         // here, and (in a child) have a configuration.
         let index = module_index(db, tn.module);
         for item in index.module_calls.values() {
-            let mc = &item_tree(db, item.file).module_calls[item.index];
+            let mc = &item_signature(db, item.file).module_calls[item.index];
             for p in &mc.providers {
                 if p.parent.1.is_some() {
                     continue;
@@ -168,23 +168,22 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         let mut cur = Some(node);
         while let Some(n) = cur {
             if let Some(c) = tree.nodes[n].call {
-                let mc = &item_tree(db, c.file).module_calls[c.index];
+                let mc = &item_signature(db, c.file).module_calls[c.index];
                 nope |= mc.count.is_some() || mc.for_each.is_some() || !mc.depends_on.is_empty();
             }
             cur = tree.nodes[n].parent;
         }
         if nope && !d.configured.is_empty() {
-            out.push(Pending {
-                diag: Diagnostic::error(
+            out.push(Pending::at(
+                Diagnostic::error(
                     "provider-in-expanded-module",
                     format!("Module {path} contains provider configuration"),
                 )
                 .with_detail(
                     "Providers cannot be configured within modules using count, for_each or depends_on.",
                 ),
-                at: None,
-                label: None,
-            });
+                None,
+            ));
         }
         for (name, passed) in &passed_in {
             if d.configured.contains_key(name) {

@@ -4,7 +4,7 @@
 //! graph stays free of positions.
 
 use crate::pending::Loc;
-use crate::{item_tree, module_index, Db, Module, ModuleTree, TreeNodeId};
+use crate::{item_signature, module_index, Db, Module, ModuleTree, TreeNodeId};
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
 
 /// Why a provider reference resolves nowhere: a message and, when known, the range at fault.
@@ -30,7 +30,7 @@ pub fn provider_source_in(
     let host = crate::default_registry(db);
     match index.required_providers.get(local) {
         Some(item) => {
-            let rp = &item_tree(db, item.file).required_providers[item.index];
+            let rp = &item_signature(db, item.file).required_providers[item.index];
             match &rp.source {
                 Some(src) => ProviderAddr::parse_source_in(src, host)
                     .map_err(|e| (e, Some(Loc::new(item.file, rp.span)))),
@@ -84,7 +84,7 @@ pub fn resolve_provider(
             ..here
         });
     };
-    let call = &item_tree(db, call.file).module_calls[call.index];
+    let call = &item_signature(db, call.file).module_calls[call.index];
     if let Some(p) = call
         .providers
         .iter()
@@ -177,7 +177,7 @@ pub fn alias_expected(db: &dyn Db, tree: &ModuleTree, cfg: &AbsProviderConfig) -
         .iter()
         .any(|(local, item)| {
             provider_source(db, module, local).ok().as_ref() == Some(&cfg.provider)
-                && item_tree(db, item.file).required_providers[item.index]
+                && item_signature(db, item.file).required_providers[item.index]
                     .aliases
                     .iter()
                     .any(|(_, a)| a == alias)

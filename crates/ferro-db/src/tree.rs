@@ -6,7 +6,7 @@
 //! has (`count`/`for_each`) is the planner's business.
 
 use crate::pending::{Loc, Pending, LINE_MARK};
-use crate::{item_tree, module_index, Db, ItemRef, Module, Workspace};
+use crate::{item_signature, module_index, Db, ItemRef, Module, Workspace};
 use ferro_diag::Diagnostic;
 use std::collections::BTreeMap;
 
@@ -112,7 +112,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
         let dir = module.dir(db).clone();
         let index = module_index(db, module);
         for (name, item) in &index.module_calls {
-            let call = &item_tree(db, item.file).module_calls[item.index];
+            let call = &item_signature(db, item.file).module_calls[item.index];
             let call_at = Loc::new(item.file, call.span);
             let Some((source, source_span)) = &call.source else {
                 continue;
@@ -210,7 +210,7 @@ fn check_inputs(
         }
     }
     for (name, item) in &index.variables {
-        let var = &item_tree(db, item.file).variables[item.index];
+        let var = &item_signature(db, item.file).variables[item.index];
         if var.default.is_none() && !call.inputs.iter().any(|a| &a.name == name) {
             out.push(Pending::new(
                 Diagnostic::error("missing-argument", "Missing required argument").with_detail(

@@ -279,13 +279,16 @@ fn a_file_read_by_file_reruns_only_what_read_it() {
     assert!(diagnostics(&db, ws).is_empty());
     db.take_log();
 
-    // Nothing changed on disk that anything read: nothing runs.
-    assert!(!db.disk_changed(&dir.join("other.txt")));
+    // Nothing changed on disk that anything read: only the one-line check of the file that
+    // was read runs (it gives the same answer), nothing that depends on it.
+    db.disk_changed(&dir.join("other.txt"));
     assert!(diagnostics(&db, ws).is_empty());
-    assert!(db.take_log().is_empty());
+    let log = db.take_log();
+    assert_eq!(runs(&log, "disk_version"), 1, "{log:?}");
+    assert_eq!(log.len(), 1, "{log:?}");
 
     std::fs::remove_file(&data).unwrap();
-    assert!(db.disk_changed(&data));
+    db.disk_changed(&data);
     let diags = diagnostics(&db, ws).clone();
     let log = db.take_log();
     std::fs::remove_dir_all(&dir).ok();
@@ -296,11 +299,186 @@ fn a_file_read_by_file_reruns_only_what_read_it() {
         "{diags:?}"
     );
     assert_eq!(
-        runs(&log, "file_diagnostics"),
+        runs(&log, "validate_file"),
         1,
         "only a.tf's checks: {log:?}"
     );
     for q in ["parse", "file_hir", "module_index", "module_tree"] {
         assert_eq!(runs(&log, q), 0, "{q} must not run again: {log:?}");
     }
+}
+
+/// A module of several files for the validation tests: declarations, a file whose resource
+/// body is edited, what refers to that resource, and files that refer to neither.
+fn module_of(db: &RootDb, files: &[(&str, &str)]) -> (Vec<SourceFile>, Workspace) {
+    let files: Vec<SourceFile> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, text))| {
+            SourceFile::new(db, (*name).into(), (*text).into(), FileId(i as u32))
+        })
+        .collect();
+    let ws = Workspace::single(db, files.clone(), Arc::new(SchemaTable::default()));
+    (files, ws)
+}
+
+/// Each diagnostic's summary and the text its range covers.
+fn placed(db: &RootDb, ws: Workspace, files: &[SourceFile]) -> Vec<(String, String)> {
+    diagnostics(db, ws)
+        .iter()
+        .map(|d| {
+            let span = d.span.expect("a range");
+            let file = files.iter().find(|f| f.id(db) == span.file).unwrap();
+            (d.summary.clone(), file.text(db)[span.range()].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_whitespace_or_comment_edit_runs_no_validation_at_all() {
+    let mut db = RootDb::with_logging();
+    let body = "resource \"terraform_data\" \"a\" {\n  input = [var.x, var.nope, upper(1, 2)]\n}\n";
+    let (files, ws) = module_of(
+        &db,
+        &[
+            ("vars.tf", "variable \"x\" {\n  default = 1\n}\n"),
+            ("main.tf", body),
+        ],
+    );
+    let before = placed(&db, ws, &files);
+    assert_eq!(before.len(), 2, "{before:?}");
+    db.take_log();
+
+    // Comments and blank lines between and inside blocks, spaces inside the expression.
+    let edited = format!(
+        "# header comment\n\n{}",
+        body.replace("  input = [", "  # what it gets\n\n  input = [ ")
+            .replace(", var.nope", ",   var.nope /* moved */")
+    );
+    files[1].set_text(&mut db).to(edited);
+    let after = placed(&db, ws, &files);
+    let log = db.take_log();
+    // The same problems at the same text, found without validating anything again.
+    assert_eq!(after, before);
+    for q in [
+        "validate_file",
+        "validate_item",
+        "module_index",
+        "module_tree",
+        "module_call_types",
+        "declared",
+        "item_graph",
+    ] {
+        assert_eq!(runs(&log, q), 0, "{q} ran again: {log:?}");
+    }
+    assert_eq!(runs(&log, "file_diagnostics"), 1, "{log:?}");
+}
+
+#[test]
+fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
+    let mut db = RootDb::with_logging();
+    // Two resources in one file: the body of the first is edited.
+    let a = concat!(
+        "resource \"terraform_data\" \"a\" {\n  input = \"one\"\n}\n\n",
+        "resource \"terraform_data\" \"b\" {\n  input = [1, 2]\n}\n",
+    );
+    let (files, ws) = module_of(
+        &db,
+        &[
+            ("a.tf", a),
+            (
+                "uses_a.tf",
+                "output \"a\" {\n  value = terraform_data.a.output\n}\n",
+            ),
+            (
+                "uses_b.tf",
+                "output \"b\" {\n  value = terraform_data.b.output\n}\n",
+            ),
+            ("vars.tf", "variable \"v\" {\n  default = 1\n}\n"),
+        ],
+    );
+    assert!(diagnostics(&db, ws).is_empty());
+    let whole_tree = |db: &RootDb| {
+        assert!(item_graph(db, ws).is_ok());
+        let _ = ferro_db::item_references(db, ws);
+    };
+    whole_tree(&db);
+    db.take_log();
+
+    // A new value inside the body, with more expressions than before (so every expression
+    // after it in the file is numbered anew): only that resource is validated again, not the
+    // other resource of its file; what refers to it sees the same declaration.
+    files[0]
+        .set_text(&mut db)
+        .to(a.replace("\"one\"", "upper(\"two\")"));
+    assert!(diagnostics(&db, ws).is_empty());
+    whole_tree(&db);
+    let log = db.take_log();
+    assert_eq!(runs(&log, "validate_item"), 1, "{log:?}");
+    // The module's structure and the references between items are read from the files'
+    // signatures and references, which a new value leaves equal: none of the queries over the
+    // whole tree runs again.
+    for q in [
+        "module_index",
+        "module_tree",
+        "provider_config_problems",
+        "module_call_types",
+        "item_references",
+        "item_graph",
+    ] {
+        assert_eq!(runs(&log, q), 0, "{q} ran again: {log:?}");
+    }
+
+    // `count` changes what a reference must say: the resource and the output that refers to
+    // it are validated again, and the output now has an error. Nothing else is.
+    files[0]
+        .set_text(&mut db)
+        .to(a.replacen("  input", "  count = 2\n  input", 1));
+    let after = placed(&db, ws, &files);
+    let log = db.take_log();
+    assert_eq!(
+        after,
+        vec![(
+            "Missing resource instance key".to_string(),
+            "terraform_data.a".to_string()
+        )]
+    );
+    assert_eq!(runs(&log, "validate_item"), 2, "{log:?}");
+}
+
+#[test]
+fn adding_a_variable_reruns_only_what_names_it() {
+    let mut db = RootDb::with_logging();
+    let vars = "variable \"a\" {\n  default = 1\n}\n";
+    let (files, ws) = module_of(
+        &db,
+        &[
+            ("vars.tf", vars),
+            ("names_x.tf", "output \"x\" {\n  value = var.x\n}\n"),
+            ("names_a.tf", "output \"a\" {\n  value = var.a\n}\n"),
+            (
+                "other.tf",
+                "locals {\n  l = 1\n}\n\noutput \"l\" {\n  value = local.l\n}\n",
+            ),
+        ],
+    );
+    let before = placed(&db, ws, &files);
+    assert_eq!(
+        before,
+        vec![(
+            "Reference to undeclared input variable".to_string(),
+            "var.x".to_string()
+        )]
+    );
+    db.take_log();
+
+    files[0]
+        .set_text(&mut db)
+        .to(format!("{vars}\nvariable \"x\" {{}}\n"));
+    assert!(diagnostics(&db, ws).is_empty());
+    let log = db.take_log();
+    // The new variable and the output that names it; not the variable beside it, nor what
+    // names that one, nor anything else.
+    assert_eq!(runs(&log, "validate_item"), 2, "{log:?}");
+    assert_eq!(runs(&log, "module_index"), 1, "{log:?}");
 }

@@ -3,7 +3,7 @@
 use crate::functions::{self, CallError, FnContext};
 use crate::source_range;
 use ferro_diag::{Diagnostic, FileId, Span};
-use ferro_hir::{Expr, ExprId, FileHir, Reference, TemplatePart};
+use ferro_hir::{Expr, ExprId, FileHir, ItemTree, Reference, SourceMap, TemplatePart};
 use ferro_syntax::ast::{BinaryOp, UnaryOp};
 use ferro_value::convert::convert;
 use ferro_value::ops::{self, ArithOp, CompareOp, LogicOp};
@@ -68,6 +68,19 @@ pub fn eval_expr(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> (Value, Vec<Dia
     eval_expr_bound(hir, scope, e, Vec::new())
 }
 
+/// [`eval_expr`] on the position-free item tree alone: the value and the diagnostics are the
+/// same, but the diagnostics carry no ranges (and no values of the references they concern,
+/// which are found by range). What analysis decides from an evaluation does not depend on
+/// where the text is, so it reads only this; a diagnostic to show is evaluated again with
+/// its file's source map.
+pub fn eval_position_free(
+    tree: &ItemTree,
+    scope: &dyn Scope,
+    e: ExprId,
+) -> (Value, Vec<Diagnostic>) {
+    evaluate(tree, None, scope, e, Vec::new())
+}
+
 /// [`eval_expr`] with names bound around the expression (the iterators of enclosing `dynamic`
 /// blocks, each an object with `key` and `value`).
 pub fn eval_expr_bound(
@@ -76,8 +89,19 @@ pub fn eval_expr_bound(
     e: ExprId,
     bindings: Vec<(String, Value)>,
 ) -> (Value, Vec<Diagnostic>) {
+    evaluate(&hir.tree, Some(&hir.map), scope, e, bindings)
+}
+
+fn evaluate(
+    tree: &ItemTree,
+    map: Option<&SourceMap>,
+    scope: &dyn Scope,
+    e: ExprId,
+    bindings: Vec<(String, Value)>,
+) -> (Value, Vec<Diagnostic>) {
     let mut ev = Evaluator {
-        hir,
+        tree,
+        map,
         scope,
         bindings,
         splat: Vec::new(),
@@ -93,7 +117,9 @@ pub fn eval_expr_bound(
 }
 
 struct Evaluator<'a> {
-    hir: &'a FileHir,
+    tree: &'a ItemTree,
+    /// The ranges of the tree's expressions; none when evaluating for analysis only.
+    map: Option<&'a SourceMap>,
     scope: &'a dyn Scope,
     bindings: Vec<(String, Value)>,
     splat: Vec<Value>,
@@ -108,7 +134,17 @@ fn unknown() -> Value {
 
 impl Evaluator<'_> {
     fn span(&self, e: ExprId) -> Option<Span> {
-        self.hir.span(e)
+        self.map?.span(e)
+    }
+
+    /// See [`SourceMap::start_span`].
+    fn start_span(&self, e: ExprId) -> Option<Span> {
+        self.map?.start_span(e)
+    }
+
+    /// See [`SourceMap::step_span`].
+    fn step_span(&self, e: ExprId) -> Option<Span> {
+        self.map?.step_span(e)
     }
 
     /// Report an error about `e` as a whole, pointing at all of it.
@@ -138,7 +174,7 @@ impl Evaluator<'_> {
     }
 
     fn eval_here(&mut self, e: ExprId) -> Value {
-        let hir = self.hir;
+        let hir = self.tree;
         match &hir.exprs[e] {
             Expr::Literal(v) => v.clone(),
             Expr::Missing => unknown(),
@@ -707,7 +743,7 @@ impl Evaluator<'_> {
         const UNSUPPORTED: &str = "Unsupported attribute";
         let marks = t.marks;
         // Errors point at the `.name` step, as HCL's do.
-        let at = self.hir.step_span(e);
+        let at = self.step_span(e);
         if t.is_null() {
             return self.err_at(
                 at,
@@ -768,7 +804,7 @@ impl Evaluator<'_> {
             "The given key does not identify an element in this collection value";
         let marks = t.marks.union(k.marks);
         // Errors point at the `[key]` step, as HCL's do.
-        let at = self.hir.step_span(e);
+        let at = self.step_span(e);
         if t.is_null() {
             return self.err_at(
                 at,

@@ -21,7 +21,7 @@ impl Evaluator<'_> {
                 self.eval(*a);
             }
             return self.err_at(
-                self.hir.start_span(e),
+                self.start_span(e),
                 "Error in function call",
                 format!("Call to function {name:?} failed: the {name:?} function was deprecated in Terraform v0.12 and is no longer available; use {literal} syntax to write a literal {name}."),
             );
@@ -63,7 +63,7 @@ impl Evaluator<'_> {
             if expand_final && index + 1 >= args.len() {
                 args.last().and_then(|a| this.span(*a))
             } else {
-                args.get(index).and_then(|a| this.hir.start_span(*a))
+                args.get(index).and_then(|a| this.start_span(*a))
             }
         };
         match functions::call_function(&ctx, name, &vals) {
@@ -85,7 +85,7 @@ impl Evaluator<'_> {
                 )
             }
             Err(CallError::TooManyArgs { expected }) => {
-                let at = arg_span(self, expected).or_else(|| self.hir.start_span(e));
+                let at = arg_span(self, expected).or_else(|| self.start_span(e));
                 self.err_at(
                     at,
                     "Too many function arguments",
@@ -107,7 +107,7 @@ impl Evaluator<'_> {
                     else {
                         continue;
                     };
-                    let at = arg_span(self, index).or_else(|| self.hir.start_span(e));
+                    let at = arg_span(self, index).or_else(|| self.start_span(e));
                     let param = if param.is_empty() {
                         functions::param_name(name, index)
                     } else {
@@ -122,7 +122,7 @@ impl Evaluator<'_> {
                 out
             }
             Err(CallError::Failed(msg)) => self.err_at(
-                self.hir.start_span(e),
+                self.start_span(e),
                 "Error in function call",
                 format!("Call to function {name:?} failed: {msg}."),
             ),
@@ -131,7 +131,7 @@ impl Evaluator<'_> {
 
     /// The name of the call `e` (HCL points at it for an unknown function).
     pub(super) fn name_span(&self, e: ExprId, name: &str) -> Option<Span> {
-        self.hir.start_span(e).map(|s| Span {
+        self.start_span(e).map(|s| Span {
             end: (s.start + name.len() as u32).min(s.end),
             ..s
         })
@@ -153,14 +153,14 @@ impl Evaluator<'_> {
         }
         if name == "can" && args.len() > 1 {
             return self.err_at(
-                self.hir.start_span(args[1]),
+                self.start_span(args[1]),
                 "Too many function arguments",
                 "Function \"can\" expects only 1 argument(s).",
             );
         }
         if args.is_empty() {
             return self.err_at(
-                self.hir.start_span(e),
+                self.start_span(e),
                 "Error in function call",
                 "Call to function \"try\" failed: at least one argument is required.",
             );
@@ -206,7 +206,7 @@ impl Evaluator<'_> {
         };
         let message = source_range::try_failure_message(&caught, &range);
         self.err_at(
-            self.hir.start_span(e),
+            self.start_span(e),
             "Error in function call",
             format!("Call to function \"try\" failed: {message}."),
         )

@@ -22,7 +22,7 @@ impl Evaluator<'_> {
     /// `name` is taken of it: the module's value asked for with that output only
     /// ([`Scope::reference_output`]).
     pub(super) fn module_output_target(&mut self, target: ExprId, name: &str) -> Option<Value> {
-        let hir = self.hir;
+        let hir = self.tree;
         let module = |id: ExprId| match &hir.exprs[id] {
             Expr::Ref(r @ Reference::Module(_)) => Some(r),
             _ => None,

@@ -98,7 +98,8 @@ pub(crate) fn eval_template_text(
         on_read: ctx.on_read,
     };
     let mut ev = Evaluator {
-        hir: &hir,
+        tree: &hir.tree,
+        map: Some(&hir.map),
         scope: &scope,
         bindings: vars,
         splat: Vec::new(),

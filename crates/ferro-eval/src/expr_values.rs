@@ -17,7 +17,8 @@ use std::collections::HashMap;
 /// errors found outside the evaluator, about a value it gave: an unsuitable `for_each`, say).
 pub fn expression_values(hir: &FileHir, scope: &dyn Scope, e: ExprId) -> Vec<ExprValue> {
     let ev = Evaluator {
-        hir,
+        tree: &hir.tree,
+        map: Some(&hir.map),
         scope,
         bindings: Vec::new(),
         splat: Vec::new(),
@@ -33,11 +34,10 @@ impl Evaluator<'_> {
     /// target.
     #[allow(clippy::type_complexity)]
     fn tree(&self, root: ExprId) -> (Vec<(ExprId, Span)>, HashMap<ExprId, ExprId>) {
-        let hir = self.hir;
         let mut nodes: Vec<(ExprId, Span)> = Vec::new();
         let mut parent: HashMap<ExprId, ExprId> = HashMap::new();
-        walk_exprs(&hir.exprs, root, &mut |id, e| {
-            if let Some(span) = hir.span(id) {
+        walk_exprs(&self.tree.exprs, root, &mut |id, e| {
+            if let Some(span) = self.span(id) {
                 nodes.push((id, span));
             }
             if let Expr::GetAttr { target, .. } | Expr::Index { target, .. } = e {
@@ -74,10 +74,10 @@ impl Evaluator<'_> {
 
     /// Whether `e` is a step of a static traversal: an attribute, or an index by a literal.
     fn static_step(&self, e: ExprId) -> bool {
-        match &self.hir.exprs[e] {
+        match &self.tree.exprs[e] {
             Expr::GetAttr { .. } => true,
             Expr::Index { key, .. } => matches!(
-                &self.hir.exprs[*key],
+                &self.tree.exprs[*key],
                 Expr::Literal(k) if matches!(k.kind, ValueKind::String(_) | ValueKind::Number(_))
             ),
             _ => false,
@@ -86,7 +86,7 @@ impl Evaluator<'_> {
 
     /// The values of the references in `expr`, each as far along its traversal as resolves.
     fn values_in(&self, expr: ExprId, parent: &HashMap<ExprId, ExprId>) -> Vec<ExprValue> {
-        let hir = self.hir;
+        let hir = self.tree;
         let mut roots = Vec::new();
         walk_exprs(&hir.exprs, expr, &mut |id, e| {
             if matches!(e, Expr::Ref(_)) {
@@ -110,7 +110,8 @@ impl Evaluator<'_> {
             // The longest part of it that resolves.
             let found = chain.iter().rev().find_map(|&node| {
                 let mut scratch = Evaluator {
-                    hir,
+                    tree: hir,
+                    map: self.map,
                     scope: self.scope,
                     bindings: self.bindings.clone(),
                     splat: Vec::new(),
@@ -138,11 +139,11 @@ impl Evaluator<'_> {
 
     /// `var.a.b["k"][0]`: a reference and its static steps as written.
     fn traversal_text(&self, node: ExprId) -> String {
-        match &self.hir.exprs[node] {
+        match &self.tree.exprs[node] {
             Expr::Ref(r) => r.to_string(),
             Expr::GetAttr { target, name } => format!("{}.{name}", self.traversal_text(*target)),
             Expr::Index { target, key } => {
-                let key = match &self.hir.exprs[*key] {
+                let key = match &self.tree.exprs[*key] {
                     Expr::Literal(k) => match &k.kind {
                         ValueKind::String(s) => go_quote(s),
                         ValueKind::Number(n) => n.to_string(),

@@ -208,3 +208,78 @@ fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
         }
     }
 }
+
+/// Call `f` on every expression id directly inside `e` (as [`child_exprs`] lists them), to
+/// change it.
+pub fn child_exprs_mut(e: &mut Expr, f: &mut dyn FnMut(&mut ExprId)) {
+    match e {
+        Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+        Expr::Template(parts) => template_children_mut(parts, f),
+        Expr::TemplateWrap(e) | Expr::GetAttr { target: e, .. } => f(e),
+        Expr::Index { target, key } => {
+            f(target);
+            f(key);
+        }
+        Expr::Splat { target, body } => {
+            f(target);
+            f(body);
+        }
+        Expr::Call { args, .. } | Expr::Tuple(args) => args.iter_mut().for_each(f),
+        Expr::Object(items) => {
+            for (k, v) in items {
+                f(k);
+                f(v);
+            }
+        }
+        Expr::Unary { operand, .. } => f(operand),
+        Expr::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Expr::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
+            f(cond);
+            f(then);
+            f(otherwise);
+        }
+        Expr::For {
+            collection,
+            key,
+            value,
+            cond,
+            ..
+        } => {
+            f(collection);
+            key.iter_mut().for_each(&mut *f);
+            f(value);
+            cond.iter_mut().for_each(f);
+        }
+    }
+}
+
+fn template_children_mut(parts: &mut [TemplatePart], f: &mut dyn FnMut(&mut ExprId)) {
+    for p in parts {
+        match p {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interp(e) => f(e),
+            TemplatePart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                template_children_mut(then, f);
+                template_children_mut(otherwise, f);
+            }
+            TemplatePart::For {
+                collection, body, ..
+            } => {
+                f(collection);
+                template_children_mut(body, f);
+            }
+        }
+    }
+}

@@ -9,11 +9,16 @@
 
 pub mod encryption;
 mod expr;
+mod extract;
 mod items;
 mod lower;
 mod type_expr;
 
-pub use expr::{child_exprs, walk_exprs, walk_references, Expr, ExprId, Reference, TemplatePart};
+pub use expr::{
+    child_exprs, child_exprs_mut, walk_exprs, walk_references, Expr, ExprId, Reference,
+    TemplatePart,
+};
+pub use extract::{ItemKey, Origins};
 pub use items::{
     BlockBody, Check, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Import,
     ImportKey, ItemTree, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock,

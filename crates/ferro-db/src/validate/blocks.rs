@@ -3,14 +3,15 @@
 //! of blocks (`min_items` / `max_items` of list and set blocks, required and duplicate single
 //! blocks).
 
-use super::Validator;
-use ferro_diag::{Diagnostic, Span};
-use ferro_hir::{BlockBody, HirBlock};
+use super::{Finding, Found, Validator};
+use crate::pending::{At, Pending, Place, PREVIOUS_MARK};
+use ferro_diag::Diagnostic;
+use ferro_hir::{BlockBody, HirBlock, SpanId};
 use ferro_value::schema::{Block, NestedBlock, NestingMode};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Validator<'_> {
-    pub(super) fn nested_blocks(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
+    pub(super) fn nested_blocks(&mut self, body: &BlockBody, schema: &Block, block_span: SpanId) {
         if body.json {
             self.nested_blocks_json(body, schema, block_span);
             return;
@@ -30,19 +31,16 @@ impl Validator<'_> {
             if b.dynamic.is_some() {
                 dynamic.insert(name.as_str());
             }
-            self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
+            self.body_schema(&b.body, &nb.block, b.ty_span);
         }
-        let missing_item = self.missing_item_range(body).unwrap_or(block_span);
+        let missing_item = self.missing_item_range(body, block_span);
         for (name, nb) in &schema.block_types {
             if dynamic.contains(name.as_str()) {
                 // How many blocks a `dynamic` block makes is known statically only when its
                 // `for_each` is a literal; otherwise the planner counts them after expansion.
                 if let Some(blocks) = self.static_blocks(body, name, nb) {
-                    let (_, fname, text) = self.source;
-                    let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
-                    let missing = crate::missing_item_range(self.hir, body).unwrap_or(block_span);
-                    self.out
-                        .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
+                    let missing = body_edge(body, block_span);
+                    self.counts(name, nb, &blocks, missing);
                 }
                 continue;
             }
@@ -54,20 +52,15 @@ impl Validator<'_> {
                         self.out.push(
                             Diagnostic::error("missing-block", format!("Missing {name} block"))
                                 .with_detail(format!("A block of type {name:?} is required here."))
-                                .with_span(missing_item),
+                                .found(self.file, missing_item),
                         );
                     }
                     if let [first, second, ..] = blocks {
-                        let at = ferro_diag::hcl_range(
-                            self.source.1,
-                            self.source.2,
-                            self.hir.at(first.ty_span),
-                        );
-                        self.out.push(
-                            Diagnostic::error("duplicate-block", format!("Duplicate {name} block"))
-                                .with_detail(format!("Only one block of type {name:?} is allowed. Previous definition was at {at}."))
-                                .with_span(self.hir.at(second.ty_span)),
-                        );
+                        let d = Diagnostic::error("duplicate-block", format!("Duplicate {name} block"))
+                            .with_detail(format!("Only one block of type {name:?} is allowed. Previous definition was at {PREVIOUS_MARK}."));
+                        let p = Pending::new(d, Place::new(self.file, At::Id(second.ty_span)))
+                            .with_previous(Place::new(self.file, At::Id(first.ty_span)));
+                        self.out.push(Finding::Pending(p));
                     }
                 }
                 NestingMode::List | NestingMode::Set => {
@@ -81,7 +74,7 @@ impl Validator<'_> {
                                 "At least {} {name:?} blocks are required.",
                                 nb.min_items
                             ))
-                            .with_span(missing_item),
+                            .found(self.file, missing_item),
                         );
                     } else if nb.max_items > 0 && n > nb.max_items {
                         let extra = blocks[nb.max_items as usize];
@@ -92,9 +85,9 @@ impl Validator<'_> {
                                     "No more than {} {name:?} blocks are allowed",
                                     nb.max_items
                                 ))
-                                .with_span(
-                                    self.missing_item_range(&extra.body)
-                                        .unwrap_or(self.hir.at(extra.ty_span)),
+                                .found(
+                                    self.file,
+                                    self.missing_item_range(&extra.body, extra.ty_span),
                                 ),
                         );
                     }
@@ -110,22 +103,19 @@ impl Validator<'_> {
         &mut self,
         body: &BlockBody,
         schema: &Block,
-        block_span: Span,
+        block_span: SpanId,
     ) {
         for b in &body.blocks {
             if let Some((_, nb)) = self.nested_type(b, schema) {
-                if crate::check_labels(self.hir, b, nb, &mut self.out) {
-                    self.body_schema(&b.body, &nb.block, self.hir.at(b.ty_span));
+                if self.labels_checked(b, nb) {
+                    self.body_schema(&b.body, &nb.block, b.ty_span);
                 }
             }
         }
-        let missing = crate::missing_item_range(self.hir, body).unwrap_or(block_span);
+        let missing = body_edge(body, block_span);
         for (name, nb) in &schema.block_types {
             if let Some(blocks) = self.static_blocks(body, name, nb) {
-                let (_, fname, text) = self.source;
-                let range = |s: Span| ferro_diag::hcl_range(fname, text, s);
-                self.out
-                    .extend(crate::count_diagnostics(name, nb, &blocks, missing, &range));
+                self.counts(name, nb, &blocks, missing);
             }
         }
     }
@@ -148,7 +138,7 @@ impl Validator<'_> {
             .and_then(|a| ferro_value::schema::attribute_as_blocks(&a.ty))
         {
             // A list/set-of-objects attribute written as blocks.
-            self.body_schema(&b.body, &block, self.hir.at(b.span));
+            self.body_schema(&b.body, &block, b.span);
             return None;
         }
         let mut detail = format!("Blocks of type {:?} are not expected here.", b.ty);
@@ -158,16 +148,40 @@ impl Validator<'_> {
         self.out.push(
             Diagnostic::error("unsupported-block-type", "Unsupported block type")
                 .with_detail(detail)
-                .with_span(self.hir.at(b.ty_span)),
+                .found(self.file, At::Id(b.ty_span)),
         );
         None
+    }
+
+    /// [`crate::check_labels`], reporting the problem.
+    fn labels_checked(&mut self, b: &HirBlock, nb: &NestedBlock) -> bool {
+        match crate::check_labels(b, nb) {
+            Some((d, at)) => {
+                self.out.push(d.found(self.file, at));
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The count problems of `blocks` of type `name` (see [`crate::count_problems`]).
+    fn counts(&mut self, name: &str, nb: &NestedBlock, blocks: &[crate::Counted<At>], missing: At) {
+        let problems =
+            crate::count_problems(name, nb, blocks, missing, &|_| PREVIOUS_MARK.to_string());
+        for (d, at) in problems {
+            let mut p = Pending::new(d, Place::new(self.file, at));
+            if p.diag.detail.contains(PREVIOUS_MARK) {
+                p = p.with_previous(Place::new(self.file, blocks[0].ty));
+            }
+            self.out.push(Finding::Pending(p));
+        }
     }
 
     /// HCL's label check for a nested block: map blocks take one label (`key`), the others none.
     fn labels_ok(&mut self, b: &HirBlock, nb: &NestedBlock) -> bool {
         if b.dynamic.is_some() {
             // A `dynamic` block's `labels` are checked with dynblock's own rules and words.
-            return crate::check_labels(self.hir, b, nb, &mut self.out);
+            return self.labels_checked(b, nb);
         }
         let names: &[&str] = if nb.nesting == NestingMode::Map {
             &["key"]
@@ -183,9 +197,12 @@ impl Validator<'_> {
         }
         let ty = &b.ty;
         let diag = if count < names.len() {
-            let span = match b.dynamic {
-                None => self.open_brace(&b.body),
-                Some(_) => None,
+            let at = match (b.dynamic.is_some(), b.body.span.filter(|_| !b.body.json)) {
+                (false, Some(body)) => At::OpenBrace {
+                    body,
+                    or: b.ty_span,
+                },
+                _ => At::Id(b.ty_span),
             };
             Diagnostic::error("block-labels", format!("Missing {} for {ty}", names[count]))
                 .with_detail(format!(
@@ -193,7 +210,7 @@ impl Validator<'_> {
                     names.len(),
                     names.join(", ")
                 ))
-                .with_span(span.unwrap_or(self.hir.at(b.ty_span)))
+                .found(self.file, at)
         } else {
             let detail = if names.is_empty() {
                 format!("No labels are expected for {ty} blocks.")
@@ -204,91 +221,40 @@ impl Validator<'_> {
                     names.join(", ")
                 )
             };
-            let span = match b.dynamic {
-                None => self.label_spans(b).get(names.len()).copied(),
-                Some(_) => None,
+            let at = if b.dynamic.is_none() && !b.body.json {
+                At::Label {
+                    ty: b.ty_span,
+                    n: names.len() as u32,
+                }
+            } else {
+                At::Id(b.ty_span)
             };
             Diagnostic::error("block-labels", format!("Extraneous label for {ty}"))
                 .with_detail(detail)
-                .with_span(span.unwrap_or(self.hir.at(b.ty_span)))
+                .found(self.file, at)
         };
         self.out.push(diag);
         false
     }
 
-    /// The `{` opening a native-syntax body.
-    fn open_brace(&self, body: &BlockBody) -> Option<Span> {
-        let s = body
-            .span
-            .map(|s| self.hir.at(s))
-            .filter(|s| !body.json && s.file == self.source.0)?;
-        let brace = s.start.checked_sub(1)?;
-        (self.source.2.as_bytes().get(brace as usize) == Some(&b'{')).then_some(Span {
-            start: brace,
-            end: s.start,
-            ..s
-        })
+    /// Where HCL's decoder reports something missing from `body`: see [`At::MissingItem`];
+    /// `or` when the body is not native text.
+    pub(super) fn missing_item_range(&self, body: &BlockBody, or: SpanId) -> At {
+        match body.span.filter(|_| !body.json) {
+            Some(body) => At::MissingItem { body, or },
+            None => At::Id(or),
+        }
     }
+}
 
-    /// Where HCL reports something missing from a body (`MissingItemRange`): its `{`, except
-    /// that a one-line body such as `{ label = "x" }` starts at its argument.
-    pub(super) fn missing_item_range(&self, body: &BlockBody) -> Option<Span> {
-        let brace = self.open_brace(body)?;
-        let text = self.source.2;
-        let after = &text[brace.end as usize..];
-        let rest = after.trim_start_matches([' ', '\t']);
-        let one_line = rest
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_');
-        if !one_line {
-            return Some(brace);
-        }
-        let start = brace.end + (after.len() - rest.len()) as u32;
-        let width = rest.chars().next().map_or(1, char::len_utf8) as u32;
-        Some(Span {
-            start,
-            end: start + width,
-            ..brace
-        })
-    }
-
-    /// The spans of a native-syntax block's labels (quoted strings or bare names after its type).
-    fn label_spans(&self, b: &HirBlock) -> Vec<Span> {
-        let mut out = Vec::new();
-        if b.body.json || self.hir.at(b.ty_span).file != self.source.0 {
-            return out;
-        }
-        let bytes = self.source.2.as_bytes();
-        let mut i = self.hir.at(b.ty_span).end as usize;
-        loop {
-            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-                i += 1;
-            }
-            let start = i;
-            match bytes.get(i) {
-                Some(b'"') => {
-                    i += 1;
-                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
-                    i = (i + 1).min(bytes.len());
-                }
-                Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-                    while bytes
-                        .get(i)
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
-                    {
-                        i += 1;
-                    }
-                }
-                _ => return out,
-            }
-            out.push(Span {
-                start: start as u32,
-                end: i as u32,
-                ..self.hir.at(b.ty_span)
-            });
-        }
+/// HCL's `MissingItemRange` of a body as counting reports it, or the block's range when the
+/// body has none.
+fn body_edge(body: &BlockBody, block: SpanId) -> At {
+    match body.span {
+        Some(s) => At::BodyEdge {
+            body: s,
+            json: body.json,
+        },
+        None => At::Id(block),
     }
 }

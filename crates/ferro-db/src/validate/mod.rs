@@ -2,16 +2,22 @@
 //! references, misplaced `count.index`/`each.*`, arguments and blocks the resource type does not
 //! have, missing required arguments, and type mismatches of values that are known statically.
 
+use crate::index::Name;
+use crate::pending::{At, Pending, Place};
 use crate::{
-    file_hir, module_index, resource_bodies, Db, Expansion, Module, ModuleIndex, SourceFile,
-    Workspace,
+    file_hir, item_tree, module_index, resource_bodies, Db, Expansion, Module, ModuleIndex,
+    SourceFile, Workspace,
 };
-use ferro_diag::{Diagnostic, FileId, Span};
-use ferro_eval::{eval_expr, Scope};
-use ferro_hir::{walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, Reference};
+use ferro_diag::{Diagnostic, FileId};
+use ferro_eval::{eval_expr, eval_position_free, Scope};
+use ferro_hir::{
+    walk_exprs, walk_references, BlockBody, Expr, ExprId, FileHir, ItemKey, ItemTree, Origins,
+    Reference, SpanId,
+};
 use ferro_value::convert::convert;
 use ferro_value::schema::Block;
 use ferro_value::{Type, Value};
+use std::sync::Arc;
 
 mod blocks;
 mod modules;
@@ -31,7 +37,7 @@ pub fn variable_default_diagnostics(
         let (Some(d), Some(ty)) = (var.default, &var.ty) else {
             continue;
         };
-        let Some(val) = static_value_in(hir, d, ws.base_dir(db), Some(db)) else {
+        let Some(val) = static_value_in(&hir.tree, d, ws.base_dir(db), Some(db)) else {
             continue;
         };
         let val = match &var.defaults {
@@ -55,6 +61,65 @@ pub fn variable_default_diagnostics(
     out
 }
 
+/// What validating one file found, before positions are looked up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    /// A diagnostic whose ranges are looked up when it is shown.
+    Pending(Pending),
+    /// The errors of evaluating the expression with every reference unknown (what fails then
+    /// fails for every input): evaluated again with the file's positions to be shown.
+    EvalErrors(ExprId),
+    /// A diagnostic placed already (reading a JSON body against its schema is positional).
+    Ready(Diagnostic),
+}
+
+impl Finding {
+    /// The finding with the ids of an item's copy replaced by the file's (`origins`).
+    fn relocated(&self, file: SourceFile, origins: &Origins) -> Finding {
+        let place = |p: Place| Place {
+            at: if p.file == file {
+                p.at.relocated(origins)
+            } else {
+                p.at
+            },
+            ..p
+        };
+        match self {
+            Finding::Pending(p) => Finding::Pending(Pending {
+                diag: p.diag.clone(),
+                at: p.at.map(place),
+                label: p.label.clone().map(|(at, text)| (place(at), text)),
+                previous: p.previous.map(place),
+                values_of: p.values_of.map(|e| origins.expr(e)),
+            }),
+            Finding::EvalErrors(e) => Finding::EvalErrors(origins.expr(*e)),
+            Finding::Ready(d) => Finding::Ready(d.clone()),
+        }
+    }
+
+    fn is_error(&self) -> bool {
+        match self {
+            Finding::Pending(p) => p.diag.is_error(),
+            Finding::EvalErrors(_) => true,
+            Finding::Ready(d) => d.is_error(),
+        }
+    }
+}
+
+/// A diagnostic placed at an [`At`] of a file, as a [`Finding`].
+trait Found {
+    fn found(self, file: SourceFile, at: At) -> Finding;
+}
+
+impl Found for Diagnostic {
+    fn found(self, file: SourceFile, at: At) -> Finding {
+        Finding::Pending(Pending::new(self, Place::new(file, at)))
+    }
+}
+
+/// The diagnostics of one file's validation, with their ranges: [`validate_file`]'s findings
+/// resolved against the file's source map. This is the only part that runs again when an edit
+/// only moves text (and only when there is something to show).
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(
     db: &dyn Db,
@@ -62,15 +127,57 @@ pub fn file_diagnostics(
     module: Module,
     file: SourceFile,
 ) -> Vec<Diagnostic> {
+    let findings = validate_file(db, ws, module, file);
+    if findings.is_empty() {
+        return Vec::new();
+    }
     let hir = file_hir(db, file);
-    let index = module_index(db, module);
-    let schemas = ws.schemas(db);
     let source = (file.id(db), file.path(db).as_str(), file.text(db).as_str());
-    // The module's place in the tree (its first call): how Terraform names it in messages,
-    // "the root module" or "module.a.module.b", and the modules its calls load.
+    let unknowns = Unknowns {
+        source: Some(source),
+        base_dir: ws.base_dir(db),
+        db: Some(db),
+        modules: Some(module_call_types(db, ws, module)),
+    };
+    let mut out = Vec::new();
+    for f in findings {
+        match f {
+            Finding::Pending(p) => {
+                let mut d = p.resolve(db);
+                if let Some(e) = p.values_of {
+                    d.values = ferro_eval::expression_values(hir, &unknowns, e);
+                }
+                out.push(d);
+            }
+            Finding::EvalErrors(e) => {
+                let (_, diags) = eval_expr(hir, &unknowns, *e);
+                out.extend(
+                    diags
+                        .into_iter()
+                        .filter(|d| d.severity == ferro_diag::Severity::Error),
+                );
+            }
+            Finding::Ready(d) => out.push(d.clone()),
+        }
+    }
+    out
+}
+
+/// What validation needs of a module's place in the module tree (its first call): how
+/// Terraform names it in messages, "the root module" or "module.a.module.b", and the modules
+/// its calls load. A query of its own, so that validation does not depend on the rest of the
+/// tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModulePlace {
+    pub name: String,
+    pub children: std::collections::BTreeMap<String, Module>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn module_place(db: &dyn Db, ws: Workspace, module: Module) -> ModulePlace {
     let tree = crate::module_tree(db, ws);
     let node = tree.nodes.iter().find(|n| n.module == module);
-    let module_name = if module == ws.root(db) {
+    let name = if module == ws.root(db) {
         "the root module".to_string()
     } else {
         node.map(|n| {
@@ -82,18 +189,100 @@ pub fn file_diagnostics(
         })
         .unwrap_or_else(|| "this module".to_string())
     };
-    let children: std::collections::BTreeMap<&str, Module> = node
+    let children = node
         .map(|n| {
             n.children
                 .iter()
-                .map(|(name, &c)| (name.as_str(), tree.nodes[c].module))
+                .map(|(name, &c)| (name.clone(), tree.nodes[c].module))
                 .collect()
         })
         .unwrap_or_default();
+    ModulePlace { name, children }
+}
+
+/// Validate one file against its module and the providers' schemas: each of its items on its
+/// own ([`validate_item`]), their findings given the file's ids. Reads item trees only (of
+/// this file, and through per-module and per-name queries what it needs of the rest of its
+/// module): an edit that only moves text does not run it again.
+#[salsa::tracked(returns(ref))]
+pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFile) -> Vec<Finding> {
+    let tree = item_tree(db, file);
+    // JSON resource bodies are read against their schemas with their positions (see
+    // `resource_bodies`): such a file is validated whole.
+    if tree.resources.iter().any(|r| r.body.json) {
+        return validate_tree(
+            db,
+            ws,
+            module,
+            file,
+            tree,
+            Some(resource_bodies(db, ws, file)),
+        );
+    }
+    let mut out = Vec::new();
+    for key in tree.keys() {
+        let found = validate_item(db, ws, module, file, key);
+        if found.is_empty() {
+            continue;
+        }
+        let Some(origins) = item_origins(db, file, key) else {
+            continue;
+        };
+        out.extend(found.iter().map(|f| f.relocated(file, origins)));
+    }
+    out
+}
+
+/// Validate one item of a file, read from its own copy ([`item_body`]): an edit elsewhere in
+/// the file, or in another file, leaves the copy equal, and the item is validated again only
+/// when something it names changed. The findings have the copy's ids.
+#[salsa::tracked(returns(ref))]
+pub fn validate_item(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+    key: ItemKey,
+) -> Vec<Finding> {
+    match item_body(db, file, key) {
+        Some(body) => validate_tree(db, ws, module, file, body, None),
+        None => Vec::new(),
+    }
+}
+
+/// One item of a file on its own, with item-local ids (see [`ItemTree::extract`]).
+#[salsa::tracked(returns(ref))]
+pub fn item_body(db: &dyn Db, file: SourceFile, key: ItemKey) -> Option<Arc<ItemTree>> {
+    item_tree(db, file)
+        .extract(key)
+        .map(|(body, _)| Arc::new(body))
+}
+
+/// The file's ids the ids of [`item_body`] stand for. Asked for only for items with
+/// something to report.
+#[salsa::tracked(returns(ref))]
+pub fn item_origins(db: &dyn Db, file: SourceFile, key: ItemKey) -> Option<Origins> {
+    item_tree(db, file).extract(key).map(|(_, origins)| origins)
+}
+
+/// The checks of validation on the items of `hir` (a file's item tree, or one item's copy).
+/// `bodies` are the file's resource bodies as their schemas read them, for a JSON file.
+fn validate_tree(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+    hir: &ItemTree,
+    bodies: Option<&crate::ResourceBodies>,
+) -> Vec<Finding> {
+    let schemas = ws.schemas(db);
+    let place = module_place(db, ws, module);
+    let module_name = place.name.clone();
+    let children = &place.children;
     let mut v = Validator {
-        hir,
-        index,
-        source,
+        tree: hir,
+        file,
+        module,
         base_dir: ws.base_dir(db),
         db,
         out: Vec::new(),
@@ -128,7 +317,7 @@ pub fn file_diagnostics(
             v.references(e, Meta::None);
         }
         for (r, span) in &o.depends_on {
-            v.check_ref(r, hir.at(*span), Meta::None);
+            v.check_ref(r, At::Id(*span), Meta::None);
         }
     }
     // A root output not marked sensitive whose value is (Terraform evaluates outputs in its
@@ -141,7 +330,7 @@ pub fn file_diagnostics(
             v.out.push(
                 Diagnostic::error("sensitive-output", "Output refers to sensitive values")
                     .with_detail("To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, ferro requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
-                    .with_span(hir.at(o.span)),
+                    .found(file, At::Id(o.span)),
             );
         }
     }
@@ -168,21 +357,22 @@ pub fn file_diagnostics(
         for a in &c.inputs {
             v.references(a.expr, meta);
         }
-        if let Some(&child) = children.get(c.name.as_str()) {
-            modules::check_input_values(db, ws, child, hir, c, &mut v.out);
+        if let Some(&child) = children.get(&c.name) {
+            modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
         }
         for (r, span) in &c.depends_on {
-            v.check_ref(r, hir.at(*span), Meta::None);
+            v.check_ref(r, At::Id(*span), Meta::None);
         }
     }
-    let bodies = resource_bodies(db, ws, file);
-    v.out.extend(bodies.diagnostics.iter().cloned());
+    if let Some(bodies) = bodies {
+        v.out
+            .extend(bodies.diagnostics.iter().cloned().map(Finding::Ready));
+    }
     for (i, r) in hir.resources.iter().enumerate() {
         let first_diagnostic = v.out.len();
         // JSON bodies as the schema reads them (nested blocks from properties).
         let body = bodies
-            .bodies
-            .get(i)
+            .and_then(|b| b.bodies.get(i))
             .and_then(Option::as_ref)
             .unwrap_or(&r.body);
         let meta = match (r.count, r.for_each) {
@@ -199,13 +389,13 @@ pub fn file_diagnostics(
             v.check_for_each(f);
         }
         for (dep, span) in &r.depends_on {
-            v.check_ref(dep, hir.at(*span), Meta::None);
+            v.check_ref(dep, At::Id(*span), Meta::None);
         }
         v.check_scope = r.check.clone();
         v.body_references(body, meta);
         v.check_scope = None;
         if let Some(schema) = schemas.resources.get(&(r.addr.mode, r.addr.ty.to_string())) {
-            v.body_schema(body, &schema.block, hir.at(r.span));
+            v.body_schema(body, &schema.block, r.span);
             for (path, span) in r
                 .lifecycle
                 .ignore_changes
@@ -223,12 +413,12 @@ pub fn file_diagnostics(
                         && !b.block_types.contains_key(name)
                     {
                         v.out
-                            .push(unsupported_attribute(name, b).with_span(hir.at(*span)));
+                            .push(unsupported_attribute(name, b).found(file, At::Id(*span)));
                     }
                 }
             }
         }
-        let resource_errors = v.out[first_diagnostic..].iter().any(Diagnostic::is_error);
+        let resource_errors = v.out[first_diagnostic..].iter().any(Finding::is_error);
         v.provisioners(r, resource_errors);
     }
     for c in &hir.checks {
@@ -242,9 +432,9 @@ pub fn file_diagnostics(
     // Provider blocks against their provider's configuration schema (JSON bodies are read
     // against it by the planner).
     for pb in hir.providers.iter().filter(|pb| !pb.body.json) {
-        let addr = crate::provider_source_or_default(db, index, &pb.name);
-        if let Some(schema) = schemas.providers.get(&addr) {
-            v.body_schema(&pb.body, &schema.block, hir.at(pb.span));
+        let addr = crate::local_provider(db, module, pb.name.clone());
+        if let Some(schema) = schemas.providers.get(addr) {
+            v.body_schema(&pb.body, &schema.block, pb.span);
         }
     }
     v.out
@@ -258,14 +448,14 @@ enum Meta {
 }
 
 struct Validator<'a> {
-    hir: &'a FileHir,
-    index: &'a ModuleIndex,
-    /// The file's id, name and text.
-    source: (FileId, &'a str, &'a str),
+    tree: &'a ItemTree,
+    file: SourceFile,
+    /// The module, whose names are looked up one by one ([`crate::declared`]).
+    module: Module,
     /// Where `file` and friends read from.
     base_dir: &'a std::path::Path,
     db: &'a dyn Db,
-    out: Vec<Diagnostic>,
+    out: Vec<Finding>,
     /// The `check` block whose contents are being checked: only there may its scoped data
     /// source be referred to.
     check_scope: Option<String>,
@@ -305,7 +495,7 @@ impl Scope for Unknowns<'_> {
     }
     fn file_read(&self, path: &std::path::Path) {
         if let Some(db) = self.db {
-            db.disk_file(path).version(db);
+            crate::read_disk(db, path);
         }
     }
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
@@ -318,14 +508,14 @@ impl Scope for Unknowns<'_> {
 /// Whether `e` evaluates to a value holding a sensitive mark whatever the module's inputs:
 /// its variables unknown (marked when declared sensitive), its local values evaluated the same
 /// way, everything else unknown.
-fn sensitive_value(db: &dyn Db, module: Module, hir: &FileHir, e: ExprId) -> bool {
+fn sensitive_value(db: &dyn Db, module: Module, tree: &ItemTree, e: ExprId) -> bool {
     let scope = SensitiveInputs {
         db,
         index: module_index(db, module),
         variables: sensitive_variables(db, module),
         evaluating: std::cell::RefCell::new(Vec::new()),
     };
-    let (v, _) = eval_expr(hir, &scope, e);
+    let (v, _) = eval_position_free(tree, &scope, e);
     v.contains_sensitive()
 }
 
@@ -337,7 +527,7 @@ pub fn sensitive_variables(db: &dyn Db, module: Module) -> std::collections::BTr
         .variables
         .iter()
         .filter(|(_, it)| {
-            crate::item_tree(db, it.file)
+            crate::item_signature(db, it.file)
                 .variables
                 .get(it.index)
                 .is_some_and(|v| v.sensitive)
@@ -357,12 +547,12 @@ pub fn sensitive_outputs(db: &dyn Db, module: Module) -> std::collections::BTree
         return out;
     }
     for it in module_index(db, module).outputs.values() {
-        let hir = file_hir(db, it.file);
-        let Some(o) = hir.outputs.get(it.index) else {
+        let tree = item_tree(db, it.file);
+        let Some(o) = tree.outputs.get(it.index) else {
             continue;
         };
         if let (false, Some(e)) = (o.sensitive, o.value) {
-            if sensitive_value(db, module, hir, e) {
+            if sensitive_value(db, module, tree, e) {
                 out.insert(o.name.clone());
             }
         }
@@ -395,12 +585,12 @@ impl Scope for SensitiveInputs<'_> {
                 if self.evaluating.borrow().contains(n) {
                     return Ok(unknown);
                 }
-                let hir = file_hir(self.db, it.file);
-                let Some(l) = hir.locals.get(it.index) else {
+                let tree = item_tree(self.db, it.file);
+                let Some(l) = tree.locals.get(it.index) else {
                     return Ok(unknown);
                 };
                 self.evaluating.borrow_mut().push(n.clone());
-                let (v, _) = eval_expr(hir, self, l.expr);
+                let (v, _) = eval_position_free(tree, self, l.expr);
                 self.evaluating.borrow_mut().pop();
                 Ok(v)
             }
@@ -420,13 +610,13 @@ impl Scope for SensitiveInputs<'_> {
 
 /// The value of an expression that references nothing, when it evaluates without errors.
 pub fn static_value(hir: &FileHir, e: ExprId) -> Option<Value> {
-    static_value_in(hir, e, std::path::Path::new("."), None)
+    static_value_in(&hir.tree, e, std::path::Path::new("."), None)
 }
 
 /// [`static_value`] with file functions reading from `base_dir`, their reads recorded as
 /// dependencies of the running query when `db` is given.
 fn static_value_in(
-    hir: &FileHir,
+    hir: &ItemTree,
     e: ExprId,
     base_dir: &std::path::Path,
     db: Option<&dyn Db>,
@@ -442,7 +632,7 @@ fn static_value_in(
         db,
         modules: None,
     };
-    let (v, diags) = eval_expr(hir, &unknowns, e);
+    let (v, diags) = eval_position_free(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
         Some(v)
     } else {
@@ -451,42 +641,48 @@ fn static_value_in(
 }
 
 impl Validator<'_> {
+    /// What the module declares under `name`.
+    fn declared(&self, name: Name) -> Option<crate::Declared> {
+        crate::declared(self.db, self.module, name).clone()
+    }
+
+    /// The module's whole index: read only to suggest a name for one that is not declared, so
+    /// that the file's validation depends on it only while it has such an error.
+    fn index(&self) -> &ModuleIndex {
+        module_index(self.db, self.module)
+    }
+
     /// Evaluate with every reference unknown: what fails then (operand types, unknown functions,
     /// wrong argument counts, conversions of literals) fails for every possible input.
     fn check_eval(&mut self, e: ExprId) {
-        let (_, diags) = eval_expr(
-            self.hir,
-            &Unknowns {
-                source: Some(self.source),
-                base_dir: self.base_dir,
-                db: Some(self.db),
-                modules: Some(self.module_types),
-            },
-            e,
-        );
-        self.out.extend(
-            diags
-                .into_iter()
-                .filter(|d| d.severity == ferro_diag::Severity::Error),
-        );
+        let (_, diags) = eval_position_free(self.tree, &self.unknowns(), e);
+        if diags.iter().any(Diagnostic::is_error) {
+            self.out.push(Finding::EvalErrors(e));
+        }
+    }
+
+    /// The scope of the checks that evaluate: every reference unknown.
+    fn unknowns(&self) -> Unknowns<'_> {
+        Unknowns {
+            source: None,
+            base_dir: self.base_dir,
+            db: Some(self.db),
+            modules: Some(self.module_types),
+        }
     }
 
     fn no_references(&mut self, e: ExprId, summary: &str, detail: &str) {
         let mut found = Vec::new();
         // HCL points at the reference's root name (`var` of `var.x`).
-        walk_references(&self.hir.exprs, e, &mut |id, r| {
+        walk_references(&self.tree.exprs, e, &mut |id, r| {
             let root = r.to_string().split('.').next().map_or(0, str::len);
             found.push((id, root as u32));
         });
         for (id, root) in found {
-            let span = self.hir.span(id).map(|s| ferro_diag::Span {
-                end: (s.start + root).min(s.end),
-                ..s
-            });
             self.out.push(
                 Diagnostic::error("references-not-allowed", summary)
                     .with_detail(detail)
-                    .with_span_opt(span),
+                    .found(self.file, At::ExprHead(id, root)),
             );
         }
     }
@@ -494,7 +690,7 @@ impl Validator<'_> {
     fn references(&mut self, e: ExprId, meta: Meta) {
         self.check_eval(e);
         // One walk: every reference root, and the instance keys applied to resources.
-        let exprs = &self.hir.exprs;
+        let exprs = &self.tree.exprs;
         let resource = |id: ExprId| match &exprs[id] {
             Expr::Ref(Reference::Resource(r)) => Some(r),
             _ => None,
@@ -540,9 +736,7 @@ impl Validator<'_> {
                 }
                 _ => id,
             };
-            if let Some(span) = self.hir.span(at) {
-                self.check_ref(&r, span, meta);
-            }
+            self.check_ref(&r, At::Expr(at), meta);
         }
         for (id, r, indexed) in keys {
             self.instance_key(id, &r, indexed);
@@ -562,7 +756,7 @@ impl Validator<'_> {
         r: &ferro_addrs::Resource,
         parents: &std::collections::HashMap<ExprId, (ExprId, bool)>,
     ) {
-        if !self.index.resources.contains_key(r) {
+        if self.declared(Name::Resource(r.clone())).is_none() {
             return;
         }
         let Some(schema) = self.schemas.resources.get(&(r.mode, r.ty.to_string())) else {
@@ -574,7 +768,7 @@ impl Validator<'_> {
         }
         let mut block = &schema.block;
         while let Some(&(p, false)) = parents.get(&at) {
-            let Expr::GetAttr { name, .. } = &self.hir.exprs[p] else {
+            let Expr::GetAttr { name, .. } = &self.tree.exprs[p] else {
                 return;
             };
             if block.attributes.contains_key(name) {
@@ -594,7 +788,7 @@ impl Validator<'_> {
                 Some(_) => return,
                 None => {
                     let d = unsupported_attribute(name, block);
-                    self.out.push(d.with_span_opt(self.hir.step_span(p)));
+                    self.out.push(d.found(self.file, At::ExprStep(p)));
                     return;
                 }
             }
@@ -605,16 +799,19 @@ impl Validator<'_> {
     /// attribute taken directly from one with them: wrong for every possible value, as Terraform
     /// reports statically. `id` is the expression the error points at.
     fn instance_key(&mut self, id: ExprId, r: &ferro_addrs::Resource, indexed: bool) {
-        let expansion = self.index.expanded.get(r);
+        let Some(declared) = self.declared(Name::Resource(r.clone())) else {
+            return;
+        };
+        let expansion = declared.expansion;
         let d = if indexed {
-            if expansion.is_some() || !self.index.resources.contains_key(r) {
+            if expansion.is_some() {
                 return;
             }
             Diagnostic::error("unexpected-instance-key", "Unexpected resource instance key").with_detail(format!(
                 "Because {r} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."
             ))
         } else {
-            let (arg, key) = match expansion {
+            let (arg, key) = match &expansion {
                 Some(Expansion::Count) => ("count", "count.index"),
                 Some(Expansion::ForEach) => ("for_each", "each.key"),
                 None => return,
@@ -623,7 +820,7 @@ impl Validator<'_> {
                 "Because {r} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {r}[{key}]"
             ))
         };
-        self.out.push(d.with_span_opt(self.hir.span(id)));
+        self.out.push(d.found(self.file, At::Expr(id)));
     }
 
     fn body_references(&mut self, body: &BlockBody, meta: Meta) {
@@ -641,16 +838,16 @@ impl Validator<'_> {
         }
     }
 
-    fn check_ref(&mut self, r: &Reference, span: Span, meta: Meta) {
+    fn check_ref(&mut self, r: &Reference, at: At, meta: Meta) {
         let d = match r {
-            Reference::Var(n) if !self.index.variables.contains_key(n) => {
-                Some(undeclared_variable(n, suggest(n, self.index.variables.keys())))
+            Reference::Var(n) if self.declared(Name::Variable(n.clone())).is_none() => {
+                Some(undeclared_variable(n, suggest(n, self.index().variables.keys())))
             }
-            Reference::Local(n) if !self.index.locals.contains_key(n) => {
-                Some(undeclared_local(n, suggest(n, self.index.locals.keys())))
+            Reference::Local(n) if self.declared(Name::Local(n.clone())).is_none() => {
+                Some(undeclared_local(n, suggest(n, self.index().locals.keys())))
             }
             Reference::Resource(res)
-                if self.index.scoped_data.get(res).is_some_and(|c| self.check_scope.as_ref() != Some(c)) =>
+                if self.declared(Name::Resource(res.clone())).and_then(|d| d.check).is_some_and(|c| self.check_scope.as_ref() != Some(&c)) =>
             {
                 Some(
                     Diagnostic::error("scoped-reference", "Reference to scoped resource")
@@ -660,16 +857,16 @@ impl Validator<'_> {
                         )),
                 )
             }
-            Reference::Resource(res) if !self.index.resources.contains_key(res) => {
+            Reference::Resource(res) if self.declared(Name::Resource(res.clone())).is_none() => {
                 let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
                     "A {what} {:?} {:?} has not been declared in {}.",
                     res.ty, res.name, self.module_name
                 )))
             }
-            Reference::Module(n) if !self.index.module_calls.contains_key(n) => Some(
+            Reference::Module(n) if self.declared(Name::ModuleCall(n.clone())).is_none() => Some(
                 Diagnostic::error("undeclared-module", "Reference to undeclared module").with_detail(
-                    match suggest(n, self.index.module_calls.keys()) {
+                    match suggest(n, self.index().module_calls.keys()) {
                         Some(close) => format!("No module call named {n:?} is declared in {}. Did you mean {close:?}?", self.module_name),
                         None => format!("No module call named {n:?} is declared in {}.", self.module_name),
                     },
@@ -695,14 +892,14 @@ impl Validator<'_> {
             _ => None,
         };
         if let Some(d) = d {
-            self.out.push(d.with_span(span));
+            self.out.push(d.found(self.file, at));
         }
     }
 
     /// A `count` known without planning: a number (Terraform 1.0.3 decodes it as one while
     /// loading the configuration), and not a negative one.
     fn check_count(&mut self, e: ExprId) {
-        let Some(v) = static_value_in(self.hir, e, self.base_dir, Some(self.db)) else {
+        let Some(v) = static_value_in(self.tree, e, self.base_dir, Some(self.db)) else {
             return;
         };
         let n = match convert(&v, &Type::Number) {
@@ -711,7 +908,7 @@ impl Validator<'_> {
                 self.out.push(
                     Diagnostic::error("incorrect-value-type", "Incorrect value type")
                         .with_detail(format!("Invalid expression value: {}.", err.message))
-                        .with_span_opt(self.hir.span(e)),
+                        .found(self.file, At::Expr(e)),
                 );
                 return;
             }
@@ -722,7 +919,7 @@ impl Validator<'_> {
                     .with_detail(
                         "The given \"count\" argument value is null. An integer is required.",
                     )
-                    .with_span_opt(self.hir.span(e)),
+                    .found(self.file, At::Expr(e)),
             );
             return;
         }
@@ -741,7 +938,7 @@ impl Validator<'_> {
                 .with_detail(format!(
                     "The given \"count\" argument value is unsuitable: {problem}."
                 ))
-                .with_span_opt(self.hir.span(e)),
+                .found(self.file, At::Expr(e)),
         );
     }
 
@@ -751,13 +948,7 @@ impl Validator<'_> {
         use ferro_value::ValueKind;
         // With every reference unknown, as Terraform's validate has them: a value whose kind
         // is known already (a tuple of unknown elements, say) can be refused.
-        let unknowns = Unknowns {
-            source: Some(self.source),
-            base_dir: self.base_dir,
-            db: Some(self.db),
-            modules: Some(self.module_types),
-        };
-        let (v, diags) = eval_expr(self.hir, &unknowns, e);
+        let (v, diags) = eval_position_free(self.tree, &self.unknowns(), e);
         if !diags.is_empty() || v.is_unknown() || v.is_sensitive() {
             return;
         }
@@ -772,17 +963,16 @@ impl Validator<'_> {
             _ => Some((argument, format!("the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name()))),
         };
         if let Some((summary, p)) = problem {
-            let mut d = Diagnostic::error("invalid-for-each", summary)
-                .with_detail(format!(
-                    "The given \"for_each\" argument value is unsuitable: {p}"
-                ))
-                .with_span_opt(self.hir.span(e));
-            d.values = ferro_eval::expression_values(self.hir, &unknowns, e);
-            self.out.push(d);
+            let d = Diagnostic::error("invalid-for-each", summary).with_detail(format!(
+                "The given \"for_each\" argument value is unsuitable: {p}"
+            ));
+            let mut p = Pending::new(d, Place::new(self.file, At::Expr(e)));
+            p.values_of = Some(e);
+            self.out.push(Finding::Pending(p));
         }
     }
 
-    fn body_schema(&mut self, body: &BlockBody, schema: &Block, block_span: Span) {
+    fn body_schema(&mut self, body: &BlockBody, schema: &Block, block_span: SpanId) {
         for a in &body.attrs {
             match schema.attributes.get(&a.name) {
                 // HCL's JSON bodies name the property, and suggest any name of the block.
@@ -800,7 +990,7 @@ impl Validator<'_> {
                             "No argument or block type is named {:?}.{hint}",
                             a.name
                         ))
-                        .with_span(self.hir.at(a.name_span)),
+                        .found(self.file, At::Id(a.name_span)),
                     );
                 }
                 None => {
@@ -817,18 +1007,19 @@ impl Validator<'_> {
                     self.out.push(
                         Diagnostic::error("unsupported-argument", "Unsupported argument")
                             .with_detail(detail)
-                            .with_span(self.hir.at(a.name_span)),
+                            .found(self.file, At::Id(a.name_span)),
                     );
                 }
                 Some(attr) if attr.computed && !attr.optional && !attr.required => {
                     self.out.push(
                         Diagnostic::error("unconfigurable-attribute", "Value for unconfigurable attribute")
                             .with_detail(format!("Can't configure a value for {:?}: its value will be decided automatically based on the result of applying this configuration.", a.name))
-                            .with_span(self.hir.at(a.name_span)),
+                            .found(self.file, At::Id(a.name_span)),
                     );
                 }
                 Some(attr) => {
-                    if let Some(v) = static_value_in(self.hir, a.expr, self.base_dir, Some(self.db))
+                    if let Some(v) =
+                        static_value_in(self.tree, a.expr, self.base_dir, Some(self.db))
                     {
                         if let Err(err) = convert(&v, &attr.constraint_type()) {
                             self.out.push(
@@ -840,14 +1031,14 @@ impl Validator<'_> {
                                     "Inappropriate value for attribute {:?}: {}.",
                                     a.name, err.message
                                 ))
-                                .with_span_opt(self.hir.span(a.expr)),
+                                .found(self.file, At::Expr(a.expr)),
                             );
                         }
                     }
                 }
             }
         }
-        let missing_item = self.missing_item_range(body).unwrap_or(block_span);
+        let missing_item = self.missing_item_range(body, block_span);
         for (name, attr) in &schema.attributes {
             if attr.required && !body.attrs.iter().any(|a| &a.name == name) {
                 self.out.push(
@@ -855,7 +1046,7 @@ impl Validator<'_> {
                         .with_detail(format!(
                             "The argument {name:?} is required, but no definition was found."
                         ))
-                        .with_span(missing_item),
+                        .found(self.file, missing_item),
                 );
             }
         }
@@ -870,25 +1061,27 @@ impl Validator<'_> {
         body: &BlockBody,
         name: &str,
         nb: &ferro_value::schema::NestedBlock,
-    ) -> Option<Vec<crate::Counted>> {
+    ) -> Option<Vec<crate::Counted<At>>> {
         let mut out = Vec::new();
         for b in body.blocks.iter().filter(|b| b.ty == name) {
-            if !crate::check_labels(self.hir, b, nb, &mut Vec::new()) {
+            if crate::check_labels(b, nb).is_some() {
                 continue;
             }
             let n = match &b.dynamic {
                 None => 1,
-                Some(d) => match static_value(self.hir, d.for_each)?.kind {
-                    ferro_value::ValueKind::List(_, es)
-                    | ferro_value::ValueKind::Tuple(es)
-                    | ferro_value::ValueKind::Set(_, es) => es.len(),
-                    ferro_value::ValueKind::Map(_, es) | ferro_value::ValueKind::Object(es) => {
-                        es.len()
+                Some(d) => {
+                    match static_value_in(self.tree, d.for_each, self.base_dir, None)?.kind {
+                        ferro_value::ValueKind::List(_, es)
+                        | ferro_value::ValueKind::Tuple(es)
+                        | ferro_value::ValueKind::Set(_, es) => es.len(),
+                        ferro_value::ValueKind::Map(_, es) | ferro_value::ValueKind::Object(es) => {
+                            es.len()
+                        }
+                        _ => 0,
                     }
-                    _ => 0,
-                },
+                }
             };
-            out.extend(std::iter::repeat_n(crate::Counted::of(self.hir, b), n));
+            out.extend(std::iter::repeat_n(crate::Counted::place(b), n));
         }
         Some(out)
     }

@@ -1,6 +1,8 @@
 //! What module calls' values are before planning, for the static checks.
 
-use crate::{file_hir, module_index, Db, Module, Workspace};
+use super::Finding;
+use crate::pending::{At, Pending, Place, PREVIOUS_MARK};
+use crate::{item_signature, module_index, Db, Module, SourceFile, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_value::convert::convert;
 use ferro_value::Type;
@@ -31,7 +33,7 @@ pub fn module_call_types(db: &dyn Db, ws: Workspace, module: Module) -> BTreeMap
             .keys()
             .map(|k| (k.clone(), Type::Dynamic));
         let object = Type::object(outputs);
-        let call = &crate::item_tree(db, item.file).module_calls[item.index];
+        let call = &crate::item_signature(db, item.file).module_calls[item.index];
         let ty = if call.count.is_some() {
             Type::List(Box::new(object))
         } else if call.for_each.is_some() {
@@ -44,6 +46,39 @@ pub fn module_call_types(db: &dyn Db, ws: Workspace, module: Module) -> BTreeMap
     out
 }
 
+/// What a module call's input is checked against: a variable's type constraint and the
+/// defaults of its optional attributes, and where it is declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableType {
+    pub ty: Type,
+    pub defaults: Option<ferro_value::defaults::TypeDefaults>,
+    pub at: Place,
+}
+
+/// The module's variables that declare a type, by name. One query per module, read from item
+/// trees: an edit in the module that changes no variable declaration leaves it equal, so the
+/// calls of the module are not checked again.
+#[salsa::tracked(returns(ref))]
+pub fn variable_types(db: &dyn Db, module: Module) -> BTreeMap<String, VariableType> {
+    let mut out = BTreeMap::new();
+    for (name, item) in &module_index(db, module).variables {
+        let Some(var) = item_signature(db, item.file).variables.get(item.index) else {
+            continue;
+        };
+        if let Some(ty) = &var.ty {
+            out.insert(
+                name.clone(),
+                VariableType {
+                    ty: ty.clone(),
+                    defaults: var.defaults.clone(),
+                    at: Place::new(item.file, At::Id(var.span)),
+                },
+            );
+        }
+    }
+    out
+}
+
 /// Inputs of the module call `call` (loading `child`) whose values are known without planning
 /// and do not convert to the type of the child's variable: Terraform 1.0.3's validate reports
 /// each as "Invalid value for module argument", naming where the variable is declared.
@@ -51,20 +86,18 @@ pub(super) fn check_input_values(
     db: &dyn Db,
     ws: Workspace,
     child: Module,
-    hir: &ferro_hir::FileHir,
+    file: SourceFile,
+    tree: &ferro_hir::ItemTree,
     call: &ferro_hir::ModuleCall,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Vec<Finding>,
 ) {
-    let index = module_index(db, child);
+    let types = variable_types(db, child);
     for a in &call.inputs {
-        let Some(item) = index.variables.get(&a.name) else {
+        let Some(var) = types.get(&a.name) else {
             continue;
         };
-        let var = &file_hir(db, item.file).variables[item.index];
-        let Some(ty) = &var.ty else {
-            continue;
-        };
-        let Some(value) = super::static_value_in(hir, a.expr, ws.base_dir(db), Some(db)) else {
+        let ty = &var.ty;
+        let Some(value) = super::static_value_in(tree, a.expr, ws.base_dir(db), Some(db)) else {
             continue;
         };
         let value = match &var.defaults {
@@ -72,16 +105,13 @@ pub(super) fn check_input_values(
             None => value,
         };
         if let Err(e) = convert(&value, ty) {
-            let at = crate::source_map(db, item.file).at(var.span);
-            let range = ferro_diag::hcl_range(item.file.path(db), item.file.text(db), at);
-            out.push(
-                Diagnostic::error("invalid-variable-value", "Invalid value for module argument")
-                    .with_detail(format!(
-                        "The given value is not suitable for child module variable {:?} defined at {range}: {}.",
-                        a.name, e.message
-                    ))
-                    .with_span_opt(hir.span(a.expr)),
-            );
+            let d = Diagnostic::error("invalid-variable-value", "Invalid value for module argument")
+                .with_detail(format!(
+                    "The given value is not suitable for child module variable {:?} defined at {PREVIOUS_MARK}: {}.",
+                    a.name, e.message
+                ));
+            let p = Pending::new(d, Place::new(file, At::Expr(a.expr))).with_previous(var.at);
+            out.push(Finding::Pending(p));
         }
     }
 }

@@ -117,7 +117,7 @@ impl Validator<'_> {
         let mut errors = resource_errors;
         for p in &r.provisioners {
             let start = self.out.len();
-            let header = self.hir.at(p.span);
+            let header = p.span;
             if let Some(schema) = provisioner_schema(&p.kind) {
                 self.body_schema(&p.body, &schema, header);
             }
@@ -125,7 +125,7 @@ impl Validator<'_> {
             if let Some(conn) = merged_connection(r.connection.as_ref(), p.connection.as_ref()) {
                 self.body_schema(&conn, &connection_schema(), header);
             }
-            errors |= self.out[start..].iter().any(Diagnostic::is_error);
+            errors |= self.out[start..].iter().any(super::Finding::is_error);
             if errors {
                 return;
             }
@@ -162,6 +162,7 @@ impl Validator<'_> {
             }
             _ => None,
         };
-        self.out.extend(error);
+        self.out
+            .extend(error.map(|d| super::Finding::Pending(crate::Pending::at(d, None))));
     }
 }
