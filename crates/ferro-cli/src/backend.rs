@@ -590,8 +590,11 @@ pub(crate) fn open(
     p: &args::Parsed,
     io: &mut Io<'_>,
 ) -> Result<(Box<dyn Backend>, String), i32> {
+    let encryption = crate::encryption::for_state(g, io)?;
     if let Some(s) = p.value("state") {
-        return Ok((Box::new(LocalBackend::new(g.dir.join(s))), s.to_string()));
+        let mut b: Box<dyn Backend> = Box::new(LocalBackend::new(g.dir.join(s)));
+        b.set_encryption(encryption);
+        return Ok((b, s.to_string()));
     }
     let loc = location_or_report(g, io)?;
     let ws = current_workspace(&g.dir);
@@ -608,7 +611,10 @@ pub(crate) fn open(
         }
     };
     match open_workspace(&g.dir, &loc, &ws) {
-        Ok(b) => Ok((b, display)),
+        Ok(mut b) => {
+            b.set_encryption(encryption);
+            Ok((b, display))
+        }
         Err(e) => Err(fail(io, "Failed to open the state backend", &e)),
     }
 }

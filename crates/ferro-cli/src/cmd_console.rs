@@ -7,7 +7,7 @@
 //! `> ` prompt, every result is printed after its line and errors do not end the session.
 
 use crate::console_terminal::{LineRead, Terminal};
-use crate::load::{collect_variables, config_diagnostics, read_config_files, read_state};
+use crate::load::{collect_variables, config_diagnostics, read_config_files};
 use crate::{args, Global, Io};
 use ferro_addrs::Resource;
 use ferro_db::{file_hir, module_index};
@@ -220,16 +220,25 @@ impl Session {
                 false,
             )
         })?;
-        // The selected workspace's state in the configured backend, or the -state file.
+        // The selected workspace's state in the configured backend, or the -state file, read
+        // with the state's encryption.
+        let encryption = crate::encryption::for_state_quiet(g)?;
         let state = match p.value("state") {
-            Some(file) => read_state(&g.dir.join(file)),
+            Some(file) => {
+                let mut b = ferro_state::LocalBackend::new(g.dir.join(file));
+                ferro_state::Backend::set_encryption(&mut b, encryption);
+                b.load().map_err(|e| e.0)
+            }
             None => crate::backend::location(&g.dir)
                 .map_err(|(summary, detail)| format!("{summary}: {detail}"))
                 .and_then(|loc| {
                     let ws = ferro_state::workspace::current_workspace(&g.dir);
                     crate::backend::open_workspace(&g.dir, &loc, &ws)
                 })
-                .and_then(|b| b.load().map_err(|e| e.0)),
+                .and_then(|mut b| {
+                    b.set_encryption(encryption);
+                    b.load().map_err(|e| e.0)
+                }),
         };
         let state = state.map_err(|e| {
             render_diag(

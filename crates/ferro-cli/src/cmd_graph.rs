@@ -77,9 +77,16 @@ pub fn graph(g: &Global, args: &[String], io: &mut Io<'_>) -> i32 {
     };
     let loaded = match &flags.plan {
         Some(file) => {
+            let encryption = match crate::encryption::for_plan(g, io) {
+                Ok(e) => e,
+                Err(code) => return code,
+            };
             let plan = std::fs::read(g.dir.join(file))
                 .map_err(|e| e.to_string())
-                .and_then(|b| ferro_plan::read_plan_file(&b).map_err(|e| e.to_string()));
+                .and_then(|b| {
+                    ferro_plan::read_plan_file_with(&b, encryption.as_deref())
+                        .map_err(|e| e.to_string())
+                });
             match plan {
                 Ok(plan) => Ok(load_files(plan.config.files)),
                 Err(e) => {

@@ -4,7 +4,6 @@ use crate::commands::{plan_is_stale, stale_plan_error};
 use crate::load::{attach_providers, load_files, read_config_files};
 use crate::ui::plain_error;
 use crate::{render, spec, Global, Io};
-use ferro_plan::read_plan_file;
 use ferro_provider::ProviderRegistry;
 
 pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
@@ -15,18 +14,26 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     if let Some(file) = p.positional.first() {
         let bytes = std::fs::read(g.dir.join(file));
-        let plan = match bytes
-            .as_ref()
-            .map_err(|e| e.to_string())
-            .and_then(|b| read_plan_file(b).map_err(|e| e.to_string()))
-        {
+        let encryption = match crate::encryption::configured(g, io) {
+            Ok(e) => e,
+            Err(code) => return code,
+        };
+        let plan_enc = encryption.as_ref().and_then(|e| e.plan.clone());
+        let state_enc = encryption.as_ref().and_then(|e| e.state.clone());
+        let plan = match bytes.as_ref().map_err(|e| e.to_string()).and_then(|b| {
+            ferro_plan::read_plan_file_with(b, plan_enc.as_deref()).map_err(|e| e.to_string())
+        }) {
             Ok(p) => p,
             Err(e) => {
                 // Not a plan: a state file, as Terraform's show also takes.
                 if let Ok(state) = bytes
                     .as_ref()
                     .map_err(|_| ())
-                    .and_then(|b| ferro_state::read_state(b).map_err(|_| ()))
+                    .and_then(|b| match &state_enc {
+                        Some(enc) => enc.decrypt_state(b).map(|(p, _)| p).map_err(|_| ()),
+                        None => Ok(b.clone()),
+                    })
+                    .and_then(|b| ferro_state::read_state(&b).map_err(|_| ()))
                 {
                     return show_state(g, &p, &registry, &state, io);
                 }

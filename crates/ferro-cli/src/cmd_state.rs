@@ -593,6 +593,21 @@ fn push(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             }
         }
     };
+    // An encrypted state file is read with the state's encryption (and a file in clear only
+    // when the unencrypted method is configured, as OpenTofu's push).
+    let bytes = match crate::encryption::configured(g, io) {
+        Err(code) => return code,
+        Ok(enc) => match enc.and_then(|e| e.state.clone()) {
+            None => bytes,
+            Some(enc) => match enc.decrypt_state(&bytes) {
+                Ok((plain, _)) => plain,
+                Err(e) => {
+                    let _ = writeln!(io.stderr, "Error reading source state {file:?}: {e}");
+                    return 1;
+                }
+            },
+        },
+    };
     let mut incoming = match ferro_state::read_state(&bytes) {
         Ok(s) => s,
         Err(e) => {

@@ -169,6 +169,10 @@ fn new(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
                 return 1;
             }
         };
+        match crate::encryption::for_state(g, io) {
+            Ok(enc) => backend.set_encryption(enc),
+            Err(code) => return code,
+        }
         backend.set_errored_dir(g.dir.clone());
         if let Err(code) = crate::cmd_lock::take(backend.as_mut(), &p, "workspace-new", &rel, io) {
             return code;
@@ -261,6 +265,10 @@ fn delete(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    match crate::encryption::for_state(g, io) {
+        Ok(enc) => backend.set_encryption(enc),
+        Err(code) => return code,
+    }
     if let Err(code) = crate::cmd_lock::take(backend.as_mut(), &p, "workspace-delete", &rel, io) {
         return code;
     }

@@ -348,12 +348,22 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
-        let written = std::fs::File::create(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|f| {
-                let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-                write_plan_file_to(&planned.plan, &mut w).map_err(|e| e.to_string())
-            });
+        let encryption = match crate::encryption::for_plan(g, io) {
+            Ok(e) => e,
+            Err(code) => return code,
+        };
+        let written = match encryption {
+            // Encrypted whole, then written: nothing of the plan reaches the disk in clear.
+            Some(enc) => ferro_plan::write_encrypted_plan_file(&planned.plan, &enc)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| std::fs::write(&path, bytes).map_err(|e| e.to_string())),
+            None => std::fs::File::create(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|f| {
+                    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+                    write_plan_file_to(&planned.plan, &mut w).map_err(|e| e.to_string())
+                }),
+        };
         if let Err(e) = written {
             return plain_error(
                 io,
@@ -479,7 +489,20 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             Ok(f) => f,
             Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
         };
-        let plan = match read_plan_file_from(reader) {
+        let encryption = match crate::encryption::for_plan(g, io) {
+            Ok(e) => e,
+            Err(code) => return code,
+        };
+        let read = match encryption {
+            Some(enc) => {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut { reader }, &mut bytes)
+                    .map_err(|e| ferro_plan::PlanFileError(e.to_string()))
+                    .and_then(|_| ferro_plan::read_plan_file_with(&bytes, Some(&enc)))
+            }
+            None => read_plan_file_from(reader),
+        };
+        let plan = match read {
             Ok(p) => p,
             Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
         };

@@ -172,8 +172,12 @@ fn migrate(
                 continue;
             }
         }
-        let src = open_workspace(&g.dir, old, &ws)
+        // The state moves encrypted as configured: read with the state's methods (their
+        // fallbacks included), written with the first.
+        let encryption = crate::encryption::for_state(g, io)?;
+        let mut src = open_workspace(&g.dir, old, &ws)
             .map_err(|e| fail(io, "Failed to open the previous backend", &e))?;
+        src.set_encryption(encryption.clone());
         let state = src
             .load()
             .map_err(|e| fail(io, "Failed to load the state to migrate", &e.0))?;
@@ -182,6 +186,7 @@ fn migrate(
         };
         let mut dst = open_workspace(&g.dir, new, &ws)
             .map_err(|e| fail(io, "Failed to open the new backend", &e))?;
+        dst.set_encryption(encryption);
         if let Err(e) = dst.lock("migration destination state", "", Duration::from_secs(0)) {
             return Err(fail(
                 io,

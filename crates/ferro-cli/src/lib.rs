@@ -25,6 +25,8 @@ mod cmd_version;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
+mod encryption;
+mod encryption_eval;
 mod env;
 mod follow_on;
 mod init_backend;
@@ -158,6 +160,7 @@ pub fn run(args: &[String], cwd: &Path, io: &mut Io<'_>) -> i32 {
         return if help { 0 } else { 127 };
     };
     let cmd_args = &rest[1..];
+    encryption::begin_run(&g.dir, cmd_args);
     // `-help` (or `-h`, `--help`) anywhere before a `--` shows the command's help, whatever
     // else is on the line; an unknown command stays an error.
     if help || args::wants_help(cmd_args) {

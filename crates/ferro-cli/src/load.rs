@@ -28,7 +28,7 @@ impl Loaded {
         Sources::from_files(self.sources.clone())
     }
 
-    fn add_source(&mut self, name: String, text: String) -> FileId {
+    pub(crate) fn add_source(&mut self, name: String, text: String) -> FileId {
         let id = self.db.fresh_file_id(Path::new(&name));
         self.sources.push((id, name, text));
         id

@@ -7,6 +7,7 @@
 //! file is an [`ItemTree`] without source positions plus a [`SourceMap`] holding them, so an
 //! edit that only moves text lowers to an equal item tree.
 
+pub mod encryption;
 mod expr;
 mod extract;
 mod items;

@@ -177,6 +177,13 @@ impl Lower {
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
                     "required_providers" => self.required_providers(inner),
                     "backend" | "provider_meta" => {}
+                    // OpenTofu's state and plan encryption: checked here for every front end,
+                    // evaluated by the CLI (with `TF_ENCRYPTION` merged in).
+                    "encryption" => {
+                        let (_, diags) =
+                            crate::encryption::read_encryption(&inner.body, inner.ty.span);
+                        self.map.diagnostics.extend(diags);
+                    }
                     _ => self.unsupported_block(inner),
                 },
             }

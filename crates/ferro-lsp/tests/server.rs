@@ -592,3 +592,72 @@ fn completion_in_test_files_knows_their_blocks() {
     assert_eq!(labels(r), ["setup"]);
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn encryption_block_completion_and_diagnostics() {
+    let text = "terraform {\n  encryption {\n    key_provider \"pbkdf2\" \"k\" {\n      \n    }\n    method \"aes_gcm\" \"m\" {\n      keys = key_provider.pbkdf2.k\n    }\n    state {\n      \n    }\n    key_provider \"nope\" \"x\" {}\n  }\n}\n";
+    let root = workspace("encryption-complete", &[("main.tf", "")]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("enc.tf");
+    c.open(&uri, text);
+    let labels = |v: Value| -> Vec<String> {
+        let mut l: Vec<String> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    // The pbkdf2 key provider's arguments.
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "\"k\" {\n      ", 13)}),
+    );
+    assert_eq!(
+        labels(r),
+        [
+            "chain",
+            "encrypted_metadata_alias",
+            "hash_function",
+            "iterations",
+            "key_length",
+            "passphrase",
+            "salt_length"
+        ]
+    );
+    // A target's.
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, "state {\n      ", 14)}),
+    );
+    assert_eq!(labels(r), ["enforced", "fallback", "method"]);
+    // References to what the block declares.
+    let edited = text.replace(
+        "state {\n      \n",
+        "state {\n      method = method.aes_gcm.\n",
+    );
+    let uri2 = c.uri("enc2.tf");
+    c.open(&uri2, &edited);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri2}, "position": pos(&edited, "method.aes_gcm.\n", 15)}),
+    );
+    assert_eq!(labels(r), ["m"]);
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri2}, "position": pos(&edited, "keys = key_provider.", 20)}),
+    );
+    assert_eq!(labels(r), ["nope", "pbkdf2"]);
+    // The unknown key provider type is reported where it is written.
+    let diags = c.diagnostics(&uri);
+    assert!(
+        diags.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Unknown key_provider type")),
+        "{diags:?}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}

@@ -75,6 +75,41 @@ pub fn read_plan_file(bytes: &[u8]) -> Result<Plan, PlanFileError> {
     read_plan_file_from(bytes)
 }
 
+/// Whether `bytes` starts as a ferro plan file in clear.
+pub fn is_plan_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(format!("{MAGIC} ").as_bytes())
+}
+
+/// A plan file encrypted as OpenTofu encrypts plans: the whole file (magic line, plan,
+/// checksum) is the encrypted data of one envelope. With the `unencrypted` method first, the
+/// file is written in clear.
+pub fn write_encrypted_plan_file(
+    plan: &Plan,
+    encryption: &ferro_state::encryption::TargetEncryption,
+) -> Result<Vec<u8>, PlanFileError> {
+    let clear = write_plan_file(plan)?;
+    encryption
+        .encrypt_plan(&clear)
+        .map_err(|e| PlanFileError(format!("the plan could not be encrypted: {e}")))
+}
+
+/// Read a plan file, decrypting it first when plans are encrypted (`encryption`); a plan in
+/// clear is then accepted only with the `unencrypted` method configured, as in OpenTofu.
+pub fn read_plan_file_with(
+    bytes: &[u8],
+    encryption: Option<&ferro_state::encryption::TargetEncryption>,
+) -> Result<Plan, PlanFileError> {
+    match encryption {
+        None => read_plan_file(bytes),
+        Some(enc) => {
+            let clear = enc
+                .decrypt_plan(bytes, &is_plan_file)
+                .map_err(|e| PlanFileError(format!("the plan file could not be decrypted: {e}")))?;
+            read_plan_file(&clear)
+        }
+    }
+}
+
 /// [`read_plan_file`] streamed from `r` (a large plan file is never held whole in memory: at
 /// 100 000 instances it is several times the plan it decodes to). The checksum is verified
 /// before the plan is returned: a corrupted or edited file is an error, never a plan.

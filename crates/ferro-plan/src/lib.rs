@@ -15,7 +15,8 @@ mod serde_helpers;
 
 pub use check::check_consistency;
 pub use file::{
-    read_plan_file, read_plan_file_from, write_plan_file, write_plan_file_to, PlanFileError,
+    is_plan_file, read_plan_file, read_plan_file_from, read_plan_file_with,
+    write_encrypted_plan_file, write_plan_file, write_plan_file_to, PlanFileError,
 };
 
 use ferro_addrs::{

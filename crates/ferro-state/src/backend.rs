@@ -2,12 +2,19 @@
 //! interpreter talk to this trait; `LocalBackend` (a file) and `PgBackend` (a row in
 //! PostgreSQL) implement it. Also the pieces both share: serial bumping, folding journaled
 //! changes into a full write, and the `errored.tfstate` rescue.
+//!
+//! Encryption is a layer every backend shares: the state's [`TargetEncryption`] lives with its
+//! journal ([`Backend::set_encryption`]); what a backend reads goes through [`opened`] before it
+//! is parsed, what it writes through [`sealed`], and so do the journal's records and
+//! `errored.tfstate`.
 
 use crate::codec::{render_state, write_state, WRITER_VERSION};
+use crate::encryption::TargetEncryption;
 use crate::journal::Journal;
 use crate::{LockError, LockInfo, State, StateError};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One workspace's state store.
@@ -33,6 +40,12 @@ pub trait Backend {
     fn save_errored(&self, state: &State) -> String;
     /// This workspace's journal (whatever lineage it continues).
     fn pending_journal(&self) -> &Journal;
+
+    /// Encrypt the state (and its journal, and `errored.tfstate`) from now on, and decrypt what
+    /// is read, as `encryption` says; None: in clear.
+    fn set_encryption(&mut self, encryption: Option<Arc<TargetEncryption>>) {
+        self.pending_journal().set_encryption(encryption);
+    }
 
     /// Fold a journal left by an interrupted apply into the stored state now, so that every
     /// reader of the state (Terraform too) sees the objects it recorded. Called under the state
@@ -123,12 +136,18 @@ pub(crate) fn persist_remote(
     state: &mut State,
     put: impl FnOnce(&str) -> Result<(), StateError>,
 ) -> Result<(), StateError> {
+    // Taken before the journal is locked for the write (its lock is not reentrant).
+    let encryption = journal.encryption();
     persist_with_journal(journal, state, |s| {
         let (content, changed) = prepare_snapshot(last, s);
-        if !changed {
+        let migrating = encryption.as_ref().is_some_and(|e| e.migration_pending());
+        if !changed && !migrating {
             return Ok(());
         }
-        put(&write_state(s))?;
+        put(&sealed(encryption.as_deref(), write_state(s))?)?;
+        if let Some(e) = &encryption {
+            e.migration_done();
+        }
         *last.borrow_mut() = Some((content, s.serial));
         Ok(())
     })
@@ -141,28 +160,61 @@ pub(crate) fn loaded(
     journal: &Journal,
     last: &RefCell<Option<(Comparable, u64)>>,
     state: State,
-) -> State {
+) -> Result<State, StateError> {
     *last.borrow_mut() = Some((comparable(&state), state.serial));
     let mut j = journal.lock();
     j.lineage = state.lineage.clone();
     j.base_serial = Some(state.serial);
-    if let Some((folded, changes)) = crate::journal::fold(&j.path, Some(&state)) {
+    let enc = j.encryption.clone();
+    if let Some((folded, changes)) = crate::journal::fold(&j.path, Some(&state), enc.as_deref())? {
         j.folded = true;
         j.folded_changes = changes;
-        return folded;
+        return Ok(folded);
     }
-    state
+    Ok(state)
 }
 
 /// What a backend's `load` returns when it has no state: the journal a run that started
 /// without one left behind, folded onto nothing, if there is one.
-pub(crate) fn loaded_nothing(journal: &Journal) -> Option<State> {
+pub(crate) fn loaded_nothing(journal: &Journal) -> Result<Option<State>, StateError> {
     let mut j = journal.lock();
-    let (folded, changes) = crate::journal::fold(&j.path, None)?;
+    let enc = j.encryption.clone();
+    let Some((folded, changes)) = crate::journal::fold(&j.path, None, enc.as_deref())? else {
+        return Ok(None);
+    };
     j.folded = true;
     j.folded_changes = changes;
     j.lineage = folded.lineage.clone();
-    Some(folded)
+    Ok(Some(folded))
+}
+
+/// What a backend read, decrypted when the state is encrypted (a state in clear passes only
+/// with the `unencrypted` method among the configured ones).
+pub(crate) fn opened<'a>(
+    journal: &Journal,
+    bytes: &'a [u8],
+) -> Result<std::borrow::Cow<'a, [u8]>, StateError> {
+    match journal.encryption() {
+        None => Ok(std::borrow::Cow::Borrowed(bytes)),
+        Some(enc) => enc
+            .decrypt_state(bytes)
+            .map(|(plain, _)| std::borrow::Cow::Owned(plain))
+            .map_err(|e| StateError(format!("failed to decrypt the state: {e}"))),
+    }
+}
+
+/// A rendered state as it is stored: encrypted when the state is.
+pub(crate) fn sealed(
+    encryption: Option<&TargetEncryption>,
+    text: String,
+) -> Result<String, StateError> {
+    match encryption {
+        None => Ok(text),
+        Some(enc) => enc
+            .encrypt_state(text.as_bytes())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map_err(|e| StateError(format!("failed to encrypt the state: {e}"))),
+    }
 }
 
 /// The backend's journal for a state of `lineage`: a journal that holds nothing yet takes
@@ -179,8 +231,12 @@ pub(crate) fn journal_for(journal: &Journal, lineage: &str) -> Journal {
 /// Keep `state` in `errored.tfstate` in `dir`, as Terraform does, or, when that cannot be
 /// written either, put the state itself in the returned message. The message says where the
 /// state is.
-pub(crate) fn save_errored(dir: Option<&Path>, state: &State) -> String {
-    let text = write_state(state);
+pub(crate) fn save_errored(dir: Option<&Path>, journal: &Journal, state: &State) -> String {
+    // Encrypted like the state itself; should encryption fail, the state is not shown in clear.
+    let text = match sealed(journal.encryption().as_deref(), write_state(state)) {
+        Ok(text) => text,
+        Err(e) => return format!("The error shown above has prevented ferro from writing the updated state, and\nencrypting it for \"errored.tfstate\" failed as well ({e})."),
+    };
     if let Some(dir) = dir {
         let errored = dir.join("errored.tfstate");
         match std::fs::write(&errored, text.as_bytes()) {

@@ -17,7 +17,7 @@
 
 use crate::aws::{send, ClientOptions, HttpClient, Response};
 use crate::backend::{
-    journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
+    journal_for, loaded, loaded_nothing, opened, persist_remote, save_errored, Backend, Comparable,
 };
 use crate::codec::read_state;
 use crate::journal::Journal;
@@ -376,16 +376,18 @@ impl Backend for HttpBackend {
     fn load(&self) -> Result<Option<State>, StateError> {
         let Some(bytes) = self.store.get()? else {
             self.unreadable.set(false);
-            return Ok(loaded_nothing(&self.journal));
+            return loaded_nothing(&self.journal);
         };
-        let state = read_state(&bytes).map_err(|e| {
-            self.unreadable.set(true);
-            StateError(format!(
-                "failed to load the state from the HTTP backend: {e}"
-            ))
-        })?;
+        let state = opened(&self.journal, &bytes)
+            .and_then(|b| read_state(&b))
+            .map_err(|e| {
+                self.unreadable.set(true);
+                StateError(format!(
+                    "failed to load the state from the HTTP backend: {e}"
+                ))
+            })?;
         self.unreadable.set(false);
-        Ok(Some(loaded(&self.journal, &self.last, state)))
+        loaded(&self.journal, &self.last, state).map(Some)
     }
 
     fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
@@ -412,7 +414,7 @@ impl Backend for HttpBackend {
     }
 
     fn save_errored(&self, state: &State) -> String {
-        save_errored(self.errored_dir.as_deref(), state)
+        save_errored(self.errored_dir.as_deref(), &self.journal, state)
     }
 
     fn pending_journal(&self) -> &Journal {

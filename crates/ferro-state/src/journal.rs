@@ -12,6 +12,14 @@
 //!
 //! A line cut short by a kill (no trailing newline or not valid JSON) ends the journal.
 //!
+//! The journal of an encrypted state is encrypted a record at a time: the header stays in clear
+//! (it holds the lineage and serial, which the encrypted state file shows in clear too), and
+//! each change line is an encryption envelope of its own, one line of JSON (see
+//! `encryption/mod.rs`). A torn line still ends the journal; each complete line decrypts alone,
+//! and the key is derived once per run, not per line (every line of a run shares its metadata).
+//! Reading an encrypted journal follows the state's rules: a line in clear is refused unless an
+//! `unencrypted` method is configured, and a line that does not decrypt is an error.
+//!
 //! Disk space is reserved before the apply's first provider call ([`Journal::reserve`]): the
 //! file is filled with zeros past its last line (which ends the journal for a reader) and the
 //! lines are written over them, and the reserve is grown ahead of need, while at least half
@@ -26,7 +34,8 @@
 //! journal: whatever was journaled is in the new file, so a kill at any point loses nothing and
 //! nothing is ever replayed twice.
 
-use crate::{ObjectState, OutputState, State};
+use crate::encryption::TargetEncryption;
+use crate::{ObjectState, OutputState, State, StateError};
 use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -141,6 +150,8 @@ pub(crate) struct JournalWriter {
     out_of_space: bool,
     /// The length of the header line this writer wrote (0: it continues another's journal).
     header_len: u64,
+    /// Encrypts each record when the state is encrypted.
+    encryption: Option<Arc<TargetEncryption>>,
 }
 
 /// The chunk of zeros the reserve is grown by at a time.
@@ -152,6 +163,7 @@ impl JournalWriter {
         path: &Path,
         lineage: &str,
         base_serial: Option<u64>,
+        encryption: Option<Arc<TargetEncryption>>,
     ) -> std::io::Result<JournalWriter> {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
         // The journal holds attribute values: it gets the state file's permissions.
@@ -186,6 +198,7 @@ impl JournalWriter {
             longest: 0,
             out_of_space: false,
             header_len: 0,
+            encryption,
         };
         w.write_header(lineage, base_serial)?;
         Ok(w)
@@ -208,7 +221,10 @@ impl JournalWriter {
     }
 
     /// Continue an existing journal (one that `load` folded).
-    pub(crate) fn append_to(path: &Path) -> std::io::Result<JournalWriter> {
+    pub(crate) fn append_to(
+        path: &Path,
+        encryption: Option<Arc<TargetEncryption>>,
+    ) -> std::io::Result<JournalWriter> {
         let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
         // New lines start after the last complete one: a line cut short by the kill and the
         // zeros reserved after it are written over.
@@ -226,6 +242,7 @@ impl JournalWriter {
             longest: 0,
             out_of_space: false,
             header_len: 0,
+            encryption,
         })
     }
 
@@ -271,7 +288,16 @@ impl JournalWriter {
         use std::os::unix::fs::FileExt;
         self.buf.clear();
         for c in changes {
-            serde_json::to_writer(&mut self.buf, c)?;
+            match &self.encryption {
+                Some(enc) => {
+                    let line = serde_json::to_vec(c)?;
+                    let sealed = enc
+                        .encrypt_record(&line)
+                        .map_err(|e| std::io::Error::other(e.0))?;
+                    self.buf.extend_from_slice(&sealed);
+                }
+                None => serde_json::to_writer(&mut self.buf, c)?,
+            }
             self.buf.push(b'\n');
         }
         let n = self.buf.len() as u64;
@@ -304,36 +330,61 @@ impl JournalWriter {
 
 /// Fold the journal at `path` into `state` (None: no state file) if it continues exactly that
 /// snapshot. Returns the folded state and the number of changes folded, or None when there is
-/// no applicable journal.
-pub(crate) fn fold(path: &Path, state: Option<&State>) -> Option<(State, usize)> {
-    let bytes = fs::read(path).ok()?;
+/// no applicable journal. With `encryption`, each record is decrypted first: one that does not
+/// decrypt is an error (the journal is kept), as a state that does not decrypt is.
+pub(crate) fn fold(
+    path: &Path,
+    state: Option<&State>,
+    encryption: Option<&TargetEncryption>,
+) -> Result<Option<(State, usize)>, StateError> {
+    let Ok(bytes) = fs::read(path) else {
+        return Ok(None);
+    };
     // The lines end where the reserved zeros begin.
     let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
     let mut lines = bytes[..end].split_inclusive(|b| *b == b'\n');
-    let header: Header = serde_json::from_slice(lines.next()?).ok()?;
+    let Some(header) = lines
+        .next()
+        .and_then(|l| serde_json::from_slice::<Header>(l).ok())
+    else {
+        return Ok(None);
+    };
     let applies = match (state, header.base_serial) {
         (None, None) => true,
         (Some(s), Some(serial)) => s.lineage == header.lineage && s.serial == serial,
         _ => false,
     };
     if !applies || header.ferro_journal != 1 {
-        return None;
+        return Ok(None);
     }
     let mut out = state
         .cloned()
         .unwrap_or_else(|| State::new(header.lineage.clone()));
     let mut folded = 0;
     for line in lines {
-        if !line.ends_with(b"\n") {
+        let Some(line) = line.strip_suffix(b"\n") else {
             break;
-        }
-        let Ok(change) = serde_json::from_slice::<Change>(line) else {
+        };
+        let change = match encryption {
+            // A torn record is not JSON: it ends the journal, as a torn clear line does.
+            Some(enc) if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() => {
+                let plain = enc.decrypt_record(line).map_err(|e| {
+                    StateError(format!(
+                        "failed to decrypt the state journal {}: {e}",
+                        path.display()
+                    ))
+                })?;
+                serde_json::from_slice::<Change>(&plain).ok()
+            }
+            _ => serde_json::from_slice::<Change>(line).ok(),
+        };
+        let Some(change) = change else {
             break;
         };
         change.apply_to(&mut out);
         folded += 1;
     }
-    (folded > 0).then_some((out, folded))
+    Ok((folded > 0).then_some((out, folded)))
 }
 
 /// The journal of one state file, shared by the backend and the apply's worker threads.
@@ -356,6 +407,8 @@ pub(crate) struct Inner {
     /// coordinator got to them: it must not apply them a second time.
     folded_in: std::collections::HashSet<u64>,
     next_seq: u64,
+    /// The state's encryption: records are encrypted with it.
+    pub(crate) encryption: Option<Arc<TargetEncryption>>,
 }
 
 impl Journal {
@@ -370,7 +423,19 @@ impl Journal {
             pending: BTreeMap::new(),
             folded_in: std::collections::HashSet::new(),
             next_seq: 0,
+            encryption: None,
         })))
+    }
+
+    /// Encrypt the records written from now on (and decrypt those read) with the state's
+    /// encryption.
+    pub fn set_encryption(&self, encryption: Option<Arc<TargetEncryption>>) {
+        self.lock().encryption = encryption;
+    }
+
+    /// The state's encryption, if configured.
+    pub fn encryption(&self) -> Option<Arc<TargetEncryption>> {
+        self.lock().encryption.clone()
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -391,10 +456,11 @@ impl Journal {
         };
         let created = j.writer.is_none() && !j.folded;
         if j.writer.is_none() {
+            let enc = j.encryption.clone();
             let writer = if j.folded {
-                JournalWriter::append_to(&j.path)
+                JournalWriter::append_to(&j.path, enc)
             } else {
-                JournalWriter::create(&j.path, &j.lineage, j.base_serial)
+                JournalWriter::create(&j.path, &j.lineage, j.base_serial, enc)
             };
             j.writer = Some(writer.map_err(io_err)?);
         }
@@ -461,10 +527,11 @@ impl Journal {
             ))
         };
         if j.writer.is_none() {
+            let enc = j.encryption.clone();
             let writer = if j.folded {
-                JournalWriter::append_to(&j.path)
+                JournalWriter::append_to(&j.path, enc)
             } else {
-                JournalWriter::create(&j.path, &j.lineage, j.base_serial)
+                JournalWriter::create(&j.path, &j.lineage, j.base_serial, enc)
             };
             j.writer = Some(writer.map_err(|e| io_err(e, &j.path))?);
         }
@@ -598,7 +665,12 @@ mod tests {
         assert_eq!(count(&mem), 4);
         assert!(j.applied(seq), "the change is already in the written state");
         // The journal keeps its space for the rest of the apply, holding nothing to fold.
-        assert_eq!(fold(&journal_path(&path), Some(&mem)).map(|(_, n)| n), None);
+        assert_eq!(
+            fold(&journal_path(&path), Some(&mem), None)
+                .unwrap()
+                .map(|(_, n)| n),
+            None
+        );
         let on_disk = LocalBackend::new(path.clone()).load().unwrap().unwrap();
         assert_eq!(count(&on_disk), 4);
         // A change acknowledged before any write is the coordinator's to apply.

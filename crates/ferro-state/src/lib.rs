@@ -10,6 +10,7 @@ pub mod aws;
 mod backend;
 mod codec;
 pub mod config;
+pub mod encryption;
 pub mod http;
 mod journal;
 pub mod json;

@@ -16,11 +16,15 @@
 //!   over a file whose last `load` failed;
 //! * between full writes, completed changes go to the journal (`journal.rs`, shared with the
 //!   apply's workers through [`LocalBackend::journal`]); `load` folds a journal left by a
-//!   killed run.
+//!   killed run;
+//! * with encryption ([`Backend::set_encryption`]), the state file, its backup and
+//!   `errored.tfstate` hold OpenTofu's encrypted document: the state is rendered whole,
+//!   encrypted and written the same atomic way; a backup of a state kept in clear (being
+//!   migrated to encryption) is encrypted as it is copied.
 
 use crate::backend::{
-    loaded, loaded_nothing, persist_with_journal, prepare_snapshot, save_errored, Backend,
-    Comparable,
+    loaded, loaded_nothing, opened, persist_with_journal, prepare_snapshot, save_errored, sealed,
+    Backend, Comparable,
 };
 use crate::codec::{read_state_from, write_state_to};
 use crate::journal::{journal_path, Journal};
@@ -111,7 +115,7 @@ impl LocalBackend {
             Ok(f) => f,
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 self.unreadable.set(false);
-                return Ok(loaded_nothing(&self.journal));
+                return loaded_nothing(&self.journal);
             }
             Err(e) => {
                 self.unreadable.set(true);
@@ -121,12 +125,16 @@ impl LocalBackend {
                 )));
             }
         };
-        let read = read_state_from(std::io::BufReader::with_capacity(1 << 16, file));
+        let read = if self.journal.encryption().is_some() {
+            self.read_encrypted(file)
+        } else {
+            read_state_from(std::io::BufReader::with_capacity(1 << 16, file))
+        };
         let state = match read {
             Ok(Some(state)) => state,
             Ok(None) => {
                 self.unreadable.set(false);
-                return Ok(loaded_nothing(&self.journal));
+                return loaded_nothing(&self.journal);
             }
             Err(e) => {
                 self.unreadable.set(true);
@@ -136,8 +144,23 @@ impl LocalBackend {
                 )));
             }
         };
+        let state = loaded(&self.journal, &self.last, state).inspect_err(|_| {
+            self.unreadable.set(true);
+        })?;
         self.unreadable.set(false);
-        Ok(Some(loaded(&self.journal, &self.last, state)))
+        Ok(Some(state))
+    }
+
+    /// Read an encrypted state file whole and decrypt it (an empty file is no state).
+    fn read_encrypted(&self, mut file: fs::File) -> Result<Option<State>, StateError> {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| StateError(e.to_string()))?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        let plain = opened(&self.journal, &bytes)?;
+        crate::codec::read_state(&plain).map(Some)
     }
 
     /// Write `state` to the state file, updating `state.serial` (and `terraform_version`) in place.
@@ -154,19 +177,37 @@ impl LocalBackend {
         }
         // What goes to disk: the state plus changes journaled but not yet applied to it.
         let journal = self.journal.clone();
-        persist_with_journal(&journal, state, |s| self.write_snapshot(s))
+        // Taken before the journal is locked for the write (its lock is not reentrant).
+        let encryption = journal.encryption();
+        persist_with_journal(&journal, state, |s| {
+            self.write_snapshot(s, encryption.as_deref())
+        })
     }
 
-    /// Write one snapshot (bumping its serial if its content changed).
-    fn write_snapshot(&mut self, state: &mut State) -> Result<(), StateError> {
+    /// Write one snapshot (bumping its serial if its content changed), encrypted with
+    /// `encryption` when given.
+    fn write_snapshot(
+        &mut self,
+        state: &mut State,
+        encryption: Option<&crate::encryption::TargetEncryption>,
+    ) -> Result<(), StateError> {
         let (content, changed) = prepare_snapshot(&self.last, state);
-        if !changed && self.path.exists() {
+        let migrating = encryption.is_some_and(|e| e.migration_pending());
+        if !changed && !migrating && self.path.exists() {
             return Ok(());
         }
         let target = write_target(&self.path);
         let locked = self.lock.is_some();
+        // An encrypted state is rendered whole and encrypted before anything is written.
+        let encrypted = match encryption {
+            Some(enc) => Some(sealed(Some(enc), crate::codec::write_state(state))?),
+            None => None,
+        };
         // Streamed into the file an instance at a time: no copy of the rendered state is held.
         let render = |f: &mut dyn Write| {
+            if let Some(text) = &encrypted {
+                return f.write_all(text.as_bytes());
+            }
             let mut result = Ok(());
             write_state_to(state, &mut |piece| {
                 if result.is_ok() {
@@ -191,6 +232,9 @@ impl LocalBackend {
             }
         }
         *self.last.borrow_mut() = Some((content, state.serial));
+        if let Some(e) = encryption {
+            e.migration_done();
+        }
         Ok(())
     }
 
@@ -199,7 +243,7 @@ impl LocalBackend {
     /// cannot be written either, put the state itself in the returned message. The message says
     /// where the state is.
     pub fn save_errored(&self, state: &State) -> String {
-        save_errored(self.errored_dir.as_deref(), state)
+        save_errored(self.errored_dir.as_deref(), &self.journal, state)
     }
 
     /// Empty the state file after its content moved to another backend (`init
@@ -236,6 +280,24 @@ impl LocalBackend {
             return Ok(());
         }
         let backup = self.backup_path();
+        // With encryption, a state still in clear (being migrated) is encrypted as it is
+        // backed up: nothing is written in clear once encryption is configured.
+        if let Some(enc) = self.journal.encryption() {
+            let old = fs::read(&self.path).map_err(read_error)?;
+            if !crate::encryption::is_envelope(&old) {
+                let text = enc
+                    .encrypt_state(&old)
+                    .map_err(|e| StateError(format!("failed to encrypt the state backup: {e}")))?;
+                return atomic_write(&backup, &|out: &mut dyn Write| out.write_all(&text), false)
+                    .map(|_| ())
+                    .map_err(|e| {
+                        StateError(format!(
+                            "failed to write state backup {}: {e}",
+                            backup.display()
+                        ))
+                    });
+            }
+        }
         let copy =
             |out: &mut dyn Write| std::io::copy(&mut fs::File::open(&self.path)?, out).map(|_| ());
         atomic_write(&backup, &copy, false)

@@ -17,7 +17,7 @@
 //!   full writes, and folded by the next load when it continues the snapshot in the database.
 
 use crate::backend::{
-    journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
+    journal_for, loaded, loaded_nothing, opened, persist_remote, save_errored, Backend, Comparable,
 };
 use crate::codec::read_state;
 use crate::journal::Journal;
@@ -423,17 +423,19 @@ impl Backend for PgBackend {
         let text = self.store.get(&self.workspace)?;
         let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
             self.unreadable.set(false);
-            return Ok(loaded_nothing(&self.journal));
+            return loaded_nothing(&self.journal);
         };
-        let state = read_state(text.as_bytes()).map_err(|e| {
-            self.unreadable.set(true);
-            StateError(format!(
-                "failed to load the state of workspace {:?} from PostgreSQL: {e}",
-                self.workspace
-            ))
-        })?;
+        let state = opened(&self.journal, text.as_bytes())
+            .and_then(|b| read_state(&b))
+            .map_err(|e| {
+                self.unreadable.set(true);
+                StateError(format!(
+                    "failed to load the state of workspace {:?} from PostgreSQL: {e}",
+                    self.workspace
+                ))
+            })?;
         self.unreadable.set(false);
-        Ok(Some(loaded(&self.journal, &self.last, state)))
+        loaded(&self.journal, &self.last, state).map(Some)
     }
 
     fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
@@ -457,7 +459,7 @@ impl Backend for PgBackend {
     }
 
     fn save_errored(&self, state: &State) -> String {
-        save_errored(self.errored_dir.as_deref(), state)
+        save_errored(self.errored_dir.as_deref(), &self.journal, state)
     }
 
     fn pending_journal(&self) -> &Journal {

@@ -22,7 +22,7 @@ use crate::aws::dynamodb::DynamoDbClient;
 use crate::aws::s3::S3Client;
 use crate::aws::{AwsError, ClientOptions, HttpClient, Session};
 use crate::backend::{
-    journal_for, loaded, loaded_nothing, persist_remote, save_errored, Backend, Comparable,
+    journal_for, loaded, loaded_nothing, opened, persist_remote, save_errored, Backend, Comparable,
 };
 use crate::codec::read_state;
 use crate::journal::Journal;
@@ -591,17 +591,19 @@ impl Backend for S3Backend {
         let bytes = self.store.get(&self.workspace)?;
         let Some(bytes) = bytes.filter(|b| !b.iter().all(u8::is_ascii_whitespace)) else {
             self.unreadable.set(false);
-            return Ok(loaded_nothing(&self.journal));
+            return loaded_nothing(&self.journal);
         };
-        let state = read_state(&bytes).map_err(|e| {
-            self.unreadable.set(true);
-            StateError(format!(
-                "failed to load the state of workspace {:?} from S3: {e}",
-                self.workspace
-            ))
-        })?;
+        let state = opened(&self.journal, &bytes)
+            .and_then(|b| read_state(&b))
+            .map_err(|e| {
+                self.unreadable.set(true);
+                StateError(format!(
+                    "failed to load the state of workspace {:?} from S3: {e}",
+                    self.workspace
+                ))
+            })?;
         self.unreadable.set(false);
-        Ok(Some(loaded(&self.journal, &self.last, state)))
+        loaded(&self.journal, &self.last, state).map(Some)
     }
 
     fn persist(&mut self, state: &mut State) -> Result<(), StateError> {
@@ -627,7 +629,7 @@ impl Backend for S3Backend {
     }
 
     fn save_errored(&self, state: &State) -> String {
-        save_errored(self.errored_dir.as_deref(), state)
+        save_errored(self.errored_dir.as_deref(), &self.journal, state)
     }
 
     fn pending_journal(&self) -> &Journal {

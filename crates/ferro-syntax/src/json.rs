@@ -39,6 +39,11 @@ enum Ctx {
     Moved,
     Import,
     Removed,
+    /// `terraform { encryption {…} }` (and `TF_ENCRYPTION`'s JSON), its targets and
+    /// `remote_state_data_sources`.
+    Encryption,
+    EncryptionTarget,
+    EncryptionRemotes,
     /// A body whose schema comes from a provider: nested `dynamic` blocks only; the provider's
     /// nested block types are read from the attributes later, against its schema.
     Open,
@@ -75,6 +80,13 @@ fn block_schema(ctx: Ctx, name: &str) -> Option<(usize, Ctx)> {
         (Ctx::Root, _) => (0, Ctx::Attrs),
         (Ctx::Terraform, "required_providers" | "cloud") => (0, Ctx::Attrs),
         (Ctx::Terraform, "backend" | "provider_meta") => (1, Ctx::Attrs),
+        (Ctx::Terraform, "encryption") => (0, Ctx::Encryption),
+        (Ctx::Encryption, "key_provider" | "method") => (2, Ctx::Attrs),
+        (Ctx::Encryption, "state" | "plan") => (0, Ctx::EncryptionTarget),
+        (Ctx::Encryption, "remote_state_data_sources") => (0, Ctx::EncryptionRemotes),
+        (Ctx::EncryptionRemotes, "default") => (0, Ctx::EncryptionTarget),
+        (Ctx::EncryptionRemotes, "remote_state_data_source") => (1, Ctx::EncryptionTarget),
+        (Ctx::EncryptionTarget, "fallback") => (0, Ctx::EncryptionTarget),
         (Ctx::Variable, "validation") => (0, Ctx::Attrs),
         (Ctx::Output, "precondition") => (0, Ctx::Attrs),
         (Ctx::Resource, "lifecycle") | (Ctx::Removed, "lifecycle") => (0, Ctx::Lifecycle),
@@ -375,17 +387,22 @@ impl Mapper<'_> {
 }
 
 pub(crate) fn parse_json_file(file: FileId, text: &str) -> Parsed {
-    stacker::grow(64 << 20, || parse_inner(file, text, false))
+    stacker::grow(64 << 20, || parse_inner(file, text, false, Ctx::Root))
+}
+
+/// Read the body of an `encryption` block written in JSON (OpenTofu's `TF_ENCRYPTION`).
+pub(crate) fn parse_json_encryption(file: FileId, text: &str) -> Parsed {
+    stacker::grow(64 << 20, || parse_inner(file, text, false, Ctx::Encryption))
 }
 
 /// Read a JSON variable-definitions file (`.tfvars.json`): every property of the root object is an
 /// attribute whose value is a literal (strings are not templates, as Terraform evaluates these
 /// files without an evaluation context).
 pub(crate) fn parse_json_values(file: FileId, text: &str) -> Parsed {
-    stacker::grow(64 << 20, || parse_inner(file, text, true))
+    stacker::grow(64 << 20, || parse_inner(file, text, true, Ctx::Root))
 }
 
-fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
+fn parse_inner(file: FileId, text: &str, values: bool, root_ctx: Ctx) -> Parsed {
     let mut reader = Reader {
         src: text,
         b: text.as_bytes(),
@@ -441,7 +458,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
                 json: true,
             }
         }
-        JKind::Object(props) => m.body(Ctx::Root, props, whole),
+        JKind::Object(props) => m.body(root_ctx, props, whole),
         // A root array of objects is the concatenation of their bodies.
         JKind::Array(elems)
             if !values && elems.iter().all(|e| matches!(e.kind, JKind::Object(_))) =>
@@ -449,7 +466,7 @@ fn parse_inner(file: FileId, text: &str, values: bool) -> Parsed {
             let mut items = Vec::new();
             for e in elems {
                 if let JKind::Object(props) = &e.kind {
-                    items.extend(m.body(Ctx::Root, props, whole).items);
+                    items.extend(m.body(root_ctx, props, whole).items);
                 }
             }
             Body {

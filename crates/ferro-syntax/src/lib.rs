@@ -86,6 +86,12 @@ pub fn parse_json_file(file: FileId, text: &str) -> Parsed {
     json::parse_json_file(file, text)
 }
 
+/// Parse the body of an `encryption` block in the JSON syntax (OpenTofu's `TF_ENCRYPTION`
+/// environment variable holds one, in HCL or JSON).
+pub fn parse_json_encryption(file: FileId, text: &str) -> Parsed {
+    json::parse_json_encryption(file, text)
+}
+
 /// Parse a JSON variable-definitions file (`.tfvars.json`): one attribute per property, with
 /// literal values (strings are not templates).
 pub fn parse_json_values(file: FileId, text: &str) -> Parsed {

@@ -71,6 +71,9 @@ pub fn completion(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
 }
 
 fn label_items(doc: &Doc<'_>, ty: &str, n: usize) -> Vec<Value> {
+    if let Some(items) = super::complete_encryption::label_items(ty, n, &item) {
+        return items;
+    }
     let mode = match (ty, n) {
         ("resource", 0) => ResourceMode::Managed,
         ("data", 0) => ResourceMode::Data,
@@ -163,6 +166,9 @@ fn schema_items(block: &Block, cx: &Context) -> Vec<Value> {
 }
 
 fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
+    if let Some(items) = super::complete_encryption::body_items(cx, &snippet_item) {
+        return items;
+    }
     let Some(Frame::Block { ty, labels }) = cx.frames.first() else {
         return Vec::new();
     };
@@ -229,13 +235,23 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             "validation {\n  condition     = $1\n  error_message = \"$2\"\n}",
             "3",
         )),
-        ("terraform", false) => out.push(snippet_item(
-            "required_providers",
-            K_STRUCT,
-            "block",
-            "required_providers {\n  $0\n}",
-            "3",
-        )),
+        ("terraform", false) => {
+            out.push(snippet_item(
+                "required_providers",
+                K_STRUCT,
+                "block",
+                "required_providers {\n  $0\n}",
+                "3",
+            ));
+            // OpenTofu's state and plan encryption.
+            out.push(snippet_item(
+                "encryption",
+                K_STRUCT,
+                "block",
+                "encryption {\n  $0\n}",
+                "3",
+            ));
+        }
         ("module", false) => {
             // The called module's variables: required (no default) first.
             if let (Some(name), Some(module)) = (labels.first(), doc.module()) {
@@ -290,6 +306,12 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
 fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
     let db = &doc.w.db;
     let parts: Vec<&str> = cx.prefix.split('.').collect();
+    let parsed = ferro_db::parse(db, doc.file);
+    if let Some(items) =
+        super::complete_encryption::reference_items(&parsed.body, cx, &parts, &item)
+    {
+        return items;
+    }
     let module = doc.module();
     let index = module.map(|m| ferro_db::module_index(db, m));
     let mut out = Vec::new();

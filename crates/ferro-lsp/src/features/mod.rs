@@ -3,6 +3,7 @@
 
 mod actions;
 mod complete;
+mod complete_encryption;
 mod context;
 mod hover;
 mod nav;

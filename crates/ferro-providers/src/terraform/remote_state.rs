@@ -271,8 +271,23 @@ impl DataSource for RemoteState {
         let mut outputs = default_outputs(&get(config, "defaults"))?;
         let workspace = get(config, "workspace");
         let workspace = workspace.as_str().unwrap_or("default");
-        let bytes = stored_state(&self.working_dir, &backend, &cfg, workspace)?;
+        let mut bytes = stored_state(&self.working_dir, &backend, &cfg, workspace)?;
         let what = format!("the state of workspace {workspace:?} in the {backend:?} backend");
+        // Encrypted as `remote_state_data_sources` says (OpenTofu's `default` target).
+        if let (Some(b), Some(enc)) = (
+            bytes
+                .as_ref()
+                .filter(|b| !b.iter().all(u8::is_ascii_whitespace)),
+            ferro_state::encryption::remote_state_encryption(&self.working_dir),
+        ) {
+            let plain = enc.decrypt_state(b).map_err(|e| {
+                vec![Diagnostic::error(
+                    "Error loading state",
+                    format!("{what} could not be decrypted: {e}"),
+                )]
+            })?;
+            bytes = Some(plain.0);
+        }
         let Some(stored) = stored_outputs(&what, bytes)? else {
             return Err(error_at(
                 "workspace",

@@ -1,0 +1,19 @@
+terraform {
+  encryption {
+    key_provider "pbkdf2" "main" {
+      passphrase    = "correct-horse-battery-staple"
+      iterations    = 200000
+      hash_function = "sha256"
+    }
+    method "aes_gcm" "main" {
+      keys = key_provider.pbkdf2.main
+    }
+    state {
+      method = method.aes_gcm.main
+    }
+  }
+}
+
+resource "terraform_data" "r" {
+  input = "in clear"
+}
