@@ -235,8 +235,40 @@ impl ItemTree {
             origins: Origins::default(),
             strip: true,
         };
-        let mut out = self.clone();
-        out.exprs = Arena::new();
+        // Every field but the expressions (which a signature leaves out, and which are most of
+        // the tree).
+        let ItemTree {
+            file,
+            exprs: _,
+            variables,
+            locals,
+            outputs,
+            resources,
+            providers,
+            required_providers,
+            module_calls,
+            moved,
+            removed,
+            imports,
+            checks,
+            required_versions,
+        } = self;
+        let mut out = ItemTree {
+            file: *file,
+            exprs: Arena::new(),
+            variables: variables.clone(),
+            locals: locals.clone(),
+            outputs: outputs.clone(),
+            resources: resources.clone(),
+            providers: providers.clone(),
+            required_providers: required_providers.clone(),
+            module_calls: module_calls.clone(),
+            moved: moved.clone(),
+            removed: removed.clone(),
+            imports: imports.clone(),
+            checks: checks.clone(),
+            required_versions: required_versions.clone(),
+        };
         out.variables.iter_mut().for_each(|v| c.variable(v));
         out.locals.iter_mut().for_each(|l| c.local(l));
         out.outputs.iter_mut().for_each(|o| c.output(o));
