@@ -12,10 +12,11 @@ use ferro_state::aws::{
     http_agent, AwsCredentials, ClientOptions, HttpClient, RetryPolicy, Session,
 };
 use ferro_state::config::{http_config, s3_config, Lit};
+use ferro_testkit::registry::TunnelProxy as Proxy;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
-use support::{scratch, Pki, Proxy, Server};
+use support::{scratch, Pki, Server};
 
 /// Settings that find nothing by themselves: no environment, no shared files, no metadata
 /// service.

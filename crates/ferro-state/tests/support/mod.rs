@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
 /// A request as the server read it.
@@ -214,70 +214,6 @@ fn serve<S: Read + Write>(stream: S, handler: &Handler, log: &Mutex<Vec<Request>
         text.len()
     );
     let _ = out.flush();
-}
-
-/// A forward proxy tunnelling `CONNECT` requests, recording their targets.
-pub struct Proxy {
-    pub port: u16,
-    targets: Arc<Mutex<Vec<String>>>,
-}
-
-impl Proxy {
-    pub fn start() -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let targets: Arc<Mutex<Vec<String>>> = Arc::default();
-        let seen = targets.clone();
-        std::thread::spawn(move || {
-            for client in listener.incoming().flatten() {
-                let seen = seen.clone();
-                std::thread::spawn(move || tunnel(client, &seen));
-            }
-        });
-        Proxy { port, targets }
-    }
-
-    pub fn targets(&self) -> Vec<String> {
-        self.targets.lock().unwrap().clone()
-    }
-}
-
-fn tunnel(client: TcpStream, seen: &Mutex<Vec<String>>) {
-    let mut reader = BufReader::new(client.try_clone().unwrap());
-    let mut first = String::new();
-    if reader.read_line(&mut first).is_err() {
-        return;
-    }
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
-            break;
-        }
-    }
-    let mut words = first.split_whitespace();
-    let (Some("CONNECT"), Some(target)) = (words.next(), words.next()) else {
-        seen.lock()
-            .unwrap()
-            .push(format!("not CONNECT: {}", first.trim()));
-        let _ =
-            (&client).write_all(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
-        return;
-    };
-    seen.lock().unwrap().push(target.to_string());
-    let Ok(upstream) = TcpStream::connect(target) else {
-        let _ = (&client).write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
-        return;
-    };
-    let _ = (&client).write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
-    let (mut up_read, mut up_write) = (upstream.try_clone().unwrap(), upstream);
-    let mut client_write = client;
-    let forward = std::thread::spawn(move || {
-        let _ = std::io::copy(&mut reader, &mut up_write);
-        let _ = up_write.shutdown(std::net::Shutdown::Write);
-    });
-    let _ = std::io::copy(&mut up_read, &mut client_write);
-    let _ = client_write.shutdown(std::net::Shutdown::Write);
-    let _ = forward.join();
 }
 
 /// A fresh directory under the target's temporary directory.
