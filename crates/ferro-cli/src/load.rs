@@ -46,7 +46,7 @@ pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
 /// invalid UTF-8 is reported with the other static diagnostics (`config_diagnostics`). A call
 /// whose directory is missing stays unresolved, for the module tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
-    let project = Project::open(dir, RootDb::one_shot(), Reading::Strict)?;
+    let project = Project::open(dir, RootDb::default(), Reading::Strict)?;
     Ok(Loaded::from_project(project))
 }
 
@@ -56,7 +56,7 @@ pub fn load_dir_with(
     dir: &Path,
     edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
 ) -> Result<Loaded, String> {
-    let project = Project::open_with(dir, RootDb::one_shot(), edit)?;
+    let project = Project::open_with(dir, RootDb::default(), edit)?;
     Ok(Loaded::from_project(project))
 }
 
@@ -191,7 +191,7 @@ pub fn root_load_diagnostics(l: &Loaded, diags: &mut Vec<Diagnostic>) {
 
 fn root_problems(l: &Loaded) -> Vec<Diagnostic> {
     let root = l.ws.root(&l.db);
-    let mut out = ferro_db::module_load_diagnostics(&l.db, l.ws, root);
+    let mut out = ferro_db::module_load_diagnostics(&l.db, l.ws, root).clone();
     out.extend(module_version_diagnostics(&l.db, root));
     out.retain(loader_reports);
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));

@@ -244,12 +244,16 @@ pub struct Declared {
 /// runs again only when one of them did (adding a variable re-checks what names it).
 #[salsa::tracked]
 pub fn declared(db: &dyn Db, module: Module, name: Name) -> Option<Declared> {
-    let index = module_index(db, module);
+    declared_in(module_index(db, module), &name)
+}
+
+/// What `index` declares under `name` (what [`declared`] answers, read from the whole index).
+pub fn declared_in(index: &ModuleIndex, name: &Name) -> Option<Declared> {
     let plain = Declared {
         expansion: None,
         check: None,
     };
-    match &name {
+    match name {
         Name::Variable(n) => index.variables.contains_key(n).then_some(plain),
         Name::Local(n) => index.locals.contains_key(n).then_some(plain),
         Name::ModuleCall(n) => index.module_calls.contains_key(n).then_some(plain),

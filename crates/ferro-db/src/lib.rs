@@ -85,6 +85,12 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub module_files: Vec<SourceFile>,
+    /// Open in an editor, whose edits change it keystroke by keystroke: validated item by item
+    /// (see [`validate_file`]), so that an edit re-validates only what it touched. Other files
+    /// change seldom and are validated in one pass, without a query and a copy per item.
+    #[default]
+    #[returns(copy)]
+    pub edited: bool,
 }
 
 /// Tell the files of one module about each other when any of them is an override file
@@ -198,15 +204,6 @@ pub fn set_default_registry(db: &mut RootDb, host: &str) {
 pub struct Disk {
     #[returns(ref)]
     pub changes: Arc<BTreeMap<std::path::PathBuf, u64>>,
-}
-
-/// How finely validation is remembered. A language server's database lives through many
-/// edits and validates each item on its own copy, so that an edit re-validates only what it
-/// touched; a database for one command validates each file in one pass (the same checks,
-/// without a query and a copy per item).
-#[salsa::input(singleton, debug)]
-pub struct Granularity {
-    pub per_item: bool,
 }
 
 /// A path a function read, as a query key.
@@ -382,7 +379,8 @@ fn for_each_module(db: &dyn Db, ws: Workspace, mut f: impl FnMut(Module)) {
 
 /// What Terraform's loader reports for one module on its own: its files' syntax and lowering
 /// problems and its duplicate declarations (`init` checks the root module so before it installs
-/// anything).
+/// anything). A query per module, so that an edit re-reads only its own module's.
+#[salsa::tracked(returns(ref))]
 pub fn module_load_diagnostics(db: &dyn Db, ws: Workspace, m: Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for f in m.files(db) {
@@ -405,7 +403,9 @@ pub fn module_load_diagnostics(db: &dyn Db, ws: Workspace, m: Module) -> Vec<Dia
 #[salsa::tracked(returns(ref))]
 pub fn load_diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for_each_module(db, ws, |m| out.extend(module_load_diagnostics(db, ws, m)));
+    for_each_module(db, ws, |m| {
+        out.extend(module_load_diagnostics(db, ws, m).iter().cloned())
+    });
     out.extend(module_tree_diagnostics(db, ws).iter().cloned());
     out.extend(
         provider_config_problems(db, ws)
@@ -445,15 +445,6 @@ impl RootDb {
             files: Arc::default(),
         };
         Disk::new(&db, Arc::default());
-        Granularity::new(&db, true);
-        db
-    }
-
-    /// A database for one command: it is asked once, so validation keeps no item-by-item
-    /// results (see [`Granularity`]).
-    pub fn one_shot() -> Self {
-        let mut db = RootDb::default();
-        Granularity::get(&db).set_per_item(&mut db).to(false);
         db
     }
 

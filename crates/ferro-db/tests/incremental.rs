@@ -309,13 +309,16 @@ fn a_file_read_by_file_reruns_only_what_read_it() {
 }
 
 /// A module of several files for the validation tests: declarations, a file whose resource
-/// body is edited, what refers to that resource, and files that refer to neither.
-fn module_of(db: &RootDb, files: &[(&str, &str)]) -> (Vec<SourceFile>, Workspace) {
+/// body is edited, what refers to that resource, and files that refer to neither. Every file
+/// is open in an editor, so each is validated item by item.
+fn module_of(db: &mut RootDb, files: &[(&str, &str)]) -> (Vec<SourceFile>, Workspace) {
     let files: Vec<SourceFile> = files
         .iter()
         .enumerate()
         .map(|(i, (name, text))| {
-            SourceFile::new(db, (*name).into(), (*text).into(), FileId(i as u32))
+            let f = SourceFile::new(db, (*name).into(), (*text).into(), FileId(i as u32));
+            f.set_edited(db).to(true);
+            f
         })
         .collect();
     let ws = Workspace::single(db, files.clone(), Arc::new(SchemaTable::default()));
@@ -339,7 +342,7 @@ fn a_whitespace_or_comment_edit_runs_no_validation_at_all() {
     let mut db = RootDb::with_logging();
     let body = "resource \"terraform_data\" \"a\" {\n  input = [var.x, var.nope, upper(1, 2)]\n}\n";
     let (files, ws) = module_of(
-        &db,
+        &mut db,
         &[
             ("vars.tf", "variable \"x\" {\n  default = 1\n}\n"),
             ("main.tf", body),
@@ -383,7 +386,7 @@ fn an_edit_in_one_resource_body_revalidates_it_and_what_refers_to_it() {
         "resource \"terraform_data\" \"b\" {\n  input = [1, 2]\n}\n",
     );
     let (files, ws) = module_of(
-        &db,
+        &mut db,
         &[
             ("a.tf", a),
             (
@@ -451,7 +454,7 @@ fn adding_a_variable_reruns_only_what_names_it() {
     let mut db = RootDb::with_logging();
     let vars = "variable \"a\" {\n  default = 1\n}\n";
     let (files, ws) = module_of(
-        &db,
+        &mut db,
         &[
             ("vars.tf", vars),
             ("names_x.tf", "output \"x\" {\n  value = var.x\n}\n"),
@@ -481,4 +484,39 @@ fn adding_a_variable_reruns_only_what_names_it() {
     // names that one, nor anything else.
     assert_eq!(runs(&log, "validate_item"), 2, "{log:?}");
     assert_eq!(runs(&log, "module_index"), 1, "{log:?}");
+}
+
+#[test]
+fn a_file_no_editor_has_open_is_validated_in_one_pass() {
+    let mut db = RootDb::with_logging();
+    let a = concat!(
+        "resource \"terraform_data\" \"a\" {\n  input = \"one\"\n}\n\n",
+        "resource \"terraform_data\" \"b\" {\n  input = var.nope\n}\n",
+    );
+    let f = SourceFile::new(&db, "a.tf".into(), a.into(), FileId(0));
+    let ws = Workspace::single(&db, vec![f], Arc::new(SchemaTable::default()));
+    let undeclared = |db: &RootDb| {
+        let d = diagnostics(db, ws);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].summary.contains("undeclared input variable"));
+    };
+    undeclared(&db);
+    let log = db.take_log();
+    assert_eq!(runs(&log, "validate_file"), 1, "{log:?}");
+    assert_eq!(runs(&log, "validate_item"), 0, "{log:?}");
+
+    // A change on disk validates the file again, in one pass.
+    f.set_text(&mut db).to(a.replace("\"one\"", "\"two\""));
+    undeclared(&db);
+    let log = db.take_log();
+    assert_eq!(runs(&log, "validate_file"), 1, "{log:?}");
+    assert_eq!(runs(&log, "validate_item"), 0, "{log:?}");
+
+    // Opened in an editor, it is validated item by item; an edit then re-validates one item.
+    f.set_edited(&mut db).to(true);
+    undeclared(&db);
+    assert_eq!(runs(&db.take_log(), "validate_item"), 2);
+    f.set_text(&mut db).to(a.replace("\"one\"", "\"three\""));
+    undeclared(&db);
+    assert_eq!(runs(&db.take_log(), "validate_item"), 1);
 }

@@ -59,7 +59,7 @@ struct Copier<'a> {
 }
 
 /// What a stripped item's expression ids all become: an id of no expression.
-fn no_expr() -> ExprId {
+pub(crate) fn no_expr() -> ExprId {
     ExprId::from_raw(la_arena::RawIdx::from_u32(u32::MAX))
 }
 
@@ -225,9 +225,11 @@ impl Copier<'_> {
 impl ItemTree {
     /// The declarations of the tree without their expressions: names, kinds, labels, declared
     /// types, the arguments set and the references written as addresses (`depends_on`,
-    /// `provider`), with the file's range ids. Every expression id in it names no expression
+    /// `provider`), with the file's range ids; of a resource only its header
+    /// ([`ResourceDecl::header`]). Every expression id in it names no expression
     /// (the arena is empty): what reads a signature asks only whether an expression is there.
-    /// An edit that changes values and adds no argument or block leaves it equal.
+    /// An edit that changes values, and adds no argument or block outside resource bodies,
+    /// leaves it equal.
     pub fn signature(&self) -> ItemTree {
         let mut c = Copier {
             from: &self.exprs,
@@ -259,7 +261,10 @@ impl ItemTree {
             variables: variables.clone(),
             locals: locals.clone(),
             outputs: outputs.clone(),
-            resources: resources.clone(),
+            // A resource's header only: its body, provisioners and conditions are expressions
+            // and arguments no structural query reads (validation reads them from the item's
+            // own copy), and they are most of a module's declarations.
+            resources: resources.iter().map(ResourceDecl::header).collect(),
             providers: providers.clone(),
             required_providers: required_providers.clone(),
             module_calls: module_calls.clone(),

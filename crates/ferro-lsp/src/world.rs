@@ -77,7 +77,11 @@ impl World {
         }
         self.open.insert(path.to_path_buf(), version);
         self.project.encoding.remove(path);
-        Some(self.project.put(path, text))
+        let f = self.project.put(path, text);
+        if !f.edited(&self.db) {
+            f.set_edited(&mut self.project.db).to(true);
+        }
+        Some(f)
     }
 
     /// Replace an open document's text (after applying the editor's changes).
@@ -99,6 +103,9 @@ impl World {
     /// The editor closed a document: the file on disk is the truth again (if there is one).
     pub fn close(&mut self, path: &Path) {
         self.open.remove(path);
+        if let Some(f) = self.file(path) {
+            f.set_edited(&mut self.project.db).to(false);
+        }
         self.reload_from_disk(path);
     }
 

@@ -200,9 +200,9 @@ pub fn module_place(db: &dyn Db, ws: Workspace, module: Module) -> ModulePlace {
     ModulePlace { name, children }
 }
 
-/// Validate one file against its module and the providers' schemas: each of its items on its
-/// own ([`validate_item`]), their findings given the file's ids. Reads item trees only (of
-/// this file, and through per-module and per-name queries what it needs of the rest of its
+/// Validate one file against its module and the providers' schemas: a file open in an editor
+/// item by item ([`validate_item`], their findings given the file's ids), any other in one
+/// pass. Reads item trees only (of this file, and through per-module and per-name queries what it needs of the rest of its
 /// module): an edit that only moves text does not run it again.
 #[salsa::tracked(returns(ref))]
 pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFile) -> Vec<Finding> {
@@ -219,8 +219,8 @@ pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFil
             Some(resource_bodies(db, ws, file)),
         );
     }
-    // A database for one command validates the file in one pass.
-    if !crate::Granularity::get(db).per_item(db) {
+    // A file no editor has open changes seldom: it is validated in one pass.
+    if !file.edited(db) {
         return validate_tree(db, ws, module, file, tree, None);
     }
     let mut out = Vec::new();
@@ -287,6 +287,7 @@ fn validate_tree(
         tree: hir,
         file,
         module,
+        index: (!file.edited(db)).then(|| module_index(db, module)),
         base_dir: ws.base_dir(db),
         db,
         out: Vec::new(),
@@ -456,6 +457,8 @@ struct Validator<'a> {
     file: SourceFile,
     /// The module, whose names are looked up one by one ([`crate::declared`]).
     module: Module,
+    /// The module's whole index, for a file validated in one pass (see [`Validator::declared`]).
+    index: Option<&'a ModuleIndex>,
     /// Where `file` and friends read from.
     base_dir: &'a std::path::Path,
     db: &'a dyn Db,
@@ -645,9 +648,14 @@ fn static_value_in(
 }
 
 impl Validator<'_> {
-    /// What the module declares under `name`.
+    /// What the module declares under `name`. A file open in an editor asks per name, so that
+    /// a new declaration re-validates only what names it; any other file, validated in one
+    /// pass, reads the module's index.
     fn declared(&self, name: Name) -> Option<crate::Declared> {
-        crate::declared(self.db, self.module, name).clone()
+        match self.index {
+            Some(index) => crate::index::declared_in(index, &name),
+            None => crate::declared(self.db, self.module, name).clone(),
+        }
     }
 
     /// The module's whole index: read only to suggest a name for one that is not declared, so
@@ -714,18 +722,23 @@ impl Validator<'_> {
             }
             Expr::Index { target, .. } => {
                 if let Some(r) = resource(*target) {
-                    keys.push((id, r.clone(), true));
+                    keys.push((id, *target, r.clone(), true));
                 }
                 parents.insert(*target, (id, true));
             }
             Expr::GetAttr { target, .. } => {
                 if let Some(r) = resource(*target) {
-                    keys.push((*target, r.clone(), false));
+                    keys.push((*target, *target, r.clone(), false));
                 }
                 parents.insert(*target, (id, false));
             }
             _ => {}
         });
+        // What the module declares for each resource named, asked once per reference.
+        let declared: std::collections::HashMap<ExprId, Option<crate::Declared>> = resources
+            .iter()
+            .map(|(id, r)| (*id, self.declared(Name::Resource(r.clone()))))
+            .collect();
         for (id, r) in found {
             let at = match r {
                 Reference::Module(_) => {
@@ -740,29 +753,31 @@ impl Validator<'_> {
                 }
                 _ => id,
             };
-            self.check_ref(&r, At::Expr(at), meta);
+            let resource = declared.get(&id).cloned();
+            self.check_ref_declared(&r, At::Expr(at), meta, resource);
         }
-        for (id, r, indexed) in keys {
-            self.instance_key(id, &r, indexed);
+        for (id, target, r, indexed) in keys {
+            if let Some(Some(d)) = declared.get(&target) {
+                self.instance_key(id, &r, indexed, d);
+            }
         }
         for (id, r) in &resources {
-            self.resource_traversal(*id, r, &parents);
+            if let Some(Some(_)) = declared.get(id) {
+                self.resource_traversal(*id, r, &parents);
+            }
         }
     }
 
     /// The attributes a reference to a declared resource takes, checked against its schema as
     /// Terraform checks them before planning: after an optional instance key, each name must
     /// be an argument, an exported attribute or a nested block of the object (nested blocks of
-    /// single or group nesting are followed).
+    /// single or group nesting are followed). `r` is declared.
     fn resource_traversal(
         &mut self,
         id: ExprId,
         r: &ferro_addrs::Resource,
         parents: &std::collections::HashMap<ExprId, (ExprId, bool)>,
     ) {
-        if self.declared(Name::Resource(r.clone())).is_none() {
-            return;
-        }
         let Some(schema) = self.schemas.resources.get(&(r.mode, r.ty.to_string())) else {
             return;
         };
@@ -801,11 +816,15 @@ impl Validator<'_> {
 
     /// An instance key on a declared resource without `count`/`for_each` (`indexed`), or an
     /// attribute taken directly from one with them: wrong for every possible value, as Terraform
-    /// reports statically. `id` is the expression the error points at.
-    fn instance_key(&mut self, id: ExprId, r: &ferro_addrs::Resource, indexed: bool) {
-        let Some(declared) = self.declared(Name::Resource(r.clone())) else {
-            return;
-        };
+    /// reports statically. `id` is the expression the error points at; `declared` is what the
+    /// module declares for `r`.
+    fn instance_key(
+        &mut self,
+        id: ExprId,
+        r: &ferro_addrs::Resource,
+        indexed: bool,
+        declared: &crate::Declared,
+    ) {
         let expansion = declared.expansion;
         let d = if indexed {
             if expansion.is_some() {
@@ -843,6 +862,23 @@ impl Validator<'_> {
     }
 
     fn check_ref(&mut self, r: &Reference, at: At, meta: Meta) {
+        let resource = match r {
+            Reference::Resource(res) => Some(self.declared(Name::Resource(res.clone()))),
+            _ => None,
+        };
+        self.check_ref_declared(r, at, meta, resource)
+    }
+
+    /// [`Validator::check_ref`] with what the module declares for a resource reference given
+    /// (`resource`: asked already).
+    fn check_ref_declared(
+        &mut self,
+        r: &Reference,
+        at: At,
+        meta: Meta,
+        resource: Option<Option<crate::Declared>>,
+    ) {
+        let declared_resource = resource.flatten();
         let d = match r {
             Reference::Var(n) if self.declared(Name::Variable(n.clone())).is_none() => {
                 Some(undeclared_variable(n, suggest(n, self.index().variables.keys())))
@@ -851,7 +887,7 @@ impl Validator<'_> {
                 Some(undeclared_local(n, suggest(n, self.index().locals.keys())))
             }
             Reference::Resource(res)
-                if self.declared(Name::Resource(res.clone())).and_then(|d| d.check).is_some_and(|c| self.check_scope.as_ref() != Some(&c)) =>
+                if declared_resource.as_ref().and_then(|d| d.check.as_ref()).is_some_and(|c| self.check_scope.as_ref() != Some(c)) =>
             {
                 Some(
                     Diagnostic::error("scoped-reference", "Reference to scoped resource")
@@ -861,7 +897,7 @@ impl Validator<'_> {
                         )),
                 )
             }
-            Reference::Resource(res) if self.declared(Name::Resource(res.clone())).is_none() => {
+            Reference::Resource(res) if declared_resource.is_none() => {
                 let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
                     "A {what} {:?} {:?} has not been declared in {}.",
