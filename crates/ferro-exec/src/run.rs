@@ -15,7 +15,7 @@ use ferro_plan::{Action, Expansion, Plan, ResourceInstanceChange, Step};
 use ferro_runtime::scope::{EvalTree, InstanceCtx};
 use ferro_runtime::Providers;
 use ferro_state::{Backend, State};
-use ferro_value::Value;
+use ferro_value::{Type, Value};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::Direction;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -677,6 +677,7 @@ fn seed_resource_values(
         }
         let v = match exp {
             Expansion::Single => values.pop().unwrap_or_else(Value::dynamic_unknown),
+            Expansion::Enabled => values.pop().unwrap_or_else(|| Value::null(Type::Dynamic)),
             Expansion::Count => Value::tuple(values),
             Expansion::ForEach => Value::object(
                 keys.into_iter()

@@ -173,6 +173,7 @@ impl Copier<'_> {
         self.span(&mut r.span);
         self.opt(&mut r.count);
         self.opt(&mut r.for_each);
+        self.opt(&mut r.enabled);
         self.body(&mut r.body);
         self.refs(&mut r.depends_on);
         if let Some((_, _, s)) = &mut r.provider {
@@ -211,6 +212,7 @@ impl Copier<'_> {
         }
         self.opt(&mut c.count);
         self.opt(&mut c.for_each);
+        self.opt(&mut c.enabled);
         self.refs(&mut c.depends_on);
         c.providers.iter_mut().for_each(|p| self.span(&mut p.span));
         c.inputs.iter_mut().for_each(|a| self.attr(a));

@@ -295,6 +295,9 @@ pub struct ResourceDecl {
     pub body: BlockBody,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
+    /// `lifecycle { enabled = BOOL }` (OpenTofu 1.11): one instance without a key when true,
+    /// none when false.
+    pub enabled: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `provider = name` or `name.alias`.
     pub provider: Option<(String, Option<String>, SpanId)>,
@@ -319,13 +322,14 @@ impl ResourceDecl {
         }
     }
 
-    /// The expressions of its configuration: `count`, `for_each`, the body, and the
-    /// `lifecycle` conditions.
+    /// The expressions of its configuration: `count`, `for_each`, `enabled`, the body, and
+    /// the `lifecycle` conditions.
     pub fn config_exprs(&self) -> Vec<ExprId> {
         let mut out: Vec<ExprId> = self
             .count
             .iter()
             .chain(self.for_each.iter())
+            .chain(self.enabled.iter())
             .copied()
             .collect();
         self.body.exprs(&mut out);
@@ -453,6 +457,9 @@ pub struct ModuleCall {
     pub version_span: Option<SpanId>,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
+    /// `lifecycle { enabled = BOOL }` (OpenTofu 1.11): one instance without a key when true,
+    /// none when false.
+    pub enabled: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `providers = { child = parent, child.alias = parent.alias }`.
     pub providers: Vec<ProviderPassing>,

@@ -433,6 +433,7 @@ impl Lower {
             body: BlockBody::default(),
             count: None,
             for_each: None,
+            enabled: None,
             depends_on: Vec::new(),
             provisioners: Vec::new(),
             connection: None,
@@ -446,11 +447,16 @@ impl Lower {
             json: b.body.json,
         };
         let mut for_each_name = None;
+        let mut count_name = None;
+        let mut enabled = None;
         let mut first_connection: Option<&ast::Block> = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "count" => decl.count = Some(self.expr(&a.expr)),
+                    "count" => {
+                        count_name = Some(a.name.span);
+                        decl.count = Some(self.expr(&a.expr));
+                    }
                     "for_each" => {
                         for_each_name = Some(a.name.span);
                         decl.for_each = Some(self.expr(&a.expr));
@@ -460,7 +466,7 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" => decl.lifecycle = self.lifecycle(inner),
+                    "lifecycle" => decl.lifecycle = self.lifecycle(inner, &mut enabled),
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
@@ -478,16 +484,13 @@ impl Lower {
                 },
             }
         }
-        // Terraform points at the name of the `for_each` argument.
-        if let (Some(_), Some(name)) = (decl.count, for_each_name) {
-            let span = name;
-            self.error(
-                "count-and-for-each",
-                "Invalid combination of \"count\" and \"for_each\"",
-                "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
-                span,
-            );
-        }
+        decl.enabled = enabled.map(|(e, _)| e);
+        let instances = if mode == ResourceMode::Managed {
+            "resources"
+        } else {
+            "data sources"
+        };
+        self.repetition_conflict(count_name, enabled.map(|(_, s)| s), for_each_name, instances);
         // A resource with a destroy-time provisioner: its connection block, too, may refer
         // only to the object (Terraform checks it after the whole body).
         if let Some(c) = first_connection {

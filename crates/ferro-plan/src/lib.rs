@@ -412,6 +412,9 @@ pub enum Expansion {
     Single,
     Count,
     ForEach,
+    /// OpenTofu's `lifecycle { enabled }`: one instance without a key, or none, when the
+    /// resource (or module call) is null in expressions.
+    Enabled,
 }
 
 impl Plan {

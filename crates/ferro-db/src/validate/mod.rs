@@ -349,7 +349,7 @@ fn validate_tree(
         } else {
             Meta::None
         };
-        for e in c.count.iter().chain(c.for_each.iter()) {
+        for e in c.count.iter().chain(c.for_each.iter()).chain(c.enabled.iter()) {
             v.references(*e, Meta::None);
         }
         if let Some(n) = c.count {
@@ -391,6 +391,9 @@ fn validate_tree(
         if let Some(f) = r.for_each {
             v.references(f, Meta::None);
             v.check_for_each(f);
+        }
+        if let Some(e) = r.enabled {
+            v.references(e, Meta::None);
         }
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, At::Id(*span), Meta::None);

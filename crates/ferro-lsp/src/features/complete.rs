@@ -187,12 +187,14 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ("description", "string"),
             ("sensitive", "bool"),
             ("nullable", "bool"),
+            ("deprecated", "string (OpenTofu)"),
         ],
         ("output", false) => &[
             ("value", "required"),
             ("description", "string"),
             ("sensitive", "bool"),
             ("depends_on", "list of references"),
+            ("deprecated", "string (OpenTofu)"),
         ],
         ("module", false) => &[
             ("source", "required"),
@@ -221,7 +223,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         }
     }
     match (ty.as_str(), nested) {
-        ("resource", false) => out.push(snippet_item(
+        ("resource" | "data", false) => out.push(snippet_item(
             "lifecycle",
             K_STRUCT,
             "block",
@@ -253,6 +255,14 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ));
         }
         ("module", false) => {
+            // `lifecycle { enabled }` (OpenTofu 1.11).
+            out.push(snippet_item(
+                "lifecycle",
+                K_STRUCT,
+                "block",
+                "lifecycle {\n  $0\n}",
+                "3",
+            ));
             // The called module's variables: required (no default) first.
             if let (Some(name), Some(module)) = (labels.first(), doc.module()) {
                 let db = &doc.w.db;
@@ -285,10 +295,24 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         }
         _ => {}
     }
-    if cx.frames.len() == 2 && ty == "resource" {
+    if cx.frames.len() == 2 {
         if let Some(Frame::Block { ty: inner, .. }) = cx.frames.get(1) {
-            if inner == "lifecycle" {
-                for w in ["create_before_destroy", "prevent_destroy", "ignore_changes"] {
+            // `enabled` (OpenTofu 1.11) everywhere; `destroy` (OpenTofu 1.12) in resources
+            // and `removed` blocks.
+            let words: &[&str] = match (ty.as_str(), inner.as_str()) {
+                ("resource", "lifecycle") => &[
+                    "create_before_destroy",
+                    "prevent_destroy",
+                    "ignore_changes",
+                    "enabled",
+                    "destroy",
+                ],
+                ("data" | "module", "lifecycle") => &["enabled"],
+                ("removed", "lifecycle") => &["destroy"],
+                _ => &[],
+            };
+            if !words.is_empty() {
+                for &w in words {
                     out.push(snippet_item(
                         w,
                         K_KEYWORD,

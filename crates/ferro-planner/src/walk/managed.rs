@@ -276,7 +276,7 @@ impl Walk<'_> {
             self.data_resource(m, file, &decl, &abs, &cfg, &schema);
             return None;
         }
-        let (expansion, keys) = match self.expand_keys(m, file, decl.count, decl.for_each) {
+        let (expansion, keys) = match self.expand_keys(m, file, decl.count, decl.for_each, decl.enabled) {
             Some(x) => x,
             None => {
                 m.set_resource(r.clone(), Value::dynamic_unknown());

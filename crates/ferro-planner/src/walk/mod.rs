@@ -548,7 +548,7 @@ impl Walk<'_> {
         let (expansion, keys) = if self.ctx.input.options.destroy {
             (Expansion::Single, Vec::new())
         } else {
-            match self.expand(m, item.file, call.count, call.for_each) {
+            match self.expand(m, item.file, call.count, call.for_each, call.enabled) {
                 Some(x) => x,
                 None => return,
             }
