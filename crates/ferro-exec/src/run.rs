@@ -178,6 +178,20 @@ pub fn apply(
     for c in &plan.forgotten {
         state.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
     }
+    // So do the old objects of forget-then-create replacements (`lifecycle { destroy =
+    // false }`); their deposed objects, if any, stay.
+    for c in plan
+        .changes
+        .iter()
+        .filter(|c| c.action == Action::ForgetThenCreate)
+    {
+        state.set_current(
+            &c.addr.containing_resource(),
+            &c.provider,
+            &c.addr.resource.key,
+            None,
+        );
+    }
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
     }

@@ -538,12 +538,15 @@ fn apply_change(
         tainted,
         Hold::when_read(m.holds_whole(&res)),
     ) {
-        Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
-            res: abs.clone(),
-            provider: (*c.provider).clone(),
-            key: key.clone(),
-            obj: Some(obj),
-        })),
+        Ok(mut obj) => {
+            obj.skip_destroy = c.skip_destroy;
+            outcomes.push(Outcome::Change(Change::SetCurrent {
+                res: abs.clone(),
+                provider: (*c.provider).clone(),
+                key: key.clone(),
+                obj: Some(obj),
+            }))
+        }
         Err(e) => {
             diags.push(
                 Diagnostic::error(

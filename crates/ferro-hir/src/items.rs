@@ -266,6 +266,10 @@ pub struct DynamicBlock {
 pub struct Lifecycle {
     pub create_before_destroy: bool,
     pub prevent_destroy: bool,
+    /// `destroy = false` (OpenTofu 1.12, Terraform 1.16): objects leaving the configuration
+    /// (or a destroy plan) are forgotten, not destroyed, and a replacement forgets the old
+    /// object.
+    pub skip_destroy: bool,
     /// Attribute paths whose configured values are ignored on update (`all` ignores everything).
     pub ignore_changes: Vec<Vec<IgnoreStep>>,
     /// The range of each `ignore_changes` path's first name (beside `ignore_changes`).

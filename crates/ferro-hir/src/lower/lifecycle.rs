@@ -29,6 +29,16 @@ impl Lower {
                         lc.prevent_destroy = self.literal_bool_attr(a).unwrap_or(false)
                     }
                     "enabled" => *enabled = Some((self.expr(&a.expr), a.name.span)),
+                    // OpenTofu takes only a constant bool (no variables, no quoted "false").
+                    "destroy" => match &a.expr.kind {
+                        ExprKind::Bool(b) => lc.skip_destroy = !b,
+                        _ => self.error(
+                            "invalid-lifecycle-destroy",
+                            "Invalid lifecycle destroy expression",
+                            "The lifecycle destroy expression must be a boolean constant.",
+                            a.expr.span,
+                        ),
+                    },
                     "ignore_changes" => match &a.expr.kind {
                         ExprKind::Variable(id) if id.name == "all" => lc.ignore_all_changes = true,
                         ExprKind::Tuple(items) => {
