@@ -278,6 +278,13 @@ impl ItemTree {
         out.providers.iter_mut().for_each(|p| c.provider(p));
         out.module_calls.iter_mut().for_each(|m| c.module_call(m));
         out.checks.iter_mut().for_each(|k| c.check(k));
+        for p in out.removed.iter_mut().flat_map(|r| &mut r.provisioners) {
+            c.body(&mut p.body);
+            if let Some(cn) = &mut p.connection {
+                c.body(cn);
+            }
+            c.span(&mut p.span);
+        }
         for i in &mut out.imports {
             c.expr(&mut i.id);
             c.opt(&mut i.for_each);

@@ -410,6 +410,9 @@ pub struct Removed {
     /// from the configuration); otherwise they are only forgotten (left in place, dropped from
     /// state).
     pub destroy: bool,
+    /// Destroy-time `provisioner` blocks (OpenTofu 1.10), run before each object is destroyed
+    /// with `self` the object.
+    pub provisioners: Vec<Provisioner>,
     pub span: SpanId,
     pub from_span: SpanId,
 }
