@@ -170,7 +170,7 @@ pub(crate) fn make_plan(
     if (refresh_only || destroy) && !replace.is_empty() {
         return Err(plain_error(io, "Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
     }
-    let (targets, excludes) = match (
+    let (mut targets, mut excludes) = match (
         parse_targets(p.all("target")),
         parse_targets(p.all("exclude")),
     ) {
@@ -179,6 +179,26 @@ pub(crate) fn make_plan(
             return Err(plain_error(io, &format!("Invalid target {addr:?}"), &e));
         }
     };
+    // OpenTofu's -target-file and -exclude-file add to -target and -exclude.
+    let mut file_diags = Vec::new();
+    let from_files = crate::target_file::read_target_files(
+        &mut l,
+        &g.dir,
+        p.all("target-file"),
+        &mut file_diags,
+    );
+    targets.extend(from_files);
+    let from_files = crate::target_file::read_target_files(
+        &mut l,
+        &g.dir,
+        p.all("exclude-file"),
+        &mut file_diags,
+    );
+    excludes.extend(from_files);
+    if has_errors(&file_diags) {
+        print_diags(io, &file_diags, &l.sources(), g.color);
+        return Err(1);
+    }
     if !targets.is_empty() && !excludes.is_empty() {
         return Err(plain_error(
             io,
