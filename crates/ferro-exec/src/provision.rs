@@ -4,10 +4,10 @@
 //! the settings of the `connection` blocks (`provision/connection.rs`).
 
 use crate::{Event, ProvisionPhase};
+use ferro_addrs::{AbsResource, ModuleInstance, Target};
 use ferro_db::SourceFile;
 use ferro_diag::Diagnostic;
 use ferro_hir::{Provisioner, ResourceDecl};
-use ferro_addrs::{AbsResource, ModuleInstance, Target};
 use ferro_runtime::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_value::{Value, ValueKind};
 use std::io::{BufRead, BufReader};

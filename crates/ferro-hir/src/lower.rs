@@ -490,7 +490,12 @@ impl Lower {
         } else {
             "data sources"
         };
-        self.repetition_conflict(count_name, enabled.map(|(_, s)| s), for_each_name, instances);
+        self.repetition_conflict(
+            count_name,
+            enabled.map(|(_, s)| s),
+            for_each_name,
+            instances,
+        );
         // A resource with a destroy-time provisioner: its connection block, too, may refer
         // only to the object (Terraform checks it after the whole body).
         if let Some(c) = first_connection {

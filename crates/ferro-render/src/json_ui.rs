@@ -150,9 +150,7 @@ fn action_name(a: Action) -> &'static str {
         Action::Read => "read",
         Action::Update => "update",
         Action::Delete => "delete",
-        Action::DeleteThenCreate | Action::CreateThenDelete | Action::ForgetThenCreate => {
-            "replace"
-        }
+        Action::DeleteThenCreate | Action::CreateThenDelete | Action::ForgetThenCreate => "replace",
         Action::NoOp => "noop",
     }
 }

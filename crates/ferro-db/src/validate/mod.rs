@@ -349,7 +349,12 @@ fn validate_tree(
         } else {
             Meta::None
         };
-        for e in c.count.iter().chain(c.for_each.iter()).chain(c.enabled.iter()) {
+        for e in c
+            .count
+            .iter()
+            .chain(c.for_each.iter())
+            .chain(c.enabled.iter())
+        {
             v.references(*e, Meta::None);
         }
         if let Some(n) = c.count {

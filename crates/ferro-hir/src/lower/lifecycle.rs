@@ -139,10 +139,14 @@ impl Lower {
         for_each: Option<Span>,
         instances: &str,
     ) {
-        let given: Vec<(&str, Span)> = [("count", count), ("enabled", enabled), ("for_each", for_each)]
-            .into_iter()
-            .filter_map(|(n, s)| s.map(|s| (n, s)))
-            .collect();
+        let given: Vec<(&str, Span)> = [
+            ("count", count),
+            ("enabled", enabled),
+            ("for_each", for_each),
+        ]
+        .into_iter()
+        .filter_map(|(n, s)| s.map(|s| (n, s)))
+        .collect();
         if given.len() < 2 {
             return;
         }
