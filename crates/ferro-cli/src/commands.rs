@@ -131,6 +131,7 @@ pub(crate) fn make_plan(
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);
     let mut vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    deprecated_root_variables(&l, &vars, &mut diags);
     // Required root variables without a value are asked for on a terminal (not with
     // -input=false or -json, and never when the caller supplies standard input).
     use std::io::IsTerminal;
@@ -262,6 +263,35 @@ pub(crate) fn make_plan(
 }
 
 pub(crate) use ferro_render::id_suffix;
+
+/// OpenTofu's warning for each root variable marked `deprecated` that the user gave a value
+/// (command line, variable files, environment), at its declaration.
+fn deprecated_root_variables(
+    l: &crate::load::Loaded,
+    vars: &std::collections::BTreeMap<String, ferro_planner::RawVariable>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let index = ferro_db::module_index(&l.db, l.ws.root(&l.db));
+    for name in vars.keys() {
+        let Some(item) = index.variables.get(name) else {
+            continue;
+        };
+        let hir = ferro_db::file_hir(&l.db, item.file);
+        let var = &hir.variables[item.index];
+        if let Some(msg) = &var.deprecated {
+            diags.push(
+                Diagnostic::warning(
+                    "deprecated-variable",
+                    "Deprecated variable used from the root module",
+                )
+                .with_detail(format!(
+                    "The root variable {name:?} is deprecated with the following message: {msg}"
+                ))
+                .with_span(hir.at(var.span)),
+            );
+        }
+    }
+}
 
 /// `-target`/`-exclude` addresses; an invalid one is returned with the reason.
 fn parse_targets(raw: &[String]) -> Result<Vec<ferro_addrs::Target>, (String, String)> {

@@ -156,6 +156,8 @@ pub struct Variable {
     pub sensitive: bool,
     pub nullable: bool,
     pub validations: Vec<VariableValidation>,
+    /// `deprecated = "message"` (OpenTofu 1.10): a caller that sets the variable is warned.
+    pub deprecated: Option<String>,
 }
 
 /// A `validation { condition, error_message }` block of a variable.
@@ -189,6 +191,8 @@ pub struct Output {
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `precondition` blocks, checked before the value is recorded.
     pub preconditions: Vec<Condition>,
+    /// `deprecated = "message"` (OpenTofu 1.10): a caller referring to the output is warned.
+    pub deprecated: Option<String>,
 }
 
 /// A `precondition` or `postcondition` block: a condition and the message shown when it fails.

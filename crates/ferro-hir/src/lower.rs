@@ -274,6 +274,7 @@ impl Lower {
             sensitive: false,
             nullable: true,
             validations: Vec::new(),
+            deprecated: None,
         };
         for item in &b.body.items {
             match item {
@@ -290,6 +291,9 @@ impl Lower {
                     "description" => v.description = self.literal_string_attr(a),
                     "sensitive" => v.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "nullable" => v.nullable = self.literal_bool_attr(a).unwrap_or(true),
+                    "deprecated" => {
+                        v.deprecated = self.deprecated_attr(a, "variable", b.labels[0].span)
+                    }
                     _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "validation" => {
@@ -348,6 +352,7 @@ impl Lower {
             sensitive: false,
             depends_on: Vec::new(),
             preconditions: Vec::new(),
+            deprecated: None,
         };
         for item in &b.body.items {
             match item {
@@ -356,6 +361,7 @@ impl Lower {
                     "description" => o.description = self.literal_string_attr(a),
                     "sensitive" => o.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "depends_on" => o.depends_on = self.depends_on(&a.expr),
+                    "deprecated" => o.deprecated = self.deprecated_attr(a, "output", a.expr.span),
                     _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "precondition" => {
@@ -679,6 +685,31 @@ impl Lower {
             }
         }
         out
+    }
+
+    /// OpenTofu's `deprecated = "message"` of a variable or an output: a literal string that
+    /// says something (an empty one is OpenTofu's error, at `blank_at`).
+    fn deprecated_attr(
+        &mut self,
+        a: &ast::Attribute,
+        kind: &str,
+        blank_at: Span,
+    ) -> Option<String> {
+        let message = self.literal_string_attr(a)?;
+        if message.trim().is_empty() {
+            let (summary, what) = match kind {
+                "variable" => ("Invalid `deprecated` value", "variable"),
+                _ => ("Invalid `deprecated` attribute", "output value"),
+            };
+            self.error(
+                "invalid-deprecated",
+                summary,
+                format!("The \"deprecated\" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated {what}."),
+                blank_at,
+            );
+            return None;
+        }
+        Some(message)
     }
 
     fn literal_string_attr(&mut self, a: &ast::Attribute) -> Option<String> {

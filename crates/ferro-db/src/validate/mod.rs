@@ -294,6 +294,7 @@ fn validate_tree(
         module_name,
         schemas,
         module_types: module_call_types(db, ws, module),
+        children,
     };
 
     for var in &hir.variables {
@@ -368,6 +369,7 @@ fn validate_tree(
         }
         if let Some(&child) = children.get(&c.name) {
             modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
+            modules::deprecated_inputs(db, child, file, c, &mut v.out);
         }
         for (r, span) in &c.depends_on {
             v.check_ref(r, At::Id(*span), Meta::None);
@@ -477,6 +479,8 @@ struct Validator<'a> {
     schemas: &'a crate::SchemaTable,
     /// What each module call's value is before planning (see [`module_call_types`]).
     module_types: &'a std::collections::BTreeMap<String, Type>,
+    /// The modules the calls load, by call name (for their outputs' deprecations).
+    children: &'a std::collections::BTreeMap<String, Module>,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -748,6 +752,9 @@ impl Validator<'_> {
                 }
                 _ => id,
             };
+            if let Reference::Module(call) = &r {
+                self.deprecated_output(call, at);
+            }
             self.check_ref(&r, At::Expr(at), meta);
         }
         for (id, r, indexed) in keys {
@@ -755,6 +762,22 @@ impl Validator<'_> {
         }
         for (id, r) in &resources {
             self.resource_traversal(*id, r, &parents);
+        }
+    }
+
+    /// OpenTofu's warning for a reference (`at`, `module.NAME.OUT`) to an output its module
+    /// marks deprecated.
+    fn deprecated_output(&mut self, call: &str, at: ExprId) {
+        let Expr::GetAttr { name, .. } = &self.tree.exprs[at] else {
+            return;
+        };
+        let Some(&child) = self.children.get(call) else {
+            return;
+        };
+        if let Some(msg) = modules::deprecations(self.db, child).outputs.get(name) {
+            let d = Diagnostic::warning("deprecated-output", "Value derived from a deprecated source")
+                .with_detail(format!("This value is derived from module.{call}.{name}, which is deprecated with the following message:\n\n{msg}"));
+            self.out.push(d.found(self.file, At::Expr(at)));
         }
     }
 
