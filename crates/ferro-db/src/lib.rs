@@ -61,7 +61,8 @@ pub use validate::{
     Finding,
 };
 pub use versions::{
-    required_version_diagnostics, NEWEST_LANGUAGE_VERSION, OLDEST_LANGUAGE_VERSION,
+    required_version_diagnostics, NEWEST_LANGUAGE_VERSION, NEWEST_OPENTOFU_VERSION,
+    OLDEST_LANGUAGE_VERSION, OLDEST_OPENTOFU_VERSION,
 };
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};
