@@ -89,7 +89,7 @@ pub(crate) fn removed_provisioners<'a>(
             };
             let names: Vec<&str> = r.module.0.iter().map(|s| s.name.as_str()).collect();
             (block.destroy && names == below && r.resource == res.resource)
-                .then(|| (item.file, block))
+                .then_some((item.file, block))
         });
         if let Some((file, block)) = found {
             let decl = ResourceDecl {
