@@ -34,3 +34,16 @@ output "a_id_known" {
 output "module" {
   value = module.m == null ? "disabled" : module.m.v
 }
+
+data "null_data_source" "d" {
+  inputs = {
+    a = "b"
+  }
+  lifecycle {
+    enabled = var.on
+  }
+}
+
+output "data_read" {
+  value = data.null_data_source.d == null ? "not read" : data.null_data_source.d.outputs["a"]
+}
