@@ -761,7 +761,12 @@ fn execute(
         } else {
             format!("{} imported, ", plan.imports.len())
         };
-        let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed.\n");
+        // OpenTofu's count of objects left in place (`removed` blocks, `destroy = false`).
+        let forgotten = match plan.forget_count() {
+            0 => String::new(),
+            n => format!(", {n} forgotten"),
+        };
+        let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed{forgotten}.\n");
         crate::cmd_output::print_outputs(io, &state);
     }
     0
