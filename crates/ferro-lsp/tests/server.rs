@@ -714,5 +714,21 @@ fn tofu_files_are_configuration_and_lifecycle_completion_knows_opentofu_argument
     assert_eq!(labels(r), ["enabled"]);
     let r = c.result("textDocument/completion", inside(2));
     assert_eq!(labels(r), ["destroy"]);
+    // A removed block's own body: `from` is written, so only the blocks are left.
+    let at = text.find("  from = terraform_data.b").unwrap();
+    let line = text[..at].matches('\n').count();
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}}),
+    );
+    assert_eq!(labels(r), ["lifecycle", "provisioner"]);
+    // OpenTofu's `deprecated` in an output.
+    let at = text.find("  value = var.missing").unwrap();
+    let line = text[..at].matches('\n').count();
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}}),
+    );
+    assert!(labels(r).contains(&"deprecated".to_string()));
     assert_eq!(c.shutdown(), 0);
 }

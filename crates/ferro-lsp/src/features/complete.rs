@@ -205,6 +205,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ("depends_on", "meta-argument"),
         ],
         ("terraform", false) => &[("required_version", "version constraint")],
+        ("removed", false) => &[("from", "required")],
         _ => &[],
     };
     if let Some(block) = frame_schema(doc, &cx.frames) {
@@ -251,6 +252,23 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
                 K_STRUCT,
                 "block",
                 "encryption {\n  $0\n}",
+                "3",
+            ));
+        }
+        // `lifecycle { destroy }` and (OpenTofu 1.10) destroy-time provisioners.
+        ("removed", false) => {
+            out.push(snippet_item(
+                "lifecycle",
+                K_STRUCT,
+                "block",
+                "lifecycle {\n  destroy = $0\n}",
+                "3",
+            ));
+            out.push(snippet_item(
+                "provisioner",
+                K_STRUCT,
+                "block (OpenTofu)",
+                "provisioner \"local-exec\" {\n  when    = destroy\n  command = $0\n}",
                 "3",
             ));
         }
