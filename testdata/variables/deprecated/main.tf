@@ -17,3 +17,13 @@ resource "terraform_data" "t" {
 output "current" {
   value = module.m.current
 }
+
+module "k" {
+  source = "./m"
+  count  = 1
+  fresh  = "k"
+}
+
+output "keyed" {
+  value = module.k[0].legacy
+}

@@ -768,15 +768,27 @@ impl Validator<'_> {
     /// OpenTofu's warning for a reference (`at`, `module.NAME.OUT`) to an output its module
     /// marks deprecated.
     fn deprecated_output(&mut self, call: &str, at: ExprId) {
-        let Expr::GetAttr { name, .. } = &self.tree.exprs[at] else {
+        let Expr::GetAttr { name, target } = &self.tree.exprs[at] else {
             return;
         };
         let Some(&child) = self.children.get(call) else {
             return;
         };
         if let Some(msg) = modules::deprecations(self.db, child).outputs.get(name) {
+            // The module instance as OpenTofu names it, when the key is written literally.
+            let key = match &self.tree.exprs[*target] {
+                Expr::Index { key, .. } => match &self.tree.exprs[*key] {
+                    Expr::Literal(v) => match (v.as_str(), v.as_number()) {
+                        (Some(s), _) => format!("[{s:?}]"),
+                        (_, Some(n)) => format!("[{n}]"),
+                        _ => String::new(),
+                    },
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
             let d = Diagnostic::warning("deprecated-output", "Value derived from a deprecated source")
-                .with_detail(format!("This value is derived from module.{call}.{name}, which is deprecated with the following message:\n\n{msg}"));
+                .with_detail(format!("This value is derived from module.{call}{key}.{name}, which is deprecated with the following message:\n\n{msg}"));
             self.out.push(d.found(self.file, At::Expr(at)));
         }
     }
