@@ -250,14 +250,15 @@ fn process_path(run: &mut Run, g: &Global, path: &str) -> bool {
     } else {
         cli_error(
             run,
-            "Only .tf and .tfvars files can be processed with ferro fmt".to_string(),
+            "Only .tf, .tofu and .tfvars files can be processed with ferro fmt".to_string(),
         );
     }
     true
 }
 
+/// What `fmt` formats: `.tf`, `.tfvars` and OpenTofu's `.tofu` files.
 fn is_config_name(name: &str) -> bool {
-    name.ends_with(".tf") || name.ends_with(".tfvars")
+    name.ends_with(".tf") || name.ends_with(".tfvars") || name.ends_with(".tofu")
 }
 
 /// Terraform's `configs.IsIgnoredFile`: hidden files and editor backups.

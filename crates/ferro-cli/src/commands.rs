@@ -131,6 +131,7 @@ pub(crate) fn make_plan(
     let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);
     let mut vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    deprecated_root_variables(&l, &vars, &mut diags);
     // Required root variables without a value are asked for on a terminal (not with
     // -input=false or -json, and never when the caller supplies standard input).
     use std::io::IsTerminal;
@@ -170,7 +171,7 @@ pub(crate) fn make_plan(
     if (refresh_only || destroy) && !replace.is_empty() {
         return Err(plain_error(io, "Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
     }
-    let (targets, excludes) = match (
+    let (mut targets, mut excludes) = match (
         parse_targets(p.all("target")),
         parse_targets(p.all("exclude")),
     ) {
@@ -179,6 +180,26 @@ pub(crate) fn make_plan(
             return Err(plain_error(io, &format!("Invalid target {addr:?}"), &e));
         }
     };
+    // OpenTofu's -target-file and -exclude-file add to -target and -exclude.
+    let mut file_diags = Vec::new();
+    let from_files = crate::target_file::read_target_files(
+        &mut l,
+        &g.dir,
+        p.all("target-file"),
+        &mut file_diags,
+    );
+    targets.extend(from_files);
+    let from_files = crate::target_file::read_target_files(
+        &mut l,
+        &g.dir,
+        p.all("exclude-file"),
+        &mut file_diags,
+    );
+    excludes.extend(from_files);
+    if has_errors(&file_diags) {
+        print_diags(io, &file_diags, &l.sources(), g.color);
+        return Err(1);
+    }
     if !targets.is_empty() && !excludes.is_empty() {
         return Err(plain_error(
             io,
@@ -242,6 +263,35 @@ pub(crate) fn make_plan(
 }
 
 pub(crate) use ferro_render::id_suffix;
+
+/// OpenTofu's warning for each root variable marked `deprecated` that the user gave a value
+/// (command line, variable files, environment), at its declaration.
+fn deprecated_root_variables(
+    l: &crate::load::Loaded,
+    vars: &std::collections::BTreeMap<String, ferro_planner::RawVariable>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let index = ferro_db::module_index(&l.db, l.ws.root(&l.db));
+    for name in vars.keys() {
+        let Some(item) = index.variables.get(name) else {
+            continue;
+        };
+        let hir = ferro_db::file_hir(&l.db, item.file);
+        let var = &hir.variables[item.index];
+        if let Some(msg) = &var.deprecated {
+            diags.push(
+                Diagnostic::warning(
+                    "deprecated-variable",
+                    "Deprecated variable used from the root module",
+                )
+                .with_detail(format!(
+                    "The root variable {name:?} is deprecated with the following message: {msg}"
+                ))
+                .with_span(hir.at(var.span)),
+            );
+        }
+    }
+}
 
 /// `-target`/`-exclude` addresses; an invalid one is returned with the reason.
 fn parse_targets(raw: &[String]) -> Result<Vec<ferro_addrs::Target>, (String, String)> {
@@ -711,7 +761,12 @@ fn execute(
         } else {
             format!("{} imported, ", plan.imports.len())
         };
-        let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed.\n");
+        // OpenTofu's count of objects left in place (`removed` blocks, `destroy = false`).
+        let forgotten = match plan.forget_count() {
+            0 => String::new(),
+            n => format!(", {n} forgotten"),
+        };
+        let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed{forgotten}.\n");
         crate::cmd_output::print_outputs(io, &state);
     }
     0

@@ -205,7 +205,7 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
         std::collections::BTreeMap::new();
     for (i, (name, text)) in files.iter().enumerate() {
         let id = ferro_diag::FileId(i as u32);
-        let parsed = if name.ends_with(".tf.json") {
+        let parsed = if ferro_db::is_json_path(name) {
             ferro_syntax::parse_json_file(id, text)
         } else {
             ferro_syntax::parse_file(id, text)

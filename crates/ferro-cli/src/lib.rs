@@ -37,6 +37,7 @@ mod load;
 mod module_fetch;
 mod module_s3;
 mod spec;
+mod target_file;
 pub mod test;
 mod ui;
 pub use env::with_env;

@@ -35,7 +35,8 @@ impl Loaded {
     }
 }
 
-/// Read the configuration files of `dir` (`*.tf` and `*.tf.json`), in name order.
+/// Read the configuration files of `dir` (`*.tf`, `*.tf.json`, `*.tofu`, `*.tofu.json`, a
+/// `.tofu` file hiding the `.tf` file of its base name), in name order.
 pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
     ferro_workspace::read_config_files(dir)
         .map(|files| files.into_iter().map(|(n, t, _)| (n, t)).collect())

@@ -99,7 +99,7 @@ pub struct FileReferences {
     pub locals: Vec<Roots>,
     pub resources: Vec<Roots>,
     pub outputs: Vec<Roots>,
-    /// A call's `count`/`for_each`, and each input's by the input's name.
+    /// A call's `count`/`for_each`/`enabled`, and each input's by the input's name.
     pub module_calls: Vec<(Roots, Vec<(String, Roots)>)>,
     pub providers: Vec<Roots>,
 }
@@ -144,7 +144,13 @@ pub fn file_references(db: &dyn Db, file: crate::SourceFile) -> FileReferences {
         .module_calls
         .iter()
         .map(|c| {
-            let meta: Vec<ExprId> = c.count.iter().chain(c.for_each.iter()).copied().collect();
+            let meta: Vec<ExprId> = c
+                .count
+                .iter()
+                .chain(c.for_each.iter())
+                .chain(c.enabled.iter())
+                .copied()
+                .collect();
             let inputs = c
                 .inputs
                 .iter()

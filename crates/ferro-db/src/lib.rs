@@ -42,7 +42,7 @@ pub use navigate::{
     called_module, declaration, file_modules, file_sites, references_index, resolve, site_at,
     ModuleSymbol, ReferencesIndex, Site, SiteTarget, Symbol,
 };
-pub use overrides::is_override_path;
+pub use overrides::{is_json_path, is_override_path};
 pub use pending::{resolve_at, At, Loc, Pending, Place};
 pub use provider_checks::provider_config_problems;
 pub use provider_resolve::{
@@ -61,7 +61,8 @@ pub use validate::{
     Finding,
 };
 pub use versions::{
-    required_version_diagnostics, NEWEST_LANGUAGE_VERSION, OLDEST_LANGUAGE_VERSION,
+    required_version_diagnostics, NEWEST_LANGUAGE_VERSION, NEWEST_OPENTOFU_VERSION,
+    OLDEST_LANGUAGE_VERSION, OLDEST_OPENTOFU_VERSION,
 };
 
 use ferro_diag::{Diagnostic, FileId, SourceLookup};
@@ -271,7 +272,8 @@ impl FileRegistry {
     }
 }
 
-/// Parse one file: the JSON syntax for `*.tf.json`, the native syntax otherwise.
+/// Parse one file: the JSON syntax for `*.tf.json` (and `*.tofu.json`), the native syntax
+/// otherwise.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     if is_json(db, file) {
@@ -325,7 +327,7 @@ pub fn source_map(db: &dyn Db, file: SourceFile) -> Arc<SourceMap> {
 
 /// Whether a configuration file is in the JSON syntax (by its name, as Terraform decides).
 fn is_json(db: &dyn Db, file: SourceFile) -> bool {
-    file.path(db).ends_with(".tf.json")
+    is_json_path(file.path(db))
 }
 
 /// Lowering knows files by id only; the "already set at main.tf:2,3-11" of a redefined

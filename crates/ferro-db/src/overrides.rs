@@ -16,16 +16,23 @@ use crate::{parse, Db, SourceFile};
 use ferro_diag::Diagnostic;
 use ferro_syntax::ast::{Block, Body, BodyItem, ExprKind};
 
-/// Whether a configuration file is an override file, by its name as Terraform decides.
+/// Whether a configuration file is an override file, by its name as Terraform decides (and
+/// OpenTofu, for `override.tofu` and `*_override.tofu[.json]`).
 pub fn is_override_path(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let Some(stem) = name
-        .strip_suffix(".tf.json")
-        .or_else(|| name.strip_suffix(".tf"))
+    let Some(stem) = [".tf.json", ".tf", ".tofu.json", ".tofu"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
     else {
         return false;
     };
     stem == "override" || stem.ends_with("_override")
+}
+
+/// Whether a configuration file is in the JSON syntax, by its name: `*.tf.json`, or OpenTofu's
+/// `*.tofu.json`.
+pub fn is_json_path(path: &str) -> bool {
+    path.ends_with(".tf.json") || path.ends_with(".tofu.json")
 }
 
 /// The override files of `file`'s module, in name order (empty unless the module has any).

@@ -169,7 +169,10 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         while let Some(n) = cur {
             if let Some(c) = tree.nodes[n].call {
                 let mc = &item_signature(db, c.file).module_calls[c.index];
-                nope |= mc.count.is_some() || mc.for_each.is_some() || !mc.depends_on.is_empty();
+                nope |= mc.count.is_some()
+                    || mc.for_each.is_some()
+                    || mc.enabled.is_some()
+                    || !mc.depends_on.is_empty();
             }
             cur = tree.nodes[n].parent;
         }

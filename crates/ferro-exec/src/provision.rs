@@ -4,10 +4,11 @@
 //! the settings of the `connection` blocks (`provision/connection.rs`).
 
 use crate::{Event, ProvisionPhase};
+use ferro_addrs::{AbsResource, ModuleInstance, Target};
 use ferro_db::SourceFile;
 use ferro_diag::Diagnostic;
 use ferro_hir::{Provisioner, ResourceDecl};
-use ferro_runtime::scope::{InstanceCtx, ModuleEval};
+use ferro_runtime::scope::{EvalTree, InstanceCtx, ModuleEval};
 use ferro_value::{Value, ValueKind};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -64,6 +65,51 @@ pub(crate) fn run_provisioners(
         on_event(phase(ProvisionPhase::Complete));
     }
     diags
+}
+
+/// The destroy-time provisioners of the `removed` block (OpenTofu 1.10) that destroys the
+/// objects of `res`, a resource the configuration no longer declares: the module instance
+/// that declares the block (the resource's own, or one around it that still exists), the
+/// block's file, and the provisioners as a resource declaration of their own.
+pub(crate) fn removed_provisioners<'a>(
+    tree: &'a EvalTree<'a>,
+    res: &AbsResource,
+) -> Option<(ModuleEval<'a>, SourceFile, ResourceDecl)> {
+    let steps = &res.module.0;
+    for depth in (0..=steps.len()).rev() {
+        let here = ModuleInstance(steps[..depth].to_vec().into());
+        let Some(m) = tree.scope(&here) else {
+            continue;
+        };
+        let below: Vec<&str> = steps[depth..].iter().map(|s| s.name.as_str()).collect();
+        let found = m.index.removed.iter().find_map(|item| {
+            let block = &m.hir(item.file).removed[item.index];
+            let Target::Resource(r) = &block.from else {
+                return None;
+            };
+            let names: Vec<&str> = r.module.0.iter().map(|s| s.name.as_str()).collect();
+            (block.destroy && names == below && r.resource == res.resource)
+                .then_some((item.file, block))
+        });
+        if let Some((file, block)) = found {
+            let decl = ResourceDecl {
+                addr: res.resource.clone(),
+                span: block.span,
+                body: Default::default(),
+                count: None,
+                for_each: None,
+                enabled: None,
+                depends_on: Vec::new(),
+                provider: None,
+                lifecycle: Default::default(),
+                provisioners: block.provisioners.clone(),
+                connection: None,
+                check: None,
+            };
+            return Some((m, file, decl));
+        }
+    }
+    None
 }
 
 /// The provisioner's arguments, evaluated.

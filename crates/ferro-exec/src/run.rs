@@ -15,7 +15,7 @@ use ferro_plan::{Action, Expansion, Plan, ResourceInstanceChange, Step};
 use ferro_runtime::scope::{EvalTree, InstanceCtx};
 use ferro_runtime::Providers;
 use ferro_state::{Backend, State};
-use ferro_value::Value;
+use ferro_value::{Type, Value};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::Direction;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -177,6 +177,20 @@ pub fn apply(
     // Objects `removed` blocks forget leave state before anything runs.
     for c in &plan.forgotten {
         state.forget_instance(&c.addr.containing_resource(), &c.addr.resource.key);
+    }
+    // So do the old objects of forget-then-create replacements (`lifecycle { destroy =
+    // false }`); their deposed objects, if any, stay.
+    for c in plan
+        .changes
+        .iter()
+        .filter(|c| c.action == Action::ForgetThenCreate)
+    {
+        state.set_current(
+            &c.addr.containing_resource(),
+            &c.provider,
+            &c.addr.resource.key,
+            None,
+        );
     }
     if state.lineage.is_empty() {
         state.lineage = ferro_state::new_lineage();
@@ -677,6 +691,7 @@ fn seed_resource_values(
         }
         let v = match exp {
             Expansion::Single => values.pop().unwrap_or_else(Value::dynamic_unknown),
+            Expansion::Enabled => values.pop().unwrap_or_else(|| Value::null(Type::Dynamic)),
             Expansion::Count => Value::tuple(values),
             Expansion::ForEach => Value::object(
                 keys.into_iter()

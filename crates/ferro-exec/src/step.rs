@@ -538,12 +538,15 @@ fn apply_change(
         tainted,
         Hold::when_read(m.holds_whole(&res)),
     ) {
-        Ok(obj) => outcomes.push(Outcome::Change(Change::SetCurrent {
-            res: abs.clone(),
-            provider: (*c.provider).clone(),
-            key: key.clone(),
-            obj: Some(obj),
-        })),
+        Ok(mut obj) => {
+            obj.skip_destroy = c.skip_destroy;
+            outcomes.push(Outcome::Change(Change::SetCurrent {
+                res: abs.clone(),
+                provider: (*c.provider).clone(),
+                key: key.clone(),
+                obj: Some(obj),
+            }))
+        }
         Err(e) => {
             diags.push(
                 Diagnostic::error(
@@ -643,29 +646,32 @@ fn destroy_change(
         id: id.clone(),
     });
     let started = Instant::now();
-    // Destroy-time provisioners run first, while the configuration still declares the resource;
-    // a failure keeps the object.
-    if let Some(m) = ctx.tree.scope(&c.addr.module) {
-        if let Some(item) = m.index.resources.get(&res).copied() {
-            let decl = m.resource(item);
-            if decl.provisioners.iter().any(|p| p.when_destroy) {
-                let inst = InstanceCtx::for_key(&c.addr.resource.key, None);
-                let ds = crate::provision::run_provisioners(
-                    &m,
-                    item.file,
-                    &decl,
-                    &ferro_runtime::conditions::with_self(&inst, &before),
-                    crate::provision::When::Destroy,
-                    &addr,
-                    ctx.on_event,
-                );
-                if ds.iter().any(Diagnostic::is_error) {
-                    diags.extend(ds);
-                    (ctx.on_event)(Event::Failed { addr: addr.clone() });
-                    return (Vec::new(), diags, false);
-                }
+    // Destroy-time provisioners run first, while the configuration still declares the resource
+    // (or a `removed` block that destroys it has them); a failure keeps the object.
+    let declared = ctx.tree.scope(&c.addr.module).and_then(|m| {
+        let item = m.index.resources.get(&res).copied()?;
+        let decl = m.resource(item).into_owned();
+        Some((m, item.file, decl))
+    });
+    let found = declared.or_else(|| crate::provision::removed_provisioners(ctx.tree, &abs));
+    if let Some((m, file, decl)) = found {
+        if decl.provisioners.iter().any(|p| p.when_destroy) {
+            let inst = InstanceCtx::for_key(&c.addr.resource.key, None);
+            let ds = crate::provision::run_provisioners(
+                &m,
+                file,
+                &decl,
+                &ferro_runtime::conditions::with_self(&inst, &before),
+                crate::provision::When::Destroy,
+                &addr,
+                ctx.on_event,
+            );
+            if ds.iter().any(Diagnostic::is_error) {
                 diags.extend(ds);
+                (ctx.on_event)(Event::Failed { addr: addr.clone() });
+                return (Vec::new(), diags, false);
             }
+            diags.extend(ds);
         }
     }
     let null = Value::null(prior.ty());

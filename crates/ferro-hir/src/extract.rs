@@ -173,6 +173,7 @@ impl Copier<'_> {
         self.span(&mut r.span);
         self.opt(&mut r.count);
         self.opt(&mut r.for_each);
+        self.opt(&mut r.enabled);
         self.body(&mut r.body);
         self.refs(&mut r.depends_on);
         if let Some((_, _, s)) = &mut r.provider {
@@ -211,6 +212,7 @@ impl Copier<'_> {
         }
         self.opt(&mut c.count);
         self.opt(&mut c.for_each);
+        self.opt(&mut c.enabled);
         self.refs(&mut c.depends_on);
         c.providers.iter_mut().for_each(|p| self.span(&mut p.span));
         c.inputs.iter_mut().for_each(|a| self.attr(a));
@@ -281,6 +283,13 @@ impl ItemTree {
         out.providers.iter_mut().for_each(|p| c.provider(p));
         out.module_calls.iter_mut().for_each(|m| c.module_call(m));
         out.checks.iter_mut().for_each(|k| c.check(k));
+        for p in out.removed.iter_mut().flat_map(|r| &mut r.provisioners) {
+            c.body(&mut p.body);
+            if let Some(cn) = &mut p.connection {
+                c.body(cn);
+            }
+            c.span(&mut p.span);
+        }
         for i in &mut out.imports {
             c.expr(&mut i.id);
             c.opt(&mut i.for_each);

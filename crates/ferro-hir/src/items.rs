@@ -156,6 +156,8 @@ pub struct Variable {
     pub sensitive: bool,
     pub nullable: bool,
     pub validations: Vec<VariableValidation>,
+    /// `deprecated = "message"` (OpenTofu 1.10): a caller that sets the variable is warned.
+    pub deprecated: Option<String>,
 }
 
 /// A `validation { condition, error_message }` block of a variable.
@@ -189,6 +191,8 @@ pub struct Output {
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `precondition` blocks, checked before the value is recorded.
     pub preconditions: Vec<Condition>,
+    /// `deprecated = "message"` (OpenTofu 1.10): a caller referring to the output is warned.
+    pub deprecated: Option<String>,
 }
 
 /// A `precondition` or `postcondition` block: a condition and the message shown when it fails.
@@ -266,6 +270,10 @@ pub struct DynamicBlock {
 pub struct Lifecycle {
     pub create_before_destroy: bool,
     pub prevent_destroy: bool,
+    /// `destroy = false` (OpenTofu 1.12, Terraform 1.16): objects leaving the configuration
+    /// (or a destroy plan) are forgotten, not destroyed, and a replacement forgets the old
+    /// object.
+    pub skip_destroy: bool,
     /// Attribute paths whose configured values are ignored on update (`all` ignores everything).
     pub ignore_changes: Vec<Vec<IgnoreStep>>,
     /// The range of each `ignore_changes` path's first name (beside `ignore_changes`).
@@ -295,6 +303,9 @@ pub struct ResourceDecl {
     pub body: BlockBody,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
+    /// `lifecycle { enabled = BOOL }` (OpenTofu 1.11): one instance without a key when true,
+    /// none when false.
+    pub enabled: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `provider = name` or `name.alias`.
     pub provider: Option<(String, Option<String>, SpanId)>,
@@ -310,8 +321,8 @@ pub struct ResourceDecl {
 }
 
 impl ResourceDecl {
-    /// The declaration without its body: the address, the header's range, which of `count`
-    /// and `for_each` is set (its expression left out), `depends_on`, `provider`, the
+    /// The declaration without its body: the address, the header's range, which of `count`,
+    /// `for_each` and `enabled` is set (its expression left out), `depends_on`, `provider`, the
     /// `lifecycle` flags and `ignore_changes`, and the `check` it belongs to.
     pub fn header(&self) -> ResourceDecl {
         let no_expr = |e: &Option<ExprId>| e.map(|_| crate::extract::no_expr());
@@ -327,6 +338,7 @@ impl ResourceDecl {
             },
             count: no_expr(&self.count),
             for_each: no_expr(&self.for_each),
+            enabled: no_expr(&self.enabled),
             depends_on: self.depends_on.clone(),
             provider: self.provider.clone(),
             lifecycle: Lifecycle {
@@ -335,6 +347,7 @@ impl ResourceDecl {
                 ignore_changes: l.ignore_changes.clone(),
                 ignore_changes_spans: l.ignore_changes_spans.clone(),
                 ignore_all_changes: l.ignore_all_changes,
+                skip_destroy: l.skip_destroy,
                 replace_triggered_by: Vec::new(),
                 preconditions: Vec::new(),
                 postconditions: Vec::new(),
@@ -354,13 +367,14 @@ impl ResourceDecl {
         }
     }
 
-    /// The expressions of its configuration: `count`, `for_each`, the body, and the
-    /// `lifecycle` conditions.
+    /// The expressions of its configuration: `count`, `for_each`, `enabled`, the body, and
+    /// the `lifecycle` conditions.
     pub fn config_exprs(&self) -> Vec<ExprId> {
         let mut out: Vec<ExprId> = self
             .count
             .iter()
             .chain(self.for_each.iter())
+            .chain(self.enabled.iter())
             .copied()
             .collect();
         self.body.exprs(&mut out);
@@ -437,6 +451,9 @@ pub struct Removed {
     /// from the configuration); otherwise they are only forgotten (left in place, dropped from
     /// state).
     pub destroy: bool,
+    /// Destroy-time `provisioner` blocks (OpenTofu 1.10), run before each object is destroyed
+    /// with `self` the object.
+    pub provisioners: Vec<Provisioner>,
     pub span: SpanId,
     pub from_span: SpanId,
 }
@@ -488,6 +505,9 @@ pub struct ModuleCall {
     pub version_span: Option<SpanId>,
     pub count: Option<ExprId>,
     pub for_each: Option<ExprId>,
+    /// `lifecycle { enabled = BOOL }` (OpenTofu 1.11): one instance without a key when true,
+    /// none when false.
+    pub enabled: Option<ExprId>,
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `providers = { child = parent, child.alias = parent.alias }`.
     pub providers: Vec<ProviderPassing>,

@@ -274,6 +274,7 @@ impl Lower {
             sensitive: false,
             nullable: true,
             validations: Vec::new(),
+            deprecated: None,
         };
         for item in &b.body.items {
             match item {
@@ -290,6 +291,9 @@ impl Lower {
                     "description" => v.description = self.literal_string_attr(a),
                     "sensitive" => v.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "nullable" => v.nullable = self.literal_bool_attr(a).unwrap_or(true),
+                    "deprecated" => {
+                        v.deprecated = self.deprecated_attr(a, "variable", b.labels[0].span)
+                    }
                     _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "validation" => {
@@ -348,6 +352,7 @@ impl Lower {
             sensitive: false,
             depends_on: Vec::new(),
             preconditions: Vec::new(),
+            deprecated: None,
         };
         for item in &b.body.items {
             match item {
@@ -356,6 +361,7 @@ impl Lower {
                     "description" => o.description = self.literal_string_attr(a),
                     "sensitive" => o.sensitive = self.literal_bool_attr(a).unwrap_or(false),
                     "depends_on" => o.depends_on = self.depends_on(&a.expr),
+                    "deprecated" => o.deprecated = self.deprecated_attr(a, "output", a.expr.span),
                     _ => self.unsupported_argument(a),
                 },
                 BodyItem::Block(inner) if inner.ty.name == "precondition" => {
@@ -433,6 +439,7 @@ impl Lower {
             body: BlockBody::default(),
             count: None,
             for_each: None,
+            enabled: None,
             depends_on: Vec::new(),
             provisioners: Vec::new(),
             connection: None,
@@ -446,11 +453,16 @@ impl Lower {
             json: b.body.json,
         };
         let mut for_each_name = None;
+        let mut count_name = None;
+        let mut enabled = None;
         let mut first_connection: Option<&ast::Block> = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "count" => decl.count = Some(self.expr(&a.expr)),
+                    "count" => {
+                        count_name = Some(a.name.span);
+                        decl.count = Some(self.expr(&a.expr));
+                    }
                     "for_each" => {
                         for_each_name = Some(a.name.span);
                         decl.for_each = Some(self.expr(&a.expr));
@@ -460,7 +472,7 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" => decl.lifecycle = self.lifecycle(inner),
+                    "lifecycle" => decl.lifecycle = self.lifecycle(inner, &mut enabled),
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
@@ -478,16 +490,18 @@ impl Lower {
                 },
             }
         }
-        // Terraform points at the name of the `for_each` argument.
-        if let (Some(_), Some(name)) = (decl.count, for_each_name) {
-            let span = name;
-            self.error(
-                "count-and-for-each",
-                "Invalid combination of \"count\" and \"for_each\"",
-                "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
-                span,
-            );
-        }
+        decl.enabled = enabled.map(|(e, _)| e);
+        let instances = if mode == ResourceMode::Managed {
+            "resources"
+        } else {
+            "data sources"
+        };
+        self.repetition_conflict(
+            count_name,
+            enabled.map(|(_, s)| s),
+            for_each_name,
+            instances,
+        );
         // A resource with a destroy-time provisioner: its connection block, too, may refer
         // only to the object (Terraform checks it after the whole body).
         if let Some(c) = first_connection {
@@ -671,6 +685,31 @@ impl Lower {
             }
         }
         out
+    }
+
+    /// OpenTofu's `deprecated = "message"` of a variable or an output: a literal string that
+    /// says something (an empty one is OpenTofu's error, at `blank_at`).
+    fn deprecated_attr(
+        &mut self,
+        a: &ast::Attribute,
+        kind: &str,
+        blank_at: Span,
+    ) -> Option<String> {
+        let message = self.literal_string_attr(a)?;
+        if message.trim().is_empty() {
+            let (summary, what) = match kind {
+                "variable" => ("Invalid `deprecated` value", "variable"),
+                _ => ("Invalid `deprecated` attribute", "output value"),
+            };
+            self.error(
+                "invalid-deprecated",
+                summary,
+                format!("The \"deprecated\" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated {what}."),
+                blank_at,
+            );
+            return None;
+        }
+        Some(message)
     }
 
     fn literal_string_attr(&mut self, a: &ast::Attribute) -> Option<String> {

@@ -1,5 +1,6 @@
 //! Lowering `module` blocks: the call's meta-arguments (`source`, `version`, `count`,
-//! `for_each`, `depends_on`, `providers`) and the input values for the child's variables.
+//! `for_each`, `depends_on`, `providers`, OpenTofu's `lifecycle { enabled }`) and the input
+//! values for the child's variables.
 
 use super::{literal_string, Lower};
 use crate::items::{HirAttr, ModuleCall, ProviderPassing};
@@ -21,11 +22,14 @@ impl Lower {
             version_span: None,
             count: None,
             for_each: None,
+            enabled: None,
             depends_on: Vec::new(),
             providers: Vec::new(),
             inputs: Vec::new(),
         };
         let mut for_each_name = None;
+        let mut count_name = None;
+        let mut enabled = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
@@ -38,7 +42,10 @@ impl Lower {
                         call.version = self.literal_string_attr(a);
                         call.version_span = Some(self.sp(a.expr.span));
                     }
-                    "count" => call.count = Some(self.expr(&a.expr)),
+                    "count" => {
+                        count_name = Some(a.name.span);
+                        call.count = Some(self.expr(&a.expr));
+                    }
                     "for_each" => {
                         for_each_name = Some(a.name.span);
                         call.for_each = Some(self.expr(&a.expr));
@@ -57,6 +64,9 @@ impl Lower {
                         });
                     }
                 },
+                BodyItem::Block(inner) if inner.ty.name == "lifecycle" => {
+                    enabled = self.module_lifecycle(inner);
+                }
                 BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
@@ -68,16 +78,9 @@ impl Lower {
                 Self::missing_item_span(b),
             );
         }
-        // Terraform points at the name of the `for_each` argument.
-        if let (Some(_), Some(name)) = (call.count, for_each_name) {
-            let span = name;
-            self.error(
-                "count-and-for-each",
-                "Invalid combination of \"count\" and \"for_each\"",
-                "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
-                span,
-            );
-        }
+        call.enabled = enabled.map(|(e, _)| e);
+        let enabled_name = enabled.map(|(_, s)| s);
+        self.repetition_conflict(count_name, enabled_name, for_each_name, "module instances");
         self.hir.module_calls.push(call);
     }
 

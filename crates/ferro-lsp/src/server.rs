@@ -265,6 +265,8 @@ impl Server<'_> {
                 let watchers = json!([
                     {"globPattern": "**/*.tf"},
                     {"globPattern": "**/*.tf.json"},
+                    {"globPattern": "**/*.tofu"},
+                    {"globPattern": "**/*.tofu.json"},
                     {"globPattern": "**/.terraform/ferro-schemas.json"},
                 ]);
                 self.send(&json!({

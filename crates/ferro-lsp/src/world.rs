@@ -69,8 +69,9 @@ impl World {
         let _ = self.project.discover();
     }
 
-    /// The editor opened a document; only configuration files (`*.tf`, `*.tf.json`) are
-    /// analysed (a `.tfvars` file is not configuration).
+    /// The editor opened a document; only configuration files (`*.tf`, `*.tf.json`,
+    /// OpenTofu's `*.tofu`, `*.tofu.json`) are analysed (a `.tfvars` file is not
+    /// configuration).
     pub fn open(&mut self, path: &Path, text: String, version: i64) -> Option<SourceFile> {
         if !is_config(path) {
             return None;

@@ -661,3 +661,74 @@ fn encryption_block_completion_and_diagnostics() {
     );
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn tofu_files_are_configuration_and_lifecycle_completion_knows_opentofu_arguments() {
+    // main.tofu hides main.tf: its output "y" is no duplicate of main.tofu's.
+    let hidden = "output \"y\" {\n  value = 1\n}\n";
+    let text = "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    \n  }\n}\n\nmodule \"m\" {\n  source = \"./m\"\n  lifecycle {\n    \n  }\n}\n\nremoved {\n  from = terraform_data.b\n  lifecycle {\n    \n  }\n}\n\noutput \"y\" {\n  value = var.missing\n}\n";
+    let root = workspace(
+        "tofu-files",
+        &[
+            ("main.tf", hidden),
+            ("m/main.tofu", "output \"v\" {\n  value = 1\n}\n"),
+        ],
+    );
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tofu");
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri);
+    let msgs: Vec<&str> = d.iter().map(|x| x["message"].as_str().unwrap()).collect();
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(
+        msgs[0].starts_with("Reference to undeclared input variable"),
+        "{msgs:?}"
+    );
+    let labels = |v: Value| -> Vec<String> {
+        let mut l: Vec<String> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    let inside = |nth: usize| {
+        let at = text.match_indices("lifecycle {\n    ").nth(nth).unwrap().0;
+        let line = text[..at].matches('\n').count();
+        json!({"textDocument": {"uri": uri}, "position": {"line": line + 1, "character": 4}})
+    };
+    let r = c.result("textDocument/completion", inside(0));
+    assert_eq!(
+        labels(r),
+        [
+            "create_before_destroy",
+            "destroy",
+            "enabled",
+            "ignore_changes",
+            "prevent_destroy"
+        ]
+    );
+    let r = c.result("textDocument/completion", inside(1));
+    assert_eq!(labels(r), ["enabled"]);
+    let r = c.result("textDocument/completion", inside(2));
+    assert_eq!(labels(r), ["destroy"]);
+    // A removed block's own body: `from` is written, so only the blocks are left.
+    let at = text.find("  from = terraform_data.b").unwrap();
+    let line = text[..at].matches('\n').count();
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}}),
+    );
+    assert_eq!(labels(r), ["lifecycle", "provisioner"]);
+    // OpenTofu's `deprecated` in an output.
+    let at = text.find("  value = var.missing").unwrap();
+    let line = text[..at].matches('\n').count();
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}}),
+    );
+    assert!(labels(r).contains(&"deprecated".to_string()));
+    assert_eq!(c.shutdown(), 0);
+}

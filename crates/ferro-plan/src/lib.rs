@@ -43,6 +43,9 @@ pub enum Action {
     DeleteThenCreate,
     CreateThenDelete,
     Delete,
+    /// OpenTofu's replacement of an object whose resource has `lifecycle { destroy = false }`:
+    /// the old object leaves state (not destroyed) and a new one is created.
+    ForgetThenCreate,
 }
 
 impl Action {
@@ -56,6 +59,7 @@ impl Action {
             Action::DeleteThenCreate => &["delete", "create"],
             Action::CreateThenDelete => &["create", "delete"],
             Action::Delete => &["delete"],
+            Action::ForgetThenCreate => &["forget", "create"],
         }
     }
 
@@ -75,6 +79,12 @@ pub enum ActionReason {
     ReadBecauseConfigUnknown,
     /// A data source read waits for apply because something it depends on has changes pending.
     ReadBecauseDependencyPending,
+    /// OpenTofu: forgotten, not destroyed, because the configuration has
+    /// `lifecycle { destroy = false }`.
+    ForgotBecauseLifecycleDestroyInConfig,
+    /// OpenTofu: forgotten, not destroyed, because the object records `skip_destroy` (the
+    /// resource had `lifecycle { destroy = false }` before it left the configuration).
+    ForgotBecauseLifecycleDestroyInState,
 }
 
 impl ActionReason {
@@ -86,6 +96,12 @@ impl ActionReason {
             ActionReason::ReplaceByTriggers => "replace_by_triggers",
             ActionReason::ReadBecauseConfigUnknown => "read_because_config_unknown",
             ActionReason::ReadBecauseDependencyPending => "read_because_dependency_pending",
+            ActionReason::ForgotBecauseLifecycleDestroyInConfig => {
+                "forgot_because_lifecycle_destroy_in_config"
+            }
+            ActionReason::ForgotBecauseLifecycleDestroyInState => {
+                "forgot_because_lifecycle_destroy_in_state"
+            }
         }
     }
 }
@@ -109,6 +125,10 @@ pub struct ResourceInstanceChange {
     /// a resource's instances).
     pub dependencies: ferro_state::Dependencies,
     pub create_before_destroy: bool,
+    /// `lifecycle { destroy = false }`: recorded on the new object as OpenTofu's
+    /// `skip_destroy`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skip_destroy: bool,
     /// What few changes have (see [`ChangeDetail`]; read and set through the `deposed`,
     /// `reason` and `requires_replace` methods), boxed: so a change fits the 160-byte
     /// allocation size class (a plan holds one change per instance).
@@ -221,6 +241,7 @@ impl ResourceInstanceChange {
             schema_version,
             dependencies: Default::default(),
             create_before_destroy: false,
+            skip_destroy: false,
             detail: None,
         }
     }
@@ -412,6 +433,9 @@ pub enum Expansion {
     Single,
     Count,
     ForEach,
+    /// OpenTofu's `lifecycle { enabled }`: one instance without a key, or none, when the
+    /// resource (or module call) is null in expressions.
+    Enabled,
 }
 
 impl Plan {
@@ -442,10 +466,23 @@ impl Plan {
                     add += 1;
                     destroy += 1;
                 }
+                Action::ForgetThenCreate => add += 1,
                 Action::NoOp | Action::Read => {}
             }
         }
         (add, change, destroy)
+    }
+
+    /// How many objects leave state without being destroyed: those `removed` blocks or
+    /// `lifecycle { destroy = false }` forget, and the old objects of forget-then-create
+    /// replacements (OpenTofu's "N to forget").
+    pub fn forget_count(&self) -> usize {
+        self.forgotten.len()
+            + self
+                .changes
+                .iter()
+                .filter(|c| c.action == Action::ForgetThenCreate)
+                .count()
     }
 
     /// The id each instance an `import` block imports in this plan is imported by (a map, so

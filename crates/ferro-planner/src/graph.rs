@@ -49,7 +49,8 @@ pub fn build_graph(
         let e = per.entry(r).or_default();
         match c.action {
             Action::NoOp => {}
-            Action::Create | Action::Update | Action::Read => {
+            // The old object of a forget-then-create leaves state before the apply starts.
+            Action::Create | Action::Update | Action::Read | Action::ForgetThenCreate => {
                 e.applies.push(g.add_node(Step::Apply(i)))
             }
             Action::Delete => e.destroys.push(g.add_node(Step::Destroy(i))),

@@ -185,7 +185,10 @@ fn convert_moved(
         obj.tainted,
         crate::statecodec::Hold::Text,
     ) {
-        Ok(converted) => state.set_current(&res, cfg, &new.resource.key, Some(converted)),
+        Ok(mut converted) => {
+            converted.skip_destroy = obj.skip_destroy;
+            state.set_current(&res, cfg, &new.resource.key, Some(converted))
+        }
         Err(e) => diags.push(invalid(format!(
             "ferro failed to encode the value in state for {new}: {e}."
         ))),

@@ -48,9 +48,14 @@ pub fn expand_with_values(
         }
         for (name, item) in &m.index.module_calls {
             let call = &m.hir(item.file).module_calls[item.index];
-            let Some((expansion, keys)) =
-                expand_in(&m, item.file, call.count, call.for_each, &mut diags)
-            else {
+            let Some((expansion, keys)) = expand_in(
+                &m,
+                item.file,
+                call.count,
+                call.for_each,
+                call.enabled,
+                &mut diags,
+            ) else {
                 continue;
             };
             let children: Vec<ModuleInstance> = keys

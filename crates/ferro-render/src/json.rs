@@ -5,7 +5,7 @@
 use super::{decode_object, sorted_changes};
 use ferro_addrs::{AbsResource, InstanceKey, ModuleInstance, ResourceMode};
 use ferro_db::{Db, Workspace};
-use ferro_plan::{Action, Plan, ResourceInstanceChange};
+use ferro_plan::{Action, ActionReason, Plan, ResourceInstanceChange};
 use ferro_runtime::config_value::mark_schema_sensitive;
 use ferro_runtime::Providers;
 use ferro_state::State;
@@ -537,8 +537,19 @@ fn resource_change_json(c: &ResourceInstanceChange, before: &Value, after: &Valu
         ch.insert("replace_paths".into(), J::Array(paths));
     }
     r.insert("change".into(), J::Object(ch));
-    // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2).
-    if let Some(reason) = c.reason().filter(|_| c.action.is_replace()) {
+    // Terraform 1.0 reports reasons for replacements only (read reasons arrived in 1.2); the
+    // reasons of OpenTofu's forget-then-create and of forgetting for `lifecycle { destroy =
+    // false }` are OpenTofu's.
+    let shown = |r: &ActionReason| {
+        c.action.is_replace()
+            || c.action == Action::ForgetThenCreate
+            || matches!(
+                r,
+                ActionReason::ForgotBecauseLifecycleDestroyInConfig
+                    | ActionReason::ForgotBecauseLifecycleDestroyInState
+            )
+    };
+    if let Some(reason) = c.reason().filter(shown) {
         r.insert("action_reason".into(), J::String(reason.as_str().into()));
     }
     J::Object(r)

@@ -394,9 +394,7 @@ fn body_expressions(
 
 /// The text of a file in the JSON syntax (`None` for the native syntax).
 fn json_text(db: &dyn Db, file: SourceFile) -> Option<&str> {
-    file.path(db)
-        .ends_with(".tf.json")
-        .then(|| file.text(db).as_str())
+    ferro_db::is_json_path(file.path(db)).then(|| file.text(db).as_str())
 }
 
 /// `{"constant_value": …}` for expressions without references or calls, else `{"references": […]}`.

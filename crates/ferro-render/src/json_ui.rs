@@ -150,7 +150,7 @@ fn action_name(a: Action) -> &'static str {
         Action::Read => "read",
         Action::Update => "update",
         Action::Delete => "delete",
-        Action::DeleteThenCreate | Action::CreateThenDelete => "replace",
+        Action::DeleteThenCreate | Action::CreateThenDelete | Action::ForgetThenCreate => "replace",
         Action::NoOp => "noop",
     }
 }
@@ -193,7 +193,10 @@ fn change_reason(r: ActionReason) -> Option<&'static str> {
         ActionReason::ReplaceByRequest => Some("requested"),
         ActionReason::ReplaceBecauseCannotUpdate => Some("cannot_update"),
         ActionReason::ReplaceByTriggers => Some("replace_triggered_by"),
-        ActionReason::ReadBecauseConfigUnknown | ActionReason::ReadBecauseDependencyPending => None,
+        ActionReason::ReadBecauseConfigUnknown
+        | ActionReason::ReadBecauseDependencyPending
+        | ActionReason::ForgotBecauseLifecycleDestroyInConfig
+        | ActionReason::ForgotBecauseLifecycleDestroyInState => None,
     }
 }
 

@@ -54,6 +54,8 @@ fn action_symbol(a: Action) -> &'static str {
     match a {
         Action::DeleteThenCreate => "[red]-[reset]/[green]+[reset]",
         Action::CreateThenDelete => "[green]+[reset]/[red]-[reset]",
+        // OpenTofu's, two columns wider than the others.
+        Action::ForgetThenCreate => "  [red].[reset]/[green]+[reset]",
         Action::Create => "  [green]+[reset]",
         Action::Delete => "  [red]-[reset]",
         Action::Read => " [cyan]<=[reset]",
@@ -108,6 +110,22 @@ fn resource_change(
             }
             _ => format!("[bold]  # {addr}[reset] must be [bold][red]replaced"),
         },
+        // OpenTofu's words for a replacement that forgets the old object.
+        Action::ForgetThenCreate => {
+            let why = match c.reason() {
+                Some(ActionReason::ReplaceBecauseTainted) => {
+                    format!("[bold]  # {addr}[reset] is tainted, so it must be [bold][red]replaced[reset]")
+                }
+                Some(ActionReason::ReplaceByRequest) => format!(
+                    "[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested"
+                ),
+                Some(ActionReason::ReplaceByTriggers) => format!(
+                    "[bold]  # {addr}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by"
+                ),
+                _ => format!("[bold]  # {addr}[reset] must be [bold][red]replaced[reset]"),
+            };
+            format!("{why} - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])")
+        }
         Action::Delete => {
             let mut h = format!("[bold]  # {addr}[reset] will be [bold][red]destroyed");
             if c.deposed().is_some() {
@@ -126,7 +144,16 @@ fn resource_change(
         },
     };
     let head = if notes.forget {
-        format!("[bold]  # {addr}[reset] will be removed from the ferro state but will not be destroyed")
+        let mut h = format!("[bold]  # {addr}[reset] will be removed from the ferro state but will not be destroyed");
+        // OpenTofu's note when `lifecycle { destroy = false }` is why.
+        match c.reason() {
+            Some(ActionReason::ForgotBecauseLifecycleDestroyInConfig) => h.push_str(
+                " \n (because [bold]lifecycle.destroy = false[reset] is set in the configuration)",
+            ),
+            Some(ActionReason::ForgotBecauseLifecycleDestroyInState) => h.push_str(" \n (because [bold]lifecycle.destroy = false[reset] was configured before this resource was removed from the configuration)"),
+            _ => {}
+        }
+        h
     } else {
         head
     };
@@ -167,6 +194,12 @@ fn resource_change(
     let before = mark_schema_sensitive(schema, &c.before.value());
     let (action, after) = if notes.forget {
         (Action::NoOp, before.clone())
+    } else if c.action == Action::ForgetThenCreate {
+        // Drawn as a replacement (the new object against the old one).
+        (
+            Action::DeleteThenCreate,
+            mark_schema_sensitive(schema, &c.after.value()),
+        )
     } else {
         (c.action, mark_schema_sensitive(schema, &c.after.value()))
     };
@@ -265,6 +298,9 @@ pub fn write_human_plan(
                 head.push_str(&format!("{} {text}\n", action_symbol(a)));
             }
         }
+        if has(Action::ForgetThenCreate) {
+            head.push_str("[red].[reset]/[green]+[reset] forget and then create replacement\n");
+        }
         if !plan.forgotten.is_empty() {
             head.push_str("  [bold].[reset] forget\n");
         }
@@ -329,8 +365,9 @@ pub fn plan_counts(plan: &Plan) -> String {
     s.push_str(&format!(
         "{add} to add, {change} to change, {destroy} to destroy"
     ));
-    if !plan.forgotten.is_empty() {
-        s.push_str(&format!(", {} to forget", plan.forgotten.len()));
+    let forget = plan.forget_count();
+    if forget > 0 {
+        s.push_str(&format!(", {forget} to forget"));
     }
     s.push('.');
     s

@@ -57,7 +57,7 @@ pub fn diagnostic(d: &Diagnostic, sources: &dyn SourceLookup) -> Value {
         // The top-level block around the byte before the range, in native-syntax
         // configuration files, as Terraform looks it up (a range starting a block has none).
         let context = match start.checked_sub(1) {
-            Some(before) if name.ends_with(".tf") => {
+            Some(before) if name.ends_with(".tf") || name.ends_with(".tofu") => {
                 ferro_syntax::context_string(text, before).map_or(Value::Null, Value::String)
             }
             _ => Value::Null,

@@ -736,6 +736,11 @@ impl<'t> ModuleEval<'t> {
                 .pop()
                 .map(|(_, v)| v)
                 .unwrap_or_else(Value::dynamic_unknown),
+            // A disabled call is null, as in OpenTofu.
+            Expansion::Enabled => values
+                .pop()
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| Value::null(Type::Dynamic)),
             Expansion::Count => Value::tuple(values.into_iter().map(|(_, v)| v).collect()),
             Expansion::ForEach => Value::object(
                 values

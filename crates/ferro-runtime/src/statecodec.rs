@@ -55,6 +55,7 @@ pub fn encode_object(
         private: private_text(private),
         dependencies,
         create_before_destroy: cbd,
+        skip_destroy: false,
     })
 }
 

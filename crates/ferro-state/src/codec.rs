@@ -646,6 +646,7 @@ fn read_instance(
     }
     let dependencies = shared.dependencies.clone();
     let create_before_destroy = opt_bool(o, "create_before_destroy", &pre)?;
+    let skip_destroy = opt_bool(o, "skip_destroy", &pre)?;
     Ok((
         key,
         deposed,
@@ -657,6 +658,7 @@ fn read_instance(
             private,
             dependencies,
             create_before_destroy,
+            skip_destroy,
         },
     ))
 }

@@ -610,6 +610,7 @@ mod tests {
                 private: None,
                 dependencies: Default::default(),
                 create_before_destroy: false,
+                skip_destroy: false,
             }),
         }
     }

@@ -171,6 +171,11 @@ pub struct ObjectState {
     /// the instances of a resource (and the plan's changes of them) hold one list.
     pub dependencies: Dependencies,
     pub create_before_destroy: bool,
+    /// OpenTofu's `skip_destroy`: the resource had `lifecycle { destroy = false }` when the
+    /// object was last planned, so it is forgotten instead of destroyed once its
+    /// configuration is gone (or in a destroy plan).
+    #[serde(default)]
+    pub skip_destroy: bool,
 }
 
 /// What walking a resource's instances needs while their objects are replaced in the state it
@@ -424,6 +429,28 @@ impl State {
         }
     }
 
+    /// Record on an instance's current object whether its resource has `lifecycle { destroy =
+    /// false }` (OpenTofu's `skip_destroy`), when that changed.
+    pub fn set_skip_destroy(&mut self, res: &AbsResource, key: &InstanceKey, skip: bool) {
+        if let Some(obj) = self.current_mut(res, key) {
+            if obj.skip_destroy != skip {
+                *obj = Arc::new(ObjectState {
+                    skip_destroy: skip,
+                    ..(**obj).clone()
+                });
+            }
+        }
+    }
+
+    /// Whether an instance's current object has OpenTofu's `skip_destroy`.
+    pub fn skip_destroy(&self, res: &AbsResource, key: &InstanceKey) -> bool {
+        self.resources
+            .get(res)
+            .and_then(|rs| rs.instances.get(key))
+            .and_then(|i| i.current.as_ref())
+            .is_some_and(|o| o.skip_destroy)
+    }
+
     /// Drop an instance and every object it has (current and deposed) from state, as a
     /// `removed` block without destroy does: the objects stay where they are, unmanaged.
     pub fn forget_instance(&mut self, res: &AbsResource, key: &InstanceKey) {
@@ -479,6 +506,7 @@ mod tests {
             private: None,
             dependencies: Default::default(),
             create_before_destroy: false,
+            skip_destroy: false,
         };
         d.insert("00000001".to_string(), obj);
         assert_eq!(d.keys().collect::<Vec<_>>(), ["00000001"]);

@@ -14,9 +14,31 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Whether a file name is a configuration file (`*.tf`, `*.tf.json`, not hidden).
+/// Whether a file name is a configuration file (`*.tf`, `*.tf.json`, OpenTofu's `*.tofu` and
+/// `*.tofu.json`; not hidden).
 pub fn is_config_name(name: &str) -> bool {
-    (name.ends_with(".tf") || name.ends_with(".tf.json")) && !name.starts_with('.')
+    [".tf", ".tf.json", ".tofu", ".tofu.json"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+        && !name.starts_with('.')
+}
+
+/// The OpenTofu file that hides a Terraform one in the same directory (`main.tofu` hides
+/// `main.tf`, `x.tofu.json` hides `x.tf.json`), as OpenTofu 1.8 reads a module.
+pub fn tofu_twin(name: &str) -> Option<String> {
+    if let Some(stem) = name.strip_suffix(".tf.json") {
+        return Some(format!("{stem}.tofu.json"));
+    }
+    name.strip_suffix(".tf").map(|stem| format!("{stem}.tofu"))
+}
+
+/// `names` without the Terraform files an OpenTofu file of the same base name hides.
+pub fn without_hidden(names: Vec<String>) -> Vec<String> {
+    let all: BTreeSet<String> = names.iter().cloned().collect();
+    names
+        .into_iter()
+        .filter(|n| tofu_twin(n).is_none_or(|t| !all.contains(&t)))
+        .collect()
 }
 
 /// Whether a path names a configuration file.
@@ -301,6 +323,9 @@ impl Project {
 
     fn set_module_files(&mut self, module: Module, mut files: Vec<SourceFile>) {
         files.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        // A `.tofu` file hides the `.tf` file of the same base name (the editor may add one).
+        let names: BTreeSet<String> = files.iter().map(|f| f.path(&self.db).clone()).collect();
+        files.retain(|f| tofu_twin(f.path(&self.db)).is_none_or(|t| !names.contains(&t)));
         ferro_db::link_overrides(&mut self.db, &files);
         if module.files(&self.db) != &files {
             module.set_files(&mut self.db).to(files);
@@ -384,13 +409,30 @@ impl Project {
         self.encoding.remove(path);
         let dir = path.parent().unwrap_or(Path::new("/"));
         if let Some(&m) = self.modules.get(&self.module_name(dir)) {
-            let files: Vec<SourceFile> = m
+            let mut files: Vec<SourceFile> = m
                 .files(&self.db)
                 .iter()
                 .copied()
                 .filter(|x| *x != f)
                 .collect();
+            // The `.tf` file a removed `.tofu` file hid is configuration again (read from
+            // disk when it was never loaded).
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let hidden = [(".tofu.json", ".tf.json"), (".tofu", ".tf")]
+                .iter()
+                .find_map(|(tofu, tf)| Some(dir.join(format!("{}{tf}", name.strip_suffix(tofu)?))));
+            let mut reload = false;
+            if let Some(hidden) = hidden {
+                match self.files.get(&hidden) {
+                    Some(h) if !files.contains(h) => files.push(*h),
+                    Some(_) => {}
+                    None => reload = hidden.is_file(),
+                }
+            }
             self.set_module_files(m, files);
+            if reload {
+                let _ = self.load_dir(&self.module_name(dir));
+            }
         }
     }
 }
@@ -422,7 +464,7 @@ fn config_names(entries: std::fs::ReadDir) -> Vec<String> {
         .filter(|n| is_config_name(n))
         .collect();
     names.sort();
-    names
+    without_hidden(names)
 }
 
 /// The configuration files of `dir` (not its modules), in name order: name, text (invalid

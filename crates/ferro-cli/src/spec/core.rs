@@ -100,7 +100,9 @@ pub(crate) const PLAN: Spec = Spec {
         "var-file",
         "replace",
         "target",
+        "target-file",
         "exclude",
+        "exclude-file",
         "parallelism",
         "state",
         "lock-timeout",
@@ -128,6 +130,9 @@ Planning options:
                       depends on it). May be given more than once. A ferro
                       extension; it cannot be combined with -target.
 
+  -exclude-file=FILE  Like -exclude, for each address in FILE: one a line,
+                      lines starting with # ignored (OpenTofu 1.10).
+
   -refresh=false      Do not read objects back from their providers first;
                       plan against the state as it was recorded.
 
@@ -137,6 +142,9 @@ Planning options:
   -target=ADDRESS     Plan only for the given resource or module (and what
                       it depends on). May be given more than once. Meant for
                       recovering from mistakes, not for routine use.
+
+  -target-file=FILE   Like -target, for each address in FILE: one a line,
+                      lines starting with # ignored (OpenTofu 1.10).
 
   -var 'NAME=VALUE'   Set the root module's input variable NAME. May be
                       given more than once.
@@ -191,7 +199,9 @@ pub(crate) const APPLY: Spec = Spec {
         "var-file",
         "replace",
         "target",
+        "target-file",
         "exclude",
+        "exclude-file",
         "parallelism",
         "state",
         "lock-timeout",
@@ -236,6 +246,8 @@ Options:
 
   -exclude=ADDRESS       Leave out the given resource or module.
 
+  -exclude-file=FILE     Leave out each resource or module FILE lists.
+
   -refresh=false         Do not read objects back from their providers first.
 
   -refresh-only          Only bring the state up to date with the objects.
@@ -243,6 +255,8 @@ Options:
   -replace=ADDRESS       Replace the given resource instance.
 
   -target=ADDRESS        Apply only for the given resource or module.
+
+  -target-file=FILE      Apply only for the resources and modules FILE lists.
 
   -var 'NAME=VALUE'      Set a root module input variable.
 
@@ -263,7 +277,9 @@ pub(crate) const DESTROY: Spec = Spec {
         "var",
         "var-file",
         "target",
+        "target-file",
         "exclude",
+        "exclude-file",
         "parallelism",
         "state",
         "lock-timeout",
@@ -282,6 +298,9 @@ Options:
 
   -exclude=ADDRESS       Keep the given resource or module (and what it
                          needs). A ferro extension.
+
+  -exclude-file=FILE     Keep each resource or module FILE lists: one
+                         address a line, lines starting with # ignored.
 
   -input=true            Ask on the terminal for required variables that
                          have no value.
@@ -306,6 +325,9 @@ Options:
   -target=ADDRESS        Destroy only the given resource or module (and what
                          depends on it). May be given more than once.
 
+  -target-file=FILE      Destroy only the resources and modules FILE lists:
+                         one address a line, lines starting with # ignored.
+
   -var 'NAME=VALUE'      Set a root module input variable.
 
   -var-file=FILE         Read input variable values from FILE.
@@ -318,7 +340,9 @@ pub(crate) const REFRESH: Spec = Spec {
         "var",
         "var-file",
         "target",
+        "target-file",
         "exclude",
+        "exclude-file",
         "parallelism",
         "state",
         "lock-timeout",
@@ -340,6 +364,9 @@ Options:
   -exclude=ADDRESS    Leave out the given resource or module. A ferro
                       extension.
 
+  -exclude-file=FILE  Leave out each resource or module FILE lists: one
+                      address a line, lines starting with # ignored.
+
   -input=true         Ask on the terminal for required variables that have
                       no value.
 
@@ -359,6 +386,9 @@ Options:
 
   -target=ADDRESS     Refresh only the given resource or module. May be
                       given more than once.
+
+  -target-file=FILE   Refresh only the resources and modules FILE lists: one
+                      address a line, lines starting with # ignored.
 
   -var 'NAME=VALUE'   Set a root module input variable.
 

@@ -295,6 +295,7 @@ fn validate_tree(
         module_name,
         schemas,
         module_types: module_call_types(db, ws, module),
+        children,
     };
 
     for var in &hir.variables {
@@ -350,7 +351,12 @@ fn validate_tree(
         } else {
             Meta::None
         };
-        for e in c.count.iter().chain(c.for_each.iter()) {
+        for e in c
+            .count
+            .iter()
+            .chain(c.for_each.iter())
+            .chain(c.enabled.iter())
+        {
             v.references(*e, Meta::None);
         }
         if let Some(n) = c.count {
@@ -364,6 +370,7 @@ fn validate_tree(
         }
         if let Some(&child) = children.get(&c.name) {
             modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
+            modules::deprecated_inputs(db, child, file, c, &mut v.out);
         }
         for (r, span) in &c.depends_on {
             v.check_ref(r, At::Id(*span), Meta::None);
@@ -392,6 +399,9 @@ fn validate_tree(
         if let Some(f) = r.for_each {
             v.references(f, Meta::None);
             v.check_for_each(f);
+        }
+        if let Some(e) = r.enabled {
+            v.references(e, Meta::None);
         }
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, At::Id(*span), Meta::None);
@@ -472,6 +482,8 @@ struct Validator<'a> {
     schemas: &'a crate::SchemaTable,
     /// What each module call's value is before planning (see [`module_call_types`]).
     module_types: &'a std::collections::BTreeMap<String, Type>,
+    /// The modules the calls load, by call name (for their outputs' deprecations).
+    children: &'a std::collections::BTreeMap<String, Module>,
 }
 
 /// A scope in which every reference is an unknown value of any type, in the file `source`
@@ -753,6 +765,9 @@ impl Validator<'_> {
                 }
                 _ => id,
             };
+            if let Reference::Module(call) = &r {
+                self.deprecated_output(call, at);
+            }
             let resource = declared.get(&id).cloned();
             self.check_ref_declared(&r, At::Expr(at), meta, resource);
         }
@@ -765,6 +780,34 @@ impl Validator<'_> {
             if let Some(Some(_)) = declared.get(id) {
                 self.resource_traversal(*id, r, &parents);
             }
+        }
+    }
+
+    /// OpenTofu's warning for a reference (`at`, `module.NAME.OUT`) to an output its module
+    /// marks deprecated.
+    fn deprecated_output(&mut self, call: &str, at: ExprId) {
+        let Expr::GetAttr { name, target } = &self.tree.exprs[at] else {
+            return;
+        };
+        let Some(&child) = self.children.get(call) else {
+            return;
+        };
+        if let Some(msg) = modules::deprecations(self.db, child).outputs.get(name) {
+            // The module instance as OpenTofu names it, when the key is written literally.
+            let key = match &self.tree.exprs[*target] {
+                Expr::Index { key, .. } => match &self.tree.exprs[*key] {
+                    Expr::Literal(v) => match (v.as_str(), v.as_number()) {
+                        (Some(s), _) => format!("[{s:?}]"),
+                        (_, Some(n)) => format!("[{n}]"),
+                        _ => String::new(),
+                    },
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            let d = Diagnostic::warning("deprecated-output", "Value derived from a deprecated source")
+                .with_detail(format!("This value is derived from module.{call}{key}.{name}, which is deprecated with the following message:\n\n{msg}"));
+            self.out.push(d.found(self.file, At::Expr(at)));
         }
     }
 

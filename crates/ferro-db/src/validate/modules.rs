@@ -115,3 +115,59 @@ pub(super) fn check_input_values(
         }
     }
 }
+
+/// The deprecation messages of a module's variables and outputs (OpenTofu 1.10's
+/// `deprecated = "…"`), by name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Deprecations {
+    pub variables: BTreeMap<String, String>,
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// See [`Deprecations`]. One query per module, read from item signatures.
+#[salsa::tracked(returns(ref))]
+pub fn deprecations(db: &dyn Db, module: Module) -> Deprecations {
+    let index = module_index(db, module);
+    let mut out = Deprecations::default();
+    for (name, item) in &index.variables {
+        let var = item_signature(db, item.file).variables.get(item.index);
+        if let Some(msg) = var.and_then(|v| v.deprecated.clone()) {
+            out.variables.insert(name.clone(), msg);
+        }
+    }
+    for (name, item) in &index.outputs {
+        let o = item_signature(db, item.file).outputs.get(item.index);
+        if let Some(msg) = o.and_then(|o| o.deprecated.clone()) {
+            out.outputs.insert(name.clone(), msg);
+        }
+    }
+    out
+}
+
+/// OpenTofu's warning for each input of the call `call` that sets a deprecated variable of
+/// `child`, at the value.
+pub(super) fn deprecated_inputs(
+    db: &dyn Db,
+    child: Module,
+    file: SourceFile,
+    call: &ferro_hir::ModuleCall,
+    out: &mut Vec<Finding>,
+) {
+    let deprecated = &deprecations(db, child).variables;
+    for a in &call.inputs {
+        if let Some(msg) = deprecated.get(&a.name) {
+            let d = Diagnostic::warning(
+                "deprecated-variable",
+                "Variable marked as deprecated by the module author",
+            )
+            .with_detail(format!(
+                "Variable {:?} is marked as deprecated with the following message:\n{msg}",
+                a.name
+            ));
+            out.push(Finding::Pending(Pending::new(
+                d,
+                Place::new(file, At::Expr(a.expr)),
+            )));
+        }
+    }
+}

@@ -1,11 +1,18 @@
 //! Lowering of a resource's `lifecycle` block: `create_before_destroy`, `prevent_destroy`,
 //! `ignore_changes` (attribute paths, with the range of each path's first name),
-//! `replace_triggered_by` and the pre- and postconditions.
+//! `replace_triggered_by`, the pre- and postconditions, and OpenTofu's `enabled`; and the
+//! check that at most one of `count`, `for_each` and `enabled` is given.
 
 use super::*;
 
 impl Lower {
-    pub(super) fn lifecycle(&mut self, b: &ast::Block) -> Lifecycle {
+    /// The `lifecycle` block of a resource or data source; its `enabled` expression and the
+    /// range of the argument's name go to `enabled`.
+    pub(super) fn lifecycle(
+        &mut self,
+        b: &ast::Block,
+        enabled: &mut Option<(ExprId, Span)>,
+    ) -> Lifecycle {
         let mut lc = Lifecycle::default();
         for item in &b.body.items {
             if let BodyItem::Attribute(a) = item {
@@ -21,6 +28,17 @@ impl Lower {
                     "prevent_destroy" => {
                         lc.prevent_destroy = self.literal_bool_attr(a).unwrap_or(false)
                     }
+                    "enabled" => *enabled = Some((self.expr(&a.expr), a.name.span)),
+                    // OpenTofu takes only a constant bool (no variables, no quoted "false").
+                    "destroy" => match &a.expr.kind {
+                        ExprKind::Bool(b) => lc.skip_destroy = !b,
+                        _ => self.error(
+                            "invalid-lifecycle-destroy",
+                            "Invalid lifecycle destroy expression",
+                            "The lifecycle destroy expression must be a boolean constant.",
+                            a.expr.span,
+                        ),
+                    },
                     "ignore_changes" => match &a.expr.kind {
                         ExprKind::Variable(id) if id.name == "all" => lc.ignore_all_changes = true,
                         ExprKind::Tuple(items) => {
@@ -91,6 +109,79 @@ impl Lower {
             }
         }
         lc
+    }
+}
+
+impl Lower {
+    /// A `module` block's `lifecycle`: only `enabled` (OpenTofu 1.11).
+    pub(super) fn module_lifecycle(&mut self, b: &ast::Block) -> Option<(ExprId, Span)> {
+        let mut enabled = None;
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) if a.name.name == "enabled" => {
+                    enabled = Some((self.expr(&a.expr), a.name.span));
+                }
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
+            }
+        }
+        enabled
+    }
+
+    /// OpenTofu's error when more than one of `count`, `enabled` and `for_each` is given
+    /// (each the range of the argument's name), spanning from the first to the last;
+    /// `instances` names what they create ("resources", "data sources", "module
+    /// instances"). Without `enabled`, Terraform's own message for `count` with `for_each`.
+    pub(super) fn repetition_conflict(
+        &mut self,
+        count: Option<Span>,
+        enabled: Option<Span>,
+        for_each: Option<Span>,
+        instances: &str,
+    ) {
+        let given: Vec<(&str, Span)> = [
+            ("count", count),
+            ("enabled", enabled),
+            ("for_each", for_each),
+        ]
+        .into_iter()
+        .filter_map(|(n, s)| s.map(|s| (n, s)))
+        .collect();
+        if given.len() < 2 {
+            return;
+        }
+        if enabled.is_none() {
+            // Terraform points at the name of the `for_each` argument.
+            if let Some(name) = for_each {
+                self.error(
+                    "count-and-for-each",
+                    "Invalid combination of \"count\" and \"for_each\"",
+                    "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.",
+                    name,
+                );
+            }
+            return;
+        }
+        let names: Vec<String> = given.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        let listed = match names.as_slice() {
+            [a, b] => format!("{a} and {b}"),
+            [a, b, c] => format!("{a}, {b}, and {c}"),
+            _ => names.join(", "),
+        };
+        let start = given.iter().map(|(_, s)| s.start).min().unwrap_or(0);
+        let end = given.iter().map(|(_, s)| s.end).max().unwrap_or(0);
+        let first = given[0].1;
+        let verb = if instances == "module instances" {
+            "should"
+        } else {
+            "may"
+        };
+        self.error(
+            "invalid-repetition",
+            &format!("Invalid combination of {listed}"),
+            format!("The {listed} meta-arguments are mutually-exclusive. Only one {verb} be used to be explicit about the number of {instances} to be created."),
+            Span { start, end, ..first },
+        );
     }
 }
 

@@ -6,11 +6,14 @@ use super::*;
 use ferro_addrs::{InstanceKey, Target};
 
 impl Lower {
-    /// `removed { from = ADDR  lifecycle { destroy = BOOL } }`.
+    /// `removed { from = ADDR  lifecycle { destroy = BOOL }  provisioner "…" { when = destroy
+    /// … } }`.
     pub(super) fn removed_block(&mut self, b: &ast::Block) {
         let span = Self::header_span(b);
         let mut from = None;
         let mut destroy = false;
+        let mut destroy_set = false;
+        let mut provisioners = Vec::new();
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "from" => {
@@ -41,6 +44,7 @@ impl Lower {
                     for it in &inner.body.items {
                         match it {
                             BodyItem::Attribute(a) if a.name.name == "destroy" => {
+                                destroy_set = true;
                                 destroy = self.literal_bool_attr(a).unwrap_or(false)
                             }
                             BodyItem::Attribute(a) => self.unsupported_argument(a),
@@ -48,8 +52,41 @@ impl Lower {
                         }
                     }
                 }
+                // OpenTofu 1.10: destroy-time provisioners, for resources only.
+                BodyItem::Block(inner) if inner.ty.name == "provisioner" => {
+                    let Some(p) = self.provisioner(inner) else {
+                        continue;
+                    };
+                    if !p.when_destroy {
+                        self.error(
+                            "invalid-removed-provisioner",
+                            "Invalid \"removed.provisioner\" block",
+                            "\"removed\" blocks can only contain destroy provisioners. \"removed.provisioner.when = destroy\" expected",
+                            Self::header_span(inner),
+                        );
+                        continue;
+                    }
+                    provisioners.push(p);
+                }
                 BodyItem::Block(inner) => self.unsupported_block(inner),
             }
+        }
+        if let Some((Target::Module(_), _)) = &from {
+            for _ in provisioners.drain(..) {
+                self.error(
+                    "invalid-removed-provisioner",
+                    "Invalid \"removed\" block",
+                    "\"removed\" blocks containing \"provisioner\"s can only target resources. Found one block that is targeting a module",
+                    span,
+                );
+            }
+        }
+        if destroy_set && !destroy && !provisioners.is_empty() {
+            self.map.diagnostics.push(
+                Diagnostic::warning("removed-provisioners-unused", "Removed block provisioners will not be executed")
+                    .with_detail("The 'removed' block has marked the resource to be forgotten and not destroyed. Therefore, the provisioners configured for it will not be executed.")
+                    .with_span(span),
+            );
         }
         match from {
             Some((from, from_span)) => {
@@ -57,6 +94,7 @@ impl Lower {
                 self.hir.removed.push(Removed {
                     from,
                     destroy,
+                    provisioners,
                     span,
                     from_span,
                 })

@@ -187,12 +187,14 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ("description", "string"),
             ("sensitive", "bool"),
             ("nullable", "bool"),
+            ("deprecated", "string (OpenTofu)"),
         ],
         ("output", false) => &[
             ("value", "required"),
             ("description", "string"),
             ("sensitive", "bool"),
             ("depends_on", "list of references"),
+            ("deprecated", "string (OpenTofu)"),
         ],
         ("module", false) => &[
             ("source", "required"),
@@ -203,6 +205,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ("depends_on", "meta-argument"),
         ],
         ("terraform", false) => &[("required_version", "version constraint")],
+        ("removed", false) => &[("from", "required")],
         _ => &[],
     };
     if let Some(block) = frame_schema(doc, &cx.frames) {
@@ -221,7 +224,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         }
     }
     match (ty.as_str(), nested) {
-        ("resource", false) => out.push(snippet_item(
+        ("resource" | "data", false) => out.push(snippet_item(
             "lifecycle",
             K_STRUCT,
             "block",
@@ -252,7 +255,32 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
                 "3",
             ));
         }
+        // `lifecycle { destroy }` and (OpenTofu 1.10) destroy-time provisioners.
+        ("removed", false) => {
+            out.push(snippet_item(
+                "lifecycle",
+                K_STRUCT,
+                "block",
+                "lifecycle {\n  destroy = $0\n}",
+                "3",
+            ));
+            out.push(snippet_item(
+                "provisioner",
+                K_STRUCT,
+                "block (OpenTofu)",
+                "provisioner \"local-exec\" {\n  when    = destroy\n  command = $0\n}",
+                "3",
+            ));
+        }
         ("module", false) => {
+            // `lifecycle { enabled }` (OpenTofu 1.11).
+            out.push(snippet_item(
+                "lifecycle",
+                K_STRUCT,
+                "block",
+                "lifecycle {\n  $0\n}",
+                "3",
+            ));
             // The called module's variables: required (no default) first.
             if let (Some(name), Some(module)) = (labels.first(), doc.module()) {
                 let db = &doc.w.db;
@@ -285,10 +313,24 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         }
         _ => {}
     }
-    if cx.frames.len() == 2 && ty == "resource" {
+    if cx.frames.len() == 2 {
         if let Some(Frame::Block { ty: inner, .. }) = cx.frames.get(1) {
-            if inner == "lifecycle" {
-                for w in ["create_before_destroy", "prevent_destroy", "ignore_changes"] {
+            // `enabled` (OpenTofu 1.11) everywhere; `destroy` (OpenTofu 1.12) in resources
+            // and `removed` blocks.
+            let words: &[&str] = match (ty.as_str(), inner.as_str()) {
+                ("resource", "lifecycle") => &[
+                    "create_before_destroy",
+                    "prevent_destroy",
+                    "ignore_changes",
+                    "enabled",
+                    "destroy",
+                ],
+                ("data" | "module", "lifecycle") => &["enabled"],
+                ("removed", "lifecycle") => &["destroy"],
+                _ => &[],
+            };
+            if !words.is_empty() {
+                for &w in words {
                     out.push(snippet_item(
                         w,
                         K_KEYWORD,

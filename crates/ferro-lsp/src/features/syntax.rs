@@ -31,7 +31,7 @@ const T_NAMESPACE: u32 = 8;
 /// The whole document formatted as `ferro fmt` formats it; no edit when it is already
 /// formatted, cannot be parsed, or is in the JSON syntax.
 pub fn format(doc: &Doc<'_>) -> Value {
-    if doc.path.to_string_lossy().ends_with(".tf.json") {
+    if ferro_db::is_json_path(&doc.path.to_string_lossy()) {
         return json!([]);
     }
     let Ok(formatted) = ferro_syntax::fmt::format_file(doc.file.id(&doc.w.db), doc.text) else {

@@ -20,6 +20,7 @@ pub(super) fn self_reference(hir: &ferro_hir::FileHir, decl: &ResourceDecl) -> O
         .count
         .iter()
         .chain(decl.for_each.iter())
+        .chain(decl.enabled.iter())
         .copied()
         .collect();
     decl.body.exprs(&mut all);

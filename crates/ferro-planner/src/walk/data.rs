@@ -17,7 +17,8 @@ impl Walk<'_> {
         schema: &Schema,
     ) {
         let r = &abs.resource;
-        let Some((expansion, keys)) = self.expand(m, file, decl.count, decl.for_each) else {
+        let Some((expansion, keys)) = self.expand(m, file, decl.count, decl.for_each, decl.enabled)
+        else {
             m.set_resource(r.clone(), Value::dynamic_unknown());
             return;
         };

@@ -1,5 +1,6 @@
-//! Expansion: how many instances a resource or module call has (`count`, `for_each`), with
-//! Terraform's errors for unknown, null, negative, sensitive or wrongly typed values.
+//! Expansion: how many instances a resource or module call has (`count`, `for_each`,
+//! OpenTofu's `lifecycle { enabled }`), with Terraform's and OpenTofu's errors for unknown,
+//! null, negative, sensitive or wrongly typed values.
 
 use super::*;
 
@@ -10,8 +11,9 @@ impl Walk<'_> {
         file: ferro_db::SourceFile,
         count: Option<ExprId>,
         for_each: Option<ExprId>,
+        enabled: Option<ExprId>,
     ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
-        expand_in(m, file, count, for_each, &mut self.out.diags)
+        expand_in(m, file, count, for_each, enabled, &mut self.out.diags)
     }
 
     /// [`Walk::expand`], a `count`'s keys given as their number.
@@ -21,8 +23,9 @@ impl Walk<'_> {
         file: ferro_db::SourceFile,
         count: Option<ExprId>,
         for_each: Option<ExprId>,
+        enabled: Option<ExprId>,
     ) -> Option<(Expansion, Keys)> {
-        expand_keys_in(m, file, count, for_each, &mut self.out.diags)
+        expand_keys_in(m, file, count, for_each, enabled, &mut self.out.diags)
     }
 }
 
@@ -42,16 +45,18 @@ impl Keys {
     }
 }
 
-/// The instances `count` or `for_each` (evaluated in `m`) give a resource or module call, each
-/// key with its `each.value`; None, with the error in `diags`, when they cannot be known.
+/// The instances `count`, `for_each` or `enabled` (evaluated in `m`) give a resource or module
+/// call, each key with its `each.value`; None, with the error in `diags`, when they cannot be
+/// known.
 pub fn expand_in(
     m: &ModuleEval<'_>,
     file: ferro_db::SourceFile,
     count: Option<ExprId>,
     for_each: Option<ExprId>,
+    enabled: Option<ExprId>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Expansion, Vec<(InstanceKey, Option<Value>)>)> {
-    expand_keys_in(m, file, count, for_each, diags).map(|(e, keys)| (e, keys.into_vec()))
+    expand_keys_in(m, file, count, for_each, enabled, diags).map(|(e, keys)| (e, keys.into_vec()))
 }
 
 /// [`expand_in`], a `count`'s keys given as their number.
@@ -60,9 +65,19 @@ pub fn expand_keys_in(
     file: ferro_db::SourceFile,
     count: Option<ExprId>,
     for_each: Option<ExprId>,
+    enabled: Option<ExprId>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Expansion, Keys)> {
     let hir = m.hir(file);
+    if let Some(e) = enabled {
+        let on = enabled_value(m, file, e, diags)?;
+        let keys = if on {
+            vec![(InstanceKey::None, None)]
+        } else {
+            Vec::new()
+        };
+        return Some((Expansion::Enabled, Keys::Listed(keys)));
+    }
     if let Some(c) = count {
         let (v, ds) = m.eval(file, c, &InstanceCtx::default());
         let failed = ds.iter().any(Diagnostic::is_error);
@@ -169,6 +184,54 @@ pub fn expand_keys_in(
         Expansion::Single,
         Keys::Listed(vec![(InstanceKey::None, None)]),
     ))
+}
+
+/// The value of an `enabled` argument, with OpenTofu's errors when it is sensitive, null,
+/// unknown while planning, or not a bool.
+fn enabled_value(
+    m: &ModuleEval<'_>,
+    file: ferro_db::SourceFile,
+    e: ExprId,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<bool> {
+    let hir = m.hir(file);
+    let (v, ds) = m.eval(file, e, &InstanceCtx::default());
+    let failed = ds.iter().any(Diagnostic::is_error);
+    diags.extend(ds);
+    if failed {
+        return None;
+    }
+    let bad = |detail: String| {
+        let mut d = Diagnostic::error("invalid-enabled", "Invalid enabled argument")
+            .with_detail(detail)
+            .with_span_opt(hir.span(e));
+        d.values = m.values(file, e, &InstanceCtx::default());
+        d
+    };
+    if v.contains_sensitive() {
+        diags.push(bad("Sensitive values, or values derived from sensitive values, cannot be used in \"enabled\" arguments. If used, the sensitive value would be exposed by whether an instance is present.".into()));
+        return None;
+    }
+    if v.is_null() {
+        diags.push(bad(
+            "The given \"enabled\" argument value is unsuitable: the given value is null.".into(),
+        ));
+        return None;
+    }
+    if !v.is_wholly_known() {
+        diags.push(bad("The given \"enabled\" argument value is derived from a value that won't be known until the apply phase, so ferro cannot determine whether an instance of this object is declared or not.".into()));
+        return None;
+    }
+    match convert(&v, &Type::Bool) {
+        Ok(b) => b.as_bool(),
+        Err(err) => {
+            diags.push(bad(format!(
+                "The given \"enabled\" argument value is unsuitable: {}.",
+                err.message
+            )));
+            None
+        }
+    }
 }
 
 /// The instance keys a resource's expansion wants, for telling the instances in state that

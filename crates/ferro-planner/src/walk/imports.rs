@@ -42,7 +42,7 @@ impl Walk<'_> {
         let hir = m.hir(file);
         let (to_span, block_span) = (hir.at(block.to_span), hir.at(block.span));
         let instances = match block.for_each {
-            Some(f) => match self.expand(&m, file, None, Some(f)) {
+            Some(f) => match self.expand(&m, file, None, Some(f), None) {
                 Some((_, keys)) => keys,
                 None => return,
             },

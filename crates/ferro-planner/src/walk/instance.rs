@@ -220,6 +220,7 @@ impl InstancePlanner<'_> {
                     crate::statecodec::Hold::Value,
                 ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
+                    enc.skip_destroy = obj.skip_destroy;
                     acc.refreshed = Some(Refreshed::Object(enc));
                 }
             }
@@ -300,10 +301,11 @@ impl InstancePlanner<'_> {
             || self
                 .forced_cbd
                 .contains(&addr.containing_resource().config());
+        let skip_destroy = decl.lifecycle.skip_destroy;
         let (action, reason) = match &prior {
             None => (Action::Create, None),
             Some(_) if tainted => (
-                replace_action(cbd),
+                replace_action(cbd, skip_destroy),
                 Some(ActionReason::ReplaceBecauseTainted),
             ),
             Some(p) => {
@@ -340,10 +342,11 @@ impl InstancePlanner<'_> {
                         planned_private: private.into(),
                         dependencies,
                         create_before_destroy: cbd,
+                        skip_destroy,
                         ..ResourceInstanceChange::new(
                             addr,
                             cfg.clone(),
-                            replace_action(cbd),
+                            replace_action(cbd, skip_destroy),
                             p.value.clone(),
                             planned.clone(),
                             schema.version,
@@ -381,6 +384,7 @@ impl InstancePlanner<'_> {
             planned_private: private.into(),
             dependencies,
             create_before_destroy: cbd,
+            skip_destroy,
             ..ResourceInstanceChange::new(
                 addr,
                 cfg.clone(),

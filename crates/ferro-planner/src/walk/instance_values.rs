@@ -69,7 +69,7 @@ impl InstanceValues {
     pub(super) fn into_resource_value(self, expansion: Expansion, schema: &Schema) -> Value {
         let (keys, mut values) = self.into_parts();
         match expansion {
-            Expansion::Single => values
+            Expansion::Single | Expansion::Enabled => values
                 .pop()
                 .unwrap_or_else(|| Value::null(schema.implied_type())),
             Expansion::Count => Value::tuple(values),

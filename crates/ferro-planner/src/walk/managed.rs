@@ -276,13 +276,14 @@ impl Walk<'_> {
             self.data_resource(m, file, &decl, &abs, &cfg, &schema);
             return None;
         }
-        let (expansion, keys) = match self.expand_keys(m, file, decl.count, decl.for_each) {
-            Some(x) => x,
-            None => {
-                m.set_resource(r.clone(), Value::dynamic_unknown());
-                return None;
-            }
-        };
+        let (expansion, keys) =
+            match self.expand_keys(m, file, decl.count, decl.for_each, decl.enabled) {
+                Some(x) => x,
+                None => {
+                    m.set_resource(r.clone(), Value::dynamic_unknown());
+                    return None;
+                }
+            };
         self.rel.expansions.insert(abs.clone(), expansion);
         self.fix_count_boundary(&abs, decl.count.is_some());
         // Sorted as text (`module.a.x` before `null_resource.y`): Terraform 1.0.3 writes them

@@ -154,9 +154,13 @@ struct Outcome {
     import_spans: Vec<Span>,
     /// Every import target met so far (a second block for one is an error).
     imported: HashSet<AbsResourceInstance>,
-    /// Objects `removed` blocks forget (left in place, dropped from state at apply).
+    /// Objects `removed` blocks or `lifecycle { destroy = false }` forget (left in place,
+    /// dropped from state at apply).
     #[allow(clippy::vec_box)]
     forgotten: Vec<Box<ResourceInstanceChange>>,
+    /// While the orphans of a resource a `removed` block covers are planned: whether that
+    /// block destroys them (it overrides `skip_destroy` in state, as in OpenTofu).
+    removed_rule: Option<bool>,
 }
 
 /// What the walk knows of resources and their relations: expansions, dependencies as they
@@ -278,6 +282,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             import_spans: Vec::new(),
             imported: HashSet::new(),
             forgotten: Vec::new(),
+            removed_rule: None,
         },
         rel: Relations {
             expansions: BTreeMap::new(),
@@ -548,7 +553,7 @@ impl Walk<'_> {
         let (expansion, keys) = if self.ctx.input.options.destroy {
             (Expansion::Single, Vec::new())
         } else {
-            match self.expand(m, item.file, call.count, call.for_each) {
+            match self.expand(m, item.file, call.count, call.for_each, call.enabled) {
                 Some(x) => x,
                 None => return,
             }
@@ -641,6 +646,15 @@ impl Walk<'_> {
         self.out.diags.extend(diags);
         let mut changes = changes;
         for c in &mut changes {
+            // The object in state records the resource's `lifecycle { destroy }` as it is now
+            // (what a later plan without the configuration goes by).
+            if c.deposed().is_none() && c.action != Action::Delete {
+                self.refreshed.set_skip_destroy(
+                    &c.addr.containing_resource(),
+                    &c.addr.resource.key,
+                    c.skip_destroy,
+                );
+            }
             self.note_change(c);
             c.planned_private.share_from(&self.ahead.last_private);
             self.ahead.last_private = c.planned_private.clone();
@@ -730,10 +744,24 @@ impl Walk<'_> {
         deposed: Option<String>,
         lc: &ferro_hir::Lifecycle,
     ) {
-        if lc.prevent_destroy {
+        let current = deposed.is_none();
+        let managed = addr.resource.resource.mode == ferro_addrs::ResourceMode::Managed;
+        // Forgotten instead: a `removed` block without `destroy = true`, else (OpenTofu 1.12)
+        // `lifecycle { destroy = false }` in the configuration or recorded on the object.
+        let forget = managed
+            && match self.out.removed_rule {
+                Some(destroy) => !destroy,
+                None => {
+                    current
+                        && (lc.skip_destroy
+                            || self
+                                .refreshed
+                                .skip_destroy(&addr.containing_resource(), &addr.resource.key))
+                }
+            };
+        if lc.prevent_destroy && !forget {
             self.out.diags.push(prevent_destroy_error(&addr));
         }
-        let current = deposed.is_none();
         // A delete's private data is its object's, as Terraform plans a destroy: apply sends it
         // back to the provider with the destroy.
         let private = (addr.resource.resource.mode == ferro_addrs::ResourceMode::Managed)
@@ -767,7 +795,25 @@ impl Walk<'_> {
             );
         }
         self.note_change(&change);
-        self.out.changes.push(change);
+        if forget {
+            if self.out.removed_rule.is_none() {
+                let reason = if lc.skip_destroy {
+                    ActionReason::ForgotBecauseLifecycleDestroyInConfig
+                } else {
+                    ActionReason::ForgotBecauseLifecycleDestroyInState
+                };
+                change = Box::new((*change).with_reason(Some(reason)));
+            }
+            if current {
+                self.out.diags.push(
+                    Diagnostic::warning("forget-resource", "Resource will be removed from the state")
+                        .with_detail(format!("After this plan is applied, the resource {} will not be managed anymore by ferro.\n\nIn case you want to manage the resource again, you will have to import it.", change.addr)),
+                );
+            }
+            self.out.forgotten.push(change);
+        } else {
+            self.out.changes.push(change);
+        }
     }
 
     fn output(&mut self, m: &ModuleEval<'_>, name: &str) {
@@ -872,8 +918,12 @@ impl Walk<'_> {
     }
 }
 
-fn replace_action(cbd: bool) -> Action {
-    if cbd {
+/// How an object is replaced: OpenTofu forgets the old object of a resource with
+/// `lifecycle { destroy = false }` instead of destroying it.
+fn replace_action(cbd: bool, skip_destroy: bool) -> Action {
+    if skip_destroy {
+        Action::ForgetThenCreate
+    } else if cbd {
         Action::CreateThenDelete
     } else {
         Action::DeleteThenCreate

@@ -1,6 +1,7 @@
 //! Orphans: objects in state that the configuration no longer has (a removed resource, a
 //! module instance or call that is gone, a removed output) are planned for destruction, or
-//! forgotten when a `removed` block without `destroy = true` covers them.
+//! forgotten when a `removed` block without `destroy = true` covers them or, without such a
+//! block, their resource has (or had, as state records) `lifecycle { destroy = false }`.
 
 use super::*;
 
@@ -13,9 +14,9 @@ struct OrphanSetup {
     lc: ferro_hir::Lifecycle,
     is_data: bool,
     provider: Arc<AbsProviderConfig>,
-    /// A `removed` block without `destroy = true` covers the resource: its objects are
-    /// forgotten, not destroyed.
-    forget: bool,
+    /// The `removed` block covering the resource, if any: whether it destroys the objects
+    /// (otherwise they are forgotten).
+    removed: Option<bool>,
 }
 
 impl<'a> Walk<'a> {
@@ -102,12 +103,9 @@ impl<'a> Walk<'a> {
                 let Some(setup) = &setups[*i] else {
                     continue;
                 };
-                let first_change = self.out.changes.len();
+                self.out.removed_rule = setup.removed;
                 self.orphan_instances(rs, setup);
-                if setup.forget {
-                    let gone: Vec<_> = self.out.changes.drain(first_change..).collect();
-                    self.out.forgotten.extend(gone);
-                }
+                self.out.removed_rule = None;
             }
         }
         self.orphan_outputs(tree);
@@ -184,7 +182,7 @@ impl<'a> Walk<'a> {
             lc,
             is_data,
             provider: Arc::new(provider.clone()),
-            forget: !is_data && self.removed_rule(addr) == Some(false),
+            removed: self.removed_rule(addr),
         })
     }
 

@@ -27,6 +27,7 @@ fn obj(attrs: Value) -> ObjectState {
         private: None,
         dependencies: Default::default(),
         create_before_destroy: false,
+        skip_destroy: false,
     }
 }
 

@@ -162,6 +162,9 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
     if obj.create_before_destroy {
         o.insert("create_before_destroy".into(), Value::Bool(true));
     }
+    if obj.skip_destroy {
+        o.insert("skip_destroy".into(), Value::Bool(true));
+    }
     Value::Object(o)
 }
 

@@ -286,6 +286,7 @@ fn local_backend_encrypts_state_backup_and_journal() {
             private: None,
             dependencies: Default::default(),
             create_before_destroy: false,
+            skip_destroy: false,
         }),
     }])
     .unwrap();

@@ -1,0 +1,3 @@
+resource "terraform_data" "c" {
+  input = "from only.tf"
+}
