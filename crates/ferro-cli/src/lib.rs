@@ -27,6 +27,7 @@ mod commands;
 mod console_terminal;
 mod encryption;
 mod encryption_eval;
+mod provider_for_each;
 mod env;
 mod follow_on;
 mod init_backend;

@@ -84,6 +84,7 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
                     module: tn.path.clone(),
                     provider: ty.clone(),
                     alias: Some(alias.clone()),
+                    key: ferro_addrs::InstanceKey::None,
                 },
             );
         }
@@ -214,11 +215,13 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                     module: tn.path.clone(),
                     provider: ty.clone(),
                     alias: None,
+                    key: ferro_addrs::InstanceKey::None,
                 },
                 (None, None) => AbsProviderConfig {
                     module: tn.path.clone(),
                     provider: type_of(d, &passed.child.0),
                     alias,
+                    key: ferro_addrs::InstanceKey::None,
                 },
             };
             let named = d.local_names.contains_key(name)
@@ -248,6 +251,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                     module: tree.nodes[parent].path.clone(),
                     provider: parent_type,
                     alias: passed.parent.1.clone(),
+                    key: ferro_addrs::InstanceKey::None,
                 };
                 out.push(Pending::new(
                     Diagnostic::error("provider-type-mismatch", format!("Invalid type for provider {child_addr}"))

@@ -93,6 +93,10 @@ pub struct InstanceState {
     pub current: Option<Arc<ObjectState>>,
     /// Keyed by the 8-hex-digit deposed key.
     pub deposed: Deposed,
+    /// The instance of the resource's provider configuration its objects belong to, when that
+    /// configuration has `for_each` (OpenTofu 1.9); `InstanceKey::None` otherwise.
+    #[serde(default, skip_serializing_if = "InstanceKey::is_none")]
+    pub provider_key: InstanceKey,
 }
 
 /// An instance's deposed objects, keyed by deposed key; it reads as the map (`Deref`). Nearly
@@ -188,6 +192,8 @@ pub struct ResourceOutline {
 #[derive(Debug, Clone)]
 pub struct InstanceOutline {
     pub key: InstanceKey,
+    /// The instance of the provider configuration (see [`InstanceState::provider_key`]).
+    pub provider_key: InstanceKey,
     pub has_current: bool,
     /// (deposed key, object), in key order.
     pub deposed: Vec<(String, ObjectState)>,
@@ -197,6 +203,7 @@ impl InstanceOutline {
     fn of(key: &InstanceKey, inst: &InstanceState) -> InstanceOutline {
         InstanceOutline {
             key: key.clone(),
+            provider_key: inst.provider_key.clone(),
             has_current: inst.current.is_some(),
             deposed: inst
                 .deposed
@@ -208,6 +215,15 @@ impl InstanceOutline {
 }
 
 impl ResourceState {
+    /// The provider configuration instance an instance's objects belong to: the resource's
+    /// configuration with the instance's provider key.
+    pub fn instance_provider(&self, key: &InstanceKey) -> AbsProviderConfig {
+        match self.instances.get(key) {
+            Some(i) if !i.provider_key.is_none() => self.provider.with_key(i.provider_key.clone()),
+            _ => self.provider.clone(),
+        }
+    }
+
     /// The outline of at most `max` of the resource's instances: the first ones after `after`
     /// (from the first instance when None), in key order. A walk that outlines a window of
     /// instances at a time holds a window's outlines, not the whole resource's.
@@ -300,11 +316,18 @@ impl State {
             .entry(res.clone())
             .or_insert_with(|| ResourceState {
                 addr: res.clone(),
-                provider: provider.clone(),
+                provider: provider.config(),
                 instances: BTreeMap::new(),
             });
-        entry.provider = provider.clone();
-        entry.instances.entry(key.clone()).or_default().current = obj.map(Arc::new);
+        if entry.provider.alias != provider.alias
+            || entry.provider.provider != provider.provider
+            || entry.provider.module != provider.module
+        {
+            entry.provider = provider.config();
+        }
+        let inst = entry.instances.entry(key.clone()).or_default();
+        inst.current = obj.map(Arc::new);
+        inst.provider_key = provider.key.clone();
         self.prune_instance(res, key);
     }
 
@@ -312,8 +335,31 @@ impl State {
     /// is not in state).
     pub fn set_resource_provider(&mut self, res: &AbsResource, provider: &AbsProviderConfig) {
         if let Some(rs) = self.resources.get_mut(res) {
-            if rs.provider != *provider {
-                rs.provider = provider.clone();
+            if rs.provider.alias != provider.alias
+                || rs.provider.provider != provider.provider
+                || rs.provider.module != provider.module
+            {
+                rs.provider = provider.config();
+            }
+        }
+    }
+
+    /// Record `provider` (with its instance key) as the configuration instance an instance in
+    /// state belongs to (nothing when it is not in state).
+    pub fn set_instance_provider(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        provider: &AbsProviderConfig,
+    ) {
+        self.set_resource_provider(res, provider);
+        if let Some(i) = self
+            .resources
+            .get_mut(res)
+            .and_then(|rs| rs.instances.get_mut(key))
+        {
+            if i.provider_key != provider.key {
+                i.provider_key = provider.key.clone();
             }
         }
     }

@@ -203,6 +203,11 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
             ("depends_on", "meta-argument"),
         ],
         ("terraform", false) => &[("required_version", "version constraint")],
+        // `for_each` with an alias: one configuration instance per key (OpenTofu 1.9).
+        ("provider", false) => &[
+            ("alias", "meta-argument"),
+            ("for_each", "meta-argument (with alias)"),
+        ],
         _ => &[],
     };
     if let Some(block) = frame_schema(doc, &cx.frames) {
