@@ -346,6 +346,8 @@ struct InstancesRead {
     /// The provider configuration OpenTofu records on the instances (without their keys)
     /// when the resource's configuration has `for_each`: the first instance's.
     provider: Option<AbsProviderConfig>,
+    /// The instances' keys of that configuration.
+    provider_keys: BTreeMap<InstanceKey, InstanceKey>,
 }
 
 enum InstanceError {
@@ -379,7 +381,9 @@ impl InstancesRead {
                 }
                 Some(_) => {}
             }
-            self.instances.entry(key.clone()).or_default().provider_key = p.key;
+            if !p.key.is_none() {
+                self.provider_keys.insert(key.clone(), p.key);
+            }
         }
         let inst = self.instances.entry(key.clone()).or_default();
         let taken = match &deposed {
@@ -503,6 +507,7 @@ fn finish_resource(
                 addr,
                 provider,
                 instances: read.instances.into_iter().collect(),
+                provider_keys: read.provider_keys,
             });
             return Ok(());
         }
@@ -510,11 +515,9 @@ fn finish_resource(
     };
     // The same resource listed twice: its instances join the first listing's.
     let ictx = format!("{ctx}.instances");
+    rs.provider_keys.extend(read.provider_keys);
     for (key, new) in read.instances {
         let inst = rs.instances.entry(key.clone()).or_default();
-        if !new.provider_key.is_none() {
-            inst.provider_key = new.provider_key;
-        }
         if let Some(obj) = new.current {
             if inst.current.is_some() {
                 return Err(duplicate_error(&ictx, &rs.addr, key, None));

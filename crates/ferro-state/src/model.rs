@@ -82,6 +82,11 @@ pub struct ResourceState {
     /// The provider configuration the resource was resolved to.
     pub provider: AbsProviderConfig,
     pub instances: BTreeMap<InstanceKey, InstanceState>,
+    /// When the configuration has `for_each` (OpenTofu 1.9): the instance of it each
+    /// instance's objects belong to, by instance key. Kept beside the instances, not in them:
+    /// an instance entry stays two words, and a resource without keys holds an empty map.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub provider_keys: BTreeMap<InstanceKey, InstanceKey>,
 }
 
 /// One resource instance: its current object and any deposed objects (create_before_destroy).
@@ -93,10 +98,6 @@ pub struct InstanceState {
     pub current: Option<Arc<ObjectState>>,
     /// Keyed by the 8-hex-digit deposed key.
     pub deposed: Deposed,
-    /// The instance of the resource's provider configuration its objects belong to, when that
-    /// configuration has `for_each` (OpenTofu 1.9); `InstanceKey::None` otherwise.
-    #[serde(default, skip_serializing_if = "InstanceKey::is_none")]
-    pub provider_key: InstanceKey,
 }
 
 /// An instance's deposed objects, keyed by deposed key; it reads as the map (`Deref`). Nearly
@@ -192,7 +193,7 @@ pub struct ResourceOutline {
 #[derive(Debug, Clone)]
 pub struct InstanceOutline {
     pub key: InstanceKey,
-    /// The instance of the provider configuration (see [`InstanceState::provider_key`]).
+    /// The instance of the provider configuration (see [`ResourceState::provider_keys`]).
     pub provider_key: InstanceKey,
     pub has_current: bool,
     /// (deposed key, object), in key order.
@@ -200,10 +201,10 @@ pub struct InstanceOutline {
 }
 
 impl InstanceOutline {
-    fn of(key: &InstanceKey, inst: &InstanceState) -> InstanceOutline {
+    fn of(key: &InstanceKey, inst: &InstanceState, rs: &ResourceState) -> InstanceOutline {
         InstanceOutline {
             key: key.clone(),
-            provider_key: inst.provider_key.clone(),
+            provider_key: rs.provider_keys.get(key).cloned().unwrap_or_default(),
             has_current: inst.current.is_some(),
             deposed: inst
                 .deposed
@@ -218,9 +219,9 @@ impl ResourceState {
     /// The provider configuration instance an instance's objects belong to: the resource's
     /// configuration with the instance's provider key.
     pub fn instance_provider(&self, key: &InstanceKey) -> AbsProviderConfig {
-        match self.instances.get(key) {
-            Some(i) if !i.provider_key.is_none() => self.provider.with_key(i.provider_key.clone()),
-            _ => self.provider.clone(),
+        match self.provider_keys.get(key) {
+            Some(k) => self.provider.with_key(k.clone()),
+            None => self.provider.clone(),
         }
     }
 
@@ -237,7 +238,7 @@ impl ResourceState {
             .instances
             .range((from, Bound::Unbounded))
             .take(max)
-            .map(|(k, inst)| InstanceOutline::of(k, inst))
+            .map(|(k, inst)| InstanceOutline::of(k, inst, self))
             .collect();
         ResourceOutline {
             addr: self.addr.clone(),
@@ -257,7 +258,7 @@ impl ResourceState {
             self.instances
                 .iter()
                 .filter(|(k, inst)| keep(k, inst))
-                .map(|(k, inst)| InstanceOutline::of(k, inst)),
+                .map(|(k, inst)| InstanceOutline::of(k, inst, self)),
         );
         instances.shrink_to_fit();
         ResourceOutline {
@@ -318,6 +319,7 @@ impl State {
                 addr: res.clone(),
                 provider: provider.config(),
                 instances: BTreeMap::new(),
+                provider_keys: BTreeMap::new(),
             });
         if entry.provider.alias != provider.alias
             || entry.provider.provider != provider.provider
@@ -325,9 +327,11 @@ impl State {
         {
             entry.provider = provider.config();
         }
-        let inst = entry.instances.entry(key.clone()).or_default();
-        inst.current = obj.map(Arc::new);
-        inst.provider_key = provider.key.clone();
+        entry.instances.entry(key.clone()).or_default().current = obj.map(Arc::new);
+        match provider.key.is_none() {
+            true => entry.provider_keys.remove(key),
+            false => entry.provider_keys.insert(key.clone(), provider.key.clone()),
+        };
         self.prune_instance(res, key);
     }
 
@@ -353,13 +357,13 @@ impl State {
         provider: &AbsProviderConfig,
     ) {
         self.set_resource_provider(res, provider);
-        if let Some(i) = self
-            .resources
-            .get_mut(res)
-            .and_then(|rs| rs.instances.get_mut(key))
-        {
-            if i.provider_key != provider.key {
-                i.provider_key = provider.key.clone();
+        if let Some(rs) = self.resources.get_mut(res) {
+            if rs.instances.contains_key(key) && rs.provider_keys.get(key) != Some(&provider.key)
+            {
+                match provider.key.is_none() {
+                    true => rs.provider_keys.remove(key),
+                    false => rs.provider_keys.insert(key.clone(), provider.key.clone()),
+                };
             }
         }
     }
@@ -491,6 +495,9 @@ impl State {
             .is_some_and(|i| i.current.is_none() && i.deposed.is_empty())
         {
             rs.instances.remove(key);
+        }
+        if !rs.provider_keys.is_empty() && !rs.instances.contains_key(key) {
+            rs.provider_keys.remove(key);
         }
         if rs.instances.is_empty() {
             self.resources.remove(res);

@@ -71,7 +71,7 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
             // OpenTofu 1.9: when an instance belongs to an instance of a `for_each` provider
             // configuration, the provider is written on every instance (with its key) and
             // not on the resource.
-            let keyed = r.instances.values().any(|i| !i.provider_key.is_none());
+            let keyed = r.instances.keys().any(|k| r.provider_keys.contains_key(k));
             write_indented_at(
                 &mut buf,
                 &Value::Object(resource_head(addr, r, keyed)),
@@ -84,10 +84,12 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
                 let objects = inst
                     .current
                     .iter()
-                    .map(|cur| write_object(key, None, cur, keyed.then_some((r, inst))))
-                    .chain(inst.deposed.iter().map(|(dk, obj)| {
-                        write_object(key, Some(dk), obj, keyed.then_some((r, inst)))
-                    }));
+                    .map(|cur| write_object(key, None, cur, keyed.then_some(r)))
+                    .chain(
+                        inst.deposed
+                            .iter()
+                            .map(|(dk, obj)| write_object(key, Some(dk), obj, keyed.then_some(r))),
+                    );
                 for o in objects {
                     buf.push_str(if first { "[" } else { "," });
                     first = false;
@@ -124,12 +126,12 @@ fn resource_head(addr: &AbsResource, r: &ResourceState, keyed: bool) -> Map<Stri
     o
 }
 
-/// One object; `keyed`: its resource and instance, when the provider is written per instance.
+/// One object; `keyed`: its resource, when the provider is written per instance.
 fn write_object(
     key: &InstanceKey,
     deposed: Option<&str>,
     obj: &ObjectState,
-    keyed: Option<(&ResourceState, &crate::InstanceState)>,
+    keyed: Option<&ResourceState>,
 ) -> Value {
     let mut o = Map::new();
     match key {
@@ -147,8 +149,8 @@ fn write_object(
     if let Some(d) = deposed {
         o.insert("deposed".into(), Value::String(d.into()));
     }
-    if let Some((r, inst)) = keyed {
-        let provider = r.provider.with_key(inst.provider_key.clone());
+    if let Some(r) = keyed {
+        let provider = r.instance_provider(key);
         o.insert("provider".into(), Value::String(provider.to_string()));
     }
     o.insert(
