@@ -1,9 +1,9 @@
 //! Provider source addresses (`registry.terraform.io/hashicorp/null`) and provider configuration
 //! addresses (`provider["registry.terraform.io/hashicorp/null"].alias`).
 
+use crate::InstanceKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use crate::InstanceKey;
 
 pub const DEFAULT_REGISTRY: &str = "registry.terraform.io";
 /// OpenTofu's public registry: what a bare `source` means to OpenTofu.

@@ -218,10 +218,8 @@ impl<'a> Statics<'a> {
         }
         let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
         let Some(item) = index.variables.get(name) else {
-            return Err(
-                Diagnostic::error(self.code, "Undefined variable")
-                    .with_detail(format!("Undefined variable var.{name}")),
-            );
+            return Err(Diagnostic::error(self.code, "Undefined variable")
+                .with_detail(format!("Undefined variable var.{name}")));
         };
         let hir = ferro_db::file_hir(&self.l.db, item.file);
         let var = &hir.variables[item.index];
@@ -235,20 +233,17 @@ impl<'a> Statics<'a> {
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
         let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
         let Some(item) = index.locals.get(name) else {
-            return Err(Diagnostic::error(
-                self.code,
-                "Reference to undeclared local value",
-            )
-            .with_detail(format!(
-                "A local value with the name {name:?} has not been declared."
-            )));
+            return Err(
+                Diagnostic::error(self.code, "Reference to undeclared local value").with_detail(
+                    format!("A local value with the name {name:?} has not been declared."),
+                ),
+            );
         };
         if self.stack.borrow().iter().any(|n| n == name) {
-            return Err(Diagnostic::error(
-                self.code,
-                "Unable to compute static value",
-            )
-            .with_detail(format!("local.{name} refers to itself")));
+            return Err(
+                Diagnostic::error(self.code, "Unable to compute static value")
+                    .with_detail(format!("local.{name} refers to itself")),
+            );
         }
         self.stack.borrow_mut().push(name.to_string());
         let hir = ferro_db::file_hir(&self.l.db, item.file);
@@ -286,11 +281,12 @@ impl Scope for Statics<'_> {
                 self.requirer()
             ))),
             _ => Err(
-                Diagnostic::error(self.code, "Dynamic value in static context")
-                    .with_detail(format!(
+                Diagnostic::error(self.code, "Dynamic value in static context").with_detail(
+                    format!(
                         "Unable to use {r} in static context, which is required by {}",
                         self.requirer()
-                    )),
+                    ),
+                ),
             ),
         }
     }

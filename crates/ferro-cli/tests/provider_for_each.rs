@@ -159,7 +159,13 @@ fn provider_for_each_with_the_real_null_plugin() {
     let (code, out, err) = ferro(
         &dir,
         &env,
-        &["apply", "-auto-approve", "-no-color", "-var", "keys=[\"a\"]"],
+        &[
+            "apply",
+            "-auto-approve",
+            "-no-color",
+            "-var",
+            "keys=[\"a\"]",
+        ],
     );
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(err.contains("Provider instance not present"), "{err}");

@@ -532,8 +532,8 @@ impl Lower {
         let ExprKind::Index { target, key, .. } = &e.kind else {
             return (self.provider_ref(e), None);
         };
-        let Some((name, alias)) = module_call::provider_name(target)
-            .filter(|_| literal_string(target).is_none())
+        let Some((name, alias)) =
+            module_call::provider_name(target).filter(|_| literal_string(target).is_none())
         else {
             self.error(
                 "invalid-provider-reference",

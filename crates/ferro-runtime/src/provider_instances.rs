@@ -68,9 +68,11 @@ fn select_instance(
     addr: &str,
 ) -> Result<Arc<AbsProviderConfig>, Vec<Diagnostic>> {
     let bad = |detail: String| {
-        vec![Diagnostic::error("provider-instance-key", "Invalid provider instance key")
-            .with_detail(detail)
-            .with_span(at)]
+        vec![
+            Diagnostic::error("provider-instance-key", "Invalid provider instance key")
+                .with_detail(detail)
+                .with_span(at),
+        ]
     };
     let (v, ds) = m.eval(file, key_expr, inst);
     if ds.iter().any(Diagnostic::is_error) {
@@ -92,13 +94,13 @@ fn select_instance(
     let key = match ferro_value::convert::convert(&v, &Type::String) {
         Ok(s) => match &s.kind {
             ValueKind::String(s) => InstanceKey::Str(s.to_string()),
-            _ => return Err(bad("The given instance key is unsuitable: string required.".into())),
+            _ => {
+                return Err(bad(
+                    "The given instance key is unsuitable: string required.".into(),
+                ))
+            }
         },
-        Err(e) => {
-            return Err(bad(format!(
-                "The given instance key is unsuitable: {e}."
-            )))
-        }
+        Err(e) => return Err(bad(format!("The given instance key is unsuitable: {e}."))),
     };
     if !each.contains_key(&key) {
         let known: Vec<String> = each
@@ -188,9 +190,10 @@ pub fn instance_present(
         (Some(dk), false) => format!("To work with {addr}'s deposed object {dk} its original provider instance at {cfg} is required, but it has been removed. This occurs when an element is removed from the provider configuration's for_each collection while objects created by that the associated provider instance still exist in the state. Re-add the for_each element to destroy this deposed object for {addr}, after which you can remove the provider configuration again."),
         (Some(dk), true) => format!("To work with {addr}'s deposed object {dk} its original provider instance at {cfg} is required, but it has been removed. This suggests that you've added for_each to this provider configuration while there are existing deposed objects of {addr} that need to be destroyed by the original single-instance provider configuration.\n\nTo proceed, return to your previous single-instance configuration for {cfg} and ensure that all deposed instances of {addr} have been destroyed before using for_each with this provider."),
     };
-    Err(
-        Diagnostic::error("provider-instance-not-present", "Provider instance not present")
-            .with_detail(detail)
-            .with_address(addr.to_string()),
+    Err(Diagnostic::error(
+        "provider-instance-not-present",
+        "Provider instance not present",
     )
+    .with_detail(detail)
+    .with_address(addr.to_string()))
 }

@@ -361,14 +361,13 @@ impl InstancesRead {
         if self.failed.is_some() {
             return;
         }
-        let (key, deposed, obj, provider) =
-            match read_instance(raw, &ictx, &mut self.shared) {
-                Ok(read) => read,
-                Err(e) => {
-                    self.failed = Some(InstanceError::Read(e));
-                    return;
-                }
-            };
+        let (key, deposed, obj, provider) = match read_instance(raw, &ictx, &mut self.shared) {
+            Ok(read) => read,
+            Err(e) => {
+                self.failed = Some(InstanceError::Read(e));
+                return;
+            }
+        };
         if let Some(p) = provider {
             match &self.provider {
                 None => self.provider = Some(p.config()),
@@ -452,9 +451,9 @@ fn finish_resource(
         _ => return err(format!("{ctx}: missing resource \"name\"")),
     };
     let provider = match opt_str(o, "provider", &pre)? {
-        Some(p) => Some(
-            AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?,
-        ),
+        Some(p) => {
+            Some(AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?)
+        }
         None => None,
     };
     let addr = AbsResource {
@@ -583,9 +582,9 @@ fn read_instance(
     let pre = format!("{ctx}: ");
     // OpenTofu 1.9: the provider configuration instance, when it has a key.
     let provider = match opt_str(o, "provider", &pre)? {
-        Some(p) => Some(
-            AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?,
-        ),
+        Some(p) => {
+            Some(AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?)
+        }
         None => None,
     };
     let key = match o.get("index_key") {

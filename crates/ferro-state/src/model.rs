@@ -330,7 +330,9 @@ impl State {
         entry.instances.entry(key.clone()).or_default().current = obj.map(Arc::new);
         match provider.key.is_none() {
             true => entry.provider_keys.remove(key),
-            false => entry.provider_keys.insert(key.clone(), provider.key.clone()),
+            false => entry
+                .provider_keys
+                .insert(key.clone(), provider.key.clone()),
         };
         self.prune_instance(res, key);
     }
@@ -358,8 +360,7 @@ impl State {
     ) {
         self.set_resource_provider(res, provider);
         if let Some(rs) = self.resources.get_mut(res) {
-            if rs.instances.contains_key(key) && rs.provider_keys.get(key) != Some(&provider.key)
-            {
+            if rs.instances.contains_key(key) && rs.provider_keys.get(key) != Some(&provider.key) {
                 match provider.key.is_none() {
                     true => rs.provider_keys.remove(key),
                     false => rs.provider_keys.insert(key.clone(), provider.key.clone()),

@@ -422,7 +422,12 @@ impl Walk<'_> {
             p.contexts.insert(key.clone(), inst.clone());
         }
         let triggered = self.triggered(m, p.file, &p.decl, &inst);
-        (key, if failed { None } else { Some(config) }, triggered, cfg)
+        (
+            key,
+            if failed { None } else { Some(config) },
+            triggered,
+            cfg,
+        )
     }
 
     /// A resource in one module instance after its instances' results are merged (their

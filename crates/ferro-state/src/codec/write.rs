@@ -72,11 +72,7 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
             // configuration, the provider is written on every instance (with its key) and
             // not on the resource.
             let keyed = r.instances.keys().any(|k| r.provider_keys.contains_key(k));
-            write_indented_at(
-                &mut buf,
-                &Value::Object(resource_head(addr, r, keyed)),
-                2,
-            );
+            write_indented_at(&mut buf, &Value::Object(resource_head(addr, r, keyed)), 2);
             buf.truncate(buf.len() - "\n    }".len());
             buf.push_str(",\n      \"instances\": ");
             let mut first = true;
