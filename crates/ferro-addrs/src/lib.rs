@@ -18,17 +18,12 @@ use std::fmt;
 use std::sync::Arc;
 
 /// `count.index` / `each.key` of one instance, or none for a single-instance resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum InstanceKey {
+    #[default]
     None,
     Int(i64),
     Str(String),
-}
-
-impl Default for InstanceKey {
-    fn default() -> Self {
-        InstanceKey::None
-    }
 }
 
 impl InstanceKey {

@@ -11,6 +11,9 @@ use super::*;
 /// `replace_triggered_by` fired, and the provider configuration (instance) it uses.
 type Work = (InstanceKey, Option<Value>, bool, Arc<AbsProviderConfig>);
 
+/// One planned instance: key, value, what planning it gave, its provider configuration.
+type Planned = (InstanceKey, Value, Acc, Arc<AbsProviderConfig>);
+
 /// One instance to plan, before its configuration is evaluated: key, and `each.value`.
 type Pending = (InstanceKey, Option<Value>);
 
@@ -162,10 +165,10 @@ impl Walk<'_> {
                             mark_schema_sensitive(&p.schema.block, &v)
                         }
                     };
-                    (i, key, v, acc.compact(), cfg)
+                    (i, (key, v, acc.compact(), cfg))
                 })
             };
-            for (i, key, v, acc, cfg) in results {
+            for (i, planned) in results {
                 while finished < i {
                     self.finish_copy(r, &mut prepared, &mut values, finished);
                     finished += 1;
@@ -174,7 +177,7 @@ impl Walk<'_> {
                     if p.read && values[i].capacity() == 0 {
                         values[i].reserve_exact(p.instances);
                     }
-                    self.merge_result(m, p, &mut values[i], key, v, acc, &cfg);
+                    self.merge_result(m, p, &mut values[i], planned);
                 }
             }
         }
@@ -205,17 +208,14 @@ impl Walk<'_> {
         m: &ModuleEval<'_>,
         p: &Prepared,
         values: &mut InstanceValues,
-        key: InstanceKey,
-        v: Value,
-        acc: Acc,
-        cfg: &Arc<AbsProviderConfig>,
+        (key, v, acc, cfg): Planned,
     ) {
         let ok = !acc.diags.iter().any(Diagnostic::is_error);
         let noop = acc
             .changes
             .iter()
             .any(|c| c.action == Action::NoOp && c.deposed().is_none());
-        self.merge_instance(&p.abs, cfg, &key, acc);
+        self.merge_instance(&p.abs, &cfg, &key, acc);
         // A no-op leaves apply nothing to write, so the object takes the dependencies the
         // configuration gives it now in the prior state, which apply saves (as Terraform
         // 1.0.3 finalizes them in its refreshed state).
@@ -225,7 +225,7 @@ impl Walk<'_> {
             // And the provider configuration it resolves to now: moving a resource from an
             // aliased configuration to the default one is recorded by the next apply even
             // when nothing else about it changes, as Terraform records it.
-            self.refreshed.set_instance_provider(&p.abs, &key, cfg);
+            self.refreshed.set_instance_provider(&p.abs, &key, &cfg);
         }
         if ok && !p.decl.lifecycle.postconditions.is_empty() {
             let inst = p.contexts.get(&key).cloned().unwrap_or_default();
