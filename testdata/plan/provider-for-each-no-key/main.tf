@@ -23,3 +23,10 @@ resource "ferrotest_thing" "u" {
   provider = ferrotest.single["a"]
   value    = "x"
 }
+
+module "m" {
+  source = "./m"
+  providers = {
+    ferrotest = ferrotest.each
+  }
+}
