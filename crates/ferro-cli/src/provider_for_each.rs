@@ -2,8 +2,8 @@
 //! evaluated before planning as OpenTofu evaluates them (variables, locals and literals
 //! only: the static evaluator the encryption block uses), then one provider started per key.
 
-use crate::encryption_eval::Statics;
 use crate::load::Loaded;
+use crate::static_eval::Statics;
 use ferro_addrs::{AbsProviderConfig, InstanceKey};
 use ferro_db::{file_hir, module_index, module_tree};
 use ferro_diag::Diagnostic;

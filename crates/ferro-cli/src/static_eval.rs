@@ -1,7 +1,8 @@
-//! Static evaluation of the encryption block's values, as OpenTofu evaluates it before any
-//! state exists: root variables (their given values or defaults), locals (recursively, each
-//! once), `path.*` and `terraform.workspace`. A reference to anything else is OpenTofu's
-//! "Dynamic value in static context"; a value that is not known is an error too. Values are
+//! Static evaluation, as OpenTofu evaluates some values before any state exists: the
+//! encryption block's values and the keys of a provider block's `for_each`. Root variables
+//! (their given values or defaults), locals (recursively, each once), `path.*` and
+//! `terraform.workspace`; a reference to anything else is OpenTofu's "Dynamic value in static
+//! context", and a value that is not known is an error too. The encryption block's values are
 //! used unmarked (a sensitive passphrase is what the block is for) and never printed.
 
 use crate::load::Loaded;
