@@ -119,13 +119,8 @@ fn instance_problem(
     let declared = d.configured.contains_key(&config) || d.empty.contains_key(&config);
     let instanced = d.for_each.contains(&config);
     let detail = match (keyed, instanced) {
-        (true, false) if !declared => {
-            if d.aliases.contains_key(&config) {
-                format!("This module doesn't declare a provider {name:?} block with alias = {alias:?}, which is required for use with for_each.")
-            } else {
-                return None;
-            }
-        }
+        (true, false) if !declared && d.aliases.contains_key(&config) => format!("This module doesn't declare a provider {name:?} block with alias = {alias:?}, which is required for use with for_each."),
+        (true, false) if !declared => return None,
         (true, false) => {
             "An instance key can be specified only for a provider configuration that uses for_each.".to_string()
         }
