@@ -49,34 +49,33 @@ pub(crate) fn start_provider_instances(
         .for_purpose("not-static", "the provider configuration");
     let mut keys: BTreeMap<AbsProviderConfig, BTreeMap<InstanceKey, Value>> = BTreeMap::new();
     for (node, tn, local, alias, hir, f) in blocks {
-        {
-            let at = hir.span(f);
-            if node != 0 {
-                // The static evaluator reads the root module's variables and locals only.
-                diags.push(
-                    Diagnostic::error("provider-for-each-module", "Unsupported provider for_each")
-                        .with_detail(format!("ferro evaluates for_each in provider blocks of the root module only; move the provider \"{local}\" block with alias = \"{alias}\" to the root module and pass its instances to module.{} with the providers argument.", tn.path.join(".module.")))
-                        .with_span_opt(at),
-                );
-                continue;
+        let at = hir.span(f);
+        if node != 0 {
+            // The static evaluator reads the root module's variables and locals only.
+            let detail = format!("ferro evaluates for_each in provider blocks of the root module only; move the provider \"{local}\" block with alias = \"{alias}\" to the root module and pass its instances to module.{} with the providers argument.", tn.path.join(".module."));
+            diags.push(
+                Diagnostic::error("provider-for-each-module", "Unsupported provider for_each")
+                    .with_detail(detail)
+                    .with_span_opt(at),
+            );
+            continue;
+        }
+        let subject = format!("provider.{local}.{alias}.for_each");
+        let Some(v) = statics.hir_value(hir, f, &subject, &mut diags) else {
+            continue;
+        };
+        let Some(each) = each_values(&v, at, &mut diags) else {
+            continue;
+        };
+        match ferro_planner::provider_config(&l.db, l.ws, node, local, Some(alias.clone())) {
+            Ok(cfg) => {
+                keys.insert(cfg, each);
             }
-            let subject = format!("provider.{local}.{alias}.for_each");
-            let Some(v) = statics.hir_value(hir, f, &subject, &mut diags) else {
-                continue;
-            };
-            let Some(each) = each_values(&v, at, &mut diags) else {
-                continue;
-            };
-            match ferro_planner::provider_config(&l.db, l.ws, node, local, Some(alias.clone())) {
-                Ok(cfg) => {
-                    keys.insert(cfg, each);
-                }
-                Err(msg) => diags.push(
-                    Diagnostic::error("invalid-provider-source", "Invalid provider source address")
-                        .with_detail(msg)
-                        .with_span_opt(at),
-                ),
-            }
+            Err(msg) => diags.push(
+                Diagnostic::error("invalid-provider-source", "Invalid provider source address")
+                    .with_detail(msg)
+                    .with_span_opt(at),
+            ),
         }
     }
     if ferro_diag::has_errors(&diags) {
