@@ -18,8 +18,9 @@ use std::fmt;
 use std::sync::Arc;
 
 /// `count.index` / `each.key` of one instance, or none for a single-instance resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum InstanceKey {
+    #[default]
     None,
     Int(i64),
     Str(String),
@@ -308,7 +309,7 @@ impl AbsResource {
 }
 
 /// Read one `[key]` at the start of `s`: the key and the rest.
-fn take_key(s: &str) -> Result<(InstanceKey, &str), String> {
+pub(crate) fn take_key(s: &str) -> Result<(InstanceKey, &str), String> {
     let Some(inner) = s.strip_prefix('[') else {
         return Ok((InstanceKey::None, s));
     };
@@ -414,6 +415,33 @@ mod tests {
         assert!(Provider::parse_source("localhost:/acme/thing").is_err());
         assert!(Provider::parse_source("localhost:x/acme/thing").is_err());
         assert!(Provider::parse_source("acme:1/thing").is_err());
+    }
+
+    #[test]
+    fn provider_configuration_instances_parse_and_print_as_opentofu() {
+        for text in [
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"us-east-1\"]",
+            "module.a.provider[\"registry.opentofu.org/hashicorp/aws\"].x[\"k\\\"q\"]",
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region",
+        ] {
+            let c = AbsProviderConfig::parse(text).unwrap();
+            assert_eq!(c.to_string(), text);
+        }
+        let c = AbsProviderConfig::parse(
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"us\"]",
+        )
+        .unwrap();
+        assert_eq!(c.alias.as_deref(), Some("by_region"));
+        assert_eq!(c.key, InstanceKey::Str("us".into()));
+        assert_eq!(c.config().key, InstanceKey::None);
+        // A key needs an alias, and nothing may follow it.
+        for bad in [
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].[\"us\"]",
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].a[\"us\"]x",
+            "provider[\"registry.opentofu.org/hashicorp/aws\"].a[\"us\"",
+        ] {
+            assert!(AbsProviderConfig::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

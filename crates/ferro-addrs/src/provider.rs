@@ -1,6 +1,7 @@
 //! Provider source addresses (`registry.terraform.io/hashicorp/null`) and provider configuration
 //! addresses (`provider["registry.terraform.io/hashicorp/null"].alias`).
 
+use crate::InstanceKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -139,13 +140,22 @@ impl fmt::Display for Provider {
     }
 }
 
-/// A provider configuration in a module: what state's `provider` field names.
+/// A provider configuration in a module: what state's `provider` field names. With a `key`,
+/// one instance of a configuration that has `for_each` (OpenTofu 1.9): the key is printed
+/// after the alias (`provider["…"].by_region["us"]`), as OpenTofu's `InstanceString`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct AbsProviderConfig {
     /// Module path without instance keys (configurations are static per module).
     pub module: Vec<String>,
     pub provider: Provider,
     pub alias: Option<String>,
+    /// The instance of a `for_each` configuration; `InstanceKey::None` for every other.
+    #[serde(default = "no_key", skip_serializing_if = "InstanceKey::is_none")]
+    pub key: InstanceKey,
+}
+
+fn no_key() -> InstanceKey {
+    InstanceKey::None
 }
 
 impl AbsProviderConfig {
@@ -154,6 +164,23 @@ impl AbsProviderConfig {
             module: Vec::new(),
             provider,
             alias: None,
+            key: InstanceKey::None,
+        }
+    }
+
+    /// The configuration without an instance key (what a `provider` block declares).
+    pub fn config(&self) -> AbsProviderConfig {
+        AbsProviderConfig {
+            key: InstanceKey::None,
+            ..self.clone()
+        }
+    }
+
+    /// The instance `key` of this configuration.
+    pub fn with_key(&self, key: InstanceKey) -> AbsProviderConfig {
+        AbsProviderConfig {
+            key,
+            ..self.clone()
         }
     }
 
@@ -175,15 +202,27 @@ impl AbsProviderConfig {
                 .ok_or_else(|| format!("invalid provider configuration address {s:?}"))?;
             let provider = Provider::parse_fqn(&r[..end])?;
             let tail = &r[end + 2..];
-            let alias = match tail.strip_prefix('.') {
-                Some(a) if !a.is_empty() => Some(a.to_string()),
-                None if tail.is_empty() => None,
+            let (alias, key) = match tail.strip_prefix('.') {
+                Some(a) if !a.is_empty() => match a.find('[') {
+                    // An instance of a `for_each` configuration: `.alias["key"]`.
+                    Some(i) if i > 0 => {
+                        let (key, rest) = crate::take_key(&a[i..])?;
+                        if !rest.is_empty() || key.is_none() {
+                            return Err(format!("invalid provider configuration address {s:?}"));
+                        }
+                        (Some(a[..i].to_string()), key)
+                    }
+                    Some(_) => return Err(format!("invalid provider configuration address {s:?}")),
+                    None => (Some(a.to_string()), InstanceKey::None),
+                },
+                None if tail.is_empty() => (None, InstanceKey::None),
                 _ => return Err(format!("invalid provider configuration address {s:?}")),
             };
             return Ok(AbsProviderConfig {
                 module,
                 provider,
                 alias,
+                key,
             });
         }
         if let Some(r) = rest.strip_prefix("provider.") {
@@ -194,6 +233,7 @@ impl AbsProviderConfig {
                 module,
                 provider: Provider::default_for(ty),
                 alias,
+                key: InstanceKey::None,
             });
         }
         Err(format!("invalid provider configuration address {s:?}"))
@@ -209,6 +249,6 @@ impl fmt::Display for AbsProviderConfig {
         if let Some(a) = &self.alias {
             write!(f, ".{a}")?;
         }
-        Ok(())
+        write!(f, "{}", self.key)
     }
 }

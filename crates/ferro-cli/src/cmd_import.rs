@@ -48,9 +48,18 @@ pub fn import(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
-    let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
+    let (mut providers, mut diags) = attach_providers(&mut l, &registry, Some(&state));
     config_diagnostics(&l, &mut diags);
     let raw = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
+    if !has_errors(&diags) {
+        diags.extend(crate::provider_for_each::start_provider_instances(
+            &l,
+            &raw,
+            &g.dir,
+            &registry,
+            &mut providers,
+        ));
+    }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
         registry.close_all();

@@ -384,6 +384,7 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
             continue;
         };
         let provider = rs.provider.clone();
+        let provider_key = key.as_ref().and_then(|k| rs.provider_keys.remove(k));
         let Some(inst) = key.and_then(|k| rs.instances.remove(&k)) else {
             continue;
         };
@@ -398,8 +399,12 @@ fn mv(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> i32 {
                 addr: to.containing_resource(),
                 provider,
                 instances: Default::default(),
+                provider_keys: Default::default(),
             });
         entry.instances.insert(to.resource.key.clone(), inst);
+        if let Some(k) = provider_key {
+            entry.provider_keys.insert(to.resource.key.clone(), k);
+        }
     }
     // Objects that recorded a dependency on what moved forget all their dependencies (the next
     // apply records them again), as Terraform 1.0.3's `state mv` does in the state moved into.

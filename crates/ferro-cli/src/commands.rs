@@ -128,7 +128,7 @@ pub(crate) fn make_plan(
         crate::load::adopt_default_registry(&l, s);
     }
     let registry = ProviderRegistry::for_working_dir(&g.dir);
-    let (providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
+    let (mut providers, mut diags) = attach_providers(&mut l, &registry, state.as_ref());
     config_diagnostics(&l, &mut diags);
     let mut vars = collect_variables(&mut l, &g.dir, &var_args(a), &mut diags);
     deprecated_root_variables(&l, &vars, &mut diags);
@@ -143,6 +143,16 @@ pub(crate) fn make_plan(
     {
         let mut input = std::io::stdin().lock();
         crate::load::prompt_for_variables(&mut l, &mut vars, io.stdout, &mut input, &mut diags);
+    }
+    // Provider configurations with for_each: their keys are known now, before planning.
+    if !has_errors(&diags) {
+        diags.extend(crate::provider_for_each::start_provider_instances(
+            &l,
+            &vars,
+            &g.dir,
+            &registry,
+            &mut providers,
+        ));
     }
     if has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
@@ -561,8 +571,18 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         }
         let mut l = load_files(plan.config.files.clone());
         let registry = ProviderRegistry::for_working_dir(&g.dir);
-        let (providers, mut diags) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
+        let (mut providers, mut diags) =
+            attach_providers(&mut l, &registry, Some(&plan.prior_state));
         config_diagnostics(&l, &mut diags);
+        if !has_errors(&diags) {
+            diags.extend(crate::provider_for_each::start_provider_instances(
+                &l,
+                &crate::provider_for_each::plan_variables(&plan.variables),
+                &g.dir,
+                &registry,
+                &mut providers,
+            ));
+        }
         if has_errors(&diags) {
             print_diags(io, &diags, &l.sources(), g.color);
             return 1;
@@ -603,7 +623,17 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             ..
         } = planned;
         let registry = ProviderRegistry::for_working_dir(&g.dir);
-        let (providers, diags) = attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
+        let (mut providers, mut diags) =
+            attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
+        if !has_errors(&diags) {
+            diags.extend(crate::provider_for_each::start_provider_instances(
+                &loaded,
+                &crate::provider_for_each::plan_variables(&plan.variables),
+                &g.dir,
+                &registry,
+                &mut providers,
+            ));
+        }
         if has_errors(&diags) {
             print_diags(io, &diags, &loaded.sources(), g.color);
             registry.close_all();

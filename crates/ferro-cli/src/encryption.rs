@@ -175,7 +175,7 @@ fn load(g: &Global, args: &[String], io: &mut Io<'_>) -> Result<Option<Arc<Encry
         return Err(report(io, &diags, &l));
     }
     let workspace = ferro_state::workspace::current_workspace(&g.dir);
-    let statics = crate::encryption_eval::Statics::new(&l, &vars, &g.dir, &workspace);
+    let statics = crate::static_eval::Statics::new(&l, &vars, &g.dir, &workspace);
     let built = build(&syntax, &statics, &mut diags);
     if has_errors(&diags) {
         return Err(report(io, &diags, &l));
@@ -191,7 +191,7 @@ fn load(g: &Global, args: &[String], io: &mut Io<'_>) -> Result<Option<Arc<Encry
 /// The model of `syntax`, its values evaluated; problems go to `diags`.
 fn build(
     syntax: &EncryptionSyntax,
-    statics: &crate::encryption_eval::Statics<'_>,
+    statics: &crate::static_eval::Statics<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Encryption> {
     let mut config = Config::default();
@@ -273,7 +273,7 @@ fn key_provider_ref(
 fn key_provider(
     kp: &Labelled,
     syntax: &EncryptionSyntax,
-    statics: &crate::encryption_eval::Statics<'_>,
+    statics: &crate::static_eval::Statics<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<KeyProviderConfig> {
     let subject = format!("encryption.key_provider.{}.{}", kp.ty, kp.name);
@@ -370,7 +370,7 @@ fn key_provider(
 fn method(
     m: &Labelled,
     syntax: &EncryptionSyntax,
-    statics: &crate::encryption_eval::Statics<'_>,
+    statics: &crate::static_eval::Statics<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<MethodConfig> {
     let subject = format!("encryption.method.{}.{}", m.ty, m.name);
@@ -401,7 +401,7 @@ fn target_methods(
     enforceable: bool,
     syntax: &EncryptionSyntax,
     config: &Config,
-    statics: &crate::encryption_eval::Statics<'_>,
+    statics: &crate::static_eval::Statics<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<usize>> {
     let enforced = match (&t.enforced, enforceable) {

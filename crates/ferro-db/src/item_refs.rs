@@ -163,7 +163,7 @@ pub fn file_references(db: &dyn Db, file: crate::SourceFile) -> FileReferences {
         .providers
         .iter()
         .map(|p| {
-            let mut exprs = Vec::new();
+            let mut exprs: Vec<ExprId> = p.for_each.iter().copied().collect();
             p.body.exprs(&mut exprs);
             roots(&exprs)
         })

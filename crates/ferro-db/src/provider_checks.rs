@@ -49,6 +49,8 @@ struct Declared {
     aliases: BTreeMap<String, AbsProviderConfig>,
     /// The registry a source without a hostname names.
     host: String,
+    /// Configurations with `for_each` (OpenTofu 1.9), by configuration name.
+    for_each: std::collections::BTreeSet<String>,
 }
 
 fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
@@ -61,12 +63,20 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
         local_names: BTreeMap::new(),
         aliases: BTreeMap::new(),
         host: crate::default_registry(db).to_string(),
+        for_each: Default::default(),
     };
     for ((name, alias), item) in &index.providers {
         let pb = &item_signature(db, item.file).providers[item.index];
         let loc = Loc::new(item.file, pb.span);
         let key = config_name(name, alias.as_deref());
-        if pb.version || !pb.body.attrs.is_empty() || !pb.body.blocks.is_empty() {
+        if pb.for_each.is_some() {
+            d.for_each.insert(key.clone());
+        }
+        if pb.version
+            || pb.for_each.is_some()
+            || !pb.body.attrs.is_empty()
+            || !pb.body.blocks.is_empty()
+        {
             d.configured.insert(key, loc);
         } else {
             d.empty.insert(key, loc);
@@ -84,6 +94,7 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
                     module: tn.path.clone(),
                     provider: ty.clone(),
                     alias: Some(alias.clone()),
+                    key: ferro_addrs::InstanceKey::None,
                 },
             );
         }
@@ -94,6 +105,37 @@ fn declared(db: &dyn Db, ws: Workspace, node: TreeNodeId) -> Declared {
 
 /// The provider type a local name stands for in a module (its `required_providers` entry,
 /// else the default `hashicorp/NAME`).
+/// OpenTofu's check of a reference to an aliased configuration `name` of this module by a
+/// `kind` block (`resource`, `data`, `module`), with or without an instance key: a key needs a
+/// configuration with for_each, and such a configuration needs a key. (An alias the module
+/// does not declare is another check's.)
+fn instance_problem(
+    d: &Declared,
+    kind: &str,
+    (name, alias): (&str, &str),
+    keyed: bool,
+) -> Option<Diagnostic> {
+    let config = config_name(name, Some(alias));
+    let declared = d.configured.contains_key(&config) || d.empty.contains_key(&config);
+    let instanced = d.for_each.contains(&config);
+    let detail = match (keyed, instanced) {
+        (true, false) if !declared && d.aliases.contains_key(&config) => format!("This module doesn't declare a provider {name:?} block with alias = {alias:?}, which is required for use with for_each."),
+        (true, false) if !declared => return None,
+        (true, false) => {
+            "An instance key can be specified only for a provider configuration that uses for_each.".to_string()
+        }
+        (false, true) => "A reference to a provider configuration which uses for_each requires an instance key. Passing a collection of provider instances into a child module is not allowed.".to_string(),
+        _ => return None,
+    };
+    Some(
+        Diagnostic::error(
+            "provider-instance-key",
+            format!("Invalid {kind} provider configuration"),
+        )
+        .with_detail(detail),
+    )
+}
+
 fn type_of(d: &Declared, local: &str) -> ProviderAddr {
     d.local_names
         .get(local)
@@ -128,9 +170,32 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         // The default configurations this module passes on to its own calls must be named
         // here, and (in a child) have a configuration.
         let index = module_index(db, tn.module);
+        // An instance key only with a configuration that has for_each, and always with one
+        // (OpenTofu 1.9), in resources and in what calls pass.
+        for item in index.resources.values() {
+            let r = &item_signature(db, item.file).resources[item.index];
+            if let Some((name, Some(alias), span)) = &r.provider {
+                let kind = match r.addr.mode {
+                    ferro_addrs::ResourceMode::Managed => "resource",
+                    ferro_addrs::ResourceMode::Data => "data",
+                };
+                let name = (name.as_str(), alias.as_str());
+                if let Some(p) = instance_problem(d, kind, name, r.provider_key.is_some()) {
+                    out.push(Pending::new(p, Loc::new(item.file, *span)));
+                }
+            }
+        }
         for item in index.module_calls.values() {
             let mc = &item_signature(db, item.file).module_calls[item.index];
             for p in &mc.providers {
+                if let (name, Some(alias)) = &p.parent {
+                    let name = (name.as_str(), alias.as_str());
+                    if let Some(problem) =
+                        instance_problem(d, "module", name, p.parent_key.is_some())
+                    {
+                        out.push(Pending::new(problem, Loc::new(item.file, p.span)));
+                    }
+                }
                 if p.parent.1.is_some() {
                     continue;
                 }
@@ -217,11 +282,13 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                     module: tn.path.clone(),
                     provider: ty.clone(),
                     alias: None,
+                    key: ferro_addrs::InstanceKey::None,
                 },
                 (None, None) => AbsProviderConfig {
                     module: tn.path.clone(),
                     provider: type_of(d, &passed.child.0),
                     alias,
+                    key: ferro_addrs::InstanceKey::None,
                 },
             };
             let named = d.local_names.contains_key(name)
@@ -251,6 +318,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                     module: tree.nodes[parent].path.clone(),
                     provider: parent_type,
                     alias: passed.parent.1.clone(),
+                    key: ferro_addrs::InstanceKey::None,
                 };
                 out.push(Pending::new(
                     Diagnostic::error("provider-type-mismatch", format!("Invalid type for provider {child_addr}"))

@@ -71,6 +71,7 @@ pub fn resolve_provider(
         module: tn.path.clone(),
         provider: fqn.clone(),
         alias: alias.clone(),
+        key: ferro_addrs::InstanceKey::None,
     };
     if index
         .providers
@@ -162,6 +163,7 @@ pub fn block_config(
         module: tn.path.clone(),
         provider: provider_source_or_default(db, module_index(db, tn.module), local),
         alias,
+        key: ferro_addrs::InstanceKey::None,
     }
 }
 

@@ -101,6 +101,7 @@ pub(crate) fn removed_provisioners<'a>(
                 enabled: None,
                 depends_on: Vec::new(),
                 provider: None,
+                provider_key: None,
                 lifecycle: Default::default(),
                 provisioners: block.provisioners.clone(),
                 connection: None,

@@ -174,6 +174,7 @@ impl Copier<'_> {
         self.opt(&mut r.count);
         self.opt(&mut r.for_each);
         self.opt(&mut r.enabled);
+        self.opt(&mut r.provider_key);
         self.body(&mut r.body);
         self.refs(&mut r.depends_on);
         if let Some((_, _, s)) = &mut r.provider {
@@ -198,6 +199,7 @@ impl Copier<'_> {
 
     fn provider(&mut self, p: &mut ProviderBlock) {
         self.span(&mut p.span);
+        self.opt(&mut p.for_each);
         self.body(&mut p.body);
     }
 
@@ -214,7 +216,10 @@ impl Copier<'_> {
         self.opt(&mut c.for_each);
         self.opt(&mut c.enabled);
         self.refs(&mut c.depends_on);
-        c.providers.iter_mut().for_each(|p| self.span(&mut p.span));
+        for p in &mut c.providers {
+            self.span(&mut p.span);
+            self.opt(&mut p.parent_key);
+        }
         c.inputs.iter_mut().for_each(|a| self.attr(a));
     }
 

@@ -309,6 +309,9 @@ pub struct ResourceDecl {
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `provider = name` or `name.alias`.
     pub provider: Option<(String, Option<String>, SpanId)>,
+    /// The instance key of `provider = name.alias[KEY]` (OpenTofu 1.9): the configuration
+    /// has `for_each`, and each resource instance picks one of its instances.
+    pub provider_key: Option<ExprId>,
     pub lifecycle: Lifecycle,
     /// `provisioner` blocks (`local-exec`, `file`, `remote-exec`), in order.
     pub provisioners: Vec<Provisioner>,
@@ -339,6 +342,7 @@ impl ResourceDecl {
             count: no_expr(&self.count),
             for_each: no_expr(&self.for_each),
             enabled: no_expr(&self.enabled),
+            provider_key: no_expr(&self.provider_key),
             depends_on: self.depends_on.clone(),
             provider: self.provider.clone(),
             lifecycle: Lifecycle {
@@ -375,6 +379,7 @@ impl ResourceDecl {
             .iter()
             .chain(self.for_each.iter())
             .chain(self.enabled.iter())
+            .chain(self.provider_key.iter())
             .copied()
             .collect();
         self.body.exprs(&mut out);
@@ -418,6 +423,9 @@ pub struct ProviderBlock {
     /// The block has a (deprecated) `version` argument: a block with one is a configuration
     /// even when its body is otherwise empty.
     pub version: bool,
+    /// `for_each` (OpenTofu 1.9): one instance of the configuration per element, keys known
+    /// before planning (variables, locals and literals only).
+    pub for_each: Option<ExprId>,
 }
 
 /// An entry of `terraform { required_providers { … } }`.
@@ -522,5 +530,7 @@ pub struct ProviderPassing {
     pub child: (String, Option<String>),
     /// The configuration in the calling module it stands for.
     pub parent: (String, Option<String>),
+    /// `parent.alias[KEY]`: the instance of a `for_each` configuration (OpenTofu 1.9).
+    pub parent_key: Option<ExprId>,
     pub span: SpanId,
 }

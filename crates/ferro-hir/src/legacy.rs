@@ -10,8 +10,8 @@ use ferro_syntax::ast::{self, BodyItem, ExprKind};
 const QUOTED_REFERENCE_DETAIL: &str = "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.";
 
 /// Arguments Terraform reserves in provider blocks for future use.
-pub(super) const RESERVED_PROVIDER_ARGUMENTS: &[&str] =
-    &["count", "depends_on", "for_each", "source"];
+/// (`for_each` is OpenTofu 1.9's: one configuration instance per element.)
+pub(super) const RESERVED_PROVIDER_ARGUMENTS: &[&str] = &["count", "depends_on", "source"];
 /// Block types Terraform reserves in provider blocks for future use.
 pub(super) const RESERVED_PROVIDER_BLOCKS: &[&str] = &["lifecycle", "locals"];
 

@@ -390,6 +390,7 @@ impl Lower {
         self.provider_block_checks(b, &labels[0]);
         let mut alias = None;
         let mut version = false;
+        let mut for_each = None;
         let mut rest = ast::Body {
             items: Vec::new(),
             span: b.body.span,
@@ -401,12 +402,23 @@ impl Lower {
                     alias = self.literal_string_attr(a)
                 }
                 BodyItem::Attribute(a) if a.name.name == "version" => version = true,
+                BodyItem::Attribute(a) if a.name.name == "for_each" => {
+                    for_each = Some((self.expr(&a.expr), a.expr.span))
+                }
                 BodyItem::Attribute(a)
                     if legacy::RESERVED_PROVIDER_ARGUMENTS.contains(&a.name.name.as_str()) => {}
                 BodyItem::Block(inner)
                     if legacy::RESERVED_PROVIDER_BLOCKS.contains(&inner.ty.name.as_str()) => {}
                 other => rest.items.push(other.clone()),
             }
+        }
+        if let (Some((_, at)), None) = (for_each, &alias) {
+            self.error(
+                "provider-for-each-alias",
+                "Alias required when using \"for_each\"",
+                "The for_each argument is allowed only for provider configurations with an alias.",
+                at,
+            );
         }
         let span = self.sp(Self::header_span(b));
         let body = self.body(&rest);
@@ -416,6 +428,7 @@ impl Lower {
             span,
             body,
             version,
+            for_each: for_each.map(|(id, _)| id),
         });
     }
 
@@ -445,6 +458,7 @@ impl Lower {
             connection: None,
             check: None,
             provider: None,
+            provider_key: None,
             lifecycle: Lifecycle::default(),
         };
         let mut rest = ast::Body {
@@ -468,7 +482,11 @@ impl Lower {
                         decl.for_each = Some(self.expr(&a.expr));
                     }
                     "depends_on" => decl.depends_on = self.depends_on(&a.expr),
-                    "provider" => decl.provider = self.provider_ref(&a.expr),
+                    "provider" => {
+                        let (provider, key) = self.keyed_provider_ref(&a.expr);
+                        decl.provider = provider;
+                        decl.provider_key = key;
+                    }
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
@@ -516,6 +534,40 @@ impl Lower {
         }
         decl.body = self.body(&rest);
         self.hir.resources.push(decl);
+    }
+
+    /// `provider = name`, `name.alias` or `name.alias[KEY]` (an instance of a `for_each`
+    /// configuration, OpenTofu 1.9): the reference and the key's expression.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn keyed_provider_ref(
+        &mut self,
+        e: &ast::Expr,
+    ) -> (Option<(String, Option<String>, SpanId)>, Option<ExprId>) {
+        let ExprKind::Index { target, key, .. } = &e.kind else {
+            return (self.provider_ref(e), None);
+        };
+        let Some((name, alias)) =
+            module_call::provider_name(target).filter(|_| literal_string(target).is_none())
+        else {
+            self.error(
+                "invalid-provider-reference",
+                "Invalid provider configuration reference",
+                "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias and optional instance key.",
+                e.span,
+            );
+            return (None, None);
+        };
+        if alias.is_none() {
+            self.error(
+                "invalid-provider-reference",
+                "Invalid provider configuration reference",
+                "Provider assignment requires an alias when specifying an instance key, in the form of provider.name[instance_key]",
+                e.span,
+            );
+            return (None, None);
+        }
+        let key = self.expr(key);
+        (Some((name, alias, self.sp(e.span))), Some(key))
     }
 
     fn provider_ref(&mut self, e: &ast::Expr) -> Option<(String, Option<String>, SpanId)> {

@@ -101,7 +101,16 @@ impl Lower {
                 ObjectKey::Expr(k) => provider_name(k),
                 ObjectKey::Ident(id) => Some((id.name.to_string(), None)),
             };
-            let parent = provider_name(&it.value);
+            // `parent.alias[KEY]`: an instance of a `for_each` configuration.
+            let (parent, parent_key) = match &it.value.kind {
+                ExprKind::Index { target, key, .. } if literal_string(target).is_none() => {
+                    match provider_name(target) {
+                        Some((n, Some(a))) => (Some((n, Some(a))), Some(self.expr(key))),
+                        _ => (None, None),
+                    }
+                }
+                _ => (provider_name(&it.value), None),
+            };
             // Quoted names are read as Terraform 1.0.3 reads them, with its deprecation warning.
             let key_expr = match &it.key {
                 ObjectKey::Expr(k) => Some(k),
@@ -119,6 +128,7 @@ impl Lower {
                     out.push(ProviderPassing {
                         child,
                         parent,
+                        parent_key,
                         span,
                     })
                 }

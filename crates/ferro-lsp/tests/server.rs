@@ -238,6 +238,23 @@ fn hover_completion_and_formatting() {
         .min_by_key(|i| i["sortText"].as_str().unwrap().to_string())
         .unwrap()["label"];
     assert_eq!(first, "length", "{r}");
+    // A provider block offers OpenTofu's `alias` and `for_each` (1.9).
+    let body = "provider \"random\" {\n  \n}\n";
+    c.open(&uri2, body);
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "extra.tf", body, "{\n  ", 4),
+    );
+    let labels: Vec<&str> = r["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"for_each") && labels.contains(&"alias"),
+        "{r}"
+    );
     // Formatting is ferro fmt's.
     let messy = "locals {\n  a=1\n  bb = 2\n}\n";
     c.open(&uri2, messy);

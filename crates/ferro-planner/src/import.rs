@@ -46,6 +46,11 @@ pub fn import_resource(
         return vec![Diagnostic::error("import-no-config", format!("resource address {a:?} does not exist in the configuration."))
             .with_detail(format!("Before importing this resource, please create its configuration in {module}. For example:\n\nresource {:?} {:?} {{\n  # (resource arguments)\n}}", res.ty, res.name))];
     };
+    if providers.has_instances(&cfg) {
+        return vec![Diagnostic::error("import-provider-for-each", "Unsupported import").with_detail(format!(
+            "The provider configuration {cfg} of {a} has for_each; ferro does not import through an instance of a provider configuration with for_each yet. Import with a configuration without for_each, then move the resource to it."
+        ))];
+    }
     if state
         .current_object(&addr.containing_resource(), &addr.resource.key)
         .is_some()

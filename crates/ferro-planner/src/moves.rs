@@ -351,6 +351,7 @@ fn move_instance(
         return;
     };
     let provider = src.provider.clone();
+    let provider_key = src.provider_keys.remove(&from_key);
     if src.instances.is_empty() {
         state.resources.remove(from);
     }
@@ -361,8 +362,12 @@ fn move_instance(
             addr: to.clone(),
             provider,
             instances: BTreeMap::new(),
+            provider_keys: BTreeMap::new(),
         });
     dst.instances.insert(to_key.clone(), inst);
+    if let Some(k) = provider_key {
+        dst.provider_keys.insert(to_key.clone(), k);
+    }
     moved.push((from.instance(from_key), to.instance(to_key)));
 }
 

@@ -54,6 +54,7 @@ fn starts_installed_providers_lazily_per_configuration() {
             module: Vec::new(),
             provider: null.clone(),
             alias: Some("west".into()),
+            key: ferro_addrs::InstanceKey::None,
         })
         .unwrap();
     assert!(

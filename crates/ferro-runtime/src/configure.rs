@@ -110,19 +110,21 @@ fn configure(
         .iter()
         .find(|((local, alias), _)| alias == &cfg.alias && fqn_of(m, local) == cfg.provider);
     let addr = display(cfg);
+    // An instance of a `for_each` configuration: its `each.key` and `each.value`.
+    let inst = match providers.instances.get(&cfg.config()) {
+        Some(each) => match each.get(&cfg.key) {
+            Some(v) => InstanceCtx::for_key(&cfg.key, Some(v.clone())),
+            None => return diags,
+        },
+        None => InstanceCtx::default(),
+    };
     let config = match block {
         Some((_, item)) => {
             let hir = m.hir(item.file);
             let pb = &hir.providers[item.index];
             // A JSON body's nested blocks are known only now, with the provider's schema.
             let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
-            let (v, ds) = eval_body(
-                m,
-                item.file,
-                &body,
-                &schema.provider.block,
-                &InstanceCtx::default(),
-            );
+            let (v, ds) = eval_body(m, item.file, &body, &schema.provider.block, &inst);
             let failed = read.iter().chain(&ds).any(Diagnostic::is_error);
             diags.extend(read);
             diags.extend(ds);

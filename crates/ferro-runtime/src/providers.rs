@@ -2,7 +2,8 @@
 //! schemas the analysis needs.
 
 use ferro_addrs::{
-    AbsProviderConfig, ConfigResource, Provider as ProviderAddr, Resource, ResourceMode,
+    AbsProviderConfig, ConfigResource, InstanceKey, Provider as ProviderAddr, Resource,
+    ResourceMode,
 };
 use ferro_db::{
     file_hir, module_index, module_tree, Db, Module, ModuleTree, SchemaTable, TreeNodeId, Workspace,
@@ -11,6 +12,7 @@ use ferro_diag::{Diagnostic, Span};
 use ferro_provider::{Provider, ProviderSchema, ProviderSource};
 use ferro_state::State;
 use ferro_value::schema::Schema;
+use ferro_value::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -21,11 +23,51 @@ pub struct Providers {
     pub schemas: BTreeMap<ProviderAddr, ProviderSchema>,
     /// The provider configuration each configured resource resolves to.
     pub by_resource: BTreeMap<ConfigResource, Arc<AbsProviderConfig>>,
+    /// The configurations with `for_each` (OpenTofu 1.9), without keys: `each.value` by
+    /// instance key, as evaluated before planning. Each instance is in `configs` with its key.
+    pub instances: BTreeMap<AbsProviderConfig, BTreeMap<InstanceKey, Value>>,
 }
 
 impl Providers {
     pub fn get(&self, cfg: &AbsProviderConfig) -> Option<&Arc<dyn Provider>> {
         self.configs.get(cfg)
+    }
+
+    /// Whether a configuration has `for_each`.
+    pub fn has_instances(&self, cfg: &AbsProviderConfig) -> bool {
+        self.instances.contains_key(&cfg.config())
+    }
+
+    /// Start one provider (a process, for plugins) per instance of each configuration with
+    /// `for_each` that the configuration or state uses, in place of the configuration's own.
+    /// `keys`: each such configuration (without a key) with `each.value` by key.
+    pub fn start_instances(
+        &mut self,
+        source: &dyn ProviderSource,
+        keys: BTreeMap<AbsProviderConfig, BTreeMap<InstanceKey, Value>>,
+    ) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        for (cfg, each) in keys {
+            if self.configs.remove(&cfg).is_some() {
+                for key in each.keys() {
+                    let instance = cfg.with_key(key.clone());
+                    match source.get_config(&instance) {
+                        Ok(p) => {
+                            self.configs.insert(instance, p);
+                        }
+                        Err(msg) => diags.push(
+                            Diagnostic::error("provider-unavailable", "Failed to start provider")
+                                .with_detail(format!(
+                                    "Could not start provider {} (for {instance}): {msg}.",
+                                    cfg.provider
+                                )),
+                        ),
+                    }
+                }
+            }
+            self.instances.insert(cfg, each);
+        }
+        diags
     }
 
     pub fn resource_schema(&self, cfg: &AbsProviderConfig, r: &Resource) -> Option<&Schema> {

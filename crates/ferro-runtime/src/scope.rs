@@ -367,6 +367,11 @@ impl<'t> ModuleEval<'t> {
         self.inst.node
     }
 
+    /// `count.index` / `each` of the module call instance this module instance is.
+    pub fn call_ctx(&self) -> &InstanceCtx {
+        &self.inst.call_ctx
+    }
+
     /// The working directory commands run in (`-chdir`), as evaluation sees it.
     pub fn cwd(&self) -> &str {
         self.tree.cwd.as_str()

@@ -343,6 +343,11 @@ struct InstancesRead {
     /// same private data: they share one copy.
     shared: Shared,
     failed: Option<InstanceError>,
+    /// The provider configuration OpenTofu records on the instances (without their keys)
+    /// when the resource's configuration has `for_each`: the first instance's.
+    provider: Option<AbsProviderConfig>,
+    /// The instances' keys of that configuration.
+    provider_keys: BTreeMap<InstanceKey, InstanceKey>,
 }
 
 enum InstanceError {
@@ -356,13 +361,29 @@ impl InstancesRead {
         if self.failed.is_some() {
             return;
         }
-        let (key, deposed, obj) = match read_instance(raw, &ictx, &mut self.shared) {
+        let (key, deposed, obj, provider) = match read_instance(raw, &ictx, &mut self.shared) {
             Ok(read) => read,
             Err(e) => {
                 self.failed = Some(InstanceError::Read(e));
                 return;
             }
         };
+        if let Some(p) = provider {
+            match &self.provider {
+                None => self.provider = Some(p.config()),
+                Some(first) if *first != p.config() => {
+                    self.failed = Some(InstanceError::Read(StateError(format!(
+                        "{ictx}: instances of one resource name different provider configurations ({first} and {})",
+                        p.config()
+                    ))));
+                    return;
+                }
+                Some(_) => {}
+            }
+            if !p.key.is_none() {
+                self.provider_keys.insert(key.clone(), p.key);
+            }
+        }
         let inst = self.instances.entry(key.clone()).or_default();
         let taken = match &deposed {
             None => inst.current.is_some(),
@@ -430,8 +451,10 @@ fn finish_resource(
         _ => return err(format!("{ctx}: missing resource \"name\"")),
     };
     let provider = match opt_str(o, "provider", &pre)? {
-        Some(p) => AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?,
-        None => return err(format!("{ctx}: missing \"provider\"")),
+        Some(p) => {
+            Some(AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?)
+        }
+        None => None,
     };
     let addr = AbsResource {
         module,
@@ -451,6 +474,9 @@ fn finish_resource(
             read
         }
     };
+    if provider.is_none() && read.provider.is_none() {
+        return err(format!("{ctx}: missing \"provider\""));
+    }
     match read.failed {
         Some(InstanceError::Read(e)) => return Err(e),
         Some(InstanceError::Duplicate(ictx, key, deposed)) => {
@@ -458,6 +484,18 @@ fn finish_resource(
         }
         None => {}
     }
+    // OpenTofu writes the provider on the resource, or (when its configuration has
+    // `for_each`) on each instance with the instance's key; never both.
+    let provider = match (provider, read.provider.clone()) {
+        (Some(p), None) => p,
+        (None, Some(p)) => p,
+        (Some(p), Some(i)) => {
+            return err(format!(
+                "{ctx}: resource {addr} has a provider address {p}, as well as instances with provider address {i}"
+            ))
+        }
+        (None, None) => return err(format!("{ctx}: missing \"provider\"")),
+    };
     let rs = match resources.entry(addr) {
         std::collections::btree_map::Entry::Vacant(v) => {
             let addr = v.key().clone();
@@ -468,6 +506,7 @@ fn finish_resource(
                 addr,
                 provider,
                 instances: read.instances.into_iter().collect(),
+                provider_keys: read.provider_keys,
             });
             return Ok(());
         }
@@ -475,6 +514,7 @@ fn finish_resource(
     };
     // The same resource listed twice: its instances join the first listing's.
     let ictx = format!("{ctx}.instances");
+    rs.provider_keys.extend(read.provider_keys);
     for (key, new) in read.instances {
         let inst = rs.instances.entry(key.clone()).or_default();
         if let Some(obj) = new.current {
@@ -528,10 +568,25 @@ fn read_instance(
     raw: Value,
     ctx: &str,
     shared: &mut Shared,
-) -> Result<(InstanceKey, Option<String>, ObjectState), StateError> {
+) -> Result<
+    (
+        InstanceKey,
+        Option<String>,
+        ObjectState,
+        Option<AbsProviderConfig>,
+    ),
+    StateError,
+> {
     let mut o = object(raw, ctx)?;
     let o = &mut o;
     let pre = format!("{ctx}: ");
+    // OpenTofu 1.9: the provider configuration instance, when it has a key.
+    let provider = match opt_str(o, "provider", &pre)? {
+        Some(p) => {
+            Some(AbsProviderConfig::parse(p).map_err(|e| StateError(format!("{ctx}: {e}")))?)
+        }
+        None => None,
+    };
     let key = match o.get("index_key") {
         None => InstanceKey::None,
         Some(v) => read_index_key(v, ctx)?,
@@ -660,6 +715,7 @@ fn read_instance(
             create_before_destroy,
             skip_destroy,
         },
+        provider,
     ))
 }
 

@@ -82,6 +82,11 @@ pub struct ResourceState {
     /// The provider configuration the resource was resolved to.
     pub provider: AbsProviderConfig,
     pub instances: BTreeMap<InstanceKey, InstanceState>,
+    /// When the configuration has `for_each` (OpenTofu 1.9): the instance of it each
+    /// instance's objects belong to, by instance key. Kept beside the instances, not in them:
+    /// an instance entry stays two words, and a resource without keys holds an empty map.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub provider_keys: BTreeMap<InstanceKey, InstanceKey>,
 }
 
 /// One resource instance: its current object and any deposed objects (create_before_destroy).
@@ -193,15 +198,18 @@ pub struct ResourceOutline {
 #[derive(Debug, Clone)]
 pub struct InstanceOutline {
     pub key: InstanceKey,
+    /// The instance of the provider configuration (see [`ResourceState::provider_keys`]).
+    pub provider_key: InstanceKey,
     pub has_current: bool,
     /// (deposed key, object), in key order.
     pub deposed: Vec<(String, ObjectState)>,
 }
 
 impl InstanceOutline {
-    fn of(key: &InstanceKey, inst: &InstanceState) -> InstanceOutline {
+    fn of(key: &InstanceKey, inst: &InstanceState, rs: &ResourceState) -> InstanceOutline {
         InstanceOutline {
             key: key.clone(),
+            provider_key: rs.provider_keys.get(key).cloned().unwrap_or_default(),
             has_current: inst.current.is_some(),
             deposed: inst
                 .deposed
@@ -213,6 +221,15 @@ impl InstanceOutline {
 }
 
 impl ResourceState {
+    /// The provider configuration instance an instance's objects belong to: the resource's
+    /// configuration with the instance's provider key.
+    pub fn instance_provider(&self, key: &InstanceKey) -> AbsProviderConfig {
+        match self.provider_keys.get(key) {
+            Some(k) => self.provider.with_key(k.clone()),
+            None => self.provider.clone(),
+        }
+    }
+
     /// The outline of at most `max` of the resource's instances: the first ones after `after`
     /// (from the first instance when None), in key order. A walk that outlines a window of
     /// instances at a time holds a window's outlines, not the whole resource's.
@@ -226,7 +243,7 @@ impl ResourceState {
             .instances
             .range((from, Bound::Unbounded))
             .take(max)
-            .map(|(k, inst)| InstanceOutline::of(k, inst))
+            .map(|(k, inst)| InstanceOutline::of(k, inst, self))
             .collect();
         ResourceOutline {
             addr: self.addr.clone(),
@@ -246,7 +263,7 @@ impl ResourceState {
             self.instances
                 .iter()
                 .filter(|(k, inst)| keep(k, inst))
-                .map(|(k, inst)| InstanceOutline::of(k, inst)),
+                .map(|(k, inst)| InstanceOutline::of(k, inst, self)),
         );
         instances.shrink_to_fit();
         ResourceOutline {
@@ -305,11 +322,23 @@ impl State {
             .entry(res.clone())
             .or_insert_with(|| ResourceState {
                 addr: res.clone(),
-                provider: provider.clone(),
+                provider: provider.config(),
                 instances: BTreeMap::new(),
+                provider_keys: BTreeMap::new(),
             });
-        entry.provider = provider.clone();
+        if entry.provider.alias != provider.alias
+            || entry.provider.provider != provider.provider
+            || entry.provider.module != provider.module
+        {
+            entry.provider = provider.config();
+        }
         entry.instances.entry(key.clone()).or_default().current = obj.map(Arc::new);
+        match provider.key.is_none() {
+            true => entry.provider_keys.remove(key),
+            false => entry
+                .provider_keys
+                .insert(key.clone(), provider.key.clone()),
+        };
         self.prune_instance(res, key);
     }
 
@@ -317,8 +346,30 @@ impl State {
     /// is not in state).
     pub fn set_resource_provider(&mut self, res: &AbsResource, provider: &AbsProviderConfig) {
         if let Some(rs) = self.resources.get_mut(res) {
-            if rs.provider != *provider {
-                rs.provider = provider.clone();
+            if rs.provider.alias != provider.alias
+                || rs.provider.provider != provider.provider
+                || rs.provider.module != provider.module
+            {
+                rs.provider = provider.config();
+            }
+        }
+    }
+
+    /// Record `provider` (with its instance key) as the configuration instance an instance in
+    /// state belongs to (nothing when it is not in state).
+    pub fn set_instance_provider(
+        &mut self,
+        res: &AbsResource,
+        key: &InstanceKey,
+        provider: &AbsProviderConfig,
+    ) {
+        self.set_resource_provider(res, provider);
+        if let Some(rs) = self.resources.get_mut(res) {
+            if rs.instances.contains_key(key) && rs.provider_keys.get(key) != Some(&provider.key) {
+                match provider.key.is_none() {
+                    true => rs.provider_keys.remove(key),
+                    false => rs.provider_keys.insert(key.clone(), provider.key.clone()),
+                };
             }
         }
     }
@@ -472,6 +523,9 @@ impl State {
             .is_some_and(|i| i.current.is_none() && i.deposed.is_empty())
         {
             rs.instances.remove(key);
+        }
+        if !rs.provider_keys.is_empty() && !rs.instances.contains_key(key) {
+            rs.provider_keys.remove(key);
         }
         if rs.instances.is_empty() {
             self.resources.remove(res);

@@ -341,7 +341,14 @@ fn validate_tree(
         }
     }
     for p in &hir.providers {
-        v.body_references(&p.body, Meta::None);
+        match p.for_each {
+            Some(f) => {
+                v.references(f, Meta::None);
+                v.check_for_each(f);
+                v.body_references(&p.body, Meta::ForEach);
+            }
+            None => v.body_references(&p.body, Meta::None),
+        }
     }
     for c in &hir.module_calls {
         let meta = if c.count.is_some() {
@@ -367,6 +374,11 @@ fn validate_tree(
         }
         for a in &c.inputs {
             v.references(a.expr, meta);
+        }
+        for p in &c.providers {
+            if let Some(k) = p.parent_key {
+                v.references(k, meta);
+            }
         }
         if let Some(&child) = children.get(&c.name) {
             modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
@@ -405,6 +417,9 @@ fn validate_tree(
         }
         for (dep, span) in &r.depends_on {
             v.check_ref(dep, At::Id(*span), Meta::None);
+        }
+        if let Some(k) = r.provider_key {
+            v.references(k, meta);
         }
         v.check_scope = r.check.clone();
         v.body_references(body, meta);

@@ -206,6 +206,11 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         ],
         ("terraform", false) => &[("required_version", "version constraint")],
         ("removed", false) => &[("from", "required")],
+        // `for_each` with an alias: one configuration instance per key (OpenTofu 1.9).
+        ("provider", false) => &[
+            ("alias", "meta-argument"),
+            ("for_each", "meta-argument (with alias)"),
+        ],
         _ => &[],
     };
     if let Some(block) = frame_schema(doc, &cx.frames) {

@@ -23,9 +23,12 @@ impl Walk<'_> {
             return;
         };
         self.rel.expansions.insert(abs.clone(), expansion);
-        let Some(provider) = self.ctx.input.providers.get(cfg).cloned() else {
+        let resource_cfg = cfg;
+        if !self.ctx.input.providers.has_instances(cfg)
+            && self.ctx.input.providers.get(cfg).is_none()
+        {
             return;
-        };
+        }
         let pending = self.dependency_pending(m, file, decl);
         // Terraform 1.0 records no dependencies for data resources in state.
         let deps = ferro_state::Dependencies::default();
@@ -42,6 +45,27 @@ impl Walk<'_> {
                 continue;
             }
             let addr_s = addr.to_string();
+            // The instance of a `for_each` provider configuration it names (OpenTofu 1.9).
+            let cfg = match ferro_runtime::provider_instances::instance_provider(
+                m,
+                file,
+                decl,
+                resource_cfg,
+                &inst,
+                self.ctx.input.providers,
+                &addr_s,
+            ) {
+                Ok(cfg) => cfg,
+                Err(ds) => {
+                    self.out.diags.extend(ds);
+                    instance_values.push(key, Value::unknown(schema.implied_type()));
+                    continue;
+                }
+            };
+            let Some(provider) = self.ctx.input.providers.get(&cfg).cloned() else {
+                instance_values.push(key, Value::unknown(schema.implied_type()));
+                continue;
+            };
             let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
             ds.extend(check_conditions(
                 m,
@@ -119,7 +143,7 @@ impl Walk<'_> {
                 false,
                 crate::statecodec::Hold::Value,
             ) {
-                Ok(obj) => self.refreshed.set_current(abs, cfg, &key, Some(obj)),
+                Ok(obj) => self.refreshed.set_current(abs, &cfg, &key, Some(obj)),
                 Err(e) => self.out.diags.push(
                     Diagnostic::error("provider-invalid-data", "Provider produced invalid object")
                         .with_detail(format!(
@@ -140,8 +164,8 @@ impl Walk<'_> {
         }
         // Instances the configuration no longer has are dropped from state (no provider call).
         if let Some(rs) = self.refreshed.resources.get(abs).cloned() {
-            let provider = Arc::new(rs.provider.clone());
             for (key, inst) in &rs.instances {
+                let provider = Arc::new(rs.instance_provider(key));
                 if !wanted.contains(key) {
                     if let Some(obj) = &inst.current {
                         if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {

@@ -8,8 +8,11 @@
 use super::*;
 
 /// One instance to plan: key, configuration (None after an error), whether
-/// `replace_triggered_by` fired.
-type Work = (InstanceKey, Option<Value>, bool);
+/// `replace_triggered_by` fired, and the provider configuration (instance) it uses.
+type Work = (InstanceKey, Option<Value>, bool, Arc<AbsProviderConfig>);
+
+/// One planned instance: key, value, what planning it gave, its provider configuration.
+type Planned = (InstanceKey, Value, Acc, Arc<AbsProviderConfig>);
 
 /// One instance to plan, before its configuration is evaluated: key, and `each.value`.
 type Pending = (InstanceKey, Option<Value>);
@@ -134,7 +137,7 @@ impl Walk<'_> {
             let results = {
                 let planner = self.planner();
                 let prepared = &prepared;
-                parallel_map(chunk, threads, |(i, (key, config, triggered))| {
+                parallel_map(chunk, threads, |(i, (key, config, triggered, cfg))| {
                     let Some((m, p)) = &prepared[i] else {
                         unreachable!("a copy is finished only after its last result")
                     };
@@ -144,11 +147,11 @@ impl Walk<'_> {
                         Some(config) => {
                             let addr = p.abs.instance(key.clone());
                             let prior =
-                                planner.prior_object(&p.abs, &key, &p.cfg, &p.schema, &mut acc);
+                                planner.prior_object(&p.abs, &key, &cfg, &p.schema, &mut acc);
                             let resource = ResourceRef {
                                 hir: m.hir(p.file),
                                 decl: &p.decl,
-                                cfg: &p.cfg,
+                                cfg: &cfg,
                                 schema: &p.schema,
                             };
                             let instance = InstanceInput {
@@ -162,10 +165,10 @@ impl Walk<'_> {
                             mark_schema_sensitive(&p.schema.block, &v)
                         }
                     };
-                    (i, key, v, acc.compact())
+                    (i, (key, v, acc.compact(), cfg))
                 })
             };
-            for (i, key, v, acc) in results {
+            for (i, planned) in results {
                 while finished < i {
                     self.finish_copy(r, &mut prepared, &mut values, finished);
                     finished += 1;
@@ -174,7 +177,7 @@ impl Walk<'_> {
                     if p.read && values[i].capacity() == 0 {
                         values[i].reserve_exact(p.instances);
                     }
-                    self.merge_result(m, p, &mut values[i], key, v, acc);
+                    self.merge_result(m, p, &mut values[i], planned);
                 }
             }
         }
@@ -205,16 +208,14 @@ impl Walk<'_> {
         m: &ModuleEval<'_>,
         p: &Prepared,
         values: &mut InstanceValues,
-        key: InstanceKey,
-        v: Value,
-        acc: Acc,
+        (key, v, acc, cfg): Planned,
     ) {
         let ok = !acc.diags.iter().any(Diagnostic::is_error);
         let noop = acc
             .changes
             .iter()
             .any(|c| c.action == Action::NoOp && c.deposed().is_none());
-        self.merge_instance(&p.abs, &p.cfg, &key, acc);
+        self.merge_instance(&p.abs, &cfg, &key, acc);
         // A no-op leaves apply nothing to write, so the object takes the dependencies the
         // configuration gives it now in the prior state, which apply saves (as Terraform
         // 1.0.3 finalizes them in its refreshed state).
@@ -224,7 +225,7 @@ impl Walk<'_> {
             // And the provider configuration it resolves to now: moving a resource from an
             // aliased configuration to the default one is recorded by the next apply even
             // when nothing else about it changes, as Terraform records it.
-            self.refreshed.set_resource_provider(&p.abs, &p.cfg);
+            self.refreshed.set_instance_provider(&p.abs, &key, &cfg);
         }
         if ok && !p.decl.lifecycle.postconditions.is_empty() {
             let inst = p.contexts.get(&key).cloned().unwrap_or_default();
@@ -376,6 +377,22 @@ impl Walk<'_> {
     ) -> Work {
         let inst = InstanceCtx::for_key(&key, each_value);
         let addr = p.abs.instance(key.clone());
+        // The instance of a `for_each` provider configuration it names (OpenTofu 1.9).
+        let cfg = match ferro_runtime::provider_instances::instance_provider(
+            m,
+            p.file,
+            &p.decl,
+            &p.cfg,
+            &inst,
+            self.ctx.input.providers,
+            &addr.to_string(),
+        ) {
+            Ok(cfg) => cfg,
+            Err(ds) => {
+                self.out.diags.extend(ds);
+                return (key, None, false, p.cfg.clone());
+            }
+        };
         let (config, mut ds) = match &p.shared_config {
             Some(Some(v)) => (v.clone(), Vec::new()),
             _ => {
@@ -406,7 +423,12 @@ impl Walk<'_> {
             p.contexts.insert(key.clone(), inst.clone());
         }
         let triggered = self.triggered(m, p.file, &p.decl, &inst);
-        (key, if failed { None } else { Some(config) }, triggered)
+        (
+            key,
+            if failed { None } else { Some(config) },
+            triggered,
+            cfg,
+        )
     }
 
     /// A resource in one module instance after its instances' results are merged (their
@@ -438,8 +460,12 @@ impl Walk<'_> {
             let refresh = self.ctx.input.options.refresh_only
                 && self.ctx.targeting.includes(&abs.instance(key.clone()));
             let v = if refresh {
+                let icfg = match self.refreshed.resources.get(&abs) {
+                    Some(rs) => Arc::new(rs.instance_provider(&key)),
+                    None => cfg.clone(),
+                };
                 let v = self
-                    .prior_object(&abs, &key, &cfg, &schema)
+                    .prior_object(&abs, &key, &icfg, &schema)
                     .map(|p| p.value);
                 // A refresh records the configuration's dependencies beside those stored, as
                 // Terraform 1.0.3's does (what `apply -refresh-only` then saves).
@@ -476,21 +502,62 @@ impl Walk<'_> {
                 })
             }),
         ) {
+            // Each object with the provider configuration instance it belongs to; one whose
+            // instance is gone (its key left the configuration's for_each) cannot be
+            // destroyed.
+            let providers = self.ctx.input.providers;
+            let cfgs: Vec<Arc<AbsProviderConfig>> = rs
+                .instances
+                .iter()
+                .map(|inst| match inst.provider_key.is_none() {
+                    true => Arc::new(rs.provider.clone()),
+                    false => Arc::new(rs.provider.with_key(inst.provider_key.clone())),
+                })
+                .collect();
+            let mut present = Vec::with_capacity(cfgs.len());
+            for (inst, cfg) in rs.instances.iter().zip(&cfgs) {
+                let addr = abs.instance(inst.key.clone());
+                let mut ok = true;
+                if !wanted.contains(&inst.key) && inst.has_current {
+                    if let Err(d) = ferro_runtime::provider_instances::instance_present(
+                        providers, &addr, cfg, None,
+                    ) {
+                        self.out.diags.push(d);
+                        ok = false;
+                    }
+                }
+                for dk in inst.deposed.iter().map(|(dk, _)| dk) {
+                    if let Err(d) = ferro_runtime::provider_instances::instance_present(
+                        providers,
+                        &addr,
+                        cfg,
+                        Some(dk),
+                    ) {
+                        self.out.diags.push(d);
+                        ok = false;
+                    }
+                }
+                present.push(ok);
+            }
             let gone = rs
                 .instances
                 .iter()
-                .filter(|inst| !wanted.contains(&inst.key) && inst.has_current)
-                .map(|inst| (&abs, &inst.key, &rs.provider, &schema))
+                .zip(&cfgs)
+                .zip(&present)
+                .filter(|((inst, _), ok)| **ok && !wanted.contains(&inst.key) && inst.has_current)
+                .map(|((inst, cfg), _)| (&abs, &inst.key, &**cfg, &schema))
                 .collect();
             self.prefetch_priors(gone);
-            let provider = Arc::new(rs.provider.clone());
-            for inst in &rs.instances {
+            for ((inst, provider), ok) in rs.instances.iter().zip(&cfgs).zip(&present) {
+                if !ok {
+                    continue;
+                }
                 let key = &inst.key;
                 if !wanted.contains(key) && inst.has_current {
-                    if let Some(prior) = self.prior_object(&abs, key, &rs.provider, &schema) {
+                    if let Some(prior) = self.prior_object(&abs, key, provider, &schema) {
                         self.push_delete(
                             abs.instance(key.clone()),
-                            &provider,
+                            provider,
                             &schema,
                             prior.value,
                             None,
@@ -502,7 +569,7 @@ impl Walk<'_> {
                     if let Ok(v) = obj.attributes.to_value(&schema.implied_type()) {
                         self.push_delete(
                             abs.instance(key.clone()),
-                            &provider,
+                            provider,
                             &schema,
                             v,
                             Some(dk.clone()),

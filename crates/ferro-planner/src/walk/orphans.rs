@@ -90,7 +90,10 @@ impl<'a> Walk<'a> {
                         rs.instances
                             .iter()
                             .filter(|inst| {
+                                // (An object of a `for_each` provider configuration's instance
+                                // is refreshed when its delete is planned.)
                                 inst.has_current
+                                    && inst.provider_key.is_none()
                                     && self.refreshes(&rs.addr.instance(inst.key.clone()))
                             })
                             .map(move |inst| (&rs.addr, &inst.key, &rs.provider, &setup.schema)),
@@ -199,6 +202,15 @@ impl<'a> Walk<'a> {
         for inst in &rs.instances {
             let key = &inst.key;
             let addr = rs.addr.instance(key.clone());
+            // The instance of a `for_each` provider configuration the object belongs to.
+            let keyed;
+            let provider = match inst.provider_key.is_none() {
+                true => provider,
+                false => {
+                    keyed = Arc::new(provider.with_key(inst.provider_key.clone()));
+                    &keyed
+                }
+            };
             // A destroy removes a data resource only when a target names it (or its module).
             let covered = if is_data && self.ctx.input.options.destroy {
                 self.ctx.targeting.includes_named(&addr)
@@ -207,14 +219,36 @@ impl<'a> Walk<'a> {
             };
             if !covered {
                 if !is_data && inst.has_current && self.refreshes(&addr) {
-                    let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
+                    let _ = self.prior_object(&rs.addr, key, provider, schema);
                 }
                 continue;
+            }
+            if !is_data && !self.ctx.input.options.refresh_only {
+                let objects = inst
+                    .has_current
+                    .then_some(None)
+                    .into_iter()
+                    .chain(inst.deposed.iter().map(|(dk, _)| Some(dk.as_str())));
+                let missing: Vec<Diagnostic> = objects
+                    .filter_map(|dk| {
+                        ferro_runtime::provider_instances::instance_present(
+                            self.ctx.input.providers,
+                            &addr,
+                            provider,
+                            dk,
+                        )
+                        .err()
+                    })
+                    .collect();
+                if !missing.is_empty() {
+                    self.out.diags.extend(missing);
+                    continue;
+                }
             }
             if self.ctx.input.options.refresh_only {
                 // Refreshed (an object deleted outside ferro leaves state), never destroyed.
                 if !is_data && inst.has_current {
-                    let _ = self.prior_object(&rs.addr, key, &rs.provider, schema);
+                    let _ = self.prior_object(&rs.addr, key, provider, schema);
                 }
                 // A data resource no longer in the configuration leaves the refreshed state,
                 // which a refresh-only apply saves (Terraform 1.0.3 removes it in every mode).
@@ -231,7 +265,7 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if inst.has_current {
-                if let Some(prior) = self.prior_object(&rs.addr, key, &rs.provider, schema) {
+                if let Some(prior) = self.prior_object(&rs.addr, key, provider, schema) {
                     self.push_delete(
                         rs.addr.instance(key.clone()),
                         provider,

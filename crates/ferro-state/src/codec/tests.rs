@@ -740,3 +740,47 @@ fn instances_read_while_parsed_keep_the_checks_of_a_whole_parse() {
         "resources[1].instances: duplicate current object for t.n[0]"
     );
 }
+
+#[test]
+fn instances_of_for_each_provider_configurations_carry_the_provider() {
+    // OpenTofu 1.9: the resource has no "provider"; each instance names its configuration
+    // instance with the key.
+    let doc = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+        {"mode": "managed", "type": "t", "name": "n", "instances": [
+            {"index_key": "a", "provider": "provider[\"registry.opentofu.org/hashicorp/null\"].each[\"a\"]", "attributes": {"id": "1"}},
+            {"index_key": "b", "provider": "provider[\"registry.opentofu.org/hashicorp/null\"].each[\"b\"]", "attributes": {"id": "2"}}]}]}"#;
+    let s = read(doc);
+    let r = s.resources.values().next().unwrap();
+    assert_eq!(
+        r.provider.to_string(),
+        "provider[\"registry.opentofu.org/hashicorp/null\"].each"
+    );
+    let b = r.instance_provider(&InstanceKey::Str("b".into()));
+    assert_eq!(b.key, InstanceKey::Str("b".into()));
+    assert_eq!(
+        b.to_string(),
+        "provider[\"registry.opentofu.org/hashicorp/null\"].each[\"b\"]"
+    );
+    // Written the same way, and read back the same.
+    let w = write_state(&s);
+    assert!(
+        w.contains("\"name\": \"n\",\n      \"instances\""),
+        "the resource has no provider: {w}"
+    );
+    assert!(
+        w.contains("\"index_key\": \"a\",\n          \"provider\": \"provider[\\\"registry.opentofu.org/hashicorp/null\\\"].each[\\\"a\\\"]\","),
+        "{w}"
+    );
+    assert_eq!(read(&w), s);
+    // Both on the resource and on an instance, or instances of two configurations: refused.
+    let e = read_err(&doc.replace(
+        r#""name": "n","#,
+        r#""name": "n", "provider": "provider[\"registry.opentofu.org/hashicorp/null\"]","#,
+    ));
+    assert!(e.contains("as well as instances"), "{e}");
+    let e = read_err(&doc.replace(".each[\\\"b\\\"]", ".other[\\\"b\\\"]"));
+    assert!(e.contains("different provider configurations"), "{e}");
+    // A state without provider keys is written as before (on the resource).
+    let plain = read(&with_instances(r#"{"attributes": {"id": "x"}}"#));
+    assert!(write_state(&plain).contains("\"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\",\n      \"instances\""));
+}

@@ -68,7 +68,11 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
                 buf.push(',');
             }
             buf.push_str("\n    ");
-            write_indented_at(&mut buf, &Value::Object(resource_head(addr, r)), 2);
+            // OpenTofu 1.9: when an instance belongs to an instance of a `for_each` provider
+            // configuration, the provider is written on every instance (with its key) and
+            // not on the resource.
+            let keyed = r.instances.keys().any(|k| r.provider_keys.contains_key(k));
+            write_indented_at(&mut buf, &Value::Object(resource_head(addr, r, keyed)), 2);
             buf.truncate(buf.len() - "\n    }".len());
             buf.push_str(",\n      \"instances\": ");
             let mut first = true;
@@ -76,11 +80,11 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
                 let objects = inst
                     .current
                     .iter()
-                    .map(|cur| write_object(key, None, cur))
+                    .map(|cur| write_object(key, None, cur, keyed.then_some(r)))
                     .chain(
                         inst.deposed
                             .iter()
-                            .map(|(dk, obj)| write_object(key, Some(dk), obj)),
+                            .map(|(dk, obj)| write_object(key, Some(dk), obj, keyed.then_some(r))),
                     );
                 for o in objects {
                     buf.push_str(if first { "[" } else { "," });
@@ -101,7 +105,7 @@ pub(crate) fn render_state(state: &State, serial: u64, version: &str, sink: &mut
 }
 
 /// A resource's members before its "instances".
-fn resource_head(addr: &AbsResource, r: &ResourceState) -> Map<String, Value> {
+fn resource_head(addr: &AbsResource, r: &ResourceState, keyed: bool) -> Map<String, Value> {
     let mut o = Map::new();
     if !addr.module.is_root() {
         o.insert("module".into(), Value::String(addr.module.to_string()));
@@ -112,11 +116,19 @@ fn resource_head(addr: &AbsResource, r: &ResourceState) -> Map<String, Value> {
     );
     o.insert("type".into(), Value::String(addr.resource.ty.to_string()));
     o.insert("name".into(), Value::String(addr.resource.name.to_string()));
-    o.insert("provider".into(), Value::String(r.provider.to_string()));
+    if !keyed {
+        o.insert("provider".into(), Value::String(r.provider.to_string()));
+    }
     o
 }
 
-fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> Value {
+/// One object; `keyed`: its resource, when the provider is written per instance.
+fn write_object(
+    key: &InstanceKey,
+    deposed: Option<&str>,
+    obj: &ObjectState,
+    keyed: Option<&ResourceState>,
+) -> Value {
     let mut o = Map::new();
     match key {
         InstanceKey::None => {}
@@ -132,6 +144,10 @@ fn write_object(key: &InstanceKey, deposed: Option<&str>, obj: &ObjectState) -> 
     }
     if let Some(d) = deposed {
         o.insert("deposed".into(), Value::String(d.into()));
+    }
+    if let Some(r) = keyed {
+        let provider = r.instance_provider(key);
+        o.insert("provider".into(), Value::String(provider.to_string()));
     }
     o.insert(
         "schema_version".into(),

@@ -1,7 +1,8 @@
-//! Static evaluation of the encryption block's values, as OpenTofu evaluates it before any
-//! state exists: root variables (their given values or defaults), locals (recursively, each
-//! once), `path.*` and `terraform.workspace`. A reference to anything else is OpenTofu's
-//! "Dynamic value in static context"; a value that is not known is an error too. Values are
+//! Static evaluation, as OpenTofu evaluates some values before any state exists: the
+//! encryption block's values and the keys of a provider block's `for_each`. Root variables
+//! (their given values or defaults), locals (recursively, each once), `path.*` and
+//! `terraform.workspace`; a reference to anything else is OpenTofu's "Dynamic value in static
+//! context", and a value that is not known is an error too. The encryption block's values are
 //! used unmarked (a sensitive passphrase is what the block is for) and never printed.
 
 use crate::load::Loaded;
@@ -24,6 +25,9 @@ pub(crate) struct Statics<'a> {
     /// is for, for messages.
     stack: RefCell<Vec<String>>,
     subject: RefCell<String>,
+    /// The diagnostics' code, and what needs the values (for messages).
+    code: &'static str,
+    purpose: &'static str,
 }
 
 impl<'a> Statics<'a> {
@@ -40,6 +44,18 @@ impl<'a> Statics<'a> {
             workspace: workspace.to_string(),
             stack: RefCell::new(Vec::new()),
             subject: RefCell::new(String::new()),
+            code: "encryption-not-static",
+            purpose: "the encryption configuration",
+        }
+    }
+
+    /// The same evaluator for another block evaluated before planning: its diagnostics'
+    /// `code`, and `purpose`, what needs the values (`the provider configuration`).
+    pub(crate) fn for_purpose(self, code: &'static str, purpose: &'static str) -> Statics<'a> {
+        Statics {
+            code,
+            purpose,
+            ..self
         }
     }
 
@@ -65,6 +81,34 @@ impl<'a> Statics<'a> {
                 Diagnostic::error("encryption-not-static", "Unable to compute static value")
                     .with_detail(format!("The value for {subject} is not known before the state is read; the encryption block may use only variables, locals and literal values."))
                     .with_span(e.span),
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// The value of expression `id` of the root module's `hir` (an argument OpenTofu
+    /// evaluates before planning, such as a provider block's `for_each`), for `subject`
+    /// (`provider.aws.by_region.for_each`), marks kept; None with the diagnostics said.
+    pub(crate) fn hir_value(
+        &self,
+        hir: &FileHir,
+        id: ferro_hir::ExprId,
+        subject: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        *self.subject.borrow_mut() = subject.to_string();
+        let (v, ds) = eval_expr(hir, self, id);
+        let failed = has_errors(&ds);
+        diags.extend(ds);
+        if failed {
+            return None;
+        }
+        if !v.is_wholly_known() {
+            diags.push(
+                Diagnostic::error(self.code, "Unable to compute static value")
+                    .with_detail(format!("The value for {subject} is not known before planning; it may use only variables, locals and literal values."))
+                    .with_span_opt(hir.span(id)),
             );
             return None;
         }
@@ -175,16 +219,14 @@ impl<'a> Statics<'a> {
         }
         let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
         let Some(item) = index.variables.get(name) else {
-            return Err(
-                Diagnostic::error("encryption-not-static", "Undefined variable")
-                    .with_detail(format!("Undefined variable var.{name}")),
-            );
+            return Err(Diagnostic::error(self.code, "Undefined variable")
+                .with_detail(format!("Undefined variable var.{name}")));
         };
         let hir = ferro_db::file_hir(&self.l.db, item.file);
         let var = &hir.variables[item.index];
         let Some(default) = var.default else {
-            return Err(Diagnostic::error("encryption-not-static", "No value for required variable")
-                .with_detail(format!("The root module input variable {name:?} is not set, and has no default value; the encryption configuration needs it before anything else is read. Use a -var or -var-file command line argument or an environment variable to provide a value.")));
+            return Err(Diagnostic::error(self.code, "No value for required variable")
+                .with_detail(format!("The root module input variable {name:?} is not set, and has no default value; {} needs it before anything else is read. Use a -var or -var-file command line argument or an environment variable to provide a value.", self.purpose)));
         };
         self.eval_in(hir, default)
     }
@@ -192,20 +234,17 @@ impl<'a> Statics<'a> {
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
         let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
         let Some(item) = index.locals.get(name) else {
-            return Err(Diagnostic::error(
-                "encryption-not-static",
-                "Reference to undeclared local value",
-            )
-            .with_detail(format!(
-                "A local value with the name {name:?} has not been declared."
-            )));
+            return Err(
+                Diagnostic::error(self.code, "Reference to undeclared local value").with_detail(
+                    format!("A local value with the name {name:?} has not been declared."),
+                ),
+            );
         };
         if self.stack.borrow().iter().any(|n| n == name) {
-            return Err(Diagnostic::error(
-                "encryption-not-static",
-                "Unable to compute static value",
-            )
-            .with_detail(format!("local.{name} refers to itself")));
+            return Err(
+                Diagnostic::error(self.code, "Unable to compute static value")
+                    .with_detail(format!("local.{name} refers to itself")),
+            );
         }
         self.stack.borrow_mut().push(name.to_string());
         let hir = ferro_db::file_hir(&self.l.db, item.file);
@@ -235,7 +274,7 @@ impl Scope for Statics<'_> {
             Reference::PathCwd => Ok(Value::string(self.dir.to_string_lossy().into_owned())),
             Reference::TerraformWorkspace => Ok(Value::string(self.workspace.clone())),
             Reference::Module(_) => Err(Diagnostic::error(
-                "encryption-not-static",
+                self.code,
                 "Module output not supported in static context",
             )
             .with_detail(format!(
@@ -243,11 +282,12 @@ impl Scope for Statics<'_> {
                 self.requirer()
             ))),
             _ => Err(
-                Diagnostic::error("encryption-not-static", "Dynamic value in static context")
-                    .with_detail(format!(
+                Diagnostic::error(self.code, "Dynamic value in static context").with_detail(
+                    format!(
                         "Unable to use {r} in static context, which is required by {}",
                         self.requirer()
-                    )),
+                    ),
+                ),
             ),
         }
     }
