@@ -13,6 +13,10 @@
 #                                      who logs in with a password) as exports
 #   tools/sshd-test-server.sh stop     stop it
 #
+# With FERRO_SSHD_HOST_CERT=1 the server also presents a host certificate (its host key signed
+# by a throwaway host CA, valid for 127.0.0.1 and localhost) to clients that ask for one, and
+# FERRO_SSHD_HOST_CA (the CA's public key) is printed too. Use a FERRO_SSHD_DIR of its own.
+#
 # Everything lives in $FERRO_SSHD_DIR (default ${TMPDIR:-/tmp}/ferro-sshd-test): a throwaway host
 # key and user keys made with ssh-keygen on first use, the sshd_config, the log. The server
 # listens on 127.0.0.1 only, on a free port, and accepts only the user key (or the certificate)
@@ -54,12 +58,16 @@ exports() {
   printf 'export FERRO_SSHD_HOST_KEY=%s\n' "$dir/host_key.pub"
   printf 'export FERRO_SSHD_CERT_KEY=%s\n' "$dir/cert_key"
   printf 'export FERRO_SSHD_CERT=%s\n' "$dir/cert_key-cert.pub"
+  if [[ -n $host_cert ]]; then
+    printf 'export FERRO_SSHD_HOST_CA=%s\n' "$dir/host_ca.pub"
+  fi
   if [[ -f $dir/password ]]; then
     printf 'export FERRO_SSHD_PASSWORD_USER=%s\n' "$pw_user"
     printf 'export FERRO_SSHD_PASSWORD=%s\n' "$(cat "$dir/password")"
   fi
 }
 pw_user=ferro-ssh-pw
+host_cert=${FERRO_SSHD_HOST_CERT:+1}
 
 running() {
   [[ -f $dir/sshd.pid ]] && kill -0 "$(cat "$dir/sshd.pid")" 2>/dev/null
@@ -74,7 +82,7 @@ if [[ ${1:-start} == stop ]]; then
 fi
 
 # The version of the server's configuration; a running server of another version is replaced.
-version=2
+version=3${host_cert:+-host-cert}
 if [[ -f $dir/port ]] && running; then
   if [[ $(cat "$dir/version" 2>/dev/null) == "$version" ]]; then
     exports
@@ -85,7 +93,7 @@ if [[ -f $dir/port ]] && running; then
   rm -f "$dir/sshd.pid" "$dir/port"
 fi
 
-for k in host_key user_key wrong_key cert_key user_ca; do
+for k in host_key user_key wrong_key cert_key user_ca host_ca; do
   if [[ ! -f $dir/$k ]]; then
     ssh-keygen -q -t ed25519 -N '' -C "ferro-test-$k" -f "$dir/$k" >/dev/null
   fi
@@ -93,6 +101,13 @@ done
 # The certificate key is not authorized by itself: only with its certificate.
 if [[ ! -f $dir/cert_key-cert.pub ]] || ! ssh-keygen -L -f "$dir/cert_key-cert.pub" | grep -x "                $user" >/dev/null; then
   ssh-keygen -q -s "$dir/user_ca" -I ferro-test-cert -n "$user" -V -5m:+3650d "$dir/cert_key.pub"
+fi
+host_cert_line=
+if [[ -n $host_cert ]]; then
+  if [[ ! -f $dir/host_key-cert.pub ]]; then
+    ssh-keygen -q -s "$dir/host_ca" -h -I ferro-test-host -n 127.0.0.1,localhost -V -5m:+3650d "$dir/host_key.pub"
+  fi
+  host_cert_line="HostCertificate $dir/host_key-cert.pub"
 fi
 cp "$dir/user_key.pub" "$dir/authorized_keys"
 # Privilege separation needs this directory when sshd runs as root; so does checking a
@@ -127,6 +142,7 @@ for _ in 1 2 3 4 5; do
 Port $port
 ListenAddress 127.0.0.1
 HostKey $dir/host_key
+$host_cert_line
 PidFile $dir/sshd.pid
 AuthorizedKeysFile $dir/authorized_keys
 TrustedUserCAKeys $dir/user_ca.pub

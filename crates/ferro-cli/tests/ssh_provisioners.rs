@@ -494,6 +494,93 @@ resource "terraform_data" "impostor" {{
     assert!(!remote.join("never").exists() && !remote.join("never-either").exists());
 }
 
+/// A second server, which also presents a host certificate signed by a host CA: its port, the
+/// CA's public key and the path of a private key it takes.
+fn host_cert_sshd() -> (u16, String, String) {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/sshd-test-server.sh");
+    let dir = std::env::temp_dir().join("ferro-sshd-test-host-cert");
+    let out = Command::new("bash")
+        .arg(&script)
+        .env("FERRO_SSHD_HOST_CERT", "1")
+        .env("FERRO_SSHD_DIR", &dir)
+        .output()
+        .expect("run tools/sshd-test-server.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let get = |k: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("export {k}=")))
+            .unwrap_or_else(|| panic!("{k} missing: {text}"))
+            .to_string()
+    };
+    let read = |p: String| std::fs::read_to_string(p).unwrap().trim().to_string();
+    (
+        get("FERRO_SSHD_PORT").parse().unwrap(),
+        read(get("FERRO_SSHD_HOST_CA")),
+        get("FERRO_SSHD_KEY"),
+    )
+}
+
+#[test]
+fn a_host_certificate_signed_by_host_key_is_accepted() {
+    let dir = scratch("ssh-host-cert");
+    let remote = remote_dir(&dir);
+    let r = remote.display();
+    let s = sshd();
+    let (port, ca, key) = host_cert_sshd();
+    let wrong_ca = std::fs::read_to_string(format!("{}.pub", s.wrong_key)).unwrap();
+    let block = |host_key: &str| {
+        format!(
+            "  connection {{\n    type        = \"ssh\"\n    host        = \"127.0.0.1\"\n    port        = {port}\n    user        = \"{}\"\n    private_key = file(\"{key}\")\n    agent       = false\n    host_key    = \"{host_key}\"\n    timeout     = \"1s\"\n  }}\n",
+            s.user
+        )
+    };
+    std::fs::write(
+        dir.join("main.tf"),
+        format!(
+            r#"resource "terraform_data" "certified" {{
+{good}
+  provisioner "remote-exec" {{
+    inline = ["touch {r}/certified"]
+  }}
+}}
+
+resource "terraform_data" "other_ca" {{
+{bad}
+  provisioner "remote-exec" {{
+    inline = ["touch {r}/never"]
+  }}
+}}
+"#,
+            good = block(&ca),
+            bad = block(wrong_ca.trim()),
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = apply(&dir);
+    let all = format!("{out}{err}");
+    assert_eq!(code, 1, "{all}");
+    // The host proved itself with a certificate the configured key signed.
+    assert!(remote.join("certified").exists(), "{all}");
+    assert!(
+        provisioner_lines(&out, "terraform_data.certified")
+            .contains(&"terraform_data.certified (remote-exec): Connected!"),
+        "{all}"
+    );
+    // A certificate some other key signed is refused, and nothing runs.
+    assert!(all.contains("knownhosts: key mismatch"), "{all}");
+    assert!(!remote.join("never").exists(), "{all}");
+    assert_eq!(
+        instance_status(&dir, "other_ca").as_deref(),
+        Some("tainted"),
+        "{all}"
+    );
+}
+
 #[test]
 fn a_refused_key_is_a_clear_error_naming_the_resource() {
     let dir = scratch("ssh-wrong-key");

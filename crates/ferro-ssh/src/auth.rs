@@ -188,14 +188,19 @@ async fn agent(
         Ok(c) => c,
         Err(e) => return Err(format!("ssh: cannot reach the SSH agent: {e}")),
     };
-    let mut keys = client
+    let identities = client
         .request_identities()
         .await
         .map_err(|e| format!("ssh: the SSH agent did not list its keys: {e}"))?;
+    // Each identity's key (a certificate's key logs in as the key), with its comment.
+    let mut keys: Vec<(PublicKey, String)> = identities
+        .iter()
+        .map(|i| (i.public_key().into_owned(), i.comment().to_string()))
+        .collect();
     if let Some(id) = identity {
         sort_identities(&mut keys, id);
     }
-    for key in keys {
+    for (key, _) in keys {
         let hash = rsa_hash(handle, &key).await;
         match handle
             .authenticate_publickey_with(user, key, hash, &mut client)
@@ -229,7 +234,7 @@ fn identity_key(id: &str) -> Option<PublicKey> {
     None
 }
 
-fn sort_identities(keys: &mut [PublicKey], id: &str) {
+fn sort_identities(keys: &mut [(PublicKey, String)], id: &str) {
     if keys.len() < 2 {
         return;
     }
@@ -238,13 +243,13 @@ fn sort_identities(keys: &mut [PublicKey], id: &str) {
     for i in 0..keys.len() {
         let exact = wanted
             .as_ref()
-            .is_some_and(|w| w.key_data() == keys[i].key_data())
-            || keys[i].comment() == id;
+            .is_some_and(|w| w.key_data() == keys[i].0.key_data())
+            || keys[i].1 == id;
         if exact {
             keys.swap(0, i);
             break;
         }
-        if keys[i].comment().ends_with(id) {
+        if keys[i].1.ends_with(id) {
             keys.swap(head, i);
             head += 1;
         }

@@ -16,7 +16,7 @@ pub use proxy::Proxy;
 mod scp;
 
 use russh::client::{self, Handle};
-use russh::keys::PublicKey;
+use russh::keys::{Certificate, PublicKey, PublicKeyOrCertificate};
 use russh::{ChannelMsg, Pty};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -95,6 +95,8 @@ fn generation() -> u64 {
 /// The client side of one connection.
 pub(crate) struct Checker {
     expected: Option<PublicKey>,
+    /// The host name a host certificate must name (when it names any).
+    host: String,
     /// Agent channels the server opens are joined to the local agent (`SSH_AUTH_SOCK`).
     forward_agent: bool,
 }
@@ -102,23 +104,35 @@ pub(crate) struct Checker {
 impl client::Handler for Checker {
     type Error = russh::Error;
 
-    async fn check_server_key(&mut self, key: &PublicKey) -> Result<bool, Self::Error> {
-        Ok(match &self.expected {
-            None => true,
-            Some(want) => want.key_data() == key.key_data(),
+    async fn check_server_key(
+        &mut self,
+        key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        let Some(want) = &self.expected else {
+            return Ok(true);
+        };
+        Ok(match key {
+            PublicKeyOrCertificate::PublicKey { key, .. } => want.key_data() == key.key_data(),
+            PublicKeyOrCertificate::Certificate(cert) => {
+                host_certificate_ok(cert, want, &self.host)
+            }
         })
     }
 
     async fn server_channel_open_agent_forward(
         &mut self,
         channel: russh::Channel<client::Msg>,
+        reply: client::ChannelOpenHandle,
         _session: &mut client::Session,
     ) -> Result<(), Self::Error> {
         let socket = std::env::var_os("SSH_AUTH_SOCK").filter(|s| !s.is_empty());
         let (true, Some(socket)) = (self.forward_agent, socket) else {
+            // Dropping the reply refuses the channel.
+            drop(reply);
             let _ = channel.close().await;
             return Ok(());
         };
+        reply.accept().await;
         tokio::spawn(async move {
             match tokio::net::UnixStream::connect(socket).await {
                 Ok(mut agent) => {
@@ -171,11 +185,41 @@ async fn unless_stopped<T>(
     }
 }
 
-fn config() -> Arc<client::Config> {
+/// The client's settings. With a `host_key` the host may also prove itself with a host
+/// certificate signed by that key, as Terraform's known-hosts line `@cert-authority` allows,
+/// so the certificate forms of the host key algorithms are offered first (as Go's client
+/// offers them); without one any key is accepted and only plain keys are asked for.
+fn config(certificates: bool) -> Arc<client::Config> {
+    let mut preferred = russh::Preferred::default();
+    if certificates {
+        preferred.host_key_certificates = preferred.key.clone();
+    }
     Arc::new(client::Config {
         inactivity_timeout: None,
+        preferred,
         ..Default::default()
     })
+}
+
+/// Whether a host certificate is one Terraform's known-hosts check accepts for `host` with
+/// `ca` as the `@cert-authority` key: a host certificate, signed by `ca`, valid now, naming
+/// `host` among its principals when it names any.
+fn host_certificate_ok(cert: &Certificate, ca: &PublicKey, host: &str) -> bool {
+    use russh::keys::ssh_key::certificate::CertType;
+    use russh::keys::HashAlg;
+    if cert.cert_type() != CertType::Host {
+        return false;
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let ca = ca.key_data().fingerprint(HashAlg::Sha256);
+    if cert.validate_at(now, [&ca]).is_err() {
+        return false;
+    }
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    cert.valid_principals().is_empty() || cert.valid_principals().iter().any(|p| p == host)
 }
 
 fn parse_host_key(text: &Option<String>) -> Result<Option<PublicKey>, Error> {
@@ -244,10 +288,11 @@ where
     };
     let checker = Checker {
         expected: parse_host_key(&login.host_key)?,
+        host: login.host.clone(),
         forward_agent,
     };
     let pinned = checker.expected.is_some();
-    let mut handle = client::connect_stream(config(), stream, checker)
+    let mut handle = client::connect_stream(config(pinned), stream, checker)
         .await
         .map_err(|e| match e {
             russh::Error::UnknownKey if pinned => {
