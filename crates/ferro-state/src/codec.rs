@@ -317,7 +317,15 @@ const TOP_LEVEL_FIELDS: &[&str] = &[
 
 /// The members of a resource ferro reads. `each` is Terraform 0.12's record of a resource's
 /// repetition, which Terraform itself no longer reads.
-const RESOURCE_FIELDS: &[&str] = &["module", "mode", "type", "name", "each", "provider", "instances"];
+const RESOURCE_FIELDS: &[&str] = &[
+    "module",
+    "mode",
+    "type",
+    "name",
+    "each",
+    "provider",
+    "instances",
+];
 
 /// The members of an instance object ferro reads. `depends_on` is Terraform 0.12's, replaced by
 /// `dependencies` and no longer read by Terraform either. `identity_schema_version` (Terraform

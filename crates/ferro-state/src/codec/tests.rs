@@ -742,7 +742,14 @@ fn instances_read_while_parsed_keep_the_checks_of_a_whole_parse() {
 
 #[test]
 fn states_of_releases_up_to_1_12_are_read() {
-    for v in ["1.5.7", "1.9.5", "v1.10.0", "1.12.2", "1.12.0-beta1", "1.8.0+build"] {
+    for v in [
+        "1.5.7",
+        "1.9.5",
+        "v1.10.0",
+        "1.12.2",
+        "1.12.0-beta1",
+        "1.8.0+build",
+    ] {
         let s = read(&format!(
             r#"{{"version": 4, "terraform_version": "{v}", "serial": 1, "lineage": "l", "outputs": {{}}, "resources": [], "check_results": null}}"#
         ));
@@ -772,7 +779,9 @@ fn members_ferro_cannot_keep_are_refused_by_name() {
         r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":0,"identity":{"id":"x"}}"#,
     ));
     assert!(
-        e.starts_with("resources[0].instances[0]: the state has the member \"identity\" (a resource identity"),
+        e.starts_with(
+            "resources[0].instances[0]: the state has the member \"identity\" (a resource identity"
+        ),
         "{e}"
     );
     let e = read_err(&with_instances(
@@ -804,7 +813,9 @@ fn members_ferro_cannot_keep_are_refused_by_name() {
     ] {
         let e = read_err(&doc);
         assert!(
-            e.starts_with("resources[0].instances[0]: the state has the member \"instance_provider\""),
+            e.starts_with(
+                "resources[0].instances[0]: the state has the member \"instance_provider\""
+            ),
             "{e}"
         );
     }
@@ -812,7 +823,10 @@ fn members_ferro_cannot_keep_are_refused_by_name() {
     let e = read_err(
         r#"{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/null\"]","skip_destroy":true,"instances":[]}]}"#,
     );
-    assert!(e.starts_with("resources[0]: the state has the member \"skip_destroy\""), "{e}");
+    assert!(
+        e.starts_with("resources[0]: the state has the member \"skip_destroy\""),
+        "{e}"
+    );
     let e = read_err(r#"{"version":4,"terraform_version":"1.12.0","novel":{}}"#);
     assert!(e.starts_with("the state has the member \"novel\""), "{e}");
     // A null is what an absent member reads as.
