@@ -8,7 +8,8 @@
 use crate::{Global, Io};
 use ferro_diag::{has_errors, Diagnostic, Span};
 use ferro_hir::encryption::{
-    pbkdf2_value_problem, read_encryption, three_part_reference, EncryptionSyntax, Labelled, Target,
+    pbkdf2_value_problem, read_encryption, three_part_reference, unsupported_key_provider_detail,
+    EncryptionSyntax, Labelled, Target, UNSUPPORTED_KEY_PROVIDER_TYPES,
 };
 use ferro_state::encryption::{
     Config, Encryption, ExternalConfig, HashFunction, KeyProviderConfig, KeyProviderKind,
@@ -180,10 +181,11 @@ fn load(g: &Global, args: &[String], io: &mut Io<'_>) -> Result<Option<Arc<Encry
     if has_errors(&diags) {
         return Err(report(io, &diags, &l));
     }
-    // Warnings (the unencrypted method) are shown once, with the command's output.
+    // Warnings (the unencrypted method) are shown once, on standard error: the command's
+    // output may be the state itself (`state pull`).
     let warnings: Vec<Diagnostic> = diags.into_iter().filter(|d| !d.is_error()).collect();
     if !warnings.is_empty() {
-        crate::ui::print_warnings(io, &warnings, &l.sources(), g.color);
+        crate::ui::print_warnings_stderr(io, &warnings, &l.sources(), g.color);
     }
     Ok(built.map(Arc::new))
 }
@@ -313,7 +315,7 @@ fn key_provider(
                             return None;
                         }
                         if name == "passphrase" {
-                            c.passphrase = Some(s);
+                            c.passphrase = Some(s.into());
                         } else {
                             c.hash_function = HashFunction::from_name(&s)?;
                         }
@@ -355,7 +357,23 @@ fn key_provider(
                 problem(diags, a.expr.span, "the command option is required".into());
                 return None;
             }
-            KeyProviderKind::External(ExternalConfig { command })
+            // OpenTofu stops the program after a minute; FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT
+            // (a Go duration) changes that.
+            let timeout = match crate::env::var("FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT") {
+                None => ferro_state::encryption::EXTERNAL_TIMEOUT,
+                Some(t) => match ferro_state::parse_duration(&t) {
+                    Ok(d) if !d.is_zero() => d,
+                    _ => {
+                        problem(
+                            diags,
+                            a.expr.span,
+                            format!("FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT must be a positive duration such as \"30s\" or \"2m\", not {t:?}"),
+                        );
+                        return None;
+                    }
+                },
+            };
+            KeyProviderKind::External(ExternalConfig { command, timeout })
         }
         _ => return None,
     };
@@ -391,6 +409,28 @@ fn method(
         name: m.name.clone(),
         kind,
     })
+}
+
+/// The key provider of a type ferro does not implement that the provider `(ty, name)` is or
+/// takes its passphrase from (`chain`), if any.
+fn unsupported_key_provider<'a>(
+    (ty, name): &(String, String),
+    syntax: &'a EncryptionSyntax,
+) -> Option<&'a Labelled> {
+    let mut cur = (ty.clone(), name.clone());
+    // A chain visits each provider at most once (a cycle is reported where keys are set up).
+    for _ in 0..=syntax.key_providers.len() {
+        let kp = syntax
+            .key_providers
+            .iter()
+            .find(|k| k.ty == cur.0 && k.name == cur.1)?;
+        if UNSUPPORTED_KEY_PROVIDER_TYPES.contains(&kp.ty.as_str()) {
+            return Some(kp);
+        }
+        let (_, ty, name) = three_part_reference(&kp.attr("chain")?.expr)?;
+        cur = (ty, name);
+    }
+    None
 }
 
 /// The methods of a target and its fallbacks (indexes into `config.methods`), checked: each
@@ -431,6 +471,35 @@ fn target_methods(
             }
         }
         cur = t.fallback.as_deref();
+    }
+    // A key provider ferro does not implement is refused once a target's method uses it
+    // (directly or through `chain`), as OpenTofu only sets up what is used.
+    let mut refused = false;
+    for i in &methods {
+        if let MethodKind::AesGcm { keys, .. } = &config.methods[*i].kind {
+            if let Some(kp) = unsupported_key_provider(keys, syntax) {
+                if !diags
+                    .iter()
+                    .any(|d| d.code == "encryption-key-provider-type" && d.span == Some(kp.span))
+                {
+                    diags.push(error(
+                        "encryption-key-provider-type",
+                        "Unsupported key_provider type",
+                        format!(
+                            "{} It is used by method.{}.{} of the {name} target.",
+                            unsupported_key_provider_detail(&kp.ty),
+                            config.methods[*i].ty,
+                            config.methods[*i].name
+                        ),
+                        kp.span,
+                    ));
+                }
+                refused = true;
+            }
+        }
+    }
+    if refused {
+        return None;
     }
     if enforced
         && methods

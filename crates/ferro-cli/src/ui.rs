@@ -45,6 +45,26 @@ pub(crate) fn print_warnings(
     }
 }
 
+/// [`print_warnings`] on standard error (in `-json` mode they stay in the JSON stream): for
+/// warnings about the run itself, printed before any command output, which may be data that
+/// must stay exactly that (`state pull`, `output -raw`, `show -json`).
+pub(crate) fn print_warnings_stderr(
+    io: &mut Io<'_>,
+    warnings: &[Diagnostic],
+    sources: &dyn ferro_diag::SourceLookup,
+    color: bool,
+) {
+    if crate::json_ui::active() {
+        crate::json_ui::diagnostics(io.stdout, warnings, sources);
+        return;
+    }
+    let warnings = ferro_diag::consolidate_warnings(warnings);
+    if !warnings.is_empty() {
+        let text = ferro_diag::render(&warnings, sources, color);
+        let _ = io.stderr.write_all(text.as_bytes());
+    }
+}
+
 pub(crate) fn plain_error(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
     let d = Diagnostic::error("cli", summary).with_detail(detail);
     print_diags(io, &[d], &ferro_db::Sources::from_files(Vec::new()), false);

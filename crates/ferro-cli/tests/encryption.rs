@@ -186,7 +186,7 @@ fn state_backup_journal_and_plan_are_encrypted_and_read_back() {
                 name: "main".into(),
                 metadata_alias: None,
                 kind: KeyProviderKind::Pbkdf2(Pbkdf2Config {
-                    passphrase: Some(PASS.into()),
+                    passphrase: Some(PASS.to_string().into()),
                     chain: None,
                     key_length: 32,
                     iterations: 200_000,
@@ -374,10 +374,22 @@ fn fallback_migrates_in_and_out_of_encryption() {
         "{ENCRYPTION}    method \"unencrypted\" \"migrate\" {{}}\n    state {{\n      method = method.aes_gcm.main\n      fallback {{\n        method = method.unencrypted.migrate\n      }}\n    }}\n"
     );
     write_config(&d, Some(&migrate_in), "MIGRATED-SECRET");
-    let out = ok(&d, PASS, &["apply", "-auto-approve", "-no-color"]);
+    // OpenTofu's warning, on standard error: `state pull` prints exactly the state.
+    let (code, pulled, err) = run(&d, PASS, &[], &["state", "pull"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("Unencrypted method configured"), "{err}");
+    assert!(!pulled.contains("Unencrypted"), "{pulled}");
+    let doc: serde_json::Value = serde_json::from_str(&pulled).expect("state pull prints JSON");
+    assert_eq!(doc["version"], 4, "{pulled}");
     assert!(
-        out.contains("Unencrypted method configured"),
-        "OpenTofu's warning:\n{out}"
+        pulled.starts_with('{') && pulled.ends_with("}\n"),
+        "{pulled}"
+    );
+    let (code, out, err) = run(&d, PASS, &[], &["apply", "-auto-approve", "-no-color"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("Unencrypted method configured") && !out.contains("Unencrypted"),
+        "OpenTofu's warning:\n{out}\n{err}"
     );
     assert_no_clear(&d.join("terraform.tfstate"), "MIGRATED-SECRET");
     assert_no_clear(&d.join("terraform.tfstate.backup"), "MIGRATED-SECRET");
@@ -544,6 +556,34 @@ fn external_key_provider_and_chain() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("decryption failed"), "{err}");
     assert_eq!(before, files(&d));
+
+    // A program that never finishes is stopped (after OpenTofu's minute, or the time
+    // FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT gives), with every file unchanged.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let hang = d.join("hang.sh");
+        std::fs::write(
+            &hang,
+            "#!/bin/sh\necho '{\"magic\":\"OpenTofu-External-Key-Provider\",\"version\":1}'\nexec sleep 600\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    write_config(&d, Some(&config("hang.sh")), "EXTERNAL-SECRET-2");
+    let before = files(&d);
+    let timeout = [("FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT", "1s")];
+    let (code, _, err) = run(&d, PASS, &timeout, &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("key_provider.external.ext failed with error: external key provider failure: the external command did not finish within 1s and was stopped"),
+        "{err}"
+    );
+    assert_eq!(before, files(&d));
+    let bad = [("FERRO_EXTERNAL_KEY_PROVIDER_TIMEOUT", "soon")];
+    let (code, _, err) = run(&d, PASS, &bad, &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("must be a positive duration"), "{err}");
+    assert_eq!(before, files(&d));
 }
 
 #[test]
@@ -575,6 +615,74 @@ fn remote_state_data_source_reads_an_encrypted_state() {
     let (code, _, err) = run(&consumer, WRONG, &[], &["plan", "-no-color"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("could not be decrypted"), "{err}");
+}
+
+#[test]
+fn remote_state_data_source_targets_apply_by_name() {
+    // Two states, one encrypted and one in clear.
+    let secret = scratch("enc-named-secret");
+    write_config(&secret, Some(&targets(true, false)), "NAMED-SECRET");
+    ok(&secret, PASS, &["apply", "-auto-approve", "-no-color"]);
+    assert_no_clear(&secret.join("terraform.tfstate"), "NAMED-SECRET");
+    let clear = scratch("enc-named-clear");
+    write_config(&clear, None, "NAMED-CLEAR");
+    ok(&clear, PASS, &["apply", "-auto-approve", "-no-color"]);
+
+    // The consumer reads the state in clear by default, and the encrypted one through targets
+    // named as OpenTofu names them: `s` for data.terraform_remote_state.s, `m.s` for the one
+    // in module.m.
+    let consumer = scratch("enc-named-consumer");
+    let data = |name: &str, path: &Path| {
+        format!(
+            "data \"terraform_remote_state\" \"{name}\" {{\n  backend = \"local\"\n  config = {{\n    path = \"{}\"\n  }}\n}}\n",
+            path.display()
+        )
+    };
+    let secret_state = secret.join("terraform.tfstate");
+    let clear_state = clear.join("terraform.tfstate");
+    std::fs::create_dir_all(consumer.join("m")).unwrap();
+    std::fs::write(
+        consumer.join("m/main.tf"),
+        format!(
+            "{}\noutput \"got\" {{\n  value = data.terraform_remote_state.s.outputs.o\n}}\n",
+            data("s", &secret_state)
+        ),
+    )
+    .unwrap();
+    let config = |named: &str| {
+        format!(
+            "variable \"passphrase\" {{\n  type = string\n}}\n\nterraform {{\n  encryption {{\n{ENCRYPTION}\n    method \"unencrypted\" \"none\" {{}}\n    remote_state_data_sources {{\n      default {{\n        method = method.unencrypted.none\n      }}\n{named}    }}\n  }}\n}}\n\n{}{}\nmodule \"m\" {{\n  source = \"./m\"\n}}\n\noutput \"secret\" {{\n  value = data.terraform_remote_state.s.outputs.o\n}}\n\noutput \"clear\" {{\n  value = data.terraform_remote_state.c.outputs.o\n}}\n\noutput \"module\" {{\n  value = module.m.got\n}}\n",
+            data("s", &secret_state),
+            data("c", &clear_state),
+        )
+    };
+    let target = |label: &str| {
+        format!("      remote_state_data_source \"{label}\" {{\n        method = method.aes_gcm.main\n      }}\n")
+    };
+    // Only the default target: the encrypted state cannot be read.
+    std::fs::write(consumer.join("main.tf"), config("")).unwrap();
+    let (code, _, err) = run(&consumer, PASS, &[], &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("could not be decrypted"), "{err}");
+    // A target for the root's data source only: the module's still fails.
+    std::fs::write(consumer.join("main.tf"), config(&target("s"))).unwrap();
+    let (code, _, err) = run(&consumer, PASS, &[], &["plan", "-no-color"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("module.m.data.terraform_remote_state.s"),
+        "{err}"
+    );
+    assert!(!err.contains("on main.tf"), "{err}");
+    // Both named: everything reads.
+    std::fs::write(
+        consumer.join("main.tf"),
+        config(&format!("{}{}", target("s"), target("m.s"))),
+    )
+    .unwrap();
+    let out = ok(&consumer, PASS, &["apply", "-auto-approve", "-no-color"]);
+    assert!(out.contains("secret = \"NAMED-SECRET\""), "{out}");
+    assert!(out.contains("module = \"NAMED-SECRET\""), "{out}");
+    assert!(out.contains("clear = \"NAMED-CLEAR\""), "{out}");
 }
 
 #[test]

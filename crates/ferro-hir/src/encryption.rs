@@ -18,6 +18,11 @@ pub const KEY_PROVIDER_TYPES: [&str; 2] = ["pbkdf2", "external"];
 /// OpenTofu's key provider types ferro does not implement (a clear error, not "unknown").
 pub const UNSUPPORTED_KEY_PROVIDER_TYPES: [&str; 5] =
     ["aws_kms", "gcp_kms", "azure_vault", "openbao", "static"];
+/// Why a key provider of one of [`UNSUPPORTED_KEY_PROVIDER_TYPES`] cannot be used.
+pub fn unsupported_key_provider_detail(ty: &str) -> String {
+    format!("The {ty:?} key provider of OpenTofu is not supported by ferro; ferro supports \"pbkdf2\" and \"external\".")
+}
+
 /// The method types ferro implements.
 pub const METHOD_TYPES: [&str; 2] = ["aes_gcm", "unencrypted"];
 
@@ -496,16 +501,16 @@ pub fn pbkdf2_value_problem(arg: &str, text: Option<&str>, number: Option<f64>) 
 }
 
 fn check_key_provider(l: &Labelled, diags: &mut Vec<Diagnostic>) {
+    if UNSUPPORTED_KEY_PROVIDER_TYPES.contains(&l.ty.as_str()) {
+        // OpenTofu sets a key provider up only when a target's method uses it; the CLI
+        // refuses one ferro does not implement then ([`unsupported_key_provider_detail`]).
+        return;
+    }
     if !KEY_PROVIDER_TYPES.contains(&l.ty.as_str()) {
-        let detail = if UNSUPPORTED_KEY_PROVIDER_TYPES.contains(&l.ty.as_str()) {
-            format!("The {:?} key provider of OpenTofu is not supported by ferro; ferro supports \"pbkdf2\" and \"external\".", l.ty)
-        } else {
-            format!("Can not find {:?}", l.ty)
-        };
         diags.push(error(
             "encryption-key-provider-type",
             "Unknown key_provider type",
-            detail,
+            format!("Can not find {:?}", l.ty),
             l.span,
         ));
         return;

@@ -124,6 +124,11 @@ pub struct UpgradeResponse {
 pub struct ReadDataRequest<'a> {
     pub type_name: &'a str,
     pub config: &'a Value,
+    /// The address of the instance being read (`data.T.N[0]`, `module.m.data.T.N`), for
+    /// providers run in-process: the plugin protocol does not carry it, so a plugin is never
+    /// told it (empty when unknown). The built-in `terraform_remote_state` chooses its
+    /// encryption by it, as OpenTofu does.
+    pub address: &'a str,
 }
 
 #[derive(Debug, Clone)]

@@ -159,6 +159,7 @@ fn python_tf_provider_over_protocol_6() {
     let data = p.read_data_source(ReadDataRequest {
         type_name: "pymath_const",
         config: &dconfig,
+        address: "data.pymath_const.c",
     });
     assert!(!has_errors(&data.diagnostics), "{:?}", data.diagnostics);
     assert_eq!(data.state.get_attr("value").unwrap(), &num(42));

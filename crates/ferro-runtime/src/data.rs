@@ -21,6 +21,7 @@ pub fn read_data(
     let resp = provider.read_data_source(ReadDataRequest {
         type_name: &at.decl.addr.ty,
         config: &plain_cfg,
+        address: at.addr,
     });
     let mut diags = Vec::new();
     let mut errored = false;

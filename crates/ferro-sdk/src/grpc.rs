@@ -520,6 +520,7 @@ impl pb::provider_server::Provider for ProviderService {
                     self.inner.read_data_source(ReadDataRequest {
                         type_name: &req.type_name,
                         config: &config,
+                        address: "",
                     })
                 });
                 resp.diagnostics = diags(out.diagnostics);

@@ -84,6 +84,11 @@ pub trait DataSource: Send + Sync {
     fn validate(&self, _config: &Value, _diags: &mut Diags) {}
     /// Read: the result must be wholly known.
     fn read(&self, config: &Value) -> Result<Value, Diags>;
+    /// Read the instance at `address` (empty when the caller does not say, as over the plugin
+    /// protocol): [`DataSource::read`] unless the data source cares where it is read.
+    fn read_at(&self, config: &Value, _address: &str) -> Result<Value, Diags> {
+        self.read(config)
+    }
 }
 
 /// A provider built with ferro-sdk.
@@ -371,7 +376,7 @@ impl Provider for SdkProvider {
                 )],
             };
         };
-        match d.read(req.config) {
+        match d.read_at(req.config, req.address) {
             Ok(v) => {
                 let diags = no_unknowns(&v, "data source result");
                 ReadDataResponse {

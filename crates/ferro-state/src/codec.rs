@@ -25,6 +25,12 @@ use std::sync::Arc;
 /// The version string ferro writes as `terraform_version`.
 pub const WRITER_VERSION: &str = "1.0.3";
 
+/// The newest release (major.minor, any patch) whose state ferro reads: Terraform 1.12 and
+/// OpenTofu 1.12 (both write the version they are as `terraform_version`). What those releases
+/// add to format 4 that ferro does not model is refused by name (see [`unsupported_field`]),
+/// never dropped; a newer release may add something ferro would not even know to refuse.
+pub const NEWEST_READ_VERSION: &str = "1.12";
+
 /// The only state format version ferro reads and writes.
 pub const STATE_FORMAT_VERSION: u64 = 4;
 
@@ -225,12 +231,13 @@ fn read_v4(
             "invalid \"terraform_version\" {terraform_version:?}: not a version number"
         ));
     }
-    if is_newer_than_writer(&terraform_version) {
+    if is_newer_than_read(&terraform_version) {
         let v = terraform_version.trim_start_matches('v');
         return err(format!(
-            "state snapshot was created by Terraform v{v}, which is newer than current v{WRITER_VERSION}; upgrade to Terraform v{v} or greater to work with this state"
+            "state snapshot was created by Terraform v{v}, which is newer than current v{NEWEST_READ_VERSION}; upgrade to Terraform v{v} or greater to work with this state"
         ));
     }
+    unsupported_fields(&obj, TOP_LEVEL_FIELDS, "")?;
     let serial = opt_u64(&obj, "serial", "")?.unwrap_or(0);
     let lineage = opt_str(&obj, "lineage", "")?.unwrap_or("").to_string();
 
@@ -276,20 +283,103 @@ fn read_v4(
     })
 }
 
-/// Loose version-number check: `[v]N(.N)*` with optional `-pre` and `+build` suffixes.
-/// Whether a (valid) `terraform_version` is a release newer than the one ferro writes as.
-fn is_newer_than_writer(v: &str) -> bool {
+/// Whether a (valid) `terraform_version` is a release newer than [`NEWEST_READ_VERSION`]: its
+/// major and minor numbers are compared, so every patch release of 1.12 is read, and so are
+/// its pre-releases (`1.12.0-beta1`); `1.13.0-alpha1` is not.
+fn is_newer_than_read(v: &str) -> bool {
     let core = |s: &str| -> Vec<u64> {
         let s = s.trim_start_matches('v');
         let end = s.find(['-', '+']).unwrap_or(s.len());
-        s[..end]
+        let mut parts: Vec<u64> = s[..end]
             .split('.')
             .map(|p| p.parse().unwrap_or(0))
-            .collect()
+            .collect();
+        parts.resize(2, 0);
+        parts.truncate(2);
+        parts
     };
-    !v.is_empty() && core(v) > core(WRITER_VERSION)
+    !v.is_empty() && core(v) > core(NEWEST_READ_VERSION)
 }
 
+/// The members of a state document ferro reads. `check_results` (Terraform 1.5+, OpenTofu) is
+/// the outcome of the last run's checks, which every run replaces; ferro does not record check
+/// results, so it reads past them and writes none (Terraform and OpenTofu take a state without
+/// them as one from a run that recorded none).
+const TOP_LEVEL_FIELDS: &[&str] = &[
+    "version",
+    "terraform_version",
+    "serial",
+    "lineage",
+    "outputs",
+    "resources",
+    "check_results",
+];
+
+/// The members of a resource ferro reads. `each` is Terraform 0.12's record of a resource's
+/// repetition, which Terraform itself no longer reads.
+const RESOURCE_FIELDS: &[&str] = &[
+    "module",
+    "mode",
+    "type",
+    "name",
+    "each",
+    "provider",
+    "instances",
+];
+
+/// The members of an instance object ferro reads. `depends_on` is Terraform 0.12's, replaced by
+/// `dependencies` and no longer read by Terraform either. `identity_schema_version` (Terraform
+/// 1.12) is only meaningful with an `identity`, which is refused; a zero is read past.
+const INSTANCE_FIELDS: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "private",
+    "dependencies",
+    "create_before_destroy",
+    "skip_destroy",
+    "provider",
+    "depends_on",
+];
+
+/// A member that ferro does not model would be lost when the state is written back, so a
+/// state that has one (with a value other than null) is refused, naming it. These are what
+/// newer releases add to format 4 and ferro does not keep: `identity` and
+/// `identity_schema_version` on instances (Terraform 1.12, resource identity).
+fn unsupported_field(key: &str, value: &Value) -> bool {
+    match (key, value) {
+        (_, Value::Null) => false,
+        ("identity_schema_version", Value::Number(n)) => n.as_u64() != Some(0),
+        _ => true,
+    }
+}
+
+fn unsupported_fields(
+    obj: &Map<String, Value>,
+    known: &[&str],
+    ctx: &str,
+) -> Result<(), StateError> {
+    for (key, value) in obj {
+        if !known.contains(&key.as_str()) && unsupported_field(key, value) {
+            let what = match key.as_str() {
+                "identity" | "identity_schema_version" => {
+                    " (a resource identity, recorded by Terraform 1.12 and later)"
+                }
+                _ => "",
+            };
+            return err(format!(
+                "{ctx}the state has the member {key:?}{what}, which ferro does not support; ferro would lose it when writing the state back, so it does not use this state"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Loose version-number check: `[v]N(.N)*` with optional `-pre` and `+build` suffixes.
 fn is_version(s: &str) -> bool {
     let s = s.strip_prefix('v').unwrap_or(s);
     let (core, rest) = match s.find(['-', '+']) {
@@ -352,6 +442,8 @@ struct InstancesRead {
 
 enum InstanceError {
     Read(StateError),
+    /// A member ferro does not support (see [`unsupported_field`]).
+    Unsupported(StateError),
     /// (context, key, deposed key): a second object in the same place.
     Duplicate(String, InstanceKey, Option<String>),
 }
@@ -360,6 +452,12 @@ impl InstancesRead {
     fn add(&mut self, raw: Value, ictx: String) {
         if self.failed.is_some() {
             return;
+        }
+        if let Value::Object(o) = &raw {
+            if let Err(e) = unsupported_fields(o, INSTANCE_FIELDS, &format!("{ictx}: ")) {
+                self.failed = Some(InstanceError::Unsupported(e));
+                return;
+            }
         }
         let (key, deposed, obj, provider) = match read_instance(raw, &ictx, &mut self.shared) {
             Ok(read) => read,
@@ -427,6 +525,7 @@ fn finish_resource(
 ) -> Result<(), StateError> {
     let o = &mut o;
     let pre = format!("{ctx}: ");
+    unsupported_fields(o, RESOURCE_FIELDS, &pre)?;
     let module = match opt_str(o, "module", &pre)? {
         None | Some("") => ModuleInstance::root(),
         Some(m) => parse_module_instance(m)
@@ -478,7 +577,7 @@ fn finish_resource(
         return err(format!("{ctx}: missing \"provider\""));
     }
     match read.failed {
-        Some(InstanceError::Read(e)) => return Err(e),
+        Some(InstanceError::Read(e) | InstanceError::Unsupported(e)) => return Err(e),
         Some(InstanceError::Duplicate(ictx, key, deposed)) => {
             return Err(duplicate_error(&ictx, &addr, key, deposed))
         }

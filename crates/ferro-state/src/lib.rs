@@ -25,7 +25,7 @@ pub use attributes::{Attributes, SensitiveAttributes};
 pub use backend::Backend;
 pub use codec::{
     parse_module_instance, read_state, read_state_from, write_state, StateError,
-    STATE_FORMAT_VERSION, WRITER_VERSION,
+    NEWEST_READ_VERSION, STATE_FORMAT_VERSION, WRITER_VERSION,
 };
 pub use journal::{journal_path, Change, Journal};
 pub use local::{new_lineage, LocalBackend};

@@ -264,6 +264,10 @@ impl DataSource for RemoteState {
     }
 
     fn read(&self, config: &Value) -> Result<Value, Diags> {
+        self.read_at(config, "")
+    }
+
+    fn read_at(&self, config: &Value, address: &str) -> Result<Value, Diags> {
         let backend = get(config, "backend");
         check_backend(&backend)?;
         let backend = backend.as_str().unwrap_or_default().to_string();
@@ -273,12 +277,13 @@ impl DataSource for RemoteState {
         let workspace = workspace.as_str().unwrap_or("default");
         let mut bytes = stored_state(&self.working_dir, &backend, &cfg, workspace)?;
         let what = format!("the state of workspace {workspace:?} in the {backend:?} backend");
-        // Encrypted as `remote_state_data_sources` says (OpenTofu's `default` target).
+        // Encrypted as `remote_state_data_sources` says: the target named for this data
+        // source, or the `default` one.
         if let (Some(b), Some(enc)) = (
             bytes
                 .as_ref()
                 .filter(|b| !b.iter().all(u8::is_ascii_whitespace)),
-            ferro_state::encryption::remote_state_encryption(&self.working_dir),
+            ferro_state::encryption::remote_state_encryption(&self.working_dir, address),
         ) {
             let plain = enc.decrypt_state(b).map_err(|e| {
                 vec![Diagnostic::error(

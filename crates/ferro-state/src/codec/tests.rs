@@ -629,7 +629,7 @@ fn resources_read_while_parsing_keep_the_errors_of_a_whole_read() {
     let e = read_err(&format!(
         r#"{{"version": 4, "terraform_version": "99.0.0", "resources": {bad_resource}}}"#
     ));
-    assert!(e.contains("newer than current"), "{e}");
+    assert!(e.contains("newer than current v1.12"), "{e}");
     // A syntax error after a bad resource is still what is reported.
     let e = read_err(&format!(
         r#"{{"version": 4, "resources": {bad_resource}, }}"#
@@ -783,4 +783,75 @@ fn instances_of_for_each_provider_configurations_carry_the_provider() {
     // A state without provider keys is written as before (on the resource).
     let plain = read(&with_instances(r#"{"attributes": {"id": "x"}}"#));
     assert!(write_state(&plain).contains("\"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\",\n      \"instances\""));
+}
+
+#[test]
+fn states_of_releases_up_to_1_12_are_read() {
+    for v in [
+        "1.5.7",
+        "1.9.5",
+        "v1.10.0",
+        "1.12.2",
+        "1.12.0-beta1",
+        "1.8.0+build",
+    ] {
+        let s = read(&format!(
+            r#"{{"version": 4, "terraform_version": "{v}", "serial": 1, "lineage": "l", "outputs": {{}}, "resources": [], "check_results": null}}"#
+        ));
+        assert_eq!(s.terraform_version, v);
+    }
+    for v in ["1.13.0", "1.13.0-alpha1", "2.0.0", "v1.20"] {
+        let e = read_err(&format!(r#"{{"version": 4, "terraform_version": "{v}"}}"#));
+        let shown = v.trim_start_matches('v');
+        assert_eq!(
+            e,
+            format!("state snapshot was created by Terraform v{shown}, which is newer than current v1.12; upgrade to Terraform v{shown} or greater to work with this state")
+        );
+    }
+}
+
+#[test]
+fn check_results_are_read_past_and_not_written() {
+    let doc = r#"{"version": 4, "terraform_version": "1.9.5", "serial": 2, "lineage": "l", "outputs": {}, "resources": [], "check_results": [{"object_kind": "resource", "config_addr": "null_resource.a", "status": "pass", "objects": [{"object_addr": "null_resource.a", "status": "pass"}]}]}"#;
+    let written = write_state(&read(doc));
+    assert!(!written.contains("check_results"), "{written}");
+}
+
+#[test]
+fn members_ferro_cannot_keep_are_refused_by_name() {
+    // Terraform 1.12's resource identity.
+    let e = read_err(&with_instances(
+        r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":0,"identity":{"id":"x"}}"#,
+    ));
+    assert!(
+        e.starts_with(
+            "resources[0].instances[0]: the state has the member \"identity\" (a resource identity"
+        ),
+        "{e}"
+    );
+    let e = read_err(&with_instances(
+        r#"{"schema_version":0,"attributes":{"id":"x"},"identity_schema_version":2}"#,
+    ));
+    assert!(e.contains("\"identity_schema_version\""), "{e}");
+    // What Terraform 1.12 writes for a resource without an identity is read.
+    let s = read(&with_instances(
+        r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":0,"identity":null}"#,
+    ));
+    assert_eq!(s.resources.len(), 1);
+    // Terraform 0.12's leftovers are read past, as Terraform reads past them.
+    read(&with_instances(
+        r#"{"schema_version":0,"attributes":{"id":"x"},"depends_on":["null_resource.b"]}"#,
+    ));
+    // Unknown members of a resource or of the document.
+    let e = read_err(
+        r#"{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/null\"]","skip_destroy":true,"instances":[]}]}"#,
+    );
+    assert!(
+        e.starts_with("resources[0]: the state has the member \"skip_destroy\""),
+        "{e}"
+    );
+    let e = read_err(r#"{"version":4,"terraform_version":"1.12.0","novel":{}}"#);
+    assert!(e.starts_with("the state has the member \"novel\""), "{e}");
+    // A null is what an absent member reads as.
+    read(r#"{"version":4,"novel":null}"#);
 }

@@ -12,11 +12,14 @@ use super::{err, Config, EncryptionError, KeyProviderKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Key material: wiped when dropped.
+pub type Secret = zeroize::Zeroizing<Vec<u8>>;
+
 /// The keys a provider gives.
 #[derive(Clone, Default)]
 pub struct KeyOutput {
-    pub encryption_key: Vec<u8>,
-    pub decryption_key: Option<Vec<u8>>,
+    pub encryption_key: Secret,
+    pub decryption_key: Option<Secret>,
 }
 
 /// pbkdf2's hash functions.
@@ -46,7 +49,7 @@ impl HashFunction {
 #[derive(Clone)]
 pub struct Pbkdf2Config {
     /// The passphrase, or None with `chain`.
-    pub passphrase: Option<String>,
+    pub passphrase: Option<zeroize::Zeroizing<String>>,
     /// `chain = key_provider.TYPE.NAME`: the passphrase is that provider's key.
     pub chain: Option<(String, String)>,
     pub key_length: usize,
@@ -55,10 +58,32 @@ pub struct Pbkdf2Config {
     pub hash_function: HashFunction,
 }
 
-/// A `key_provider "external"` block: the program and its arguments.
+/// A `key_provider "external"` block: the program and its arguments, and how long it may run
+/// before it is stopped.
 #[derive(Clone)]
 pub struct ExternalConfig {
     pub command: Vec<String>,
+    pub timeout: std::time::Duration,
+}
+
+/// How long OpenTofu lets an external key provider run: one minute.
+pub const EXTERNAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A duration as Go prints it (`1m0s`, `2s`, `500ms`), as OpenTofu would name it.
+fn go_duration(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    if secs == 0 {
+        return format!("{}ms", d.as_millis());
+    }
+    let frac = match d.subsec_millis() {
+        0 => String::new(),
+        ms => format!(".{ms:03}").trim_end_matches('0').to_string(),
+    };
+    match (secs / 3600, secs / 60 % 60, secs % 60) {
+        (0, 0, s) => format!("{s}{frac}s"),
+        (0, m, s) => format!("{m}m{s}{frac}s"),
+        (h, m, s) => format!("{h}h{m}m{s}{frac}s"),
+    }
 }
 
 /// Which keys a setup needs: writing needs the encryption key (and new metadata), reading only
@@ -138,14 +163,26 @@ pub(crate) fn provide(
                     if up.decryption_key.as_ref().is_some_and(|k| k.len() < min) {
                         return Err(short("a decryption"));
                     }
-                    (up.encryption_key, up.decryption_key.unwrap_or_default())
+                    (up.encryption_key, up.decryption_key)
                 }
                 None => {
-                    let pass = p.passphrase.clone().unwrap_or_default().into_bytes();
-                    (pass.clone(), pass)
+                    let pass: Secret = p
+                        .passphrase
+                        .as_ref()
+                        .map(|s| s.as_bytes().to_vec())
+                        .unwrap_or_default()
+                        .into();
+                    (pass.clone(), Some(pass))
                 }
             };
-            pbkdf2_provide(p, &addr, &enc_pass, &dec_pass, stored, want)?
+            pbkdf2_provide(
+                p,
+                &addr,
+                &enc_pass,
+                dec_pass.as_deref().map_or(&[][..], |v| &v[..]),
+                stored,
+                want,
+            )?
         }
         KeyProviderKind::External(e) => external_provide(e, &addr, stored)?,
     };
@@ -159,8 +196,8 @@ pub(crate) fn provide(
     Ok(output)
 }
 
-fn derive(hash: HashFunction, pass: &[u8], salt: &[u8], rounds: u32, len: usize) -> Vec<u8> {
-    let mut out = vec![0u8; len];
+fn derive(hash: HashFunction, pass: &[u8], salt: &[u8], rounds: u32, len: usize) -> Secret {
+    let mut out: Secret = vec![0u8; len].into();
     match hash {
         HashFunction::Sha256 => pbkdf2::pbkdf2_hmac::<sha2::Sha256>(pass, salt, rounds, &mut out),
         HashFunction::Sha512 => pbkdf2::pbkdf2_hmac::<sha2::Sha512>(pass, salt, rounds, &mut out),
@@ -214,7 +251,7 @@ fn pbkdf2_provide(
     if want == Want::Decrypt {
         return Ok((
             KeyOutput {
-                encryption_key: Vec::new(),
+                encryption_key: Secret::default(),
                 decryption_key,
             },
             None,
@@ -283,7 +320,7 @@ fn external_provide(
     addr: &str,
     stored: Option<&Vec<u8>>,
 ) -> Result<(KeyOutput, Option<Vec<u8>>), EncryptionError> {
-    use std::io::Write as _;
+    use std::io::{Read as _, Write as _};
     let fail = |m: String| err(format!("{addr} failed with error: {m}"));
     let input: Vec<u8> = match stored {
         Some(bytes) => {
@@ -307,18 +344,53 @@ fn external_provide(
         .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| fail(format!("the external command could not be started: {e}")))?;
+    // Its output is collected while it runs (it may write before it reads), and it is stopped
+    // when it runs longer than OpenTofu allows.
+    let collect = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = collect(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = collect(child.stderr.take().map(|p| Box::new(p) as _));
     if let Some(mut stdin) = child.stdin.take() {
         // A program that exits without reading its input is judged by its output.
         let _ = stdin.write_all(&input);
     }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| fail(format!("the external command failed: {e}")))?;
+    let deadline = std::time::Instant::now() + e.timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                // The pipes are left to their readers: a program the command started may
+                // still hold them.
+                return Err(fail(format!(
+                    "external key provider failure: the external command did not finish within {} and was stopped (a key provider program must print its keys and exit; does it wait for something?)",
+                    go_duration(e.timeout)
+                )));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            Err(err) => return Err(fail(format!("the external command failed: {err}"))),
+        }
+    };
+    let out = std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    };
+    // The program's output holds the keys (base64): wiped with them.
+    let out_stdout: Secret = out.stdout.into();
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
         return Err(fail(format!("external key provider failure: the external command exited with a non-zero exit code ({})\n\nStderr:\n-------\n{stderr}", out.status)));
     }
-    let text = &out.stdout;
+    let text = &out_stdout;
     let Some(nl) = text.iter().position(|b| *b == b'\n') else {
         return Err(fail(
             "external key provider protocol failure: no header line".into(),
@@ -350,8 +422,9 @@ fn external_provide(
         serde_json::to_vec(&output.meta.unwrap_or_default()).map_err(|e| fail(e.to_string()))?;
     Ok((
         KeyOutput {
-            encryption_key: output.keys.encryption_key,
-            decryption_key: Some(output.keys.decryption_key).filter(|k| !k.is_empty()),
+            encryption_key: output.keys.encryption_key.into(),
+            decryption_key: Some(Secret::from(output.keys.decryption_key))
+                .filter(|k| !k.is_empty()),
         },
         Some(meta),
     ))

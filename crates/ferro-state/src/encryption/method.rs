@@ -16,8 +16,8 @@ const NONCE_LEN: usize = 12;
 /// A method ready to use: its keys are known.
 pub(crate) enum Prepared {
     AesGcm {
-        encryption_key: Vec<u8>,
-        decryption_key: Option<Vec<u8>>,
+        encryption_key: keys::Secret,
+        decryption_key: Option<keys::Secret>,
         aad: Vec<u8>,
     },
     Unencrypted,

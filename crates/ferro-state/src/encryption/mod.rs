@@ -26,7 +26,7 @@ mod keys;
 mod method;
 
 pub use envelope::is_envelope;
-pub use keys::{ExternalConfig, HashFunction, KeyOutput, Pbkdf2Config};
+pub use keys::{ExternalConfig, HashFunction, KeyOutput, Pbkdf2Config, EXTERNAL_TIMEOUT};
 
 use envelope::{Envelope, MetaMap};
 use method::Prepared;
@@ -399,11 +399,13 @@ pub struct Encryption {
 }
 
 impl Encryption {
-    /// The encryption of the `terraform_remote_state` data source at `addr` (`NAME`,
-    /// `module.M.NAME`, …, as OpenTofu names them: without the `data.terraform_remote_state.`).
+    /// The encryption of the `terraform_remote_state` instance at `addr` (its address as core
+    /// writes it, `data.terraform_remote_state.NAME[KEY]`, `module.M.data.…`): the
+    /// `remote_state_data_source` target whose label is [`remote_target_name`] of it, or the
+    /// `default` one.
     pub fn remote(&self, addr: &str) -> Option<Arc<TargetEncryption>> {
         self.remotes
-            .get(addr)
+            .get(&remote_target_name(addr))
             .or(self.remote_default.as_ref())
             .cloned()
     }
@@ -424,11 +426,25 @@ pub fn set_run_encryption(dir: &std::path::Path, encryption: Option<Arc<Encrypti
     };
 }
 
-/// How `terraform_remote_state` in the configuration of `dir` reads remote states: the
-/// `remote_state_data_sources { default { … } }` target (None: in clear).
-pub fn remote_state_encryption(dir: &std::path::Path) -> Option<Arc<TargetEncryption>> {
+/// The label of the `remote_state_data_source` target that applies to the instance at `addr`,
+/// as OpenTofu derives it: the address without its first `data.terraform_remote_state.` and
+/// without a leading `module.` (`data.terraform_remote_state.a[0]` is `a[0]`,
+/// `module.m.data.terraform_remote_state.b` is `m.b`, `module.m.module.n.data.…c` is
+/// `m.module.n.c`).
+pub fn remote_target_name(addr: &str) -> String {
+    let name = addr.replacen("data.terraform_remote_state.", "", 1);
+    match name.strip_prefix("module.") {
+        Some(rest) => rest.to_string(),
+        None => name,
+    }
+}
+
+/// How the `terraform_remote_state` instance at `addr` in the configuration of `dir` reads
+/// remote states: its `remote_state_data_source` target, or the `default` one (None: in
+/// clear).
+pub fn remote_state_encryption(dir: &std::path::Path, addr: &str) -> Option<Arc<TargetEncryption>> {
     let readers = REMOTE_READERS.lock().unwrap_or_else(|e| e.into_inner());
-    readers.get(dir).and_then(|e| e.remote_default.clone())
+    readers.get(dir).and_then(|e| e.remote(addr))
 }
 
 #[cfg(test)]

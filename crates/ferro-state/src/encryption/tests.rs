@@ -9,7 +9,7 @@ fn pbkdf2(name: &str, pass: &str, iterations: u32, hash: HashFunction) -> KeyPro
         name: name.into(),
         metadata_alias: None,
         kind: KeyProviderKind::Pbkdf2(Pbkdf2Config {
-            passphrase: Some(pass.into()),
+            passphrase: Some(pass.to_string().into()),
             chain: None,
             key_length: 32,
             iterations,
@@ -197,15 +197,15 @@ fn identity_must_match_and_records_round_trip() {
 fn aes_key_lengths_and_aad() {
     for len in [16usize, 24, 32] {
         let p = method::Prepared::AesGcm {
-            encryption_key: vec![7; len],
-            decryption_key: Some(vec![7; len]),
+            encryption_key: vec![7; len].into(),
+            decryption_key: Some(vec![7; len].into()),
             aad: vec![1, 2, 3, 4],
         };
         let sealed = p.encrypt(b"payload").unwrap().unwrap();
         assert_eq!(p.decrypt(&sealed).unwrap(), b"payload");
         let other_aad = method::Prepared::AesGcm {
-            encryption_key: vec![7; len],
-            decryption_key: Some(vec![7; len]),
+            encryption_key: vec![7; len].into(),
+            decryption_key: Some(vec![7; len].into()),
             aad: vec![1, 2, 3],
         };
         assert!(other_aad.decrypt(&sealed).is_err());
@@ -340,4 +340,36 @@ fn local_backend_encrypts_state_backup_and_journal() {
     let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     assert_eq!(before, after);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn remote_state_targets_are_named_as_opentofu_names_them() {
+    assert_eq!(remote_target_name("data.terraform_remote_state.a"), "a");
+    assert_eq!(
+        remote_target_name("data.terraform_remote_state.a[0]"),
+        "a[0]"
+    );
+    assert_eq!(
+        remote_target_name("module.m[\"k\"].data.terraform_remote_state.b"),
+        "m[\"k\"].b"
+    );
+    assert_eq!(
+        remote_target_name("module.m.module.n.data.terraform_remote_state.c"),
+        "m.module.n.c"
+    );
+    // A target named for the instance wins over the default; others take the default.
+    let config = Arc::new(Config::default());
+    let named = Arc::new(TargetEncryption::new("named", config.clone(), vec![]));
+    let default = Arc::new(TargetEncryption::new("default", config, vec![]));
+    let enc = Encryption {
+        remote_default: Some(default.clone()),
+        remotes: [("m.b".to_string(), named.clone())].into_iter().collect(),
+        ..Default::default()
+    };
+    let picked = enc
+        .remote("module.m.data.terraform_remote_state.b")
+        .unwrap();
+    assert!(Arc::ptr_eq(&picked, &named));
+    let picked = enc.remote("data.terraform_remote_state.b").unwrap();
+    assert!(Arc::ptr_eq(&picked, &default));
 }
