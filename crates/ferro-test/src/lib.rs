@@ -118,11 +118,32 @@ pub struct Run {
     pub overrides: Vec<Override>,
 }
 
-/// A `provider` block of the test file: its local name and alias, and its byte range.
+/// A `provider` block of the test file: its local name and alias, its byte range, and its
+/// body's arguments (evaluated in the test file's scope for each run).
 pub struct ProviderBlock {
     pub name: String,
     pub alias: Option<String>,
     pub range: (u32, u32),
+    pub body: ProviderBody,
+}
+
+/// The arguments (other than `alias`) and nested blocks of a test file's provider block.
+#[derive(Default)]
+pub struct ProviderBody {
+    pub attrs: Vec<(String, TestExpr)>,
+    /// Nested blocks: type, labels, body.
+    pub blocks: Vec<(String, Vec<String>, ProviderBody)>,
+}
+
+impl ProviderBody {
+    /// Every expression of the body, nested blocks' too.
+    pub fn exprs(&self) -> Vec<&TestExpr> {
+        let mut out: Vec<&TestExpr> = self.attrs.iter().map(|(_, e)| e).collect();
+        for (_, _, b) in &self.blocks {
+            out.extend(b.exprs());
+        }
+        out
+    }
 }
 
 pub struct TestFile {
@@ -205,10 +226,12 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                 "provider" => {
                     if let Some(name) = cx.one_label(b, "provider", "name") {
                         let alias = cx.alias(&b.body);
+                        let body = cx.provider_body(&b.body, true);
                         out.providers.push(ProviderBlock {
                             name,
                             alias,
                             range: (b.span.start, b.span.end),
+                            body,
                         });
                     }
                 }
@@ -385,6 +408,25 @@ impl Cx<'_> {
             }
         }
         default
+    }
+
+    fn provider_body(&mut self, body: &Body, top: bool) -> ProviderBody {
+        let mut out = ProviderBody::default();
+        for item in &body.items {
+            match item {
+                BodyItem::Attribute(a) if top && a.name.name == "alias" => {}
+                BodyItem::Attribute(a) => {
+                    let e = self.lower(&a.expr);
+                    out.attrs.push((a.name.name.to_string(), e));
+                }
+                BodyItem::Block(b) => {
+                    let labels = b.labels.iter().map(|l| l.value.to_string()).collect();
+                    let inner = self.provider_body(&b.body, false);
+                    out.blocks.push((b.ty.name.to_string(), labels, inner));
+                }
+            }
+        }
+        out
     }
 
     fn alias(&mut self, body: &Body) -> Option<String> {

@@ -571,13 +571,7 @@ fn run_file(
                 diags: outcome.diags,
                 elapsed_ms,
             };
-            reporter.run_done(
-                io,
-                &f.name,
-                &rr,
-                outcome.verbose.as_deref(),
-                &outcome.sources,
-            );
+            reporter.run_done(io, &f.name, &rr, outcome.verbose.as_ref(), &outcome.sources);
             if rr.status == Status::Error {
                 // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
                 stop = true;
