@@ -165,7 +165,7 @@ pub struct TestFile {
 /// Read a test file's text. `json`: written in the JSON syntax.
 pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> TestFile {
     let parsed = if json {
-        ferro_syntax::parse_json_file(file, text)
+        ferro_syntax::parse_json_test_file(file, text)
     } else {
         ferro_syntax::parse_file(file, text)
     };
@@ -264,7 +264,7 @@ pub fn parse_mock_file(
     into: &mut MockProvider,
 ) -> Vec<Diagnostic> {
     let parsed = if json {
-        ferro_syntax::parse_json_file(file, text)
+        ferro_syntax::parse_json_test_file(file, text)
     } else {
         ferro_syntax::parse_file(file, text)
     };

@@ -74,9 +74,10 @@ pub fn with_test_providers(
         }
         return files;
     }
-    let mut keep: Vec<(u32, u32, Option<String>)> = Vec::new();
-    for p in &file.providers {
-        if values.unused.contains(&p.range.0) {
+    // (index in the file's blocks, start, end, the module's name for it when mapped)
+    let mut keep: Vec<(usize, u32, u32, Option<String>)> = Vec::new();
+    for (i, p) in file.providers.iter().enumerate() {
+        if values.unused.contains(&i) {
             continue;
         }
         let name = match &p.alias {
@@ -84,10 +85,10 @@ pub fn with_test_providers(
             None => p.name.clone(),
         };
         match mapping {
-            None => keep.push((p.range.0, p.range.1, None)),
+            None => keep.push((i, p.range.0, p.range.1, None)),
             Some(map) => {
                 if let Some((inner, _)) = map.iter().find(|(_, outer)| *outer == name) {
-                    keep.push((p.range.0, p.range.1, Some(inner.clone())));
+                    keep.push((i, p.range.0, p.range.1, Some(inner.clone())));
                 }
             }
         }
@@ -96,8 +97,8 @@ pub fn with_test_providers(
         // A JSON file's blocks are written out in HCL with their values.
         let mut given: BTreeSet<(String, Option<String>)> = BTreeSet::new();
         let mut text = String::new();
-        for (start, _, rename) in &keep {
-            let Some(block) = file.providers.iter().find(|p| p.range.0 == *start) else {
+        for (i, _, _, rename) in &keep {
+            let Some(block) = file.providers.get(*i) else {
                 continue;
             };
             let (name, alias) = match rename {
@@ -131,10 +132,10 @@ pub fn with_test_providers(
         .map(|b| if *b == b'\n' { b'\n' } else { b' ' })
         .collect();
     let mut given: BTreeSet<(String, Option<String>)> = BTreeSet::new();
-    for (start, end, rename) in &keep {
+    for (i, start, end, rename) in &keep {
         let (s, e) = (*start as usize, (*end as usize).min(bytes.len()));
         text[s..e].copy_from_slice(&bytes[s..e]);
-        let block = &file.providers.iter().find(|p| p.range.0 == *start);
+        let block = file.providers.get(*i);
         let Some(block) = block else { continue };
         match rename {
             None => {
@@ -170,7 +171,7 @@ pub fn with_test_providers(
     let mut literals: Vec<(&(u32, u32), &String)> = values
         .literals
         .iter()
-        .filter(|((s, e), _)| keep.iter().any(|(ks, ke, _)| ks <= s && e <= ke))
+        .filter(|((s, e), _)| keep.iter().any(|(_, ks, ke, _)| ks <= s && e <= ke))
         .collect();
     literals.sort_by(|a, b| b.0.cmp(a.0));
     for ((s, e), literal) in literals {
@@ -511,9 +512,9 @@ fn fixed_outputs_module(
 #[derive(Default, Clone)]
 pub struct ProviderValues {
     literals: BTreeMap<(u32, u32), String>,
-    /// Blocks (by start) the run is not given: aliased configurations the module does not
+    /// Blocks (by index) the run is not given: aliased configurations the module does not
     /// name when the run maps none (Terraform gives a module only the ones it requires).
-    unused: BTreeSet<u32>,
+    unused: BTreeSet<usize>,
 }
 
 /// The scope of a provider block's expressions: the test file's, noting whether anything was
@@ -555,7 +556,7 @@ pub fn provider_values(
 ) -> ProviderValues {
     let json = file.name.ends_with(".json");
     let mut out = ProviderValues::default();
-    for p in &file.providers {
+    for (i, p) in file.providers.iter().enumerate() {
         // Only the configurations the run is given.
         let name = match &p.alias {
             Some(a) => format!("{}.{a}", p.name),
@@ -566,7 +567,7 @@ pub fn provider_values(
             None => p.alias.is_none() || module_names(&name),
         };
         if !given {
-            out.unused.insert(p.range.0);
+            out.unused.insert(i);
             continue;
         }
         for e in p.body.exprs() {
