@@ -111,6 +111,8 @@ pub struct Run {
     pub expect_failures: Vec<Traversal>,
     pub plan_options: PlanOptions,
     pub module: Option<(String, Span)>,
+    /// The `module` block's `version` constraint (registry sources).
+    pub module_version: Option<String>,
     pub state_key: Option<String>,
     pub parallel: bool,
     /// `providers = { aws = aws.secondary }`: (name in the module, configuration of the file).
@@ -547,6 +549,7 @@ impl Cx<'_> {
             expect_failures: Vec::new(),
             plan_options: PlanOptions::default(),
             module: None,
+            module_version: None,
             state_key: None,
             parallel: false,
             providers: None,
@@ -582,7 +585,12 @@ impl Cx<'_> {
                         }
                     }
                     "plan_options" => run.plan_options = self.plan_options(inner),
-                    "module" => run.module = self.module_block(inner),
+                    "module" => {
+                        if let Some((source, span, version)) = self.module_block(inner) {
+                            run.module = Some((source, span));
+                            run.module_version = version;
+                        }
+                    }
                     "override_resource" | "override_data" | "override_module" => {
                         if let Some(o) = self.override_block(inner) {
                             run.overrides.push(o);
@@ -677,19 +685,18 @@ impl Cx<'_> {
         o
     }
 
-    fn module_block(&mut self, b: &Block) -> Option<(String, Span)> {
+    /// A run's `module` block: its source (local, registry or remote; `ferro init` installs
+    /// the ones that are not local), the source's range and the version constraint.
+    fn module_block(&mut self, b: &Block) -> Option<(String, Span, Option<String>)> {
         let mut source = None;
+        let mut version = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "source" => {
                     source = self.string_arg(a).map(|s| (s, a.expr.span));
                 }
                 BodyItem::Attribute(a) if a.name.name == "version" => {
-                    self.diags.push(
-                        Diagnostic::error("test-module-version", "Unsupported module source")
-                            .with_detail("ferro test runs local modules only (a source starting with ./ or ../); a registry module with a version is not supported.")
-                            .with_span(a.name.span),
-                    );
+                    version = self.string_arg(a);
                 }
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "a module block"),
                 BodyItem::Block(inner) => {
@@ -698,15 +705,7 @@ impl Cx<'_> {
             }
         }
         match source {
-            Some((s, span)) if s.starts_with("./") || s.starts_with("../") => Some((s, span)),
-            Some((_, span)) => {
-                self.diags.push(
-                    Diagnostic::error("test-module-source", "Unsupported module source")
-                        .with_detail("ferro test runs local modules only: the source must start with ./ or ../.")
-                        .with_span(span),
-                );
-                None
-            }
+            Some((s, span)) => Some((s, span, version)),
             None => {
                 self.diags.push(
                     Diagnostic::error("test-missing-argument", "Missing required argument")
@@ -939,6 +938,28 @@ pub fn test_stem(name: &str) -> Option<(&str, bool)> {
 }
 
 /// Whether a file name is a test file's.
+/// Where `ferro init` installs the module a run of the test file `file` (named relative to
+/// the root module, `tests/main.tftest.hcl`) calls, as Terraform keys it: `test`, the file's
+/// directories, its name without `.tftest.hcl`, and the run's name
+/// (`test.tests.main.setup`).
+pub fn test_module_key(file: &str, run: &str) -> String {
+    let mut parts = vec!["test".to_string()];
+    let (dir, base) = match file.rsplit_once('/') {
+        Some((d, b)) => (Some(d), b),
+        None => (None, file),
+    };
+    if let Some(d) = dir {
+        parts.extend(
+            d.split('/')
+                .filter(|p| !p.is_empty() && *p != ".")
+                .map(str::to_string),
+        );
+    }
+    parts.push(base.strip_suffix(".tftest.hcl").unwrap_or(base).to_string());
+    parts.push(run.to_string());
+    parts.join(".")
+}
+
 pub fn is_test_file(name: &str) -> bool {
     test_stem(name).is_some()
 }

@@ -250,7 +250,25 @@ pub fn execute(
     let mut sources: Vec<(FileId, String, String)> =
         vec![(ctx.file.file, ctx.file.name.clone(), ctx.file.text.clone())];
     let (dir, source) = match &run.module {
-        Some((src, _)) => (ctx.root.join(src), Some(src.clone())),
+        Some((src, _)) if ferro_db::is_local_source(src) => (ctx.root.join(src), Some(src.clone())),
+        // A registry or remote module: where `ferro init` installed it.
+        Some((src, span)) => {
+            let key = ferro_test::test_module_key(&ctx.file.name, &run.name);
+            let installed = ferro_workspace::manifest::read_manifest(ctx.root)
+                .into_iter()
+                .find(|m| m.key == key && m.source == *src);
+            match installed {
+                Some(m) if ctx.root.join(&m.dir).is_dir() => {
+                    (ctx.root.join(&m.dir), Some(src.clone()))
+                }
+                _ => {
+                    let d = Diagnostic::error("module-not-installed", "Module not installed")
+                        .with_detail("This module is not yet installed. Run \"ferro init\" to install all modules required by this configuration.")
+                        .with_span(*span);
+                    return RunOutcome::failed(Status::Error, vec![d], sources);
+                }
+            }
+        }
         None => (ctx.root.to_path_buf(), None),
     };
     let key = state_key_of(run);
