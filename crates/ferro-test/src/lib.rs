@@ -963,3 +963,24 @@ pub fn test_module_key(file: &str, run: &str) -> String {
 pub fn is_test_file(name: &str) -> bool {
     test_stem(name).is_some()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::test_module_key;
+
+    #[test]
+    fn test_module_keys_are_terraforms() {
+        assert_eq!(
+            test_module_key("main.tftest.hcl", "setup"),
+            "test.main.setup"
+        );
+        assert_eq!(
+            test_module_key("tests/main.tftest.hcl", "setup"),
+            "test.tests.main.setup"
+        );
+        assert_eq!(
+            test_module_key("tests/unit/a.tftest.hcl", "s"),
+            "test.tests.unit.a.s"
+        );
+    }
+}
