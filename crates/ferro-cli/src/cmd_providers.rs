@@ -207,7 +207,7 @@ fn schema(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
 /// One provider's entry. A data source's `version` is that of the managed resource type of the
 /// same name (0 when there is none), as Terraform 1.0.3 reports it: it looks data sources' versions
 /// up among the resource types'.
-fn provider_json(ps: &ferro_provider::ProviderSchema) -> J {
+pub(crate) fn provider_json(ps: &ferro_provider::ProviderSchema) -> J {
     let mut entry = Map::new();
     entry.insert("provider".into(), schema_json(&ps.provider));
     if !ps.resources.is_empty() {

@@ -48,7 +48,7 @@ pub(crate) fn install_step(
             cli.hosts.clone(),
         ),
     };
-    let installed = install_modules(&g.dir, upgrade, &fetcher, &mut |l| lines.push(l));
+    let installed = install_modules(&g.dir, "tests", upgrade, &fetcher, &mut |l| lines.push(l));
     // Terraform announces the step whenever the configuration calls modules, even when every
     // call was installed before (and so has nothing to say).
     let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
@@ -80,6 +80,7 @@ pub(crate) fn install_step(
 /// lines. Existing git checkouts are reused unless `upgrade`.
 pub(crate) fn install_modules(
     root: &Path,
+    test_dir: &str,
     upgrade: bool,
     fetcher: &ModuleFetcher,
     say: &mut dyn FnMut(String),
@@ -116,6 +117,13 @@ pub(crate) fn install_modules(
     // Calls installed afresh in this run: what the last run installed below them is stale
     // (Terraform discards a replaced module's descendants with it).
     let mut replaced: Vec<String> = Vec::new();
+    // The modules test files' runs call (`run { module { source, version } }`), keyed as
+    // Terraform keys them (`test.tests.main.setup`): taken after the root's calls.
+    let mut test_calls = test_module_calls(root, test_dir);
+    test_calls.sort_by(|a, b| b.0.cmp(&a.0));
+    for (path, call) in test_calls {
+        stack.push((path, ".".to_string(), vec![".".to_string()], call));
+    }
     push_calls(&mut stack, &[], ".", &[".".to_string()]);
     while let Some((path, dir, ancestors, (name, source, version))) = stack.pop() {
         {
@@ -191,6 +199,39 @@ pub(crate) fn install_modules(
     }
     out.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(out)
+}
+
+/// The module calls of the test files in `root` and `root/test_dir` (their runs' `module`
+/// blocks that name a registry or remote source): the key's path without the run's name
+/// (`["test", "tests", "main"]`), and the call as `calls_in` gives it (name, source, version).
+fn test_module_calls(
+    root: &Path,
+    test_dir: &str,
+) -> Vec<(Vec<String>, (String, String, Option<String>))> {
+    let mut out = Vec::new();
+    for name in crate::test::test_file_names(root, test_dir) {
+        let Ok(text) = std::fs::read_to_string(root.join(&name)) else {
+            continue;
+        };
+        let json = name.ends_with(".json");
+        let file = ferro_test::parse_test_file(&name, ferro_diag::FileId(u32::MAX), &text, json);
+        for run in &file.runs {
+            let Some((source, _)) = &run.module else {
+                continue;
+            };
+            if is_local_source(source) {
+                continue;
+            }
+            let key = ferro_test::test_module_key(&name, &run.name);
+            let mut path: Vec<String> = key.split('.').map(str::to_string).collect();
+            path.pop();
+            out.push((
+                path,
+                (run.name.clone(), source.clone(), run.module_version.clone()),
+            ));
+        }
+    }
+    out
 }
 
 /// The module calls of the configuration files in `dir`: name, source, version. Override files

@@ -271,3 +271,82 @@ fn a_module_installed_again_takes_its_descendants_with_it() {
         "{out}"
     );
 }
+
+#[test]
+fn init_installs_the_registry_modules_test_files_run_and_ferro_test_uses_them() {
+    let server = Server::start("test-modules");
+    let host = "modules.example.test";
+    server.put(
+        "/v1/modules/acme/setup/test/versions",
+        Reply::ok(
+            r#"{"modules":[{"source":"acme/setup/test","versions":[{"version":"1.0.0"},{"version":"1.2.0"},{"version":"2.0.0"}]}]}"#,
+        ),
+    );
+    for v in ["1.0.0", "1.2.0", "2.0.0"] {
+        server.put(
+            &format!("/v1/modules/acme/setup/test/{v}/download"),
+            Reply {
+                status: 204,
+                headers: vec![("X-Terraform-Get".into(), format!("./setup-{v}.tar.gz"))],
+                body: Vec::new(),
+            },
+        );
+        server.put(
+            &format!("/v1/modules/acme/setup/test/{v}/setup-{v}.tar.gz"),
+            Reply::ok(module_tar_gz(&[(
+                "main.tf",
+                &format!(
+                    "resource \"terraform_data\" \"made\" {{\n  input = \"setup {v}\"\n}}\n\noutput \"name\" {{\n  value = terraform_data.made.output\n}}\n"
+                ),
+            )])),
+        );
+    }
+    let env = server.env(&modules_host(&server));
+    let dir = scratch("init-test-modules");
+    std::fs::write(
+        dir.join("main.tf"),
+        "variable \"name\" {\n  type = string\n}\n\noutput \"name\" {\n  value = var.name\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(
+        dir.join("tests/main.tftest.hcl"),
+        format!(
+            "run \"setup\" {{\n  module {{\n    source  = \"{host}/acme/setup/test\"\n    version = \"~> 1.0\"\n  }}\n}}\n\nrun \"main\" {{\n  variables {{\n    name = run.setup.name\n  }}\n  assert {{\n    condition     = output.name == \"setup 1.2.0\"\n    error_message = \"got ${{output.name}}\"\n  }}\n}}\n"
+        ),
+    )
+    .unwrap();
+
+    // Before init the module is not there: the run says so.
+    let (code, out, err) = ferro_env(&dir, &["test", "-no-color"], &env);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(err.contains("Module not installed"), "{err}");
+    assert!(out.contains("  run \"setup\"... fail"), "{out}");
+
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "Downloading {host}/acme/setup/test 1.2.0 for test.tests.main.setup...\n- test.tests.main.setup in .terraform/modules/test.tests.main.setup\n"
+        )),
+        "{out}"
+    );
+    let manifest = std::fs::read_to_string(dir.join(".terraform/modules/modules.json")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            r#"{{"Key":"test.tests.main.setup","Source":"{host}/acme/setup/test","Version":"1.2.0","Dir":".terraform/modules/test.tests.main.setup"}}"#
+        )),
+        "{manifest}"
+    );
+
+    let (code, out, err) = ferro_env(&dir, &["test", "-no-color"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("  run \"setup\"... pass\n  run \"main\"... pass\n"),
+        "{out}"
+    );
+    // The installed module itself is left as it was downloaded.
+    assert!(!dir
+        .join(".terraform/modules/test.tests.main.setup/terraform.tfstate")
+        .exists());
+}

@@ -116,3 +116,61 @@ fn a_failing_assertion_shows_in_the_json_stream_as_a_diagnostic_of_its_run() {
     assert_eq!(summary["status"], "fail");
     assert_eq!(summary["failed"], 1);
 }
+
+#[test]
+fn verbose_json_prints_each_runs_plan_or_state() {
+    let dir = scratch("test-json-verbose");
+    std::fs::write(
+        dir.join("main.tf"),
+        "resource \"terraform_data\" \"a\" {\n  input = \"v\"\n}\n\noutput \"out\" {\n  value = terraform_data.a.input\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.tftest.hcl"),
+        "run \"planned\" {\n  command = plan\n}\n\nrun \"applied\" {\n}\n",
+    )
+    .unwrap();
+    let (code, out, err) = cli_support::ferro(&dir, &["test", "-json", "-verbose"]);
+    assert_eq!(code, 0, "{err}");
+    let msgs: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}")))
+        .collect();
+    // Each run's message follows its completed test_run message.
+    let at = |ty: &str| {
+        msgs.iter()
+            .position(|m| m["type"] == ty)
+            .unwrap_or_else(|| panic!("no {ty} message in {out}"))
+    };
+    let plan = &msgs[at("test_plan")];
+    assert_eq!(plan["@message"], "-verbose flag enabled, printing plan");
+    assert_eq!(plan["@testrun"], "planned");
+    assert_eq!(plan["@testfile"], "main.tftest.hcl");
+    assert_eq!(msgs[at("test_plan") - 1]["@testrun"], "planned");
+    let doc = &plan["test_plan"];
+    assert!(doc["plan_format_version"].is_string(), "{doc}");
+    assert_eq!(doc["provider_format_version"], "1.0");
+    assert_eq!(doc["resource_changes"][0]["address"], "terraform_data.a");
+    assert_eq!(
+        doc["resource_changes"][0]["change"]["actions"],
+        serde_json::json!(["create"])
+    );
+    assert_eq!(doc["output_changes"]["out"]["after"], "v");
+    assert!(
+        doc["provider_schemas"]["terraform.io/builtin/terraform"].is_object(),
+        "{doc}"
+    );
+    let state = &msgs[at("test_state")];
+    assert_eq!(state["@message"], "-verbose flag enabled, printing state");
+    assert_eq!(state["@testrun"], "applied");
+    let doc = &state["test_state"];
+    assert!(doc["state_format_version"].is_string(), "{doc}");
+    assert_eq!(
+        doc["root_module"]["resources"][0]["address"],
+        "terraform_data.a"
+    );
+    assert_eq!(doc["outputs"]["out"]["value"], "v");
+    // Without -verbose there are none.
+    let (_, out, _) = cli_support::ferro(&dir, &["test", "-json"]);
+    assert!(!out.contains("\"test_plan\"") && !out.contains("\"test_state\""));
+}

@@ -49,6 +49,12 @@ enum Ctx {
     Open,
     /// Only attributes (`locals`, `required_providers`, `validation`, …).
     Attrs,
+    /// A test file (`*.tftest.json`): its top level, a `run` block, a `mock_provider` block,
+    /// and the bodies holding references or keywords (`plan_options`, overrides).
+    TestRoot,
+    TestRun,
+    TestMock,
+    TestRefs,
 }
 
 /// How an attribute's JSON strings are read.
@@ -97,6 +103,18 @@ fn block_schema(ctx: Ctx, name: &str) -> Option<(usize, Ctx)> {
         (Ctx::Lifecycle, "precondition" | "postcondition") => (0, Ctx::Attrs),
         (Ctx::Check, "data") => (2, Ctx::Resource),
         (Ctx::Check, "assert") => (0, Ctx::Attrs),
+        (Ctx::TestRoot, "run") => (1, Ctx::TestRun),
+        (Ctx::TestRoot, "provider") => (1, Ctx::Open),
+        (Ctx::TestRoot, "variable") => (1, Ctx::Variable),
+        (Ctx::TestRoot, "mock_provider") => (1, Ctx::TestMock),
+        (Ctx::TestRoot | Ctx::TestRun | Ctx::TestMock, "override_resource")
+        | (Ctx::TestRoot | Ctx::TestRun | Ctx::TestMock, "override_data")
+        | (Ctx::TestRoot | Ctx::TestRun | Ctx::TestMock, "override_module") => (0, Ctx::TestRefs),
+        (Ctx::TestRun, "plan_options") => (0, Ctx::TestRefs),
+        (Ctx::TestRun, "variables" | "assert" | "module") => (0, Ctx::Attrs),
+        // A shared mock file's top level is read as a test file's.
+        (Ctx::TestMock | Ctx::TestRoot, "mock_resource" | "mock_data") => (1, Ctx::Attrs),
+        (Ctx::TestRoot, _) => (0, Ctx::Attrs),
         _ => return None,
     })
 }
@@ -121,6 +139,9 @@ fn attr_mode(ctx: Ctx, name: &str) -> Mode {
         | (Ctx::Removed, "from")
         | (Ctx::Import, "to") => Mode::Expr,
         (Ctx::Variable, "default") => Mode::Literal,
+        (Ctx::TestRun, "command" | "expect_failures" | "providers")
+        | (Ctx::TestRefs, "target" | "mode" | "replace" | "override_during")
+        | (Ctx::TestMock, "override_during") => Mode::Expr,
         _ => Mode::Template,
     }
 }
@@ -391,6 +412,11 @@ pub(crate) fn parse_json_file(file: FileId, text: &str) -> Parsed {
 }
 
 /// Read the body of an `encryption` block written in JSON (OpenTofu's `TF_ENCRYPTION`).
+/// A test file in the JSON syntax (`*.tftest.json`, `*.tfmock.json`).
+pub(crate) fn parse_json_test_file(file: FileId, text: &str) -> Parsed {
+    stacker::grow(64 << 20, || parse_inner(file, text, false, Ctx::TestRoot))
+}
+
 pub(crate) fn parse_json_encryption(file: FileId, text: &str) -> Parsed {
     stacker::grow(64 << 20, || parse_inner(file, text, false, Ctx::Encryption))
 }

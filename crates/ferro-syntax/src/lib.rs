@@ -86,6 +86,12 @@ pub fn parse_json_file(file: FileId, text: &str) -> Parsed {
     json::parse_json_file(file, text)
 }
 
+/// Parse a test file (`*.tftest.json`) or a shared mock file (`*.tfmock.json`) in the JSON
+/// syntax: `run`, `provider`, `mock_provider` and the other blocks of test files.
+pub fn parse_json_test_file(file: FileId, text: &str) -> Parsed {
+    json::parse_json_test_file(file, text)
+}
+
 /// Parse the body of an `encryption` block in the JSON syntax (OpenTofu's `TF_ENCRYPTION`
 /// environment variable holds one, in HCL or JSON).
 pub fn parse_json_encryption(file: FileId, text: &str) -> Parsed {

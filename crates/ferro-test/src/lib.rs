@@ -111,6 +111,8 @@ pub struct Run {
     pub expect_failures: Vec<Traversal>,
     pub plan_options: PlanOptions,
     pub module: Option<(String, Span)>,
+    /// The `module` block's `version` constraint (registry sources).
+    pub module_version: Option<String>,
     pub state_key: Option<String>,
     pub parallel: bool,
     /// `providers = { aws = aws.secondary }`: (name in the module, configuration of the file).
@@ -118,11 +120,32 @@ pub struct Run {
     pub overrides: Vec<Override>,
 }
 
-/// A `provider` block of the test file: its local name and alias, and its byte range.
+/// A `provider` block of the test file: its local name and alias, its byte range, and its
+/// body's arguments (evaluated in the test file's scope for each run).
 pub struct ProviderBlock {
     pub name: String,
     pub alias: Option<String>,
     pub range: (u32, u32),
+    pub body: ProviderBody,
+}
+
+/// The arguments (other than `alias`) and nested blocks of a test file's provider block.
+#[derive(Default)]
+pub struct ProviderBody {
+    pub attrs: Vec<(String, TestExpr)>,
+    /// Nested blocks: type, labels, body.
+    pub blocks: Vec<(String, Vec<String>, ProviderBody)>,
+}
+
+impl ProviderBody {
+    /// Every expression of the body, nested blocks' too.
+    pub fn exprs(&self) -> Vec<&TestExpr> {
+        let mut out: Vec<&TestExpr> = self.attrs.iter().map(|(_, e)| e).collect();
+        for (_, _, b) in &self.blocks {
+            out.extend(b.exprs());
+        }
+        out
+    }
 }
 
 pub struct TestFile {
@@ -144,7 +167,7 @@ pub struct TestFile {
 /// Read a test file's text. `json`: written in the JSON syntax.
 pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> TestFile {
     let parsed = if json {
-        ferro_syntax::parse_json_file(file, text)
+        ferro_syntax::parse_json_test_file(file, text)
     } else {
         ferro_syntax::parse_file(file, text)
     };
@@ -205,10 +228,12 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                 "provider" => {
                     if let Some(name) = cx.one_label(b, "provider", "name") {
                         let alias = cx.alias(&b.body);
+                        let body = cx.provider_body(&b.body, true);
                         out.providers.push(ProviderBlock {
                             name,
                             alias,
                             range: (b.span.start, b.span.end),
+                            body,
                         });
                     }
                 }
@@ -241,7 +266,7 @@ pub fn parse_mock_file(
     into: &mut MockProvider,
 ) -> Vec<Diagnostic> {
     let parsed = if json {
-        ferro_syntax::parse_json_file(file, text)
+        ferro_syntax::parse_json_test_file(file, text)
     } else {
         ferro_syntax::parse_file(file, text)
     };
@@ -387,6 +412,25 @@ impl Cx<'_> {
         default
     }
 
+    fn provider_body(&mut self, body: &Body, top: bool) -> ProviderBody {
+        let mut out = ProviderBody::default();
+        for item in &body.items {
+            match item {
+                BodyItem::Attribute(a) if top && a.name.name == "alias" => {}
+                BodyItem::Attribute(a) => {
+                    let e = self.lower(&a.expr);
+                    out.attrs.push((a.name.name.to_string(), e));
+                }
+                BodyItem::Block(b) => {
+                    let labels = b.labels.iter().map(|l| l.value.to_string()).collect();
+                    let inner = self.provider_body(&b.body, false);
+                    out.blocks.push((b.ty.name.to_string(), labels, inner));
+                }
+            }
+        }
+        out
+    }
+
     fn alias(&mut self, body: &Body) -> Option<String> {
         body.items.iter().find_map(|i| match i {
             BodyItem::Attribute(a) if a.name.name == "alias" => match &a.expr.kind {
@@ -505,6 +549,7 @@ impl Cx<'_> {
             expect_failures: Vec::new(),
             plan_options: PlanOptions::default(),
             module: None,
+            module_version: None,
             state_key: None,
             parallel: false,
             providers: None,
@@ -540,7 +585,12 @@ impl Cx<'_> {
                         }
                     }
                     "plan_options" => run.plan_options = self.plan_options(inner),
-                    "module" => run.module = self.module_block(inner),
+                    "module" => {
+                        if let Some((source, span, version)) = self.module_block(inner) {
+                            run.module = Some((source, span));
+                            run.module_version = version;
+                        }
+                    }
                     "override_resource" | "override_data" | "override_module" => {
                         if let Some(o) = self.override_block(inner) {
                             run.overrides.push(o);
@@ -635,19 +685,18 @@ impl Cx<'_> {
         o
     }
 
-    fn module_block(&mut self, b: &Block) -> Option<(String, Span)> {
+    /// A run's `module` block: its source (local, registry or remote; `ferro init` installs
+    /// the ones that are not local), the source's range and the version constraint.
+    fn module_block(&mut self, b: &Block) -> Option<(String, Span, Option<String>)> {
         let mut source = None;
+        let mut version = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "source" => {
                     source = self.string_arg(a).map(|s| (s, a.expr.span));
                 }
                 BodyItem::Attribute(a) if a.name.name == "version" => {
-                    self.diags.push(
-                        Diagnostic::error("test-module-version", "Unsupported module source")
-                            .with_detail("ferro test runs local modules only (a source starting with ./ or ../); a registry module with a version is not supported.")
-                            .with_span(a.name.span),
-                    );
+                    version = self.string_arg(a);
                 }
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "a module block"),
                 BodyItem::Block(inner) => {
@@ -656,15 +705,7 @@ impl Cx<'_> {
             }
         }
         match source {
-            Some((s, span)) if s.starts_with("./") || s.starts_with("../") => Some((s, span)),
-            Some((_, span)) => {
-                self.diags.push(
-                    Diagnostic::error("test-module-source", "Unsupported module source")
-                        .with_detail("ferro test runs local modules only: the source must start with ./ or ../.")
-                        .with_span(span),
-                );
-                None
-            }
+            Some((s, span)) => Some((s, span, version)),
             None => {
                 self.diags.push(
                     Diagnostic::error("test-missing-argument", "Missing required argument")
@@ -897,6 +938,49 @@ pub fn test_stem(name: &str) -> Option<(&str, bool)> {
 }
 
 /// Whether a file name is a test file's.
+/// Where `ferro init` installs the module a run of the test file `file` (named relative to
+/// the root module, `tests/main.tftest.hcl`) calls, as Terraform keys it: `test`, the file's
+/// directories, its name without `.tftest.hcl`, and the run's name
+/// (`test.tests.main.setup`).
+pub fn test_module_key(file: &str, run: &str) -> String {
+    let mut parts = vec!["test".to_string()];
+    let (dir, base) = match file.rsplit_once('/') {
+        Some((d, b)) => (Some(d), b),
+        None => (None, file),
+    };
+    if let Some(d) = dir {
+        parts.extend(
+            d.split('/')
+                .filter(|p| !p.is_empty() && *p != ".")
+                .map(str::to_string),
+        );
+    }
+    parts.push(base.strip_suffix(".tftest.hcl").unwrap_or(base).to_string());
+    parts.push(run.to_string());
+    parts.join(".")
+}
+
 pub fn is_test_file(name: &str) -> bool {
     test_stem(name).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_module_key;
+
+    #[test]
+    fn test_module_keys_are_terraforms() {
+        assert_eq!(
+            test_module_key("main.tftest.hcl", "setup"),
+            "test.main.setup"
+        );
+        assert_eq!(
+            test_module_key("tests/main.tftest.hcl", "setup"),
+            "test.tests.main.setup"
+        );
+        assert_eq!(
+            test_module_key("tests/unit/a.tftest.hcl", "s"),
+            "test.tests.unit.a.s"
+        );
+    }
 }

@@ -26,6 +26,7 @@ pub fn with_test_providers(
     mapping: Option<&[(String, String)]>,
     aliases: &[(String, String)],
     overrides: &[ActiveOverride],
+    values: &ProviderValues,
     (dir, scratch): (&Path, &Path),
     mut files: Vec<(String, String)>,
 ) -> Vec<(String, String)> {
@@ -66,26 +67,64 @@ pub fn with_test_providers(
         .next()
         .unwrap_or(&file.name)
         .to_string();
-    if file.providers.is_empty() || file.name.ends_with(".json") {
+    let json = file.name.ends_with(".json");
+    if file.providers.is_empty() {
         if !alias_blocks.is_empty() {
             files.push((format!("{shown}.providers.tf"), alias_blocks));
         }
         return files;
     }
-    let mut keep: Vec<(u32, u32, Option<String>)> = Vec::new();
-    for p in &file.providers {
+    // (index in the file's blocks, start, end, the module's name for it when mapped)
+    let mut keep: Vec<(usize, u32, u32, Option<String>)> = Vec::new();
+    for (i, p) in file.providers.iter().enumerate() {
+        if values.unused.contains(&i) {
+            continue;
+        }
         let name = match &p.alias {
             Some(a) => format!("{}.{a}", p.name),
             None => p.name.clone(),
         };
         match mapping {
-            None => keep.push((p.range.0, p.range.1, None)),
+            None => keep.push((i, p.range.0, p.range.1, None)),
             Some(map) => {
                 if let Some((inner, _)) = map.iter().find(|(_, outer)| *outer == name) {
-                    keep.push((p.range.0, p.range.1, Some(inner.clone())));
+                    keep.push((i, p.range.0, p.range.1, Some(inner.clone())));
                 }
             }
         }
+    }
+    if json {
+        // A JSON file's blocks are written out in HCL with their values.
+        let mut given: BTreeSet<(String, Option<String>)> = BTreeSet::new();
+        let mut text = String::new();
+        for (i, _, _, rename) in &keep {
+            let Some(block) = file.providers.get(*i) else {
+                continue;
+            };
+            let (name, alias) = match rename {
+                None => (block.name.clone(), block.alias.clone()),
+                Some(inner) => match inner.split_once('.') {
+                    Some((n, a)) => (n.to_string(), Some(a.to_string())),
+                    None => (inner.clone(), None),
+                },
+            };
+            text.push_str(&provider_block_text(
+                &name,
+                alias.as_deref(),
+                &block.body,
+                values,
+            ));
+            given.insert((name, alias));
+        }
+        for (name, body) in files.iter_mut() {
+            if name.ends_with(".json") {
+                continue;
+            }
+            *body = blank_provider_blocks(body, &given);
+        }
+        text.push_str(&alias_blocks);
+        files.push((format!("{shown}.providers.tf"), text));
+        return files;
     }
     let bytes = file.text.as_bytes();
     let mut text: Vec<u8> = bytes
@@ -93,10 +132,10 @@ pub fn with_test_providers(
         .map(|b| if *b == b'\n' { b'\n' } else { b' ' })
         .collect();
     let mut given: BTreeSet<(String, Option<String>)> = BTreeSet::new();
-    for (start, end, rename) in &keep {
+    for (i, start, end, rename) in &keep {
         let (s, e) = (*start as usize, (*end as usize).min(bytes.len()));
         text[s..e].copy_from_slice(&bytes[s..e]);
-        let block = &file.providers.iter().find(|p| p.range.0 == *start);
+        let block = file.providers.get(*i);
         let Some(block) = block else { continue };
         match rename {
             None => {
@@ -126,6 +165,24 @@ pub fn with_test_providers(
                 }
             }
         }
+    }
+    // Expressions that read the test file's scope take their values for this run (each on
+    // as many lines as before, so what follows keeps its lines).
+    let mut literals: Vec<(&(u32, u32), &String)> = values
+        .literals
+        .iter()
+        .filter(|((s, e), _)| keep.iter().any(|(_, ks, ke, _)| ks <= s && e <= ke))
+        .collect();
+    literals.sort_by(|a, b| b.0.cmp(a.0));
+    for ((s, e), literal) in literals {
+        let (s, e) = (*s as usize, (*e as usize).min(text.len()));
+        if s > e {
+            continue;
+        }
+        let lines = bytes[s..e].iter().filter(|b| **b == b'\n').count();
+        let mut with = literal.clone().into_bytes();
+        with.extend(std::iter::repeat_n(b'\n', lines));
+        text.splice(s..e, with);
     }
     for (name, body) in files.iter_mut() {
         if name.ends_with(".json") {
@@ -446,4 +503,195 @@ fn fixed_outputs_module(
     let ups = from.components().count().saturating_sub(1);
     let rest = to.strip_prefix("/").ok()?;
     Some(format!("{}{}", "../".repeat(ups), rest.display()))
+}
+
+/// What a test file's provider blocks say for one run: each expression that reads the test
+/// file's scope (`var.NAME` of the file's variables and `-var`, `run.NAME` outputs), keyed by
+/// its byte range in the test file, as an HCL literal of its value. In a JSON test file every
+/// expression is there (its blocks are written out in HCL for the module).
+#[derive(Default, Clone)]
+pub struct ProviderValues {
+    literals: BTreeMap<(u32, u32), String>,
+    /// Blocks (by index) the run is not given: aliased configurations the module does not
+    /// name when the run maps none (Terraform gives a module only the ones it requires).
+    unused: BTreeSet<usize>,
+}
+
+/// The scope of a provider block's expressions: the test file's, noting whether anything was
+/// referenced and whether a variable the test file does not give was asked for (that one is
+/// the module's, as before Terraform 1.7, and the expression is left to the module).
+struct ProviderScope<'a> {
+    inner: super::scope::VariablesScope<'a>,
+    touched: std::cell::Cell<bool>,
+    module_var: std::cell::Cell<bool>,
+}
+
+impl ferro_eval::Scope for ProviderScope<'_> {
+    fn reference(&self, r: &ferro_hir::Reference) -> Result<Value, Diagnostic> {
+        self.touched.set(true);
+        if let ferro_hir::Reference::Var(n) = r {
+            if !self.inner.vars.contains_key(n.as_str()) {
+                self.module_var.set(true);
+            }
+        }
+        self.inner.reference(r)
+    }
+    fn base_dir(&self) -> &Path {
+        self.inner.dir
+    }
+    fn source(&self, file: FileId) -> Option<(&str, &str)> {
+        ferro_eval::Scope::source(&self.inner, file)
+    }
+}
+
+/// Evaluate the file's provider blocks for a run that sees `vars` and the outputs `runs`.
+pub fn provider_values(
+    file: &TestFile,
+    mapping: Option<&[(String, String)]>,
+    module_names: &dyn Fn(&str) -> bool,
+    (vars, runs): (&BTreeMap<String, Value>, &BTreeMap<String, Value>),
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> ProviderValues {
+    let json = file.name.ends_with(".json");
+    let mut out = ProviderValues::default();
+    for (i, p) in file.providers.iter().enumerate() {
+        // Only the configurations the run is given.
+        let name = match &p.alias {
+            Some(a) => format!("{}.{a}", p.name),
+            None => p.name.clone(),
+        };
+        let given = match mapping {
+            Some(map) => map.iter().any(|(_, outer)| *outer == name),
+            None => p.alias.is_none() || module_names(&name),
+        };
+        if !given {
+            out.unused.insert(i);
+            continue;
+        }
+        for e in p.body.exprs() {
+            let scope = ProviderScope {
+                inner: super::scope::VariablesScope {
+                    vars,
+                    runs,
+                    sources: super::scope::TestSources { files: sources },
+                    dir,
+                },
+                touched: std::cell::Cell::new(false),
+                module_var: std::cell::Cell::new(false),
+            };
+            let (v, ds) = ferro_eval::eval_expr(&e.hir, &scope, e.id);
+            if !json && (!scope.touched.get() || scope.module_var.get()) {
+                continue;
+            }
+            if ds.iter().any(Diagnostic::is_error) {
+                diags.extend(ds);
+                continue;
+            }
+            match hcl_literal(&v) {
+                Some(text) => {
+                    out.literals.insert((e.span.start, e.span.end), text);
+                }
+                None => diags.push(
+                    Diagnostic::error("test-unknown-provider-value", "Unknown provider configuration value")
+                        .with_detail(format!(
+                            "The provider block {:?} depends on a value that is not known yet (an output of a run that only planned). Provider configurations in test files can only use known values.",
+                            name
+                        ))
+                        .with_span(e.span),
+                ),
+            }
+        }
+    }
+    out
+}
+
+/// A value written as an HCL expression that evaluates to it (marks dropped); None when it
+/// is not wholly known.
+fn hcl_literal(v: &Value) -> Option<String> {
+    use ferro_value::ValueKind as K;
+    Some(match &v.kind {
+        K::Null(_) => "null".to_string(),
+        K::Unknown(_) => return None,
+        K::Bool(b) => b.to_string(),
+        K::Number(n) => n.to_string(),
+        K::String(s) => hcl_string(s),
+        K::List(_, es) | K::Set(_, es) | K::Tuple(es) => {
+            let items: Option<Vec<String>> = es.iter().map(hcl_literal).collect();
+            format!("[{}]", items?.join(", "))
+        }
+        K::Map(_, m) | K::Object(m) => {
+            let mut items = Vec::new();
+            for (k, e) in m.iter() {
+                items.push(format!("{} = {}", hcl_string(k), hcl_literal(e)?));
+            }
+            format!("{{ {} }}", items.join(", "))
+        }
+    })
+}
+
+/// A quoted HCL string of `s`: escapes, and template sequences doubled.
+fn hcl_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON test file's provider block written in HCL, with its values, the alias given
+/// (`None`: none).
+fn provider_block_text(
+    name: &str,
+    alias: Option<&str>,
+    body: &ferro_test::ProviderBody,
+    values: &ProviderValues,
+) -> String {
+    let mut out = format!("\nprovider {} {{\n", hcl_string(name));
+    if let Some(a) = alias {
+        out.push_str(&format!("  alias = {}\n", hcl_string(a)));
+    }
+    body_text(body, values, 1, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+fn body_text(
+    body: &ferro_test::ProviderBody,
+    values: &ProviderValues,
+    depth: usize,
+    out: &mut String,
+) {
+    let pad = "  ".repeat(depth);
+    for (name, e) in &body.attrs {
+        if let Some(v) = values.literals.get(&(e.span.start, e.span.end)) {
+            out.push_str(&format!("{pad}{name} = {v}\n"));
+        }
+    }
+    for (ty, labels, inner) in &body.blocks {
+        out.push_str(&format!("{pad}{ty}"));
+        for l in labels {
+            out.push(' ');
+            out.push_str(&hcl_string(l));
+        }
+        out.push_str(" {\n");
+        body_text(inner, values, depth + 1, out);
+        out.push_str(&format!("{pad}}}\n"));
+    }
 }

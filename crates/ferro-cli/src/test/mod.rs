@@ -75,6 +75,16 @@ fn test_stem(name: &str) -> Option<(&str, bool)> {
     })
 }
 
+/// The test files `ferro test` reads: those of the working directory `root`, then those of
+/// its test directory (`tests` by default), in name order.
+pub(crate) fn test_file_names(root: &Path, test_dir: &str) -> Vec<String> {
+    let mut names = files_in(root, "");
+    names.extend(files_in(root, test_dir));
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The test files of `dir` (names relative to the working directory, `prefix` in front).
 fn files_in(root: &Path, rel: &str) -> Vec<String> {
     let dir = if rel.is_empty() {
@@ -179,11 +189,8 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         .unwrap_or("tests")
         .trim_end_matches('/')
         .to_string();
-    let mut names = files_in(&g.dir, "");
-    names.extend(files_in(&g.dir, &test_dir));
     // Terraform runs the files in the order of their names.
-    names.sort();
-    names.dedup();
+    let mut names = test_file_names(&g.dir, &test_dir);
     let filters = p.all("filter");
     if !filters.is_empty() {
         names.retain(|n| filters.iter().any(|f| f == n));
@@ -571,13 +578,7 @@ fn run_file(
                 diags: outcome.diags,
                 elapsed_ms,
             };
-            reporter.run_done(
-                io,
-                &f.name,
-                &rr,
-                outcome.verbose.as_deref(),
-                &outcome.sources,
-            );
+            reporter.run_done(io, &f.name, &rr, outcome.verbose.as_ref(), &outcome.sources);
             if rr.status == Status::Error {
                 // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
                 stop = true;

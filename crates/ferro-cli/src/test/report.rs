@@ -161,7 +161,7 @@ impl Reporter {
         io: &mut Io<'_>,
         file: &str,
         r: &RunResult,
-        verbose: Option<&str>,
+        verbose: Option<&super::run::Verbose>,
         sources: &[(FileId, String, String)],
     ) {
         if self.json {
@@ -179,6 +179,24 @@ impl Reporter {
                     ("@testrun", Json::from(r.name.clone())),
                 ],
             );
+            if let Some(v) = verbose {
+                let (what, ty) = if v.state {
+                    ("state", "test_state")
+                } else {
+                    ("plan", "test_plan")
+                };
+                Self::emit(
+                    io,
+                    "info",
+                    &format!("-verbose flag enabled, printing {what}"),
+                    ty,
+                    vec![
+                        (ty, v.json.clone()),
+                        ("@testfile", Json::from(file)),
+                        ("@testrun", Json::from(r.name.clone())),
+                    ],
+                );
+            }
             self.diagnostics(io, file, Some(&r.name), &r.diags, sources);
             return;
         }
@@ -188,7 +206,7 @@ impl Reporter {
             r.name,
             self.status_text(r.status)
         );
-        if let Some(text) = verbose {
+        if let Some(text) = verbose.map(|v| v.text.as_str()) {
             if !text.starts_with('\n') {
                 let _ = writeln!(io.stdout);
             }

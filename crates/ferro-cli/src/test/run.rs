@@ -2,7 +2,7 @@
 //! variables, plan (and apply) against the state the file keeps for it, then check the
 //! expected failures and the assertions.
 
-use super::config::{start_providers, with_test_providers};
+use super::config::{provider_values, start_providers, with_test_providers, ProviderValues};
 use super::expect::{match_expected, missing_expected, planning_failure_warning};
 use super::file::{Command, Run, TestExpr, TestFile};
 use super::scope::{AssertScope, TestSources, VariablesScope};
@@ -18,6 +18,7 @@ use ferro_state::State;
 use ferro_value::{Value, ValueMap};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a test file keeps between its runs for one state: the state, and what destroying it
 /// at the end needs (the module and the variables of the last run that used it).
@@ -29,6 +30,8 @@ pub struct StateSlot {
     pub state: Option<State>,
     pub vars: BTreeMap<String, RawVariable>,
     pub run: String,
+    /// The provider mapping and the provider blocks' values of the last run that changed it.
+    pub providers: (Option<Vec<(String, String)>>, Arc<ProviderValues>),
     /// Where the interpreter's backend writes it while applying.
     pub backend_path: PathBuf,
 }
@@ -99,7 +102,57 @@ pub struct RunOutcome {
     /// Every file diagnostics may point into.
     pub sources: Vec<(FileId, String, String)>,
     /// The plan or state shown with `-verbose`.
-    pub verbose: Option<String>,
+    pub verbose: Option<Verbose>,
+}
+
+/// A run's plan or state for `-verbose`: ferro's rendering, and for `-json` Terraform's
+/// `test_plan`/`test_state` document (the renderer's form of `show -json`'s).
+pub struct Verbose {
+    pub text: String,
+    /// True for a state (an apply run), false for a plan.
+    pub state: bool,
+    pub json: serde_json::Value,
+}
+
+/// Terraform's `test_plan`/`test_state` document made from the `show -json` document `doc`:
+/// its changes or values beside the schemas of the providers used.
+fn verbose_json(doc: &str, state: bool, providers: &Providers) -> serde_json::Value {
+    use serde_json::{json, Map, Value as J};
+    let doc: J = serde_json::from_str(doc).unwrap_or(J::Null);
+    let mut out = Map::new();
+    let version = doc.get("format_version").cloned().unwrap_or(J::Null);
+    let mut put = |key: &str, v: Option<&J>| {
+        if let Some(v) = v {
+            let empty = v.is_null()
+                || v.as_array().is_some_and(Vec::is_empty)
+                || v.as_object().is_some_and(Map::is_empty);
+            if !empty {
+                out.insert(key.to_string(), v.clone());
+            }
+        }
+    };
+    if state {
+        put("state_format_version", Some(&version));
+        let values = doc.get("values");
+        put("root_module", values.and_then(|v| v.get("root_module")));
+        put("outputs", values.and_then(|v| v.get("outputs")));
+    } else {
+        put("plan_format_version", Some(&version));
+        put("output_changes", doc.get("output_changes"));
+        put("resource_changes", doc.get("resource_changes"));
+        put("resource_drift", doc.get("resource_drift"));
+        put("relevant_attributes", doc.get("relevant_attributes"));
+    }
+    out.insert("provider_format_version".into(), json!("1.0"));
+    let schemas: Map<String, J> = providers
+        .schemas
+        .iter()
+        .map(|(addr, ps)| (addr.to_string(), crate::cmd_providers::provider_json(ps)))
+        .collect();
+    if !schemas.is_empty() {
+        out.insert("provider_schemas".into(), J::Object(schemas));
+    }
+    J::Object(out)
 }
 
 impl RunOutcome {
@@ -197,7 +250,25 @@ pub fn execute(
     let mut sources: Vec<(FileId, String, String)> =
         vec![(ctx.file.file, ctx.file.name.clone(), ctx.file.text.clone())];
     let (dir, source) = match &run.module {
-        Some((src, _)) => (ctx.root.join(src), Some(src.clone())),
+        Some((src, _)) if ferro_db::is_local_source(src) => (ctx.root.join(src), Some(src.clone())),
+        // A registry or remote module: where `ferro init` installed it.
+        Some((src, span)) => {
+            let key = ferro_test::test_module_key(&ctx.file.name, &run.name);
+            let installed = ferro_workspace::manifest::read_manifest(ctx.root)
+                .into_iter()
+                .find(|m| m.key == key && m.source == *src);
+            match installed {
+                Some(m) if ctx.root.join(&m.dir).is_dir() => {
+                    (ctx.root.join(&m.dir), Some(src.clone()))
+                }
+                _ => {
+                    let d = Diagnostic::error("module-not-installed", "Module not installed")
+                        .with_detail("This module is not yet installed. Run \"ferro init\" to install all modules required by this configuration.")
+                        .with_span(*span);
+                    return RunOutcome::failed(Status::Error, vec![d], sources);
+                }
+            }
+        }
         None => (ctx.root.to_path_buf(), None),
     };
     let key = state_key_of(run);
@@ -226,16 +297,36 @@ pub fn execute(
     if has_errors(&diags) {
         return RunOutcome::failed(Status::Error, diags, sources);
     }
-    let mut l = match load_dir_with(&dir, |files| {
+    // Provider blocks see the file's variables and the outputs of the runs before
+    // (Terraform 1.7+); the module is given the ones it names.
+    let mut values = Arc::default();
+    let mut provider_diags = Vec::new();
+    let loaded = load_dir_with(&dir, |files| {
+        let named = |cfg: &str| files.iter().any(|(_, text)| text.contains(cfg));
+        values = Arc::new(provider_values(
+            ctx.file,
+            run.providers.as_deref(),
+            &named,
+            (&globals, ctx.runs),
+            &sources,
+            ctx.root,
+            &mut provider_diags,
+        ));
         with_test_providers(
             ctx.file,
             run.providers.as_deref(),
             ctx.aliases,
             ctx.overrides,
+            &values,
             (&dir, ctx.scratch),
             files,
         )
-    }) {
+    });
+    if has_errors(&provider_diags) {
+        diags.extend(provider_diags);
+        return RunOutcome::failed(Status::Error, diags, sources);
+    }
+    let mut l = match loaded {
         Ok(l) => l,
         Err(e) => {
             diags.push(Diagnostic::error("cli", "Failed to read configuration").with_detail(e));
@@ -253,6 +344,7 @@ pub fn execute(
                 state: None,
                 vars: BTreeMap::new(),
                 run: run.name.clone(),
+                providers: (None, Arc::default()),
                 backend_path: ctx.scratch.join(format!("{}.tfstate", key_file_name(&key))),
             });
             slots.len() - 1
@@ -383,6 +475,7 @@ pub fn execute(
         // The state is destroyed at the end with the variables of the last run that changed it.
         slots[slot_index].vars = vars.clone();
         slots[slot_index].run = run.name.clone();
+        slots[slot_index].providers = (run.providers.clone(), values.clone());
         let mut backend = ferro_state::LocalBackend::new(slots[slot_index].backend_path.clone());
         let input = ApplyInput {
             db: &l.db,
@@ -404,14 +497,27 @@ pub fn execute(
             return RunOutcome::failed(Status::Error, diags, sources);
         }
         if ctx.verbose {
-            verbose = Some(crate::render::human_state(&state, &providers, false));
+            verbose = Some(Verbose {
+                text: crate::render::human_state(&state, &providers, false),
+                state: true,
+                json: verbose_json(
+                    &crate::render::state_json(&state, &providers),
+                    true,
+                    &providers,
+                ),
+            });
         }
         Some((state, providers))
     } else {
         if ctx.verbose {
             let mut text = Vec::new();
             let _ = crate::render::write_human_plan(&plan, &providers, false, &mut text);
-            verbose = Some(String::from_utf8_lossy(&text).into_owned());
+            let doc = crate::render::plan_json(&plan, &providers, &l.db, l.ws);
+            verbose = Some(Verbose {
+                text: String::from_utf8_lossy(&text).into_owned(),
+                state: false,
+                json: verbose_json(&doc, false, &providers),
+            });
         }
         None
     };
@@ -562,8 +668,17 @@ pub fn destroy(
         return (Some(state), Vec::new(), Vec::new());
     }
     let mut diags = Vec::new();
+    let (mapping, values) = &slot.providers;
     let mut l = match load_dir_with(&slot.dir, |files| {
-        with_test_providers(file, None, aliases, &[], (&slot.dir, root), files)
+        with_test_providers(
+            file,
+            mapping.as_deref(),
+            aliases,
+            &[],
+            values,
+            (&slot.dir, root),
+            files,
+        )
     }) {
         Ok(l) => l,
         Err(e) => {
