@@ -154,17 +154,13 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if add(3, r.addr.to_string(), r.span, "resource") {
                 idx.resources
                     .insert(r.addr.clone(), ItemRef { file, index: i });
-                if let Some(c) = &r.check {
+                if let Some(c) = r.check() {
                     idx.scoped_data.insert(r.addr.clone(), c.clone());
                 }
-                match (r.count, r.for_each) {
-                    (Some(_), _) => {
-                        idx.expanded.insert(r.addr.clone(), Expansion::Count);
-                    }
-                    (_, Some(_)) => {
-                        idx.expanded.insert(r.addr.clone(), Expansion::ForEach);
-                    }
-                    _ => {}
+                if r.count {
+                    idx.expanded.insert(r.addr.clone(), Expansion::Count);
+                } else if r.for_each {
+                    idx.expanded.insert(r.addr.clone(), Expansion::ForEach);
                 }
             }
         }

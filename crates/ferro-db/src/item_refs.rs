@@ -242,7 +242,7 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
             out.items.push((id.clone(), Loc::new(item.file, d.span)));
             let mut ts = targets(node, &file_references(db, item.file).resources[item.index]);
             ts.extend(
-                d.depends_on
+                d.depends_on()
                     .iter()
                     .filter_map(|(r, _)| depends_on_target(node, r)),
             );

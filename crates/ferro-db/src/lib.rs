@@ -314,7 +314,7 @@ pub fn item_tree(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
 /// about the module's structure (its index, the module tree, provider configurations) read
 /// this, so an edit that changes only values (the most common edit) runs none of them again.
 #[salsa::tracked(returns(ref))]
-pub fn item_signature(db: &dyn Db, file: SourceFile) -> Arc<ItemTree> {
+pub fn item_signature(db: &dyn Db, file: SourceFile) -> Arc<ferro_hir::Signature> {
     Arc::new(item_tree(db, file).signature())
 }
 

@@ -174,13 +174,13 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
         // (OpenTofu 1.9), in resources and in what calls pass.
         for item in index.resources.values() {
             let r = &item_signature(db, item.file).resources[item.index];
-            if let Some((name, Some(alias), span)) = &r.provider {
+            if let Some((name, Some(alias), span)) = r.provider() {
                 let kind = match r.addr.mode {
                     ferro_addrs::ResourceMode::Managed => "resource",
                     ferro_addrs::ResourceMode::Data => "data",
                 };
                 let name = (name.as_str(), alias.as_str());
-                if let Some(p) = instance_problem(d, kind, name, r.provider_key.is_some()) {
+                if let Some(p) = instance_problem(d, kind, name, r.provider_key) {
                     out.push(Pending::new(p, Loc::new(item.file, *span)));
                 }
             }

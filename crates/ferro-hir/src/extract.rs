@@ -7,7 +7,7 @@
 //! whatever changed around it: analysis that reads only the copy (the validation of one item)
 //! does not run again for an edit elsewhere in the file.
 
-use crate::expr::{child_exprs_mut, Expr, ExprId};
+use crate::expr::{child_exprs_mut, Expr, ExprId, Reference};
 use crate::items::*;
 use la_arena::Arena;
 
@@ -232,12 +232,11 @@ impl Copier<'_> {
 impl ItemTree {
     /// The declarations of the tree without their expressions: names, kinds, labels, declared
     /// types, the arguments set and the references written as addresses (`depends_on`,
-    /// `provider`), with the file's range ids; of a resource only its header
-    /// ([`ResourceDecl::header`]). Every expression id in it names no expression
-    /// (the arena is empty): what reads a signature asks only whether an expression is there.
-    /// An edit that changes values, and adds no argument or block outside resource bodies,
-    /// leaves it equal.
-    pub fn signature(&self) -> ItemTree {
+    /// `provider`), with the file's range ids; of each resource only its header
+    /// ([`ResourceHeader`]). Every expression id in it names no expression (the arena is
+    /// empty): what reads a signature asks only whether an expression is there. An edit that
+    /// changes values, and adds no argument or block outside resource bodies, leaves it equal.
+    pub fn signature(&self) -> Signature {
         let mut c = Copier {
             from: &self.exprs,
             exprs: Arena::new(),
@@ -268,10 +267,8 @@ impl ItemTree {
             variables: variables.clone(),
             locals: locals.clone(),
             outputs: outputs.clone(),
-            // A resource's header only: its body, provisioners and conditions are expressions
-            // and arguments no structural query reads (validation reads them from the item's
-            // own copy), and they are most of a module's declarations.
-            resources: resources.iter().map(ResourceDecl::header).collect(),
+            // Resources are most of a module's declarations: a header each, beside the tree.
+            resources: Vec::new(),
             providers: providers.clone(),
             required_providers: required_providers.clone(),
             module_calls: module_calls.clone(),
@@ -284,7 +281,6 @@ impl ItemTree {
         out.variables.iter_mut().for_each(|v| c.variable(v));
         out.locals.iter_mut().for_each(|l| c.local(l));
         out.outputs.iter_mut().for_each(|o| c.output(o));
-        out.resources.iter_mut().for_each(|r| c.resource(r));
         out.providers.iter_mut().for_each(|p| c.provider(p));
         out.module_calls.iter_mut().for_each(|m| c.module_call(m));
         out.checks.iter_mut().for_each(|k| c.check(k));
@@ -302,7 +298,10 @@ impl ItemTree {
                 c.expr(e);
             }
         }
-        out
+        Signature {
+            tree: out,
+            resources: resources.iter().map(ResourceHeader::of).collect(),
+        }
     }
 
     /// The keys of the items [`ItemTree::extract`] takes apart, in the tree's order of kinds.
@@ -372,5 +371,89 @@ impl ItemTree {
         }
         out.exprs = c.exprs;
         Some((out, c.origins))
+    }
+}
+
+/// A file's declarations without their expressions ([`ItemTree::signature`]): every kind of
+/// item but resources as the tree has them (read through `Deref`), and each resource's header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    tree: ItemTree,
+    /// The resources' headers, in the tree's order of resources.
+    pub resources: Vec<ResourceHeader>,
+}
+
+impl std::ops::Deref for Signature {
+    type Target = ItemTree;
+    fn deref(&self) -> &ItemTree {
+        &self.tree
+    }
+}
+
+/// What the structure of a module needs of a resource: its address and header's range, which
+/// of `count`, `for_each` and `enabled` it sets, and what few resources have (`depends_on`, a
+/// `provider` argument, the `check` a scoped data source is declared in), kept aside so that
+/// a header is small.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceHeader {
+    pub addr: ferro_addrs::Resource,
+    pub span: SpanId,
+    pub count: bool,
+    pub for_each: bool,
+    pub enabled: bool,
+    /// `provider = name.alias[KEY]` (OpenTofu 1.9).
+    pub provider_key: bool,
+    rare: Option<Box<RareHeader>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RareHeader {
+    depends_on: Vec<(Reference, SpanId)>,
+    provider: Option<(String, Option<String>, SpanId)>,
+    check: Option<String>,
+}
+
+impl ResourceHeader {
+    pub fn of(r: &ResourceDecl) -> ResourceHeader {
+        let rare =
+            (!r.depends_on.is_empty() || r.provider.is_some() || r.check.is_some()).then(|| {
+                Box::new(RareHeader {
+                    depends_on: r.depends_on.clone(),
+                    provider: r.provider.clone(),
+                    check: r.check.clone(),
+                })
+            });
+        ResourceHeader {
+            addr: r.addr.clone(),
+            span: r.span,
+            count: r.count.is_some(),
+            for_each: r.for_each.is_some(),
+            enabled: r.enabled.is_some(),
+            provider_key: r.provider_key.is_some(),
+            rare,
+        }
+    }
+
+    /// `depends_on`, with each entry's range.
+    pub fn depends_on(&self) -> &[(Reference, SpanId)] {
+        self.rare.as_deref().map_or(&[], |r| &r.depends_on)
+    }
+
+    /// `provider = name` or `name.alias`, with its range.
+    pub fn provider(&self) -> Option<&(String, Option<String>, SpanId)> {
+        self.rare.as_deref().and_then(|r| r.provider.as_ref())
+    }
+
+    /// The `check` block a scoped data source is declared in.
+    pub fn check(&self) -> Option<&String> {
+        self.rare.as_deref().and_then(|r| r.check.as_ref())
+    }
+
+    /// The provider configuration it names (see [`ResourceDecl::provider_ref`]).
+    pub fn provider_ref(&self) -> (&str, Option<&str>) {
+        match self.provider() {
+            Some((local, alias, _)) => (local, alias.as_deref()),
+            None => (self.addr.implied_provider(), None),
+        }
     }
 }

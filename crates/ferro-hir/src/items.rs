@@ -324,44 +324,6 @@ pub struct ResourceDecl {
 }
 
 impl ResourceDecl {
-    /// The declaration without its body: the address, the header's range, which of `count`,
-    /// `for_each` and `enabled` is set (its expression left out), `depends_on`, `provider`, the
-    /// `lifecycle` flags and `ignore_changes`, and the `check` it belongs to.
-    pub fn header(&self) -> ResourceDecl {
-        let no_expr = |e: &Option<ExprId>| e.map(|_| crate::extract::no_expr());
-        let l = &self.lifecycle;
-        ResourceDecl {
-            addr: self.addr.clone(),
-            span: self.span,
-            body: BlockBody {
-                attrs: Vec::new(),
-                blocks: Vec::new(),
-                span: self.body.span,
-                json: self.body.json,
-            },
-            count: no_expr(&self.count),
-            for_each: no_expr(&self.for_each),
-            enabled: no_expr(&self.enabled),
-            provider_key: no_expr(&self.provider_key),
-            depends_on: self.depends_on.clone(),
-            provider: self.provider.clone(),
-            lifecycle: Lifecycle {
-                create_before_destroy: l.create_before_destroy,
-                prevent_destroy: l.prevent_destroy,
-                ignore_changes: l.ignore_changes.clone(),
-                ignore_changes_spans: l.ignore_changes_spans.clone(),
-                ignore_all_changes: l.ignore_all_changes,
-                skip_destroy: l.skip_destroy,
-                replace_triggered_by: Vec::new(),
-                preconditions: Vec::new(),
-                postconditions: Vec::new(),
-            },
-            provisioners: Vec::new(),
-            connection: None,
-            check: self.check.clone(),
-        }
-    }
-
     /// The provider configuration it names: its `provider` argument's local name and alias,
     /// else the local name its type implies.
     pub fn provider_ref(&self) -> (&str, Option<&str>) {

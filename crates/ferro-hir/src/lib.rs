@@ -18,7 +18,7 @@ pub use expr::{
     child_exprs, child_exprs_mut, walk_exprs, walk_references, Expr, ExprId, Reference,
     TemplatePart,
 };
-pub use extract::{ItemKey, Origins};
+pub use extract::{ItemKey, Origins, ResourceHeader, Signature};
 pub use items::{
     BlockBody, Check, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Import,
     ImportKey, ItemTree, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock,
