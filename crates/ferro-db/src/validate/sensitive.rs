@@ -1,0 +1,107 @@
+//! Which values validation sees as sensitive: variables declared so, outputs marked so, and
+//! what evaluates from them whatever the module's inputs.
+
+use super::*;
+
+/// Whether `e` evaluates to a value holding a sensitive mark whatever the module's inputs:
+/// its variables unknown (marked when declared sensitive), its local values evaluated the same
+/// way, everything else unknown.
+fn sensitive_value(db: &dyn Db, module: Module, tree: &ItemTree, e: ExprId) -> bool {
+    let scope = SensitiveInputs {
+        db,
+        index: module_index(db, module),
+        variables: sensitive_variables(db, module),
+        evaluating: std::cell::RefCell::new(Vec::new()),
+    };
+    let (v, _) = eval_position_free(tree, &scope, e);
+    v.contains_sensitive()
+}
+
+/// The module's variables declared sensitive. Read from item trees only, so an edit that
+/// changes no declaration leaves it equal and what depends on it does not run again.
+#[salsa::tracked(returns(ref))]
+pub fn sensitive_variables(db: &dyn Db, module: Module) -> std::collections::BTreeSet<String> {
+    module_index(db, module)
+        .variables
+        .iter()
+        .filter(|(_, it)| {
+            crate::item_signature(db, it.file)
+                .variables
+                .get(it.index)
+                .is_some_and(|v| v.sensitive)
+        })
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+/// The module's outputs not marked sensitive whose values hold sensitive values as validation
+/// sees them (Terraform evaluates outputs in its validate walk, with sensitive variables
+/// marked): an error in a root module. One query per module, so that validating one file
+/// reads no other file.
+#[salsa::tracked(returns(ref))]
+pub fn sensitive_outputs(db: &dyn Db, module: Module) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    if sensitive_variables(db, module).is_empty() {
+        return out;
+    }
+    for it in module_index(db, module).outputs.values() {
+        let tree = item_tree(db, it.file);
+        let Some(o) = tree.outputs.get(it.index) else {
+            continue;
+        };
+        if let (false, Some(e)) = (o.sensitive, o.value) {
+            if sensitive_value(db, module, tree, e) {
+                out.insert(o.name.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The scope of [`sensitive_value`].
+struct SensitiveInputs<'a> {
+    db: &'a dyn Db,
+    index: &'a ModuleIndex,
+    variables: &'a std::collections::BTreeSet<String>,
+    /// Local values being evaluated (a cycle gives an unknown).
+    evaluating: std::cell::RefCell<Vec<String>>,
+}
+
+impl Scope for SensitiveInputs<'_> {
+    fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
+        let unknown = Value::dynamic_unknown();
+        match r {
+            Reference::Var(n) => Ok(if self.variables.contains(n) {
+                unknown.with_marks(ferro_value::Marks::SENSITIVE)
+            } else {
+                unknown
+            }),
+            Reference::Local(n) => {
+                let Some(it) = self.index.locals.get(n) else {
+                    return Ok(unknown);
+                };
+                if self.evaluating.borrow().contains(n) {
+                    return Ok(unknown);
+                }
+                let tree = item_tree(self.db, it.file);
+                let Some(l) = tree.locals.get(it.index) else {
+                    return Ok(unknown);
+                };
+                self.evaluating.borrow_mut().push(n.clone());
+                let (v, _) = eval_position_free(tree, self, l.expr);
+                self.evaluating.borrow_mut().pop();
+                Ok(v)
+            }
+            _ => Ok(unknown),
+        }
+    }
+    fn free_variable(&self, _name: &str) -> Option<Value> {
+        Some(Value::dynamic_unknown())
+    }
+    fn base_dir(&self) -> &std::path::Path {
+        std::path::Path::new(".")
+    }
+    fn source(&self, _file: FileId) -> Option<(&str, &str)> {
+        None
+    }
+}
