@@ -34,15 +34,7 @@ pub(crate) fn print_warnings(
     sources: &dyn ferro_diag::SourceLookup,
     color: bool,
 ) {
-    if crate::json_ui::active() {
-        crate::json_ui::diagnostics(io.stdout, warnings, sources);
-        return;
-    }
-    let warnings = ferro_diag::consolidate_warnings(warnings);
-    if !warnings.is_empty() {
-        let text = ferro_diag::render(&warnings, sources, color);
-        let _ = io.stdout.write_all(text.as_bytes());
-    }
+    write_warnings(io, warnings, sources, color, false);
 }
 
 /// [`print_warnings`] on standard error (in `-json` mode they stay in the JSON stream): for
@@ -54,6 +46,16 @@ pub(crate) fn print_warnings_stderr(
     sources: &dyn ferro_diag::SourceLookup,
     color: bool,
 ) {
+    write_warnings(io, warnings, sources, color, true);
+}
+
+fn write_warnings(
+    io: &mut Io<'_>,
+    warnings: &[Diagnostic],
+    sources: &dyn ferro_diag::SourceLookup,
+    color: bool,
+    stderr: bool,
+) {
     if crate::json_ui::active() {
         crate::json_ui::diagnostics(io.stdout, warnings, sources);
         return;
@@ -61,7 +63,12 @@ pub(crate) fn print_warnings_stderr(
     let warnings = ferro_diag::consolidate_warnings(warnings);
     if !warnings.is_empty() {
         let text = ferro_diag::render(&warnings, sources, color);
-        let _ = io.stderr.write_all(text.as_bytes());
+        let out: &mut (dyn std::io::Write + Send) = if stderr {
+            &mut *io.stderr
+        } else {
+            &mut *io.stdout
+        };
+        let _ = out.write_all(text.as_bytes());
     }
 }
 

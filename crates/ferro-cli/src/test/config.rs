@@ -485,11 +485,8 @@ fn fixed_outputs_module(
     if let Some(ferro_value::ValueKind::Object(outputs)) = o.values.as_ref().map(|v| &v.kind) {
         for (name, v) in outputs.iter() {
             let json = ferro_value::json::value_to_plain_json(v).to_string();
-            // An HCL string holding the JSON text: quotes and backslashes escaped, and no
-            // template sequences.
-            let quoted = format!("{json:?}")
-                .replace("${", "$${")
-                .replace("%{", "%%{");
+            // An HCL string holding the JSON text.
+            let quoted = hcl_string(&json);
             text.push_str(&format!(
                 "output \"{name}\" {{\n  value = jsondecode({quoted})\n}}\n\n"
             ));
