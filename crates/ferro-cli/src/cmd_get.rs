@@ -16,7 +16,13 @@ pub fn get(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             "The get command takes no positional arguments; use the global -chdir option to work in another directory.",
         );
     }
-    match crate::init_modules::install_step(g, io, p.flag("update"), None) {
+    match crate::init_modules::install_step(
+        g,
+        io,
+        p.flag("update"),
+        p.value("test-directory").unwrap_or("tests"),
+        None,
+    ) {
         Ok(()) => 0,
         Err(code) => code,
     }

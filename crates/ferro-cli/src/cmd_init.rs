@@ -46,7 +46,9 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         "Initializing modules..."
     };
     if p.bools.get("get") != Some(&false) {
-        if let Err(code) = crate::init_modules::install_step(g, io, p.flag("upgrade"), Some(header))
+        let tests = p.value("test-directory").unwrap_or("tests");
+        if let Err(code) =
+            crate::init_modules::install_step(g, io, p.flag("upgrade"), tests, Some(header))
         {
             return code;
         }

@@ -28,6 +28,7 @@ pub(crate) fn install_step(
     g: &Global,
     io: &mut Io<'_>,
     upgrade: bool,
+    test_dir: &str,
     header: Option<&str>,
 ) -> Result<(), i32> {
     let mut lines = Vec::new();
@@ -48,7 +49,7 @@ pub(crate) fn install_step(
             cli.hosts.clone(),
         ),
     };
-    let installed = install_modules(&g.dir, "tests", upgrade, &fetcher, &mut |l| lines.push(l));
+    let installed = install_modules(&g.dir, test_dir, upgrade, &fetcher, &mut |l| lines.push(l));
     // Terraform announces the step whenever the configuration calls modules, even when every
     // call was installed before (and so has nothing to say).
     let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);

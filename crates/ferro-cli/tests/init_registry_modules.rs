@@ -349,4 +349,31 @@ fn init_installs_the_registry_modules_test_files_run_and_ferro_test_uses_them() 
     assert!(!dir
         .join(".terraform/modules/test.tests.main.setup/terraform.tfstate")
         .exists());
+
+    // Test files in another directory: `init -test-directory` installs their modules under
+    // that directory's keys, and `test -test-directory` finds them there.
+    std::fs::create_dir_all(dir.join("checks")).unwrap();
+    std::fs::rename(
+        dir.join("tests/main.tftest.hcl"),
+        dir.join("checks/main.tftest.hcl"),
+    )
+    .unwrap();
+    let (code, out, err) = ferro_env(&dir, &["init"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!out.contains("test.checks.main.setup"), "{out}");
+    let args = ["test", "-no-color", "-test-directory=checks"];
+    let (code, _, err) = ferro_env(&dir, &args, &env);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("Module not installed"), "{err}");
+    let (code, out, err) = ferro_env(&dir, &["init", "-test-directory=checks"], &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "Downloading {host}/acme/setup/test 1.2.0 for test.checks.main.setup...\n- test.checks.main.setup in .terraform/modules/test.checks.main.setup\n"
+        )),
+        "{out}"
+    );
+    let (code, out, err) = ferro_env(&dir, &args, &env);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("checks/main.tftest.hcl... pass"), "{out}");
 }

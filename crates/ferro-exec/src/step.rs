@@ -176,7 +176,12 @@ fn read_data(
         (Vec::new(), diags, false)
     };
     let (Some(provider), Some(schema)) = (
-        ctx.providers.get(&c.provider),
+        ctx.providers.for_instance(
+            &c.provider,
+            &c.addr.module,
+            &c.addr.resource.resource,
+            &c.addr.resource.key,
+        ),
         ctx.providers.resource_schema(&c.provider, &res),
     ) else {
         return failed(
@@ -301,7 +306,12 @@ fn apply_change(
         (outcomes, diags, false)
     };
     let (Some(provider), Some(schema)) = (
-        ctx.providers.get(&c.provider),
+        ctx.providers.for_instance(
+            &c.provider,
+            &c.addr.module,
+            &c.addr.resource.resource,
+            &c.addr.resource.key,
+        ),
         ctx.providers.resource_schema(&c.provider, &res),
     ) else {
         return fail(
@@ -618,7 +628,12 @@ fn destroy_change(
             true,
         );
     }
-    let Some(provider) = ctx.providers.get(&c.provider) else {
+    let Some(provider) = ctx.providers.for_instance(
+        &c.provider,
+        &c.addr.module,
+        &c.addr.resource.resource,
+        &c.addr.resource.key,
+    ) else {
         diags.push(
             Diagnostic::error("provider-unavailable", "Provider not available")
                 .with_detail(format!(

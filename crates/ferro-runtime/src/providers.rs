@@ -2,8 +2,8 @@
 //! schemas the analysis needs.
 
 use ferro_addrs::{
-    AbsProviderConfig, ConfigResource, InstanceKey, Provider as ProviderAddr, Resource,
-    ResourceMode,
+    AbsProviderConfig, ConfigResource, InstanceKey, ModuleInstance, Provider as ProviderAddr,
+    Resource, ResourceMode, Target,
 };
 use ferro_db::{
     file_hir, module_index, module_tree, Db, Module, ModuleTree, SchemaTable, TreeNodeId, Workspace,
@@ -26,10 +26,45 @@ pub struct Providers {
     /// The configurations with `for_each` (OpenTofu 1.9), without keys: `each.value` by
     /// instance key, as evaluated before planning. Each instance is in `configs` with its key.
     pub instances: BTreeMap<AbsProviderConfig, BTreeMap<InstanceKey, Value>>,
+    /// Providers that answer for single resources or instances in place of their
+    /// configuration's (the overrides of `ferro test`): a whole resource, or one instance.
+    pub overrides: Vec<(Target, Arc<dyn Provider>)>,
 }
 
 impl Providers {
     pub fn get(&self, cfg: &AbsProviderConfig) -> Option<&Arc<dyn Provider>> {
+        self.configs.get(cfg)
+    }
+
+    /// The provider that answers for one instance of a resource: an override naming the
+    /// instance, else one naming the whole resource (as Terraform's test overrides are looked
+    /// up), else the instance's configuration's.
+    pub fn for_instance(
+        &self,
+        cfg: &AbsProviderConfig,
+        module: &ModuleInstance,
+        resource: &Resource,
+        key: &InstanceKey,
+    ) -> Option<&Arc<dyn Provider>> {
+        if !self.overrides.is_empty() {
+            let instance = self.overrides.iter().find(|(t, _)| match t {
+                Target::Instance(i) => {
+                    i.module == *module
+                        && i.resource.resource == *resource
+                        && i.resource.key == *key
+                }
+                _ => false,
+            });
+            let whole = || {
+                self.overrides.iter().find(|(t, _)| match t {
+                    Target::Resource(r) => r.module == *module && r.resource == *resource,
+                    _ => false,
+                })
+            };
+            if let Some((_, p)) = instance.or_else(whole) {
+                return Some(p);
+            }
+        }
         self.configs.get(cfg)
     }
 

@@ -187,14 +187,27 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
         return out;
     }
     let mut cx = Cx {
+        name,
         file,
         text,
         diags: Vec::new(),
+        parallel: false,
     };
+    // The `test` block (Terraform 1.10+) comes first wherever it is written: its `parallel`
+    // is the default of every run block.
+    let mut test_block: Option<Span> = None;
+    for item in &parsed.body.items {
+        if let BodyItem::Block(b) = item {
+            if b.ty.name == "test" {
+                cx.test_block(b, &mut test_block);
+            }
+        }
+    }
     for item in &parsed.body.items {
         match item {
             BodyItem::Attribute(a) => cx.unsupported_argument(a, "a test file"),
             BodyItem::Block(b) => match b.ty.name.as_str() {
+                "test" => {}
                 "run" => {
                     if let Some(run) = cx.run(b) {
                         if out.runs.iter().any(|r| r.name == run.name) {
@@ -247,8 +260,6 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                         out.overrides.push(o);
                     }
                 }
-                // Terraform 1.9+ `variable` blocks in test files and 1.10+ `test` blocks
-                // are read by nothing here yet.
                 other => cx.unsupported_block(b, other, "a test file"),
             },
         }
@@ -274,9 +285,11 @@ pub fn parse_mock_file(
         return parsed.diagnostics;
     }
     let mut cx = Cx {
+        name: "",
         file,
         text,
         diags: parsed.diagnostics,
+        parallel: false,
     };
     for item in &parsed.body.items {
         match item {
@@ -288,12 +301,60 @@ pub fn parse_mock_file(
 }
 
 struct Cx<'a> {
+    /// The file's name as printed, for messages that name places in it.
+    name: &'a str,
     file: FileId,
     text: &'a str,
     diags: Vec<Diagnostic>,
+    /// The file's `test { parallel = … }`: whether run blocks run in parallel by default.
+    parallel: bool,
 }
 
 impl Cx<'_> {
+    /// The `test` block: one per file, with `parallel`; `skip_cleanup` is refused as
+    /// Terraform releases refuse it (it is experimental there).
+    fn test_block(&mut self, b: &Block, seen: &mut Option<Span>) {
+        if let Some(first) = *seen {
+            // The place as Terraform writes a range: `FILE:LINE,COL-ENDCOL`.
+            let (line, col) = line_col(self.text, first.start);
+            let end = col + (first.end - first.start) as usize;
+            let name = self.name;
+            self.diags.push(
+                Diagnostic::error("test-duplicate-test-block", "Multiple \"test\" blocks")
+                    .with_detail(format!(
+                        "This test file already has a \"test\" block defined at {name}:{line},{col}-{end}."
+                    ))
+                    .with_span(b.ty.span),
+            );
+            return;
+        }
+        *seen = Some(b.ty.span);
+        if !self.no_labels(b) {
+            return;
+        }
+        for item in &b.body.items {
+            match item {
+                BodyItem::Attribute(a) => match a.name.name.as_str() {
+                    "parallel" => self.parallel = self.bool_arg(a).unwrap_or(false),
+                    "skip_cleanup" => self.skip_cleanup(a),
+                    _ => self.unsupported_argument(a, "a test block"),
+                },
+                BodyItem::Block(inner) => {
+                    self.unsupported_block(inner, inner.ty.name.as_str(), "a test block")
+                }
+            }
+        }
+    }
+
+    /// `skip_cleanup`: only experimental builds of Terraform accept it.
+    fn skip_cleanup(&mut self, a: &Attribute) {
+        self.diags.push(
+            Diagnostic::error("test-invalid-attribute", "Invalid attribute")
+                .with_detail("The skip_cleanup attribute is only available in experimental builds of Terraform.")
+                .with_span(a.name.span),
+        );
+    }
+
     fn lower(&mut self, e: &Expr) -> TestExpr {
         let (x, ds) = TestExpr::lower(self.file, e);
         self.diags.extend(ds);
@@ -551,7 +612,7 @@ impl Cx<'_> {
             module: None,
             module_version: None,
             state_key: None,
-            parallel: false,
+            parallel: self.parallel,
             providers: None,
             overrides: Vec::new(),
         };
@@ -570,6 +631,7 @@ impl Cx<'_> {
                     "expect_failures" => run.expect_failures = self.traversals(a),
                     "state_key" => run.state_key = self.string_arg(a),
                     "parallel" => run.parallel = self.bool_arg(a).unwrap_or(false),
+                    "skip_cleanup" => self.skip_cleanup(a),
                     "providers" => run.providers = Some(self.provider_map(a)),
                     _ => self.unsupported_argument(a, "a run block"),
                 },
@@ -777,8 +839,23 @@ impl Cx<'_> {
             );
             return None;
         };
-        let data = target.text.starts_with("data.");
-        let module = target.text.starts_with("module.");
+        // A resource or data source target may sit in a child module and name one instance
+        // (`module.a.aws_instance.b[0]`), as Terraform allows.
+        let parsed = ferro_addrs::parse_target(&target.text).ok();
+        let (data, module) = match &parsed {
+            Some(ferro_addrs::Target::Resource(r)) => {
+                (r.resource.mode == ferro_addrs::ResourceMode::Data, false)
+            }
+            Some(ferro_addrs::Target::Instance(i)) => (
+                i.resource.resource.mode == ferro_addrs::ResourceMode::Data,
+                false,
+            ),
+            Some(ferro_addrs::Target::Module(_)) => (false, true),
+            None => (
+                target.text.starts_with("data."),
+                target.text.starts_with("module."),
+            ),
+        };
         let fits = match kind {
             OverrideKind::Resource => !data && !module,
             OverrideKind::Data => data,
@@ -800,23 +877,14 @@ impl Cx<'_> {
             );
             return None;
         }
-        // Resources and data sources of the module under test are overridden through a mocked
-        // provider configuration of their own, module calls through a module of fixed outputs;
-        // objects inside child modules are not.
-        let unsupported = match kind {
-            OverrideKind::Module if target.text.contains('[') || target.text.matches("module.").count() > 1 => Some(
-                "ferro test overrides module calls of the module under test: the target must be module.NAME, without an instance key.".to_string(),
-            ),
-            OverrideKind::Module => None,
-            _ if target.text.contains('[') || target.text.starts_with("module.") => Some(
-                "ferro test overrides whole resources and data sources of the module under test: the target must be a resource address without an instance key, outside child modules.".to_string(),
-            ),
-            _ => None,
-        };
-        if let Some(detail) = unsupported {
+        // Module calls are overridden by a module of fixed outputs put in place of the call,
+        // which ferro does for calls of the module under test only.
+        if kind == OverrideKind::Module
+            && (target.text.contains('[') || target.text.matches("module.").count() > 1)
+        {
             self.diags.push(
                 Diagnostic::error("test-override-unsupported", "Unsupported override")
-                    .with_detail(detail)
+                    .with_detail("ferro test overrides module calls of the module under test: the target must be module.NAME, without an instance key.")
                     .with_span(b.ty.span),
             );
             return None;
@@ -964,9 +1032,49 @@ pub fn is_test_file(name: &str) -> bool {
     test_stem(name).is_some()
 }
 
+/// The 1-based line and column of a byte offset in `text`.
+fn line_col(text: &str, offset: u32) -> (usize, usize) {
+    let before = text.get(..offset as usize).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::test_module_key;
+    use super::{parse_test_file, test_module_key};
+    use ferro_diag::FileId;
+
+    #[test]
+    fn the_test_block_sets_the_runs_parallel_default() {
+        let text =
+            "run \"a\" {}\n\nrun \"b\" {\n  parallel = false\n}\n\ntest {\n  parallel = true\n}\n";
+        let f = parse_test_file("main.tftest.hcl", FileId(0), text, false);
+        assert!(f.diags.is_empty(), "{:?}", f.diags);
+        let parallel: Vec<bool> = f.runs.iter().map(|r| r.parallel).collect();
+        assert_eq!(parallel, [true, false]);
+        let f = parse_test_file("main.tftest.hcl", FileId(0), "run \"a\" {}\n", false);
+        assert!(!f.runs[0].parallel);
+    }
+
+    #[test]
+    fn a_second_test_block_and_skip_cleanup_are_errors() {
+        let text = "test {\n  skip_cleanup = true\n}\n\ntest {}\n\nrun \"a\" {\n  skip_cleanup = true\n}\n";
+        let f = parse_test_file("tests/x.tftest.hcl", FileId(0), text, false);
+        let details: Vec<String> = f
+            .diags
+            .iter()
+            .map(|d| format!("{}: {}", d.summary, d.detail))
+            .collect();
+        assert_eq!(
+            details,
+            [
+                "Invalid attribute: The skip_cleanup attribute is only available in experimental builds of Terraform.",
+                "Multiple \"test\" blocks: This test file already has a \"test\" block defined at tests/x.tftest.hcl:1,1-5.",
+                "Invalid attribute: The skip_cleanup attribute is only available in experimental builds of Terraform.",
+            ]
+        );
+    }
 
     #[test]
     fn test_module_keys_are_terraforms() {

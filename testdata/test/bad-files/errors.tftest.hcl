@@ -32,3 +32,12 @@ override_module {
 override_data {
   target = terraform_data.a
 }
+
+test {
+  parallel     = true
+  skip_cleanup = true
+}
+
+test {
+  parallel = false
+}

@@ -17,7 +17,12 @@ pub(crate) const INIT: Spec = Spec {
         // does not), for the tools that pass them to every command.
         "lock",
     ],
-    values: &["backend-config", "lock-timeout", "lockfile"],
+    values: &[
+        "backend-config",
+        "lock-timeout",
+        "lockfile",
+        "test-directory",
+    ],
     help: "Usage: ferro [global options] init [options]
 
   Gets the working directory ready for the other commands: installs the
@@ -56,6 +61,9 @@ Options:
 
   -reconfigure            Set the backend up from the configuration, ignoring
                           what was set up before, without moving any state.
+
+  -test-directory=tests   The directory of test files whose run blocks name
+                          modules to install, besides the working directory.
 
   -upgrade=false          Install the newest module and provider versions the
                           version constraints allow, rather than keeping the

@@ -48,7 +48,7 @@ Options:
 
 pub(crate) const GET: Spec = Spec {
     bools: &["update"],
-    values: &[],
+    values: &["test-directory"],
     help: "Usage: ferro [global options] get [options]
 
   Installs the modules the configuration calls into .terraform/modules, as
@@ -57,10 +57,13 @@ pub(crate) const GET: Spec = Spec {
 
 Options:
 
-  -no-color   Print without terminal colours.
+  -no-color              Print without terminal colours.
 
-  -update     Install every module again, at the newest version its
-              constraint allows.
+  -test-directory=tests  The directory of test files whose run blocks name
+                         modules to install, besides the working directory.
+
+  -update                Install every module again, at the newest version
+                         its constraint allows.
 ",
 };
 

@@ -36,9 +36,10 @@ pub fn with_test_providers(
         .iter()
         .map(|(p, a)| format!("\nprovider \"{p}\" {{\n  alias = \"{a}\"\n}}\n"))
         .collect();
-    if !overrides.is_empty() {
+    if overrides.iter().any(|o| o.instance.is_none()) {
         let text: String = overrides
             .iter()
+            .filter(|o| o.instance.is_none())
             .map(|o| {
                 if o.module {
                     return match fixed_outputs_module(o, dir, scratch, &files) {
@@ -351,7 +352,43 @@ pub fn start_providers(
         registry,
         mocks: by_config,
     };
-    let (providers, diags) = ferro_planner::load_providers(&l.db, l.ws, &source, state);
+    let (mut providers, diags) = ferro_planner::load_providers(&l.db, l.ws, &source, state);
+    // Targets in child modules or naming one instance: a mock with the override's values,
+    // with the schema of the resource's own provider, answers for that resource or instance.
+    for o in overrides {
+        let Some(target) = &o.instance else { continue };
+        let (module, resource) = match target {
+            ferro_addrs::Target::Instance(i) => (&i.module, &i.resource.resource),
+            ferro_addrs::Target::Resource(r) => (&r.module, &r.resource),
+            ferro_addrs::Target::Module(_) => continue,
+        };
+        let cr = ferro_addrs::ConfigResource {
+            module: module.0.iter().map(|s| s.name.clone()).collect(),
+            resource: resource.clone(),
+        };
+        let Some(schema) = providers
+            .by_resource
+            .get(&cr)
+            .and_then(|cfg| providers.schemas.get(&cfg.provider))
+            .cloned()
+        else {
+            continue;
+        };
+        let mock = TypeMock {
+            defaults: o.values.clone(),
+            at_plan: o.at_plan,
+            force: true,
+        };
+        let (mut rs, mut ds) = (BTreeMap::new(), BTreeMap::new());
+        if o.data {
+            ds.insert(o.ty.clone(), mock);
+        } else {
+            rs.insert(o.ty.clone(), mock);
+        }
+        let provider: Arc<dyn ferro_provider::Provider> =
+            Arc::new(MockProvider::new(schema, rs, ds, false));
+        providers.overrides.push((target.clone(), provider));
+    }
     l.ws.set_schemas(&mut l.db)
         .to(Arc::new(providers.schema_table()));
     (providers, diags)

@@ -405,8 +405,12 @@ fn run_file(
         .chain(f.mocks.iter().flat_map(|m| m.overrides.iter()))
         .chain(f.runs.iter().flat_map(|r| r.overrides.iter()));
     for o in all_overrides {
-        // Module calls are overridden by a module of fixed outputs, not a provider.
-        if o.kind != file::OverrideKind::Module && !targets.contains(&o.target.text) {
+        // Module calls are overridden by a module of fixed outputs, and targets in child
+        // modules or naming one instance by a provider of their own, not an alias.
+        if o.kind != file::OverrideKind::Module
+            && nested_target(&o.target.text).is_none()
+            && !targets.contains(&o.target.text)
+        {
             targets.push(o.target.text.clone());
         }
     }
@@ -431,7 +435,7 @@ fn run_file(
             &g.dir,
             &mut file_diags,
         );
-        active_file.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
+        active_file.retain(|x| x.text != a.text);
         active_file.push(a);
     }
     let file_errors = file_diags.iter().any(Diagnostic::is_error);
@@ -481,7 +485,7 @@ fn run_file(
                     &g.dir,
                     &mut run_diags,
                 );
-                active.retain(|x| !(x.ty == a.ty && x.name == a.name && x.data == a.data));
+                active.retain(|x| x.text != a.text);
                 active.push(a);
             }
             // The run's state, taken out while it runs.
@@ -677,6 +681,22 @@ fn override_provider(target: &str) -> String {
     ty.split('_').next().unwrap_or(ty).to_string()
 }
 
+/// A resource or data source target inside a child module or naming one instance
+/// (`module.a.x.y`, `x.y[0]`), parsed; None for a whole resource of the module under test.
+fn nested_target(text: &str) -> Option<(ferro_addrs::Target, ferro_addrs::Resource)> {
+    match ferro_addrs::parse_target(text).ok()? {
+        ferro_addrs::Target::Instance(i) => {
+            let r = i.resource.resource.clone();
+            Some((ferro_addrs::Target::Instance(i), r))
+        }
+        ferro_addrs::Target::Resource(r) if !r.module.0.is_empty() => {
+            let res = r.resource.clone();
+            Some((ferro_addrs::Target::Resource(r), res))
+        }
+        _ => None,
+    }
+}
+
 /// An override block as it applies to a run: its target's configuration and its values.
 fn active_override(
     o: &file::Override,
@@ -689,6 +709,21 @@ fn active_override(
 ) -> run::ActiveOverride {
     let text = o.target.text.as_str();
     let module = o.kind == file::OverrideKind::Module;
+    if let Some((target, r)) = nested_target(text).filter(|_| !module) {
+        let values = override_values(o, globals, sources, dir, diags);
+        return run::ActiveOverride {
+            text: text.to_string(),
+            module: false,
+            data: r.mode == ferro_addrs::ResourceMode::Data,
+            ty: r.ty.to_string(),
+            name: r.name.to_string(),
+            provider: override_provider(&r.ty),
+            alias: String::new(),
+            values,
+            at_plan: during == Some(file::OverrideDuring::Plan),
+            instance: Some(target),
+        };
+    }
     let data = text.starts_with("data.");
     let rest = text
         .strip_prefix("data.")
@@ -699,7 +734,31 @@ fn active_override(
     } else {
         rest.split_once('.').unwrap_or((rest, ""))
     };
-    let values = o.values.as_ref().and_then(|e| {
+    let values = override_values(o, globals, sources, dir, diags);
+    let index = targets.iter().position(|t| t == text).unwrap_or(0);
+    run::ActiveOverride {
+        text: text.to_string(),
+        module,
+        data,
+        ty: ty.to_string(),
+        name: name.to_string(),
+        provider: override_provider(text),
+        alias: run::override_alias(index),
+        values,
+        at_plan: during == Some(file::OverrideDuring::Plan),
+        instance: None,
+    }
+}
+
+/// An override's `values` (or `outputs`), evaluated in the test file's scope.
+fn override_values(
+    o: &file::Override,
+    globals: &BTreeMap<String, Value>,
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    o.values.as_ref().and_then(|e| {
         run::eval_variables(
             &[(String::new(), e.clone())],
             globals,
@@ -711,18 +770,7 @@ fn active_override(
         .into_values()
         .next()
         .map(|(v, _)| v)
-    });
-    let index = targets.iter().position(|t| t == text).unwrap_or(0);
-    run::ActiveOverride {
-        module,
-        data,
-        ty: ty.to_string(),
-        name: name.to_string(),
-        provider: override_provider(text),
-        alias: run::override_alias(index),
-        values,
-        at_plan: during == Some(file::OverrideDuring::Plan),
-    }
+    })
 }
 
 /// The managed objects left in a state (each current object, and deposed ones with their key).

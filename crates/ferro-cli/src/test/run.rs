@@ -77,6 +77,8 @@ pub struct RunCtx<'a> {
 /// type take the override's values.
 #[derive(Clone)]
 pub struct ActiveOverride {
+    /// The target as written (a later override of the same target replaces an earlier one).
+    pub text: String,
     /// An `override_module`: `name` is the module call's, `values` its outputs.
     pub module: bool,
     pub data: bool,
@@ -87,6 +89,9 @@ pub struct ActiveOverride {
     pub alias: String,
     pub values: Option<Value>,
     pub at_plan: bool,
+    /// A target inside a child module or naming one instance: answered by a provider of its
+    /// own for that resource or instance (`Providers::overrides`), not through an alias.
+    pub instance: Option<ferro_addrs::Target>,
 }
 
 /// The alias of the configuration the `index`th override target of a file is given.

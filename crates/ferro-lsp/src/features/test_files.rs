@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 const TOP: &[&str] = &[
+    "test",
     "run",
     "variable",
     "variables",
@@ -29,6 +30,7 @@ const RUN: &[&str] = &[
     "override_module",
 ];
 const ASSERT: &[&str] = &["condition", "error_message"];
+const TEST: &[&str] = &["parallel"];
 const MOCK_PROVIDER: &[&str] = &[
     "alias",
     "source",
@@ -158,6 +160,7 @@ pub fn completion(text: &str, offset: usize) -> Value {
     let words: &[&str] = match stack.last().map(String::as_str) {
         None => TOP,
         Some("run") => RUN,
+        Some("test") => TEST,
         Some("assert") => ASSERT,
         Some("mock_provider") => MOCK_PROVIDER,
         Some("mock_resource" | "mock_data") => MOCK_TYPE,
@@ -191,6 +194,9 @@ mod tests {
     #[test]
     fn blocks_and_arguments_by_context() {
         assert_eq!(labels(&completion("ru", 2)), ["run"]);
+        assert_eq!(labels(&completion("te", 2)), ["test"]);
+        let text = "test {\n  p\n}\n";
+        assert_eq!(labels(&completion(text, 10)), ["parallel"]);
         assert_eq!(labels(&completion("var", 3)), ["variable", "variables"]);
         let text = "run \"a\" {\n  as\n}\n";
         assert_eq!(

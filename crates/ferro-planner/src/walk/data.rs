@@ -62,7 +62,13 @@ impl Walk<'_> {
                     continue;
                 }
             };
-            let Some(provider) = self.ctx.input.providers.get(&cfg).cloned() else {
+            let Some(provider) = self
+                .ctx
+                .input
+                .providers
+                .for_instance(&cfg, &abs.module, &abs.resource, &key)
+                .cloned()
+            else {
                 instance_values.push(key, Value::unknown(schema.implied_type()));
                 continue;
             };

@@ -107,7 +107,10 @@ impl InstancePlanner<'_> {
     ) -> Option<PriorObject> {
         let obj = self.refreshed.current_object(abs, key)?;
         let addr = abs.instance(key.clone()).to_string();
-        let provider = self.providers.get(cfg)?.clone();
+        let provider = self
+            .providers
+            .for_instance(cfg, &abs.module, &abs.resource, key)?
+            .clone();
         if u64::from(obj.schema_version) > schema.version {
             // Terraform refuses to downgrade an object written by a newer provider.
             acc.diags.push(
@@ -255,7 +258,16 @@ impl InstancePlanner<'_> {
         } = instance;
         let ty = schema.implied_type();
         let addr_s = addr.to_string();
-        let Some(provider) = self.providers.get(cfg).cloned() else {
+        let Some(provider) = self
+            .providers
+            .for_instance(
+                cfg,
+                &addr.module,
+                &addr.resource.resource,
+                &addr.resource.key,
+            )
+            .cloned()
+        else {
             return Value::unknown(ty);
         };
         let (plain_cfg, _) = config.deep_unmark();
