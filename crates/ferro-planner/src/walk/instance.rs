@@ -88,6 +88,7 @@ pub(super) struct InstancePlanner<'a> {
     /// Whether prior objects are refreshed (the plan's `-refresh`, narrowed for the objects
     /// a targeted destroy removes without refreshing them).
     pub(super) refresh: bool,
+    pub(super) validated: &'a super::validate_once::Validated,
 }
 
 /// Above this many bytes of JSON, a refreshed object's text in state is replaced by the
@@ -271,8 +272,11 @@ impl InstancePlanner<'_> {
             return Value::unknown(ty);
         };
         let (plain_cfg, _) = config.deep_unmark();
-        for d in provider.validate_resource_config(&addr.resource.resource.ty, &plain_cfg) {
-            acc.diags.push(resource_diag(hir, &d, &addr_s, decl));
+        let said = self
+            .validated
+            .validate(&provider, &addr.resource.resource.ty, &plain_cfg);
+        for d in said.iter() {
+            acc.diags.push(resource_diag(hir, d, &addr_s, decl));
         }
         // ignore_changes keeps prior values in an update; a replacement object (tainted prior,
         // or replacement forced below) is planned from the whole configuration, as Terraform

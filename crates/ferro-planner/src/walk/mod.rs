@@ -27,6 +27,7 @@ pub use ferro_runtime::diagnostics::path_span;
 pub(crate) use ferro_runtime::diagnostics::{provider_diag, resource_diag};
 mod targeting;
 mod triggers;
+mod validate_once;
 mod variables;
 
 use crate::scope::{InstanceCtx, ModuleEval};
@@ -138,6 +139,8 @@ struct WalkContext<'a> {
     discard_noops: bool,
     /// The addresses `moved` blocks moved objects to (their no-op changes are shown).
     moved_to: HashSet<AbsResourceInstance>,
+    /// What providers said of each distinct configuration they validated.
+    validated: validate_once::Validated,
 }
 
 /// What the walk has produced so far: the plan's parts and its diagnostics.
@@ -272,6 +275,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             moved_to: moved.keys().cloned().collect(),
             targeting,
             destroy_refresh,
+            validated: validate_once::Validated::default(),
         },
         out: Outcome {
             diags,
@@ -569,6 +573,7 @@ impl Walk<'_> {
             forced_cbd: &self.rel.forced_cbd,
             prevent_destroy: &self.rel.prevent_destroy,
             refresh: self.ctx.input.options.refresh,
+            validated: &self.ctx.validated,
         }
     }
 
