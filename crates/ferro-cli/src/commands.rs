@@ -175,6 +175,10 @@ pub(crate) fn make_plan(
             "The -destroy and -refresh-only options are mutually-exclusive.",
         ));
     }
+    let minimal_refresh = p.flag("minimal-refresh");
+    if refresh_only && minimal_refresh {
+        return Err(plain_error(io, "Incompatible refresh options", "The -refresh-only and -minimal-refresh options are mutually-exclusive: a refresh-only plan reads every object."));
+    }
     if refresh_only && !refresh {
         return Err(plain_error(io, "Incompatible refresh options", "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because ferro would have nothing to do."));
     }
@@ -246,6 +250,7 @@ pub(crate) fn make_plan(
             destroy,
             refresh,
             refresh_only,
+            minimal_refresh,
             replace,
             targets,
             excludes,

@@ -101,6 +101,7 @@ pub(crate) const PLAN: Spec = Spec {
         "lock",
         "compact-warnings",
         "refresh-only",
+        "minimal-refresh",
     ],
     values: &[
         "out",
@@ -140,6 +141,11 @@ Planning options:
 
   -exclude-file=FILE  Like -exclude, for each address in FILE: one a line,
                       lines starting with # ignored (OpenTofu 1.10).
+
+  -minimal-refresh    Read back from their providers only the objects whose
+                      configuration changed; plan the others against the
+                      state as recorded (changes made outside ferro to
+                      them are not seen). The plan says how many it left.
 
   -refresh=false      Do not read objects back from their providers first;
                       plan against the state as it was recorded.
@@ -201,6 +207,7 @@ pub(crate) const APPLY: Spec = Spec {
         "compact-warnings",
         "auto-approve",
         "refresh-only",
+        "minimal-refresh",
     ],
     values: &[
         "var",
@@ -255,6 +262,9 @@ Options:
   -exclude=ADDRESS       Leave out the given resource or module.
 
   -exclude-file=FILE     Leave out each resource or module FILE lists.
+
+  -minimal-refresh       Read back only the objects whose configuration
+                         changed (see \"ferro plan -help\").
 
   -refresh=false         Do not read objects back from their providers first.
 

@@ -89,6 +89,8 @@ pub(super) struct InstancePlanner<'a> {
     /// a targeted destroy removes without refreshing them).
     pub(super) refresh: bool,
     pub(super) validated: &'a super::validate_once::Validated,
+    /// With `-minimal-refresh`, where the objects left unread are counted.
+    pub(super) minimal_refresh: Option<&'a std::sync::atomic::AtomicUsize>,
 }
 
 /// Above this many bytes of JSON, a refreshed object's text in state is replaced by the
@@ -104,6 +106,20 @@ impl InstancePlanner<'_> {
         key: &InstanceKey,
         cfg: &AbsProviderConfig,
         schema: &Schema,
+        acc: &mut Acc,
+    ) -> Option<PriorObject> {
+        self.prior_object_for(abs, key, cfg, schema, None, acc)
+    }
+
+    /// [`InstancePlanner::prior_object`] of an instance whose configuration is `config`: with
+    /// `-minimal-refresh`, an object the configuration would not change is not read.
+    pub(super) fn prior_object_for(
+        &self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+        cfg: &AbsProviderConfig,
+        schema: &Schema,
+        config: Option<&Value>,
         acc: &mut Acc,
     ) -> Option<PriorObject> {
         let obj = self.refreshed.current_object(abs, key)?;
@@ -148,7 +164,19 @@ impl InstancePlanner<'_> {
             .map(base64_decode)
             .unwrap_or_default();
         let mut private_out = private.clone();
-        if self.refresh && abs.resource.mode == ResourceMode::Managed {
+        let unchanged = match (self.minimal_refresh, config) {
+            (Some(count), Some(config)) if !obj.tainted => {
+                let (prior, _) = value.deep_unmark();
+                let (config, _) = config.deep_unmark();
+                let same = crate::objchange::proposed_new(&schema.block, &prior, &config) == prior;
+                if same {
+                    count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                same
+            }
+            _ => false,
+        };
+        if self.refresh && abs.resource.mode == ResourceMode::Managed && !unchanged {
             acc.refreshing = Some(ferro_plan::object_value_id(&value));
             let (plain, _) = value.deep_unmark();
             let read = provider.read_resource(ReadRequest {

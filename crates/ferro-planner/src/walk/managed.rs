@@ -146,8 +146,14 @@ impl Walk<'_> {
                         None => Value::unknown(p.schema.implied_type()),
                         Some(config) => {
                             let addr = p.abs.instance(key.clone());
-                            let prior =
-                                planner.prior_object(&p.abs, &key, &cfg, &p.schema, &mut acc);
+                            let prior = planner.prior_object_for(
+                                &p.abs,
+                                &key,
+                                &cfg,
+                                &p.schema,
+                                Some(&config),
+                                &mut acc,
+                            );
                             let resource = ResourceRef {
                                 hir: m.hir(p.file),
                                 decl: &p.decl,

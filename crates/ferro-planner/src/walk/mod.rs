@@ -64,6 +64,9 @@ pub struct PlanOptions {
     pub refresh: bool,
     /// `-refresh-only`: refresh every object, plan no resource actions.
     pub refresh_only: bool,
+    /// `-minimal-refresh`: read from its provider only an object whose configuration would
+    /// change it; the others are planned from state as it is.
+    pub minimal_refresh: bool,
     pub replace: Vec<AbsResourceInstance>,
     /// `-target`: only these objects and what they depend on.
     pub targets: Vec<ferro_addrs::Target>,
@@ -141,6 +144,8 @@ struct WalkContext<'a> {
     moved_to: HashSet<AbsResourceInstance>,
     /// What providers said of each distinct configuration they validated.
     validated: validate_once::Validated,
+    /// How many objects `-minimal-refresh` left unread.
+    not_refreshed: std::sync::atomic::AtomicUsize,
 }
 
 /// What the walk has produced so far: the plan's parts and its diagnostics.
@@ -204,6 +209,17 @@ struct Ahead {
     /// The planned private data of the last change merged, which the next shares when it is
     /// the same (see [`ferro_plan::PrivateData`]).
     last_private: ferro_plan::PrivateData,
+}
+
+/// What a plan with `-minimal-refresh` says of the objects it did not read.
+fn not_refreshed_warning(n: usize) -> Diagnostic {
+    let (objects, their) = if n == 1 {
+        ("1 object".to_string(), "its")
+    } else {
+        (format!("{n} objects"), "their")
+    };
+    Diagnostic::warning("minimal-refresh", "Objects not refreshed")
+        .with_detail(format!("With -minimal-refresh, {objects} whose configuration did not change {} not read from {their} provider: changes made to {} outside ferro are not in this plan. Plan without -minimal-refresh to look for them.", if n == 1 { "was" } else { "were" }, if n == 1 { "it" } else { "them" }))
 }
 
 /// Make a plan. Returns None (with diagnostics) when planning failed. The input's state
@@ -276,6 +292,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             targeting,
             destroy_refresh,
             validated: validate_once::Validated::default(),
+            not_refreshed: Default::default(),
         },
         out: Outcome {
             diags,
@@ -407,6 +424,13 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .extend(crate::check_blocks::evaluate_checks(&tree));
     }
     let mut diags = std::mem::take(&mut w.out.diags);
+    let not_refreshed = w
+        .ctx
+        .not_refreshed
+        .load(std::sync::atomic::Ordering::Relaxed);
+    if not_refreshed > 0 {
+        diags.push(not_refreshed_warning(not_refreshed));
+    }
     diags.extend(checks::incomplete_replace_warnings(
         &input.options.replace,
         &w.out.changes,
@@ -574,6 +598,9 @@ impl Walk<'_> {
             prevent_destroy: &self.rel.prevent_destroy,
             refresh: self.ctx.input.options.refresh,
             validated: &self.ctx.validated,
+            minimal_refresh: (self.ctx.input.options.minimal_refresh
+                && !self.ctx.input.options.refresh_only)
+                .then_some(&self.ctx.not_refreshed),
         }
     }
 
