@@ -54,7 +54,9 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return stale_plan_error(io);
         }
         let mut l = load_files(plan.config.files.clone());
-        let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
+        // A plan saved with its providers' schemas is shown with them: no provider runs.
+        let stored = crate::stored_schemas::StoredSource::new(&plan.schemas, &registry);
+        let (providers, _) = attach_providers(&mut l, &stored, Some(&plan.prior_state));
         let text = if p.flag("json") {
             render::plan_json(&plan, &providers, &l.db, l.ws)
         } else {

@@ -394,7 +394,7 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         .then(|| managed_resources_text(state.as_ref()));
     // A plan that is not saved is only shown: it need not hold its no-ops.
     let discard_noops = p.value("out").is_none();
-    let planned = match make_plan(g, a, &p, false, discard_noops, state, io) {
+    let mut planned = match make_plan(g, a, &p, false, discard_noops, state, io) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -413,6 +413,8 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     if let Some(out) = p.value("out") {
         let path = g.dir.join(out);
+        // The schemas the plan's objects need, so that showing it needs no provider.
+        planned.plan.schemas = crate::stored_schemas::for_plan(&planned.plan, &planned.providers);
         let encryption = match crate::encryption::for_plan(g, io) {
             Ok(e) => e,
             Err(code) => return code,

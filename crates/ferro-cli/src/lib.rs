@@ -38,6 +38,7 @@ mod module_s3;
 mod provider_for_each;
 mod spec;
 mod static_eval;
+mod stored_schemas;
 mod target_file;
 pub mod test;
 mod ui;

@@ -5,7 +5,7 @@ use ferro_db::Setter;
 use ferro_db::{diagnostics, RootDb, Sources, Workspace};
 use ferro_diag::{Diagnostic, FileId};
 use ferro_planner::{load_providers, Providers, RawVariable};
-use ferro_provider::ProviderRegistry;
+use ferro_provider::ProviderSource;
 use ferro_state::State;
 use ferro_value::Value;
 use ferro_workspace::{Project, Reading};
@@ -88,7 +88,7 @@ impl Loaded {
 /// Start providers for the configuration (and state) and give the analysis their schemas.
 pub fn attach_providers(
     l: &mut Loaded,
-    registry: &ProviderRegistry,
+    registry: &dyn ProviderSource,
     state: Option<&State>,
 ) -> (Providers, Vec<Diagnostic>) {
     let (providers, diags) = load_providers(&l.db, l.ws, registry, state);

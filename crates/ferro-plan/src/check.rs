@@ -122,6 +122,7 @@ mod tests {
             moved: Vec::new(),
             imports: Vec::new(),
             forgotten: Vec::new(),
+            schemas: Vec::new(),
         }
     }
 

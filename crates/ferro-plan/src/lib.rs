@@ -396,6 +396,21 @@ pub struct Plan {
     /// rendering); apply removes them from state first.
     #[serde(default)]
     pub forgotten: Vec<Box<ResourceInstanceChange>>,
+    /// The schemas of the providers whose objects the plan holds, as far as the plan uses
+    /// them (their configuration and the types of its objects), stored by `plan -out` so that
+    /// showing a saved plan needs no provider process.
+    #[serde(default)]
+    pub schemas: Vec<StoredSchema>,
+}
+
+/// One provider's schema as a saved plan keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredSchema {
+    /// The provider's source address (`registry.terraform.io/hashicorp/null`).
+    pub provider: String,
+    pub config: ferro_value::schema::Schema,
+    pub resources: BTreeMap<String, ferro_value::schema::Schema>,
+    pub data_sources: BTreeMap<String, ferro_value::schema::Schema>,
 }
 
 /// A change made outside ferro, found by refreshing an object.

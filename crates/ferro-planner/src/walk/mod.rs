@@ -498,6 +498,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         drift: w.out.drift,
         moved: moved.into_iter().collect(),
         imports: w.out.imports,
+        schemas: Vec::new(),
         forgotten: w.out.forgotten,
     };
     (Some(plan), diags)
