@@ -279,6 +279,40 @@ pub(crate) fn make_plan(
 
 pub(crate) use ferro_render::id_suffix;
 
+/// The root variables for applying a saved plan that has ephemeral ones: the plan's values,
+/// and the ephemeral variables' from the command line, the variable files and the
+/// environment (or their defaults), converted and checked as a plan's are.
+fn apply_time_variables(
+    l: &mut crate::load::Loaded,
+    dir: &std::path::Path,
+    given: &[(bool, String)],
+    plan: &Plan,
+    diags: &mut Vec<Diagnostic>,
+) -> std::collections::BTreeMap<String, ferro_value::Value> {
+    let collected = crate::load::collect_variables(l, dir, given, diags);
+    let mut raw: std::collections::BTreeMap<String, ferro_planner::RawVariable> = plan
+        .variables
+        .iter()
+        .map(|(name, value)| {
+            let rv = ferro_planner::RawVariable {
+                value: value.deep_unmark().0,
+                origin: "the saved plan".to_string(),
+                source: ferro_planner::VariableSource::Internal,
+                span: None,
+            };
+            (name.clone(), rv)
+        })
+        .collect();
+    for (name, rv) in collected {
+        if plan.ephemeral_variables.contains(&name) {
+            raw.insert(name, rv);
+        }
+    }
+    let (values, ds) = ferro_planner::prepare_variables(&l.db, l.ws, &raw);
+    diags.extend(ds);
+    values
+}
+
 /// OpenTofu's warning for each root variable marked `deprecated` that the user gave a value
 /// (command line, variable files, environment), at its declaration.
 fn deprecated_root_variables(
@@ -543,13 +577,6 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
                 "Expected at most one positional argument: the plan file.",
             );
         }
-        if !var_args(a).is_empty() {
-            return plain_error(
-                io,
-                "Can't set variables when applying a saved plan",
-                "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
-            );
-        }
         // Terraform 1.0.3's summary names the file.
         let failed = format!("Failed to load {file:?} as a plan file");
         let reader = match std::fs::File::open(g.dir.join(file)) {
@@ -576,11 +603,33 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
+        let mut plan = plan;
         let mut l = load_files(plan.config.files.clone());
+        // -var and -var-file set only the ephemeral variables, which the plan does not keep.
+        let given = var_args(a);
+        if let Some((_, text)) = given.iter().find(|(file, text)| {
+            !*file
+                && !plan.ephemeral_variables.iter().any(|n| {
+                    text.split_once('=')
+                        .is_some_and(|(name, _)| name.trim() == n)
+                })
+        }) {
+            let name = text
+                .split_once('=')
+                .map_or(text.as_str(), |(n, _)| n.trim());
+            return plain_error(
+                io,
+                "Can't set variables when applying a saved plan",
+                &format!("The variable {name:?} cannot be set with the -var option when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. Only ephemeral variables, whose values a plan does not keep, can be set again."),
+            );
+        }
         let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (mut providers, mut diags) =
             attach_providers(&mut l, &registry, Some(&plan.prior_state));
         config_diagnostics(&l, &mut diags);
+        if !has_errors(&diags) && !plan.ephemeral_variables.is_empty() {
+            plan.variables = apply_time_variables(&mut l, &g.dir, &given, &plan, &mut diags);
+        }
         if !has_errors(&diags) {
             diags.extend(crate::provider_for_each::start_provider_instances(
                 &l,
@@ -633,9 +682,11 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         let (mut providers, mut diags) =
             attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
         if !has_errors(&diags) {
+            let mut variables = plan.variables.clone();
+            variables.extend(plan.ephemeral_values.clone());
             diags.extend(crate::provider_for_each::start_provider_instances(
                 &loaded,
-                &crate::provider_for_each::plan_variables(&plan.variables),
+                &crate::provider_for_each::plan_variables(&variables),
                 &g.dir,
                 &registry,
                 &mut providers,

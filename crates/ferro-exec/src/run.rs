@@ -218,7 +218,15 @@ pub fn apply(
             );
         }
     }
-    let tree = EvalTree::new(db, ws, plan.variables.clone(), false, cwd).project_reads();
+    // The plan's variables, and its ephemeral ones when it still holds them (the plan was
+    // made by this command; a plan read from a file was given them again).
+    let mut variables = plan.variables.clone();
+    variables.extend(
+        plan.ephemeral_values
+            .iter()
+            .map(|(n, v)| (n.clone(), v.clone())),
+    );
+    let tree = EvalTree::new(db, ws, variables, false, cwd).project_reads();
     restore_module_instances(&tree, plan);
     seed_resource_values(&tree, plan, &state, providers);
     // A provider block that refers to resources is configured by the first step that uses it,

@@ -154,6 +154,8 @@ pub struct Variable {
     pub default: Option<ExprId>,
     pub description: Option<String>,
     pub sensitive: bool,
+    /// `ephemeral = true` (Terraform 1.10): the value may not persist (see `Marks::EPHEMERAL`).
+    pub ephemeral: bool,
     pub nullable: bool,
     pub validations: Vec<VariableValidation>,
     /// `deprecated = "message"` (OpenTofu 1.10): a caller that sets the variable is warned.
@@ -188,6 +190,8 @@ pub struct Output {
     pub value: Option<ExprId>,
     pub description: Option<String>,
     pub sensitive: bool,
+    /// `ephemeral = true` (Terraform 1.10, child modules only): the value may be ephemeral.
+    pub ephemeral: bool,
     pub depends_on: Vec<(Reference, SpanId)>,
     /// `precondition` blocks, checked before the value is recorded.
     pub preconditions: Vec<Condition>,

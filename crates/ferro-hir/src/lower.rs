@@ -272,6 +272,7 @@ impl Lower {
             default: None,
             description: None,
             sensitive: false,
+            ephemeral: false,
             nullable: true,
             validations: Vec::new(),
             deprecated: None,
@@ -290,6 +291,7 @@ impl Lower {
                     "default" => v.default = Some(self.expr(&a.expr)),
                     "description" => v.description = self.literal_string_attr(a),
                     "sensitive" => v.sensitive = self.literal_bool_attr(a).unwrap_or(false),
+                    "ephemeral" => v.ephemeral = self.literal_bool_attr(a).unwrap_or(false),
                     "nullable" => v.nullable = self.literal_bool_attr(a).unwrap_or(true),
                     "deprecated" => {
                         v.deprecated = self.deprecated_attr(a, "variable", b.labels[0].span)
@@ -350,6 +352,7 @@ impl Lower {
             value: None,
             description: None,
             sensitive: false,
+            ephemeral: false,
             depends_on: Vec::new(),
             preconditions: Vec::new(),
             deprecated: None,
@@ -360,6 +363,7 @@ impl Lower {
                     "value" => o.value = Some(self.expr(&a.expr)),
                     "description" => o.description = self.literal_string_attr(a),
                     "sensitive" => o.sensitive = self.literal_bool_attr(a).unwrap_or(false),
+                    "ephemeral" => o.ephemeral = self.literal_bool_attr(a).unwrap_or(false),
                     "depends_on" => o.depends_on = self.depends_on(&a.expr),
                     "deprecated" => o.deprecated = self.deprecated_attr(a, "output", a.expr.span),
                     _ => self.unsupported_argument(a),

@@ -401,6 +401,14 @@ pub struct Plan {
     /// showing a saved plan needs no provider process.
     #[serde(default)]
     pub schemas: Vec<StoredSchema>,
+    /// The root variables declared `ephemeral` (Terraform 1.10): their values are not in
+    /// `variables` (nor anywhere in the plan), and applying the plan takes them again.
+    #[serde(default)]
+    pub ephemeral_variables: Vec<String>,
+    /// Their values, while the plan is in memory (a plan applied by the command that made
+    /// it): never written to a plan file.
+    #[serde(skip)]
+    pub ephemeral_values: BTreeMap<String, Value>,
 }
 
 /// One provider's schema as a saved plan keeps it.

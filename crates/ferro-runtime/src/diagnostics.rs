@@ -54,6 +54,29 @@ pub fn resource_diag(
     provider_diag(d, addr, Some(span))
 }
 
+/// Terraform's errors for ephemeral values in a resource's configuration: a resource's
+/// arguments persist in state, so none may be ephemeral (write-only attributes, which may,
+/// are not supported yet). One per place, pointed at the argument.
+pub fn ephemeral_in_resource(
+    hir: &ferro_hir::FileHir,
+    config: &ferro_value::Value,
+    addr: &str,
+    decl: &ResourceDecl,
+) -> Vec<Diagnostic> {
+    config
+        .ephemeral_paths()
+        .into_iter()
+        .map(|path| {
+            let shown = ferro_value::convert::format_path(&path);
+            let span = path_span(hir, &decl.body, &path).unwrap_or(hir.at(decl.span));
+            Diagnostic::error("ephemeral-in-resource", "Invalid use of ephemeral value")
+                .with_detail(format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", shown.trim_start_matches('.')))
+                .with_address(addr)
+                .with_span(span)
+        })
+        .collect()
+}
+
 pub fn provider_diag(d: &ProviderDiagnostic, addr: &str, span: Option<Span>) -> Diagnostic {
     let base = match d.severity {
         Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),

@@ -684,6 +684,16 @@ impl<'t> ModuleEval<'t> {
         if let Some(d) = ds.into_iter().find(Diagnostic::is_error) {
             return Err(d);
         }
+        let v = if o.ephemeral {
+            v.with_marks(ferro_value::Marks::EPHEMERAL)
+        } else if v.contains_ephemeral() {
+            return Err(crate::variable_value::ephemeral_not_allowed(
+                "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+                self.hir(item.file).span(e),
+            ));
+        } else {
+            v
+        };
         let v = if o.sensitive { v.mark_sensitive() } else { v };
         if self.cacheable(&v) {
             self.inst

@@ -62,9 +62,28 @@ pub fn convert_variable(
                 .with_span_opt(span),
         );
     }
+    // A variable declared ephemeral (Terraform 1.10) marks its value so; any other may not
+    // be given an ephemeral one (a module's caller passing one on).
+    let converted = if var.ephemeral {
+        converted.with_marks(ferro_value::Marks::EPHEMERAL)
+    } else if converted.contains_ephemeral() {
+        return Err(ephemeral_not_allowed(
+            "This input variable is not declared as accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value.",
+            span,
+        ));
+    } else {
+        converted
+    };
     Ok(if var.sensitive {
         converted.mark_sensitive()
     } else {
         converted
     })
+}
+
+/// Terraform's error for an ephemeral value where the declaration does not allow one.
+pub fn ephemeral_not_allowed(detail: &str, span: Option<ferro_diag::Span>) -> Diagnostic {
+    Diagnostic::error("ephemeral-not-allowed", "Ephemeral value not allowed")
+        .with_detail(detail)
+        .with_span_opt(span)
 }

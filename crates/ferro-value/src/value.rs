@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use std::sync::Arc;
 
-/// Marks carried by a value through every operation. Today only "sensitive".
+/// Marks carried by a value through every operation: "sensitive", and "ephemeral" (a value
+/// that must not persist: from an ephemeral variable or output, Terraform 1.10+).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
@@ -14,9 +15,13 @@ pub struct Marks(u8);
 impl Marks {
     pub const NONE: Marks = Marks(0);
     pub const SENSITIVE: Marks = Marks(1);
+    pub const EPHEMERAL: Marks = Marks(2);
 
     pub fn is_sensitive(self) -> bool {
         self.0 & 1 != 0
+    }
+    pub fn is_ephemeral(self) -> bool {
+        self.0 & 2 != 0
     }
     pub fn union(self, other: Marks) -> Marks {
         Marks(self.0 | other.0)
@@ -170,6 +175,13 @@ impl Value {
         self.marks = self.marks.union(marks);
         self
     }
+    /// This value with the top-level marks in `marks` removed (the others kept).
+    pub fn without_marks(&self, marks: Marks) -> Value {
+        Value {
+            kind: self.kind.clone(),
+            marks: Marks(self.marks.0 & !marks.0),
+        }
+    }
     pub fn mark_sensitive(self) -> Value {
         self.with_marks(Marks::SENSITIVE)
     }
@@ -189,6 +201,55 @@ impl Value {
             return true;
         }
         self.children().any(|v| v.contains_sensitive())
+    }
+    /// True when this value or anything inside it carries the ephemeral mark.
+    pub fn contains_ephemeral(&self) -> bool {
+        self.marks.is_ephemeral() || self.children().any(|v| v.contains_ephemeral())
+    }
+    /// The paths at which the ephemeral mark is (the outermost of nested ones).
+    pub fn ephemeral_paths(&self) -> Vec<Vec<PathStep>> {
+        fn walk(v: &Value, at: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+            if v.marks.is_ephemeral() {
+                out.push(at.clone());
+                return;
+            }
+            match &v.kind {
+                ValueKind::List(_, es) | ValueKind::Tuple(es) => {
+                    for (i, e) in es.iter().enumerate() {
+                        at.push(PathStep::Index(Value::int(i as i64)));
+                        walk(e, at, out);
+                        at.pop();
+                    }
+                }
+                ValueKind::Set(_, es) => {
+                    for e in es.iter() {
+                        at.push(PathStep::Index(e.unmarked()));
+                        walk(e, at, out);
+                        at.pop();
+                    }
+                }
+                ValueKind::Map(_, m) => {
+                    for (k, e) in m.iter() {
+                        at.push(PathStep::Index(Value::string(k.to_string())));
+                        walk(e, at, out);
+                        at.pop();
+                    }
+                }
+                ValueKind::Object(m) => {
+                    for (k, e) in m.iter() {
+                        at.push(PathStep::Attr(k.to_string()));
+                        walk(e, at, out);
+                        at.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        if self.contains_ephemeral() {
+            walk(self, &mut Vec::new(), &mut out);
+        }
+        out
     }
     /// True when this value or anything inside it carries any mark.
     fn has_marks(&self) -> bool {

@@ -172,11 +172,65 @@ pub(super) fn register(r: &mut Registry) {
         ),
     );
     r.insert(
+        "ephemeralasnull",
+        func(
+            vec![any()],
+            None,
+            Ret::Computed(|a| Ok(a[0].ty())),
+            |_, a, _| Ok(ephemeral_as_null(&a[0])),
+        ),
+    );
+    r.insert(
         "issensitive",
         func(vec![any()], None, Ret::Fixed(Type::Bool), |_, a, _| {
             Ok(Value::bool(a[0].is_sensitive()))
         }),
     );
+}
+
+/// `ephemeralasnull(v)` (Terraform 1.10): `v` with every ephemeral part (the whole value, or
+/// elements and attributes inside it) replaced by a null of its type.
+fn ephemeral_as_null(v: &Value) -> Value {
+    use ferro_value::ValueKind;
+    if v.marks.is_ephemeral() {
+        return Value::null(v.ty())
+            .with_marks(v.without_marks(ferro_value::Marks::EPHEMERAL).marks);
+    }
+    if !v.contains_ephemeral() {
+        return v.clone();
+    }
+    let kind = match &v.kind {
+        ValueKind::List(t, es) => ValueKind::List(
+            t.clone(),
+            std::sync::Arc::new(es.iter().map(ephemeral_as_null).collect()),
+        ),
+        // Rebuilt as a set: elements that became alike are one.
+        ValueKind::Set(t, es) => {
+            return Value::set(t.clone(), es.iter().map(ephemeral_as_null).collect())
+                .with_marks(v.marks)
+        }
+        ValueKind::Tuple(es) => ValueKind::Tuple(std::sync::Arc::new(
+            es.iter().map(ephemeral_as_null).collect(),
+        )),
+        ValueKind::Map(t, m) => ValueKind::Map(
+            t.clone(),
+            std::sync::Arc::new(
+                m.iter()
+                    .map(|(k, e)| (k.clone(), ephemeral_as_null(e)))
+                    .collect(),
+            ),
+        ),
+        ValueKind::Object(m) => ValueKind::Object(std::sync::Arc::new(
+            m.iter()
+                .map(|(k, e)| (k.clone(), ephemeral_as_null(e)))
+                .collect(),
+        )),
+        other => other.clone(),
+    };
+    Value {
+        kind,
+        marks: v.marks,
+    }
 }
 
 fn nonsensitive(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
@@ -186,5 +240,6 @@ fn nonsensitive(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
             "the given value is not sensitive, so this call is redundant",
         ));
     }
-    Ok(a[0].unmarked())
+    // Only the sensitive mark goes: an ephemeral value stays ephemeral.
+    Ok(a[0].without_marks(ferro_value::Marks::SENSITIVE))
 }

@@ -73,6 +73,12 @@ impl Walk<'_> {
                 continue;
             };
             let (config, mut ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+            ds.extend(ferro_runtime::diagnostics::ephemeral_in_resource(
+                m.hir(file),
+                &config,
+                &addr_s,
+                decl,
+            ));
             ds.extend(check_conditions(
                 m,
                 file,

@@ -402,7 +402,13 @@ impl Walk<'_> {
         let (config, mut ds) = match &p.shared_config {
             Some(Some(v)) => (v.clone(), Vec::new()),
             _ => {
-                let (v, ds) = eval_body(m, p.file, &p.decl.body, &p.schema.block, &inst);
+                let (v, mut ds) = eval_body(m, p.file, &p.decl.body, &p.schema.block, &inst);
+                ds.extend(ferro_runtime::diagnostics::ephemeral_in_resource(
+                    m.hir(p.file),
+                    &v,
+                    &addr.to_string(),
+                    &p.decl,
+                ));
                 if p.independent && p.shared_config.is_none() {
                     p.shared_config = Some(ds.is_empty().then(|| v.clone()));
                 }

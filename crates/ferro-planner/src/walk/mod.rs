@@ -211,6 +211,16 @@ struct Ahead {
     last_private: ferro_plan::PrivateData,
 }
 
+/// The root module's variables declared `ephemeral` (Terraform 1.10), by name.
+pub fn ephemeral_root_variables(db: &dyn Db, ws: Workspace) -> Vec<String> {
+    module_index(db, ws.root(db))
+        .variables
+        .iter()
+        .filter(|(_, item)| file_hir(db, item.file).variables[item.index].ephemeral)
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
 /// What a plan with `-minimal-refresh` says of the objects it did not read.
 fn not_refreshed_warning(n: usize) -> Diagnostic {
     let (objects, their) = if n == 1 {
@@ -463,6 +473,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         .into_iter()
         .map(|((path, name), e)| ((path, name), (e.expansion, e.keys)))
         .collect();
+    let ephemeral_variables = ephemeral_root_variables(db, ws);
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
         mode: if input.options.destroy {
@@ -475,7 +486,18 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         config: ConfigSnapshot {
             files: input.files.clone(),
         },
-        variables: vars,
+        // Values of ephemeral variables never reach a plan file: applying one takes them
+        // again.
+        ephemeral_values: vars
+            .iter()
+            .filter(|(n, _)| ephemeral_variables.contains(n))
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect(),
+        variables: vars
+            .into_iter()
+            .filter(|(n, _)| !ephemeral_variables.contains(n))
+            .collect(),
+        ephemeral_variables,
         prior_state: w.refreshed,
         state_identity,
         changes: w.out.changes,
@@ -908,6 +930,15 @@ impl Walk<'_> {
             return;
         }
         let Some(e) = o.value else { return };
+        // Root outputs persist in state: none may be ephemeral (Terraform 1.10).
+        if o.ephemeral {
+            self.out.diags.push(
+                Diagnostic::error("ephemeral-root-output", "Ephemeral output not allowed")
+                    .with_detail("Ephemeral outputs are not allowed in context of a root module")
+                    .with_span(hir.at(o.span)),
+            );
+            return;
+        }
         let (v, ds) = m.eval(item.file, e, &InstanceCtx::default());
         let failed = ds.iter().any(Diagnostic::is_error);
         self.out.diags.extend(ds);
@@ -916,6 +947,13 @@ impl Walk<'_> {
         }
         if v.contains_sensitive() && !o.sensitive {
             self.out.diags.push(sensitive_output_error(hir.span(e)));
+            return;
+        }
+        if v.contains_ephemeral() {
+            self.out.diags.push(ferro_runtime::variable_value::ephemeral_not_allowed(
+                "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+                hir.span(e),
+            ));
             return;
         }
         // A null output is not kept in state: the old value goes, or (as Terraform plans it)
