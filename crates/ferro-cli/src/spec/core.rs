@@ -17,7 +17,7 @@ pub(crate) const INIT: Spec = Spec {
         // does not), for the tools that pass them to every command.
         "lock",
     ],
-    values: &["backend-config", "lock-timeout", "lockfile"],
+    values: &["backend-config", "lock-timeout", "lockfile", "var", "var-file"],
     help: "Usage: ferro [global options] init [options]
 
   Gets the working directory ready for the other commands: installs the
@@ -60,6 +60,15 @@ Options:
   -upgrade=false          Install the newest module and provider versions the
                           version constraints allow, rather than keeping the
                           ones installed or locked before.
+
+  -var 'NAME=VALUE'       Set the root module's input variable NAME, for the
+                          module sources and the backend arguments that use
+                          variables (OpenTofu's early evaluation). May be
+                          given more than once.
+
+  -var-file=FILE          Read input variable values from FILE, after
+                          terraform.tfvars and *.auto.tfvars. May be given
+                          more than once.
 ",
 };
 

@@ -48,7 +48,7 @@ Options:
 
 pub(crate) const GET: Spec = Spec {
     bools: &["update"],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] get [options]
 
   Installs the modules the configuration calls into .terraform/modules, as
@@ -61,6 +61,14 @@ Options:
 
   -update     Install every module again, at the newest version its
               constraint allows.
+
+  -var 'NAME=VALUE'
+              Set the root module's input variable NAME, for the module
+              sources that use variables. May be given more than once.
+
+  -var-file=FILE
+              Read input variable values from FILE, after terraform.tfvars
+              and *.auto.tfvars. May be given more than once.
 ",
 };
 
