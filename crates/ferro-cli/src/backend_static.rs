@@ -28,9 +28,7 @@ impl ConfigError {
     /// Print the problem; the exit code.
     pub(crate) fn report(self, io: &mut crate::Io<'_>, color: bool) -> i32 {
         match self {
-            ConfigError::Plain(summary, detail) => {
-                crate::ui::plain_error(io, &summary, &detail)
-            }
+            ConfigError::Plain(summary, detail) => crate::ui::plain_error(io, &summary, &detail),
             ConfigError::Diags(diags, sources) => {
                 crate::ui::print_diags(io, &diags, &sources, color);
                 1
@@ -143,7 +141,11 @@ fn lit(v: &Value) -> Option<Lit> {
             .map(Lit::Map);
     }
     if let Some(items) = v.as_elements() {
-        return items.iter().map(lit).collect::<Option<Vec<_>>>().map(Lit::List);
+        return items
+            .iter()
+            .map(lit)
+            .collect::<Option<Vec<_>>>()
+            .map(Lit::List);
     }
     None
 }

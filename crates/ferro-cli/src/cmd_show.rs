@@ -53,7 +53,7 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
-        let mut l = load_files(plan.config.files.clone());
+        let mut l = crate::load::load_plan_config(&plan, &g.dir);
         let (providers, _) = attach_providers(&mut l, &registry, Some(&plan.prior_state));
         let text = if p.flag("json") {
             render::plan_json(&plan, &providers, &l.db, l.ws)

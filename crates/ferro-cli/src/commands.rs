@@ -1,8 +1,6 @@
 //! The commands: validate, plan, apply/destroy (`show` and `import` have their own files).
 
-use crate::load::{
-    attach_providers, collect_variables, config_diagnostics, load_dir, load_files, Loaded,
-};
+use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir, Loaded};
 use crate::ui::{plain_error, print_diags, print_warnings, var_args};
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -569,7 +567,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
-        let mut l = load_files(plan.config.files.clone());
+        let mut l = crate::load::load_plan_config(&plan, &g.dir);
         let registry = ProviderRegistry::for_working_dir(&g.dir);
         let (mut providers, mut diags) =
             attach_providers(&mut l, &registry, Some(&plan.prior_state));

@@ -9,12 +9,12 @@ use crate::module_fetch::ModuleFetcher;
 use crate::ui::plain_error;
 use crate::{Global, Io};
 use ferro_db::{is_local_source, resolve_local_source, StaticSource};
-use std::collections::BTreeMap;
 use ferro_diag::Diagnostic;
 use ferro_provider::install::cliconfig::CliConfig;
 use ferro_provider::install::http::Credentials;
 use ferro_provider::install::registry::Discovery;
 use ferro_provider::install::version::{Constraints, Version};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Where `modules.json` lives, relative to the working directory.

@@ -1,6 +1,7 @@
 //! Loading what a command works on: the configuration files of the working directory (or a plan's
 //! snapshot) into the analysis database, providers and their schemas, variable values, and state.
 
+use crate::static_sources::Installation;
 use ferro_db::Setter;
 use ferro_db::{diagnostics, RootDb, Sources, Workspace};
 use ferro_diag::{Diagnostic, FileId};
@@ -8,7 +9,6 @@ use ferro_planner::{load_providers, Providers, RawVariable};
 use ferro_provider::ProviderRegistry;
 use ferro_state::State;
 use ferro_value::Value;
-use crate::static_sources::Installation;
 use ferro_workspace::{Project, Reading};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -107,6 +107,25 @@ pub fn load_dir_with(
 /// child module's) into a fresh database, one module per directory.
 pub fn load_files(files: Vec<(String, String)>) -> Loaded {
     Loaded::from_project(Project::from_files(files))
+}
+
+/// The configuration a saved plan was made from, its module sources evaluated early with the
+/// plan's variables (as the plan saw them).
+pub fn load_plan_config(plan: &ferro_plan::Plan, dir: &Path) -> Loaded {
+    let mut l = load_files(plan.config.files.clone());
+    let vars = crate::provider_for_each::plan_variables(&plan.variables);
+    let workspace = ferro_state::workspace::current_workspace(dir);
+    let mut early = Vec::new();
+    crate::static_sources::resolve(
+        &mut l,
+        dir,
+        &vars,
+        &workspace,
+        Installation::Installing,
+        &mut early,
+    );
+    l.early = early;
+    l
 }
 
 impl Loaded {

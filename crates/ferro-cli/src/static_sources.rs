@@ -79,8 +79,7 @@ fn evaluate_round(
                 let hir = ferro_db::file_hir(db, call.file);
                 scopes[parent].for_child(node.module, hir, &hir.module_calls[call.index])
             }
-            _ => Statics::new(l, vars, dir, workspace)
-                .for_purpose(CODE, "the module source"),
+            _ => Statics::new(l, vars, dir, workspace).for_purpose(CODE, "the module source"),
         };
         let index = ferro_db::module_index(db, node.module);
         for (name, item) in &index.module_calls {
@@ -97,14 +96,26 @@ fn evaluate_round(
             }
             let source = match (&call.source, call.source_expr) {
                 (Some((s, _)), _) => Some(s.clone()),
-                (None, Some((e, _))) => {
-                    string_value(&scope, hir, e, &format!("module.{name}.source"), false, diags)
-                        .flatten()
-                }
+                (None, Some((e, _))) => string_value(
+                    &scope,
+                    hir,
+                    e,
+                    &format!("module.{name}.source"),
+                    false,
+                    diags,
+                )
+                .flatten(),
                 (None, None) => None,
             };
             let version = match call.version_expr {
-                Some(e) => string_value(&scope, hir, e, &format!("module.{name}.version"), true, diags),
+                Some(e) => string_value(
+                    &scope,
+                    hir,
+                    e,
+                    &format!("module.{name}.version"),
+                    true,
+                    diags,
+                ),
                 None => Some(call.version.clone()),
             };
             match (source, version) {
@@ -153,7 +164,9 @@ fn string_value(
         None => {
             diags.push(
                 Diagnostic::error(CODE, "Unsuitable value type")
-                    .with_detail(format!("Unsuitable value for {subject}: a string is required."))
+                    .with_detail(format!(
+                        "Unsuitable value for {subject}: a string is required."
+                    ))
                     .with_span_opt(span),
             );
             None

@@ -126,7 +126,9 @@ fn module_sources_and_versions_from_variables() {
         "{manifest}"
     );
     assert!(
-        manifest.contains(&format!(r#"{{"Key":"pkg","Source":"{a}","Dir":".terraform/modules/pkg"}}"#)),
+        manifest.contains(&format!(
+            r#"{{"Key":"pkg","Source":"{a}","Dir":".terraform/modules/pkg"}}"#
+        )),
         "{manifest}"
     );
 
@@ -167,9 +169,18 @@ fn module_sources_and_versions_from_variables() {
         &env,
     );
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("Downloading modules.example.test/acme/net/aws 1.1.0 for net..."), "{out}");
-    assert!(out.contains(&format!("Downloading {b} for pkg...")), "{out}");
-    assert!(out.contains("- pkg.in in .terraform/modules/pkg/inner\n"), "{out}");
+    assert!(
+        out.contains("Downloading modules.example.test/acme/net/aws 1.1.0 for net..."),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Downloading {b} for pkg...")),
+        "{out}"
+    );
+    assert!(
+        out.contains("- pkg.in in .terraform/modules/pkg/inner\n"),
+        "{out}"
+    );
     let (code, out, err) = ferro_env(
         &dir,
         &[

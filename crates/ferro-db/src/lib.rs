@@ -53,9 +53,8 @@ pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKe
 /// Re-exported so front ends can change inputs without depending on salsa directly.
 pub use salsa::Setter;
 pub use tree::{
-    StaticSource,
     is_local_source, module_input_diagnostics, module_tree, module_tree_diagnostics,
-    resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
+    resolve_local_source, ModuleTree, StaticSource, TreeNode, TreeNodeId,
 };
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable, validate_file,

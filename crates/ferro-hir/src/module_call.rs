@@ -39,9 +39,7 @@ impl Lower {
                     // locals (OpenTofu 1.8), by the front end that knows their values.
                     "source" => match literal_string(&a.expr) {
                         Some(s) => call.source = Some((s, self.sp(a.expr.span))),
-                        None => {
-                            call.source_expr = Some((self.expr(&a.expr), self.sp(a.expr.span)))
-                        }
+                        None => call.source_expr = Some((self.expr(&a.expr), self.sp(a.expr.span))),
                     },
                     "version" => {
                         match literal_string(&a.expr) {

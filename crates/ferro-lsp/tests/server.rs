@@ -758,7 +758,10 @@ fn module_source_from_variables_is_no_error() {
     let text = "variable \"dir\" {\n  default = \"./m\"\n}\n\nlocals {\n  dir = var.dir\n}\n\nmodule \"a\" {\n  source = local.dir\n}\n\nmodule \"b\" {\n  source  = \"./m\"\n  version = var.dir\n}\n";
     let root = workspace(
         "early-source",
-        &[("main.tf", text), ("m/main.tf", "output \"x\" {\n  value = 1\n}\n")],
+        &[
+            ("main.tf", text),
+            ("m/main.tf", "output \"x\" {\n  value = 1\n}\n"),
+        ],
     );
     let mut c = Client::start(&root);
     let uri = c.uri("main.tf");

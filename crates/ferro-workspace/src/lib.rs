@@ -389,10 +389,8 @@ impl Project {
                         if !ferro_db::is_local_source(&st.source) {
                             continue;
                         }
-                        let child = ferro_db::resolve_local_source(
-                            node.module.dir(&self.db),
-                            &st.source,
-                        );
+                        let child =
+                            ferro_db::resolve_local_source(node.module.dir(&self.db), &st.source);
                         if tried.insert(child.clone()) {
                             wanted.push(child);
                         }

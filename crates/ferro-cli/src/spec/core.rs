@@ -17,7 +17,13 @@ pub(crate) const INIT: Spec = Spec {
         // does not), for the tools that pass them to every command.
         "lock",
     ],
-    values: &["backend-config", "lock-timeout", "lockfile", "var", "var-file"],
+    values: &[
+        "backend-config",
+        "lock-timeout",
+        "lockfile",
+        "var",
+        "var-file",
+    ],
     help: "Usage: ferro [global options] init [options]
 
   Gets the working directory ready for the other commands: installs the
@@ -74,14 +80,15 @@ Options:
 
 pub(crate) const VALIDATE: Spec = Spec {
     bools: &["json"],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] validate [options] [DIR]
 
   Checks the configuration in DIR (by default the working directory) for
   errors: syntax, references, types, and arguments against the providers'
-  schemas. It reads neither variables' values nor the state, and calls no
-  provider API, so it needs no credentials; run \"ferro init\" first so the
-  providers are there (they are looked for in the working directory).
+  schemas. It reads no state and calls no provider API, so it needs no
+  credentials; run \"ferro init\" first so the providers are there (they
+  are looked for in the working directory). Variables' values are read only
+  for the module sources that use them (OpenTofu's early evaluation).
 
 Options:
 
@@ -89,6 +96,14 @@ Options:
                \"terraform validate -json\") for programs to read.
 
   -no-color    Print without terminal colours.
+
+  -var 'NAME=VALUE'
+               Set the root module's input variable NAME. May be given
+               more than once.
+
+  -var-file=FILE
+               Read input variable values from FILE, after
+               terraform.tfvars and *.auto.tfvars.
 ",
 };
 

@@ -362,7 +362,11 @@ fn validate_tree(
             Meta::None
         };
         // A `source` or `version` evaluated early names what exists like any expression.
-        let early = c.source_expr.map(|(e, _)| e).into_iter().chain(c.version_expr);
+        let early = c
+            .source_expr
+            .map(|(e, _)| e)
+            .into_iter()
+            .chain(c.version_expr);
         for e in c
             .count
             .iter()
