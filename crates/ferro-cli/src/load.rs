@@ -100,7 +100,9 @@ pub fn load_dir_with(
     edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
 ) -> Result<Loaded, String> {
     let project = Project::open_with(dir, RootDb::default(), edit)?;
-    Ok(Loaded::from_project(project))
+    let mut l = Loaded::from_project(project);
+    early_evaluation(&mut l, dir, Installation::Installed);
+    Ok(l)
 }
 
 /// Put configuration files (named relative to the root module, `modules/a/main.tf` for a
