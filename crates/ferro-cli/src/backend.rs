@@ -3,6 +3,7 @@
 //! format and configuration hash, so either tool accepts the other's initialisation), and
 //! opening the selected workspace's state as a `ferro_state::Backend`.
 
+pub(crate) use crate::backend_static::ConfigError;
 use crate::{args, Global, Io};
 use ferro_state::http::{HttpBackend, HttpConfig, HttpStore};
 use ferro_state::pg::{PgBackend, PgConfig, PgStore};
@@ -147,8 +148,10 @@ pub(crate) fn local_layout(attrs: &BTreeMap<String, Lit>) -> Result<LocalLayout,
 }
 
 /// Read the root module's backend block (None: no block, the local backend).
-pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
-    let files = crate::load::read_config_files(dir)?;
+/// Arguments that are not literal values are evaluated early, from the run's variables and
+/// the locals ([`crate::backend_static`]).
+pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, ConfigError> {
+    let files = crate::load::read_config_files(dir).map_err(ConfigError::invalid)?;
     for (i, (name, text)) in files.iter().enumerate() {
         let file = ferro_diag::FileId(i as u32);
         let parsed = if name.ends_with(".json") {
@@ -177,20 +180,23 @@ pub(crate) fn config_block(dir: &Path) -> Result<Option<BackendBlock>, String> {
                     .unwrap_or_default();
                 let mut attrs = BTreeMap::new();
                 let mut spans = BTreeMap::new();
+                let mut early = false;
                 for a in &b.body.items {
                     let ferro_syntax::ast::BodyItem::Attribute(a) = a else {
-                        return Err(format!(
+                        return Err(ConfigError::invalid(format!(
                             "{name}: blocks are not expected in a backend block"
-                        ));
+                        )));
                     };
-                    let v = literal(&a.expr).ok_or_else(|| {
-                        format!(
-                            "{name}: the backend argument {:?} must be a literal string or bool; variables may not be used here",
-                            a.name.name.as_str()
-                        )
-                    })?;
-                    attrs.insert(a.name.name.to_string(), v);
+                    match literal(&a.expr) {
+                        Some(v) => {
+                            attrs.insert(a.name.name.to_string(), v);
+                        }
+                        None => early = true,
+                    }
                     spans.insert(a.name.name.to_string(), a.span);
+                }
+                if early {
+                    attrs = crate::backend_static::evaluated_attrs(dir, &ty)?;
                 }
                 let origin = Origin {
                     file,
@@ -450,18 +456,18 @@ pub(crate) fn saved_attrs(config: &serde_json::Value) -> BTreeMap<String, Lit> {
 
 /// Where the configuration says states live, checked against what `init` recorded: a backend
 /// block that `init` has not set up (or a changed one, or one removed) needs `init` first.
-pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
-    let block = config_block(dir).map_err(|e| ("Invalid backend configuration".to_string(), e))?;
+pub(crate) fn location(dir: &Path) -> Result<Location, ConfigError> {
+    let block = config_block(dir)?;
     let saved = saved(dir);
     let init_needed = |reason: String| {
-        (
+        ConfigError::Plain(
             "Backend initialization required, please run \"ferro init\"".to_string(),
             format!("Reason: {reason}\n\nThe \"backend\" is the interface that ferro uses to store state,\nperform operations, etc. If this message is showing up, it means that the\nferro configuration you're using is using a custom configuration for\nthe ferro backend.\n\nChanges to backend configurations require reinitialization. This allows\nferro to set up the new configuration, copy existing state, etc. Please run\n\"ferro init\" with either the \"-reconfigure\" or \"-migrate-state\" flags to\nuse the current configuration.\n\nIf the change reason above is incorrect, please verify your configuration\nhasn't changed and try again. At this point, no changes to your existing\nconfiguration or state have been made."),
         )
     };
     match (block, saved) {
         (None, None) => Ok(Location::Local(LocalLayout::default())),
-        (Some(b), _) if !BACKEND_TYPES.contains(&b.ty.as_str()) => Err((
+        (Some(b), _) if !BACKEND_TYPES.contains(&b.ty.as_str()) => Err(ConfigError::Plain(
             "Unsupported backend type".to_string(),
             unsupported_type(&b.ty),
         )),
@@ -476,8 +482,7 @@ pub(crate) fn location(dir: &Path) -> Result<Location, (String, String)> {
                     b.ty
                 )));
             }
-            location_of(&b.ty, &saved_attrs(&config))
-                .map_err(|e| ("Invalid backend configuration".to_string(), e))
+            location_of(&b.ty, &saved_attrs(&config)).map_err(ConfigError::invalid)
         }
         // A local backend block removed: its files stay where they were only when it named
         // the default ones; otherwise `init` must move the states back.
@@ -580,7 +585,7 @@ fn fail(io: &mut Io<'_>, summary: &str, detail: &str) -> i32 {
 
 /// The configured location, or the error printed.
 pub(crate) fn location_or_report(g: &Global, io: &mut Io<'_>) -> Result<Location, i32> {
-    location(&g.dir).map_err(|(s, d)| fail(io, &s, &d))
+    location(&g.dir).map_err(|e| e.report(io, g.color))
 }
 
 /// The selected workspace's state as the command line (`-state`) and configuration say; the

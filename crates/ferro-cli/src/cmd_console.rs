@@ -230,7 +230,7 @@ impl Session {
                 b.load().map_err(|e| e.0)
             }
             None => crate::backend::location(&g.dir)
-                .map_err(|(summary, detail)| format!("{summary}: {detail}"))
+                .map_err(crate::backend::ConfigError::text)
                 .and_then(|loc| {
                     let ws = ferro_state::workspace::current_workspace(&g.dir);
                     crate::backend::open_workspace(&g.dir, &loc, &ws)

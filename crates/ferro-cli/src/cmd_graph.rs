@@ -3,7 +3,7 @@
 //! its flags, loads the configuration (or a plan file's) and reports what stops the graph; the
 //! graph itself is made by `ferro_render::graph`.
 
-use crate::load::{attach_providers, load_dir, load_files, Loaded};
+use crate::load::{attach_providers, load_dir, Loaded};
 use crate::spec::graph::{parse_flags, GRAPH};
 use crate::ui::print_diags;
 use crate::{Global, Io};
@@ -88,7 +88,7 @@ pub fn graph(g: &Global, args: &[String], io: &mut Io<'_>) -> i32 {
                         .map_err(|e| e.to_string())
                 });
             match plan {
-                Ok(plan) => Ok(load_files(plan.config.files)),
+                Ok(plan) => Ok(crate::load::load_plan_config(&plan, &g.dir)),
                 Err(e) => {
                     return ui_error(
                         io,

@@ -2,7 +2,7 @@
 //! installation methods into `.terraform/providers/`, and write `.terraform.lock.hcl`, with
 //! Terraform's messages.
 
-use crate::load::{load_dir, read_state};
+use crate::load::read_state;
 use crate::{Global, Io};
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_db::{file_hir, module_index};
@@ -28,7 +28,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     }
     // The root module must load before anything is installed; only its own problems count
     // here, as in Terraform (the modules it calls may not be there yet).
-    let early = match load_dir(&g.dir) {
+    let early = match crate::load::load_dir_installing(&g.dir) {
         Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };
@@ -53,7 +53,7 @@ pub(crate) fn init(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             return code;
         }
     }
-    let l = match load_dir(&g.dir) {
+    let l = match crate::load::load_dir_installing(&g.dir) {
         Ok(l) => l,
         Err(e) => return error(io, "Failed to read configuration", &e),
     };

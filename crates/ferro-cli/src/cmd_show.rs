@@ -53,7 +53,7 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
-        let mut l = load_files(plan.config.files.clone());
+        let mut l = crate::load::load_plan_config(&plan, &g.dir);
         // A plan saved with its providers' schemas is shown with them: no provider runs.
         let stored = crate::stored_schemas::StoredSource::new(&plan.schemas, &registry);
         let (providers, _) = attach_providers(&mut l, &stored, Some(&plan.prior_state));

@@ -1,8 +1,6 @@
 //! The commands: validate, plan, apply/destroy (`show` and `import` have their own files).
 
-use crate::load::{
-    attach_providers, collect_variables, config_diagnostics, load_dir, load_files, Loaded,
-};
+use crate::load::{attach_providers, collect_variables, config_diagnostics, load_dir, Loaded};
 use crate::ui::{plain_error, print_diags, print_warnings, var_args};
 use crate::{args, render, spec, Global, Io};
 use ferro_diag::{has_errors, Diagnostic};
@@ -604,7 +602,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             return stale_plan_error(io);
         }
         let mut plan = plan;
-        let mut l = load_files(plan.config.files.clone());
+        let mut l = crate::load::load_plan_config(&plan, &g.dir);
         // -var and -var-file set only the ephemeral variables, which the plan does not keep.
         let given = var_args(a);
         if let Some((_, text)) = given.iter().find(|(file, text)| {

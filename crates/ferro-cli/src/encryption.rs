@@ -33,6 +33,12 @@ pub(crate) fn begin_run(dir: &std::path::Path, args: &[String]) {
     ferro_state::encryption::set_run_encryption(dir, None);
 }
 
+/// The run's command arguments (for `-var` and `-var-file`), for what else is evaluated
+/// before planning (module sources).
+pub(crate) fn run_args() -> Vec<String> {
+    RUN.with(|r| r.borrow().0.clone())
+}
+
 /// The encryption configured for the working directory (None: none), or the exit code after
 /// its diagnostics were printed.
 pub(crate) fn configured(g: &Global, io: &mut Io<'_>) -> Result<Option<Arc<Encryption>>, i32> {

@@ -60,7 +60,7 @@ fn merged(
 /// The backend step of `init`. Prints what it does; on failure the error is printed and the
 /// exit code returned.
 pub(crate) fn init_backend(g: &Global, p: &args::Parsed, io: &mut Io<'_>) -> Result<(), i32> {
-    let block = config_block(&g.dir).map_err(|e| fail(io, "Invalid backend configuration", &e))?;
+    let block = config_block(&g.dir).map_err(|e| e.report(io, g.color))?;
     let (new, attrs) = match &block {
         None => (Location::Local(LocalLayout::default()), BTreeMap::new()),
         Some(b) if BACKEND_TYPES.contains(&b.ty.as_str()) => {

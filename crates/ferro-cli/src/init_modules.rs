@@ -8,18 +8,22 @@
 use crate::module_fetch::ModuleFetcher;
 use crate::ui::plain_error;
 use crate::{Global, Io};
-use ferro_db::{is_local_source, resolve_local_source};
+use ferro_db::{is_local_source, resolve_local_source, StaticSource};
 use ferro_diag::Diagnostic;
 use ferro_provider::install::cliconfig::CliConfig;
 use ferro_provider::install::http::Credentials;
 use ferro_provider::install::registry::Discovery;
 use ferro_provider::install::version::{Constraints, Version};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Where `modules.json` lives, relative to the working directory.
 pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
 
 use ferro_workspace::manifest::{read_manifest, Installed};
+
+/// How many times `init` installs before the sources evaluated early stop changing.
+const MAX_ROUNDS: usize = 8;
 
 /// `init`'s and `get`'s module step: install every call, print Terraform's progress lines
 /// (under `header` when the configuration calls modules), and record the manifest. Err is the
@@ -49,7 +53,43 @@ pub(crate) fn install_step(
             cli.hosts.clone(),
         ),
     };
-    let installed = install_modules(&g.dir, test_dir, upgrade, &fetcher, &mut |l| lines.push(l));
+    // Sources evaluated early can name modules whose own calls evaluate early too: each round
+    // installs what the last one made known, until a round finds nothing new.
+    let mut used: Option<BTreeMap<String, StaticSource>> = None;
+    let mut installed = Ok(Vec::new());
+    for round in 0..MAX_ROUNDS {
+        let l = match crate::load::load_dir_installing(&g.dir) {
+            Ok(l) => l,
+            Err(e) => return Err(plain_error(io, "Failed to read configuration", &e)),
+        };
+        if l.early.iter().any(Diagnostic::is_error) {
+            crate::ui::print_diags(io, &l.early, &l.sources(), g.color);
+            return Err(1);
+        }
+        let statics = l.ws.static_sources(&l.db).clone();
+        if used.as_ref() == Some(&statics) {
+            break;
+        }
+        installed = install_modules(
+            &g.dir,
+            test_dir,
+            upgrade && round == 0,
+            &fetcher,
+            &statics,
+            &mut |l| lines.push(l),
+        );
+        if statics.is_empty() || installed.is_err() {
+            break;
+        }
+        if let Ok(modules) = &installed {
+            if modules.len() > 1 {
+                if let Err(e) = write_manifest(&g.dir, modules) {
+                    return Err(plain_error(io, "Failed to write the module manifest", &e));
+                }
+            }
+        }
+        used = Some(statics);
+    }
     // Terraform announces the step whenever the configuration calls modules, even when every
     // call was installed before (and so has nothing to say).
     let calls_modules = installed.as_ref().map_or(true, |m| m.len() > 1);
@@ -84,6 +124,7 @@ pub(crate) fn install_modules(
     test_dir: &str,
     upgrade: bool,
     fetcher: &ModuleFetcher,
+    statics: &BTreeMap<String, StaticSource>,
     say: &mut dyn FnMut(String),
 ) -> Result<Vec<Installed>, Vec<Diagnostic>> {
     let mut out = vec![Installed {
@@ -108,7 +149,7 @@ pub(crate) fn install_modules(
         (String, String, Option<String>),
     );
     let push_calls = |stack: &mut Vec<Pending>, path: &[String], dir: &str, anc: &[String]| {
-        let mut calls = calls_in(&root.join(dir));
+        let mut calls = calls_in(&root.join(dir), path, statics);
         calls.sort_by(|a, b| a.0.cmp(&b.0));
         for call in calls.into_iter().rev() {
             stack.push((path.to_vec(), dir.to_string(), anc.to_vec(), call));
@@ -238,13 +279,20 @@ fn test_module_calls(
 /// The module calls of the configuration files in `dir`: name, source, version. Override files
 /// (`override.tf`, `*_override.tf`) come after the others and change the `source` and `version`
 /// of the calls they name, as Terraform merges them.
-fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
+/// A call whose source or version is not a literal takes them from `statics` (evaluated
+/// early, by module key; `path` is the calling module's), and is left out when they are not
+/// there (its problem was reported, or its module was not installed when it was evaluated).
+fn calls_in(
+    dir: &Path,
+    path: &[String],
+    statics: &BTreeMap<String, StaticSource>,
+) -> Vec<(String, String, Option<String>)> {
     let Ok(mut files) = crate::load::read_config_files(dir) else {
         return Vec::new();
     };
     files.sort_by_key(|(name, _)| ferro_db::is_override_path(name));
-    let mut calls: std::collections::BTreeMap<String, (Option<String>, Option<String>)> =
-        std::collections::BTreeMap::new();
+    let mut calls: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
+    let mut early: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for (i, (name, text)) in files.iter().enumerate() {
         let id = ferro_diag::FileId(i as u32);
         let parsed = if ferro_db::is_json_path(name) {
@@ -255,6 +303,9 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
         let hir = ferro_hir::lower_file(id, &parsed.body);
         let overriding = ferro_db::is_override_path(name);
         for c in &hir.module_calls {
+            if c.source_expr.is_some() || c.version_expr.is_some() {
+                early.insert(c.name.clone());
+            }
             let source = c.source.as_ref().map(|(s, _)| s.clone());
             match calls.get_mut(&c.name) {
                 Some(base) if overriding => {
@@ -275,7 +326,15 @@ fn calls_in(dir: &Path) -> Vec<(String, String, Option<String>)> {
     }
     let mut out: Vec<(String, String, Option<String>)> = calls
         .into_iter()
-        .filter_map(|(name, (source, version))| Some((name, source?, version)))
+        .filter_map(|(name, (source, version))| {
+            if early.contains(&name) {
+                let mut key = path.to_vec();
+                key.push(name.clone());
+                let st = statics.get(&key.join("."))?;
+                return Some((name, st.source.clone(), st.version.clone()));
+            }
+            Some((name, source?, version))
+        })
         .collect();
     out.sort();
     out.reverse();

@@ -6,6 +6,7 @@
 
 mod args;
 mod backend;
+mod backend_static;
 pub mod cmd_console;
 mod cmd_fmt;
 mod cmd_get;
@@ -38,6 +39,7 @@ mod module_s3;
 mod provider_for_each;
 mod spec;
 mod static_eval;
+mod static_sources;
 mod stored_schemas;
 mod target_file;
 pub mod test;

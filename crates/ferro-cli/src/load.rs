@@ -1,6 +1,7 @@
 //! Loading what a command works on: the configuration files of the working directory (or a plan's
 //! snapshot) into the analysis database, providers and their schemas, variable values, and state.
 
+use crate::static_sources::Installation;
 use ferro_db::Setter;
 use ferro_db::{diagnostics, RootDb, Sources, Workspace};
 use ferro_diag::{Diagnostic, FileId};
@@ -21,6 +22,11 @@ pub struct Loaded {
     pub sources: Vec<(FileId, String, String)>,
     /// Invalid character encodings found while reading the files.
     pub encoding: Vec<Diagnostic>,
+    /// The problems of evaluating module sources early (reported with the root module's).
+    pub early: Vec<Diagnostic>,
+    /// The project the files were read by, for directories found later (a module source
+    /// evaluated early); its database is `db` above, lent back while it reads.
+    project: Option<Project>,
 }
 
 impl Loaded {
@@ -47,8 +53,44 @@ pub fn read_config_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
 /// invalid UTF-8 is reported with the other static diagnostics (`config_diagnostics`). A call
 /// whose directory is missing stays unresolved, for the module tree to report.
 pub fn load_dir(dir: &Path) -> Result<Loaded, String> {
+    load_dir_for(dir, Installation::Installed)
+}
+
+/// [`load_dir`] for `init` and `get`, which install what the module sources say now (an
+/// installed module whose source changed is not an error there).
+pub fn load_dir_installing(dir: &Path) -> Result<Loaded, String> {
+    load_dir_for(dir, Installation::Installing)
+}
+
+fn load_dir_for(dir: &Path, installation: Installation) -> Result<Loaded, String> {
     let project = Project::open(dir, RootDb::default(), Reading::Strict)?;
-    Ok(Loaded::from_project(project))
+    let mut l = Loaded::from_project(project);
+    early_evaluation(&mut l, dir, installation);
+    Ok(l)
+}
+
+/// Module sources and versions that are not literal strings, evaluated with the run's
+/// variables (`-var`, `-var-file`, `TF_VAR_*`, the tfvars files); their problems are kept in
+/// [`Loaded::early`]. Nothing is read when every source is literal.
+fn early_evaluation(l: &mut Loaded, dir: &Path, installation: Installation) {
+    let any = l.ws.modules(&l.db).into_iter().any(|m| {
+        m.files(&l.db).iter().any(|f| {
+            ferro_db::file_hir(&l.db, *f)
+                .module_calls
+                .iter()
+                .any(|c| c.source_expr.is_some() || c.version_expr.is_some())
+        })
+    });
+    if !any {
+        return;
+    }
+    // The command reports the variables' own problems when it reads them.
+    let args = crate::encryption::run_args();
+    let vars = collect_variables(l, dir, &crate::ui::var_args(&args), &mut Vec::new());
+    let workspace = ferro_state::workspace::current_workspace(dir);
+    let mut early = Vec::new();
+    crate::static_sources::resolve(l, dir, &vars, &workspace, installation, &mut early);
+    l.early = early;
 }
 
 /// [`load_dir`] with the root module's files (name, text) passed through `edit` first:
@@ -58,7 +100,9 @@ pub fn load_dir_with(
     edit: impl FnOnce(Vec<(String, String)>) -> Vec<(String, String)>,
 ) -> Result<Loaded, String> {
     let project = Project::open_with(dir, RootDb::default(), edit)?;
-    Ok(Loaded::from_project(project))
+    let mut l = Loaded::from_project(project);
+    early_evaluation(&mut l, dir, Installation::Installed);
+    Ok(l)
 }
 
 /// Put configuration files (named relative to the root module, `modules/a/main.tf` for a
@@ -67,21 +111,75 @@ pub fn load_files(files: Vec<(String, String)>) -> Loaded {
     Loaded::from_project(Project::from_files(files))
 }
 
+/// The configuration a saved plan was made from, its module sources evaluated early with the
+/// plan's variables (as the plan saw them).
+pub fn load_plan_config(plan: &ferro_plan::Plan, dir: &Path) -> Loaded {
+    let mut l = load_files(plan.config.files.clone());
+    let vars = crate::provider_for_each::plan_variables(&plan.variables);
+    let workspace = ferro_state::workspace::current_workspace(dir);
+    let mut early = Vec::new();
+    crate::static_sources::resolve(
+        &mut l,
+        dir,
+        &vars,
+        &workspace,
+        Installation::Installing,
+        &mut early,
+    );
+    l.early = early;
+    l
+}
+
 impl Loaded {
-    fn from_project(project: Project) -> Loaded {
+    fn from_project(mut project: Project) -> Loaded {
         let sources = project.files_in_order();
         let files = sources
             .iter()
             .map(|(_, n, t)| (n.clone(), t.clone()))
             .collect();
         let encoding = project.encoding_diagnostics();
+        let db = std::mem::take(&mut project.db);
         Loaded {
-            db: project.db,
+            db,
             ws: project.ws,
             files,
             sources,
             encoding,
+            early: Vec::new(),
+            project: Some(project),
         }
+    }
+
+    /// Give the analysis the module sources evaluated early and read the local directories
+    /// they name (with their files added to what diagnostics may point into).
+    pub(crate) fn set_static_sources(
+        &mut self,
+        sources: BTreeMap<String, ferro_db::StaticSource>,
+    ) -> Result<(), String> {
+        let Some(p) = self.project.as_mut() else {
+            self.ws.set_static_sources(&mut self.db).to(sources);
+            return Ok(());
+        };
+        std::mem::swap(&mut self.db, &mut p.db);
+        let r = p.set_static_sources(sources);
+        let known: std::collections::BTreeSet<FileId> =
+            self.sources.iter().map(|(id, _, _)| *id).collect();
+        let added: Vec<(FileId, String, String)> = p
+            .files_in_order()
+            .into_iter()
+            .filter(|(id, _, _)| !known.contains(id))
+            .collect();
+        for (id, name, text) in added {
+            if let Some(f) = p.file_by_id(id) {
+                if let Some(ds) = p.encoding.get(&p.path_of(f)) {
+                    self.encoding.extend(ds.iter().cloned());
+                }
+            }
+            self.files.push((name.clone(), text.clone()));
+            self.sources.push((id, name, text));
+        }
+        std::mem::swap(&mut self.db, &mut p.db);
+        r
     }
 }
 
@@ -194,6 +292,7 @@ fn root_problems(l: &Loaded) -> Vec<Diagnostic> {
     let root = l.ws.root(&l.db);
     let mut out = ferro_db::module_load_diagnostics(&l.db, l.ws, root).clone();
     out.extend(module_version_diagnostics(&l.db, root));
+    out.extend(l.early.iter().cloned());
     out.retain(loader_reports);
     out.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
     out

@@ -28,6 +28,11 @@ pub(crate) struct Statics<'a> {
     /// The diagnostics' code, and what needs the values (for messages).
     code: &'static str,
     purpose: &'static str,
+    /// The module evaluated in: the root (`vars` are its variables' values), or a child whose
+    /// variables are what its call passes, evaluated statically in the caller (an error,
+    /// kept until a reference needs the variable, when that value is not static).
+    module: ferro_db::Module,
+    inputs: Option<BTreeMap<String, Result<Value, Diagnostic>>>,
 }
 
 impl<'a> Statics<'a> {
@@ -46,6 +51,38 @@ impl<'a> Statics<'a> {
             subject: RefCell::new(String::new()),
             code: "encryption-not-static",
             purpose: "the encryption configuration",
+            module: l.ws.root(&l.db),
+            inputs: None,
+        }
+    }
+
+    /// The evaluator of a child module `module`, called by `call` (a call of this evaluator's
+    /// module, in `call_hir`): its variables are the call's arguments evaluated here.
+    pub(crate) fn for_child(
+        &self,
+        module: ferro_db::Module,
+        call_hir: &FileHir,
+        call: &ferro_hir::ModuleCall,
+    ) -> Statics<'a> {
+        let inputs = call
+            .inputs
+            .iter()
+            .map(|a| {
+                *self.subject.borrow_mut() = format!("module.{}.{}", call.name, a.name);
+                (a.name.clone(), self.eval_in(call_hir, a.expr))
+            })
+            .collect();
+        Statics {
+            l: self.l,
+            vars: self.vars,
+            dir: self.dir.clone(),
+            workspace: self.workspace.clone(),
+            stack: RefCell::new(Vec::new()),
+            subject: RefCell::new(String::new()),
+            code: self.code,
+            purpose: self.purpose,
+            module,
+            inputs: Some(inputs),
         }
     }
 
@@ -85,6 +122,18 @@ impl<'a> Statics<'a> {
             return None;
         }
         Some(v)
+    }
+
+    /// The value of a configuration expression `e` read straight from the syntax tree (a
+    /// backend block's argument), for `subject`, marks kept; None with the diagnostics said.
+    pub(crate) fn ast_value(
+        &self,
+        e: &ast::Expr,
+        subject: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        let (hir, id) = ferro_hir::lower_standalone_expr(e.span.file, e);
+        self.hir_value(&hir, id, subject, diags)
     }
 
     /// The value of expression `id` of the root module's `hir` (an argument OpenTofu
@@ -213,11 +262,31 @@ impl<'a> Statics<'a> {
         })
     }
 
+    /// A variable's value, marked sensitive when its declaration says so (as OpenTofu marks
+    /// it on the way in).
     fn variable(&self, name: &str) -> Result<Value, Diagnostic> {
-        if let Some(raw) = self.vars.get(name) {
-            return Ok(raw.value.clone());
+        let v = self.variable_unmarked(name)?;
+        let index = ferro_db::module_index(&self.l.db, self.module);
+        let sensitive = index.variables.get(name).is_some_and(|item| {
+            ferro_db::file_hir(&self.l.db, item.file).variables[item.index].sensitive
+        });
+        Ok(if sensitive { v.mark_sensitive() } else { v })
+    }
+
+    fn variable_unmarked(&self, name: &str) -> Result<Value, Diagnostic> {
+        match &self.inputs {
+            None => {
+                if let Some(raw) = self.vars.get(name) {
+                    return Ok(raw.value.clone());
+                }
+            }
+            Some(inputs) => {
+                if let Some(v) = inputs.get(name) {
+                    return v.clone();
+                }
+            }
         }
-        let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
+        let index = ferro_db::module_index(&self.l.db, self.module);
         let Some(item) = index.variables.get(name) else {
             return Err(Diagnostic::error(self.code, "Undefined variable")
                 .with_detail(format!("Undefined variable var.{name}")));
@@ -225,6 +294,13 @@ impl<'a> Statics<'a> {
         let hir = ferro_db::file_hir(&self.l.db, item.file);
         let var = &hir.variables[item.index];
         let Some(default) = var.default else {
+            if self.inputs.is_some() {
+                return Err(Diagnostic::error(
+                    self.code,
+                    "Missing required variable in module call",
+                )
+                .with_detail(format!("The module's variable {name:?} has no default value and the call does not set it; {} needs it before anything else is read.", self.purpose)));
+            }
             return Err(Diagnostic::error(self.code, "No value for required variable")
                 .with_detail(format!("The root module input variable {name:?} is not set, and has no default value; {} needs it before anything else is read. Use a -var or -var-file command line argument or an environment variable to provide a value.", self.purpose)));
         };
@@ -232,7 +308,7 @@ impl<'a> Statics<'a> {
     }
 
     fn local(&self, name: &str) -> Result<Value, Diagnostic> {
-        let index = ferro_db::module_index(&self.l.db, self.l.ws.root(&self.l.db));
+        let index = ferro_db::module_index(&self.l.db, self.module);
         let Some(item) = index.locals.get(name) else {
             return Err(
                 Diagnostic::error(self.code, "Reference to undeclared local value").with_detail(
@@ -270,7 +346,8 @@ impl Scope for Statics<'_> {
         match r {
             Reference::Var(name) => self.variable(name),
             Reference::Local(name) => self.local(name),
-            Reference::PathModule | Reference::PathRoot => Ok(Value::string(".")),
+            Reference::PathRoot => Ok(Value::string(".")),
+            Reference::PathModule => Ok(Value::string(self.module.dir(&self.l.db).clone())),
             Reference::PathCwd => Ok(Value::string(self.dir.to_string_lossy().into_owned())),
             Reference::TerraformWorkspace => Ok(Value::string(self.workspace.clone())),
             Reference::Module(_) => Err(Diagnostic::error(

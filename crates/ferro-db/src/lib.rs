@@ -54,7 +54,7 @@ pub use resolve::{declaration_loc, resolve_file, Resolution, Resolutions, SiteKe
 pub use salsa::Setter;
 pub use tree::{
     is_local_source, module_input_diagnostics, module_tree, module_tree_diagnostics,
-    resolve_local_source, ModuleTree, TreeNode, TreeNodeId,
+    resolve_local_source, ModuleTree, StaticSource, TreeNode, TreeNodeId,
 };
 pub use validate::{
     file_diagnostics, static_value, suggest, undeclared_local, undeclared_variable, validate_file,
@@ -136,6 +136,12 @@ pub struct Workspace {
     /// Module directories installed by `init` for non-local sources, by module key (`a.b`).
     #[returns(ref)]
     pub installed: BTreeMap<String, String>,
+    /// The `source` and `version` of module calls that are not literal strings, evaluated early
+    /// by the front end from the command's variables (OpenTofu 1.8), by module key (`a.b`). A
+    /// call missing here is left out of the tree without a word: the front end that could not
+    /// evaluate it has said why.
+    #[returns(ref)]
+    pub static_sources: BTreeMap<String, StaticSource>,
     #[returns(ref)]
     pub schemas: Arc<SchemaTable>,
     /// The directory relative paths of functions like `file` resolve against during static
@@ -160,7 +166,15 @@ impl Workspace {
     /// A workspace of just a root module (no calls to resolve), for tests and tools.
     pub fn single(db: &dyn Db, files: Vec<SourceFile>, schemas: Arc<SchemaTable>) -> Workspace {
         let root = Module::new(db, ".".to_string(), files);
-        Workspace::new(db, root, Vec::new(), BTreeMap::new(), schemas, ".".into())
+        Workspace::new(
+            db,
+            root,
+            Vec::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
+            schemas,
+            ".".into(),
+        )
     }
 }
 

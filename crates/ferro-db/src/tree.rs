@@ -48,6 +48,13 @@ impl ModuleTree {
     }
 }
 
+/// A module call's `source` and `version` evaluated early (they were not literal strings).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StaticSource {
+    pub source: String,
+    pub version: Option<String>,
+}
+
 /// Whether a module source is a local path (`./x`, `../x`), which needs no installation.
 pub fn is_local_source(source: &str) -> bool {
     source.starts_with("./") || source.starts_with("../") || source == "." || source == ".."
@@ -93,6 +100,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
         .map(|m| (m.dir(db).clone(), m))
         .collect();
     let installed = ws.installed(db);
+    let statics = ws.static_sources(db);
     let mut tree = ModuleTree {
         nodes: vec![TreeNode {
             path: Vec::new(),
@@ -114,13 +122,20 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
         for (name, item) in &index.module_calls {
             let call = &item_signature(db, item.file).module_calls[item.index];
             let call_at = Loc::new(item.file, call.span);
-            let Some((source, source_span)) = &call.source else {
-                continue;
-            };
             let mut path = tree.nodes[id].path.clone();
             path.push(name.clone());
             let key = path.join(".");
-            if is_local_source(source) && call.version.is_some() {
+            let (source, source_span, version) = match (&call.source, call.source_expr) {
+                (Some((s, span)), _) => (s, *span, call.version.as_ref()),
+                (None, Some((_, span))) => match statics.get(&key) {
+                    Some(st) => (&st.source, span, st.version.as_ref()),
+                    None => continue,
+                },
+                (None, None) => continue,
+            };
+            // A literal source with an evaluated version.
+            let version = version.or(statics.get(&key).and_then(|s| s.version.as_ref()));
+            if is_local_source(source) && version.is_some() {
                 tree.problems.push(Pending::new(
                     Diagnostic::error("module-version-local", "Invalid version constraint")
                         .with_detail(format!("Cannot apply a version constraint to module {name:?} (at {}:{LINE_MARK}) because it has a relative local path.", item.file.path(db))),
@@ -157,7 +172,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
                 tree.problems.push(Pending::new(
                     Diagnostic::error("module-cycle", "Module call cycle")
                         .with_detail(format!("The module call {name:?} loads {child_dir:?}, which is already being loaded by a module above it: a module cannot call itself, directly or through other modules.")),
-                    Loc::new(item.file, *source_span),
+                    Loc::new(item.file, source_span),
                 ));
                 continue;
             }
@@ -167,7 +182,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> ModuleTree {
                         .with_detail(format!(
                             "The directory {child_dir} does not exist or cannot be read."
                         )),
-                    Loc::new(item.file, *source_span),
+                    Loc::new(item.file, source_span),
                 ));
                 continue;
             };

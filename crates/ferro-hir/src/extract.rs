@@ -212,6 +212,11 @@ impl Copier<'_> {
         if let Some(s) = &mut c.version_span {
             self.span(s);
         }
+        if let Some((e, s)) = &mut c.source_expr {
+            self.expr(e);
+            self.span(s);
+        }
+        self.opt(&mut c.version_expr);
         self.opt(&mut c.count);
         self.opt(&mut c.for_each);
         self.opt(&mut c.enabled);

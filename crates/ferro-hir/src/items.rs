@@ -474,7 +474,12 @@ pub struct ModuleCall {
     pub missing_span: SpanId,
     /// The literal `source` string and its range.
     pub source: Option<(String, SpanId)>,
+    /// A `source` that is not a literal string: evaluated before anything else from variables
+    /// and locals (OpenTofu 1.8's early evaluation), by the front end; and its range.
+    pub source_expr: Option<(ExprId, SpanId)>,
     pub version: Option<String>,
+    /// A `version` that is not a literal string (evaluated as `source_expr` is).
+    pub version_expr: Option<ExprId>,
     /// The range of the `version` argument's value.
     pub version_span: Option<SpanId>,
     pub count: Option<ExprId>,

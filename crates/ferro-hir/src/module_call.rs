@@ -18,7 +18,9 @@ impl Lower {
             span,
             missing_span,
             source: None,
+            source_expr: None,
             version: None,
+            version_expr: None,
             version_span: None,
             count: None,
             for_each: None,
@@ -33,13 +35,17 @@ impl Lower {
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) => match a.name.name.as_str() {
-                    "source" => {
-                        let literal = self.literal_string_attr(a);
-                        let at = literal.as_ref().map(|_| self.sp(a.expr.span));
-                        call.source = literal.zip(at);
-                    }
+                    // Anything but a literal string is evaluated early, from variables and
+                    // locals (OpenTofu 1.8), by the front end that knows their values.
+                    "source" => match literal_string(&a.expr) {
+                        Some(s) => call.source = Some((s, self.sp(a.expr.span))),
+                        None => call.source_expr = Some((self.expr(&a.expr), self.sp(a.expr.span))),
+                    },
                     "version" => {
-                        call.version = self.literal_string_attr(a);
+                        match literal_string(&a.expr) {
+                            Some(v) => call.version = Some(v),
+                            None => call.version_expr = Some(self.expr(&a.expr)),
+                        }
                         call.version_span = Some(self.sp(a.expr.span));
                     }
                     "count" => {
@@ -70,7 +76,7 @@ impl Lower {
                 BodyItem::Block(inner) => self.unsupported_block(inner),
             }
         }
-        if call.source.is_none() {
+        if call.source.is_none() && call.source_expr.is_none() {
             self.error(
                 "missing-argument",
                 "Missing required argument",

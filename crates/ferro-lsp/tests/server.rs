@@ -749,3 +749,36 @@ fn tofu_files_are_configuration_and_lifecycle_completion_knows_opentofu_argument
     assert!(labels(r).contains(&"deprecated".to_string()));
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn module_source_from_variables_is_no_error() {
+    // OpenTofu 1.8 evaluates a module call's `source` and `version` early, from variables and
+    // locals: the editor reports no "literal string" error for them, but still checks the
+    // references they make.
+    let text = "variable \"dir\" {\n  default = \"./m\"\n}\n\nlocals {\n  dir = var.dir\n}\n\nmodule \"a\" {\n  source = local.dir\n}\n\nmodule \"b\" {\n  source  = \"./m\"\n  version = var.dir\n}\n";
+    let root = workspace(
+        "early-source",
+        &[
+            ("main.tf", text),
+            ("m/main.tf", "output \"x\" {\n  value = 1\n}\n"),
+        ],
+    );
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri);
+    assert!(d.is_empty(), "{d:?}");
+    let typo = text.replace("source = local.dir", "source = var.dri");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typo}]}),
+    );
+    let d = c.diagnostics(&uri);
+    let msgs: Vec<&str> = d.iter().map(|x| x["message"].as_str().unwrap()).collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("Reference to undeclared input variable")),
+        "{msgs:?}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}

@@ -255,7 +255,16 @@ fn module_config(
         let call = &hir.module_calls[item.index];
         let json = json_text(db, item.file);
         let mut e = obj();
-        if let Some((source, _)) = &call.source {
+        // A source or version evaluated early is shown as evaluated, as OpenTofu shows it.
+        let mut key = tn.path.clone();
+        key.push(name.clone());
+        let early = ws.static_sources(db).get(&key.join("."));
+        let source = call
+            .source
+            .as_ref()
+            .map(|(s, _)| s)
+            .or(early.map(|e| &e.source));
+        if let Some(source) = source {
             e.insert("source".into(), J::String(source.clone()));
         }
         let mut exprs = obj();
@@ -284,7 +293,11 @@ fn module_config(
                 J::Object(module_config(plan, providers, db, ws, tree, child)),
             );
         }
-        if let Some(v) = &call.version {
+        let version = match call.version_expr {
+            Some(_) => early.and_then(|e| e.version.as_ref()),
+            None => call.version.as_ref(),
+        };
+        if let Some(v) = version {
             e.insert("version_constraint".into(), J::String(v.clone()));
         }
         if !call.depends_on.is_empty() {

@@ -163,6 +163,7 @@ impl Project {
             root_module,
             Vec::new(),
             BTreeMap::new(),
+            BTreeMap::new(),
             Arc::new(SchemaTable::default()),
             ".".into(),
         );
@@ -369,6 +370,33 @@ impl Project {
                     }
                 }
             }
+            // Local sources evaluated early: resolved against their calling module's directory.
+            if !self.ws.static_sources(&self.db).is_empty() {
+                let tree = ferro_db::module_tree(&self.db, self.ws);
+                for node in &tree.nodes {
+                    let index = ferro_db::module_index(&self.db, node.module);
+                    for (name, item) in &index.module_calls {
+                        let call =
+                            &ferro_db::item_tree(&self.db, item.file).module_calls[item.index];
+                        if call.source.is_some() {
+                            continue;
+                        }
+                        let mut key = node.path.clone();
+                        key.push(name.clone());
+                        let Some(st) = self.ws.static_sources(&self.db).get(&key.join(".")) else {
+                            continue;
+                        };
+                        if !ferro_db::is_local_source(&st.source) {
+                            continue;
+                        }
+                        let child =
+                            ferro_db::resolve_local_source(node.module.dir(&self.db), &st.source);
+                        if tried.insert(child.clone()) {
+                            wanted.push(child);
+                        }
+                    }
+                }
+            }
             if wanted.is_empty() {
                 return Ok(());
             }
@@ -378,6 +406,18 @@ impl Project {
                 }
             }
         }
+    }
+
+    /// The module calls' sources and versions evaluated early (see
+    /// [`ferro_db::Workspace::static_sources`]); the local directories they name are loaded.
+    pub fn set_static_sources(
+        &mut self,
+        sources: BTreeMap<String, ferro_db::StaticSource>,
+    ) -> Result<(), String> {
+        if self.ws.static_sources(&self.db) != &sources {
+            self.ws.set_static_sources(&mut self.db).to(sources);
+        }
+        self.discover()
     }
 
     /// Put a file's text into the database (adding the file, and its module, when new).

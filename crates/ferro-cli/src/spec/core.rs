@@ -22,6 +22,8 @@ pub(crate) const INIT: Spec = Spec {
         "lock-timeout",
         "lockfile",
         "test-directory",
+        "var",
+        "var-file",
     ],
     help: "Usage: ferro [global options] init [options]
 
@@ -68,19 +70,29 @@ Options:
   -upgrade=false          Install the newest module and provider versions the
                           version constraints allow, rather than keeping the
                           ones installed or locked before.
+
+  -var 'NAME=VALUE'       Set the root module's input variable NAME, for the
+                          module sources and the backend arguments that use
+                          variables (OpenTofu's early evaluation). May be
+                          given more than once.
+
+  -var-file=FILE          Read input variable values from FILE, after
+                          terraform.tfvars and *.auto.tfvars. May be given
+                          more than once.
 ",
 };
 
 pub(crate) const VALIDATE: Spec = Spec {
     bools: &["json"],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] validate [options] [DIR]
 
   Checks the configuration in DIR (by default the working directory) for
   errors: syntax, references, types, and arguments against the providers'
-  schemas. It reads neither variables' values nor the state, and calls no
-  provider API, so it needs no credentials; run \"ferro init\" first so the
-  providers are there (they are looked for in the working directory).
+  schemas. It reads no state and calls no provider API, so it needs no
+  credentials; run \"ferro init\" first so the providers are there (they
+  are looked for in the working directory). Variables' values are read only
+  for the module sources that use them (OpenTofu's early evaluation).
 
 Options:
 
@@ -88,6 +100,14 @@ Options:
                \"terraform validate -json\") for programs to read.
 
   -no-color    Print without terminal colours.
+
+  -var 'NAME=VALUE'
+               Set the root module's input variable NAME. May be given
+               more than once.
+
+  -var-file=FILE
+               Read input variable values from FILE, after
+               terraform.tfvars and *.auto.tfvars.
 ",
 };
 

@@ -6,7 +6,7 @@ use crate::args::Spec;
 
 pub(crate) const SHOW: Spec = Spec {
     bools: &["json"],
-    values: &["state"],
+    values: &["state", "var", "var-file"],
     help: "Usage: ferro [global options] show [options] [FILE]
 
   Prints the state of the selected workspace, or, given FILE, the plan that
@@ -21,12 +21,19 @@ Options:
 
   -state=FILE    Read this local state file instead of the selected
                  workspace's state.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const OUTPUT: Spec = Spec {
     bools: &["json", "raw"],
-    values: &["state"],
+    values: &["state", "var", "var-file"],
     help: "Usage: ferro [global options] output [options] [NAME]
 
   Prints the root module's output values as the state recorded them at the
@@ -43,12 +50,19 @@ Options:
 
   -state=FILE    Read this local state file instead of the selected
                  workspace's state.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const GET: Spec = Spec {
     bools: &["update"],
-    values: &["test-directory"],
+    values: &["test-directory", "var", "var-file"],
     help: "Usage: ferro [global options] get [options]
 
   Installs the modules the configuration calls into .terraform/modules, as
@@ -64,12 +78,27 @@ Options:
 
   -update                Install every module again, at the newest version
                          its constraint allows.
+
+  -var 'NAME=VALUE'      Set the root module's input variable NAME, for the
+                         module sources that use variables. May be given
+                         more than once.
+
+  -var-file=FILE         Read input variable values from FILE, after
+                         terraform.tfvars and *.auto.tfvars. May be given
+                         more than once.
 ",
 };
 
 pub(crate) const TAINT: Spec = Spec {
     bools: &["allow-missing", "lock", "ignore-remote-version"],
-    values: &["state", "state-out", "backup", "lock-timeout"],
+    values: &[
+        "state",
+        "state-out",
+        "backup",
+        "lock-timeout",
+        "var",
+        "var-file",
+    ],
     help: "Usage: ferro [global options] taint [options] <address>
 
   Marks a resource instance in the state as tainted, so the next plan
@@ -103,6 +132,13 @@ Options:
 
   -state-out=FILE         Write the changed state to this local file
                           instead, leaving the state read as it was.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
@@ -138,6 +174,13 @@ Options:
 
   -state-out=FILE         Write the changed state to this local file
                           instead, leaving the state read as it was.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
@@ -237,7 +280,7 @@ Options:
 
 pub(crate) const FORCE_UNLOCK: Spec = Spec {
     bools: &["force"],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] force-unlock LOCK_ID
 
   Releases a lock on the selected workspace's state that a ferro run left
@@ -255,6 +298,13 @@ pub(crate) const FORCE_UNLOCK: Spec = Spec {
 Options:
 
   -force                 Release the lock without asking for confirmation.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
@@ -279,29 +329,43 @@ Subcommands:
 
 pub(crate) const WORKSPACE_LIST: Spec = Spec {
     bools: &[],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] workspace list
 
   Prints the name of every workspace the configured backend holds, one a
   line, starting with \"default\"; the selected one is marked with an
   asterisk.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const WORKSPACE_SHOW: Spec = Spec {
     bools: &[],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] workspace show
 
   Prints the name of the workspace the other commands use: the one last
   chosen with \"workspace select\" or \"workspace new\", \"default\" if none
   was, or the TF_WORKSPACE environment variable when it is set.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const WORKSPACE_NEW: Spec = Spec {
     bools: &["lock"],
-    values: &["lock-timeout", "state"],
+    values: &["lock-timeout", "state", "var", "var-file"],
     help: "Usage: ferro [global options] workspace new [OPTIONS] NAME
 
   Adds the workspace NAME to the configured backend and switches to it.
@@ -316,23 +380,37 @@ Options:
   -lock-timeout=0s    How long to keep trying to take the state lock.
 
   -state=FILE         Start the new workspace with a copy of this state file.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const WORKSPACE_SELECT: Spec = Spec {
     bools: &[],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] workspace select NAME
 
   Switches this working directory to the workspace NAME, which must exist
   already; plan, apply and the other commands then read and write its
   state. The choice is kept in .terraform/environment.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const WORKSPACE_DELETE: Spec = Spec {
     bools: &["force", "lock"],
-    values: &["lock-timeout"],
+    values: &["lock-timeout", "var", "var-file"],
     help: "Usage: ferro [global options] workspace delete [OPTIONS] NAME
 
   Deletes the workspace NAME and its state. Neither the selected workspace
@@ -348,6 +426,13 @@ Options:
                       -lock=false is risky when others may use it.
 
   -lock-timeout=0s    How long to keep trying to take the state lock.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 

@@ -27,7 +27,7 @@ Subcommands:
 
 pub(crate) const LIST: Spec = Spec {
     bools: &[],
-    values: &["state", "id"],
+    values: &["state", "id", "var", "var-file"],
     help: "Usage: ferro [global options] state list [options] [ADDRESS...]
 
   Lists the resource instances the state tracks, one address a line. Given
@@ -40,12 +40,19 @@ Options:
 
   -state=FILE         Read this local state file instead of the selected
                       workspace's state.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const SHOW: Spec = Spec {
     bools: &[],
-    values: &["state"],
+    values: &["state", "var", "var-file"],
     help: "Usage: ferro [global options] state show [options] ADDRESS
 
   Prints what the state recorded about one resource instance, attribute by
@@ -58,12 +65,26 @@ Options:
   -state=FILE    Read this local state file instead of the selected
                  workspace's state (terraform.tfstate in the default
                  workspace).
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const MV: Spec = Spec {
     bools: &["lock", "dry-run", "ignore-remote-version"],
-    values: &["state", "state-out", "backup", "lock-timeout"],
+    values: &[
+        "state",
+        "state-out",
+        "backup",
+        "lock-timeout",
+        "var",
+        "var-file",
+    ],
     help: "Usage: ferro [global options] state mv [options] SOURCE DESTINATION
 
   Gives objects the state tracks a new address, leaving the real objects
@@ -100,12 +121,18 @@ Options:
                           one when it does not exist) instead of within the
                           state read.
 
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const RM: Spec = Spec {
     bools: &["lock", "dry-run", "ignore-remote-version"],
-    values: &["state", "backup", "lock-timeout"],
+    values: &["state", "backup", "lock-timeout", "var", "var-file"],
     help: "Usage: ferro [global options] state rm [options] ADDRESS...
 
   Makes ferro stop tracking objects without destroying them: the instances
@@ -136,23 +163,37 @@ Options:
 
   -state=FILE             Edit this local state file instead of the selected
                           workspace's state.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const PULL: Spec = Spec {
     bools: &[],
-    values: &[],
+    values: &["var", "var-file"],
     help: "Usage: ferro [global options] state pull
 
   Prints the selected workspace's state, as stored, on standard output, in
   the JSON format of Terraform's state files. Nothing is printed when there
   is no state.
+
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const PUSH: Spec = Spec {
     bools: &["lock", "force", "ignore-remote-version"],
-    values: &["lock-timeout"],
+    values: &["lock-timeout", "var", "var-file"],
     help: "Usage: ferro [global options] state push [options] PATH
 
   Writes the state file at PATH over the selected workspace's stored
@@ -177,12 +218,18 @@ Options:
 
   -lock-timeout=0s    How long to keep trying to take the state lock.
 
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 
 pub(crate) const REPLACE_PROVIDER: Spec = Spec {
     bools: &["lock", "auto-approve", "ignore-remote-version"],
-    values: &["state", "backup", "lock-timeout"],
+    values: &["state", "backup", "lock-timeout", "var", "var-file"],
     help: "Usage: ferro [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
 
   Switches every resource in the state that belongs to the provider
@@ -211,6 +258,12 @@ Options:
   -state=FILE             Edit this local state file instead of the selected
                           workspace's state.
 
+  -var 'NAME=VALUE'   Set the root module's input variable NAME, for a
+                      backend configuration that uses variables (OpenTofu's
+                      early evaluation). May be given more than once.
+
+  -var-file=FILE      Read input variable values from FILE, after
+                      terraform.tfvars and *.auto.tfvars.
 ",
 };
 

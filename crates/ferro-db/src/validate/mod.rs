@@ -361,13 +361,21 @@ fn validate_tree(
         } else {
             Meta::None
         };
+        // A `source` or `version` evaluated early names what exists like any expression.
+        let early = c
+            .source_expr
+            .map(|(e, _)| e)
+            .into_iter()
+            .chain(c.version_expr);
         for e in c
             .count
             .iter()
             .chain(c.for_each.iter())
             .chain(c.enabled.iter())
+            .copied()
+            .chain(early)
         {
-            v.references(*e, Meta::None);
+            v.references(e, Meta::None);
         }
         if let Some(n) = c.count {
             v.check_count(n);

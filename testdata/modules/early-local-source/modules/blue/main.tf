@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+output "said" {
+  value = "blue module says ${var.name}"
+}

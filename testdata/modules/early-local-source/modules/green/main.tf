@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+output "said" {
+  value = "green module says ${var.name}"
+}

@@ -1,0 +1,3 @@
+output "dir" {
+  value = "./m"
+}
