@@ -284,7 +284,7 @@ Options:
   -exclude-file=FILE     Leave out each resource or module FILE lists.
 
   -minimal-refresh       Read back only the objects whose configuration
-                         changed (see \"ferro plan -help\").
+                         changed, as \"ferro plan\" does with it.
 
   -refresh=false         Do not read objects back from their providers first.
 
