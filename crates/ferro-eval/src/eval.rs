@@ -178,6 +178,8 @@ impl Evaluator<'_> {
         match &hir.exprs[e] {
             Expr::Literal(v) => v.clone(),
             Expr::Missing => unknown(),
+            // Only `convert` reads a type constraint; it has no value of its own.
+            Expr::TypeConstraint { .. } => unknown(),
             Expr::Template(parts) => self.template(e, parts),
             Expr::TemplateWrap(inner) => self.eval(*inner),
             Expr::Ref(r) => {

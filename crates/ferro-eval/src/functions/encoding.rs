@@ -505,9 +505,9 @@ fn gunzip(data: &[u8]) -> R<Vec<u8>> {
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
             Err(fail("failed to read gunzip raw data: unexpected EOF"))
         }
-        Err(e) if e.to_string().contains("checksum") || e.to_string().contains("crc") => {
-            Err(fail("failed to read gunzip raw data: gzip: invalid checksum"))
-        }
+        Err(e) if e.to_string().contains("checksum") || e.to_string().contains("crc") => Err(fail(
+            "failed to read gunzip raw data: gzip: invalid checksum",
+        )),
         Err(_) => Err(fail("failed to read gunzip raw data: flate: corrupt input")),
     }
 }
@@ -522,7 +522,10 @@ fn query_unescape(text: &str) -> Result<String, String> {
         match bytes[i] {
             b'%' => {
                 let hex = |b: u8| (b as char).to_digit(16);
-                match (bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+                match (
+                    bytes.get(i + 1).copied().and_then(hex),
+                    bytes.get(i + 2).copied().and_then(hex),
+                ) {
                     (Some(h), Some(l)) => {
                         out.push((h * 16 + l) as u8);
                         i += 3;
@@ -544,5 +547,6 @@ fn query_unescape(text: &str) -> Result<String, String> {
             }
         }
     }
-    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
