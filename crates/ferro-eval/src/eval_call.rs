@@ -15,6 +15,11 @@ impl Evaluator<'_> {
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
         }
+        if let Some(v) = self.namespaced_call(e, name, args, expand_final) {
+            return v;
+        }
+        // `core::NAME` is the built-in function NAME.
+        let name = name.strip_prefix("core::").unwrap_or(name);
         if name == "convert" {
             return self.convert_call(e, args, expand_final);
         }

@@ -18,7 +18,9 @@ pub mod stdio;
 pub mod validators;
 pub mod values;
 
-pub use provider::{DataSource, Resource, SdkProvider};
+pub use ferro_provider::FunctionError;
+pub use ferro_value::schema::{FunctionDecl, FunctionParam};
+pub use provider::{DataSource, Function, Resource, SdkProvider};
 
 /// The request and response types of [`Resource::modify_plan`].
 pub mod provider_types {
