@@ -11,6 +11,11 @@ impl Evaluator<'_> {
         args: &[ExprId],
         expand_final: bool,
     ) -> Value {
+        // `core::NAME` is the built-in function NAME (Terraform 1.8).
+        let name = match name.strip_prefix("core::") {
+            Some(core) if is_core_function(core) => core,
+            _ => name,
+        };
         // `try` and `can` see errors instead of reporting them.
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
@@ -18,8 +23,6 @@ impl Evaluator<'_> {
         if let Some(v) = self.namespaced_call(e, name, args, expand_final) {
             return v;
         }
-        // `core::NAME` is the built-in function NAME.
-        let name = name.strip_prefix("core::").unwrap_or(name);
         if name == "convert" {
             return self.convert_call(e, args, expand_final);
         }
@@ -284,6 +287,11 @@ impl Evaluator<'_> {
             format!("Call to function \"try\" failed: {message}."),
         )
     }
+}
+
+/// Whether `name` is a function of the core namespace (`core::NAME`).
+pub(super) fn is_core_function(name: &str) -> bool {
+    functions::is_function(name) || matches!(name, "can" | "try" | "convert")
 }
 
 /// The literal syntax that replaced the `list` and `map` functions of Terraform 0.11.

@@ -60,9 +60,6 @@ impl Evaluator<'_> {
         if namespace.is_empty() {
             return None;
         }
-        if namespace == "core::" && (functions::is_function(func) || func == "convert") {
-            return None;
-        }
         let parts: Vec<&str> = namespace.split("::").collect();
         let unknown_fn = |detail: String| ("Unknown provider function", detail);
         let failure = if parts[0] != "provider" {

@@ -59,3 +59,7 @@ output "sensitive" {
 output "core" {
   value = core::upper("x")
 }
+
+output "core_try" {
+  value = core::try(core::nosuch(1), "fallback")
+}

@@ -294,3 +294,84 @@ fn decode_tfvars(src: &str) -> Result<Value, FunctionError> {
     }
     Ok(Value::object(out.into_iter().collect()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Value {
+        Value::string(v)
+    }
+
+    fn obj(attrs: Vec<(&str, Value)>) -> Value {
+        Value::object(attrs.into_iter().collect())
+    }
+
+    #[test]
+    fn encode_tfvars_aligns_runs_of_one_line_attributes_as_terraform_does() {
+        let v = obj(vec![
+            ("string", s("hello")),
+            ("number", Value::int(5)),
+            ("bool", Value::bool(true)),
+            ("set", Value::set(Type::String, vec![s("beep"), s("boop")])),
+            ("map", obj(vec![("one", Value::int(1))])),
+            (
+                "object",
+                obj(vec![("one", Value::int(1)), ("true", Value::bool(true))]),
+            ),
+            ("null", Value::null(Type::String)),
+        ]);
+        let want = "bool = true\nmap = {\n  one = 1\n}\nnull   = null\nnumber = 5\nobject = {\n  one  = 1\n  true = true\n}\nset    = [\"beep\", \"boop\"]\nstring = \"hello\"\n";
+        assert_eq!(encode_tfvars(&v), Ok(s(want)));
+        assert_eq!(encode_tfvars(&obj(Vec::new())), Ok(s("")));
+        let err = encode_tfvars(&s("nope")).unwrap_err();
+        assert!(err.text.starts_with("invalid value to encode"), "{err:?}");
+        let err = encode_tfvars(&obj(vec![("not valid identifier", s("!"))])).unwrap_err();
+        assert_eq!(err.text, "invalid variable name \"not valid identifier\": must be a valid identifier, per Terraform's rules for input variable declarations");
+        assert_eq!(
+            encode_tfvars(&obj(vec![("x", Value::unknown(Type::String))])),
+            Ok(Value::unknown(Type::String))
+        );
+    }
+
+    #[test]
+    fn encode_expr_escapes_templates_and_lays_out_objects() {
+        assert_eq!(encode_expr(&s("hel${lo")), Ok(s("\"hel$${lo\"")));
+        assert_eq!(encode_expr(&s("hel%{lo")), Ok(s("\"hel%%{lo\"")));
+        assert_eq!(encode_expr(&s("boop\\boop")), Ok(s("\"boop\\\\boop\"")));
+        assert_eq!(
+            encode_expr(&s("hello\nworld\n")),
+            Ok(s("\"hello\\nworld\\n\""))
+        );
+        assert_eq!(encode_expr(&obj(Vec::new())), Ok(s("{}")));
+        assert_eq!(encode_expr(&Value::tuple(Vec::new())), Ok(s("[]")));
+        assert_eq!(
+            encode_expr(&obj(vec![("number", Value::int(5)), ("string", s("..."))])),
+            Ok(s("{\n  number = 5\n  string = \"...\"\n}"))
+        );
+        assert_eq!(
+            encode_expr(&Value::tuple(vec![Value::int(5), s("...")])),
+            Ok(s("[5, \"...\"]"))
+        );
+    }
+
+    #[test]
+    fn decode_tfvars_reads_constants_only() {
+        assert_eq!(
+            decode_tfvars("string = \"hello\"\nnumber = 2"),
+            Ok(obj(vec![("number", Value::int(2)), ("string", s("hello"))]))
+        );
+        assert_eq!(decode_tfvars(""), Ok(obj(Vec::new())));
+        let err = decode_tfvars("foo = whatever()").unwrap_err();
+        assert_eq!(err.text, "invalid expression for variable \"foo\": <decode_tfvars argument>:1,7-17: Function calls not allowed; Functions may not be called here.");
+        let err = decode_tfvars("foo = var.whatever").unwrap_err();
+        assert!(err.text.contains("Variables not allowed"), "{err:?}");
+        let err = decode_tfvars("foo {\n}\n").unwrap_err();
+        assert!(
+            err.text.starts_with(
+                "invalid tfvars content: <decode_tfvars argument>:1,1-4: Unexpected \"foo\" block"
+            ),
+            "{err:?}"
+        );
+    }
+}
