@@ -113,6 +113,10 @@ pub fn link_overrides(db: &mut RootDb, files: &[SourceFile]) {
 pub struct SchemaTable {
     pub resources: BTreeMap<(ferro_addrs::ResourceMode, String), Schema>,
     pub providers: BTreeMap<ferro_addrs::Provider, Schema>,
+    /// The functions of the providers whose functions the configuration calls, by source
+    /// address (validation checks `provider::LOCAL::NAME` calls against them).
+    pub functions:
+        BTreeMap<ferro_addrs::Provider, BTreeMap<String, ferro_value::schema::FunctionDecl>>,
 }
 
 /// The configuration files of one module directory. `dir` is relative to the root module

@@ -14,6 +14,9 @@ use std::path::Path;
 
 #[path = "eval_call.rs"]
 mod eval_call;
+#[path = "eval_provider_call.rs"]
+mod eval_provider_call;
+pub use eval_provider_call::{ProviderCallError, ProviderFunctionLookup, ProviderFunctions};
 #[path = "eval_refs.rs"]
 mod eval_refs;
 #[path = "eval_template.rs"]
@@ -59,6 +62,11 @@ pub trait Scope {
     /// call them.
     fn pure_only(&self) -> bool {
         false
+    }
+    /// The provider-defined functions of the module (`provider::LOCAL::NAME`); None where
+    /// providers cannot be asked (static analysis), which makes such calls unknown values.
+    fn provider_functions(&self) -> Option<&dyn ProviderFunctions> {
+        None
     }
 }
 
@@ -178,6 +186,8 @@ impl Evaluator<'_> {
         match &hir.exprs[e] {
             Expr::Literal(v) => v.clone(),
             Expr::Missing => unknown(),
+            // Only `convert` reads a type constraint; it has no value of its own.
+            Expr::TypeConstraint { .. } => unknown(),
             Expr::Template(parts) => self.template(e, parts),
             Expr::TemplateWrap(inner) => self.eval(*inner),
             Expr::Ref(r) => {

@@ -11,9 +11,20 @@ impl Evaluator<'_> {
         args: &[ExprId],
         expand_final: bool,
     ) -> Value {
+        // `core::NAME` is the built-in function NAME (Terraform 1.8).
+        let name = match name.strip_prefix("core::") {
+            Some(core) if is_core_function(core) => core,
+            _ => name,
+        };
         // `try` and `can` see errors instead of reporting them.
         if name == "try" || name == "can" {
             return self.try_can(e, name, args);
+        }
+        if let Some(v) = self.namespaced_call(e, name, args, expand_final) {
+            return v;
+        }
+        if name == "convert" {
+            return self.convert_call(e, args, expand_final);
         }
         if let Some(literal) = removed_constructor(name) {
             // Terraform 1.0 still knows these names, to say what replaced them.
@@ -129,6 +140,71 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `convert(value, type)` (Terraform 1.15, OpenTofu 1.13): the value converted to a type
+    /// constraint written as type syntax, then the defaults of its `optional` attributes
+    /// filled in. The result has the constraint's type without optional attributes; an
+    /// unknown value gives an unknown of that type; marks go from the value to the result.
+    fn convert_call(&mut self, e: ExprId, args: &[ExprId], expand_final: bool) -> Value {
+        if args.len() < 2 {
+            let close_paren = self.span(e).map(|s| Span {
+                start: s.end.saturating_sub(1).max(s.start),
+                ..s
+            });
+            let missing = if args.is_empty() { "value" } else { "type" };
+            return self.err_at(
+                close_paren,
+                "Not enough function arguments",
+                format!(
+                    "Function \"convert\" expects 2 argument(s). Missing value for {missing:?}."
+                ),
+            );
+        }
+        if args.len() > 2 {
+            return self.err_at(
+                self.start_span(args[2]),
+                "Too many function arguments",
+                "Function \"convert\" expects only 2 argument(s).",
+            );
+        }
+        let value = self.eval(args[0]);
+        let hir = self.tree;
+        let (ty, defaults) = match &hir.exprs[args[1]] {
+            Expr::TypeConstraint { ty, defaults } if !expand_final => (ty, defaults),
+            // Lowering already reported why the type is not a type constraint.
+            Expr::Missing => return unknown(),
+            _ => {
+                return self.err_at(
+                    self.start_span(args[1]),
+                    "Invalid function argument",
+                    "Invalid value for \"type\" parameter: a type constraint is required.",
+                )
+            }
+        };
+        let ret_ty = ferro_value::convert::strip_optional(ty);
+        let (plain, marks) = value.deep_unmark();
+        if plain.is_unknown() {
+            return Value::unknown(ret_ty).with_marks(marks);
+        }
+        let converted = match ferro_value::convert::convert(&plain, ty) {
+            Ok(v) => v,
+            Err(err) => {
+                return self.err_at(
+                    self.start_span(args[0]),
+                    "Invalid function argument",
+                    format!("Invalid value for \"value\" parameter: {}.", err.message),
+                )
+            }
+        };
+        let filled = match defaults {
+            Some(d) => ferro_value::defaults::apply_defaults(&converted, d),
+            None => converted,
+        };
+        // Defaults may have given optional attributes their values; the result's type has
+        // no optional attributes.
+        let out = ferro_value::convert::convert(&filled, &ret_ty).unwrap_or(filled);
+        out.with_marks(marks)
+    }
+
     /// The name of the call `e` (HCL points at it for an unknown function).
     pub(super) fn name_span(&self, e: ExprId, name: &str) -> Option<Span> {
         self.start_span(e).map(|s| Span {
@@ -211,6 +287,11 @@ impl Evaluator<'_> {
             format!("Call to function \"try\" failed: {message}."),
         )
     }
+}
+
+/// Whether `name` is a function of the core namespace (`core::NAME`).
+pub(super) fn is_core_function(name: &str) -> bool {
+    functions::is_function(name) || matches!(name, "can" | "try" | "convert")
 }
 
 /// The literal syntax that replaced the `list` and `map` functions of Terraform 0.11.

@@ -8,7 +8,10 @@ mod eval;
 mod functions;
 mod source_range;
 
-pub use eval::{eval_expr, eval_expr_bound, eval_position_free, expression_values, Scope};
+pub use eval::{
+    eval_expr, eval_expr_bound, eval_position_free, expression_values, ProviderCallError,
+    ProviderFunctionLookup, ProviderFunctions, Scope,
+};
 pub use functions::{
     call_function, function_names, function_signature, is_function, CallError, FnContext,
     FunctionSignature, IMPURE_FUNCTIONS,

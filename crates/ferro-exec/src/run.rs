@@ -226,7 +226,9 @@ pub fn apply(
             .iter()
             .map(|(n, v)| (n.clone(), v.clone())),
     );
-    let tree = EvalTree::new(db, ws, variables, false, cwd).project_reads();
+    let tree = EvalTree::new(db, ws, variables, false, cwd)
+        .project_reads()
+        .with_provider_functions(providers.functions.clone());
     restore_module_instances(&tree, plan);
     seed_resource_values(&tree, plan, &state, providers);
     // A provider block that refers to resources is configured by the first step that uses it,

@@ -113,6 +113,7 @@ impl Provider for Shelf {
                 .collect(),
             data_sources: Default::default(),
             move_resource_state: false,
+            functions: Default::default(),
         })
     }
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {

@@ -66,6 +66,12 @@ pub enum Expr {
     },
     /// A `for` iteration variable bound by an enclosing `for` expression or template directive.
     ForVar(String),
+    /// A type constraint in argument position (`convert(v, list(string))`), lowered from
+    /// type syntax rather than as an expression; only `convert` reads it.
+    TypeConstraint {
+        ty: ferro_value::Type,
+        defaults: Option<ferro_value::defaults::TypeDefaults>,
+    },
     /// Where lowering already reported an error.
     Missing,
 }
@@ -151,7 +157,12 @@ pub fn walk_exprs(exprs: &Arena<Expr>, root: ExprId, f: &mut dyn FnMut(ExprId, &
 /// conditions and collections of its directives included), appended to `out`.
 pub fn child_exprs(e: &Expr, out: &mut Vec<ExprId>) {
     match e {
-        Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+        Expr::Ref(_)
+        | Expr::Literal(_)
+        | Expr::SplatElem
+        | Expr::ForVar(_)
+        | Expr::TypeConstraint { .. }
+        | Expr::Missing => {}
         Expr::Template(parts) => template_children(parts, out),
         Expr::TemplateWrap(e) => out.push(*e),
         Expr::GetAttr { target, .. } => out.push(*target),
@@ -213,7 +224,12 @@ fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
 /// change it.
 pub fn child_exprs_mut(e: &mut Expr, f: &mut dyn FnMut(&mut ExprId)) {
     match e {
-        Expr::Ref(_) | Expr::Literal(_) | Expr::SplatElem | Expr::ForVar(_) | Expr::Missing => {}
+        Expr::Ref(_)
+        | Expr::Literal(_)
+        | Expr::SplatElem
+        | Expr::ForVar(_)
+        | Expr::TypeConstraint { .. }
+        | Expr::Missing => {}
         Expr::Template(parts) => template_children_mut(parts, f),
         Expr::TemplateWrap(e) | Expr::GetAttr { target: e, .. } => f(e),
         Expr::Index { target, key } => {

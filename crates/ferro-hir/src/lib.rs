@@ -26,4 +26,4 @@ pub use items::{
     Variable, VariableValidation,
 };
 pub use lower::{lower_expr_with_vars, lower_file, lower_standalone_expr};
-pub use type_expr::{lower_type_expr, lower_type_expr_with_defaults};
+pub use type_expr::{lower_type_constraint, lower_type_expr, lower_type_expr_with_defaults};

@@ -32,6 +32,21 @@ impl Lower {
         }
     }
 
+    /// A type constraint written as a function argument (`convert`'s `type`).
+    fn type_constraint_arg(&mut self, e: &ast::Expr) -> ExprId {
+        match crate::type_expr::lower_type_constraint(self.file, e) {
+            Ok((ty, defaults)) => {
+                let id = self.alloc(Expr::TypeConstraint { ty, defaults }, e.span);
+                self.set_start(id, e.span);
+                id
+            }
+            Err(d) => {
+                self.map.diagnostics.push(d);
+                self.missing(e.span)
+            }
+        }
+    }
+
     pub(super) fn missing(&mut self, span: Span) -> ExprId {
         self.alloc(Expr::Missing, span)
     }
@@ -102,7 +117,19 @@ impl Lower {
                 id
             }
             ExprKind::FunctionCall(call) => {
-                let args = call.args.iter().map(|a| self.expr(a)).collect();
+                let args = call
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        // `convert`'s second argument is type syntax (HCL's custom decoder).
+                        if call.name.name.as_str() == "convert" && i == 1 && !call.expand_final {
+                            self.type_constraint_arg(a)
+                        } else {
+                            self.expr(a)
+                        }
+                    })
+                    .collect();
                 let id = self.alloc(
                     Expr::Call {
                         name: call.name.name.to_string(),

@@ -20,6 +20,15 @@ pub fn lower_type_expr(file: FileId, e: &Expr) -> Result<Type, Diagnostic> {
     lower(file, e, false).map(|l| l.ty)
 }
 
+/// Lower a type constraint as HCL's `typeexpr.TypeConstraintWithDefaults` reads it (the
+/// argument of `convert`): no legacy forms; defaults of `optional(type, default)` attributes.
+pub fn lower_type_constraint(
+    file: FileId,
+    e: &Expr,
+) -> Result<(Type, Option<TypeDefaults>), Diagnostic> {
+    lower(file, e, false).map(|l| (l.ty, l.defaults.filter(|d| !d.is_empty())))
+}
+
 /// Lower a type constraint together with the defaults of its `optional(type, default)`
 /// attributes (None when it has none).
 ///

@@ -66,12 +66,14 @@ pub fn description(name: &str) -> &'static str {
         "base64decode" => "Decodes a Base64 string holding UTF-8 text.",
         "base64encode" => "Encodes a string's UTF-8 bytes in Base64.",
         "base64gzip" => "Compresses a string with gzip and encodes the result in Base64.",
+        "base64gunzip" => "Decodes a Base64 string and decompresses the result with gzip.",
         "csvdecode" => "Decodes CSV text (with a header line) into a list of maps.",
         "jsondecode" => "Decodes a JSON string into a value.",
         "jsonencode" => "Encodes a value as JSON.",
         "textdecodebase64" => "Decodes Base64 text in the given character encoding.",
         "textencodebase64" => "Encodes a string in the given character encoding, then in Base64.",
         "urlencode" => "Percent-encodes a string for use in a URL query.",
+        "urldecode" => "Decodes a percent-encoded URL query string (`+` is a space).",
         "yamldecode" => "Decodes a YAML document into a value.",
         "yamlencode" => "Encodes a value as YAML.",
         "abspath" => "Turns a filesystem path into an absolute path.",
@@ -102,6 +104,7 @@ pub fn description(name: &str) -> &'static str {
         "sha512" => "Returns the SHA-512 hash of a string, in hexadecimal.",
         "uuid" => "Returns a new random UUID (unknown until apply).",
         "uuidv5" => "Returns a name-based (SHA-1) UUID for a namespace and a name.",
+        "cidrcontains" => "Whether an IP address or CIDR prefix lies within another CIDR prefix.",
         "cidrhost" => "Returns the IP address of a host number within a CIDR prefix.",
         "cidrnetmask" => "Returns the netmask of an IPv4 CIDR prefix.",
         "cidrsubnet" => "Computes a subnet address within a CIDR prefix.",
@@ -112,6 +115,7 @@ pub fn description(name: &str) -> &'static str {
         "defaults" => "Fills null attributes of a value with defaults (experimental in Terraform 1.0).",
         "nonsensitive" => "Removes the sensitive mark from a value.",
         "sensitive" => "Marks a value as sensitive.",
+        "convert" => "Converts a value to a type constraint (`optional` defaults filled in).",
         "tobool" => "Converts a value to a bool.",
         "tolist" => "Converts a value to a list.",
         "tomap" => "Converts a value to a map.",
@@ -129,6 +133,7 @@ pub fn signature_label(name: &str) -> (String, Vec<String>) {
             "can" => vec!["expression".into()],
             "try" => vec!["expressions...".into()],
             "type" => vec!["value".into()],
+            "convert" => vec!["value".into(), "type".into()],
             _ => Vec::new(),
         };
         return (format!("{name}({})", params.join(", ")), params);
@@ -157,6 +162,7 @@ pub fn snippet(name: &str) -> String {
             .map(|(n, _)| n.to_string())
             .chain(sig.var_param.iter().map(|(n, _)| format!("{n}...")))
             .collect(),
+        None if name == "convert" => vec!["value".into(), "type".into()],
         None => vec!["expression".into()],
     };
     let args: Vec<String> = names

@@ -782,3 +782,65 @@ fn module_source_from_variables_is_no_error() {
     );
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn provider_functions_complete_and_hover_with_their_signatures() {
+    let required = "terraform {\n  required_providers {\n    terraform = {\n      source = \"terraform.io/builtin/terraform\"\n    }\n  }\n}\n";
+    let text = "output \"a\" {\n  value = provider::terraform::encode_expr(1)\n}\n\noutput \"b\" {\n  value = provider::terraform::\n}\n\noutput \"c\" {\n  value = provider::\n}\n";
+    let checked = "output \"d\" {\n  value = provider::terraform::nosuch(1)\n}\n";
+    let root = workspace(
+        "provider-functions",
+        &[
+            ("versions.tf", required),
+            ("main.tf", text),
+            ("d.tf", checked),
+        ],
+    );
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let labels = |v: Value| -> Vec<String> {
+        let mut l: Vec<String> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    let after = |needle: &str| {
+        let at = text.find(needle).unwrap() + needle.len();
+        let line = text[..at].matches('\n').count();
+        let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col}})
+    };
+    let r = c.result(
+        "textDocument/completion",
+        after("  value = provider::terraform::"),
+    );
+    assert_eq!(labels(r), ["decode_tfvars", "encode_expr", "encode_tfvars"]);
+    let r = c.result("textDocument/completion", after("  value = provider::"));
+    assert!(labels(r).contains(&"terraform".to_string()));
+    let r = c.result(
+        "textDocument/hover",
+        after("  value = provider::terraform::enc"),
+    );
+    let hover = r["contents"]["value"].as_str().unwrap().to_string();
+    assert!(
+        hover.contains("provider::terraform::encode_expr(value any) string"),
+        "{hover}"
+    );
+    assert!(hover.contains("Terraform expression syntax"), "{hover}");
+    // Diagnostics come from lowering and validation against the declarations.
+    let d_uri = c.uri("d.tf");
+    c.open(&d_uri, checked);
+    let d = c.diagnostics(&d_uri);
+    let msgs: Vec<&str> = d.iter().map(|x| x["message"].as_str().unwrap()).collect();
+    assert!(
+        msgs.iter().any(|m| m
+            .contains("The function \"nosuch\" is not available from the provider \"terraform\"")),
+        "{msgs:?}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}

@@ -17,7 +17,7 @@ pub use registry::{
     BuiltinProviderFactory, ProviderRegistry, ProviderSource,
 };
 
-use ferro_value::schema::Schema;
+use ferro_value::schema::{FunctionDecl, Schema};
 use ferro_value::{PathStep, Value};
 use std::collections::BTreeMap;
 
@@ -60,6 +60,33 @@ pub struct ProviderSchema {
     /// The provider can take over objects of other resource types (`MoveResourceState`, the
     /// server capability `move_resource_state`).
     pub move_resource_state: bool,
+    /// The provider's functions (`provider::LOCAL::NAME` in configuration), from
+    /// GetProviderSchema's `functions` (protocol 5.5/6.5 and later; none for older providers).
+    pub functions: BTreeMap<String, FunctionDecl>,
+}
+
+/// Why a provider-defined function call failed (the protocol's `FunctionError`): the
+/// provider's text, and the argument it is about when it names one (0-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionError {
+    pub text: String,
+    pub argument: Option<usize>,
+}
+
+impl FunctionError {
+    pub fn new(text: impl Into<String>) -> Self {
+        FunctionError {
+            text: text.into(),
+            argument: None,
+        }
+    }
+
+    pub fn argument(index: usize, text: impl Into<String>) -> Self {
+        FunctionError {
+            text: text.into(),
+            argument: Some(index),
+        }
+    }
 }
 
 pub struct PlanRequest<'a> {
@@ -231,6 +258,13 @@ pub trait Provider: Send + Sync {
                 ),
             )],
         }
+    }
+    /// Call one of the functions the schema declares, with arguments already converted to
+    /// its parameter types (CallFunction). Only called for declared functions.
+    fn call_function(&self, name: &str, _args: &[Value]) -> Result<Value, FunctionError> {
+        Err(FunctionError::new(format!(
+            "The provider has no function named {name:?}."
+        )))
     }
     /// Ask the provider to stop in-flight operations (Ctrl-C).
     fn stop(&self) {}

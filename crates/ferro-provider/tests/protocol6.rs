@@ -164,19 +164,17 @@ fn python_tf_provider_over_protocol_6() {
     assert!(!has_errors(&data.diagnostics), "{:?}", data.diagnostics);
     assert_eq!(data.state.get_attr("value").unwrap(), &num(42));
 
-    // Provider functions (GetFunctions / CallFunction).
+    // Provider functions (GetProviderSchema's functions, GetFunctions, CallFunction).
     let funcs = p.functions().expect("GetFunctions");
     let double = &funcs["double"];
-    assert_eq!(double.parameters, vec![("n".to_string(), Type::Number)]);
+    assert_eq!(double.params.len(), 1);
+    assert_eq!(double.params[0].name, "n");
+    assert_eq!(double.params[0].ty, Type::Number);
     assert_eq!(double.return_type, Type::Number);
-    assert_eq!(
-        p.call_function("double", &[(num(21), Type::Number)], &Type::Number),
-        Ok(num(42))
-    );
-    assert!(p
-        .call_function("nope", &[], &Type::Number)
-        .unwrap_err()
-        .contains("not found"));
+    let schema = p.schema().expect("schema");
+    assert_eq!(schema.functions.get("double"), Some(double));
+    assert_eq!(p.call_function("double", &[num(21)]), Ok(num(42)));
+    assert!(p.call_function("nope", &[]).is_err());
 
     p.stop();
     p.close();

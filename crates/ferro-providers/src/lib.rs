@@ -9,6 +9,7 @@ pub mod random;
 mod rng;
 pub mod terraform;
 pub mod time;
+mod time_functions;
 
 use ferro_provider::Provider;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The `time` provider (hashicorp/time): `time_static` (a timestamp fixed at creation, with its
 //! parts), `time_offset` (a base timestamp plus offsets), `time_rotating` (gone from state once
 //! its rotation time has passed, so it is created again) and `time_sleep` (waits on create
-//! and/or destroy).
+//! and/or destroy); and its function `rfc3339_parse` (`time_functions.rs`).
 
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::values::{get_str, with};
@@ -10,7 +10,7 @@ use ferro_value::civil::{civil_from_days, days_from_civil};
 use std::time::Duration;
 
 pub fn provider() -> SdkProvider {
-    SdkProvider::new("time")
+    crate::time_functions::with_functions(SdkProvider::new("time"))
         .resource("time_static", TimeStatic)
         .resource("time_sleep", TimeSleep)
         .resource("time_offset", TimeOffset)

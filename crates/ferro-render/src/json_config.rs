@@ -478,7 +478,7 @@ fn calls_nothing(hir: &FileHir, e: ExprId) -> bool {
             Expr::GetAttr { target, .. } => stack.push(*target),
             Expr::Index { target, key } => stack.extend([*target, *key]),
             Expr::Splat { target, body } => stack.extend([*target, *body]),
-            Expr::Literal(_) | Expr::SplatElem | Expr::Ref(_) => {}
+            Expr::Literal(_) | Expr::SplatElem | Expr::Ref(_) | Expr::TypeConstraint { .. } => {}
         }
     }
     true

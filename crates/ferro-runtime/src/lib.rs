@@ -20,6 +20,7 @@ pub mod diagnostics;
 pub mod lifecycle;
 pub mod memory;
 pub mod objchange;
+pub mod provider_functions;
 pub mod provider_instances;
 pub mod providers;
 pub mod reads;

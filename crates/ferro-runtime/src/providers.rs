@@ -29,6 +29,8 @@ pub struct Providers {
     /// Providers that answer for single resources or instances in place of their
     /// configuration's (the overrides of `ferro test`): a whole resource, or one instance.
     pub overrides: Vec<(Target, Arc<dyn Provider>)>,
+    /// The providers whose functions the modules call (`provider::LOCAL::NAME`).
+    pub functions: Arc<crate::provider_functions::FunctionProviders>,
 }
 
 impl Providers {
@@ -132,6 +134,7 @@ impl Providers {
         for (addr, ps) in &self.schemas {
             t.providers.insert(addr.clone(), ps.provider.clone());
         }
+        t.functions = self.functions.declarations();
         t
     }
 }
@@ -154,7 +157,8 @@ pub fn load_providers(
     state: Option<&State>,
 ) -> (Providers, Vec<Diagnostic>) {
     let mut out = Providers::default();
-    let mut diags = Vec::new();
+    let (functions, mut diags) = crate::provider_functions::FunctionProviders::load(db, ws, source);
+    out.functions = Arc::new(functions);
     let tree = module_tree(db, ws);
     let mut wanted: BTreeMap<AbsProviderConfig, (Option<Span>, String)> = BTreeMap::new();
     for (node, tn) in tree.nodes.iter().enumerate() {

@@ -167,6 +167,8 @@ pub struct EvalTree<'a> {
     /// The registry a provider `source` without a hostname names
     /// ([`ferro_db::default_registry`]).
     pub default_registry: &'a str,
+    /// The providers whose functions the modules call (none: such calls are unknown).
+    functions: Option<Arc<crate::provider_functions::FunctionProviders>>,
 }
 
 impl<'a> EvalTree<'a> {
@@ -225,9 +227,19 @@ impl<'a> EvalTree<'a> {
             by_node: RwLock::new(HashMap::new()),
             calls: RwLock::new(HashMap::new()),
             default_registry: ferro_db::default_registry(db),
+            functions: None,
         };
         t.add_instance(Instance::new(0, root, InstanceCtx::default()));
         t
+    }
+
+    /// Call provider-defined functions through these providers.
+    pub fn with_provider_functions(
+        mut self,
+        functions: Arc<crate::provider_functions::FunctionProviders>,
+    ) -> Self {
+        self.functions = Some(functions);
+        self
     }
 
     /// Give resources only the attributes the expressions of their module read (see
@@ -839,6 +851,9 @@ struct ValidationScope<'m, 't> {
 }
 
 impl Scope for ValidationScope<'_, '_> {
+    fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        self.inner.provider_functions()
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) => self.inner.m.var_unvalidated(n),
@@ -853,7 +868,34 @@ impl Scope for ValidationScope<'_, '_> {
     }
 }
 
+impl ferro_eval::ProviderFunctions for InstanceScope<'_, '_> {
+    fn lookup(&self, local: &str, name: &str) -> ferro_eval::ProviderFunctionLookup {
+        match &self.m.tree.functions {
+            Some(f) => f.lookup(self.m.node(), local, name),
+            None => ferro_eval::ProviderFunctionLookup::Unavailable,
+        }
+    }
+    fn call(
+        &self,
+        local: &str,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, ferro_eval::ProviderCallError> {
+        match &self.m.tree.functions {
+            Some(f) => f.call(self.m.node(), local, name, args),
+            None => Err(ferro_eval::ProviderCallError {
+                text: "provider functions are not available here".to_string(),
+                argument: None,
+            }),
+        }
+    }
+}
+
 impl Scope for InstanceScope<'_, '_> {
+    fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        self.m.tree.functions.as_ref()?;
+        Some(self)
+    }
     fn reference_output(&self, r: &Reference, output: &str) -> Result<Value, Diagnostic> {
         match r {
             Reference::Module(n) => self.m.module_value_with(n, Some(output)),

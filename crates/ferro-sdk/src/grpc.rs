@@ -8,7 +8,7 @@ use ferro_provider::{
     ApplyRequest, ImportRequest, PlanRequest, Provider, ProviderDiagnostic, ProviderSchema,
     ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
 };
-use ferro_value::schema::{Attribute, Block, NestingMode, Schema};
+use ferro_value::schema::{Attribute, Block, FunctionDecl, FunctionParam, NestingMode, Schema};
 use ferro_value::{PathStep, Type, Value, ValueKind};
 use std::sync::{Arc, OnceLock};
 use tonic::{Request, Response, Status};
@@ -88,6 +88,7 @@ impl ProviderService {
                     .iter()
                     .map(|(n, s)| (n.clone(), schema_to_proto(s)))
                     .collect();
+                resp.functions = functions_to_proto(&s.functions);
             }
             Err(d) => {
                 resp.provider = Some(schema_to_proto(&Schema::default()));
@@ -99,6 +100,37 @@ impl ProviderService {
 }
 
 /// The nested attributes of a block and its nested blocks, as `owner.attribute`.
+/// Function declarations in their protocol form (types as JSON type expressions). Terraform
+/// 1.0.3 skips the field (an unknown field to it).
+pub fn functions_to_proto(
+    fs: &std::collections::BTreeMap<String, FunctionDecl>,
+) -> std::collections::BTreeMap<String, pb::Function> {
+    let param = |p: &FunctionParam| pb::function::Parameter {
+        name: p.name.clone(),
+        r#type: ferro_value::json::type_to_json_string(&p.ty).into_bytes(),
+        allow_null_value: p.allow_null,
+        allow_unknown_values: p.allow_unknown,
+        description: p.description.clone(),
+        description_kind: kind(p.description_markdown),
+    };
+    fs.iter()
+        .map(|(name, f)| {
+            let proto = pb::Function {
+                parameters: f.params.iter().map(param).collect(),
+                variadic_parameter: f.variadic.as_ref().map(param),
+                r#return: Some(pb::function::Return {
+                    r#type: ferro_value::json::type_to_json_string(&f.return_type).into_bytes(),
+                }),
+                summary: f.summary.clone(),
+                description: f.description.clone(),
+                description_kind: kind(f.description_markdown),
+                deprecation_message: f.deprecation_message.clone(),
+            };
+            (name.clone(), proto)
+        })
+        .collect()
+}
+
 fn nested_attributes(b: &Block, owner: &str) -> Vec<String> {
     let mut out: Vec<String> = b
         .attributes
@@ -529,6 +561,67 @@ impl pb::provider_server::Provider for ProviderService {
             };
         if let Err(d) = run(&mut resp) {
             resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn get_functions(
+        &self,
+        _: Request<pb::get_functions::Request>,
+    ) -> Rpc<pb::get_functions::Response> {
+        let mut resp = pb::get_functions::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => resp.functions = functions_to_proto(&s.functions),
+            Err(d) => resp.diagnostics = diags(d),
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn call_function(
+        &self,
+        req: Request<pb::call_function::Request>,
+    ) -> Rpc<pb::call_function::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::call_function::Response::default();
+        let failed = |text: String, argument: Option<i64>| pb::FunctionError {
+            text,
+            function_argument: argument,
+        };
+        let decl = match self.schema() {
+            Ok(s) => s.functions.get(&req.name).cloned(),
+            Err(d) => {
+                let text = d
+                    .into_iter()
+                    .map(|d| d.summary)
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                resp.error = Some(failed(text, None));
+                return Ok(Response::new(resp));
+            }
+        };
+        let Some(decl) = decl else {
+            resp.error = Some(failed(format!("Function {:?} not found", req.name), None));
+            return Ok(Response::new(resp));
+        };
+        let mut args = Vec::with_capacity(req.arguments.len());
+        for (i, a) in req.arguments.iter().enumerate() {
+            let ty = decl.param(i).map_or(Type::Dynamic, |p| p.ty.clone());
+            match decode_value(Some(a), &ty) {
+                Ok(v) => args.push(v),
+                Err(e) => {
+                    resp.error = Some(failed(e, Some(i as i64)));
+                    return Ok(Response::new(resp));
+                }
+            }
+        }
+        match blocking(|| self.inner.call_function(&req.name, &args)) {
+            Ok(v) => match encode_value(&v, &decl.return_type) {
+                Ok(dv) => resp.result = Some(dv),
+                Err(e) => resp.error = Some(failed(e, None)),
+            },
+            Err(e) => {
+                resp.error = Some(failed(e.text, e.argument.map(|i| i as i64)));
+            }
         }
         Ok(Response::new(resp))
     }

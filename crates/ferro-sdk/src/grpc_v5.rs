@@ -121,6 +121,20 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         relay(req, |r| self.0.read_data_source(r)).await
     }
 
+    async fn get_functions(
+        &self,
+        req: Request<v5::get_functions::Request>,
+    ) -> Rpc<v5::get_functions::Response> {
+        relay(req, |r| self.0.get_functions(r)).await
+    }
+
+    async fn call_function(
+        &self,
+        req: Request<v5::call_function::Request>,
+    ) -> Rpc<v5::call_function::Response> {
+        relay(req, |r| self.0.call_function(r)).await
+    }
+
     async fn stop(&self, req: Request<v5::stop::Request>) -> Rpc<v5::stop::Response> {
         relay(req, |r| self.0.stop_provider(r)).await
     }

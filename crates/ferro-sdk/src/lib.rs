@@ -1,6 +1,8 @@
 //! ferro-sdk: the provider half of the plugin protocol. A provider author describes resource
 //! types with typed schemas ([`schema`]), writes their create/read/update/delete logic
-//! ([`Resource`]), and attaches plan modifiers and validators to attributes; the framework
+//! ([`Resource`]), offers functions (`provider::NAME::FN(...)` in configuration:
+//! [`SdkProvider::function`], served in the schema, GetFunctions and CallFunction), and
+//! attaches plan modifiers and validators to attributes; the framework
 //! computes planned states that obey core's rules (PROTOCOL_FACTS §6), and serves the provider
 //! either over gRPC as a plugin ([`serve`]) or in process through ferro's [`Provider`] trait
 //! ([`SdkProvider`] implements it directly).
@@ -18,7 +20,9 @@ pub mod stdio;
 pub mod validators;
 pub mod values;
 
-pub use provider::{DataSource, Resource, SdkProvider};
+pub use ferro_provider::FunctionError;
+pub use ferro_value::schema::{FunctionDecl, FunctionParam};
+pub use provider::{DataSource, Function, Resource, SdkProvider};
 
 /// The request and response types of [`Resource::modify_plan`].
 pub mod provider_types {

@@ -6,10 +6,11 @@ use crate::plan::{check, plan};
 use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, PlanRequest,
-    PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse,
-    ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
+    PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest,
+    ReadDataResponse, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
+use ferro_value::schema::FunctionDecl;
 use ferro_value::{Type, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
@@ -97,7 +98,25 @@ pub struct SdkProvider {
     config_schema: ResourceSchema,
     resources: BTreeMap<String, Arc<dyn Resource>>,
     data_sources: BTreeMap<String, Arc<dyn DataSource>>,
+    functions: BTreeMap<String, (FunctionDecl, Arc<dyn Function>)>,
     config: RwLock<Option<Value>>,
+}
+
+/// A provider-defined function's logic (`provider::NAME::FN(...)` in configuration). Its
+/// arguments arrive converted to the declared parameter types (a variadic parameter's
+/// arguments last); nulls and unknowns only where the declaration allows them. A closure
+/// `Fn(&[Value]) -> Result<Value, FunctionError>` is a function.
+pub trait Function: Send + Sync {
+    fn call(&self, args: &[Value]) -> Result<Value, FunctionError>;
+}
+
+impl<F> Function for F
+where
+    F: Fn(&[Value]) -> Result<Value, FunctionError> + Send + Sync,
+{
+    fn call(&self, args: &[Value]) -> Result<Value, FunctionError> {
+        self(args)
+    }
 }
 
 impl SdkProvider {
@@ -108,6 +127,7 @@ impl SdkProvider {
             config_schema: ResourceSchema::new(),
             resources: BTreeMap::new(),
             data_sources: BTreeMap::new(),
+            functions: BTreeMap::new(),
             config: RwLock::new(None),
         }
     }
@@ -124,6 +144,17 @@ impl SdkProvider {
     }
     pub fn data_source(mut self, type_name: &str, d: impl DataSource + 'static) -> SdkProvider {
         self.data_sources.insert(type_name.to_string(), Arc::new(d));
+        self
+    }
+    /// Offer a function, called in configuration as `provider::LOCAL::NAME(...)` (served
+    /// in the schema, GetFunctions and CallFunction; protocol 5.5/6.5).
+    pub fn function(
+        mut self,
+        name: &str,
+        decl: FunctionDecl,
+        f: impl Function + 'static,
+    ) -> SdkProvider {
+        self.functions.insert(name.to_string(), (decl, Arc::new(f)));
         self
     }
     /// The configuration given to `configure` (null before).
@@ -177,6 +208,11 @@ impl Provider for SdkProvider {
                 .collect(),
             // Moves across resource types are not offered by SDK providers yet.
             move_resource_state: false,
+            functions: self
+                .functions
+                .iter()
+                .map(|(n, (d, _))| (n.clone(), d.clone()))
+                .collect(),
         })
     }
 
@@ -414,6 +450,13 @@ impl Provider for SdkProvider {
                 imported: Vec::new(),
                 diagnostics: d,
             },
+        }
+    }
+
+    fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, FunctionError> {
+        match self.functions.get(name) {
+            Some((_, f)) => f.call(args),
+            None => Err(FunctionError::new(format!("Function {name:?} not found"))),
         }
     }
 }

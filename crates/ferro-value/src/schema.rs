@@ -290,3 +290,74 @@ pub fn attribute_as_blocks(ty: &Type) -> Option<(NestingMode, Block)> {
     }
     Some((nesting, block))
 }
+
+/// A provider-defined function as its provider declares it (the protocol's `Function`,
+/// protocol 5.5/6.5 and later): positional parameters, an optional variadic one, the return
+/// type, and its documentation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FunctionDecl {
+    pub params: Vec<FunctionParam>,
+    pub variadic: Option<FunctionParam>,
+    pub return_type: Type,
+    pub summary: String,
+    pub description: String,
+    /// The description is markdown, not plain text.
+    #[serde(default)]
+    pub description_markdown: bool,
+    /// Non-empty when the function is deprecated: the provider's advice.
+    #[serde(default)]
+    pub deprecation_message: String,
+}
+
+/// One parameter of a provider-defined function.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FunctionParam {
+    /// For documentation and messages only: arguments are positional.
+    pub name: String,
+    pub ty: Type,
+    /// A null argument is passed to the provider (otherwise it is an error).
+    pub allow_null: bool,
+    /// An unknown argument is passed to the provider (otherwise the result is unknown and
+    /// the provider is not called).
+    pub allow_unknown: bool,
+    pub description: String,
+    #[serde(default)]
+    pub description_markdown: bool,
+}
+
+impl FunctionParam {
+    pub fn new(name: impl Into<String>, ty: Type) -> FunctionParam {
+        FunctionParam {
+            name: name.into(),
+            ty,
+            allow_null: false,
+            allow_unknown: false,
+            description: String::new(),
+            description_markdown: false,
+        }
+    }
+}
+
+impl FunctionDecl {
+    /// The parameter argument `index` goes to (the variadic one past the positional ones).
+    pub fn param(&self, index: usize) -> Option<&FunctionParam> {
+        self.params.get(index).or(self.variadic.as_ref())
+    }
+
+    /// `name(param type, …) return` for display (hover, completion).
+    pub fn signature_label(&self, name: &str) -> String {
+        let mut params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.ty.type_expr()))
+            .collect();
+        if let Some(p) = &self.variadic {
+            params.push(format!("{}... {}", p.name, p.ty.type_expr()));
+        }
+        format!(
+            "{name}({}) {}",
+            params.join(", "),
+            self.return_type.type_expr()
+        )
+    }
+}

@@ -5,7 +5,7 @@
 use ferro_addrs::{Provider as ProviderAddr, ResourceMode};
 use ferro_db::SchemaTable;
 use ferro_provider::{Provider, ProviderSource};
-use ferro_value::schema::Schema;
+use ferro_value::schema::{FunctionDecl, Schema};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,6 +20,9 @@ pub struct ProviderSchemas {
     pub provider: Schema,
     pub resources: BTreeMap<String, Schema>,
     pub data_sources: BTreeMap<String, Schema>,
+    /// The provider's functions (`provider::LOCAL::NAME`); absent from older caches.
+    #[serde(default)]
+    pub functions: BTreeMap<String, FunctionDecl>,
 }
 
 /// Schemas by provider source address (`registry.terraform.io/hashicorp/random`).
@@ -35,6 +38,7 @@ fn schemas_of(p: &dyn Provider) -> Option<ProviderSchemas> {
         provider: s.provider,
         resources: s.resources,
         data_sources: s.data_sources,
+        functions: s.functions,
     })
 }
 
@@ -70,7 +74,10 @@ impl SchemaCatalog {
     /// The analysis database's table: every resource and data source type of every provider.
     pub fn table(&self) -> SchemaTable {
         let mut t = SchemaTable::default();
-        for p in self.providers.values() {
+        for (addr, p) in &self.providers {
+            if let Ok(addr) = ProviderAddr::parse_source(addr) {
+                t.functions.insert(addr, p.functions.clone());
+            }
             for (ty, s) in &p.resources {
                 t.resources
                     .insert((ResourceMode::Managed, ty.clone()), s.clone());

@@ -330,6 +330,7 @@ pub fn synthesized_schema(
             .map(|(t, s)| (t.clone(), block_for(&format!("data.{t}"), s)))
             .collect(),
         move_resource_state: false,
+        functions: Default::default(),
     }
 }
 

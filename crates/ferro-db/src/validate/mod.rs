@@ -141,6 +141,11 @@ pub fn file_diagnostics(
         base_dir: ws.base_dir(db),
         db: Some(db),
         modules: Some(module_call_types(db, ws, module)),
+        functions: Some(StaticFunctions {
+            db,
+            module,
+            schemas: ws.schemas(db),
+        }),
     };
     let mut out = Vec::new();
     for f in findings {
@@ -521,6 +526,48 @@ struct Unknowns<'a> {
     db: Option<&'a dyn Db>,
     /// The types of module calls' values (the rest is of any type).
     modules: Option<&'a std::collections::BTreeMap<String, Type>>,
+    /// The module's provider-defined functions, as their declarations say (they are not
+    /// called here: their results are unknown).
+    functions: Option<StaticFunctions<'a>>,
+}
+
+/// Provider-defined functions for validation: the module's `required_providers` and the
+/// declarations the CLI put in the schema table.
+struct StaticFunctions<'a> {
+    db: &'a dyn Db,
+    module: Module,
+    schemas: &'a crate::SchemaTable,
+}
+
+impl ferro_eval::ProviderFunctions for StaticFunctions<'_> {
+    fn lookup(&self, local: &str, name: &str) -> ferro_eval::ProviderFunctionLookup {
+        use ferro_eval::ProviderFunctionLookup as L;
+        if !module_index(self.db, self.module)
+            .required_providers
+            .contains_key(local)
+        {
+            return L::NotRequired;
+        }
+        let Ok(addr) = crate::provider_source(self.db, self.module, local) else {
+            return L::Unavailable;
+        };
+        match self.schemas.functions.get(&addr) {
+            Some(fs) => match fs.get(name) {
+                Some(d) => L::Found(d.clone()),
+                None if fs.is_empty() => L::NotRequired,
+                None => L::NoSuchFunction,
+            },
+            None => L::Unavailable,
+        }
+    }
+    fn call(
+        &self,
+        _local: &str,
+        _name: &str,
+        _args: &[Value],
+    ) -> Result<Value, ferro_eval::ProviderCallError> {
+        Ok(Value::dynamic_unknown())
+    }
 }
 
 impl Scope for Unknowns<'_> {
@@ -548,6 +595,11 @@ impl Scope for Unknowns<'_> {
             .filter(|s| s.0 == file)
             .map(|(_, name, text)| (name, text))
     }
+    fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        self.functions
+            .as_ref()
+            .map(|f| f as &dyn ferro_eval::ProviderFunctions)
+    }
 }
 
 /// The value of an expression that references nothing, when it evaluates without errors.
@@ -573,6 +625,7 @@ fn static_value_in(
         base_dir,
         db,
         modules: None,
+        functions: None,
     };
     let (v, diags) = eval_position_free(hir, &unknowns, e);
     if diags.is_empty() && v.is_wholly_known() {
@@ -615,6 +668,11 @@ impl Validator<'_> {
             base_dir: self.base_dir,
             db: Some(self.db),
             modules: Some(self.module_types),
+            functions: Some(StaticFunctions {
+                db: self.db,
+                module: self.module,
+                schemas: self.schemas,
+            }),
         }
     }
 

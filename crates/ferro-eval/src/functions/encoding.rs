@@ -1,5 +1,6 @@
-//! Encoding functions: base64decode, base64encode, base64gzip, csvdecode, jsondecode,
-//! jsonencode, textdecodebase64, textencodebase64, urlencode, yamldecode, yamlencode.
+//! Encoding functions: base64decode, base64encode, base64gzip, base64gunzip, csvdecode,
+//! jsondecode, jsonencode, textdecodebase64, textencodebase64, urlencode, urldecode,
+//! yamldecode, yamlencode.
 
 use super::{arg_err, fail, func, p, s, Registry, Ret, R};
 use ferro_value::ValueMap;
@@ -103,6 +104,24 @@ pub(super) fn register(r: &mut Registry) {
         func(vec![p("str", Type::String)], None, st(), |_, a, _| {
             let gz = super::goflate::gzip(s(&a[0]).as_bytes());
             Ok(Value::string(b64_encode(&gz)))
+        }),
+    );
+    r.insert(
+        "base64gunzip",
+        func(
+            vec![p("str", Type::String).marked()],
+            None,
+            st(),
+            |_, a, _| base64_gunzip(&a[0]),
+        ),
+    );
+    r.insert(
+        "urldecode",
+        func(vec![p("str", Type::String)], None, st(), |_, a, _| {
+            query_unescape(s(&a[0])).map(Value::string).map_err(|e| {
+                // OpenTofu prints the (empty) result of the failed decoding, not the input.
+                fail(format!("failed to decode URL '': {e}"))
+            })
         }),
     );
     r.insert(
@@ -444,4 +463,90 @@ fn csv_decode(text: &str) -> R<Value> {
     }
     let row_ty = Type::object(header.iter().map(|h| (h.clone(), Type::String)));
     Ok(Value::list(row_ty, rows))
+}
+
+/// `base64gunzip` (OpenTofu 1.8): standard base64, then gzip. The argument sees its marks so
+/// that an error names a sensitive value as OpenTofu does, without its text.
+fn base64_gunzip(arg: &Value) -> R<Value> {
+    let marks = arg.deep_unmark().1;
+    let text = s(arg);
+    let shown = if marks.is_sensitive() {
+        "(sensitive value)".to_string()
+    } else {
+        json::go_quote(text)
+    };
+    let data =
+        b64_decode(text).ok_or_else(|| fail(format!("failed to decode base64 data {shown}")))?;
+    let plain = gunzip(&data)?;
+    let text = String::from_utf8(plain)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok(Value::string(text).with_marks(marks))
+}
+
+/// Decompress a gzip stream, with Go's `compress/gzip` words for the common failures.
+fn gunzip(data: &[u8]) -> R<Vec<u8>> {
+    use std::io::Read;
+    if data.is_empty() {
+        return Err(fail("failed to gunzip bytestream: EOF"));
+    }
+    if data.len() < 10 {
+        return Err(fail("failed to gunzip bytestream: unexpected EOF"));
+    }
+    if data[0] != 0x1f || data[1] != 0x8b || data[2] != 8 {
+        return Err(fail("failed to gunzip bytestream: gzip: invalid header"));
+    }
+    let mut out = Vec::new();
+    let mut reader = flate2::read::GzDecoder::new(data).take(super::MAX_RESULT_BYTES as u64 + 1);
+    match reader.read_to_end(&mut out) {
+        Ok(_) if out.len() > super::MAX_RESULT_BYTES => {
+            Err(fail("failed to read gunzip raw data: result too large"))
+        }
+        Ok(_) => Ok(out),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            Err(fail("failed to read gunzip raw data: unexpected EOF"))
+        }
+        Err(e) if e.to_string().contains("checksum") || e.to_string().contains("crc") => Err(fail(
+            "failed to read gunzip raw data: gzip: invalid checksum",
+        )),
+        Err(_) => Err(fail("failed to read gunzip raw data: flate: corrupt input")),
+    }
+}
+
+/// Go's `url.QueryUnescape`: `+` is a space, `%XX` a byte; a `%` without two hex digits is
+/// the error `invalid URL escape "%.."` (the escape's first three bytes at most).
+fn query_unescape(text: &str) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = |b: u8| (b as char).to_digit(16);
+                match (
+                    bytes.get(i + 1).copied().and_then(hex),
+                    bytes.get(i + 2).copied().and_then(hex),
+                ) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 3;
+                    }
+                    _ => {
+                        let end = (i + 3).min(bytes.len());
+                        let escape = String::from_utf8_lossy(&bytes[i..end]);
+                        return Err(format!("invalid URL escape {}", json::go_quote(&escape)));
+                    }
+                }
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    Ok(String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }

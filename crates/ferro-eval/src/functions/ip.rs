@@ -1,5 +1,5 @@
 //! IP network functions: cidrhost, cidrnetmask, cidrsubnet, cidrsubnets (IPv4 and IPv6, with
-//! the address arithmetic of hashicorp/go-cidr).
+//! the address arithmetic of hashicorp/go-cidr), and OpenTofu's cidrcontains.
 
 use super::{arg_err, fail, func, n, p, s, FnContext, Registry, Ret, R};
 use ferro_value::{Type, Value};
@@ -141,6 +141,18 @@ pub(super) fn register(r: &mut Registry) {
         ),
     );
     r.insert(
+        "cidrcontains",
+        func(
+            vec![
+                p("containing_prefix", Type::String),
+                p("contained_ip_or_prefix", Type::String),
+            ],
+            None,
+            Ret::Fixed(Type::Bool),
+            cidrcontains,
+        ),
+    );
+    r.insert(
         "cidrsubnets",
         func(
             vec![p("prefix", Type::String)],
@@ -149,6 +161,62 @@ pub(super) fn register(r: &mut Registry) {
             cidrsubnets,
         ),
     );
+}
+
+/// `cidrcontains(containing_prefix, contained_ip_or_prefix)` (OpenTofu 1.8): whether an
+/// address, or every address of a prefix, lies inside the first prefix. Mixing IPv4 and IPv6
+/// is an error rather than `false`.
+fn cidrcontains(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
+    let (prefix, addr) = (s(&a[0]), s(&a[1]));
+    // The containing prefix's own error has no "invalid CIDR expression" preamble here.
+    let containing = parse_cidr(prefix).map_err(|e| {
+        fail(
+            e.strip_prefix("invalid CIDR expression: ")
+                .unwrap_or(&e)
+                .to_string(),
+        )
+    })?;
+    let (start, end, width) = match parse_ip(addr) {
+        Some((ip, width)) => (ip, None, width),
+        None => {
+            let inner = parse_cidr(addr)
+                .map_err(|_| fail(format!("invalid IP address or prefix: {addr}")))?;
+            let last = inner.addr | !mask(inner.len, inner.width) & width_mask(inner.width);
+            (inner.addr, Some(last), inner.width)
+        }
+    };
+    if width != containing.width {
+        return Err(fail(format!(
+            "address family mismatch: {prefix} vs. {addr}"
+        )));
+    }
+    let net_mask = mask(containing.len, containing.width);
+    let inside = |ip: u128| ip & net_mask == containing.addr;
+    Ok(Value::bool(inside(start) && end.is_none_or(inside)))
+}
+
+fn width_mask(width: u32) -> u128 {
+    if width == 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+/// An address as Go's `net.ParseIP` reads it: IPv4 dotted, or IPv6 (an IPv4-mapped IPv6
+/// address counts as IPv4, as Go's `To4` says).
+fn parse_ip(text: &str) -> Option<(u128, u32)> {
+    if let Some(v4) = parse_v4(text) {
+        return Some((v4, 32));
+    }
+    if !text.contains(':') {
+        return None;
+    }
+    let v6: Ipv6Addr = text.parse().ok()?;
+    match v6.to_ipv4_mapped() {
+        Some(v4) => Some((u32::from(v4) as u128, 32)),
+        None => Some((u128::from(v6), 128)),
+    }
 }
 
 fn cidrhost(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {

@@ -202,7 +202,7 @@ fn registry() -> &'static Registry {
 /// Names of every built-in function, sorted (for completion and "did you mean").
 pub fn function_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = registry().keys().copied().collect();
-    names.extend(["can", "try", "type"]);
+    names.extend(["can", "convert", "try", "type"]);
     names.sort_unstable();
     names
 }

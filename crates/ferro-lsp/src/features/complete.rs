@@ -58,7 +58,7 @@ pub fn completion(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
     let items = if let Some((ty, n)) = &cx.in_label {
         label_items(doc, ty, *n)
     } else if cx.in_expr {
-        expr_items(doc, &cx)
+        expr_items(doc, &cx, offset as usize)
     } else if cx.frames.is_empty() {
         BLOCKS
             .iter()
@@ -352,7 +352,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
     out
 }
 
-fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
+fn expr_items(doc: &Doc<'_>, cx: &Context, offset: usize) -> Vec<Value> {
     let db = &doc.w.db;
     let parts: Vec<&str> = cx.prefix.split('.').collect();
     let parsed = ferro_db::parse(db, doc.file);
@@ -367,6 +367,46 @@ fn expr_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
     let Some(index) = index else {
         return out;
     };
+    // `provider::LOCAL::` completes the functions of that provider; `provider::` the local
+    // names of the module's required providers.
+    let mut end = offset.min(doc.text.len());
+    while !doc.text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &doc.text[..end];
+    let word: String = {
+        let start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '_' | '-' | ':'))
+            .last()
+            .map_or(before.len(), |(i, _)| i);
+        before[start..].to_string()
+    };
+    if let Some(rest) = word.strip_prefix("provider::") {
+        match rest.split_once("::") {
+            Some((local, _)) => {
+                for (name, decl) in doc.provider_functions(local).into_iter().flatten() {
+                    let label = decl.signature_label(&format!("provider::{local}::{name}"));
+                    let mut it = item(name, K_FUNCTION, &label, "0");
+                    it["documentation"] = json!(if decl.description.is_empty() {
+                        &decl.summary
+                    } else {
+                        &decl.description
+                    });
+                    out.push(it);
+                }
+            }
+            None => {
+                for local in index.required_providers.keys() {
+                    if doc.provider_functions(local).is_some_and(|f| !f.is_empty()) {
+                        out.push(item(local, K_MODULE, "provider functions", "0"));
+                    }
+                }
+            }
+        }
+        return out;
+    }
     match parts.as_slice() {
         [_] => {
             for f in ferro_eval::function_names() {

@@ -16,6 +16,24 @@ fn markdown(doc: &Doc<'_>, text: String, span: Span) -> Value {
     json!({"contents": {"kind": "markdown", "value": text}, "range": doc.range(span)})
 }
 
+/// A `provider::LOCAL::NAME` call's signature and documentation, from the provider's schema.
+fn provider_function_hover(doc: &Doc<'_>, name: &str) -> Option<String> {
+    let rest = name.strip_prefix("provider::")?;
+    let (local, func) = rest.split_once("::")?;
+    let decl = doc.provider_functions(local)?.get(func)?;
+    let mut text = code(&decl.signature_label(name));
+    for part in [&decl.summary, &decl.description] {
+        if !part.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(part);
+        }
+    }
+    if !decl.deprecation_message.is_empty() {
+        text.push_str(&format!("\n\nDeprecated: {}", decl.deprecation_message));
+    }
+    Some(text)
+}
+
 fn code(s: &str) -> String {
     format!("```hcl\n{s}\n```")
 }
@@ -46,6 +64,9 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
             let Some(span) = hir.span(id) else { continue };
             let end = span.start + name.len() as u32;
             if span.start <= offset && offset <= end {
+                if let Some(text) = provider_function_hover(doc, name) {
+                    return Ok(markdown(doc, text, Span { end, ..span }));
+                }
                 let (label, _) = functions::signature_label(name);
                 let text = format!("{}\n\n{}", code(&label), functions::description(name));
                 let name_span = Span { end, ..span };

@@ -168,6 +168,28 @@ impl<'a> Doc<'a> {
     pub fn module(&self) -> Option<ferro_db::Module> {
         self.w.module_of(self.file)
     }
+
+    /// The functions of the provider this document's module calls `local` (declared in its
+    /// `required_providers`), from the schema catalog.
+    pub fn provider_functions(
+        &self,
+        local: &str,
+    ) -> Option<&'a std::collections::BTreeMap<String, ferro_value::schema::FunctionDecl>> {
+        let db = &self.w.db;
+        let module = self.module()?;
+        if !ferro_db::module_index(db, module)
+            .required_providers
+            .contains_key(local)
+        {
+            return None;
+        }
+        let addr = ferro_db::provider_source(db, module, local).ok()?;
+        self.w
+            .catalog
+            .providers
+            .get(&addr.to_string())
+            .map(|p| &p.functions)
+    }
 }
 
 /// An LSP location of a span in any file of the workspace.

@@ -255,7 +255,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         }
     };
     let mut prior = state.unwrap_or_else(|| State::new(String::new()));
-    let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone()).project_reads();
+    let tree = EvalTree::new(db, ws, vars.clone(), true, input.cwd.clone())
+        .project_reads()
+        .with_provider_functions(input.providers.functions.clone());
     let (moved, move_diags) = crate::moves::apply_moves(&tree, &mut prior, input.providers);
     if move_diags.iter().any(Diagnostic::is_error) {
         diags.extend(move_diags);

@@ -36,6 +36,9 @@
 //! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
 //! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
 //! plans its configuration as given and gets an `id` at apply.
+//!
+//! The provider also offers functions (`provider::ferrotest::greet` and others: see
+//! `testing_functions.rs`).
 
 use crate::{
     ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
@@ -268,7 +271,12 @@ impl Provider for TestProvider {
             resources,
             data_sources: BTreeMap::new(),
             move_resource_state: true,
+            functions: super::testing_functions::functions(),
         })
+    }
+
+    fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, crate::FunctionError> {
+        super::testing_functions::call(name, args)
     }
 
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {

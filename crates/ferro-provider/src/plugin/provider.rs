@@ -8,12 +8,13 @@ use super::client::{PluginClient, PluginOptions};
 use super::proto::tfplugin6::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
-    MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity, UpgradeRequest,
-    UpgradeResponse,
+    ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
+    MoveRequest, MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity,
+    UpgradeRequest, UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
+use ferro_value::schema::{FunctionDecl, FunctionParam};
 use ferro_value::{PathStep, Type, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,15 +35,6 @@ struct LoadedSchema {
     /// The encoded null `provider_meta` value when the provider declares a provider_meta
     /// schema (Terraform then always sends one; ferro has no `provider_meta` blocks yet).
     null_provider_meta: Option<DynamicValue>,
-}
-
-/// A provider-defined function's signature (protocol 5.5/6.5 and later).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FunctionSignature {
-    pub parameters: Vec<(String, Type)>,
-    pub variadic: Option<(String, Type)>,
-    pub return_type: Type,
-    pub summary: String,
 }
 
 impl GrpcProvider {
@@ -142,6 +134,7 @@ impl GrpcProvider {
                 .is_some_and(|c| c.move_resource_state),
             ..Default::default()
         };
+        out.functions = functions_from_proto(&resp.functions).map_err(bad)?;
         for (name, s) in &resp.resource_schemas {
             out.resources.insert(
                 name.clone(),
@@ -250,10 +243,9 @@ impl GrpcProvider {
         })
     }
 
-    /// The provider's functions (GetFunctions, protocol 5.5/6.5+); empty for older providers.
-    pub fn functions(
-        &self,
-    ) -> Result<BTreeMap<String, FunctionSignature>, Vec<ProviderDiagnostic>> {
+    /// The provider's functions as GetFunctions lists them (protocol 5.5/6.5+); empty for
+    /// older providers. Core takes them from GetProviderSchema ([`ProviderSchema::functions`]).
+    pub fn functions(&self) -> Result<BTreeMap<String, FunctionDecl>, Vec<ProviderDiagnostic>> {
         let resp: pb::get_functions::Response =
             match self.call(Rpc::GetFunctions, pb::get_functions::Request {}) {
                 Ok(r) => r,
@@ -266,71 +258,8 @@ impl GrpcProvider {
         if crate::has_errors(&diags) {
             return Err(diags);
         }
-        let ty = |b: &[u8]| -> Result<Type, Vec<ProviderDiagnostic>> {
-            serde_json::from_slice(b)
-                .map_err(|e| e.to_string())
-                .and_then(|j| ferro_value::json::type_from_json(&j))
-                .map_err(|e| vec![ProviderDiagnostic::error("Invalid provider function", e)])
-        };
-        let mut out = BTreeMap::new();
-        for (name, f) in resp.functions {
-            let mut parameters = Vec::new();
-            for p in &f.parameters {
-                parameters.push((p.name.clone(), ty(&p.r#type)?));
-            }
-            let variadic = match &f.variadic_parameter {
-                Some(p) => Some((p.name.clone(), ty(&p.r#type)?)),
-                None => None,
-            };
-            let return_type = match &f.r#return {
-                Some(r) => ty(&r.r#type)?,
-                None => Type::Dynamic,
-            };
-            out.insert(
-                name,
-                FunctionSignature {
-                    parameters,
-                    variadic,
-                    return_type,
-                    summary: f.summary,
-                },
-            );
-        }
-        Ok(out)
-    }
-
-    /// Call a provider-defined function with arguments already converted to its parameter types.
-    pub fn call_function(
-        &self,
-        name: &str,
-        args: &[(Value, Type)],
-        return_type: &Type,
-    ) -> Result<Value, String> {
-        let mut arguments = Vec::new();
-        for (v, t) in args {
-            arguments.push(encode_value(v, t)?);
-        }
-        let resp: pb::call_function::Response = self
-            .call(
-                Rpc::CallFunction,
-                pb::call_function::Request {
-                    name: name.to_string(),
-                    arguments,
-                },
-            )
-            .map_err(|d| {
-                d.iter()
-                    .map(|d| format!("{}: {}", d.summary, d.detail))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })?;
-        if let Some(e) = resp.error {
-            return Err(match e.function_argument {
-                Some(i) => format!("argument {}: {}", i + 1, e.text),
-                None => e.text,
-            });
-        }
-        decode_value(resp.result.as_ref(), return_type)
+        functions_from_proto(&resp.functions)
+            .map_err(|e| vec![ProviderDiagnostic::error("Invalid provider function", e)])
     }
 
     /// GetMetadata (protocol 5.4/6.4+): resource and data source type names without schemas.
@@ -344,6 +273,46 @@ impl GrpcProvider {
             resp.data_sources.into_iter().map(|r| r.type_name).collect(),
         ))
     }
+}
+
+/// Function declarations from their protocol form (types are JSON type expressions).
+pub(crate) fn functions_from_proto(
+    fs: &BTreeMap<String, pb::Function>,
+) -> Result<BTreeMap<String, FunctionDecl>, String> {
+    let ty = |name: &str, b: &[u8]| -> Result<Type, String> {
+        serde_json::from_slice(b)
+            .map_err(|e| e.to_string())
+            .and_then(|j| ferro_value::json::type_from_json(&j))
+            .map_err(|e| format!("function {name:?}: {e}"))
+    };
+    let markdown = |k: i32| k == pb::StringKind::Markdown as i32;
+    let mut out = BTreeMap::new();
+    for (name, f) in fs {
+        let param = |p: &pb::function::Parameter| -> Result<FunctionParam, String> {
+            Ok(FunctionParam {
+                name: p.name.clone(),
+                ty: ty(name, &p.r#type)?,
+                allow_null: p.allow_null_value,
+                allow_unknown: p.allow_unknown_values,
+                description: p.description.clone(),
+                description_markdown: markdown(p.description_kind),
+            })
+        };
+        let decl = FunctionDecl {
+            params: f.parameters.iter().map(param).collect::<Result<_, _>>()?,
+            variadic: f.variadic_parameter.as_ref().map(param).transpose()?,
+            return_type: match &f.r#return {
+                Some(r) => ty(name, &r.r#type)?,
+                None => return Err(format!("function {name:?} has no return type")),
+            },
+            summary: f.summary.clone(),
+            description: f.description.clone(),
+            description_markdown: markdown(f.description_kind),
+            deprecation_message: f.deprecation_message.clone(),
+        };
+        out.insert(name.clone(), decl);
+    }
+    Ok(out)
 }
 
 /// msgpack against `ty` (what Terraform always sends).
@@ -365,6 +334,13 @@ pub fn decode_value(dv: Option<&DynamicValue>, ty: &Type) -> Result<Value, Strin
         }
         _ => Ok(Value::null(ty.clone())),
     }
+}
+
+fn join_diagnostics(ds: &[ProviderDiagnostic]) -> String {
+    ds.iter()
+        .map(|d| format!("{}: {}", d.summary, d.detail))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub(crate) fn diagnostics_from_proto(ds: Vec<pb::Diagnostic>) -> Vec<ProviderDiagnostic> {
@@ -760,6 +736,41 @@ impl Provider for GrpcProvider {
             target_private: resp.target_private,
             diagnostics,
         }
+    }
+
+    fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, FunctionError> {
+        let schema = self
+            .cached_schema()
+            .map_err(|d| FunctionError::new(join_diagnostics(&d)))?;
+        let Some(decl) = schema.functions.get(name) else {
+            return Err(FunctionError::new(format!(
+                "The provider has no function named {name:?}."
+            )));
+        };
+        let mut arguments = Vec::with_capacity(args.len());
+        for (i, v) in args.iter().enumerate() {
+            let ty = decl.param(i).map_or(Type::Dynamic, |p| p.ty.clone());
+            arguments.push(encode_value(v, &ty).map_err(|e| FunctionError::argument(i, e))?);
+        }
+        let msg = pb::call_function::Request {
+            name: name.to_string(),
+            arguments,
+        };
+        let resp: pb::call_function::Response = self
+            .call(Rpc::CallFunction, msg)
+            .map_err(|d| FunctionError::new(join_diagnostics(&d)))?;
+        if let Some(e) = resp.error {
+            return Err(FunctionError {
+                text: e.text,
+                argument: e.function_argument.and_then(|i| usize::try_from(i).ok()),
+            });
+        }
+        if resp.result.is_none() {
+            return Err(FunctionError::new(
+                "provider returned no result and no errors",
+            ));
+        }
+        decode_value(resp.result.as_ref(), &decl.return_type).map_err(FunctionError::new)
     }
 
     fn stop(&self) {

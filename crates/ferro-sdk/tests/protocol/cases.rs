@@ -49,7 +49,34 @@ const ALL: &[(&str, Case)] = &[
     ("nested_validators_report_full_paths", nested_validators),
     ("plans_core_would_reject_are_refused", refused),
     ("state_upgrades_by_schema_version", upgrade),
+    ("functions_in_the_schema_and_called", functions),
 ];
+
+/// Functions: declared in GetProviderSchema and GetFunctions alike, called with CallFunction;
+/// an error about an argument keeps its index.
+fn functions(p: &GrpcProvider) {
+    let schema = p.schema().unwrap();
+    let upper = &schema.functions["upper"];
+    assert_eq!(upper.params[0].name, "text");
+    assert!(upper.params[0].allow_null);
+    assert_eq!(
+        upper.variadic.as_ref().map(|v| v.name.as_str()),
+        Some("more")
+    );
+    assert_eq!(upper.return_type, Type::String);
+    assert_eq!(upper.summary, "Upper-cases and joins its arguments.");
+    assert_eq!(p.functions().unwrap().get("upper"), Some(upper));
+    assert_eq!(
+        p.call_function("upper", &[Value::string("ab"), Value::string("c")]),
+        Ok(Value::string("ABC"))
+    );
+    let err = p
+        .call_function("upper", &[Value::string("a"), Value::null(Type::String)])
+        .unwrap_err();
+    assert_eq!(err.argument, Some(1));
+    assert_eq!(err.text, "null is not text");
+    assert!(p.call_function("nope", &[]).is_err());
+}
 
 fn block(p: &GrpcProvider) -> Block {
     p.schema().unwrap().resources["test_thing"].block.clone()

@@ -10,15 +10,38 @@ use ferro_sdk::provider_types::{ModifyPlanRequest, ModifyPlanResponse};
 use ferro_sdk::schema::Object;
 use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
-use ferro_sdk::{Attr, Diags, Resource, ResourceSchema, SdkProvider, Type, Value};
+use ferro_sdk::{
+    Attr, Diags, FunctionDecl, FunctionError, FunctionParam, Resource, ResourceSchema, SdkProvider,
+    Type, Value,
+};
 use ferro_value::schema::NestingMode;
 use std::sync::Arc;
 
 /// The provider; `nested`: with the nested attributes (protocol 6 only).
 pub fn provider(nested: bool) -> SdkProvider {
+    let mut upper = FunctionDecl {
+        params: vec![FunctionParam::new("text", Type::String)],
+        variadic: Some(FunctionParam::new("more", Type::String)),
+        return_type: Type::String,
+        summary: "Upper-cases and joins its arguments.".into(),
+        description: String::new(),
+        description_markdown: false,
+        deprecation_message: String::new(),
+    };
+    upper.params[0].allow_null = true;
     SdkProvider::new("test")
         .resource("test_thing", Thing { nested })
         .resource("test_echo", Echo)
+        .function("upper", upper, |args: &[Value]| {
+            let mut out = String::new();
+            for (i, a) in args.iter().enumerate() {
+                if a.is_null() {
+                    return Err(FunctionError::argument(i, "null is not text"));
+                }
+                out.push_str(&a.as_str().unwrap_or_default().to_uppercase());
+            }
+            Ok(Value::string(out))
+        })
 }
 
 /// `test_echo` prints through the SDK's stdio writers when validated (the stdio stream test).

@@ -120,7 +120,34 @@ pub fn widen_v5_schema_response(
             get_provider_schema_optional: c.get_provider_schema_optional,
             move_resource_state: c.move_resource_state,
         }),
-        functions: BTreeMap::new(),
+        functions: r
+            .functions
+            .into_iter()
+            .map(|(k, f)| (k, widen_function(f)))
+            .collect(),
+    }
+}
+
+/// A protocol 5 function declaration in protocol 6's terms (the messages are the same).
+pub fn widen_function(f: v5::Function) -> v6::Function {
+    let param = |p: v5::function::Parameter| v6::function::Parameter {
+        name: p.name,
+        r#type: p.r#type,
+        allow_null_value: p.allow_null_value,
+        allow_unknown_values: p.allow_unknown_values,
+        description: p.description,
+        description_kind: p.description_kind,
+    };
+    v6::Function {
+        parameters: f.parameters.into_iter().map(param).collect(),
+        variadic_parameter: f.variadic_parameter.map(param),
+        r#return: f
+            .r#return
+            .map(|r| v6::function::Return { r#type: r.r#type }),
+        summary: f.summary,
+        description: f.description,
+        description_kind: f.description_kind,
+        deprecation_message: f.deprecation_message,
     }
 }
 

@@ -1,0 +1,149 @@
+//! Provider-defined functions (`provider::LOCAL::NAME(...)`): which providers the modules call
+//! functions of, started once each (one instance per provider, shared by every call and every
+//! module, as Terraform keeps one function provider per address), their declarations from the
+//! schema, and the scope side of calling them.
+
+use ferro_addrs::Provider as ProviderAddr;
+use ferro_db::{file_hir, module_index, module_tree, Db, Workspace};
+use ferro_eval::{ProviderCallError, ProviderFunctionLookup};
+use ferro_hir::Expr;
+use ferro_provider::{Provider, ProviderSource};
+use ferro_value::schema::FunctionDecl;
+use ferro_value::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// A provider whose functions a module calls: started, with its declarations (Err: why it
+/// could not be started or asked, already reported).
+type Started = Result<(Arc<dyn Provider>, BTreeMap<String, FunctionDecl>), ()>;
+
+/// The function providers of a configuration.
+#[derive(Default)]
+pub struct FunctionProviders {
+    /// By static module (tree node): the local names its `required_providers` declares, with
+    /// the provider each stands for.
+    required: Vec<BTreeMap<String, ProviderAddr>>,
+    started: BTreeMap<ProviderAddr, Started>,
+}
+
+impl FunctionProviders {
+    /// Start the providers whose functions the configuration calls. Only providers a module
+    /// calls a function of are started (Terraform asks every required provider's schema).
+    pub fn load(
+        db: &dyn Db,
+        ws: Workspace,
+        source: &dyn ProviderSource,
+    ) -> (FunctionProviders, Vec<ferro_diag::Diagnostic>) {
+        let tree = module_tree(db, ws);
+        let mut out = FunctionProviders::default();
+        let mut diags = Vec::new();
+        let mut wanted = BTreeSet::new();
+        for tn in &tree.nodes {
+            let index = module_index(db, tn.module);
+            let mut required = BTreeMap::new();
+            for local in index.required_providers.keys() {
+                if let Ok(addr) = ferro_db::provider_source(db, tn.module, local) {
+                    required.insert(local.to_string(), addr);
+                }
+            }
+            for f in tn.module.files(db) {
+                for e in file_hir(db, *f).exprs.values() {
+                    let Expr::Call { name, .. } = e else { continue };
+                    let mut parts = name.split("::");
+                    if let (Some("provider"), Some(local), Some(_), None) =
+                        (parts.next(), parts.next(), parts.next(), parts.next())
+                    {
+                        if let Some(addr) = required.get(local) {
+                            wanted.insert(addr.clone());
+                        }
+                    }
+                }
+            }
+            out.required.push(required);
+        }
+        for addr in wanted {
+            let started = match source.get(&addr) {
+                Ok(p) => match p.schema() {
+                    Ok(s) => Ok((p, s.functions)),
+                    Err(ds) => {
+                        for d in ds {
+                            diags.push(
+                                ferro_diag::Diagnostic::error(
+                                    "provider-schema",
+                                    "Failed to load provider schema",
+                                )
+                                .with_detail(format!("{addr}: {} {}", d.summary, d.detail)),
+                            );
+                        }
+                        Err(())
+                    }
+                },
+                Err(msg) => {
+                    diags.push(
+                        ferro_diag::Diagnostic::error(
+                            "provider-unavailable",
+                            "Failed to query available provider packages",
+                        )
+                        .with_detail(format!(
+                            "Could not start provider {addr} (needed by its functions): {msg}."
+                        )),
+                    );
+                    Err(())
+                }
+            };
+            out.started.insert(addr, started);
+        }
+        (out, diags)
+    }
+
+    /// The declarations of every function each started provider offers, by provider.
+    pub fn declarations(&self) -> BTreeMap<ProviderAddr, BTreeMap<String, FunctionDecl>> {
+        self.started
+            .iter()
+            .filter_map(|(a, s)| s.as_ref().ok().map(|(_, f)| (a.clone(), f.clone())))
+            .collect()
+    }
+
+    /// See [`ferro_eval::ProviderFunctions::lookup`], for static module `node`.
+    pub fn lookup(&self, node: usize, local: &str, name: &str) -> ProviderFunctionLookup {
+        let Some(addr) = self.required.get(node).and_then(|r| r.get(local)) else {
+            return ProviderFunctionLookup::NotRequired;
+        };
+        match self.started.get(addr) {
+            Some(Ok((_, decls))) => match decls.get(name) {
+                Some(d) => ProviderFunctionLookup::Found(d.clone()),
+                None if decls.is_empty() => ProviderFunctionLookup::NotRequired,
+                None => ProviderFunctionLookup::NoSuchFunction,
+            },
+            _ => ProviderFunctionLookup::Unavailable,
+        }
+    }
+
+    /// See [`ferro_eval::ProviderFunctions::call`], for static module `node`.
+    pub fn call(
+        &self,
+        node: usize,
+        local: &str,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, ProviderCallError> {
+        let provider = self
+            .required
+            .get(node)
+            .and_then(|r| r.get(local))
+            .and_then(|a| self.started.get(a))
+            .and_then(|s| s.as_ref().ok());
+        let Some((provider, _)) = provider else {
+            return Err(ProviderCallError {
+                text: format!("the provider {local:?} is not available"),
+                argument: None,
+            });
+        };
+        provider
+            .call_function(name, args)
+            .map_err(|e| ProviderCallError {
+                text: e.text,
+                argument: e.argument,
+            })
+    }
+}
