@@ -140,10 +140,11 @@ fn schema_items(block: &Block, cx: &Context) -> Vec<Value> {
         } else {
             ("1", "optional")
         };
+        let wo = if a.write_only { ", write-only" } else { "" };
         let mut it = snippet_item(
             name,
             K_PROPERTY,
-            &format!("{what} {}", a.ty.type_expr()),
+            &format!("{what} {}{wo}", a.ty.type_expr()),
             &format!("{name} = $0"),
             sort,
         );
