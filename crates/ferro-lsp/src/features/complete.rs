@@ -479,7 +479,15 @@ fn expr_items(doc: &Doc<'_>, cx: &Context, offset: usize) -> Vec<Value> {
             }
         }
         ["count", _] => out.push(item("index", K_FIELD, "count", "0")),
-        ["terraform", _] => out.push(item("workspace", K_FIELD, "workspace name", "0")),
+        ["terraform", _] => {
+            out.push(item("workspace", K_FIELD, "workspace name", "0"));
+            out.push(item(
+                "applying",
+                K_FIELD,
+                "bool, ephemeral: true only during apply",
+                "0",
+            ));
+        }
         ["data", _] => {
             let mut types: Vec<&str> = index
                 .resources
