@@ -123,6 +123,7 @@ mod tests {
             imports: Vec::new(),
             forgotten: Vec::new(),
             schemas: Vec::new(),
+            deferred: Vec::new(),
             ephemeral_variables: Vec::new(),
             ephemeral_values: Default::default(),
         }

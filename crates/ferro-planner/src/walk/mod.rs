@@ -9,9 +9,10 @@ use crate::scope::EvalTree;
 
 mod checks;
 mod data;
+mod deferral;
 mod expansion;
 pub(crate) use expansion::expand_in;
-use expansion::{Keys, Wanted};
+use expansion::{expand_keys_in, Keys, Wanted};
 mod instance_values;
 use instance_values::InstanceValues;
 mod imports;
@@ -81,6 +82,10 @@ pub struct PlanOptions {
     /// saved or applied needs them (apply, `show -json`). Such a plan has no step graph
     /// either: nothing follows it.
     pub discard_noops: bool,
+    /// `-allow-deferral`: leave for a later plan what cannot be planned yet (an unknown
+    /// `count`/`for_each` or provider configuration, and what depends on it) instead of
+    /// failing (see `walk/deferral.rs`).
+    pub allow_deferral: bool,
 }
 
 pub struct PlanInput<'a> {
@@ -126,6 +131,8 @@ struct Walk<'a> {
     ahead: Ahead,
     /// The prior state, refreshed in place (the plan's prior state at the end).
     refreshed: State,
+    /// What `-allow-deferral` left for a later plan.
+    deferral: deferral::Deferral,
 }
 
 /// What the walk reads and never changes: its input, the evaluation tree, the options as the
@@ -336,6 +343,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         },
         // The walk refreshes objects in place: prior is not kept beside it.
         refreshed: prior,
+        deferral: deferral::Deferral::new(input.options.allow_deferral),
     };
     let configured = crate::configure::configure_providers_except(
         &tree,
@@ -360,17 +368,23 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         if let ItemId::Provider { name, alias } = &item.id {
             // A provider block that refers to resources: configured now that they are planned.
             let cfg = ferro_db::block_config(db, tree.tree, item.node, name, alias.clone());
+            if w.defer_provider(&cfg) {
+                continue;
+            }
             if !w.configure_deferred(&cfg) {
                 return (None, std::mem::take(&mut w.out.diags));
             }
             continue;
         }
+        // A resource that depends on something deferred is planned, and its changes deferred.
+        let mut defer_mark = None;
         if let ItemId::Resource(r) = &item.id {
             let cr = ConfigResource {
                 module: tree.statics[item.node].path.clone(),
                 resource: r.clone(),
             };
             w.note_dependencies(&cr, graph.resource_deps.get(&cr));
+            defer_mark = Some(w.defer_mark(&cr, graph.resource_deps.get(&cr)));
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
@@ -381,6 +395,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 .collect();
             if r.mode == ResourceMode::Managed {
                 w.resources(&scopes, r);
+                if let Some(mark) = defer_mark {
+                    w.defer_take(mark);
+                }
                 continue;
             }
         }
@@ -423,6 +440,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::Provider { .. } => {}
             }
             released += releases.in_instance(position, &m);
+        }
+        if let Some(mark) = defer_mark {
+            w.defer_take(mark);
         }
         if released >= release::GIVE_BACK_FROM {
             crate::memory::give_back();
@@ -476,6 +496,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         .map(|((path, name), e)| ((path, name), (e.expansion, e.keys)))
         .collect();
     let ephemeral_variables = ephemeral_root_variables(db, ws);
+    let deferred = w.deferred_changes();
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
         mode: if input.options.destroy {
@@ -524,6 +545,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         imports: w.out.imports,
         schemas: Vec::new(),
         forgotten: w.out.forgotten,
+        deferred,
     };
     (Some(plan), diags)
 }
@@ -605,6 +627,8 @@ impl Walk<'_> {
         }
         let (expansion, keys) = if self.ctx.input.options.destroy {
             (Expansion::Single, Vec::new())
+        } else if self.defer_call(m, name) {
+            return;
         } else {
             match self.expand(m, item.file, call.count, call.for_each, call.enabled) {
                 Some(x) => x,
@@ -910,6 +934,10 @@ impl Walk<'_> {
             .targeting
             .includes_output(self.rel.output_deps.get(name))
         {
+            return;
+        }
+        // An output that depends on something deferred is left as it is, for a later plan.
+        if self.deferral.output_waits(self.rel.output_deps.get(name)) {
             return;
         }
         let item = m.index.outputs[name];
