@@ -48,17 +48,6 @@ impl DeferredReason {
             }
         }
     }
-
-    /// The reason of a provider's `deferred` answer (tfplugin5/6 `Deferred.Reason`: 1 resource
-    /// config unknown, 2 provider config unknown, 3 absent prerequisite; 0, unknown, is taken
-    /// as the resource's configuration).
-    pub fn from_protocol(code: i32) -> DeferredReason {
-        match code {
-            2 => DeferredReason::ProviderConfigUnknown,
-            3 => DeferredReason::AbsentPrereq,
-            _ => DeferredReason::ResourceConfigUnknown,
-        }
-    }
 }
 
 /// One deferred change: the change as far as it could be planned, and why it waits.

@@ -53,6 +53,55 @@ impl Deferral {
     }
 }
 
+/// The object a deferred change its provider did not plan shows: unknown where the
+/// configuration sets an argument (or a nested block) or the provider computes one, null or
+/// empty elsewhere, as a provider would plan it before anything is known.
+fn unplanned_value(schema: &Schema, body: &ferro_hir::BlockBody) -> Value {
+    let set: HashSet<&str> = body
+        .attrs
+        .iter()
+        .map(|a| a.name.as_str())
+        .chain(body.blocks.iter().map(|b| b.ty.as_str()))
+        .collect();
+    let mut attrs = ferro_value::ValueMap::new();
+    for (name, a) in &schema.block.attributes {
+        let v = if set.contains(name.as_str()) || a.computed {
+            Value::unknown(a.ty.clone())
+        } else {
+            Value::null(a.ty.clone())
+        };
+        attrs.insert(name.clone(), v);
+    }
+    let empty = schema.block.empty_value();
+    for name in schema.block.block_types.keys() {
+        let v = match &empty.kind {
+            ValueKind::Object(m) => match m.get(name) {
+                Some(e) if set.contains(name.as_str()) => Value::unknown(e.ty()),
+                Some(e) => e.clone(),
+                None => Value::dynamic_unknown(),
+            },
+            _ => Value::dynamic_unknown(),
+        };
+        attrs.insert(name.clone(), v);
+    }
+    Value::object(attrs)
+}
+
+/// A configuration value with the attributes it leaves null that the provider computes
+/// unknown: what a provider would plan for it, before it can be asked.
+fn computed_unknown(block: &ferro_value::schema::Block, config: &Value) -> Value {
+    let ValueKind::Object(m) = &config.kind else {
+        return config.clone();
+    };
+    let mut attrs = (**m).clone();
+    for (name, a) in &block.attributes {
+        if a.computed && attrs.get(name).is_none_or(Value::is_null) {
+            attrs.insert(name.clone(), Value::unknown(a.ty.clone()));
+        }
+    }
+    Value::object(attrs).with_marks(config.marks)
+}
+
 /// Where the plan's changes stood before a resource whose dependencies are deferred was
 /// planned: its changes, from there on, are moved to the deferred ones.
 pub(super) struct DeferMark(Option<usize>);
@@ -121,10 +170,11 @@ impl Walk<'_> {
             DeferredReason::InstanceCountUnknown
         };
         let ty = schema.implied_type();
-        let (action, unknown) = if abs.resource.mode == ResourceMode::Data {
-            (Action::Read, Value::unknown(ty.clone()))
+        let unplanned = unplanned_value(schema, &decl.body);
+        let action = if abs.resource.mode == ResourceMode::Data {
+            Action::Read
         } else {
-            (Action::Create, Value::unknown(ty.clone()))
+            Action::Create
         };
         if count_unknown {
             let change = ResourceInstanceChange::new(
@@ -132,7 +182,7 @@ impl Walk<'_> {
                 cfg.clone(),
                 action,
                 Value::null(ty.clone()),
-                unknown,
+                unplanned,
                 schema.version,
             );
             self.deferral.changes.push(DeferredChange {
@@ -150,8 +200,17 @@ impl Walk<'_> {
                 .map(|(_, keys)| keys.into_vec())
                 .unwrap_or_default();
             self.out.diags.extend(sink);
-            for (key, _) in keys {
+            for (key, each_value) in keys {
                 let addr = abs.instance(key.clone());
+                // The configuration as it is known without the provider, what it computes
+                // unknown.
+                let inst = InstanceCtx::for_key(&key, each_value);
+                let (config, ds) = eval_body(m, file, &decl.body, &schema.block, &inst);
+                let after = if ds.iter().any(Diagnostic::is_error) {
+                    unplanned.clone()
+                } else {
+                    computed_unknown(&schema.block, &config)
+                };
                 let before = self.state_value(abs, &key, schema);
                 let (action, before) = match before {
                     Some(b) if action != Action::Read => (Action::Update, b),
@@ -162,7 +221,7 @@ impl Walk<'_> {
                     cfg.clone(),
                     action,
                     before,
-                    Value::unknown(ty.clone()),
+                    after,
                     schema.version,
                 );
                 self.deferral.changes.push(DeferredChange {
@@ -222,8 +281,8 @@ impl Walk<'_> {
             let Some(schema) = self.ctx.input.providers.resource_schema(&cfg, r) else {
                 continue;
             };
-            let _ = item;
             let ty = schema.implied_type();
+            let unplanned = unplanned_value(schema, &tree.hir(item.file).resources[item.index].body);
             let action = if r.mode == ResourceMode::Data {
                 Action::Read
             } else {
@@ -238,8 +297,8 @@ impl Walk<'_> {
                 abs.instance(InstanceKey::None),
                 cfg.clone(),
                 action,
-                Value::null(ty.clone()),
-                Value::unknown(ty),
+                Value::null(ty),
+                unplanned,
                 schema.version,
             );
             self.deferral.changes.push(DeferredChange {
@@ -274,6 +333,31 @@ impl Walk<'_> {
         self.ahead.deferred_providers.remove(cfg);
         self.deferral.providers.insert(cfg.clone());
         true
+    }
+
+    /// Changes their provider deferred (`deferred` in its answer to PlanResourceChange).
+    #[allow(clippy::vec_box)]
+    pub(super) fn defer_provider_answer(
+        &mut self,
+        reason: ferro_provider::DeferralReason,
+        changes: Vec<Box<ResourceInstanceChange>>,
+    ) {
+        use ferro_provider::DeferralReason as P;
+        let reason = match reason {
+            P::ProviderConfigUnknown => DeferredReason::ProviderConfigUnknown,
+            P::AbsentPrereq => DeferredReason::AbsentPrereq,
+            P::ResourceConfigUnknown | P::Unknown => DeferredReason::ResourceConfigUnknown,
+        };
+        for change in changes {
+            self.note_deferred(change.addr.containing_resource().config());
+            self.deferral.changes.push(DeferredChange {
+                reason,
+                address: change.addr.to_string(),
+                module_address: change.addr.module.to_string(),
+                index_unknown: false,
+                change,
+            });
+        }
     }
 
     /// The deferred changes, in address order.

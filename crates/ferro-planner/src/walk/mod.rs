@@ -345,6 +345,11 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         refreshed: prior,
         deferral: deferral::Deferral::new(input.options.allow_deferral),
     };
+    if input.options.allow_deferral {
+        for provider in input.providers.configs.values() {
+            provider.allow_deferral();
+        }
+    }
     let configured = crate::configure::configure_providers_except(
         &tree,
         input.providers,
@@ -715,6 +720,7 @@ impl Walk<'_> {
             drift,
             refreshed,
             refreshing,
+            deferred,
         } = acc;
         debug_assert!(
             refreshed.is_none(),
@@ -725,6 +731,14 @@ impl Walk<'_> {
             "a refresh merged without its instance"
         );
         self.out.diags.extend(diags);
+        // A change its provider deferred waits for a later plan, with what depends on it.
+        let changes = match deferred {
+            Some(reason) => {
+                self.defer_provider_answer(reason, changes);
+                Vec::new()
+            }
+            None => changes,
+        };
         let mut changes = changes;
         for c in &mut changes {
             // The object in state records the resource's `lifecycle { destroy }` as it is now
