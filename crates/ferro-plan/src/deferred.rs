@@ -38,8 +38,12 @@ impl DeferredReason {
             DeferredReason::InstanceCountUnknown => {
                 "because the number of resource instances is unknown"
             }
-            DeferredReason::ResourceConfigUnknown => "because the resource configuration is unknown",
-            DeferredReason::ProviderConfigUnknown => "because the provider configuration is unknown",
+            DeferredReason::ResourceConfigUnknown => {
+                "because the resource configuration is unknown"
+            }
+            DeferredReason::ProviderConfigUnknown => {
+                "because the provider configuration is unknown"
+            }
             DeferredReason::AbsentPrereq => {
                 "because a prerequisite for this resource has not yet been created"
             }
@@ -64,4 +68,70 @@ pub struct DeferredChange {
     pub index_unknown: bool,
     /// The change; for an address with a wildcard, its `addr` holds no instance key there.
     pub change: Box<ResourceInstanceChange>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Action;
+    use ferro_addrs::{AbsProviderConfig, AbsResource, InstanceKey, Resource, ResourceMode};
+    use ferro_value::{Type, Value};
+    use std::sync::Arc;
+
+    #[test]
+    fn reasons_have_terraforms_json_names() {
+        let names: Vec<_> = [
+            DeferredReason::InstanceCountUnknown,
+            DeferredReason::ResourceConfigUnknown,
+            DeferredReason::ProviderConfigUnknown,
+            DeferredReason::AbsentPrereq,
+            DeferredReason::DeferredPrereq,
+        ]
+        .iter()
+        .map(|r| {
+            // The plan file spells each as show -json does.
+            let text = serde_json::to_string(r).unwrap();
+            assert_eq!(text, format!("{:?}", r.json_name()));
+            r.json_name()
+        })
+        .collect();
+        assert_eq!(
+            names,
+            [
+                "instance_count_unknown",
+                "resource_config_unknown",
+                "provider_config_unknown",
+                "absent_prereq",
+                "deferred_prereq"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_deferred_change_reads_back_as_written() {
+        let resource = Resource {
+            mode: ResourceMode::Managed,
+            ty: "null_resource".into(),
+            name: "a".into(),
+        };
+        let provider = AbsProviderConfig::root(ferro_addrs::Provider::default_for("null"));
+        let change = crate::ResourceInstanceChange::new(
+            AbsResource::root(resource).instance(InstanceKey::None),
+            Arc::new(provider),
+            Action::Create,
+            Value::null(Type::Dynamic),
+            Value::unknown(Type::Dynamic),
+            0,
+        );
+        let d = DeferredChange {
+            reason: DeferredReason::InstanceCountUnknown,
+            address: "null_resource.a[*]".into(),
+            module_address: String::new(),
+            index_unknown: true,
+            change: Box::new(change),
+        };
+        let text = serde_json::to_string(&d).unwrap();
+        let back: DeferredChange = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, d);
+    }
 }

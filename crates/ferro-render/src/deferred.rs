@@ -59,7 +59,11 @@ pub(crate) fn deferred_section(plan: &Plan, providers: &Providers, pen: Pen) -> 
     let n = plan.deferred.len();
     out.push_str(&pen.paint(&format!(
         "\n[reset][bold]Deferred:[reset] {n} {} for a later plan and apply.\n",
-        if n == 1 { "change waits" } else { "changes wait" }
+        if n == 1 {
+            "change waits"
+        } else {
+            "changes wait"
+        }
     )));
     out
 }

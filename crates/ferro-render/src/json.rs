@@ -506,10 +506,7 @@ fn deferred_change_json(d: &ferro_plan::DeferredChange, providers: &Providers) -
         if d.module_address.is_empty() {
             m.shift_remove("module_address");
         } else {
-            m.insert(
-                "module_address".into(),
-                J::String(d.module_address.clone()),
-            );
+            m.insert("module_address".into(), J::String(d.module_address.clone()));
         }
         if d.index_unknown {
             // After `name`, where Terraform's field is.

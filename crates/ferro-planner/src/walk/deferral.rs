@@ -44,7 +44,8 @@ impl Deferral {
 
     /// Whether any of `deps` is deferred.
     fn any_deferred(&self, deps: Option<&BTreeSet<ConfigResource>>) -> bool {
-        !self.resources.is_empty() && deps.is_some_and(|ds| ds.iter().any(|d| self.resources.contains(d)))
+        !self.resources.is_empty()
+            && deps.is_some_and(|ds| ds.iter().any(|d| self.resources.contains(d)))
     }
 
     /// Whether a root output depends on something deferred (it cannot be computed yet).
@@ -282,7 +283,8 @@ impl Walk<'_> {
                 continue;
             };
             let ty = schema.implied_type();
-            let unplanned = unplanned_value(schema, &tree.hir(item.file).resources[item.index].body);
+            let unplanned =
+                unplanned_value(schema, &tree.hir(item.file).resources[item.index].body);
             let action = if r.mode == ResourceMode::Data {
                 Action::Read
             } else {
@@ -326,8 +328,7 @@ impl Walk<'_> {
         if !self.deferral.allowed || !self.ahead.deferred_providers.contains(cfg) {
             return false;
         }
-        if crate::configure::provider_config_known(self.ctx.tree, self.ctx.input.providers, cfg)
-        {
+        if crate::configure::provider_config_known(self.ctx.tree, self.ctx.input.providers, cfg) {
             return false;
         }
         self.ahead.deferred_providers.remove(cfg);

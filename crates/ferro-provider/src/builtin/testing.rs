@@ -50,9 +50,9 @@
 //! `testing_functions.rs`).
 
 use crate::{
-    ApplyRequest, ApplyResponse, DeferralReason, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
-    MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, DeferralReason, ImportRequest, ImportResponse, ImportedResource,
+    MoveRequest, MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::ValueMap;
