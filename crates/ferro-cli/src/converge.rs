@@ -22,9 +22,9 @@ pub(crate) fn rounds(
     let mut round = 1;
     loop {
         if !crate::json_ui::active() {
-            let _ = write!(
+            let _ = writeln!(
                 io.stdout,
-                "{}─── Round {round} (-converge) ───\n",
+                "{}─── Round {round} (-converge) ───",
                 if round == 1 { "" } else { "\n" }
             );
         }
