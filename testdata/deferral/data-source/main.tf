@@ -37,3 +37,12 @@ resource "ferrotest_thing" "greets" {
 output "now" {
   value = data.terraform_remote_state.now.outputs.greeting
 }
+
+# Its for_each is unknown: deferred with the wildcard key.
+data "terraform_remote_state" "each" {
+  for_each = toset([ferrotest_thing.base.computed])
+  backend  = "local"
+  config = {
+    path = "other.tfstate"
+  }
+}
