@@ -42,6 +42,11 @@ impl Deferral {
         })
     }
 
+    /// Whether a provider configuration is left unconfigured, its configuration unknown.
+    pub(super) fn provider_unknown(&self, cfg: &AbsProviderConfig) -> bool {
+        !self.providers.is_empty() && self.providers.contains(&cfg.config())
+    }
+
     /// Whether any of `deps` is deferred.
     fn any_deferred(&self, deps: Option<&BTreeSet<ConfigResource>>) -> bool {
         !self.resources.is_empty()
