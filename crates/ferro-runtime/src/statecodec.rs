@@ -56,6 +56,7 @@ pub fn encode_object(
         dependencies,
         create_before_destroy: cbd,
         skip_destroy: false,
+        identity: None,
     })
 }
 

@@ -328,8 +328,8 @@ const RESOURCE_FIELDS: &[&str] = &[
 ];
 
 /// The members of an instance object ferro reads. `depends_on` is Terraform 0.12's, replaced by
-/// `dependencies` and no longer read by Terraform either. `identity_schema_version` (Terraform
-/// 1.12) is only meaningful with an `identity`, which is refused; a zero is read past.
+/// `dependencies` and no longer read by Terraform either. `identity` and
+/// `identity_schema_version` (Terraform 1.12) are kept as they are.
 const INSTANCE_FIELDS: &[&str] = &[
     "index_key",
     "status",
@@ -344,18 +344,15 @@ const INSTANCE_FIELDS: &[&str] = &[
     "skip_destroy",
     "provider",
     "depends_on",
+    "identity",
+    "identity_schema_version",
 ];
 
 /// A member that ferro does not model would be lost when the state is written back, so a
 /// state that has one (with a value other than null) is refused, naming it. These are what
-/// newer releases add to format 4 and ferro does not keep: `identity` and
-/// `identity_schema_version` on instances (Terraform 1.12, resource identity).
-fn unsupported_field(key: &str, value: &Value) -> bool {
-    match (key, value) {
-        (_, Value::Null) => false,
-        ("identity_schema_version", Value::Number(n)) => n.as_u64() != Some(0),
-        _ => true,
-    }
+/// newer releases add to format 4 that ferro does not know.
+fn unsupported_field(_key: &str, value: &Value) -> bool {
+    !value.is_null()
 }
 
 fn unsupported_fields(
@@ -365,14 +362,8 @@ fn unsupported_fields(
 ) -> Result<(), StateError> {
     for (key, value) in obj {
         if !known.contains(&key.as_str()) && unsupported_field(key, value) {
-            let what = match key.as_str() {
-                "identity" | "identity_schema_version" => {
-                    " (a resource identity, recorded by Terraform 1.12 and later)"
-                }
-                _ => "",
-            };
             return err(format!(
-                "{ctx}the state has the member {key:?}{what}, which ferro does not support; ferro would lose it when writing the state back, so it does not use this state"
+                "{ctx}the state has the member {key:?}, which ferro does not support; ferro would lose it when writing the state back, so it does not use this state"
             ));
         }
     }
@@ -801,6 +792,20 @@ fn read_instance(
     let dependencies = shared.dependencies.clone();
     let create_before_destroy = opt_bool(o, "create_before_destroy", &pre)?;
     let skip_destroy = opt_bool(o, "skip_destroy", &pre)?;
+    let identity_schema_version = opt_u64(o, "identity_schema_version", &pre)?.unwrap_or(0);
+    let identity = match o.remove("identity") {
+        None | Some(Value::Null) => None,
+        Some(v @ Value::Object(_)) => Some(Arc::new(crate::model::Identity {
+            schema_version: identity_schema_version,
+            json: canonical_text(&v).into(),
+        })),
+        Some(other) => {
+            return err(format!(
+                "{ctx}: \"identity\" must be an object, not {}",
+                describe(&other)
+            ))
+        }
+    };
     Ok((
         key,
         deposed,
@@ -813,6 +818,7 @@ fn read_instance(
             dependencies,
             create_before_destroy,
             skip_destroy,
+            identity,
         },
         provider,
     ))
@@ -913,3 +919,8 @@ pub(crate) use write::render_state;
 pub use write::{canonical, write_state, write_state_to};
 #[cfg(test)]
 mod tests;
+
+/// A JSON value's text with object keys in name order, as state writes it.
+fn canonical_text(v: &Value) -> String {
+    serde_json::to_string(&write::canonical(v)).unwrap_or_default()
+}

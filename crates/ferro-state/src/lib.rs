@@ -34,6 +34,6 @@ pub use lock::{
     LockInfo,
 };
 pub use model::{
-    Dependencies, Deposed, InstanceOutline, InstanceState, ObjectState, OutputState,
+    Dependencies, Deposed, Identity, InstanceOutline, InstanceState, ObjectState, OutputState,
     ResourceOutline, ResourceState, State,
 };

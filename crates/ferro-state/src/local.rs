@@ -513,6 +513,7 @@ mod tests {
             dependencies: Default::default(),
             create_before_destroy: false,
             skip_destroy: false,
+            identity: None,
         }
     }
 

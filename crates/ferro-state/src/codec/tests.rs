@@ -28,6 +28,7 @@ fn obj(attrs: Value) -> ObjectState {
         dependencies: Default::default(),
         create_before_destroy: false,
         skip_destroy: false,
+        identity: None,
     }
 }
 
@@ -819,20 +820,20 @@ fn check_results_are_read_past_and_not_written() {
 
 #[test]
 fn members_ferro_cannot_keep_are_refused_by_name() {
-    // Terraform 1.12's resource identity.
-    let e = read_err(&with_instances(
-        r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":0,"identity":{"id":"x"}}"#,
-    ));
+    // Terraform 1.12's resource identity is kept as it is, and written back.
+    let text = with_instances(
+        r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":2,"identity":{"name":"n","id":"x"}}"#,
+    );
+    let s = read(&text);
+    let written = super::write_state(&s);
     assert!(
-        e.starts_with(
-            "resources[0].instances[0]: the state has the member \"identity\" (a resource identity"
-        ),
-        "{e}"
+        written.contains("\"identity_schema_version\": 2,\n          \"identity\": {\n            \"id\": \"x\",\n            \"name\": \"n\"\n          }"),
+        "{written}"
     );
     let e = read_err(&with_instances(
-        r#"{"schema_version":0,"attributes":{"id":"x"},"identity_schema_version":2}"#,
+        r#"{"schema_version":0,"attributes":{"id":"x"},"identity":["x"]}"#,
     ));
-    assert!(e.contains("\"identity_schema_version\""), "{e}");
+    assert!(e.contains("\"identity\" must be an object"), "{e}");
     // What Terraform 1.12 writes for a resource without an identity is read.
     let s = read(&with_instances(
         r#"{"schema_version":0,"attributes":{"id":"x"},"sensitive_attributes":[],"identity_schema_version":0,"identity":null}"#,

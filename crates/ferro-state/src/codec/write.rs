@@ -161,6 +161,16 @@ fn write_object(
         v => canonical(v),
     };
     o.insert("sensitive_attributes".into(), sens);
+    // Where Terraform 1.12 writes them; absent when there is no identity (Terraform 1.0.3
+    // has neither member).
+    if let Some(id) = &obj.identity {
+        o.insert(
+            "identity_schema_version".into(),
+            Value::Number(Number::from(id.schema_version)),
+        );
+        let v: Value = serde_json::from_str(&id.json).unwrap_or(Value::Null);
+        o.insert("identity".into(), v);
+    }
     if let Some(p) = obj.private.as_deref().filter(|p| !p.is_empty()) {
         o.insert("private".into(), Value::String(p.into()));
     }

@@ -287,6 +287,7 @@ fn local_backend_encrypts_state_backup_and_journal() {
             dependencies: Default::default(),
             create_before_destroy: false,
             skip_destroy: false,
+            identity: None,
         }),
     }])
     .unwrap();

@@ -1,0 +1,7 @@
+variable "v" {
+  default = "x"
+}
+
+resource "terraform_data" "a" {
+  input = var.v
+}
