@@ -237,6 +237,14 @@ pub(crate) fn make_plan(
             let _ = writeln!(o, "{}: Refreshing state...{}", n.addr, id_suffix(n.id));
         }
     };
+    // Terraform's lines for ephemeral resources (`ephemeral.T.N: Opening...`); the JSON UI
+    // has none of them yet.
+    let on_ephemeral = |line: String| {
+        if !json {
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(o, "{line}");
+        }
+    };
     let input = PlanInput {
         db: &l.db,
         ws: l.ws,
@@ -257,6 +265,7 @@ pub(crate) fn make_plan(
         },
         cwd: g.dir.display().to_string(),
         on_refresh: Some(&on_refresh),
+        on_ephemeral: Some(&on_ephemeral),
     };
     let (plan, pdiags) = ferro_planner::plan(input);
     diags.extend(pdiags);

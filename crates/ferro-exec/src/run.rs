@@ -241,6 +241,17 @@ pub fn apply(
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
+    // Ephemeral resources are opened again (the plan kept nothing of them), before any step
+    // needs them; they are closed when apply ends (when `ephemeral` is dropped, at the latest).
+    let report = |line: String| on_event(Event::Message { text: line });
+    let ephemeral = ferro_runtime::ephemeral::EphemeralSet::new(Some(&report));
+    let opened = crate::ephemeral::open_all(db, ws, &tree, providers, &ephemeral);
+    if opened.iter().any(Diagnostic::is_error) {
+        let mut diags = opened;
+        diags.extend(ephemeral.close_all());
+        return (state, diags);
+    }
+    let mut diags = opened;
     // From here on the coordinator owns the changes: it hands each to the worker running its
     // step, takes it back with the step's result, and drops it once its last step (a
     // replacement has two) is done or skipped.
@@ -287,7 +298,6 @@ pub fn apply(
     let mut failed_nodes: HashSet<NodeIndex> = HashSet::new();
     // Providers whose crash has been reported: their remaining steps fail without repeating it.
     let mut crashed: HashSet<AbsProviderConfig> = HashSet::new();
-    let mut diags = Vec::new();
     let mut last_persist = Instant::now();
     let mut persist_every = PERSIST_INTERVAL;
     let mut dirty = false;
@@ -429,7 +439,10 @@ pub fn apply(
                 journaled,
             } = match done_rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(d) => d,
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    diags.extend(ephemeral.renew_due());
+                    continue;
+                }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             // Tests of what a crash leaves behind (debug builds only): the coordinator panics
@@ -531,6 +544,7 @@ pub fn apply(
         // `check` blocks are evaluated again with the applied values.
         diags.extend(ferro_runtime::check_blocks::evaluate_checks(&tree));
     }
+    diags.extend(ephemeral.close_all());
     if halted || aborted {
         diags.push(Diagnostic::error("interrupted", "execution halted"));
     }

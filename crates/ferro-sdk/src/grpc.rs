@@ -50,6 +50,14 @@ impl ProviderService {
             .ok_or_else(|| unknown_type("data source", name))
     }
 
+    fn ephemeral_type(&self, name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        let s = self.schema()?;
+        s.ephemeral_resources
+            .get(name)
+            .map(|s| s.block.implied_type())
+            .ok_or_else(|| unknown_type("ephemeral resource type", name))
+    }
+
     fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
         Ok(self.schema()?.provider.block.implied_type())
     }
@@ -63,6 +71,7 @@ impl ProviderService {
                     .resources
                     .iter()
                     .chain(&s.data_sources)
+                    .chain(&s.ephemeral_resources)
                     .chain([(&String::from("provider"), &s.provider)])
                     .flat_map(|(n, s)| nested_attributes(&s.block, n))
                     .collect();
@@ -89,6 +98,11 @@ impl ProviderService {
                     .map(|(n, s)| (n.clone(), schema_to_proto(s)))
                     .collect();
                 resp.functions = functions_to_proto(&s.functions);
+                resp.ephemeral_resource_schemas = s
+                    .ephemeral_resources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
             }
             Err(d) => {
                 resp.provider = Some(schema_to_proto(&Schema::default()));
@@ -142,6 +156,17 @@ fn nested_attributes(b: &Block, owner: &str) -> Vec<String> {
         out.extend(nested_attributes(&nb.block, &format!("{owner}.{n}")));
     }
     out
+}
+
+/// A point in time in the protocol's timestamp shape.
+fn timestamp(t: std::time::SystemTime) -> pb::Timestamp {
+    let d = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    pb::Timestamp {
+        seconds: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        nanos: d.subsec_nanos() as i32,
+    }
 }
 
 fn unknown_type(what: &str, name: &str) -> Vec<ProviderDiagnostic> {
@@ -624,6 +649,82 @@ impl pb::provider_server::Provider for ProviderService {
             }
         }
         Ok(Response::new(resp))
+    }
+
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: Request<pb::validate_ephemeral_resource_config::Request>,
+    ) -> Rpc<pb::validate_ephemeral_resource_config::Response> {
+        let req = req.into_inner();
+        let d = self
+            .ephemeral_type(&req.type_name)
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| {
+                blocking(|| {
+                    self.inner
+                        .validate_ephemeral_resource_config(&req.type_name, &cfg)
+                })
+            })
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(
+            pb::validate_ephemeral_resource_config::Response {
+                diagnostics: diags(d),
+            },
+        ))
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: Request<pb::open_ephemeral_resource::Request>,
+    ) -> Rpc<pb::open_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::open_ephemeral_resource::Response::default();
+        let run = |resp: &mut pb::open_ephemeral_resource::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+            let ty = self.ephemeral_type(&req.type_name)?;
+            let config = decode(req.config.as_ref(), &ty)?;
+            let out = blocking(|| self.inner.open_ephemeral_resource(&req.type_name, &config));
+            resp.diagnostics = diags(out.diagnostics);
+            resp.result = encode(&out.result, &ty, &mut resp.diagnostics);
+            resp.private = Some(out.private);
+            resp.renew_at = out.renew_at.map(timestamp);
+            Ok(())
+        };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: Request<pb::renew_ephemeral_resource::Request>,
+    ) -> Rpc<pb::renew_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let private = req.private.unwrap_or_default();
+        let out = blocking(|| {
+            self.inner
+                .renew_ephemeral_resource(&req.type_name, &private)
+        });
+        Ok(Response::new(pb::renew_ephemeral_resource::Response {
+            diagnostics: diags(out.diagnostics),
+            renew_at: out.renew_at.map(timestamp),
+            private: out.private,
+        }))
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: Request<pb::close_ephemeral_resource::Request>,
+    ) -> Rpc<pb::close_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let private = req.private.unwrap_or_default();
+        let d = blocking(|| {
+            self.inner
+                .close_ephemeral_resource(&req.type_name, &private)
+        });
+        Ok(Response::new(pb::close_ephemeral_resource::Response {
+            diagnostics: diags(d),
+        }))
     }
 
     async fn stop_provider(

@@ -135,6 +135,34 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         relay(req, |r| self.0.call_function(r)).await
     }
 
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: Request<v5::validate_ephemeral_resource_config::Request>,
+    ) -> Rpc<v5::validate_ephemeral_resource_config::Response> {
+        relay(req, |r| self.0.validate_ephemeral_resource_config(r)).await
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: Request<v5::open_ephemeral_resource::Request>,
+    ) -> Rpc<v5::open_ephemeral_resource::Response> {
+        relay(req, |r| self.0.open_ephemeral_resource(r)).await
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: Request<v5::renew_ephemeral_resource::Request>,
+    ) -> Rpc<v5::renew_ephemeral_resource::Response> {
+        relay(req, |r| self.0.renew_ephemeral_resource(r)).await
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: Request<v5::close_ephemeral_resource::Request>,
+    ) -> Rpc<v5::close_ephemeral_resource::Response> {
+        relay(req, |r| self.0.close_ephemeral_resource(r)).await
+    }
+
     async fn stop(&self, req: Request<v5::stop::Request>) -> Rpc<v5::stop::Response> {
         relay(req, |r| self.0.stop_provider(r)).await
     }

@@ -197,6 +197,7 @@ fn trigger_root(e: &ast::Expr) -> Option<&ast::Ident> {
                         | "local"
                         | "module"
                         | "data"
+                        | "ephemeral"
                         | "count"
                         | "each"
                         | "path"

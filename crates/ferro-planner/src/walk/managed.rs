@@ -267,6 +267,10 @@ impl Walk<'_> {
         }
         let cfg = self.ctx.input.providers.by_resource.get(&cr).cloned()?;
         let schema = self.ctx.input.providers.resource_schema(&cfg, r).cloned()?;
+        if r.mode == ResourceMode::Ephemeral {
+            self.ephemeral_resource(m, file, &decl, &abs, &cfg, &schema);
+            return None;
+        }
         if self.ctx.input.options.destroy {
             // A destroy plans no instance here (`orphans` plans the delete of every object in
             // state). What is evaluated on the way (locals, for their errors) sees the objects

@@ -272,6 +272,7 @@ impl Provider for TestProvider {
             data_sources: BTreeMap::new(),
             move_resource_state: true,
             functions: super::testing_functions::functions(),
+            ephemeral_resources: BTreeMap::new(),
         })
     }
 
