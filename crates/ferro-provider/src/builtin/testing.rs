@@ -21,7 +21,9 @@
 //! * `import` of ID `X` yields an object with that id and `value = "imported-X"`;
 //! * the provider configuration's optional `prefix` is put before `computed` at apply (an
 //!   unknown `prefix` at configuration is put as `(unknown)`), so tests see which configuration
-//!   a resource was applied with.
+//!   a resource was applied with; its optional, sensitive `password` (for ephemeral values) is
+//!   never stored: a known one puts `[password: N characters] ` before the prefix, an unknown
+//!   one `[password unknown] `.
 //!
 //! A second type, `ferrotest_rack`, has nested blocks with item limits, for the block-count
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
@@ -266,6 +268,10 @@ impl Provider for TestProvider {
             "prefix".to_string(),
             Attribute::new(Type::String).optional(),
         );
+        provider.block.attributes.insert(
+            "password".to_string(),
+            Attribute::new(Type::String).optional().sensitive(),
+        );
         Ok(ProviderSchema {
             provider,
             resources,
@@ -286,6 +292,14 @@ impl Provider for TestProvider {
             "(unknown)".to_string()
         } else {
             prefix.as_str().unwrap_or_default().to_string()
+        };
+        let password = get(config, "password");
+        let prefix = if password.is_unknown() {
+            format!("[password unknown] {prefix}")
+        } else if let Some(p) = password.as_str() {
+            format!("[password: {} characters] {prefix}", p.chars().count())
+        } else {
+            prefix
         };
         *self.prefix.lock().unwrap_or_else(|e| e.into_inner()) = prefix;
         Vec::new()
