@@ -118,7 +118,10 @@ fn instances(
         let keys = match &v.kind {
             ValueKind::Set(_, es) => es
                 .iter()
-                .filter_map(|e| e.as_str().map(|s| (InstanceKey::Str(s.to_string()), Some(e.clone()))))
+                .filter_map(|e| {
+                    e.as_str()
+                        .map(|s| (InstanceKey::Str(s.to_string()), Some(e.clone())))
+                })
                 .collect(),
             _ => v
                 .as_entries()

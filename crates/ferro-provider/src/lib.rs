@@ -315,11 +315,19 @@ pub trait Provider: Send + Sync {
         }
     }
     /// Renew an open ephemeral resource at the time its last answer named.
-    fn renew_ephemeral_resource(&self, _type_name: &str, _private: &[u8]) -> RenewEphemeralResponse {
+    fn renew_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        _private: &[u8],
+    ) -> RenewEphemeralResponse {
         RenewEphemeralResponse::default()
     }
     /// Close an open ephemeral resource.
-    fn close_ephemeral_resource(&self, _type_name: &str, _private: &[u8]) -> Vec<ProviderDiagnostic> {
+    fn close_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        _private: &[u8],
+    ) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
     /// Ask the provider to stop in-flight operations (Ctrl-C).

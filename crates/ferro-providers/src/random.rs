@@ -317,46 +317,46 @@ impl Resource for RandomString {
 /// A random string as the arguments of `planned` ask for it (random_string, random_password,
 /// the ephemeral random_password).
 fn generate(planned: &Value) -> Result<String, Diags> {
-        let on = |n: &str| get_bool(planned, n).unwrap_or(true);
-        let special = get_str(planned, "override_special").unwrap_or_else(|| SPECIAL.to_string());
-        let mut sets: Vec<(String, i64)> = Vec::new();
-        if on("lower") {
-            sets.push((LOWER.into(), get_i64(planned, "min_lower").unwrap_or(0)));
+    let on = |n: &str| get_bool(planned, n).unwrap_or(true);
+    let special = get_str(planned, "override_special").unwrap_or_else(|| SPECIAL.to_string());
+    let mut sets: Vec<(String, i64)> = Vec::new();
+    if on("lower") {
+        sets.push((LOWER.into(), get_i64(planned, "min_lower").unwrap_or(0)));
+    }
+    if on("upper") {
+        sets.push((UPPER.into(), get_i64(planned, "min_upper").unwrap_or(0)));
+    }
+    if on("numeric") && on("number") {
+        sets.push((NUMERIC.into(), get_i64(planned, "min_numeric").unwrap_or(0)));
+    }
+    if on("special") && !special.is_empty() {
+        sets.push((special, get_i64(planned, "min_special").unwrap_or(0)));
+    }
+    let all: Vec<char> = sets.iter().flat_map(|(s, _)| s.chars()).collect();
+    if all.is_empty() {
+        return Err(vec![attr_error(
+            "length",
+            "Invalid character set",
+            "At least one character class must be enabled.",
+        )]);
+    }
+    let len = get_i64(planned, "length").unwrap_or(0).max(0) as usize;
+    let mut out: Vec<char> = Vec::new();
+    for (set, min) in &sets {
+        let chars: Vec<char> = set.chars().collect();
+        for _ in 0..*min {
+            out.push(chars[rng::below(chars.len() as u64) as usize]);
         }
-        if on("upper") {
-            sets.push((UPPER.into(), get_i64(planned, "min_upper").unwrap_or(0)));
-        }
-        if on("numeric") && on("number") {
-            sets.push((NUMERIC.into(), get_i64(planned, "min_numeric").unwrap_or(0)));
-        }
-        if on("special") && !special.is_empty() {
-            sets.push((special, get_i64(planned, "min_special").unwrap_or(0)));
-        }
-        let all: Vec<char> = sets.iter().flat_map(|(s, _)| s.chars()).collect();
-        if all.is_empty() {
-            return Err(vec![attr_error(
-                "length",
-                "Invalid character set",
-                "At least one character class must be enabled.",
-            )]);
-        }
-        let len = get_i64(planned, "length").unwrap_or(0).max(0) as usize;
-        let mut out: Vec<char> = Vec::new();
-        for (set, min) in &sets {
-            let chars: Vec<char> = set.chars().collect();
-            for _ in 0..*min {
-                out.push(chars[rng::below(chars.len() as u64) as usize]);
-            }
-        }
-        while out.len() < len {
-            out.push(all[rng::below(all.len() as u64) as usize]);
-        }
-        // Shuffle so the minimum characters are not all at the front.
-        for i in (1..out.len()).rev() {
-            let j = rng::below(i as u64 + 1) as usize;
-            out.swap(i, j);
-        }
-        Ok(out.into_iter().collect())
+    }
+    while out.len() < len {
+        out.push(all[rng::below(all.len() as u64) as usize]);
+    }
+    // Shuffle so the minimum characters are not all at the front.
+    for i in (1..out.len()).rev() {
+        let j = rng::below(i as u64 + 1) as usize;
+        out.swap(i, j);
+    }
+    Ok(out.into_iter().collect())
 }
 
 impl RandomString {

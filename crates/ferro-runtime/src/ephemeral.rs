@@ -67,8 +67,13 @@ impl<'r> EphemeralSet<'r> {
             }
             self.say(format!("{}: Renewing...", o.addr));
             let start = Instant::now();
-            let resp = o.provider.renew_ephemeral_resource(&o.type_name, &o.private);
-            let failed = resp.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let resp = o
+                .provider
+                .renew_ephemeral_resource(&o.type_name, &o.private);
+            let failed = resp
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error);
             diags.extend(
                 resp.diagnostics
                     .iter()
@@ -96,7 +101,9 @@ impl<'r> EphemeralSet<'r> {
         for o in open.into_iter().rev() {
             self.say(format!("{}: Closing...", o.addr));
             let start = Instant::now();
-            let ds = o.provider.close_ephemeral_resource(&o.type_name, &o.private);
+            let ds = o
+                .provider
+                .close_ephemeral_resource(&o.type_name, &o.private);
             let failed = ds.iter().any(|d| d.severity == Severity::Error);
             diags.extend(ds.iter().map(|d| provider_diag(d, &o.addr, None)));
             if !failed {
@@ -146,7 +153,7 @@ pub fn open_resource(
     file: SourceFile,
     decl: &ResourceDecl,
     abs: &AbsResource,
-    cfg: &AbsProviderConfig,
+    cfg: &Arc<AbsProviderConfig>,
     schema: &Schema,
     providers: &Providers,
     set: &EphemeralSet<'_>,
@@ -161,8 +168,19 @@ pub fn open_resource(
     for (key, each_value) in keys {
         let inst = InstanceCtx::for_key(&key, each_value);
         let addr_s = abs.instance(key.clone()).to_string();
+        // The instance of a `for_each` provider configuration it names (OpenTofu 1.9).
+        let cfg = match crate::provider_instances::instance_provider(
+            m, file, decl, cfg, &inst, providers, &addr_s,
+        ) {
+            Ok(cfg) => cfg,
+            Err(ds) => {
+                diags.extend(ds);
+                values.push((key, unknown()));
+                continue;
+            }
+        };
         let Some(provider) = providers
-            .for_instance(cfg, &abs.module, &abs.resource, &key)
+            .for_instance(&cfg, &abs.module, &abs.resource, &key)
             .cloned()
         else {
             values.push((key, unknown()));

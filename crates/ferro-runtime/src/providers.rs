@@ -289,7 +289,8 @@ pub fn load_providers(
                 ResourceMode::Data => (&ps.data_sources, &ps.resources),
                 ResourceMode::Ephemeral => (&ps.ephemeral_resources, &ps.ephemeral_resources),
             };
-            let hint = if res.mode != ResourceMode::Ephemeral && other.contains_key(res.ty.as_ref()) {
+            let hint = if res.mode != ResourceMode::Ephemeral && other.contains_key(res.ty.as_ref())
+            {
                 match res.mode {
                     ResourceMode::Managed => format!("\n\nDid you intend to use the data source {:?}? If so, declare this using a \"data\" block instead of a \"resource\" block.", res.ty),
                     _ => format!("\n\nDid you intend to use the managed resource type {:?}? If so, declare this using a \"resource\" block instead of a \"data\" block.", res.ty),

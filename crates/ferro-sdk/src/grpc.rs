@@ -160,9 +160,7 @@ fn nested_attributes(b: &Block, owner: &str) -> Vec<String> {
 
 /// A point in time in the protocol's timestamp shape.
 fn timestamp(t: std::time::SystemTime) -> pb::Timestamp {
-    let d = t
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     pb::Timestamp {
         seconds: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
         nanos: d.subsec_nanos() as i32,

@@ -7,8 +7,9 @@ use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
     ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    OpenEphemeralResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest,
-    ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse, UpgradeRequest, UpgradeResponse,
+    OpenEphemeralResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
+    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse,
+    UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;
 use ferro_value::{Type, Value};

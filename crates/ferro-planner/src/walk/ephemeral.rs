@@ -11,7 +11,7 @@ impl Walk<'_> {
         file: ferro_db::SourceFile,
         decl: &ResourceDecl,
         abs: &AbsResource,
-        cfg: &AbsProviderConfig,
+        cfg: &Arc<AbsProviderConfig>,
         schema: &Schema,
     ) {
         let Some((expansion, keys)) = self.expand(m, file, decl.count, decl.for_each, decl.enabled)

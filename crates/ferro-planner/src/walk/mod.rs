@@ -380,7 +380,10 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             // state for the order of a later destroy.
             let deps = graph.resource_deps.get(&cr);
             let durable: Option<BTreeSet<ConfigResource>> = deps
-                .filter(|ds| ds.iter().any(|d| d.resource.mode == ResourceMode::Ephemeral))
+                .filter(|ds| {
+                    ds.iter()
+                        .any(|d| d.resource.mode == ResourceMode::Ephemeral)
+                })
                 .map(|ds| {
                     ds.iter()
                         .filter(|d| d.resource.mode != ResourceMode::Ephemeral)

@@ -9,10 +9,9 @@ use super::proto::tfplugin6::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
     ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
-    ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse,
-    RenewEphemeralResponse, Severity,
-    UpgradeRequest, UpgradeResponse,
+    MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
+    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
+    ReadResponse, RenewEphemeralResponse, Severity, UpgradeRequest, UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_value::schema::{FunctionDecl, FunctionParam};
@@ -851,8 +850,12 @@ impl Provider for GrpcProvider {
                         format!("The provider signaled a deferred action for ephemeral resource {type_name:?}, but ferro does not allow deferrals. This is a bug in the provider."),
                     ));
                 }
-                let result =
-                    self.decode("ephemeral resource result", resp.result.as_ref(), &ty, &mut diagnostics);
+                let result = self.decode(
+                    "ephemeral resource result",
+                    resp.result.as_ref(),
+                    &ty,
+                    &mut diagnostics,
+                );
                 OpenEphemeralResponse {
                     result,
                     private: resp.private.unwrap_or_default(),
@@ -869,7 +872,8 @@ impl Provider for GrpcProvider {
             type_name: type_name.to_string(),
             private: Some(private.to_vec()),
         };
-        match self.call::<_, pb::renew_ephemeral_resource::Response>(Rpc::RenewEphemeralResource, msg)
+        match self
+            .call::<_, pb::renew_ephemeral_resource::Response>(Rpc::RenewEphemeralResource, msg)
         {
             Ok(resp) => RenewEphemeralResponse {
                 private: resp.private,
@@ -888,7 +892,8 @@ impl Provider for GrpcProvider {
             type_name: type_name.to_string(),
             private: Some(private.to_vec()),
         };
-        match self.call::<_, pb::close_ephemeral_resource::Response>(Rpc::CloseEphemeralResource, msg)
+        match self
+            .call::<_, pb::close_ephemeral_resource::Response>(Rpc::CloseEphemeralResource, msg)
         {
             Ok(resp) => diagnostics_from_proto(resp.diagnostics),
             Err(d) => d,

@@ -69,7 +69,10 @@ fn ephemeral(p: &GrpcProvider) {
     };
     let too_long = p.validate_ephemeral_resource_config("test_token", &config("much-too-long"));
     assert_eq!(too_long.len(), 1, "{too_long:?}");
-    assert_eq!(too_long[0].attribute, Some(vec![PathStep::Attr("name".into())]));
+    assert_eq!(
+        too_long[0].attribute,
+        Some(vec![PathStep::Attr("name".into())])
+    );
     assert!(p
         .validate_ephemeral_resource_config("test_token", &config("db"))
         .is_empty());
@@ -89,7 +92,9 @@ fn ephemeral(p: &GrpcProvider) {
     assert_eq!(renewed.renew_at, None);
     let private = renewed.private.expect("new private data");
     assert_eq!(private, b"renewed:db");
-    assert!(p.close_ephemeral_resource("test_token", &private).is_empty());
+    assert!(p
+        .close_ephemeral_resource("test_token", &private)
+        .is_empty());
     // A type the provider does not offer.
     let unknown = p.open_ephemeral_resource("test_nothing", &config("db"));
     assert_eq!(unknown.diagnostics[0].summary, "Invalid ephemeral resource");
