@@ -39,6 +39,8 @@
 //! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
 //! plans its configuration as given and gets an `id` at apply.
 //!
+//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`.
+//!
 //! The provider also offers functions (`provider::ferrotest::greet` and others: see
 //! `testing_functions.rs`).
 
@@ -278,8 +280,41 @@ impl Provider for TestProvider {
             data_sources: BTreeMap::new(),
             move_resource_state: true,
             functions: super::testing_functions::functions(),
-            ephemeral_resources: BTreeMap::new(),
+            ephemeral_resources: [(
+                super::testing_ephemeral::TOKEN.to_string(),
+                super::testing_ephemeral::schema(),
+            )]
+            .into_iter()
+            .collect(),
         })
+    }
+
+    fn open_ephemeral_resource(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> crate::OpenEphemeralResponse {
+        if type_name != super::testing_ephemeral::TOKEN {
+            return crate::OpenEphemeralResponse {
+                result: Value::null(Type::Dynamic),
+                private: Vec::new(),
+                renew_at: None,
+                diagnostics: vec![crate::unsupported_ephemeral_resource(type_name)],
+            };
+        }
+        super::testing_ephemeral::open(config)
+    }
+
+    fn renew_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        private: &[u8],
+    ) -> crate::RenewEphemeralResponse {
+        super::testing_ephemeral::renew(private)
+    }
+
+    fn close_ephemeral_resource(&self, _type_name: &str, private: &[u8]) -> Vec<ProviderDiagnostic> {
+        super::testing_ephemeral::close(private)
     }
 
     fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, crate::FunctionError> {
