@@ -140,6 +140,14 @@ fn an_ephemeral_resource_configures_a_provider_and_persists_nowhere() {
     let (code, shown) = ferro(&dir, &["show", "-json"]);
     assert_eq!(code, 0, "{shown}");
     assert_no_secret("show -json of the state", &shown);
+    // `providers schema -json` lists the ephemeral resource types (Terraform 1.10's key).
+    let (code, schemas) = ferro(&dir, &["providers", "schema", "-json"]);
+    assert_eq!(code, 0, "{schemas}");
+    let v: serde_json::Value = serde_json::from_str(&schemas).unwrap();
+    let random = &v["provider_schemas"]["registry.terraform.io/hashicorp/random"];
+    let attrs = &random["ephemeral_resource_schemas"]["random_password"]["block"]["attributes"];
+    assert_eq!(attrs["result"]["sensitive"], true, "{random}");
+    assert_eq!(attrs["length"]["required"], true, "{random}");
     for backup in ["terraform.tfstate.backup"] {
         if let Ok(text) = std::fs::read_to_string(dir.join(backup)) {
             assert_no_secret(backup, &text);
