@@ -871,7 +871,13 @@ fn ephemeral_blocks_complete_and_hover_from_the_schema() {
     // The block's arguments from the ephemeral resource's schema, and the meta-arguments.
     let r = c.result("textDocument/completion", after("\"db\" {\n  "));
     let got = labels(r);
-    for want in ["length", "override_special", "count", "for_each", "lifecycle"] {
+    for want in [
+        "length",
+        "override_special",
+        "count",
+        "for_each",
+        "lifecycle",
+    ] {
         assert!(got.contains(&want.to_string()), "{want} in {got:?}");
     }
     assert!(!got.contains(&"result".to_string()), "{got:?}");

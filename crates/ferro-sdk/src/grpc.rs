@@ -335,6 +335,50 @@ type Rpc<T> = Result<Response<T>, Status>;
 
 #[tonic::async_trait]
 impl pb::provider_server::Provider for ProviderService {
+    async fn get_metadata(
+        &self,
+        _: Request<pb::get_metadata::Request>,
+    ) -> Rpc<pb::get_metadata::Response> {
+        let mut resp = pb::get_metadata::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => {
+                resp.server_capabilities = Some(pb::ServerCapabilities {
+                    plan_destroy: false,
+                    get_provider_schema_optional: false,
+                    move_resource_state: s.move_resource_state,
+                });
+                resp.resources = s
+                    .resources
+                    .keys()
+                    .map(|n| pb::get_metadata::ResourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+                resp.data_sources = s
+                    .data_sources
+                    .keys()
+                    .map(|n| pb::get_metadata::DataSourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+                resp.functions = s
+                    .functions
+                    .keys()
+                    .map(|n| pb::get_metadata::FunctionMetadata { name: n.clone() })
+                    .collect();
+                resp.ephemeral_resources = s
+                    .ephemeral_resources
+                    .keys()
+                    .map(|n| pb::get_metadata::EphemeralResourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+            }
+            Err(d) => resp.diagnostics = diags(d),
+        }
+        Ok(Response::new(resp))
+    }
+
     async fn get_provider_schema(
         &self,
         _: Request<pb::get_provider_schema::Request>,

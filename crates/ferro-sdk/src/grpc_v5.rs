@@ -40,6 +40,13 @@ where
 
 #[tonic::async_trait]
 impl v5::provider_server::Provider for ProviderServiceV5 {
+    async fn get_metadata(
+        &self,
+        req: Request<v5::get_metadata::Request>,
+    ) -> Rpc<v5::get_metadata::Response> {
+        relay(req, |r| self.0.get_metadata(r)).await
+    }
+
     async fn get_schema(
         &self,
         _: Request<v5::get_provider_schema::Request>,

@@ -313,7 +313,11 @@ impl Provider for TestProvider {
         super::testing_ephemeral::renew(private)
     }
 
-    fn close_ephemeral_resource(&self, _type_name: &str, private: &[u8]) -> Vec<ProviderDiagnostic> {
+    fn close_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        private: &[u8],
+    ) -> Vec<ProviderDiagnostic> {
         super::testing_ephemeral::close(private)
     }
 

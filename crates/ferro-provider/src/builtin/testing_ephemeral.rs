@@ -25,7 +25,9 @@ pub fn schema() -> Schema {
 }
 
 fn text(v: &Value, name: &str) -> Option<String> {
-    v.get_attr(name).and_then(|a| a.as_str()).map(str::to_string)
+    v.get_attr(name)
+        .and_then(|a| a.as_str())
+        .map(str::to_string)
 }
 
 pub fn open(config: &Value) -> OpenEphemeralResponse {

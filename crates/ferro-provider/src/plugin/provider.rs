@@ -281,17 +281,30 @@ impl GrpcProvider {
             .map_err(|e| vec![ProviderDiagnostic::error("Invalid provider function", e)])
     }
 
-    /// GetMetadata (protocol 5.4/6.4+): resource and data source type names without schemas.
-    /// `None` for providers that predate it.
-    pub fn metadata(&self) -> Option<(Vec<String>, Vec<String>)> {
+    /// GetMetadata (protocol 5.4/6.4+): resource, data source and (5.7/6.7+) ephemeral
+    /// resource type names without schemas. `None` for providers that predate it.
+    pub fn metadata(&self) -> Option<Metadata> {
         let resp: pb::get_metadata::Response = self
             .call(Rpc::GetMetadata, pb::get_metadata::Request {})
             .ok()?;
-        Some((
-            resp.resources.into_iter().map(|r| r.type_name).collect(),
-            resp.data_sources.into_iter().map(|r| r.type_name).collect(),
-        ))
+        Some(Metadata {
+            resources: resp.resources.into_iter().map(|r| r.type_name).collect(),
+            data_sources: resp.data_sources.into_iter().map(|r| r.type_name).collect(),
+            ephemeral_resources: resp
+                .ephemeral_resources
+                .into_iter()
+                .map(|r| r.type_name)
+                .collect(),
+        })
     }
+}
+
+/// The type names GetMetadata lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    pub resources: Vec<String>,
+    pub data_sources: Vec<String>,
+    pub ephemeral_resources: Vec<String>,
 }
 
 /// A protocol timestamp as a point in time (None before the epoch or out of range).

@@ -95,6 +95,10 @@ fn ephemeral(p: &GrpcProvider) {
     assert!(p
         .close_ephemeral_resource("test_token", &private)
         .is_empty());
+    // GetMetadata lists the type without its schema.
+    let meta = p.metadata().expect("GetMetadata is served");
+    assert_eq!(meta.ephemeral_resources, ["test_token"]);
+    assert!(meta.resources.contains(&"test_thing".to_string()));
     // A type the provider does not offer.
     let unknown = p.open_ephemeral_resource("test_nothing", &config("db"));
     assert_eq!(unknown.diagnostics[0].summary, "Invalid ephemeral resource");
