@@ -495,7 +495,12 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" => decl.lifecycle = self.lifecycle(inner, &mut enabled),
+                    "lifecycle" => {
+                        if mode == ResourceMode::Ephemeral {
+                            self.ephemeral_lifecycle_arguments(inner);
+                        }
+                        decl.lifecycle = self.lifecycle(inner, &mut enabled)
+                    }
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
