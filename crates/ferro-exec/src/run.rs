@@ -379,6 +379,8 @@ pub fn apply(
         // A state or journal write failed (a full disk): no new change starts.
         let mut write_failed = false;
         loop {
+            // Ephemeral resources whose renewal time has come are renewed while steps run.
+            diags.extend(ephemeral.renew_due());
             if let Some(int) = interrupt {
                 if int.abort_requested() {
                     // Running steps are abandoned: what they do is not recorded.
@@ -440,10 +442,7 @@ pub fn apply(
                 journaled,
             } = match done_rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(d) => d,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    diags.extend(ephemeral.renew_due());
-                    continue;
-                }
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             // Tests of what a crash leaves behind (debug builds only): the coordinator panics
