@@ -783,6 +783,12 @@ pub fn run_cases(cases: &[Case], cli: Cli, bless: bool, jobs: usize) -> Summary 
         "TF_CLI_CONFIG_FILE",
         std::env::temp_dir().join("ferro-golden-no-cli-config.tfrc"),
     );
+    // Nor the provider packages in its home's implied local mirrors (~/.terraform.d/plugins,
+    // ~/.local/share/terraform/plugins): an empty home of the runner's own.
+    let home = std::env::temp_dir().join("ferro-golden-home");
+    let _ = std::fs::create_dir_all(&home);
+    std::env::set_var("HOME", &home);
+    std::env::remove_var("XDG_DATA_HOME");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {

@@ -475,6 +475,10 @@ impl Scope for ConsoleScope<'_> {
             Reference::TerraformWorkspace => Ok(Value::string(
                 ferro_state::workspace::current_workspace(&self.s.dir),
             )),
+            // The console never applies.
+            Reference::TerraformApplying => {
+                Ok(Value::bool(false).with_marks(ferro_value::Marks::EPHEMERAL))
+            }
             Reference::SelfRef => Err(Diagnostic::error("invalid-self", "Invalid \"self\" reference")
                 .with_detail("The \"self\" object is only available in provisioner and connection blocks.")),
             // Module outputs are not kept in state (only the root's are), so the console knows

@@ -344,6 +344,7 @@ fn attribute_json(a: &Attribute) -> J {
         ("optional", a.optional),
         ("computed", a.computed),
         ("sensitive", a.sensitive),
+        ("write_only", a.write_only),
     ] {
         if on {
             m.insert(flag.into(), true.into());

@@ -80,6 +80,8 @@ pub(crate) struct Planned {
     pub providers: Providers,
     pub plan: Plan,
     pub registry: ProviderRegistry,
+    /// Where `plan -generate-config-out` wrote configuration, when it wrote any.
+    pub generated_out: Option<String>,
 }
 
 /// `-parallelism` (Terraform's default, 10, when not given).
@@ -115,6 +117,24 @@ pub(crate) fn make_plan(
     discard_noops: bool,
     state: Option<State>,
     io: &mut Io<'_>,
+) -> Result<Planned, i32> {
+    let generate = p.value("generate-config-out").map(|out| g.dir.join(out));
+    make_plan_generating(g, a, p, destroy, discard_noops, state, io, generate)
+}
+
+/// [`make_plan`]; with `generate` (`plan -generate-config-out`), the targets of import blocks
+/// the configuration does not declare are imported first, their configuration is written
+/// there, and the plan is made with it.
+#[allow(clippy::too_many_arguments)]
+fn make_plan_generating(
+    g: &Global,
+    a: &[String],
+    p: &args::Parsed,
+    destroy: bool,
+    discard_noops: bool,
+    state: Option<State>,
+    io: &mut Io<'_>,
+    generate: Option<std::path::PathBuf>,
 ) -> Result<Planned, i32> {
     let parallelism = parallelism_arg(p, io)?;
     let mut l = match load_dir(&g.dir) {
@@ -245,6 +265,14 @@ pub(crate) fn make_plan(
             let _ = writeln!(o, "{line}");
         }
     };
+    let sink = generate
+        .is_some()
+        .then(ferro_planner::GeneratedImports::default);
+    let state_copy = if generate.is_some() {
+        state.clone()
+    } else {
+        None
+    };
     let input = PlanInput {
         db: &l.db,
         ws: l.ws,
@@ -262,6 +290,7 @@ pub(crate) fn make_plan(
             excludes,
             parallelism,
             discard_noops,
+            generate_config: sink.clone(),
         },
         cwd: g.dir.display().to_string(),
         on_refresh: Some(&on_refresh),
@@ -269,6 +298,39 @@ pub(crate) fn make_plan(
     };
     let (plan, pdiags) = ferro_planner::plan(input);
     diags.extend(pdiags);
+    let generated = sink
+        .map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|e| e.into_inner())))
+        .unwrap_or_default();
+    if let (Some(path), false) = (&generate, generated.is_empty()) {
+        if has_errors(&diags) {
+            print_diags(io, &diags, &l.sources(), g.color);
+            return Err(1);
+        }
+        let blocks: Vec<_> = generated
+            .into_iter()
+            .map(|g| {
+                let text = crate::genconfig::resource_block(&g);
+                (g, text)
+            })
+            .collect();
+        if let Err(e) = crate::genconfig::write_file(path, &blocks) {
+            return Err(plain_error(
+                io,
+                "Failed to create target generated file",
+                &format!(
+                    "ferro could not create the generated file ({}) in the target directory: {e}.",
+                    path.display()
+                ),
+            ));
+        }
+        // The plan, made with the configuration now written (which imports the objects again).
+        let mut planned =
+            make_plan_generating(g, a, p, destroy, discard_noops, state_copy, io, None)?;
+        planned.plan.generated_config =
+            blocks.into_iter().map(|(g, text)| (g.addr, text)).collect();
+        planned.generated_out = p.value("generate-config-out").map(str::to_string);
+        return Ok(planned);
+    }
     if plan.is_none() || has_errors(&diags) {
         print_diags(io, &diags, &l.sources(), g.color);
     }
@@ -279,6 +341,7 @@ pub(crate) fn make_plan(
             providers,
             plan,
             registry,
+            generated_out: None,
         }),
         _ => Err(1),
     }
@@ -492,6 +555,10 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
             io.stdout,
             "\n─────────────────────────────────────────────────────────────────────────────\n\n"
         );
+        if let Some(path) = &planned.generated_out {
+            let text = format!("ferro has generated configuration and written it to {path}. Please review the configuration and edit it as necessary before adding it to version control.");
+            let _ = write!(io.stdout, "{}\n\n", ferro_render::word_wrap(&text, 78));
+        }
         match p.value("out") {
             Some(out) => {
                 let _ = write!(io.stdout, "Saved the plan to: {out}\n\nTo perform exactly these actions, run the following command to apply:\n    ferro apply \"{out}\"\n");
@@ -656,6 +723,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             providers,
             plan,
             registry,
+            generated_out: None,
         }
     } else {
         let planned = match make_plan(g, a, &p, destroy, false, current, io) {
@@ -710,6 +778,7 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             providers,
             plan,
             registry,
+            generated_out: None,
         }
     };
     let code = execute(g, io, &mut planned, backend.as_mut(), parallelism, destroy);

@@ -29,6 +29,7 @@ mod console_terminal;
 mod encryption;
 mod env;
 mod follow_on;
+mod genconfig;
 mod init_backend;
 mod init_modules;
 pub mod interrupt;

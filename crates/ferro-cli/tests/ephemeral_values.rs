@@ -1,6 +1,7 @@
 //! An ephemeral variable's value (Terraform 1.10) used where ephemeral values may go (a
-//! local, a provider configuration, a module's ephemeral variable and output) reaches none of
-//! the files and documents that persist: the state, a saved plan, `show -json` of either.
+//! local, a provider configuration, a module's ephemeral variable and output, a write-only
+//! attribute) reaches none of the files and documents that persist: the state, a saved plan,
+//! `show -json` of either.
 
 mod cli_support;
 
@@ -32,6 +33,12 @@ provider "ferrotest" {
 
 resource "ferrotest_thing" "a" {
   value = "kept"
+}
+
+# Write-only: the provider gets the value (it keeps only its length), nothing stores it.
+resource "ferrotest_secret" "s" {
+  secret_wo         = var.token
+  secret_wo_version = 1
 }
 
 module "child" {
@@ -92,6 +99,12 @@ fn an_ephemeral_value_reaches_no_state_and_no_plan() {
     assert_no_secret("the state", &state);
     // The provider was configured with the ephemeral value.
     assert!(state.contains("long-computed-kept"), "{state}");
+    // The write-only attribute reached the provider, and state holds null for it.
+    assert!(
+        state.contains(&format!("\"secret_length\": {}", SECRET.len())),
+        "{state}"
+    );
+    assert!(state.contains("\"secret_wo\": null"), "{state}");
 
     std::fs::write(
         dir.join("main.tf"),
@@ -101,7 +114,10 @@ fn an_ephemeral_value_reaches_no_state_and_no_plan() {
     let (code, out) = ferro(&dir, &["plan", "-no-color", &var, "-out=p.plan"]);
     assert_eq!(code, 0, "{out}");
     let plan = std::fs::read(dir.join("p.plan")).unwrap();
-    assert_no_secret("the saved plan", &String::from_utf8_lossy(&plan));
+    let plan = String::from_utf8_lossy(&plan);
+    // The plan file keeps values as they are, so a secret in it would be found.
+    assert!(plan.contains("changed"), "the saved plan is not searchable");
+    assert_no_secret("the saved plan", &plan);
     let (code, shown) = ferro(&dir, &["show", "-json", "p.plan"]);
     assert_eq!(code, 0, "{shown}");
     assert_no_secret("show -json of the plan", &shown);

@@ -227,6 +227,7 @@ pub fn apply(
             .map(|(n, v)| (n.clone(), v.clone())),
     );
     let tree = EvalTree::new(db, ws, variables, false, cwd)
+        .for_apply()
         .project_reads()
         .with_provider_functions(providers.functions.clone());
     restore_module_instances(&tree, plan);

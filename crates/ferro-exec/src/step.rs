@@ -477,6 +477,21 @@ fn apply_change(
         errored = true;
         new_state = null_unknowns(&new_state);
     }
+    if !errored {
+        let wo = ferro_runtime::diagnostics::write_only_returned(
+            &schema.block,
+            &new_state,
+            &c.provider.provider.to_string(),
+            &addr,
+            "after apply",
+        );
+        if !wo.is_empty() {
+            // Nothing of a write-only value may be stored.
+            new_state = schema.block.null_write_only(&new_state);
+            diags.extend(wo);
+            errored = true;
+        }
+    }
     if !errored && !resp.legacy_type_system {
         let errs = assert_compatible(&schema.block, &final_plan.value, &new_state);
         for err in &errs {

@@ -106,6 +106,8 @@ pub enum Reference {
     PathRoot,
     PathCwd,
     TerraformWorkspace,
+    /// `terraform.applying` (Terraform 1.10): true only while applying; ephemeral.
+    TerraformApplying,
     SelfRef,
     /// `module.NAME`: the outputs of a module call's instances.
     Module(String),
@@ -124,6 +126,7 @@ impl std::fmt::Display for Reference {
             Reference::PathRoot => f.write_str("path.root"),
             Reference::PathCwd => f.write_str("path.cwd"),
             Reference::TerraformWorkspace => f.write_str("terraform.workspace"),
+            Reference::TerraformApplying => f.write_str("terraform.applying"),
             Reference::SelfRef => f.write_str("self"),
             Reference::Module(n) => write!(f, "module.{n}"),
         }

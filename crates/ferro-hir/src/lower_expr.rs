@@ -465,8 +465,9 @@ impl Lower {
             },
             "terraform" => match attr(0) {
                 Some(("workspace", span)) => one(self, Reference::TerraformWorkspace, span),
+                Some(("applying", span)) => one(self, Reference::TerraformApplying, span),
                 _ => {
-                    self.bad_object_attribute(root, steps, Some(" The only supported attribute is terraform.workspace, the name of the currently-selected workspace."));
+                    self.bad_object_attribute(root, steps, Some(" The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply."));
                     None
                 }
             },

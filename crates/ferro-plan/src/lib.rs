@@ -392,6 +392,11 @@ pub struct Plan {
     /// The imported objects are in `prior_state`; their changes are planned from there.
     #[serde(default)]
     pub imports: Vec<(AbsResourceInstance, String)>,
+    /// The configuration `plan -generate-config-out` wrote for imported instances the
+    /// configuration did not declare (shown as "config will be generated", and in the plan's
+    /// JSON as `generated_config`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generated_config: Vec<(AbsResourceInstance, String)>,
     /// Objects `removed` blocks drop from state without destroying them (before values, for
     /// rendering); apply removes them from state first.
     #[serde(default)]

@@ -110,6 +110,19 @@ pub fn import_resource(
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
+    let provider_name = cfg.provider.to_string();
+    for v in [&obj.state, &read.new_state] {
+        diags.extend(ferro_runtime::diagnostics::write_only_returned(
+            &schema.block,
+            v,
+            &provider_name,
+            &a,
+            "during import",
+        ));
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return diags;
+    }
     if read.new_state.is_null() {
         diags.push(Diagnostic::error("import-missing", "Cannot import non-existent remote object").with_detail(format!(
             "While attempting to import an existing object to {a}, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"ferro apply\" to create a new remote object for this resource."

@@ -27,6 +27,6 @@ pub use ferro_runtime::providers::{load_providers, provider_config, Providers};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
 pub use walk::{
-    ephemeral_root_variables, path_span, plan, prepare_variables, PlanInput, PlanOptions,
-    RawVariable, RefreshNotice, VariableSource,
+    ephemeral_root_variables, path_span, plan, prepare_variables, GeneratedImport,
+    GeneratedImports, PlanInput, PlanOptions, RawVariable, RefreshNotice, VariableSource,
 };

@@ -150,7 +150,8 @@ impl<'a> DiffPrinter<'a> {
         for (name, a) in &schema.attributes {
             let o = attr_or_null(old, name, &a.ty);
             let n = attr_or_null(new, name, &a.ty);
-            if o.is_null() && n.is_null() {
+            // A write-only attribute is always null, and always listed (as Terraform does).
+            if o.is_null() && n.is_null() && !a.write_only {
                 continue;
             }
             let shown = display_name(name);
@@ -163,6 +164,14 @@ impl<'a> DiffPrinter<'a> {
         for (name, shown, o, n) in names {
             result.written = true;
             let a = &schema.attributes[name];
+            if a.write_only {
+                path.push(PathStep::Attr(name.clone()));
+                if self.write_only(&shown, old, new, width, indent, path) {
+                    result.skipped_attrs += 1;
+                }
+                path.pop();
+                continue;
+            }
             path.push(PathStep::Attr(name.clone()));
             let outer = self.in_nested_attr;
             self.in_nested_attr = a.nested.is_some();
@@ -212,6 +221,50 @@ impl<'a> DiffPrinter<'a> {
             }
         } else {
             self.value_diff(old, new, indent + 2, path);
+        }
+        false
+    }
+
+    /// A write-only attribute: no value to show, only the action of the block it is in (an
+    /// update leaves it unchanged, so it is hidden unless verbose); returns whether it was
+    /// skipped.
+    fn write_only(
+        &mut self,
+        name: &str,
+        block_old: &Value,
+        block_new: &Value,
+        width: usize,
+        indent: usize,
+        path: &[PathStep],
+    ) -> bool {
+        let action = if block_old.is_null() {
+            Action::Create
+        } else if block_new.is_null() {
+            Action::Delete
+        } else {
+            Action::NoOp
+        };
+        if action == Action::NoOp && !self.verbose {
+            return true;
+        }
+        self.out.push('\n');
+        self.pad(indent);
+        self.symbol(action);
+        self.color("[bold]");
+        self.out.push_str(name);
+        self.color("[reset]");
+        self.pad(width - name.len());
+        self.out.push_str(" = ");
+        if block_old.is_sensitive() || block_new.is_sensitive() {
+            self.out.push_str("(sensitive, write-only attribute)");
+        } else {
+            self.out.push_str("(write-only attribute)");
+        }
+        if action == Action::Delete {
+            self.color(" [dark_gray]-> null[reset]");
+        }
+        if self.forces(path) {
+            self.color(FORCES);
         }
         false
     }

@@ -333,6 +333,9 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
                 let mut importing = obj();
                 importing.insert("id".into(), J::String(id.to_string()));
                 ch.insert("importing".into(), J::Object(importing));
+                if let Some((_, text)) = plan.generated_config.iter().find(|(a, _)| a == &c.addr) {
+                    ch.insert("generated_config".into(), J::String(text.clone()));
+                }
             }
         }
         resource_changes.push(rc);

@@ -71,6 +71,8 @@ struct Notes<'a> {
     moved_from: Option<&'a ferro_addrs::AbsResourceInstance>,
     /// The id an `import` block imports the object by.
     import_id: Option<&'a str>,
+    /// Its configuration was generated (`plan -generate-config-out`).
+    generated: bool,
     /// A `removed` block drops the object from state without destroying it.
     forget: bool,
 }
@@ -136,6 +138,9 @@ fn resource_change(
             h
         }
         Action::NoOp => match (moved_from, notes.import_id) {
+            (_, Some(_)) if notes.generated => format!(
+                "[bold]  # {addr}[reset] will be imported\n  #[reset] (config will be generated)"
+            ),
             (_, Some(_)) => format!("[bold]  # {addr}[reset] will be imported"),
             (Some(old), None) => {
                 format!("[bold]  # {old}[reset] has moved to [bold]{addr}[reset]")
@@ -321,6 +326,8 @@ pub fn write_human_plan(
                     .is_none()
                     .then(|| import_ids.get(&c.addr).copied())
                     .flatten(),
+                generated: c.deposed().is_none()
+                    && plan.generated_config.iter().any(|(a, _)| a == &c.addr),
                 forget: false,
             };
             out.push_str(&resource_change(c, schema, pen, notes));

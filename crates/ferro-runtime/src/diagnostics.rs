@@ -55,17 +55,20 @@ pub fn resource_diag(
 }
 
 /// Terraform's errors for ephemeral values in a resource's configuration: a resource's
-/// arguments persist in state, so none may be ephemeral (write-only attributes, which may,
-/// are not supported yet). One per place, pointed at the argument.
+/// arguments persist in state, so none may be ephemeral except write-only attributes (and
+/// what is inside them), which are never stored. One per place, pointed at the argument.
 pub fn ephemeral_in_resource(
     hir: &ferro_hir::FileHir,
     config: &ferro_value::Value,
     addr: &str,
     decl: &ResourceDecl,
+    schema: &ferro_value::schema::Block,
 ) -> Vec<Diagnostic> {
     config
         .ephemeral_paths()
         .into_iter()
+        // A write-only attribute takes ephemeral values: it is never stored.
+        .filter(|path| !schema.write_only_at(path))
         .map(|path| {
             let shown = ferro_value::convert::format_path(&path);
             let span = path_span(hir, &decl.body, &path).unwrap_or(hir.at(decl.span));
@@ -73,6 +76,40 @@ pub fn ephemeral_in_resource(
                 .with_detail(format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", shown.trim_start_matches('.')))
                 .with_address(addr)
                 .with_span(span)
+        })
+        .collect()
+}
+
+/// Terraform's check that a provider answered null for every write-only attribute of `value`
+/// (an object of `block`): one error per attribute that holds something. `when` says where in
+/// the lifecycle ("during planning", "after apply", "during refresh", "during import"); a plan
+/// gets "Provider produced invalid plan", any other answer "Provider produced invalid object".
+pub fn write_only_returned(
+    block: &ferro_value::schema::Block,
+    value: &ferro_value::Value,
+    provider: &str,
+    addr: &str,
+    when: &str,
+) -> Vec<Diagnostic> {
+    let (code, summary) = match when {
+        "during planning" => ("provider-invalid-plan", "Provider produced invalid plan"),
+        "during import" => (
+            "provider-invalid-object",
+            "Import returned a non-null value for a write-only attribute",
+        ),
+        _ => (
+            "provider-invalid-object",
+            "Provider produced invalid object",
+        ),
+    };
+    block
+        .write_only_values(value)
+        .into_iter()
+        .map(|path| {
+            let shown = ferro_value::convert::format_path(&path);
+            Diagnostic::error(code, summary)
+                .with_detail(format!("Provider {provider:?} returned a value for the write-only attribute \"{addr}{shown}\" {when}. Write-only attributes cannot be read back from the provider. This is a bug in the provider, which should be reported in the provider's own issue tracker."))
+                .with_address(addr)
         })
         .collect()
 }

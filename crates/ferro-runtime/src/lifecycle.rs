@@ -82,6 +82,17 @@ pub fn plan_change(
         ));
         return (None, diags);
     }
+    let wo = crate::diagnostics::write_only_returned(
+        &at.schema.block,
+        &resp.planned_state,
+        at.provider_name,
+        at.addr,
+        "during planning",
+    );
+    if !wo.is_empty() {
+        diags.extend(wo);
+        return (None, diags);
+    }
     if !resp.legacy_type_system {
         let errs = assert_plan_valid(
             &at.schema.block,

@@ -320,6 +320,15 @@ fn plan_valid_attrs(
         };
         let pl = attr_of(planned, name);
         let at = join(path, name);
+        // A write-only attribute is never planned: its value goes to the provider only.
+        if a.write_only {
+            if !pl.is_null() {
+                errs.push(format!(
+                    "{at}: planned value for write-only attribute is not null"
+                ));
+            }
+            continue;
+        }
         if pl == c || (!p.is_null() && !c.is_null() && pl == p) {
             continue;
         }

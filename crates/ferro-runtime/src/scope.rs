@@ -160,6 +160,8 @@ pub struct EvalTree<'a> {
     cwd: String,
     /// The selected workspace (`terraform.workspace`).
     workspace: String,
+    /// `terraform.applying`: the tree evaluates for an apply.
+    applying: bool,
     instances: RwLock<HashMap<ModuleInstance, Arc<Instance>>>,
     /// The instances of each static module, in order.
     by_node: RwLock<HashMap<TreeNodeId, Vec<ModuleInstance>>>,
@@ -222,6 +224,7 @@ impl<'a> EvalTree<'a> {
             cache_partial,
             project: false,
             workspace: ferro_state::workspace::current_workspace(std::path::Path::new(&cwd)),
+            applying: false,
             cwd,
             instances: RwLock::new(HashMap::new()),
             by_node: RwLock::new(HashMap::new()),
@@ -244,6 +247,12 @@ impl<'a> EvalTree<'a> {
 
     /// Give resources only the attributes the expressions of their module read (see
     /// [`crate::reads`]): for trees that evaluate the configuration's own expressions only.
+    /// The tree evaluates the configuration for an apply (`terraform.applying` is true).
+    pub fn for_apply(mut self) -> Self {
+        self.applying = true;
+        self
+    }
+
     pub fn project_reads(mut self) -> Self {
         self.project = true;
         self
@@ -932,6 +941,9 @@ impl Scope for InstanceScope<'_, '_> {
             Reference::PathRoot => Ok(Value::string(".")),
             Reference::PathCwd => Ok(Value::string(self.m.tree.cwd.as_str())),
             Reference::TerraformWorkspace => Ok(Value::string(self.m.tree.workspace.as_str())),
+            Reference::TerraformApplying => {
+                Ok(Value::bool(self.m.tree.applying).with_marks(ferro_value::Marks::EPHEMERAL))
+            }
             Reference::SelfRef if self.inst.self_value.is_some() => Ok(self
                 .inst
                 .self_value

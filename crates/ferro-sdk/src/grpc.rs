@@ -63,6 +63,31 @@ impl ProviderService {
     }
     /// The GetProviderSchema answer. For protocol 5 (`v5`), which cannot describe nested
     /// attributes, a schema that has any is an error naming them.
+    /// A client that does not say it keeps write-only attributes out of plans and state
+    /// (Terraform before 1.11) must not be given a value for one: it would store it.
+    fn write_only_refused(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic> {
+        let Ok(schema) = blocking(|| self.schema().cloned()) else {
+            return Vec::new();
+        };
+        let Some(rs) = schema.resources.get(type_name) else {
+            return Vec::new();
+        };
+        rs.block
+            .write_only_values(config)
+            .into_iter()
+            .map(|path| {
+                let name = crate::values::path_name(&path);
+                ProviderDiagnostic {
+                    attribute: Some(path),
+                    ..ProviderDiagnostic::error(
+                        "Write-only attribute not allowed",
+                        format!("The resource configuration sets the write-only attribute {name:?}, and this client does not support write-only attributes: they need Terraform 1.11 or later, OpenTofu 1.11 or later, or ferro."),
+                    )
+                }
+            })
+            .collect()
+    }
+
     pub fn schema_response(&self, v5: bool) -> pb::get_provider_schema::Response {
         let mut resp = pb::get_provider_schema::Response::default();
         match blocking(|| self.schema().cloned()) {
@@ -322,7 +347,7 @@ fn attribute_to_proto(name: &str, a: &Attribute) -> pb::schema::Attribute {
         sensitive: a.sensitive,
         description_kind: kind(a.description_markdown),
         deprecated: a.deprecated,
-        ..Default::default()
+        write_only: a.write_only,
     }
 }
 
@@ -406,10 +431,24 @@ impl pb::provider_server::Provider for ProviderService {
         req: Request<pb::validate_resource_config::Request>,
     ) -> Rpc<pb::validate_resource_config::Response> {
         let req = req.into_inner();
+        let allowed = req
+            .client_capabilities
+            .as_ref()
+            .is_some_and(|c| c.write_only_attributes_allowed);
         let d = self
             .resource_type(&req.type_name)
             .and_then(|ty| decode(req.config.as_ref(), &ty))
-            .map(|cfg| blocking(|| self.inner.validate_resource_config(&req.type_name, &cfg)))
+            .map(|cfg| {
+                let mut d = if allowed {
+                    Vec::new()
+                } else {
+                    self.write_only_refused(&req.type_name, &cfg)
+                };
+                d.extend(blocking(|| {
+                    self.inner.validate_resource_config(&req.type_name, &cfg)
+                }));
+                d
+            })
             .unwrap_or_else(|d| d);
         Ok(Response::new(pb::validate_resource_config::Response {
             diagnostics: diags(d),
@@ -775,5 +814,63 @@ impl pb::provider_server::Provider for ProviderService {
     ) -> Rpc<pb::stop_provider::Response> {
         self.inner.stop();
         Ok(Response::new(pb::stop_provider::Response::default()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Attr, Diags, Resource, ResourceSchema, SdkProvider};
+    use pb::provider_server::Provider as _;
+
+    struct Secret;
+    impl Resource for Secret {
+        fn schema(&self) -> ResourceSchema {
+            ResourceSchema::new().attr("token_wo", Attr::string().optional().write_only())
+        }
+        fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+            Ok(planned.clone())
+        }
+    }
+
+    /// A client that does not announce write-only support (Terraform before 1.11) is refused
+    /// a value for a write-only attribute; one that does, or leaves it null, is not.
+    #[test]
+    fn write_only_values_need_the_client_capability() {
+        let service = ProviderService::new(Arc::new(SdkProvider::new("t").resource("t_s", Secret)));
+        let ty = service.resource_type("t_s").unwrap();
+        let set = Value::object(
+            [("token_wo".to_string(), Value::string("x"))]
+                .into_iter()
+                .collect(),
+        );
+        let unset = Value::object(
+            [("token_wo".to_string(), Value::null(Type::String))]
+                .into_iter()
+                .collect(),
+        );
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .unwrap();
+        let validate = |v: &Value, allowed: bool| {
+            let req = pb::validate_resource_config::Request {
+                type_name: "t_s".into(),
+                config: Some(encode_value(v, &ty).unwrap()),
+                client_capabilities: Some(pb::ClientCapabilities {
+                    deferral_allowed: false,
+                    write_only_attributes_allowed: allowed,
+                }),
+            };
+            rt.block_on(service.validate_resource_config(Request::new(req)))
+                .unwrap()
+                .into_inner()
+                .diagnostics
+        };
+        let refused = validate(&set, false);
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].summary, "Write-only attribute not allowed");
+        assert!(validate(&set, true).is_empty());
+        assert!(validate(&unset, false).is_empty());
     }
 }

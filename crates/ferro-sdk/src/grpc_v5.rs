@@ -51,7 +51,20 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         &self,
         _: Request<v5::get_provider_schema::Request>,
     ) -> Rpc<v5::get_provider_schema::Response> {
-        Ok(Response::new(recode(&self.0.schema_response(true))?))
+        let wide = self.0.schema_response(true);
+        let mut resp: v5::get_provider_schema::Response = recode(&wide)?;
+        // `write_only` has another field number in protocol 5: carry it over by hand.
+        for (name, s) in resp.resource_schemas.iter_mut() {
+            if let (Some(b5), Some(b6)) = (
+                s.block.as_mut(),
+                wide.resource_schemas
+                    .get(name)
+                    .and_then(|w| w.block.as_ref()),
+            ) {
+                carry_write_only(b6, b5);
+            }
+        }
+        Ok(Response::new(resp))
     }
 
     async fn prepare_provider_config(
@@ -172,5 +185,18 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
 
     async fn stop(&self, req: Request<v5::stop::Request>) -> Rpc<v5::stop::Response> {
         relay(req, |r| self.0.stop_provider(r)).await
+    }
+}
+
+/// Set the protocol 5 `write_only` flags of `to` from the protocol 6 block it was recoded from
+/// (same attributes and nested blocks, in the same order).
+fn carry_write_only(from: &v6::schema::Block, to: &mut v5::schema::Block) {
+    for (a6, a5) in from.attributes.iter().zip(to.attributes.iter_mut()) {
+        a5.write_only = a6.write_only;
+    }
+    for (n6, n5) in from.block_types.iter().zip(to.block_types.iter_mut()) {
+        if let (Some(b6), Some(b5)) = (n6.block.as_ref(), n5.block.as_mut()) {
+            carry_write_only(b6, b5);
+        }
     }
 }

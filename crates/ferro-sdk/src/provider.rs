@@ -358,7 +358,8 @@ impl Provider for SdkProvider {
             Err(d) => return resp(req.current_state.clone(), d),
         };
         match r.read(req.current_state) {
-            Ok(Some(v)) => resp(v, Vec::new()),
+            // Write-only attributes are never read back.
+            Ok(Some(v)) => resp(r.schema().to_block().null_write_only(&v), Vec::new()),
             Ok(None) => resp(Value::null(r.schema().implied_type()), Vec::new()),
             Err(d) => resp(req.current_state.clone(), d),
         }
@@ -406,7 +407,9 @@ impl Provider for SdkProvider {
             }
         }
         PlanResponse {
-            planned_state: p.planned,
+            // The configuration's write-only values reach create and update in their
+            // `config`; the plan holds null for them.
+            planned_state: schema.to_block().null_write_only(&p.planned),
             requires_replace: p.requires_replace,
             planned_private: req.prior_private.to_vec(),
             diagnostics: p.diagnostics,
@@ -438,6 +441,7 @@ impl Provider for SdkProvider {
         };
         match result {
             Ok(v) => {
+                let v = r.schema().to_block().null_write_only(&v);
                 let d = no_unknowns(&v, "new state");
                 resp(v, d)
             }

@@ -22,6 +22,9 @@ pub struct Attr {
     /// The description is markdown, not plain text.
     pub description_markdown: bool,
     pub deprecated: bool,
+    /// Write-only (Terraform 1.11+): the configuration's value reaches create and update (in
+    /// their `config`), and plans, state and reads always hold null.
+    pub write_only: bool,
     /// The value planned when the configuration leaves the attribute null (needs computed).
     pub default: Option<Value>,
     pub modifiers: Vec<Arc<dyn PlanModifier>>,
@@ -78,6 +81,7 @@ impl Attr {
             description: String::new(),
             description_markdown: false,
             deprecated: false,
+            write_only: false,
             default: None,
             modifiers: Vec::new(),
             validators: Vec::new(),
@@ -126,6 +130,11 @@ impl Attr {
         self.deprecated = true;
         self
     }
+    /// Write-only: set in configuration (ephemeral values allowed), never planned or stored.
+    pub fn write_only(mut self) -> Attr {
+        self.write_only = true;
+        self
+    }
     pub fn describe(mut self, d: impl Into<String>) -> Attr {
         self.description = d.into();
         self
@@ -168,6 +177,7 @@ impl Attr {
         a.description = self.description.clone();
         a.description_markdown = self.description_markdown;
         a.deprecated = self.deprecated;
+        a.write_only = self.write_only;
         a
     }
 }

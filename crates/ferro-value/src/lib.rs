@@ -17,6 +17,7 @@ mod value;
 
 pub mod convert;
 pub mod defaults;
+pub mod hcl_text;
 pub mod json;
 pub mod msgpack;
 pub mod ops;

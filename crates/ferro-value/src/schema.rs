@@ -4,7 +4,7 @@
 //! object conforms to.
 
 use crate::ValueMap;
-use crate::{ObjectType, Type, Value};
+use crate::{ObjectType, Type, Value, ValueKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -21,6 +21,10 @@ pub struct Attribute {
     pub description_markdown: bool,
     #[serde(default)]
     pub deprecated: bool,
+    /// Write-only (Terraform 1.11): the configuration's value (which may be ephemeral) is sent
+    /// to the provider, and the attribute is always null in plans and state.
+    #[serde(default)]
+    pub write_only: bool,
     /// A protocol 6 nested attribute: the attributes of its objects and how they nest; `ty` is
     /// the type they imply ([`NestedAttributes::implied_type`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,6 +99,7 @@ impl Attribute {
             sensitive: false,
             description_markdown: false,
             deprecated: false,
+            write_only: false,
             nested: None,
         }
     }
@@ -133,6 +138,10 @@ impl Attribute {
     }
     pub fn sensitive(mut self) -> Self {
         self.sensitive = true;
+        self
+    }
+    pub fn write_only(mut self) -> Self {
+        self.write_only = true;
         self
     }
 }
@@ -225,6 +234,94 @@ impl std::fmt::Debug for ImpliedType {
 }
 
 impl Block {
+    /// Whether any attribute of this block, of its nested attributes or of a block nested in
+    /// it, is write-only.
+    pub fn has_write_only(&self) -> bool {
+        attrs_have_write_only(&self.attributes)
+            || self
+                .block_types
+                .values()
+                .any(|nb| nb.block.has_write_only())
+    }
+
+    /// Whether `path` (into a value of this block) is a write-only attribute or inside one.
+    pub fn write_only_at(&self, path: &[crate::PathStep]) -> bool {
+        use crate::PathStep;
+        let Some((PathStep::Attr(name), rest)) = path.split_first() else {
+            return false;
+        };
+        if let Some(a) = self.attributes.get(name) {
+            return attr_write_only_at(a, rest);
+        }
+        let Some(nb) = self.block_types.get(name) else {
+            return false;
+        };
+        match skip_element(nb.nesting, rest) {
+            Some(rest) => nb.block.write_only_at(rest),
+            None => false,
+        }
+    }
+
+    /// `v` (a value of this block) with every write-only attribute null, in nested attributes
+    /// and blocks too: what plans and state hold of them.
+    pub fn null_write_only(&self, v: &Value) -> Value {
+        if !self.has_write_only() {
+            return v.clone();
+        }
+        let ValueKind::Object(entries) = &v.kind else {
+            return v.clone();
+        };
+        let mut out = null_write_only_attrs(&self.attributes, entries);
+        for (name, nb) in &self.block_types {
+            if !nb.block.has_write_only() {
+                continue;
+            }
+            if let Some(cur) = entries.get(name.as_str()) {
+                let new = map_elements(nb.nesting, cur, &|e| nb.block.null_write_only(e));
+                out.insert(name.clone(), new);
+            }
+        }
+        Value::object(out).with_marks(v.marks)
+    }
+
+    /// The paths of write-only attributes that hold something other than null in `v` (a
+    /// value of this block): what a provider must never answer.
+    pub fn write_only_values(&self, v: &Value) -> Vec<Vec<crate::PathStep>> {
+        let mut out = Vec::new();
+        if self.has_write_only() {
+            self.collect_write_only(v, &mut Vec::new(), &mut out);
+        }
+        out
+    }
+
+    fn collect_write_only(
+        &self,
+        v: &Value,
+        at: &mut Vec<crate::PathStep>,
+        out: &mut Vec<Vec<crate::PathStep>>,
+    ) {
+        let ValueKind::Object(entries) = &v.kind else {
+            return;
+        };
+        collect_write_only_attrs(&self.attributes, entries, at, out);
+        for (name, nb) in &self.block_types {
+            if !nb.block.has_write_only() {
+                continue;
+            }
+            if let Some(cur) = entries.get(name.as_str()) {
+                at.push(crate::PathStep::Attr(name.clone()));
+                for (step, e) in elements(nb.nesting, cur) {
+                    at.extend(step.clone());
+                    nb.block.collect_write_only(e, at, out);
+                    if step.is_some() {
+                        at.pop();
+                    }
+                }
+                at.pop();
+            }
+        }
+    }
+
     /// The object type values of this block have (PROTOCOL_FACTS §3.8).
     pub fn implied_type(&self) -> Type {
         let mut attrs = BTreeMap::new();
@@ -359,5 +456,255 @@ impl FunctionDecl {
             params.join(", "),
             self.return_type.type_expr()
         )
+    }
+}
+
+fn attrs_have_write_only(attrs: &BTreeMap<String, Attribute>) -> bool {
+    attrs.values().any(|a| {
+        a.write_only
+            || a.nested
+                .as_ref()
+                .is_some_and(|n| attrs_have_write_only(&n.attributes))
+    })
+}
+
+/// `rest` past the element step of a nested block or attribute of `nesting` (single objects
+/// have none); None when the path does not step into an element.
+fn skip_element(nesting: NestingMode, rest: &[crate::PathStep]) -> Option<&[crate::PathStep]> {
+    match nesting {
+        NestingMode::Single | NestingMode::Group => Some(rest),
+        _ => match rest.split_first() {
+            Some((crate::PathStep::Index(_), inner)) => Some(inner),
+            _ => None,
+        },
+    }
+}
+
+fn attr_write_only_at(a: &Attribute, rest: &[crate::PathStep]) -> bool {
+    if a.write_only {
+        return true;
+    }
+    let Some(n) = &a.nested else {
+        return false;
+    };
+    let Some(rest) = skip_element(n.nesting, rest) else {
+        return false;
+    };
+    match rest.split_first() {
+        Some((crate::PathStep::Attr(name), inner)) => n
+            .attributes
+            .get(name)
+            .is_some_and(|a| attr_write_only_at(a, inner)),
+        _ => false,
+    }
+}
+
+/// The elements of a nested block or attribute value of `nesting`, with the step that leads
+/// to each (none for a single object); nothing for null or unknown values.
+fn elements(nesting: NestingMode, v: &Value) -> Vec<(Option<crate::PathStep>, &Value)> {
+    use crate::PathStep;
+    match (&v.kind, nesting) {
+        (ValueKind::Object(_), NestingMode::Single | NestingMode::Group) => vec![(None, v)],
+        (ValueKind::List(_, es) | ValueKind::Tuple(es), _) => es
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (Some(PathStep::Index(Value::int(i as i64))), e))
+            .collect(),
+        (ValueKind::Set(_, es), _) => es
+            .iter()
+            .map(|e| (Some(PathStep::Index(e.clone())), e))
+            .collect(),
+        (ValueKind::Map(_, m), _) => m
+            .iter()
+            .map(|(k, e)| (Some(PathStep::Index(Value::string(k.as_str()))), e))
+            .collect(),
+        (ValueKind::Object(m), _) => m
+            .iter()
+            .map(|(k, e)| (Some(PathStep::Index(Value::string(k.as_str()))), e))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `v` (a nested block or attribute value of `nesting`) with `f` applied to each object.
+fn map_elements(nesting: NestingMode, v: &Value, f: &dyn Fn(&Value) -> Value) -> Value {
+    let new = match (&v.kind, nesting) {
+        (ValueKind::Object(_), NestingMode::Single | NestingMode::Group) => f(v),
+        (ValueKind::List(t, es), _) => Value::list(t.clone(), es.iter().map(f).collect()),
+        (ValueKind::Set(t, es), _) => Value::set(t.clone(), es.iter().map(f).collect()),
+        (ValueKind::Tuple(es), _) => Value::tuple(es.iter().map(f).collect()),
+        (ValueKind::Map(t, m), _) => Value::map(
+            t.clone(),
+            m.iter().map(|(k, e)| (k.clone(), f(e))).collect(),
+        ),
+        (ValueKind::Object(m), _) => {
+            Value::object(m.iter().map(|(k, e)| (k.clone(), f(e))).collect())
+        }
+        _ => return v.clone(),
+    };
+    new.with_marks(v.marks)
+}
+
+fn null_write_only_attrs(
+    attrs: &BTreeMap<String, Attribute>,
+    entries: &crate::ValueMap,
+) -> crate::ValueMap {
+    let mut out = entries.clone();
+    for (name, a) in attrs {
+        let Some(cur) = entries.get(name.as_str()) else {
+            continue;
+        };
+        if a.write_only {
+            if !cur.is_null() {
+                out.insert(name.clone(), Value::null(a.ty.clone()));
+            }
+        } else if let Some(n) = a
+            .nested
+            .as_ref()
+            .filter(|n| attrs_have_write_only(&n.attributes))
+        {
+            let each = |e: &Value| match &e.kind {
+                ValueKind::Object(inner) => {
+                    Value::object(null_write_only_attrs(&n.attributes, inner)).with_marks(e.marks)
+                }
+                _ => e.clone(),
+            };
+            out.insert(name.clone(), map_elements(n.nesting, cur, &each));
+        }
+    }
+    out
+}
+
+fn collect_write_only_attrs(
+    attrs: &BTreeMap<String, Attribute>,
+    entries: &crate::ValueMap,
+    at: &mut Vec<crate::PathStep>,
+    out: &mut Vec<Vec<crate::PathStep>>,
+) {
+    for (name, a) in attrs {
+        let Some(cur) = entries.get(name.as_str()) else {
+            continue;
+        };
+        at.push(crate::PathStep::Attr(name.clone()));
+        if a.write_only {
+            if !cur.is_null() {
+                out.push(at.clone());
+            }
+        } else if let Some(n) = a
+            .nested
+            .as_ref()
+            .filter(|n| attrs_have_write_only(&n.attributes))
+        {
+            for (step, e) in elements(n.nesting, cur) {
+                at.extend(step.clone());
+                if let ValueKind::Object(inner) = &e.kind {
+                    collect_write_only_attrs(&n.attributes, inner, at, out);
+                }
+                if step.is_some() {
+                    at.pop();
+                }
+            }
+        }
+        at.pop();
+    }
+}
+
+#[cfg(test)]
+mod write_only_tests {
+    use super::*;
+    use crate::PathStep;
+
+    fn obj(pairs: &[(&str, Value)]) -> Value {
+        Value::object(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    /// `token` (write-only) beside `name`, in a list block `rule`, and in a nested attribute
+    /// `creds` (a map of objects with a write-only `key`).
+    fn block() -> Block {
+        let mut inner = Block::default();
+        inner.attributes.insert(
+            "token".into(),
+            Attribute::new(Type::String).optional().write_only(),
+        );
+        inner
+            .attributes
+            .insert("name".into(), Attribute::new(Type::String).optional());
+        let mut b = inner.clone();
+        b.block_types.insert(
+            "rule".into(),
+            NestedBlock {
+                nesting: NestingMode::List,
+                block: inner,
+                min_items: 0,
+                max_items: 0,
+            },
+        );
+        let mut creds_attrs = BTreeMap::new();
+        creds_attrs.insert(
+            "key".into(),
+            Attribute::new(Type::String).optional().write_only(),
+        );
+        let nested = NestedAttributes {
+            nesting: NestingMode::Map,
+            attributes: creds_attrs,
+            min_items: 0,
+            max_items: 0,
+        };
+        let mut creds = Attribute::new(nested.implied_type()).optional();
+        creds.nested = Some(Box::new(nested));
+        b.attributes.insert("creds".into(), creds);
+        b
+    }
+
+    #[test]
+    fn write_only_values_are_found_and_nulled_at_every_depth() {
+        let b = block();
+        assert!(b.has_write_only());
+        let rule = |t: &str| obj(&[("token", Value::string(t)), ("name", Value::string("n"))]);
+        let rule_ty = rule("a").ty();
+        let key_ty = obj(&[("key", Value::string("k"))]).ty();
+        let v = obj(&[
+            ("token", Value::string("t")),
+            ("name", Value::string("keep")),
+            ("rule", Value::list(rule_ty, vec![rule("a"), rule("b")])),
+            (
+                "creds",
+                Value::map(
+                    key_ty,
+                    [("x".to_string(), obj(&[("key", Value::string("k"))]))]
+                        .into_iter()
+                        .collect(),
+                ),
+            ),
+        ]);
+        let at = |steps: &[PathStep]| steps.to_vec();
+        let attr = |n: &str| PathStep::Attr(n.into());
+        let found = b.write_only_values(&v);
+        assert_eq!(
+            found,
+            vec![
+                at(&[
+                    attr("creds"),
+                    PathStep::Index(Value::string("x")),
+                    attr("key")
+                ]),
+                at(&[attr("token")]),
+                at(&[attr("rule"), PathStep::Index(Value::int(0)), attr("token")]),
+                at(&[attr("rule"), PathStep::Index(Value::int(1)), attr("token")]),
+            ]
+        );
+        for path in &found {
+            assert!(b.write_only_at(path), "{path:?}");
+        }
+        assert!(!b.write_only_at(&[attr("name")]));
+        let nulled = b.null_write_only(&v);
+        assert!(b.write_only_values(&nulled).is_empty());
+        assert_eq!(nulled.get_attr("name"), Some(&Value::string("keep")));
+        assert_eq!(nulled.ty(), v.ty());
     }
 }

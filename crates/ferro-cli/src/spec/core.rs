@@ -135,6 +135,7 @@ pub(crate) const PLAN: Spec = Spec {
         "parallelism",
         "state",
         "lock-timeout",
+        "generate-config-out",
     ],
     help: "Usage: ferro [global options] plan [options]
 
@@ -161,6 +162,10 @@ Planning options:
 
   -exclude-file=FILE  Like -exclude, for each address in FILE: one a line,
                       lines starting with # ignored (OpenTofu 1.10).
+
+  -generate-config-out=FILE
+                      Write configuration for the targets of import blocks
+                      that have none to FILE, a new file, and plan with it.
 
   -minimal-refresh    Read back from their providers only the objects whose
                       configuration changed; plan the others against the

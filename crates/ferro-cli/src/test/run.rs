@@ -420,6 +420,7 @@ pub fn execute(
             excludes: Vec::new(),
             parallelism: ctx.parallelism,
             discard_noops: false,
+            ..Default::default()
         },
         cwd: cwd.clone(),
         on_refresh: None,
@@ -728,6 +729,7 @@ pub fn destroy(
             excludes: Vec::new(),
             parallelism,
             discard_noops: false,
+            ..Default::default()
         },
         cwd: cwd.clone(),
         on_refresh: None,

@@ -151,10 +151,11 @@ fn schema_items(block: &Block, cx: &Context) -> Vec<Value> {
         } else {
             ("1", "optional")
         };
+        let wo = if a.write_only { ", write-only" } else { "" };
         let mut it = snippet_item(
             name,
             K_PROPERTY,
-            &format!("{what} {}", a.ty.type_expr()),
+            &format!("{what} {}{wo}", a.ty.type_expr()),
             &format!("{name} = $0"),
             sort,
         );
@@ -490,7 +491,15 @@ fn expr_items(doc: &Doc<'_>, cx: &Context, offset: usize) -> Vec<Value> {
             }
         }
         ["count", _] => out.push(item("index", K_FIELD, "count", "0")),
-        ["terraform", _] => out.push(item("workspace", K_FIELD, "workspace name", "0")),
+        ["terraform", _] => {
+            out.push(item("workspace", K_FIELD, "workspace name", "0"));
+            out.push(item(
+                "applying",
+                K_FIELD,
+                "bool, ephemeral: true only during apply",
+                "0",
+            ));
+        }
         ["data", _] => {
             let mut types: Vec<&str> = index
                 .resources

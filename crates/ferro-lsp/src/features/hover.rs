@@ -133,9 +133,14 @@ fn in_body(
                 "computed"
             };
             let mut text = format!(
-                "{}\n\n*{what}*{}",
+                "{}\n\n*{what}*{}{}",
                 code(&format!("{}: {}", a.name, attr.ty.type_expr())),
-                if attr.sensitive { ", *sensitive*" } else { "" }
+                if attr.sensitive { ", *sensitive*" } else { "" },
+                if attr.write_only {
+                    ", *write-only* (never stored: takes ephemeral values)"
+                } else {
+                    ""
+                }
             );
             if !attr.description.is_empty() {
                 text.push_str(&format!("\n\n{}", attr.description));

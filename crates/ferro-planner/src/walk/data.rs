@@ -78,6 +78,7 @@ impl Walk<'_> {
                 &config,
                 &addr_s,
                 decl,
+                &schema.block,
             ));
             ds.extend(check_conditions(
                 m,

@@ -86,10 +86,24 @@ impl Walk<'_> {
             if !self.ctx.targeting.includes(&addr) {
                 continue;
             }
-            if !self.declared(&addr) {
-                self.out.diags.push(missing_target(&addr, to_span));
+            let generate = if self.declared(&addr) {
+                None
+            } else if !addr.module.is_root() {
+                self.out.diags.push(not_generated(
+                    to_span,
+                    format!("Resource {} not found. Only resources within the root module are eligible for config generation.", addr.containing_resource()),
+                ));
+                // Once per block, as Terraform's validation says it.
+                return;
+            } else if block.for_each.is_some() || addr.resource.key != InstanceKey::None {
+                self.out.diags.push(not_generated(to_span, "The given import block is not compatible with config generation. The -generate-config-out option cannot be used with import blocks which use for_each, or resources which use for_each or count.".to_string()));
+                return;
+            } else if let Some(sink) = &self.ctx.input.options.generate_config {
+                Some(sink.clone())
+            } else {
+                self.out.diags.push(not_generated(to_span, format!("The configuration for the given import target {addr} does not exist. If you wish to automatically generate config for this resource, use the -generate-config-out option within ferro plan. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  ferro plan -generate-config-out=generated.tf")));
                 continue;
-            }
+            };
             // A provider that refers to resources is configured early for an import: the
             // import runs before the walk reaches it.
             let cfg = self
@@ -116,10 +130,33 @@ impl Walk<'_> {
                 None => d.with_span(block_span),
                 Some(_) => d,
             }));
-            if !failed {
-                self.out.imports.push((addr, id));
-                self.out.import_spans.push(to_span);
+            if failed {
+                continue;
             }
+            if let Some(sink) = generate {
+                let abs = addr.containing_resource();
+                let cfg = self.ctx.input.providers.by_resource.get(&abs.config());
+                let schema =
+                    cfg.and_then(|c| self.ctx.input.providers.resource_schema(c, &abs.resource));
+                let Some(schema) = schema.cloned() else {
+                    continue;
+                };
+                if let Some(value) = self.state_value(&abs, &addr.resource.key, &schema) {
+                    // Imported only to write its configuration: the plan made with that
+                    // configuration imports it again.
+                    self.refreshed.forget_instance(&abs, &addr.resource.key);
+                    let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    out.push(GeneratedImport {
+                        addr,
+                        id,
+                        value,
+                        schema,
+                    });
+                }
+                continue;
+            }
+            self.out.imports.push((addr, id));
+            self.out.import_spans.push(to_span);
         }
     }
 
@@ -227,4 +264,14 @@ fn missing_target(addr: &AbsResourceInstance, span: impl Into<Option<Span>>) -> 
     Diagnostic::error("import-no-config", "Configuration for import target does not exist")
         .with_detail(format!("The configuration for the given import target {addr} does not exist. All target instances must have an associated configuration to be imported."))
         .with_span_opt(span.into())
+}
+
+/// Terraform's errors for an import target the configuration does not declare.
+fn not_generated(span: Span, detail: String) -> Diagnostic {
+    Diagnostic::error(
+        "import-no-config",
+        "Configuration for import target does not exist",
+    )
+    .with_detail(detail)
+    .with_span(span)
 }

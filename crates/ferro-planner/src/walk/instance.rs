@@ -168,6 +168,8 @@ impl InstancePlanner<'_> {
             (Some(count), Some(config)) if !obj.tainted => {
                 let (prior, _) = value.deep_unmark();
                 let (config, _) = config.deep_unmark();
+                // Write-only values are never in the prior object.
+                let config = schema.block.null_write_only(&config);
                 let same = crate::objchange::proposed_new(&schema.block, &prior, &config) == prior;
                 if same {
                     count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -187,6 +189,17 @@ impl InstancePlanner<'_> {
             for d in &read.diagnostics {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
+            }
+            if !failed {
+                let wo = ferro_runtime::diagnostics::write_only_returned(
+                    &schema.block,
+                    &read.new_state,
+                    &cfg.provider.to_string(),
+                    &addr.to_string(),
+                    "during refresh",
+                );
+                failed |= !wo.is_empty();
+                acc.diags.extend(wo);
             }
             if !failed && !read.new_state.is_wholly_known() {
                 acc.diags.push(
@@ -356,8 +369,11 @@ impl InstancePlanner<'_> {
                 let changed: Vec<Vec<PathStep>> = replace_paths
                     .iter()
                     .filter(|path| {
-                        value_at(&p.value, path).map(|v| v.deep_unmark().0)
-                            != value_at(&planned, path).map(|v| v.deep_unmark().0)
+                        // A write-only attribute has no values to compare: the provider's
+                        // word alone forces the replacement, as in Terraform.
+                        schema.block.write_only_at(path)
+                            || value_at(&p.value, path).map(|v| v.deep_unmark().0)
+                                != value_at(&planned, path).map(|v| v.deep_unmark().0)
                     })
                     .cloned()
                     .collect();

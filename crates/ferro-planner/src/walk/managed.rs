@@ -412,6 +412,7 @@ impl Walk<'_> {
                     &v,
                     &addr.to_string(),
                     &p.decl,
+                    &p.schema.block,
                 ));
                 if p.independent && p.shared_config.is_none() {
                     p.shared_config = Some(ds.is_empty().then(|| v.clone()));

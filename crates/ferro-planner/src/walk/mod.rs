@@ -82,6 +82,25 @@ pub struct PlanOptions {
     /// saved or applied needs them (apply, `show -json`). Such a plan has no step graph
     /// either: nothing follows it.
     pub discard_noops: bool,
+    /// `plan -generate-config-out`: the targets of `import` blocks that the configuration
+    /// does not declare are imported and collected here (and nothing else is planned when
+    /// there is any), for their configuration to be written.
+    pub generate_config: Option<GeneratedImports>,
+}
+
+/// Where [`PlanOptions::generate_config`] collects what it imported.
+pub type GeneratedImports = Arc<std::sync::Mutex<Vec<GeneratedImport>>>;
+
+/// An object an `import` block imported for a resource the configuration does not declare:
+/// what its configuration is written from.
+#[derive(Debug, Clone)]
+pub struct GeneratedImport {
+    pub addr: AbsResourceInstance,
+    /// The import ID.
+    pub id: String,
+    /// The object as imported and read.
+    pub value: Value,
+    pub schema: Schema,
 }
 
 pub struct PlanInput<'a> {
@@ -357,6 +376,12 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
     if w.out.diags.iter().any(Diagnostic::is_error) {
         return (None, std::mem::take(&mut w.out.diags));
     }
+    // Configuration to generate: the plan is made once it is written.
+    if let Some(sink) = &input.options.generate_config {
+        if !sink.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            return (None, std::mem::take(&mut w.out.diags));
+        }
+    }
     let releases = release::Releases::new(db, ws, &graph.order, &tree);
     for (position, item) in graph.order.iter().enumerate() {
         let tree = w.ctx.tree;
@@ -547,6 +572,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         drift: w.out.drift,
         moved: moved.into_iter().collect(),
         imports: w.out.imports,
+        generated_config: Vec::new(),
         schemas: Vec::new(),
         forgotten: w.out.forgotten,
     };

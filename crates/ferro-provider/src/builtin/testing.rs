@@ -39,6 +39,12 @@
 //! and `tag` blocks (set) with `value`), `limit` (single: `n`) and `slot` (map: `size`); it
 //! plans its configuration as given and gets an `id` at apply.
 //!
+//! A fourth type, `ferrotest_secret`, has the write-only attribute `secret_wo`: plans and
+//! state hold null for it, and its value reaches apply (in the configuration) at create and
+//! when `secret_wo_version` changes, as the `*_wo_version` convention has it. Only its length
+//! is kept, in `secret_length`. `break = "write_only_plan"` / `"write_only_apply"` answer the
+//! value back instead of null, which core refuses.
+//!
 //! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`.
 //!
 //! The provider also offers functions (`provider::ferrotest::greet` and others: see
@@ -69,6 +75,72 @@ pub fn enabled() -> bool {
 const TYPE: &str = "ferrotest_thing";
 const RACK: &str = "ferrotest_rack";
 const BLOCKS: &str = "ferrotest_blocks";
+const SECRET: &str = "ferrotest_secret";
+
+/// `ferrotest_secret`: a write-only attribute and the version that says when to send it.
+fn secret_schema() -> Schema {
+    let mut s = Schema::default();
+    let attrs = &mut s.block.attributes;
+    attrs.insert("id".into(), Attribute::new(Type::String).computed());
+    attrs.insert("value".into(), Attribute::new(Type::String).optional());
+    attrs.insert(
+        "secret_wo".into(),
+        Attribute::new(Type::String).optional().write_only(),
+    );
+    attrs.insert(
+        "secret_wo_version".into(),
+        Attribute::new(Type::Number).optional(),
+    );
+    attrs.insert(
+        "secret_length".into(),
+        Attribute::new(Type::Number).computed(),
+    );
+    attrs.insert("break".into(), Attribute::new(Type::String).optional());
+    s
+}
+
+fn plan_secret(req: &PlanRequest<'_>) -> Value {
+    let (prior, proposed) = (req.prior_state, req.proposed_new_state);
+    if proposed.is_null() {
+        return proposed.clone();
+    }
+    let mut planned = proposed.clone();
+    if prior.is_null() {
+        planned = with(&planned, "id", Value::unknown(Type::String));
+    }
+    let secret = get(req.config, "secret_wo");
+    let sent = !secret.is_null()
+        && (prior.is_null()
+            || get(prior, "secret_wo_version") != get(proposed, "secret_wo_version"));
+    if sent {
+        planned = with(&planned, "secret_length", Value::unknown(Type::Number));
+    } else if prior.is_null() {
+        planned = with(&planned, "secret_length", Value::null(Type::Number));
+    }
+    if !breaks(proposed, "write_only_plan") {
+        planned = with(&planned, "secret_wo", Value::null(Type::String));
+    }
+    planned
+}
+
+fn apply_secret(req: &ApplyRequest<'_>) -> Value {
+    let planned = req.planned_state;
+    if planned.is_null() {
+        return planned.clone();
+    }
+    let mut new = planned.clone();
+    if get(&new, "id").is_unknown() {
+        new = with(&new, "id", Value::string(super::random_uuid()));
+    }
+    if get(&new, "secret_length").is_unknown() {
+        let n = text(req.config, "secret_wo").map_or(0, |t| t.chars().count());
+        new = with(&new, "secret_length", Value::int(n as i64));
+    }
+    if breaks(planned, "write_only_apply") {
+        new = with(&new, "secret_wo", get(req.config, "secret_wo"));
+    }
+    new
+}
 
 fn nested(
     nesting: NestingMode,
@@ -207,6 +279,7 @@ fn schema_of(type_name: &str) -> Option<Schema> {
         TYPE => Some(schema()),
         RACK => Some(rack_schema()),
         BLOCKS => Some(blocks_schema()),
+        SECRET => Some(secret_schema()),
         _ => None,
     }
 }
@@ -265,6 +338,7 @@ impl Provider for TestProvider {
         resources.insert(TYPE.to_string(), schema());
         resources.insert(RACK.to_string(), rack_schema());
         resources.insert(BLOCKS.to_string(), blocks_schema());
+        resources.insert(SECRET.to_string(), secret_schema());
         let mut provider = Schema::default();
         provider.block.attributes.insert(
             "prefix".to_string(),
@@ -415,6 +489,10 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
         };
+        if req.type_name == SECRET {
+            resp.planned_state = plan_secret(&req);
+            return resp;
+        }
         if req.type_name == RACK || req.type_name == BLOCKS {
             if req.prior_state.is_null() && !req.proposed_new_state.is_null() {
                 resp.planned_state =
@@ -469,6 +547,10 @@ impl Provider for TestProvider {
             legacy_type_system: false,
         };
         let planned = req.planned_state;
+        if req.type_name == SECRET {
+            resp.new_state = apply_secret(&req);
+            return resp;
+        }
         if req.type_name == RACK || req.type_name == BLOCKS {
             if !planned.is_null() && get(planned, "id").is_unknown() {
                 resp.new_state = with(planned, "id", Value::string(super::random_uuid()));

@@ -452,8 +452,13 @@ impl Provider for GrpcProvider {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.resource_type(type_name)?;
             let config = self.encode("resource configuration", config, &ty)?;
+            // As Terraform 1.11+: this client keeps write-only attributes out of plans and
+            // state, so a provider may declare them.
             let req = pb::validate_resource_config::Request {
-                client_capabilities: None,
+                client_capabilities: Some(pb::ClientCapabilities {
+                    deferral_allowed: false,
+                    write_only_attributes_allowed: true,
+                }),
                 type_name: type_name.to_string(),
                 config: Some(config),
             };

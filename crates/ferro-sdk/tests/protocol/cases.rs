@@ -51,6 +51,10 @@ const ALL: &[(&str, Case)] = &[
     ("state_upgrades_by_schema_version", upgrade),
     ("functions_in_the_schema_and_called", functions),
     ("ephemeral_resources_open_renew_close", ephemeral),
+    (
+        "write_only_values_reach_create_and_nothing_else",
+        write_only,
+    ),
 ];
 
 /// Ephemeral resources: the schema in GetProviderSchema, then ValidateEphemeralResourceConfig,
@@ -102,6 +106,41 @@ fn ephemeral(p: &GrpcProvider) {
     // A type the provider does not offer.
     let unknown = p.open_ephemeral_resource("test_nothing", &config("db"));
     assert_eq!(unknown.diagnostics[0].summary, "Invalid ephemeral resource");
+}
+
+/// A write-only attribute: flagged in the schema over either protocol (protocol 5 numbers the
+/// field differently), null in the plan and the new state, its value seen by create.
+fn write_only(p: &GrpcProvider) {
+    let schema = p.schema().unwrap();
+    let b = schema.resources["test_secret"].block.clone();
+    assert!(b.attributes["password_wo"].write_only);
+    assert!(!b.attributes["length"].write_only);
+    let config = with(&b.empty_value(), "password_wo", Value::string("s3cret"));
+    assert!(p
+        .validate_resource_config("test_secret", &config)
+        .is_empty());
+    let null = Value::null(b.implied_type());
+    let proposed = proposed_new(&b, &null, &config);
+    let r = p.plan_resource_change(PlanRequest {
+        type_name: "test_secret",
+        prior_state: &null,
+        proposed_new_state: &proposed,
+        config: &config,
+        prior_private: &[],
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert!(get(&r.planned_state, "password_wo").is_null());
+    assert!(assert_plan_valid(&b, &null, &config, &r.planned_state).is_empty());
+    let applied = p.apply_resource_change(ApplyRequest {
+        type_name: "test_secret",
+        prior_state: &null,
+        planned_state: &r.planned_state,
+        config: &config,
+        planned_private: &[],
+    });
+    assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
+    assert!(get(&applied.new_state, "password_wo").is_null());
+    assert_eq!(get(&applied.new_state, "length"), Value::int(6));
 }
 
 /// Functions: declared in GetProviderSchema and GetFunctions alike, called with CallFunction;

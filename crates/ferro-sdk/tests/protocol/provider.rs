@@ -32,6 +32,7 @@ pub fn provider(nested: bool) -> SdkProvider {
     SdkProvider::new("test")
         .resource("test_thing", Thing { nested })
         .resource("test_echo", Echo)
+        .resource("test_secret", Secret)
         .ephemeral_resource("test_token", Token)
         .function("upper", upper, |args: &[Value]| {
             let mut out = String::new();
@@ -107,6 +108,26 @@ impl Resource for Echo {
     }
     fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
         Ok(planned.clone())
+    }
+}
+
+/// `test_secret`: the write-only `password_wo` reaches create only through its configuration;
+/// the object keeps its length.
+pub struct Secret;
+
+impl Resource for Secret {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new()
+            .attr("password_wo", Attr::string().optional().write_only())
+            .attr("length", Attr::number().computed())
+    }
+    fn create(&self, planned: &Value, config: &Value) -> Result<Value, Diags> {
+        let n = get(config, "password_wo")
+            .as_str()
+            .map_or(0, |s| s.chars().count());
+        // The configuration's value comes back too: the framework must still store null.
+        let v = with(planned, "length", Value::int(n as i64));
+        Ok(with(&v, "password_wo", get(config, "password_wo")))
     }
 }
 

@@ -298,6 +298,7 @@ fn attribute_from_proto(a: &v6::schema::Attribute, what: &str) -> Result<Attribu
     attr.sensitive = a.sensitive;
     attr.description_markdown = a.description_kind == v6::StringKind::Markdown as i32;
     attr.deprecated = a.deprecated;
+    attr.write_only = a.write_only;
     if let Some(obj) = &a.nested_type {
         use v6::schema::object::NestingMode as Wire;
         let nesting = match Wire::try_from(obj.nesting) {
