@@ -1,5 +1,6 @@
-//! An ephemeral `random_password` (Terraform 1.10 ephemeral resource) configuring a provider,
-//! beside an ephemeral variable: the password's result and the variable's value reach none of
+//! An ephemeral `random_password` (Terraform 1.10 ephemeral resource) configuring a provider
+//! and set in a write-only attribute (Terraform 1.11), beside an ephemeral variable: the
+//! password's result and the variable's value reach none of
 //! the state, a saved plan, `show -json` of either, or what the commands print. The password
 //! is made predictable (one special character allowed, nothing else) so that it can be looked
 //! for.
@@ -44,6 +45,13 @@ provider "ferrotest" {
 
 resource "ferrotest_thing" "a" {
   value = "kept"
+}
+
+# A write-only attribute takes the ephemeral result; only its length is kept.
+resource "ferrotest_secret" "s" {
+  value             = "s"
+  secret_wo         = ephemeral.random_password.db.result
+  secret_wo_version = 1
 }
 "#;
 
@@ -103,6 +111,10 @@ fn an_ephemeral_resource_configures_a_provider_and_persists_nowhere() {
         state.contains("[password: 40 characters] long-computed-kept"),
         "{state}"
     );
+    // The write-only attribute reached the provider at create (it keeps the length) and is
+    // null in state.
+    assert!(state.contains("\"secret_length\": 40"), "{state}");
+    assert!(state.contains("\"secret_wo\": null"), "{state}");
 
     std::fs::write(
         dir.join("main.tf"),
