@@ -301,9 +301,15 @@ impl Walk<'_> {
         // in no fixed order (they come from a set), so a state file it reads back is the same
         // either way, and sorted, ferro's does not change from run to run.
         let names = |set: &crate::resource_sets::ResourceSets| -> Vec<String> {
+            // Ephemeral resources order apply but are never recorded (nothing of them is in
+            // state).
             let mut names: Vec<String> = set
                 .get(&cr)
-                .map(|s| s.map(|d| d.to_string()).collect())
+                .map(|s| {
+                    s.filter(|d| d.resource.mode != ResourceMode::Ephemeral)
+                        .map(|d| d.to_string())
+                        .collect()
+                })
                 .unwrap_or_default();
             names.sort_unstable();
             names

@@ -401,21 +401,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 module: tree.statics[item.node].path.clone(),
                 resource: r.clone(),
             };
-            // Ephemeral resources are never recorded as dependencies: nothing of them is in
-            // state for the order of a later destroy.
-            let deps = graph.resource_deps.get(&cr);
-            let durable: Option<BTreeSet<ConfigResource>> = deps
-                .filter(|ds| {
-                    ds.iter()
-                        .any(|d| d.resource.mode == ResourceMode::Ephemeral)
-                })
-                .map(|ds| {
-                    ds.iter()
-                        .filter(|d| d.resource.mode != ResourceMode::Ephemeral)
-                        .cloned()
-                        .collect()
-                });
-            w.note_dependencies(&cr, durable.as_ref().or(deps));
+            w.note_dependencies(&cr, graph.resource_deps.get(&cr));
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
