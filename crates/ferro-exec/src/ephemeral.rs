@@ -1,8 +1,11 @@
 //! Ephemeral resources in apply: the plan keeps nothing of them, so apply opens each again
 //! (in the item graph's order, with apply's values) before any step runs, renews them while
-//! steps run and closes them at the end (see [`ferro_runtime::ephemeral`]).
+//! steps run and closes them at the end (see [`ferro_runtime::ephemeral`]). One whose
+//! configuration is not known yet (it depends on a resource this apply changes) is opened when
+//! a provider configuration that waits for it is configured, by the first step using that
+//! provider (which waits for what the ephemeral resource depends on).
 
-use ferro_addrs::{AbsResource, InstanceKey, ResourceMode};
+use ferro_addrs::{AbsResource, InstanceKey, ModuleInstance, Resource, ResourceMode};
 use ferro_db::{Db, ItemId, Workspace};
 use ferro_diag::Diagnostic;
 use ferro_hir::ResourceDecl;
@@ -13,18 +16,23 @@ use ferro_runtime::Providers;
 use ferro_value::convert::convert;
 use ferro_value::{Type, Value, ValueKind};
 
-/// Open every ephemeral resource instance of the configuration, in dependency order.
+/// An ephemeral resource of a module instance whose configuration was not known yet.
+pub(crate) type Pending = (ModuleInstance, Resource);
+
+/// Open every ephemeral resource instance of the configuration, in dependency order. Also
+/// says which resources were left for later (see [`reopen`]).
 pub(crate) fn open_all(
     db: &dyn Db,
     ws: Workspace,
     tree: &EvalTree<'_>,
     providers: &Providers,
     set: &EphemeralSet<'_>,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, Vec<Pending>) {
     let Ok(graph) = ferro_db::item_graph(db, ws) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let mut diags = Vec::new();
+    let mut pending = Vec::new();
     for item in &graph.order {
         let ItemId::Resource(r) = &item.id else {
             continue;
@@ -33,36 +41,73 @@ pub(crate) fn open_all(
             continue;
         }
         for path in tree.instances_of(item.node) {
-            let Some(m) = tree.scope(&path) else {
-                continue;
-            };
-            let Some(at) = m.index.resources.get(r).copied() else {
-                continue;
-            };
-            let decl = m.resource(at).into_owned();
-            let abs = AbsResource {
-                module: path.clone(),
-                resource: r.clone(),
-            };
-            let Some(cfg) = providers.by_resource.get(&abs.config()).cloned() else {
-                continue;
-            };
-            let Some(schema) = providers.resource_schema(&cfg, r).cloned() else {
-                continue;
-            };
-            let (expansion, keys) = match instances(&m, at.file, &decl) {
-                Ok(x) => x,
-                Err(d) => {
-                    diags.push(d.with_address(abs.to_string()));
-                    continue;
-                }
-            };
-            diags.extend(open_resource(
-                &m, at.file, &decl, &abs, &cfg, &schema, providers, set, expansion, keys,
-            ));
+            if open_one(tree, providers, set, &path, r, &mut diags) {
+                pending.push((path, r.clone()));
+            }
         }
     }
+    (diags, pending)
+}
+
+/// Open the ephemeral resources left for later whose configuration is known now (in the
+/// order they were left); the others stay in `pending`.
+pub(crate) fn reopen(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    set: &EphemeralSet<'_>,
+    pending: &std::sync::Mutex<Vec<Pending>>,
+) -> Vec<Diagnostic> {
+    let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+    let mut diags = Vec::new();
+    let mut still = Vec::new();
+    for (path, r) in pending.drain(..) {
+        if open_one(tree, providers, set, &path, &r, &mut diags) {
+            still.push((path, r));
+        }
+    }
+    *pending = still;
     diags
+}
+
+/// Open one ephemeral resource of module instance `path`; whether an instance is left for
+/// later.
+fn open_one(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    set: &EphemeralSet<'_>,
+    path: &ModuleInstance,
+    r: &Resource,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(m) = tree.scope(path) else {
+        return false;
+    };
+    let Some(at) = m.index.resources.get(r).copied() else {
+        return false;
+    };
+    let decl = m.resource(at).into_owned();
+    let abs = AbsResource {
+        module: path.clone(),
+        resource: r.clone(),
+    };
+    let Some(cfg) = providers.by_resource.get(&abs.config()).cloned() else {
+        return false;
+    };
+    let Some(schema) = providers.resource_schema(&cfg, r).cloned() else {
+        return false;
+    };
+    let (expansion, keys) = match instances(&m, at.file, &decl) {
+        Ok(x) => x,
+        Err(d) => {
+            diags.push(d.with_address(abs.to_string()));
+            return false;
+        }
+    };
+    let (ds, deferred) = open_resource(
+        &m, at.file, &decl, &abs, &cfg, &schema, providers, set, expansion, keys,
+    );
+    diags.extend(ds);
+    deferred
 }
 
 type Keys = Vec<(InstanceKey, Option<Value>)>;

@@ -246,7 +246,7 @@ pub fn apply(
     // needs them; they are closed when apply ends (when `ephemeral` is dropped, at the latest).
     let report = |line: String| on_event(Event::Message { text: line });
     let ephemeral = ferro_runtime::ephemeral::EphemeralSet::new(Some(&report));
-    let mut opened = crate::ephemeral::open_all(db, ws, &tree, providers, &ephemeral);
+    let (mut opened, pending) = crate::ephemeral::open_all(db, ws, &tree, providers, &ephemeral);
     opened.extend(ephemeral.renew_due());
     if opened.iter().any(Diagnostic::is_error) {
         let mut diags = opened;
@@ -284,6 +284,8 @@ pub fn apply(
             .into_iter()
             .map(|cfg| (cfg, OnceLock::new()))
             .collect(),
+        ephemeral: &ephemeral,
+        pending_ephemeral: Mutex::new(pending),
     };
 
     let g = &plan.graph;

@@ -146,7 +146,8 @@ pub fn mark_ephemeral(v: Value) -> Value {
 
 /// One ephemeral resource of module instance `m`, with the instances `keys` its expansion
 /// gives: each opened (when its configuration is known) and its result set as the resource's
-/// value in `m`. The diagnostics say what failed.
+/// value in `m`. The diagnostics say what failed; the flag, whether an instance was left
+/// unopened because its configuration is not known yet.
 #[allow(clippy::too_many_arguments)]
 pub fn open_resource(
     m: &ModuleEval<'_>,
@@ -159,12 +160,13 @@ pub fn open_resource(
     set: &EphemeralSet<'_>,
     expansion: Expansion,
     keys: Vec<(InstanceKey, Option<Value>)>,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, bool) {
     let hir = m.hir(file);
     let mut diags = Vec::new();
     let ty = schema.implied_type();
     let unknown = || mark_ephemeral(Value::unknown(ty.clone()));
     let mut values: Vec<(InstanceKey, Value)> = Vec::with_capacity(keys.len());
+    let mut deferred = false;
     for (key, each_value) in keys {
         let inst = InstanceCtx::for_key(&key, each_value);
         let addr_s = abs.instance(key.clone()).to_string();
@@ -220,6 +222,7 @@ pub fn open_resource(
         if !plain_cfg.is_wholly_known() {
             // Not opened: what refers to it is unknown too, until apply opens it.
             set.say(format!("{addr_s}: Configuration unknown, deferring..."));
+            deferred = true;
             values.push((key, unknown()));
             continue;
         }
@@ -295,5 +298,5 @@ pub fn open_resource(
         ),
     };
     m.set_resource(abs.resource.clone(), value.with_marks(Marks::EPHEMERAL));
-    diags
+    (diags, deferred)
 }

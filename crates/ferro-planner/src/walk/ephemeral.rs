@@ -22,7 +22,7 @@ impl Walk<'_> {
             );
             return;
         };
-        let ds = ferro_runtime::ephemeral::open_resource(
+        let (ds, _) = ferro_runtime::ephemeral::open_resource(
             m,
             file,
             decl,
