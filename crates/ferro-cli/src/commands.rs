@@ -291,6 +291,7 @@ fn make_plan_generating(
             parallelism,
             discard_noops,
             generate_config: sink.clone(),
+            allow_deferral: p.flag("allow-deferral") && !destroy,
         },
         cwd: g.dir.display().to_string(),
         on_refresh: Some(&on_refresh),
@@ -549,7 +550,7 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         .is_some_and(|b| b != managed_resources_text(Some(&planned.plan.prior_state)));
     let closing = !crate::json_ui::active()
         && !crate::env::in_automation()
-        && (!planned.plan.is_empty() || refreshed_changes);
+        && (!planned.plan.is_empty() || !planned.plan.is_complete() || refreshed_changes);
     if closing {
         let _ = write!(
             io.stdout,
@@ -572,7 +573,8 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         }
     }
     planned.registry.close_all();
-    if p.flag("detailed-exitcode") && !planned.plan.is_empty() {
+    // A partial plan has more to do (a later plan and apply): 2, as for changes.
+    if p.flag("detailed-exitcode") && (!planned.plan.is_empty() || !planned.plan.is_complete()) {
         2
     } else {
         0
@@ -641,6 +643,9 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         Err(e) => return plain_error(io, "Failed to load state", &e.to_string()),
     };
     let mut planned = if let Some(file) = p.positional.first() {
+        if p.flag("converge") || p.flag("allow-deferral") {
+            return plain_error(io, "Invalid arguments", "The -allow-deferral and -converge options plan: a saved plan is applied as it is (its deferred changes wait for the next plan).");
+        }
         if destroy {
             return plain_error(io, "Invalid arguments", "The destroy command does not take a plan file; use ferro plan -destroy -out=FILE and ferro apply FILE.");
         }
@@ -725,60 +730,15 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
             registry,
             generated_out: None,
         }
+    } else if p.flag("converge") {
+        if !p.flag("allow-deferral") {
+            return plain_error(io, "Invalid arguments", "The -converge option repeats plan and apply while changes are deferred: it needs -allow-deferral.");
+        }
+        return crate::converge::rounds(g, a, &p, backend.as_mut(), current, parallelism, io);
     } else {
-        let planned = match make_plan(g, a, &p, destroy, false, current, io) {
-            Ok(x) => x,
+        match plan_for_apply(g, a, &p, destroy, current, io) {
+            Ok(planned) => planned,
             Err(code) => return code,
-        };
-        if crate::json_ui::active() {
-            crate::json_ui::planned_changes(io.stdout, &planned.plan);
-            crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
-        } else {
-            let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
-        }
-        if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
-            let _ = writeln!(
-                io.stdout,
-                "{} cancelled.",
-                if destroy { "Destroy" } else { "Apply" }
-            );
-            planned.registry.close_all();
-            return 1;
-        }
-        // Apply runs with its own provider instances, configured afresh, as Terraform does.
-        planned.registry.close_all();
-        let Planned {
-            mut loaded,
-            plan,
-            warnings,
-            ..
-        } = planned;
-        let registry = ProviderRegistry::for_working_dir(&g.dir);
-        let (mut providers, mut diags) =
-            attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
-        if !has_errors(&diags) {
-            let mut variables = plan.variables.clone();
-            variables.extend(plan.ephemeral_values.clone());
-            diags.extend(crate::provider_for_each::start_provider_instances(
-                &loaded,
-                &crate::provider_for_each::plan_variables(&variables),
-                &g.dir,
-                &registry,
-                &mut providers,
-            ));
-        }
-        if has_errors(&diags) {
-            print_diags(io, &diags, &loaded.sources(), g.color);
-            registry.close_all();
-            return 1;
-        }
-        Planned {
-            warnings,
-            loaded,
-            providers,
-            plan,
-            registry,
-            generated_out: None,
         }
     };
     let code = execute(g, io, &mut planned, backend.as_mut(), parallelism, destroy);
@@ -786,7 +746,71 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
     code
 }
 
-fn execute(
+/// Plan for `apply` without a plan file, show the plan and ask for approval (unless
+/// `-auto-approve`); the plan comes with the provider instances apply uses, configured
+/// afresh. Err: the exit code (an error, or cancelled).
+pub(crate) fn plan_for_apply(
+    g: &Global,
+    a: &[String],
+    p: &args::Parsed,
+    destroy: bool,
+    current: Option<State>,
+    io: &mut Io<'_>,
+) -> Result<Planned, i32> {
+    let planned = make_plan(g, a, p, destroy, false, current, io)?;
+    if crate::json_ui::active() {
+        crate::json_ui::planned_changes(io.stdout, &planned.plan);
+        crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
+    } else {
+        let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
+    }
+    if !planned.plan.is_empty() && !p.flag("auto-approve") && !confirm(io, destroy) {
+        let _ = writeln!(
+            io.stdout,
+            "{} cancelled.",
+            if destroy { "Destroy" } else { "Apply" }
+        );
+        planned.registry.close_all();
+        return Err(1);
+    }
+    // Apply runs with its own provider instances, configured afresh, as Terraform does.
+    planned.registry.close_all();
+    let Planned {
+        mut loaded,
+        plan,
+        warnings,
+        ..
+    } = planned;
+    let registry = ProviderRegistry::for_working_dir(&g.dir);
+    let (mut providers, mut diags) =
+        attach_providers(&mut loaded, &registry, Some(&plan.prior_state));
+    if !has_errors(&diags) {
+        let mut variables = plan.variables.clone();
+        variables.extend(plan.ephemeral_values.clone());
+        diags.extend(crate::provider_for_each::start_provider_instances(
+            &loaded,
+            &crate::provider_for_each::plan_variables(&variables),
+            &g.dir,
+            &registry,
+            &mut providers,
+        ));
+    }
+    if has_errors(&diags) {
+        print_diags(io, &diags, &loaded.sources(), g.color);
+        registry.close_all();
+        return Err(1);
+    }
+    Ok(Planned {
+        warnings,
+        loaded,
+        providers,
+        plan,
+        registry,
+        generated_out: None,
+    })
+}
+
+pub(crate) fn execute(
     g: &Global,
     io: &mut Io<'_>,
     planned: &mut Planned,
@@ -931,6 +955,7 @@ fn execute(
             n => format!(", {n} forgotten"),
         };
         let _ = write!(io.stdout, "\nApply complete! Resources: {imported}{added} added, {changed} changed, {destroyed} destroyed{forgotten}.\n");
+        crate::converge::remaining_note(io, plan);
         crate::cmd_output::print_outputs(io, &state);
     }
     0

@@ -26,6 +26,7 @@ mod cmd_version;
 mod cmd_workspace;
 mod commands;
 mod console_terminal;
+mod converge;
 mod encryption;
 mod env;
 mod follow_on;

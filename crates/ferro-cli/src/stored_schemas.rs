@@ -134,6 +134,7 @@ impl Provider for SchemaOnly {
             planned_private: Vec::new(),
             diagnostics: schema_only(),
             legacy_type_system: false,
+            deferred: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {

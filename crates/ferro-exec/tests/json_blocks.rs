@@ -176,6 +176,7 @@ impl Provider for Shelf {
             planned_private: Vec::new(),
             diagnostics,
             legacy_type_system: false,
+            deferred: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {

@@ -124,6 +124,7 @@ mod tests {
             generated_config: Vec::new(),
             forgotten: Vec::new(),
             schemas: Vec::new(),
+            deferred: Vec::new(),
             ephemeral_variables: Vec::new(),
             ephemeral_values: Default::default(),
         }

@@ -10,10 +10,12 @@
 //! steps it finds there.
 
 mod check;
+mod deferred;
 mod file;
 mod serde_helpers;
 
 pub use check::check_consistency;
+pub use deferred::{DeferredChange, DeferredReason};
 pub use file::{
     is_plan_file, read_plan_file, read_plan_file_from, read_plan_file_with,
     write_encrypted_plan_file, write_plan_file, write_plan_file_to, PlanFileError,
@@ -414,6 +416,10 @@ pub struct Plan {
     /// it): never written to a plan file.
     #[serde(skip)]
     pub ephemeral_values: BTreeMap<String, Value>,
+    /// Changes a partial plan (`-allow-deferral`) leaves for a later plan, in address order.
+    /// Apply performs none of them; their objects stay as state has them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deferred: Vec<DeferredChange>,
 }
 
 /// One provider's schema as a saved plan keeps it.
@@ -477,6 +483,11 @@ impl Plan {
         }
         self.changes.iter().all(|c| c.action == Action::NoOp)
             && self.outputs.iter().all(|o| o.action == Action::NoOp)
+    }
+
+    /// Whether the plan covers the whole configuration: nothing was deferred.
+    pub fn is_complete(&self) -> bool {
+        self.deferred.is_empty()
     }
 
     /// Counts for the `Plan: N to add, N to change, N to destroy.` line.

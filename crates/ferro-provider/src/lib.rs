@@ -107,6 +107,30 @@ pub struct PlanResponse {
     pub planned_private: Vec<u8>,
     pub diagnostics: Vec<ProviderDiagnostic>,
     pub legacy_type_system: bool,
+    /// The provider's answer that the change cannot be planned yet (only to a client that
+    /// allows deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
+}
+
+/// Why a provider defers a change (the protocol's `Deferred.Reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeferralReason {
+    Unknown,
+    ResourceConfigUnknown,
+    ProviderConfigUnknown,
+    AbsentPrereq,
+}
+
+impl DeferralReason {
+    /// The protocol's reason code (tfplugin5 and 6 agree).
+    pub fn from_proto(code: i32) -> DeferralReason {
+        match code {
+            1 => DeferralReason::ResourceConfigUnknown,
+            2 => DeferralReason::ProviderConfigUnknown,
+            3 => DeferralReason::AbsentPrereq,
+            _ => DeferralReason::Unknown,
+        }
+    }
 }
 
 pub struct ApplyRequest<'a> {
@@ -241,6 +265,9 @@ pub trait Provider: Send + Sync {
         Vec::new()
     }
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic>;
+    /// From now on, tell the provider (in the client capabilities of each call) that this
+    /// client honours a `deferred` answer: `plan -allow-deferral`. Before `configure`.
+    fn allow_deferral(&self) {}
     fn validate_resource_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic>;
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse;
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse;

@@ -400,6 +400,18 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     if !resource_changes.is_empty() {
         top.insert("resource_changes".into(), J::Array(resource_changes));
     }
+    // A partial plan (`-allow-deferral`): its deferred changes, and that it is not complete,
+    // as Terraform's plan JSON says so (only then: Terraform 1.0.3's has neither).
+    if !plan.is_complete() {
+        let deferred = plan
+            .deferred
+            .iter()
+            .map(|d| deferred_change_json(d, providers))
+            .collect();
+        top.insert("deferred_changes".into(), J::Array(deferred));
+        top.insert("applyable".into(), J::Bool(true));
+        top.insert("complete".into(), J::Bool(false));
+    }
     let mut ochanges = obj();
     let mut outputs: Vec<_> = plan.outputs.iter().collect();
     outputs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -481,6 +493,45 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
     let mut s = to_go_json_string(&J::Object(top));
     s.push('\n');
     s
+}
+
+/// One entry of `deferred_changes`: the reason, and the change as `resource_changes` has
+/// it, its address with Terraform's wildcard key where the key is not known.
+fn deferred_change_json(d: &ferro_plan::DeferredChange, providers: &Providers) -> J {
+    let c = &d.change;
+    let schema = super::schema_block(providers, c);
+    let mark = |v: &Value| match schema {
+        Some(s) => mark_schema_sensitive(s, v),
+        None => v.clone(),
+    };
+    let mut rc = resource_change_json(c, &mark(&c.before.value()), &mark(&c.after.value()));
+    if let J::Object(m) = &mut rc {
+        m.insert("address".into(), J::String(d.address.clone()));
+        if d.module_address.is_empty() {
+            m.shift_remove("module_address");
+        } else {
+            m.insert("module_address".into(), J::String(d.module_address.clone()));
+        }
+        if d.index_unknown {
+            // After `name`, where Terraform's field is.
+            let mut keyed = obj();
+            for (k, v) in std::mem::take(m) {
+                if k == "index" {
+                    continue;
+                }
+                let name = k == "name";
+                keyed.insert(k, v);
+                if name {
+                    keyed.insert("index_unknown".into(), J::Bool(true));
+                }
+            }
+            *m = keyed;
+        }
+    }
+    let mut e = obj();
+    e.insert("reason".into(), J::String(d.reason.json_name().into()));
+    e.insert("resource_change".into(), rc);
+    J::Object(e)
 }
 
 /// One entry of `resource_changes` (and of `resource_drift`).

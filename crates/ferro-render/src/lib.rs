@@ -1,6 +1,7 @@
 //! Renderings of plans and states for people (Terraform's human plan format) and for tools
 //! (`show -json`).
 
+mod deferred;
 mod diff;
 pub mod graph;
 pub mod graph_dot;
@@ -270,6 +271,12 @@ pub fn write_human_plan(
         .filter(|o| o.action != Action::NoOp)
         .collect();
     if changes.is_empty() && outputs.is_empty() && plan.forgotten.is_empty() {
+        if !plan.is_complete() {
+            // Nothing to do now, but a later plan has (Terraform's words).
+            out.push_str(&pen.paint("\n[reset][bold][green]No current changes.[reset][bold] This plan requires another plan to be applied first.[reset]\n"));
+            out.push_str(&deferred::deferred_section(plan, providers, pen));
+            return w.write_all(out.as_bytes());
+        }
         if plan.mode == PlanMode::Destroy {
             out.push_str(&pen.paint("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"));
             out.push_str(&word_wrap("Either you have not created any objects yet or the existing objects were already deleted outside of ferro.", COLUMNS));
@@ -363,6 +370,7 @@ pub fn write_human_plan(
             out.push('\n');
         }
     }
+    out.push_str(&deferred::deferred_section(plan, providers, pen));
     w.write_all(out.as_bytes())
 }
 

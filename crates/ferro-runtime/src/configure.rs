@@ -60,6 +60,47 @@ pub fn configure_provider(
     configure(tree, providers, cfg, false)
 }
 
+/// Whether a provider configuration's block evaluates wholly known now (while planning, a
+/// block that refers to resources may not be). A configuration without a block, in a module
+/// without an instance, or whose block has errors (reported when it is configured) counts
+/// as known. What `-allow-deferral` asks before configuring one.
+pub fn provider_config_known(
+    tree: &EvalTree<'_>,
+    providers: &Providers,
+    cfg: &AbsProviderConfig,
+) -> bool {
+    let Some(schema) = providers.schemas.get(&cfg.provider) else {
+        return true;
+    };
+    let Some(m) = tree
+        .tree
+        .find(&cfg.module)
+        .and_then(|node| tree.instances_of(node).first().and_then(|p| tree.scope(p)))
+    else {
+        return true;
+    };
+    let Some((_, item)) = m
+        .index
+        .providers
+        .iter()
+        .find(|((local, alias), _)| alias == &cfg.alias && fqn_of(&m, local) == cfg.provider)
+    else {
+        return true;
+    };
+    let inst = match providers.instances.get(&cfg.config()) {
+        Some(each) => match each.get(&cfg.key) {
+            Some(v) => InstanceCtx::for_key(&cfg.key, Some(v.clone())),
+            None => return true,
+        },
+        None => InstanceCtx::default(),
+    };
+    let hir = m.hir(item.file);
+    let pb = &hir.providers[item.index];
+    let (body, read) = read_json_body(hir, &pb.body, &schema.provider.block);
+    let (v, ds) = eval_body(&m, item.file, &body, &schema.provider.block, &inst);
+    read.iter().chain(&ds).any(Diagnostic::is_error) || v.is_wholly_known()
+}
+
 /// Configure every provider configuration for `import`, whose configurations must be wholly
 /// known (evaluated against the state: `state_scope::expand_from_state`), as Terraform's
 /// import requires.

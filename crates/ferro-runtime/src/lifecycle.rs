@@ -24,6 +24,9 @@ pub struct PlannedObject {
     /// The planned object, with the configuration's sensitivity.
     pub value: Value,
     pub private: Vec<u8>,
+    /// The provider's answer that the change cannot be planned yet (see
+    /// [`ferro_provider::Provider::allow_deferral`]).
+    pub deferred: Option<ferro_provider::DeferralReason>,
     /// Paths whose change the provider says forces replacement.
     pub requires_replace: Vec<Vec<PathStep>>,
     /// The provider is built on the legacy SDK (its answers are only loosely checked).
@@ -113,6 +116,7 @@ pub fn plan_change(
             .share_from(prior)
             .share_from(config),
         private: resp.planned_private,
+        deferred: resp.deferred,
         requires_replace: resp.requires_replace,
         legacy_type_system: resp.legacy_type_system,
     };

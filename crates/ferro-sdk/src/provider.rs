@@ -372,6 +372,7 @@ impl Provider for SdkProvider {
             planned_private: Vec::new(),
             diagnostics: d,
             legacy_type_system: false,
+            deferred: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -414,6 +415,7 @@ impl Provider for SdkProvider {
             planned_private: req.prior_private.to_vec(),
             diagnostics: p.diagnostics,
             legacy_type_system: false,
+            deferred: None,
         }
     }
 

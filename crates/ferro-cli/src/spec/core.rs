@@ -122,6 +122,7 @@ pub(crate) const PLAN: Spec = Spec {
         "compact-warnings",
         "refresh-only",
         "minimal-refresh",
+        "allow-deferral",
     ],
     values: &[
         "out",
@@ -155,6 +156,13 @@ Planning modes (the default plans the changes the configuration asks for):
                       objects as they are now, changing no infrastructure.
 
 Planning options:
+
+  -allow-deferral     Plan what can be planned and defer the rest to a later
+                      plan instead of failing: resources whose count or
+                      for_each (or module calls whose count or for_each)
+                      or provider configuration is not known yet, what
+                      depends on them, and what providers defer. The plan
+                      lists the deferred changes and why each waits.
 
   -exclude=ADDRESS    Leave out the given resource or module (and what
                       depends on it). May be given more than once. A ferro
@@ -198,7 +206,7 @@ General options:
                       full.
 
   -detailed-exitcode  Exit with 0 when there are no changes, 1 on an error
-                      and 2 when the plan has changes.
+                      and 2 when the plan has changes (or deferred ones).
 
   -input=true         Ask on the terminal for required variables that have
                       no value.
@@ -233,6 +241,8 @@ pub(crate) const APPLY: Spec = Spec {
         "auto-approve",
         "refresh-only",
         "minimal-refresh",
+        "allow-deferral",
+        "converge",
     ],
     values: &[
         "var",
@@ -281,6 +291,13 @@ Options:
                          workspace's state.
 
   Without PLAN, the planning options of \"ferro plan\" are accepted too:
+
+  -allow-deferral        Apply what can be planned; defer the rest, as
+                         \"ferro plan -allow-deferral\" does.
+
+  -converge              With -allow-deferral: plan and apply again, round
+                         after round, until nothing is deferred or a round
+                         has nothing to apply. A ferro extension.
 
   -destroy               Plan to destroy every object (as \"ferro destroy\").
 

@@ -245,6 +245,7 @@ impl Provider for MockProvider {
             planned_private: Vec::new(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            deferred: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {

@@ -348,6 +348,52 @@ fn validate_tree(
             );
         }
     }
+    // Ephemeral values where they would persist (Terraform 1.10 reports these in validate):
+    // an output not declared ephemeral, a root output declared so, a resource argument that
+    // is not write-only.
+    if *sensitive::has_ephemeral_sources(db, module) {
+        for o in &hir.outputs {
+            if root && o.ephemeral {
+                v.out.push(
+                    Diagnostic::error("ephemeral-root-output", "Ephemeral output not allowed")
+                        .with_detail(
+                            "Ephemeral outputs are not allowed in context of a root module",
+                        )
+                        .found(file, At::Id(o.span)),
+                );
+                continue;
+            }
+            if let (false, Some(e)) = (o.ephemeral, o.value) {
+                if sensitive::ephemeral_value(db, module, hir, e) {
+                    v.out.push(
+                        Diagnostic::error("ephemeral-not-allowed", "Ephemeral value not allowed")
+                            .with_detail("This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.")
+                            .found(file, At::Expr(e)),
+                    );
+                }
+            }
+        }
+        for r in &hir.resources {
+            let write_only = |name: &str| {
+                schemas
+                    .resources
+                    .get(&(r.addr.mode, r.addr.ty.to_string()))
+                    .is_some_and(|s| {
+                        s.block
+                            .write_only_at(&[ferro_value::PathStep::Attr(name.to_string())])
+                    })
+            };
+            for a in &r.body.attrs {
+                if !write_only(&a.name) && sensitive::ephemeral_value(db, module, hir, a.expr) {
+                    v.out.push(
+                        Diagnostic::error("ephemeral-in-resource", "Invalid use of ephemeral value")
+                            .with_detail(format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", a.name))
+                            .found(file, At::Id(a.span)),
+                    );
+                }
+            }
+        }
+    }
     for p in &hir.providers {
         match p.for_each {
             Some(f) => {
@@ -399,6 +445,21 @@ fn validate_tree(
         if let Some(&child) = children.get(&c.name) {
             modules::check_input_values(db, ws, child, file, hir, c, &mut v.out);
             modules::deprecated_inputs(db, child, file, c, &mut v.out);
+            // An ephemeral value for a variable not declared ephemeral (Terraform 1.10).
+            if *sensitive::has_ephemeral_sources(db, module) {
+                let accepting = sensitive::ephemeral_variables(db, child);
+                for a in &c.inputs {
+                    if !accepting.contains(&a.name)
+                        && sensitive::ephemeral_value(db, module, hir, a.expr)
+                    {
+                        v.out.push(
+                            Diagnostic::error("ephemeral-not-allowed", "Ephemeral value not allowed")
+                                .with_detail("This input variable is not declared as accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value.")
+                                .found(file, At::Expr(a.expr)),
+                        );
+                    }
+                }
+            }
         }
         for (r, span) in &c.depends_on {
             v.check_ref(r, At::Id(*span), Meta::None);

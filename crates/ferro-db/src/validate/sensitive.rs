@@ -11,10 +11,57 @@ fn sensitive_value(db: &dyn Db, module: Module, tree: &ItemTree, e: ExprId) -> b
         db,
         index: module_index(db, module),
         variables: sensitive_variables(db, module),
+        mark: ferro_value::Marks::SENSITIVE,
         evaluating: std::cell::RefCell::new(Vec::new()),
     };
     let (v, _) = eval_position_free(tree, &scope, e);
     v.contains_sensitive()
+}
+
+/// Whether `e` evaluates to an ephemeral value whatever the module's inputs: its variables
+/// declared ephemeral, `terraform.applying`, what local values make of them.
+pub(super) fn ephemeral_value(db: &dyn Db, module: Module, tree: &ItemTree, e: ExprId) -> bool {
+    let scope = SensitiveInputs {
+        db,
+        index: module_index(db, module),
+        variables: ephemeral_variables(db, module),
+        mark: ferro_value::Marks::EPHEMERAL,
+        evaluating: std::cell::RefCell::new(Vec::new()),
+    };
+    let (v, _) = eval_position_free(tree, &scope, e);
+    v.contains_ephemeral()
+}
+
+/// The module's variables declared ephemeral (Terraform 1.10), from item trees only.
+#[salsa::tracked(returns(ref))]
+pub fn ephemeral_variables(db: &dyn Db, module: Module) -> std::collections::BTreeSet<String> {
+    module_index(db, module)
+        .variables
+        .iter()
+        .filter(|(_, it)| {
+            crate::item_signature(db, it.file)
+                .variables
+                .get(it.index)
+                .is_some_and(|v| v.ephemeral)
+        })
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+/// Whether anything in the module can be ephemeral: a variable declared so, or a reference
+/// to `terraform.applying`. Most modules have neither, and validation then evaluates nothing
+/// for ephemerality.
+#[salsa::tracked]
+pub fn has_ephemeral_sources(db: &dyn Db, module: Module) -> bool {
+    !ephemeral_variables(db, module).is_empty()
+        || module.files(db).iter().any(|f| {
+            item_tree(db, *f).exprs.iter().any(|(_, e)| {
+                matches!(
+                    e,
+                    ferro_hir::Expr::Ref(ferro_hir::Reference::TerraformApplying)
+                )
+            })
+        })
 }
 
 /// The module's variables declared sensitive. Read from item trees only, so an edit that
@@ -63,6 +110,8 @@ struct SensitiveInputs<'a> {
     db: &'a dyn Db,
     index: &'a ModuleIndex,
     variables: &'a std::collections::BTreeSet<String>,
+    /// The mark those variables carry (sensitive or ephemeral).
+    mark: ferro_value::Marks,
     /// Local values being evaluated (a cycle gives an unknown).
     evaluating: std::cell::RefCell<Vec<String>>,
 }
@@ -72,10 +121,13 @@ impl Scope for SensitiveInputs<'_> {
         let unknown = Value::dynamic_unknown();
         match r {
             Reference::Var(n) => Ok(if self.variables.contains(n) {
-                unknown.with_marks(ferro_value::Marks::SENSITIVE)
+                unknown.with_marks(self.mark)
             } else {
                 unknown
             }),
+            Reference::TerraformApplying if self.mark == ferro_value::Marks::EPHEMERAL => {
+                Ok(Value::unknown(ferro_value::Type::Bool).with_marks(self.mark))
+            }
             Reference::Local(n) => {
                 let Some(it) = self.index.locals.get(n) else {
                     return Ok(unknown);

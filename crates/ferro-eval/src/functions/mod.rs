@@ -351,7 +351,6 @@ fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
             dynamic_result = true;
         }
     }
-    let _ = marks_of;
     let ret_ty = if dynamic_result {
         Type::Dynamic
     } else {
@@ -362,7 +361,10 @@ fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
     };
     for (i, v) in plain.iter().enumerate() {
         if v.is_unknown() && !param_of(i).allow_unknown {
-            return Ok(Value::unknown(ret_ty).with_marks(result_marks));
+            // Not called: the unknown result carries every argument's marks (as cty's), those
+            // of parameters that see marks too.
+            let marks = conv.iter().fold(result_marks, |m, v| m.union(marks_of(v)));
+            return Ok(Value::unknown(ret_ty).with_marks(marks));
         }
     }
     if ctx.pure_only && IMPURE_FUNCTIONS.contains(&name) {

@@ -186,6 +186,27 @@ pub fn expand_keys_in(
     ))
 }
 
+/// Whether `count` or `for_each` (evaluated in `m`) is not known yet, where [`expand_in`]
+/// would report that it cannot be determined until apply: what `-allow-deferral` defers
+/// instead. An expression with errors is not (its errors are reported by the expansion).
+pub(super) fn expansion_unknown(
+    m: &ModuleEval<'_>,
+    file: ferro_db::SourceFile,
+    count: Option<ExprId>,
+    for_each: Option<ExprId>,
+) -> bool {
+    if let Some(c) = count {
+        let (v, ds) = m.eval(file, c, &InstanceCtx::default());
+        return !ds.iter().any(Diagnostic::is_error) && !v.is_wholly_known();
+    }
+    if let Some(f) = for_each {
+        let (v, ds) = m.eval(file, f, &InstanceCtx::default());
+        return !ds.iter().any(Diagnostic::is_error)
+            && (v.is_unknown() || (matches!(v.kind, ValueKind::Set(..)) && !v.is_wholly_known()));
+    }
+    false
+}
+
 /// The value of an `enabled` argument, with OpenTofu's errors when it is sensitive, null,
 /// unknown while planning, or not a bool.
 fn enabled_value(

@@ -21,6 +21,9 @@ pub(super) struct Acc {
     /// Set when the instance's object was refreshed: the attribute that names it in the
     /// "Refreshing state..." line (see [`crate::RefreshNotice`]), reported when merged.
     pub(super) refreshing: Option<Option<(&'static str, String)>>,
+    /// The provider deferred the instance's change (`-allow-deferral`): merged into the
+    /// plan's deferred changes.
+    pub(super) deferred: Option<ferro_provider::DeferralReason>,
 }
 
 /// What a refresh changed of an instance's object in state.
@@ -352,6 +355,7 @@ impl InstancePlanner<'_> {
         let Some(first) = first else {
             return Value::unknown(ty);
         };
+        acc.deferred = acc.deferred.or(first.deferred);
         let (mut planned, mut private, replace_paths) =
             (first.value, first.private, first.requires_replace);
         let cbd = decl.lifecycle.create_before_destroy

@@ -283,6 +283,10 @@ impl Walk<'_> {
             }
             return None;
         }
+        if self.defer_resource(m, file, &decl, &abs, &cfg, &schema) {
+            m.set_resource(r.clone(), Value::dynamic_unknown());
+            return None;
+        }
         if r.mode == ResourceMode::Data {
             self.data_resource(m, file, &decl, &abs, &cfg, &schema);
             return None;

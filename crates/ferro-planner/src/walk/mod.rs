@@ -9,10 +9,11 @@ use crate::scope::EvalTree;
 
 mod checks;
 mod data;
+mod deferral;
 mod ephemeral;
 mod expansion;
 pub(crate) use expansion::expand_in;
-use expansion::{Keys, Wanted};
+use expansion::{expand_keys_in, Keys, Wanted};
 mod instance_values;
 use instance_values::InstanceValues;
 mod imports;
@@ -82,6 +83,10 @@ pub struct PlanOptions {
     /// saved or applied needs them (apply, `show -json`). Such a plan has no step graph
     /// either: nothing follows it.
     pub discard_noops: bool,
+    /// `-allow-deferral`: leave for a later plan what cannot be planned yet (an unknown
+    /// `count`/`for_each` or provider configuration, and what depends on it) instead of
+    /// failing (see `walk/deferral.rs`).
+    pub allow_deferral: bool,
     /// `plan -generate-config-out`: the targets of `import` blocks that the configuration
     /// does not declare are imported and collected here (and nothing else is planned when
     /// there is any), for their configuration to be written.
@@ -148,6 +153,8 @@ struct Walk<'a> {
     ahead: Ahead,
     /// The prior state, refreshed in place (the plan's prior state at the end).
     refreshed: State,
+    /// What `-allow-deferral` left for a later plan.
+    deferral: deferral::Deferral,
 }
 
 /// What the walk reads and never changes: its input, the evaluation tree, the options as the
@@ -361,7 +368,13 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         },
         // The walk refreshes objects in place: prior is not kept beside it.
         refreshed: prior,
+        deferral: deferral::Deferral::new(input.options.allow_deferral),
     };
+    if input.options.allow_deferral {
+        for provider in input.providers.configs.values() {
+            provider.allow_deferral();
+        }
+    }
     let configured = crate::configure::configure_providers_except(
         &tree,
         input.providers,
@@ -391,17 +404,23 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         if let ItemId::Provider { name, alias } = &item.id {
             // A provider block that refers to resources: configured now that they are planned.
             let cfg = ferro_db::block_config(db, tree.tree, item.node, name, alias.clone());
+            if w.defer_provider(&cfg) {
+                continue;
+            }
             if !w.configure_deferred(&cfg) {
                 return (None, std::mem::take(&mut w.out.diags));
             }
             continue;
         }
+        // A resource that depends on something deferred is planned, and its changes deferred.
+        let mut defer_mark = None;
         if let ItemId::Resource(r) = &item.id {
             let cr = ConfigResource {
                 module: tree.statics[item.node].path.clone(),
                 resource: r.clone(),
             };
             w.note_dependencies(&cr, graph.resource_deps.get(&cr));
+            defer_mark = Some(w.defer_mark(&cr, graph.resource_deps.get(&cr)));
         }
         if let ItemId::Resource(r) = &item.id {
             // Every module instance's copy of a resource at once: their provider calls overlap.
@@ -412,6 +431,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 .collect();
             if r.mode == ResourceMode::Managed {
                 w.resources(&scopes, r);
+                if let Some(mark) = defer_mark {
+                    w.defer_take(mark);
+                }
                 continue;
             }
         }
@@ -454,6 +476,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 ItemId::Provider { .. } => {}
             }
             released += releases.in_instance(position, &m);
+        }
+        if let Some(mark) = defer_mark {
+            w.defer_take(mark);
         }
         if released >= release::GIVE_BACK_FROM {
             crate::memory::give_back();
@@ -512,6 +537,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         .map(|((path, name), e)| ((path, name), (e.expansion, e.keys)))
         .collect();
     let ephemeral_variables = ephemeral_root_variables(db, ws);
+    let deferred = w.deferred_changes();
     let plan = Plan {
         format_version: PLAN_FORMAT_VERSION,
         mode: if input.options.destroy {
@@ -561,6 +587,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         generated_config: Vec::new(),
         schemas: Vec::new(),
         forgotten: w.out.forgotten,
+        deferred,
     };
     (Some(plan), diags)
 }
@@ -642,6 +669,8 @@ impl Walk<'_> {
         }
         let (expansion, keys) = if self.ctx.input.options.destroy {
             (Expansion::Single, Vec::new())
+        } else if self.defer_call(m, name) {
+            return;
         } else {
             match self.expand(m, item.file, call.count, call.for_each, call.enabled) {
                 Some(x) => x,
@@ -728,6 +757,7 @@ impl Walk<'_> {
             drift,
             refreshed,
             refreshing,
+            deferred,
         } = acc;
         debug_assert!(
             refreshed.is_none(),
@@ -738,6 +768,14 @@ impl Walk<'_> {
             "a refresh merged without its instance"
         );
         self.out.diags.extend(diags);
+        // A change its provider deferred waits for a later plan, with what depends on it.
+        let changes = match deferred {
+            Some(reason) => {
+                self.defer_provider_answer(reason, changes);
+                Vec::new()
+            }
+            None => changes,
+        };
         let mut changes = changes;
         for c in &mut changes {
             // The object in state records the resource's `lifecycle { destroy }` as it is now
@@ -947,6 +985,10 @@ impl Walk<'_> {
             .targeting
             .includes_output(self.rel.output_deps.get(name))
         {
+            return;
+        }
+        // An output that depends on something deferred is left as it is, for a later plan.
+        if self.deferral.output_waits(self.rel.output_deps.get(name)) {
             return;
         }
         let item = m.index.outputs[name];

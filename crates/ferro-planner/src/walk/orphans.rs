@@ -36,6 +36,12 @@ impl<'a> Walk<'a> {
             .resources
             .values()
             .filter(|rs| destroy || !configured_here(tree, &rs.addr))
+            // Under a module call deferred, or of a provider configuration not known yet:
+            // left as they are, for a later plan.
+            .filter(|rs| {
+                !self.deferral.covers_module(&rs.addr.module)
+                    && !self.deferral.provider_unknown(&rs.provider)
+            })
             .map(|rs| (rs.addr.clone(), rs.instances.len()))
             .collect();
         // Room for a delete of every instance (a destroy plans one each): grown one push at a

@@ -109,6 +109,7 @@ mod tests {
                 planned_private: Vec::new(),
                 diagnostics: unused(),
                 legacy_type_system: false,
+                deferred: None,
             }
         }
         fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {

@@ -19,6 +19,9 @@
 //!   `read_unknown` (`ReadResource` reports `computed` as unknown);
 //! * the schema is version 1; version 0 objects stored `value` as `old_value` and are upgraded;
 //! * `import` of ID `X` yields an object with that id and `value = "imported-X"`;
+//! * a `value` of `defer:REASON` (`resource_config_unknown`, `provider_config_unknown` or
+//!   `absent_prereq`) makes `PlanResourceChange` answer `deferred` with that reason, when the
+//!   client allows deferral (`plan -allow-deferral`); otherwise it is a value like any other;
 //! * the provider configuration's optional `prefix` is put before `computed` at apply (an
 //!   unknown `prefix` at configuration is put as `(unknown)`), so tests see which configuration
 //!   a resource was applied with; its optional, sensitive `password` (for ephemeral values) is
@@ -51,9 +54,9 @@
 //! `testing_functions.rs`).
 
 use crate::{
-    ApplyRequest, ApplyResponse, ImportRequest, ImportResponse, ImportedResource, MoveRequest,
-    MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, DeferralReason, ImportRequest, ImportResponse, ImportedResource,
+    MoveRequest, MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ferro_value::ValueMap;
@@ -65,6 +68,8 @@ use std::collections::BTreeMap;
 pub struct TestProvider {
     /// The configuration's `prefix` (see the module documentation).
     prefix: std::sync::Mutex<String>,
+    /// Whether the client allows deferral ([`Provider::allow_deferral`]).
+    deferral_allowed: std::sync::atomic::AtomicBool,
 }
 
 /// Whether this process registers the test provider.
@@ -399,6 +404,11 @@ impl Provider for TestProvider {
         super::testing_functions::call(name, args)
     }
 
+    fn allow_deferral(&self) {
+        self.deferral_allowed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
         let prefix = get(config, "prefix");
         let prefix = if prefix.is_unknown() {
@@ -488,6 +498,7 @@ impl Provider for TestProvider {
             planned_private: Vec::new(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            deferred: None,
         };
         if req.type_name == SECRET {
             resp.planned_state = plan_secret(&req);
@@ -510,6 +521,27 @@ impl Provider for TestProvider {
         }
         if proposed.is_null() {
             return resp;
+        }
+        if self
+            .deferral_allowed
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            let reason = text(proposed, "value").and_then(|v| match v.strip_prefix("defer:")? {
+                "resource_config_unknown" => Some(DeferralReason::ResourceConfigUnknown),
+                "provider_config_unknown" => Some(DeferralReason::ProviderConfigUnknown),
+                "absent_prereq" => Some(DeferralReason::AbsentPrereq),
+                _ => None,
+            });
+            if reason.is_some() {
+                // What it computes is unknown in the deferred plan, as a provider plans it.
+                let mut planned = with(proposed, "computed", Value::unknown(Type::String));
+                if prior.is_null() {
+                    planned = with(&planned, "id", Value::unknown(Type::String));
+                }
+                resp.planned_state = planned;
+                resp.deferred = reason;
+                return resp;
+            }
         }
         resp.planned_private = text(proposed, "private").unwrap_or_default().into_bytes();
         let mut planned = proposed.clone();

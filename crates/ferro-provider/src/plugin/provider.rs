@@ -28,6 +28,8 @@ pub const TERRAFORM_VERSION: &str = "1.0.3";
 pub struct GrpcProvider {
     client: PluginClient,
     schema: OnceLock<Result<LoadedSchema, Vec<ProviderDiagnostic>>>,
+    /// Whether calls say the client allows deferral ([`Provider::allow_deferral`]).
+    deferral_allowed: std::sync::atomic::AtomicBool,
 }
 
 struct LoadedSchema {
@@ -38,6 +40,17 @@ struct LoadedSchema {
 }
 
 impl GrpcProvider {
+    /// The client capabilities calls send: none, unless deferral is allowed (as before the
+    /// protocol had them).
+    fn capabilities(&self) -> Option<pb::ClientCapabilities> {
+        self.deferral_allowed
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .then(|| pb::ClientCapabilities {
+                deferral_allowed: true,
+                ..Default::default()
+            })
+    }
+
     /// Start the provider executable and connect.
     pub fn start(
         addr: &ProviderAddr,
@@ -51,6 +64,7 @@ impl GrpcProvider {
         GrpcProvider {
             client,
             schema: OnceLock::new(),
+            deferral_allowed: Default::default(),
         }
     }
 
@@ -433,12 +447,17 @@ impl Provider for GrpcProvider {
         run().unwrap_or_else(|d| d)
     }
 
+    fn allow_deferral(&self) {
+        self.deferral_allowed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
         let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
             let ty = self.provider_type()?;
             let config = self.encode("provider configuration", config, &ty)?;
             let req = pb::configure_provider::Request {
-                client_capabilities: None,
+                client_capabilities: self.capabilities(),
                 terraform_version: TERRAFORM_VERSION.to_string(),
                 config: Some(config),
             };
@@ -456,7 +475,9 @@ impl Provider for GrpcProvider {
             // state, so a provider may declare them.
             let req = pb::validate_resource_config::Request {
                 client_capabilities: Some(pb::ClientCapabilities {
-                    deferral_allowed: false,
+                    deferral_allowed: self
+                        .deferral_allowed
+                        .load(std::sync::atomic::Ordering::Relaxed),
                     write_only_attributes_allowed: true,
                 }),
                 type_name: type_name.to_string(),
@@ -543,6 +564,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_resource::Request {
+            // No deferral: ferro does not honour a deferred read or import yet.
             client_capabilities: None,
             type_name: req.type_name.to_string(),
             current_state: Some(current_state),
@@ -571,6 +593,7 @@ impl Provider for GrpcProvider {
             planned_private: Vec::new(),
             diagnostics,
             legacy_type_system: false,
+            deferred: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -588,7 +611,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::plan_resource_change::Request {
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             prior_state: Some(prior),
             proposed_new_state: Some(proposed),
@@ -615,6 +638,9 @@ impl Provider for GrpcProvider {
                     planned_private: resp.planned_private,
                     diagnostics,
                     legacy_type_system: resp.legacy_type_system,
+                    deferred: resp
+                        .deferred
+                        .map(|d| crate::DeferralReason::from_proto(d.reason)),
                 }
             }
             Err(d) => fail(ty, d),
@@ -681,6 +707,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_data_source::Request {
+            // No deferral: ferro does not honour a deferred read or import yet.
             client_capabilities: None,
             type_name: req.type_name.to_string(),
             config: Some(config),
@@ -703,6 +730,7 @@ impl Provider for GrpcProvider {
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
         let msg = pb::import_resource_state::Request {
+            // No deferral: ferro does not honour a deferred read or import yet.
             client_capabilities: None,
             type_name: req.type_name.to_string(),
             id: req.id.to_string(),
