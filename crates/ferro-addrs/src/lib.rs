@@ -139,6 +139,8 @@ pub enum ResourceMode {
     /// `data` sorts before `managed`, as in the state file.
     Data,
     Managed,
+    /// `ephemeral "TYPE" "NAME"` (Terraform 1.10): opened when needed, never in state.
+    Ephemeral,
 }
 
 impl ResourceMode {
@@ -146,6 +148,7 @@ impl ResourceMode {
         match self {
             ResourceMode::Managed => "managed",
             ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
         }
     }
 }
@@ -185,6 +188,7 @@ impl fmt::Display for Resource {
         match self.mode {
             ResourceMode::Managed => write!(f, "{}.{}", self.ty, self.name),
             ResourceMode::Data => write!(f, "data.{}.{}", self.ty, self.name),
+            ResourceMode::Ephemeral => write!(f, "ephemeral.{}.{}", self.ty, self.name),
         }
     }
 }

@@ -452,9 +452,13 @@ impl Scope for ConsoleScope<'_> {
             Reference::Local(n) => self.local(n),
             Reference::Resource(res) => {
                 if !self.declared(res) {
-                    let kind = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
+                    let kind = match res.mode {
+                        ferro_addrs::ResourceMode::Data => "A data resource",
+                        ferro_addrs::ResourceMode::Managed => "A managed resource",
+                        ferro_addrs::ResourceMode::Ephemeral => "An ephemeral resource",
+                    };
                     return Err(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
-                        "A {kind} {:?} {:?} has not been declared in the root module.",
+                        "{kind} {:?} {:?} has not been declared in the root module.",
                         res.ty, res.name
                     )));
                 }

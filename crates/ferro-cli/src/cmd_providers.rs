@@ -230,6 +230,15 @@ pub(crate) fn provider_json(ps: &ferro_provider::ProviderSchema) -> J {
             .collect();
         entry.insert("data_source_schemas".into(), J::Object(all));
     }
+    // Terraform 1.10 and later list ephemeral resource types after data sources.
+    if !ps.ephemeral_resources.is_empty() {
+        let all: Map<String, J> = ps
+            .ephemeral_resources
+            .iter()
+            .map(|(name, s)| (name.clone(), schema_json(s)))
+            .collect();
+        entry.insert("ephemeral_resource_schemas".into(), J::Object(all));
+    }
     J::Object(entry)
 }
 

@@ -257,6 +257,14 @@ fn make_plan_generating(
             let _ = writeln!(o, "{}: Refreshing state...{}", n.addr, id_suffix(n.id));
         }
     };
+    // Terraform's lines for ephemeral resources (`ephemeral.T.N: Opening...`); the JSON UI
+    // has none of them yet.
+    let on_ephemeral = |line: String| {
+        if !json {
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(o, "{line}");
+        }
+    };
     let sink = generate
         .is_some()
         .then(ferro_planner::GeneratedImports::default);
@@ -287,6 +295,7 @@ fn make_plan_generating(
         },
         cwd: g.dir.display().to_string(),
         on_refresh: Some(&on_refresh),
+        on_ephemeral: Some(&on_ephemeral),
     };
     let (plan, pdiags) = ferro_planner::plan(input);
     diags.extend(pdiags);

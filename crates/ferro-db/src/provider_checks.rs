@@ -178,6 +178,7 @@ pub fn provider_config_problems(db: &dyn Db, ws: Workspace) -> Vec<Pending> {
                 let kind = match r.addr.mode {
                     ferro_addrs::ResourceMode::Managed => "resource",
                     ferro_addrs::ResourceMode::Data => "data",
+                    ferro_addrs::ResourceMode::Ephemeral => "ephemeral",
                 };
                 let name = (name.as_str(), alias.as_str());
                 if let Some(p) = instance_problem(d, kind, name, r.provider_key) {

@@ -5,6 +5,7 @@
 //! instance's configuration (now known), asks the provider for the final plan, checks it against
 //! the initial plan, applies, checks the result and stores it.
 
+mod ephemeral;
 mod interrupt;
 mod priors;
 mod provision;

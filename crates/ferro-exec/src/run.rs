@@ -242,6 +242,18 @@ pub fn apply(
     if configured.iter().any(Diagnostic::is_error) {
         return (state, configured);
     }
+    // Ephemeral resources are opened again (the plan kept nothing of them), before any step
+    // needs them; they are closed when apply ends (when `ephemeral` is dropped, at the latest).
+    let report = |line: String| on_event(Event::Message { text: line });
+    let ephemeral = ferro_runtime::ephemeral::EphemeralSet::new(Some(&report));
+    let (mut opened, pending) = crate::ephemeral::open_all(db, ws, &tree, providers, &ephemeral);
+    opened.extend(ephemeral.renew_due());
+    if opened.iter().any(Diagnostic::is_error) {
+        let mut diags = opened;
+        diags.extend(ephemeral.close_all());
+        return (state, diags);
+    }
+    let mut diags = opened;
     // From here on the coordinator owns the changes: it hands each to the worker running its
     // step, takes it back with the step's result, and drops it once its last step (a
     // replacement has two) is done or skipped.
@@ -272,6 +284,8 @@ pub fn apply(
             .into_iter()
             .map(|cfg| (cfg, OnceLock::new()))
             .collect(),
+        ephemeral: &ephemeral,
+        pending_ephemeral: Mutex::new(pending),
     };
 
     let g = &plan.graph;
@@ -288,7 +302,6 @@ pub fn apply(
     let mut failed_nodes: HashSet<NodeIndex> = HashSet::new();
     // Providers whose crash has been reported: their remaining steps fail without repeating it.
     let mut crashed: HashSet<AbsProviderConfig> = HashSet::new();
-    let mut diags = Vec::new();
     let mut last_persist = Instant::now();
     let mut persist_every = PERSIST_INTERVAL;
     let mut dirty = false;
@@ -369,6 +382,8 @@ pub fn apply(
         // A state or journal write failed (a full disk): no new change starts.
         let mut write_failed = false;
         loop {
+            // Ephemeral resources whose renewal time has come are renewed while steps run.
+            diags.extend(ephemeral.renew_due());
             if let Some(int) = interrupt {
                 if int.abort_requested() {
                     // Running steps are abandoned: what they do is not recorded.
@@ -532,6 +547,7 @@ pub fn apply(
         // `check` blocks are evaluated again with the applied values.
         diags.extend(ferro_runtime::check_blocks::evaluate_checks(&tree));
     }
+    diags.extend(ephemeral.close_all());
     if halted || aborted {
         diags.push(Diagnostic::error("interrupted", "execution halted"));
     }

@@ -36,6 +36,11 @@ pub(crate) struct StepCtx<'a> {
     /// step that uses it (every such step waits for those resources), and what configuring it
     /// said is kept for the steps after.
     pub deferred: HashMap<AbsProviderConfig, OnceLock<Vec<Diagnostic>>>,
+    /// The ephemeral resources apply has opened.
+    pub ephemeral: &'a ferro_runtime::ephemeral::EphemeralSet<'a>,
+    /// Ephemeral resources not opened yet, their configuration unknown when apply started:
+    /// opened before a deferred provider configuration is configured.
+    pub pending_ephemeral: Mutex<Vec<crate::ephemeral::Pending>>,
 }
 
 impl StepCtx<'_> {
@@ -47,7 +52,18 @@ impl StepCtx<'_> {
         };
         let mut said = Vec::new();
         let ds = cell.get_or_init(|| {
-            let ds = ferro_runtime::configure_provider(self.tree, self.providers, cfg);
+            let mut ds = crate::ephemeral::reopen(
+                self.tree,
+                self.providers,
+                self.ephemeral,
+                &self.pending_ephemeral,
+            );
+            ds.extend(self.ephemeral.renew_due());
+            ds.extend(ferro_runtime::configure_provider(
+                self.tree,
+                self.providers,
+                cfg,
+            ));
             said.clone_from(&ds);
             ds
         });

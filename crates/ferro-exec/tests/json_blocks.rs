@@ -114,6 +114,7 @@ impl Provider for Shelf {
             data_sources: Default::default(),
             move_resource_state: false,
             functions: Default::default(),
+            ephemeral_resources: Default::default(),
         })
     }
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -286,6 +287,7 @@ fn run(path: &str, text: &str) -> Run {
         },
         cwd: cwd.clone(),
         on_refresh: None,
+        on_ephemeral: None,
     };
     let (planned, diags) = plan(input);
     let Some(mut planned) = planned.filter(|_| !diags.iter().any(Diagnostic::is_error)) else {

@@ -115,6 +115,7 @@ fn run_case(name: &str, interrupt: Option<&ferro_exec::Interrupt>) {
         },
         cwd: dir.display().to_string(),
         on_refresh: None,
+        on_ephemeral: None,
     };
     let (planned, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");

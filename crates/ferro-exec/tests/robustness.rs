@@ -128,6 +128,7 @@ fn planned(name: &str, config: &str) -> Case {
         },
         cwd: dir.display().to_string(),
         on_refresh: None,
+        on_ephemeral: None,
     };
     let (plan, diags) = plan(input);
     assert!(diags.is_empty(), "{diags:?}");

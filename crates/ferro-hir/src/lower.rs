@@ -150,6 +150,7 @@ impl Lower {
             "output" => self.output_block(b),
             "resource" => self.resource_block(b, ResourceMode::Managed),
             "data" => self.resource_block(b, ResourceMode::Data),
+            "ephemeral" => self.resource_block(b, ResourceMode::Ephemeral),
             "provider" => self.provider_block(b),
             "module" => self.module_block(b),
             "moved" => self.moved_block(b),
@@ -437,10 +438,10 @@ impl Lower {
     }
 
     pub(super) fn resource_block(&mut self, b: &ast::Block, mode: ResourceMode) {
-        let kind = if mode == ResourceMode::Managed {
-            "resource"
-        } else {
-            "data"
+        let kind = match mode {
+            ResourceMode::Managed => "resource",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
         };
         let Some(labels) = self.labels(b, kind, 2) else {
             return;
@@ -494,7 +495,12 @@ impl Lower {
                     _ => rest.items.push(item.clone()),
                 },
                 BodyItem::Block(inner) => match inner.ty.name.as_str() {
-                    "lifecycle" => decl.lifecycle = self.lifecycle(inner, &mut enabled),
+                    "lifecycle" => {
+                        if mode == ResourceMode::Ephemeral {
+                            self.ephemeral_lifecycle_arguments(inner);
+                        }
+                        decl.lifecycle = self.lifecycle(inner, &mut enabled)
+                    }
                     "provisioner" if mode == ResourceMode::Managed => {
                         if let Some(p) = self.provisioner(inner) {
                             decl.provisioners.push(p);
@@ -513,10 +519,10 @@ impl Lower {
             }
         }
         decl.enabled = enabled.map(|(e, _)| e);
-        let instances = if mode == ResourceMode::Managed {
-            "resources"
-        } else {
-            "data sources"
+        let instances = match mode {
+            ResourceMode::Managed => "resources",
+            ResourceMode::Data => "data sources",
+            ResourceMode::Ephemeral => "ephemeral resources",
         };
         self.repetition_conflict(
             count_name,

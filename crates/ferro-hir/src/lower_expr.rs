@@ -494,6 +494,20 @@ impl Lower {
                     None
                 }
             },
+            "ephemeral" => match (attr(0), attr(1)) {
+                (Some((ty, _)), Some((n, span))) => {
+                    let r = Reference::Resource(Resource { mode: ResourceMode::Ephemeral, ty: (*ty).into(), name: (*n).into() });
+                    Some((self.alloc(Expr::Ref(r), span), 2))
+                }
+                _ => {
+                    let span = match attr(0) {
+                        Some((_, span)) => root.span.to(span),
+                        None => root.span,
+                    };
+                    self.error("invalid-reference", "Invalid reference", "The \"ephemeral\" object must be followed by two attribute names: the ephemeral resource type and its name.", span);
+                    None
+                }
+            },
             ty => match attr(0) {
                 Some((n, span)) => one(self, Reference::Resource(Resource::managed(ty, n)), span),
                 None => {

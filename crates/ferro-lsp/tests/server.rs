@@ -844,3 +844,73 @@ fn provider_functions_complete_and_hover_with_their_signatures() {
     );
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn ephemeral_blocks_complete_and_hover_from_the_schema() {
+    let text = "ephemeral \"random_password\" \"db\" {\n  \n}\n\nlocals {\n  a = ephemeral.\n  b = ephemeral.random_password.\n  c = ephemeral.random_password.db.\n}\n";
+    let root = workspace("ephemeral-blocks", &[("main.tf", text)]);
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let labels = |v: Value| -> Vec<String> {
+        let mut l: Vec<String> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    let after = |needle: &str| {
+        let at = text.find(needle).unwrap() + needle.len();
+        let line = text[..at].matches('\n').count();
+        let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col}})
+    };
+    // The block's arguments from the ephemeral resource's schema, and the meta-arguments.
+    let r = c.result("textDocument/completion", after("\"db\" {\n  "));
+    let got = labels(r);
+    for want in [
+        "length",
+        "override_special",
+        "count",
+        "for_each",
+        "lifecycle",
+    ] {
+        assert!(got.contains(&want.to_string()), "{want} in {got:?}");
+    }
+    assert!(!got.contains(&"result".to_string()), "{got:?}");
+    assert!(!got.contains(&"keepers".to_string()), "{got:?}");
+    // References: types, names, attributes.
+    let r = c.result("textDocument/completion", after("  a = ephemeral."));
+    assert_eq!(labels(r), ["random_password"]);
+    let r = c.result(
+        "textDocument/completion",
+        after("  b = ephemeral.random_password."),
+    );
+    assert_eq!(labels(r), ["db"]);
+    let r = c.result(
+        "textDocument/completion",
+        after("  c = ephemeral.random_password.db."),
+    );
+    let got = labels(r);
+    assert!(
+        got.contains(&"result".to_string()) && got.contains(&"bcrypt_hash".to_string()),
+        "{got:?}"
+    );
+    // Hover on the block's header names the kind and the schema's size.
+    let r = c.result("textDocument/hover", after("ephemeral \"random_pa"));
+    let hover = r["contents"]["value"].as_str().unwrap().to_string();
+    assert!(hover.contains("ephemeral \"random_password\""), "{hover}");
+    // A block label completes the ephemeral resource types.
+    let typed = text.replace("\"random_password\" \"db\"", "\"\" \"db\"");
+    c.open(&uri, &typed);
+    let at = typed.find("ephemeral \"").unwrap() + "ephemeral \"".len();
+    let r = c.result(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": at}}),
+    );
+    assert_eq!(labels(r), ["random_password"]);
+    assert_eq!(c.shutdown(), 0);
+}

@@ -63,6 +63,9 @@ pub struct ProviderSchema {
     /// The provider's functions (`provider::LOCAL::NAME` in configuration), from
     /// GetProviderSchema's `functions` (protocol 5.5/6.5 and later; none for older providers).
     pub functions: BTreeMap<String, FunctionDecl>,
+    /// The provider's ephemeral resource types (`ephemeral "TYPE" "NAME"`), from
+    /// GetProviderSchema's `ephemeral_resource_schemas` (protocol 5.7/6.7 and later).
+    pub ephemeral_resources: BTreeMap<String, Schema>,
 }
 
 /// Why a provider-defined function call failed (the protocol's `FunctionError`): the
@@ -227,6 +230,33 @@ pub struct MoveResponse {
     pub diagnostics: Vec<ProviderDiagnostic>,
 }
 
+/// What opening an ephemeral resource produced: its result object, the provider's private data
+/// for renewing and closing it, and when it must be renewed (if ever).
+#[derive(Debug, Clone)]
+pub struct OpenEphemeralResponse {
+    pub result: Value,
+    pub private: Vec<u8>,
+    pub renew_at: Option<std::time::SystemTime>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
+/// What renewing an ephemeral resource produced: new private data (None: keep the old) and the
+/// time of the next renewal (None: no more renewals).
+#[derive(Debug, Clone, Default)]
+pub struct RenewEphemeralResponse {
+    pub private: Option<Vec<u8>>,
+    pub renew_at: Option<std::time::SystemTime>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+}
+
+/// The error core reports for an ephemeral resource type a provider does not offer.
+pub fn unsupported_ephemeral_resource(type_name: &str) -> ProviderDiagnostic {
+    ProviderDiagnostic::error(
+        "Invalid ephemeral resource",
+        format!("The provider does not support ephemeral resource {type_name:?}."),
+    )
+}
+
 /// The operations core calls on a provider. Implementations must be thread-safe: the interpreter
 /// calls them from several workers at once.
 pub trait Provider: Send + Sync {
@@ -292,6 +322,40 @@ pub trait Provider: Send + Sync {
         Err(FunctionError::new(format!(
             "The provider has no function named {name:?}."
         )))
+    }
+    /// Check an ephemeral resource's configuration (ValidateEphemeralResourceConfig).
+    fn validate_ephemeral_resource_config(
+        &self,
+        _type_name: &str,
+        _config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        Vec::new()
+    }
+    /// Open an ephemeral resource (OpenEphemeralResource). Only called for types the schema
+    /// declares, with a wholly known configuration.
+    fn open_ephemeral_resource(&self, type_name: &str, _config: &Value) -> OpenEphemeralResponse {
+        OpenEphemeralResponse {
+            result: Value::null(ferro_value::Type::Dynamic),
+            private: Vec::new(),
+            renew_at: None,
+            diagnostics: vec![unsupported_ephemeral_resource(type_name)],
+        }
+    }
+    /// Renew an open ephemeral resource at the time its last answer named.
+    fn renew_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        _private: &[u8],
+    ) -> RenewEphemeralResponse {
+        RenewEphemeralResponse::default()
+    }
+    /// Close an open ephemeral resource.
+    fn close_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        _private: &[u8],
+    ) -> Vec<ProviderDiagnostic> {
+        Vec::new()
     }
     /// Ask the provider to stop in-flight operations (Ctrl-C).
     fn stop(&self) {}

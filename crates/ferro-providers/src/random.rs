@@ -7,7 +7,10 @@ use crate::rng;
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::validators::at_least;
 use ferro_sdk::values::{get, get_bool, get_i64, get_str, with};
-use ferro_sdk::{attr_error, Attr, Diags, Resource, ResourceSchema, SdkProvider, Type, Value};
+use ferro_sdk::{
+    attr_error, Attr, Diags, EphemeralResource, Opened, Resource, ResourceSchema, SdkProvider,
+    Type, Value,
+};
 
 pub fn provider() -> SdkProvider {
     SdkProvider::new("random")
@@ -18,6 +21,64 @@ pub fn provider() -> SdkProvider {
         .resource("random_uuid", RandomUuid)
         .resource("random_pet", RandomPet)
         .resource("random_shuffle", RandomShuffle)
+        .ephemeral_resource("random_password", EphemeralPassword)
+}
+
+/// `ephemeral "random_password"` (hashicorp/random 3.7): a password generated each time it is
+/// opened, never stored. Its arguments are random_password's but `keepers` and `number`; the
+/// optional ones take their defaults when opened.
+pub struct EphemeralPassword;
+
+impl EphemeralResource for EphemeralPassword {
+    fn schema(&self) -> ResourceSchema {
+        let flag = || Attr::bool().optional().computed();
+        let min = || Attr::number().optional().computed();
+        ResourceSchema::new()
+            .attr(
+                "length",
+                Attr::number()
+                    .required()
+                    .validate(at_least(1))
+                    .describe("The length of the string desired."),
+            )
+            .attr("special", flag())
+            .attr("upper", flag())
+            .attr("lower", flag())
+            .attr("numeric", flag())
+            .attr("min_numeric", min())
+            .attr("min_upper", min())
+            .attr("min_lower", min())
+            .attr("min_special", min())
+            .attr("override_special", Attr::string().optional())
+            .attr("result", Attr::string().computed().sensitive())
+            .attr("bcrypt_hash", Attr::string().computed().sensitive())
+    }
+
+    fn validate(&self, config: &Value, diags: &mut Diags) {
+        RandomString { password: true }.validate(config, diags)
+    }
+
+    fn open(&self, config: &Value) -> Result<Opened, Diags> {
+        let mut v = config.clone();
+        for n in ["special", "upper", "lower", "numeric"] {
+            if get(&v, n).is_null() {
+                v = with(&v, n, Value::bool(true));
+            }
+        }
+        for n in ["min_numeric", "min_upper", "min_lower", "min_special"] {
+            if get(&v, n).is_null() {
+                v = with(&v, n, Value::int(0));
+            }
+        }
+        let s = generate(&v)?;
+        v = with(&v, "bcrypt_hash", Value::string(pseudo_hash(&s)));
+        v = with(&v, "result", Value::string(s));
+        Ok(Opened {
+            result: v,
+            private: Vec::new(),
+            renew_at: None,
+        })
+    }
 }
 
 fn keepers() -> Attr {
@@ -232,46 +293,7 @@ impl Resource for RandomString {
     }
 
     fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
-        let on = |n: &str| get_bool(planned, n).unwrap_or(true);
-        let special = get_str(planned, "override_special").unwrap_or_else(|| SPECIAL.to_string());
-        let mut sets: Vec<(String, i64)> = Vec::new();
-        if on("lower") {
-            sets.push((LOWER.into(), get_i64(planned, "min_lower").unwrap_or(0)));
-        }
-        if on("upper") {
-            sets.push((UPPER.into(), get_i64(planned, "min_upper").unwrap_or(0)));
-        }
-        if on("numeric") && on("number") {
-            sets.push((NUMERIC.into(), get_i64(planned, "min_numeric").unwrap_or(0)));
-        }
-        if on("special") && !special.is_empty() {
-            sets.push((special, get_i64(planned, "min_special").unwrap_or(0)));
-        }
-        let all: Vec<char> = sets.iter().flat_map(|(s, _)| s.chars()).collect();
-        if all.is_empty() {
-            return Err(vec![attr_error(
-                "length",
-                "Invalid character set",
-                "At least one character class must be enabled.",
-            )]);
-        }
-        let len = get_i64(planned, "length").unwrap_or(0).max(0) as usize;
-        let mut out: Vec<char> = Vec::new();
-        for (set, min) in &sets {
-            let chars: Vec<char> = set.chars().collect();
-            for _ in 0..*min {
-                out.push(chars[rng::below(chars.len() as u64) as usize]);
-            }
-        }
-        while out.len() < len {
-            out.push(all[rng::below(all.len() as u64) as usize]);
-        }
-        // Shuffle so the minimum characters are not all at the front.
-        for i in (1..out.len()).rev() {
-            let j = rng::below(i as u64 + 1) as usize;
-            out.swap(i, j);
-        }
-        let s: String = out.into_iter().collect();
+        let s = generate(planned)?;
         let id = if self.password {
             "none".to_string()
         } else {
@@ -288,6 +310,57 @@ impl Resource for RandomString {
     }
 
     fn import(&self, id: &str) -> Result<Value, Diags> {
+        self.import_object(id)
+    }
+}
+
+/// A random string as the arguments of `planned` ask for it (random_string, random_password,
+/// the ephemeral random_password).
+fn generate(planned: &Value) -> Result<String, Diags> {
+    let on = |n: &str| get_bool(planned, n).unwrap_or(true);
+    let special = get_str(planned, "override_special").unwrap_or_else(|| SPECIAL.to_string());
+    let mut sets: Vec<(String, i64)> = Vec::new();
+    if on("lower") {
+        sets.push((LOWER.into(), get_i64(planned, "min_lower").unwrap_or(0)));
+    }
+    if on("upper") {
+        sets.push((UPPER.into(), get_i64(planned, "min_upper").unwrap_or(0)));
+    }
+    if on("numeric") && on("number") {
+        sets.push((NUMERIC.into(), get_i64(planned, "min_numeric").unwrap_or(0)));
+    }
+    if on("special") && !special.is_empty() {
+        sets.push((special, get_i64(planned, "min_special").unwrap_or(0)));
+    }
+    let all: Vec<char> = sets.iter().flat_map(|(s, _)| s.chars()).collect();
+    if all.is_empty() {
+        return Err(vec![attr_error(
+            "length",
+            "Invalid character set",
+            "At least one character class must be enabled.",
+        )]);
+    }
+    let len = get_i64(planned, "length").unwrap_or(0).max(0) as usize;
+    let mut out: Vec<char> = Vec::new();
+    for (set, min) in &sets {
+        let chars: Vec<char> = set.chars().collect();
+        for _ in 0..*min {
+            out.push(chars[rng::below(chars.len() as u64) as usize]);
+        }
+    }
+    while out.len() < len {
+        out.push(all[rng::below(all.len() as u64) as usize]);
+    }
+    // Shuffle so the minimum characters are not all at the front.
+    for i in (1..out.len()).rev() {
+        let j = rng::below(i as u64 + 1) as usize;
+        out.swap(i, j);
+    }
+    Ok(out.into_iter().collect())
+}
+
+impl RandomString {
+    fn import_object(&self, id: &str) -> Result<Value, Diags> {
         let mut v = self.schema().to_block().empty_value();
         let defaults = [
             ("special", true),

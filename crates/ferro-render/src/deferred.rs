@@ -45,6 +45,11 @@ pub(crate) fn deferred_section(plan: &Plan, providers: &Providers, pen: Pen) -> 
                 diff::go_quote(&r.ty),
                 diff::go_quote(&r.name)
             ),
+            ResourceMode::Ephemeral => format!(
+                "ephemeral {} {} {{",
+                diff::go_quote(&r.ty),
+                diff::go_quote(&r.name)
+            ),
         });
         let before = mark_schema_sensitive(schema, &c.before.value());
         let after = mark_schema_sensitive(schema, &c.after.value());

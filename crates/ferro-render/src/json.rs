@@ -101,6 +101,7 @@ pub(super) fn mode_str(m: ResourceMode) -> &'static str {
     match m {
         ResourceMode::Managed => "managed",
         ResourceMode::Data => "data",
+        ResourceMode::Ephemeral => "ephemeral",
     }
 }
 

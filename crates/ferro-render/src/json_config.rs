@@ -175,6 +175,10 @@ fn module_config(
     }
     let mut resources: Vec<(u8, String, J)> = Vec::new();
     for (res, item) in &index.resources {
+        // Terraform's configuration lists managed and data resources only.
+        if res.mode == ResourceMode::Ephemeral {
+            continue;
+        }
         let hir = file_hir(db, item.file);
         let decl = &hir.resources[item.index];
         let mut e = obj();

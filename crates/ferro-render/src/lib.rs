@@ -195,6 +195,11 @@ fn resource_change(
             diff::go_quote(&r.ty),
             diff::go_quote(&r.name)
         ),
+        ResourceMode::Ephemeral => format!(
+            "ephemeral {} {} {{",
+            diff::go_quote(&r.ty),
+            diff::go_quote(&r.name)
+        ),
     };
     out.push_str(&header);
     let before = mark_schema_sensitive(schema, &c.before.value());

@@ -9,7 +9,8 @@
 //! * [`providers`], [`configure`]: starting providers, their schemas, configuring them;
 //! * [`reads`]: what a module's expressions read of each resource;
 //! * [`statecodec`]: objects encoded for state;
-//! * [`diagnostics`]: provider diagnostics as ferro diagnostics.
+//! * [`diagnostics`]: provider diagnostics as ferro diagnostics;
+//! * [`ephemeral`]: ephemeral resources opened, renewed and closed.
 
 pub mod check_blocks;
 pub mod conditions;
@@ -17,6 +18,7 @@ pub mod config_value;
 pub mod configure;
 pub mod data;
 pub mod diagnostics;
+pub mod ephemeral;
 pub mod lifecycle;
 pub mod memory;
 pub mod objchange;

@@ -27,6 +27,7 @@ pub fn instance_provider(
     let summary = match decl.addr.mode {
         ResourceMode::Managed => "Invalid resource provider configuration",
         ResourceMode::Data => "Invalid data provider configuration",
+        ResourceMode::Ephemeral => "Invalid ephemeral resource provider configuration",
     };
     let reference = hir.at(decl.provider.as_ref().map_or(decl.span, |p| p.2));
     let keyed = providers.instances.get(&cfg.config());

@@ -112,6 +112,7 @@ impl Providers {
         match r.mode {
             ResourceMode::Managed => ps.resources.get(&*r.ty),
             ResourceMode::Data => ps.data_sources.get(&*r.ty),
+            ResourceMode::Ephemeral => ps.ephemeral_resources.get(&*r.ty),
         }
     }
 
@@ -300,18 +301,20 @@ pub fn load_providers(
             let item = &module_index(db, tree.nodes[node].module).resources[res];
             let hir = file_hir(db, item.file);
             let decl = &hir.resources[item.index];
-            let (summary, what) = if res.mode == ResourceMode::Managed {
-                ("Invalid resource type", "resource type")
-            } else {
-                ("Invalid data source", "data source")
+            let (summary, what) = match res.mode {
+                ResourceMode::Managed => ("Invalid resource type", "resource type"),
+                ResourceMode::Data => ("Invalid data source", "data source"),
+                ResourceMode::Ephemeral => ("Invalid ephemeral resource", "ephemeral resource"),
             };
             // Terraform's hint: the other mode, or the closest name of this one.
             let ps = &out.schemas[&cfg.provider];
             let (same, other) = match res.mode {
                 ResourceMode::Managed => (&ps.resources, &ps.data_sources),
-                _ => (&ps.data_sources, &ps.resources),
+                ResourceMode::Data => (&ps.data_sources, &ps.resources),
+                ResourceMode::Ephemeral => (&ps.ephemeral_resources, &ps.ephemeral_resources),
             };
-            let hint = if other.contains_key(res.ty.as_ref()) {
+            let hint = if res.mode != ResourceMode::Ephemeral && other.contains_key(res.ty.as_ref())
+            {
                 match res.mode {
                     ResourceMode::Managed => format!("\n\nDid you intend to use the data source {:?}? If so, declare this using a \"data\" block instead of a \"resource\" block.", res.ty),
                     _ => format!("\n\nDid you intend to use the managed resource type {:?}? If so, declare this using a \"resource\" block instead of a \"data\" block.", res.ty),

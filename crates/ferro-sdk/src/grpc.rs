@@ -50,6 +50,14 @@ impl ProviderService {
             .ok_or_else(|| unknown_type("data source", name))
     }
 
+    fn ephemeral_type(&self, name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        let s = self.schema()?;
+        s.ephemeral_resources
+            .get(name)
+            .map(|s| s.block.implied_type())
+            .ok_or_else(|| unknown_type("ephemeral resource type", name))
+    }
+
     fn provider_type(&self) -> Result<Type, Vec<ProviderDiagnostic>> {
         Ok(self.schema()?.provider.block.implied_type())
     }
@@ -88,6 +96,7 @@ impl ProviderService {
                     .resources
                     .iter()
                     .chain(&s.data_sources)
+                    .chain(&s.ephemeral_resources)
                     .chain([(&String::from("provider"), &s.provider)])
                     .flat_map(|(n, s)| nested_attributes(&s.block, n))
                     .collect();
@@ -114,6 +123,11 @@ impl ProviderService {
                     .map(|(n, s)| (n.clone(), schema_to_proto(s)))
                     .collect();
                 resp.functions = functions_to_proto(&s.functions);
+                resp.ephemeral_resource_schemas = s
+                    .ephemeral_resources
+                    .iter()
+                    .map(|(n, s)| (n.clone(), schema_to_proto(s)))
+                    .collect();
             }
             Err(d) => {
                 resp.provider = Some(schema_to_proto(&Schema::default()));
@@ -167,6 +181,15 @@ fn nested_attributes(b: &Block, owner: &str) -> Vec<String> {
         out.extend(nested_attributes(&nb.block, &format!("{owner}.{n}")));
     }
     out
+}
+
+/// A point in time in the protocol's timestamp shape.
+fn timestamp(t: std::time::SystemTime) -> pb::Timestamp {
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    pb::Timestamp {
+        seconds: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        nanos: d.subsec_nanos() as i32,
+    }
 }
 
 fn unknown_type(what: &str, name: &str) -> Vec<ProviderDiagnostic> {
@@ -337,6 +360,50 @@ type Rpc<T> = Result<Response<T>, Status>;
 
 #[tonic::async_trait]
 impl pb::provider_server::Provider for ProviderService {
+    async fn get_metadata(
+        &self,
+        _: Request<pb::get_metadata::Request>,
+    ) -> Rpc<pb::get_metadata::Response> {
+        let mut resp = pb::get_metadata::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => {
+                resp.server_capabilities = Some(pb::ServerCapabilities {
+                    plan_destroy: false,
+                    get_provider_schema_optional: false,
+                    move_resource_state: s.move_resource_state,
+                });
+                resp.resources = s
+                    .resources
+                    .keys()
+                    .map(|n| pb::get_metadata::ResourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+                resp.data_sources = s
+                    .data_sources
+                    .keys()
+                    .map(|n| pb::get_metadata::DataSourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+                resp.functions = s
+                    .functions
+                    .keys()
+                    .map(|n| pb::get_metadata::FunctionMetadata { name: n.clone() })
+                    .collect();
+                resp.ephemeral_resources = s
+                    .ephemeral_resources
+                    .keys()
+                    .map(|n| pb::get_metadata::EphemeralResourceMetadata {
+                        type_name: n.clone(),
+                    })
+                    .collect();
+            }
+            Err(d) => resp.diagnostics = diags(d),
+        }
+        Ok(Response::new(resp))
+    }
+
     async fn get_provider_schema(
         &self,
         _: Request<pb::get_provider_schema::Request>,
@@ -663,6 +730,82 @@ impl pb::provider_server::Provider for ProviderService {
             }
         }
         Ok(Response::new(resp))
+    }
+
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: Request<pb::validate_ephemeral_resource_config::Request>,
+    ) -> Rpc<pb::validate_ephemeral_resource_config::Response> {
+        let req = req.into_inner();
+        let d = self
+            .ephemeral_type(&req.type_name)
+            .and_then(|ty| decode(req.config.as_ref(), &ty))
+            .map(|cfg| {
+                blocking(|| {
+                    self.inner
+                        .validate_ephemeral_resource_config(&req.type_name, &cfg)
+                })
+            })
+            .unwrap_or_else(|d| d);
+        Ok(Response::new(
+            pb::validate_ephemeral_resource_config::Response {
+                diagnostics: diags(d),
+            },
+        ))
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: Request<pb::open_ephemeral_resource::Request>,
+    ) -> Rpc<pb::open_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::open_ephemeral_resource::Response::default();
+        let run = |resp: &mut pb::open_ephemeral_resource::Response| -> Result<(), Vec<ProviderDiagnostic>> {
+            let ty = self.ephemeral_type(&req.type_name)?;
+            let config = decode(req.config.as_ref(), &ty)?;
+            let out = blocking(|| self.inner.open_ephemeral_resource(&req.type_name, &config));
+            resp.diagnostics = diags(out.diagnostics);
+            resp.result = encode(&out.result, &ty, &mut resp.diagnostics);
+            resp.private = Some(out.private);
+            resp.renew_at = out.renew_at.map(timestamp);
+            Ok(())
+        };
+        if let Err(d) = run(&mut resp) {
+            resp.diagnostics = diags(d);
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: Request<pb::renew_ephemeral_resource::Request>,
+    ) -> Rpc<pb::renew_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let private = req.private.unwrap_or_default();
+        let out = blocking(|| {
+            self.inner
+                .renew_ephemeral_resource(&req.type_name, &private)
+        });
+        Ok(Response::new(pb::renew_ephemeral_resource::Response {
+            diagnostics: diags(out.diagnostics),
+            renew_at: out.renew_at.map(timestamp),
+            private: out.private,
+        }))
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: Request<pb::close_ephemeral_resource::Request>,
+    ) -> Rpc<pb::close_ephemeral_resource::Response> {
+        let req = req.into_inner();
+        let private = req.private.unwrap_or_default();
+        let d = blocking(|| {
+            self.inner
+                .close_ephemeral_resource(&req.type_name, &private)
+        });
+        Ok(Response::new(pb::close_ephemeral_resource::Response {
+            diagnostics: diags(d),
+        }))
     }
 
     async fn stop_provider(

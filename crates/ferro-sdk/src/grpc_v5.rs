@@ -40,6 +40,13 @@ where
 
 #[tonic::async_trait]
 impl v5::provider_server::Provider for ProviderServiceV5 {
+    async fn get_metadata(
+        &self,
+        req: Request<v5::get_metadata::Request>,
+    ) -> Rpc<v5::get_metadata::Response> {
+        relay(req, |r| self.0.get_metadata(r)).await
+    }
+
     async fn get_schema(
         &self,
         _: Request<v5::get_provider_schema::Request>,
@@ -146,6 +153,34 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         req: Request<v5::call_function::Request>,
     ) -> Rpc<v5::call_function::Response> {
         relay(req, |r| self.0.call_function(r)).await
+    }
+
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: Request<v5::validate_ephemeral_resource_config::Request>,
+    ) -> Rpc<v5::validate_ephemeral_resource_config::Response> {
+        relay(req, |r| self.0.validate_ephemeral_resource_config(r)).await
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: Request<v5::open_ephemeral_resource::Request>,
+    ) -> Rpc<v5::open_ephemeral_resource::Response> {
+        relay(req, |r| self.0.open_ephemeral_resource(r)).await
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: Request<v5::renew_ephemeral_resource::Request>,
+    ) -> Rpc<v5::renew_ephemeral_resource::Response> {
+        relay(req, |r| self.0.renew_ephemeral_resource(r)).await
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: Request<v5::close_ephemeral_resource::Request>,
+    ) -> Rpc<v5::close_ephemeral_resource::Response> {
+        relay(req, |r| self.0.close_ephemeral_resource(r)).await
     }
 
     async fn stop(&self, req: Request<v5::stop::Request>) -> Rpc<v5::stop::Response> {

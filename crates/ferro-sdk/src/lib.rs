@@ -22,7 +22,9 @@ pub mod values;
 
 pub use ferro_provider::FunctionError;
 pub use ferro_value::schema::{FunctionDecl, FunctionParam};
-pub use provider::{DataSource, Function, Resource, SdkProvider};
+pub use provider::{
+    DataSource, EphemeralResource, Function, Opened, Renewed, Resource, SdkProvider,
+};
 
 /// The request and response types of [`Resource::modify_plan`].
 pub mod provider_types {

@@ -7,8 +7,9 @@ use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
     ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest,
-    ReadDataResponse, ReadRequest, ReadResponse, UpgradeRequest, UpgradeResponse,
+    OpenEphemeralResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
+    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse,
+    UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;
 use ferro_value::{Type, Value};
@@ -92,12 +93,45 @@ pub trait DataSource: Send + Sync {
     }
 }
 
+/// What [`EphemeralResource::open`] yields: the result object (wholly known), private data the
+/// provider gets back when renewing and closing, and when to renew (None: never).
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub result: Value,
+    pub private: Vec<u8>,
+    pub renew_at: Option<std::time::SystemTime>,
+}
+
+/// What [`EphemeralResource::renew`] yields: new private data (None: keep it) and the next
+/// renewal time (None: no more).
+#[derive(Debug, Clone, Default)]
+pub struct Renewed {
+    pub private: Option<Vec<u8>>,
+    pub renew_at: Option<std::time::SystemTime>,
+}
+
+/// An ephemeral resource type (`ephemeral "TYPE" "NAME"`, protocol 5.7/6.7): opened each
+/// time core needs its result, never stored, renewed while in use when it asks to be, and
+/// closed when core is done with it.
+pub trait EphemeralResource: Send + Sync {
+    fn schema(&self) -> ResourceSchema;
+    fn validate(&self, _config: &Value, _diags: &mut Diags) {}
+    fn open(&self, config: &Value) -> Result<Opened, Diags>;
+    fn renew(&self, _private: &[u8]) -> Result<Renewed, Diags> {
+        Ok(Renewed::default())
+    }
+    fn close(&self, _private: &[u8]) -> Result<(), Diags> {
+        Ok(())
+    }
+}
+
 /// A provider built with ferro-sdk.
 pub struct SdkProvider {
     name: String,
     config_schema: ResourceSchema,
     resources: BTreeMap<String, Arc<dyn Resource>>,
     data_sources: BTreeMap<String, Arc<dyn DataSource>>,
+    ephemeral_resources: BTreeMap<String, Arc<dyn EphemeralResource>>,
     functions: BTreeMap<String, (FunctionDecl, Arc<dyn Function>)>,
     config: RwLock<Option<Value>>,
 }
@@ -127,6 +161,7 @@ impl SdkProvider {
             config_schema: ResourceSchema::new(),
             resources: BTreeMap::new(),
             data_sources: BTreeMap::new(),
+            ephemeral_resources: BTreeMap::new(),
             functions: BTreeMap::new(),
             config: RwLock::new(None),
         }
@@ -144,6 +179,17 @@ impl SdkProvider {
     }
     pub fn data_source(mut self, type_name: &str, d: impl DataSource + 'static) -> SdkProvider {
         self.data_sources.insert(type_name.to_string(), Arc::new(d));
+        self
+    }
+    /// Offer an ephemeral resource type (served in the schema and the ephemeral resource
+    /// RPCs; protocol 5.7/6.7).
+    pub fn ephemeral_resource(
+        mut self,
+        type_name: &str,
+        e: impl EphemeralResource + 'static,
+    ) -> SdkProvider {
+        self.ephemeral_resources
+            .insert(type_name.to_string(), Arc::new(e));
         self
     }
     /// Offer a function, called in configuration as `provider::LOCAL::NAME(...)` (served
@@ -164,6 +210,16 @@ impl SdkProvider {
             .unwrap_or_else(|e| e.into_inner())
             .clone()
             .unwrap_or_else(|| Value::null(self.config_schema.implied_type()))
+    }
+
+    fn no_ephemeral(&self, type_name: &str) -> ProviderDiagnostic {
+        ProviderDiagnostic::error(
+            "Invalid ephemeral resource",
+            format!(
+                "The provider {} does not support ephemeral resource {type_name:?}.",
+                self.name
+            ),
+        )
     }
 
     fn res(&self, type_name: &str) -> Result<&Arc<dyn Resource>, Diags> {
@@ -212,6 +268,11 @@ impl Provider for SdkProvider {
                 .functions
                 .iter()
                 .map(|(n, (d, _))| (n.clone(), d.clone()))
+                .collect(),
+            ephemeral_resources: self
+                .ephemeral_resources
+                .iter()
+                .map(|(n, e)| (n.clone(), e.schema().to_schema()))
                 .collect(),
         })
     }
@@ -456,6 +517,69 @@ impl Provider for SdkProvider {
                 imported: Vec::new(),
                 diagnostics: d,
             },
+        }
+    }
+
+    fn validate_ephemeral_resource_config(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        match self.ephemeral_resources.get(type_name) {
+            Some(e) => {
+                let mut diags = crate::validators::validate_config(&e.schema(), config);
+                e.validate(config, &mut diags);
+                diags
+            }
+            None => vec![self.no_ephemeral(type_name)],
+        }
+    }
+
+    fn open_ephemeral_resource(&self, type_name: &str, config: &Value) -> OpenEphemeralResponse {
+        let fail = |ty: Type, diagnostics| OpenEphemeralResponse {
+            result: Value::null(ty),
+            private: Vec::new(),
+            renew_at: None,
+            diagnostics,
+        };
+        let Some(e) = self.ephemeral_resources.get(type_name) else {
+            return fail(Type::Dynamic, vec![self.no_ephemeral(type_name)]);
+        };
+        match e.open(config) {
+            Ok(o) => OpenEphemeralResponse {
+                diagnostics: no_unknowns(&o.result, "ephemeral resource result"),
+                result: o.result,
+                private: o.private,
+                renew_at: o.renew_at,
+            },
+            Err(d) => fail(e.schema().implied_type(), d),
+        }
+    }
+
+    fn renew_ephemeral_resource(&self, type_name: &str, private: &[u8]) -> RenewEphemeralResponse {
+        let Some(e) = self.ephemeral_resources.get(type_name) else {
+            return RenewEphemeralResponse {
+                diagnostics: vec![self.no_ephemeral(type_name)],
+                ..Default::default()
+            };
+        };
+        match e.renew(private) {
+            Ok(r) => RenewEphemeralResponse {
+                private: r.private,
+                renew_at: r.renew_at,
+                diagnostics: Vec::new(),
+            },
+            Err(diagnostics) => RenewEphemeralResponse {
+                diagnostics,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn close_ephemeral_resource(&self, type_name: &str, private: &[u8]) -> Vec<ProviderDiagnostic> {
+        match self.ephemeral_resources.get(type_name) {
+            Some(e) => e.close(private).err().unwrap_or_default(),
+            None => vec![self.no_ephemeral(type_name)],
         }
     }
 

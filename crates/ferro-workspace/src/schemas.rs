@@ -23,6 +23,9 @@ pub struct ProviderSchemas {
     /// The provider's functions (`provider::LOCAL::NAME`); absent from older caches.
     #[serde(default)]
     pub functions: BTreeMap<String, FunctionDecl>,
+    /// The provider's ephemeral resource types; absent from older caches.
+    #[serde(default)]
+    pub ephemeral_resources: BTreeMap<String, Schema>,
 }
 
 /// Schemas by provider source address (`registry.terraform.io/hashicorp/random`).
@@ -39,6 +42,7 @@ fn schemas_of(p: &dyn Provider) -> Option<ProviderSchemas> {
         resources: s.resources,
         data_sources: s.data_sources,
         functions: s.functions,
+        ephemeral_resources: s.ephemeral_resources,
     })
 }
 
@@ -86,6 +90,10 @@ impl SchemaCatalog {
                 t.resources
                     .insert((ResourceMode::Data, ty.clone()), s.clone());
             }
+            for (ty, s) in &p.ephemeral_resources {
+                t.resources
+                    .insert((ResourceMode::Ephemeral, ty.clone()), s.clone());
+            }
         }
         t
     }
@@ -96,6 +104,7 @@ impl SchemaCatalog {
             let map = match mode {
                 ResourceMode::Managed => &p.resources,
                 ResourceMode::Data => &p.data_sources,
+                ResourceMode::Ephemeral => &p.ephemeral_resources,
             };
             map.get(ty).map(|s| (addr.as_str(), s))
         })
@@ -110,6 +119,7 @@ impl SchemaCatalog {
                 let map = match mode {
                     ResourceMode::Managed => &p.resources,
                     ResourceMode::Data => &p.data_sources,
+                    ResourceMode::Ephemeral => &p.ephemeral_resources,
                 };
                 map.keys().map(move |k| (k.as_str(), addr.as_str()))
             })

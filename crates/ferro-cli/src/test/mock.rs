@@ -332,6 +332,7 @@ pub fn synthesized_schema(
             .collect(),
         move_resource_state: false,
         functions: Default::default(),
+        ephemeral_resources: Default::default(),
     }
 }
 

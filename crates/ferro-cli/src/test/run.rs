@@ -424,6 +424,7 @@ pub fn execute(
         },
         cwd: cwd.clone(),
         on_refresh: None,
+        on_ephemeral: None,
     };
     let (plan, plan_diags) = ferro_planner::plan(input);
     registry.close_all();
@@ -732,6 +733,7 @@ pub fn destroy(
         },
         cwd: cwd.clone(),
         on_refresh: None,
+        on_ephemeral: None,
     };
     let (plan, pd) = ferro_planner::plan(input);
     registry.close_all();

@@ -87,15 +87,15 @@ impl Scope for AssertScope<'_, '_> {
                 self.module.output(&res.name)
             }
             Reference::Resource(res) if !self.module.index.resources.contains_key(res) => {
-                let kind = if res.mode == ferro_addrs::ResourceMode::Data {
-                    "data resource"
-                } else {
-                    "managed resource"
+                let kind = match res.mode {
+                    ferro_addrs::ResourceMode::Data => "A data resource",
+                    ferro_addrs::ResourceMode::Managed => "A managed resource",
+                    ferro_addrs::ResourceMode::Ephemeral => "An ephemeral resource",
                 };
                 Err(
                     Diagnostic::error("undeclared-reference", "Reference to undeclared resource")
                         .with_detail(format!(
-                            "A {kind} {:?} {:?} has not been declared in the root module.",
+                            "{kind} {:?} {:?} has not been declared in the root module.",
                             res.ty.as_ref(),
                             res.name.as_ref()
                         )),

@@ -234,9 +234,13 @@ impl Validator<'_> {
                 )
             }
             Reference::Resource(res) if declared_resource.is_none() => {
-                let what = if res.mode == ferro_addrs::ResourceMode::Data { "data resource" } else { "managed resource" };
+                let what = match res.mode {
+                    ferro_addrs::ResourceMode::Data => "A data resource",
+                    ferro_addrs::ResourceMode::Managed => "A managed resource",
+                    ferro_addrs::ResourceMode::Ephemeral => "An ephemeral resource",
+                };
                 Some(Diagnostic::error("undeclared-reference", "Reference to undeclared resource").with_detail(format!(
-                    "A {what} {:?} {:?} has not been declared in {}.",
+                    "{what} {:?} {:?} has not been declared in {}.",
                     res.ty, res.name, self.module_name
                 )))
             }

@@ -6,6 +6,23 @@
 use super::*;
 
 impl Lower {
+    /// An ephemeral resource's `lifecycle` takes conditions only (and OpenTofu's `enabled`):
+    /// every other argument is Terraform's error.
+    pub(super) fn ephemeral_lifecycle_arguments(&mut self, b: &ast::Block) {
+        for item in &b.body.items {
+            if let BodyItem::Attribute(a) = item {
+                if a.name.name != "enabled" {
+                    self.error(
+                        "invalid-ephemeral-lifecycle",
+                        "Invalid ephemeral resource lifecycle argument",
+                        format!("The lifecycle argument {:?} is defined only for managed resources (\"resource\" blocks), and is not valid for ephemeral resources.", a.name.name),
+                        a.name.span,
+                    );
+                }
+            }
+        }
+    }
+
     /// The `lifecycle` block of a resource or data source; its `enabled` expression and the
     /// range of the argument's name go to `enabled`.
     pub(super) fn lifecycle(
@@ -197,6 +214,7 @@ fn trigger_root(e: &ast::Expr) -> Option<&ast::Ident> {
                         | "local"
                         | "module"
                         | "data"
+                        | "ephemeral"
                         | "count"
                         | "each"
                         | "path"

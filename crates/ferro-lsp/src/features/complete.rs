@@ -40,6 +40,10 @@ const BLOCKS: &[(&str, &str)] = &[
     ),
     ("data", "data \"${1:type}\" \"${2:name}\" {\n  $0\n}"),
     (
+        "ephemeral",
+        "ephemeral \"${1:type}\" \"${2:name}\" {\n  $0\n}",
+    ),
+    (
         "variable",
         "variable \"${1:name}\" {\n  type = ${2:string}\n}",
     ),
@@ -77,6 +81,7 @@ fn label_items(doc: &Doc<'_>, ty: &str, n: usize) -> Vec<Value> {
     let mode = match (ty, n) {
         ("resource", 0) => ResourceMode::Managed,
         ("data", 0) => ResourceMode::Data,
+        ("ephemeral", 0) => ResourceMode::Ephemeral,
         _ => return Vec::new(),
     };
     doc.w
@@ -105,6 +110,12 @@ fn frame_schema<'a>(doc: &'a Doc<'_>, frames: &[Frame]) -> Option<&'a Block> {
             doc.w
                 .catalog
                 .resource(ResourceMode::Data, labels.first()?)?
+                .1
+        }
+        "ephemeral" => {
+            doc.w
+                .catalog
+                .resource(ResourceMode::Ephemeral, labels.first()?)?
                 .1
         }
         "provider" => {
@@ -176,7 +187,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
     let nested = cx.frames.len() > 1;
     let mut out = Vec::new();
     let words: &[(&str, &str)] = match (ty.as_str(), nested) {
-        ("resource" | "data", false) => &[
+        ("resource" | "data" | "ephemeral", false) => &[
             ("count", "meta-argument"),
             ("for_each", "meta-argument"),
             ("depends_on", "meta-argument"),
@@ -232,7 +243,7 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         }
     }
     match (ty.as_str(), nested) {
-        ("resource" | "data", false) => out.push(snippet_item(
+        ("resource" | "data" | "ephemeral", false) => out.push(snippet_item(
             "lifecycle",
             K_STRUCT,
             "block",
@@ -421,6 +432,7 @@ fn expr_items(doc: &Doc<'_>, cx: &Context, offset: usize) -> Vec<Value> {
                 "local",
                 "module",
                 "data",
+                "ephemeral",
                 "path",
                 "count",
                 "each",
@@ -500,6 +512,20 @@ fn expr_items(doc: &Doc<'_>, cx: &Context, offset: usize) -> Vec<Value> {
                 out.push(item(t, K_CLASS, "data source type", "0"));
             }
         }
+        ["ephemeral", _] => {
+            let mut types: Vec<&str> = index
+                .resources
+                .keys()
+                .filter(|r| r.mode == ResourceMode::Ephemeral)
+                .map(|r| &*r.ty)
+                .collect();
+            types.dedup();
+            for t in types {
+                out.push(item(t, K_CLASS, "ephemeral resource type", "0"));
+            }
+        }
+        ["ephemeral", ty, _] => out.extend(names(index, ResourceMode::Ephemeral, ty)),
+        ["ephemeral", ty, _, _] => out.extend(attributes(doc, ResourceMode::Ephemeral, ty)),
         ["data", ty, _] => out.extend(names(index, ResourceMode::Data, ty)),
         ["data", ty, _, _] => out.extend(attributes(doc, ResourceMode::Data, ty)),
         [ty, _] => out.extend(names(index, ResourceMode::Managed, ty)),

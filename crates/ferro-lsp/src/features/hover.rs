@@ -84,10 +84,10 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
                 "{}\n\n{} attributes, {} nested block types.",
                 code(&format!(
                     "{} \"{}\"",
-                    if r.addr.mode == ferro_addrs::ResourceMode::Data {
-                        "data"
-                    } else {
-                        "resource"
+                    match r.addr.mode {
+                        ferro_addrs::ResourceMode::Data => "data",
+                        ferro_addrs::ResourceMode::Managed => "resource",
+                        ferro_addrs::ResourceMode::Ephemeral => "ephemeral",
                     },
                     r.addr.ty
                 )),
@@ -239,6 +239,7 @@ fn describe(doc: &Doc<'_>, sym: &ModuleSymbol) -> Option<String> {
             let kind = match r.mode {
                 ferro_addrs::ResourceMode::Managed => "resource",
                 ferro_addrs::ResourceMode::Data => "data",
+                ferro_addrs::ResourceMode::Ephemeral => "ephemeral",
             };
             let mut text = code(&format!("{kind} \"{}\" \"{}\"", r.ty, r.name));
             if let Some((provider, schema)) = doc.w.catalog.resource(r.mode, &r.ty) {

@@ -33,7 +33,7 @@ fn items(w: &World, file: SourceFile) -> Vec<(String, u8, Span)> {
     for r in &hir.resources {
         let kind = match r.addr.mode {
             ResourceMode::Managed => S_CLASS,
-            ResourceMode::Data => S_STRUCT,
+            ResourceMode::Data | ResourceMode::Ephemeral => S_STRUCT,
         };
         out.push((r.addr.to_string(), kind, hir.at(r.span)));
     }

@@ -57,6 +57,7 @@ const ROOTS: &[&str] = &[
     "local",
     "module",
     "data",
+    "ephemeral",
     "path",
     "count",
     "each",

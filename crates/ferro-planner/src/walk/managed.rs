@@ -267,6 +267,10 @@ impl Walk<'_> {
         }
         let cfg = self.ctx.input.providers.by_resource.get(&cr).cloned()?;
         let schema = self.ctx.input.providers.resource_schema(&cfg, r).cloned()?;
+        if r.mode == ResourceMode::Ephemeral {
+            self.ephemeral_resource(m, file, &decl, &abs, &cfg, &schema);
+            return None;
+        }
         if self.ctx.input.options.destroy {
             // A destroy plans no instance here (`orphans` plans the delete of every object in
             // state). What is evaluated on the way (locals, for their errors) sees the objects
@@ -301,9 +305,15 @@ impl Walk<'_> {
         // in no fixed order (they come from a set), so a state file it reads back is the same
         // either way, and sorted, ferro's does not change from run to run.
         let names = |set: &crate::resource_sets::ResourceSets| -> Vec<String> {
+            // Ephemeral resources order apply but are never recorded (nothing of them is in
+            // state).
             let mut names: Vec<String> = set
                 .get(&cr)
-                .map(|s| s.map(|d| d.to_string()).collect())
+                .map(|s| {
+                    s.filter(|d| d.resource.mode != ResourceMode::Ephemeral)
+                        .map(|d| d.to_string())
+                        .collect()
+                })
                 .unwrap_or_default();
             names.sort_unstable();
             names

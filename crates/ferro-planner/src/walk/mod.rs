@@ -10,6 +10,7 @@ use crate::scope::EvalTree;
 mod checks;
 mod data;
 mod deferral;
+mod ephemeral;
 mod expansion;
 pub(crate) use expansion::expand_in;
 use expansion::{expand_keys_in, Keys, Wanted};
@@ -119,6 +120,8 @@ pub struct PlanInput<'a> {
     /// Told of every object refreshed, in the walk's order (each resource's instances in key
     /// order), as Terraform's "Refreshing state..." lines tell of them.
     pub on_refresh: Option<&'a (dyn Fn(RefreshNotice<'_>) + Sync)>,
+    /// Told each line of Terraform's UI about ephemeral resources (`ephemeral.T.N: Opening...`).
+    pub on_ephemeral: Option<ferro_runtime::ephemeral::Report<'a>>,
 }
 
 /// An object the plan refreshed: its address, and the attribute that names it in progress
@@ -172,6 +175,8 @@ struct WalkContext<'a> {
     validated: validate_once::Validated,
     /// How many objects `-minimal-refresh` left unread.
     not_refreshed: std::sync::atomic::AtomicUsize,
+    /// The ephemeral resource instances opened so far, closed when the walk ends.
+    ephemeral: ferro_runtime::ephemeral::EphemeralSet<'a>,
 }
 
 /// What the walk has produced so far: the plan's parts and its diagnostics.
@@ -331,6 +336,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             destroy_refresh,
             validated: validate_once::Validated::default(),
             not_refreshed: Default::default(),
+            ephemeral: ferro_runtime::ephemeral::EphemeralSet::new(input.on_ephemeral),
         },
         out: Outcome {
             diags,
@@ -477,6 +483,8 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         if released >= release::GIVE_BACK_FROM {
             crate::memory::give_back();
         }
+        let renewed = w.ctx.ephemeral.renew_due();
+        w.out.diags.extend(renewed);
     }
     w.orphans();
     w.check_imported();
@@ -485,6 +493,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             .diags
             .extend(crate::check_blocks::evaluate_checks(&tree));
     }
+    // Every ephemeral resource instance is closed once the walk no longer needs it.
+    let closed = w.ctx.ephemeral.close_all();
+    w.out.diags.extend(closed);
     let mut diags = std::mem::take(&mut w.out.diags);
     let not_refreshed = w
         .ctx

@@ -112,6 +112,9 @@ impl Walk<'_> {
                 }
             }
         }
+        // Ephemeral resources order apply's steps (through them, what they depend on) but are
+        // never recorded in state: nothing of them is there for a later destroy to order.
+        recorded.retain(|&d| ids.resource(d).resource.mode != ResourceMode::Ephemeral);
         self.rel.transitive.set(id, all);
         self.rel.recorded.set(id, recorded);
     }

@@ -2,6 +2,7 @@
 //! (the `terraform` provider is built with ferro-sdk in ferro-providers).
 
 pub mod testing;
+mod testing_ephemeral;
 mod testing_functions;
 
 /// A random version-4-shaped UUID from the operating system's random source.

@@ -24,7 +24,9 @@
 //!   client allows deferral (`plan -allow-deferral`); otherwise it is a value like any other;
 //! * the provider configuration's optional `prefix` is put before `computed` at apply (an
 //!   unknown `prefix` at configuration is put as `(unknown)`), so tests see which configuration
-//!   a resource was applied with.
+//!   a resource was applied with; its optional, sensitive `password` (for ephemeral values) is
+//!   never stored: a known one puts `[password: N characters] ` before the prefix, an unknown
+//!   one `[password unknown] `.
 //!
 //! A second type, `ferrotest_rack`, has nested blocks with item limits, for the block-count
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
@@ -45,6 +47,8 @@
 //! when `secret_wo_version` changes, as the `*_wo_version` convention has it. Only its length
 //! is kept, in `secret_length`. `break = "write_only_plan"` / `"write_only_apply"` answer the
 //! value back instead of null, which core refuses.
+//!
+//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`.
 //!
 //! The provider also offers functions (`provider::ferrotest::greet` and others: see
 //! `testing_functions.rs`).
@@ -345,13 +349,55 @@ impl Provider for TestProvider {
             "prefix".to_string(),
             Attribute::new(Type::String).optional(),
         );
+        provider.block.attributes.insert(
+            "password".to_string(),
+            Attribute::new(Type::String).optional().sensitive(),
+        );
         Ok(ProviderSchema {
             provider,
             resources,
             data_sources: BTreeMap::new(),
             move_resource_state: true,
             functions: super::testing_functions::functions(),
+            ephemeral_resources: [(
+                super::testing_ephemeral::TOKEN.to_string(),
+                super::testing_ephemeral::schema(),
+            )]
+            .into_iter()
+            .collect(),
         })
+    }
+
+    fn open_ephemeral_resource(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> crate::OpenEphemeralResponse {
+        if type_name != super::testing_ephemeral::TOKEN {
+            return crate::OpenEphemeralResponse {
+                result: Value::null(Type::Dynamic),
+                private: Vec::new(),
+                renew_at: None,
+                diagnostics: vec![crate::unsupported_ephemeral_resource(type_name)],
+            };
+        }
+        super::testing_ephemeral::open(config)
+    }
+
+    fn renew_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        private: &[u8],
+    ) -> crate::RenewEphemeralResponse {
+        super::testing_ephemeral::renew(private)
+    }
+
+    fn close_ephemeral_resource(
+        &self,
+        _type_name: &str,
+        private: &[u8],
+    ) -> Vec<ProviderDiagnostic> {
+        super::testing_ephemeral::close(private)
     }
 
     fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, crate::FunctionError> {
@@ -369,6 +415,14 @@ impl Provider for TestProvider {
             "(unknown)".to_string()
         } else {
             prefix.as_str().unwrap_or_default().to_string()
+        };
+        let password = get(config, "password");
+        let prefix = if password.is_unknown() {
+            format!("[password unknown] {prefix}")
+        } else if let Some(p) = password.as_str() {
+            format!("[password: {} characters] {prefix}", p.chars().count())
+        } else {
+            prefix
         };
         *self.prefix.lock().unwrap_or_else(|e| e.into_inner()) = prefix;
         Vec::new()

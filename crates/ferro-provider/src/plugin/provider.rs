@@ -9,9 +9,9 @@ use super::proto::tfplugin6::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
     ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    MoveRequest, MoveResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic,
-    ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, Severity,
-    UpgradeRequest, UpgradeResponse,
+    MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
+    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
+    ReadResponse, RenewEphemeralResponse, Severity, UpgradeRequest, UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_value::schema::{FunctionDecl, FunctionParam};
@@ -155,6 +155,12 @@ impl GrpcProvider {
                 schema_from_proto(s, &format!("resource type {name:?}")).map_err(bad)?,
             );
         }
+        for (name, s) in &resp.ephemeral_resource_schemas {
+            out.ephemeral_resources.insert(
+                name.clone(),
+                schema_from_proto(s, &format!("ephemeral resource {name:?}")).map_err(bad)?,
+            );
+        }
         for (name, s) in &resp.data_source_schemas {
             out.data_sources.insert(
                 name.clone(),
@@ -224,6 +230,19 @@ impl GrpcProvider {
         }
     }
 
+    fn ephemeral_type(&self, type_name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
+        match self.cached_schema()?.ephemeral_resources.get(type_name) {
+            Some(s) => Ok(s.block.implied_type()),
+            None => Err(vec![ProviderDiagnostic::error(
+                "Invalid ephemeral resource",
+                format!(
+                    "The provider {} does not support ephemeral resource {type_name:?}.",
+                    self.client.provider_addr()
+                ),
+            )]),
+        }
+    }
+
     fn encode(
         &self,
         what: &str,
@@ -276,17 +295,37 @@ impl GrpcProvider {
             .map_err(|e| vec![ProviderDiagnostic::error("Invalid provider function", e)])
     }
 
-    /// GetMetadata (protocol 5.4/6.4+): resource and data source type names without schemas.
-    /// `None` for providers that predate it.
-    pub fn metadata(&self) -> Option<(Vec<String>, Vec<String>)> {
+    /// GetMetadata (protocol 5.4/6.4+): resource, data source and (5.7/6.7+) ephemeral
+    /// resource type names without schemas. `None` for providers that predate it.
+    pub fn metadata(&self) -> Option<Metadata> {
         let resp: pb::get_metadata::Response = self
             .call(Rpc::GetMetadata, pb::get_metadata::Request {})
             .ok()?;
-        Some((
-            resp.resources.into_iter().map(|r| r.type_name).collect(),
-            resp.data_sources.into_iter().map(|r| r.type_name).collect(),
-        ))
+        Some(Metadata {
+            resources: resp.resources.into_iter().map(|r| r.type_name).collect(),
+            data_sources: resp.data_sources.into_iter().map(|r| r.type_name).collect(),
+            ephemeral_resources: resp
+                .ephemeral_resources
+                .into_iter()
+                .map(|r| r.type_name)
+                .collect(),
+        })
     }
+}
+
+/// The type names GetMetadata lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    pub resources: Vec<String>,
+    pub data_sources: Vec<String>,
+    pub ephemeral_resources: Vec<String>,
+}
+
+/// A protocol timestamp as a point in time (None before the epoch or out of range).
+pub(crate) fn timestamp_to_time(t: &pb::Timestamp) -> Option<std::time::SystemTime> {
+    let secs = u64::try_from(t.seconds).ok()?;
+    let nanos = u32::try_from(t.nanos).ok()?;
+    std::time::UNIX_EPOCH.checked_add(std::time::Duration::new(secs, nanos))
 }
 
 /// Function declarations from their protocol form (types are JSON type expressions).
@@ -804,6 +843,107 @@ impl Provider for GrpcProvider {
             ));
         }
         decode_value(resp.result.as_ref(), &decl.return_type).map_err(FunctionError::new)
+    }
+
+    fn validate_ephemeral_resource_config(
+        &self,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        let run = || -> Result<Vec<ProviderDiagnostic>, Vec<ProviderDiagnostic>> {
+            let ty = self.ephemeral_type(type_name)?;
+            let msg = pb::validate_ephemeral_resource_config::Request {
+                type_name: type_name.to_string(),
+                config: Some(self.encode("configuration", config, &ty)?),
+            };
+            let resp: pb::validate_ephemeral_resource_config::Response =
+                self.call(Rpc::ValidateEphemeralResourceConfig, msg)?;
+            Ok(diagnostics_from_proto(resp.diagnostics))
+        };
+        run().unwrap_or_else(|d| d)
+    }
+
+    fn open_ephemeral_resource(&self, type_name: &str, config: &Value) -> OpenEphemeralResponse {
+        let fail = |ty: Type, diagnostics| OpenEphemeralResponse {
+            result: Value::null(ty),
+            private: Vec::new(),
+            renew_at: None,
+            diagnostics,
+        };
+        let ty = match self.ephemeral_type(type_name) {
+            Ok(t) => t,
+            Err(d) => return fail(Type::Dynamic, d),
+        };
+        let config = match self.encode("configuration", config, &ty) {
+            Ok(v) => v,
+            Err(d) => return fail(ty, d),
+        };
+        let msg = pb::open_ephemeral_resource::Request {
+            type_name: type_name.to_string(),
+            config: Some(config),
+            client_capabilities: Some(pb::ClientCapabilities {
+                deferral_allowed: false,
+                write_only_attributes_allowed: false,
+            }),
+        };
+        match self.call::<_, pb::open_ephemeral_resource::Response>(Rpc::OpenEphemeralResource, msg)
+        {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                if resp.deferred.is_some() {
+                    diagnostics.push(ProviderDiagnostic::error(
+                        "Provider deferred changes when Terraform did not allow deferrals",
+                        format!("The provider signaled a deferred action for ephemeral resource {type_name:?}, but ferro does not allow deferrals. This is a bug in the provider."),
+                    ));
+                }
+                let result = self.decode(
+                    "ephemeral resource result",
+                    resp.result.as_ref(),
+                    &ty,
+                    &mut diagnostics,
+                );
+                OpenEphemeralResponse {
+                    result,
+                    private: resp.private.unwrap_or_default(),
+                    renew_at: resp.renew_at.as_ref().and_then(timestamp_to_time),
+                    diagnostics,
+                }
+            }
+            Err(d) => fail(ty, d),
+        }
+    }
+
+    fn renew_ephemeral_resource(&self, type_name: &str, private: &[u8]) -> RenewEphemeralResponse {
+        let msg = pb::renew_ephemeral_resource::Request {
+            type_name: type_name.to_string(),
+            private: Some(private.to_vec()),
+        };
+        match self
+            .call::<_, pb::renew_ephemeral_resource::Response>(Rpc::RenewEphemeralResource, msg)
+        {
+            Ok(resp) => RenewEphemeralResponse {
+                private: resp.private,
+                renew_at: resp.renew_at.as_ref().and_then(timestamp_to_time),
+                diagnostics: diagnostics_from_proto(resp.diagnostics),
+            },
+            Err(diagnostics) => RenewEphemeralResponse {
+                diagnostics,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn close_ephemeral_resource(&self, type_name: &str, private: &[u8]) -> Vec<ProviderDiagnostic> {
+        let msg = pb::close_ephemeral_resource::Request {
+            type_name: type_name.to_string(),
+            private: Some(private.to_vec()),
+        };
+        match self
+            .call::<_, pb::close_ephemeral_resource::Response>(Rpc::CloseEphemeralResource, msg)
+        {
+            Ok(resp) => diagnostics_from_proto(resp.diagnostics),
+            Err(d) => d,
+        }
     }
 
     fn stop(&self) {

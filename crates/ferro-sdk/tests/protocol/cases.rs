@@ -50,11 +50,63 @@ const ALL: &[(&str, Case)] = &[
     ("plans_core_would_reject_are_refused", refused),
     ("state_upgrades_by_schema_version", upgrade),
     ("functions_in_the_schema_and_called", functions),
+    ("ephemeral_resources_open_renew_close", ephemeral),
     (
         "write_only_values_reach_create_and_nothing_else",
         write_only,
     ),
 ];
+
+/// Ephemeral resources: the schema in GetProviderSchema, then ValidateEphemeralResourceConfig,
+/// OpenEphemeralResource (result, private data, renewal time), RenewEphemeralResource and
+/// CloseEphemeralResource with the private data carried between them.
+fn ephemeral(p: &GrpcProvider) {
+    let schema = p.schema().unwrap();
+    let block = &schema.ephemeral_resources["test_token"].block;
+    assert!(block.attributes["name"].required);
+    assert!(block.attributes["secret"].sensitive);
+    let config = |name: &str| {
+        Value::object(ValueMap::from_iter([
+            ("name".to_string(), Value::string(name)),
+            ("secret".to_string(), Value::null(Type::String)),
+        ]))
+    };
+    let too_long = p.validate_ephemeral_resource_config("test_token", &config("much-too-long"));
+    assert_eq!(too_long.len(), 1, "{too_long:?}");
+    assert_eq!(
+        too_long[0].attribute,
+        Some(vec![PathStep::Attr("name".into())])
+    );
+    assert!(p
+        .validate_ephemeral_resource_config("test_token", &config("db"))
+        .is_empty());
+    let opened = p.open_ephemeral_resource("test_token", &config("db"));
+    assert!(opened.diagnostics.is_empty(), "{:?}", opened.diagnostics);
+    assert_eq!(get(&opened.result, "secret"), Value::string("bd"));
+    assert_eq!(opened.private, b"opened:db");
+    assert_eq!(
+        opened.renew_at,
+        Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000))
+    );
+    // Closing before renewal is what this provider refuses: its error comes back.
+    let early = p.close_ephemeral_resource("test_token", &opened.private);
+    assert_eq!(early[0].summary, "Closed before renewal");
+    let renewed = p.renew_ephemeral_resource("test_token", &opened.private);
+    assert!(renewed.diagnostics.is_empty(), "{:?}", renewed.diagnostics);
+    assert_eq!(renewed.renew_at, None);
+    let private = renewed.private.expect("new private data");
+    assert_eq!(private, b"renewed:db");
+    assert!(p
+        .close_ephemeral_resource("test_token", &private)
+        .is_empty());
+    // GetMetadata lists the type without its schema.
+    let meta = p.metadata().expect("GetMetadata is served");
+    assert_eq!(meta.ephemeral_resources, ["test_token"]);
+    assert!(meta.resources.contains(&"test_thing".to_string()));
+    // A type the provider does not offer.
+    let unknown = p.open_ephemeral_resource("test_nothing", &config("db"));
+    assert_eq!(unknown.diagnostics[0].summary, "Invalid ephemeral resource");
+}
 
 /// A write-only attribute: flagged in the schema over either protocol (protocol 5 numbers the
 /// field differently), null in the plan and the new state, its value seen by create.

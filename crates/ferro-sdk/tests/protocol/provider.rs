@@ -11,8 +11,8 @@ use ferro_sdk::schema::Object;
 use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{
-    Attr, Diags, FunctionDecl, FunctionError, FunctionParam, Resource, ResourceSchema, SdkProvider,
-    Type, Value,
+    Attr, Diags, EphemeralResource, FunctionDecl, FunctionError, FunctionParam, Opened, Renewed,
+    Resource, ResourceSchema, SdkProvider, Type, Value,
 };
 use ferro_value::schema::NestingMode;
 use std::sync::Arc;
@@ -33,6 +33,7 @@ pub fn provider(nested: bool) -> SdkProvider {
         .resource("test_thing", Thing { nested })
         .resource("test_echo", Echo)
         .resource("test_secret", Secret)
+        .ephemeral_resource("test_token", Token)
         .function("upper", upper, |args: &[Value]| {
             let mut out = String::new();
             for (i, a) in args.iter().enumerate() {
@@ -43,6 +44,54 @@ pub fn provider(nested: bool) -> SdkProvider {
             }
             Ok(Value::string(out))
         })
+}
+
+/// `test_token`, an ephemeral resource: its `secret` is `name` reversed; it asks to be renewed
+/// at once (a renewal time in the past), and its private data says whether it was renewed,
+/// which closing checks.
+pub struct Token;
+
+impl EphemeralResource for Token {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new()
+            .attr(
+                "name",
+                Attr::string().required().validate(length_between(1, 8)),
+            )
+            .attr("secret", Attr::string().computed().sensitive())
+    }
+    fn open(&self, config: &Value) -> Result<Opened, Diags> {
+        let name = get(config, "name").as_str().unwrap_or_default().to_string();
+        let secret: String = name.chars().rev().collect();
+        Ok(Opened {
+            result: with(config, "secret", Value::string(secret)),
+            private: format!("opened:{name}").into_bytes(),
+            renew_at: Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000)),
+        })
+    }
+    fn renew(&self, private: &[u8]) -> Result<Renewed, Diags> {
+        let text = String::from_utf8_lossy(private);
+        let Some(name) = text.strip_prefix("opened:") else {
+            return Err(vec![ferro_sdk::Diagnostic::error(
+                "Not open",
+                format!("Cannot renew {text:?}."),
+            )]);
+        };
+        Ok(Renewed {
+            private: Some(format!("renewed:{name}").into_bytes()),
+            renew_at: None,
+        })
+    }
+    fn close(&self, private: &[u8]) -> Result<(), Diags> {
+        if private.starts_with(b"renewed:") {
+            Ok(())
+        } else {
+            Err(vec![ferro_sdk::Diagnostic::error(
+                "Closed before renewal",
+                String::from_utf8_lossy(private).into_owned(),
+            )])
+        }
+    }
 }
 
 /// `test_echo` prints through the SDK's stdio writers when validated (the stdio stream test).

@@ -59,6 +59,10 @@ pub enum Rpc {
     GetFunctions,
     CallFunction,
     MoveResourceState,
+    ValidateEphemeralResourceConfig,
+    OpenEphemeralResource,
+    RenewEphemeralResource,
+    CloseEphemeralResource,
 }
 
 impl Rpc {
@@ -88,6 +92,10 @@ impl Rpc {
             Rpc::GetFunctions => "GetFunctions",
             Rpc::CallFunction => "CallFunction",
             Rpc::MoveResourceState => "MoveResourceState",
+            Rpc::ValidateEphemeralResourceConfig => "ValidateEphemeralResourceConfig",
+            Rpc::OpenEphemeralResource => "OpenEphemeralResource",
+            Rpc::RenewEphemeralResource => "RenewEphemeralResource",
+            Rpc::CloseEphemeralResource => "CloseEphemeralResource",
         }
     }
 
@@ -113,6 +121,7 @@ pub fn widen_v5_schema_response(
         provider: r.provider.map(widen_schema),
         resource_schemas: conv(r.resource_schemas),
         data_source_schemas: conv(r.data_source_schemas),
+        ephemeral_resource_schemas: conv(r.ephemeral_resource_schemas),
         diagnostics: r.diagnostics.into_iter().map(widen_diagnostic).collect(),
         provider_meta: r.provider_meta.map(widen_schema),
         server_capabilities: r.server_capabilities.map(|c| v6::ServerCapabilities {
