@@ -48,8 +48,8 @@ pub fn ephemeral_variables(db: &dyn Db, module: Module) -> std::collections::BTr
         .collect()
 }
 
-/// Whether anything in the module can be ephemeral: a variable declared so, or a reference
-/// to `terraform.applying`. Most modules have neither, and validation then evaluates nothing
+/// Whether anything in the module can be ephemeral: a variable declared so, a reference to
+/// `terraform.applying` or to an ephemeral resource. Most modules have neither, and validation then evaluates nothing
 /// for ephemerality.
 #[salsa::tracked]
 pub fn has_ephemeral_sources(db: &dyn Db, module: Module) -> bool {
@@ -59,6 +59,10 @@ pub fn has_ephemeral_sources(db: &dyn Db, module: Module) -> bool {
                 matches!(
                     e,
                     ferro_hir::Expr::Ref(ferro_hir::Reference::TerraformApplying)
+                ) || matches!(
+                    e,
+                    ferro_hir::Expr::Ref(ferro_hir::Reference::Resource(r))
+                        if r.mode == ferro_addrs::ResourceMode::Ephemeral
                 )
             })
         })
@@ -127,6 +131,12 @@ impl Scope for SensitiveInputs<'_> {
             }),
             Reference::TerraformApplying if self.mark == ferro_value::Marks::EPHEMERAL => {
                 Ok(Value::unknown(ferro_value::Type::Bool).with_marks(self.mark))
+            }
+            Reference::Resource(r)
+                if self.mark == ferro_value::Marks::EPHEMERAL
+                    && r.mode == ferro_addrs::ResourceMode::Ephemeral =>
+            {
+                Ok(unknown.with_marks(self.mark))
             }
             Reference::Local(n) => {
                 let Some(it) = self.index.locals.get(n) else {
