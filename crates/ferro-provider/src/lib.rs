@@ -157,6 +157,9 @@ pub struct ReadResponse {
     pub new_state: Value,
     pub private: Vec<u8>,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 pub struct UpgradeRequest<'a> {
@@ -186,6 +189,9 @@ pub struct ReadDataRequest<'a> {
 pub struct ReadDataResponse {
     pub state: Value,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 pub struct ImportRequest<'a> {
@@ -205,6 +211,9 @@ pub struct ImportedResource {
 pub struct ImportResponse {
     pub imported: Vec<ImportedResource>,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 /// A `moved` block across resource types: the object as state holds it under its old type.
@@ -257,6 +266,7 @@ pub trait Provider: Send + Sync {
                 "Unsupported data source",
                 format!("This provider has no data source {:?}.", req.type_name),
             )],
+            deferred: None,
         }
     }
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
@@ -269,6 +279,7 @@ pub trait Provider: Send + Sync {
                     req.type_name
                 ),
             )],
+            deferred: None,
         }
     }
     /// Take over an object of another resource type. Only called when the schema says the

@@ -291,6 +291,7 @@ impl Provider for SdkProvider {
             new_state: v,
             private: req.private.to_vec(),
             diagnostics: d,
+            deferred: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -416,6 +417,7 @@ impl Provider for SdkProvider {
                         self.name, req.type_name
                     ),
                 )],
+                deferred: None,
             };
         };
         match d.read_at(req.config, req.address) {
@@ -424,11 +426,13 @@ impl Provider for SdkProvider {
                 ReadDataResponse {
                     state: v,
                     diagnostics: diags,
+                    deferred: None,
                 }
             }
             Err(diags) => ReadDataResponse {
                 state: Value::null(d.schema().implied_type()),
                 diagnostics: diags,
+                deferred: None,
             },
         }
     }
@@ -440,6 +444,7 @@ impl Provider for SdkProvider {
                 return ImportResponse {
                     imported: Vec::new(),
                     diagnostics: d,
+                    deferred: None,
                 }
             }
         };
@@ -451,10 +456,12 @@ impl Provider for SdkProvider {
                     private: Vec::new(),
                 }],
                 diagnostics: Vec::new(),
+                deferred: None,
             },
             Err(d) => ImportResponse {
                 imported: Vec::new(),
                 diagnostics: d,
+                deferred: None,
             },
         }
     }

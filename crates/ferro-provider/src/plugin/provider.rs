@@ -515,6 +515,7 @@ impl Provider for GrpcProvider {
             new_state: Value::null(ty),
             private: Vec::new(),
             diagnostics,
+            deferred: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -525,8 +526,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_resource::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             current_state: Some(current_state),
             private: req.private.to_vec(),
@@ -541,6 +541,9 @@ impl Provider for GrpcProvider {
                     new_state,
                     private: resp.private,
                     diagnostics,
+                    deferred: resp
+                        .deferred
+                        .map(|d| crate::DeferralReason::from_proto(d.reason)),
                 }
             }
             Err(d) => fail(ty, d),
@@ -658,6 +661,7 @@ impl Provider for GrpcProvider {
         let fail = |ty: Type, diagnostics| ReadDataResponse {
             state: Value::null(ty),
             diagnostics,
+            deferred: None,
         };
         let ty = match self.data_source_type(req.type_name) {
             Ok(t) => t,
@@ -668,8 +672,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_data_source::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             config: Some(config),
             provider_meta: self.provider_meta(),
@@ -683,7 +686,13 @@ impl Provider for GrpcProvider {
                     &ty,
                     &mut diagnostics,
                 );
-                ReadDataResponse { state, diagnostics }
+                ReadDataResponse {
+                    state,
+                    diagnostics,
+                    deferred: resp
+                        .deferred
+                        .map(|d| crate::DeferralReason::from_proto(d.reason)),
+                }
             }
             Err(d) => fail(ty, d),
         }
@@ -691,8 +700,7 @@ impl Provider for GrpcProvider {
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
         let msg = pb::import_resource_state::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             id: req.id.to_string(),
         };
@@ -703,10 +711,14 @@ impl Provider for GrpcProvider {
                     return ImportResponse {
                         imported: Vec::new(),
                         diagnostics,
+                        deferred: None,
                     }
                 }
             };
         let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+        let deferred = resp
+            .deferred
+            .map(|d| crate::DeferralReason::from_proto(d.reason));
         let mut imported = Vec::new();
         for r in resp.imported_resources {
             let ty = match self.resource_type(&r.type_name) {
@@ -726,6 +738,7 @@ impl Provider for GrpcProvider {
         ImportResponse {
             imported,
             diagnostics,
+            deferred,
         }
     }
 
