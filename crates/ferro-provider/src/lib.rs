@@ -128,6 +128,16 @@ impl DeferralReason {
             _ => DeferralReason::Unknown,
         }
     }
+
+    /// The protocol's reason code of this reason.
+    pub fn to_proto(self) -> i32 {
+        match self {
+            DeferralReason::Unknown => 0,
+            DeferralReason::ResourceConfigUnknown => 1,
+            DeferralReason::ProviderConfigUnknown => 2,
+            DeferralReason::AbsentPrereq => 3,
+        }
+    }
 }
 
 pub struct ApplyRequest<'a> {
