@@ -234,7 +234,8 @@ pub fn split_args(line: &str) -> Result<Vec<String>, String> {
 // Normalisation and diffs
 // ---------------------------------------------------------------------------------------------
 
-/// Normalise a transcript: the temporary directory → `<tmp>`, UUIDs → `<uuid>`, CRLF → LF,
+/// Normalise a transcript: the temporary directory → `<tmp>`, UUIDs → `<uuid>`, the JSON UI's
+/// `@timestamp`s → `<timestamp>`, CRLF → LF,
 /// trailing whitespace stripped from every line, and exactly one newline at the end (none for
 /// an empty transcript).
 pub fn normalize(text: &str, tmp: Option<&Path>) -> String {
@@ -252,7 +253,7 @@ pub fn normalize(text: &str, tmp: Option<&Path>) -> String {
     let s = replace_uuids(&s);
     let mut out = String::with_capacity(s.len());
     for line in s.lines() {
-        out.push_str(&zero_elapsed(line.trim_end()));
+        out.push_str(&ui_timestamps(&zero_elapsed(line.trim_end())));
         out.push('\n');
     }
     while out.ends_with("\n\n") {
@@ -277,6 +278,26 @@ fn zero_elapsed(line: &str) -> std::borrow::Cow<'_, str> {
         return line.into();
     }
     format!("{}{MARK}0{}", &line[..at], &rest[digits..]).into()
+}
+
+/// The `-json` UI stamps each message with the time (`"@timestamp":"…"`): written as
+/// `<timestamp>`.
+fn ui_timestamps(line: &str) -> std::borrow::Cow<'_, str> {
+    const KEY: &str = "\"@timestamp\":\"";
+    if !line.contains(KEY) {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(KEY) {
+        let value = &rest[at + KEY.len()..];
+        let Some(end) = value.find('"') else { break };
+        out.push_str(&rest[..at + KEY.len()]);
+        out.push_str("<timestamp>");
+        rest = &value[end..];
+    }
+    out.push_str(rest);
+    out.into()
 }
 
 /// Replace every 8-4-4-4-12 hex-digit group (not part of a longer hex/word run) with `<uuid>`.

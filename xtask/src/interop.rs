@@ -869,6 +869,7 @@ pub fn run_all(env: &Env, filter: Option<&str>) -> Vec<(String, String)> {
     for (name, f) in SCENARIOS
         .iter()
         .chain(crate::interop_lifecycle::SCENARIOS)
+        .chain(crate::interop_deferral::SCENARIOS)
         .chain(crate::interop_render::SCENARIOS)
         .chain(crate::interop_sensitive::SCENARIOS)
         .chain(crate::interop_sdk::SCENARIOS)

@@ -14,6 +14,7 @@ pub mod fmt_oracle;
 pub mod fuzz_smoke;
 pub mod golden;
 pub mod interop;
+mod interop_deferral;
 mod interop_diag;
 mod interop_lifecycle;
 mod interop_modules;

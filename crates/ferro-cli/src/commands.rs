@@ -505,6 +505,7 @@ pub fn plan(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     if crate::json_ui::active() {
         crate::json_ui::planned_changes(io.stdout, &planned.plan);
+        crate::json_ui::deferred_changes(io.stdout, &planned.plan);
         crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
     } else {
         let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);
@@ -760,6 +761,7 @@ pub(crate) fn plan_for_apply(
     let planned = make_plan(g, a, p, destroy, false, current, io)?;
     if crate::json_ui::active() {
         crate::json_ui::planned_changes(io.stdout, &planned.plan);
+        crate::json_ui::deferred_changes(io.stdout, &planned.plan);
         crate::json_ui::change_summary(io.stdout, "plan", planned.plan.counts());
     } else {
         let _ = render::write_human_plan(&planned.plan, &planned.providers, g.color, io.stdout);

@@ -125,6 +125,7 @@ impl Provider for SchemaOnly {
             new_state: req.current_state.clone(),
             private: Vec::new(),
             diagnostics: schema_only(),
+            deferred: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -149,12 +150,14 @@ impl Provider for SchemaOnly {
         ReadDataResponse {
             state: req.config.clone(),
             diagnostics: schema_only(),
+            deferred: None,
         }
     }
     fn import_resource_state(&self, _: ImportRequest<'_>) -> ImportResponse {
         ImportResponse {
             imported: Vec::new(),
             diagnostics: schema_only(),
+            deferred: None,
         }
     }
 }

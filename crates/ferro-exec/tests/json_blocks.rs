@@ -146,6 +146,7 @@ impl Provider for Shelf {
             new_state: req.current_state.clone(),
             private: Vec::new(),
             diagnostics: Vec::new(),
+            deferred: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {

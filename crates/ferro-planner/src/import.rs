@@ -5,7 +5,7 @@ use crate::providers::Providers;
 use crate::statecodec::{encode_object, Hold};
 use ferro_addrs::{AbsResourceInstance, ResourceMode};
 use ferro_diag::Diagnostic;
-use ferro_provider::{ImportRequest, ReadRequest};
+use ferro_provider::{DeferralReason, ImportRequest, ReadRequest};
 use ferro_state::State;
 
 /// Progress of an import, for the CLI to print as it happens.
@@ -23,6 +23,45 @@ pub fn import_resource(
     addr: &AbsResourceInstance,
     id: &str,
     on_event: &mut dyn FnMut(ImportEvent<'_>),
+) -> Vec<Diagnostic> {
+    let (mut diags, deferred) = import_or_defer(providers, state, addr, id, on_event);
+    if deferred.is_some() {
+        let name = providers
+            .by_resource
+            .get(&addr.containing_resource().config())
+            .map(|c| c.provider.to_string())
+            .unwrap_or_default();
+        diags.push(ferro_runtime::data::deferred_here(
+            &name,
+            &addr.to_string(),
+            "import",
+        ));
+    }
+    diags
+}
+
+/// [`import_resource`], where the provider's `deferred` answer (to `ImportResourceState` or
+/// to the `ReadResource` that follows) is honoured: nothing is imported, and the reason is
+/// returned.
+pub(crate) fn import_or_defer(
+    providers: &Providers,
+    state: &mut State,
+    addr: &AbsResourceInstance,
+    id: &str,
+    on_event: &mut dyn FnMut(ImportEvent<'_>),
+) -> (Vec<Diagnostic>, Option<DeferralReason>) {
+    let mut deferred = None;
+    let diags = import_inner(providers, state, addr, id, on_event, &mut deferred);
+    (diags, deferred)
+}
+
+fn import_inner(
+    providers: &Providers,
+    state: &mut State,
+    addr: &AbsResourceInstance,
+    id: &str,
+    on_event: &mut dyn FnMut(ImportEvent<'_>),
+    deferred: &mut Option<DeferralReason>,
 ) -> Vec<Diagnostic> {
     let a = addr.to_string();
     let res = &addr.resource.resource;
@@ -81,6 +120,10 @@ pub fn import_resource(
     if diags.iter().any(Diagnostic::is_error) {
         return diags;
     }
+    if resp.deferred.is_some() {
+        *deferred = resp.deferred;
+        return diags;
+    }
     let Some(obj) = resp.imported.iter().find(|o| *o.type_name == *res.ty) else {
         diags.push(
             Diagnostic::error("import-nothing", "Import returned no resources")
@@ -108,6 +151,10 @@ pub fn import_resource(
             .map(|d| ferro_runtime::diagnostics::provider_diag(d, &a, None)),
     );
     if diags.iter().any(Diagnostic::is_error) {
+        return diags;
+    }
+    if read.deferred.is_some() {
+        *deferred = read.deferred;
         return diags;
     }
     let provider_name = cfg.provider.to_string();

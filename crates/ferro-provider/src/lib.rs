@@ -131,6 +131,16 @@ impl DeferralReason {
             _ => DeferralReason::Unknown,
         }
     }
+
+    /// The protocol's reason code of this reason.
+    pub fn to_proto(self) -> i32 {
+        match self {
+            DeferralReason::Unknown => 0,
+            DeferralReason::ResourceConfigUnknown => 1,
+            DeferralReason::ProviderConfigUnknown => 2,
+            DeferralReason::AbsentPrereq => 3,
+        }
+    }
 }
 
 pub struct ApplyRequest<'a> {
@@ -160,6 +170,9 @@ pub struct ReadResponse {
     pub new_state: Value,
     pub private: Vec<u8>,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 pub struct UpgradeRequest<'a> {
@@ -189,6 +202,9 @@ pub struct ReadDataRequest<'a> {
 pub struct ReadDataResponse {
     pub state: Value,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 pub struct ImportRequest<'a> {
@@ -208,6 +224,9 @@ pub struct ImportedResource {
 pub struct ImportResponse {
     pub imported: Vec<ImportedResource>,
     pub diagnostics: Vec<ProviderDiagnostic>,
+    /// The provider's answer that it cannot do this yet (only to a client that allows
+    /// deferral: [`Provider::allow_deferral`]).
+    pub deferred: Option<DeferralReason>,
 }
 
 /// A `moved` block across resource types: the object as state holds it under its old type.
@@ -287,6 +306,7 @@ pub trait Provider: Send + Sync {
                 "Unsupported data source",
                 format!("This provider has no data source {:?}.", req.type_name),
             )],
+            deferred: None,
         }
     }
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
@@ -299,6 +319,7 @@ pub trait Provider: Send + Sync {
                     req.type_name
                 ),
             )],
+            deferred: None,
         }
     }
     /// Take over an object of another resource type. Only called when the schema says the

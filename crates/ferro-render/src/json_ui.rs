@@ -1,6 +1,7 @@
 //! The machine-readable UI of `plan -json`, `apply -json`, `refresh -json` and `destroy -json`:
 //! Terraform 1.0's `terraform.ui` messages (UI version 0.1.0), one JSON object per line on
-//! standard output: `version` first, then `planned_change`s and a `change_summary`, the hooks of each
+//! standard output: `version` first, then `planned_change`s (and ferro's `deferred_change`s)
+//! and a `change_summary`, the hooks of each
 //! step as it runs (`apply_start`, `apply_complete`, `apply_errored`), the final summary and
 //! `outputs`, and every diagnostic as a `diagnostic` message.
 //!
@@ -180,6 +181,38 @@ pub fn planned_changes(out: &mut dyn Write, plan: &Plan) {
             &format!("{}: Plan to {action}", c.addr),
             "planned_change",
             vec![("change", change)],
+        );
+    }
+}
+
+/// A `deferred_change` (ferro's own message; Terraform's UI says nothing of deferred changes)
+/// for every change a partial plan (`-allow-deferral`) leaves for a later plan, by address:
+/// the resource (its `addr` and `module` with Terraform's wildcard key `[*]` where instances
+/// are not known), the action as far as it could be planned, and the reason as `show -json`'s
+/// `deferred_changes` names it. A no-op, as in the human plan, is not listed.
+pub fn deferred_changes(out: &mut dyn Write, plan: &Plan) {
+    for d in plan
+        .deferred
+        .iter()
+        .filter(|d| d.change.action != Action::NoOp)
+    {
+        let action = action_name(d.change.action);
+        let mut res = resource(&d.change.addr);
+        res["addr"] = json!(d.address);
+        res["module"] = json!(d.module_address);
+        emit(
+            out,
+            "info",
+            &format!(
+                "{}: Plan to {action} deferred ({})",
+                d.address,
+                d.reason.explanation()
+            ),
+            "deferred_change",
+            vec![(
+                "change",
+                json!({ "resource": res, "action": action, "reason": d.reason.json_name() }),
+            )],
         );
     }
 }

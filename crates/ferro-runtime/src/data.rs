@@ -17,6 +17,42 @@ pub fn read_data(
     at: &InstanceRef<'_>,
     config: &Value,
 ) -> (Option<Value>, Vec<Diagnostic>) {
+    let (read, mut diags) = read_data_or_defer(provider, at, config);
+    match read {
+        DataRead::Read(v) => (Some(v), diags),
+        DataRead::Failed => (None, diags),
+        DataRead::Deferred(_) => {
+            diags.push(deferred_here(at.provider_name, at.addr, "read"));
+            (None, diags)
+        }
+    }
+}
+
+/// What reading a data source gave.
+pub enum DataRead {
+    /// The object read, with the configuration's sensitivity.
+    Read(Value),
+    /// The provider cannot read it yet (its `deferred` answer, to a client that allows it).
+    Deferred(ferro_provider::DeferralReason),
+    /// The read failed or its answer is invalid (the diagnostics say why).
+    Failed,
+}
+
+/// The error for a `deferred` answer where it cannot be honoured (during apply, where
+/// everything planned must be done).
+pub fn deferred_here(provider_name: &str, addr: &str, what: &str) -> Diagnostic {
+    Diagnostic::error("provider-deferred", "Provider deferred changes when ferro could not")
+        .with_detail(format!("Provider {provider_name:?} deferred the {what} of {addr}, but a deferred answer can only be honoured while planning with -allow-deferral.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."))
+        .with_address(addr)
+}
+
+/// [`read_data`], where the provider's `deferred` answer is honoured: the read is left for a
+/// later plan.
+pub fn read_data_or_defer(
+    provider: &dyn Provider,
+    at: &InstanceRef<'_>,
+    config: &Value,
+) -> (DataRead, Vec<Diagnostic>) {
     let (plain_cfg, _) = config.deep_unmark();
     let resp = provider.read_data_source(ReadDataRequest {
         type_name: &at.decl.addr.ty,
@@ -30,7 +66,10 @@ pub fn read_data(
         diags.push(resource_diag(at.hir, d, at.addr, at.decl));
     }
     if errored {
-        return (None, diags);
+        return (DataRead::Failed, diags);
+    }
+    if let Some(reason) = resp.deferred {
+        return (DataRead::Deferred(reason), diags);
     }
     let invalid = |summary: &str, what: String| {
         Diagnostic::error("provider-invalid-data", summary)
@@ -53,9 +92,9 @@ pub fn read_data(
                 "Provider produced invalid object",
                 format!("produced a value for {addr} that is not wholly known"),
             )),
-            Ok(v) => return (Some(carry_marks(&v, config)), diags),
+            Ok(v) => return (DataRead::Read(carry_marks(&v, config)), diags),
         }
     };
     diags.extend(problem);
-    (None, diags)
+    (DataRead::Failed, diags)
 }

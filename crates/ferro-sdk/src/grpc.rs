@@ -21,6 +21,9 @@ pub struct ProviderService {
 
 impl ProviderService {
     pub fn new(inner: Arc<dyn Provider>) -> ProviderService {
+        // The provider answers `deferred` whenever its logic says so: this service decides,
+        // call by call, whether the client allows it ([`deferred_answer`]).
+        inner.allow_deferral();
         ProviderService {
             inner,
             schema: OnceLock::new(),
@@ -231,6 +234,31 @@ pub fn diag(d: ProviderDiagnostic) -> pb::Diagnostic {
         summary: d.summary,
         detail: d.detail,
         attribute: d.attribute.map(|p| path(&p)),
+    }
+}
+
+/// Whether a call's client capabilities allow a `deferred` answer.
+fn deferral_allowed(c: Option<&pb::ClientCapabilities>) -> bool {
+    c.is_some_and(|c| c.deferral_allowed)
+}
+
+/// The `deferred` field of an answer: the provider's reason when the client allows deferral;
+/// otherwise none, and an error in `diagnostics` (as terraform-plugin-framework answers).
+fn deferred_answer(
+    reason: Option<ferro_provider::DeferralReason>,
+    allowed: bool,
+    what: &str,
+    type_name: &str,
+    diagnostics: &mut Vec<pb::Diagnostic>,
+) -> Option<pb::Deferred> {
+    let reason = reason?;
+    if allowed {
+        Some(pb::Deferred {
+            reason: reason.to_proto(),
+        })
+    } else {
+        diagnostics.push(diag(crate::provider::deferral_refused(what, type_name)));
+        None
     }
 }
 
@@ -540,6 +568,13 @@ impl pb::provider_server::Provider for ProviderService {
             resp.diagnostics = diags(out.diagnostics);
             resp.new_state = encode(&out.new_state, &ty, &mut resp.diagnostics);
             resp.private = out.private;
+            resp.deferred = deferred_answer(
+                out.deferred,
+                deferral_allowed(req.client_capabilities.as_ref()),
+                "read",
+                &req.type_name,
+                &mut resp.diagnostics,
+            );
             Ok(())
         };
         if let Err(d) = run(&mut resp) {
@@ -574,6 +609,13 @@ impl pb::provider_server::Provider for ProviderService {
                 resp.requires_replace = out.requires_replace.iter().map(|p| path(p)).collect();
                 resp.planned_private = out.planned_private;
                 resp.legacy_type_system = out.legacy_type_system;
+                resp.deferred = deferred_answer(
+                    out.deferred,
+                    deferral_allowed(req.client_capabilities.as_ref()),
+                    "change",
+                    &req.type_name,
+                    &mut resp.diagnostics,
+                );
                 Ok(())
             };
         if let Err(d) = run(&mut resp) {
@@ -627,6 +669,13 @@ impl pb::provider_server::Provider for ProviderService {
             })
         });
         resp.diagnostics = diags(out.diagnostics);
+        resp.deferred = deferred_answer(
+            out.deferred,
+            deferral_allowed(req.client_capabilities.as_ref()),
+            "import",
+            &req.type_name,
+            &mut resp.diagnostics,
+        );
         for imp in out.imported {
             match self.resource_type(&imp.type_name) {
                 Ok(ty) => {
@@ -663,6 +712,13 @@ impl pb::provider_server::Provider for ProviderService {
                 });
                 resp.diagnostics = diags(out.diagnostics);
                 resp.state = encode(&out.state, &ty, &mut resp.diagnostics);
+                resp.deferred = deferred_answer(
+                    out.deferred,
+                    deferral_allowed(req.client_capabilities.as_ref()),
+                    "read",
+                    &req.type_name,
+                    &mut resp.diagnostics,
+                );
                 Ok(())
             };
         if let Err(d) = run(&mut resp) {

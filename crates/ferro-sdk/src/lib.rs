@@ -2,7 +2,11 @@
 //! types with typed schemas ([`schema`]), writes their create/read/update/delete logic
 //! ([`Resource`]), offers functions (`provider::NAME::FN(...)` in configuration:
 //! [`SdkProvider::function`], served in the schema, GetFunctions and CallFunction), and
-//! attaches plan modifiers and validators to attributes; the framework
+//! attaches plan modifiers and validators to attributes, may answer that a change, a read or
+//! an import must wait (`deferred`, with a [`DeferralReason`]: [`provider_types::ModifyPlanResponse`]'s
+//! `deferred`, [`Resource::defer_read`], [`Resource::defer_import`],
+//! [`DataSource::defer_read`]; given only to a client that allows deferral, an error for
+//! any other); the framework
 //! computes planned states that obey core's rules (PROTOCOL_FACTS §6), and serves the provider
 //! either over gRPC as a plugin ([`serve`]) or in process through ferro's [`Provider`] trait
 //! ([`SdkProvider`] implements it directly).
@@ -20,7 +24,7 @@ pub mod stdio;
 pub mod validators;
 pub mod values;
 
-pub use ferro_provider::FunctionError;
+pub use ferro_provider::{DeferralReason, FunctionError};
 pub use ferro_value::schema::{FunctionDecl, FunctionParam};
 pub use provider::{
     DataSource, EphemeralResource, Function, Opened, Renewed, Resource, SdkProvider,

@@ -6,10 +6,10 @@ use crate::plan::{check, plan};
 use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
-    ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    OpenEphemeralResponse, PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadDataRequest, ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse,
-    UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, DeferralReason, FunctionError, ImportRequest, ImportResponse,
+    ImportedResource, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
+    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
+    ReadResponse, RenewEphemeralResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;
 use ferro_value::{Type, Value};
@@ -32,6 +32,11 @@ pub struct ModifyPlanResponse {
     /// Attribute names whose change forces replacement (added to the attribute modifiers').
     pub requires_replace: Vec<String>,
     pub diagnostics: Diags,
+    /// Set to answer that the change cannot be planned yet (`deferred`, with its reason): the
+    /// client plans it again in a later round. Only a client that allows deferral
+    /// (`terraform plan -allow-deferral`, `ferro plan -allow-deferral`) is given it; any other
+    /// gets an error diagnostic instead, as terraform-plugin-framework answers.
+    pub deferred: Option<DeferralReason>,
 }
 
 /// A managed resource type.
@@ -43,6 +48,12 @@ pub trait Resource: Send + Sync {
     fn modify_plan(&self, _req: &ModifyPlanRequest<'_>, _resp: &mut ModifyPlanResponse) {}
     /// Create the object; `planned` may hold unknowns the result must resolve.
     fn create(&self, planned: &Value, config: &Value) -> Result<Value, Diags>;
+    /// Whether the refresh of `state` must wait (`deferred` in ReadResource, with its
+    /// reason): then [`Resource::read`] is not called and the object is answered as it was.
+    /// Only a client that allows deferral is given it (see [`ModifyPlanResponse::deferred`]).
+    fn defer_read(&self, _state: &Value) -> Option<DeferralReason> {
+        None
+    }
     /// Refresh: `None` when the remote object no longer exists.
     fn read(&self, state: &Value) -> Result<Option<Value>, Diags> {
         Ok(Some(state.clone()))
@@ -71,6 +82,12 @@ pub trait Resource: Send + Sync {
             ),
         )])
     }
+    /// Whether the import of `id` must wait (`deferred` in ImportResourceState): then
+    /// [`Resource::import`] is not called and nothing is imported. Only a client that allows
+    /// deferral is given it (see [`ModifyPlanResponse::deferred`]).
+    fn defer_import(&self, _id: &str) -> Option<DeferralReason> {
+        None
+    }
     /// Import by ID: the state object to read afterwards.
     fn import(&self, _id: &str) -> Result<Value, Diags> {
         Err(vec![ProviderDiagnostic::error(
@@ -84,6 +101,12 @@ pub trait Resource: Send + Sync {
 pub trait DataSource: Send + Sync {
     fn schema(&self) -> ResourceSchema;
     fn validate(&self, _config: &Value, _diags: &mut Diags) {}
+    /// Whether the read with `config` must wait (`deferred` in ReadDataSource): then
+    /// [`DataSource::read`] is not called. Only a client that allows deferral is given it
+    /// (see [`ModifyPlanResponse::deferred`]).
+    fn defer_read(&self, _config: &Value) -> Option<DeferralReason> {
+        None
+    }
     /// Read: the result must be wholly known.
     fn read(&self, config: &Value) -> Result<Value, Diags>;
     /// Read the instance at `address` (empty when the caller does not say, as over the plugin
@@ -134,6 +157,9 @@ pub struct SdkProvider {
     ephemeral_resources: BTreeMap<String, Arc<dyn EphemeralResource>>,
     functions: BTreeMap<String, (FunctionDecl, Arc<dyn Function>)>,
     config: RwLock<Option<Value>>,
+    /// Whether the client allows deferral ([`Provider::allow_deferral`]; over gRPC, the
+    /// service decides per call from the client's capabilities).
+    deferral_allowed: std::sync::atomic::AtomicBool,
 }
 
 /// A provider-defined function's logic (`provider::NAME::FN(...)` in configuration). Its
@@ -164,6 +190,7 @@ impl SdkProvider {
             ephemeral_resources: BTreeMap::new(),
             functions: BTreeMap::new(),
             config: RwLock::new(None),
+            deferral_allowed: Default::default(),
         }
     }
     pub fn name(&self) -> &str {
@@ -235,6 +262,37 @@ impl SdkProvider {
     }
 }
 
+/// The error a `deferred` answer becomes for a client that does not allow deferral.
+pub(crate) fn deferral_refused(what: &str, type_name: &str) -> ProviderDiagnostic {
+    ProviderDiagnostic::error(
+        "Invalid deferred response",
+        format!("The provider answered that the {what} of {type_name:?} must be deferred, but the client does not allow deferral (it did not send the deferral_allowed capability). This is a bug in the provider, which should be reported in the provider's own issue tracker."),
+    )
+}
+
+impl SdkProvider {
+    /// The reason a deferral answer is given with, or None: a deferral the client does not
+    /// allow becomes an error in `diags`.
+    fn gate(
+        &self,
+        reason: Option<DeferralReason>,
+        what: &str,
+        type_name: &str,
+        diags: &mut Diags,
+    ) -> Option<DeferralReason> {
+        let reason = reason?;
+        if self
+            .deferral_allowed
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            Some(reason)
+        } else {
+            diags.push(deferral_refused(what, type_name));
+            None
+        }
+    }
+}
+
 fn no_unknowns(v: &Value, what: &str) -> Diags {
     if v.is_wholly_known() {
         Vec::new()
@@ -279,6 +337,11 @@ impl Provider for SdkProvider {
 
     fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
         crate::validators::validate_config(&self.config_schema, config)
+    }
+
+    fn allow_deferral(&self) {
+        self.deferral_allowed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -352,11 +415,20 @@ impl Provider for SdkProvider {
             new_state: v,
             private: req.private.to_vec(),
             diagnostics: d,
+            deferred: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
             Err(d) => return resp(req.current_state.clone(), d),
         };
+        if let Some(reason) = r.defer_read(req.current_state) {
+            let mut d = Vec::new();
+            let deferred = self.gate(Some(reason), "read", req.type_name, &mut d);
+            return ReadResponse {
+                deferred,
+                ..resp(req.current_state.clone(), d)
+            };
+        }
         match r.read(req.current_state) {
             // Write-only attributes are never read back.
             Ok(Some(v)) => resp(r.schema().to_block().null_write_only(&v), Vec::new()),
@@ -380,6 +452,7 @@ impl Provider for SdkProvider {
         };
         let schema = r.schema();
         let mut p = plan(&schema, req.prior_state, req.proposed_new_state, req.config);
+        let mut deferred = None;
         if !req.proposed_new_state.is_null() {
             let meta = Value::null(Type::Dynamic);
             let mreq = ModifyPlanRequest {
@@ -391,9 +464,11 @@ impl Provider for SdkProvider {
                 plan: p.planned.clone(),
                 requires_replace: Vec::new(),
                 diagnostics: Vec::new(),
+                deferred: None,
             };
             r.modify_plan(&mreq, &mut mresp);
             p.diagnostics.append(&mut mresp.diagnostics);
+            deferred = self.gate(mresp.deferred, "change", req.type_name, &mut p.diagnostics);
             let problems = check(&schema, req.prior_state, req.config, &mresp.plan);
             if problems.is_empty() {
                 p.planned = mresp.plan;
@@ -415,7 +490,7 @@ impl Provider for SdkProvider {
             planned_private: req.prior_private.to_vec(),
             diagnostics: p.diagnostics,
             legacy_type_system: false,
-            deferred: None,
+            deferred,
         }
     }
 
@@ -477,19 +552,31 @@ impl Provider for SdkProvider {
                         self.name, req.type_name
                     ),
                 )],
+                deferred: None,
             };
         };
+        if let Some(reason) = d.defer_read(req.config) {
+            let mut diags = Vec::new();
+            let deferred = self.gate(Some(reason), "read", req.type_name, &mut diags);
+            return ReadDataResponse {
+                state: Value::null(d.schema().implied_type()),
+                diagnostics: diags,
+                deferred,
+            };
+        }
         match d.read_at(req.config, req.address) {
             Ok(v) => {
                 let diags = no_unknowns(&v, "data source result");
                 ReadDataResponse {
                     state: v,
                     diagnostics: diags,
+                    deferred: None,
                 }
             }
             Err(diags) => ReadDataResponse {
                 state: Value::null(d.schema().implied_type()),
                 diagnostics: diags,
+                deferred: None,
             },
         }
     }
@@ -501,9 +588,19 @@ impl Provider for SdkProvider {
                 return ImportResponse {
                     imported: Vec::new(),
                     diagnostics: d,
+                    deferred: None,
                 }
             }
         };
+        if let Some(reason) = r.defer_import(req.id) {
+            let mut diagnostics = Vec::new();
+            let deferred = self.gate(Some(reason), "import", req.type_name, &mut diagnostics);
+            return ImportResponse {
+                imported: Vec::new(),
+                diagnostics,
+                deferred,
+            };
+        }
         match r.import(req.id) {
             Ok(state) => ImportResponse {
                 imported: vec![ImportedResource {
@@ -512,10 +609,12 @@ impl Provider for SdkProvider {
                     private: Vec::new(),
                 }],
                 diagnostics: Vec::new(),
+                deferred: None,
             },
             Err(d) => ImportResponse {
                 imported: Vec::new(),
                 diagnostics: d,
+                deferred: None,
             },
         }
     }

@@ -154,6 +154,13 @@ fn normalizes_transcripts() {
         replace_uuids("é 00000000-0000-0000-0000-000000000000 é"),
         "é <uuid> é"
     );
+    assert_eq!(
+        normalize(
+            "{\"@level\":\"info\",\"@timestamp\":\"2026-12-07T15:28:40.123456Z\",\"x\":\"@timestamp\"}",
+            None
+        ),
+        "{\"@level\":\"info\",\"@timestamp\":\"<timestamp>\",\"x\":\"@timestamp\"}\n"
+    );
 }
 
 #[test]

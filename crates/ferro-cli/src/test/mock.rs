@@ -214,6 +214,7 @@ impl Provider for MockProvider {
             new_state: req.current_state.clone(),
             private: req.private.to_vec(),
             diagnostics: Vec::new(),
+            deferred: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -280,6 +281,7 @@ impl Provider for MockProvider {
         ReadDataResponse {
             state,
             diagnostics: Vec::new(),
+            deferred: None,
         }
     }
     fn import_resource_state(&self, _req: ImportRequest<'_>) -> ImportResponse {
@@ -289,6 +291,7 @@ impl Provider for MockProvider {
                 "Import not supported by mock providers",
                 "A mock provider cannot import existing objects.",
             )],
+            deferred: None,
         }
     }
 }

@@ -141,11 +141,34 @@ impl Walk<'_> {
                 addr: &addr_s,
                 provider_name: &provider_name,
             };
-            let (value, ds) = ferro_runtime::data::read_data(provider.as_ref(), &at, &config);
+            let (read, ds) =
+                ferro_runtime::data::read_data_or_defer(provider.as_ref(), &at, &config);
             self.out.diags.extend(ds);
-            let Some(value) = value else {
-                instance_values.push(key, Value::unknown(schema.implied_type()));
-                continue;
+            let value = match read {
+                ferro_runtime::data::DataRead::Read(v) => v,
+                ferro_runtime::data::DataRead::Failed => {
+                    instance_values.push(key, Value::unknown(schema.implied_type()));
+                    continue;
+                }
+                ferro_runtime::data::DataRead::Deferred(reason) => {
+                    // The provider cannot read it yet: the read waits for a later plan, and
+                    // so does what depends on it.
+                    let planned = planned_data_object(&schema.block, &config);
+                    let before = self
+                        .prior_data(abs, &key, schema)
+                        .unwrap_or_else(|| Value::null(schema.implied_type()));
+                    let change = ResourceInstanceChange::new(
+                        addr,
+                        cfg.clone(),
+                        Action::Read,
+                        before,
+                        planned.clone(),
+                        schema.version,
+                    );
+                    self.defer_provider_answer(reason, vec![Box::new(change)]);
+                    instance_values.push(key, mark_schema_sensitive(&schema.block, &planned));
+                    continue;
+                }
             };
             match crate::statecodec::encode_object(
                 schema,

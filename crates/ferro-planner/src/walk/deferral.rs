@@ -20,6 +20,9 @@ pub(super) struct Deferral {
     calls: HashSet<(ModuleInstance, String)>,
     /// Provider configurations whose configuration is not known yet (not configured).
     providers: HashSet<AbsProviderConfig>,
+    /// Import targets whose provider deferred the import: the instance's change is deferred
+    /// with that reason.
+    pub(super) imports: HashMap<AbsResourceInstance, ferro_provider::DeferralReason>,
     pub(super) changes: Vec<DeferredChange>,
 }
 
@@ -51,6 +54,18 @@ impl Deferral {
     fn any_deferred(&self, deps: Option<&BTreeSet<ConfigResource>>) -> bool {
         !self.resources.is_empty()
             && deps.is_some_and(|ds| ds.iter().any(|d| self.resources.contains(d)))
+    }
+
+    /// The reason an import of `addr` was deferred, if it was.
+    pub(super) fn import_deferred(
+        &self,
+        abs: &AbsResource,
+        key: &InstanceKey,
+    ) -> Option<ferro_provider::DeferralReason> {
+        if self.imports.is_empty() {
+            return None;
+        }
+        self.imports.get(&abs.instance(key.clone())).copied()
     }
 
     /// Whether a root output depends on something deferred (it cannot be computed yet).

@@ -118,7 +118,7 @@ impl Walk<'_> {
                     continue;
                 }
             }
-            let ds = crate::import::import_resource(
+            let (ds, deferred) = crate::import::import_or_defer(
                 self.ctx.input.providers,
                 &mut self.refreshed,
                 &addr,
@@ -131,6 +131,23 @@ impl Walk<'_> {
                 Some(_) => d,
             }));
             if failed {
+                continue;
+            }
+            if let Some(reason) = deferred {
+                // The provider cannot import it yet: the instance's change waits for a later
+                // plan (with what depends on it), and nothing is imported now.
+                if !self.deferral.allowed {
+                    self.out.diags.push(
+                        ferro_runtime::data::deferred_here(
+                            &cfg_name(self.ctx.input.providers, &addr),
+                            &addr.to_string(),
+                            "import",
+                        )
+                        .with_span(block_span),
+                    );
+                    continue;
+                }
+                self.deferral.imports.insert(addr, reason);
                 continue;
             }
             if let Some(sink) = generate {
@@ -274,4 +291,13 @@ fn not_generated(span: Span, detail: String) -> Diagnostic {
     )
     .with_detail(detail)
     .with_span(span)
+}
+
+/// The provider of an import target, as messages name it.
+fn cfg_name(providers: &crate::providers::Providers, addr: &AbsResourceInstance) -> String {
+    providers
+        .by_resource
+        .get(&addr.containing_resource().config())
+        .map(|c| c.provider.to_string())
+        .unwrap_or_default()
 }

@@ -193,6 +193,16 @@ impl InstancePlanner<'_> {
                 failed |= d.severity == Severity::Error;
                 acc.diags.push(provider_diag(d, &addr, None));
             }
+            if !failed && read.deferred.is_some() {
+                // The provider cannot read the object yet: it is planned from state as it is,
+                // and its change waits for a later plan with what depends on it.
+                acc.deferred = acc.deferred.or(read.deferred);
+                return Some(PriorObject {
+                    value,
+                    private,
+                    tainted: obj.tainted,
+                });
+            }
             if !failed {
                 let wo = ferro_runtime::diagnostics::write_only_returned(
                     &schema.block,

@@ -717,6 +717,9 @@ impl Walk<'_> {
     ) {
         self.notice_refresh(abs, key, &mut acc);
         self.store_refreshed(abs, cfg, key, &mut acc);
+        if let Some(reason) = self.deferral.import_deferred(abs, key) {
+            acc.deferred = acc.deferred.or(Some(reason));
+        }
         self.merge(acc);
     }
 

@@ -100,6 +100,7 @@ mod tests {
                 new_state: req.current_state.clone(),
                 private: Vec::new(),
                 diagnostics: unused(),
+                deferred: None,
             }
         }
         fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -124,12 +125,14 @@ mod tests {
             ReadDataResponse {
                 state: req.config.clone(),
                 diagnostics: unused(),
+                deferred: None,
             }
         }
         fn import_resource_state(&self, _: ImportRequest<'_>) -> ImportResponse {
             ImportResponse {
                 imported: Vec::new(),
                 diagnostics: unused(),
+                deferred: None,
             }
         }
     }

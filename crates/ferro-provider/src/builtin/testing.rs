@@ -22,6 +22,8 @@
 //! * a `value` of `defer:REASON` (`resource_config_unknown`, `provider_config_unknown` or
 //!   `absent_prereq`) makes `PlanResourceChange` answer `deferred` with that reason, when the
 //!   client allows deferral (`plan -allow-deferral`); otherwise it is a value like any other;
+//!   likewise a `drift` of `defer:REASON` makes `ReadResource` answer `deferred`, and an
+//!   import ID `defer:REASON` makes `ImportResourceState` answer it;
 //! * the provider configuration's optional `prefix` is put before `computed` at apply (an
 //!   unknown `prefix` at configuration is put as `(unknown)`), so tests see which configuration
 //!   a resource was applied with; its optional, sensitive `password` (for ephemeral values) is
@@ -70,6 +72,23 @@ pub struct TestProvider {
     prefix: std::sync::Mutex<String>,
     /// Whether the client allows deferral ([`Provider::allow_deferral`]).
     deferral_allowed: std::sync::atomic::AtomicBool,
+}
+
+impl TestProvider {
+    fn deferral_allowed(&self) -> bool {
+        self.deferral_allowed
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The reason a `defer:REASON` text asks the provider to answer `deferred` with.
+fn defer_reason(text: &str) -> Option<DeferralReason> {
+    match text.strip_prefix("defer:")? {
+        "resource_config_unknown" => Some(DeferralReason::ResourceConfigUnknown),
+        "provider_config_unknown" => Some(DeferralReason::ProviderConfigUnknown),
+        "absent_prereq" => Some(DeferralReason::AbsentPrereq),
+        _ => None,
+    }
 }
 
 /// Whether this process registers the test provider.
@@ -475,6 +494,18 @@ impl Provider for TestProvider {
         let mut diagnostics = Vec::new();
         let cur = req.current_state;
         check_private(cur, req.private, &mut diagnostics);
+        let deferred = text(cur, "drift")
+            .and_then(|d| defer_reason(&d))
+            .filter(|_| self.deferral_allowed());
+        if deferred.is_some() {
+            // The object cannot be read yet: it is answered as it was.
+            return ReadResponse {
+                new_state: cur.clone(),
+                private: req.private.to_vec(),
+                diagnostics,
+                deferred,
+            };
+        }
         let mut new = cur.clone();
         if breaks(cur, "read_unknown") {
             new = with(&new, "computed", Value::unknown(Type::String));
@@ -488,6 +519,7 @@ impl Provider for TestProvider {
             new_state: new,
             private: req.private.to_vec(),
             diagnostics,
+            deferred: None,
         }
     }
 
@@ -522,16 +554,8 @@ impl Provider for TestProvider {
         if proposed.is_null() {
             return resp;
         }
-        if self
-            .deferral_allowed
-            .load(std::sync::atomic::Ordering::Relaxed)
-        {
-            let reason = text(proposed, "value").and_then(|v| match v.strip_prefix("defer:")? {
-                "resource_config_unknown" => Some(DeferralReason::ResourceConfigUnknown),
-                "provider_config_unknown" => Some(DeferralReason::ProviderConfigUnknown),
-                "absent_prereq" => Some(DeferralReason::AbsentPrereq),
-                _ => None,
-            });
+        if self.deferral_allowed() {
+            let reason = text(proposed, "value").and_then(|v| defer_reason(&v));
             if reason.is_some() {
                 // What it computes is unknown in the deferred plan, as a provider plans it.
                 let mut planned = with(proposed, "computed", Value::unknown(Type::String));
@@ -689,6 +713,14 @@ impl Provider for TestProvider {
             return ImportResponse {
                 imported: Vec::new(),
                 diagnostics: vec![unsupported(req.type_name)],
+                deferred: None,
+            };
+        }
+        if let Some(reason) = defer_reason(req.id).filter(|_| self.deferral_allowed()) {
+            return ImportResponse {
+                imported: Vec::new(),
+                diagnostics: Vec::new(),
+                deferred: Some(reason),
             };
         }
         let ty = schema().block.implied_type();
@@ -711,6 +743,7 @@ impl Provider for TestProvider {
                 private: Vec::new(),
             }],
             diagnostics: Vec::new(),
+            deferred: None,
         }
     }
 }

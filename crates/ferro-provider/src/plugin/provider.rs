@@ -554,6 +554,7 @@ impl Provider for GrpcProvider {
             new_state: Value::null(ty),
             private: Vec::new(),
             diagnostics,
+            deferred: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -564,8 +565,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_resource::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             current_state: Some(current_state),
             private: req.private.to_vec(),
@@ -580,6 +580,9 @@ impl Provider for GrpcProvider {
                     new_state,
                     private: resp.private,
                     diagnostics,
+                    deferred: resp
+                        .deferred
+                        .map(|d| crate::DeferralReason::from_proto(d.reason)),
                 }
             }
             Err(d) => fail(ty, d),
@@ -697,6 +700,7 @@ impl Provider for GrpcProvider {
         let fail = |ty: Type, diagnostics| ReadDataResponse {
             state: Value::null(ty),
             diagnostics,
+            deferred: None,
         };
         let ty = match self.data_source_type(req.type_name) {
             Ok(t) => t,
@@ -707,8 +711,7 @@ impl Provider for GrpcProvider {
             Err(d) => return fail(ty, d),
         };
         let msg = pb::read_data_source::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             config: Some(config),
             provider_meta: self.provider_meta(),
@@ -722,7 +725,13 @@ impl Provider for GrpcProvider {
                     &ty,
                     &mut diagnostics,
                 );
-                ReadDataResponse { state, diagnostics }
+                ReadDataResponse {
+                    state,
+                    diagnostics,
+                    deferred: resp
+                        .deferred
+                        .map(|d| crate::DeferralReason::from_proto(d.reason)),
+                }
             }
             Err(d) => fail(ty, d),
         }
@@ -730,8 +739,7 @@ impl Provider for GrpcProvider {
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
         let msg = pb::import_resource_state::Request {
-            // No deferral: ferro does not honour a deferred read or import yet.
-            client_capabilities: None,
+            client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             id: req.id.to_string(),
         };
@@ -742,10 +750,14 @@ impl Provider for GrpcProvider {
                     return ImportResponse {
                         imported: Vec::new(),
                         diagnostics,
+                        deferred: None,
                     }
                 }
             };
         let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+        let deferred = resp
+            .deferred
+            .map(|d| crate::DeferralReason::from_proto(d.reason));
         let mut imported = Vec::new();
         for r in resp.imported_resources {
             let ty = match self.resource_type(&r.type_name) {
@@ -765,6 +777,7 @@ impl Provider for GrpcProvider {
         ImportResponse {
             imported,
             diagnostics,
+            deferred,
         }
     }
 

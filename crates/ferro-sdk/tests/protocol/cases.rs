@@ -3,7 +3,10 @@
 
 use ferro_planner::objchange::{assert_plan_valid, proposed_new};
 use ferro_provider::plugin::GrpcProvider;
-use ferro_provider::{ApplyRequest, PlanRequest, PlanResponse, Provider, UpgradeRequest};
+use ferro_provider::{
+    ApplyRequest, DeferralReason, ImportRequest, PlanRequest, PlanResponse, Provider,
+    ReadDataRequest, ReadRequest, UpgradeRequest,
+};
 use ferro_sdk::values::{get, with};
 use ferro_value::schema::Block;
 use ferro_value::ValueMap;
@@ -54,6 +57,10 @@ const ALL: &[(&str, Case)] = &[
     (
         "write_only_values_reach_create_and_nothing_else",
         write_only,
+    ),
+    (
+        "deferred_answers_only_when_the_client_allows_them",
+        deferral,
     ),
 ];
 
@@ -106,6 +113,101 @@ fn ephemeral(p: &GrpcProvider) {
     // A type the provider does not offer.
     let unknown = p.open_ephemeral_resource("test_nothing", &config("db"));
     assert_eq!(unknown.diagnostics[0].summary, "Invalid ephemeral resource");
+}
+
+/// `deferred` from plan, read, data source read and import: decoded by ferro's plugin client
+/// when it sent the capability `deferral_allowed`, an error for a client that did not.
+fn deferral(p: &GrpcProvider) {
+    let schema = p.schema().unwrap();
+    let b = schema.resources["test_later"].block.clone();
+    let null = Value::null(b.implied_type());
+    let waiting = |w: &str| with(&b.empty_value(), "wait", Value::string(w));
+    let plan = |p: &GrpcProvider, config: &Value| {
+        let proposed = proposed_new(&b, &null, config);
+        p.plan_resource_change(PlanRequest {
+            type_name: "test_later",
+            prior_state: &null,
+            proposed_new_state: &proposed,
+            config,
+            prior_private: &[],
+        })
+    };
+    // This client has not allowed deferral: the provider's deferral is an error.
+    let r = plan(p, &waiting("plan"));
+    assert_eq!(r.deferred, None);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.summary == "Invalid deferred response"),
+        "{:?}",
+        r.diagnostics
+    );
+    let r = p.import_resource_state(ImportRequest {
+        type_name: "test_later",
+        id: "later",
+    });
+    assert_eq!(r.deferred, None);
+    assert!(r.imported.is_empty());
+    assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+
+    // A client that allows it (a new connection: the capability is the client's).
+    let q = crate::start(&p.protocol_version().to_string());
+    q.allow_deferral();
+    let r = plan(&q, &waiting("plan"));
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, Some(DeferralReason::ResourceConfigUnknown));
+    let r = plan(&q, &waiting("no"));
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, None);
+
+    let state = with(&waiting("read"), "id", Value::string("later-1"));
+    let r = q.read_resource(ReadRequest {
+        type_name: "test_later",
+        current_state: &state,
+        private: &[],
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, Some(DeferralReason::AbsentPrereq));
+    assert_eq!(r.new_state, state);
+    let state = with(&waiting("no"), "id", Value::string("later-1"));
+    let r = q.read_resource(ReadRequest {
+        type_name: "test_later",
+        current_state: &state,
+        private: &[],
+    });
+    assert_eq!(r.deferred, None);
+    assert_eq!(r.new_state, state);
+
+    let r = q.read_data_source(ReadDataRequest {
+        type_name: "test_later",
+        config: &with(&waiting("read"), "id", Value::null(Type::String)),
+        address: "",
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, Some(DeferralReason::ResourceConfigUnknown));
+    let r = q.read_data_source(ReadDataRequest {
+        type_name: "test_later",
+        config: &with(&waiting("no"), "id", Value::null(Type::String)),
+        address: "",
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, None);
+    assert_eq!(get(&r.state, "id"), Value::string("read"));
+
+    let r = q.import_resource_state(ImportRequest {
+        type_name: "test_later",
+        id: "later",
+    });
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(r.deferred, Some(DeferralReason::ProviderConfigUnknown));
+    assert!(r.imported.is_empty());
+    let r = q.import_resource_state(ImportRequest {
+        type_name: "test_later",
+        id: "now",
+    });
+    assert_eq!(r.deferred, None);
+    assert_eq!(r.imported.len(), 1);
+    q.close();
 }
 
 /// A write-only attribute: flagged in the schema over either protocol (protocol 5 numbers the

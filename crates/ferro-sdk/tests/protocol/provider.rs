@@ -11,8 +11,8 @@ use ferro_sdk::schema::Object;
 use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{
-    Attr, Diags, EphemeralResource, FunctionDecl, FunctionError, FunctionParam, Opened, Renewed,
-    Resource, ResourceSchema, SdkProvider, Type, Value,
+    Attr, DataSource, DeferralReason, Diags, EphemeralResource, FunctionDecl, FunctionError,
+    FunctionParam, Opened, Renewed, Resource, ResourceSchema, SdkProvider, Type, Value,
 };
 use ferro_value::schema::NestingMode;
 use std::sync::Arc;
@@ -34,6 +34,8 @@ pub fn provider(nested: bool) -> SdkProvider {
         .resource("test_echo", Echo)
         .resource("test_secret", Secret)
         .ephemeral_resource("test_token", Token)
+        .resource("test_later", Later)
+        .data_source("test_later", Later)
         .function("upper", upper, |args: &[Value]| {
             let mut out = String::new();
             for (i, a) in args.iter().enumerate() {
@@ -108,6 +110,61 @@ impl Resource for Echo {
     }
     fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
         Ok(planned.clone())
+    }
+}
+
+/// `test_later` (a resource and a data source): answers `deferred` when its `wait` says so:
+/// `plan` (PlanResourceChange, the resource configuration unknown), `read` (ReadResource: a
+/// prerequisite absent; ReadDataSource: the resource configuration unknown); an import of the
+/// id `later` is deferred too (the provider configuration unknown).
+pub struct Later;
+
+impl Later {
+    fn schema() -> ResourceSchema {
+        ResourceSchema::new()
+            .attr("wait", Attr::string().optional())
+            .attr("id", Attr::string().computed())
+    }
+}
+
+impl Resource for Later {
+    fn schema(&self) -> ResourceSchema {
+        Later::schema()
+    }
+    fn modify_plan(&self, req: &ModifyPlanRequest<'_>, resp: &mut ModifyPlanResponse) {
+        if get(req.config, "wait").as_str() == Some("plan") {
+            resp.deferred = Some(DeferralReason::ResourceConfigUnknown);
+        }
+    }
+    fn defer_read(&self, state: &Value) -> Option<DeferralReason> {
+        (get(state, "wait").as_str() == Some("read")).then_some(DeferralReason::AbsentPrereq)
+    }
+    fn defer_import(&self, id: &str) -> Option<DeferralReason> {
+        (id == "later").then_some(DeferralReason::ProviderConfigUnknown)
+    }
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(with(planned, "id", Value::string("later-1")))
+    }
+    fn import(&self, id: &str) -> Result<Value, Diags> {
+        let v = with(
+            &Later::schema().to_block().empty_value(),
+            "id",
+            Value::string(id),
+        );
+        Ok(v)
+    }
+}
+
+impl DataSource for Later {
+    fn schema(&self) -> ResourceSchema {
+        Later::schema()
+    }
+    fn defer_read(&self, config: &Value) -> Option<DeferralReason> {
+        (get(config, "wait").as_str() == Some("read"))
+            .then_some(DeferralReason::ResourceConfigUnknown)
+    }
+    fn read(&self, config: &Value) -> Result<Value, Diags> {
+        Ok(with(config, "id", Value::string("read")))
     }
 }
 
