@@ -17,8 +17,9 @@ use ferro_diag::Diagnostic;
 /// whose language it reads (ferro-state's `WRITER_VERSION`; a test keeps the two equal).
 pub const OLDEST_LANGUAGE_VERSION: &str = "1.0.3";
 
-/// The newest Terraform release whose language ferro implements.
-pub const NEWEST_LANGUAGE_VERSION: &str = "1.9.8";
+/// The newest Terraform release whose language ferro implements (ephemeral values and
+/// resources, `terraform.applying` of 1.10; write-only attributes of 1.11).
+pub const NEWEST_LANGUAGE_VERSION: &str = "1.11.4";
 
 /// The first OpenTofu release (its language is Terraform 1.6's).
 pub const OLDEST_OPENTOFU_VERSION: &str = "1.6.0";
