@@ -166,3 +166,20 @@ fn an_ephemeral_resource_configures_a_provider_and_persists_nowhere() {
         }
     }
 }
+
+/// `examples/ephemeral`: the password reaches the command the provisioner runs (it records the
+/// length, 24) and nothing about it reaches the state.
+#[test]
+fn the_example_uses_a_password_that_state_never_sees() {
+    let dir = scratch("ephemeral-example");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ephemeral/main.tf");
+    std::fs::copy(&src, dir.join("main.tf")).unwrap();
+    let (code, out) = ferro(&dir, &["apply", "-auto-approve", "-no-color"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ephemeral.random_password.db: Closing complete"), "{out}");
+    let length = std::fs::read_to_string(dir.join("password-length.txt")).unwrap();
+    assert_eq!(length.trim(), "24");
+    let state = std::fs::read_to_string(dir.join("terraform.tfstate")).unwrap();
+    assert!(state.contains("terraform_data"), "{state}");
+    assert!(!state.contains("random_password"), "{state}");
+}
