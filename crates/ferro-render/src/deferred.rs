@@ -61,7 +61,15 @@ pub(crate) fn deferred_section(plan: &Plan, providers: &Providers, pen: Pen) -> 
         }
         out.push_str("}\n");
     }
-    let n = plan.deferred.len();
+    // The changes shown: a deferred no-op (a refresh left for later) is not one.
+    let n = plan
+        .deferred
+        .iter()
+        .filter(|d| d.change.action != Action::NoOp)
+        .count();
+    if n == 0 {
+        return out;
+    }
     out.push_str(&pen.paint(&format!(
         "\n[reset][bold]Deferred:[reset] {n} {} for a later plan and apply.\n",
         if n == 1 {
