@@ -176,7 +176,10 @@ fn the_example_uses_a_password_that_state_never_sees() {
     std::fs::copy(&src, dir.join("main.tf")).unwrap();
     let (code, out) = ferro(&dir, &["apply", "-auto-approve", "-no-color"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("ephemeral.random_password.db: Closing complete"), "{out}");
+    assert!(
+        out.contains("ephemeral.random_password.db: Closing complete"),
+        "{out}"
+    );
     let length = std::fs::read_to_string(dir.join("password-length.txt")).unwrap();
     assert_eq!(length.trim(), "24");
     let state = std::fs::read_to_string(dir.join("terraform.tfstate")).unwrap();

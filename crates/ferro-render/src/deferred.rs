@@ -1,8 +1,7 @@
 //! The deferred changes of a partial plan (`-allow-deferral`) in the human plan: each with
 //! the reason it waits, in Terraform's words, then how many there are.
 
-use super::{action_symbol, diff, schema_block, DiffPrinter, Pen};
-use ferro_addrs::ResourceMode;
+use super::{action_symbol, schema_block, DiffPrinter, Pen};
 use ferro_plan::{Action, Plan};
 use ferro_runtime::config_value::mark_schema_sensitive;
 use ferro_runtime::Providers;
@@ -33,24 +32,7 @@ pub(crate) fn deferred_section(plan: &Plan, providers: &Providers, pen: Pen) -> 
         )));
         out.push_str(&pen.paint(action_symbol(c.action)));
         out.push(' ');
-        let r = &c.addr.resource.resource;
-        out.push_str(&match r.mode {
-            ResourceMode::Managed => format!(
-                "resource {} {} {{",
-                diff::go_quote(&r.ty),
-                diff::go_quote(&r.name)
-            ),
-            ResourceMode::Data => format!(
-                "data {} {}  {{",
-                diff::go_quote(&r.ty),
-                diff::go_quote(&r.name)
-            ),
-            ResourceMode::Ephemeral => format!(
-                "ephemeral {} {} {{",
-                diff::go_quote(&r.ty),
-                diff::go_quote(&r.name)
-            ),
-        });
+        out.push_str(&super::block_header(&c.addr.resource.resource));
         let before = mark_schema_sensitive(schema, &c.before.value());
         let after = mark_schema_sensitive(schema, &c.after.value());
         let mut p = DiffPrinter::new(pen, c.action, c.requires_replace());

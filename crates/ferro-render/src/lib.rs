@@ -182,26 +182,7 @@ fn resource_change(
         out.push_str(&pen.paint(action_symbol(c.action)));
     }
     out.push(' ');
-    let r = &c.addr.resource.resource;
-    // Terraform 1.0 leaves two spaces before the brace of a data block.
-    let header = match r.mode {
-        ResourceMode::Managed => format!(
-            "resource {} {} {{",
-            diff::go_quote(&r.ty),
-            diff::go_quote(&r.name)
-        ),
-        ResourceMode::Data => format!(
-            "data {} {}  {{",
-            diff::go_quote(&r.ty),
-            diff::go_quote(&r.name)
-        ),
-        ResourceMode::Ephemeral => format!(
-            "ephemeral {} {} {{",
-            diff::go_quote(&r.ty),
-            diff::go_quote(&r.name)
-        ),
-    };
-    out.push_str(&header);
+    out.push_str(&block_header(&c.addr.resource.resource));
     let before = mark_schema_sensitive(schema, &c.before.value());
     let (action, after) = if notes.forget {
         (Action::NoOp, before.clone())
@@ -575,4 +556,15 @@ pub fn human_state(state: &State, providers: &Providers, color: bool) -> String 
 /// The " [id=…]" a progress line names its object with (nothing without a naming attribute).
 pub fn id_suffix(id: Option<(&str, &str)>) -> String {
     id.map(|(k, v)| format!(" [{k}={v}]")).unwrap_or_default()
+}
+
+/// The header of a resource's block in a plan: `resource "T" "N" {` (Terraform 1.0 leaves two
+/// spaces before the brace of a data block).
+pub(crate) fn block_header(r: &ferro_addrs::Resource) -> String {
+    let (ty, name) = (diff::go_quote(&r.ty), diff::go_quote(&r.name));
+    match r.mode {
+        ResourceMode::Managed => format!("resource {ty} {name} {{"),
+        ResourceMode::Data => format!("data {ty} {name}  {{"),
+        ResourceMode::Ephemeral => format!("ephemeral {ty} {name} {{"),
+    }
 }
