@@ -13,6 +13,6 @@ pub use eval::{
     ProviderFunctionLookup, ProviderFunctions, Scope,
 };
 pub use functions::{
-    call_function, function_names, function_signature, is_function, CallError, FnContext,
-    FunctionSignature, IMPURE_FUNCTIONS,
+    call_function, function_names, function_signature, is_function, parse_rfc3339, CallError,
+    FnContext, FunctionSignature, IMPURE_FUNCTIONS, MONTH_NAMES, WEEKDAY_NAMES,
 };

@@ -1,6 +1,7 @@
 //! The functions of the `time` provider (hashicorp/time 0.11): `rfc3339_parse`, an RFC 3339
 //! timestamp's parts (in its own UTC offset; `unix` is absolute) as an object.
 
+use ferro_eval::{MONTH_NAMES, WEEKDAY_NAMES};
 use ferro_sdk::{FunctionDecl, FunctionError, FunctionParam, SdkProvider, Type, Value};
 use ferro_value::civil::{civil_from_days, days_from_civil};
 
@@ -37,70 +38,20 @@ pub fn with_functions(p: SdkProvider) -> SdkProvider {
     })
 }
 
-/// (local civil seconds since the epoch, offset in seconds) of `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`,
-/// as Go's `time.Parse(time.RFC3339, …)` accepts it.
+/// (local civil seconds since the epoch, offset in seconds) of an RFC 3339 timestamp, read as
+/// the date functions read it; an offset's hours past 23 or minutes past 59 are refused, as Go's
+/// `time.Parse(time.RFC3339, …)` refuses them.
 fn parse(s: &str) -> Option<(i64, i64)> {
-    let b = s.as_bytes();
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return None;
-    }
-    let digits = |r: std::ops::Range<usize>| -> Option<i64> {
-        let t = s.get(r)?;
-        t.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| t.parse().ok())?
-    };
-    let (y, mo, d) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-    let (h, mi, sec) = (digits(11..13)?, digits(14..16)?, digits(17..19)?);
-    let mut rest = &s[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return None;
-        }
-        rest = &frac[n..];
-    }
-    let offset = match rest {
-        "Z" => 0,
-        _ => {
-            let r = rest.as_bytes();
-            if r.len() != 6 || !matches!(r[0], b'+' | b'-') || r[3] != b':' {
+    if let Some(off) = s.len().checked_sub(6).and_then(|at| s.get(at..)) {
+        let r = off.as_bytes();
+        if matches!(r[0], b'+' | b'-') && r[3] == b':' {
+            let field = |t: &str| t.parse::<i64>().ok();
+            if field(&off[1..3])? > 23 || field(&off[4..6])? > 59 {
                 return None;
             }
-            let (oh, om) = (digits_of(&rest[1..3])?, digits_of(&rest[4..6])?);
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            let sign = if r[0] == b'-' { -1 } else { 1 };
-            sign * (oh * 3600 + om * 60)
         }
-    };
-    let month_days = match mo {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if d < 1 || d > month_days || h > 23 || mi > 59 || sec > 59 {
-        return None;
     }
-    Some((
-        days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec,
-        offset,
-    ))
-}
-
-fn digits_of(t: &str) -> Option<i64> {
-    t.bytes()
-        .all(|c| c.is_ascii_digit())
-        .then(|| t.parse().ok())?
+    ferro_eval::parse_rfc3339(s)
 }
 
 fn rfc3339_parse(s: &str) -> Result<Value, FunctionError> {
@@ -123,29 +74,6 @@ fn rfc3339_parse(s: &str) -> Result<Value, FunctionError> {
     let thursday = days + 4 - iso_weekday;
     let (iso_year, _, _) = civil_from_days(thursday);
     let iso_week = (thursday - days_from_civil(iso_year, 1, 1)) / 7 + 1;
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const WEEKDAYS: [&str; 7] = [
-        "Sunday",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-    ];
     let numbers = [
         year,
         year_day,
@@ -166,11 +94,11 @@ fn rfc3339_parse(s: &str) -> Result<Value, FunctionError> {
         .collect();
     attrs.push((
         "month_name".into(),
-        Value::string(MONTHS[(month - 1) as usize]),
+        Value::string(MONTH_NAMES[(month - 1) as usize]),
     ));
     attrs.push((
         "weekday_name".into(),
-        Value::string(WEEKDAYS[weekday as usize]),
+        Value::string(WEEKDAY_NAMES[weekday as usize]),
     ));
     Ok(Value::object(attrs.into_iter().collect()))
 }
@@ -203,6 +131,15 @@ mod tests {
         // January 1, 2021 is a Friday of ISO week 53 of 2020.
         assert_eq!(part(&v, "iso_year"), Value::int(2020));
         assert_eq!(part(&v, "iso_week"), Value::int(53));
+        for bad in [
+            "2023-07-25T23:43:16",
+            "2023-07-25t23:43:16Z",
+            "2023-07-25T23:43:16.Z",
+            "2023-07-25T23:43:16+24:00",
+            "2023-07-25T23:43:16+01:75",
+        ] {
+            assert!(rfc3339_parse(bad).is_err(), "{bad}");
+        }
         let err = rfc3339_parse("2023-02-30T00:00:00Z").unwrap_err();
         assert_eq!(err.argument, Some(0));
         assert_eq!(

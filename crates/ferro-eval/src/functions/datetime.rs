@@ -14,7 +14,8 @@ struct Time {
     offset: Option<i32>,
 }
 
-const MONTHS: [&str; 12] = [
+/// The months' names, January first.
+pub const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",
@@ -28,7 +29,8 @@ const MONTHS: [&str; 12] = [
     "November",
     "December",
 ];
-const DAYS: [&str; 7] = [
+/// The weekdays' names, Sunday first.
+pub const DAYS: [&str; 7] = [
     "Sunday",
     "Monday",
     "Tuesday",
@@ -154,6 +156,14 @@ fn parse_ts(text: &str) -> Result<Time, String> {
         nanos,
         offset,
     })
+}
+
+/// An RFC 3339 timestamp as the date functions read it: seconds since the epoch counted in the
+/// timestamp's own UTC offset, and that offset in seconds; None when it does not parse.
+pub fn parse_rfc3339(text: &str) -> Option<(i64, i64)> {
+    let t = parse_ts(text).ok()?;
+    let offset = i64::from(t.offset.unwrap_or(0));
+    Some((t.secs + offset, offset))
 }
 
 /// Local civil fields: (year, month, day, hour, minute, second, weekday).

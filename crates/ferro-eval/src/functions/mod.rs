@@ -10,6 +10,7 @@ mod collection;
 mod conversion;
 mod crypto;
 mod datetime;
+pub use datetime::{parse_rfc3339, DAYS as WEEKDAY_NAMES, MONTHS as MONTH_NAMES};
 mod encoding;
 mod filesystem;
 mod format;
