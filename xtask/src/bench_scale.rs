@@ -4,9 +4,16 @@
 //! by `ferro-bench rpc-floor` with no core work around them.
 //!
 //! For each run: wall time, CPU time (the tool and the provider processes it waited for), the
-//! tool's peak resident memory, and ferro's provider calls by method (`FERRO_RPC_STATS`).
+//! tool's peak resident memory, and ferro's provider calls (`FERRO_RPC_STATS`). For the first
+//! size of each shape Terraform also runs once more with `TF_LOG=trace` (untimed), and a second
+//! table sets the calls per instance of every method beside Terraform's (its trace log names
+//! each call as `GRPCProvider: METHOD`).
+//!
+//! The phase `replan-min` is ferro's `plan -minimal-refresh` beside Terraform's nearest,
+//! `plan -refresh=false` (which reads nothing at all).
 
 use crate::interop::{Env, Tool};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -130,6 +137,8 @@ struct Run {
     cpu: Duration,
     rss_kb: u64,
     rpcs: u64,
+    /// Provider calls by method (protocol-6 names).
+    calls: BTreeMap<String, u64>,
 }
 
 /// Clock ticks per second of /proc's CPU figures (Linux's USER_HZ, 100 on every platform ferro
@@ -151,23 +160,32 @@ fn children_cpu() -> Duration {
     Duration::from_secs_f64((get(16) + get(17)) / TICKS)
 }
 
-fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str]) -> Result<Run, String> {
+/// Run one phase. With `trace`, Terraform writes its trace log and the run's calls are counted
+/// from it (the log slows Terraform down: such a run is for counting, not timing).
+fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str], trace: bool) -> Result<Run, String> {
     let bin = match tool {
         Tool::Terraform => &env.oracles.terraform,
         Tool::Ferro => &env.ferro,
     };
     let stats = dir.join(".rpc-stats");
     let _ = std::fs::remove_file(&stats);
+    let log = dir.join(".trace-log");
+    let _ = std::fs::remove_file(&log);
     let cpu0 = children_cpu();
     let start = Instant::now();
-    let mut child = Command::new(bin)
+    let mut cmd = Command::new(bin);
+    if trace {
+        cmd.env("TF_LOG", "trace").env("TF_LOG_PATH", &log);
+    } else {
+        cmd.env_remove("TF_LOG");
+    }
+    let mut child = cmd
         .args(args)
         .current_dir(dir)
         .env("TF_CLI_CONFIG_FILE", &env.cli_config)
         .env("TF_IN_AUTOMATION", "1")
         .env("CHECKPOINT_DISABLE", "1")
         .env("FERRO_RPC_STATS", &stats)
-        .env_remove("TF_LOG")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -201,32 +219,89 @@ fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str]) -> Result<Run, Stri
             dir.display()
         ));
     }
-    let rpcs = std::fs::read_to_string(&stats)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .sum();
+    let calls = match tool {
+        Tool::Ferro => ferro_calls(&std::fs::read_to_string(&stats).unwrap_or_default()),
+        Tool::Terraform => terraform_calls(&std::fs::read_to_string(&log).unwrap_or_default()),
+    };
+    let _ = std::fs::remove_file(&log);
     Ok(Run {
         wall,
         cpu,
         rss_kb: rss,
-        rpcs,
+        rpcs: calls.values().sum(),
+        calls,
     })
 }
 
-const PHASES: [&str; 4] = ["plan", "apply", "replan", "destroy"];
+/// `FERRO_RPC_STATS` lines: `METHOD COUNT`.
+fn ferro_calls(text: &str) -> BTreeMap<String, u64> {
+    text.lines()
+        .filter_map(|l| {
+            let (m, n) = l.split_once(' ')?;
+            Some((m.to_string(), n.trim().parse().ok()?))
+        })
+        .collect()
+}
 
-fn phase_args(phase: &str) -> &'static [&'static str] {
+/// Terraform's trace log: one `GRPCProvider: METHOD` line per call. Its protocol-5 names are
+/// given as ferro counts them (protocol 6), and `Close`/`Stop` (process handling, not calls
+/// on objects) are left out.
+fn terraform_calls(log: &str) -> BTreeMap<String, u64> {
+    let mut calls = BTreeMap::new();
+    for line in log.lines() {
+        let Some((_, rest)) = line.split_once("GRPCProvider: ") else {
+            continue;
+        };
+        let method = rest.split_whitespace().next().unwrap_or("");
+        let method = match method {
+            "GetSchema" => "GetProviderSchema",
+            "PrepareProviderConfig" => "ValidateProviderConfig",
+            "ValidateResourceTypeConfig" => "ValidateResourceConfig",
+            "ValidateDataSourceConfig" => "ValidateDataResourceConfig",
+            "Configure" => "ConfigureProvider",
+            "Close" | "Stop" | "" => continue,
+            m => m,
+        };
+        *calls.entry(method.to_string()).or_insert(0) += 1;
+    }
+    calls
+}
+
+const PHASES: [&str; 5] = ["plan", "apply", "replan", "replan-min", "destroy"];
+
+fn phase_args(tool: Tool, phase: &str) -> &'static [&'static str] {
     match phase {
         "plan" => &["plan", "-no-color", "-input=false", "-out=tfplan"],
         "apply" => &["apply", "-no-color", "-input=false", "-auto-approve"],
         "replan" => &["plan", "-no-color", "-input=false", "-detailed-exitcode"],
+        "replan-min" => match tool {
+            Tool::Ferro => &[
+                "plan",
+                "-no-color",
+                "-input=false",
+                "-detailed-exitcode",
+                "-minimal-refresh",
+            ],
+            Tool::Terraform => &[
+                "plan",
+                "-no-color",
+                "-input=false",
+                "-detailed-exitcode",
+                "-refresh=false",
+            ],
+        },
         _ => &["destroy", "-no-color", "-input=false", "-auto-approve"],
     }
 }
 
 /// Every phase for one tool on one shape, and the size of the state the apply wrote.
-fn phases(env: &Env, tool: Tool, s: &Shape, n: usize) -> Result<(Vec<Run>, u64), String> {
+fn phases(
+    env: &Env,
+    tool: Tool,
+    s: &Shape,
+    n: usize,
+    trace: bool,
+) -> Result<(Vec<Run>, u64), String> {
     let dir = crate::interop::workdir(env, &format!("scale-{}-{n}", s.name), tool, "")?;
     for (path, text) in &s.files {
         let p = dir.join(path);
@@ -239,7 +314,7 @@ fn phases(env: &Env, tool: Tool, s: &Shape, n: usize) -> Result<(Vec<Run>, u64),
     let mut runs = Vec::new();
     let mut state_size = 0;
     for phase in PHASES {
-        runs.push(measure(env, tool, &dir, phase_args(phase))?);
+        runs.push(measure(env, tool, &dir, phase_args(tool, phase), trace)?);
         if phase == "apply" {
             state_size = std::fs::metadata(dir.join("terraform.tfstate"))
                 .map(|m| m.len())
@@ -325,6 +400,8 @@ pub fn run(env: &Env, opts: &Options, out: &mut dyn std::io::Write) -> Result<()
     let exe = provider_exe(env)?;
     let w =
         |out: &mut dyn std::io::Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    // The shapes whose calls per instance have been counted (at their first size).
+    let mut counted: Vec<&str> = Vec::new();
     for &n in &opts.sizes {
         for name in &opts.shapes {
             let Some(s) = shape(name, n) else {
@@ -335,9 +412,15 @@ pub fn run(env: &Env, opts: &Options, out: &mut dyn std::io::Write) -> Result<()
                 continue;
             };
             let floor = floors(&opts.bench, &exe, &s)?;
-            let (f, state) = phases(env, Tool::Ferro, &s, n)?;
+            let (f, state) = phases(env, Tool::Ferro, &s, n, false)?;
             let tf = if n <= opts.terraform_max {
-                Some(phases(env, Tool::Terraform, &s, n)?.0)
+                Some(phases(env, Tool::Terraform, &s, n, false)?.0)
+            } else {
+                None
+            };
+            let tf_calls = if n <= opts.terraform_max && !counted.contains(&name.as_str()) {
+                counted.push(name);
+                Some(phases(env, Tool::Terraform, &s, n, true)?.0)
             } else {
                 None
             };
@@ -380,8 +463,50 @@ pub fn run(env: &Env, opts: &Options, out: &mut dyn std::io::Write) -> Result<()
                     ),
                 )?;
             }
+            if let Some(t) = &tf_calls {
+                calls_table(out, n, &f, t)?;
+            }
             out.flush().map_err(|e| e.to_string())?;
         }
+    }
+    Ok(())
+}
+
+/// Calls per instance of every method and phase, ferro's beside Terraform's.
+fn calls_table(
+    out: &mut dyn std::io::Write,
+    n: usize,
+    ferro: &[Run],
+    terraform: &[Run],
+) -> Result<(), String> {
+    let w =
+        |out: &mut dyn std::io::Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    w(
+        out,
+        "\nProvider calls per instance (Terraform's counted from its trace log; replan-min is `-refresh=false` there):\n".into(),
+    )?;
+    w(out, "| phase | method | ferro | terraform 1.0.3 |".into())?;
+    w(out, "|---|---|---|---|".into())?;
+    let per = |c: u64| format!("{:.3}", c as f64 / n.max(1) as f64);
+    for (i, phase) in PHASES.iter().enumerate() {
+        let (f, t) = (&ferro[i].calls, &terraform[i].calls);
+        let methods: std::collections::BTreeSet<&String> = f.keys().chain(t.keys()).collect();
+        for m in methods {
+            let fc = f.get(m).copied().unwrap_or(0);
+            let tc = t.get(m).copied().unwrap_or(0);
+            w(
+                out,
+                format!("| {phase} | {m} | {} | {} |", per(fc), per(tc)),
+            )?;
+        }
+        w(
+            out,
+            format!(
+                "| {phase} | all | {} | {} |",
+                per(ferro[i].rpcs),
+                per(terraform[i].rpcs)
+            ),
+        )?;
     }
     Ok(())
 }

@@ -216,6 +216,129 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
     Ok(())
 }
 
+/// `FERRO_RPC_STATS` of one ferro run: calls by method.
+fn rpc_stats(
+    env: &Env,
+    cli: &Path,
+    dir: &Path,
+    args: &[&str],
+) -> Result<(String, std::collections::BTreeMap<String, u64>), String> {
+    let stats = dir.join(".rpc-stats");
+    let _ = std::fs::remove_file(&stats);
+    let o = Command::new(&env.ferro)
+        .args(args)
+        .current_dir(dir)
+        .env("TF_CLI_CONFIG_FILE", cli)
+        .env("TF_IN_AUTOMATION", "1")
+        .env("FERRO_RPC_STATS", &stats)
+        .env_remove("TF_LOG")
+        .output()
+        .map_err(|e| format!("cannot run ferro: {e}"))?;
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    if !o.status.success() {
+        return Err(format!(
+            "ferro {}: {}\n{stdout}\n{}",
+            args.join(" "),
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        ));
+    }
+    let text = std::fs::read_to_string(&stats).unwrap_or_default();
+    let calls = text
+        .lines()
+        .filter_map(|l| {
+            let (m, n) = l.split_once(' ')?;
+            Some((m.to_string(), n.trim().parse().ok()?))
+        })
+        .collect();
+    Ok((stdout, calls))
+}
+
+/// ferro keeps a provider package's schema in `.terraform/` across runs when the provider says
+/// the call is optional (ferro-sdk plugins do): installed from a filesystem mirror, the first
+/// plan asks for the schema and the second does not, with the same plan; a damaged cache file
+/// is asked again; Terraform 1.0.3 works in the same directory.
+fn schema_cache(env: &Env) -> Result<(), String> {
+    let bins = env.ferro.parent().ok_or("no target directory")?;
+    let dir = fresh_dir(env, "sdk-schema-cache")?;
+    let platform = ferro_testkit::registry::platform();
+    let pkg = dir.join(format!(
+        "mirror/registry.terraform.io/hashicorp/random/3.7.2/{platform}"
+    ));
+    std::fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    std::fs::copy(
+        bins.join("terraform-provider-random"),
+        pkg.join("terraform-provider-random_v3.7.2"),
+    )
+    .map_err(|e| format!("cannot copy the random plugin: {e}"))?;
+    let cli = dir.join("terraformrc");
+    write(
+        &dir,
+        "terraformrc",
+        &format!(
+            "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n",
+            dir.join("mirror").display()
+        ),
+    )?;
+    let work = dir.join("w");
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    write(
+        &work,
+        "main.tf",
+        "terraform {\n  required_providers {\n    random = {\n      source  = \"hashicorp/random\"\n      version = \"3.7.2\"\n    }\n  }\n}\n\nresource \"random_id\" \"a\" {\n  byte_length = 4\n}\n\nprovider \"random\" {\n  alias = \"second\"\n}\n\nresource \"random_id\" \"b\" {\n  provider    = random.second\n  byte_length = 2\n}\n",
+    )?;
+    run_with(env, Tool::Ferro, &cli, &work, &["init", "-no-color"], 0)?;
+    let cache = work.join(".terraform/ferro-schema-cache");
+    // `init` may have kept the schema already (it writes the editor's catalog): start without.
+    let _ = std::fs::remove_dir_all(&cache);
+    let plan = ["plan", "-no-color", "-input=false"];
+    let (first, calls) = rpc_stats(env, &cli, &work, &plan)?;
+    let asked = calls.get("GetProviderSchema").copied().unwrap_or(0);
+    if asked == 0 {
+        return Err(format!(
+            "the first plan did not ask for the schema: {calls:?}"
+        ));
+    }
+    let files: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .map_err(|e| format!("no schema cache in {}: {e}", cache.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    if files.len() != 1 || !files[0].to_string_lossy().ends_with(".pb") {
+        return Err(format!("schema cache holds {files:?}"));
+    }
+    // Both provider configurations (two processes) take the cached schema.
+    let (second, calls) = rpc_stats(env, &cli, &work, &plan)?;
+    if calls.contains_key("GetProviderSchema") {
+        return Err(format!(
+            "the second plan asked for the schema again: {calls:?}"
+        ));
+    }
+    if first != second {
+        return Err(format!(
+            "the plan differs with the cached schema:\n{first}\n---\n{second}"
+        ));
+    }
+    std::fs::write(&files[0], b"not a schema").map_err(|e| e.to_string())?;
+    let (third, calls) = rpc_stats(env, &cli, &work, &plan)?;
+    if calls.get("GetProviderSchema").copied().unwrap_or(0) == 0 || third != first {
+        return Err(format!(
+            "a damaged cache was not asked again: {calls:?}\n{third}"
+        ));
+    }
+    // Terraform 1.0.3 reads the same `.terraform/` and lock file.
+    run_with(env, Tool::Terraform, &cli, &work, &["init", "-no-color"], 0)?;
+    run_with(
+        env,
+        Tool::Terraform,
+        &cli,
+        &work,
+        &["plan", "-no-color", "-input=false"],
+        0,
+    )?;
+    Ok(())
+}
+
 const NULL_DIFF_CONFIG: &str = r#"
 variable "t" {
   default = "one"
@@ -342,5 +465,6 @@ fn builtin_null_differential(env: &Env) -> Result<(), String> {
 
 pub const SCENARIOS: &[crate::interop::Scenario] = &[
     ("sdk-plugins-under-terraform", plugins_under_terraform),
+    ("sdk-schema-cache", schema_cache),
     ("sdk-builtin-null-differential", builtin_null_differential),
 ];

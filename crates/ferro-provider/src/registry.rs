@@ -7,7 +7,7 @@
 
 use crate::install::cliconfig::CliConfig;
 use crate::install::lock::LockFile;
-use crate::install::{locate_dev_override, locate_installed};
+use crate::install::{locate_dev_override, locate_installed_hashed};
 use crate::plugin::{GrpcProvider, PluginOptions};
 use crate::Provider;
 use ferro_addrs::{AbsProviderConfig, Provider as ProviderAddr};
@@ -137,8 +137,9 @@ impl ProviderRegistry {
             ));
         };
         let cli = s.cli.as_ref().map_err(Clone::clone)?;
-        let exe = match cli.dev_overrides.get(addr) {
-            Some(dir) => locate_dev_override(dir, addr)?,
+        let (exe, h1) = match cli.dev_overrides.get(addr) {
+            // A development build changes without its hash being recorded: never cached.
+            Some(dir) => (locate_dev_override(dir, addr)?, None),
             None => {
                 let locked = s
                     .lock
@@ -149,12 +150,16 @@ impl ProviderRegistry {
                     (None, Some(f)) => return Ok(f()),
                     _ => {
                         let lock = s.lock.as_ref().map_err(Clone::clone)?;
-                        locate_installed(&s.working_dir, addr, lock)?
+                        let (exe, h1) = locate_installed_hashed(&s.working_dir, addr, lock)?;
+                        (exe, Some(h1))
                     }
                 }
             }
         };
-        let p = GrpcProvider::start(addr, &exe, &s.options)?;
+        let mut p = GrpcProvider::start(addr, &exe, &s.options)?;
+        if let Some(h1) = h1 {
+            p = p.with_schema_cache(crate::plugin::schema_cache_path(&s.working_dir, &h1));
+        }
         Ok(Arc::new(p))
     }
 }

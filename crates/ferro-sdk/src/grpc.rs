@@ -115,6 +115,7 @@ impl ProviderService {
                     return resp;
                 }
                 resp.provider = Some(schema_to_proto(&s.provider));
+                resp.server_capabilities = Some(server_capabilities(&s));
                 resp.resource_schemas = s
                     .resources
                     .iter()
@@ -138,6 +139,17 @@ impl ProviderService {
             }
         }
         resp
+    }
+}
+
+/// What the SDK tells clients it can do. Every call decodes with the schema the provider
+/// holds in process, so a client need not ask for the schema first
+/// (`get_provider_schema_optional`): one that kept it from an earlier run may skip the call.
+fn server_capabilities(s: &ProviderSchema) -> pb::ServerCapabilities {
+    pb::ServerCapabilities {
+        plan_destroy: false,
+        get_provider_schema_optional: true,
+        move_resource_state: s.move_resource_state,
     }
 }
 
@@ -395,11 +407,7 @@ impl pb::provider_server::Provider for ProviderService {
         let mut resp = pb::get_metadata::Response::default();
         match blocking(|| self.schema().cloned()) {
             Ok(s) => {
-                resp.server_capabilities = Some(pb::ServerCapabilities {
-                    plan_destroy: false,
-                    get_provider_schema_optional: false,
-                    move_resource_state: s.move_resource_state,
-                });
+                resp.server_capabilities = Some(server_capabilities(&s));
                 resp.resources = s
                     .resources
                     .keys()

@@ -284,6 +284,41 @@ impl Block {
         Value::object(out).with_marks(v.marks)
     }
 
+    /// Whether `v` (an object of this block, decoded from state) is in the form a legacy-SDK
+    /// provider's `UpgradeResourceState` gives back at the current schema version: no nested
+    /// block of list, set, map or group nesting null (the SDK makes those empty), and no set
+    /// block holding an element that is wholly null (the SDK drops those). An object in that
+    /// form decoded against the schema is what the provider would answer, so the call can be
+    /// left out.
+    pub fn in_upgraded_form(&self, v: &Value) -> bool {
+        let ValueKind::Object(entries) = &v.kind else {
+            return false;
+        };
+        self.block_types.iter().all(|(name, nb)| {
+            let Some(cur) = entries.get(name.as_str()) else {
+                return false;
+            };
+            match (&cur.kind, nb.nesting) {
+                (ValueKind::Null(_), NestingMode::Single) => true,
+                (ValueKind::Null(_), _) => false,
+                (ValueKind::Object(_), NestingMode::Single | NestingMode::Group) => {
+                    nb.block.in_upgraded_form(cur)
+                }
+                (ValueKind::List(_, es), NestingMode::List)
+                | (ValueKind::Set(_, es), NestingMode::Set) => es.iter().all(|e| {
+                    let wholly_null =
+                        matches!(&e.kind, ValueKind::Object(m) if m.values().all(|a| a.is_null()));
+                    !(wholly_null && nb.nesting == NestingMode::Set) && nb.block.in_upgraded_form(e)
+                }),
+                (ValueKind::Map(_, m), NestingMode::Map) => {
+                    m.values().all(|e| nb.block.in_upgraded_form(e))
+                }
+                // A dynamically typed block held as a tuple or object: left to the provider.
+                _ => false,
+            }
+        })
+    }
+
     /// The paths of write-only attributes that hold something other than null in `v` (a
     /// value of this block): what a provider must never answer.
     pub fn write_only_values(&self, v: &Value) -> Vec<Vec<crate::PathStep>> {
@@ -706,5 +741,60 @@ mod write_only_tests {
         assert!(b.write_only_values(&nulled).is_empty());
         assert_eq!(nulled.get_attr("name"), Some(&Value::string("keep")));
         assert_eq!(nulled.ty(), v.ty());
+    }
+}
+
+#[cfg(test)]
+mod upgraded_form_tests {
+    use super::*;
+
+    /// `name` with a set block `tag` of `key` objects.
+    fn block() -> Block {
+        let mut tag = Block::default();
+        tag.attributes
+            .insert("key".into(), Attribute::new(Type::String).optional());
+        let mut b = Block::default();
+        b.attributes
+            .insert("name".into(), Attribute::new(Type::String).optional());
+        b.block_types.insert(
+            "tag".into(),
+            NestedBlock {
+                nesting: NestingMode::Set,
+                block: tag,
+                min_items: 0,
+                max_items: 0,
+            },
+        );
+        b
+    }
+
+    fn with_tags(tags: Option<Vec<Value>>) -> Value {
+        let tag_ty = Type::object([("key".to_string(), Type::String)]);
+        let tags = match tags {
+            Some(t) => Value::set(tag_ty, t),
+            None => Value::null(Type::set(tag_ty)),
+        };
+        Value::object(
+            [
+                ("name".to_string(), Value::string("n")),
+                ("tag".to_string(), tags),
+            ]
+            .into_iter()
+            .collect(),
+        )
+    }
+
+    fn tag(key: Value) -> Value {
+        Value::object([("key".to_string(), key)].into_iter().collect())
+    }
+
+    #[test]
+    fn objects_a_legacy_sdk_upgrade_would_change_are_not_in_upgraded_form() {
+        let b = block();
+        assert!(b.in_upgraded_form(&with_tags(Some(vec![]))));
+        assert!(b.in_upgraded_form(&with_tags(Some(vec![tag(Value::string("a"))]))));
+        // The SDK turns a null set block into an empty set, and drops an all-null element.
+        assert!(!b.in_upgraded_form(&with_tags(None)));
+        assert!(!b.in_upgraded_form(&with_tags(Some(vec![tag(Value::null(Type::String))]))));
     }
 }

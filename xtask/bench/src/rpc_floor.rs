@@ -40,6 +40,9 @@ fn passes(phase: &str) -> Option<Vec<Vec<Call>>> {
         "plan" => vec![vec![Validate, PlanCreate]],
         "apply" => vec![vec![Validate, PlanCreate], vec![PlanCreate, ApplyCreate]],
         "replan" => vec![vec![Upgrade, Read, Validate, PlanNoop]],
+        // `-minimal-refresh` of an unchanged configuration: no read, and no upgrade of an
+        // object stored at the provider's current schema version.
+        "replan-min" => vec![vec![Validate, PlanNoop]],
         // Terraform 1.0 plans a deletion without the provider.
         "destroy" => vec![vec![Upgrade, Read], vec![ApplyDelete]],
         _ => return None,
@@ -205,7 +208,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("ConfigureProvider failed".into());
     }
     // Existing objects for the phases that start from state: created (untimed) first.
-    let needs_state = matches!(phase.as_str(), "replan" | "destroy");
+    let needs_state = matches!(phase.as_str(), "replan" | "replan-min" | "destroy");
     let mut insts: Vec<Vec<Instance>> = Vec::with_capacity(layers);
     for l in 0..layers {
         let mut row = Vec::with_capacity(width);

@@ -141,10 +141,23 @@ impl InstancePlanner<'_> {
         }
         let ty = schema.implied_type();
         let mut failed = false;
-        let upgraded = match obj.attributes.decoded(&ty) {
-            // Decoded against this schema earlier in this run (upgraded then): taken as it is.
-            Some(v) if u64::from(obj.schema_version) == schema.version => v.clone(),
-            _ => {
+        let current_version = u64::from(obj.schema_version) == schema.version;
+        // Decoded against this schema earlier in this run (upgraded then): taken as it is.
+        // Stored at the current version and decoding against the schema as it stands, in the
+        // form the provider's upgrade would give it: that is the provider's answer, and the
+        // call is left out (see docs/compatibility.md).
+        let local = match obj.attributes.decoded(&ty) {
+            Some(v) if current_version => Some(v.clone()),
+            _ if current_version => obj
+                .attributes
+                .to_value(&ty)
+                .ok()
+                .filter(|v| schema.block.in_upgraded_form(v)),
+            _ => None,
+        };
+        let upgraded = match local {
+            Some(v) => v,
+            None => {
                 let resp = provider.upgrade_resource_state(UpgradeRequest {
                     type_name: &abs.resource.ty,
                     version: u64::from(obj.schema_version),

@@ -621,6 +621,15 @@ pub fn locate_installed(
     addr: &ProviderAddr,
     lock: &LockFile,
 ) -> Result<PathBuf, String> {
+    locate_installed_hashed(working_dir, addr, lock).map(|(exe, _)| exe)
+}
+
+/// [`locate_installed`], with the package's `h1:` hash (checked against the lock file).
+pub fn locate_installed_hashed(
+    working_dir: &Path,
+    addr: &ProviderAddr,
+    lock: &LockFile,
+) -> Result<(PathBuf, String), String> {
     let shown = display_addr(addr);
     let Some(locked) = lock.providers.get(addr) else {
         return Err(format!(
@@ -643,14 +652,15 @@ pub fn locate_installed(
             locked.version
         ));
     }
-    find_executable(&dir, &addr.ty).ok_or_else(|| {
+    let exe = find_executable(&dir, &addr.ty).ok_or_else(|| {
         format!(
             "the installed package for {shown} v{} in {} has no terraform-provider-{} executable",
             locked.version,
             dir.display(),
             addr.ty
         )
-    })
+    })?;
+    Ok((exe, h1))
 }
 
 /// Find a dev_overrides executable for `addr` in `dir`.

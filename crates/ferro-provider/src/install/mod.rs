@@ -21,8 +21,8 @@ pub mod zip;
 
 pub use download::download_authenticated;
 pub use installer::{
-    display_addr, locate_dev_override, locate_installed, package_dir, providers_dir, InstallError,
-    InstallEvent, Installer, Requirement,
+    display_addr, locate_dev_override, locate_installed, locate_installed_hashed, package_dir,
+    providers_dir, InstallError, InstallEvent, Installer, Requirement,
 };
 
 /// Put a new directory at `dest`: `fill` writes it into a sibling temporary directory, which

@@ -10,6 +10,6 @@ mod stats;
 pub mod tls;
 
 pub use client::{PluginClient, PluginOptions};
-pub use provider::{decode_value, encode_value, GrpcProvider, Metadata};
+pub use provider::{decode_value, encode_value, schema_cache_path, GrpcProvider, Metadata};
 pub use reaper::kill_all_plugins;
 pub use stats::rpc_counts;

@@ -30,6 +30,25 @@ pub struct GrpcProvider {
     schema: OnceLock<Result<LoadedSchema, Vec<ProviderDiagnostic>>>,
     /// Whether calls say the client allows deferral ([`Provider::allow_deferral`]).
     deferral_allowed: std::sync::atomic::AtomicBool,
+    /// Where this provider package's schema is cached across runs (see [`schema_cache_path`]).
+    schema_cache: Option<std::path::PathBuf>,
+}
+
+/// The schema cache file of the installed provider package whose hash is `h1` (as the lock
+/// file records it): `.terraform/ferro-schema-cache/h1-….pb` under `working_dir`.
+///
+/// The file holds the provider's GetProviderSchema answer as it came (protocol-6 encoding).
+/// It is read only when that answer said the call is optional
+/// (`get_provider_schema_optional`), as Terraform reuses a schema within a run only then; a
+/// different package has a different hash and so a file of its own.
+pub fn schema_cache_path(working_dir: &Path, h1: &str) -> std::path::PathBuf {
+    let name: String = h1
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    working_dir
+        .join(".terraform/ferro-schema-cache")
+        .join(format!("{name}.pb"))
 }
 
 struct LoadedSchema {
@@ -65,7 +84,52 @@ impl GrpcProvider {
             client,
             schema: OnceLock::new(),
             deferral_allowed: Default::default(),
+            schema_cache: None,
         }
+    }
+
+    /// Keep this provider's schema in `path` across runs ([`schema_cache_path`]).
+    pub fn with_schema_cache(mut self, path: std::path::PathBuf) -> GrpcProvider {
+        self.schema_cache = Some(path);
+        self
+    }
+
+    /// The provider's GetProviderSchema answer: from the cache when one was kept and the
+    /// provider said the call is optional, else asked (and kept, when it is optional).
+    fn schema_response(
+        &self,
+    ) -> Result<pb::get_provider_schema::Response, Vec<ProviderDiagnostic>> {
+        use prost::Message;
+        let optional = |r: &pb::get_provider_schema::Response| {
+            r.server_capabilities
+                .as_ref()
+                .is_some_and(|c| c.get_provider_schema_optional)
+        };
+        if let Some(path) = &self.schema_cache {
+            let cached = std::fs::read(path)
+                .ok()
+                .and_then(|bytes| pb::get_provider_schema::Response::decode(&bytes[..]).ok());
+            if let Some(resp) = cached.filter(optional) {
+                return Ok(resp);
+            }
+        }
+        let resp: pb::get_provider_schema::Response = if self.client.protocol_version() == 5 {
+            widen_v5_schema_response(self.call::<_, v5::get_provider_schema::Response>(
+                Rpc::GetProviderSchema,
+                v5::get_provider_schema::Request {},
+            )?)
+        } else {
+            self.call(Rpc::GetProviderSchema, pb::get_provider_schema::Request {})?
+        };
+        let clean = !resp
+            .diagnostics
+            .iter()
+            .any(|d| d.severity != pb::diagnostic::Severity::Warning as i32);
+        if let (Some(path), true) = (&self.schema_cache, clean && optional(&resp)) {
+            // A cache that cannot be written is only a cache: the next run asks again.
+            let _ = write_atomically(path, &resp.encode_to_vec());
+        }
+        Ok(resp)
     }
 
     pub fn protocol_version(&self) -> u32 {
@@ -117,14 +181,7 @@ impl GrpcProvider {
     }
 
     fn load_schema(&self) -> Result<LoadedSchema, Vec<ProviderDiagnostic>> {
-        let resp: pb::get_provider_schema::Response = if self.client.protocol_version() == 5 {
-            widen_v5_schema_response(self.call::<_, v5::get_provider_schema::Response>(
-                Rpc::GetProviderSchema,
-                v5::get_provider_schema::Request {},
-            )?)
-        } else {
-            self.call(Rpc::GetProviderSchema, pb::get_provider_schema::Request {})?
-        };
+        let resp = self.schema_response()?;
         let diags = diagnostics_from_proto(resp.diagnostics);
         if crate::has_errors(&diags) {
             return Err(diags);
@@ -973,6 +1030,19 @@ impl Provider for GrpcProvider {
     fn crashed(&self) -> bool {
         self.client.has_exited()
     }
+}
+
+/// Write `bytes` to `path` through a temporary file beside it, so that a reader never sees
+/// half a file (two runs may write the same cache).
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 #[cfg(test)]

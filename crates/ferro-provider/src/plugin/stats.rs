@@ -2,41 +2,19 @@
 //! calls a phase must make (`FERRO_RPC_STATS=FILE` has the CLI write them at exit).
 
 use super::proto::Rpc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-const ALL: [Rpc; 15] = [
-    Rpc::GetProviderSchema,
-    Rpc::ValidateProviderConfig,
-    Rpc::ValidateResourceConfig,
-    Rpc::ValidateDataResourceConfig,
-    Rpc::UpgradeResourceState,
-    Rpc::ConfigureProvider,
-    Rpc::ReadResource,
-    Rpc::PlanResourceChange,
-    Rpc::ApplyResourceChange,
-    Rpc::ImportResourceState,
-    Rpc::ReadDataSource,
-    Rpc::StopProvider,
-    Rpc::GetMetadata,
-    Rpc::GetFunctions,
-    Rpc::CallFunction,
-];
-
-static COUNTS: [AtomicU64; ALL.len()] = [const { AtomicU64::new(0) }; ALL.len()];
-
-fn slot(rpc: Rpc) -> usize {
-    ALL.iter().position(|r| *r == rpc).unwrap_or(0)
-}
+/// Calls by protocol-6 method name. A lock per call costs far less than the call itself.
+static COUNTS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 
 pub(super) fn record(rpc: Rpc) {
-    COUNTS[slot(rpc)].fetch_add(1, Ordering::Relaxed);
+    let mut counts = COUNTS.lock().unwrap_or_else(|e| e.into_inner());
+    *counts.entry(rpc.method(6)).or_default() += 1;
 }
 
-/// Every method called at least once and how often, by protocol-6 name.
+/// Every method called at least once and how often, by protocol-6 name (in name order).
 pub fn rpc_counts() -> Vec<(&'static str, u64)> {
-    ALL.iter()
-        .zip(COUNTS.iter())
-        .map(|(rpc, n)| (rpc.method(6), n.load(Ordering::Relaxed)))
-        .filter(|(_, n)| *n > 0)
-        .collect()
+    let counts = COUNTS.lock().unwrap_or_else(|e| e.into_inner());
+    counts.iter().map(|(m, n)| (*m, *n)).collect()
 }
