@@ -14,6 +14,7 @@
 //! incrementality tests).
 
 mod block_counts;
+mod imports;
 mod index;
 mod item_refs;
 mod items;
@@ -36,6 +37,7 @@ pub use index::{
     ModuleIndex, Name,
 };
 pub use item_refs::{item_references, ItemReferences, RefTarget, Referrer};
+pub use imports::import_target_problems;
 pub use items::{item_graph, item_graph_cycle, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 pub use navigate::{
@@ -377,6 +379,7 @@ fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
 pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = load_diagnostics(db, ws).clone();
     out.extend(module_input_diagnostics(db, ws).iter().cloned());
+    out.extend(import_target_problems(db, ws).iter().map(|p| p.resolve(db)));
     for_each_module(db, ws, |m| {
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());
