@@ -32,12 +32,12 @@ mod versions;
 pub use block_counts::{
     check_labels, count_diagnostics, count_problems, missing_item_range, Counted,
 };
+pub use imports::import_target_problems;
 pub use index::{
     declared, local_provider, module_index, module_index_diagnostics, Declared, Expansion, ItemRef,
     ModuleIndex, Name,
 };
 pub use item_refs::{item_references, ItemReferences, RefTarget, Referrer};
-pub use imports::import_target_problems;
 pub use items::{item_graph, item_graph_cycle, Item, ItemGraph, ItemId};
 pub use json_body::{read_json_body, resource_bodies, resource_body, ResourceBodies};
 pub use navigate::{

@@ -964,6 +964,9 @@ resource "terraform_data" "many" {
         .as_str()
         .unwrap()
         .starts_with("Configuration for import target does not exist"));
-    assert_eq!(d[0]["range"]["start"], pos(&bad, "terraform_data.nowhere", 0));
+    assert_eq!(
+        d[0]["range"]["start"],
+        pos(&bad, "terraform_data.nowhere", 0)
+    );
     c.shutdown();
 }

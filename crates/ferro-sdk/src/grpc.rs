@@ -5,8 +5,8 @@
 use ferro_provider::plugin::proto::tfplugin6 as pb;
 use ferro_provider::plugin::{decode_value, encode_value};
 use ferro_provider::{
-    ApplyRequest, ImportRequest, MoveRequest, PlanRequest, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
+    ApplyRequest, ImportRequest, MoveRequest, PlanRequest, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
 };
 use ferro_value::schema::{Attribute, Block, FunctionDecl, FunctionParam, NestingMode, Schema};
 use ferro_value::{PathStep, Type, Value, ValueKind};

@@ -7,8 +7,8 @@ use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
     ApplyRequest, ApplyResponse, DeferralReason, FunctionError, ImportRequest, ImportResponse,
-    ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
-    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
+    ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse,
+    Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
     ReadResponse, RenewEphemeralResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;

@@ -47,7 +47,12 @@ impl Walk<'_> {
                 }
                 match holder {
                     None => self.out.diags.push(missing_target(&block.to, to_span)),
-                    Some(n) if !tree.statics[n].index.resources.contains_key(&target.resource) => {
+                    Some(n)
+                        if !tree.statics[n]
+                            .index
+                            .resources
+                            .contains_key(&target.resource) =>
+                    {
                         self.out.diags.push(not_generated(
                             to_span,
                             format!("Resource {target} not found. Only resources within the root module are eligible for config generation."),

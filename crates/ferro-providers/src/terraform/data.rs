@@ -72,12 +72,13 @@ impl Resource for TerraformData {
 
     fn move_state(&self, req: &MoveStateRequest<'_>) -> Result<MovedState, Diags> {
         let null_resource = crate::null::NullResource.schema().implied_type();
-        let source = ferro_sdk::values::from_json(req.source_state, &null_resource).map_err(|e| {
-            vec![ferro_sdk::Diagnostic::error(
-                "Unable to read the moved object",
-                format!("The null_resource object does not match its schema: {e}."),
-            )]
-        })?;
+        let source =
+            ferro_sdk::values::from_json(req.source_state, &null_resource).map_err(|e| {
+                vec![ferro_sdk::Diagnostic::error(
+                    "Unable to read the moved object",
+                    format!("The null_resource object does not match its schema: {e}."),
+                )]
+            })?;
         // `triggers` is a map of strings; configuration writes `triggers_replace` as an object
         // (`{ a = "x" }`), so an object with the same entries plans no change after the move.
         let triggers = get(&source, "triggers");

@@ -4,8 +4,8 @@
 use ferro_planner::objchange::{assert_plan_valid, proposed_new};
 use ferro_provider::plugin::GrpcProvider;
 use ferro_provider::{
-    ApplyRequest, DeferralReason, ImportRequest, MoveRequest, PlanRequest, PlanResponse,
-    Provider, ReadDataRequest, ReadRequest, UpgradeRequest,
+    ApplyRequest, DeferralReason, ImportRequest, MoveRequest, PlanRequest, PlanResponse, Provider,
+    ReadDataRequest, ReadRequest, UpgradeRequest,
 };
 use ferro_sdk::values::{get, with};
 use ferro_value::schema::Block;
@@ -103,7 +103,11 @@ fn moves(p: &GrpcProvider) {
         "legacy_thing",
         "test_successor",
     );
-    assert!(mirrored.diagnostics.is_empty(), "{:?}", mirrored.diagnostics);
+    assert!(
+        mirrored.diagnostics.is_empty(),
+        "{:?}",
+        mirrored.diagnostics
+    );
     assert_eq!(get(&mirrored.target_state, "id"), id);
     // Not a declared source: another type, another provider of the same type name.
     for (provider, from) in [
@@ -118,14 +122,19 @@ fn moves(p: &GrpcProvider) {
         assert!(d.detail.contains("from the given source resource"), "{d:?}");
         assert!(
             d.detail.contains(&format!("Source Resource Type: {from}"))
-                && d.detail.contains(&format!("Source Provider Address: {provider}"))
+                && d.detail
+                    .contains(&format!("Source Provider Address: {provider}"))
                 && d.detail.ends_with("Target Resource Type: test_successor"),
             "{d:?}"
         );
         assert!(refused.target_state.is_null());
     }
     // A target that takes over nothing.
-    let none = mv("registry.terraform.io/ferro/test", "test_thing", "test_echo");
+    let none = mv(
+        "registry.terraform.io/ferro/test",
+        "test_thing",
+        "test_echo",
+    );
     assert_eq!(none.diagnostics[0].summary, "Unable to Move Resource State");
     assert!(none.diagnostics[0]
         .detail

@@ -82,7 +82,11 @@ impl Resource for Successor {
             )]);
         };
         let state = with(
-            &with(&self.schema().to_block().empty_value(), "id", Value::string(id)),
+            &with(
+                &self.schema().to_block().empty_value(),
+                "id",
+                Value::string(id),
+            ),
             "origin",
             Value::string(format!(
                 "{} v{} of {}",
