@@ -46,7 +46,14 @@ impl Walk<'_> {
                     holder = holder.and_then(|n| tree.statics[n].children.get(name).copied());
                 }
                 match holder {
-                    None => self.out.diags.push(missing_target(&block.to, to_span)),
+                    // As `ferro_db::import_target_problems` reports them to validate.
+                    None => {
+                        let to = ConfigResource {
+                            module: rel,
+                            resource: target.resource,
+                        };
+                        self.out.diags.push(missing_target(&to, to_span))
+                    }
                     Some(n)
                         if !tree.statics[n]
                             .index
