@@ -142,6 +142,7 @@ pub fn build(
     let import_refs = refs
         .import_refs
         .iter()
+        .filter(|(item, t)| !matches!(t, RefTarget::Item(i) if i == item))
         .map(|(item, t)| (Referrer::Item(item.clone()), t.clone()));
     for (who, target) in refs.refs.iter().cloned().chain(import_refs) {
         let from = match &who {
