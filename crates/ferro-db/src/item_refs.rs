@@ -51,6 +51,10 @@ pub struct ItemReferences {
     pub items: Vec<(Item, Loc)>,
     /// Each reference of an item or provider block, in declaration order.
     pub refs: Vec<(Referrer, RefTarget)>,
+    /// What the import blocks of child modules refer to (evaluated in the module instance
+    /// that holds the block), each with the resource it imports into: that resource's turn
+    /// comes after them. Ordering only: they are not the resource's dependencies.
+    pub import_refs: Vec<(Item, RefTarget)>,
 }
 
 /// The output a `module.NAME` reference root goes on to name, by the root's expression: the
@@ -102,6 +106,8 @@ pub struct FileReferences {
     /// A call's `count`/`for_each`/`enabled`, and each input's by the input's name.
     pub module_calls: Vec<(Roots, Vec<(String, Roots)>)>,
     pub providers: Vec<Roots>,
+    /// An import block's `for_each`, `id` and the key expression of its `to`.
+    pub imports: Vec<Roots>,
 }
 
 /// See [`FileReferences`].
@@ -168,12 +174,25 @@ pub fn file_references(db: &dyn Db, file: crate::SourceFile) -> FileReferences {
             roots(&exprs)
         })
         .collect();
+    let imports = hir
+        .imports
+        .iter()
+        .map(|i| {
+            let mut exprs: Vec<ExprId> = i.for_each.iter().copied().collect();
+            exprs.push(i.id);
+            if let ferro_hir::ImportKey::Expr(k) = i.key {
+                exprs.push(k);
+            }
+            roots(&exprs)
+        })
+        .collect();
     FileReferences {
         locals,
         resources,
         outputs,
         module_calls,
         providers,
+        imports,
     }
 }
 
@@ -292,6 +311,23 @@ pub fn item_references(db: &dyn Db, ws: Workspace) -> ItemReferences {
                 alias: alias.clone(),
             };
             push(&mut out, who, ts);
+        }
+        // The root module's import blocks are evaluated before the walk.
+        if node == 0 {
+            continue;
+        }
+        for item in &index.imports {
+            let block = &item_signature(db, item.file).imports[item.index];
+            let Some(target) = tree.descendant(node, &block.to.module.static_path()) else {
+                continue;
+            };
+            let to = Item {
+                node: target,
+                id: ItemId::Resource(block.to.resource.clone()),
+            };
+            let ts = targets(node, &file_references(db, item.file).imports[item.index]);
+            out.import_refs
+                .extend(ts.into_iter().map(|t| (to.clone(), t)));
         }
     }
     out

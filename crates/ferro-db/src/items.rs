@@ -279,6 +279,15 @@ pub fn item_graph(db: &dyn Db, ws: Workspace) -> Result<ItemGraph, Pending> {
             edge(&mut g, &t, id, true);
         }
     }
+    // A child module's import block is evaluated at its target's turn, after what it refers
+    // to (ordering only).
+    for (to, target) in &refs.import_refs {
+        for t in targets(target) {
+            if &t != to {
+                edge(&mut g, &t, to, false);
+            }
+        }
+    }
     for (from, to) in &extra {
         // Ordering only, except that a call's explicit dependencies (depends_on) and what
         // decides its instances hold for the resources inside, and a provider's for the

@@ -14,6 +14,7 @@
 //! incrementality tests).
 
 mod block_counts;
+mod imports;
 mod index;
 mod item_refs;
 mod items;
@@ -31,6 +32,7 @@ mod versions;
 pub use block_counts::{
     check_labels, count_diagnostics, count_problems, missing_item_range, Counted,
 };
+pub use imports::import_target_problems;
 pub use index::{
     declared, local_provider, module_index, module_index_diagnostics, Declared, Expansion, ItemRef,
     ModuleIndex, Name,
@@ -377,6 +379,7 @@ fn with_ranges(db: &dyn Db, file: SourceFile, d: &Diagnostic) -> Diagnostic {
 pub fn diagnostics(db: &dyn Db, ws: Workspace) -> Vec<Diagnostic> {
     let mut out = load_diagnostics(db, ws).clone();
     out.extend(module_input_diagnostics(db, ws).iter().cloned());
+    out.extend(import_target_problems(db, ws).iter().map(|p| p.resolve(db)));
     for_each_module(db, ws, |m| {
         for f in m.files(db) {
             out.extend(file_diagnostics(db, ws, m, *f).iter().cloned());

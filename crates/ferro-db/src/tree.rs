@@ -46,6 +46,15 @@ impl ModuleTree {
         }
         Some(cur)
     }
+
+    /// The node below `node` at the static path `rel`, relative to it.
+    pub fn descendant(&self, node: TreeNodeId, rel: &[String]) -> Option<TreeNodeId> {
+        let mut cur = node;
+        for name in rel {
+            cur = *self.nodes.get(cur)?.children.get(name)?;
+        }
+        Some(cur)
+    }
 }
 
 /// A module call's `source` and `version` evaluated early (they were not literal strings).

@@ -914,3 +914,59 @@ fn ephemeral_blocks_complete_and_hover_from_the_schema() {
     assert_eq!(labels(r), ["random_password"]);
     assert_eq!(c.shutdown(), 0);
 }
+
+/// Import blocks in a child module (Terraform 1.16) are no error; one whose target the module
+/// does not declare is Terraform's validate error at its `to`.
+#[test]
+fn import_blocks_in_child_modules() {
+    let main = "module \"child\" {\n  source = \"./child\"\n  prefix = \"p\"\n}\n";
+    let child = r#"variable "prefix" {
+  type = string
+}
+
+locals {
+  ids = { a = "x", b = "y" }
+}
+
+import {
+  to = terraform_data.one
+  id = "${var.prefix}-one"
+}
+
+import {
+  for_each = local.ids
+  to       = terraform_data.many[each.key]
+  id       = each.value
+}
+
+resource "terraform_data" "one" {}
+
+resource "terraform_data" "many" {
+  for_each = local.ids
+}
+"#;
+    let root = workspace(
+        "child-imports",
+        &[("main.tf", main), ("child/main.tf", child)],
+    );
+    let mut c = Client::start(&root);
+    let uri = c.uri("child/main.tf");
+    c.open(&uri, child);
+    assert!(c.diagnostics(&uri).is_empty(), "{:?}", c.diagnostics(&uri));
+    let bad = child.replace("terraform_data.one\n", "terraform_data.nowhere\n");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": bad}]}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Configuration for import target does not exist"));
+    assert_eq!(
+        d[0]["range"]["start"],
+        pos(&bad, "terraform_data.nowhere", 0)
+    );
+    c.shutdown();
+}

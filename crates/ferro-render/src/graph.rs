@@ -137,9 +137,15 @@ pub fn build(
         dot.edge(c, v);
         providers.insert(cfg.clone(), (v, c));
     }
-    // References.
-    for (who, target) in &refs.refs {
-        let from = match who {
+    // References; a child module's import block refers for the resource it imports into, as
+    // Terraform 1.16's graph draws it.
+    let import_refs = refs
+        .import_refs
+        .iter()
+        .filter(|(item, t)| !matches!(t, RefTarget::Item(i) if i == item))
+        .map(|(item, t)| (Referrer::Item(item.clone()), t.clone()));
+    for (who, target) in refs.refs.iter().cloned().chain(import_refs) {
+        let from = match &who {
             Referrer::Item(item) => items.get(item).copied(),
             Referrer::Provider { node, name, alias } => {
                 ferro_runtime::provider_config(db, ws, *node, name, alias.clone())
@@ -147,7 +153,7 @@ pub fn build(
                     .and_then(|cfg| providers.get(&cfg).map(|(v, _)| *v))
             }
         };
-        let to = match target {
+        let to = match &target {
             RefTarget::Item(item) => items.get(item).copied(),
             RefTarget::ModuleContents { node, call } => tree.nodes[*node]
                 .children

@@ -5,8 +5,8 @@
 use ferro_provider::plugin::proto::tfplugin6 as pb;
 use ferro_provider::plugin::{decode_value, encode_value};
 use ferro_provider::{
-    ApplyRequest, ImportRequest, PlanRequest, Provider, ProviderDiagnostic, ProviderSchema,
-    ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
+    ApplyRequest, ImportRequest, MoveRequest, PlanRequest, Provider, ProviderDiagnostic,
+    ProviderSchema, ReadDataRequest, ReadRequest, Severity, UpgradeRequest,
 };
 use ferro_value::schema::{Attribute, Block, FunctionDecl, FunctionParam, NestingMode, Schema};
 use ferro_value::{PathStep, Type, Value, ValueKind};
@@ -391,6 +391,15 @@ fn attribute_to_proto(name: &str, a: &Attribute) -> pb::schema::Attribute {
     }
 }
 
+/// What the provider offers beyond the RPCs every provider serves.
+fn server_capabilities(s: &ProviderSchema) -> pb::ServerCapabilities {
+    pb::ServerCapabilities {
+        plan_destroy: false,
+        get_provider_schema_optional: false,
+        move_resource_state: s.move_resource_state,
+    }
+}
+
 /// Run blocking provider logic without stalling the runtime's other connections.
 fn blocking<T>(f: impl FnOnce() -> T) -> T {
     tokio::task::block_in_place(f)
@@ -697,6 +706,52 @@ impl pb::provider_server::Provider for ProviderService {
                 }
                 Err(d) => resp.diagnostics.extend(diags(d)),
             }
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn move_resource_state(
+        &self,
+        req: Request<pb::move_resource_state::Request>,
+    ) -> Rpc<pb::move_resource_state::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::move_resource_state::Response::default();
+        let ty = match self.resource_type(&req.target_type_name) {
+            Ok(ty) => ty,
+            Err(d) => {
+                resp.diagnostics = diags(d);
+                return Ok(Response::new(resp));
+            }
+        };
+        let raw = req.source_state.map(|r| r.json).unwrap_or_default();
+        let source: serde_json::Value = match serde_json::from_slice(&raw) {
+            Ok(j) => j,
+            Err(e) => {
+                resp.diagnostics = vec![diag(ProviderDiagnostic::error(
+                    "Missing Source Resource State",
+                    format!("The source object's state given to MoveResourceState is not a JSON object: {e}. This is a bug in the client."),
+                ))];
+                return Ok(Response::new(resp));
+            }
+        };
+        let out = blocking(|| {
+            self.inner.move_resource_state(MoveRequest {
+                source_provider_address: &req.source_provider_address,
+                source_type_name: &req.source_type_name,
+                source_schema_version: req.source_schema_version.max(0) as u64,
+                source_state: &source,
+                source_private: &req.source_private,
+                target_type_name: &req.target_type_name,
+            })
+        });
+        resp.diagnostics = diags(out.diagnostics);
+        if !resp
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == pb::diagnostic::Severity::Error as i32)
+        {
+            resp.target_state = encode(&out.target_state, &ty, &mut resp.diagnostics);
+            resp.target_private = out.target_private;
         }
         Ok(Response::new(resp))
     }

@@ -134,6 +134,13 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         relay(req, |r| self.0.import_resource_state(r)).await
     }
 
+    async fn move_resource_state(
+        &self,
+        req: Request<v5::move_resource_state::Request>,
+    ) -> Rpc<v5::move_resource_state::Response> {
+        relay(req, |r| self.0.move_resource_state(r)).await
+    }
+
     async fn read_data_source(
         &self,
         req: Request<v5::read_data_source::Request>,

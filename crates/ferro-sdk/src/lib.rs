@@ -6,7 +6,8 @@
 //! an import must wait (`deferred`, with a [`DeferralReason`]: [`provider_types::ModifyPlanResponse`]'s
 //! `deferred`, [`Resource::defer_read`], [`Resource::defer_import`],
 //! [`DataSource::defer_read`]; given only to a client that allows deferral, an error for
-//! any other); the framework
+//! any other), take over objects of other resource types that `moved` blocks move to them
+//! ([`Resource::move_sources`], [`Resource::move_state`]: MoveResourceState); the framework
 //! computes planned states that obey core's rules (PROTOCOL_FACTS §6), and serves the provider
 //! either over gRPC as a plugin ([`serve`]) or in process through ferro's [`Provider`] trait
 //! ([`SdkProvider`] implements it directly).
@@ -27,7 +28,8 @@ pub mod values;
 pub use ferro_provider::{DeferralReason, FunctionError};
 pub use ferro_value::schema::{FunctionDecl, FunctionParam};
 pub use provider::{
-    DataSource, EphemeralResource, Function, Opened, Renewed, Resource, SdkProvider,
+    DataSource, EphemeralResource, Function, MoveSource, MoveStateRequest, MovedState, Opened,
+    Renewed, Resource, SdkProvider,
 };
 
 /// The request and response types of [`Resource::modify_plan`].

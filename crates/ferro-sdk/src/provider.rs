@@ -7,8 +7,8 @@ use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
     ApplyRequest, ApplyResponse, DeferralReason, FunctionError, ImportRequest, ImportResponse,
-    ImportedResource, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
-    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
+    ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse,
+    Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
     ReadResponse, RenewEphemeralResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;
@@ -37,6 +37,73 @@ pub struct ModifyPlanResponse {
     /// (`terraform plan -allow-deferral`, `ferro plan -allow-deferral`) is given it; any other
     /// gets an error diagnostic instead, as terraform-plugin-framework answers.
     pub deferred: Option<DeferralReason>,
+}
+
+/// A resource type whose objects a resource takes over when a `moved` block moves them to it
+/// (`MoveResourceState`, protocol 5.5/6.5 and Terraform 1.8): the source provider, matched on
+/// its address without the hostname unless one is given (a mirror serves the same provider),
+/// and the source type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveSource {
+    provider: Option<String>,
+    type_name: String,
+}
+
+impl MoveSource {
+    /// Objects of `type_name` from the provider `provider` (`NAMESPACE/TYPE`, or with its
+    /// hostname `HOST/NAMESPACE/TYPE`).
+    pub fn new(provider: &str, type_name: &str) -> MoveSource {
+        MoveSource {
+            provider: Some(provider.trim_matches('/').to_string()),
+            type_name: type_name.to_string(),
+        }
+    }
+
+    /// Objects of `type_name` from any provider.
+    pub fn any_provider(type_name: &str) -> MoveSource {
+        MoveSource {
+            provider: None,
+            type_name: type_name.to_string(),
+        }
+    }
+
+    /// Whether an object of `type_name` from the provider at `address` is of this source.
+    pub fn matches(&self, address: &str, type_name: &str) -> bool {
+        if self.type_name != type_name {
+            return false;
+        }
+        match &self.provider {
+            None => true,
+            Some(p) => {
+                address == p
+                    || address
+                        .strip_suffix(p.as_str())
+                        .is_some_and(|host| host.ends_with('/'))
+            }
+        }
+    }
+}
+
+/// What [`Resource::move_state`] receives: the source object as the source provider's state
+/// holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveStateRequest<'a> {
+    /// The source provider's address (`registry.terraform.io/hashicorp/null`).
+    pub source_provider_address: &'a str,
+    pub source_type_name: &'a str,
+    pub source_schema_version: u64,
+    /// The source object's attributes exactly as state stored them (decode them with the
+    /// source's type through [`crate::values::from_json`] to work on typed values).
+    pub source_state: &'a serde_json::Value,
+    pub source_private: &'a [u8],
+}
+
+/// What [`Resource::move_state`] yields: the object as this resource type holds it (of the
+/// schema's type, wholly known), and its private data.
+#[derive(Debug, Clone)]
+pub struct MovedState {
+    pub state: Value,
+    pub private: Vec<u8>,
 }
 
 /// A managed resource type.
@@ -95,6 +162,33 @@ pub trait Resource: Send + Sync {
             "This resource does not support import.",
         )])
     }
+    /// The resource types whose objects this one takes over (`moved { from = OTHER.x  to =
+    /// THIS.x }`). A provider with any resource that declares some offers the server capability
+    /// `move_resource_state`; [`Resource::move_state`] is called only for a declared source.
+    fn move_sources(&self) -> Vec<MoveSource> {
+        Vec::new()
+    }
+    /// Convert an object of one of [`Resource::move_sources`] into an object of this type.
+    fn move_state(&self, req: &MoveStateRequest<'_>) -> Result<MovedState, Diags> {
+        Err(vec![ProviderDiagnostic::error(
+            "Unable to Move Resource State",
+            format!(
+                "The resource declares {:?} as a source of moves but does not convert its objects. This is a bug in the provider.",
+                req.source_type_name
+            ),
+        )])
+    }
+}
+
+/// The facts of a move request, as the lines of a message end with them.
+fn move_facts(req: &MoveRequest<'_>) -> String {
+    format!(
+        "Source Provider Address: {}\nSource Resource Type: {}\nSource Resource Schema Version: {}\nTarget Resource Type: {}",
+        req.source_provider_address,
+        req.source_type_name,
+        req.source_schema_version,
+        req.target_type_name
+    )
 }
 
 /// A data source type.
@@ -320,8 +414,10 @@ impl Provider for SdkProvider {
                 .iter()
                 .map(|(n, d)| (n.clone(), d.schema().to_schema()))
                 .collect(),
-            // Moves across resource types are not offered by SDK providers yet.
-            move_resource_state: false,
+            move_resource_state: self
+                .resources
+                .values()
+                .any(|r| !r.move_sources().is_empty()),
             functions: self
                 .functions
                 .iter()
@@ -679,6 +775,76 @@ impl Provider for SdkProvider {
         match self.ephemeral_resources.get(type_name) {
             Some(e) => e.close(private).err().unwrap_or_default(),
             None => vec![self.no_ephemeral(type_name)],
+        }
+    }
+
+    fn move_resource_state(&self, req: MoveRequest<'_>) -> MoveResponse {
+        let fail = |diagnostics| MoveResponse {
+            target_state: Value::null(Type::Dynamic),
+            target_private: Vec::new(),
+            diagnostics,
+        };
+        let r = match self.res(req.target_type_name) {
+            Ok(r) => r,
+            Err(d) => return fail(d),
+        };
+        let sources = r.move_sources();
+        if sources.is_empty() {
+            return fail(vec![ProviderDiagnostic::error(
+                "Unable to Move Resource State",
+                format!(
+                    "The target resource type does not support moving resource state: it accepts objects of no other resource type. Its provider's developers can add that support.\n\n{}",
+                    move_facts(&req)
+                ),
+            )]);
+        }
+        if !sources
+            .iter()
+            .any(|s| s.matches(req.source_provider_address, req.source_type_name))
+        {
+            return fail(vec![ProviderDiagnostic::error(
+                "Unable to Move Resource State",
+                format!(
+                    "The target resource type does not support moving resource state from the given source resource. Its provider's developers can add that support by converting the objects of this source.\n\n{}",
+                    move_facts(&req)
+                ),
+            )]);
+        }
+        let moved = r.move_state(&MoveStateRequest {
+            source_provider_address: req.source_provider_address,
+            source_type_name: req.source_type_name,
+            source_schema_version: req.source_schema_version,
+            source_state: req.source_state,
+            source_private: req.source_private,
+        });
+        let moved = match moved {
+            Ok(m) => m,
+            Err(d) => return fail(d),
+        };
+        let schema = r.schema();
+        match ferro_value::convert::convert(&moved.state, &schema.implied_type()) {
+            Ok(v) if !v.is_null() => {
+                let v = schema.to_block().null_write_only(&v);
+                MoveResponse {
+                    diagnostics: no_unknowns(&v, "moved state"),
+                    target_state: v,
+                    target_private: moved.private,
+                }
+            }
+            Ok(_) => fail(vec![ProviderDiagnostic::error(
+                "Provider returned invalid result",
+                format!(
+                    "The move of a {} object to {} produced no object. This is a bug in the provider.",
+                    req.source_type_name, req.target_type_name
+                ),
+            )]),
+            Err(e) => fail(vec![ProviderDiagnostic::error(
+                "Provider returned invalid result",
+                format!(
+                    "The moved state does not match the schema of {}: {}. This is a bug in the provider.",
+                    req.target_type_name, e.message
+                ),
+            )]),
         }
     }
 

@@ -84,3 +84,33 @@ fn plans_match_the_golden_file() {
     let want = std::fs::read_to_string(&path).expect("golden file (FERRO_BLESS=1 to record)");
     assert_eq!(out, want);
 }
+
+/// `moved { from = example_volume.v  to = example_disk.v }`: the provider offers the move and
+/// converts the volume into a disk with its id and size; any other source is refused.
+#[test]
+fn a_volume_moves_to_a_disk() {
+    let p = ferro_example_provider::provider();
+    assert!(p.schema().unwrap().move_resource_state);
+    let volume = serde_json::json!({"id": "disk-7", "gb": 7});
+    let mv = |provider: &str, from: &str| {
+        p.move_resource_state(ferro_provider::MoveRequest {
+            source_provider_address: provider,
+            source_type_name: from,
+            source_schema_version: 0,
+            source_state: &volume,
+            source_private: &[],
+            target_type_name: "example_disk",
+        })
+    };
+    let moved = mv("example.test/ferro/example", "example_volume");
+    assert!(moved.diagnostics.is_empty(), "{:?}", moved.diagnostics);
+    assert_eq!(get(&moved.target_state, "id"), Value::string("disk-7"));
+    assert_eq!(get(&moved.target_state, "size_gb"), Value::int(7));
+    assert_eq!(get(&moved.target_state, "cost"), Value::int(7));
+    assert_eq!(get(&moved.target_state, "tier"), Value::string("standard"));
+    let refused = mv("registry.terraform.io/hashicorp/null", "null_resource");
+    assert_eq!(
+        refused.diagnostics[0].summary,
+        "Unable to Move Resource State"
+    );
+}

@@ -116,6 +116,7 @@ impl Lower {
         let span = Self::header_span(b);
         let (mut to, mut id, mut for_each) = (None, None, None);
         let mut to_seen = false;
+        let mut provider = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "to" => {
@@ -126,14 +127,28 @@ impl Lower {
                 BodyItem::Attribute(a) if a.name.name == "for_each" => {
                     for_each = Some(self.expr(&a.expr))
                 }
-                BodyItem::Attribute(a) if a.name.name == "provider" => self.error(
+                BodyItem::Attribute(a) if a.name.name == "provider" => provider = Some(a),
+                BodyItem::Attribute(a) => self.unsupported_argument(a),
+                BodyItem::Block(inner) => self.unsupported_block(inner),
+            }
+        }
+        if let Some(a) = provider {
+            // Terraform allows `provider` only where it may generate configuration: never for
+            // a target in a module below the block's.
+            if to.as_ref().is_some_and(|(to, _, _)| !to.module.is_root()) {
+                self.error(
+                    "invalid-import-provider",
+                    "Invalid import provider argument",
+                    "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the providers argument within the module block to configure providers for all resources within a module, including imported resources.",
+                    a.span,
+                );
+            } else {
+                self.error(
                     "unsupported-argument",
                     "Unsupported argument",
                     "ferro imports with the provider configuration of the target resource; the \"provider\" argument of import blocks is not supported. See docs/compatibility.md.",
                     a.name.span,
-                ),
-                BodyItem::Attribute(a) => self.unsupported_argument(a),
-                BodyItem::Block(inner) => self.unsupported_block(inner),
+                );
             }
         }
         if !to_seen {

@@ -7,42 +7,119 @@ use super::*;
 use ferro_hir::ImportKey;
 
 impl Walk<'_> {
+    /// The root module's import blocks are imported now; a child module's are checked and
+    /// kept for their target's turn in the walk ([`Walk::module_imports`]), when the module's
+    /// instances are known. A block in a module overrides one in a module below it that
+    /// imports into the same resource, as in Terraform.
     pub(super) fn import_blocks(&mut self) {
         let tree = self.ctx.tree;
-        for (node, st) in tree.statics.iter().enumerate() {
+        if self.ctx.input.options.destroy || self.ctx.input.options.refresh_only {
+            return;
+        }
+        let mut nodes: Vec<usize> = (0..tree.statics.len()).collect();
+        nodes.sort_by_key(|&n| tree.statics[n].path.len());
+        let mut claimed: HashMap<ConfigResource, usize> = HashMap::new();
+        for node in nodes {
+            let st = &tree.statics[node];
             for item in &st.index.imports {
                 let hir = tree.hir(item.file);
                 let block = &hir.imports[item.index];
-                if node != 0 {
-                    // Terraform reports the first import block of each child module.
-                    self.out.diags.push(
-                        Diagnostic::error("import-in-module", "Invalid import configuration")
-                            .with_detail(format!(
-                                "An import block was detected in {:?}. Import blocks are only allowed in the root module.",
-                                st.path
-                                    .iter()
-                                    .map(|name| format!("module.{name}"))
-                                    .collect::<Vec<_>>()
-                                    .join(".")
-                            ))
-                            .with_span(hir.at(block.span)),
-                    );
-                    break;
+                let rel = block.to.module.static_path();
+                let target = ConfigResource {
+                    module: st.path.iter().chain(&rel).cloned().collect(),
+                    resource: block.to.resource.clone(),
+                };
+                match claimed.get(&target) {
+                    Some(&owner) if owner != node => continue,
+                    Some(_) => {}
+                    None => {
+                        claimed.insert(target.clone(), node);
+                    }
                 }
-                if self.ctx.input.options.destroy || self.ctx.input.options.refresh_only {
+                if node == 0 {
+                    self.import_block(&tree.root(), item.file, block);
                     continue;
                 }
-                self.import_block(item.file, block);
+                let to_span = hir.at(block.to_span);
+                let mut holder = Some(node);
+                for name in &rel {
+                    holder = holder.and_then(|n| tree.statics[n].children.get(name).copied());
+                }
+                match holder {
+                    // As `ferro_db::import_target_problems` reports them to validate.
+                    None => {
+                        let to = ConfigResource {
+                            module: rel,
+                            resource: target.resource,
+                        };
+                        self.out.diags.push(missing_target(&to, to_span))
+                    }
+                    Some(n)
+                        if !tree.statics[n]
+                            .index
+                            .resources
+                            .contains_key(&target.resource) =>
+                    {
+                        self.out.diags.push(not_generated(
+                            to_span,
+                            format!("Resource {target} not found. Only resources within the root module are eligible for config generation."),
+                        ));
+                    }
+                    Some(_) => self
+                        .ahead
+                        .module_imports
+                        .entry(target)
+                        .or_default()
+                        .push((node, *item)),
+                }
             }
         }
     }
 
-    fn import_block(&mut self, file: ferro_db::SourceFile, block: &ferro_hir::Import) {
-        let m = self.ctx.tree.root();
+    /// At the turn of the resource `r` of static module `node`: the import blocks of child
+    /// modules that import into it, each in every instance of the module that holds it (its
+    /// `for_each`, `id` and `to` evaluated there; `to` is relative to that module).
+    pub(super) fn module_imports(&mut self, node: usize, r: &Resource) {
+        let tree = self.ctx.tree;
+        let target = ConfigResource {
+            module: tree.statics[node].path.clone(),
+            resource: r.clone(),
+        };
+        let Some(blocks) = self.ahead.module_imports.remove(&target) else {
+            return;
+        };
+        for (holder, item) in blocks {
+            let block = &tree.hir(item.file).imports[item.index];
+            for path in tree.instances_of(holder) {
+                if let Some(m) = tree.scope(&path) {
+                    self.import_block(&m, item.file, block);
+                }
+            }
+        }
+    }
+
+    /// Import the targets of one block, evaluated in the module instance `m` that holds it.
+    fn import_block(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        block: &ferro_hir::Import,
+    ) {
         let hir = m.hir(file);
         let (to_span, block_span) = (hir.at(block.to_span), hir.at(block.span));
+        let to = AbsResource {
+            module: ModuleInstance(
+                m.path()
+                    .0
+                    .iter()
+                    .chain(block.to.module.0.iter())
+                    .cloned()
+                    .collect(),
+            ),
+            resource: block.to.resource.clone(),
+        };
         let instances = match block.for_each {
-            Some(f) => match self.expand(&m, file, None, Some(f), None) {
+            Some(f) => match self.expand(m, file, None, Some(f), None) {
                 Some((_, keys)) => keys,
                 None => return,
             },
@@ -56,15 +133,15 @@ impl Walk<'_> {
             let key = match &block.key {
                 ImportKey::None => InstanceKey::None,
                 ImportKey::Static(k) => k.clone(),
-                ImportKey::Expr(e) => match self.import_key(&m, file, *e, &ctx) {
+                ImportKey::Expr(e) => match self.import_key(m, file, *e, &ctx) {
                     Some(k) => k,
                     None => continue,
                 },
             };
-            let Some(id) = self.import_id(&m, file, block.id, &ctx) else {
+            let Some(id) = self.import_id(m, file, block.id, &ctx) else {
                 continue;
             };
-            let addr = block.to.instance(key);
+            let addr = to.instance(key);
             if !self.out.imported.insert(addr.clone()) {
                 self.out.diags.push(
                     Diagnostic::error("import-duplicate", "Duplicate import configuration")
@@ -277,7 +354,7 @@ impl Walk<'_> {
     }
 }
 
-fn missing_target(addr: &AbsResourceInstance, span: impl Into<Option<Span>>) -> Diagnostic {
+fn missing_target(addr: &impl std::fmt::Display, span: impl Into<Option<Span>>) -> Diagnostic {
     Diagnostic::error("import-no-config", "Configuration for import target does not exist")
         .with_detail(format!("The configuration for the given import target {addr} does not exist. All target instances must have an associated configuration to be imported."))
         .with_span_opt(span.into())

@@ -237,6 +237,10 @@ struct Ahead {
     /// configured at its place in the item graph, after those resources (see
     /// [`Walk::configure_deferred`]).
     deferred_providers: HashSet<AbsProviderConfig>,
+    /// The import blocks of child modules, by the resource they import into, each with the
+    /// static module that holds it: imported at that resource's turn (see
+    /// [`Walk::module_imports`]).
+    module_imports: HashMap<ConfigResource, Vec<(ferro_db::TreeNodeId, ferro_db::ItemRef)>>,
     /// The planned private data of the last change merged, which the next shares when it is
     /// the same (see [`ferro_plan::PrivateData`]).
     last_private: ferro_plan::PrivateData,
@@ -364,6 +368,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         ahead: Ahead {
             prefetched: HashMap::new(),
             last_private: Default::default(),
+            module_imports: HashMap::new(),
             deferred_providers: crate::configure::deferred_configs(graph, input.providers),
         },
         // The walk refreshes objects in place: prior is not kept beside it.
@@ -420,6 +425,9 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
                 resource: r.clone(),
             };
             w.note_dependencies(&cr, graph.resource_deps.get(&cr));
+            if r.mode == ResourceMode::Managed {
+                w.module_imports(item.node, r);
+            }
             defer_mark = Some(w.defer_mark(&cr, graph.resource_deps.get(&cr)));
         }
         if let ItemId::Resource(r) = &item.id {

@@ -1,12 +1,16 @@
 //! `terraform_data`: `input` is stored and echoed as `output` after apply; changing `input`
 //! updates in place (the output is unknown until then), changing `triggers_replace` replaces the
-//! object; `id` is a random UUID set at create and kept for the object's lifetime.
+//! object; `id` is a random UUID set at create and kept for the object's lifetime. It takes
+//! over `null_resource` objects of hashicorp/null that a `moved` block moves to it (Terraform
+//! 1.9): their `id` is kept and their `triggers` become `triggers_replace`.
 
 use crate::rng;
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::provider_types::{ModifyPlanRequest, ModifyPlanResponse};
 use ferro_sdk::values::{get, with};
-use ferro_sdk::{Attr, Diags, Resource, ResourceSchema, Type, Value};
+use ferro_sdk::{
+    Attr, Diags, MoveSource, MoveStateRequest, MovedState, Resource, ResourceSchema, Type, Value,
+};
 
 pub struct TerraformData;
 
@@ -60,5 +64,33 @@ impl Resource for TerraformData {
 
     fn update(&self, _prior: &Value, planned: &Value, _config: &Value) -> Result<Value, Diags> {
         Ok(with(planned, "output", get(planned, "input")))
+    }
+
+    fn move_sources(&self) -> Vec<MoveSource> {
+        vec![MoveSource::new("hashicorp/null", "null_resource")]
+    }
+
+    fn move_state(&self, req: &MoveStateRequest<'_>) -> Result<MovedState, Diags> {
+        let null_resource = crate::null::NullResource.schema().implied_type();
+        let source =
+            ferro_sdk::values::from_json(req.source_state, &null_resource).map_err(|e| {
+                vec![ferro_sdk::Diagnostic::error(
+                    "Unable to read the moved object",
+                    format!("The null_resource object does not match its schema: {e}."),
+                )]
+            })?;
+        // `triggers` is a map of strings; configuration writes `triggers_replace` as an object
+        // (`{ a = "x" }`), so an object with the same entries plans no change after the move.
+        let triggers = get(&source, "triggers");
+        let triggers_replace = match triggers.as_entries() {
+            Some(entries) if !triggers.is_null() => Value::object(entries.clone()),
+            _ => Value::null(Type::Dynamic),
+        };
+        let empty = self.schema().to_block().empty_value();
+        let state = with(&empty, "id", get(&source, "id"));
+        Ok(MovedState {
+            state: with(&state, "triggers_replace", triggers_replace),
+            private: Vec::new(),
+        })
     }
 }

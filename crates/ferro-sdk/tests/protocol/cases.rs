@@ -4,7 +4,7 @@
 use ferro_planner::objchange::{assert_plan_valid, proposed_new};
 use ferro_provider::plugin::GrpcProvider;
 use ferro_provider::{
-    ApplyRequest, DeferralReason, ImportRequest, PlanRequest, PlanResponse, Provider,
+    ApplyRequest, DeferralReason, ImportRequest, MoveRequest, PlanRequest, PlanResponse, Provider,
     ReadDataRequest, ReadRequest, UpgradeRequest,
 };
 use ferro_sdk::values::{get, with};
@@ -62,7 +62,84 @@ const ALL: &[(&str, Case)] = &[
         "deferred_answers_only_when_the_client_allows_them",
         deferral,
     ),
+    ("moves_across_resource_types", moves),
 ];
+
+/// `moved { from = test_thing.a  to = test_successor.a }` as ferro's planner asks for it:
+/// the capability `move_resource_state` in the schema, MoveResourceState with the object as
+/// state holds it, the converted object and private data decoded by ferro's plugin client;
+/// Terraform's errors for a source the target does not declare and a target that declares
+/// none.
+fn moves(p: &GrpcProvider) {
+    assert!(p.schema().unwrap().move_resource_state);
+    let (thing, _) = created(p);
+    let json = ferro_value::json::value_to_json(&thing, &thing.ty()).unwrap();
+    let id = get(&thing, "id");
+    let mv = |provider: &str, from: &str, to: &str| {
+        p.move_resource_state(MoveRequest {
+            source_provider_address: provider,
+            source_type_name: from,
+            source_schema_version: 2,
+            source_state: &json,
+            source_private: b"old",
+            target_type_name: to,
+        })
+    };
+    let moved = mv(
+        "registry.terraform.io/ferro/test",
+        "test_thing",
+        "test_successor",
+    );
+    assert!(moved.diagnostics.is_empty(), "{:?}", moved.diagnostics);
+    assert_eq!(get(&moved.target_state, "id"), id);
+    assert_eq!(
+        get(&moved.target_state, "origin"),
+        Value::string("test_thing v2 of registry.terraform.io/ferro/test")
+    );
+    assert_eq!(moved.target_private, b"old+moved");
+    // A source declared without its host matches on any host (a mirror).
+    let mirrored = mv(
+        "mirror.example.com/hashicorp/legacy",
+        "legacy_thing",
+        "test_successor",
+    );
+    assert!(
+        mirrored.diagnostics.is_empty(),
+        "{:?}",
+        mirrored.diagnostics
+    );
+    assert_eq!(get(&mirrored.target_state, "id"), id);
+    // Not a declared source: another type, another provider of the same type name.
+    for (provider, from) in [
+        ("registry.terraform.io/ferro/test", "test_echo"),
+        ("registry.terraform.io/other/test", "test_thing"),
+        ("registry.terraform.io/hashicorp/legacyx", "legacy_thing"),
+    ] {
+        let refused = mv(provider, from, "test_successor");
+        assert_eq!(refused.diagnostics.len(), 1, "{:?}", refused.diagnostics);
+        let d = &refused.diagnostics[0];
+        assert_eq!(d.summary, "Unable to Move Resource State");
+        assert!(d.detail.contains("from the given source resource"), "{d:?}");
+        assert!(
+            d.detail.contains(&format!("Source Resource Type: {from}"))
+                && d.detail
+                    .contains(&format!("Source Provider Address: {provider}"))
+                && d.detail.ends_with("Target Resource Type: test_successor"),
+            "{d:?}"
+        );
+        assert!(refused.target_state.is_null());
+    }
+    // A target that takes over nothing.
+    let none = mv(
+        "registry.terraform.io/ferro/test",
+        "test_thing",
+        "test_echo",
+    );
+    assert_eq!(none.diagnostics[0].summary, "Unable to Move Resource State");
+    assert!(none.diagnostics[0]
+        .detail
+        .contains("accepts objects of no other resource type"));
+}
 
 /// Ephemeral resources: the schema in GetProviderSchema, then ValidateEphemeralResourceConfig,
 /// OpenEphemeralResource (result, private data, renewal time), RenewEphemeralResource and

@@ -12,7 +12,8 @@ use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{
     Attr, DataSource, DeferralReason, Diags, EphemeralResource, FunctionDecl, FunctionError,
-    FunctionParam, Opened, Renewed, Resource, ResourceSchema, SdkProvider, Type, Value,
+    FunctionParam, MoveSource, MoveStateRequest, MovedState, Opened, Renewed, Resource,
+    ResourceSchema, SdkProvider, Type, Value,
 };
 use ferro_value::schema::NestingMode;
 use std::sync::Arc;
@@ -35,6 +36,7 @@ pub fn provider(nested: bool) -> SdkProvider {
         .resource("test_secret", Secret)
         .ephemeral_resource("test_token", Token)
         .resource("test_later", Later)
+        .resource("test_successor", Successor)
         .data_source("test_later", Later)
         .function("upper", upper, |args: &[Value]| {
             let mut out = String::new();
@@ -46,6 +48,55 @@ pub fn provider(nested: bool) -> SdkProvider {
             }
             Ok(Value::string(out))
         })
+}
+
+/// `test_successor` takes over `test_thing` objects of this provider (`ferro/test`) and
+/// `legacy_thing` objects of `hashicorp/legacy` from any host: `id` is kept, `origin` says
+/// where the object came from, and the private data is the source's with `+moved`.
+pub struct Successor;
+
+impl Resource for Successor {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new()
+            .attr("id", Attr::string().computed())
+            .attr("origin", Attr::string().optional())
+    }
+
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(with(planned, "id", Value::string("successor")))
+    }
+
+    fn move_sources(&self) -> Vec<MoveSource> {
+        vec![
+            MoveSource::new("registry.terraform.io/ferro/test", "test_thing"),
+            MoveSource::new("hashicorp/legacy", "legacy_thing"),
+        ]
+    }
+
+    fn move_state(&self, req: &MoveStateRequest<'_>) -> Result<MovedState, Diags> {
+        let id = req.source_state.get("id").and_then(|v| v.as_str());
+        let Some(id) = id else {
+            return Err(vec![ferro_sdk::Diagnostic::error(
+                "No id to move",
+                "The source object has no id.",
+            )]);
+        };
+        let state = with(
+            &with(
+                &self.schema().to_block().empty_value(),
+                "id",
+                Value::string(id),
+            ),
+            "origin",
+            Value::string(format!(
+                "{} v{} of {}",
+                req.source_type_name, req.source_schema_version, req.source_provider_address
+            )),
+        );
+        let mut private = req.source_private.to_vec();
+        private.extend_from_slice(b"+moved");
+        Ok(MovedState { state, private })
+    }
 }
 
 /// `test_token`, an ephemeral resource: its `secret` is `name` reversed; it asks to be renewed
