@@ -391,15 +391,6 @@ fn attribute_to_proto(name: &str, a: &Attribute) -> pb::schema::Attribute {
     }
 }
 
-/// What the provider offers beyond the RPCs every provider serves.
-fn server_capabilities(s: &ProviderSchema) -> pb::ServerCapabilities {
-    pb::ServerCapabilities {
-        plan_destroy: false,
-        get_provider_schema_optional: false,
-        move_resource_state: s.move_resource_state,
-    }
-}
-
 /// Run blocking provider logic without stalling the runtime's other connections.
 fn blocking<T>(f: impl FnOnce() -> T) -> T {
     tokio::task::block_in_place(f)
