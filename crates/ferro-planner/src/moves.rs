@@ -148,6 +148,8 @@ fn convert_moved(
         source_state: &source_state,
         source_private: &private,
         target_type_name: &new.resource.resource.ty,
+        source_identity: None,
+        source_identity_schema_version: 0,
     });
     let mut failed = false;
     for d in &resp.diagnostics {

@@ -563,6 +563,7 @@ impl pb::provider_server::Provider for ProviderService {
                     type_name: &req.type_name,
                     current_state: &state,
                     private: &req.private,
+                    current_identity: None,
                 })
             });
             resp.diagnostics = diags(out.diagnostics);
@@ -602,6 +603,7 @@ impl pb::provider_server::Provider for ProviderService {
                         proposed_new_state: &proposed,
                         config: &config,
                         prior_private: &req.prior_private,
+                        prior_identity: None,
                     })
                 });
                 resp.diagnostics = diags(out.diagnostics);
@@ -641,7 +643,8 @@ impl pb::provider_server::Provider for ProviderService {
                     prior_state: &prior,
                     planned_state: &planned,
                     config: &config,
-                    planned_private: &req.planned_private,
+                    planned_private: &req.planned_private, planned_identity: None,
+
                 })
             });
             resp.diagnostics = diags(out.diagnostics);
@@ -666,6 +669,7 @@ impl pb::provider_server::Provider for ProviderService {
             self.inner.import_resource_state(ImportRequest {
                 type_name: &req.type_name,
                 id: &req.id,
+                identity: None,
             })
         });
         resp.diagnostics = diags(out.diagnostics);
@@ -685,6 +689,7 @@ impl pb::provider_server::Provider for ProviderService {
                             type_name: imp.type_name,
                             state,
                             private: imp.private,
+                            identity: None,
                         });
                 }
                 Err(d) => resp.diagnostics.extend(diags(d)),

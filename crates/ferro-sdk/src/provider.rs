@@ -332,6 +332,7 @@ impl Provider for SdkProvider {
                 .iter()
                 .map(|(n, e)| (n.clone(), e.schema().to_schema()))
                 .collect(),
+            identities: Default::default(),
         })
     }
 
@@ -416,6 +417,7 @@ impl Provider for SdkProvider {
             private: req.private.to_vec(),
             diagnostics: d,
             deferred: None,
+            new_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -445,6 +447,7 @@ impl Provider for SdkProvider {
             diagnostics: d,
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -491,6 +494,7 @@ impl Provider for SdkProvider {
             diagnostics: p.diagnostics,
             legacy_type_system: false,
             deferred,
+            planned_identity: None,
         }
     }
 
@@ -500,6 +504,7 @@ impl Provider for SdkProvider {
             private: req.planned_private.to_vec(),
             diagnostics: d,
             legacy_type_system: false,
+            new_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -607,6 +612,7 @@ impl Provider for SdkProvider {
                     type_name: req.type_name.to_string(),
                     state,
                     private: Vec::new(),
+                    identity: None,
                 }],
                 diagnostics: Vec::new(),
                 deferred: None,

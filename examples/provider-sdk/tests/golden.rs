@@ -37,6 +37,7 @@ fn plans_match_the_golden_file() {
             proposed_new_state: &proposed,
             config,
             prior_private: &[],
+            prior_identity: None,
         });
         out.push_str(&format!("== {title}\n"));
         for n in ["id", "size_gb", "tier", "cost"] {
@@ -64,6 +65,7 @@ fn plans_match_the_golden_file() {
             planned_state: &planned,
             config: &cfg(Value::int(10)),
             planned_private: &[],
+            planned_identity: None,
         })
         .new_state;
     plan("unchanged", &state, &cfg(Value::int(10)));

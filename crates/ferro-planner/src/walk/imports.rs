@@ -123,6 +123,7 @@ impl Walk<'_> {
                 &mut self.refreshed,
                 &addr,
                 &id,
+                None,
                 &mut |_| {},
             );
             let failed = ds.iter().any(Diagnostic::is_error);

@@ -141,6 +141,8 @@ struct PriorObject {
     value: Value,
     private: Vec<u8>,
     tainted: bool,
+    /// The object's resource identity (upgraded to the current identity schema, refreshed).
+    identity: Option<Value>,
 }
 
 /// The state of one plan walk: what it reads, what it has produced, what it knows of the

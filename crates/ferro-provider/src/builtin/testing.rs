@@ -384,6 +384,7 @@ impl Provider for TestProvider {
             )]
             .into_iter()
             .collect(),
+            identities: BTreeMap::new(),
         })
     }
 
@@ -504,6 +505,7 @@ impl Provider for TestProvider {
                 private: req.private.to_vec(),
                 diagnostics,
                 deferred,
+                new_identity: None,
             };
         }
         let mut new = cur.clone();
@@ -520,6 +522,7 @@ impl Provider for TestProvider {
             private: req.private.to_vec(),
             diagnostics,
             deferred: None,
+            new_identity: None,
         }
     }
 
@@ -531,6 +534,7 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         };
         if req.type_name == SECRET {
             resp.planned_state = plan_secret(&req);
@@ -601,6 +605,7 @@ impl Provider for TestProvider {
             private: req.planned_private.to_vec(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            new_identity: None,
         };
         let planned = req.planned_state;
         if req.type_name == SECRET {
@@ -674,6 +679,7 @@ impl Provider for TestProvider {
             target_state: Value::null(Type::Dynamic),
             target_private: Vec::new(),
             diagnostics: vec![ProviderDiagnostic::error("Unsupported move", detail)],
+            target_identity: None,
         };
         if req.target_type_name != TYPE || req.source_type_name != RACK {
             return refused(format!(
@@ -705,6 +711,7 @@ impl Provider for TestProvider {
             target_state: Value::object(attrs),
             target_private: Vec::new(),
             diagnostics: Vec::new(),
+            target_identity: None,
         }
     }
 
@@ -741,6 +748,7 @@ impl Provider for TestProvider {
                 type_name: TYPE.to_string(),
                 state: Value::object(attrs),
                 private: Vec::new(),
+                identity: None,
             }],
             diagnostics: Vec::new(),
             deferred: None,

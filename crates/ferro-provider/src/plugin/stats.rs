@@ -4,7 +4,7 @@
 use super::proto::Rpc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-const ALL: [Rpc; 15] = [
+const ALL: [Rpc; 22] = [
     Rpc::GetProviderSchema,
     Rpc::ValidateProviderConfig,
     Rpc::ValidateResourceConfig,
@@ -20,6 +20,13 @@ const ALL: [Rpc; 15] = [
     Rpc::GetMetadata,
     Rpc::GetFunctions,
     Rpc::CallFunction,
+    Rpc::MoveResourceState,
+    Rpc::ValidateEphemeralResourceConfig,
+    Rpc::OpenEphemeralResource,
+    Rpc::RenewEphemeralResource,
+    Rpc::CloseEphemeralResource,
+    Rpc::GetResourceIdentitySchemas,
+    Rpc::UpgradeResourceIdentity,
 ];
 
 static COUNTS: [AtomicU64; ALL.len()] = [const { AtomicU64::new(0) }; ALL.len()];

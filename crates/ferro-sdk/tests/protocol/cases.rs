@@ -130,6 +130,7 @@ fn deferral(p: &GrpcProvider) {
             proposed_new_state: &proposed,
             config,
             prior_private: &[],
+            prior_identity: None,
         })
     };
     // This client has not allowed deferral: the provider's deferral is an error.
@@ -145,6 +146,7 @@ fn deferral(p: &GrpcProvider) {
     let r = p.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "later",
+        identity: None,
     });
     assert_eq!(r.deferred, None);
     assert!(r.imported.is_empty());
@@ -165,6 +167,7 @@ fn deferral(p: &GrpcProvider) {
         type_name: "test_later",
         current_state: &state,
         private: &[],
+        current_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(r.deferred, Some(DeferralReason::AbsentPrereq));
@@ -174,6 +177,7 @@ fn deferral(p: &GrpcProvider) {
         type_name: "test_later",
         current_state: &state,
         private: &[],
+        current_identity: None,
     });
     assert_eq!(r.deferred, None);
     assert_eq!(r.new_state, state);
@@ -197,6 +201,7 @@ fn deferral(p: &GrpcProvider) {
     let r = q.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "later",
+        identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(r.deferred, Some(DeferralReason::ProviderConfigUnknown));
@@ -204,6 +209,7 @@ fn deferral(p: &GrpcProvider) {
     let r = q.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "now",
+        identity: None,
     });
     assert_eq!(r.deferred, None);
     assert_eq!(r.imported.len(), 1);
@@ -229,6 +235,7 @@ fn write_only(p: &GrpcProvider) {
         proposed_new_state: &proposed,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert!(get(&r.planned_state, "password_wo").is_null());
@@ -239,6 +246,7 @@ fn write_only(p: &GrpcProvider) {
         planned_state: &r.planned_state,
         config: &config,
         planned_private: &[],
+        planned_identity: None,
     });
     assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
     assert!(get(&applied.new_state, "password_wo").is_null());
@@ -312,6 +320,7 @@ fn plan(p: &GrpcProvider, prior: &Value, config: &Value) -> PlanResponse {
         proposed_new_state: &proposed,
         config,
         prior_private: &[],
+        prior_identity: None,
     });
     let errs = assert_plan_valid(&b, prior, config, &r.planned_state);
     assert!(errs.is_empty(), "core rejects the plan: {errs:?}");
@@ -332,6 +341,7 @@ fn apply(p: &GrpcProvider, prior: &Value, config: &Value) -> Value {
         planned_state: &planned,
         config,
         planned_private: &[],
+        planned_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     r.new_state

@@ -1,0 +1,182 @@
+//! Resource identities (Terraform 1.12): the identity state holds for an object, decoded and
+//! upgraded to the provider's current identity schema (`UpgradeResourceIdentity`), core's
+//! checks of the identities providers answer with, and identities encoded for state.
+
+use ferro_diag::Diagnostic;
+use ferro_provider::{IdentitySchema, Provider, Severity, UpgradeIdentityRequest};
+use ferro_state::{Identity, ObjectState};
+use ferro_value::{json, Type, Value};
+use std::sync::Arc;
+
+/// The names core's messages use for the object an identity belongs to.
+pub struct IdentityAt<'a> {
+    /// The instance's address as text.
+    pub addr: &'a str,
+    /// The provider's source address.
+    pub provider_name: &'a str,
+    /// The provider's type name (`ferrotest`), as Terraform names it in upgrade errors.
+    pub provider_type: &'a str,
+}
+
+/// The identity state holds for `obj`, as the provider's current identity schema has it: None
+/// when the object has none or the type has no identity schema; upgraded with the provider
+/// when it was recorded under an older identity schema version; an error when it was recorded
+/// by a newer provider or the upgrade fails.
+pub fn stored_identity(
+    provider: &dyn Provider,
+    type_name: &str,
+    schema: Option<&IdentitySchema>,
+    obj: &ObjectState,
+    at: &IdentityAt<'_>,
+) -> Result<Option<Value>, Vec<Diagnostic>> {
+    let (Some(schema), Some(stored)) = (schema, obj.identity.as_deref()) else {
+        return Ok(None);
+    };
+    let raw: serde_json::Value = match serde_json::from_str(&stored.json) {
+        Ok(serde_json::Value::Null) => return Ok(None),
+        Ok(j) => j,
+        Err(e) => return Err(vec![invalid_upgrade(at, &format!("invalid JSON: {e}"))]),
+    };
+    let ty = schema.implied_type();
+    if stored.schema_version > schema.version {
+        return Err(vec![Diagnostic::error(
+            "newer-identity-schema",
+            "Resource instance managed by newer provider version",
+        )
+        .with_detail(format!(
+            "The current state of {} was created by a newer provider version than is currently selected. Upgrade the {} provider to work with this state.",
+            at.addr, at.provider_type
+        ))]);
+    }
+    if stored.schema_version == schema.version {
+        return json::value_from_json(&raw, &ty).map(Some).map_err(|e| {
+            vec![Diagnostic::error("invalid-identity", "Invalid resource identity")
+                .with_detail(format!(
+                    "The identity state holds for {} does not match the identity schema of provider {:?}: {e}.",
+                    at.addr, at.provider_name
+                ))]
+        });
+    }
+    let resp = provider.upgrade_resource_identity(UpgradeIdentityRequest {
+        type_name,
+        version: stored.schema_version,
+        raw_json: &raw,
+    });
+    let mut diags = Vec::new();
+    for d in &resp.diagnostics {
+        let mut out = match d.severity {
+            Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
+            Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
+        };
+        if !d.detail.is_empty() {
+            out = out.with_detail(d.detail.clone());
+        }
+        diags.push(out.with_address(at.addr));
+    }
+    if ferro_provider::has_errors(&resp.diagnostics) {
+        return Err(diags);
+    }
+    let v = resp.upgraded_identity;
+    if !v.is_wholly_known() {
+        diags.push(invalid_upgrade(
+            at,
+            "The returned state contains unknown values",
+        ));
+        return Err(diags);
+    }
+    match ferro_value::convert::convert(&v, &ty) {
+        Ok(v) if conforms(&v, &ty) => Ok(Some(v)),
+        Ok(_) => {
+            diags.push(invalid_upgrade(at, "wrong object type"));
+            Err(diags)
+        }
+        Err(e) => {
+            diags.push(invalid_upgrade(at, &e.to_string()));
+            Err(diags)
+        }
+    }
+}
+
+fn invalid_upgrade(at: &IdentityAt<'_>, why: &str) -> Diagnostic {
+    Diagnostic::error("invalid-identity-upgrade", "Invalid resource identity upgrade").with_detail(
+        format!(
+            "The {} provider upgraded the identity for {} from a previous version, but produced an invalid result: {why}.",
+            at.provider_type, at.addr
+        ),
+    )
+}
+
+fn conforms(v: &Value, ty: &Type) -> bool {
+    v.ty() == *ty || v.is_null()
+}
+
+/// Core's checks of an identity a provider answered with (Terraform's `validateIdentityKnown`
+/// when `must_be_known`, and `validateIdentity`): wholly known, without marks, of the identity
+/// schema's type.
+pub fn check_identity(
+    v: &Value,
+    schema: Option<&IdentitySchema>,
+    must_be_known: bool,
+    at: &IdentityAt<'_>,
+) -> Vec<Diagnostic> {
+    let bug = "This is a bug in the provider, which should be reported in the provider's own issue tracker.";
+    let mut diags = Vec::new();
+    let invalid = |detail: String| {
+        Diagnostic::error(
+            "provider-invalid-identity",
+            "Provider produced invalid identity",
+        )
+        .with_detail(detail)
+        .with_address(at.addr)
+    };
+    if must_be_known && !v.is_wholly_known() {
+        diags.push(invalid(format!(
+            "Provider {:?} returned an identity with unknown values for {}. \n\n{bug}",
+            at.provider_name, at.addr
+        )));
+    }
+    if v.contains_sensitive() {
+        diags.push(invalid(format!(
+            "Provider {:?} returned an identity with marks for {}. \n\n{bug}",
+            at.provider_name, at.addr
+        )));
+    }
+    let ty = schema.map_or(
+        Type::object(std::iter::empty()),
+        IdentitySchema::implied_type,
+    );
+    let conforms = match ferro_value::convert::convert(v, &ty) {
+        Ok(c) => c.ty() == v.ty() || v.is_unknown(),
+        Err(_) => false,
+    };
+    if !conforms {
+        diags.push(
+            Diagnostic::error(
+                "provider-identity-schema",
+                "Provider produced an identity that doesn't match the schema",
+            )
+            .with_detail(format!(
+                "Provider {:?} returned an identity for {} that doesn't match the identity schema: the identity's type is {}, the schema's {}. \n\n{bug}",
+                at.provider_name,
+                at.addr,
+                v.ty().friendly_name(),
+                ty.friendly_name()
+            ))
+            .with_address(at.addr),
+        );
+    }
+    diags
+}
+
+/// An identity as state records it (None for a null or not wholly known identity).
+pub fn identity_for_state(v: &Value, schema: &IdentitySchema) -> Option<Arc<Identity>> {
+    if v.is_null() || !v.is_wholly_known() {
+        return None;
+    }
+    let (plain, _) = v.deep_unmark();
+    let j = json::value_to_json(&plain, &schema.implied_type()).ok()?;
+    Some(Arc::new(Identity {
+        schema_version: schema.version,
+        json: j.to_string().into_boxed_str(),
+    }))
+}
