@@ -3,7 +3,7 @@
 //! checks of the identities providers answer with, and identities encoded for state.
 
 use ferro_diag::Diagnostic;
-use ferro_provider::{IdentitySchema, Provider, Severity, UpgradeIdentityRequest};
+use ferro_provider::{IdentitySchema, Provider, UpgradeIdentityRequest};
 use ferro_state::{Identity, ObjectState};
 use ferro_value::{json, Type, Value};
 use std::sync::Arc;
@@ -62,17 +62,11 @@ pub fn stored_identity(
         version: stored.schema_version,
         raw_json: &raw,
     });
-    let mut diags = Vec::new();
-    for d in &resp.diagnostics {
-        let mut out = match d.severity {
-            Severity::Error => Diagnostic::error("provider-error", d.summary.clone()),
-            Severity::Warning => Diagnostic::warning("provider-warning", d.summary.clone()),
-        };
-        if !d.detail.is_empty() {
-            out = out.with_detail(d.detail.clone());
-        }
-        diags.push(out.with_address(at.addr));
-    }
+    let mut diags: Vec<Diagnostic> = resp
+        .diagnostics
+        .iter()
+        .map(|d| crate::diagnostics::provider_diag(d, at.addr, None))
+        .collect();
     if ferro_provider::has_errors(&resp.diagnostics) {
         return Err(diags);
     }

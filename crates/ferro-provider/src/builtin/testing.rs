@@ -50,7 +50,8 @@
 //! is kept, in `secret_length`. `break = "write_only_plan"` / `"write_only_apply"` answer the
 //! value back instead of null, which core refuses.
 //!
-//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`.
+//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`; `ferrotest_named`,
+//! which has a resource identity, is in `testing_identity.rs`.
 //!
 //! The provider also offers functions (`provider::ferrotest::greet` and others: see
 //! `testing_functions.rs`).
@@ -304,29 +305,30 @@ fn schema_of(type_name: &str) -> Option<Schema> {
         RACK => Some(rack_schema()),
         BLOCKS => Some(blocks_schema()),
         SECRET => Some(secret_schema()),
+        super::testing_identity::NAMED => Some(super::testing_identity::schema()),
         _ => None,
     }
 }
 
-fn get(obj: &Value, name: &str) -> Value {
+pub(super) fn get(obj: &Value, name: &str) -> Value {
     obj.get_attr(name)
         .cloned()
         .unwrap_or_else(|| Value::null(Type::String))
 }
 
-fn text(obj: &Value, name: &str) -> Option<String> {
+pub(super) fn text(obj: &Value, name: &str) -> Option<String> {
     obj.get_attr(name)
         .and_then(Value::as_str)
         .map(str::to_string)
 }
 
-fn with(obj: &Value, name: &str, v: Value) -> Value {
+pub(super) fn with(obj: &Value, name: &str, v: Value) -> Value {
     let mut attrs = obj.as_entries().cloned().unwrap_or_default();
     attrs.insert(name.to_string(), v);
     Value::object(attrs)
 }
 
-fn breaks(obj: &Value, what: &str) -> bool {
+pub(super) fn breaks(obj: &Value, what: &str) -> bool {
     text(obj, "break").as_deref() == Some(what)
 }
 
@@ -363,6 +365,10 @@ impl Provider for TestProvider {
         resources.insert(RACK.to_string(), rack_schema());
         resources.insert(BLOCKS.to_string(), blocks_schema());
         resources.insert(SECRET.to_string(), secret_schema());
+        resources.insert(
+            super::testing_identity::NAMED.to_string(),
+            super::testing_identity::schema(),
+        );
         let mut provider = Schema::default();
         provider.block.attributes.insert(
             "prefix".to_string(),
@@ -384,7 +390,12 @@ impl Provider for TestProvider {
             )]
             .into_iter()
             .collect(),
-            identities: BTreeMap::new(),
+            identities: [(
+                super::testing_identity::NAMED.to_string(),
+                super::testing_identity::identity_schema(),
+            )]
+            .into_iter()
+            .collect(),
         })
     }
 
@@ -491,7 +502,17 @@ impl Provider for TestProvider {
         }
     }
 
+    fn upgrade_resource_identity(
+        &self,
+        req: crate::UpgradeIdentityRequest<'_>,
+    ) -> crate::UpgradeIdentityResponse {
+        super::testing_identity::upgrade_identity(&req)
+    }
+
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::read(&req);
+        }
         let mut diagnostics = Vec::new();
         let cur = req.current_state;
         check_private(cur, req.private, &mut diagnostics);
@@ -527,6 +548,9 @@ impl Provider for TestProvider {
     }
 
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::plan(&req);
+        }
         let mut resp = PlanResponse {
             planned_state: req.proposed_new_state.clone(),
             requires_replace: Vec::new(),
@@ -600,6 +624,9 @@ impl Provider for TestProvider {
     }
 
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::apply(&req);
+        }
         let mut resp = ApplyResponse {
             new_state: req.planned_state.clone(),
             private: req.planned_private.to_vec(),
@@ -716,6 +743,9 @@ impl Provider for TestProvider {
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::import(&req);
+        }
         if req.type_name != TYPE {
             return ImportResponse {
                 imported: Vec::new(),
