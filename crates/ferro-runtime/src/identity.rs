@@ -101,7 +101,39 @@ fn invalid_upgrade(at: &IdentityAt<'_>, why: &str) -> Diagnostic {
 }
 
 fn conforms(v: &Value, ty: &Type) -> bool {
-    v.ty() == *ty || v.is_null()
+    v.is_null() || nonconformance(&v.ty(), ty).is_empty()
+}
+
+/// How a value's type differs from the identity schema's object type (cty's conformance
+/// test, on the objects identities are): attributes missing, unexpected or of another type.
+fn nonconformance(got: &Type, want: &Type) -> Vec<String> {
+    match (got, want) {
+        (Type::Object(g), Type::Object(w)) => {
+            let mut errs = Vec::new();
+            for (name, wt) in &w.attrs {
+                match g.attrs.get(name) {
+                    None => errs.push(format!("missing required attribute {name:?}")),
+                    Some(gt) if gt != wt && *gt != Type::Dynamic => errs.push(format!(
+                        ".{name}: {} required, but got {}",
+                        wt.friendly_name(),
+                        gt.friendly_name()
+                    )),
+                    Some(_) => {}
+                }
+            }
+            for name in g.attrs.keys().filter(|n| !w.attrs.contains_key(*n)) {
+                errs.push(format!("unsupported attribute {name:?}"));
+            }
+            errs
+        }
+        (Type::Dynamic, _) => Vec::new(),
+        _ if got == want => Vec::new(),
+        _ => vec![format!(
+            "{} required, but got {}",
+            want.friendly_name(),
+            got.friendly_name()
+        )],
+    }
 }
 
 /// Core's checks of an identity a provider answered with (Terraform's `validateIdentityKnown`
@@ -139,22 +171,15 @@ pub fn check_identity(
         Type::object(std::iter::empty()),
         IdentitySchema::implied_type,
     );
-    let conforms = match ferro_value::convert::convert(v, &ty) {
-        Ok(c) => c.ty() == v.ty() || v.is_unknown(),
-        Err(_) => false,
-    };
-    if !conforms {
+    for err in nonconformance(&v.ty(), &ty) {
         diags.push(
             Diagnostic::error(
                 "provider-identity-schema",
                 "Provider produced an identity that doesn't match the schema",
             )
             .with_detail(format!(
-                "Provider {:?} returned an identity for {} that doesn't match the identity schema: the identity's type is {}, the schema's {}. \n\n{bug}",
-                at.provider_name,
-                at.addr,
-                v.ty().friendly_name(),
-                ty.friendly_name()
+                "Provider {:?} returned an identity for {} that doesn't match the identity schema: {err}. \n\n{bug}",
+                at.provider_name, at.addr,
             ))
             .with_address(at.addr),
         );
