@@ -427,6 +427,10 @@ pub struct Plan {
     /// The imported objects are in `prior_state`; their changes are planned from there.
     #[serde(default)]
     pub imports: Vec<(AbsResourceInstance, String)>,
+    /// The identity each instance an `import` block imports by identity was imported by (its
+    /// id in `imports` is empty), as JSON.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub import_identities: Vec<(AbsResourceInstance, serde_json::Value)>,
     /// The configuration `plan -generate-config-out` wrote for imported instances the
     /// configuration did not declare (shown as "config will be generated", and in the plan's
     /// JSON as `generated_config`).

@@ -338,7 +338,14 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         ) {
             if let Some(J::Object(ch)) = m.get_mut("change") {
                 let mut importing = obj();
-                importing.insert("id".into(), J::String(id.to_string()));
+                match plan.import_identities.iter().find(|(a, _)| a == &c.addr) {
+                    Some((_, identity)) => {
+                        importing.insert("identity".into(), identity.clone());
+                    }
+                    None => {
+                        importing.insert("id".into(), J::String(id.to_string()));
+                    }
+                }
                 ch.insert("importing".into(), J::Object(importing));
                 if let Some((_, text)) = plan.generated_config.iter().find(|(a, _)| a == &c.addr) {
                     ch.insert("generated_config".into(), J::String(text.clone()));
