@@ -948,6 +948,17 @@ impl Provider for GrpcProvider {
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        if req.identity.is_some() && self.identity_type(req.type_name).is_none() {
+            // Terraform's plugin client's words.
+            return ImportResponse {
+                imported: Vec::new(),
+                diagnostics: vec![ProviderDiagnostic::error(
+                    format!("unknown identity type {:?}", req.type_name),
+                    String::new(),
+                )],
+                deferred: None,
+            };
+        }
         let identity = match self.encode_identity(req.type_name, req.identity) {
             Ok(v) => v,
             Err(diagnostics) => {
