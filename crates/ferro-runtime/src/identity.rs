@@ -199,3 +199,93 @@ pub fn identity_for_state(v: &Value, schema: &IdentitySchema) -> Option<Arc<Iden
         json: j.to_string().into_boxed_str(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferro_provider::IdentityAttribute;
+
+    fn schema() -> IdentitySchema {
+        let attr = |required| IdentityAttribute {
+            ty: Type::String,
+            required_for_import: required,
+            optional_for_import: !required,
+            description: String::new(),
+        };
+        IdentitySchema {
+            version: 2,
+            attributes: [
+                ("name".to_string(), attr(true)),
+                ("zone".to_string(), attr(false)),
+            ]
+            .into_iter()
+            .collect(),
+        }
+    }
+
+    fn at() -> IdentityAt<'static> {
+        IdentityAt {
+            addr: "t_x.a",
+            provider_name: "example.com/t/t",
+            provider_type: "t",
+        }
+    }
+
+    fn object(attrs: &[(&str, Value)]) -> Value {
+        Value::object(
+            attrs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn identities_must_match_the_schema_and_be_known_where_required() {
+        let s = schema();
+        let good = object(&[("name", Value::string("n")), ("zone", Value::string("z"))]);
+        assert!(check_identity(&good, Some(&s), true, &at()).is_empty());
+        let unknown = object(&[
+            ("name", Value::unknown(Type::String)),
+            ("zone", Value::string("z")),
+        ]);
+        assert!(check_identity(&unknown, Some(&s), false, &at()).is_empty());
+        let d = check_identity(&unknown, Some(&s), true, &at());
+        assert_eq!(d[0].summary, "Provider produced invalid identity");
+        let extra = object(&[
+            ("name", Value::string("n")),
+            ("zone", Value::string("z")),
+            ("x", Value::bool(true)),
+        ]);
+        let d = check_identity(&extra, Some(&s), true, &at());
+        assert!(d[0].detail.contains("unsupported attribute \"x\""), "{d:?}");
+        let wrong = object(&[("name", Value::int(1)), ("zone", Value::string("z"))]);
+        let d = check_identity(&wrong, Some(&s), true, &at());
+        assert!(d[0].detail.contains(".name: string required"), "{d:?}");
+        let missing = object(&[("name", Value::string("n"))]);
+        let d = check_identity(&missing, Some(&s), true, &at());
+        assert!(
+            d[0].detail.contains("missing required attribute \"zone\""),
+            "{d:?}"
+        );
+        // No identity schema: any identity is refused.
+        assert!(!check_identity(&good, None, true, &at()).is_empty());
+    }
+
+    #[test]
+    fn identities_are_recorded_as_json_with_the_schema_version() {
+        let s = schema();
+        let v = object(&[
+            ("name", Value::string("n")),
+            ("zone", Value::null(Type::String)),
+        ]);
+        let id = identity_for_state(&v, &s).unwrap();
+        assert_eq!(id.schema_version, 2);
+        assert_eq!(&*id.json, r#"{"name":"n","zone":null}"#);
+        let unknown = object(&[
+            ("name", Value::unknown(Type::String)),
+            ("zone", Value::null(Type::String)),
+        ]);
+        assert!(identity_for_state(&unknown, &s).is_none());
+    }
+}

@@ -171,7 +171,7 @@ impl InstancePlanner<'_> {
             provider.as_ref(),
             &abs.resource.ty,
             identity_schema.as_ref(),
-            &obj,
+            obj,
             &id_at,
         ) {
             Ok(v) => v,
