@@ -499,9 +499,10 @@ fn apply_change(
                 provider_type: res.implied_provider(),
             },
         );
-        errored |= !errs.is_empty();
+        let invalid = !errs.is_empty();
+        errored |= invalid;
         diags.extend(errs);
-        if let Some(s) = identity_schema.as_ref().filter(|_| !errored) {
+        if let Some(s) = identity_schema.as_ref().filter(|_| !invalid) {
             new_identity = ferro_runtime::identity::identity_for_state(v, s);
         }
     }

@@ -502,6 +502,10 @@ impl Provider for TestProvider {
         }
     }
 
+    fn identity_schema(&self, type_name: &str) -> Option<crate::IdentitySchema> {
+        (type_name == super::testing_identity::NAMED).then(super::testing_identity::identity_schema)
+    }
+
     fn upgrade_resource_identity(
         &self,
         req: crate::UpgradeIdentityRequest<'_>,
