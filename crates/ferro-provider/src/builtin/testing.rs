@@ -34,10 +34,12 @@
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
 //! (set, at most 1, `name`). It stores what it is given and computes only `id`.
 //!
-//! The provider takes over `ferrotest_rack` objects as `ferrotest_thing` (`MoveResourceState`,
-//! for `moved` blocks across resource types): the thing keeps the rack's `id` and its `value`
-//! tells what it was moved from (`moved from SOURCE_TYPE vVERSION of PROVIDER`); moving any
-//! other type is refused with an error.
+//! The provider takes over `ferrotest_rack` and `ferrotest_named` objects as `ferrotest_thing`
+//! (`MoveResourceState`, for `moved` blocks across resource types): the thing keeps the
+//! source's `id` and its `value` tells what it was moved from (`moved from SOURCE_TYPE vVERSION
+//! of PROVIDER`, then ` with identity JSON vN` when the source had an identity); it takes over
+//! `ferrotest_thing` objects as `ferrotest_named` (see `testing_identity.rs`); moving any other
+//! type is refused with an error.
 //!
 //! A second resource type, `ferrotest_blocks`, has nested blocks of each nesting mode for
 //! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
@@ -712,11 +714,16 @@ impl Provider for TestProvider {
             diagnostics: vec![ProviderDiagnostic::error("Unsupported move", detail)],
             target_identity: None,
         };
-        if req.target_type_name != TYPE || req.source_type_name != RACK {
-            return refused(format!(
-                "ferrotest can move {RACK} objects to {TYPE} only, not {} to {}.",
-                req.source_type_name, req.target_type_name
-            ));
+        let named = super::testing_identity::NAMED;
+        match (req.source_type_name, req.target_type_name) {
+            (RACK, TYPE) => {}
+            (s, TYPE) if s == named => {}
+            (TYPE, t) if t == named => return super::testing_identity::moved_from_thing(&req),
+            (source, target) => {
+                return refused(format!(
+                    "ferrotest can move {RACK} and {named} objects to {TYPE}, and {TYPE} objects to {named}, only, not {source} to {target}."
+                ))
+            }
         }
         let id = req.source_state.get("id").and_then(|v| v.as_str());
         let Some(id) = id else {
@@ -730,10 +737,15 @@ impl Provider for TestProvider {
             }
         }
         attrs.insert("id", Value::string(id));
+        // The source object's identity, when it had one, as core sent it.
+        let identity = req
+            .source_identity
+            .map(|i| format!(" with identity {i} v{}", req.source_identity_schema_version))
+            .unwrap_or_default();
         attrs.insert(
             "value",
             Value::string(format!(
-                "moved from {} v{} of {}",
+                "moved from {} v{} of {}{identity}",
                 req.source_type_name, req.source_schema_version, req.source_provider_address
             )),
         );

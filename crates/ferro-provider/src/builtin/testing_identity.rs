@@ -254,6 +254,32 @@ pub(super) fn import(req: &ImportRequest<'_>) -> ImportResponse {
     }
 }
 
+/// A `ferrotest_thing` taken over as a `ferrotest_named` (a `moved` block across types): its
+/// `value` becomes the name, in zone `moved`, with that identity.
+pub(super) fn moved_from_thing(req: &crate::MoveRequest<'_>) -> crate::MoveResponse {
+    let name = req
+        .source_state
+        .get("value")
+        .and_then(|v| v.as_str())
+        .unwrap_or("unnamed");
+    let mut attrs = ValueMap::new();
+    attrs.insert("id", Value::string(format!("moved/{name}")));
+    attrs.insert("name", Value::string(name));
+    attrs.insert("zone", Value::string("moved"));
+    attrs.insert(
+        "value",
+        Value::string(format!("was {}", req.source_type_name)),
+    );
+    attrs.insert("break", Value::null(Type::String));
+    let state = Value::object(attrs);
+    crate::MoveResponse {
+        target_identity: Some(identity_of(&state)),
+        target_state: state,
+        target_private: Vec::new(),
+        diagnostics: Vec::new(),
+    }
+}
+
 pub(super) fn upgrade_identity(req: &UpgradeIdentityRequest<'_>) -> UpgradeIdentityResponse {
     let old = req
         .raw_json
