@@ -154,6 +154,35 @@ fn plugins_under_terraform(env: &Env) -> Result<(), String> {
     if hex.len() != 8 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(format!("random_id.a.hex is not 4 bytes of hex: {hex:?}"));
     }
+    // The local plugin declares a resource identity for local_file (protocol 5.9/6.9):
+    // Terraform 1.0.3 does not ask for it, and its state has none.
+    let state_path = work.join("terraform.tfstate");
+    if !instance_identities(&state_path)?.is_empty() {
+        return Err("Terraform 1.0.3 recorded resource identities".into());
+    }
+    // ferro, with the same plugins, records local_file's identity; Terraform 1.0.3 then reads
+    // that state, ignoring what it does not know, and carries on below.
+    run_with(
+        env,
+        Tool::Ferro,
+        &cli,
+        &work,
+        &[
+            "apply",
+            "-refresh-only",
+            "-auto-approve",
+            "-no-color",
+            "-input=false",
+        ],
+        0,
+    )?;
+    let identities = instance_identities(&state_path)?;
+    let want = serde_json::json!({"filename": "./out/id.txt"});
+    if identities.get("local_file.f") != Some(&want) || identities.len() != 1 {
+        return Err(format!(
+            "ferro recorded the identities {identities:?}, not local_file.f's {want}"
+        ));
+    }
     // No changes on a second plan.
     run_with(
         env,
@@ -309,7 +338,7 @@ fn schema_cache(env: &Env) -> Result<(), String> {
     }
     // Both provider configurations (two processes) take the cached schema.
     let (second, calls) = rpc_stats(env, &cli, &work, &plan)?;
-    if calls.contains_key("GetProviderSchema") {
+    if calls.contains_key("GetProviderSchema") || calls.contains_key("GetResourceIdentitySchemas") {
         return Err(format!(
             "the second plan asked for the schema again: {calls:?}"
         ));
@@ -337,6 +366,29 @@ fn schema_cache(env: &Env) -> Result<(), String> {
         0,
     )?;
     Ok(())
+}
+
+/// The resource identities a state file records, by resource address (root module, no keys).
+fn instance_identities(
+    path: &Path,
+) -> Result<std::collections::BTreeMap<String, serde_json::Value>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let state: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = std::collections::BTreeMap::new();
+    for r in state["resources"].as_array().into_iter().flatten() {
+        for i in r["instances"].as_array().into_iter().flatten() {
+            if let Some(id) = i.get("identity").filter(|v| !v.is_null()) {
+                let addr = format!(
+                    "{}.{}",
+                    r["type"].as_str().unwrap_or_default(),
+                    r["name"].as_str().unwrap_or_default()
+                );
+                out.insert(addr, id.clone());
+            }
+        }
+    }
+    Ok(out)
 }
 
 const NULL_DIFF_CONFIG: &str = r#"

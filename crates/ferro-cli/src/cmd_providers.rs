@@ -239,6 +239,40 @@ pub(crate) fn provider_json(ps: &ferro_provider::ProviderSchema) -> J {
             .collect();
         entry.insert("ephemeral_resource_schemas".into(), J::Object(all));
     }
+    // Terraform 1.12 and later: the resource types' identity schemas.
+    if !ps.identities.is_empty() {
+        let all: Map<String, J> = ps
+            .identities
+            .iter()
+            .map(|(name, s)| {
+                let attrs: Map<String, J> = s
+                    .attributes
+                    .iter()
+                    .map(|(k, a)| {
+                        let mut m = Map::new();
+                        m.insert("type".into(), ferro_value::json::type_to_json(&a.ty));
+                        if !a.description.is_empty() {
+                            m.insert("description".into(), J::String(a.description.clone()));
+                        }
+                        if a.required_for_import {
+                            m.insert("required_for_import".into(), J::Bool(true));
+                        }
+                        if a.optional_for_import {
+                            m.insert("optional_for_import".into(), J::Bool(true));
+                        }
+                        (k.clone(), J::Object(m))
+                    })
+                    .collect();
+                let mut doc = Map::new();
+                doc.insert("version".into(), J::from(s.version));
+                if !attrs.is_empty() {
+                    doc.insert("attributes".into(), J::Object(attrs));
+                }
+                (name.clone(), J::Object(doc))
+            })
+            .collect();
+        entry.insert("resource_identity_schemas".into(), J::Object(all));
+    }
     J::Object(entry)
 }
 

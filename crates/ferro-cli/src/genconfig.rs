@@ -33,11 +33,12 @@ pub fn resource_block(g: &GeneratedImport) -> String {
 pub fn write_file(path: &Path, generated: &[(GeneratedImport, String)]) -> Result<(), String> {
     let mut text = String::from(FILE_HEADER);
     for (g, block) in generated {
-        let _ = write!(
-            text,
-            "\n# __generated__ by ferro from {}\n{block}\n",
-            ferro_value::json::go_quote(&g.id)
-        );
+        // An object imported by identity has no ID to name.
+        let from = match g.id.as_str() {
+            "" => String::new(),
+            id => format!(" from {}", ferro_value::json::go_quote(id)),
+        };
+        let _ = write!(text, "\n# __generated__ by ferro{from}\n{block}\n");
     }
     use std::io::Write;
     std::fs::OpenOptions::new()

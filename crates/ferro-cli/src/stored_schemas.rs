@@ -126,6 +126,7 @@ impl Provider for SchemaOnly {
             private: Vec::new(),
             diagnostics: schema_only(),
             deferred: None,
+            new_identity: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -136,6 +137,7 @@ impl Provider for SchemaOnly {
             diagnostics: schema_only(),
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
@@ -144,6 +146,7 @@ impl Provider for SchemaOnly {
             private: Vec::new(),
             diagnostics: schema_only(),
             legacy_type_system: false,
+            new_identity: None,
         }
     }
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {

@@ -179,7 +179,9 @@ pub fn file_references(db: &dyn Db, file: crate::SourceFile) -> FileReferences {
         .iter()
         .map(|i| {
             let mut exprs: Vec<ExprId> = i.for_each.iter().copied().collect();
-            exprs.push(i.id);
+            exprs.push(match i.by {
+                ferro_hir::ImportBy::Id(e) | ferro_hir::ImportBy::Identity(e) => e,
+            });
             if let ferro_hir::ImportKey::Expr(k) = i.key {
                 exprs.push(k);
             }

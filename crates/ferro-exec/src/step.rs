@@ -422,12 +422,14 @@ fn apply_change(
         addr: &addr,
         provider_name: &provider_name,
     };
+    let prior_identity = if create { None } else { c.before_identity() };
     let (final_plan, ds) = ferro_runtime::lifecycle::plan_change(
         provider.as_ref(),
         &at,
         &prior,
         &config,
         &prior_private,
+        prior_identity.as_ref(),
     );
     diags.extend(ds);
     let Some(final_plan) = final_plan else {
@@ -469,6 +471,7 @@ fn apply_change(
         planned_state: &final_planned,
         config: &plain_cfg,
         planned_private: &final_plan.private,
+        planned_identity: final_plan.identity.as_ref(),
     });
     let mut errored = false;
     for d in &resp.diagnostics {
@@ -483,6 +486,26 @@ fn apply_change(
     // The parts the provider left as planned are the final plan's, not a second copy (and
     // so are the parts the final plan took from the configuration): state and the instance's
     // value take the new object.
+    let identity_schema = provider.identity_schema(&res.ty);
+    let mut new_identity = None;
+    if let Some(v) = &resp.new_identity {
+        let errs = ferro_runtime::identity::check_identity(
+            v,
+            identity_schema.as_ref(),
+            true,
+            &ferro_runtime::identity::IdentityAt {
+                addr: &addr,
+                provider_name: &provider_name,
+                provider_type: res.implied_provider(),
+            },
+        );
+        let invalid = !errs.is_empty();
+        errored |= invalid;
+        diags.extend(errs);
+        if let Some(s) = identity_schema.as_ref().filter(|_| !invalid) {
+            new_identity = ferro_runtime::identity::identity_for_state(v, s);
+        }
+    }
     let mut new_state = resp.new_state.clone().share_from(&final_planned);
     if !new_state.is_null() && !new_state.is_wholly_known() {
         diags.push(
@@ -581,6 +604,7 @@ fn apply_change(
     ) {
         Ok(mut obj) => {
             obj.skip_destroy = c.skip_destroy;
+            obj.identity = new_identity;
             outcomes.push(Outcome::Change(Change::SetCurrent {
                 res: abs.clone(),
                 provider: (*c.provider).clone(),
@@ -733,6 +757,7 @@ fn destroy_change(
         planned_state: &null,
         config: &null,
         planned_private: &private,
+        planned_identity: None,
     });
     let mut errored = false;
     for d in &resp.diagnostics {

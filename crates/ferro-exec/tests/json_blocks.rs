@@ -115,6 +115,7 @@ impl Provider for Shelf {
             move_resource_state: false,
             functions: Default::default(),
             ephemeral_resources: Default::default(),
+            identities: Default::default(),
         })
     }
     fn configure(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -147,6 +148,7 @@ impl Provider for Shelf {
             private: Vec::new(),
             diagnostics: Vec::new(),
             deferred: None,
+            new_identity: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -178,6 +180,7 @@ impl Provider for Shelf {
             diagnostics,
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
@@ -186,6 +189,7 @@ impl Provider for Shelf {
             private: Vec::new(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            new_identity: None,
         }
     }
 }

@@ -44,6 +44,7 @@ impl Provider for Exploding {
                     "quota exceeded",
                 )],
                 legacy_type_system: false,
+                new_identity: None,
             };
         }
         self.0.apply_resource_change(req)

@@ -73,6 +73,7 @@ impl Provider for Fragile {
                 private: Vec::new(),
                 diagnostics: vec![Self::gone()],
                 legacy_type_system: false,
+                new_identity: None,
             };
         }
         self.inner.apply_resource_change(req)

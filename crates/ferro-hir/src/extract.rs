@@ -297,7 +297,7 @@ impl ItemTree {
             c.span(&mut p.span);
         }
         for i in &mut out.imports {
-            c.expr(&mut i.id);
+            c.expr(i.by.expr_mut());
             c.opt(&mut i.for_each);
             if let ImportKey::Expr(e) = &mut i.key {
                 c.expr(e);

@@ -438,10 +438,34 @@ pub struct Import {
     /// The resource imported into (module path with static keys).
     pub to: ferro_addrs::AbsResource,
     pub key: ImportKey,
-    pub id: ExprId,
+    /// What the object is imported by: its import ID, or (Terraform 1.12) its identity.
+    pub by: ImportBy,
     pub for_each: Option<ExprId>,
     pub span: SpanId,
     pub to_span: SpanId,
+}
+
+/// What an import block names the object by: exactly one of `id` and `identity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportBy {
+    /// `id = EXPR`: the provider's import ID.
+    Id(ExprId),
+    /// `identity = { … }`: the object's resource identity.
+    Identity(ExprId),
+}
+
+impl ImportBy {
+    pub fn expr(self) -> ExprId {
+        match self {
+            ImportBy::Id(e) | ImportBy::Identity(e) => e,
+        }
+    }
+
+    pub(crate) fn expr_mut(&mut self) -> &mut ExprId {
+        match self {
+            ImportBy::Id(e) | ImportBy::Identity(e) => e,
+        }
+    }
 }
 
 /// The instance key of an import target.

@@ -21,7 +21,7 @@ pub use expr::{
 pub use extract::{ItemKey, Origins, ResourceHeader, Signature};
 pub use items::{
     BlockBody, Check, Condition, DynamicBlock, FileHir, HirAttr, HirBlock, IgnoreStep, Import,
-    ImportKey, ItemTree, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock,
+    ImportBy, ImportKey, ItemTree, Lifecycle, Local, ModuleCall, Moved, Output, ProviderBlock,
     ProviderPassing, Provisioner, Removed, RequiredProvider, ResourceDecl, SourceMap, SpanId,
     Variable, VariableValidation,
 };

@@ -121,6 +121,7 @@ mod tests {
             drift: Vec::new(),
             moved: Vec::new(),
             imports: Vec::new(),
+            import_identities: Vec::new(),
             generated_config: Vec::new(),
             forgotten: Vec::new(),
             schemas: Vec::new(),

@@ -193,6 +193,15 @@ pub struct ChangeDetail {
     reason: Option<ActionReason>,
     /// Attribute paths that forced a replacement.
     requires_replace: Box<[Vec<PathStep>]>,
+    /// The resource identity state held for the object (Terraform 1.12's `before_identity`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    before_identity: Option<Packed>,
+    /// The identity the provider planned (`after_identity`), sent back to it at apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    after_identity: Option<Packed>,
+    /// The identity schema version of the planned identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    identity_schema_version: Option<u64>,
 }
 
 /// The attribute that names an object in progress lines ("Refreshing state... [id=…]"), as
@@ -261,6 +270,30 @@ impl ResourceInstanceChange {
     /// Attribute paths that forced a replacement.
     pub fn requires_replace(&self) -> &[Vec<PathStep>] {
         self.detail.as_ref().map_or(&[], |d| &d.requires_replace)
+    }
+
+    /// The resource identity state held for the object before the change.
+    pub fn before_identity(&self) -> Option<Value> {
+        let d = self.detail.as_ref()?;
+        d.before_identity.as_ref().map(Packed::value)
+    }
+
+    /// The identity the provider planned for the object, and its identity schema version.
+    pub fn after_identity(&self) -> Option<(Value, u64)> {
+        let d = self.detail.as_ref()?;
+        let v = d.after_identity.as_ref()?.value();
+        Some((v, d.identity_schema_version.unwrap_or(0)))
+    }
+
+    /// Record the identities before and after the change (None: the object has none).
+    pub fn with_identities(mut self, before: Option<&Value>, after: Option<(&Value, u64)>) -> Self {
+        if before.is_some() || after.is_some() {
+            let d = self.detail_mut();
+            d.before_identity = before.map(Packed::new);
+            d.after_identity = after.map(|(v, _)| Packed::new(v));
+            d.identity_schema_version = after.map(|(_, n)| n);
+        }
+        self
     }
 
     fn detail_mut(&mut self) -> &mut ChangeDetail {
@@ -394,6 +427,10 @@ pub struct Plan {
     /// The imported objects are in `prior_state`; their changes are planned from there.
     #[serde(default)]
     pub imports: Vec<(AbsResourceInstance, String)>,
+    /// The identity each instance an `import` block imports by identity was imported by (its
+    /// id in `imports` is empty), as JSON.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub import_identities: Vec<(AbsResourceInstance, serde_json::Value)>,
     /// The configuration `plan -generate-config-out` wrote for imported instances the
     /// configuration did not declare (shown as "config will be generated", and in the plan's
     /// JSON as `generated_config`).

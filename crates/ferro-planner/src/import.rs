@@ -24,7 +24,7 @@ pub fn import_resource(
     id: &str,
     on_event: &mut dyn FnMut(ImportEvent<'_>),
 ) -> Vec<Diagnostic> {
-    let (mut diags, deferred) = import_or_defer(providers, state, addr, id, on_event);
+    let (mut diags, deferred) = import_or_defer(providers, state, addr, id, None, on_event);
     if deferred.is_some() {
         let name = providers
             .by_resource
@@ -48,10 +48,19 @@ pub(crate) fn import_or_defer(
     state: &mut State,
     addr: &AbsResourceInstance,
     id: &str,
+    identity: Option<&ferro_value::Value>,
     on_event: &mut dyn FnMut(ImportEvent<'_>),
 ) -> (Vec<Diagnostic>, Option<DeferralReason>) {
     let mut deferred = None;
-    let diags = import_inner(providers, state, addr, id, on_event, &mut deferred);
+    let diags = import_inner(
+        providers,
+        state,
+        addr,
+        id,
+        identity,
+        on_event,
+        &mut deferred,
+    );
     (diags, deferred)
 }
 
@@ -60,6 +69,7 @@ fn import_inner(
     state: &mut State,
     addr: &AbsResourceInstance,
     id: &str,
+    identity: Option<&ferro_value::Value>,
     on_event: &mut dyn FnMut(ImportEvent<'_>),
     deferred: &mut Option<DeferralReason>,
 ) -> Vec<Diagnostic> {
@@ -111,6 +121,7 @@ fn import_inner(
     let resp = provider.import_resource_state(ImportRequest {
         type_name: &res.ty,
         id,
+        identity,
     });
     let mut diags: Vec<Diagnostic> = resp
         .diagnostics
@@ -135,6 +146,32 @@ fn import_inner(
         );
         return diags;
     };
+    if identity.is_some() && obj.identity.is_none() {
+        diags.push(
+            Diagnostic::error("import-no-identity", "Import returned no identity")
+                .with_detail(format!("import of {a} didn't return an identity"))
+                .with_address(a.clone()),
+        );
+        return diags;
+    }
+    let identity_schema = provider.identity_schema(&res.ty);
+    let provider_name = cfg.provider.to_string();
+    let id_at = ferro_runtime::identity::IdentityAt {
+        addr: &a,
+        provider_name: &provider_name,
+        provider_type: res.implied_provider(),
+    };
+    if let Some(v) = &obj.identity {
+        diags.extend(ferro_runtime::identity::check_identity(
+            v,
+            identity_schema.as_ref(),
+            true,
+            &id_at,
+        ));
+        if diags.iter().any(Diagnostic::is_error) {
+            return diags;
+        }
+    }
     on_event(ImportEvent::Prepared {
         addr: &a,
         type_name: &obj.type_name,
@@ -144,6 +181,7 @@ fn import_inner(
         type_name: &res.ty,
         current_state: &obj.state,
         private: &obj.private,
+        current_identity: obj.identity.as_ref(),
     });
     diags.extend(
         read.diagnostics
@@ -157,7 +195,18 @@ fn import_inner(
         *deferred = read.deferred;
         return diags;
     }
-    let provider_name = cfg.provider.to_string();
+    if let Some(v) = &read.new_identity {
+        diags.extend(ferro_runtime::identity::check_identity(
+            v,
+            identity_schema.as_ref(),
+            true,
+            &id_at,
+        ));
+        if diags.iter().any(Diagnostic::is_error) {
+            return diags;
+        }
+    }
+    let new_identity = read.new_identity.as_ref().or(obj.identity.as_ref());
     for v in [&obj.state, &read.new_state] {
         diags.extend(ferro_runtime::diagnostics::write_only_returned(
             &schema.block,
@@ -185,12 +234,18 @@ fn import_inner(
         false,
         Hold::Text,
     ) {
-        Ok(o) => state.set_current(
-            &addr.containing_resource(),
-            &cfg,
-            &addr.resource.key,
-            Some(o),
-        ),
+        Ok(mut o) => {
+            o.identity = match (new_identity, &identity_schema) {
+                (Some(v), Some(s)) => ferro_runtime::identity::identity_for_state(v, s),
+                _ => None,
+            };
+            state.set_current(
+                &addr.containing_resource(),
+                &cfg,
+                &addr.resource.key,
+                Some(o),
+            )
+        }
         Err(e) => diags.push(
             Diagnostic::error(
                 "provider-invalid-result",

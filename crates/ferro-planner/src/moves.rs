@@ -141,6 +141,10 @@ fn convert_moved(
         .as_deref()
         .map(crate::statecodec::base64_decode)
         .unwrap_or_default();
+    let source_identity = obj
+        .identity
+        .as_deref()
+        .and_then(|i| serde_json::from_str::<serde_json::Value>(&i.json).ok());
     let resp = provider.move_resource_state(ferro_provider::MoveRequest {
         source_provider_address: &source_provider,
         source_type_name: &old.resource.resource.ty,
@@ -148,6 +152,8 @@ fn convert_moved(
         source_state: &source_state,
         source_private: &private,
         target_type_name: &new.resource.resource.ty,
+        source_identity: source_identity.as_ref(),
+        source_identity_schema_version: obj.identity.as_deref().map_or(0, |i| i.schema_version),
     });
     let mut failed = false;
     for d in &resp.diagnostics {
@@ -176,6 +182,30 @@ fn convert_moved(
         diags.push(invalid(format!("The provider {cfg} returned an invalid value during an across type move operation: The returned state contains unknown values. This is a bug in the relevant provider; Please report it.")));
         return;
     }
+    // The target's identity, as the provider answered it (none: the object has none).
+    let identity_schema = provider.identity_schema(&new.resource.resource.ty);
+    let mut target_identity = None;
+    if let Some(v) = &resp.target_identity {
+        let addr = new.to_string();
+        let provider_name = cfg.provider.to_string();
+        let errs = ferro_runtime::identity::check_identity(
+            v,
+            identity_schema.as_ref(),
+            true,
+            &ferro_runtime::identity::IdentityAt {
+                addr: &addr,
+                provider_name: &provider_name,
+                provider_type: new.resource.resource.implied_provider(),
+            },
+        );
+        if !errs.is_empty() {
+            diags.extend(errs.into_iter().map(|d| d.with_span(s.span)));
+            return;
+        }
+        target_identity = identity_schema
+            .as_ref()
+            .and_then(|sch| ferro_runtime::identity::identity_for_state(v, sch));
+    }
     match crate::statecodec::encode_object(
         schema,
         &resp.target_state,
@@ -187,6 +217,9 @@ fn convert_moved(
     ) {
         Ok(mut converted) => {
             converted.skip_destroy = obj.skip_destroy;
+            converted.identity = target_identity;
+            // The source type's identity is not the target's.
+            state.clear_current_identity(&res, &new.resource.key);
             state.set_current(&res, cfg, &new.resource.key, Some(converted))
         }
         Err(e) => diags.push(invalid(format!(

@@ -66,6 +66,39 @@ pub struct ProviderSchema {
     /// The provider's ephemeral resource types (`ephemeral "TYPE" "NAME"`), from
     /// GetProviderSchema's `ephemeral_resource_schemas` (protocol 5.7/6.7 and later).
     pub ephemeral_resources: BTreeMap<String, Schema>,
+    /// The identity schema of each managed resource type that has one (GetResourceIdentitySchemas,
+    /// protocol 5.9/6.9 and later; none for older providers).
+    pub identities: BTreeMap<String, IdentitySchema>,
+}
+
+/// The data that identifies an object of a managed resource type (Terraform 1.12's resource
+/// identity), versioned apart from the resource's schema.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IdentitySchema {
+    pub version: u64,
+    pub attributes: BTreeMap<String, IdentityAttribute>,
+}
+
+/// One attribute of an [`IdentitySchema`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdentityAttribute {
+    pub ty: ferro_value::Type,
+    /// An `import` block's `identity` must set it.
+    pub required_for_import: bool,
+    /// An `import` block's `identity` may set it (the provider can find it otherwise).
+    pub optional_for_import: bool,
+    pub description: String,
+}
+
+impl IdentitySchema {
+    /// The object type identity values have.
+    pub fn implied_type(&self) -> ferro_value::Type {
+        ferro_value::Type::object(
+            self.attributes
+                .iter()
+                .map(|(k, a)| (k.clone(), a.ty.clone())),
+        )
+    }
 }
 
 /// Why a provider-defined function call failed (the protocol's `FunctionError`): the
@@ -98,6 +131,8 @@ pub struct PlanRequest<'a> {
     pub proposed_new_state: &'a Value,
     pub config: &'a Value,
     pub prior_private: &'a [u8],
+    /// The identity state holds for the object (None: none, or a new object).
+    pub prior_identity: Option<&'a Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +145,8 @@ pub struct PlanResponse {
     /// The provider's answer that the change cannot be planned yet (only to a client that
     /// allows deferral: [`Provider::allow_deferral`]).
     pub deferred: Option<DeferralReason>,
+    /// The identity the object will have (None when the provider has no identity for it).
+    pub planned_identity: Option<Value>,
 }
 
 /// Why a provider defers a change (the protocol's `Deferred.Reason`).
@@ -149,6 +186,8 @@ pub struct ApplyRequest<'a> {
     pub planned_state: &'a Value,
     pub config: &'a Value,
     pub planned_private: &'a [u8],
+    /// The identity the plan recorded.
+    pub planned_identity: Option<&'a Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -157,12 +196,15 @@ pub struct ApplyResponse {
     pub private: Vec<u8>,
     pub diagnostics: Vec<ProviderDiagnostic>,
     pub legacy_type_system: bool,
+    pub new_identity: Option<Value>,
 }
 
 pub struct ReadRequest<'a> {
     pub type_name: &'a str,
     pub current_state: &'a Value,
     pub private: &'a [u8],
+    /// The identity state holds for the object, upgraded to the current identity schema.
+    pub current_identity: Option<&'a Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -173,6 +215,7 @@ pub struct ReadResponse {
     /// The provider's answer that it cannot do this yet (only to a client that allows
     /// deferral: [`Provider::allow_deferral`]).
     pub deferred: Option<DeferralReason>,
+    pub new_identity: Option<Value>,
 }
 
 pub struct UpgradeRequest<'a> {
@@ -209,7 +252,10 @@ pub struct ReadDataResponse {
 
 pub struct ImportRequest<'a> {
     pub type_name: &'a str,
+    /// The import ID (empty when importing by identity).
     pub id: &'a str,
+    /// An `import` block's `identity` (then `id` is empty).
+    pub identity: Option<&'a Value>,
 }
 
 /// One object an import produced (a provider may return several, of different types).
@@ -218,6 +264,7 @@ pub struct ImportedResource {
     pub type_name: String,
     pub state: Value,
     pub private: Vec<u8>,
+    pub identity: Option<Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -239,6 +286,9 @@ pub struct MoveRequest<'a> {
     pub source_state: &'a serde_json::Value,
     pub source_private: &'a [u8],
     pub target_type_name: &'a str,
+    /// The object's identity exactly as stored in state, and its identity schema version.
+    pub source_identity: Option<&'a serde_json::Value>,
+    pub source_identity_schema_version: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -246,6 +296,21 @@ pub struct MoveResponse {
     /// The object as the target type holds it (decoded against the target's schema).
     pub target_state: Value,
     pub target_private: Vec<u8>,
+    pub diagnostics: Vec<ProviderDiagnostic>,
+    pub target_identity: Option<Value>,
+}
+
+/// A stored identity of an older identity schema version (UpgradeResourceIdentity).
+pub struct UpgradeIdentityRequest<'a> {
+    pub type_name: &'a str,
+    pub version: u64,
+    /// The identity object exactly as stored in state.
+    pub raw_json: &'a serde_json::Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct UpgradeIdentityResponse {
+    pub upgraded_identity: Value,
     pub diagnostics: Vec<ProviderDiagnostic>,
 }
 
@@ -280,6 +345,10 @@ pub fn unsupported_ephemeral_resource(type_name: &str) -> ProviderDiagnostic {
 /// calls them from several workers at once.
 pub trait Provider: Send + Sync {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>>;
+    /// The identity schema of a managed resource type, when it has one.
+    fn identity_schema(&self, type_name: &str) -> Option<IdentitySchema> {
+        self.schema().ok()?.identities.get(type_name).cloned()
+    }
     fn validate_provider_config(&self, _config: &Value) -> Vec<ProviderDiagnostic> {
         Vec::new()
     }
@@ -290,6 +359,23 @@ pub trait Provider: Send + Sync {
     fn validate_resource_config(&self, type_name: &str, config: &Value) -> Vec<ProviderDiagnostic>;
     fn upgrade_resource_state(&self, req: UpgradeRequest<'_>) -> UpgradeResponse;
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse;
+    /// Bring a stored identity of an older identity schema version to the current one. Only
+    /// called for types with an identity schema.
+    fn upgrade_resource_identity(
+        &self,
+        req: UpgradeIdentityRequest<'_>,
+    ) -> UpgradeIdentityResponse {
+        UpgradeIdentityResponse {
+            upgraded_identity: Value::null(ferro_value::Type::Dynamic),
+            diagnostics: vec![ProviderDiagnostic::error(
+                "Unsupported identity upgrade",
+                format!(
+                    "The provider cannot upgrade identities of resource type {:?} from version {}.",
+                    req.type_name, req.version
+                ),
+            )],
+        }
+    }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse;
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse;
     fn validate_data_source_config(
@@ -335,6 +421,7 @@ pub trait Provider: Send + Sync {
                     req.source_type_name, req.target_type_name
                 ),
             )],
+            target_identity: None,
         }
     }
     /// Call one of the functions the schema declares, with arguments already converted to

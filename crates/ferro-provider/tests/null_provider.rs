@@ -76,6 +76,7 @@ fn exercise(opts: PluginOptions) {
         proposed_new_state: &config,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
     assert!(plan.legacy_type_system);
@@ -92,6 +93,7 @@ fn exercise(opts: PluginOptions) {
         planned_state: &plan.planned_state,
         config: &config,
         planned_private: &plan.planned_private,
+        planned_identity: None,
     });
     assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
     assert!(applied.new_state.is_wholly_known());
@@ -116,6 +118,7 @@ fn exercise(opts: PluginOptions) {
         type_name: "null_resource",
         current_state: &applied.new_state,
         private: &applied.private,
+        current_identity: None,
     });
     assert!(read.diagnostics.is_empty(), "{:?}", read.diagnostics);
     assert_eq!(read.new_state, applied.new_state);
@@ -145,6 +148,7 @@ fn exercise(opts: PluginOptions) {
         proposed_new_state: &proposed2,
         config: &config2,
         prior_private: &applied.private,
+        prior_identity: None,
     });
     assert!(plan2.diagnostics.is_empty(), "{:?}", plan2.diagnostics);
     // The legacy SDK also lists the computed `id` it will replace.

@@ -98,6 +98,7 @@ fn python_tf_provider_over_protocol_6() {
         proposed_new_state: &config,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(!has_errors(&plan.diagnostics), "{:?}", plan.diagnostics);
     assert!(
@@ -113,6 +114,7 @@ fn python_tf_provider_over_protocol_6() {
         planned_state: &plan.planned_state,
         config: &config,
         planned_private: &plan.planned_private,
+        planned_identity: None,
     });
     assert!(
         !has_errors(&applied.diagnostics),
@@ -125,6 +127,7 @@ fn python_tf_provider_over_protocol_6() {
         type_name: "pymath_sum",
         current_state: &applied.new_state,
         private: &applied.private,
+        current_identity: None,
     });
     assert!(!has_errors(&read.diagnostics), "{:?}", read.diagnostics);
     assert_eq!(read.new_state.get_attr("sum").unwrap(), &num(5));
@@ -142,6 +145,7 @@ fn python_tf_provider_over_protocol_6() {
         proposed_new_state: &proposed2,
         config: &config2,
         prior_private: &applied.private,
+        prior_identity: None,
     });
     assert!(!has_errors(&plan2.diagnostics), "{:?}", plan2.diagnostics);
     assert!(
@@ -210,6 +214,7 @@ fn a_provider_that_dies_during_a_call_is_reported_with_its_last_words() {
         proposed_new_state: &config,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(!has_errors(&plan.diagnostics), "{:?}", plan.diagnostics);
     let applied = p.apply_resource_change(ApplyRequest {
@@ -218,6 +223,7 @@ fn a_provider_that_dies_during_a_call_is_reported_with_its_last_words() {
         planned_state: &plan.planned_state,
         config: &config,
         planned_private: &plan.planned_private,
+        planned_identity: None,
     });
     assert!(has_errors(&applied.diagnostics));
     let d = &applied.diagnostics[0];

@@ -1,7 +1,9 @@
 //! The `local` provider as hashicorp/local 2.x behaves: `local_file` and
 //! `local_sensitive_file` write a file; refresh forgets the object when the file disappeared or
 //! its content no longer matches (so the next plan creates it again); the `local_file` data
-//! source reads one.
+//! source reads one. The resources declare a resource identity (Terraform 1.12), the file's
+//! `filename`, which ferro-sdk answers with every read, plan and apply (see
+//! docs/compatibility.md).
 
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::validators::{at_least_one_of, conflicts_with};
@@ -104,6 +106,34 @@ fn permission(attr: &str, default: &str) -> Attr {
 }
 
 impl Resource for LocalFile {
+    fn identity_schema(&self) -> Option<ferro_sdk::IdentitySchema> {
+        Some(ferro_sdk::IdentitySchema {
+            version: 0,
+            attributes: [(
+                "filename".to_string(),
+                ferro_sdk::IdentityAttribute {
+                    ty: ferro_sdk::Type::String,
+                    required_for_import: true,
+                    optional_for_import: false,
+                    description: "The path of the file.".into(),
+                },
+            )]
+            .into_iter()
+            .collect(),
+        })
+    }
+
+    fn identity(&self, state: &Value) -> Value {
+        Value::object(
+            [(
+                "filename".to_string(),
+                ferro_sdk::values::get(state, "filename"),
+            )]
+            .into_iter()
+            .collect(),
+        )
+    }
+
     fn schema(&self) -> ResourceSchema {
         let perm = if self.sensitive { "0700" } else { "0777" };
         let force = |a: Attr| a.modifier(requires_replace());

@@ -10,6 +10,7 @@ fn read(p: &dyn Provider, state: &Value) -> Value {
         type_name: "local_file",
         current_state: state,
         private: &[],
+        current_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     r.new_state
@@ -45,6 +46,7 @@ fn local_file_lifecycle_and_drift() {
         proposed_new_state: &config,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(planned.diagnostics.is_empty(), "{:?}", planned.diagnostics);
     assert_eq!(
@@ -58,6 +60,7 @@ fn local_file_lifecycle_and_drift() {
             planned_state: &planned.planned_state,
             config: &config,
             planned_private: &[],
+            planned_identity: None,
         })
         .new_state;
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello");
@@ -80,6 +83,7 @@ fn local_file_lifecycle_and_drift() {
         planned_state: &null,
         config: &null,
         planned_private: &[],
+        planned_identity: None,
     });
     assert!(gone.diagnostics.is_empty() && gone.new_state.is_null());
     assert!(!file.exists());

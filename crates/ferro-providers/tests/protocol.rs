@@ -54,6 +54,7 @@ fn plan(p: &GrpcProvider, prior: &Value, config: &Value) -> PlanResponse {
         proposed_new_state: &proposed,
         config,
         prior_private: &[],
+        prior_identity: None,
     })
 }
 
@@ -67,6 +68,7 @@ fn create(p: &GrpcProvider, config: &Value) -> Value {
         planned_state: &planned.planned_state,
         config,
         planned_private: &planned.planned_private,
+        planned_identity: None,
     });
     assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
     applied.new_state

@@ -232,6 +232,13 @@ fn state_values(state: &State, providers: &Providers) -> J {
                 if let Some(k) = deposed {
                     r.insert("deposed_key".into(), J::String(k.clone()));
                 }
+                // Terraform 1.12+: the object's resource identity, when it has one.
+                if let Some(id) = o.identity.as_deref() {
+                    if let Ok(j @ J::Object(_)) = serde_json::from_str::<J>(&id.json) {
+                        r.insert("identity_schema_version".into(), J::from(id.schema_version));
+                        r.insert("identity".into(), j);
+                    }
+                }
                 resources.push((res.module.clone(), J::Object(r)));
             }
         }
@@ -331,11 +338,31 @@ pub fn plan_json(plan: &Plan, providers: &Providers, db: &dyn Db, ws: Workspace)
         ) {
             if let Some(J::Object(ch)) = m.get_mut("change") {
                 let mut importing = obj();
-                importing.insert("id".into(), J::String(id.to_string()));
+                match plan.import_identities.iter().find(|(a, _)| a == &c.addr) {
+                    Some((_, identity)) => {
+                        importing.insert("identity".into(), identity.clone());
+                    }
+                    None => {
+                        importing.insert("id".into(), J::String(id.to_string()));
+                    }
+                }
                 ch.insert("importing".into(), J::Object(importing));
                 if let Some((_, text)) = plan.generated_config.iter().find(|(a, _)| a == &c.addr) {
                     ch.insert("generated_config".into(), J::String(text.clone()));
                 }
+            }
+        }
+        // Terraform 1.12+: the resource identities before and after the change.
+        if let Some(J::Object(ch)) = rc.get_mut("change") {
+            let identity_json = |v: &Value| {
+                (!v.is_null() && v.is_wholly_known())
+                    .then(|| value_to_plain_json(&v.deep_unmark().0))
+            };
+            if let Some(j) = c.before_identity().as_ref().and_then(identity_json) {
+                ch.insert("before_identity".into(), j);
+            }
+            if let Some(j) = c.after_identity().and_then(|(v, _)| identity_json(&v)) {
+                ch.insert("after_identity".into(), j);
             }
         }
         resource_changes.push(rc);

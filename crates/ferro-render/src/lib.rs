@@ -168,6 +168,10 @@ fn resource_change(
         _ => head,
     };
     let head = match notes.import_id {
+        // An import by identity has no ID: Terraform says only that it comes first.
+        Some("") if c.action != Action::NoOp => {
+            format!("{head}\n  # [reset](will be imported first)")
+        }
         Some(id) if c.action != Action::NoOp => {
             format!("{head}\n  # [reset](imported from {})", diff::go_quote(id))
         }

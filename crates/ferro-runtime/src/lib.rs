@@ -19,6 +19,7 @@ pub mod configure;
 pub mod data;
 pub mod diagnostics;
 pub mod ephemeral;
+pub mod identity;
 pub mod lifecycle;
 pub mod memory;
 pub mod objchange;

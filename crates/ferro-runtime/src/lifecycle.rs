@@ -31,6 +31,8 @@ pub struct PlannedObject {
     pub requires_replace: Vec<Vec<PathStep>>,
     /// The provider is built on the legacy SDK (its answers are only loosely checked).
     pub legacy_type_system: bool,
+    /// The identity the provider planned for the object (checked against its identity schema).
+    pub identity: Option<Value>,
 }
 
 /// The instance a lifecycle step is for.
@@ -54,6 +56,7 @@ pub fn plan_change(
     prior: &Value,
     config: &Value,
     prior_private: &[u8],
+    prior_identity: Option<&Value>,
 ) -> (Option<PlannedObject>, Vec<Diagnostic>) {
     let (plain_cfg, _) = config.deep_unmark();
     let (plain_prior, _) = prior.deep_unmark();
@@ -64,6 +67,7 @@ pub fn plan_change(
         proposed_new_state: &proposed,
         config: &plain_cfg,
         prior_private,
+        prior_identity,
     });
     let mut diags = Vec::new();
     let mut failed = false;
@@ -108,7 +112,27 @@ pub fn plan_change(
             return (None, diags);
         }
     }
+    if let Some(identity) = &resp.planned_identity {
+        let schema = provider.identity_schema(&at.decl.addr.ty);
+        // A new object's identity may be unknown until apply.
+        let must_be_known = !plain_prior.is_null();
+        let errs = crate::identity::check_identity(
+            identity,
+            schema.as_ref(),
+            must_be_known,
+            &crate::identity::IdentityAt {
+                addr: at.addr,
+                provider_name: at.provider_name,
+                provider_type: at.decl.addr.implied_provider(),
+            },
+        );
+        if !errs.is_empty() {
+            diags.extend(errs);
+            return (None, diags);
+        }
+    }
     let planned = PlannedObject {
+        identity: resp.planned_identity.clone(),
         // The parts the plan leaves as they were share the prior's memory, and the parts it
         // takes from the configuration share the configuration's (which the instances of a
         // resource may share among themselves).

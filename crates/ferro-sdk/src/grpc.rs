@@ -45,6 +45,12 @@ impl ProviderService {
             .ok_or_else(|| unknown_type("resource type", name))
     }
 
+    /// The identity object type of a resource type, when it has an identity schema.
+    fn identity_type(&self, name: &str) -> Option<Type> {
+        let s = self.schema().ok()?;
+        s.identities.get(name).map(|i| i.implied_type())
+    }
+
     fn data_type(&self, name: &str) -> Result<Type, Vec<ProviderDiagnostic>> {
         let s = self.schema()?;
         s.data_sources
@@ -236,6 +242,30 @@ fn encode(v: &Value, ty: &Type, diags: &mut Vec<pb::Diagnostic>) -> Option<pb::D
     }
 }
 
+/// An identity core sent (None when it sent none or the type has no identity schema).
+fn decode_identity(
+    data: Option<&pb::ResourceIdentityData>,
+    ty: Option<&Type>,
+) -> Result<Option<Value>, Vec<ProviderDiagnostic>> {
+    let (Some(dv), Some(ty)) = (data.and_then(|d| d.identity_data.as_ref()), ty) else {
+        return Ok(None);
+    };
+    let v = decode(Some(dv), ty)?;
+    Ok((!v.is_null()).then_some(v))
+}
+
+/// An identity for an answer.
+fn encode_identity(
+    v: Option<&Value>,
+    ty: Option<&Type>,
+    diags: &mut Vec<pb::Diagnostic>,
+) -> Option<pb::ResourceIdentityData> {
+    let (v, ty) = (v?, ty?);
+    Some(pb::ResourceIdentityData {
+        identity_data: Some(encode(v, ty, diags)?),
+    })
+}
+
 /// A ferro diagnostic in wire form.
 pub fn diag(d: ProviderDiagnostic) -> pb::Diagnostic {
     pb::Diagnostic {
@@ -346,6 +376,26 @@ fn kind(markdown: bool) -> i32 {
         pb::StringKind::Markdown as i32
     } else {
         pb::StringKind::Plain as i32
+    }
+}
+
+/// An identity schema in wire form.
+pub fn identity_schema_to_proto(s: &ferro_provider::IdentitySchema) -> pb::ResourceIdentitySchema {
+    pb::ResourceIdentitySchema {
+        version: s.version as i64,
+        identity_attributes: s
+            .attributes
+            .iter()
+            .map(
+                |(name, a)| pb::resource_identity_schema::IdentityAttribute {
+                    name: name.clone(),
+                    r#type: ferro_value::json::type_to_json_string(&a.ty).into_bytes(),
+                    required_for_import: a.required_for_import,
+                    optional_for_import: a.optional_for_import,
+                    description: a.description.clone(),
+                },
+            )
+            .collect(),
     }
 }
 
@@ -542,6 +592,64 @@ impl pb::provider_server::Provider for ProviderService {
         Ok(Response::new(resp))
     }
 
+    async fn get_resource_identity_schemas(
+        &self,
+        _: Request<pb::get_resource_identity_schemas::Request>,
+    ) -> Rpc<pb::get_resource_identity_schemas::Response> {
+        let mut resp = pb::get_resource_identity_schemas::Response::default();
+        match blocking(|| self.schema().cloned()) {
+            Ok(s) => {
+                resp.identity_schemas = s
+                    .identities
+                    .iter()
+                    .map(|(name, i)| (name.clone(), identity_schema_to_proto(i)))
+                    .collect();
+            }
+            Err(d) => resp.diagnostics = diags(d),
+        }
+        Ok(Response::new(resp))
+    }
+
+    async fn upgrade_resource_identity(
+        &self,
+        req: Request<pb::upgrade_resource_identity::Request>,
+    ) -> Rpc<pb::upgrade_resource_identity::Response> {
+        let req = req.into_inner();
+        let mut resp = pb::upgrade_resource_identity::Response::default();
+        let Some(ty) = self.identity_type(&req.type_name) else {
+            resp.diagnostics = diags(unknown_type("resource identity", &req.type_name));
+            return Ok(Response::new(resp));
+        };
+        let raw = req.raw_identity.map(|r| r.json).unwrap_or_default();
+        let json: serde_json::Value = match serde_json::from_slice(&raw) {
+            Ok(j) => j,
+            Err(e) => {
+                resp.diagnostics = vec![diag(ProviderDiagnostic::error(
+                    "Unable to read stored identity",
+                    format!("The stored identity is not valid JSON: {e}"),
+                ))];
+                return Ok(Response::new(resp));
+            }
+        };
+        let out = blocking(|| {
+            self.inner
+                .upgrade_resource_identity(ferro_provider::UpgradeIdentityRequest {
+                    type_name: &req.type_name,
+                    version: req.version.max(0) as u64,
+                    raw_json: &json,
+                })
+        });
+        resp.diagnostics = diags(out.diagnostics);
+        if !out.upgraded_identity.is_null() {
+            resp.upgraded_identity = encode_identity(
+                Some(&out.upgraded_identity),
+                Some(&ty),
+                &mut resp.diagnostics,
+            );
+        }
+        Ok(Response::new(resp))
+    }
+
     async fn configure_provider(
         &self,
         req: Request<pb::configure_provider::Request>,
@@ -566,15 +674,23 @@ impl pb::provider_server::Provider for ProviderService {
         let run = |resp: &mut pb::read_resource::Response| -> Result<(), Vec<ProviderDiagnostic>> {
             let ty = self.resource_type(&req.type_name)?;
             let state = decode(req.current_state.as_ref(), &ty)?;
+            let id_ty = self.identity_type(&req.type_name);
+            let identity = decode_identity(req.current_identity.as_ref(), id_ty.as_ref())?;
             let out = blocking(|| {
                 self.inner.read_resource(ReadRequest {
                     type_name: &req.type_name,
                     current_state: &state,
                     private: &req.private,
+                    current_identity: identity.as_ref(),
                 })
             });
             resp.diagnostics = diags(out.diagnostics);
             resp.new_state = encode(&out.new_state, &ty, &mut resp.diagnostics);
+            resp.new_identity = encode_identity(
+                out.new_identity.as_ref(),
+                id_ty.as_ref(),
+                &mut resp.diagnostics,
+            );
             resp.private = out.private;
             resp.deferred = deferred_answer(
                 out.deferred,
@@ -603,6 +719,8 @@ impl pb::provider_server::Provider for ProviderService {
                 let prior = decode(req.prior_state.as_ref(), &ty)?;
                 let proposed = decode(req.proposed_new_state.as_ref(), &ty)?;
                 let config = decode(req.config.as_ref(), &ty)?;
+                let id_ty = self.identity_type(&req.type_name);
+                let identity = decode_identity(req.prior_identity.as_ref(), id_ty.as_ref())?;
                 let out = blocking(|| {
                     self.inner.plan_resource_change(PlanRequest {
                         type_name: &req.type_name,
@@ -610,10 +728,16 @@ impl pb::provider_server::Provider for ProviderService {
                         proposed_new_state: &proposed,
                         config: &config,
                         prior_private: &req.prior_private,
+                        prior_identity: identity.as_ref(),
                     })
                 });
                 resp.diagnostics = diags(out.diagnostics);
                 resp.planned_state = encode(&out.planned_state, &ty, &mut resp.diagnostics);
+                resp.planned_identity = encode_identity(
+                    out.planned_identity.as_ref(),
+                    id_ty.as_ref(),
+                    &mut resp.diagnostics,
+                );
                 resp.requires_replace = out.requires_replace.iter().map(|p| path(p)).collect();
                 resp.planned_private = out.planned_private;
                 resp.legacy_type_system = out.legacy_type_system;
@@ -643,6 +767,8 @@ impl pb::provider_server::Provider for ProviderService {
             let prior = decode(req.prior_state.as_ref(), &ty)?;
             let planned = decode(req.planned_state.as_ref(), &ty)?;
             let config = decode(req.config.as_ref(), &ty)?;
+            let id_ty = self.identity_type(&req.type_name);
+            let identity = decode_identity(req.planned_identity.as_ref(), id_ty.as_ref())?;
             let out = blocking(|| {
                 self.inner.apply_resource_change(ApplyRequest {
                     type_name: &req.type_name,
@@ -650,10 +776,16 @@ impl pb::provider_server::Provider for ProviderService {
                     planned_state: &planned,
                     config: &config,
                     planned_private: &req.planned_private,
+                    planned_identity: identity.as_ref(),
                 })
             });
             resp.diagnostics = diags(out.diagnostics);
             resp.new_state = encode(&out.new_state, &ty, &mut resp.diagnostics);
+            resp.new_identity = encode_identity(
+                out.new_identity.as_ref(),
+                id_ty.as_ref(),
+                &mut resp.diagnostics,
+            );
             resp.private = out.private;
             resp.legacy_type_system = out.legacy_type_system;
             Ok(())
@@ -670,10 +802,30 @@ impl pb::provider_server::Provider for ProviderService {
     ) -> Rpc<pb::import_resource_state::Response> {
         let req = req.into_inner();
         let mut resp = pb::import_resource_state::Response::default();
+        let identity = match (req.identity.as_ref(), self.identity_type(&req.type_name)) {
+            (Some(_), None) => {
+                resp.diagnostics = diags(vec![ProviderDiagnostic::error(
+                    "Resource Identity Not Implemented",
+                    format!(
+                        "The resource type {:?} has no resource identity.",
+                        req.type_name
+                    ),
+                )]);
+                return Ok(Response::new(resp));
+            }
+            (data, ty) => match decode_identity(data, ty.as_ref()) {
+                Ok(v) => v,
+                Err(d) => {
+                    resp.diagnostics = diags(d);
+                    return Ok(Response::new(resp));
+                }
+            },
+        };
         let out = blocking(|| {
             self.inner.import_resource_state(ImportRequest {
                 type_name: &req.type_name,
                 id: &req.id,
+                identity: identity.as_ref(),
             })
         });
         resp.diagnostics = diags(out.diagnostics);
@@ -688,11 +840,17 @@ impl pb::provider_server::Provider for ProviderService {
             match self.resource_type(&imp.type_name) {
                 Ok(ty) => {
                     let state = encode(&imp.state, &ty, &mut resp.diagnostics);
+                    let identity = encode_identity(
+                        imp.identity.as_ref(),
+                        self.identity_type(&imp.type_name).as_ref(),
+                        &mut resp.diagnostics,
+                    );
                     resp.imported_resources
                         .push(pb::import_resource_state::ImportedResource {
                             type_name: imp.type_name,
                             state,
                             private: imp.private,
+                            identity,
                         });
                 }
                 Err(d) => resp.diagnostics.extend(diags(d)),
@@ -725,6 +883,11 @@ impl pb::provider_server::Provider for ProviderService {
                 return Ok(Response::new(resp));
             }
         };
+        // The source's identity is of another type's schema: handed on as stored (JSON).
+        let source_identity: Option<serde_json::Value> = req
+            .source_identity
+            .as_ref()
+            .and_then(|r| serde_json::from_slice(&r.json).ok());
         let out = blocking(|| {
             self.inner.move_resource_state(MoveRequest {
                 source_provider_address: &req.source_provider_address,
@@ -733,6 +896,8 @@ impl pb::provider_server::Provider for ProviderService {
                 source_state: &source,
                 source_private: &req.source_private,
                 target_type_name: &req.target_type_name,
+                source_identity: source_identity.as_ref(),
+                source_identity_schema_version: req.source_identity_schema_version.max(0) as u64,
             })
         });
         resp.diagnostics = diags(out.diagnostics);
@@ -743,6 +908,12 @@ impl pb::provider_server::Provider for ProviderService {
         {
             resp.target_state = encode(&out.target_state, &ty, &mut resp.diagnostics);
             resp.target_private = out.target_private;
+            let id_ty = self.identity_type(&req.target_type_name);
+            resp.target_identity = encode_identity(
+                out.target_identity.as_ref(),
+                id_ty.as_ref(),
+                &mut resp.diagnostics,
+            );
         }
         Ok(Response::new(resp))
     }

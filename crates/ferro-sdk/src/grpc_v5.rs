@@ -47,6 +47,20 @@ impl v5::provider_server::Provider for ProviderServiceV5 {
         relay(req, |r| self.0.get_metadata(r)).await
     }
 
+    async fn get_resource_identity_schemas(
+        &self,
+        req: Request<v5::get_resource_identity_schemas::Request>,
+    ) -> Rpc<v5::get_resource_identity_schemas::Response> {
+        relay(req, |r| self.0.get_resource_identity_schemas(r)).await
+    }
+
+    async fn upgrade_resource_identity(
+        &self,
+        req: Request<v5::upgrade_resource_identity::Request>,
+    ) -> Rpc<v5::upgrade_resource_identity::Response> {
+        relay(req, |r| self.0.upgrade_resource_identity(r)).await
+    }
+
     async fn get_schema(
         &self,
         _: Request<v5::get_provider_schema::Request>,

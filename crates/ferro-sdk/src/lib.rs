@@ -25,7 +25,7 @@ pub mod stdio;
 pub mod validators;
 pub mod values;
 
-pub use ferro_provider::{DeferralReason, FunctionError};
+pub use ferro_provider::{DeferralReason, FunctionError, IdentityAttribute, IdentitySchema};
 pub use ferro_value::schema::{FunctionDecl, FunctionParam};
 pub use provider::{
     DataSource, EphemeralResource, Function, MoveSource, MoveStateRequest, MovedState, Opened,

@@ -6,10 +6,11 @@ use crate::plan::{check, plan};
 use crate::schema::ResourceSchema;
 use crate::Diags;
 use ferro_provider::{
-    ApplyRequest, ApplyResponse, DeferralReason, FunctionError, ImportRequest, ImportResponse,
-    ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse,
-    Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
-    ReadResponse, RenewEphemeralResponse, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, DeferralReason, FunctionError, IdentitySchema, ImportRequest,
+    ImportResponse, ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse,
+    PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest,
+    ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse, UpgradeIdentityRequest,
+    UpgradeIdentityResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_value::schema::FunctionDecl;
 use ferro_value::{Type, Value};
@@ -160,6 +161,42 @@ pub trait Resource: Send + Sync {
         Err(vec![ProviderDiagnostic::error(
             "Resource Import Not Implemented",
             "This resource does not support import.",
+        )])
+    }
+    /// The resource identity of this type (Terraform 1.12; protocol 5.9/6.9): served by
+    /// GetResourceIdentitySchemas. None: objects of this type have no identity.
+    fn identity_schema(&self) -> Option<IdentitySchema> {
+        None
+    }
+    /// The identity of an object (a state, or a planned object whose identity attributes may
+    /// still be unknown), of [`Resource::identity_schema`]'s type. The SDK answers it with
+    /// every read, plan, apply and import, and refuses an identity that changes while the
+    /// object is updated or read. Only called when the type has an identity schema.
+    fn identity(&self, _state: &Value) -> Value {
+        Value::null(Type::Dynamic)
+    }
+    /// Import by identity (an `import` block's `identity`, of the identity schema's type with
+    /// the attributes not required for import possibly null): the state object to read
+    /// afterwards.
+    fn import_by_identity(&self, _identity: &Value) -> Result<Value, Diags> {
+        Err(vec![ProviderDiagnostic::error(
+            "Resource Import By Identity Not Implemented",
+            "This resource does not support import by identity.",
+        )])
+    }
+    /// Upgrade an identity stored under an older identity schema version: `old` is the
+    /// identity exactly as state stored it; the result is the identity as JSON of the current
+    /// identity schema. The default refuses.
+    fn upgrade_identity(
+        &self,
+        version: u64,
+        _old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
+        Err(vec![ProviderDiagnostic::error(
+            "Unable to Upgrade Resource Identity",
+            format!(
+                "This resource was implemented without an upgrade for its identity from identity schema version {version}. This is always a problem with the provider and should be reported to the provider developer."
+            ),
         )])
     }
     /// The resource types whose objects this one takes over (`moved { from = OTHER.x  to =
@@ -356,6 +393,40 @@ impl SdkProvider {
     }
 }
 
+/// The error for an identity asked of a resource type without an identity schema.
+fn no_identity(type_name: &str) -> ProviderDiagnostic {
+    ProviderDiagnostic::error(
+        "Resource Identity Not Implemented",
+        format!("The resource type {type_name:?} has no resource identity."),
+    )
+}
+
+/// The identity an answer carries for `state` (None when the type has none); an identity
+/// that differs from the one the object had (`before`, when core sent it) is an error, as
+/// terraform-plugin-framework refuses it.
+fn identity_answer(
+    r: &dyn Resource,
+    state: &Value,
+    before: Option<&Value>,
+    operation: &str,
+    diags: &mut Diags,
+) -> Option<Value> {
+    r.identity_schema()?;
+    if state.is_null() {
+        return None;
+    }
+    let identity = r.identity(state);
+    if let Some(before) = before.filter(|b| !b.is_null() && b.is_wholly_known()) {
+        if *before != identity {
+            diags.push(ProviderDiagnostic::error(
+                "Unexpected Identity Change",
+                format!("During the {operation} operation, the provider answered an identity other than the object's stored one. An object's identity must not change; this is always a problem with the provider and should be reported to the provider developer."),
+            ));
+        }
+    }
+    Some(identity)
+}
+
 /// The error a `deferred` answer becomes for a client that does not allow deferral.
 pub(crate) fn deferral_refused(what: &str, type_name: &str) -> ProviderDiagnostic {
     ProviderDiagnostic::error(
@@ -428,7 +499,65 @@ impl Provider for SdkProvider {
                 .iter()
                 .map(|(n, e)| (n.clone(), e.schema().to_schema()))
                 .collect(),
+            identities: self
+                .resources
+                .iter()
+                .filter_map(|(n, r)| Some((n.clone(), r.identity_schema()?)))
+                .collect(),
         })
+    }
+
+    fn identity_schema(&self, type_name: &str) -> Option<IdentitySchema> {
+        self.resources.get(type_name)?.identity_schema()
+    }
+
+    fn upgrade_resource_identity(
+        &self,
+        req: UpgradeIdentityRequest<'_>,
+    ) -> UpgradeIdentityResponse {
+        let fail = |d: Diags| UpgradeIdentityResponse {
+            upgraded_identity: Value::null(Type::Dynamic),
+            diagnostics: d,
+        };
+        let r = match self.res(req.type_name) {
+            Ok(r) => r,
+            Err(d) => return fail(d),
+        };
+        let Some(schema) = r.identity_schema() else {
+            return fail(vec![no_identity(req.type_name)]);
+        };
+        if req.version > schema.version {
+            return fail(vec![ProviderDiagnostic::error(
+                "Unable to Upgrade Resource Identity",
+                format!(
+                    "The stored identity of {} has identity schema version {}, newer than this provider's version {}; use a provider version that knows it.",
+                    req.type_name, req.version, schema.version
+                ),
+            )]);
+        }
+        let upgraded;
+        let json = if req.version < schema.version {
+            upgraded = match r.upgrade_identity(req.version, req.raw_json) {
+                Ok(j) => j,
+                Err(d) => return fail(d),
+            };
+            &upgraded
+        } else {
+            req.raw_json
+        };
+        match ferro_value::json::value_from_json(json, &schema.implied_type()) {
+            Ok(v) => UpgradeIdentityResponse {
+                upgraded_identity: v,
+                diagnostics: Vec::new(),
+            },
+            Err(e) => fail(vec![ProviderDiagnostic::error(
+                "Unable to Upgrade Resource Identity",
+                format!(
+                    "The identity of {} does not match its identity schema (version {}): {e}",
+                    req.type_name, schema.version
+                ),
+            )]),
+        }
     }
 
     fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -512,6 +641,7 @@ impl Provider for SdkProvider {
             private: req.private.to_vec(),
             diagnostics: d,
             deferred: None,
+            new_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -527,7 +657,15 @@ impl Provider for SdkProvider {
         }
         match r.read(req.current_state) {
             // Write-only attributes are never read back.
-            Ok(Some(v)) => resp(r.schema().to_block().null_write_only(&v), Vec::new()),
+            Ok(Some(v)) => {
+                let mut d = Vec::new();
+                let new_identity =
+                    identity_answer(r.as_ref(), &v, req.current_identity, "read", &mut d);
+                ReadResponse {
+                    new_identity,
+                    ..resp(r.schema().to_block().null_write_only(&v), d)
+                }
+            }
             Ok(None) => resp(Value::null(r.schema().implied_type()), Vec::new()),
             Err(d) => resp(req.current_state.clone(), d),
         }
@@ -541,6 +679,7 @@ impl Provider for SdkProvider {
             diagnostics: d,
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -578,7 +717,18 @@ impl Provider for SdkProvider {
                 }
             }
         }
+        // An update keeps the object's identity; a new object's is what its plan says so far.
+        let planned_identity = match (&r.identity_schema(), req.proposed_new_state.is_null()) {
+            (Some(_), false) => match req.prior_identity {
+                Some(prior) if !req.prior_state.is_null() && p.requires_replace.is_empty() => {
+                    Some(prior.clone())
+                }
+                _ => Some(r.identity(&p.planned)),
+            },
+            _ => None,
+        };
         PlanResponse {
+            planned_identity,
             // The configuration's write-only values reach create and update in their
             // `config`; the plan holds null for them.
             planned_state: schema.to_block().null_write_only(&p.planned),
@@ -596,6 +746,7 @@ impl Provider for SdkProvider {
             private: req.planned_private.to_vec(),
             diagnostics: d,
             legacy_type_system: false,
+            new_identity: None,
         };
         let r = match self.res(req.type_name) {
             Ok(r) => r,
@@ -615,8 +766,14 @@ impl Provider for SdkProvider {
         match result {
             Ok(v) => {
                 let v = r.schema().to_block().null_write_only(&v);
-                let d = no_unknowns(&v, "new state");
-                resp(v, d)
+                let mut d = no_unknowns(&v, "new state");
+                // An update must keep the identity the plan had.
+                let kept = req.planned_identity.filter(|_| !req.prior_state.is_null());
+                let new_identity = identity_answer(r.as_ref(), &v, kept, "update", &mut d);
+                ApplyResponse {
+                    new_identity,
+                    ..resp(v, d)
+                }
             }
             Err(d) => resp(req.prior_state.clone(), d),
         }
@@ -697,10 +854,16 @@ impl Provider for SdkProvider {
                 deferred,
             };
         }
-        match r.import(req.id) {
+        let imported = match req.identity {
+            Some(identity) if r.identity_schema().is_some() => r.import_by_identity(identity),
+            Some(_) => Err(vec![no_identity(req.type_name)]),
+            None => r.import(req.id),
+        };
+        match imported {
             Ok(state) => ImportResponse {
                 imported: vec![ImportedResource {
                     type_name: req.type_name.to_string(),
+                    identity: r.identity_schema().map(|_| r.identity(&state)),
                     state,
                     private: Vec::new(),
                 }],
@@ -783,6 +946,7 @@ impl Provider for SdkProvider {
             target_state: Value::null(Type::Dynamic),
             target_private: Vec::new(),
             diagnostics,
+            target_identity: None,
         };
         let r = match self.res(req.target_type_name) {
             Ok(r) => r,
@@ -825,10 +989,16 @@ impl Provider for SdkProvider {
         match ferro_value::convert::convert(&moved.state, &schema.implied_type()) {
             Ok(v) if !v.is_null() => {
                 let v = schema.to_block().null_write_only(&v);
+                // The object's identity as the target type has it (a new type: nothing to
+                // compare with the source's).
+                let mut diagnostics = no_unknowns(&v, "moved state");
+                let target_identity =
+                    identity_answer(r.as_ref(), &v, None, "move", &mut diagnostics);
                 MoveResponse {
-                    diagnostics: no_unknowns(&v, "moved state"),
+                    diagnostics,
                     target_state: v,
                     target_private: moved.private,
+                    target_identity,
                 }
             }
             Ok(_) => fail(vec![ProviderDiagnostic::error(

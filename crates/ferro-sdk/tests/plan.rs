@@ -120,6 +120,7 @@ fn plan(p: &SdkProvider, prior: &Value, config: &Value) -> PlanResponse {
         proposed_new_state: &proposed,
         config,
         prior_private: &[],
+        prior_identity: None,
     })
 }
 

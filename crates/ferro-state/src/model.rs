@@ -181,9 +181,9 @@ pub struct ObjectState {
     /// configuration is gone (or in a destroy plan).
     #[serde(default)]
     pub skip_destroy: bool,
-    /// The object's resource identity (Terraform 1.12), kept as the state has it: ferro does
-    /// not ask providers for identities, it keeps what another tool recorded, so that the
-    /// state written back loses nothing. An update keeps it; a new object has none.
+    /// The object's resource identity (Terraform 1.12): what the provider last answered, or
+    /// what another tool recorded. An object written over the current one without an identity
+    /// keeps the current one's ([`State::set_current`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<Arc<Identity>>,
 }
@@ -346,9 +346,9 @@ impl State {
             entry.provider = provider.config();
         }
         let slot = &mut entry.instances.entry(key.clone()).or_default().current;
-        // An object written over the current one (an update, a refresh) keeps its resource
-        // identity: ferro does not ask providers for identities, and an update does not
-        // change one.
+        // An object written over the current one (an update, a refresh) without a resource
+        // identity keeps the current one's: the provider answered none (or has no identity
+        // schema), and an update does not change an object's identity.
         *slot = obj.map(|mut o| {
             if o.identity.is_none() {
                 o.identity = slot.as_ref().and_then(|cur| cur.identity.clone());
@@ -418,6 +418,16 @@ impl State {
     ) {
         if let Some(obj) = self.current_mut(res, key) {
             Arc::make_mut(obj).private = private;
+        }
+    }
+
+    /// Drop the resource identity of an instance's current object (its object became one of
+    /// another resource type).
+    pub fn clear_current_identity(&mut self, res: &AbsResource, key: &InstanceKey) {
+        if let Some(obj) = self.current_mut(res, key) {
+            if obj.identity.is_some() {
+                Arc::make_mut(obj).identity = None;
+            }
         }
     }
 

@@ -37,6 +37,7 @@ fn plans_match_the_golden_file() {
             proposed_new_state: &proposed,
             config,
             prior_private: &[],
+            prior_identity: None,
         });
         out.push_str(&format!("== {title}\n"));
         for n in ["id", "size_gb", "tier", "cost"] {
@@ -64,6 +65,7 @@ fn plans_match_the_golden_file() {
             planned_state: &planned,
             config: &cfg(Value::int(10)),
             planned_private: &[],
+            planned_identity: None,
         })
         .new_state;
     plan("unchanged", &state, &cfg(Value::int(10)));
@@ -100,6 +102,8 @@ fn a_volume_moves_to_a_disk() {
             source_state: &volume,
             source_private: &[],
             target_type_name: "example_disk",
+            source_identity: None,
+            source_identity_schema_version: 0,
         })
     };
     let moved = mv("example.test/ferro/example", "example_volume");

@@ -118,6 +118,7 @@ fn call(p: &GrpcProvider, type_name: &str, version: u64, c: Call, inst: &Instanc
                 type_name,
                 current_state: &inst.state,
                 private: &[],
+                current_identity: None,
             })
             .diagnostics),
         Call::PlanCreate | Call::PlanNoop => {
@@ -133,6 +134,7 @@ fn call(p: &GrpcProvider, type_name: &str, version: u64, c: Call, inst: &Instanc
                     proposed_new_state: proposed,
                     config,
                     prior_private: &[],
+                    prior_identity: None,
                 })
                 .diagnostics)
         }
@@ -148,6 +150,7 @@ fn call(p: &GrpcProvider, type_name: &str, version: u64, c: Call, inst: &Instanc
                     planned_state: planned,
                     config,
                     planned_private: &[],
+                    planned_identity: None,
                 })
                 .diagnostics)
         }
@@ -221,6 +224,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     planned_state: &fresh.proposed,
                     config: &fresh.config,
                     planned_private: &[],
+                    planned_identity: None,
                 });
                 if ferro_provider::has_errors(&resp.diagnostics) {
                     return Err("creating the starting objects failed".into());

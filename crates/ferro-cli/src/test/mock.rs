@@ -215,6 +215,7 @@ impl Provider for MockProvider {
             private: req.private.to_vec(),
             diagnostics: Vec::new(),
             deferred: None,
+            new_identity: None,
         }
     }
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -247,6 +248,7 @@ impl Provider for MockProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         }
     }
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
@@ -265,6 +267,7 @@ impl Provider for MockProvider {
             private: Vec::new(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            new_identity: None,
         }
     }
     fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {
@@ -336,6 +339,7 @@ pub fn synthesized_schema(
         move_resource_state: false,
         functions: Default::default(),
         ephemeral_resources: Default::default(),
+        identities: Default::default(),
     }
 }
 

@@ -111,10 +111,10 @@ impl Lower {
         }
     }
 
-    /// `import { to = ADDR  id = EXPR  for_each = EXPR }`.
+    /// `import { to = ADDR  id = EXPR  for_each = EXPR }` (or `identity = EXPR` for `id`).
     pub(super) fn import_block(&mut self, b: &ast::Block) {
         let span = Self::header_span(b);
-        let (mut to, mut id, mut for_each) = (None, None, None);
+        let (mut to, mut id, mut identity, mut for_each) = (None, None, None, None);
         let mut to_seen = false;
         let mut provider = None;
         for item in &b.body.items {
@@ -124,6 +124,9 @@ impl Lower {
                     to = self.import_target(&a.expr);
                 }
                 BodyItem::Attribute(a) if a.name.name == "id" => id = Some(self.expr(&a.expr)),
+                BodyItem::Attribute(a) if a.name.name == "identity" => {
+                    identity = Some(self.expr(&a.expr))
+                }
                 BodyItem::Attribute(a) if a.name.name == "for_each" => {
                     for_each = Some(self.expr(&a.expr))
                 }
@@ -154,10 +157,30 @@ impl Lower {
         if !to_seen {
             self.missing_argument("to", span);
         }
-        if id.is_none() {
-            self.missing_argument("id", span);
-        }
-        let (Some((to, key, to_span)), Some(id)) = (to, id) else {
+        // Terraform 1.12's words (internal/configs/import.go).
+        let by = match (id, identity) {
+            (Some(id), None) => Some(ImportBy::Id(id)),
+            (None, Some(identity)) => Some(ImportBy::Identity(identity)),
+            (None, None) => {
+                self.error(
+                    "invalid-import-block",
+                    "Invalid import block",
+                    "At least one of 'id' or 'identity' must be specified.",
+                    span,
+                );
+                None
+            }
+            (Some(_), Some(_)) => {
+                self.error(
+                    "invalid-import-block",
+                    "Invalid import block",
+                    "Only one of 'id' or 'identity' can be specified.",
+                    span,
+                );
+                None
+            }
+        };
+        let (Some((to, key, to_span)), Some(by)) = (to, by) else {
             return;
         };
         if matches!(key, ImportKey::Expr(_)) && for_each.is_none() {
@@ -173,7 +196,7 @@ impl Lower {
         self.hir.imports.push(Import {
             to,
             key,
-            id,
+            by,
             for_each,
             span,
             to_span,

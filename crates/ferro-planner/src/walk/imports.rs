@@ -4,7 +4,8 @@
 //! configuration declares (else planning fails rather than destroy what was just imported).
 
 use super::*;
-use ferro_hir::ImportKey;
+use ferro_hir::{ImportBy, ImportKey};
+use ferro_value::ObjectType;
 
 impl Walk<'_> {
     /// The root module's import blocks are imported now; a child module's are checked and
@@ -138,10 +139,17 @@ impl Walk<'_> {
                     None => continue,
                 },
             };
-            let Some(id) = self.import_id(m, file, block.id, &ctx) else {
-                continue;
-            };
             let addr = to.instance(key);
+            let (id, identity) = match block.by {
+                ImportBy::Id(e) => match self.import_id(m, file, e, &ctx) {
+                    Some(id) => (id, None),
+                    None => continue,
+                },
+                ImportBy::Identity(e) => match self.import_identity(m, file, e, &ctx, &addr) {
+                    Some(v) => (String::new(), Some(v)),
+                    None => continue,
+                },
+            };
             if !self.out.imported.insert(addr.clone()) {
                 self.out.diags.push(
                     Diagnostic::error("import-duplicate", "Duplicate import configuration")
@@ -200,6 +208,7 @@ impl Walk<'_> {
                 &mut self.refreshed,
                 &addr,
                 &id,
+                identity.as_ref(),
                 &mut |_| {},
             );
             let failed = ds.iter().any(Diagnostic::is_error);
@@ -248,6 +257,11 @@ impl Walk<'_> {
                     });
                 }
                 continue;
+            }
+            if let Some(v) = &identity {
+                self.out
+                    .import_identities
+                    .push((addr.clone(), ferro_value::json::value_to_plain_json(v)));
             }
             self.out.imports.push((addr, id));
             self.out.import_spans.push(to_span);
@@ -333,6 +347,102 @@ impl Walk<'_> {
                 None
             }
         }
+    }
+
+    /// The `identity` of an import block (Terraform 1.12): an object of the target type's
+    /// identity schema, whose attributes required for import must be set and the others may
+    /// be; known, not sensitive, not null.
+    fn import_identity(
+        &mut self,
+        m: &ModuleEval<'_>,
+        file: ferro_db::SourceFile,
+        e: ExprId,
+        ctx: &InstanceCtx,
+        addr: &AbsResourceInstance,
+    ) -> Option<Value> {
+        let span = m.hir(file).span(e);
+        let abs = addr.containing_resource();
+        let providers = self.ctx.input.providers;
+        let schema = providers
+            .by_resource
+            .get(&abs.config())
+            .and_then(|c| providers.get(c))
+            .and_then(|p| p.identity_schema(&abs.resource.ty));
+        let (v, ds) = m.eval(file, e, ctx);
+        let failed = ds.iter().any(Diagnostic::is_error);
+        self.out.diags.extend(ds);
+        if failed {
+            return None;
+        }
+        let Some(schema) = schema else {
+            // What Terraform's plugin client answers for a type without an identity schema.
+            self.out.diags.push(
+                Diagnostic::error(
+                    "import-no-identity-schema",
+                    format!("unknown identity type {:?}", abs.resource.ty),
+                )
+                .with_detail(format!(
+                    "The provider of {abs} declares no resource identity for {:?}, so it cannot be imported by identity; import it by \"id\".",
+                    abs.resource.ty
+                ))
+                .with_span_opt(span),
+            );
+            return None;
+        };
+        let bad = |detail: &str| {
+            Diagnostic::error(
+                "invalid-import-identity",
+                "Invalid import identity argument",
+            )
+            .with_detail(detail.to_string())
+            .with_span_opt(span)
+        };
+        if v.is_null() {
+            self.out
+                .diags
+                .push(bad("The import identity cannot be null."));
+            return None;
+        }
+        let mut want = ObjectType::new(
+            schema
+                .attributes
+                .iter()
+                .map(|(k, a)| (k.clone(), a.ty.clone()))
+                .collect(),
+        );
+        want.optional = schema
+            .attributes
+            .iter()
+            .filter(|(_, a)| !a.required_for_import)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let converted = match convert(&v, &Type::Object(Arc::new(want))) {
+            Ok(c) => c,
+            Err(err) => {
+                self.out.diags.push(
+                    Diagnostic::error("incorrect-value-type", "Incorrect value type")
+                        .with_detail(format!("Invalid expression value: {err}."))
+                        .with_span_opt(span),
+                );
+                return None;
+            }
+        };
+        if !converted.is_wholly_known() {
+            self.out.diags.push(bad("The import block \"identity\" argument depends on resource attributes that cannot be determined until apply, so ferro cannot plan to import this resource."));
+            return None;
+        }
+        if converted.contains_sensitive() {
+            self.out.diags.push(
+                Diagnostic::error("invalid-import-identity", "Invalid import identity")
+                    .with_detail(format!(
+                        "Import identity for {addr} must not contain sensitive values"
+                    ))
+                    .with_span_opt(span),
+            );
+            return None;
+        }
+        // The identity schema's object: attributes left out are null.
+        convert(&converted.deep_unmark().0, &schema.implied_type()).ok()
     }
 
     /// Every imported instance must have been planned as a configured instance; one the

@@ -173,6 +173,26 @@ impl InstancePlanner<'_> {
                 resp.upgraded_state
             }
         };
+        let identity_schema = provider.identity_schema(&abs.resource.ty);
+        let provider_name = cfg.provider.to_string();
+        let id_at = ferro_runtime::identity::IdentityAt {
+            addr: &addr,
+            provider_name: &provider_name,
+            provider_type: abs.resource.implied_provider(),
+        };
+        let mut identity = match ferro_runtime::identity::stored_identity(
+            provider.as_ref(),
+            &abs.resource.ty,
+            identity_schema.as_ref(),
+            obj,
+            &id_at,
+        ) {
+            Ok(v) => v,
+            Err(ds) => {
+                acc.diags.extend(ds);
+                return None;
+            }
+        };
         let mut value = apply_sensitive_paths(upgraded, &obj.sensitive_attributes);
         let private = obj
             .private
@@ -201,6 +221,7 @@ impl InstancePlanner<'_> {
                 type_name: &abs.resource.ty,
                 current_state: &plain,
                 private: &private,
+                current_identity: identity.as_ref(),
             });
             for d in &read.diagnostics {
                 failed |= d.severity == Severity::Error;
@@ -214,6 +235,7 @@ impl InstancePlanner<'_> {
                     value,
                     private,
                     tainted: obj.tainted,
+                    identity,
                 });
             }
             if !failed {
@@ -226,6 +248,16 @@ impl InstancePlanner<'_> {
                 );
                 failed |= !wo.is_empty();
                 acc.diags.extend(wo);
+            }
+            if let (false, Some(new_identity)) = (failed, &read.new_identity) {
+                let errs = ferro_runtime::identity::check_identity(
+                    new_identity,
+                    identity_schema.as_ref(),
+                    true,
+                    &id_at,
+                );
+                failed |= !errs.is_empty();
+                acc.diags.extend(errs);
             }
             if !failed && !read.new_state.is_wholly_known() {
                 acc.diags.push(
@@ -260,6 +292,17 @@ impl InstancePlanner<'_> {
             let refreshed = read.new_state.share_from(&value.deep_unmark().0);
             value = apply_sensitive_paths(refreshed, &obj.sensitive_attributes);
             private_out = read.private;
+            // The identity the provider answered with (or, when it sent none, the one state
+            // holds, upgraded) is what state records from now on.
+            let stored_before = obj.identity.clone();
+            if read.new_identity.is_some() {
+                identity = read.new_identity.clone();
+            }
+            let identity_state = match (&identity, &identity_schema) {
+                (Some(v), Some(s)) => ferro_runtime::identity::identity_for_state(v, s),
+                _ => None,
+            };
+            let identity_changed = identity_state.is_some() && identity_state != stored_before;
             // State takes a changed object as the decoded value the plan holds as its prior:
             // the JSON it replaces is dropped, so the walk never holds an object twice. An
             // object that already is that value (its JSON text exactly, or decoded earlier in
@@ -273,7 +316,7 @@ impl InstancePlanner<'_> {
                 .attributes
                 .text_len()
                 .is_some_and(|n| n > KEEP_STATE_TEXT_UP_TO);
-            if same_attributes && !long_text {
+            if same_attributes && !long_text && !identity_changed {
                 if private_out != private {
                     // Only the private data changed: the attributes stay as they are (shared).
                     acc.refreshed = Some(Refreshed::Private(crate::statecodec::private_text(
@@ -292,6 +335,7 @@ impl InstancePlanner<'_> {
                 ) {
                     enc.sensitive_attributes = obj.sensitive_attributes.clone();
                     enc.skip_destroy = obj.skip_destroy;
+                    enc.identity = identity_state.or(stored_before);
                     acc.refreshed = Some(Refreshed::Object(enc));
                 }
             }
@@ -300,6 +344,7 @@ impl InstancePlanner<'_> {
             value,
             private: private_out,
             tainted: obj.tainted,
+            identity,
         })
     }
 
@@ -372,15 +417,32 @@ impl InstancePlanner<'_> {
             addr: &addr_s,
             provider_name: &provider_name,
         };
-        let (first, ds) =
-            lifecycle::plan_change(provider.as_ref(), &at, &prior_val, &config, &prior_private);
+        let prior_identity = prior
+            .as_ref()
+            .filter(|p| !p.tainted)
+            .and_then(|p| p.identity.clone());
+        let identity_version = provider
+            .identity_schema(&addr.resource.resource.ty)
+            .map_or(0, |s| s.version);
+        let (first, ds) = lifecycle::plan_change(
+            provider.as_ref(),
+            &at,
+            &prior_val,
+            &config,
+            &prior_private,
+            prior_identity.as_ref(),
+        );
         acc.diags.extend(ds);
         let Some(first) = first else {
             return Value::unknown(ty);
         };
         acc.deferred = acc.deferred.or(first.deferred);
-        let (mut planned, mut private, replace_paths) =
-            (first.value, first.private, first.requires_replace);
+        let (mut planned, mut private, replace_paths, mut planned_identity) = (
+            first.value,
+            first.private,
+            first.requires_replace,
+            first.identity,
+        );
         let cbd = decl.lifecycle.create_before_destroy
             || self
                 .forced_cbd
@@ -408,13 +470,20 @@ impl InstancePlanner<'_> {
                 if forced {
                     // Plan the replacement object as a create.
                     let null = Value::null(ty.clone());
-                    let (second, ds) =
-                        lifecycle::plan_change(provider.as_ref(), &at, &null, &whole_config, &[]);
+                    let (second, ds) = lifecycle::plan_change(
+                        provider.as_ref(),
+                        &at,
+                        &null,
+                        &whole_config,
+                        &[],
+                        None,
+                    );
                     acc.diags.extend(ds);
                     match second {
                         Some(p) => {
                             planned = p.value;
                             private = p.private;
+                            planned_identity = p.identity;
                         }
                         None => return Value::unknown(ty),
                     }
@@ -440,7 +509,11 @@ impl InstancePlanner<'_> {
                         )
                     }
                     .with_reason(Some(reason))
-                    .with_requires_replace(changed.into());
+                    .with_requires_replace(changed.into())
+                    .with_identities(
+                        p.identity.as_ref(),
+                        planned_identity.as_ref().map(|v| (v, identity_version)),
+                    );
                     self.push_change(change, acc);
                     return planned;
                 }
@@ -481,7 +554,14 @@ impl InstancePlanner<'_> {
                 schema.version,
             )
         }
-        .with_reason(reason);
+        .with_reason(reason)
+        .with_identities(
+            prior.as_ref().and_then(|p| p.identity.as_ref()),
+            planned_identity
+                .as_ref()
+                .or(prior_identity.as_ref().filter(|_| action == Action::NoOp))
+                .map(|v| (v, identity_version)),
+        );
         self.push_change(change, acc);
         result
     }

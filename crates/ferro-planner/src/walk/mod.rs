@@ -101,7 +101,7 @@ pub type GeneratedImports = Arc<std::sync::Mutex<Vec<GeneratedImport>>>;
 #[derive(Debug, Clone)]
 pub struct GeneratedImport {
     pub addr: AbsResourceInstance,
-    /// The import ID.
+    /// The import ID (empty for an import by identity).
     pub id: String,
     /// The object as imported and read.
     pub value: Value,
@@ -141,6 +141,8 @@ struct PriorObject {
     value: Value,
     private: Vec<u8>,
     tainted: bool,
+    /// The object's resource identity (upgraded to the current identity schema, refreshed).
+    identity: Option<Value>,
 }
 
 /// The state of one plan walk: what it reads, what it has produced, what it knows of the
@@ -189,6 +191,8 @@ struct Outcome {
     drift: Vec<ferro_plan::ResourceDrift>,
     /// Instances `import` blocks imported into `refreshed`, with their ids.
     imports: Vec<(AbsResourceInstance, String)>,
+    /// The identities of the imports made by identity (their id in `imports` is empty).
+    import_identities: Vec<(AbsResourceInstance, serde_json::Value)>,
     /// The `to` range of each import's block, in the order of `imports`.
     import_spans: Vec<Span>,
     /// Every import target met so far (a second block for one is an error).
@@ -348,6 +352,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
             outputs: Vec::new(),
             drift: Vec::new(),
             imports: Vec::new(),
+            import_identities: Vec::new(),
             import_spans: Vec::new(),
             imported: HashSet::new(),
             forgotten: Vec::new(),
@@ -592,6 +597,7 @@ pub fn plan(mut input: PlanInput<'_>) -> (Option<Plan>, Vec<Diagnostic>) {
         drift: w.out.drift,
         moved: moved.into_iter().collect(),
         imports: w.out.imports,
+        import_identities: w.out.import_identities,
         generated_config: Vec::new(),
         schemas: Vec::new(),
         forgotten: w.out.forgotten,

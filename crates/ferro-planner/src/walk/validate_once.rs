@@ -101,6 +101,7 @@ mod tests {
                 private: Vec::new(),
                 diagnostics: unused(),
                 deferred: None,
+                new_identity: None,
             }
         }
         fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
@@ -111,6 +112,7 @@ mod tests {
                 diagnostics: unused(),
                 legacy_type_system: false,
                 deferred: None,
+                planned_identity: None,
             }
         }
         fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
@@ -119,6 +121,7 @@ mod tests {
                 private: Vec::new(),
                 diagnostics: unused(),
                 legacy_type_system: false,
+                new_identity: None,
             }
         }
         fn read_data_source(&self, req: ReadDataRequest<'_>) -> ReadDataResponse {

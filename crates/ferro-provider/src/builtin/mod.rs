@@ -4,6 +4,7 @@
 pub mod testing;
 mod testing_ephemeral;
 mod testing_functions;
+mod testing_identity;
 
 /// A random version-4-shaped UUID from the operating system's random source.
 pub fn random_uuid() -> String {

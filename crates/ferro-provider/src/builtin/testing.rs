@@ -34,10 +34,12 @@
 //! checks: `shelf` (list, 1 to 2 blocks, `label`), `door` (single, required, `color`) and `tag`
 //! (set, at most 1, `name`). It stores what it is given and computes only `id`.
 //!
-//! The provider takes over `ferrotest_rack` objects as `ferrotest_thing` (`MoveResourceState`,
-//! for `moved` blocks across resource types): the thing keeps the rack's `id` and its `value`
-//! tells what it was moved from (`moved from SOURCE_TYPE vVERSION of PROVIDER`); moving any
-//! other type is refused with an error.
+//! The provider takes over `ferrotest_rack` and `ferrotest_named` objects as `ferrotest_thing`
+//! (`MoveResourceState`, for `moved` blocks across resource types): the thing keeps the
+//! source's `id` and its `value` tells what it was moved from (`moved from SOURCE_TYPE vVERSION
+//! of PROVIDER`, then ` with identity JSON vN` when the source had an identity); it takes over
+//! `ferrotest_thing` objects as `ferrotest_named` (see `testing_identity.rs`); moving any other
+//! type is refused with an error.
 //!
 //! A second resource type, `ferrotest_blocks`, has nested blocks of each nesting mode for
 //! `dynamic` blocks and block counts: `rule` (list, 1 to 2 blocks: `port` required, `note`,
@@ -50,7 +52,8 @@
 //! is kept, in `secret_length`. `break = "write_only_plan"` / `"write_only_apply"` answer the
 //! value back instead of null, which core refuses.
 //!
-//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`.
+//! Its ephemeral resource `ferrotest_token` is in `testing_ephemeral.rs`; `ferrotest_named`,
+//! which has a resource identity, is in `testing_identity.rs`.
 //!
 //! The provider also offers functions (`provider::ferrotest::greet` and others: see
 //! `testing_functions.rs`).
@@ -304,29 +307,30 @@ fn schema_of(type_name: &str) -> Option<Schema> {
         RACK => Some(rack_schema()),
         BLOCKS => Some(blocks_schema()),
         SECRET => Some(secret_schema()),
+        super::testing_identity::NAMED => Some(super::testing_identity::schema()),
         _ => None,
     }
 }
 
-fn get(obj: &Value, name: &str) -> Value {
+pub(super) fn get(obj: &Value, name: &str) -> Value {
     obj.get_attr(name)
         .cloned()
         .unwrap_or_else(|| Value::null(Type::String))
 }
 
-fn text(obj: &Value, name: &str) -> Option<String> {
+pub(super) fn text(obj: &Value, name: &str) -> Option<String> {
     obj.get_attr(name)
         .and_then(Value::as_str)
         .map(str::to_string)
 }
 
-fn with(obj: &Value, name: &str, v: Value) -> Value {
+pub(super) fn with(obj: &Value, name: &str, v: Value) -> Value {
     let mut attrs = obj.as_entries().cloned().unwrap_or_default();
     attrs.insert(name.to_string(), v);
     Value::object(attrs)
 }
 
-fn breaks(obj: &Value, what: &str) -> bool {
+pub(super) fn breaks(obj: &Value, what: &str) -> bool {
     text(obj, "break").as_deref() == Some(what)
 }
 
@@ -363,6 +367,10 @@ impl Provider for TestProvider {
         resources.insert(RACK.to_string(), rack_schema());
         resources.insert(BLOCKS.to_string(), blocks_schema());
         resources.insert(SECRET.to_string(), secret_schema());
+        resources.insert(
+            super::testing_identity::NAMED.to_string(),
+            super::testing_identity::schema(),
+        );
         let mut provider = Schema::default();
         provider.block.attributes.insert(
             "prefix".to_string(),
@@ -381,6 +389,12 @@ impl Provider for TestProvider {
             ephemeral_resources: [(
                 super::testing_ephemeral::TOKEN.to_string(),
                 super::testing_ephemeral::schema(),
+            )]
+            .into_iter()
+            .collect(),
+            identities: [(
+                super::testing_identity::NAMED.to_string(),
+                super::testing_identity::identity_schema(),
             )]
             .into_iter()
             .collect(),
@@ -490,7 +504,21 @@ impl Provider for TestProvider {
         }
     }
 
+    fn identity_schema(&self, type_name: &str) -> Option<crate::IdentitySchema> {
+        (type_name == super::testing_identity::NAMED).then(super::testing_identity::identity_schema)
+    }
+
+    fn upgrade_resource_identity(
+        &self,
+        req: crate::UpgradeIdentityRequest<'_>,
+    ) -> crate::UpgradeIdentityResponse {
+        super::testing_identity::upgrade_identity(&req)
+    }
+
     fn read_resource(&self, req: ReadRequest<'_>) -> ReadResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::read(&req);
+        }
         let mut diagnostics = Vec::new();
         let cur = req.current_state;
         check_private(cur, req.private, &mut diagnostics);
@@ -504,6 +532,7 @@ impl Provider for TestProvider {
                 private: req.private.to_vec(),
                 diagnostics,
                 deferred,
+                new_identity: None,
             };
         }
         let mut new = cur.clone();
@@ -520,10 +549,14 @@ impl Provider for TestProvider {
             private: req.private.to_vec(),
             diagnostics,
             deferred: None,
+            new_identity: None,
         }
     }
 
     fn plan_resource_change(&self, req: PlanRequest<'_>) -> PlanResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::plan(&req);
+        }
         let mut resp = PlanResponse {
             planned_state: req.proposed_new_state.clone(),
             requires_replace: Vec::new(),
@@ -531,6 +564,7 @@ impl Provider for TestProvider {
             diagnostics: Vec::new(),
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         };
         if req.type_name == SECRET {
             resp.planned_state = plan_secret(&req);
@@ -596,11 +630,15 @@ impl Provider for TestProvider {
     }
 
     fn apply_resource_change(&self, req: ApplyRequest<'_>) -> ApplyResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::apply(&req);
+        }
         let mut resp = ApplyResponse {
             new_state: req.planned_state.clone(),
             private: req.planned_private.to_vec(),
             diagnostics: Vec::new(),
             legacy_type_system: false,
+            new_identity: None,
         };
         let planned = req.planned_state;
         if req.type_name == SECRET {
@@ -674,12 +712,18 @@ impl Provider for TestProvider {
             target_state: Value::null(Type::Dynamic),
             target_private: Vec::new(),
             diagnostics: vec![ProviderDiagnostic::error("Unsupported move", detail)],
+            target_identity: None,
         };
-        if req.target_type_name != TYPE || req.source_type_name != RACK {
-            return refused(format!(
-                "ferrotest can move {RACK} objects to {TYPE} only, not {} to {}.",
-                req.source_type_name, req.target_type_name
-            ));
+        let named = super::testing_identity::NAMED;
+        match (req.source_type_name, req.target_type_name) {
+            (RACK, TYPE) => {}
+            (s, TYPE) if s == named => {}
+            (TYPE, t) if t == named => return super::testing_identity::moved_from_thing(&req),
+            (source, target) => {
+                return refused(format!(
+                    "ferrotest can move {RACK} and {named} objects to {TYPE}, and {TYPE} objects to {named}, only, not {source} to {target}."
+                ))
+            }
         }
         let id = req.source_state.get("id").and_then(|v| v.as_str());
         let Some(id) = id else {
@@ -693,10 +737,15 @@ impl Provider for TestProvider {
             }
         }
         attrs.insert("id", Value::string(id));
+        // The source object's identity, when it had one, as core sent it.
+        let identity = req
+            .source_identity
+            .map(|i| format!(" with identity {i} v{}", req.source_identity_schema_version))
+            .unwrap_or_default();
         attrs.insert(
             "value",
             Value::string(format!(
-                "moved from {} v{} of {}",
+                "moved from {} v{} of {}{identity}",
                 req.source_type_name, req.source_schema_version, req.source_provider_address
             )),
         );
@@ -705,10 +754,14 @@ impl Provider for TestProvider {
             target_state: Value::object(attrs),
             target_private: Vec::new(),
             diagnostics: Vec::new(),
+            target_identity: None,
         }
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        if req.type_name == super::testing_identity::NAMED {
+            return super::testing_identity::import(&req);
+        }
         if req.type_name != TYPE {
             return ImportResponse {
                 imported: Vec::new(),
@@ -741,6 +794,7 @@ impl Provider for TestProvider {
                 type_name: TYPE.to_string(),
                 state: Value::object(attrs),
                 private: Vec::new(),
+                identity: None,
             }],
             diagnostics: Vec::new(),
             deferred: None,

@@ -8,10 +8,11 @@ use super::client::{PluginClient, PluginOptions};
 use super::proto::tfplugin6::{self as pb, DynamicValue};
 use super::proto::{schema_from_proto, tfplugin5 as v5, widen_v5_schema_response, Rpc};
 use crate::{
-    ApplyRequest, ApplyResponse, FunctionError, ImportRequest, ImportResponse, ImportedResource,
-    MoveRequest, MoveResponse, OpenEphemeralResponse, PlanRequest, PlanResponse, Provider,
-    ProviderDiagnostic, ProviderSchema, ReadDataRequest, ReadDataResponse, ReadRequest,
-    ReadResponse, RenewEphemeralResponse, Severity, UpgradeRequest, UpgradeResponse,
+    ApplyRequest, ApplyResponse, FunctionError, IdentityAttribute, IdentitySchema, ImportRequest,
+    ImportResponse, ImportedResource, MoveRequest, MoveResponse, OpenEphemeralResponse,
+    PlanRequest, PlanResponse, Provider, ProviderDiagnostic, ProviderSchema, ReadDataRequest,
+    ReadDataResponse, ReadRequest, ReadResponse, RenewEphemeralResponse, Severity,
+    UpgradeIdentityRequest, UpgradeIdentityResponse, UpgradeRequest, UpgradeResponse,
 };
 use ferro_addrs::Provider as ProviderAddr;
 use ferro_value::schema::{FunctionDecl, FunctionParam};
@@ -94,23 +95,23 @@ impl GrpcProvider {
         self
     }
 
-    /// The provider's GetProviderSchema answer: from the cache when one was kept and the
-    /// provider said the call is optional, else asked (and kept, when it is optional).
-    fn schema_response(
-        &self,
-    ) -> Result<pb::get_provider_schema::Response, Vec<ProviderDiagnostic>> {
+    /// The provider's GetProviderSchema and GetResourceIdentitySchemas answers (None for the
+    /// second when the provider predates the call): from the cache when one was kept and the
+    /// provider said asking is optional, else asked (and kept, when it is optional).
+    fn schema_response(&self) -> Result<CachedSchemas, Vec<ProviderDiagnostic>> {
         use prost::Message;
-        let optional = |r: &pb::get_provider_schema::Response| {
-            r.server_capabilities
+        let optional = |c: &CachedSchemas| {
+            c.schema
                 .as_ref()
+                .and_then(|r| r.server_capabilities.as_ref())
                 .is_some_and(|c| c.get_provider_schema_optional)
         };
         if let Some(path) = &self.schema_cache {
             let cached = std::fs::read(path)
                 .ok()
-                .and_then(|bytes| pb::get_provider_schema::Response::decode(&bytes[..]).ok());
-            if let Some(resp) = cached.filter(optional) {
-                return Ok(resp);
+                .and_then(|bytes| CachedSchemas::decode(&bytes[..]).ok());
+            if let Some(c) = cached.filter(optional) {
+                return Ok(c);
             }
         }
         let resp: pb::get_provider_schema::Response = if self.client.protocol_version() == 5 {
@@ -121,15 +122,31 @@ impl GrpcProvider {
         } else {
             self.call(Rpc::GetProviderSchema, pb::get_provider_schema::Request {})?
         };
-        let clean = !resp
-            .diagnostics
-            .iter()
-            .any(|d| d.severity != pb::diagnostic::Severity::Warning as i32);
-        if let (Some(path), true) = (&self.schema_cache, clean && optional(&resp)) {
-            // A cache that cannot be written is only a cache: the next run asks again.
-            let _ = write_atomically(path, &resp.encode_to_vec());
+        let clean = |ds: &[pb::Diagnostic]| {
+            !ds.iter()
+                .any(|d| d.severity != pb::diagnostic::Severity::Warning as i32)
+        };
+        if !clean(&resp.diagnostics) {
+            // Not asked further: loading reports the schema's errors.
+            return Ok(CachedSchemas {
+                schema: Some(resp),
+                identities: None,
+            });
         }
-        Ok(resp)
+        let identities = self.identity_response()?;
+        let answers = CachedSchemas {
+            schema: Some(resp),
+            identities,
+        };
+        let identities_clean = answers
+            .identities
+            .as_ref()
+            .is_none_or(|r| clean(&r.diagnostics));
+        if let (Some(path), true) = (&self.schema_cache, identities_clean && optional(&answers)) {
+            // A cache that cannot be written is only a cache: the next run asks again.
+            let _ = write_atomically(path, &answers.encode_to_vec());
+        }
+        Ok(answers)
     }
 
     pub fn protocol_version(&self) -> u32 {
@@ -181,7 +198,8 @@ impl GrpcProvider {
     }
 
     fn load_schema(&self) -> Result<LoadedSchema, Vec<ProviderDiagnostic>> {
-        let resp = self.schema_response()?;
+        let answers = self.schema_response()?;
+        let resp = answers.schema.unwrap_or_default();
         let diags = diagnostics_from_proto(resp.diagnostics);
         if crate::has_errors(&diags) {
             return Err(diags);
@@ -224,6 +242,10 @@ impl GrpcProvider {
                 schema_from_proto(s, &format!("data source {name:?}")).map_err(bad)?,
             );
         }
+        out.identities = identity_schemas(answers.identities).map_err(|e| match e {
+            IdentityError::Diagnostics(d) => d,
+            IdentityError::Invalid(m) => bad(m),
+        })?;
         let null_provider_meta = match &resp.provider_meta {
             Some(s) => {
                 let ty = schema_from_proto(s, "provider_meta")
@@ -238,6 +260,65 @@ impl GrpcProvider {
             schema: out,
             null_provider_meta,
         })
+    }
+
+    /// GetResourceIdentitySchemas (protocol 5.9/6.9+): None for a provider that predates it.
+    fn identity_response(
+        &self,
+    ) -> Result<Option<pb::get_resource_identity_schemas::Response>, Vec<ProviderDiagnostic>> {
+        match self.call(
+            Rpc::GetResourceIdentitySchemas,
+            pb::get_resource_identity_schemas::Request {},
+        ) {
+            Ok(r) => Ok(Some(r)),
+            Err(d) if d.iter().any(|d| d.summary == "Unsupported plugin method") => Ok(None),
+            Err(d) => Err(d),
+        }
+    }
+
+    /// The identity object type of a resource type, when it has an identity schema.
+    fn identity_type(&self, type_name: &str) -> Option<Type> {
+        let schema = self.cached_schema().ok()?;
+        schema.identities.get(type_name).map(|s| s.implied_type())
+    }
+
+    /// An identity for a request (None when there is none or the type has no identity schema).
+    fn encode_identity(
+        &self,
+        type_name: &str,
+        v: Option<&Value>,
+    ) -> Result<Option<pb::ResourceIdentityData>, Vec<ProviderDiagnostic>> {
+        let (Some(v), Some(ty)) = (v, self.identity_type(type_name)) else {
+            return Ok(None);
+        };
+        if v.is_null() {
+            return Ok(None);
+        }
+        Ok(Some(pb::ResourceIdentityData {
+            identity_data: Some(self.encode("resource identity", v, &ty)?),
+        }))
+    }
+
+    /// An identity from an answer: None when the provider sent none.
+    fn decode_identity(
+        &self,
+        type_name: &str,
+        data: Option<&pb::ResourceIdentityData>,
+        diags: &mut Vec<ProviderDiagnostic>,
+    ) -> Option<Value> {
+        let dv = data?.identity_data.as_ref()?;
+        if dv.msgpack.is_empty() && dv.json.is_empty() {
+            return None;
+        }
+        let Some(ty) = self.identity_type(type_name) else {
+            diags.push(ProviderDiagnostic::error(
+                "Provider produced an invalid value",
+                format!("Provider {} returned a resource identity for resource type {type_name:?}, which has no identity schema. This is a bug in the provider, which should be reported in the provider's own issue tracker.", self.client.provider_addr()),
+            ));
+            return None;
+        };
+        let v = self.decode("resource identity", Some(dv), &ty, diags);
+        (!v.is_null()).then_some(v)
     }
 
     fn loaded(&self) -> Result<&LoadedSchema, Vec<ProviderDiagnostic>> {
@@ -370,6 +451,56 @@ impl GrpcProvider {
     }
 }
 
+/// Why the identity schemas could not be had.
+enum IdentityError {
+    Diagnostics(Vec<ProviderDiagnostic>),
+    Invalid(String),
+}
+
+/// Identity schemas from their protocol form (attribute types are JSON type expressions).
+pub(crate) fn identity_schemas_from_proto(
+    m: &BTreeMap<String, pb::ResourceIdentitySchema>,
+) -> Result<BTreeMap<String, IdentitySchema>, String> {
+    let mut out = BTreeMap::new();
+    for (name, s) in m {
+        let version = u64::try_from(s.version).map_err(|_| {
+            format!(
+                "the identity schema of resource type {name:?} has a negative version {}",
+                s.version
+            )
+        })?;
+        let mut attributes = BTreeMap::new();
+        for a in &s.identity_attributes {
+            let ty = serde_json::from_slice(&a.r#type)
+                .map_err(|e| e.to_string())
+                .and_then(|j| ferro_value::json::type_from_json(&j))
+                .map_err(|e| {
+                    format!(
+                        "identity attribute {:?} of resource type {name:?}: {e}",
+                        a.name
+                    )
+                })?;
+            attributes.insert(
+                a.name.clone(),
+                IdentityAttribute {
+                    ty,
+                    required_for_import: a.required_for_import,
+                    optional_for_import: a.optional_for_import,
+                    description: a.description.clone(),
+                },
+            );
+        }
+        out.insert(
+            name.clone(),
+            IdentitySchema {
+                version,
+                attributes,
+            },
+        );
+    }
+    Ok(out)
+}
+
 /// The type names GetMetadata lists.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Metadata {
@@ -486,6 +617,14 @@ pub(crate) fn path_from_proto(p: pb::AttributePath) -> Vec<PathStep> {
 impl Provider for GrpcProvider {
     fn schema(&self) -> Result<ProviderSchema, Vec<ProviderDiagnostic>> {
         self.cached_schema().cloned()
+    }
+
+    fn identity_schema(&self, type_name: &str) -> Option<IdentitySchema> {
+        self.cached_schema()
+            .ok()?
+            .identities
+            .get(type_name)
+            .cloned()
     }
 
     fn validate_provider_config(&self, config: &Value) -> Vec<ProviderDiagnostic> {
@@ -612,6 +751,7 @@ impl Provider for GrpcProvider {
             private: Vec::new(),
             diagnostics,
             deferred: None,
+            new_identity: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -627,12 +767,21 @@ impl Provider for GrpcProvider {
             current_state: Some(current_state),
             private: req.private.to_vec(),
             provider_meta: self.provider_meta(),
+            current_identity: match self.encode_identity(req.type_name, req.current_identity) {
+                Ok(v) => v,
+                Err(d) => return fail(ty, d),
+            },
         };
         match self.call::<_, pb::read_resource::Response>(Rpc::ReadResource, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let new_state =
                     self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                let new_identity = self.decode_identity(
+                    req.type_name,
+                    resp.new_identity.as_ref(),
+                    &mut diagnostics,
+                );
                 ReadResponse {
                     new_state,
                     private: resp.private,
@@ -640,9 +789,60 @@ impl Provider for GrpcProvider {
                     deferred: resp
                         .deferred
                         .map(|d| crate::DeferralReason::from_proto(d.reason)),
+                    new_identity,
                 }
             }
             Err(d) => fail(ty, d),
+        }
+    }
+
+    fn upgrade_resource_identity(
+        &self,
+        req: UpgradeIdentityRequest<'_>,
+    ) -> UpgradeIdentityResponse {
+        let Some(ty) = self.identity_type(req.type_name) else {
+            return UpgradeIdentityResponse {
+                upgraded_identity: Value::null(Type::Dynamic),
+                diagnostics: vec![ProviderDiagnostic::error(
+                    "Invalid resource type",
+                    format!(
+                        "The provider {} has no identity schema for resource type {:?}.",
+                        self.client.provider_addr(),
+                        req.type_name
+                    ),
+                )],
+            };
+        };
+        let msg = pb::upgrade_resource_identity::Request {
+            type_name: req.type_name.to_string(),
+            version: req.version as i64,
+            raw_identity: Some(pb::RawState {
+                json: serde_json::to_vec(req.raw_json).unwrap_or_default(),
+                flatmap: BTreeMap::new(),
+            }),
+        };
+        match self
+            .call::<_, pb::upgrade_resource_identity::Response>(Rpc::UpgradeResourceIdentity, msg)
+        {
+            Ok(resp) => {
+                let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
+                let upgraded_identity = self.decode(
+                    "upgraded identity",
+                    resp.upgraded_identity
+                        .as_ref()
+                        .and_then(|d| d.identity_data.as_ref()),
+                    &ty,
+                    &mut diagnostics,
+                );
+                UpgradeIdentityResponse {
+                    upgraded_identity,
+                    diagnostics,
+                }
+            }
+            Err(diagnostics) => UpgradeIdentityResponse {
+                upgraded_identity: Value::null(ty),
+                diagnostics,
+            },
         }
     }
 
@@ -654,6 +854,7 @@ impl Provider for GrpcProvider {
             diagnostics,
             legacy_type_system: false,
             deferred: None,
+            planned_identity: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -678,6 +879,10 @@ impl Provider for GrpcProvider {
             config: Some(config),
             prior_private: req.prior_private.to_vec(),
             provider_meta: self.provider_meta(),
+            prior_identity: match self.encode_identity(req.type_name, req.prior_identity) {
+                Ok(v) => v,
+                Err(d) => return fail(ty, d),
+            },
         };
         match self.call::<_, pb::plan_resource_change::Response>(Rpc::PlanResourceChange, msg) {
             Ok(resp) => {
@@ -686,6 +891,11 @@ impl Provider for GrpcProvider {
                     "planned state",
                     resp.planned_state.as_ref(),
                     &ty,
+                    &mut diagnostics,
+                );
+                let planned_identity = self.decode_identity(
+                    req.type_name,
+                    resp.planned_identity.as_ref(),
                     &mut diagnostics,
                 );
                 PlanResponse {
@@ -698,6 +908,7 @@ impl Provider for GrpcProvider {
                     planned_private: resp.planned_private,
                     diagnostics,
                     legacy_type_system: resp.legacy_type_system,
+                    planned_identity,
                     deferred: resp
                         .deferred
                         .map(|d| crate::DeferralReason::from_proto(d.reason)),
@@ -713,6 +924,7 @@ impl Provider for GrpcProvider {
             private: Vec::new(),
             diagnostics,
             legacy_type_system: false,
+            new_identity: None,
         };
         let ty = match self.resource_type(req.type_name) {
             Ok(t) => t,
@@ -736,17 +948,27 @@ impl Provider for GrpcProvider {
             config: Some(config),
             planned_private: req.planned_private.to_vec(),
             provider_meta: self.provider_meta(),
+            planned_identity: match self.encode_identity(req.type_name, req.planned_identity) {
+                Ok(v) => v,
+                Err(d) => return fail(ty, d),
+            },
         };
         match self.call::<_, pb::apply_resource_change::Response>(Rpc::ApplyResourceChange, msg) {
             Ok(resp) => {
                 let mut diagnostics = diagnostics_from_proto(resp.diagnostics);
                 let new_state =
                     self.decode("new state", resp.new_state.as_ref(), &ty, &mut diagnostics);
+                let new_identity = self.decode_identity(
+                    req.type_name,
+                    resp.new_identity.as_ref(),
+                    &mut diagnostics,
+                );
                 ApplyResponse {
                     new_state,
                     private: resp.private,
                     diagnostics,
                     legacy_type_system: resp.legacy_type_system,
+                    new_identity,
                 }
             }
             Err(d) => fail(ty, d),
@@ -795,10 +1017,32 @@ impl Provider for GrpcProvider {
     }
 
     fn import_resource_state(&self, req: ImportRequest<'_>) -> ImportResponse {
+        if req.identity.is_some() && self.identity_type(req.type_name).is_none() {
+            // Terraform's plugin client's words.
+            return ImportResponse {
+                imported: Vec::new(),
+                diagnostics: vec![ProviderDiagnostic::error(
+                    format!("unknown identity type {:?}", req.type_name),
+                    String::new(),
+                )],
+                deferred: None,
+            };
+        }
+        let identity = match self.encode_identity(req.type_name, req.identity) {
+            Ok(v) => v,
+            Err(diagnostics) => {
+                return ImportResponse {
+                    imported: Vec::new(),
+                    diagnostics,
+                    deferred: None,
+                }
+            }
+        };
         let msg = pb::import_resource_state::Request {
             client_capabilities: self.capabilities(),
             type_name: req.type_name.to_string(),
             id: req.id.to_string(),
+            identity,
         };
         let resp: pb::import_resource_state::Response =
             match self.call(Rpc::ImportResourceState, msg) {
@@ -825,10 +1069,13 @@ impl Provider for GrpcProvider {
                 }
             };
             let state = self.decode("imported state", r.state.as_ref(), &ty, &mut diagnostics);
+            let identity =
+                self.decode_identity(&r.type_name, r.identity.as_ref(), &mut diagnostics);
             imported.push(ImportedResource {
                 type_name: r.type_name,
                 state,
                 private: r.private,
+                identity,
             });
         }
         ImportResponse {
@@ -843,6 +1090,7 @@ impl Provider for GrpcProvider {
             target_state: Value::null(Type::Dynamic),
             target_private: Vec::new(),
             diagnostics,
+            target_identity: None,
         };
         let ty = match self.resource_type(req.target_type_name) {
             Ok(t) => t,
@@ -858,6 +1106,11 @@ impl Provider for GrpcProvider {
             }),
             target_type_name: req.target_type_name.to_string(),
             source_private: req.source_private.to_vec(),
+            source_identity: req.source_identity.map(|j| pb::RawState {
+                json: serde_json::to_vec(j).unwrap_or_default(),
+                flatmap: Default::default(),
+            }),
+            source_identity_schema_version: req.source_identity_schema_version as i64,
         };
         let resp: pb::move_resource_state::Response = match self.call(Rpc::MoveResourceState, msg) {
             Ok(r) => r,
@@ -873,10 +1126,16 @@ impl Provider for GrpcProvider {
             &ty,
             &mut diagnostics,
         );
+        let target_identity = self.decode_identity(
+            req.target_type_name,
+            resp.target_identity.as_ref(),
+            &mut diagnostics,
+        );
         MoveResponse {
             target_state,
             target_private: resp.target_private,
             diagnostics,
+            target_identity,
         }
     }
 
@@ -1030,6 +1289,30 @@ impl Provider for GrpcProvider {
     fn crashed(&self) -> bool {
         self.client.has_exited()
     }
+}
+
+/// What the schema cache file holds: the provider's answers as they came (protocol-6 form).
+#[derive(Clone, PartialEq, prost::Message)]
+struct CachedSchemas {
+    #[prost(message, optional, tag = "1")]
+    schema: Option<pb::get_provider_schema::Response>,
+    /// None: the provider does not have GetResourceIdentitySchemas.
+    #[prost(message, optional, tag = "2")]
+    identities: Option<pb::get_resource_identity_schemas::Response>,
+}
+
+/// The identity schemas of a GetResourceIdentitySchemas answer (none without one).
+fn identity_schemas(
+    resp: Option<pb::get_resource_identity_schemas::Response>,
+) -> Result<BTreeMap<String, IdentitySchema>, IdentityError> {
+    let Some(resp) = resp else {
+        return Ok(BTreeMap::new());
+    };
+    let diags = diagnostics_from_proto(resp.diagnostics);
+    if crate::has_errors(&diags) {
+        return Err(IdentityError::Diagnostics(diags));
+    }
+    identity_schemas_from_proto(&resp.identity_schemas).map_err(IdentityError::Invalid)
 }
 
 /// Write `bytes` to `path` through a temporary file beside it, so that a reader never sees

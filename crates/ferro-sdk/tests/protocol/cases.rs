@@ -63,6 +63,10 @@ const ALL: &[(&str, Case)] = &[
         deferral,
     ),
     ("moves_across_resource_types", moves),
+    (
+        "identities_in_schema_read_plan_apply_import_and_upgrade",
+        identities,
+    ),
 ];
 
 /// `moved { from = test_thing.a  to = test_successor.a }` as ferro's planner asks for it:
@@ -83,6 +87,8 @@ fn moves(p: &GrpcProvider) {
             source_state: &json,
             source_private: b"old",
             target_type_name: to,
+            source_identity: None,
+            source_identity_schema_version: 0,
         })
     };
     let moved = mv(
@@ -139,6 +145,151 @@ fn moves(p: &GrpcProvider) {
     assert!(none.diagnostics[0]
         .detail
         .contains("accepts objects of no other resource type"));
+}
+
+fn named_identity(name: &str, region: &str) -> Value {
+    Value::object(
+        [
+            ("name".to_string(), Value::string(name)),
+            ("region".to_string(), Value::string(region)),
+        ]
+        .into_iter()
+        .collect(),
+    )
+}
+
+/// Resource identities (protocol 5.9/6.9): GetResourceIdentitySchemas, the identity answered
+/// by PlanResourceChange, ApplyResourceChange, ReadResource and ImportResourceState (by ID and
+/// by identity), an identity that changes refused, UpgradeResourceIdentity; a type without an
+/// identity schema cannot be imported by identity.
+fn identities(p: &GrpcProvider) {
+    let schema = p.schema().unwrap();
+    let id_schema = &schema.identities["test_named"];
+    assert_eq!(id_schema.version, 1);
+    assert!(id_schema.attributes["name"].required_for_import);
+    assert!(id_schema.attributes["region"].optional_for_import);
+    assert!(!schema.identities.contains_key("test_thing"));
+    let b = schema.resources["test_named"].block.clone();
+    let null = Value::null(b.implied_type());
+    // Create: the plan's identity, then apply's.
+    let config = with(&b.empty_value(), "name", Value::string("n"));
+    let proposed = proposed_new(&b, &null, &config);
+    let planned = p.plan_resource_change(PlanRequest {
+        type_name: "test_named",
+        prior_state: &null,
+        proposed_new_state: &proposed,
+        config: &config,
+        prior_private: &[],
+        prior_identity: None,
+    });
+    assert!(planned.diagnostics.is_empty(), "{:?}", planned.diagnostics);
+    let expected = named_identity("n", "here");
+    assert_eq!(planned.planned_identity.as_ref(), Some(&expected));
+    let applied = p.apply_resource_change(ApplyRequest {
+        type_name: "test_named",
+        prior_state: &null,
+        planned_state: &planned.planned_state,
+        config: &config,
+        planned_private: &[],
+        planned_identity: planned.planned_identity.as_ref(),
+    });
+    assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
+    assert_eq!(applied.new_identity.as_ref(), Some(&expected));
+    let state = applied.new_state;
+    // Update: the prior identity is kept.
+    let config2 = with(&config, "note", Value::string("x"));
+    let proposed = proposed_new(&b, &state, &config2);
+    let updated = p.plan_resource_change(PlanRequest {
+        type_name: "test_named",
+        prior_state: &state,
+        proposed_new_state: &proposed,
+        config: &config2,
+        prior_private: &[],
+        prior_identity: Some(&expected),
+    });
+    assert!(updated.diagnostics.is_empty(), "{:?}", updated.diagnostics);
+    assert_eq!(updated.planned_identity.as_ref(), Some(&expected));
+    // Read: the identity is answered; one that differs from the object's is refused.
+    let read = p.read_resource(ReadRequest {
+        type_name: "test_named",
+        current_state: &state,
+        private: &[],
+        current_identity: Some(&expected),
+    });
+    assert!(read.diagnostics.is_empty(), "{:?}", read.diagnostics);
+    assert_eq!(read.new_identity.as_ref(), Some(&expected));
+    let other = named_identity("m", "here");
+    let read = p.read_resource(ReadRequest {
+        type_name: "test_named",
+        current_state: &state,
+        private: &[],
+        current_identity: Some(&other),
+    });
+    assert_eq!(read.diagnostics[0].summary, "Unexpected Identity Change");
+    // Import by identity (region left out) and by ID: the identity comes back whole.
+    let partial = Value::object(
+        [
+            ("name".to_string(), Value::string("i")),
+            ("region".to_string(), Value::null(Type::String)),
+        ]
+        .into_iter()
+        .collect(),
+    );
+    let imported = p.import_resource_state(ImportRequest {
+        type_name: "test_named",
+        id: "",
+        identity: Some(&partial),
+    });
+    assert!(
+        imported.diagnostics.is_empty(),
+        "{:?}",
+        imported.diagnostics
+    );
+    assert_eq!(
+        imported.imported[0].identity.as_ref(),
+        Some(&named_identity("i", "here"))
+    );
+    assert_eq!(get(&imported.imported[0].state, "name"), Value::string("i"));
+    let imported = p.import_resource_state(ImportRequest {
+        type_name: "test_named",
+        id: "far/j",
+        identity: None,
+    });
+    assert_eq!(
+        imported.imported[0].identity.as_ref(),
+        Some(&named_identity("j", "far"))
+    );
+    // A type without an identity schema cannot be imported by identity.
+    let refused = p.import_resource_state(ImportRequest {
+        type_name: "test_thing",
+        id: "",
+        identity: Some(&partial),
+    });
+    assert!(refused.imported.is_empty());
+    assert!(
+        refused.diagnostics[0]
+            .summary
+            .contains("unknown identity type"),
+        "{:?}",
+        refused.diagnostics
+    );
+    // UpgradeResourceIdentity from version 0; a bad stored identity is the provider's error.
+    let up = p.upgrade_resource_identity(ferro_provider::UpgradeIdentityRequest {
+        type_name: "test_named",
+        version: 0,
+        raw_json: &serde_json::json!({"id": "far/k"}),
+    });
+    assert!(up.diagnostics.is_empty(), "{:?}", up.diagnostics);
+    assert_eq!(up.upgraded_identity, named_identity("k", "far"));
+    let up = p.upgrade_resource_identity(ferro_provider::UpgradeIdentityRequest {
+        type_name: "test_named",
+        version: 0,
+        raw_json: &serde_json::json!({"other": 1}),
+    });
+    assert_eq!(
+        up.diagnostics[0].summary,
+        "Unable to Upgrade Resource Identity"
+    );
 }
 
 /// Ephemeral resources: the schema in GetProviderSchema, then ValidateEphemeralResourceConfig,
@@ -207,6 +358,7 @@ fn deferral(p: &GrpcProvider) {
             proposed_new_state: &proposed,
             config,
             prior_private: &[],
+            prior_identity: None,
         })
     };
     // This client has not allowed deferral: the provider's deferral is an error.
@@ -222,6 +374,7 @@ fn deferral(p: &GrpcProvider) {
     let r = p.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "later",
+        identity: None,
     });
     assert_eq!(r.deferred, None);
     assert!(r.imported.is_empty());
@@ -242,6 +395,7 @@ fn deferral(p: &GrpcProvider) {
         type_name: "test_later",
         current_state: &state,
         private: &[],
+        current_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(r.deferred, Some(DeferralReason::AbsentPrereq));
@@ -251,6 +405,7 @@ fn deferral(p: &GrpcProvider) {
         type_name: "test_later",
         current_state: &state,
         private: &[],
+        current_identity: None,
     });
     assert_eq!(r.deferred, None);
     assert_eq!(r.new_state, state);
@@ -274,6 +429,7 @@ fn deferral(p: &GrpcProvider) {
     let r = q.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "later",
+        identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(r.deferred, Some(DeferralReason::ProviderConfigUnknown));
@@ -281,6 +437,7 @@ fn deferral(p: &GrpcProvider) {
     let r = q.import_resource_state(ImportRequest {
         type_name: "test_later",
         id: "now",
+        identity: None,
     });
     assert_eq!(r.deferred, None);
     assert_eq!(r.imported.len(), 1);
@@ -306,6 +463,7 @@ fn write_only(p: &GrpcProvider) {
         proposed_new_state: &proposed,
         config: &config,
         prior_private: &[],
+        prior_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert!(get(&r.planned_state, "password_wo").is_null());
@@ -316,6 +474,7 @@ fn write_only(p: &GrpcProvider) {
         planned_state: &r.planned_state,
         config: &config,
         planned_private: &[],
+        planned_identity: None,
     });
     assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
     assert!(get(&applied.new_state, "password_wo").is_null());
@@ -389,6 +548,7 @@ fn plan(p: &GrpcProvider, prior: &Value, config: &Value) -> PlanResponse {
         proposed_new_state: &proposed,
         config,
         prior_private: &[],
+        prior_identity: None,
     });
     let errs = assert_plan_valid(&b, prior, config, &r.planned_state);
     assert!(errs.is_empty(), "core rejects the plan: {errs:?}");
@@ -409,6 +569,7 @@ fn apply(p: &GrpcProvider, prior: &Value, config: &Value) -> Value {
         planned_state: &planned,
         config,
         planned_private: &[],
+        planned_identity: None,
     });
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     r.new_state

@@ -12,8 +12,8 @@ use ferro_sdk::validators::{length_between, one_of};
 use ferro_sdk::values::{get, with};
 use ferro_sdk::{
     Attr, DataSource, DeferralReason, Diags, EphemeralResource, FunctionDecl, FunctionError,
-    FunctionParam, MoveSource, MoveStateRequest, MovedState, Opened, Renewed, Resource,
-    ResourceSchema, SdkProvider, Type, Value,
+    FunctionParam, IdentityAttribute, IdentitySchema, MoveSource, MoveStateRequest, MovedState,
+    Opened, Renewed, Resource, ResourceSchema, SdkProvider, Type, Value,
 };
 use ferro_value::schema::NestingMode;
 use std::sync::Arc;
@@ -37,6 +37,7 @@ pub fn provider(nested: bool) -> SdkProvider {
         .ephemeral_resource("test_token", Token)
         .resource("test_later", Later)
         .resource("test_successor", Successor)
+        .resource("test_named", Named)
         .data_source("test_later", Later)
         .function("upper", upper, |args: &[Value]| {
             let mut out = String::new();
@@ -236,6 +237,96 @@ impl Resource for Secret {
         // The configuration's value comes back too: the framework must still store null.
         let v = with(planned, "length", Value::int(n as i64));
         Ok(with(&v, "password_wo", get(config, "password_wo")))
+    }
+}
+
+/// `test_named`, a resource with an identity (version 1): `name` (required for import; a
+/// change replaces the object) and `region` (optional for import; "here" when not set).
+/// Version 0 identities were `{"id": "REGION/NAME"}`. Import by ID takes `REGION/NAME`.
+pub struct Named;
+
+impl Named {
+    fn object(name: &str, region: &str) -> Value {
+        let v = with(
+            &Named.schema().to_block().empty_value(),
+            "name",
+            Value::string(name),
+        );
+        with(&v, "region", Value::string(region))
+    }
+}
+
+impl Resource for Named {
+    fn schema(&self) -> ResourceSchema {
+        ResourceSchema::new()
+            .attr(
+                "name",
+                Attr::string().required().modifier(requires_replace()),
+            )
+            .attr(
+                "region",
+                Attr::string()
+                    .optional()
+                    .computed()
+                    .default(Value::string("here")),
+            )
+            .attr("note", Attr::string().optional())
+    }
+    fn create(&self, planned: &Value, _config: &Value) -> Result<Value, Diags> {
+        Ok(planned.clone())
+    }
+    fn identity_schema(&self) -> Option<IdentitySchema> {
+        let attr = |required: bool| IdentityAttribute {
+            ty: Type::String,
+            required_for_import: required,
+            optional_for_import: !required,
+            description: String::new(),
+        };
+        Some(IdentitySchema {
+            version: 1,
+            attributes: [
+                ("name".to_string(), attr(true)),
+                ("region".to_string(), attr(false)),
+            ]
+            .into_iter()
+            .collect(),
+        })
+    }
+    fn identity(&self, state: &Value) -> Value {
+        Value::object(
+            [
+                ("name".to_string(), get(state, "name")),
+                ("region".to_string(), get(state, "region")),
+            ]
+            .into_iter()
+            .collect(),
+        )
+    }
+    fn import(&self, id: &str) -> Result<Value, Diags> {
+        let (region, name) = id.split_once('/').unwrap_or(("here", id));
+        Ok(Named::object(name, region))
+    }
+    fn import_by_identity(&self, identity: &Value) -> Result<Value, Diags> {
+        let name = get(identity, "name");
+        let region = get(identity, "region");
+        Ok(Named::object(
+            name.as_str().unwrap_or_default(),
+            region.as_str().unwrap_or("here"),
+        ))
+    }
+    fn upgrade_identity(
+        &self,
+        version: u64,
+        old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
+        let id = old.get("id").and_then(|v| v.as_str()).unwrap_or_default();
+        match (version, id.split_once('/')) {
+            (0, Some((region, name))) => Ok(serde_json::json!({"name": name, "region": region})),
+            _ => Err(vec![ferro_sdk::Diagnostic::error(
+                "Unable to Upgrade Resource Identity",
+                format!("test_named cannot upgrade identity version {version} ({old})."),
+            )]),
+        }
     }
 }
 

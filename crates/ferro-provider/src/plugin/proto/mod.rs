@@ -63,6 +63,8 @@ pub enum Rpc {
     OpenEphemeralResource,
     RenewEphemeralResource,
     CloseEphemeralResource,
+    GetResourceIdentitySchemas,
+    UpgradeResourceIdentity,
 }
 
 impl Rpc {
@@ -96,6 +98,8 @@ impl Rpc {
             Rpc::OpenEphemeralResource => "OpenEphemeralResource",
             Rpc::RenewEphemeralResource => "RenewEphemeralResource",
             Rpc::CloseEphemeralResource => "CloseEphemeralResource",
+            Rpc::GetResourceIdentitySchemas => "GetResourceIdentitySchemas",
+            Rpc::UpgradeResourceIdentity => "UpgradeResourceIdentity",
         }
     }
 

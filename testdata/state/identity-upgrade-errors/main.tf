@@ -1,0 +1,4 @@
+resource "ferrotest_named" "a" {
+  name = "alpha"
+  zone = "eu"
+}
