@@ -119,6 +119,46 @@ pub struct SchemaTable {
     /// address (validation checks `provider::LOCAL::NAME` calls against them).
     pub functions:
         BTreeMap<ferro_addrs::Provider, BTreeMap<String, ferro_value::schema::FunctionDecl>>,
+    /// What calls those functions while validating, when arguments are known (the CLI's
+    /// providers, as Terraform calls them during validate). Without one (the language server)
+    /// a call's result is an unknown value. A provider function gives the same result for the
+    /// same arguments (Terraform fails an apply where it does not), so calling it from a query
+    /// keeps the query's answer a function of its inputs.
+    pub caller: Option<FunctionCaller>,
+}
+
+/// Calls a provider-defined function of the provider `provider` (see [`SchemaTable::caller`]).
+pub trait CallFunction: Send + Sync {
+    fn call_function(
+        &self,
+        provider: &ferro_addrs::Provider,
+        name: &str,
+        args: &[ferro_value::Value],
+    ) -> Result<ferro_value::Value, ferro_eval::ProviderCallError>;
+}
+
+/// A shared [`CallFunction`], compared (as an input of the database) by identity.
+#[derive(Clone)]
+pub struct FunctionCaller(pub std::sync::Arc<dyn CallFunction>);
+
+impl PartialEq for FunctionCaller {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for FunctionCaller {}
+
+impl std::hash::Hash for FunctionCaller {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (std::sync::Arc::as_ptr(&self.0) as *const () as usize).hash(state);
+    }
+}
+
+impl std::fmt::Debug for FunctionCaller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FunctionCaller")
+    }
 }
 
 /// The configuration files of one module directory. `dir` is relative to the root module

@@ -147,3 +147,20 @@ impl FunctionProviders {
             })
     }
 }
+
+impl ferro_db::CallFunction for FunctionProviders {
+    fn call_function(
+        &self,
+        provider: &ProviderAddr,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, ProviderCallError> {
+        let Some(Ok((p, _))) = self.started.get(provider) else {
+            return Ok(Value::dynamic_unknown());
+        };
+        p.call_function(name, args).map_err(|e| ProviderCallError {
+            text: e.text,
+            argument: e.argument,
+        })
+    }
+}

@@ -136,6 +136,7 @@ impl Providers {
             t.providers.insert(addr.clone(), ps.provider.clone());
         }
         t.functions = self.functions.declarations();
+        t.caller = Some(ferro_db::FunctionCaller(self.functions.clone()));
         t
     }
 }

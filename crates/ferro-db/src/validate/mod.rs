@@ -587,8 +587,8 @@ struct Unknowns<'a> {
     db: Option<&'a dyn Db>,
     /// The types of module calls' values (the rest is of any type).
     modules: Option<&'a std::collections::BTreeMap<String, Type>>,
-    /// The module's provider-defined functions, as their declarations say (they are not
-    /// called here: their results are unknown).
+    /// The module's provider-defined functions, as their declarations say (called when the
+    /// schema table has a caller and the arguments are known; else their results are unknown).
     functions: Option<StaticFunctions<'a>>,
 }
 
@@ -623,11 +623,15 @@ impl ferro_eval::ProviderFunctions for StaticFunctions<'_> {
     }
     fn call(
         &self,
-        _local: &str,
-        _name: &str,
-        _args: &[Value],
+        local: &str,
+        name: &str,
+        args: &[Value],
     ) -> Result<Value, ferro_eval::ProviderCallError> {
-        Ok(Value::dynamic_unknown())
+        let addr = crate::provider_source(self.db, self.module, local).ok();
+        match (&self.schemas.caller, addr) {
+            (Some(caller), Some(addr)) => caller.0.call_function(&addr, name, args),
+            _ => Ok(Value::dynamic_unknown()),
+        }
     }
 }
 
