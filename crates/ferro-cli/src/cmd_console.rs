@@ -209,6 +209,34 @@ struct Session {
     /// The providers' schemas (their processes are closed), to decode state with.
     providers: Option<ferro_planner::Providers>,
     dir: PathBuf,
+    /// The providers started for `provider::LOCAL::NAME(...)` calls, each when a line first
+    /// calls one of its functions (closed when the console ends).
+    function_providers: FunctionProviders,
+}
+
+/// Provider-defined functions in the console: the root module's `required_providers` name
+/// them, and a provider is started the first time a line calls one of its functions (as
+/// Terraform's console, which starts them all up front).
+struct FunctionProviders {
+    registry: std::cell::OnceCell<ferro_provider::ProviderRegistry>,
+    /// Started providers (or why one could not start), by source address.
+    started: RefCell<
+        HashMap<
+            ferro_addrs::Provider,
+            Option<(
+                std::sync::Arc<dyn ferro_provider::Provider>,
+                BTreeMap<String, ferro_value::schema::FunctionDecl>,
+            )>,
+        >,
+    >,
+}
+
+impl Drop for FunctionProviders {
+    fn drop(&mut self) {
+        if let Some(r) = self.registry.get() {
+            r.close_all();
+        }
+    }
 }
 
 impl Session {
@@ -254,6 +282,10 @@ impl Session {
             state: None,
             providers: None,
             dir: g.dir.clone(),
+            function_providers: FunctionProviders {
+                registry: std::cell::OnceCell::new(),
+                started: RefCell::new(HashMap::new()),
+            },
         };
         session.state = state;
         if files.is_empty() {
@@ -440,7 +472,85 @@ impl ConsoleScope<'_> {
     }
 }
 
+impl Session {
+    /// The provider the root module calls `local`, started (once) with its function
+    /// declarations; None when it is not required or cannot start.
+    #[allow(clippy::type_complexity)]
+    fn function_provider(
+        &self,
+        local: &str,
+    ) -> Option<(
+        std::sync::Arc<dyn ferro_provider::Provider>,
+        BTreeMap<String, ferro_value::schema::FunctionDecl>,
+    )> {
+        let l = self.loaded.as_ref()?;
+        let root = l.ws.root(&l.db);
+        if !module_index(&l.db, root)
+            .required_providers
+            .contains_key(local)
+        {
+            return None;
+        }
+        let addr = ferro_db::provider_source(&l.db, root, local).ok()?;
+        let fp = &self.function_providers;
+        if let Some(known) = fp.started.borrow().get(&addr) {
+            return known.clone();
+        }
+        let registry = fp
+            .registry
+            .get_or_init(|| ferro_provider::ProviderRegistry::for_working_dir(&self.dir));
+        let started = ferro_provider::ProviderSource::get(registry, &addr)
+            .ok()
+            .and_then(|p| {
+                let functions = p.schema().ok()?.functions;
+                Some((p, functions))
+            });
+        fp.started.borrow_mut().insert(addr, started.clone());
+        started
+    }
+}
+
+impl ferro_eval::ProviderFunctions for ConsoleScope<'_> {
+    fn lookup(&self, local: &str, name: &str) -> ferro_eval::ProviderFunctionLookup {
+        use ferro_eval::ProviderFunctionLookup as L;
+        let required = self.s.loaded.as_ref().is_some_and(|l| {
+            module_index(&l.db, l.ws.root(&l.db))
+                .required_providers
+                .contains_key(local)
+        });
+        if !required {
+            return L::NotRequired;
+        }
+        match self.s.function_provider(local) {
+            Some((_, fs)) => match fs.get(name) {
+                Some(d) => L::Found(d.clone()),
+                None if fs.is_empty() => L::NotRequired,
+                None => L::NoSuchFunction,
+            },
+            None => L::Unavailable,
+        }
+    }
+    fn call(
+        &self,
+        local: &str,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, ferro_eval::ProviderCallError> {
+        let Some((p, _)) = self.s.function_provider(local) else {
+            return Ok(Value::dynamic_unknown());
+        };
+        p.call_function(name, args)
+            .map_err(|e| ferro_eval::ProviderCallError {
+                text: e.text,
+                argument: e.argument,
+            })
+    }
+}
+
 impl Scope for ConsoleScope<'_> {
+    fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        Some(self)
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) => self

@@ -380,6 +380,12 @@ pub struct ModuleEval<'t> {
 }
 
 impl<'t> ModuleEval<'t> {
+    /// The provider-defined functions this module instance may call (its `required_providers`),
+    /// for scopes built around the module (a test's assertions); None when the tree has none.
+    pub fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        self.tree.functions.as_ref()?;
+        Some(self)
+    }
     pub fn path(&self) -> &ModuleInstance {
         &self.inst.path
     }
@@ -874,6 +880,29 @@ impl Scope for ValidationScope<'_, '_> {
     }
     fn pure_only(&self) -> bool {
         self.inner.pure_only()
+    }
+}
+
+impl ferro_eval::ProviderFunctions for ModuleEval<'_> {
+    fn lookup(&self, local: &str, name: &str) -> ferro_eval::ProviderFunctionLookup {
+        match &self.tree.functions {
+            Some(f) => f.lookup(self.node(), local, name),
+            None => ferro_eval::ProviderFunctionLookup::Unavailable,
+        }
+    }
+    fn call(
+        &self,
+        local: &str,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, ferro_eval::ProviderCallError> {
+        match &self.tree.functions {
+            Some(f) => f.call(self.node(), local, name, args),
+            None => Err(ferro_eval::ProviderCallError {
+                text: "provider functions are not available here".to_string(),
+                argument: None,
+            }),
+        }
     }
 }
 

@@ -542,7 +542,8 @@ pub fn execute(
     // The assertions, against what the run left.
     let converted = ferro_planner::prepare_variables(&l.db, l.ws, &vars).0;
     let planning = run.command == Command::Plan;
-    let tree = ferro_planner::scope::EvalTree::new(&l.db, l.ws, converted, planning, cwd.clone());
+    let tree = ferro_planner::scope::EvalTree::new(&l.db, l.ws, converted, planning, cwd.clone())
+        .with_provider_functions(providers.functions.clone());
     match &applied_state {
         Some((state, providers)) => {
             ferro_planner::state_scope::expand_from_state(&tree, state, Some(providers));

@@ -70,6 +70,9 @@ pub struct AssertScope<'a, 't> {
 }
 
 impl Scope for AssertScope<'_, '_> {
+    fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        self.module.provider_functions()
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Resource(res) if res.ty.as_ref() == "run" => run_value(self.runs, &res.name),
