@@ -257,11 +257,13 @@ fn make_plan_generating(
             let _ = writeln!(o, "{}: Refreshing state...{}", n.addr, id_suffix(n.id));
         }
     };
-    // Terraform's lines for ephemeral resources (`ephemeral.T.N: Opening...`); the JSON UI
-    // has none of them yet.
-    let on_ephemeral = |line: String| {
-        if !json {
-            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+    // Terraform's lines for ephemeral resources (`ephemeral.T.N: Opening...`), in the JSON UI
+    // its `ephemeral_op_*` messages.
+    let on_ephemeral = |e: ferro_exec::EphemeralEvent| {
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        if json {
+            crate::json_ui::ephemeral(&mut **o, &e);
+        } else if let Some(line) = e.human_line() {
             let _ = writeln!(o, "{line}");
         }
     };
@@ -889,7 +891,7 @@ pub(crate) fn execute(
                 }
             }
             Event::Failed { .. } => String::new(),
-            Event::Message { text } => text.clone(),
+            Event::Ephemeral(e) => e.human_line().unwrap_or_default(),
             Event::Provision { .. } => e.provision_line().unwrap_or_default(),
         };
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());

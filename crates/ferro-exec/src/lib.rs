@@ -13,5 +13,6 @@ mod run;
 mod settle;
 mod step;
 
+pub use ferro_runtime::ephemeral::{EphemeralEvent, EphemeralOp, EphemeralPhase};
 pub use interrupt::Interrupt;
 pub use run::{apply, ApplyInput, Event, ProvisionPhase};

@@ -41,10 +41,8 @@ pub enum Event {
     Failed {
         addr: String,
     },
-    /// A line to show as it is.
-    Message {
-        text: String,
-    },
+    /// What is done to an ephemeral resource instance (opened, renewed, closed).
+    Ephemeral(ferro_runtime::ephemeral::EphemeralEvent),
     /// A provisioner of `addr` (its kind, `local-exec`) starts, prints a line, completes or
     /// fails.
     Provision {
@@ -244,7 +242,7 @@ pub fn apply(
     }
     // Ephemeral resources are opened again (the plan kept nothing of them), before any step
     // needs them; they are closed when apply ends (when `ephemeral` is dropped, at the latest).
-    let report = |line: String| on_event(Event::Message { text: line });
+    let report = |e| on_event(Event::Ephemeral(e));
     let ephemeral = ferro_runtime::ephemeral::EphemeralSet::new(Some(&report));
     let (mut opened, pending) = crate::ephemeral::open_all(db, ws, &tree, providers, &ephemeral);
     opened.extend(ephemeral.renew_due());

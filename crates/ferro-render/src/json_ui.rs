@@ -2,7 +2,9 @@
 //! Terraform 1.0's `terraform.ui` messages (UI version 0.1.0), one JSON object per line on
 //! standard output: `version` first, then `planned_change`s (and ferro's `deferred_change`s)
 //! and a `change_summary`, the hooks of each
-//! step as it runs (`apply_start`, `apply_complete`, `apply_errored`), the final summary and
+//! step as it runs (`apply_start`, `apply_complete`, `apply_errored`), what is done to
+//! ephemeral resources (`ephemeral_op_start`, `_progress`, `_complete`, `_errored`, while
+//! planning too), the final summary and
 //! `outputs`, and every diagnostic as a `diagnostic` message.
 //!
 //! While a command runs with `-json`, [`enable`] makes the shared diagnostic printers
@@ -415,8 +417,67 @@ pub fn event(out: &mut dyn Write, e: &ferro_exec::Event, text: &str, started: &S
                 ),
             }
         }
-        Event::Message { text } => emit(out, "info", text, "log", Vec::new()),
+        Event::Ephemeral(e) => ephemeral(out, e),
     }
+}
+
+/// Terraform's way of writing a duration (Go's): `0s`, `10s`, `1m4s`, `1h0m5s`.
+fn go_duration(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, s % 3600 / 60, s % 60) {
+        (0, 0, sec) => format!("{sec}s"),
+        (0, min, sec) => format!("{min}m{sec}s"),
+        (h, min, sec) => format!("{h}h{min}m{sec}s"),
+    }
+}
+
+/// What is done to an ephemeral resource instance, as Terraform's `ephemeral_op_start`,
+/// `ephemeral_op_progress`, `ephemeral_op_complete` and `ephemeral_op_errored` messages. An
+/// instance left unopened while planning (its configuration unknown) has none, as in
+/// Terraform.
+pub fn ephemeral(out: &mut dyn Write, e: &ferro_exec::EphemeralEvent) {
+    use ferro_exec::EphemeralPhase;
+    let (addr, op) = (&e.addr, e.op);
+    let action = ("action", json!(op.action()));
+    let (kind, message, fields) = match &e.phase {
+        EphemeralPhase::Start => (
+            "ephemeral_op_start",
+            format!("{addr}: {}...", op.verb()),
+            vec![action],
+        ),
+        EphemeralPhase::Progress(d) => (
+            "ephemeral_op_progress",
+            format!(
+                "{addr}: Still {}... [{} elapsed]",
+                op.verb().to_lowercase(),
+                go_duration(*d)
+            ),
+            vec![action, ("elapsed_seconds", json!(d.as_secs()))],
+        ),
+        EphemeralPhase::Complete(d) => (
+            "ephemeral_op_complete",
+            format!("{addr}: {} complete after {}", op.noun(), go_duration(*d)),
+            vec![action, ("elapsed_seconds", json!(d.as_secs()))],
+        ),
+        EphemeralPhase::Errored(d) => (
+            "ephemeral_op_errored",
+            format!("{addr}: {} errored after {}", op.noun(), go_duration(*d)),
+            vec![action, ("elapsed_seconds", json!(d.as_secs()))],
+        ),
+        EphemeralPhase::Deferred => return,
+    };
+    let mut obj = Map::new();
+    obj.insert("resource".into(), resource(addr));
+    for (k, v) in fields {
+        obj.insert(k.into(), v);
+    }
+    emit(
+        out,
+        "info",
+        &message,
+        kind,
+        vec![("hook", Value::Object(obj))],
+    );
 }
 
 /// The root module's outputs after an apply, values included (sensitive ones too, marked).
