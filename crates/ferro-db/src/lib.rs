@@ -125,6 +125,9 @@ pub struct SchemaTable {
     /// same arguments (Terraform fails an apply where it does not), so calling it from a query
     /// keeps the query's answer a function of its inputs.
     pub caller: Option<FunctionCaller>,
+    /// The identity schemas (Terraform 1.12's resource identity) of the managed resource types
+    /// that have one, by type: what an import block's `identity` is checked against.
+    pub identities: BTreeMap<String, IdentitySchema>,
 }
 
 /// Calls a provider-defined function of the provider `provider` (see [`SchemaTable::caller`]).
@@ -158,6 +161,41 @@ impl std::hash::Hash for FunctionCaller {
 impl std::fmt::Debug for FunctionCaller {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("FunctionCaller")
+    }
+}
+
+/// A managed resource type's identity schema as an import block reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct IdentitySchema {
+    pub attributes: BTreeMap<String, IdentityAttribute>,
+}
+
+/// One attribute of an [`IdentitySchema`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IdentityAttribute {
+    pub ty: ferro_value::Type,
+    /// An import block's `identity` must set it (the others it may).
+    pub required_for_import: bool,
+    pub description: String,
+}
+
+impl IdentitySchema {
+    /// The type of an import block's `identity`: an object of the schema's attributes, those
+    /// not required for import optional.
+    pub fn import_type(&self) -> ferro_value::Type {
+        let mut want = ferro_value::ObjectType::new(
+            self.attributes
+                .iter()
+                .map(|(k, a)| (k.clone(), a.ty.clone()))
+                .collect(),
+        );
+        want.optional = self
+            .attributes
+            .iter()
+            .filter(|(_, a)| !a.required_for_import)
+            .map(|(k, _)| k.clone())
+            .collect();
+        ferro_value::Type::Object(std::sync::Arc::new(want))
     }
 }
 

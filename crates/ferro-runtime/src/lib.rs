@@ -38,4 +38,4 @@ pub use configure::{
     deferred_configs,
 };
 pub use diagnostics::path_span;
-pub use providers::{load_providers, provider_config, Providers};
+pub use providers::{identity_for_table, load_providers, provider_config, Providers};

@@ -135,9 +135,41 @@ impl Providers {
         for (addr, ps) in &self.schemas {
             t.providers.insert(addr.clone(), ps.provider.clone());
         }
+        for (r, cfg) in &self.by_resource {
+            if r.resource.mode != ResourceMode::Managed {
+                continue;
+            }
+            let Some(s) = self
+                .schemas
+                .get(&cfg.provider)
+                .and_then(|ps| ps.identities.get(&*r.resource.ty))
+            else {
+                continue;
+            };
+            t.identities
+                .insert(r.resource.ty.to_string(), identity_for_table(s));
+        }
         t.functions = self.functions.declarations();
         t.caller = Some(ferro_db::FunctionCaller(self.functions.clone()));
         t
+    }
+}
+
+/// An identity schema as the analysis reads it.
+pub fn identity_for_table(s: &ferro_provider::IdentitySchema) -> ferro_db::IdentitySchema {
+    ferro_db::IdentitySchema {
+        attributes: s
+            .attributes
+            .iter()
+            .map(|(k, a)| {
+                let attr = ferro_db::IdentityAttribute {
+                    ty: a.ty.clone(),
+                    required_for_import: a.required_for_import,
+                    description: a.description.clone(),
+                };
+                (k.clone(), attr)
+            })
+            .collect(),
     }
 }
 

@@ -528,6 +528,19 @@ fn validate_tree(
         let resource_errors = v.out[first_diagnostic..].iter().any(Finding::is_error);
         v.provisioners(r, resource_errors);
     }
+    // An import block's `identity` against its target type's identity schema, as plan checks
+    // it (Terraform 1.12 does in validate too); what is unknown before planning passes.
+    for imp in &hir.imports {
+        let ferro_hir::ImportBy::Identity(e) = imp.by else {
+            continue;
+        };
+        if imp.to.resource.mode != ferro_addrs::ResourceMode::Managed {
+            continue;
+        }
+        if let Some(schema) = schemas.identities.get(&*imp.to.resource.ty) {
+            v.import_identity(e, schema);
+        }
+    }
     for c in &hir.checks {
         v.check_scope = Some(c.name.clone());
         for a in &c.asserts {
@@ -738,6 +751,35 @@ impl Validator<'_> {
                 module: self.module,
                 schemas: self.schemas,
             }),
+        }
+    }
+
+    /// An import block's `identity = EXPR` against the identity schema: not null, an object
+    /// of its attributes (those required for import set), with Terraform's errors at the
+    /// expression.
+    fn import_identity(&mut self, e: ExprId, schema: &crate::IdentitySchema) {
+        let (v, diags) = eval_position_free(self.tree, &self.unknowns(), e);
+        if diags.iter().any(Diagnostic::is_error) {
+            self.out.push(Finding::EvalErrors(e));
+            return;
+        }
+        if v.is_null() {
+            self.out.push(
+                Diagnostic::error(
+                    "invalid-import-identity",
+                    "Invalid import identity argument",
+                )
+                .with_detail("The import identity cannot be null.")
+                .found(self.file, At::Expr(e)),
+            );
+            return;
+        }
+        if let Err(err) = convert(&v, &schema.import_type()) {
+            self.out.push(
+                Diagnostic::error("incorrect-value-type", "Incorrect value type")
+                    .with_detail(format!("Invalid expression value: {err}."))
+                    .found(self.file, At::Expr(e)),
+            );
         }
     }
 

@@ -5,7 +5,6 @@
 
 use super::*;
 use ferro_hir::{ImportBy, ImportKey};
-use ferro_value::ObjectType;
 
 impl Walk<'_> {
     /// The root module's import blocks are imported now; a child module's are checked and
@@ -403,20 +402,9 @@ impl Walk<'_> {
                 .push(bad("The import identity cannot be null."));
             return None;
         }
-        let mut want = ObjectType::new(
-            schema
-                .attributes
-                .iter()
-                .map(|(k, a)| (k.clone(), a.ty.clone()))
-                .collect(),
-        );
-        want.optional = schema
-            .attributes
-            .iter()
-            .filter(|(_, a)| !a.required_for_import)
-            .map(|(k, _)| k.clone())
-            .collect();
-        let converted = match convert(&v, &Type::Object(Arc::new(want))) {
+        // The same type `validate` checks the expression against.
+        let want = ferro_runtime::identity_for_table(&schema).import_type();
+        let converted = match convert(&v, &want) {
             Ok(c) => c,
             Err(err) => {
                 self.out.diags.push(
