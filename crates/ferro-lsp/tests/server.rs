@@ -970,3 +970,140 @@ resource "terraform_data" "many" {
     );
     c.shutdown();
 }
+
+#[test]
+fn import_identity_completes_and_hovers_from_the_identity_schema() {
+    use ferro_lsp::schemas::{IdentityAttribute, IdentitySchema, ProviderSchemas, SchemaCatalog};
+    use ferro_value::schema::{Attribute, Block, Schema};
+    let text = "import {\n  to = example_thing.x\n  identity = {\n    name = \"a\"\n    \n  }\n}\n\nimport {\n  to = example_thing.y\n  \n  id = \"y\"\n}\n\nresource \"example_thing\" \"x\" {\n  size = 1\n}\n\nresource \"example_thing\" \"y\" {\n  size = 2\n}\n";
+    let root = workspace("importidentity", &[("main.tf", text)]);
+    let schema = Schema::new(
+        0,
+        Block {
+            attributes: [(
+                "size".to_string(),
+                Attribute::new(ferro_value::Type::Number).required(),
+            )]
+            .into_iter()
+            .collect(),
+            ..Block::default()
+        },
+    );
+    let attr = |required: bool, description: &str| IdentityAttribute {
+        ty: ferro_value::Type::String,
+        required_for_import: required,
+        description: description.into(),
+    };
+    let identity = IdentitySchema {
+        attributes: [
+            ("name".to_string(), attr(true, "The thing's name.")),
+            ("zone".to_string(), attr(false, "The thing's zone.")),
+            ("region".to_string(), attr(false, "")),
+        ]
+        .into_iter()
+        .collect(),
+    };
+    let mut p = ProviderSchemas::default();
+    p.resources.insert("example_thing".into(), schema);
+    p.identities.insert("example_thing".into(), identity);
+    let mut catalog = SchemaCatalog {
+        format_version: 1,
+        ..Default::default()
+    };
+    catalog
+        .providers
+        .insert("registry.terraform.io/acme/example".into(), p);
+    let cache = root.join(ferro_lsp::schemas::CACHE_FILE);
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, serde_json::to_vec(&catalog).unwrap()).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.uri("main.tf");
+    c.open(&uri, text);
+    let d0 = c.diagnostics(&uri);
+    assert!(d0.is_empty(), "{d0:?}");
+    let items = |r: &Value| -> Vec<Value> { r["items"].as_array().unwrap().clone() };
+    let label = |i: &Value| i["label"].as_str().unwrap().to_string();
+    // Inside the object: the identity attributes not set yet, the required ones first.
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "main.tf", text, "\"a\"\n    ", 8),
+    );
+    let mut got = items(&r);
+    got.sort_by_key(|i| i["sortText"].as_str().unwrap().to_string());
+    assert_eq!(
+        got.iter().map(label).collect::<Vec<_>>(),
+        ["region", "zone"],
+        "{r}"
+    );
+    let zone = &got[1];
+    assert_eq!(zone["detail"], "optional for import string", "{r}");
+    assert_eq!(zone["documentation"], "The thing's zone.", "{r}");
+    assert_eq!(zone["insertText"], "zone = $0", "{r}");
+    // An empty object offers `name` first.
+    let empty = text.replace("    name = \"a\"\n", "");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": empty}]}),
+    );
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "main.tf", &empty, "identity = {\n    ", 17),
+    );
+    let mut got = items(&r);
+    got.sort_by_key(|i| i["sortText"].as_str().unwrap().to_string());
+    assert_eq!(got[0]["label"], "name", "{r}");
+    assert_eq!(got[0]["detail"], "required for import string", "{r}");
+    // The block's own arguments: `identity` where it is not set yet.
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "main.tf", &empty, "example_thing.y\n  ", 18),
+    );
+    let labels: Vec<String> = items(&r).iter().map(label).collect();
+    assert!(labels.contains(&"identity".to_string()), "{labels:?}");
+    assert!(labels.contains(&"for_each".to_string()), "{labels:?}");
+    assert!(!labels.contains(&"to".to_string()), "{labels:?}");
+    assert!(!labels.contains(&"id".to_string()), "{labels:?}");
+    let r = c.result(
+        "textDocument/completion",
+        at(&c, "main.tf", &empty, "example_thing.x\n  ", 18),
+    );
+    let labels: Vec<String> = items(&r).iter().map(label).collect();
+    assert!(!labels.contains(&"identity".to_string()), "{labels:?}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": text}]}),
+    );
+    assert!(c.diagnostics(&uri).is_empty());
+    // Hover: an attribute of the object, and the argument.
+    let r = c.result(
+        "textDocument/hover",
+        at(&c, "main.tf", text, "name = \"a\"", 1),
+    );
+    let v = r["contents"]["value"].as_str().unwrap();
+    assert!(v.contains("name: string"), "{v}");
+    assert!(v.contains("*required for import*"), "{v}");
+    assert!(v.contains("The thing's name."), "{v}");
+    let r = c.result(
+        "textDocument/hover",
+        at(&c, "main.tf", text, "identity = {", 2),
+    );
+    let v = r["contents"]["value"].as_str().unwrap();
+    assert!(v.contains("identity: object"), "{v}");
+    assert!(v.contains("Terraform 1.12"), "{v}");
+    // The editor checks the object against the cached identity schema, as `validate` does.
+    let bad = text.replace("name = \"a\"", "zone = \"eu\"");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": bad}]}),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("attribute \"name\" is required"),
+        "{d:?}"
+    );
+    c.shutdown();
+}

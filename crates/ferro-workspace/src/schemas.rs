@@ -26,6 +26,64 @@ pub struct ProviderSchemas {
     /// The provider's ephemeral resource types; absent from older caches.
     #[serde(default)]
     pub ephemeral_resources: BTreeMap<String, Schema>,
+    /// The identity schemas of its managed resource types that have one (Terraform 1.12);
+    /// absent from older caches.
+    #[serde(default)]
+    pub identities: BTreeMap<String, IdentitySchema>,
+}
+
+/// A managed resource type's identity schema: what an import block's `identity` sets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IdentitySchema {
+    pub attributes: BTreeMap<String, IdentityAttribute>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IdentityAttribute {
+    #[serde(rename = "type")]
+    pub ty: ferro_value::Type,
+    /// An import block's `identity` must set it (the others it may).
+    #[serde(default)]
+    pub required_for_import: bool,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl IdentitySchema {
+    fn from_provider(s: &ferro_provider::IdentitySchema) -> Self {
+        IdentitySchema {
+            attributes: s
+                .attributes
+                .iter()
+                .map(|(k, a)| {
+                    let attr = IdentityAttribute {
+                        ty: a.ty.clone(),
+                        required_for_import: a.required_for_import,
+                        description: a.description.clone(),
+                    };
+                    (k.clone(), attr)
+                })
+                .collect(),
+        }
+    }
+
+    /// As the analysis database checks import blocks against it.
+    fn for_table(&self) -> ferro_db::IdentitySchema {
+        ferro_db::IdentitySchema {
+            attributes: self
+                .attributes
+                .iter()
+                .map(|(k, a)| {
+                    let attr = ferro_db::IdentityAttribute {
+                        ty: a.ty.clone(),
+                        required_for_import: a.required_for_import,
+                        description: a.description.clone(),
+                    };
+                    (k.clone(), attr)
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Schemas by provider source address (`registry.terraform.io/hashicorp/random`).
@@ -43,6 +101,11 @@ fn schemas_of(p: &dyn Provider) -> Option<ProviderSchemas> {
         data_sources: s.data_sources,
         functions: s.functions,
         ephemeral_resources: s.ephemeral_resources,
+        identities: s
+            .identities
+            .iter()
+            .map(|(t, i)| (t.clone(), IdentitySchema::from_provider(i)))
+            .collect(),
     })
 }
 
@@ -94,6 +157,9 @@ impl SchemaCatalog {
                 t.resources
                     .insert((ResourceMode::Ephemeral, ty.clone()), s.clone());
             }
+            for (ty, s) in &p.identities {
+                t.identities.insert(ty.clone(), s.for_table());
+            }
         }
         t
     }
@@ -108,6 +174,11 @@ impl SchemaCatalog {
             };
             map.get(ty).map(|s| (addr.as_str(), s))
         })
+    }
+
+    /// A managed resource type's identity schema, when a provider that has the type has one.
+    pub fn identity(&self, ty: &str) -> Option<&IdentitySchema> {
+        self.providers.values().find_map(|p| p.identities.get(ty))
     }
 
     /// Every type of `mode`, with its provider, in name order.

@@ -242,6 +242,7 @@ pub fn validate_file(db: &dyn Db, ws: Workspace, module: Module, file: SourceFil
         };
         out.extend(found.iter().map(|f| f.relocated(file, origins)));
     }
+    out.extend(import_findings(db, ws, module, file, tree));
     out
 }
 
@@ -288,23 +289,8 @@ fn validate_tree(
     bodies: Option<&crate::ResourceBodies>,
 ) -> Vec<Finding> {
     let schemas = ws.schemas(db);
-    let place = module_place(db, ws, module);
-    let module_name = place.name.clone();
-    let children = &place.children;
-    let mut v = Validator {
-        tree: hir,
-        file,
-        module,
-        index: (!file.edited(db)).then(|| module_index(db, module)),
-        base_dir: ws.base_dir(db),
-        db,
-        out: Vec::new(),
-        check_scope: None,
-        module_name,
-        schemas,
-        module_types: module_call_types(db, ws, module),
-        children,
-    };
+    let mut v = Validator::new(db, ws, module, file, hir);
+    let children = v.children;
 
     for var in &hir.variables {
         if let Some(d) = var.default {
@@ -528,19 +514,7 @@ fn validate_tree(
         let resource_errors = v.out[first_diagnostic..].iter().any(Finding::is_error);
         v.provisioners(r, resource_errors);
     }
-    // An import block's `identity` against its target type's identity schema, as plan checks
-    // it (Terraform 1.12 does in validate too); what is unknown before planning passes.
-    for imp in &hir.imports {
-        let ferro_hir::ImportBy::Identity(e) = imp.by else {
-            continue;
-        };
-        if imp.to.resource.mode != ferro_addrs::ResourceMode::Managed {
-            continue;
-        }
-        if let Some(schema) = schemas.identities.get(&*imp.to.resource.ty) {
-            v.import_identity(e, schema);
-        }
-    }
+    v.import_identities();
     for c in &hir.checks {
         v.check_scope = Some(c.name.clone());
         for a in &c.asserts {
@@ -710,6 +684,66 @@ fn static_value_in(
         Some(v)
     } else {
         None
+    }
+}
+
+/// The import blocks of a file open in an editor (not among the items it validates one by
+/// one), checked on the file's whole tree: their findings have the file's ids.
+fn import_findings(
+    db: &dyn Db,
+    ws: Workspace,
+    module: Module,
+    file: SourceFile,
+    hir: &ItemTree,
+) -> Vec<Finding> {
+    if hir.imports.is_empty() || ws.schemas(db).identities.is_empty() {
+        return Vec::new();
+    }
+    let mut v = Validator::new(db, ws, module, file, hir);
+    v.import_identities();
+    v.out
+}
+
+impl<'a> Validator<'a> {
+    fn new(
+        db: &'a dyn Db,
+        ws: Workspace,
+        module: Module,
+        file: SourceFile,
+        hir: &'a ItemTree,
+    ) -> Self {
+        let place = module_place(db, ws, module);
+        Validator {
+            tree: hir,
+            file,
+            module,
+            index: (!file.edited(db)).then(|| module_index(db, module)),
+            base_dir: ws.base_dir(db),
+            db,
+            out: Vec::new(),
+            check_scope: None,
+            module_name: place.name.clone(),
+            schemas: ws.schemas(db),
+            module_types: module_call_types(db, ws, module),
+            children: &place.children,
+        }
+    }
+
+    /// Each import block's `identity` against its target type's identity schema, as plan
+    /// checks it (Terraform 1.12 does in validate too); what is unknown before planning passes.
+    fn import_identities(&mut self) {
+        let schemas = self.schemas;
+        for imp in &self.tree.imports {
+            let ferro_hir::ImportBy::Identity(e) = imp.by else {
+                continue;
+            };
+            if imp.to.resource.mode != ferro_addrs::ResourceMode::Managed {
+                continue;
+            }
+            if let Some(schema) = schemas.identities.get(&*imp.to.resource.ty) {
+                self.import_identity(e, schema);
+            }
+        }
     }
 }
 

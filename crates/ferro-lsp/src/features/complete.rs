@@ -4,6 +4,7 @@
 //! snippets) in expressions.
 
 use super::context::{context_at, Context, Frame};
+use super::import_identity::InIdentity;
 use super::Doc;
 use crate::functions;
 use crate::server::RpcError;
@@ -59,8 +60,16 @@ const BLOCKS: &[(&str, &str)] = &[
 
 pub fn completion(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
     let cx = context_at(doc.text, offset as usize);
+    let in_identity = super::import_identity::identity_at(doc.text, offset as usize);
     let items = if let Some((ty, n)) = &cx.in_label {
         label_items(doc, ty, *n)
+    } else if let Some(InIdentity {
+        ty,
+        at_key: true,
+        present,
+    }) = &in_identity
+    {
+        identity_items(doc, ty.as_deref(), present)
     } else if cx.in_expr {
         expr_items(doc, &cx, offset as usize)
     } else if cx.frames.is_empty() {
@@ -72,6 +81,36 @@ pub fn completion(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
         body_items(doc, &cx)
     };
     Ok(json!({"isIncomplete": false, "items": items}))
+}
+
+/// Inside an import block's `identity = { … }`, where a name goes: the identity attributes of
+/// the target's resource type (those required for import first), when the catalog has its
+/// identity schema.
+fn identity_items(
+    doc: &Doc<'_>,
+    ty: Option<&str>,
+    present: &std::collections::BTreeSet<String>,
+) -> Vec<Value> {
+    let Some(schema) = ty.and_then(|t| doc.w.catalog.identity(t)) else {
+        return Vec::new();
+    };
+    super::import_identity::attributes(schema, present)
+        .map(|(name, a)| {
+            let sort = if a.required_for_import { "0" } else { "1" };
+            let (what, _) = super::import_identity::describe(name, a);
+            let mut it = snippet_item(
+                name,
+                K_PROPERTY,
+                &format!("{what} {}", a.ty.type_expr()),
+                &format!("{name} = $0"),
+                sort,
+            );
+            if !a.description.is_empty() {
+                it["documentation"] = json!(a.description);
+            }
+            it
+        })
+        .collect()
 }
 
 fn label_items(doc: &Doc<'_>, ty: &str, n: usize) -> Vec<Value> {
@@ -220,6 +259,12 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
         ],
         ("terraform", false) => &[("required_version", "version constraint")],
         ("removed", false) => &[("from", "required")],
+        ("import", false) => &[
+            ("to", "required"),
+            ("id", "string (or identity)"),
+            ("for_each", "meta-argument"),
+            ("provider", "meta-argument"),
+        ],
         // `for_each` with an alias: one configuration instance per key (OpenTofu 1.9).
         ("provider", false) => &[
             ("alias", "meta-argument"),
@@ -290,6 +335,18 @@ fn body_items(doc: &Doc<'_>, cx: &Context) -> Vec<Value> {
                 "provisioner \"local-exec\" {\n  when    = destroy\n  command = $0\n}",
                 "3",
             ));
+        }
+        // Terraform 1.12: the object by its resource identity, instead of `id`.
+        ("import", false) if !cx.present.contains("identity") => {
+            let mut it = snippet_item(
+                "identity",
+                K_PROPERTY,
+                "object (or id; Terraform 1.12)",
+                "identity = {\n  $0\n}",
+                "3",
+            );
+            it["documentation"] = json!(super::import_identity::ARGUMENT_DOC);
+            out.push(it);
         }
         ("module", false) => {
             // `lifecycle { enabled }` (OpenTofu 1.11).

@@ -103,7 +103,71 @@ pub fn hover(doc: &Doc<'_>, offset: u32) -> Result<Value, RpcError> {
             return Ok(v);
         }
     }
+    for imp in &hir.imports {
+        if let Some(v) = import_identity(doc, hir, imp, offset) {
+            return Ok(v);
+        }
+    }
     Ok(Value::Null)
+}
+
+/// An import block's `identity` argument name, or an attribute name in its object (described
+/// from the target type's identity schema).
+fn import_identity(
+    doc: &Doc<'_>,
+    hir: &ferro_hir::FileHir,
+    imp: &ferro_hir::Import,
+    offset: u32,
+) -> Option<Value> {
+    let ferro_hir::ImportBy::Identity(e) = imp.by else {
+        return None;
+    };
+    let span = hir.span(e)?;
+    // The argument name: `identity` before the `=` on the expression's line.
+    let line_start = doc.text[..span.start as usize]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let head = &doc.text[line_start..span.start as usize];
+    if let Some(at) = head.find("identity") {
+        let start = (line_start + at) as u32;
+        let end = start + "identity".len() as u32;
+        if start <= offset && offset <= end {
+            let text = format!(
+                "{}\n\n{}",
+                code("identity: object"),
+                super::import_identity::ARGUMENT_DOC
+            );
+            return Some(markdown(doc, text, Span { start, end, ..span }));
+        }
+    }
+    if offset < span.start || offset > span.end {
+        return None;
+    }
+    let Expr::Object(items) = &hir.exprs[e] else {
+        return None;
+    };
+    if imp.to.resource.mode != ferro_addrs::ResourceMode::Managed {
+        return None;
+    }
+    let schema = doc.w.catalog.identity(&imp.to.resource.ty)?;
+    for (k, _) in items {
+        let Some(ks) = hir.span(*k) else { continue };
+        if ks.start <= offset && offset <= ks.end {
+            let name = doc.text[ks.start as usize..ks.end as usize].trim_matches('"');
+            let a = schema.attributes.get(name)?;
+            let (what, sig) = super::import_identity::describe(name, a);
+            let mut text = format!("{}\n\n*{what}*", code(&sig));
+            if !a.description.is_empty() {
+                text.push_str(&format!("\n\n{}", a.description));
+            }
+            text.push_str(&format!(
+                "\n\nIdentity attribute of `{}`.",
+                imp.to.resource.ty
+            ));
+            return Some(markdown(doc, text, ks));
+        }
+    }
+    None
 }
 
 /// An attribute name or nested block type under the position, described from the schema.

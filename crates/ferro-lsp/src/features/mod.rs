@@ -6,6 +6,7 @@ mod complete;
 mod complete_encryption;
 mod context;
 mod hover;
+mod import_identity;
 mod nav;
 mod signature;
 mod symbols;
