@@ -21,10 +21,12 @@ subcommands:
                               instances: ferro validate and plan, Terraform 1.0.3's plan, and
                               ferro's plan at 20 000 instances
   bench scale [--sizes N,N..] [--shapes flat,chain,layers,modules] [--terraform-max N]
-                              every phase (plan, apply, no-op re-plan, destroy) at 2 000 to
-                              100 000 instances: wall, CPU, peak RSS, provider calls, the RPC
-                              floor, and Terraform 1.0.3 up to --terraform-max (default 2 000;
-                              0 skips it). Default sizes: 2000,10000 (release build)
+                              every phase (plan, apply, no-op re-plan, re-plan with
+                              -minimal-refresh, destroy) at 2 000 to 100 000 instances: wall,
+                              CPU, peak RSS, provider calls, the RPC floor, and Terraform 1.0.3
+                              up to --terraform-max (default 2 000; 0 skips it), with a table of
+                              calls per instance and method beside Terraform's (its trace log).
+                              Default sizes: 2000,10000 (release build)
   bench random [--debug]      2 000 random_id: ferro in process, ferro via the plugin binary,
                               Terraform 1.0.3 via the ferro-built plugin
   interop [FILTER]            run ferro and Terraform 1.0.3 side by side with real provider
