@@ -234,7 +234,7 @@ fn measure(env: &Env, tool: Tool, dir: &Path, args: &[&str], trace: bool) -> Res
 }
 
 /// `FERRO_RPC_STATS` lines: `METHOD COUNT`.
-fn ferro_calls(text: &str) -> BTreeMap<String, u64> {
+pub fn ferro_calls(text: &str) -> BTreeMap<String, u64> {
     text.lines()
         .filter_map(|l| {
             let (m, n) = l.split_once(' ')?;

@@ -273,14 +273,7 @@ fn rpc_stats(
         ));
     }
     let text = std::fs::read_to_string(&stats).unwrap_or_default();
-    let calls = text
-        .lines()
-        .filter_map(|l| {
-            let (m, n) = l.split_once(' ')?;
-            Some((m.to_string(), n.trim().parse().ok()?))
-        })
-        .collect();
-    Ok((stdout, calls))
+    Ok((stdout, crate::bench_scale::ferro_calls(&text)))
 }
 
 /// ferro keeps a provider package's schema in `.terraform/` across runs when the provider says

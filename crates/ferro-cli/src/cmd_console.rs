@@ -522,11 +522,7 @@ impl ferro_eval::ProviderFunctions for ConsoleScope<'_> {
             return L::NotRequired;
         }
         match self.s.function_provider(local) {
-            Some((_, fs)) => match fs.get(name) {
-                Some(d) => L::Found(d.clone()),
-                None if fs.is_empty() => L::NotRequired,
-                None => L::NoSuchFunction,
-            },
+            Some((_, fs)) => L::in_declarations(&fs, name),
             None => L::Unavailable,
         }
     }

@@ -30,6 +30,22 @@ pub enum ProviderFunctionLookup {
     Unavailable,
 }
 
+impl ProviderFunctionLookup {
+    /// Function `name` among a required provider's declarations `fs`. A provider that
+    /// declares no functions at all answers as if it were not required (Terraform's message
+    /// then advises declaring it).
+    pub fn in_declarations(
+        fs: &std::collections::BTreeMap<String, FunctionDecl>,
+        name: &str,
+    ) -> ProviderFunctionLookup {
+        match fs.get(name) {
+            Some(d) => ProviderFunctionLookup::Found(d.clone()),
+            None if fs.is_empty() => ProviderFunctionLookup::NotRequired,
+            None => ProviderFunctionLookup::NoSuchFunction,
+        }
+    }
+}
+
 /// Why a call failed, as the provider says it (`FunctionError`): the argument it is about
 /// (0-based) when it names one.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -110,11 +110,7 @@ impl FunctionProviders {
             return ProviderFunctionLookup::NotRequired;
         };
         match self.started.get(addr) {
-            Some(Ok((_, decls))) => match decls.get(name) {
-                Some(d) => ProviderFunctionLookup::Found(d.clone()),
-                None if decls.is_empty() => ProviderFunctionLookup::NotRequired,
-                None => ProviderFunctionLookup::NoSuchFunction,
-            },
+            Some(Ok((_, decls))) => ProviderFunctionLookup::in_declarations(decls, name),
             _ => ProviderFunctionLookup::Unavailable,
         }
     }

@@ -600,11 +600,7 @@ impl ferro_eval::ProviderFunctions for StaticFunctions<'_> {
             return L::Unavailable;
         };
         match self.schemas.functions.get(&addr) {
-            Some(fs) => match fs.get(name) {
-                Some(d) => L::Found(d.clone()),
-                None if fs.is_empty() => L::NotRequired,
-                None => L::NoSuchFunction,
-            },
+            Some(fs) => L::in_declarations(fs, name),
             None => L::Unavailable,
         }
     }
