@@ -117,6 +117,25 @@ struct Conn {
     runtime: tokio::runtime::Runtime,
 }
 
+/// Spawn the plugin, retrying while the kernel says its file is busy.
+///
+/// A plugin just written (installed from an archive, or unpacked by a test)
+/// can still be open for writing in a child that another thread forked in the
+/// meantime, until that child execs; `execve` then fails with ETXTBSY. The
+/// window is short, so a few retries with a growing pause get past it.
+fn spawn_retrying_busy(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut attempt = 0u64;
+    loop {
+        match crate::process::own_group(cmd).spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempt < 20 => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(10 * attempt));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// A running plugin process and the gRPC connection to it.
 pub struct PluginClient {
     addr: ProviderAddr,
@@ -153,8 +172,7 @@ impl PluginClient {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = crate::process::own_group(&mut cmd)
-            .spawn()
+        let mut child = spawn_retrying_busy(&mut cmd)
             .map_err(|e| fail(format!("cannot execute the plugin: {e}")))?;
         let guard = match crate::process::Guard::watch(child.id(), crate::process::Kind::Plugin) {
             Ok(g) => g,
