@@ -10,6 +10,7 @@ mod collection;
 mod conversion;
 mod crypto;
 mod datetime;
+mod rsadecrypt;
 pub use datetime::{parse_rfc3339, DAYS as WEEKDAY_NAMES, MONTHS as MONTH_NAMES};
 mod encoding;
 mod filesystem;
@@ -194,6 +195,7 @@ fn registry() -> &'static Registry {
         filesystem::register(&mut r);
         datetime::register(&mut r);
         crypto::register(&mut r);
+        rsadecrypt::register(&mut r);
         ip::register(&mut r);
         conversion::register(&mut r);
         r
