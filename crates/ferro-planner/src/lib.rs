@@ -23,7 +23,9 @@ pub use ferro_runtime::configure::{
     configure_provider, configure_providers, configure_providers_except, configure_providers_known,
     deferred_configs,
 };
-pub use ferro_runtime::providers::{load_providers, provider_config, Providers};
+pub use ferro_runtime::providers::{
+    load_providers, load_providers_with_root_calls, provider_config, Providers,
+};
 pub use graph::build_graph;
 pub use import::{import_resource, ImportEvent};
 pub use walk::{

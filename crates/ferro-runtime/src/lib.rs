@@ -38,4 +38,6 @@ pub use configure::{
     deferred_configs,
 };
 pub use diagnostics::path_span;
-pub use providers::{identity_for_table, load_providers, provider_config, Providers};
+pub use providers::{
+    identity_for_table, load_providers, load_providers_with_root_calls, provider_config, Providers,
+};

@@ -27,18 +27,21 @@ pub struct FunctionProviders {
 }
 
 impl FunctionProviders {
-    /// Start the providers whose functions the configuration calls. Only providers a module
-    /// calls a function of are started (Terraform asks every required provider's schema).
+    /// Start the providers whose functions the configuration calls, and those the root
+    /// module requires that `root_calls` (expressions evaluated in the root module's scope
+    /// from outside the configuration: a test file's assertions) call. Only providers a
+    /// function is called of are started (Terraform asks every required provider's schema).
     pub fn load(
         db: &dyn Db,
         ws: Workspace,
         source: &dyn ProviderSource,
+        root_calls: &[&ferro_hir::FileHir],
     ) -> (FunctionProviders, Vec<ferro_diag::Diagnostic>) {
         let tree = module_tree(db, ws);
         let mut out = FunctionProviders::default();
         let mut diags = Vec::new();
         let mut wanted = BTreeSet::new();
-        for tn in &tree.nodes {
+        for (node, tn) in tree.nodes.iter().enumerate() {
             let index = module_index(db, tn.module);
             let mut required = BTreeMap::new();
             for local in index.required_providers.keys() {
@@ -46,19 +49,17 @@ impl FunctionProviders {
                     required.insert(local.to_string(), addr);
                 }
             }
-            for f in tn.module.files(db) {
-                for e in file_hir(db, *f).exprs.values() {
-                    let Expr::Call { name, .. } = e else { continue };
-                    let mut parts = name.split("::");
-                    if let (Some("provider"), Some(local), Some(_), None) =
-                        (parts.next(), parts.next(), parts.next(), parts.next())
-                    {
-                        if let Some(addr) = required.get(local) {
-                            wanted.insert(addr.clone());
-                        }
-                    }
+            let files = tn.module.files(db).iter().map(|f| file_hir(db, *f));
+            let mut called = BTreeSet::new();
+            for hir in files {
+                called.extend(called_locals(&hir));
+            }
+            if node == 0 {
+                for hir in root_calls {
+                    called.extend(called_locals(hir));
                 }
             }
+            wanted.extend(called.iter().filter_map(|l| required.get(l)).cloned());
             out.required.push(required);
         }
         for addr in wanted {
@@ -142,6 +143,21 @@ impl FunctionProviders {
                 argument: e.argument,
             })
     }
+}
+
+/// The local provider names of the `provider::LOCAL::NAME(...)` calls of a file.
+fn called_locals(hir: &ferro_hir::FileHir) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for e in hir.exprs.values() {
+        let Expr::Call { name, .. } = e else { continue };
+        let mut parts = name.split("::");
+        if let (Some("provider"), Some(local), Some(_), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        {
+            out.insert(local.to_string());
+        }
+    }
+    out
 }
 
 impl ferro_db::CallFunction for FunctionProviders {

@@ -190,8 +190,22 @@ pub fn load_providers(
     source: &dyn ProviderSource,
     state: Option<&State>,
 ) -> (Providers, Vec<Diagnostic>) {
+    load_providers_with_root_calls(db, ws, source, state, &[])
+}
+
+/// [`load_providers`], with the providers whose functions `root_calls` call (expressions
+/// evaluated in the root module's scope from outside the configuration, such as a test
+/// file's assertions) among the function providers.
+pub fn load_providers_with_root_calls(
+    db: &dyn Db,
+    ws: Workspace,
+    source: &dyn ProviderSource,
+    state: Option<&State>,
+    root_calls: &[&ferro_hir::FileHir],
+) -> (Providers, Vec<Diagnostic>) {
     let mut out = Providers::default();
-    let (functions, mut diags) = crate::provider_functions::FunctionProviders::load(db, ws, source);
+    let (functions, mut diags) =
+        crate::provider_functions::FunctionProviders::load(db, ws, source, root_calls);
     out.functions = Arc::new(functions);
     let tree = module_tree(db, ws);
     let mut wanted: BTreeMap<AbsProviderConfig, (Option<Span>, String)> = BTreeMap::new();

@@ -352,7 +352,10 @@ pub fn start_providers(
         registry,
         mocks: by_config,
     };
-    let (mut providers, diags) = ferro_planner::load_providers(&l.db, l.ws, &source, state);
+    // The assertions call the functions of the providers the module requires, as the
+    // module's own expressions do.
+    let (mut providers, diags) =
+        ferro_planner::load_providers_with_root_calls(&l.db, l.ws, &source, state, extra_hirs);
     // Targets in child modules or naming one instance: a mock with the override's values,
     // with the schema of the resource's own provider, answers for that resource or instance.
     for o in overrides {

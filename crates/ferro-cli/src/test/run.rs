@@ -357,8 +357,12 @@ pub fn execute(
     };
     let prior = slots[slot_index].state.clone();
     let registry = ProviderRegistry::for_working_dir(ctx.root);
-    let assert_hirs: Vec<&ferro_hir::FileHir> =
-        run.asserts.iter().map(|a| &*a.condition.hir).collect();
+    let assert_hirs: Vec<&ferro_hir::FileHir> = run
+        .asserts
+        .iter()
+        .flat_map(|a| std::iter::once(&a.condition).chain(&a.error_message))
+        .map(|e| &*e.hir)
+        .collect();
     let (providers, pdiags) = start_providers(
         &mut l,
         &registry,
