@@ -128,6 +128,11 @@ pub struct SchemaTable {
     /// The identity schemas (Terraform 1.12's resource identity) of the managed resource types
     /// that have one, by type: what an import block's `identity` is checked against.
     pub identities: BTreeMap<String, IdentitySchema>,
+    /// The managed resource types known to have no identity schema: their provider's identity
+    /// schemas are known (asked of the provider, or recorded in a schema cache that says it
+    /// records them) and it declares none for the type. An import block's `identity` for one
+    /// is refused; for a type in neither map nothing is known, and nothing is checked.
+    pub no_identity: std::collections::BTreeSet<String>,
 }
 
 /// Calls a provider-defined function of the provider `provider` (see [`SchemaTable::caller`]).

@@ -1107,3 +1107,58 @@ fn import_identity_completes_and_hovers_from_the_identity_schema() {
     );
     c.shutdown();
 }
+
+/// An import block's `identity` for a type without an identity schema is refused (plan's and
+/// validate's error) only when the schema cache says it recorded identity schemas: the caches
+/// older versions of ferro wrote have none, for every type.
+#[test]
+fn import_identity_for_a_type_without_one_is_refused_when_the_cache_records_identities() {
+    use ferro_lsp::schemas::{ProviderSchemas, SchemaCatalog};
+    use ferro_value::schema::{Block, Schema};
+    let text = "import {\n  to = example_plain.x\n  identity = {\n    name = \"a\"\n  }\n}\n\nresource \"example_plain\" \"x\" {}\n";
+    let diagnostics = |name: &str, recorded: bool| {
+        let root = workspace(name, &[("main.tf", text)]);
+        let mut p = ProviderSchemas::default();
+        p.resources
+            .insert("example_plain".into(), Schema::new(0, Block::default()));
+        p.identities_recorded = recorded;
+        let mut catalog = SchemaCatalog {
+            format_version: 1,
+            ..Default::default()
+        };
+        catalog
+            .providers
+            .insert("registry.terraform.io/acme/example".into(), p);
+        let cache = root.join(ferro_lsp::schemas::CACHE_FILE);
+        std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+        let mut json = serde_json::to_value(&catalog).unwrap();
+        if !recorded {
+            // As an older ferro wrote it: without the marker at all.
+            let p = &mut json["providers"]["registry.terraform.io/acme/example"];
+            p.as_object_mut().unwrap().remove("identities_recorded");
+        }
+        std::fs::write(&cache, serde_json::to_vec(&json).unwrap()).unwrap();
+        let mut c = Client::start(&root);
+        let uri = c.uri("main.tf");
+        c.open(&uri, text);
+        let d = c.diagnostics(&uri);
+        c.shutdown();
+        d
+    };
+    let old = diagnostics("importnoidentityold", false);
+    assert!(old.is_empty(), "{old:?}");
+    let d = diagnostics("importnoidentity", true);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let message = d[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("unknown identity type \"example_plain\""),
+        "{d:?}"
+    );
+    assert!(message.contains("import it by \"id\""), "{d:?}");
+    // At the identity's value, as plan and validate point.
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": 2, "character": 13}),
+        "{d:?}"
+    );
+}

@@ -139,15 +139,19 @@ impl Providers {
             if r.resource.mode != ResourceMode::Managed {
                 continue;
             }
-            let Some(s) = self
-                .schemas
-                .get(&cfg.provider)
-                .and_then(|ps| ps.identities.get(&*r.resource.ty))
-            else {
+            let Some(ps) = self.schemas.get(&cfg.provider) else {
                 continue;
             };
-            t.identities
-                .insert(r.resource.ty.to_string(), identity_for_table(s));
+            let ty = &*r.resource.ty;
+            match ps.identities.get(ty) {
+                Some(s) => {
+                    t.identities.insert(ty.to_string(), identity_for_table(s));
+                }
+                None if ps.resources.contains_key(ty) => {
+                    t.no_identity.insert(ty.to_string());
+                }
+                None => {}
+            }
         }
         t.functions = self.functions.declarations();
         t.caller = Some(ferro_db::FunctionCaller(self.functions.clone()));

@@ -30,6 +30,11 @@ pub struct ProviderSchemas {
     /// absent from older caches.
     #[serde(default)]
     pub identities: BTreeMap<String, IdentitySchema>,
+    /// The marker that `identities` were recorded (so a managed resource type missing from
+    /// them has none): set by every ferro that records them, absent (false) from the caches
+    /// older ones wrote, whose types may have identity schemas nobody recorded.
+    #[serde(default)]
+    pub identities_recorded: bool,
 }
 
 /// A managed resource type's identity schema: what an import block's `identity` sets.
@@ -106,6 +111,7 @@ fn schemas_of(p: &dyn Provider) -> Option<ProviderSchemas> {
             .iter()
             .map(|(t, i)| (t.clone(), IdentitySchema::from_provider(i)))
             .collect(),
+        identities_recorded: true,
     })
 }
 
@@ -159,6 +165,13 @@ impl SchemaCatalog {
             }
             for (ty, s) in &p.identities {
                 t.identities.insert(ty.clone(), s.for_table());
+            }
+            if p.identities_recorded {
+                let without = p
+                    .resources
+                    .keys()
+                    .filter(|ty| !p.identities.contains_key(*ty));
+                t.no_identity.extend(without.cloned());
             }
         }
         t

@@ -692,7 +692,8 @@ fn import_findings(
     file: SourceFile,
     hir: &ItemTree,
 ) -> Vec<Finding> {
-    if hir.imports.is_empty() || ws.schemas(db).identities.is_empty() {
+    let schemas = ws.schemas(db);
+    if hir.imports.is_empty() || schemas.identities.is_empty() && schemas.no_identity.is_empty() {
         return Vec::new();
     }
     let mut v = Validator::new(db, ws, module, file, hir);
@@ -736,8 +737,22 @@ impl<'a> Validator<'a> {
             if imp.to.resource.mode != ferro_addrs::ResourceMode::Managed {
                 continue;
             }
-            if let Some(schema) = schemas.identities.get(&*imp.to.resource.ty) {
+            let ty = &*imp.to.resource.ty;
+            if let Some(schema) = schemas.identities.get(ty) {
                 self.import_identity(e, schema);
+            } else if schemas.no_identity.contains(ty) {
+                // Plan's error (what Terraform's plugin client answers for such a type).
+                self.out.push(
+                    Diagnostic::error(
+                        "import-no-identity-schema",
+                        format!("unknown identity type {ty:?}"),
+                    )
+                    .with_detail(format!(
+                        "The provider of {} declares no resource identity for {ty:?}, so it cannot be imported by identity; import it by \"id\".",
+                        imp.to.resource
+                    ))
+                    .found(self.file, At::Expr(e)),
+                );
             }
         }
     }

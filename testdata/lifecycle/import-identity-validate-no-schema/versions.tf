@@ -1,0 +1,5 @@
+terraform {
+  required_providers {
+    ferrotest = { source = "terraform.io/builtin/ferrotest" }
+  }
+}
