@@ -171,7 +171,9 @@ pub trait Resource: Send + Sync {
     /// The identity of an object (a state, or a planned object whose identity attributes may
     /// still be unknown), of [`Resource::identity_schema`]'s type. The SDK answers it with
     /// every read, plan, apply and import, and refuses an identity that changes while the
-    /// object is updated or read. Only called when the type has an identity schema.
+    /// object is updated or read. Only called when the type has an identity schema. A null
+    /// value (the default) answers no identity: a type may declare an identity schema and
+    /// answer none, as Terraform's built-in `terraform_data` does.
     fn identity(&self, _state: &Value) -> Value {
         Value::null(Type::Dynamic)
     }
@@ -416,6 +418,9 @@ fn identity_answer(
         return None;
     }
     let identity = r.identity(state);
+    if identity.is_null() {
+        return None;
+    }
     if let Some(before) = before.filter(|b| !b.is_null() && b.is_wholly_known()) {
         if *before != identity {
             diags.push(ProviderDiagnostic::error(
@@ -723,7 +728,7 @@ impl Provider for SdkProvider {
                 Some(prior) if !req.prior_state.is_null() && p.requires_replace.is_empty() => {
                     Some(prior.clone())
                 }
-                _ => Some(r.identity(&p.planned)),
+                _ => Some(r.identity(&p.planned)).filter(|i| !i.is_null()),
             },
             _ => None,
         };
@@ -863,7 +868,10 @@ impl Provider for SdkProvider {
             Ok(state) => ImportResponse {
                 imported: vec![ImportedResource {
                     type_name: req.type_name.to_string(),
-                    identity: r.identity_schema().map(|_| r.identity(&state)),
+                    identity: r
+                        .identity_schema()
+                        .map(|_| r.identity(&state))
+                        .filter(|i| !i.is_null()),
                     state,
                     private: Vec::new(),
                 }],

@@ -2,7 +2,9 @@
 //! updates in place (the output is unknown until then), changing `triggers_replace` replaces the
 //! object; `id` is a random UUID set at create and kept for the object's lifetime. It takes
 //! over `null_resource` objects of hashicorp/null that a `moved` block moves to it (Terraform
-//! 1.9): their `id` is kept and their `triggers` become `triggers_replace`.
+//! 1.9): their `id` is kept and their `triggers` become `triggers_replace`. As Terraform
+//! 1.12's, it declares a resource identity (`id`, version 0) but answers no identity: not on
+//! read, plan, apply, import or move.
 
 use crate::rng;
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
@@ -22,6 +24,13 @@ fn pending_output(input: &Value) -> Value {
     } else {
         Value::unknown(input.ty())
     }
+}
+
+fn no_import() -> Diags {
+    vec![ferro_sdk::Diagnostic::error(
+        "Resource import not supported",
+        "The resource type \"terraform_data\" does not support importing.",
+    )]
 }
 
 impl Resource for TerraformData {
@@ -56,9 +65,36 @@ impl Resource for TerraformData {
     }
 
     fn import(&self, _id: &str) -> Result<Value, Diags> {
+        Err(no_import())
+    }
+
+    fn identity_schema(&self) -> Option<ferro_sdk::IdentitySchema> {
+        let id = ferro_sdk::IdentityAttribute {
+            ty: Type::String,
+            required_for_import: true,
+            optional_for_import: false,
+            description: "The unique identifier for the data store.".into(),
+        };
+        Some(ferro_sdk::IdentitySchema {
+            version: 0,
+            attributes: [("id".to_string(), id)].into_iter().collect(),
+        })
+    }
+
+    // `identity` is the default, null: no identity is answered, as by Terraform's.
+
+    fn import_by_identity(&self, _identity: &Value) -> Result<Value, Diags> {
+        Err(no_import())
+    }
+
+    fn upgrade_identity(
+        &self,
+        _version: u64,
+        _old: &serde_json::Value,
+    ) -> Result<serde_json::Value, Diags> {
         Err(vec![ferro_sdk::Diagnostic::error(
-            "Resource import not supported",
-            "The resource type \"terraform_data\" does not support importing.",
+            "The builtin provider does not support provider upgrades since it has not changed the identity schema yet.",
+            "",
         )])
     }
 
