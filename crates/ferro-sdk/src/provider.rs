@@ -97,6 +97,13 @@ pub struct MoveStateRequest<'a> {
     /// source's type through [`crate::values::from_json`] to work on typed values).
     pub source_state: &'a serde_json::Value,
     pub source_private: &'a [u8],
+    /// The source object's resource identity (Terraform 1.12) exactly as state stored it, of
+    /// the source type's identity schema (decode it with that schema's type through
+    /// [`crate::values::from_json`]); None when the object has none. The target's identity is
+    /// what [`Resource::identity`] answers for the moved object.
+    pub source_identity: Option<&'a serde_json::Value>,
+    /// The identity schema version the source identity was stored under.
+    pub source_identity_schema_version: u64,
 }
 
 /// What [`Resource::move_state`] yields: the object as this resource type holds it (of the
@@ -988,6 +995,8 @@ impl Provider for SdkProvider {
             source_schema_version: req.source_schema_version,
             source_state: req.source_state,
             source_private: req.source_private,
+            source_identity: req.source_identity,
+            source_identity_schema_version: req.source_identity_schema_version,
         });
         let moved = match moved {
             Ok(m) => m,

@@ -103,6 +103,30 @@ fn moves(p: &GrpcProvider) {
         Value::string("test_thing v2 of registry.terraform.io/ferro/test")
     );
     assert_eq!(moved.target_private, b"old+moved");
+    // The source identity reaches the resource's move_state as state stored it, with its
+    // identity schema version.
+    let source_identity = serde_json::json!({"name": "a", "zone": null});
+    let with_identity = p.move_resource_state(MoveRequest {
+        source_provider_address: "registry.terraform.io/ferro/test",
+        source_type_name: "test_thing",
+        source_schema_version: 2,
+        source_state: &json,
+        source_private: b"old",
+        target_type_name: "test_successor",
+        source_identity: Some(&source_identity),
+        source_identity_schema_version: 3,
+    });
+    assert!(
+        with_identity.diagnostics.is_empty(),
+        "{:?}",
+        with_identity.diagnostics
+    );
+    assert_eq!(
+        get(&with_identity.target_state, "origin"),
+        Value::string(
+            "test_thing v2 of registry.terraform.io/ferro/test, identity {\"name\":\"a\",\"zone\":null} v3"
+        )
+    );
     // A source declared without its host matches on any host (a mirror).
     let mirrored = mv(
         "mirror.example.com/hashicorp/legacy",

@@ -53,7 +53,8 @@ pub fn provider(nested: bool) -> SdkProvider {
 
 /// `test_successor` takes over `test_thing` objects of this provider (`ferro/test`) and
 /// `legacy_thing` objects of `hashicorp/legacy` from any host: `id` is kept, `origin` says
-/// where the object came from, and the private data is the source's with `+moved`.
+/// where the object came from (and the source identity, when it had one), and the private
+/// data is the source's with `+moved`.
 pub struct Successor;
 
 impl Resource for Successor {
@@ -82,6 +83,16 @@ impl Resource for Successor {
                 "The source object has no id.",
             )]);
         };
+        let mut origin = format!(
+            "{} v{} of {}",
+            req.source_type_name, req.source_schema_version, req.source_provider_address
+        );
+        if let Some(identity) = req.source_identity {
+            origin.push_str(&format!(
+                ", identity {identity} v{}",
+                req.source_identity_schema_version
+            ));
+        }
         let state = with(
             &with(
                 &self.schema().to_block().empty_value(),
@@ -89,10 +100,7 @@ impl Resource for Successor {
                 Value::string(id),
             ),
             "origin",
-            Value::string(format!(
-                "{} v{} of {}",
-                req.source_type_name, req.source_schema_version, req.source_provider_address
-            )),
+            Value::string(origin),
         );
         let mut private = req.source_private.to_vec();
         private.extend_from_slice(b"+moved");
