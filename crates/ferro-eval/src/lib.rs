@@ -13,6 +13,7 @@ pub use eval::{
     ProviderFunctionLookup, ProviderFunctions, Scope,
 };
 pub use functions::{
-    call_function, function_names, function_signature, is_function, parse_rfc3339, CallError,
-    FnContext, FunctionSignature, IMPURE_FUNCTIONS, MONTH_NAMES, WEEKDAY_NAMES,
+    call_function, function_names, function_signature, is_function, parse_go_duration,
+    parse_rfc3339, CallError, FnContext, FunctionSignature, IMPURE_FUNCTIONS, MONTH_NAMES,
+    WEEKDAY_NAMES,
 };

@@ -1,7 +1,8 @@
 //! The `time` provider (hashicorp/time): `time_static` (a timestamp fixed at creation, with its
 //! parts), `time_offset` (a base timestamp plus offsets), `time_rotating` (gone from state once
 //! its rotation time has passed, so it is created again) and `time_sleep` (waits on create
-//! and/or destroy); and its function `rfc3339_parse` (`time_functions.rs`).
+//! and/or destroy); and its functions `rfc3339_parse`, `unix_timestamp_parse` and `duration_parse`
+//! (`time_functions.rs`).
 
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
 use ferro_sdk::values::{get_str, with};

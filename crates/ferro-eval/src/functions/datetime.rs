@@ -271,7 +271,7 @@ pub(super) fn register(r: &mut Registry) {
 
 /// Go's `time.ParseDuration`, in nanoseconds, with Go's error messages: unsigned 64-bit
 /// arithmetic, so a duration past about 292 years is "invalid".
-fn parse_duration(text: &str) -> Result<i128, String> {
+pub fn parse_duration(text: &str) -> Result<i128, String> {
     const LIMIT: u64 = 1 << 63;
     let q = super::numeric::go_quote;
     let invalid = || format!("time: invalid duration {}", q(text));

@@ -11,7 +11,10 @@ mod conversion;
 mod crypto;
 mod datetime;
 mod rsadecrypt;
-pub use datetime::{parse_rfc3339, DAYS as WEEKDAY_NAMES, MONTHS as MONTH_NAMES};
+pub use datetime::{
+    parse_duration as parse_go_duration, parse_rfc3339, DAYS as WEEKDAY_NAMES,
+    MONTHS as MONTH_NAMES,
+};
 mod encoding;
 mod filesystem;
 mod format;
