@@ -52,7 +52,7 @@ impl FunctionProviders {
             let files = tn.module.files(db).iter().map(|f| file_hir(db, *f));
             let mut called = BTreeSet::new();
             for hir in files {
-                called.extend(called_locals(&hir));
+                called.extend(called_locals(hir));
             }
             if node == 0 {
                 for hir in root_calls {
