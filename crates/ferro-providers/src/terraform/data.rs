@@ -4,7 +4,7 @@
 //! over `null_resource` objects of hashicorp/null that a `moved` block moves to it (Terraform
 //! 1.9): their `id` is kept and their `triggers` become `triggers_replace`. As Terraform
 //! 1.12's, it declares a resource identity (`id`, version 0) but answers no identity: not on
-//! read, plan, apply, import or move.
+//! read, plan, apply, import or move. Import sets `id` and nothing else.
 
 use crate::rng;
 use ferro_sdk::modifiers::{requires_replace, use_state_for_unknown};
@@ -26,11 +26,10 @@ fn pending_output(input: &Value) -> Value {
     }
 }
 
-fn no_import() -> Diags {
-    vec![ferro_sdk::Diagnostic::error(
-        "Resource import not supported",
-        "The resource type \"terraform_data\" does not support importing.",
-    )]
+/// An imported object: only its `id` is known, as Terraform's import sets it.
+fn imported(id: Value) -> Value {
+    let empty = TerraformData.schema().to_block().empty_value();
+    with(&empty, "id", id)
 }
 
 impl Resource for TerraformData {
@@ -64,8 +63,8 @@ impl Resource for TerraformData {
         Ok(with(&v, "output", get(planned, "input")))
     }
 
-    fn import(&self, _id: &str) -> Result<Value, Diags> {
-        Err(no_import())
+    fn import(&self, id: &str) -> Result<Value, Diags> {
+        Ok(imported(Value::string(id)))
     }
 
     fn identity_schema(&self) -> Option<ferro_sdk::IdentitySchema> {
@@ -83,8 +82,10 @@ impl Resource for TerraformData {
 
     // `identity` is the default, null: no identity is answered, as by Terraform's.
 
-    fn import_by_identity(&self, _identity: &Value) -> Result<Value, Diags> {
-        Err(no_import())
+    // The object is made, but no identity is answered, so core refuses the import as
+    // Terraform's does ("Import returned no identity").
+    fn import_by_identity(&self, identity: &Value) -> Result<Value, Diags> {
+        Ok(imported(get(identity, "id")))
     }
 
     fn upgrade_identity(
