@@ -256,6 +256,11 @@ impl Evaluator<'_> {
                     }
                 })
             }
+            Expr::Binary {
+                op: op @ (BinaryOp::And | BinaryOp::Or),
+                lhs,
+                rhs,
+            } => self.logical(e, *op, *lhs, *rhs),
             Expr::Binary { op, lhs, rhs } => {
                 let l = self.eval(*lhs);
                 let r = self.eval(*rhs);
@@ -368,6 +373,67 @@ impl Evaluator<'_> {
                 };
                 self.err(at, summary, detail)
             }
+        }
+    }
+
+    /// `&&` and `||` as HCL 2.23 (Terraform 1.12) evaluates them: both sides are evaluated and
+    /// converted to bool (a conversion failure is always reported), then a side that decides
+    /// the result alone keeps only its own diagnostics (`ops::logic_short_circuit`), so
+    /// `var.x != null && var.x.a > 0` works when x is null. The result carries both sides'
+    /// marks.
+    fn logical(&mut self, e: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Value {
+        let logic_op = if op == BinaryOp::And {
+            LogicOp::And
+        } else {
+            LogicOp::Or
+        };
+        let saved = self.diags.len();
+        let l = self.eval(lhs);
+        let lhs_diags: Vec<_> = self.diags.drain(saved..).collect();
+        let r = self.eval(rhs);
+        let rhs_diags: Vec<_> = self.diags.drain(saved..).collect();
+        let (l, lhs_marks) = l.deep_unmark();
+        let (r, rhs_marks) = r.deep_unmark();
+        let marks = lhs_marks.union(rhs_marks);
+        let lc = convert(&l, &Type::Bool);
+        let rc = convert(&r, &Type::Bool);
+        let (l, r) = match (lc, rc) {
+            (Ok(l), Ok(r)) => (l, r),
+            (lc, rc) => {
+                // Conversion errors come first; the sides' own diagnostics follow.
+                for (res, at, side) in [(lc, lhs, "left"), (rc, rhs, "right")] {
+                    if let Err(err) = res {
+                        let detail =
+                            format!("Unsuitable value for {side} operand: {}.", err.message);
+                        self.err(at, "Invalid operand", detail);
+                    }
+                }
+                self.diags.extend(lhs_diags);
+                self.diags.extend(rhs_diags);
+                return Value::unknown(Type::Bool);
+            }
+        };
+        let left_failed = lhs_diags.iter().any(Diagnostic::is_error);
+        if let Some((v, side)) = ops::logic_short_circuit(logic_op, &l, &r, left_failed) {
+            self.diags.extend(match side {
+                ops::Side::Left => lhs_diags,
+                ops::Side::Right => rhs_diags,
+            });
+            return v.with_marks(marks);
+        }
+        let failed = left_failed || rhs_diags.iter().any(Diagnostic::is_error);
+        self.diags.extend(lhs_diags);
+        self.diags.extend(rhs_diags);
+        if failed {
+            return Value::unknown(Type::Bool).with_marks(marks);
+        }
+        match ops::logic(logic_op, &l, &r) {
+            Ok(v) => v.with_marks(marks),
+            Err(err) => self.err(
+                e,
+                "Operation failed",
+                format!("Error during operation: {}.", err.message),
+            ),
         }
     }
 

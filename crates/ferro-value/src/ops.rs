@@ -291,6 +291,52 @@ pub fn logic(op: LogicOp, a: &Value, b: &Value) -> Result<Value, OpError> {
     Ok(Value::bool(r).with_marks(marks))
 }
 
+/// Which operand of a binary operator decided its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// The short circuit of `&&` and `||` (HCL 2.23, Terraform 1.12): given both operands already
+/// converted to bool and unmarked, the result one side decides on its own, and that side, whose
+/// diagnostics alone are then kept. `None`: no side decides, the operator runs as usual.
+///
+/// A single known controlling value decides (`false` for `&&`, `true` for `||`), on either
+/// side; a known null counts as not true, as cty's `Value::True` says, so `null && x` is false.
+/// An unknown side decides when the other is known and does not control (the result is then
+/// unknown), and when both are unknown the left decides unless `left_failed` (its evaluation
+/// reported an error: both sides' errors are then wanted).
+pub fn logic_short_circuit(
+    op: LogicOp,
+    a: &Value,
+    b: &Value,
+    left_failed: bool,
+) -> Option<(Value, Side)> {
+    let controlling = matches!(op, LogicOp::Or);
+    // cty's `True()`: only a known, non-null true is true.
+    let is = |v: &Value, want: bool| (v.as_bool() == Some(true)) == want;
+    let (a_known, b_known) = (!a.is_unknown(), !b.is_unknown());
+    let unknown = || Value::unknown(Type::Bool);
+    if !a_known && !b_known {
+        return (!left_failed).then(|| (unknown(), Side::Left));
+    }
+    if a_known && is(a, controlling) {
+        return Some((Value::bool(controlling), Side::Left));
+    }
+    if b_known && is(b, controlling) {
+        return Some((Value::bool(controlling), Side::Right));
+    }
+    // The known side does not control: the unknown one decides, and the result is unknown.
+    if !a_known {
+        return Some((unknown(), Side::Left));
+    }
+    if !b_known {
+        return Some((unknown(), Side::Right));
+    }
+    None
+}
+
 pub fn not(a: &Value) -> Result<Value, OpError> {
     let (vals, marks) = match operands(&[a], &Type::Bool)? {
         Err(marks) => return Ok(Value::unknown(Type::Bool).with_marks(marks)),
@@ -503,5 +549,37 @@ mod tests {
             ls.as_elements().unwrap()[0],
             Value::list(Type::Number, vec![Value::int(1)])
         );
+    }
+
+    #[test]
+    fn logic_short_circuit_follows_hcl() {
+        use LogicOp::{And, Or};
+        let (t, f, u, null) = (
+            Value::bool(true),
+            Value::bool(false),
+            Value::unknown(Type::Bool),
+            Value::null(Type::Bool),
+        );
+        let sc = |op, a: &Value, b: &Value, failed| logic_short_circuit(op, a, b, failed);
+        // A known controlling value decides, on either side.
+        assert_eq!(sc(And, &f, &u, false), Some((f.clone(), Side::Left)));
+        assert_eq!(sc(And, &u, &f, false), Some((f.clone(), Side::Right)));
+        assert_eq!(sc(Or, &t, &u, false), Some((t.clone(), Side::Left)));
+        assert_eq!(sc(Or, &u, &t, true), Some((t.clone(), Side::Right)));
+        // A null is not true: it controls `&&`, never `||`.
+        assert_eq!(sc(And, &null, &t, false), Some((f.clone(), Side::Left)));
+        assert_eq!(sc(And, &t, &null, false), Some((f.clone(), Side::Right)));
+        assert_eq!(sc(Or, &null, &f, false), None);
+        assert_eq!(sc(Or, &u, &null, false), Some((u.clone(), Side::Left)));
+        // An unknown side decides when the known one does not control.
+        assert_eq!(sc(And, &u, &t, false), Some((u.clone(), Side::Left)));
+        assert_eq!(sc(And, &t, &u, false), Some((u.clone(), Side::Right)));
+        assert_eq!(sc(Or, &f, &u, false), Some((u.clone(), Side::Right)));
+        // Both unknown: the left decides unless it failed.
+        assert_eq!(sc(And, &u, &u, false), Some((u.clone(), Side::Left)));
+        assert_eq!(sc(Or, &u, &u, true), None);
+        // Known values that control nothing: the operator runs.
+        assert_eq!(sc(And, &t, &t, false), None);
+        assert_eq!(sc(Or, &f, &f, false), None);
     }
 }
