@@ -148,15 +148,28 @@ impl ProviderBody {
     }
 }
 
+/// A test file's `variable` block.
+pub struct DeclaredVariable {
+    pub name: String,
+    pub default: Option<TestExpr>,
+    /// The `type` constraint, with its `optional(…, default)` defaults.
+    pub ty: Option<(
+        ferro_value::Type,
+        Option<ferro_value::defaults::TypeDefaults>,
+    )>,
+    /// The block's header (`variable "NAME"`).
+    pub span: Span,
+}
+
 pub struct TestFile {
     /// The name as printed (`tests/main.tftest.hcl`).
     pub name: String,
     pub file: FileId,
     pub text: String,
     pub variables: Vec<(String, TestExpr)>,
-    /// `variable "NAME" { default = … }` blocks (Terraform 1.9+): what `var.NAME` is when
-    /// no `-var` gives it.
-    pub declared: Vec<(String, Option<TestExpr>)>,
+    /// `variable "NAME"` blocks: what `var.NAME` is when no `-var` gives it (Terraform 1.9+),
+    /// and the type a `-var` value is read and converted as (Terraform 1.13).
+    pub declared: Vec<DeclaredVariable>,
     pub providers: Vec<ProviderBlock>,
     pub mocks: Vec<MockProvider>,
     pub overrides: Vec<Override>,
@@ -234,8 +247,19 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                 }
                 "variable" => {
                     if let Some(name) = cx.one_label(b, "variable", "name") {
-                        let default = cx.variable_block(b);
-                        out.declared.push((name, default));
+                        let (default, ty) = cx.variable_block(b);
+                        out.declared.push(DeclaredVariable {
+                            name,
+                            default,
+                            ty,
+                            span: match b.labels.last() {
+                                Some(l) => Span {
+                                    end: l.span.end,
+                                    ..b.ty.span
+                                },
+                                None => b.ty.span,
+                            },
+                        });
                     }
                 }
                 "provider" => {
@@ -452,17 +476,34 @@ impl Cx<'_> {
 
     /// A test file's `variable` block: its default (`type`, `description`, `sensitive` and
     /// `nullable` are accepted).
-    fn variable_block(&mut self, b: &Block) -> Option<TestExpr> {
+    #[allow(clippy::type_complexity)]
+    fn variable_block(
+        &mut self,
+        b: &Block,
+    ) -> (
+        Option<TestExpr>,
+        Option<(
+            ferro_value::Type,
+            Option<ferro_value::defaults::TypeDefaults>,
+        )>,
+    ) {
         let mut default = None;
+        let mut ty = None;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "default" => {
                     default = Some(self.lower(&a.expr))
                 }
+                BodyItem::Attribute(a) if a.name.name == "type" => {
+                    match ferro_hir::lower_type_expr_with_defaults(self.file, &a.expr) {
+                        Ok(t) => ty = Some(t),
+                        Err(d) => self.diags.push(d),
+                    }
+                }
                 BodyItem::Attribute(a)
                     if matches!(
                         a.name.name.as_str(),
-                        "type" | "description" | "sensitive" | "nullable"
+                        "description" | "sensitive" | "nullable"
                     ) => {}
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "a variable block"),
                 BodyItem::Block(inner) => {
@@ -470,7 +511,7 @@ impl Cx<'_> {
                 }
             }
         }
-        default
+        (default, ty)
     }
 
     fn provider_body(&mut self, body: &Body, top: bool) -> ProviderBody {

@@ -14,12 +14,13 @@ mod mock;
 mod report;
 mod run;
 mod scope;
+mod variables;
 
 pub use file::{parse_test_file, TestFile};
 
 use crate::{spec, Global, Io};
 use ferro_diag::{Diagnostic, FileId};
-use ferro_value::Value;
+use ferro_value::{Type, Value};
 use report::Reporter;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -353,24 +354,14 @@ fn run_file(
             mock_files.push((id, shown, text));
         }
     }
-    // `variable` blocks (Terraform 1.9+) give the globals their defaults.
+    // `variable` blocks give the globals their defaults (Terraform 1.9+) and their types
+    // (1.13): a `-var` value is read as the type says (literally when it is primitive or
+    // not given) and converted to it.
     let mut globals_with_defaults = globals.clone();
-    for (name, default) in &f.declared {
-        if globals_with_defaults.contains_key(name) {
-            continue;
-        }
-        if let Some(d) = default {
-            let v = run::eval_variables(
-                &[(name.clone(), d.clone())],
-                globals,
-                &BTreeMap::new(),
-                &own_source,
-                &g.dir,
-                &mut file_diags,
-            );
-            if let Some((v, _)) = v.into_values().next() {
-                globals_with_defaults.insert(name.clone(), v);
-            }
+    for d in &f.declared {
+        if let Some(v) = declared_value(d, cli_vars, globals, &own_source, &g.dir, &mut file_diags)
+        {
+            globals_with_defaults.insert(d.name.clone(), v);
         }
     }
     let globals = &globals_with_defaults;
@@ -445,6 +436,7 @@ fn run_file(
     let mut slots: Vec<run::StateSlot> = Vec::new();
     let mut outputs: BTreeMap<String, Value> = BTreeMap::new();
     let mut stop = skip_all || file_errors;
+    let mut variable_errors = false;
     let file_scratch = scratch.join(format!("{}", f.file.0));
     let _ = std::fs::create_dir_all(&file_scratch);
     let mut next = 0;
@@ -587,6 +579,12 @@ fn run_file(
                 // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
                 stop = true;
             }
+            if rr.status == Status::Skip && rr.diags.iter().any(Diagnostic::is_error) {
+                // Skipped for a variable that failed (Terraform 1.13): the file fails, and the
+                // runs after it, which come after a run that did not complete, are skipped.
+                stop = true;
+                variable_errors = true;
+            }
             result.runs.push(rr);
         }
     }
@@ -624,7 +622,7 @@ fn run_file(
     // A file a Ctrl-C cut short has not passed, whatever its runs say.
     let interrupted = crate::interrupt::interrupt().stop_requested()
         && result.runs.iter().any(|r| r.status == Status::Skip);
-    if file_errors || teardown_failed || interrupted {
+    if file_errors || teardown_failed || interrupted || variable_errors {
         result.status = Status::Error;
     }
     reporter.file_done(io, &f.name, result.status);
@@ -747,6 +745,88 @@ fn active_override(
         values,
         at_plan: during == Some(file::OverrideDuring::Plan),
         instance: None,
+    }
+}
+
+/// The value of a test file's `variable` block: the last `-var` for it, read as its type says,
+/// else its default; converted to its type. None when it has neither (or fails: reported).
+fn declared_value(
+    d: &file::DeclaredVariable,
+    cli_vars: &[(bool, String)],
+    globals: &BTreeMap<String, Value>,
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    let given = cli_vars.iter().rev().find_map(|(is_file, arg)| {
+        let (n, text) = arg.split_once('=')?;
+        (!*is_file && n.trim() == d.name).then_some(text)
+    });
+    let literal = matches!(
+        d.ty.as_ref().map(|(t, _)| t),
+        None | Some(Type::String | Type::Number | Type::Bool)
+    );
+    let value = match given {
+        Some(text) if literal => Value::string(text),
+        Some(text) => {
+            let id = FileId(u32::MAX);
+            let (ast, mut ds) = ferro_syntax::parse_expr(id, text);
+            let (hir, e) = ferro_hir::lower_standalone_expr(id, &ast);
+            ds.extend(hir.diagnostics().iter().cloned());
+            let scope = scope::VariablesScope {
+                vars: &BTreeMap::new(),
+                runs: &BTreeMap::new(),
+                sources: scope::TestSources { files: &[] },
+                dir,
+            };
+            let (v, eds) = ferro_eval::eval_expr(&hir, &scope, e);
+            ds.extend(eds);
+            if ds.iter().any(Diagnostic::is_error) {
+                diags.push(
+                    Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
+                        .with_detail(format!(
+                            "The value given for var.{} with -var is not a valid expression.",
+                            d.name
+                        ))
+                        .with_span(d.span),
+                );
+                return None;
+            }
+            v
+        }
+        None => {
+            let default = d.default.as_ref()?;
+            let v = run::eval_variables(
+                &[(d.name.clone(), default.clone())],
+                globals,
+                &BTreeMap::new(),
+                sources,
+                dir,
+                diags,
+            );
+            v.into_values().next()?.0
+        }
+    };
+    let Some((ty, defaults)) = &d.ty else {
+        return Some(value);
+    };
+    let value = match defaults {
+        Some(ds) => ferro_value::defaults::apply_defaults(&value, ds),
+        None => value,
+    };
+    match ferro_value::convert::convert(&value, ty) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
+                    .with_detail(format!(
+                        "The given value is not suitable for var.{}: {}.",
+                        d.name, e.message
+                    ))
+                    .with_span(d.span),
+            );
+            None
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use super::config::{provider_values, start_providers, with_test_providers, Provi
 use super::expect::{match_expected, missing_expected, planning_failure_warning};
 use super::file::{Command, Run, TestExpr, TestFile};
 use super::scope::{AssertScope, TestSources, VariablesScope};
+use super::variables::{eval_file_variables, run_var_refs};
 use super::Status;
 use crate::load::{load_dir_with, Loaded};
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
@@ -278,18 +279,29 @@ pub fn execute(
     };
     let key = state_key_of(run);
     let mut diags = Vec::new();
-    // Variables: the file's, then the run's (which may use the file's and earlier runs').
-    let mut given = eval_variables(
+    // Variables: the file's (which may use each other and earlier runs'), then the run's
+    // (which may use the file's and earlier runs'). A file-level variable that failed is an
+    // error of the runs that need it only.
+    let file_values = eval_file_variables(
         &ctx.file.variables,
         ctx.globals,
         ctx.runs,
         &sources,
         ctx.root,
-        &mut diags,
     );
+    // As Terraform 1.13, a run needing a variable that failed is skipped, and the file fails.
+    let failures = file_values.failures_for(run_var_refs(run).iter().map(String::as_str));
+    if has_errors(&failures) {
+        return RunOutcome::failed(Status::Skip, failures, sources);
+    }
+    let mut given = file_values.values.clone();
     let mut globals = ctx.globals.clone();
     for (n, (v, _)) in &given {
         globals.insert(n.clone(), v.clone());
+    }
+    // A failed one is reported once, where it failed, not again where it is used.
+    for n in file_values.failed_names() {
+        globals.insert(n.clone(), Value::dynamic_unknown());
     }
     given.extend(eval_variables(
         &run.variables,
@@ -375,6 +387,21 @@ pub fn execute(
     );
     diags.extend(pdiags);
     crate::load::config_diagnostics(&l, &mut diags);
+    let declared = ferro_db::module_index(&l.db, l.ws.root(&l.db))
+        .variables
+        .keys()
+        .cloned()
+        .collect::<Vec<_>>();
+    // The module's variables the run does not set come from the file's.
+    let failures = file_values.failures_for(
+        declared
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !run.variables.iter().any(|(r, _)| r == n)),
+    );
+    if has_errors(&failures) {
+        return RunOutcome::failed(Status::Skip, failures, sources);
+    }
     let vars = module_variables(&mut l, ctx, &given, &mut diags);
     if has_errors(&diags) {
         registry.close_all();

@@ -1,0 +1,142 @@
+//! A test file's file-level `variables` (Terraform 1.13): each may refer to the others, to the
+//! global variables and to the outputs of the runs before. They are evaluated in the order
+//! their references need; one that fails keeps its diagnostics for the runs that need it.
+
+use super::file::{Run, TestExpr};
+use super::run::eval_variables;
+use ferro_diag::{Diagnostic, FileId, Span};
+use ferro_hir::{Expr, ExprId, Reference};
+use ferro_value::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The file-level variables as one run sees them.
+#[derive(Default)]
+pub struct FileValues {
+    /// The ones that evaluated, with the range of their expression.
+    pub values: BTreeMap<String, (Value, Span)>,
+    /// The ones that did not: the variable whose own evaluation failed (itself, or one it
+    /// refers to).
+    failed: BTreeMap<String, String>,
+    /// The diagnostics of each variable whose own evaluation failed.
+    errors: BTreeMap<String, Vec<Diagnostic>>,
+}
+
+impl FileValues {
+    /// The variables without a value.
+    pub fn failed_names(&self) -> impl Iterator<Item = &String> {
+        self.failed.keys()
+    }
+
+    /// The diagnostics explaining why the variables in `needed` have no value, each failure
+    /// once.
+    pub fn failures_for<'n>(&self, needed: impl IntoIterator<Item = &'n str>) -> Vec<Diagnostic> {
+        let roots: BTreeSet<&String> = needed
+            .into_iter()
+            .filter_map(|n| self.failed.get(n))
+            .collect();
+        roots
+            .into_iter()
+            .flat_map(|r| self.errors.get(r).cloned().unwrap_or_default())
+            .collect()
+    }
+}
+
+/// The input variables an expression refers to (`var.NAME`).
+pub fn var_refs(e: &TestExpr) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<ExprId> = vec![e.id];
+    while let Some(id) = stack.pop() {
+        let expr = &e.hir.tree.exprs[id];
+        if let Expr::Ref(Reference::Var(n)) = expr {
+            out.insert(n.clone());
+        }
+        ferro_hir::child_exprs(expr, &mut stack);
+    }
+    out
+}
+
+/// The variables a run refers to in its own `variables` and its assertions.
+pub fn run_var_refs(run: &Run) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (_, e) in &run.variables {
+        out.extend(var_refs(e));
+    }
+    for a in &run.asserts {
+        out.extend(var_refs(&a.condition));
+        if let Some(m) = &a.error_message {
+            out.extend(var_refs(m));
+        }
+    }
+    out
+}
+
+/// Evaluate the file-level variables against the globals and the outputs of the runs so far,
+/// each after the file-level variables it refers to. A variable refers to the global of its
+/// own name when it names itself; variables that refer to each other in a circle fail.
+pub fn eval_file_variables(
+    exprs: &[(String, TestExpr)],
+    globals: &BTreeMap<String, Value>,
+    runs: &BTreeMap<String, Value>,
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+) -> FileValues {
+    let mut out = FileValues::default();
+    let mut vars = globals.clone();
+    let mut pending: Vec<(&String, &TestExpr, BTreeSet<String>)> = exprs
+        .iter()
+        .map(|(n, e)| {
+            let mut refs = var_refs(e);
+            refs.remove(n);
+            refs.retain(|r| exprs.iter().any(|(m, _)| m == r));
+            (n, e, refs)
+        })
+        .collect();
+    while !pending.is_empty() {
+        let waiting: BTreeSet<String> = pending.iter().map(|(n, _, _)| (*n).clone()).collect();
+        let (ready, rest): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .partition(|(_, _, refs)| refs.iter().all(|r| !waiting.contains(r)));
+        if ready.is_empty() {
+            for (name, e, _) in rest {
+                out.failed.insert(name.clone(), name.clone());
+                out.errors.insert(
+                    name.clone(),
+                    vec![Diagnostic::error("test-variable-cycle", "Cycle in test variables")
+                        .with_detail(format!(
+                            "The variable {name:?} of the test file's variables block refers to itself through other variables of the block."
+                        ))
+                        .with_span(e.span)],
+                );
+            }
+            break;
+        }
+        for (name, e, refs) in ready {
+            if let Some(root) = refs.iter().find_map(|r| out.failed.get(r)) {
+                out.failed.insert(name.clone(), root.clone());
+                continue;
+            }
+            let mut ds = Vec::new();
+            let v = eval_variables(
+                &[(name.clone(), e.clone())],
+                &vars,
+                runs,
+                sources,
+                dir,
+                &mut ds,
+            );
+            match v.into_iter().next() {
+                Some((_, (v, span))) => {
+                    vars.insert(name.clone(), v.clone());
+                    out.values.insert(name.clone(), (v, span));
+                }
+                None => {
+                    out.failed.insert(name.clone(), name.clone());
+                    out.errors.insert(name.clone(), ds);
+                }
+            }
+        }
+        pending = rest;
+    }
+    out
+}
