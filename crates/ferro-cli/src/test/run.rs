@@ -532,8 +532,17 @@ pub fn execute(
         let failed = has_errors(&apply_diags);
         diags.extend(apply_diags);
         slots[slot_index].state = Some(state.clone());
+        let missing = missing_expected(&expected);
         if failed {
+            diags.extend(missing);
             return RunOutcome::failed(Status::Error, diags, sources);
+        }
+        if !missing.is_empty() {
+            // As Terraform 1.12: a failure expected of the apply that did not happen fails the
+            // run without erroring it, so the runs after it go on; its assertions are not
+            // checked.
+            diags.extend(missing);
+            return RunOutcome::failed(Status::Fail, diags, sources);
         }
         if ctx.verbose {
             verbose = Some(Verbose {
