@@ -429,6 +429,7 @@ fn run_file(
         active_file.retain(|x| x.text != a.text);
         active_file.push(a);
     }
+    file_diags.extend(variables::undefined_references(&f.variables, f, globals));
     let file_errors = file_diags.iter().any(Diagnostic::is_error);
     if !file_diags.is_empty() {
         reporter.diagnostics(io, &f.name, None, &file_diags, &sources);

@@ -6,7 +6,7 @@ use super::config::{provider_values, start_providers, with_test_providers, Provi
 use super::expect::{match_expected, missing_expected, planning_failure_warning};
 use super::file::{Command, Run, TestExpr, TestFile};
 use super::scope::{AssertScope, TestSources, VariablesScope};
-use super::variables::{eval_file_variables, run_var_refs};
+use super::variables::{eval_file_variables, run_var_refs, undefined_references};
 use super::Status;
 use crate::load::{load_dir_with, Loaded};
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
@@ -289,6 +289,7 @@ pub fn execute(
         &sources,
         ctx.root,
     );
+    diags.extend(undefined_references(&run.variables, ctx.file, ctx.globals));
     // As Terraform 1.13, a run needing a variable that failed is skipped, and the file fails.
     let failures = file_values.failures_for(run_var_refs(run).iter().map(String::as_str));
     if has_errors(&failures) {

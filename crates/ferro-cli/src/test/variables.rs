@@ -2,7 +2,7 @@
 //! global variables and to the outputs of the runs before. They are evaluated in the order
 //! their references need; one that fails keeps its diagnostics for the runs that need it.
 
-use super::file::{Run, TestExpr};
+use super::file::{Run, TestExpr, TestFile};
 use super::run::eval_variables;
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, Reference};
@@ -44,16 +44,46 @@ impl FileValues {
 
 /// The input variables an expression refers to (`var.NAME`).
 pub fn var_refs(e: &TestExpr) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
+    var_ref_sites(e).into_iter().map(|(n, _)| n).collect()
+}
+
+/// Each reference to an input variable in an expression, in source order, with its range.
+fn var_ref_sites(e: &TestExpr) -> Vec<(String, Option<Span>)> {
+    let mut out = Vec::new();
     let mut stack: Vec<ExprId> = vec![e.id];
     while let Some(id) = stack.pop() {
         let expr = &e.hir.tree.exprs[id];
         if let Expr::Ref(Reference::Var(n)) = expr {
-            out.insert(n.clone());
+            out.push((n.clone(), e.hir.map.span(id)));
         }
-        ferro_hir::child_exprs(expr, &mut stack);
+        let mut kids = Vec::new();
+        ferro_hir::child_exprs(expr, &mut kids);
+        stack.extend(kids.into_iter().rev());
     }
     out
+}
+
+/// Terraform 1.13's warning for each reference in `exprs` to a variable the test file does
+/// not define (in its `variables` block or a `variable` block) that a `-var` option gives:
+/// such references still work, but are deprecated.
+pub fn undefined_references(
+    exprs: &[(String, TestExpr)],
+    file: &TestFile,
+    cli: &BTreeMap<String, Value>,
+) -> Vec<Diagnostic> {
+    let defined = |n: &str| {
+        file.variables.iter().any(|(m, _)| m == n) || file.declared.iter().any(|d| d.name == n)
+    };
+    exprs
+        .iter()
+        .flat_map(|(_, e)| var_ref_sites(e))
+        .filter(|(n, _)| cli.contains_key(n) && !defined(n))
+        .map(|(n, span)| {
+            Diagnostic::warning("test-undefined-variable", "Variable referenced without definition")
+                .with_detail(format!("Variable {n:?} was referenced without providing a definition. Referencing undefined variables within Terraform Test files is deprecated, please add a `variable` block into the relevant test file to provide a definition for the variable. This will become required in future versions of Terraform."))
+                .with_span_opt(span)
+        })
+        .collect()
 }
 
 /// The variables a run refers to in its own `variables` and its assertions.
