@@ -342,6 +342,30 @@ mod tests {
     }
 
     #[test]
+    fn terraform_1_12_and_1_13_constraints_meet_the_followed_range() {
+        // The range ferro follows since Terraform 1.13's language (ferro-db's
+        // NEWEST_LANGUAGE_VERSION).
+        let some = |c: &str| {
+            Constraints::parse(c)
+                .unwrap()
+                .allows_some_in(&v("1.0.3"), &v("1.13.5"))
+        };
+        for ok in [
+            ">= 1.12",
+            "~> 1.12",
+            "~> 1.13.0",
+            ">= 1.12.0, < 1.14.0",
+            "1.13.5",
+            "> 1.11.4",
+        ] {
+            assert!(some(ok), "{ok}");
+        }
+        for bad in [">= 1.13.6", "~> 1.14", "> 1.13.5", "~> 1.13.6", ">= 2.0"] {
+            assert!(!some(bad), "{bad}");
+        }
+    }
+
+    #[test]
     fn parses_and_orders_versions() {
         assert_eq!(v("2.1.2"), Version::new(2, 1, 2));
         assert_eq!(v("v2.1.2"), Version::new(2, 1, 2));

@@ -18,8 +18,11 @@ use ferro_diag::Diagnostic;
 pub const OLDEST_LANGUAGE_VERSION: &str = "1.0.3";
 
 /// The newest Terraform release whose language ferro implements (ephemeral values and
-/// resources, `terraform.applying` of 1.10; write-only attributes of 1.11).
-pub const NEWEST_LANGUAGE_VERSION: &str = "1.11.4";
+/// resources, `terraform.applying` of 1.10; write-only attributes of 1.11; the short circuit
+/// of `&&` and `||` of 1.12; in `terraform test`, 1.12's `parallel` runs, `-parallelism` and
+/// runs going on after an apply's missing expected failure, 1.13's `variable` blocks typing
+/// external variables and file-level `variables` referring to each other and to runs).
+pub const NEWEST_LANGUAGE_VERSION: &str = "1.13.5";
 
 /// The first OpenTofu release (its language is Terraform 1.6's).
 pub const OLDEST_OPENTOFU_VERSION: &str = "1.6.0";
