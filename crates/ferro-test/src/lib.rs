@@ -289,7 +289,50 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
         }
     }
     out.diags.extend(cx.diags);
+    let dups = duplicate_variables(&mut out);
+    out.diags.extend(dups);
     out
+}
+
+/// Terraform 1.13's errors for a `variable` block whose name another `variable` block (the
+/// later one is dropped) or the file's `variables` already use.
+fn duplicate_variables(f: &mut TestFile) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut kept: Vec<DeclaredVariable> = Vec::new();
+    let dup = |detail: String, at: Span| {
+        Diagnostic::error(
+            "test-duplicate-variable",
+            "Duplicate \"variable\" block names",
+        )
+        .with_detail(detail)
+        .with_span(at)
+    };
+    for d in std::mem::take(&mut f.declared) {
+        if let Some(first) = kept.iter().find(|k| k.name == d.name) {
+            let at = ferro_diag::hcl_range(&f.name, &f.text, first.span);
+            diags.push(dup(
+                format!(
+                    "This test file already has a variable named {} defined at {at}.",
+                    d.name
+                ),
+                d.span,
+            ));
+            continue;
+        }
+        if let Some((_, e)) = f.variables.iter().find(|(n, _)| *n == d.name) {
+            let at = ferro_diag::hcl_range(&f.name, &f.text, e.span);
+            diags.push(dup(
+                format!(
+                    "This test file already has a variable named {} defined at {at}.",
+                    d.name
+                ),
+                d.span,
+            ));
+        }
+        kept.push(d);
+    }
+    f.declared = kept;
+    diags
 }
 
 /// A shared mock file (`*.tfmock.hcl`, `*.tfmock.json`): its `mock_resource`, `mock_data` and
