@@ -357,11 +357,19 @@ fn run_file(
     // `variable` blocks give the globals their defaults (Terraform 1.9+) and their types
     // (1.13): a `-var` value is read as the type says (literally when it is primitive or
     // not given) and converted to it.
+    // One that fails is reported with the file, which fails; the runs that need it are skipped.
     let mut globals_with_defaults = globals.clone();
+    let mut declared_diags = Vec::new();
+    let mut failed_globals = std::collections::BTreeSet::new();
     for d in &f.declared {
-        if let Some(v) = declared_value(d, cli_vars, globals, &own_source, &g.dir, &mut file_diags)
-        {
-            globals_with_defaults.insert(d.name.clone(), v);
+        match declared_value(d, cli_vars, globals, &own_source, &g.dir) {
+            Ok(v) => {
+                globals_with_defaults.insert(d.name.clone(), v);
+            }
+            Err(ds) => {
+                declared_diags.extend(ds);
+                failed_globals.insert(d.name.clone());
+            }
         }
     }
     let globals = &globals_with_defaults;
@@ -431,13 +439,14 @@ fn run_file(
     }
     file_diags.extend(variables::undefined_references(&f.variables, f, globals));
     let file_errors = file_diags.iter().any(Diagnostic::is_error);
+    file_diags.extend(declared_diags);
     if !file_diags.is_empty() {
         reporter.diagnostics(io, &f.name, None, &file_diags, &sources);
     }
     let mut slots: Vec<run::StateSlot> = Vec::new();
     let mut outputs: BTreeMap<String, Value> = BTreeMap::new();
     let mut stop = skip_all || file_errors;
-    let mut variable_errors = false;
+    let mut variable_errors = !failed_globals.is_empty();
     let file_scratch = scratch.join(format!("{}", f.file.0));
     let _ = std::fs::create_dir_all(&file_scratch);
     let mut next = 0;
@@ -508,6 +517,7 @@ fn run_file(
                 file: file_ref,
                 cli_vars,
                 globals,
+                failed_globals: &failed_globals,
                 runs: outputs_ref,
                 parallelism,
                 scratch: scratch_ref,
@@ -580,7 +590,7 @@ fn run_file(
                 // As Terraform 1.6–1.10: an error stops the file; the rest is skipped.
                 stop = true;
             }
-            if rr.status == Status::Skip && rr.diags.iter().any(Diagnostic::is_error) {
+            if rr.status == Status::Skip {
                 // Skipped for a variable that failed (Terraform 1.13): the file fails, and the
                 // runs after it, which come after a run that did not complete, are skipped.
                 stop = true;
@@ -749,19 +759,27 @@ fn active_override(
     }
 }
 
-/// The value of a test file's `variable` block: the last `-var` for it, read as its type says,
-/// else its default; converted to its type. None when it has neither (or fails: reported).
+/// The value of a test file's `variable` block, as Terraform 1.13 prepares it: the last `-var`
+/// for it, read as its type says, else its default; converted to its type. `Err`: why it has
+/// no value.
 fn declared_value(
     d: &file::DeclaredVariable,
     cli_vars: &[(bool, String)],
     globals: &BTreeMap<String, Value>,
     sources: &[(FileId, String, String)],
     dir: &Path,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Value> {
+) -> Result<Value, Vec<Diagnostic>> {
+    let name = &d.name;
+    let invalid = |detail: String| {
+        vec![
+            Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
+                .with_detail(detail)
+                .with_span(d.span),
+        ]
+    };
     let given = cli_vars.iter().rev().find_map(|(is_file, arg)| {
         let (n, text) = arg.split_once('=')?;
-        (!*is_file && n.trim() == d.name).then_some(text)
+        (!*is_file && n.trim() == *name).then_some(text)
     });
     let literal = matches!(
         d.ty.as_ref().map(|(t, _)| t),
@@ -783,52 +801,63 @@ fn declared_value(
             let (v, eds) = ferro_eval::eval_expr(&hir, &scope, e);
             ds.extend(eds);
             if ds.iter().any(Diagnostic::is_error) {
-                diags.push(
-                    Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                        .with_detail(format!(
-                            "The value given for var.{} with -var is not a valid expression.",
-                            d.name
-                        ))
-                        .with_span(d.span),
-                );
-                return None;
+                return Err(invalid(format!(
+                    "The value set using -var=\"{name}=...\" is not a valid expression."
+                )));
             }
             v
         }
-        None => {
-            let default = d.default.as_ref()?;
-            let v = run::eval_variables(
-                &[(d.name.clone(), default.clone())],
-                globals,
-                &BTreeMap::new(),
-                sources,
-                dir,
-                diags,
-            );
-            v.into_values().next()?.0
-        }
+        None => match &d.default {
+            Some(default) => {
+                let mut ds = Vec::new();
+                let v = run::eval_variables(
+                    &[(name.clone(), default.clone())],
+                    globals,
+                    &BTreeMap::new(),
+                    sources,
+                    dir,
+                    &mut ds,
+                );
+                match v.into_values().next() {
+                    Some((v, _)) => v,
+                    None => return Err(ds),
+                }
+            }
+            // Terraform requires a value for a declared variable without a default.
+            None => {
+                return Err(vec![Diagnostic::error(
+                    "invalid-variable-value",
+                    "Required variable not set",
+                )
+                .with_detail(format!(
+                    "The variable {name:?} is required, but is not set."
+                ))
+                .with_span(d.span)])
+            }
+        },
     };
     let Some((ty, defaults)) = &d.ty else {
-        return Some(value);
+        return Ok(value);
     };
     let value = match defaults {
-        Some(ds) => ferro_value::defaults::apply_defaults(&value, ds),
-        None => value,
+        Some(ds) if !value.is_null() => ferro_value::defaults::apply_defaults(&value, ds),
+        _ => value,
     };
-    match ferro_value::convert::convert(&value, ty) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            diags.push(
-                Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                    .with_detail(format!(
-                        "The given value is not suitable for var.{}: {}.",
-                        d.name, e.message
-                    ))
-                    .with_span(d.span),
-            );
-            None
-        }
-    }
+    ferro_value::convert::convert(&value, ty).map_err(|e| match given {
+        Some(_) => invalid(format!(
+            "Unsuitable value for var.{name} set using -var=\"{name}=...\": {}.",
+            e.message
+        )),
+        None => vec![Diagnostic::error(
+            "invalid-variable-value",
+            "Invalid default value for module argument",
+        )
+        .with_detail(format!(
+            "The default value for variable {name:?} is incompatible with its type constraint: {}.",
+            e.message
+        ))
+        .with_span(d.span)],
+    })
 }
 
 /// An override's `values` (or `outputs`), evaluated in the test file's scope.

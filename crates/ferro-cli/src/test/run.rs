@@ -62,6 +62,8 @@ pub struct RunCtx<'a> {
     pub cli_vars: &'a [(bool, String)],
     /// Global variables: the test file's `variables` block over `-var` (unparsed ones stay out).
     pub globals: &'a BTreeMap<String, Value>,
+    /// The test file's `variable` blocks that have no value (already reported).
+    pub failed_globals: &'a std::collections::BTreeSet<String>,
     pub runs: &'a BTreeMap<String, Value>,
     pub parallelism: usize,
     pub scratch: &'a Path,
@@ -284,15 +286,14 @@ pub fn execute(
     // error of the runs that need it only.
     let file_values = eval_file_variables(
         &ctx.file.variables,
-        ctx.globals,
+        (ctx.globals, ctx.failed_globals),
         ctx.runs,
         &sources,
         ctx.root,
     );
     diags.extend(undefined_references(&run.variables, ctx.file, ctx.globals));
     // As Terraform 1.13, a run needing a variable that failed is skipped, and the file fails.
-    let failures = file_values.failures_for(run_var_refs(run).iter().map(String::as_str));
-    if has_errors(&failures) {
+    if let Some(failures) = file_values.failures_for(run_var_refs(run).iter().map(String::as_str)) {
         return RunOutcome::failed(Status::Skip, failures, sources);
     }
     let mut given = file_values.values.clone();
@@ -352,6 +353,21 @@ pub fn execute(
         }
     };
     sources.extend(l.sources.iter().cloned());
+    // The module's variables the run does not set come from the file's.
+    let declared = ferro_db::module_index(&l.db, l.ws.root(&l.db))
+        .variables
+        .keys()
+        .cloned()
+        .collect::<Vec<_>>();
+    let failures = file_values.failures_for(
+        declared
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !run.variables.iter().any(|(r, _)| r == n)),
+    );
+    if let Some(failures) = failures {
+        return RunOutcome::failed(Status::Skip, failures, sources);
+    }
     let slot_index = match slots.iter().position(|s| s.key == key) {
         Some(i) => i,
         None => {
@@ -388,21 +404,6 @@ pub fn execute(
     );
     diags.extend(pdiags);
     crate::load::config_diagnostics(&l, &mut diags);
-    let declared = ferro_db::module_index(&l.db, l.ws.root(&l.db))
-        .variables
-        .keys()
-        .cloned()
-        .collect::<Vec<_>>();
-    // The module's variables the run does not set come from the file's.
-    let failures = file_values.failures_for(
-        declared
-            .iter()
-            .map(String::as_str)
-            .filter(|n| !run.variables.iter().any(|(r, _)| r == n)),
-    );
-    if has_errors(&failures) {
-        return RunOutcome::failed(Status::Skip, failures, sources);
-    }
     let vars = module_variables(&mut l, ctx, &given, &mut diags);
     if has_errors(&diags) {
         registry.close_all();

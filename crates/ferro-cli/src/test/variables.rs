@@ -28,17 +28,22 @@ impl FileValues {
         self.failed.keys()
     }
 
-    /// The diagnostics explaining why the variables in `needed` have no value, each failure
-    /// once.
-    pub fn failures_for<'n>(&self, needed: impl IntoIterator<Item = &'n str>) -> Vec<Diagnostic> {
+    /// When some variable in `needed` has no value, the diagnostics explaining why, each
+    /// failure once (none for a `variable` block's, which the file reports).
+    pub fn failures_for<'n>(
+        &self,
+        needed: impl IntoIterator<Item = &'n str>,
+    ) -> Option<Vec<Diagnostic>> {
         let roots: BTreeSet<&String> = needed
             .into_iter()
             .filter_map(|n| self.failed.get(n))
             .collect();
-        roots
-            .into_iter()
-            .flat_map(|r| self.errors.get(r).cloned().unwrap_or_default())
-            .collect()
+        (!roots.is_empty()).then(|| {
+            roots
+                .into_iter()
+                .flat_map(|r| self.errors.get(r).cloned().unwrap_or_default())
+                .collect()
+        })
     }
 }
 
@@ -103,22 +108,26 @@ pub fn run_var_refs(run: &Run) -> BTreeSet<String> {
 
 /// Evaluate the file-level variables against the globals and the outputs of the runs so far,
 /// each after the file-level variables it refers to. A variable refers to the global of its
-/// own name when it names itself; variables that refer to each other in a circle fail.
+/// own name when it names itself; variables that refer to each other in a circle fail, and
+/// so do those that refer to a failed global (a `variable` block without a value).
 pub fn eval_file_variables(
     exprs: &[(String, TestExpr)],
-    globals: &BTreeMap<String, Value>,
+    (globals, failed_globals): (&BTreeMap<String, Value>, &BTreeSet<String>),
     runs: &BTreeMap<String, Value>,
     sources: &[(FileId, String, String)],
     dir: &Path,
 ) -> FileValues {
     let mut out = FileValues::default();
+    for n in failed_globals {
+        out.failed.insert(n.clone(), n.clone());
+    }
     let mut vars = globals.clone();
     let mut pending: Vec<(&String, &TestExpr, BTreeSet<String>)> = exprs
         .iter()
         .map(|(n, e)| {
             let mut refs = var_refs(e);
             refs.remove(n);
-            refs.retain(|r| exprs.iter().any(|(m, _)| m == r));
+            refs.retain(|r| exprs.iter().any(|(m, _)| m == r) || failed_globals.contains(r));
             (n, e, refs)
         })
         .collect();
