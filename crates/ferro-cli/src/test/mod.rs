@@ -20,7 +20,7 @@ pub use file::{parse_test_file, TestFile};
 
 use crate::{spec, Global, Io};
 use ferro_diag::{Diagnostic, FileId};
-use ferro_value::{Type, Value};
+use ferro_value::Value;
 use report::Reporter;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -362,7 +362,7 @@ fn run_file(
     let mut declared_diags = Vec::new();
     let mut failed_globals = std::collections::BTreeSet::new();
     for d in &f.declared {
-        match declared_value(d, cli_vars, globals, &own_source, &g.dir) {
+        match variables::declared_value(d, cli_vars, globals, &own_source, &g.dir) {
             Ok(v) => {
                 globals_with_defaults.insert(d.name.clone(), v);
             }
@@ -757,107 +757,6 @@ fn active_override(
         at_plan: during == Some(file::OverrideDuring::Plan),
         instance: None,
     }
-}
-
-/// The value of a test file's `variable` block, as Terraform 1.13 prepares it: the last `-var`
-/// for it, read as its type says, else its default; converted to its type. `Err`: why it has
-/// no value.
-fn declared_value(
-    d: &file::DeclaredVariable,
-    cli_vars: &[(bool, String)],
-    globals: &BTreeMap<String, Value>,
-    sources: &[(FileId, String, String)],
-    dir: &Path,
-) -> Result<Value, Vec<Diagnostic>> {
-    let name = &d.name;
-    let invalid = |detail: String| {
-        vec![
-            Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                .with_detail(detail)
-                .with_span(d.span),
-        ]
-    };
-    let given = cli_vars.iter().rev().find_map(|(is_file, arg)| {
-        let (n, text) = arg.split_once('=')?;
-        (!*is_file && n.trim() == *name).then_some(text)
-    });
-    let literal = matches!(
-        d.ty.as_ref().map(|(t, _)| t),
-        None | Some(Type::String | Type::Number | Type::Bool)
-    );
-    let value = match given {
-        Some(text) if literal => Value::string(text),
-        Some(text) => {
-            let id = FileId(u32::MAX);
-            let (ast, mut ds) = ferro_syntax::parse_expr(id, text);
-            let (hir, e) = ferro_hir::lower_standalone_expr(id, &ast);
-            ds.extend(hir.diagnostics().iter().cloned());
-            let scope = scope::VariablesScope {
-                vars: &BTreeMap::new(),
-                runs: &BTreeMap::new(),
-                sources: scope::TestSources { files: &[] },
-                dir,
-            };
-            let (v, eds) = ferro_eval::eval_expr(&hir, &scope, e);
-            ds.extend(eds);
-            if ds.iter().any(Diagnostic::is_error) {
-                return Err(invalid(format!(
-                    "The value set using -var=\"{name}=...\" is not a valid expression."
-                )));
-            }
-            v
-        }
-        None => match &d.default {
-            Some(default) => {
-                let mut ds = Vec::new();
-                let v = run::eval_variables(
-                    &[(name.clone(), default.clone())],
-                    globals,
-                    &BTreeMap::new(),
-                    sources,
-                    dir,
-                    &mut ds,
-                );
-                match v.into_values().next() {
-                    Some((v, _)) => v,
-                    None => return Err(ds),
-                }
-            }
-            // Terraform requires a value for a declared variable without a default.
-            None => {
-                return Err(vec![Diagnostic::error(
-                    "invalid-variable-value",
-                    "Required variable not set",
-                )
-                .with_detail(format!(
-                    "The variable {name:?} is required, but is not set."
-                ))
-                .with_span(d.span)])
-            }
-        },
-    };
-    let Some((ty, defaults)) = &d.ty else {
-        return Ok(value);
-    };
-    let value = match defaults {
-        Some(ds) if !value.is_null() => ferro_value::defaults::apply_defaults(&value, ds),
-        _ => value,
-    };
-    ferro_value::convert::convert(&value, ty).map_err(|e| match given {
-        Some(_) => invalid(format!(
-            "Unsuitable value for var.{name} set using -var=\"{name}=...\": {}.",
-            e.message
-        )),
-        None => vec![Diagnostic::error(
-            "invalid-variable-value",
-            "Invalid default value for module argument",
-        )
-        .with_detail(format!(
-            "The default value for variable {name:?} is incompatible with its type constraint: {}.",
-            e.message
-        ))
-        .with_span(d.span)],
-    })
 }
 
 /// An override's `values` (or `outputs`), evaluated in the test file's scope.

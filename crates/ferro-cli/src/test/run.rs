@@ -294,7 +294,8 @@ pub fn execute(
     diags.extend(undefined_references(&run.variables, ctx.file, ctx.globals));
     // As Terraform 1.13, a run needing a variable that failed is skipped, and the file fails.
     if let Some(failures) = file_values.failures_for(run_var_refs(run).iter().map(String::as_str)) {
-        return RunOutcome::failed(Status::Skip, failures, sources);
+        diags.extend(failures);
+        return RunOutcome::failed(Status::Skip, diags, sources);
     }
     let mut given = file_values.values.clone();
     let mut globals = ctx.globals.clone();
@@ -366,7 +367,8 @@ pub fn execute(
             .filter(|n| !run.variables.iter().any(|(r, _)| r == n)),
     );
     if let Some(failures) = failures {
-        return RunOutcome::failed(Status::Skip, failures, sources);
+        diags.extend(failures);
+        return RunOutcome::failed(Status::Skip, diags, sources);
     }
     let slot_index = match slots.iter().position(|s| s.key == key) {
         Some(i) => i,

@@ -1,12 +1,15 @@
-//! A test file's file-level `variables` (Terraform 1.13): each may refer to the others, to the
-//! global variables and to the outputs of the runs before. They are evaluated in the order
-//! their references need; one that fails keeps its diagnostics for the runs that need it.
+//! A test file's variables: its `variable` blocks, which type the values `-var` gives
+//! (Terraform 1.13), and its file-level `variables`, each of which may refer to the others, to
+//! the global variables and to the outputs of the runs before (Terraform 1.13), evaluated in
+//! the order their references need; one that fails keeps its diagnostics for the runs that
+//! need it.
 
-use super::file::{Run, TestExpr, TestFile};
+use super::file::{DeclaredVariable, Run, TestExpr, TestFile};
 use super::run::eval_variables;
+use super::scope::{TestSources, VariablesScope};
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, Reference};
-use ferro_value::Value;
+use ferro_value::{Type, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -178,4 +181,105 @@ pub fn eval_file_variables(
         pending = rest;
     }
     out
+}
+
+/// The value of a test file's `variable` block, as Terraform 1.13 prepares it: the last `-var`
+/// for it, read as its type says, else its default; converted to its type. `Err`: why it has
+/// no value.
+pub fn declared_value(
+    d: &DeclaredVariable,
+    cli_vars: &[(bool, String)],
+    globals: &BTreeMap<String, Value>,
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+) -> Result<Value, Vec<Diagnostic>> {
+    let name = &d.name;
+    let invalid = |detail: String| {
+        vec![
+            Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
+                .with_detail(detail)
+                .with_span(d.span),
+        ]
+    };
+    let given = cli_vars.iter().rev().find_map(|(is_file, arg)| {
+        let (n, text) = arg.split_once('=')?;
+        (!*is_file && n.trim() == *name).then_some(text)
+    });
+    let literal = matches!(
+        d.ty.as_ref().map(|(t, _)| t),
+        None | Some(Type::String | Type::Number | Type::Bool)
+    );
+    let value = match given {
+        Some(text) if literal => Value::string(text),
+        Some(text) => {
+            let id = FileId(u32::MAX);
+            let (ast, mut ds) = ferro_syntax::parse_expr(id, text);
+            let (hir, e) = ferro_hir::lower_standalone_expr(id, &ast);
+            ds.extend(hir.diagnostics().iter().cloned());
+            let scope = VariablesScope {
+                vars: &BTreeMap::new(),
+                runs: &BTreeMap::new(),
+                sources: TestSources { files: &[] },
+                dir,
+            };
+            let (v, eds) = ferro_eval::eval_expr(&hir, &scope, e);
+            ds.extend(eds);
+            if ds.iter().any(Diagnostic::is_error) {
+                return Err(invalid(format!(
+                    "The value set using -var=\"{name}=...\" is not a valid expression."
+                )));
+            }
+            v
+        }
+        None => match &d.default {
+            Some(default) => {
+                let mut ds = Vec::new();
+                let v = eval_variables(
+                    &[(name.clone(), default.clone())],
+                    globals,
+                    &BTreeMap::new(),
+                    sources,
+                    dir,
+                    &mut ds,
+                );
+                match v.into_values().next() {
+                    Some((v, _)) => v,
+                    None => return Err(ds),
+                }
+            }
+            // Terraform requires a value for a declared variable without a default.
+            None => {
+                return Err(vec![Diagnostic::error(
+                    "invalid-variable-value",
+                    "Required variable not set",
+                )
+                .with_detail(format!(
+                    "The variable {name:?} is required, but is not set."
+                ))
+                .with_span(d.span)])
+            }
+        },
+    };
+    let Some((ty, defaults)) = &d.ty else {
+        return Ok(value);
+    };
+    let value = match defaults {
+        Some(ds) if !value.is_null() => ferro_value::defaults::apply_defaults(&value, ds),
+        _ => value,
+    };
+    ferro_value::convert::convert(&value, ty).map_err(|e| match given {
+        Some(_) => invalid(format!(
+            "Unsuitable value for var.{name} set using -var=\"{name}=...\": {}.",
+            e.message
+        )),
+        None => vec![Diagnostic::error(
+            "invalid-variable-value",
+            "Invalid default value for module argument",
+        )
+        .with_detail(format!(
+            "The default value for variable {name:?} is incompatible with its type constraint: {}.",
+            e.message
+        ))
+        .with_span(d.span)],
+    })
 }
