@@ -157,6 +157,9 @@ pub struct DeclaredVariable {
         ferro_value::Type,
         Option<ferro_value::defaults::TypeDefaults>,
     )>,
+    /// `nullable` (true unless set to false): when false, a null value gives way to the
+    /// default.
+    pub nullable: bool,
     /// The block's header (`variable "NAME"`).
     pub span: Span,
 }
@@ -247,11 +250,12 @@ pub fn parse_test_file(name: &str, file: FileId, text: &str, json: bool) -> Test
                 }
                 "variable" => {
                     if let Some(name) = cx.one_label(b, "variable", "name") {
-                        let (default, ty) = cx.variable_block(b);
+                        let (default, ty, nullable) = cx.variable_block(b);
                         out.declared.push(DeclaredVariable {
                             name,
                             default,
                             ty,
+                            nullable,
                             span: match b.labels.last() {
                                 Some(l) => Span {
                                     end: l.span.end,
@@ -529,9 +533,11 @@ impl Cx<'_> {
             ferro_value::Type,
             Option<ferro_value::defaults::TypeDefaults>,
         )>,
+        bool,
     ) {
         let mut default = None;
         let mut ty = None;
+        let mut nullable = true;
         for item in &b.body.items {
             match item {
                 BodyItem::Attribute(a) if a.name.name == "default" => {
@@ -543,18 +549,23 @@ impl Cx<'_> {
                         Err(d) => self.diags.push(d),
                     }
                 }
+                BodyItem::Attribute(a) if a.name.name == "nullable" => match a.expr.kind {
+                    ExprKind::Bool(b) => nullable = b,
+                    _ => self.diags.push(
+                        Diagnostic::error("test-invalid-value", "Invalid nullable value")
+                            .with_detail("The nullable argument must be true or false.")
+                            .with_span(a.expr.span),
+                    ),
+                },
                 BodyItem::Attribute(a)
-                    if matches!(
-                        a.name.name.as_str(),
-                        "description" | "sensitive" | "nullable"
-                    ) => {}
+                    if matches!(a.name.name.as_str(), "description" | "sensitive") => {}
                 BodyItem::Attribute(a) => self.unsupported_argument(a, "a variable block"),
                 BodyItem::Block(inner) => {
                     self.unsupported_block(inner, inner.ty.name.as_str(), "a variable block")
                 }
             }
         }
-        (default, ty)
+        (default, ty, nullable)
     }
 
     fn provider_body(&mut self, body: &Body, top: bool) -> ProviderBody {

@@ -267,7 +267,22 @@ pub fn declared_value(
         Some(ds) if !value.is_null() => ferro_value::defaults::apply_defaults(&value, ds),
         _ => value,
     };
-    ferro_value::convert::convert(&value, ty).map_err(|e| match given {
+    let converted = ferro_value::convert::convert(&value, ty);
+    // A non-nullable variable set to null takes its default, as a module's does.
+    if !d.nullable && given.is_some() && converted.as_ref().is_ok_and(Value::is_null) {
+        if d.default.is_some() {
+            return declared_value(d, &[], globals, sources, dir);
+        }
+        return Err(vec![Diagnostic::error(
+            "invalid-variable-value",
+            "Required variable not set",
+        )
+        .with_detail(format!(
+            "Unsuitable value for var.{name} set using -var=\"{name}=...\": required variable may not be set to null."
+        ))
+        .with_span(d.span)]);
+    }
+    converted.map_err(|e| match given {
         Some(_) => invalid(format!(
             "Unsuitable value for var.{name} set using -var=\"{name}=...\": {}.",
             e.message
