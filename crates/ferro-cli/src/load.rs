@@ -402,6 +402,18 @@ fn load_var_file(
     out: &mut BTreeMap<String, RawVariable>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    read_var_file(&mut |n, t| l.add_source(n, t), path, display, out, diags);
+}
+
+/// Read a variable definitions file (`NAME = constant` lines, or a JSON object) into `out`;
+/// `add_source` registers its text for diagnostics and names its file id.
+pub(crate) fn read_var_file(
+    add_source: &mut dyn FnMut(String, String) -> FileId,
+    path: &Path,
+    display: &str,
+    out: &mut BTreeMap<String, RawVariable>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -415,7 +427,7 @@ fn load_var_file(
             return;
         }
     };
-    let file = l.add_source(display.to_string(), text.clone());
+    let file = add_source(display.to_string(), text.clone());
     let parsed = if path.extension().is_some_and(|e| e == "json") {
         ferro_syntax::parse_json_values(file, &text)
     } else {

@@ -9,6 +9,7 @@
 
 mod config;
 mod expect;
+mod external;
 use ferro_test as file;
 mod mock;
 mod report;
@@ -22,7 +23,7 @@ use crate::{spec, Global, Io};
 use ferro_diag::{Diagnostic, FileId};
 use ferro_value::Value;
 use report::Reporter;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -123,40 +124,6 @@ fn files_in(root: &Path, rel: &str) -> Vec<String> {
         .collect()
 }
 
-/// `-var NAME=VALUE` as test files see it (`var.NAME`): an expression when it reads as one,
-/// else the text itself.
-fn global_variables(cli: &[(bool, String)]) -> BTreeMap<String, Value> {
-    let mut out = BTreeMap::new();
-    for (is_file, arg) in cli {
-        if *is_file {
-            continue;
-        }
-        let Some((name, text)) = arg.split_once('=') else {
-            continue;
-        };
-        let (ast, ds) = ferro_syntax::parse_expr(FileId(u32::MAX), text);
-        let value = if ds.is_empty() {
-            let (hir, id) = ferro_hir::lower_standalone_expr(FileId(u32::MAX), &ast);
-            let scope = scope::VariablesScope {
-                vars: &BTreeMap::new(),
-                runs: &BTreeMap::new(),
-                sources: scope::TestSources { files: &[] },
-                dir: Path::new("."),
-            };
-            let (v, ds) = ferro_eval::eval_expr(&hir, &scope, id);
-            if ds.is_empty() && hir.diagnostics().is_empty() {
-                v
-            } else {
-                Value::string(text)
-            }
-        } else {
-            Value::string(text)
-        };
-        out.insert(name.trim().to_string(), value);
-    }
-    out
-}
-
 pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let p = match spec::core::TEST.parse(a) {
         Ok(p) => p,
@@ -197,7 +164,8 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         names.retain(|n| filters.iter().any(|f| f == n));
     }
     let cli_vars = crate::ui::var_args(a);
-    let globals = global_variables(&cli_vars);
+    let external = external::External::collect(&g.dir, &cli_vars);
+    let test_dir_external = external.with_test_dir(&g.dir, &test_dir);
     let mut reporter = Reporter::new(g.color, json, p.flag("verbose"));
     if json {
         crate::json_ui::version(io.stdout);
@@ -265,11 +233,17 @@ pub(crate) fn test(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     let mut results = Vec::new();
     for f in &mut files {
         let interrupted = crate::interrupt::interrupt().stop_requested();
+        // A file of the test directory also sees that directory's variable files.
+        let in_test_dir = Path::new(&f.name).parent() == Some(Path::new(&test_dir));
         let r = run_file(
             g,
             f,
             &cli_vars,
-            &globals,
+            if in_test_dir {
+                &test_dir_external
+            } else {
+                &external
+            },
             parallelism,
             &scratch,
             interrupted,
@@ -309,7 +283,7 @@ fn run_file(
     g: &Global,
     f: &mut TestFile,
     cli_vars: &[(bool, String)],
-    globals: &BTreeMap<String, Value>,
+    external: &external::External,
     parallelism: usize,
     scratch: &Path,
     skip_all: bool,
@@ -325,6 +299,10 @@ fn run_file(
     let own_source = vec![(f.file, f.name.clone(), f.text.clone())];
     // Shared mock files named by `source`.
     let mut file_diags = std::mem::take(&mut f.diags);
+    file_diags.extend(external.test_dir_diags.iter().cloned());
+    // What the file's expressions see of a value given from outside that it does not
+    // declare.
+    let globals = &external.undeclared_values();
     let mut mock_files: Vec<(FileId, String, String)> = Vec::new();
     for (mi, m) in f.mocks.iter_mut().enumerate() {
         let Some((dir, span)) = m.source.clone() else {
@@ -355,14 +333,14 @@ fn run_file(
         }
     }
     // `variable` blocks give the globals their defaults (Terraform 1.9+) and their types
-    // (1.13): a `-var` value is read as the type says (literally when it is primitive or
-    // not given) and converted to it.
+    // (1.13): a value given as text (`-var`, `TF_VAR_`) is read as the type says (literally
+    // when it is primitive or not given), and every value is converted to it.
     // One that fails is reported with the file, which fails; the runs that need it are skipped.
     let mut globals_with_defaults = globals.clone();
     let mut declared_diags = Vec::new();
     let mut failed_globals = std::collections::BTreeSet::new();
     for d in &f.declared {
-        match variables::declared_value(d, cli_vars, globals, &own_source, &g.dir) {
+        match variables::declared_value(d, &external.values, globals, &own_source, &g.dir) {
             Ok(v) => {
                 globals_with_defaults.insert(d.name.clone(), v);
             }
@@ -377,6 +355,7 @@ fn run_file(
     let mut mock_values: BTreeMap<String, Value> = BTreeMap::new();
     let mut sources = own_source.clone();
     sources.extend(mock_files.iter().cloned());
+    sources.extend(external.sources.iter().cloned());
     for m in &f.mocks {
         for t in &m.types {
             if let Some(d) = &t.defaults {
@@ -437,7 +416,17 @@ fn run_file(
         active_file.retain(|x| x.text != a.text);
         active_file.push(a);
     }
-    file_diags.extend(variables::undefined_references(&f.variables, f, globals));
+    file_diags.extend(variables::undefined_references(
+        f.variables.iter().map(|(_, e)| e),
+        f,
+        globals,
+    ));
+    // As Terraform 1.13 configures the file's providers, their references warn too.
+    file_diags.extend(variables::undefined_references(
+        f.providers.iter().flat_map(|p| p.body.exprs()),
+        f,
+        globals,
+    ));
     let file_errors = file_diags.iter().any(Diagnostic::is_error);
     file_diags.extend(declared_diags);
     if !file_diags.is_empty() {
@@ -516,6 +505,7 @@ fn run_file(
                 root: &g.dir,
                 file: file_ref,
                 cli_vars,
+                external,
                 globals,
                 failed_globals: &failed_globals,
                 runs: outputs_ref,
@@ -597,6 +587,27 @@ fn run_file(
                 variable_errors = true;
             }
             result.runs.push(rr);
+        }
+    }
+    // Terraform 1.13 evaluates every file-level variable, needed or not: a failure no run
+    // reported is reported with the file, which fails.
+    if !skip_all && !file_errors {
+        let reported: HashSet<&Diagnostic> =
+            result.runs.iter().flat_map(|r| r.diags.iter()).collect();
+        let unreported: Vec<Diagnostic> = variables::final_failures(
+            &f.variables,
+            (globals, &failed_globals),
+            &outputs,
+            &f.runs,
+            &sources,
+            &g.dir,
+        )
+        .into_iter()
+        .filter(|d| !reported.contains(d))
+        .collect();
+        if !unreported.is_empty() {
+            variable_errors |= unreported.iter().any(Diagnostic::is_error);
+            reporter.diagnostics(io, &f.name, None, &unreported, &sources);
         }
     }
     reporter.file_teardown(io, &f.name);

@@ -6,7 +6,9 @@ use super::config::{provider_values, start_providers, with_test_providers, Provi
 use super::expect::{match_expected, missing_expected, planning_failure_warning};
 use super::file::{Command, Run, TestExpr, TestFile};
 use super::scope::{AssertScope, TestSources, VariablesScope};
-use super::variables::{eval_file_variables, run_var_refs, undefined_references};
+use super::variables::{
+    eval_file_variables, run_var_refs, undefined_references, undefined_run_references, var_refs,
+};
 use super::Status;
 use crate::load::{load_dir_with, Loaded};
 use ferro_addrs::{InstanceKey, ModuleInstance, Resource};
@@ -60,6 +62,8 @@ pub struct RunCtx<'a> {
     pub file: &'a TestFile,
     /// `-var`/`-var-file` arguments, in order.
     pub cli_vars: &'a [(bool, String)],
+    /// The values given from outside, as the file sees them.
+    pub external: &'a super::external::External,
     /// Global variables: the test file's `variables` block over `-var` (unparsed ones stay out).
     pub globals: &'a BTreeMap<String, Value>,
     /// The test file's `variable` blocks that have no value (already reported).
@@ -230,7 +234,30 @@ fn module_variables(
     let mut vars = crate::load::collect_variables(l, ctx.root, &cli, &mut found);
     // Values for variables this module does not declare are for other modules of the suite.
     diags.extend(found.into_iter().filter(|d| d.is_error()));
+    // The test directory's variable files, for its files (Terraform 1.13).
+    for (name, raw) in &ctx.external.test_dir {
+        vars.insert(name.clone(), raw.clone());
+    }
     vars.retain(|n, _| index.variables.contains_key(n));
+    // The file's `variable` blocks give their values (their types read what came from
+    // outside), under the file's and the run's `variables`.
+    for d in &ctx.file.declared {
+        let Some(v) = ctx.globals.get(&d.name) else {
+            continue;
+        };
+        if ctx.failed_globals.contains(&d.name) || !index.variables.contains_key(&d.name) {
+            continue;
+        }
+        vars.insert(
+            d.name.clone(),
+            RawVariable {
+                value: v.clone(),
+                origin: ctx.file.name.clone(),
+                source: VariableSource::File(ctx.file.name.clone()),
+                span: Some(d.span),
+            },
+        );
+    }
     for (name, (v, span)) in given {
         if !index.variables.contains_key(name) {
             continue;
@@ -257,6 +284,7 @@ pub fn execute(
 ) -> RunOutcome {
     let mut sources: Vec<(FileId, String, String)> =
         vec![(ctx.file.file, ctx.file.name.clone(), ctx.file.text.clone())];
+    sources.extend(ctx.external.sources.iter().cloned());
     let (dir, source) = match &run.module {
         Some((src, _)) if ferro_db::is_local_source(src) => (ctx.root.join(src), Some(src.clone())),
         // A registry or remote module: where `ferro init` installed it.
@@ -291,12 +319,16 @@ pub fn execute(
         &sources,
         ctx.root,
     );
-    diags.extend(undefined_references(&run.variables, ctx.file, ctx.globals));
     // As Terraform 1.13, a run needing a variable that failed is skipped, and the file fails.
     if let Some(failures) = file_values.failures_for(run_var_refs(run).iter().map(String::as_str)) {
         diags.extend(failures);
         return RunOutcome::failed(Status::Skip, diags, sources);
     }
+    diags.extend(undefined_references(
+        run.variables.iter().map(|(_, e)| e),
+        ctx.file,
+        ctx.globals,
+    ));
     let mut given = file_values.values.clone();
     let mut globals = ctx.globals.clone();
     for (n, (v, _)) in &given {
@@ -369,6 +401,33 @@ pub fn execute(
     if let Some(failures) = failures {
         diags.extend(failures);
         return RunOutcome::failed(Status::Skip, diags, sources);
+    }
+    diags.extend(undefined_run_references(
+        run,
+        ctx.file,
+        ctx.globals,
+        &declared,
+    ));
+    // The assertions see the variables the module does not declare as the test gives them
+    // (the run's `variables`, the file's, then what came from outside), as Terraform 1.13's
+    // test-only variables.
+    let mut test_only: BTreeMap<String, Value> = BTreeMap::new();
+    for a in &run.asserts {
+        let refs = std::iter::once(&a.condition)
+            .chain(&a.error_message)
+            .flat_map(var_refs);
+        for n in refs {
+            if declared.contains(&n) {
+                continue;
+            }
+            let v = given
+                .get(&n)
+                .map(|(v, _)| v.clone())
+                .or_else(|| globals.get(&n).cloned());
+            if let Some(v) = v {
+                test_only.insert(n, v);
+            }
+        }
     }
     let slot_index = match slots.iter().position(|s| s.key == key) {
         Some(i) => i,
@@ -602,6 +661,7 @@ pub fn execute(
     let root = tree.root();
     let scope = AssertScope {
         module: &root,
+        test_only: &test_only,
         runs: ctx.runs,
         sources: TestSources { files: &sources },
         dir: ctx.root,

@@ -63,6 +63,9 @@ fn run_value(runs: &BTreeMap<String, Value>, name: &str) -> Result<Value, Diagno
 /// The scope of assertions: the module under test as the run left it.
 pub struct AssertScope<'a, 't> {
     pub module: &'a ModuleEval<'t>,
+    /// Variables the module does not declare that the assertions refer to, as the test
+    /// gives them.
+    pub test_only: &'a BTreeMap<String, Value>,
     pub runs: &'a BTreeMap<String, Value>,
     pub sources: TestSources<'a>,
     pub dir: &'a Path,
@@ -75,6 +78,7 @@ impl Scope for AssertScope<'_, '_> {
     }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
+            Reference::Var(n) if self.test_only.contains_key(n) => Ok(self.test_only[n].clone()),
             Reference::Resource(res) if res.ty.as_ref() == "run" => run_value(self.runs, &res.name),
             Reference::Resource(res) if res.ty.as_ref() == "output" => {
                 if !self.module.index.outputs.contains_key(res.name.as_ref()) {

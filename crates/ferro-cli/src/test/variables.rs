@@ -4,9 +4,9 @@
 //! the order their references need; one that fails keeps its diagnostics for the runs that
 //! need it.
 
+use super::external::{expression_value, TextOrigin, Unparsed};
 use super::file::{DeclaredVariable, Run, TestExpr, TestFile};
 use super::run::eval_variables;
-use super::scope::{TestSources, VariablesScope};
 use ferro_diag::{Diagnostic, FileId, Span};
 use ferro_hir::{Expr, ExprId, Reference};
 use ferro_value::{Type, Value};
@@ -71,26 +71,64 @@ fn var_ref_sites(e: &TestExpr) -> Vec<(String, Option<Span>)> {
     out
 }
 
+/// Whether the test file defines variable `n` (in its `variables` block or a `variable` block).
+fn defined_in(file: &TestFile, n: &str) -> bool {
+    file.variables.iter().any(|(m, _)| m == n) || file.declared.iter().any(|d| d.name == n)
+}
+
+/// Terraform 1.13's warning that a variable given from outside is referenced without a
+/// definition, at `span`: such references still work, but are deprecated.
+fn undefined_warning(n: &str, span: Option<Span>) -> Diagnostic {
+    Diagnostic::warning("test-undefined-variable", "Variable referenced without definition")
+        .with_detail(format!("Variable {n:?} was referenced without providing a definition. Referencing undefined variables within Terraform Test files is deprecated, please add a `variable` block into the relevant test file to provide a definition for the variable. This will become required in future versions of Terraform."))
+        .with_span_opt(span)
+}
+
 /// Terraform 1.13's warning for each reference in `exprs` to a variable the test file does
-/// not define (in its `variables` block or a `variable` block) that a `-var` option gives:
-/// such references still work, but are deprecated.
-pub fn undefined_references(
-    exprs: &[(String, TestExpr)],
+/// not define (in its `variables` block or a `variable` block) that is given from outside
+/// (`outside`: `-var`, `TF_VAR_`, a variable file).
+pub fn undefined_references<'e>(
+    exprs: impl IntoIterator<Item = &'e TestExpr>,
     file: &TestFile,
-    cli: &BTreeMap<String, Value>,
+    outside: &BTreeMap<String, Value>,
 ) -> Vec<Diagnostic> {
-    let defined = |n: &str| {
-        file.variables.iter().any(|(m, _)| m == n) || file.declared.iter().any(|d| d.name == n)
-    };
     exprs
+        .into_iter()
+        .flat_map(var_ref_sites)
+        .filter(|(n, _)| outside.contains_key(n) && !defined_in(file, n))
+        .map(|(n, span)| undefined_warning(&n, span))
+        .collect()
+}
+
+/// The warning Terraform 1.13 gives once per run for each variable its assertions or its
+/// `variables` refer to that neither the module under test (`module_vars`), the run's
+/// `variables` nor the file define, when it is given from outside: at its last reference
+/// (the assertions' first, then the run's `variables`). The references in the run's
+/// `variables` have had their own warnings too, as in Terraform.
+pub fn undefined_run_references(
+    run: &Run,
+    file: &TestFile,
+    outside: &BTreeMap<String, Value>,
+    module_vars: &[String],
+) -> Vec<Diagnostic> {
+    let mut last: BTreeMap<String, Option<Span>> = BTreeMap::new();
+    let asserts = run
+        .asserts
         .iter()
-        .flat_map(|(_, e)| var_ref_sites(e))
-        .filter(|(n, _)| cli.contains_key(n) && !defined(n))
-        .map(|(n, span)| {
-            Diagnostic::warning("test-undefined-variable", "Variable referenced without definition")
-                .with_detail(format!("Variable {n:?} was referenced without providing a definition. Referencing undefined variables within Terraform Test files is deprecated, please add a `variable` block into the relevant test file to provide a definition for the variable. This will become required in future versions of Terraform."))
-                .with_span_opt(span)
+        .flat_map(|a| std::iter::once(&a.condition).chain(&a.error_message));
+    for e in asserts.chain(run.variables.iter().map(|(_, e)| e)) {
+        for (n, span) in var_ref_sites(e) {
+            last.insert(n, span);
+        }
+    }
+    last.into_iter()
+        .filter(|(n, _)| {
+            outside.contains_key(n)
+                && !defined_in(file, n)
+                && !module_vars.contains(n)
+                && !run.variables.iter().any(|(m, _)| m == n)
         })
+        .map(|(n, span)| undefined_warning(&n, span))
         .collect()
 }
 
@@ -183,54 +221,99 @@ pub fn eval_file_variables(
     out
 }
 
-/// The value of a test file's `variable` block, as Terraform 1.13 prepares it: the last `-var`
-/// for it, read as its type says, else its default; converted to its type. `Err`: why it has
-/// no value.
+/// The runs an expression refers to (`run.NAME`).
+fn run_refs(e: &TestExpr) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<ExprId> = vec![e.id];
+    while let Some(id) = stack.pop() {
+        let expr = &e.hir.tree.exprs[id];
+        if let Expr::Ref(Reference::Resource(r)) = expr {
+            if r.ty.as_ref() == "run" {
+                out.insert(r.name.to_string());
+            }
+        }
+        ferro_hir::child_exprs(expr, &mut stack);
+    }
+    out
+}
+
+/// The diagnostics of the file-level variables that fail against every run's outputs once
+/// the runs are done, as Terraform 1.13 evaluates each of them whether a run needs it or not,
+/// but for those that refer to a run of the file that did not complete (`done`: the runs
+/// with outputs), which Terraform skips without a word.
+pub fn final_failures(
+    exprs: &[(String, TestExpr)],
+    globals: (&BTreeMap<String, Value>, &BTreeSet<String>),
+    done: &BTreeMap<String, Value>,
+    runs: &[Run],
+    sources: &[(FileId, String, String)],
+    dir: &Path,
+) -> Vec<Diagnostic> {
+    let values = eval_file_variables(exprs, globals, done, sources, dir);
+    let incomplete = |e: &TestExpr| {
+        run_refs(e)
+            .iter()
+            .any(|r| !done.contains_key(r) && runs.iter().any(|run| run.name == *r))
+    };
+    values
+        .errors
+        .into_iter()
+        .filter(|(n, _)| {
+            exprs
+                .iter()
+                .find(|(m, _)| m == n)
+                .is_none_or(|(_, e)| !incomplete(e))
+        })
+        .flat_map(|(_, ds)| ds)
+        .collect()
+}
+
+/// The value of a test file's `variable` block, as Terraform 1.13 prepares it: the value given
+/// from outside (`-var`, `TF_VAR_`, a variable file), text read as its type says, else its
+/// default; converted to its type. `Err`: why it has no value.
 pub fn declared_value(
     d: &DeclaredVariable,
-    cli_vars: &[(bool, String)],
+    external: &BTreeMap<String, Unparsed>,
     globals: &BTreeMap<String, Value>,
     sources: &[(FileId, String, String)],
     dir: &Path,
 ) -> Result<Value, Vec<Diagnostic>> {
     let name = &d.name;
-    let invalid = |detail: String| {
-        vec![
-            Diagnostic::error("invalid-variable-value", "Invalid value for input variable")
-                .with_detail(detail)
-                .with_span(d.span),
-        ]
+    let error = |summary: &str, detail: String, span: Span| {
+        vec![Diagnostic::error("invalid-variable-value", summary)
+            .with_detail(detail)
+            .with_span(span)]
     };
-    let given = cli_vars.iter().rev().find_map(|(is_file, arg)| {
-        let (n, text) = arg.split_once('=')?;
-        (!*is_file && n.trim() == *name).then_some(text)
-    });
+    // Where the block is, as Terraform's messages about a variable file's value name it.
+    let declared_at = || {
+        sources
+            .iter()
+            .find(|(id, _, _)| *id == d.span.file)
+            .map(|(_, n, t)| ferro_diag::hcl_range(n, t, d.span))
+            .unwrap_or_default()
+    };
+    let given = external.get(name);
     let literal = matches!(
         d.ty.as_ref().map(|(t, _)| t),
         None | Some(Type::String | Type::Number | Type::Bool)
     );
     let value = match given {
-        Some(text) if literal => Value::string(text),
-        Some(text) => {
-            let id = FileId(u32::MAX);
-            let (ast, mut ds) = ferro_syntax::parse_expr(id, text);
-            let (hir, e) = ferro_hir::lower_standalone_expr(id, &ast);
-            ds.extend(hir.diagnostics().iter().cloned());
-            let scope = VariablesScope {
-                vars: &BTreeMap::new(),
-                runs: &BTreeMap::new(),
-                sources: TestSources { files: &[] },
-                dir,
-            };
-            let (v, eds) = ferro_eval::eval_expr(&hir, &scope, e);
-            ds.extend(eds);
-            if ds.iter().any(Diagnostic::is_error) {
-                return Err(invalid(format!(
-                    "The value set using -var=\"{name}=...\" is not a valid expression."
-                )));
+        Some(Unparsed::Text(text, _)) if literal => Value::string(text),
+        Some(Unparsed::Text(text, origin)) => match expression_value(text) {
+            Some(v) => v,
+            None => {
+                let how = match origin {
+                    TextOrigin::Cli => format!("-var=\"{name}=...\""),
+                    TextOrigin::Env => format!("the TF_VAR_{name} environment variable"),
+                };
+                return Err(error(
+                    "Invalid value for input variable",
+                    format!("The value set using {how} is not a valid expression."),
+                    d.span,
+                ));
             }
-            v
-        }
+        },
+        Some(Unparsed::Constant(raw)) => raw.value.clone(),
         None => match &d.default {
             Some(default) => {
                 let mut ds = Vec::new();
@@ -249,14 +332,11 @@ pub fn declared_value(
             }
             // Terraform requires a value for a declared variable without a default.
             None => {
-                return Err(vec![Diagnostic::error(
-                    "invalid-variable-value",
+                return Err(error(
                     "Required variable not set",
-                )
-                .with_detail(format!(
-                    "The variable {name:?} is required, but is not set."
+                    format!("The variable {name:?} is required, but is not set."),
+                    d.span,
                 ))
-                .with_span(d.span)])
             }
         },
     };
@@ -271,30 +351,54 @@ pub fn declared_value(
     // A non-nullable variable set to null takes its default, as a module's does.
     if !d.nullable && given.is_some() && converted.as_ref().is_ok_and(Value::is_null) {
         if d.default.is_some() {
-            return declared_value(d, &[], globals, sources, dir);
+            return declared_value(d, &BTreeMap::new(), globals, sources, dir);
         }
-        return Err(vec![Diagnostic::error(
-            "invalid-variable-value",
-            "Required variable not set",
-        )
-        .with_detail(format!(
-            "Unsuitable value for var.{name} set using -var=\"{name}=...\": required variable may not be set to null."
-        ))
-        .with_span(d.span)]);
+        return Err(match given {
+            Some(Unparsed::Constant(raw)) => error(
+                "Required variable not set",
+                format!(
+                    "The given value is not suitable for var.{name} defined at {}: required variable may not be set to null.",
+                    declared_at()
+                ),
+                raw.span.unwrap_or(d.span),
+            ),
+            Some(Unparsed::Text(_, origin)) => error(
+                "Required variable not set",
+                format!(
+                    "Unsuitable value for var.{name} {}: required variable may not be set to null.",
+                    origin.phrase(name)
+                ),
+                d.span,
+            ),
+            None => Vec::new(),
+        });
     }
     converted.map_err(|e| match given {
-        Some(_) => invalid(format!(
-            "Unsuitable value for var.{name} set using -var=\"{name}=...\": {}.",
-            e.message
-        )),
-        None => vec![Diagnostic::error(
-            "invalid-variable-value",
+        Some(Unparsed::Text(_, origin)) => error(
+            "Invalid value for input variable",
+            format!(
+                "Unsuitable value for var.{name} {}: {}.",
+                origin.phrase(name),
+                e.message
+            ),
+            d.span,
+        ),
+        Some(Unparsed::Constant(raw)) => error(
+            "Invalid value for input variable",
+            format!(
+                "The given value is not suitable for var.{name} declared at {}: {}.",
+                declared_at(),
+                e.message
+            ),
+            raw.span.unwrap_or(d.span),
+        ),
+        None => error(
             "Invalid default value for module argument",
-        )
-        .with_detail(format!(
-            "The default value for variable {name:?} is incompatible with its type constraint: {}.",
-            e.message
-        ))
-        .with_span(d.span)],
+            format!(
+                "The default value for variable {name:?} is incompatible with its type constraint: {}.",
+                e.message
+            ),
+            d.span,
+        ),
     })
 }

@@ -1,0 +1,2 @@
+from_file = "tests-dir"
+input     = "tests-dir"
