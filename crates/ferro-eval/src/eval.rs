@@ -68,6 +68,12 @@ pub trait Scope {
     fn provider_functions(&self) -> Option<&dyn ProviderFunctions> {
         None
     }
+    /// Only the built-in functions, under no namespace (Terraform's test files outside
+    /// assertions offer no other): a call with a namespace (`core::`, `provider::`) is HCL's
+    /// "Call to unknown function".
+    fn builtin_functions_only(&self) -> bool {
+        false
+    }
 }
 
 /// Evaluate one expression of `hir`. On error the value is an unknown of dynamic type and the

@@ -11,6 +11,18 @@ impl Evaluator<'_> {
         args: &[ExprId],
         expand_final: bool,
     ) -> Value {
+        if let Some(sep) = name
+            .rfind("::")
+            .filter(|_| self.scope.builtin_functions_only())
+        {
+            // HCL looks the namespace up in the function table before the arguments.
+            let namespace = &name[..sep + 2];
+            return self.err_at(
+                self.name_span(e, name),
+                "Call to unknown function",
+                format!("There are no functions in namespace {namespace:?}."),
+            );
+        }
         // `core::NAME` is the built-in function NAME (Terraform 1.8).
         let name = match name.strip_prefix("core::") {
             Some(core) if is_core_function(core) => core,

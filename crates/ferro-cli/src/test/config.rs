@@ -579,6 +579,9 @@ impl ferro_eval::Scope for ProviderScope<'_> {
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
         ferro_eval::Scope::source(&self.inner, file)
     }
+    fn builtin_functions_only(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluate the file's provider blocks for a run that sees `vars` and the outputs `runs`.
@@ -619,11 +622,16 @@ pub fn provider_values(
                 module_var: std::cell::Cell::new(false),
             };
             let (v, ds) = ferro_eval::eval_expr(&e.hir, &scope, e.id);
-            if !json && (!scope.touched.get() || scope.module_var.get()) {
+            if !json && scope.module_var.get() {
                 continue;
             }
+            // What does not evaluate in the test file's scope (a provider-defined function
+            // among them) is an error of the run, as Terraform decodes the whole block there.
             if ds.iter().any(Diagnostic::is_error) {
                 diags.extend(ds);
+                continue;
+            }
+            if !json && !scope.touched.get() {
                 continue;
             }
             match hcl_literal(&v) {

@@ -34,6 +34,10 @@ pub struct VariablesScope<'a> {
 }
 
 impl Scope for VariablesScope<'_> {
+    /// Terraform 1.13 evaluates these with its testing functions, which have no namespaces.
+    fn builtin_functions_only(&self) -> bool {
+        true
+    }
     fn reference(&self, r: &Reference) -> Result<Value, Diagnostic> {
         match r {
             Reference::Var(n) => self.vars.get(n).cloned().ok_or_else(|| {
