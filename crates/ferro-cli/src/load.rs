@@ -473,6 +473,26 @@ pub(crate) fn read_var_file(
     }
 }
 
+/// The variable files Terraform reads from a directory, in its order: `terraform.tfvars`,
+/// `terraform.tfvars.json`, then `*.auto.tfvars` and `*.auto.tfvars.json` by name.
+pub fn var_files(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = ["terraform.tfvars", "terraform.tfvars.json"]
+        .into_iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(str::to_string)
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut autos: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
+            .collect();
+        autos.sort();
+        out.extend(autos);
+    }
+    out
+}
+
 /// Collect variable values in Terraform's precedence order (later wins): environment
 /// (`TF_VAR_name`), `terraform.tfvars`, `terraform.tfvars.json`, `*.auto.tfvars` and
 /// `*.auto.tfvars.json` (in name order), then `-var` and `-var-file` in command-line order.
@@ -515,22 +535,8 @@ pub fn collect_variables(
             );
         }
     }
-    for name in ["terraform.tfvars", "terraform.tfvars.json"] {
-        let tfvars = dir.join(name);
-        if tfvars.is_file() {
-            load_var_file(l, &tfvars, name, &mut out, diags);
-        }
-    }
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        let mut autos: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
-            .collect();
-        autos.sort();
-        for n in autos {
-            load_var_file(l, &dir.join(&n), &n, &mut out, diags);
-        }
+    for name in var_files(dir) {
+        load_var_file(l, &dir.join(&name), &name, &mut out, diags);
     }
     for (is_file, arg) in cli {
         if *is_file {

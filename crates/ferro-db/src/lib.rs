@@ -169,18 +169,22 @@ impl std::fmt::Debug for FunctionCaller {
     }
 }
 
-/// A managed resource type's identity schema as an import block reads it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+/// A managed resource type's identity schema as an import block reads it (and as the
+/// language server's schema cache records it).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct IdentitySchema {
     pub attributes: BTreeMap<String, IdentityAttribute>,
 }
 
 /// One attribute of an [`IdentitySchema`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct IdentityAttribute {
+    #[serde(rename = "type")]
     pub ty: ferro_value::Type,
     /// An import block's `identity` must set it (the others it may).
+    #[serde(default)]
     pub required_for_import: bool,
+    #[serde(default)]
     pub description: String,
 }
 

@@ -906,33 +906,11 @@ impl ferro_eval::ProviderFunctions for ModuleEval<'_> {
     }
 }
 
-impl ferro_eval::ProviderFunctions for InstanceScope<'_, '_> {
-    fn lookup(&self, local: &str, name: &str) -> ferro_eval::ProviderFunctionLookup {
-        match &self.m.tree.functions {
-            Some(f) => f.lookup(self.m.node(), local, name),
-            None => ferro_eval::ProviderFunctionLookup::Unavailable,
-        }
-    }
-    fn call(
-        &self,
-        local: &str,
-        name: &str,
-        args: &[Value],
-    ) -> Result<Value, ferro_eval::ProviderCallError> {
-        match &self.m.tree.functions {
-            Some(f) => f.call(self.m.node(), local, name, args),
-            None => Err(ferro_eval::ProviderCallError {
-                text: "provider functions are not available here".to_string(),
-                argument: None,
-            }),
-        }
-    }
-}
-
 impl Scope for InstanceScope<'_, '_> {
     fn provider_functions(&self) -> Option<&dyn ferro_eval::ProviderFunctions> {
+        // The module's: an instance calls its module's providers.
         self.m.tree.functions.as_ref()?;
-        Some(self)
+        Some(self.m)
     }
     fn reference_output(&self, r: &Reference, output: &str) -> Result<Value, Diagnostic> {
         match r {

@@ -37,57 +37,24 @@ pub struct ProviderSchemas {
     pub identities_recorded: bool,
 }
 
-/// A managed resource type's identity schema: what an import block's `identity` sets.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct IdentitySchema {
-    pub attributes: BTreeMap<String, IdentityAttribute>,
-}
+pub use ferro_db::{IdentityAttribute, IdentitySchema};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct IdentityAttribute {
-    #[serde(rename = "type")]
-    pub ty: ferro_value::Type,
-    /// An import block's `identity` must set it (the others it may).
-    #[serde(default)]
-    pub required_for_import: bool,
-    #[serde(default)]
-    pub description: String,
-}
-
-impl IdentitySchema {
-    fn from_provider(s: &ferro_provider::IdentitySchema) -> Self {
-        IdentitySchema {
-            attributes: s
-                .attributes
-                .iter()
-                .map(|(k, a)| {
-                    let attr = IdentityAttribute {
-                        ty: a.ty.clone(),
-                        required_for_import: a.required_for_import,
-                        description: a.description.clone(),
-                    };
-                    (k.clone(), attr)
-                })
-                .collect(),
-        }
-    }
-
-    /// As the analysis database checks import blocks against it.
-    fn for_table(&self) -> ferro_db::IdentitySchema {
-        ferro_db::IdentitySchema {
-            attributes: self
-                .attributes
-                .iter()
-                .map(|(k, a)| {
-                    let attr = ferro_db::IdentityAttribute {
-                        ty: a.ty.clone(),
-                        required_for_import: a.required_for_import,
-                        description: a.description.clone(),
-                    };
-                    (k.clone(), attr)
-                })
-                .collect(),
-        }
+/// An identity schema as the analysis (and the cache) reads it: the provider's without its
+/// version and `optional_for_import` (an attribute not required is optional).
+fn identity_from_provider(s: &ferro_provider::IdentitySchema) -> IdentitySchema {
+    IdentitySchema {
+        attributes: s
+            .attributes
+            .iter()
+            .map(|(k, a)| {
+                let attr = IdentityAttribute {
+                    ty: a.ty.clone(),
+                    required_for_import: a.required_for_import,
+                    description: a.description.clone(),
+                };
+                (k.clone(), attr)
+            })
+            .collect(),
     }
 }
 
@@ -109,7 +76,7 @@ fn schemas_of(p: &dyn Provider) -> Option<ProviderSchemas> {
         identities: s
             .identities
             .iter()
-            .map(|(t, i)| (t.clone(), IdentitySchema::from_provider(i)))
+            .map(|(t, i)| (t.clone(), identity_from_provider(i)))
             .collect(),
         identities_recorded: true,
     })
@@ -164,7 +131,7 @@ impl SchemaCatalog {
                     .insert((ResourceMode::Ephemeral, ty.clone()), s.clone());
             }
             for (ty, s) in &p.identities {
-                t.identities.insert(ty.clone(), s.for_table());
+                t.identities.insert(ty.clone(), s.clone());
             }
             if p.identities_recorded {
                 let without = p

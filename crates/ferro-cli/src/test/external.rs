@@ -5,6 +5,7 @@
 //! the test directory also see that directory's own variable files, over all of these.
 
 use super::scope::{TestSources, VariablesScope};
+use crate::load::var_files;
 use ferro_diag::{Diagnostic, FileId};
 use ferro_planner::RawVariable;
 use ferro_value::Value;
@@ -49,27 +50,6 @@ pub struct External {
     pub test_dir: BTreeMap<String, RawVariable>,
     /// What reading the test directory's variable files reported.
     pub test_dir_diags: Vec<Diagnostic>,
-}
-
-/// The variable files a directory holds, in the order they are read: `terraform.tfvars`,
-/// `terraform.tfvars.json`, then `*.auto.tfvars` and `*.auto.tfvars.json` by name.
-fn var_files(dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = ["terraform.tfvars", "terraform.tfvars.json"]
-        .into_iter()
-        .filter(|n| dir.join(n).is_file())
-        .map(str::to_string)
-        .collect();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        let mut autos: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().map(|t| !t.is_dir()).unwrap_or(false))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
-            .collect();
-        autos.sort();
-        out.extend(autos);
-    }
-    out
 }
 
 impl External {
