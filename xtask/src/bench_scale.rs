@@ -1,4 +1,5 @@
-//! `cargo xtask bench scale`: ferro at 2 000 to 100 000 resource instances in four shapes, every
+//! `cargo xtask bench scale`: ferro at 2 000 to 100 000 resource instances in four shapes
+//! (`flat`, `chain`, `layers`, `modules`; `layers-join` on request, to 10 000), every
 //! phase (a fresh plan, an apply, a no-op re-plan, a destroy), beside Terraform 1.0.3 (for the
 //! sizes it finishes in reasonable time) and beside the RPC floor: the same provider calls made
 //! by `ferro-bench rpc-floor` with no core work around them.
@@ -77,22 +78,48 @@ fn chain(n: usize) -> Shape {
     }
 }
 
-/// 10 layers, each instance carrying the ids of the whole layer before it (state grows with
-/// the square of a layer's width, so this shape stops at 10 000 instances).
+/// 10 layers, each instance waiting for the whole layer before it: it carries that layer's
+/// instance count, a value read from the resource as a whole (every instance of it), so each
+/// layer is applied after the one before. State stays linear in the instances.
 fn layers(n: usize) -> Shape {
+    layered(
+        n,
+        "layers",
+        |prev| format!("length(null_resource.{prev})"),
+        4,
+    )
+}
+
+/// `layers`, each instance carrying the ids of the whole layer before it, joined: state grows
+/// with the square of a layer's width (for any tool), so this shape stops at 10 000 instances.
+fn layers_join(n: usize) -> Shape {
+    // `n / 10` ids of 19 digits, joined with commas.
+    layered(
+        n,
+        "layers-join",
+        |prev| format!("join(\",\", null_resource.{prev}[*].id)"),
+        n / 10 * 20,
+    )
+}
+
+fn layered(
+    n: usize,
+    name: &'static str,
+    prev_value: impl Fn(&str) -> String,
+    value_bytes: usize,
+) -> Shape {
     let width = n / 10;
     let mut s = HEADER.to_string();
     for i in 0..10 {
-        let prev = (i > 0).then(|| format!("join(\",\", null_resource.l{}[*].id)", i - 1));
+        let prev = (i > 0).then(|| prev_value(&format!("l{}", i - 1)));
         s.push_str(&resource(&format!("l{i}"), width, prev));
     }
     Shape {
-        name: "layers",
+        name,
         files: vec![("main.tf".into(), s)],
         layers: 10,
         width,
-        // `width` ids of 19 digits, joined with commas.
-        value_bytes: width * 20,
+        value_bytes,
     }
 }
 
@@ -124,7 +151,8 @@ fn shape(name: &str, n: usize) -> Option<Shape> {
     match name {
         "flat" => Some(flat(n)),
         "chain" => Some(chain(n)),
-        "layers" if n <= 10_000 => Some(layers(n)),
+        "layers" => Some(layers(n)),
+        "layers-join" if n <= 10_000 => Some(layers_join(n)),
         "modules" => Some(modules(n)),
         _ => None,
     }

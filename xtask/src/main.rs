@@ -20,7 +20,7 @@ subcommands:
                               a tree of 220 module instances and 5 000 null_resource
                               instances: ferro validate and plan, Terraform 1.0.3's plan, and
                               ferro's plan at 20 000 instances
-  bench scale [--sizes N,N..] [--shapes flat,chain,layers,modules] [--terraform-max N]
+  bench scale [--sizes N,N..] [--shapes flat,chain,layers,modules,layers-join] [--terraform-max N]
                               every phase (plan, apply, no-op re-plan, re-plan with
                               -minimal-refresh, destroy) at 2 000 to 100 000 instances: wall,
                               CPU, peak RSS, provider calls, the RPC floor, and Terraform 1.0.3

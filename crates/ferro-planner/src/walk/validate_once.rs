@@ -6,21 +6,44 @@
 
 use ferro_provider::{Provider, ProviderDiagnostic};
 use ferro_value::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The answers so far, by a 128-bit digest of the question (two SipHash passes with different
 /// salts: a collision, which would give one configuration another's answer, is as unlikely as
 /// the digest is wide).
-#[derive(Default)]
+///
+/// A plan may ask once per instance (a `count` whose body reads `count.index`), and nearly
+/// every answer is empty: such a question is remembered by its digest alone, 16 bytes, not
+/// beside a slot and an answer of its own (which cost a plan of 100 000 such instances 10 MB).
 pub(super) struct Validated {
-    answers: Mutex<HashMap<u128, Answer>>,
+    inner: Mutex<Inner>,
+    /// The answer of every question the provider found nothing to say about, shared.
+    none: Arc<[ProviderDiagnostic]>,
 }
 
-/// One question's answer, filled by the first instance that asks; the others asking at the
-/// same time wait for it rather than ask again.
-type Answer = Arc<OnceLock<Arc<[ProviderDiagnostic]>>>;
+#[derive(Default)]
+struct Inner {
+    /// Questions answered without diagnostics.
+    clean: HashSet<u128>,
+    /// Questions answered with diagnostics, and their answers.
+    answered: HashMap<u128, Arc<[ProviderDiagnostic]>>,
+    /// Questions being asked: the instances asking the same at the same time wait for the
+    /// first one's answer rather than ask again.
+    asking: HashMap<u128, Slot>,
+}
+
+type Slot = Arc<OnceLock<Arc<[ProviderDiagnostic]>>>;
+
+impl Default for Validated {
+    fn default() -> Self {
+        Validated {
+            inner: Mutex::default(),
+            none: Arc::from(Vec::new()),
+        }
+    }
+}
 
 impl Validated {
     /// The provider's diagnostics for `config` of `type_name`, asked at most once per plan.
@@ -31,16 +54,48 @@ impl Validated {
         config: &Value,
     ) -> Arc<[ProviderDiagnostic]> {
         let key = digest(provider, type_name, config);
-        let slot: Answer = self
-            .answers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_default()
-            .clone();
+        let (slot, first) = {
+            let mut inner = self.lock();
+            if inner.clean.contains(&key) {
+                return self.none.clone();
+            }
+            if let Some(answer) = inner.answered.get(&key) {
+                return answer.clone();
+            }
+            match inner.asking.get(&key) {
+                Some(slot) => (slot.clone(), false),
+                None => {
+                    let slot = Slot::default();
+                    inner.asking.insert(key, slot.clone());
+                    (slot, true)
+                }
+            }
+        };
         // Asked without the map locked: other questions go on meanwhile.
-        slot.get_or_init(|| provider.validate_resource_config(type_name, config).into())
-            .clone()
+        let answer = slot
+            .get_or_init(|| {
+                let diags = provider.validate_resource_config(type_name, config);
+                if diags.is_empty() {
+                    self.none.clone()
+                } else {
+                    diags.into()
+                }
+            })
+            .clone();
+        if first {
+            let mut inner = self.lock();
+            inner.asking.remove(&key);
+            if answer.is_empty() {
+                inner.clean.insert(key);
+            } else {
+                inner.answered.insert(key, answer.clone());
+            }
+        }
+        answer
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -175,5 +230,25 @@ mod tests {
             assert_eq!(v.validate(&p, "x_thing", &config("bad")).len(), 1);
         }
         assert_eq!(counting.0.load(Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn instances_asking_the_same_at_once_share_one_call() {
+        let counting = Arc::new(Counting::default());
+        let p: Arc<dyn Provider> = counting.clone();
+        let v = Validated::default();
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let (p, v) = (&p, &v);
+                s.spawn(move || {
+                    let name = if i % 2 == 0 { "bad" } else { "good" };
+                    for _ in 0..50 {
+                        let diags = v.validate(p, "x_thing", &config(name));
+                        assert_eq!(diags.len(), usize::from(name == "bad"));
+                    }
+                });
+            }
+        });
+        assert_eq!(counting.0.load(Ordering::SeqCst), 2);
     }
 }
