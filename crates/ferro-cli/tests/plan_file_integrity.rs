@@ -41,6 +41,10 @@ fn a_plan_file_changed_after_it_was_saved_is_refused() {
     let mut edited = saved.clone();
     edited[at] = b'A';
     damaged.push(("a value edited", edited));
+    // An edit of the prior state, which follows the plan in the file.
+    let mut prior = saved.clone();
+    prior[rfind(&saved, b"\"first\"") + 1] = b'F';
+    damaged.push(("the prior state edited", prior));
     // One bit flipped in the middle of the file.
     let mut flipped = saved.clone();
     flipped[saved.len() / 2] ^= 0x01;
@@ -88,5 +92,12 @@ fn find(haystack: &[u8], needle: &[u8]) -> usize {
     haystack
         .windows(needle.len())
         .position(|w| w == needle)
+        .expect("the value is in the plan file")
+}
+
+fn rfind(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .rposition(|w| w == needle)
         .expect("the value is in the plan file")
 }

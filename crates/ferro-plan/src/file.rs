@@ -7,10 +7,15 @@
 //! saved is refused as a whole (Terraform's zip has a CRC per member for the same purpose):
 //!
 //! ```text
-//! ferro-plan 3\n
+//! ferro-plan 4\n
 //! {...the plan as JSON...}\n
-//! sha256 <64 hex digits of the header line and the JSON>\n
+//! {...the prior state, as its state file's text...}\n
+//! sha256 <64 hex digits of everything before this line's line break>\n
 //! ```
+//!
+//! The prior state follows the plan as a state file of its own rather than inside it as a
+//! string: it is written and read in pieces, never held as text (at 100 000 instances the
+//! text would be more than the state it decodes to).
 
 use crate::{Plan, PLAN_FORMAT_VERSION};
 use sha2::{Digest, Sha256};
@@ -45,6 +50,34 @@ pub fn write_plan_file_to(plan: &Plan, w: &mut dyn std::io::Write) -> Result<(),
     };
     writeln!(hashing, "{MAGIC} {PLAN_FORMAT_VERSION}").map_err(|e| fail(&e))?;
     serde_json::to_writer(&mut hashing, plan).map_err(|e| fail(&e))?;
+    hashing.write_all(b"\n").map_err(|e| fail(&e))?;
+    // The state file's text without its closing line break (the checksum covers what the
+    // reader takes, which ends with the document's closing brace).
+    let mut error = None;
+    let mut held_breaks = 0;
+    ferro_state::write_state_to(&plan.prior_state, &mut |piece| {
+        if error.is_some() {
+            return;
+        }
+        let text = piece.trim_end_matches('\n');
+        if text.is_empty() {
+            held_breaks += piece.len();
+            return;
+        }
+        let breaks = "\n".repeat(std::mem::replace(
+            &mut held_breaks,
+            piece.len() - text.len(),
+        ));
+        if let Err(e) = hashing
+            .write_all(breaks.as_bytes())
+            .and_then(|()| hashing.write_all(text.as_bytes()))
+        {
+            error = Some(e);
+        }
+    });
+    if let Some(e) = error {
+        return Err(fail(&e));
+    }
     let digest = hashing.hasher.finalize();
     write!(w, "\n{TRAILER} {}\n", hex(&digest)).map_err(|e| fail(&e))?;
     w.flush().map_err(|e| fail(&e))
@@ -150,15 +183,21 @@ pub fn read_plan_file_from(r: impl std::io::Read) -> Result<Plan, PlanFileError>
         let mut de = serde_json::Deserializer::from_reader(&mut r);
         <Plan as serde::Deserialize>::deserialize(&mut de)
     };
-    let plan = match plan {
-        Ok(plan) => plan,
-        // A changed byte usually breaks the JSON itself; say so in the same words.
-        Err(e) if e.is_io() => {
-            return Err(PlanFileError(format!(
-                "the plan file could not be read: {e}"
-            )))
+    let unreadable = |e: serde_json::Error| {
+        if e.is_io() {
+            PlanFileError(format!("the plan file could not be read: {e}"))
+        } else {
+            // A changed byte usually breaks the JSON itself; say so in the same words.
+            corrupt()
         }
-        Err(_) => return Err(corrupt()),
+    };
+    let mut plan = plan.map_err(unreadable)?;
+    plan.prior_state = {
+        let mut de = serde_json::Deserializer::from_reader(&mut r);
+        ferro_state::read_leading_state(&mut de).map_err(|e| match e {
+            Ok(e) => unreadable(e),
+            Err(_) => corrupt(),
+        })?
     };
     let digest = r.digest();
     let mut rest = Vec::new();

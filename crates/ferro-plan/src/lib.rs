@@ -34,7 +34,7 @@ use std::sync::Arc;
 /// Bumped whenever the serialised shape changes; older plan files are refused. (2: a
 /// change's deposed key, reason and replace paths moved into its `detail`; 3: the file ends
 /// with the SHA-256 of its content.)
-pub const PLAN_FORMAT_VERSION: u32 = 3;
+pub const PLAN_FORMAT_VERSION: u32 = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -391,8 +391,8 @@ pub struct Plan {
     /// Root input variable values (defaults included).
     pub variables: BTreeMap<String, Value>,
     /// The state the plan was made against (refreshed), with its identity. Stored in the plan
-    /// file as state v4 JSON text (state maps are keyed by addresses, which JSON keys cannot be).
-    #[serde(with = "serde_helpers::state_text")]
+    /// file after the plan's JSON, as its state file's text (see [`file`]), streamed both ways.
+    #[serde(skip, default = "no_state")]
     pub prior_state: State,
     /// None when there was no state file yet.
     pub state_identity: Option<StateIdentity>,
@@ -577,6 +577,11 @@ impl Plan {
             .map(|n| (n, &self.graph[n]))
             .collect()
     }
+}
+
+/// The prior state of a plan read from JSON before the state that follows it in the file.
+fn no_state() -> State {
+    State::new(String::new())
 }
 
 #[cfg(test)]

@@ -23,21 +23,6 @@ pub mod map_as_pairs {
     }
 }
 
-/// A state, stored as its state-file (v4 JSON) text.
-pub mod state_text {
-    use ferro_state::{read_state, write_state, State};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(st: &State, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&write_state(st))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<State, D::Error> {
-        let text = String::deserialize(d)?;
-        read_state(text.as_bytes()).map_err(|e| serde::de::Error::custom(e.0))
-    }
-}
-
 /// A plan's changes, read back with the sharing the planner gave them: the changes of a
 /// resource's instances are next to each other in a plan, and each takes from the one before
 /// it the parts they have in common (module path, resource type and name, provider,

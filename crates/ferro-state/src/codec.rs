@@ -67,12 +67,32 @@ pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
 fn parse_document<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
 ) -> Result<stream::Document, StateError> {
-    let invalid =
-        |e: serde_json::Error| StateError(format!("the state file is not valid JSON: {e}"));
-    let doc =
-        serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(invalid)?;
-    de.end().map_err(invalid)?;
+    let doc = parse_leading_document(de)?;
+    de.end().map_err(not_json)?;
     Ok(doc)
+}
+
+fn not_json(e: serde_json::Error) -> StateError {
+    StateError(format!("the state file is not valid JSON: {e}"))
+}
+
+/// Parse the document `de` starts with, leaving what follows it unread.
+fn parse_leading_document<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+) -> Result<stream::Document, StateError> {
+    serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(not_json)
+}
+
+/// Read the state document `de` starts with, as it is parsed (as [`read_state_from`] does),
+/// leaving what follows the document unread: a saved plan holds its prior state this way,
+/// followed by the plan file's closing line. `Err` carries serde_json's error when the
+/// document could not be parsed (an I/O error among them), else the state's.
+pub fn read_leading_state<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+) -> Result<State, Result<serde_json::Error, StateError>> {
+    let doc =
+        serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(Ok)?;
+    read_document(doc).map_err(Err)
 }
 
 /// Parse a state file as it is read: the text is never held whole, only the parsed document,

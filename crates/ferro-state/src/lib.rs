@@ -24,8 +24,8 @@ pub mod workspace;
 pub use attributes::{Attributes, SensitiveAttributes};
 pub use backend::Backend;
 pub use codec::{
-    parse_module_instance, read_state, read_state_from, write_state, StateError,
-    NEWEST_READ_VERSION, STATE_FORMAT_VERSION, WRITER_VERSION,
+    parse_module_instance, read_leading_state, read_state, read_state_from, write_state,
+    write_state_to, StateError, NEWEST_READ_VERSION, STATE_FORMAT_VERSION, WRITER_VERSION,
 };
 pub use journal::{journal_path, Change, Journal};
 pub use local::{new_lineage, LocalBackend};
