@@ -81,12 +81,8 @@ pub fn graph(g: &Global, args: &[String], io: &mut Io<'_>) -> i32 {
                 Ok(e) => e,
                 Err(code) => return code,
             };
-            let plan = std::fs::read(g.dir.join(file))
-                .map_err(|e| e.to_string())
-                .and_then(|b| {
-                    ferro_plan::read_plan_file_with(&b, encryption.as_deref())
-                        .map_err(|e| e.to_string())
-                });
+            let plan = crate::commands::read_plan_path(&g.dir.join(file), encryption.as_deref())
+                .map_err(|e| e.to_string());
             match plan {
                 Ok(plan) => Ok(crate::load::load_plan_config(&plan, &g.dir)),
                 Err(e) => {

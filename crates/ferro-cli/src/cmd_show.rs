@@ -13,19 +13,18 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
     };
     let registry = ProviderRegistry::for_working_dir(&g.dir);
     if let Some(file) = p.positional.first() {
-        let bytes = std::fs::read(g.dir.join(file));
+        let path = g.dir.join(file);
         let encryption = match crate::encryption::configured(g, io) {
             Ok(e) => e,
             Err(code) => return code,
         };
         let plan_enc = encryption.as_ref().and_then(|e| e.plan.clone());
         let state_enc = encryption.as_ref().and_then(|e| e.state.clone());
-        let plan = match bytes.as_ref().map_err(|e| e.to_string()).and_then(|b| {
-            ferro_plan::read_plan_file_with(b, plan_enc.as_deref()).map_err(|e| e.to_string())
-        }) {
+        let plan = match crate::commands::read_plan_path(&path, plan_enc.as_deref()) {
             Ok(p) => p,
             Err(e) => {
                 // Not a plan: a state file, as Terraform's show also takes.
+                let bytes = std::fs::read(&path);
                 if let Ok(state) = bytes
                     .as_ref()
                     .map_err(|_| ())

@@ -661,24 +661,11 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         }
         // Terraform 1.0.3's summary names the file.
         let failed = format!("Failed to load {file:?} as a plan file");
-        let reader = match std::fs::File::open(g.dir.join(file)) {
-            Ok(f) => f,
-            Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
-        };
         let encryption = match crate::encryption::for_plan(g, io) {
             Ok(e) => e,
             Err(code) => return code,
         };
-        let read = match encryption {
-            Some(enc) => {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut { reader }, &mut bytes)
-                    .map_err(|e| ferro_plan::PlanFileError(e.to_string()))
-                    .and_then(|_| ferro_plan::read_plan_file_with(&bytes, Some(&enc)))
-            }
-            None => read_plan_file_from(reader),
-        };
-        let plan = match read {
+        let plan = match read_plan_path(&g.dir.join(file), encryption.as_deref()) {
             Ok(p) => p,
             Err(e) => return plain_error(io, &failed, &format!("Could not read {file}: {e}.")),
         };
@@ -963,6 +950,22 @@ pub(crate) fn execute(
         crate::cmd_output::print_outputs(io, &state);
     }
     0
+}
+
+/// The plan file at `path`, streamed from the file (a large plan file is never held whole),
+/// or read whole and decrypted when plans are encrypted.
+pub(crate) fn read_plan_path(
+    path: &std::path::Path,
+    encryption: Option<&ferro_state::encryption::TargetEncryption>,
+) -> Result<Plan, ferro_plan::PlanFileError> {
+    let unreadable = |e: std::io::Error| ferro_plan::PlanFileError(e.to_string());
+    match encryption {
+        Some(enc) => {
+            let bytes = std::fs::read(path).map_err(unreadable)?;
+            ferro_plan::read_plan_file_with(&bytes, Some(enc))
+        }
+        None => read_plan_file_from(std::fs::File::open(path).map_err(unreadable)?),
+    }
 }
 
 /// Whether the state changed since `plan` was made against it: its lineage or serial differ,
