@@ -52,6 +52,9 @@ pub fn show(g: &Global, a: &[String], io: &mut Io<'_>) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
+        // Only its identity was needed: the plan holds the state it was made against (the same
+        // one, as it is not stale), and two copies of a big state would double what this holds.
+        drop(current);
         let mut l = crate::load::load_plan_config(&plan, &g.dir);
         // A plan saved with its providers' schemas is shown with them: no provider runs.
         let stored = crate::stored_schemas::StoredSource::new(&plan.schemas, &registry);

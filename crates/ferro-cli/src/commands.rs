@@ -672,6 +672,9 @@ pub fn apply(g: &Global, a: &[String], io: &mut Io<'_>, destroy: bool) -> i32 {
         if plan_is_stale(&plan, current.as_ref()) {
             return stale_plan_error(io);
         }
+        // Only its identity was needed: the plan holds the state it was made against (the same
+        // one, as it is not stale), and two copies of a big state would double what this holds.
+        drop(current);
         let mut plan = plan;
         let mut l = crate::load::load_plan_config(&plan, &g.dir);
         // -var and -var-file set only the ephemeral variables, which the plan does not keep.
