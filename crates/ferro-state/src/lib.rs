@@ -18,6 +18,7 @@ mod local;
 mod lock;
 mod model;
 pub mod pg;
+mod private;
 pub mod s3;
 pub mod workspace;
 
@@ -37,3 +38,4 @@ pub use model::{
     Dependencies, Deposed, Identity, InstanceOutline, InstanceState, ObjectState, OutputState,
     ResourceOutline, ResourceState, State,
 };
+pub use private::PrivateText;
