@@ -7,6 +7,7 @@ use ferro_addrs::AbsResourceInstance;
 use ferro_plan::{Action, ResourceInstanceChange};
 use ferro_state::State;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 #[derive(Default)]
 pub(crate) struct Priors {
@@ -14,7 +15,7 @@ pub(crate) struct Priors {
     /// holds it (base64, shared with state's object); None for a create or no private data.
     /// Empty when no change has any (a delete carries its object's own: see
     /// `Walk::push_delete`).
-    private: Vec<Option<ferro_state::PrivateText>>,
+    private: Vec<Option<Arc<str>>>,
     /// Per create_before_destroy replacement (by change index): the key its prior object is
     /// deposed under.
     deposed_keys: HashMap<usize, String>,
@@ -22,7 +23,7 @@ pub(crate) struct Priors {
 
 impl Priors {
     pub(crate) fn take(prior: &State, changes: &[Box<ResourceInstanceChange>]) -> Priors {
-        let mut private: Vec<Option<ferro_state::PrivateText>> = Vec::new();
+        let mut private: Vec<Option<Arc<str>>> = Vec::new();
         let mut deposed_keys = HashMap::new();
         for (i, c) in changes.iter().enumerate() {
             // An update's final plan sends the prior's private data; a destroy sends it when the

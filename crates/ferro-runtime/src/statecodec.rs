@@ -181,8 +181,9 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// Standard base64 with padding (state's `private`).
 /// Private data as state holds it: base64, shared with the objects before it that have the
 /// same (providers often give every object of a resource the same bytes); None when empty.
-pub fn private_text(data: &[u8]) -> Option<ferro_state::PrivateText> {
-    (!data.is_empty()).then(|| ferro_state::PrivateText::shared(&base64(data)))
+pub fn private_text(data: &[u8]) -> Option<std::sync::Arc<str>> {
+    static TEXTS: ferro_value::SharedTexts = ferro_value::SharedTexts::new(1024, 512);
+    (!data.is_empty()).then(|| TEXTS.share(&base64(data)))
 }
 
 pub fn base64(data: &[u8]) -> String {

@@ -670,7 +670,7 @@ fn read_index_key(v: &Value, ctx: &str) -> Result<InstanceKey, StateError> {
 #[derive(Default)]
 struct Shared {
     dependencies: Dependencies,
-    private: Option<crate::PrivateText>,
+    private: Option<Arc<str>>,
 }
 
 /// One instance object (see [`Shared`]).
@@ -787,7 +787,7 @@ fn read_instance(
             match &shared.private {
                 Some(last) if **last == *p => Some(last.clone()),
                 _ => {
-                    let p = crate::PrivateText::from(p);
+                    let p: Arc<str> = p.into();
                     shared.private = Some(p.clone());
                     Some(p)
                 }

@@ -18,7 +18,6 @@ mod local;
 mod lock;
 mod model;
 pub mod pg;
-mod private;
 pub mod s3;
 pub mod workspace;
 
@@ -38,4 +37,3 @@ pub use model::{
     Dependencies, Deposed, Identity, InstanceOutline, InstanceState, ObjectState, OutputState,
     ResourceOutline, ResourceState, State,
 };
-pub use private::PrivateText;

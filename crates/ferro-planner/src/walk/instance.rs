@@ -34,7 +34,7 @@ pub(super) enum Refreshed {
     Object(ferro_state::ObjectState),
     /// Only the provider's private data (SDKv2 providers rewrite it on every read): state's
     /// object takes it in place, so a refresh that changes nothing else allocates no object.
-    Private(Option<ferro_state::PrivateText>),
+    Private(Option<Arc<str>>),
 }
 
 impl Acc {

@@ -692,7 +692,7 @@ fn instances_of_a_resource_share_equal_private_data() {
             .clone()
             .unwrap()
     };
-    assert!(private(0).is_shared_with(&private(1)));
+    assert!(std::sync::Arc::ptr_eq(&private(0), &private(1)));
     assert_eq!(&*private(2), "e30=");
     let written = write_state(&s);
     assert_eq!(
