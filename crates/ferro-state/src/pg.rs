@@ -368,6 +368,15 @@ impl Backend for PgBackend {
         }
         let deadline = Instant::now() + timeout;
         let mut delay = Duration::from_millis(50);
+        // The lock is named in the session before it is taken, where a loser reads it: named
+        // after, a loser that read in between would find the holder's session unnamed.
+        let mut info = LockInfo::new(operation, "");
+        let name: String = format!("ferro:{}:{operation}", info.id);
+        let _ = self
+            .store
+            .client
+            .borrow_mut()
+            .query_one("SELECT set_config('application_name', $1, false)", &[&name]);
         loop {
             let attempt = self
                 .store
@@ -378,24 +387,19 @@ impl Backend for PgBackend {
                 })?;
             match attempt {
                 Ok(id) => {
-                    let mut info = LockInfo::new(operation, "");
                     info.path = id.to_string();
-                    // Name the lock in the session, where a loser can read it.
-                    let name: String = format!("ferro:{}:{operation}", info.id);
-                    let _ = self
-                        .store
-                        .client
-                        .borrow_mut()
-                        .query_one("SELECT set_config('application_name', $1, false)", &[&name]);
                     self.lock = Some((id, info));
                     return Ok(());
                 }
                 Err((message, held)) => {
                     if Instant::now() >= deadline {
-                        return Err(LockError {
-                            message,
-                            holder: self.store.holder(held).map(|(_, i)| i),
-                        });
+                        let holder = self.store.holder(held).map(|(_, i)| i);
+                        let _ = self
+                            .store
+                            .client
+                            .borrow_mut()
+                            .batch_execute("SET application_name = ''");
+                        return Err(LockError { message, holder });
                     }
                 }
             }
