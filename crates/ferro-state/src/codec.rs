@@ -67,20 +67,12 @@ pub fn read_state(bytes: &[u8]) -> Result<State, StateError> {
 fn parse_document<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
 ) -> Result<stream::Document, StateError> {
-    let doc = parse_leading_document(de)?;
-    de.end().map_err(not_json)?;
+    let invalid =
+        |e: serde_json::Error| StateError(format!("the state file is not valid JSON: {e}"));
+    let doc =
+        serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(invalid)?;
+    de.end().map_err(invalid)?;
     Ok(doc)
-}
-
-fn not_json(e: serde_json::Error) -> StateError {
-    StateError(format!("the state file is not valid JSON: {e}"))
-}
-
-/// Parse the document `de` starts with, leaving what follows it unread.
-fn parse_leading_document<'de, R: serde_json::de::Read<'de>>(
-    de: &mut serde_json::Deserializer<R>,
-) -> Result<stream::Document, StateError> {
-    serde::de::DeserializeSeed::deserialize(stream::DocumentSeed, &mut *de).map_err(not_json)
 }
 
 /// Read the state document `de` starts with, as it is parsed (as [`read_state_from`] does),
