@@ -916,7 +916,7 @@ impl Evaluator<'_> {
             ValueKind::Number(_) => Type::Number,
             ValueKind::String(_) => Type::String,
         };
-        if shape == Type::Dynamic || k.ty() == Type::Dynamic {
+        if shape == Type::Dynamic || k.is_dynamic() {
             return unknown().with_marks(marks);
         }
         let key_ty = match &shape {

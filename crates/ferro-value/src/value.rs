@@ -277,6 +277,16 @@ impl Value {
         (Value::plain(kind), found)
     }
 
+    /// Whether its type is `dynamic` (a null or unknown of no known type): what
+    /// `ty() == Type::Dynamic` says, without building a collection's whole type (a resource's
+    /// tuple of 10 000 objects, in `length(aws_instance.web)`).
+    pub fn is_dynamic(&self) -> bool {
+        matches!(
+            &self.kind,
+            ValueKind::Null(Type::Dynamic) | ValueKind::Unknown(Type::Dynamic)
+        )
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self.kind, ValueKind::Null(_))
     }

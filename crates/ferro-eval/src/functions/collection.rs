@@ -654,19 +654,27 @@ fn index(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
 fn length(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
     let v = &a[0];
     let marks = v.marks;
-    let r = match (&v.kind, v.ty()) {
-        (_, Type::Dynamic) => Value::unknown(Type::Number),
-        (_, Type::Tuple(ts)) => Value::int(ts.len() as i64),
-        (_, Type::Object(o)) => Value::int(o.attrs.len() as i64),
-        (ValueKind::Unknown(_), _) => Value::unknown(Type::Number),
-        (ValueKind::String(text), _) => Value::int(super::string::grapheme_len(text) as i64),
+    // Tuples and objects by their kind, not their type: the type of a resource's tuple of
+    // 10 000 objects is as large as they are, and built for every instance reading it.
+    let r = match &v.kind {
+        _ if v.is_dynamic() => Value::unknown(Type::Number),
+        ValueKind::Tuple(es) => Value::int(es.len() as i64),
+        ValueKind::Object(m) => Value::int(m.len() as i64),
+        ValueKind::Null(Type::Tuple(ts)) | ValueKind::Unknown(Type::Tuple(ts)) => {
+            Value::int(ts.len() as i64)
+        }
+        ValueKind::Null(Type::Object(o)) | ValueKind::Unknown(Type::Object(o)) => {
+            Value::int(o.attrs.len() as i64)
+        }
+        ValueKind::Unknown(_) => Value::unknown(Type::Number),
+        ValueKind::String(text) => Value::int(super::string::grapheme_len(text) as i64),
         // Unknown elements of a set may turn out equal to others, so its length is known
         // only when it is wholly known or holds one element (cty's rule).
-        (ValueKind::Set(_, es), _) if es.len() != 1 && !v.is_wholly_known() => {
+        ValueKind::Set(_, es) if es.len() != 1 && !v.is_wholly_known() => {
             Value::unknown(Type::Number)
         }
-        (ValueKind::List(_, es) | ValueKind::Set(_, es), _) => Value::int(es.len() as i64),
-        (ValueKind::Map(_, m), _) => Value::int(m.len() as i64),
+        ValueKind::List(_, es) | ValueKind::Set(_, es) => Value::int(es.len() as i64),
+        ValueKind::Map(_, m) => Value::int(m.len() as i64),
         _ => {
             return Err(fail(
                 "argument must be a string, a collection type, or a structural type",
@@ -746,6 +754,34 @@ mod tests {
 
         let known = Value::tuple(vec![Value::string("a"), Value::string("a")]);
         assert_eq!(call("length", &[call("toset", &[known])]), Value::int(1));
+    }
+
+    /// `length` of a resource's instances, planned or unknown: a tuple or an object counts its
+    /// elements even when they are unknown, an unknown value of a structural type counts its
+    /// type's, and an unknown value of a collection or of no known type leaves it unknown.
+    #[test]
+    fn length_counts_structures_by_shape_and_leaves_unknown_collections_unknown() {
+        let planned = Value::tuple(vec![
+            Value::unknown(Type::String),
+            Value::unknown(Type::Dynamic),
+            Value::null(Type::Number),
+        ]);
+        assert_eq!(call("length", &[planned]), Value::int(3));
+        let tuple_ty = Value::tuple(vec![Value::string("a"), Value::int(1)]).ty();
+        assert_eq!(call("length", &[Value::unknown(tuple_ty)]), Value::int(2));
+        let mut m = ferro_value::ValueMap::new();
+        m.insert("a", Value::unknown(Type::String));
+        let obj = Value::object(m);
+        assert_eq!(call("length", &[Value::unknown(obj.ty())]), Value::int(1));
+        assert_eq!(call("length", &[obj]), Value::int(1));
+        let list_of = Value::unknown(Type::list(Type::String));
+        assert_eq!(call("length", &[list_of]), Value::unknown(Type::Number));
+        assert_eq!(
+            call("length", &[Value::dynamic_unknown()]),
+            Value::unknown(Type::Number)
+        );
+        let secret = Value::tuple(vec![Value::string("x")]).mark_sensitive();
+        assert!(call("length", &[secret]).is_sensitive());
     }
 
     /// A union keeps the known elements and each unknown one; an intersection cannot say.

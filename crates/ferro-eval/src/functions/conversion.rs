@@ -60,7 +60,7 @@ fn to_type(want: &Type, a: &[Value]) -> R<Type> {
 
 fn to_impl(want: &Type, a: &[Value], rt: &Type) -> R<Value> {
     // An untyped null stays untyped (cty passes dynamic nulls through).
-    if a[0].is_null() && a[0].ty() == Type::Dynamic {
+    if a[0].is_null() && a[0].is_dynamic() {
         return Ok(a[0].clone());
     }
     match convert(&a[0], rt) {

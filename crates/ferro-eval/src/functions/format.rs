@@ -46,7 +46,7 @@ fn formatlist_fn(_: &FnContext<'_>, a: &[Value], _: &Type) -> R<Value> {
         // of unknown type, which cty broadcasts like a string) only makes the results that
         // use it unknown.
         if v.is_unknown() {
-            if !v.ty().is_primitive() && v.ty() != Type::Dynamic {
+            if !v.ty().is_primitive() && !v.is_dynamic() {
                 unknown = true;
             }
             continue;

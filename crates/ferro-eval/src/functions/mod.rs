@@ -353,7 +353,7 @@ fn call(ctx: &FnContext<'_>, name: &str, f: &Func, args: &[Value]) -> R<Value> {
         if v.is_null() && !prm.allow_null {
             return Err(arg_err(i, "argument must not be null"));
         }
-        if v.ty() == Type::Dynamic && !prm.allow_dynamic {
+        if v.is_dynamic() && !prm.allow_dynamic {
             dynamic_result = true;
         }
     }
